@@ -1,0 +1,460 @@
+/* csv.c: writing and reading result rows (RFC 4180, columns by header name). */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csv.h"
+#include "num.h"
+#include "xalloc.h"
+
+enum csv_type { CT_STR, CT_UINT, CT_I64, CT_DBL };
+
+struct csv_col {
+	const char *name;
+	enum csv_type type;
+	size_t off;
+	size_t size;              /* CT_STR: buffer size */
+	int prec;                 /* CT_DBL: digits after '.' */
+	int required;             /* the reader needs it */
+};
+
+#define COL_S(n, f) { #n, CT_STR, offsetof(struct rs_row, f), sizeof(((struct rs_row *)0)->f), 0, 0 }
+#define COL_U(n, f) { #n, CT_UINT, offsetof(struct rs_row, f), 0, 0, 0 }
+#define COL_I(n, f) { #n, CT_I64, offsetof(struct rs_row, f), 0, 0, 0 }
+#define COL_D(n, f, p) { #n, CT_DBL, offsetof(struct rs_row, f), 0, p, 0 }
+
+/* The schema, in the order rsweep writes it.  The first 15 are the contract
+ * every later command and every user script relies on: never reorder them. */
+static const struct csv_col csv_cols[] = {
+	{ "label", CT_STR, offsetof(struct rs_row, label), ROW_STR, 0, 1 },
+	{ "test", CT_STR, offsetof(struct rs_row, test), ROW_STR, 0, 1 },
+	{ "pipeline", CT_UINT, offsetof(struct rs_row, pipeline), 0, 0, 1 },
+	COL_I(clients, clients),
+	COL_I(requests, requests),
+	COL_U(repeat, repeat),
+	COL_D(seconds, seconds, 6),
+	{ "rps", CT_DBL, offsetof(struct rs_row, rps), 0, 2, 1 },
+	COL_D(avg_ms, avg_ms, 4),
+	COL_D(min_ms, min_ms, 4),
+	COL_D(p50_ms, p50_ms, 4),
+	COL_D(p95_ms, p95_ms, 4),
+	COL_D(p99_ms, p99_ms, 4),
+	COL_D(max_ms, max_ms, 4),
+	COL_I(errors, errors),
+	/* Everything below may grow; readers find columns by name. */
+	COL_D(p999_ms, p999_ms, 4),
+	COL_I(misses, misses),
+	COL_I(server_calls, server_calls),
+	COL_I(order, order),
+	COL_I(threads, threads),
+	COL_I(data_size, data_size),
+	COL_I(keyspace, keyspace),
+	COL_S(mode, mode),
+	COL_S(target, target),
+	COL_S(redis_version, redis_version),
+	COL_S(server_arch, server_arch),
+	COL_S(server_os, server_os),
+	COL_S(client_cpu, client_cpu),
+	COL_S(started_at, started_at),
+	COL_D(server_cpu_s, server_cpu_s, 6),
+	COL_D(client_cpu_s, client_cpu_s, 6),
+	COL_S(first_error, first_error),
+};
+#define CSV_NCOLS (sizeof csv_cols / sizeof csv_cols[0])
+#define CSV_NCONTRACT 15
+
+const char *csv_header(void)
+{
+	static char hdr[1024];
+
+	if (hdr[0] == '\0') {
+		size_t n = 0;
+
+		for (size_t i = 0; i < CSV_NCOLS; i++)
+			n += (size_t)snprintf(hdr + n, sizeof hdr - n, "%s%s",
+					      i ? "," : "", csv_cols[i].name);
+		snprintf(hdr + n, sizeof hdr - n, "\n");
+	}
+	return hdr;
+}
+
+/* Append s to buf, quoted if it holds a comma, quote, CR or LF. */
+static int csv_put_str(char *buf, size_t size, size_t *n, const char *s)
+{
+	int quote = strpbrk(s, ",\"\r\n") != NULL;
+
+	if (quote) {
+		if (*n + 1 >= size)
+			return -1;
+		buf[(*n)++] = '"';
+	}
+	for (; *s; s++) {
+		if (*n + 2 >= size)
+			return -1;
+		if (*s == '"')
+			buf[(*n)++] = '"';
+		buf[(*n)++] = *s;
+	}
+	if (quote) {
+		if (*n + 1 >= size)
+			return -1;
+		buf[(*n)++] = '"';
+	}
+	return 0;
+}
+
+int csv_format_row(const struct rs_row *r, char *buf, size_t size, struct rs_err *err)
+{
+	const char *base = (const char *)r;
+	size_t n = 0;
+
+	for (size_t i = 0; i < CSV_NCOLS; i++) {
+		const struct csv_col *c = &csv_cols[i];
+		char num[64] = "";
+		int rc = 0;
+
+		if (i > 0) {
+			if (n + 1 >= size)
+				goto full;
+			buf[n++] = ',';
+		}
+		switch (c->type) {
+		case CT_STR:
+			rc = csv_put_str(buf, size, &n, base + c->off);
+			break;
+		case CT_UINT:
+			snprintf(num, sizeof num, "%u", *(const unsigned *)(const void *)(base + c->off));
+			break;
+		case CT_I64: {
+			int64_t v = *(const int64_t *)(const void *)(base + c->off);
+
+			if (v >= 0)
+				snprintf(num, sizeof num, "%lld", (long long)v);
+			break;
+		}
+		case CT_DBL: {
+			double v = *(const double *)(const void *)(base + c->off);
+
+			if (isfinite(v))
+				num_fmt(num, sizeof num, v, c->prec);
+			break;
+		}
+		}
+		if (rc < 0)
+			goto full;
+		if (c->type != CT_STR) {
+			size_t k = strlen(num);
+
+			if (n + k + 1 >= size)
+				goto full;
+			memcpy(buf + n, num, k);
+			n += k;
+		}
+	}
+	if (n + 2 > size)
+		goto full;
+	buf[n++] = '\n';
+	buf[n] = '\0';
+	return (int)n;
+full:
+	return rs_err_set(err, "row for %s P=%u is too long for the CSV buffer", r->test, r->pipeline);
+}
+
+/* ---- reader ---- */
+
+struct csv_field {
+	char *s;                  /* unquoted text, NUL-terminated, in scratch */
+	size_t len;
+};
+
+/* Parse one record starting at *pos.  Fields' text goes to scratch (which
+ * has room for the record).  Returns 1 for a complete record, 0 at end of
+ * input, -2 for a record cut short by end of input (no newline), -1 for a
+ * malformed record (err set).  *nl counts newlines consumed. */
+static int csv_record(const char *buf, size_t len, size_t *pos, char *scratch,
+		      struct csv_field *f, size_t maxf, size_t *nf, unsigned *nl,
+		      struct rs_err *err)
+{
+	size_t i = *pos, w = 0;
+
+	*nf = 0;
+	if (i >= len)
+		return 0;
+	for (;;) {
+		int quoted = 0;
+
+		if (*nf == maxf)
+			return rs_err_set(err, "more than %zu fields", maxf);
+		f[*nf].s = scratch + w;
+		if (i < len && buf[i] == '"') {
+			quoted = 1;
+			i++;
+			for (;;) {
+				if (i >= len)
+					return -2;
+				if (buf[i] == '"') {
+					if (i + 1 < len && buf[i + 1] == '"') {
+						scratch[w++] = '"';
+						i += 2;
+						continue;
+					}
+					i++;
+					break;
+				}
+				if (buf[i] == '\n')
+					(*nl)++;
+				scratch[w++] = buf[i++];
+			}
+		} else {
+			while (i < len && buf[i] != ',' && buf[i] != '\n' && buf[i] != '\r') {
+				if (buf[i] == '"')
+					return rs_err_set(err, "quote inside an unquoted field");
+				scratch[w++] = buf[i++];
+			}
+		}
+		f[*nf].len = (size_t)(scratch + w - f[*nf].s);
+		scratch[w++] = '\0';
+		(*nf)++;
+		if (i >= len)
+			return -2;
+		if (buf[i] == ',') {
+			i++;
+			continue;
+		}
+		if (buf[i] == '\r') {
+			if (i + 1 < len && buf[i + 1] == '\n')
+				i++;
+			else if (i + 1 >= len)
+				return -2;
+			else
+				return rs_err_set(err, "stray carriage return");
+		}
+		if (buf[i] == '\n') {
+			(*nl)++;
+			*pos = i + 1;
+			return 1;
+		}
+		return rs_err_set(err, "%s field followed by '%c'", quoted ? "quoted" : "a", buf[i]);
+	}
+}
+
+static int csv_set_field(struct rs_row *r, const struct csv_col *c, const struct csv_field *f,
+			 struct rs_err *err)
+{
+	char *base = (char *)r;
+
+	if (c->type == CT_STR) {
+		if (f->len >= c->size)
+			return rs_err_set(err, "%s is longer than %zu characters", c->name, c->size - 1);
+		if (memchr(f->s, '\0', f->len) != NULL)
+			return rs_err_set(err, "%s holds a NUL byte", c->name);
+		memcpy(base + c->off, f->s, f->len + 1);
+		return 0;
+	}
+	if (f->len == 0) {
+		if (c->required)
+			return rs_err_set(err, "%s is empty", c->name);
+		return 0;         /* stays unknown */
+	}
+	if (c->type == CT_DBL) {
+		double v;
+
+		if (num_parse_double_n(f->s, f->len, &v) < 0)
+			return rs_err_set(err, "%s '%.32s' is not a number", c->name, f->s);
+		if (v < 0)
+			return rs_err_set(err, "%s is negative (%.32s)", c->name, f->s);
+		*(double *)(void *)(base + c->off) = v;
+		return 0;
+	}
+	{
+		uint64_t v;
+		struct rs_err e2;
+		uint64_t max = c->type == CT_UINT ? UINT32_MAX : INT64_MAX;
+
+		if (num_parse_u64(f->s, 0, max, 0, &v, &e2) < 0)
+			return rs_err_set(err, "%s: %s", c->name, e2.msg);
+		if (c->type == CT_UINT)
+			*(unsigned *)(void *)(base + c->off) = (unsigned)v;
+		else
+			*(int64_t *)(void *)(base + c->off) = (int64_t)v;
+	}
+	return 0;
+}
+
+#define CSV_MAXF 256
+
+int csv_parse(const char *buf, size_t len, const char *name, struct rs_rows *rows,
+	      struct csv_info *info, struct rs_err *err)
+{
+	struct csv_field f[CSV_MAXF];
+	int map[CSV_MAXF];        /* field index -> csv_cols index, or -1 */
+	size_t nf, nhdr, pos = 0;
+	unsigned line = 1, nl = 0;
+	char *scratch = xmalloc(len + CSV_MAXF + 1);
+	const char *src = rows_add_name(rows, name);
+	struct rs_err e;
+	int rc, ret = -1;
+
+	memset(info, 0, sizeof *info);
+	/* A UTF-8 byte-order mark from a spreadsheet export is not part of the header. */
+	if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
+		pos = 3;
+	rc = csv_record(buf, len, &pos, scratch, f, CSV_MAXF, &nhdr, &nl, &e);
+	if (rc == 0 || (rc == -2 && nhdr == 1 && f[0].len == 0)) {
+		rs_err_set(err, "%s: empty file, no CSV header", name);
+		goto out;
+	}
+	if (rc == -1) {
+		rs_err_set(err, "%s:1: bad header: %s", name, e.msg);
+		goto out;
+	}
+	if (rc == -2) {
+		rs_err_set(err, "%s:1: header line has no end of line", name);
+		goto out;
+	}
+	info->rsweep_header = nhdr >= CSV_NCONTRACT;
+	for (size_t i = 0; i < nhdr; i++) {
+		map[i] = -1;
+		for (size_t c = 0; c < CSV_NCOLS; c++)
+			if (strcmp(f[i].s, csv_cols[c].name) == 0) {
+				for (size_t j = 0; j < i; j++)
+					if (map[j] == (int)c) {
+						rs_err_set(err, "%s:1: column %s appears twice", name, f[i].s);
+						goto out;
+					}
+				map[i] = (int)c;
+			}
+		if (i < CSV_NCONTRACT && (map[i] < 0 || map[i] != (int)i))
+			info->rsweep_header = 0;
+	}
+	for (size_t c = 0; c < CSV_NCOLS; c++) {
+		int found = 0;
+
+		if (!csv_cols[c].required)
+			continue;
+		for (size_t i = 0; i < nhdr; i++)
+			found |= map[i] == (int)c;
+		if (!found) {
+			rs_err_set(err, "%s:1: no '%s' column (not an rsweep results file?)", name,
+				   csv_cols[c].name);
+			goto out;
+		}
+	}
+	info->complete_len = pos;
+	line += nl;
+	for (;;) {
+		unsigned start = line;
+		struct rs_row *r;
+
+		nl = 0;
+		rc = csv_record(buf, len, &pos, scratch, f, CSV_MAXF, &nf, &nl, &e);
+		line += nl;
+		if (rc == 0)
+			break;
+		if (rc == -2) {
+			info->truncated_tail = 1;
+			break;
+		}
+		if (rc < 0) {
+			rs_err_set(err, "%s:%u: %s", name, start, e.msg);
+			goto out;
+		}
+		info->complete_len = pos;
+		if (nf == 1 && f[0].len == 0)
+			continue;         /* blank line */
+		if (nf != nhdr) {
+			rs_err_set(err, "%s:%u: %zu fields, the header has %zu", name, start, nf, nhdr);
+			goto out;
+		}
+		r = rows_push(rows);
+		r->src = src;
+		r->line = start;
+		for (size_t i = 0; i < nf; i++) {
+			if (map[i] < 0)
+				continue;
+			if (csv_set_field(r, &csv_cols[map[i]], &f[i], &e) < 0) {
+				rows->n--;
+				rs_err_set(err, "%s:%u: %s", name, start, e.msg);
+				goto out;
+			}
+		}
+		if (r->pipeline == 0) {
+			rows->n--;
+			rs_err_set(err, "%s:%u: pipeline must be at least 1", name, start);
+			goto out;
+		}
+		if (r->test[0] == '\0') {
+			rows->n--;
+			rs_err_set(err, "%s:%u: test is empty", name, start);
+			goto out;
+		}
+	}
+	info->lines = line - 1;
+	ret = 0;
+out:
+	free(scratch);
+	return ret;
+}
+
+int csv_slurp(const char *path, size_t max, char **bufp, size_t *lenp, struct rs_err *err)
+{
+	FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	size_t cap = 65536, n = 0;
+	char *buf;
+
+	if (fp == NULL)
+		return rs_err_set(err, "%s: %s", path, strerror(errno));
+	buf = xmalloc(cap + 1);
+	for (;;) {
+		size_t k;
+
+		if (n == cap) {
+			if (cap >= max) {
+				free(buf);
+				if (fp != stdin)
+					fclose(fp);
+				return rs_err_set(err, "%s: larger than %zu bytes", path, max);
+			}
+			cap *= 2;
+			buf = xrealloc(buf, cap + 1);
+		}
+		k = fread(buf + n, 1, cap - n, fp);
+		n += k;
+		if (k == 0)
+			break;
+	}
+	if (ferror(fp)) {
+		int e = errno;
+
+		free(buf);
+		if (fp != stdin)
+			fclose(fp);
+		return rs_err_set(err, "%s: %s", path, strerror(e));
+	}
+	if (fp != stdin)
+		fclose(fp);
+	buf[n] = '\0';
+	*bufp = buf;
+	*lenp = n;
+	return 0;
+}
+
+int csv_read_file(const char *path, struct rs_rows *rows, struct csv_info *info,
+		  struct rs_err *err)
+{
+	char *buf;
+	size_t len;
+	int rc;
+
+	if (csv_slurp(path, (size_t)1 << 30, &buf, &len, err) < 0)
+		return -1;
+	rc = csv_parse(buf, len, path, rows, info, err);
+	free(buf);
+	return rc;
+}

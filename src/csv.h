@@ -1,0 +1,48 @@
+/* csv.h: result rows to and from RFC 4180 CSV.
+ *
+ * The writer emits rsweep's columns in a fixed order (the first 15 are the
+ * public contract).  The reader finds columns by header name, ignores
+ * columns it does not know, and never touches stdout or sockets: it parses a
+ * buffer, so tests and fuzzers drive it from strings. */
+#ifndef RS_CSV_H
+#define RS_CSV_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "err.h"
+#include "row.h"
+
+/* The header line rsweep writes, with its trailing newline. */
+const char *csv_header(void);
+
+/* Format one row as a CSV line ending in "\n" into buf; returns its length,
+ * or -1 (err set) if it does not fit. */
+int csv_format_row(const struct rs_row *r, char *buf, size_t size, struct rs_err *err);
+
+/* What csv_parse found besides rows. */
+struct csv_info {
+	int rsweep_header;        /* header has every column rsweep writes first */
+	size_t complete_len;      /* bytes up to the end of the last complete line */
+	int truncated_tail;       /* a last line without newline was ignored */
+	unsigned lines;           /* physical lines read */
+};
+
+/* Parse buf[0..len) named name (for messages) and append its rows to rows.
+ * Required columns: label, test, pipeline, rps (others may be absent or
+ * empty, giving NAN / -1).  A last line without a newline is a crash's
+ * leftover: it is ignored and info->truncated_tail set.  Fails with
+ * "name:line: reason" on a bad header, a bad field or a malformed record. */
+int csv_parse(const char *buf, size_t len, const char *name, struct rs_rows *rows,
+	      struct csv_info *info, struct rs_err *err);
+
+/* Read a whole file (or "-" for stdin) and csv_parse it.  An empty file is
+ * an error ("no header"). */
+int csv_read_file(const char *path, struct rs_rows *rows, struct csv_info *info,
+		  struct rs_err *err);
+
+/* Read a whole file into a NUL-terminated malloc'd buffer; *len excludes the
+ * NUL.  Refuses files over max bytes.  Shared by the other file parsers. */
+int csv_slurp(const char *path, size_t max, char **buf, size_t *len, struct rs_err *err);
+
+#endif

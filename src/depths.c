@@ -1,0 +1,133 @@
+/* depths.c: parsing "1..64:x2,80" into a list of pipeline depths. */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "depths.h"
+#include "num.h"
+#include "xalloc.h"
+
+static int depths_number(const char *s, size_t n, unsigned *out, const char *item,
+			 struct rs_err *err)
+{
+	char buf[32];
+	uint64_t v;
+	struct rs_err e;
+
+	if (n == 0 || n >= sizeof buf)
+		return rs_err_set(err, "'%s': expected a depth", item);
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	if (num_parse_u64(buf, 0, UINT32_MAX, 0, &v, &e) < 0)
+		return rs_err_set(err, "'%s': %s", item, e.msg);
+	if (v == 0)
+		return rs_err_set(err, "'%s': depth 0 is not a pipeline (depths start at 1)", item);
+	if (v > DEPTHS_MAX_VALUE)
+		return rs_err_set(err, "'%s': depth %llu is over %u", item, (unsigned long long)v,
+				  DEPTHS_MAX_VALUE);
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int depths_add(unsigned **v, size_t *n, unsigned d, const char *item, struct rs_err *err)
+{
+	if (*n >= DEPTHS_MAX_POINTS)
+		return rs_err_set(err, "'%s': more than %d depths", item, DEPTHS_MAX_POINTS);
+	for (size_t i = 0; i < *n; i++)
+		if ((*v)[i] == d)
+			return rs_err_set(err, "'%s': depth %u is listed twice", item, d);
+	*v = xreallocarray(*v, *n + 1, sizeof **v);
+	(*v)[(*n)++] = d;
+	return 0;
+}
+
+/* One comma-separated item: "N", "A..B", "A..B:xK" or "A..B:+K". */
+static int depths_item(const char *item, unsigned **v, size_t *n, struct rs_err *err)
+{
+	const char *dots = strstr(item, ".."), *colon;
+	unsigned a, b, step = 1;
+	int mul = 0;
+
+	if (dots == NULL)
+		return depths_number(item, strlen(item), &a, item, err) < 0 ? -1 :
+		       depths_add(v, n, a, item, err);
+	colon = strchr(dots, ':');
+	if (depths_number(item, (size_t)(dots - item), &a, item, err) < 0)
+		return -1;
+	if (depths_number(dots + 2, colon ? (size_t)(colon - dots - 2) : strlen(dots + 2), &b,
+			  item, err) < 0)
+		return -1;
+	if (b < a)
+		return rs_err_set(err, "'%s': descending range (%u > %u)", item, a, b);
+	if (colon != NULL) {
+		if (colon[1] == 'x' || colon[1] == '*')
+			mul = 1;
+		else if (colon[1] != '+')
+			return rs_err_set(err, "'%s': a step is ':xK' (multiply) or ':+K' (add)", item);
+		if (depths_number(colon + 2, strlen(colon + 2), &step, item, err) < 0)
+			return -1;
+		if (mul && step < 2)
+			return rs_err_set(err, "'%s': a multiplying step must be at least 2", item);
+	}
+	for (uint64_t d = a; d <= b; d = mul ? d * step : d + step)
+		if (depths_add(v, n, (unsigned)d, item, err) < 0)
+			return -1;
+	return 0;
+}
+
+int depths_parse(const char *s, struct depth_list *out, struct rs_err *err)
+{
+	unsigned *v = NULL;
+	size_t n = 0;
+	char *copy, *p, *item;
+
+	if (s == NULL || *s == '\0')
+		return rs_err_set(err, "empty depth list");
+	copy = p = xstrdup(s);
+	while ((item = strsep(&p, ",")) != NULL) {
+		if (*item == '\0') {
+			free(copy);
+			free(v);
+			return rs_err_set(err, "'%s': empty item in depth list", s);
+		}
+		if (depths_item(item, &v, &n, err) < 0) {
+			free(copy);
+			free(v);
+			return -1;
+		}
+	}
+	free(copy);
+	free(out->v);
+	out->v = v;
+	out->n = n;
+	return 0;
+}
+
+void depths_free(struct depth_list *d)
+{
+	if (d == NULL)
+		return;
+	free(d->v);
+	d->v = NULL;
+	d->n = 0;
+}
+
+int depths_powers_of_two(const unsigned *v, size_t n)
+{
+	if (n < 3)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == 0 || (v[i] & (v[i] - 1)) != 0)
+			return 0;
+	return 1;
+}
+
+int depths_contains(const struct depth_list *d, unsigned depth)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (d->v[i] == depth)
+			return 1;
+	return 0;
+}

@@ -1,0 +1,35 @@
+/* depths.h: the -P depth-list syntax.
+ *
+ *   16            one depth
+ *   1..40         every depth from 1 to 40
+ *   1..64:x2      1, 2, 4, ..., 64 (multiply by 2 each step)
+ *   1..40:+4      1, 5, 9, ... (add 4 each step; the end is kept only if reached)
+ *   1..16,24,32   items joined by commas, in the order given
+ *
+ * Depths are 1..DEPTHS_MAX_VALUE; a list has at most DEPTHS_MAX_POINTS
+ * entries; duplicates are rejected.  A pure parser: no I/O. */
+#ifndef RS_DEPTHS_H
+#define RS_DEPTHS_H
+
+#include <stddef.h>
+
+#include "err.h"
+
+#define DEPTHS_MAX_POINTS 4096
+#define DEPTHS_MAX_VALUE 1000000
+
+struct depth_list {
+	unsigned *v;
+	size_t n;
+};
+
+/* Parse s into out (replacing what it held).  On error out is untouched and
+ * err says what is wrong, quoting the offending item. */
+int depths_parse(const char *s, struct depth_list *out, struct rs_err *err);
+void depths_free(struct depth_list *d);
+/* 1 if every depth is a power of two and there are at least 3 of them. */
+int depths_powers_of_two(const unsigned *v, size_t n);
+/* Whether d holds depth. */
+int depths_contains(const struct depth_list *d, unsigned depth);
+
+#endif

@@ -1,0 +1,477 @@
+/* opts.c: the option table, and the one parser that applies it to argv,
+ * sweep/plot files and defaults alike. */
+#include "config.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "num.h"
+#include "opts.h"
+#include "xalloc.h"
+
+#define OFF(f) offsetof(struct rs_config, f)
+#define RUN CMD_RUN
+#define PLOT CMD_PLOT
+#define REPORT CMD_REPORT
+#define IMPORT CMD_IMPORT
+#define ALL (CMD_RUN | CMD_PLOT | CMD_REPORT | CMD_IMPORT)
+#define BIG 1e15
+
+/* name, short, arg, type, commands, field, min, max, choices, default, in files, help.
+ * Keep it sorted by theme: --help and the man page list options in this order. */
+static const struct opt_def opt_table[] = {
+	/* connection */
+	{ "host", 'h', "HOST", OT_STRING, RUN, OFF(host), 0, 0, NULL, "127.0.0.1", 1,
+	  "server host name or address" },
+	{ "port", 'p', "PORT", OT_UINT, RUN, OFF(port), 1, 65535, NULL, "6379", 1,
+	  "server TCP port" },
+	{ "socket", 's', "PATH", OT_STRING, RUN, OFF(socket), 0, 0, NULL, NULL, 1,
+	  "connect to a UNIX socket instead of TCP" },
+	{ "user", 0, "USER", OT_STRING, RUN, OFF(user), 0, 0, NULL, NULL, 1,
+	  "ACL user name for AUTH" },
+	{ "password", 'a', "PASSWORD", OT_STRING, RUN, OFF(password), 0, 0, NULL, NULL, 0,
+	  "password for AUTH (prefer the REDISCLI_AUTH environment variable)" },
+	{ "dbnum", 0, "N", OT_UINT, RUN, OFF(dbnum), 0, 1000000, NULL, "0", 1,
+	  "database number to SELECT" },
+	{ "connect-timeout", 0, "SECONDS", OT_DOUBLE, RUN, OFF(connect_timeout), 0.001, 3600, NULL,
+	  "5", 1, "give up connecting after SECONDS" },
+	{ "timeout", 0, "SECONDS", OT_DOUBLE, RUN, OFF(timeout), 0, 86400, NULL, "0", 1,
+	  "fail when the server sends nothing for SECONDS (0: automatic, 10 s at least)" },
+	{ "spawn", 0, "PATH", OT_OPTSTRING, RUN, OFF(spawn), 0, 0, NULL, NULL, 1,
+	  "start a private redis-server (PATH, or the one on PATH) and benchmark it" },
+	{ "spawn-tcp", 0, NULL, OT_FLAG, RUN, OFF(spawn_tcp), 0, 0, NULL, NULL, 1,
+	  "with --spawn: listen on a free 127.0.0.1 port instead of a UNIX socket" },
+	/* load */
+	{ "clients", 'c', "N", OT_UINT, RUN | IMPORT, OFF(clients), 1, 100000, NULL, "50", 1,
+	  "parallel connections" },
+	{ "pipeline", 'P', "DEPTHS", OT_DEPTHS, RUN | IMPORT, OFF(pipeline), 0, 0, NULL, "1", 1,
+	  "pipeline depths: 16, 1..40, 1..64:x2, 1..16,24,32" },
+	{ "requests", 'n', "N", OT_UINT, RUN | IMPORT, OFF(requests), 1, BIG, NULL, "100000", 1,
+	  "requests per point (exactly N are sent)" },
+	{ "duration", 0, "SECONDS", OT_DOUBLE, RUN, OFF(duration), 0, 86400, NULL, "0", 1,
+	  "measure each point for SECONDS instead of a request count (0: use -n)" },
+	{ "threads", 0, "N", OT_UINT, RUN, OFF(threads), 1, 256, NULL, "1", 1,
+	  "client threads, each with its own event loop" },
+	{ "keyspace", 'r', "N", OT_UINT, RUN, OFF(keyspace), 0, 1e12, NULL, "0", 1,
+	  "random keys in 0..N-1 for __rand_int__ (0: fixed keys)" },
+	{ "data-size", 'd', "BYTES", OT_UINT, RUN | IMPORT, OFF(data_size), 1, 512 * 1024 * 1024,
+	  NULL, "3", 1, "value size of SET, GET, LPUSH, ... in bytes" },
+	{ "tests", 't', "LIST", OT_STRING, RUN | PLOT | REPORT, OFF(tests), 0, 0, NULL, NULL, 1,
+	  "comma-separated tests (get,set,lrange,...; default: all)" },
+	{ "no-prepare", 0, NULL, OT_FLAG, RUN, OFF(no_prepare), 0, 0, NULL, NULL, 1,
+	  "skip the untimed preparation (GET then reads missing keys)" },
+	/* sweep */
+	{ "label", 'l', "LABEL", OT_STRING, RUN | IMPORT, OFF(label), 0, 0, NULL, NULL, 1,
+	  "name of this sweep in the CSV (default: the host name)" },
+	{ "output", 'o', "FILE", OT_STRING, ALL, OFF(output), 0, 0, NULL, NULL, 1,
+	  "write to FILE (run, import: CSV; plot: .png or .pdf; report: the report)" },
+	{ "overwrite", 0, NULL, OT_FLAG, RUN | IMPORT, OFF(overwrite), 0, 0, NULL, NULL, 0,
+	  "replace an existing non-empty output file" },
+	{ "resume", 0, NULL, OT_FLAG, RUN, OFF(resume), 0, 0, NULL, NULL, 0,
+	  "skip points already in the output CSV and run the rest" },
+	{ "repeat", 0, "K", OT_UINT, RUN, OFF(repeat), 1, 1000, NULL, "1", 1,
+	  "measure every point K times" },
+	{ "order", 0, "ORDER", OT_ENUM, RUN, OFF(order), 0, 0, "sequential|shuffled", "sequential", 1,
+	  "run order of the points" },
+	{ "seed", 0, "N", OT_UINT, RUN, OFF(seed), 0, 4294967295.0, NULL, "1", 1,
+	  "seed for --order shuffled and random keys" },
+	{ "pause", 0, "SECONDS", OT_DOUBLE, RUN, OFF(pause), 0, 3600, NULL, "0", 1,
+	  "sleep between points" },
+	{ "warmup", 0, "SECONDS", OT_DOUBLE, RUN, OFF(warmup), 0, 3600, NULL, "0", 1,
+	  "untimed load before each point" },
+	{ "flush", 0, "MODE", OT_ENUM, RUN, OFF(flush), 0, 0, "all|db|none", "all", 1,
+	  "between points: FLUSHALL, FLUSHDB on --dbnum, or nothing" },
+	{ "force-flush", 0, NULL, OT_FLAG, RUN, OFF(force_flush), 0, 0, NULL, NULL, 0,
+	  "flush even a server that holds keys rsweep did not write" },
+	{ "retries", 0, "N", OT_UINT, RUN, OFF(retries), 0, 100, NULL, "0", 1,
+	  "reconnect and measure a failed point again, up to N times" },
+	{ "fail-on-error", 0, NULL, OT_FLAG, RUN, OFF(fail_on_error), 0, 0, NULL, NULL, 1,
+	  "exit 1 when any reply is an error" },
+	{ "dry-run", 0, NULL, OT_FLAG, RUN, OFF(dry_run), 0, 0, NULL, NULL, 0,
+	  "print the plan and its estimated duration, connect to nothing" },
+	{ "sweep", 0, "FILE", OT_STRING, RUN, OFF(sweep), 0, 0, NULL, NULL, 0,
+	  "read options from a sweep file (a path, or the name of an installed one)" },
+	/* plot and report */
+	{ "plot", 0, "FILE", OT_STRING, PLOT, OFF(plot), 0, 0, NULL, NULL, 0,
+	  "read panels and options from a plot file (a path, or an installed name)" },
+	{ "metric", 0, "METRIC", OT_ENUM, PLOT, OFF(metric), 0, 0,
+	  "rps|avg|p50|p95|p99|p999|max", "rps", 1, "figure on the y axis" },
+	{ "depths", 0, "DEPTHS", OT_DEPTHS, PLOT | REPORT, OFF(depths), 0, 0, NULL, NULL, 1,
+	  "use only these depths" },
+	{ "depth", 0, "D", OT_UINT, PLOT | REPORT, OFF(depth), 1, DEPTHS_MAX_VALUE, NULL, NULL, 1,
+	  "compare at depth D instead of at each series' peak" },
+	{ "title", 0, "TEXT", OT_STRING, PLOT, OFF(title), 0, 0, NULL, NULL, 1, "chart title" },
+	{ "size", 0, "WxH", OT_SIZE, PLOT, OFF(width), 0, 0, NULL, "1200x800", 1,
+	  "size of one panel in pixels (points in PDF)" },
+	{ "kind", 0, "KIND", OT_ENUM, PLOT, OFF(kind), 0, 0, "lines|speedup", "lines", 1,
+	  "lines against depth, or speed-up bars between two labels" },
+	{ "log-x", 0, NULL, OT_FLAG, PLOT, OFF(log_x), 0, 0, NULL, NULL, 1,
+	  "log2 depth axis (automatic when depths are powers of two)" },
+	{ "split", 0, NULL, OT_FLAG, PLOT, OFF(split), 0, 0, NULL, NULL, 1,
+	  "PNG: one file per panel (OUT-1.png, OUT-2.png, ...)" },
+	{ "font", 0, "PATH", OT_STRING, PLOT, OFF(font), 0, 0, NULL, NULL, 1,
+	  "TrueType font for PNG text" },
+	{ "scale", 0, "N", OT_UINT, PLOT, OFF(scale), 1, 4, NULL, "1", 1,
+	  "PNG pixels per point (2 for high-DPI screens)" },
+	{ "baseline", 0, "LABEL", OT_STRING, PLOT | REPORT, OFF(baseline), 0, 0, NULL, NULL, 1,
+	  "label the others are compared with (default: the first)" },
+	{ "knee", 0, "FRACTION", OT_DOUBLE, PLOT | REPORT, OFF(knee), 0.5, 1, NULL, "0.95", 1,
+	  "saturation: the first depth reaching FRACTION of the peak" },
+	{ "cv-limit", 0, "FRACTION", OT_DOUBLE, REPORT, OFF(cv_limit), 0, 10, NULL, "0.10", 1,
+	  "list points whose variation over repeats exceeds FRACTION" },
+	{ "format", 0, "FORMAT", OT_ENUM, REPORT, OFF(format), 0, 0, "text|markdown|csv|json",
+	  "text", 1, "report format" },
+	{ "prose", 0, NULL, OT_FLAG, REPORT, OFF(prose), 0, 0, NULL, NULL, 1,
+	  "add one sentence per test comparing each label with the baseline" },
+	/* import */
+	{ "from", 0, "KIND", OT_ENUM, IMPORT, OFF(from), 0, 0, "auto|csv|quiet", "auto", 0,
+	  "input: redis-benchmark --csv or -q output (auto: detect)" },
+	{ "skip-bad", 0, NULL, OT_FLAG, IMPORT, OFF(skip_bad), 0, 0, NULL, NULL, 0,
+	  "report unreadable lines and go on instead of failing" },
+	/* everywhere */
+	{ "quiet", 'q', NULL, OT_FLAG, RUN | IMPORT, OFF(quiet), 0, 0, NULL, NULL, 1,
+	  "run: one line per test, no progress; import: no summary" },
+	{ "verbose", 'v', NULL, OT_FLAG, ALL, OFF(verbose), 0, 0, NULL, NULL, 1,
+	  "say more on stderr" },
+	{ "help", 0, NULL, OT_FLAG, ALL, OFF(help), 0, 0, NULL, NULL, 0, "print this help and exit" },
+	{ "version", 0, NULL, OT_FLAG, ALL, OFF(version), 0, 0, NULL, NULL, 0,
+	  "print the version and exit" },
+};
+#define OPT_N (sizeof opt_table / sizeof opt_table[0])
+
+_Static_assert(OPT_N <= sizeof(((struct rs_config *)0)->given), "given[] too small");
+
+static const struct {
+	const char *name;
+	enum opts_cmd cmd;
+	const char *synopsis;
+	const char *what;
+} opt_cmds[] = {
+	{ "run", CMD_RUN, "[options] [-- COMMAND ARG...]",
+	  "measure throughput over pipeline depths and tests; write a CSV" },
+	{ "plot", CMD_PLOT, "[options] FILE.csv... -o OUT.png|OUT.pdf",
+	  "draw requests/s (or latency) against pipeline depth" },
+	{ "report", CMD_REPORT, "[options] FILE.csv...",
+	  "saturation depth, peak, throughput model and comparisons" },
+	{ "import", CMD_IMPORT, "[options] FILE -o OUT.csv",
+	  "convert redis-benchmark --csv or -q output into rsweep rows" },
+};
+
+const struct opt_def *opts_table(size_t *n)
+{
+	*n = OPT_N;
+	return opt_table;
+}
+
+int opts_cmd_parse(const char *name, enum opts_cmd *cmd)
+{
+	for (size_t i = 0; i < sizeof opt_cmds / sizeof opt_cmds[0]; i++)
+		if (strcmp(name, opt_cmds[i].name) == 0) {
+			*cmd = opt_cmds[i].cmd;
+			return 0;
+		}
+	return -1;
+}
+
+const char *opts_cmd_name(enum opts_cmd cmd)
+{
+	for (size_t i = 0; i < sizeof opt_cmds / sizeof opt_cmds[0]; i++)
+		if (opt_cmds[i].cmd == cmd)
+			return opt_cmds[i].name;
+	return "?";
+}
+
+/* Index of value in "a|b|c", or -1. */
+static int opts_choice(const char *choices, const char *value)
+{
+	const char *p = choices;
+	size_t len = strlen(value);
+
+	for (int i = 0; *p; i++) {
+		const char *bar = strchr(p, '|');
+		size_t n = bar ? (size_t)(bar - p) : strlen(p);
+
+		if (n == len && strncmp(p, value, n) == 0)
+			return i;
+		if (bar == NULL)
+			break;
+		p = bar + 1;
+	}
+	return -1;
+}
+
+static int opts_size(const char *s, unsigned *w, unsigned *h, struct rs_err *err)
+{
+	const char *x = strchr(s, 'x');
+	char buf[32];
+	uint64_t a, b;
+	struct rs_err e;
+
+	if (x == NULL || (size_t)(x - s) >= sizeof buf)
+		return rs_err_set(err, "'%s' is not WIDTHxHEIGHT", s);
+	memcpy(buf, s, (size_t)(x - s));
+	buf[x - s] = '\0';
+	if (num_parse_u64(buf, 100, 20000, 0, &a, &e) < 0 ||
+	    num_parse_u64(x + 1, 100, 20000, 0, &b, &e) < 0)
+		return rs_err_set(err, "'%s': %s", s, e.msg);
+	*w = (unsigned)a;
+	*h = (unsigned)b;
+	return 0;
+}
+
+/* Apply value to option d of cfg. */
+static int opts_apply(const struct opt_def *d, const char *value, struct rs_config *cfg,
+		      struct rs_err *err)
+{
+	char *field = (char *)cfg + d->off;
+	struct rs_err e;
+
+	switch (d->type) {
+	case OT_FLAG: {
+		int v = 1;
+
+		/* In files a flag may say "yes" or "no"; on the command line it
+		 * takes no value at all. */
+		if (value != NULL && *value != '\0') {
+			v = opts_choice("no|yes", value);
+			if (v < 0)
+				return rs_err_set(err, "'%s': a flag is yes or no", value);
+		}
+		*(int *)(void *)field = v;
+		return 0;
+	}
+	case OT_UINT: {
+		uint64_t v;
+
+		if (num_parse_u64(value, (uint64_t)d->min, (uint64_t)d->max, 1, &v, &e) < 0)
+			return rs_err_set(err, "%s", e.msg);
+		*(uint64_t *)(void *)field = v;
+		return 0;
+	}
+	case OT_DOUBLE: {
+		double v;
+
+		if (num_parse_double(value, d->min, d->max, &v, &e) < 0)
+			return rs_err_set(err, "%s", e.msg);
+		*(double *)(void *)field = v;
+		return 0;
+	}
+	case OT_STRING:
+		if (value == NULL || *value == '\0')
+			return rs_err_set(err, "empty value");
+		free(*(char **)(void *)field);
+		*(char **)(void *)field = xstrdup(value);
+		return 0;
+	case OT_OPTSTRING:
+		/* The only one is --spawn[=PATH]: a flag and its optional path. */
+		cfg->spawn = 1;
+		free(cfg->spawn_path);
+		cfg->spawn_path = value && *value ? xstrdup(value) : NULL;
+		return 0;
+	case OT_ENUM: {
+		int v = opts_choice(d->choices, value ? value : "");
+
+		if (v < 0)
+			return rs_err_set(err, "'%s' is not one of %s", value ? value : "", d->choices);
+		*(int *)(void *)field = v;
+		return 0;
+	}
+	case OT_DEPTHS:
+		return depths_parse(value, (struct depth_list *)(void *)field, err);
+	case OT_SIZE:
+		return opts_size(value, &cfg->width, &cfg->height, err);
+	}
+	return rs_err_set(err, "unknown option type");
+}
+
+int opts_defaults(enum opts_cmd cmd, struct rs_config *cfg, struct rs_err *err)
+{
+	memset(cfg, 0, sizeof *cfg);
+	for (size_t i = 0; i < OPT_N; i++) {
+		const struct opt_def *d = &opt_table[i];
+
+		if (d->def == NULL || !(d->cmds & cmd))
+			continue;
+		if (opts_apply(d, d->def, cfg, err) < 0)
+			return rs_err_prefix(err, "default of --%s", d->name);
+	}
+	return 0;
+}
+
+static const struct opt_def *opts_find(enum opts_cmd cmd, const char *name, size_t *idx)
+{
+	for (size_t i = 0; i < OPT_N; i++)
+		if ((opt_table[i].cmds & cmd) && strcmp(opt_table[i].name, name) == 0) {
+			*idx = i;
+			return &opt_table[i];
+		}
+	return NULL;
+}
+
+int opts_given(const struct rs_config *cfg, const char *name)
+{
+	for (size_t i = 0; i < OPT_N; i++)
+		if (strcmp(opt_table[i].name, name) == 0)
+			return cfg->given[i];
+	return 0;
+}
+
+int opts_set_from_file(enum opts_cmd cmd, const char *name, const char *value,
+		       struct rs_config *cfg, struct rs_err *err)
+{
+	size_t i;
+	const struct opt_def *d = opts_find(cmd, name, &i);
+
+	if (d == NULL || !d->in_file)
+		return rs_err_set(err, "unknown key '%s'", name);
+	if (cfg->origin[i] == ORIGIN_ARGV)
+		return 0;         /* the command line wins */
+	if (d->arg != NULL && d->type != OT_OPTSTRING && *value == '\0')
+		return rs_err_set(err, "key '%s' needs a value (%s)", name, d->arg);
+	if (opts_apply(d, value, cfg, err) < 0)
+		return rs_err_prefix(err, "%s", name);
+	cfg->given[i] = 1;
+	cfg->origin[i] = ORIGIN_FILE;
+	return 0;
+}
+
+int opts_parse_argv(enum opts_cmd cmd, int argc, char **argv, struct rs_config *cfg,
+		    struct rs_err *err)
+{
+	struct option longopts[OPT_N + 1];
+	char shortopts[2 * OPT_N + 4];
+	size_t nl = 0, ns = 0;
+	int c;
+
+	shortopts[ns++] = '+';    /* stop at the first operand: "run -- CMD" */
+	shortopts[ns++] = ':';    /* report a missing argument as ':' */
+	for (size_t i = 0; i < OPT_N; i++) {
+		const struct opt_def *d = &opt_table[i];
+
+		if (!(d->cmds & cmd))
+			continue;
+		longopts[nl].name = d->name;
+		longopts[nl].has_arg = d->type == OT_OPTSTRING ? optional_argument :
+				       d->arg ? required_argument : no_argument;
+		longopts[nl].flag = NULL;
+		longopts[nl].val = 256 + (int)i;
+		nl++;
+		if (d->short_name) {
+			shortopts[ns++] = (char)d->short_name;
+			if (d->arg)
+				shortopts[ns++] = ':';
+		}
+	}
+	memset(&longopts[nl], 0, sizeof longopts[nl]);
+	shortopts[ns] = '\0';
+
+	optind = 0;               /* 0: reinitialise getopt (tests parse many times) */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		const struct opt_def *d = NULL;
+		size_t i = 0;
+
+		if (c == '?') {
+			if (optopt >= 256)
+				return rs_err_set(err, "option %s takes no argument", argv[optind - 1]);
+			if (optopt)
+				return rs_err_set(err, "unknown option -%c", optopt);
+			return rs_err_set(err, "unknown option %s", argv[optind - 1]);
+		}
+		if (c == ':')
+			return rs_err_set(err, "option %s needs an argument", argv[optind - 1]);
+		if (c >= 256) {
+			i = (size_t)c - 256;
+			d = &opt_table[i];
+		} else {
+			for (i = 0; i < OPT_N; i++)
+				if (opt_table[i].short_name == c && (opt_table[i].cmds & cmd)) {
+					d = &opt_table[i];
+					break;
+				}
+		}
+		if (d == NULL)
+			return rs_err_set(err, "unknown option -%c", c);
+		if (opts_apply(d, d->type == OT_FLAG ? NULL : optarg, cfg, err) < 0) {
+			if (d->short_name)
+				return rs_err_prefix(err, "option -%c/--%s", d->short_name, d->name);
+			return rs_err_prefix(err, "option --%s", d->name);
+		}
+		cfg->given[i] = 1;
+		cfg->origin[i] = ORIGIN_ARGV;
+	}
+	cfg->dashdash = optind > 1 && strcmp(argv[optind - 1], "--") == 0;
+	cfg->args = argv + optind;
+	cfg->nargs = argc - optind;
+	return 0;
+}
+
+/* "-c, --clients N" or "    --spawn[=PATH]" */
+static void opts_left(const struct opt_def *d, char *buf, size_t size)
+{
+	const char *open = d->type == OT_OPTSTRING ? "[=" : d->arg ? " " : "";
+	const char *close = d->type == OT_OPTSTRING ? "]" : "";
+
+	if (d->short_name)
+		snprintf(buf, size, "-%c, --%s%s%s%s", d->short_name, d->name, open,
+			 d->arg ? d->arg : "", close);
+	else
+		snprintf(buf, size, "    --%s%s%s%s", d->name, open, d->arg ? d->arg : "", close);
+}
+
+void opts_usage(enum opts_cmd cmd, FILE *fp)
+{
+	if (cmd == 0) {
+		fprintf(fp, "Usage: rsweep COMMAND [options]\n\n"
+			"Measure how a Redis server's throughput grows with pipeline depth.\n\n"
+			"Commands:\n");
+		for (size_t i = 0; i < sizeof opt_cmds / sizeof opt_cmds[0]; i++)
+			fprintf(fp, "  %-8s %s\n", opt_cmds[i].name, opt_cmds[i].what);
+		fprintf(fp, "  %-8s %s\n", "help", "help COMMAND: the options of COMMAND");
+		fprintf(fp, "\n'rsweep COMMAND --help' lists a command's options; 'man rsweep' has it all.\n");
+		return;
+	}
+	for (size_t i = 0; i < sizeof opt_cmds / sizeof opt_cmds[0]; i++)
+		if (opt_cmds[i].cmd == cmd)
+			fprintf(fp, "Usage: rsweep %s %s\n\n%s.\n\nOptions:\n", opt_cmds[i].name,
+				opt_cmds[i].synopsis, opt_cmds[i].what);
+	for (size_t i = 0; i < OPT_N; i++) {
+		const struct opt_def *d = &opt_table[i];
+		char left[64];
+
+		if (!(d->cmds & cmd))
+			continue;
+		opts_left(d, left, sizeof left);
+		fprintf(fp, "  %-28s %s", left, d->help);
+		if (d->choices)
+			fprintf(fp, " (%s)", d->choices);
+		if (d->def)
+			fprintf(fp, " [%s]", d->def);
+		fputc('\n', fp);
+	}
+}
+
+void opts_free(struct rs_config *cfg)
+{
+	if (cfg == NULL)
+		return;
+	for (size_t i = 0; i < OPT_N; i++) {
+		char *field = (char *)cfg + opt_table[i].off;
+
+		switch (opt_table[i].type) {
+		case OT_STRING:
+			free(*(char **)(void *)field);
+			*(char **)(void *)field = NULL;
+			break;
+		case OT_DEPTHS:
+			depths_free((struct depth_list *)(void *)field);
+			break;
+		default:
+			break;
+		}
+	}
+	free(cfg->spawn_path);
+	cfg->spawn_path = NULL;
+}

@@ -1,0 +1,155 @@
+/* opts.h: every option of every subcommand, declared once.
+ *
+ * One table (opts.c) drives getopt_long, the --help text, the keys accepted
+ * in sweep and plot files, and the man-page check in make check.  Values are
+ * checked by one parser per type that rejects, never clamps. */
+#ifndef RS_OPTS_H
+#define RS_OPTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "depths.h"
+#include "err.h"
+
+enum opts_cmd {
+	CMD_RUN = 1 << 0,
+	CMD_PLOT = 1 << 1,
+	CMD_REPORT = 1 << 2,
+	CMD_IMPORT = 1 << 3,
+};
+
+enum opt_type {
+	OT_FLAG,                  /* int, set to 1 */
+	OT_UINT,                  /* uint64_t in [min, max]; k/M/G suffixes */
+	OT_DOUBLE,                /* double in [min, max] */
+	OT_STRING,                /* char *, owned by the config */
+	OT_OPTSTRING,             /* --opt or --opt=VALUE: int flag + char * (next field) */
+	OT_ENUM,                  /* int index into choices ("a|b|c") */
+	OT_DEPTHS,                /* struct depth_list */
+	OT_SIZE,                  /* "WxH" into two unsigned */
+};
+
+/* Where a value came from; later sources override earlier ones. */
+enum opt_origin { ORIGIN_DEFAULT, ORIGIN_FILE, ORIGIN_ARGV };
+
+struct opt_def {
+	const char *name;         /* long name; also the sweep/plot file key */
+	int short_name;           /* 0 if none */
+	const char *arg;          /* argument name for help and man, NULL for flags */
+	enum opt_type type;
+	unsigned cmds;            /* enum opts_cmd mask */
+	size_t off;               /* into struct rs_config */
+	double min, max;          /* OT_UINT, OT_DOUBLE */
+	const char *choices;      /* OT_ENUM */
+	const char *def;          /* default, parsed like a user's value; NULL = none */
+	int in_file;              /* may appear in sweep/plot files */
+	const char *help;
+};
+
+enum flush_mode { FLUSH_ALL, FLUSH_DB, FLUSH_NONE };
+enum run_order { ORDER_SEQUENTIAL, ORDER_SHUFFLED };
+enum plot_kind { KIND_LINES, KIND_SPEEDUP };
+enum report_format { FORMAT_TEXT, FORMAT_MARKDOWN, FORMAT_CSV, FORMAT_JSON };
+enum import_from { FROM_AUTO, FROM_CSV, FROM_QUIET };
+
+/* The parsed options of one invocation.  Strings are owned (opts_free). */
+struct rs_config {
+	/* connection */
+	char *host;
+	uint64_t port;
+	char *socket;
+	char *user;
+	char *password;
+	uint64_t dbnum;
+	double connect_timeout;
+	double timeout;
+	int spawn;
+	char *spawn_path;         /* follows spawn: OT_OPTSTRING */
+	int spawn_tcp;
+	/* load */
+	uint64_t clients;
+	struct depth_list pipeline;
+	uint64_t requests;
+	double duration;
+	uint64_t threads;
+	uint64_t keyspace;
+	uint64_t data_size;
+	char *tests;
+	int no_prepare;
+	/* sweep */
+	char *label;
+	char *output;
+	int overwrite;
+	int resume;
+	uint64_t repeat;
+	int order;
+	uint64_t seed;
+	double pause;
+	double warmup;
+	int flush;
+	int force_flush;
+	uint64_t retries;
+	int fail_on_error;
+	int dry_run;
+	char *sweep;
+	/* plot and report */
+	char *plot;
+	int metric;               /* enum series_metric */
+	struct depth_list depths;
+	uint64_t depth;
+	char *title;
+	unsigned width, height;   /* OT_SIZE */
+	int kind;
+	int log_x;
+	int split;
+	char *font;
+	uint64_t scale;
+	char *baseline;
+	double knee;
+	double cv_limit;
+	int format;
+	int prose;
+	/* import */
+	int from;
+	int skip_bad;
+	/* everywhere */
+	int quiet;
+	int verbose;
+	int help;
+	int version;
+
+	/* which options were given (argv or file), by table index */
+	unsigned char given[128];
+	unsigned char origin[128];
+	/* operands left after the options (files, or a custom command after --) */
+	char **args;
+	int nargs;
+	int dashdash;             /* operands came after "--" */
+};
+
+/* The table itself, for the man-page check and bash completion. */
+const struct opt_def *opts_table(size_t *n);
+/* Subcommand name <-> mask. */
+int opts_cmd_parse(const char *name, enum opts_cmd *cmd);
+const char *opts_cmd_name(enum opts_cmd cmd);
+
+/* Fill cfg with every default of cmd. */
+int opts_defaults(enum opts_cmd cmd, struct rs_config *cfg, struct rs_err *err);
+/* Parse argv (argv[0] is the subcommand) over cfg.  Operands go to
+ * cfg->args.  Errors name the option and the reason. */
+int opts_parse_argv(enum opts_cmd cmd, int argc, char **argv, struct rs_config *cfg,
+		    struct rs_err *err);
+/* Set option name (a file key) from a sweep/plot file; an option already given
+ * on the command line is left alone.  Errors are "reason" only: the caller
+ * adds file and line. */
+int opts_set_from_file(enum opts_cmd cmd, const char *name, const char *value,
+		       struct rs_config *cfg, struct rs_err *err);
+/* Whether option name was given on the command line or in a file. */
+int opts_given(const struct rs_config *cfg, const char *name);
+/* Print usage of cmd (0 = the subcommand list) to fp. */
+void opts_usage(enum opts_cmd cmd, FILE *fp);
+void opts_free(struct rs_config *cfg);
+
+#endif

@@ -1,0 +1,69 @@
+/* series.h: result rows grouped into series (label x test), one point per
+ * depth, summarised over repeats.
+ *
+ * Every figure downstream (charts, report) is computed from these points:
+ * the median over repeats is the line, min and max the band. */
+#ifndef RS_SERIES_H
+#define RS_SERIES_H
+
+#include <stddef.h>
+
+#include "err.h"
+#include "row.h"
+
+enum series_metric {
+	SM_RPS, SM_AVG, SM_P50, SM_P95, SM_P99, SM_P999, SM_MAX,
+};
+
+struct series_point {
+	unsigned depth;
+	size_t n;                 /* repeats */
+	double median, min, max, mean;
+	double cv;                /* stddev / mean over repeats; 0 for one repeat */
+	double server_cpu, client_cpu; /* median CPU seconds per timed second, NAN if unknown */
+	int64_t errors;           /* summed over repeats, -1 if unknown */
+};
+
+struct series {
+	char label[ROW_STR];
+	char test[ROW_STR];
+	size_t label_idx, test_idx; /* into series_set.labels / .tests */
+	struct series_point *pts; /* sorted by depth, distinct depths */
+	size_t npts;
+	const struct rs_row *first; /* a row of the series, for run parameters */
+};
+
+struct series_set {
+	enum series_metric metric;
+	struct series *v;         /* label-major, then tests in first-seen order */
+	size_t n;
+	char (*labels)[ROW_STR];  /* in order of first appearance */
+	size_t nlabels;
+	char (*tests)[ROW_STR];
+	size_t ntests;
+};
+
+/* Group rows into series for metric m.  Fails (err names file and line) on a
+ * duplicate point (same label, test, pipeline, repeat) or a row without the
+ * metric.  The set points into rows: keep rows alive while using it. */
+int series_build(const struct rs_rows *rows, enum series_metric m, struct series_set *out,
+		 struct rs_err *err);
+void series_set_free(struct series_set *set);
+
+/* The series of (label, test), or NULL. */
+const struct series *series_find(const struct series_set *set, const char *label,
+				 const char *test);
+/* The point at depth, or NULL. */
+const struct series_point *series_at(const struct series *s, unsigned depth);
+
+double series_metric_value(const struct rs_row *r, enum series_metric m);
+/* "rps", "avg", "p50", "p95", "p99", "p999", "max"; -1 if unknown. */
+int series_metric_parse(const char *name, enum series_metric *m);
+const char *series_metric_name(enum series_metric m);
+/* Axis title: "requests per second", "average latency (ms)", ... */
+const char *series_metric_title(enum series_metric m);
+
+/* Median of v[0..n) (sorts v in place); NAN for n == 0. */
+double series_median(double *v, size_t n);
+
+#endif

@@ -1,0 +1,128 @@
+/* spec.c: parsing "key = value" files with [sections]. */
+#include "config.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csv.h"
+#include "spec.h"
+#include "xalloc.h"
+
+#define SPEC_MAX_LINE 4096
+
+static char *spec_trim(char *s, char *end)
+{
+	while (s < end && isspace((unsigned char)*s))
+		s++;
+	while (end > s && isspace((unsigned char)end[-1]))
+		end--;
+	*end = '\0';
+	return s;
+}
+
+static int spec_key_ok(const char *k)
+{
+	if (*k == '\0')
+		return 0;
+	for (; *k; k++)
+		if (!isalnum((unsigned char)*k) && *k != '-' && *k != '_')
+			return 0;
+	return 1;
+}
+
+int spec_parse(const char *buf, size_t len, const char *name, struct spec *out,
+	       struct rs_err *err)
+{
+	char line[SPEC_MAX_LINE + 1];
+	size_t pos = 0;
+	unsigned lineno = 0;
+
+	memset(out, 0, sizeof *out);
+	out->name = xstrdup(name);
+	while (pos < len) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - (buf + pos)) : len - pos;
+		char *s, *eq, *hash;
+
+		lineno++;
+		if (n > SPEC_MAX_LINE) {
+			spec_free(out);
+			return rs_err_set(err, "%s:%u: line longer than %d characters", name, lineno,
+					  SPEC_MAX_LINE);
+		}
+		memcpy(line, buf + pos, n);
+		line[n] = '\0';
+		pos += n + (nl != NULL);
+		if (memchr(line, '\0', n) != NULL) {
+			spec_free(out);
+			return rs_err_set(err, "%s:%u: NUL byte in line", name, lineno);
+		}
+		if ((hash = strchr(line, '#')) != NULL)
+			*hash = '\0';
+		s = spec_trim(line, line + strlen(line));
+		if (*s == '\0')
+			continue;
+		if (*s == '[') {
+			char *close = strchr(s, ']');
+
+			if (close == NULL || close[1] != '\0' || close == s + 1) {
+				spec_free(out);
+				return rs_err_set(err, "%s:%u: a section is written [name]", name, lineno);
+			}
+			*close = '\0';
+			out->sections = xreallocarray(out->sections, out->nsections + 1,
+						      sizeof *out->sections);
+			out->sections[out->nsections++] = xstrdup(spec_trim(s + 1, close));
+			continue;
+		}
+		eq = strchr(s, '=');
+		out->v = xreallocarray(out->v, out->n + 1, sizeof *out->v);
+		{
+			struct spec_entry *e = &out->v[out->n];
+			char *key = eq ? spec_trim(s, eq) : s;
+
+			if (!spec_key_ok(key)) {
+				spec_free(out);
+				return rs_err_set(err, "%s:%u: '%s' is not a key (letters, digits, '-')",
+						  name, lineno, key);
+			}
+			e->key = xstrdup(key);
+			e->value = xstrdup(eq ? spec_trim(eq + 1, eq + 1 + strlen(eq + 1)) : "");
+			e->section = out->nsections;
+			e->line = lineno;
+			out->n++;
+		}
+	}
+	return 0;
+}
+
+int spec_read_file(const char *path, struct spec *out, struct rs_err *err)
+{
+	char *buf;
+	size_t len;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	if (csv_slurp(path, (size_t)1 << 20, &buf, &len, err) < 0)
+		return -1;
+	rc = spec_parse(buf, len, path, out, err);
+	free(buf);
+	return rc;
+}
+
+void spec_free(struct spec *s)
+{
+	if (s == NULL)
+		return;
+	for (size_t i = 0; i < s->n; i++) {
+		free(s->v[i].key);
+		free(s->v[i].value);
+	}
+	for (size_t i = 0; i < s->nsections; i++)
+		free(s->sections[i]);
+	free(s->sections);
+	free(s->v);
+	free(s->name);
+	memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,36 @@
+/* spec.h: the small "key = value" format of sweep and plot files.
+ *
+ *   # a comment               (whole line; '#' after a value starts one too)
+ *   key = value               (spaces around '=' and the value are trimmed)
+ *   flag                      (a key alone: a flag, value "")
+ *   [panel name]              (starts a section; keys before any are global)
+ *
+ * A pure parser: it takes a buffer, and reports "file:line: reason". */
+#ifndef RS_SPEC_H
+#define RS_SPEC_H
+
+#include <stddef.h>
+
+#include "err.h"
+
+struct spec_entry {
+	char *key;
+	char *value;              /* "" for a bare key */
+	size_t section;           /* 0 = global, else index + 1 into spec.sections */
+	unsigned line;
+};
+
+struct spec {
+	char *name;               /* file name for messages */
+	struct spec_entry *v;
+	size_t n;
+	char **sections;          /* section titles, in order */
+	size_t nsections;
+};
+
+int spec_parse(const char *buf, size_t len, const char *name, struct spec *out,
+	       struct rs_err *err);
+int spec_read_file(const char *path, struct spec *out, struct rs_err *err);
+void spec_free(struct spec *s);
+
+#endif
