@@ -1,11 +1,315 @@
-/* cmd_run.c: placeholder until the run room lands. */
+/* cmd_run.c: "rsweep run": options -> plan -> (spawned) server -> sweep ->
+ * results on stdout, progress on stderr, rows in the CSV. */
 #include "config.h"
 
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "cmd.h"
+#include "progress.h"
+#include "spawn.h"
+#include "spec.h"
+#include "sweep.h"
+#include "workload.h"
+#include "xalloc.h"
+
+static volatile sig_atomic_t run_stop;
+
+static void run_on_signal(int sig)
+{
+	(void)sig;
+	run_stop = 1;
+}
+
+struct run_ui {
+	struct progress progress;
+	int quiet;
+	int multi_depth;
+};
+
+/* One block per point, or with -q one line in redis-benchmark's form. */
+static void run_print_point(struct run_ui *ui, const struct rs_row *r)
+{
+	char name[160];
+
+	if (ui->multi_depth)
+		snprintf(name, sizeof name, "%s P=%u", r->test, r->pipeline);
+	else
+		snprintf(name, sizeof name, "%s", r->test);
+	if (ui->quiet) {
+		printf("%s: %.2f requests per second, p50=%.3f msec", name, r->rps, r->p50_ms);
+		if (r->errors > 0)
+			printf(" (%lld ERRORS of %lld replies)", (long long)r->errors,
+			       (long long)r->requests);
+		printf("\n");
+		return;
+	}
+	printf("====== %s ======\n", name);
+	printf("  %lld requests completed in %.3f seconds\n", (long long)r->requests, r->seconds);
+	printf("  %lld parallel clients, pipeline %u, %lld bytes payload, %lld thread%s\n",
+	       (long long)r->clients, r->pipeline, (long long)r->data_size, (long long)r->threads,
+	       r->threads == 1 ? "" : "s");
+	printf("  throughput: %.2f requests per second\n", r->rps);
+	printf("  latency (msec): avg %.3f  min %.3f  p50 %.3f  p95 %.3f  p99 %.3f  p99.9 %.3f  "
+	       "max %.3f\n", r->avg_ms, r->min_ms, r->p50_ms, r->p95_ms, r->p99_ms, r->p999_ms,
+	       r->max_ms);
+	printf("  server counted %lld calls; misses %lld; CPU seconds: server %.3f, rsweep %.3f\n",
+	       (long long)r->server_calls, (long long)r->misses, r->server_cpu_s, r->client_cpu_s);
+	if (r->errors > 0)
+		printf("  ERRORS: %lld of %lld replies were errors; first: %s\n", (long long)r->errors,
+		       (long long)r->requests, r->first_error);
+	printf("\n");
+}
+
+static void run_on_point(void *ud, const struct rs_row *r, size_t i, size_t n)
+{
+	struct run_ui *ui = ud;
+
+	progress_end(&ui->progress);
+	run_print_point(ui, r);
+	fflush(stdout);
+	progress_point(&ui->progress, i, n, r->test, r->pipeline, r->rps);
+}
+
+static void run_on_note(void *ud, const char *msg)
+{
+	struct run_ui *ui = ud;
+
+	progress_note(&ui->progress, msg);
+}
+
+/* Find a sweep file: a path as given, else an installed one by bare name. */
+static void run_find_file(const char *name, const char *dir, const char *ext, char *buf,
+			  size_t size)
+{
+	snprintf(buf, size, "%s", name);
+	if (access(buf, R_OK) == 0 || strchr(name, '/') != NULL)
+		return;
+	snprintf(buf, size, "%s/%s/%s%s", RS_DATADIR, dir, name,
+		 strstr(name, ext) ? "" : ext);
+	if (access(buf, R_OK) != 0)
+		snprintf(buf, size, "%s", name);
+}
+
+static int run_apply_sweep_file(struct rs_config *cfg, struct rs_err *err)
+{
+	char path[1024];
+	struct spec sp;
+
+	run_find_file(cfg->sweep, "sweeps", ".sweep", path, sizeof path);
+	if (spec_read_file(path, &sp, err) < 0)
+		return -1;
+	for (size_t i = 0; i < sp.n; i++) {
+		struct rs_err e;
+
+		if (sp.v[i].section != 0) {
+			rs_err_set(err, "%s:%u: sweep files have no [sections]", path, sp.v[i].line);
+			spec_free(&sp);
+			return -1;
+		}
+		if (opts_set_from_file(CMD_RUN, sp.v[i].key, sp.v[i].value, cfg, &e) < 0) {
+			rs_err_set(err, "%s:%u: %s", path, sp.v[i].line, e.msg);
+			spec_free(&sp);
+			return -1;
+		}
+	}
+	spec_free(&sp);
+	return 0;
+}
+
+/* Checks that need more than one option; all before anything is touched. */
+static int run_check(const struct rs_config *cfg, struct rs_err *err)
+{
+	if (opts_given(cfg, "requests") && cfg->duration > 0)
+		return rs_err_set(err, "-n and --duration exclude each other");
+	if (cfg->threads > cfg->clients)
+		return rs_err_set(err, "--threads %llu is more than -c %llu connections",
+				  (unsigned long long)cfg->threads, (unsigned long long)cfg->clients);
+	if (cfg->spawn && (opts_given(cfg, "socket") || opts_given(cfg, "host") ||
+			   opts_given(cfg, "port")))
+		return rs_err_set(err, "--spawn starts its own server: drop -h, -p and -s");
+	if (cfg->spawn_tcp && !cfg->spawn)
+		return rs_err_set(err, "--spawn-tcp goes with --spawn");
+	if (cfg->resume && cfg->output == NULL)
+		return rs_err_set(err, "--resume needs -o FILE.csv");
+	if (cfg->resume && cfg->overwrite)
+		return rs_err_set(err, "--resume and --overwrite exclude each other");
+	if (cfg->nargs > 0 && !cfg->dashdash)
+		return rs_err_set(err, "unexpected operand '%s' (a custom command goes after --)",
+				  cfg->args[0]);
+	if (cfg->nargs > 0 && opts_given(cfg, "tests"))
+		return rs_err_set(err, "-t and a custom command after -- exclude each other");
+	if (cfg->dashdash && cfg->nargs == 0)
+		return rs_err_set(err, "no command after --");
+	return 0;
+}
+
+static void run_dry(const struct rs_config *cfg, const struct workload *w,
+		    const struct sweep_plan *plan, const char *label)
+{
+	double total = 0;
+
+	printf("plan: %zu points (%zu tests x %zu depths x %llu repeats), %zu to run, order %s\n",
+	       plan->n, w->n, cfg->pipeline.n, (unsigned long long)cfg->repeat, plan->todo,
+	       cfg->order == ORDER_SHUFFLED ? "shuffled" : "sequential");
+	printf("label: %s\n", label);
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct sweep_point *p = &plan->v[i];
+		/* A rough guess for -n runs: 100k rps at P=1, growing with depth to 1M. */
+		double rps = 100000.0 * p->depth < 1e6 ? 100000.0 * p->depth : 1e6;
+		double secs = cfg->duration > 0 ? cfg->duration : (double)cfg->requests / rps;
+
+		if (!p->done)
+			total += secs + cfg->warmup + cfg->pause + 0.01;
+		printf("%5u  %-24s P=%-5u repeat %u%s\n", p->order, w->v[p->test].name, p->depth,
+		       p->repeat, p->done ? "  (done)" : "");
+	}
+	printf("estimated duration: %.0f s%s\n", total,
+	       cfg->duration > 0 ? "" : " (guessing 100k rps at P=1 up to 1M rps; -n runs vary)");
+}
 
 enum rs_status cmd_run(struct rs_config *cfg, struct rs_err *err)
 {
-	(void)cfg;
-	rs_err_set(err, "run is not built yet");
-	return RS_FAILED;
+	struct workload w = { 0 };
+	struct sweep_plan plan = { 0 };
+	struct rs_rows existing = { 0 };
+	struct csv_out out = { .fd = -1 };
+	struct spawn sp = { .pid = -1 };
+	struct target t = { 0 };
+	struct run_ui ui = { 0 };
+	struct sigaction sa, old_int, old_term;
+	struct sweep_config sc = { 0 };
+	char host[ROW_STR] = "";
+	const char *label;
+	enum rs_status st = RS_OK;
+	enum sweep_status ss;
+	int rc;
+
+	if (cfg->sweep != NULL && run_apply_sweep_file(cfg, err) < 0)
+		return RS_BAD_INPUT;
+	if (run_check(cfg, err) < 0)
+		return RS_BAD_INPUT;
+	rc = cfg->nargs > 0 ? workload_custom(cfg->nargs, cfg->args, &w, err) :
+			      workload_select(cfg->tests, cfg->data_size, &w, err);
+	if (rc < 0)
+		return RS_BAD_INPUT;
+	if (cfg->label != NULL) {
+		label = cfg->label;
+	} else {
+		gethostname(host, sizeof host - 1);
+		label = host[0] ? host : "rsweep";
+	}
+	sweep_plan_build(w.n, &cfg->pipeline, (unsigned)cfg->repeat,
+			 cfg->order == ORDER_SHUFFLED, cfg->seed, &plan);
+	if (cfg->dry_run) {
+		run_dry(cfg, &w, &plan, label);
+		goto done;
+	}
+	if (cfg->output != NULL) {
+		rc = csv_out_open(&out, cfg->output, cfg->resume, cfg->overwrite, &existing, err);
+		if (rc == RS_CSV_EXISTS || rc == RS_CSV_FOREIGN) {
+			st = RS_BAD_INPUT;
+			goto done;
+		}
+		if (rc < 0) {
+			st = RS_FAILED;
+			goto done;
+		}
+		sweep_plan_mark_done(&plan, &w, label, &existing);
+		if (plan.todo == 0) {
+			fprintf(stderr, "rsweep: every point is already in %s\n", cfg->output);
+			goto done;
+		}
+	}
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = run_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	run_stop = 0;
+
+	t.connect_timeout = cfg->connect_timeout;
+	t.timeout = cfg->timeout > 0 ? cfg->timeout : 10;
+	t.dbnum = (unsigned)cfg->dbnum;
+	t.user = cfg->user;
+	t.password = cfg->password ? cfg->password : getenv("REDISCLI_AUTH");
+	if (t.password != NULL && *t.password == '\0')
+		t.password = NULL;
+	if (cfg->spawn) {
+		if (spawn_start(&sp, cfg->spawn_path, cfg->spawn_tcp, NULL, 10, err) < 0) {
+			st = RS_FAILED;
+			goto restore;
+		}
+		t.socket = sp.socket[0] ? sp.socket : NULL;
+		t.host = "127.0.0.1";
+		t.port = sp.port;
+		t.password = NULL;    /* our own server has none */
+	} else {
+		t.socket = cfg->socket;
+		t.host = cfg->host;
+		t.port = (unsigned)cfg->port;
+	}
+	target_describe(&t);
+
+	progress_init(&ui.progress, stderr, cfg->quiet);
+	ui.quiet = cfg->quiet;
+	ui.multi_depth = cfg->pipeline.n > 1;
+	sc.label = label;
+	sc.target = &t;
+	sc.spawned = cfg->spawn;
+	sc.flush = cfg->flush == FLUSH_ALL ? SWEEP_FLUSH_ALL :
+		   cfg->flush == FLUSH_DB ? SWEEP_FLUSH_DB : SWEEP_FLUSH_NONE;
+	sc.force_flush = cfg->force_flush;
+	sc.clients = (unsigned)cfg->clients;
+	sc.threads = (unsigned)cfg->threads;
+	sc.requests = cfg->requests;
+	sc.duration = cfg->duration;
+	sc.warmup = cfg->warmup;
+	sc.pause = cfg->pause;
+	sc.timeout = t.timeout;
+	sc.keyspace = cfg->keyspace;
+	sc.data_size = cfg->data_size;
+	sc.seed = cfg->seed;
+	sc.retries = (unsigned)cfg->retries;
+	sc.fail_on_error = cfg->fail_on_error;
+	sc.prepare = !cfg->no_prepare;
+	sc.stop = &run_stop;
+	sc.on_point = run_on_point;
+	sc.on_note = run_on_note;
+	sc.ud = &ui;
+	ss = sweep_run(&sc, &w, &plan, cfg->output ? &out : NULL, err);
+	progress_end(&ui.progress);
+	switch (ss) {
+	case SWEEP_OK:
+		st = RS_OK;
+		break;
+	case SWEEP_REFUSED:
+		st = RS_BAD_INPUT;
+		break;
+	case SWEEP_INTERRUPTED:
+		rs_err_set(err, "interrupted; completed points are in %s%s",
+			   cfg->output ? cfg->output : "(no -o file)",
+			   cfg->output ? ": --resume finishes the sweep" : "");
+		st = RS_INTERRUPTED;
+		break;
+	case SWEEP_FAILED:
+	case SWEEP_ERROR_REPLIES:
+		st = RS_FAILED;
+		break;
+	}
+restore:
+	spawn_stop(&sp);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+done:
+	csv_out_close(&out);
+	rows_free(&existing);
+	sweep_plan_free(&plan);
+	workload_free(&w);
+	return st;
 }

@@ -2,12 +2,15 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "csv.h"
 #include "num.h"
@@ -457,4 +460,122 @@ int csv_read_file(const char *path, struct rs_rows *rows, struct csv_info *info,
 	rc = csv_parse(buf, len, path, rows, info, err);
 	free(buf);
 	return rc;
+}
+
+/* ---- crash-safe appending ---- */
+
+static int csv_write_all(int fd, const char *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t w = write(fd, buf, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		if (w == 0) {
+			errno = ENOSPC;
+			return -1;
+		}
+		buf += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Write buf at the end of the file and sync it; on failure cut the file
+ * back to o->size so no partial line remains. */
+static int csv_out_commit(struct csv_out *o, const char *buf, size_t len, struct rs_err *err)
+{
+	if (csv_write_all(o->fd, buf, len) < 0 || fsync(o->fd) < 0) {
+		int e = errno;
+
+		if (ftruncate(o->fd, (off_t)o->size) == 0)
+			lseek(o->fd, 0, SEEK_END);
+		return rs_err_set(err, "%s: cannot write: %s (the rows before are intact)", o->path,
+				  strerror(e));
+	}
+	o->size += (long long)len;
+	return 0;
+}
+
+int csv_out_open(struct csv_out *o, const char *path, int resume, int overwrite,
+		 struct rs_rows *existing, struct rs_err *err)
+{
+	struct stat st;
+	const char *hdr = csv_header();
+
+	memset(o, 0, sizeof *o);
+	o->fd = -1;
+	if (strcmp(path, "-") == 0)
+		return rs_err_set(err, "-o -: results must go to a file that can be synced");
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && !overwrite) {
+		struct csv_info info;
+		char *buf;
+		size_t len;
+
+		if (!resume) {
+			rs_err_set(err, "%s already holds results: use --resume to add to them, or "
+				   "--overwrite to replace them", path);
+			return RS_CSV_EXISTS;
+		}
+		if (csv_slurp(path, (size_t)1 << 30, &buf, &len, err) < 0)
+			return -1;
+		if (len < strlen(hdr) || memcmp(buf, hdr, strlen(hdr)) != 0) {
+			free(buf);
+			rs_err_set(err, "%s: not written by this version of rsweep (its header differs); "
+				   "resume into it refused, nothing changed", path);
+			return RS_CSV_FOREIGN;
+		}
+		if (csv_parse(buf, len, path, existing, &info, err) < 0) {
+			free(buf);
+			return RS_CSV_FOREIGN;
+		}
+		free(buf);
+		o->fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (o->fd < 0)
+			return rs_err_set(err, "%s: %s", path, strerror(errno));
+		/* A crash can leave half a line: drop it, it was never a point. */
+		if (info.truncated_tail && ftruncate(o->fd, (off_t)info.complete_len) < 0) {
+			int e = errno;
+
+			csv_out_close(o);
+			return rs_err_set(err, "%s: cannot cut off a half-written last line: %s", path,
+					  strerror(e));
+		}
+		o->size = (long long)info.complete_len;
+		lseek(o->fd, 0, SEEK_END);
+		o->path = xstrdup(path);
+		return 0;
+	}
+	o->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (o->fd < 0)
+		return rs_err_set(err, "%s: %s", path, strerror(errno));
+	o->path = xstrdup(path);
+	if (csv_out_commit(o, hdr, strlen(hdr), err) < 0) {
+		csv_out_close(o);
+		return -1;
+	}
+	return 0;
+}
+
+int csv_out_append(struct csv_out *o, const struct rs_row *r, struct rs_err *err)
+{
+	char line[4096];
+	int n = csv_format_row(r, line, sizeof line, err);
+
+	if (n < 0)
+		return -1;
+	return csv_out_commit(o, line, (size_t)n, err);
+}
+
+void csv_out_close(struct csv_out *o)
+{
+	if (o == NULL)
+		return;
+	if (o->fd >= 0)
+		close(o->fd);
+	o->fd = -1;
+	free(o->path);
+	o->path = NULL;
 }

@@ -45,4 +45,28 @@ int csv_read_file(const char *path, struct rs_rows *rows, struct csv_info *info,
  * NUL.  Refuses files over max bytes.  Shared by the other file parsers. */
 int csv_slurp(const char *path, size_t max, char **buf, size_t *len, struct rs_err *err);
 
+/* An output CSV that survives crashes: each row is appended with one write
+ * and pushed to disk (fsync) before the next point starts; a write that
+ * fails half-way (full disk) is cut back off, so the file always ends with
+ * a complete row. */
+struct csv_out {
+	int fd;
+	char *path;
+	long long size;           /* bytes known to be complete */
+};
+
+/* Open path for appending rows.  A missing or empty file gets the header.
+ * An existing non-empty file is an error (RS_CSV_EXISTS) unless resume or
+ * overwrite: overwrite starts afresh; resume reads its rows into existing
+ * (which must be an rsweep CSV with this version's header) and cuts off a
+ * last line a crash left half-written.  "-" is not allowed (rows must reach
+ * a file that can be synced). */
+#define RS_CSV_EXISTS (-2)
+#define RS_CSV_FOREIGN (-3)
+int csv_out_open(struct csv_out *o, const char *path, int resume, int overwrite,
+		 struct rs_rows *existing, struct rs_err *err);
+/* Append one row and fsync.  On failure the file is as before the call. */
+int csv_out_append(struct csv_out *o, const struct rs_row *r, struct rs_err *err);
+void csv_out_close(struct csv_out *o);
+
 #endif

@@ -1,0 +1,515 @@
+/* engine.c: the timed, pipelined load: epoll loops, lock-step batches,
+ * hiredis' reader with allocation-free object functions. */
+#include "config.h"
+
+#include <errno.h>
+#include <hiredis/hiredis.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine.h"
+#include "workload.h"
+#include "xalloc.h"
+
+#define ENGINE_READ_CHUNK 65536
+#define ENGINE_MAX_EVENTS 256
+#define ENGINE_TICK_MS 100        /* how often a loop looks at the clock and the stop flag */
+
+struct ethread;
+
+struct conn {
+	int fd;
+	redisReader *reader;
+	struct ethread *th;
+	char *buf;                /* the batch: own copy when keys are random, else shared */
+	size_t blen, wpos;
+	unsigned inflight;
+	int want_out;             /* EPOLLOUT is registered */
+	int done;
+	uint64_t start_ns;        /* write of the current batch */
+	uint64_t last_io_ns;      /* last byte read, or the batch's start */
+};
+
+struct ethread {
+	struct engine *e;
+	pthread_t tid;
+	int ep;
+	struct conn *conns;
+	unsigned nconns;
+
+	/* per run */
+	const struct engine_job *job;
+	const char *shared;       /* P copies of the command, when keys are fixed */
+	uint64_t remaining;       /* requests left to send (count mode) */
+	uint64_t deadline_ns;     /* duration mode */
+	uint64_t rng;
+	unsigned active;
+	uint64_t first_ns, last_ns;
+	uint64_t errors, misses;  /* counted by the reader's object functions */
+	char first_error[128];
+	struct engine_result res;
+	int failed;
+	struct rs_err err;
+	char rbuf[ENGINE_READ_CHUNK];
+};
+
+struct engine {
+	const struct target *t;
+	unsigned nthreads, clients;
+	struct ethread *th;
+};
+
+uint64_t engine_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- reply objects that cost nothing ----
+ * The reader needs a non-NULL object per reply; every reply shares this
+ * one.  Only top-level replies count: errors and misses (nil, or an empty
+ * array such as ZPOPMIN or LRANGE on a missing key). */
+static char engine_obj;
+
+static void *engine_create_string(const redisReadTask *task, char *str, size_t len)
+{
+	if (task->parent == NULL && task->type == REDIS_REPLY_ERROR) {
+		struct ethread *th = task->privdata;
+
+		if (th->errors++ == 0) {
+			size_t n = len < sizeof th->first_error - 1 ? len : sizeof th->first_error - 1;
+
+			memcpy(th->first_error, str, n);
+			th->first_error[n] = '\0';
+		}
+	}
+	return &engine_obj;
+}
+
+static void *engine_create_array(const redisReadTask *task, int elements)
+{
+	if (task->parent == NULL && elements <= 0)
+		((struct ethread *)task->privdata)->misses++;
+	return &engine_obj;
+}
+
+static void *engine_create_integer(const redisReadTask *task, long long value)
+{
+	(void)task;
+	(void)value;
+	return &engine_obj;
+}
+
+static void *engine_create_nil(const redisReadTask *task)
+{
+	if (task->parent == NULL)
+		((struct ethread *)task->privdata)->misses++;
+	return &engine_obj;
+}
+
+static void engine_free_object(void *obj)
+{
+	(void)obj;
+}
+
+static redisReplyObjectFunctions engine_fns = {
+	engine_create_string, engine_create_array, engine_create_integer,
+	engine_create_nil, engine_free_object,
+};
+
+/* ---- connections ---- */
+
+static int engine_conn_open(struct engine *e, struct ethread *th, struct conn *c,
+			    struct rs_err *err)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+
+	c->fd = target_connect_fd(e->t, err);
+	if (c->fd < 0)
+		return -1;
+	c->reader = redisReaderCreateWithFunctions(&engine_fns);
+	if (c->reader == NULL) {
+		close(c->fd);
+		c->fd = -1;
+		return rs_err_set(err, "cannot create a reply reader");
+	}
+	c->reader->privdata = th;
+	/* Keep the read buffer between replies instead of freeing it past 16k. */
+	c->reader->maxbuf = 0;
+	c->th = th;
+	c->want_out = 0;
+	ev.data.ptr = c;
+	if (epoll_ctl(th->ep, EPOLL_CTL_ADD, c->fd, &ev) < 0)
+		return rs_err_set(err, "epoll_ctl: %s", strerror(errno));
+	return 0;
+}
+
+static void engine_conn_close(struct conn *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);     /* also leaves the epoll set */
+	c->fd = -1;
+	if (c->reader != NULL)
+		redisReaderFree(c->reader);
+	c->reader = NULL;
+}
+
+int engine_new(const struct target *t, unsigned clients, unsigned threads, struct engine **out,
+	       struct rs_err *err)
+{
+	struct engine *e = xcalloc(1, sizeof *e);
+
+	*out = NULL;
+	if (threads > clients)
+		threads = clients;    /* more loops than connections would idle */
+	e->t = t;
+	e->clients = clients;
+	e->nthreads = threads;
+	e->th = xcalloc(threads, sizeof *e->th);
+	for (unsigned i = 0; i < threads; i++) {
+		struct ethread *th = &e->th[i];
+
+		th->e = e;
+		th->nconns = clients / threads + (i < clients % threads);
+		th->conns = xcalloc(th->nconns, sizeof *th->conns);
+		for (unsigned k = 0; k < th->nconns; k++)
+			th->conns[k].fd = -1;
+		th->ep = epoll_create1(EPOLL_CLOEXEC);
+		if (th->ep < 0) {
+			rs_err_set(err, "epoll_create1: %s", strerror(errno));
+			engine_free(e);
+			return -1;
+		}
+	}
+	if (engine_reconnect(e, err) < 0) {
+		engine_free(e);
+		return -1;
+	}
+	*out = e;
+	return 0;
+}
+
+int engine_reconnect(struct engine *e, struct rs_err *err)
+{
+	for (unsigned i = 0; i < e->nthreads; i++)
+		for (unsigned k = 0; k < e->th[i].nconns; k++) {
+			engine_conn_close(&e->th[i].conns[k]);
+			if (engine_conn_open(e, &e->th[i], &e->th[i].conns[k], err) < 0)
+				return rs_err_prefix(err, "connection %u of %u", i + k * e->nthreads + 1,
+						     e->clients);
+		}
+	return 0;
+}
+
+void engine_free(struct engine *e)
+{
+	if (e == NULL)
+		return;
+	for (unsigned i = 0; i < e->nthreads; i++) {
+		for (unsigned k = 0; k < e->th[i].nconns; k++) {
+			engine_conn_close(&e->th[i].conns[k]);
+			if (e->th[i].conns[k].buf != e->th[i].shared)
+				free(e->th[i].conns[k].buf);
+		}
+		free(e->th[i].conns);
+		if (e->th[i].ep >= 0)
+			close(e->th[i].ep);
+	}
+	free(e->th);
+	free(e);
+}
+
+/* ---- the loop ---- */
+
+/* Record the thread's first failure as "<target>: <reason>". */
+static int engine_fail(struct ethread *th, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int engine_fail(struct ethread *th, const char *fmt, ...)
+{
+	char why[256];
+	va_list ap;
+
+	if (th->failed)
+		return -1;
+	th->failed = 1;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	return rs_err_set(&th->err, "%s: %s", th->e->t->desc, why);
+}
+
+/* xorshift64*: cheap, and reproducible from --seed. */
+static inline uint64_t engine_rand(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*s = x;
+	return x * 0x2545F4914F6CDD1DULL;
+}
+
+static int engine_flush_out(struct ethread *th, struct conn *c)
+{
+	while (c->wpos < c->blen) {
+		ssize_t w = write(c->fd, c->buf + c->wpos, c->blen - c->wpos);
+
+		if (w > 0) {
+			c->wpos += (size_t)w;
+			continue;
+		}
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			if (!c->want_out) {
+				struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT, .data.ptr = c };
+
+				epoll_ctl(th->ep, EPOLL_CTL_MOD, c->fd, &ev);
+				c->want_out = 1;
+			}
+			return 0;
+		}
+		return engine_fail(th, "write failed: %s", strerror(errno));
+	}
+	if (c->want_out) {
+		struct epoll_event ev = { .events = EPOLLIN, .data.ptr = c };
+
+		epoll_ctl(th->ep, EPOLL_CTL_MOD, c->fd, &ev);
+		c->want_out = 0;
+	}
+	return 0;
+}
+
+/* Write the next batch on c, or retire c when the job is done. */
+static int engine_next_batch(struct ethread *th, struct conn *c, uint64_t now)
+{
+	const struct engine_job *job = th->job;
+	unsigned k = job->pipeline;
+
+	if (job->duration > 0) {
+		if (now >= th->deadline_ns)
+			goto retire;
+	} else {
+		if (th->remaining == 0)
+			goto retire;
+		if (th->remaining < k)
+			k = (unsigned)th->remaining;
+		th->remaining -= k;
+	}
+	if (job->nrand > 0 && job->keyspace > 0) {
+		for (unsigned i = 0; i < k; i++) {
+			char *cmd = c->buf + (size_t)i * job->len;
+
+			for (size_t r = 0; r < job->nrand; r++)
+				workload_put_digits(cmd + job->rand_off[r],
+						    engine_rand(&th->rng) % job->keyspace);
+		}
+	}
+	c->blen = (size_t)k * job->len;
+	c->wpos = 0;
+	c->inflight = k;
+	c->start_ns = c->last_io_ns = now;
+	return engine_flush_out(th, c);
+retire:
+	c->done = 1;
+	th->active--;
+	return 0;
+}
+
+static int engine_on_read(struct ethread *th, struct conn *c)
+{
+	for (;;) {
+		ssize_t n = read(c->fd, th->rbuf, sizeof th->rbuf);
+		uint64_t now, k = 0;
+		void *reply;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 0;
+		if (n < 0)
+			return engine_fail(th, "read failed: %s", strerror(errno));
+		if (n == 0)
+			return engine_fail(th, "the server closed the connection%s",
+					   c->inflight ? " with replies outstanding" : "");
+		now = engine_now_ns();
+		c->last_io_ns = now;
+		if (redisReaderFeed(c->reader, th->rbuf, (size_t)n) != REDIS_OK)
+			return engine_fail(th, "reply reader: %s", c->reader->errstr);
+		for (;;) {
+			if (redisReaderGetReply(c->reader, &reply) != REDIS_OK)
+				return engine_fail(th, "protocol error from the server: %s",
+						   c->reader->errstr);
+			if (reply == NULL)
+				break;
+			k++;
+		}
+		if (c->reader->len - c->reader->pos > th->job->max_reply)
+			return engine_fail(th, "a reply is larger than %llu bytes, more than any test asks for",
+					   (unsigned long long)th->job->max_reply);
+		if (k == 0)
+			goto more;
+		if (k > c->inflight)
+			return engine_fail(th, "the server sent more replies than requests");
+		hist_record_n(&th->res.hist, now - c->start_ns, k);
+		th->res.requests += k;
+		th->last_ns = now;
+		c->inflight -= (unsigned)k;
+		if (c->inflight == 0)
+			return engine_next_batch(th, c, now);
+more:
+		if ((size_t)n < sizeof th->rbuf)
+			return 0;
+	}
+}
+
+static void *engine_loop(void *arg)
+{
+	struct ethread *th = arg;
+	const struct engine_job *job = th->job;
+	struct epoll_event evs[ENGINE_MAX_EVENTS];
+	uint64_t timeout_ns = (uint64_t)(job->timeout * 1e9);
+	uint64_t now = engine_now_ns(), next_scan = now + ENGINE_TICK_MS * 1000000ULL;
+
+	th->first_ns = th->last_ns = now;
+	th->deadline_ns = now + (uint64_t)(job->duration * 1e9);
+	th->active = th->nconns;
+	for (unsigned i = 0; i < th->nconns && !th->failed; i++)
+		engine_next_batch(th, &th->conns[i], now);
+	while (th->active > 0 && !th->failed) {
+		int n = epoll_wait(th->ep, evs, ENGINE_MAX_EVENTS, ENGINE_TICK_MS);
+
+		if (n < 0 && errno != EINTR) {
+			engine_fail(th, "epoll_wait: %s", strerror(errno));
+			break;
+		}
+		for (int i = 0; i < n && !th->failed; i++) {
+			struct conn *c = evs[i].data.ptr;
+
+			if (evs[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR))
+				engine_on_read(th, c);
+			if (!th->failed && (evs[i].events & EPOLLOUT) && c->wpos < c->blen)
+				engine_flush_out(th, c);
+		}
+		if (job->stop != NULL && *job->stop) {
+			engine_fail(th, "interrupted");
+			break;
+		}
+		if (n > 0 && n < ENGINE_MAX_EVENTS && (now = engine_now_ns()) < next_scan)
+			continue;
+		now = engine_now_ns();
+		next_scan = now + ENGINE_TICK_MS * 1000000ULL;
+		/* Duration mode: a connection whose last batch ended exactly at the
+		 * deadline has already retired; the others retire on their next reply. */
+		for (unsigned i = 0; i < th->nconns; i++) {
+			struct conn *c = &th->conns[i];
+
+			if (!c->done && now - c->last_io_ns > timeout_ns) {
+				engine_fail(th, "the server stopped answering (no reply for %.1f s)",
+					    job->timeout);
+				break;
+			}
+		}
+	}
+	return NULL;
+}
+
+int engine_run(struct engine *e, const struct engine_job *job, struct engine_result *res,
+	       struct rs_err *err)
+{
+	size_t blen = (size_t)job->pipeline * job->len;
+	char *shared = NULL;
+	int randomise = job->nrand > 0 && job->keyspace > 0;
+	uint64_t first = UINT64_MAX, last = 0;
+	sigset_t all, old;
+	int rc = 0;
+
+	memset(res, 0, sizeof *res);
+	hist_init(&res->hist);
+	if (!randomise) {
+		/* One read-only batch buffer serves every connection. */
+		shared = xmalloc(blen);
+		for (unsigned i = 0; i < job->pipeline; i++)
+			memcpy(shared + (size_t)i * job->len, job->cmd, job->len);
+	}
+	for (unsigned i = 0; i < e->nthreads; i++) {
+		struct ethread *th = &e->th[i];
+
+		th->job = job;
+		th->remaining = job->requests / e->nthreads + (i < job->requests % e->nthreads);
+		th->rng = (job->seed + 1) * 0x9E3779B97F4A7C15ULL + i;
+		if (th->rng == 0)
+			th->rng = 1;
+		th->failed = 0;
+		th->errors = th->misses = 0;
+		th->first_error[0] = '\0';
+		memset(&th->res, 0, sizeof th->res);
+		hist_init(&th->res.hist);
+		for (unsigned k = 0; k < th->nconns; k++) {
+			struct conn *c = &th->conns[k];
+
+			if (c->buf != th->shared)
+				free(c->buf);
+			c->done = 0;
+			c->inflight = 0;
+			c->blen = c->wpos = 0;
+			if (randomise) {
+				c->buf = xmalloc(blen);
+				for (unsigned p = 0; p < job->pipeline; p++)
+					memcpy(c->buf + (size_t)p * job->len, job->cmd, job->len);
+			} else {
+				c->buf = shared;
+			}
+		}
+		th->shared = shared;
+	}
+	if (e->nthreads == 1) {
+		engine_loop(&e->th[0]);
+	} else {
+		/* Signals go to the main thread, which sets job->stop. */
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		for (unsigned i = 0; i < e->nthreads; i++)
+			if (pthread_create(&e->th[i].tid, NULL, engine_loop, &e->th[i]) != 0)
+				abort();  /* out of threads: nothing sensible to do */
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		for (unsigned i = 0; i < e->nthreads; i++)
+			pthread_join(e->th[i].tid, NULL);
+	}
+	for (unsigned i = 0; i < e->nthreads; i++) {
+		struct ethread *th = &e->th[i];
+
+		if (th->failed && rc == 0) {
+			*err = th->err;
+			rc = -1;
+		}
+		res->requests += th->res.requests;
+		res->errors += th->errors;
+		res->misses += th->misses;
+		if (res->first_error[0] == '\0' && th->first_error[0] != '\0')
+			memcpy(res->first_error, th->first_error, sizeof res->first_error);
+		hist_merge(&res->hist, &th->res.hist);
+		if (th->first_ns < first)
+			first = th->first_ns;
+		if (th->last_ns > last)
+			last = th->last_ns;
+		for (unsigned k = 0; k < th->nconns; k++)
+			if (th->conns[k].buf == shared)
+				th->conns[k].buf = NULL;
+		th->shared = NULL;
+	}
+	free(shared);
+	res->seconds = last > first ? (double)(last - first) / 1e9 : 0;
+	return rc;
+}

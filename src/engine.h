@@ -1,0 +1,63 @@
+/* engine.h: the timed, pipelined load.
+ *
+ * An engine holds -c connections spread over --threads event loops (epoll),
+ * kept open from one point to the next.  engine_run() sends exactly
+ * `requests` requests (or runs for `duration` seconds) of one command in
+ * lock-step batches of `pipeline`: write the batch, read its replies, write
+ * the next.  Replies go through hiredis' reader with object functions that
+ * build nothing, so a reply costs no allocation.  Latency is per request:
+ * from the write of its batch to the read that brought its reply.  The
+ * engine never prints and knows nothing of CSV. */
+#ifndef RS_ENGINE_H
+#define RS_ENGINE_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "hist.h"
+#include "target.h"
+
+struct engine;
+
+struct engine_job {
+	const char *cmd;          /* one request's bytes */
+	size_t len;
+	const size_t *rand_off;   /* __rand_int__ places in cmd, patched per batch */
+	size_t nrand;
+	uint64_t keyspace;        /* 0: leave __rand_int__ literal */
+	uint64_t seed;
+	unsigned pipeline;        /* requests per batch, >= 1 */
+	uint64_t requests;        /* exactly this many, when duration == 0 */
+	double duration;          /* seconds; > 0 switches to a timed run */
+	double timeout;           /* fail after this long without a byte from the server */
+	uint64_t max_reply;       /* a reply larger than this many bytes fails the point */
+	volatile sig_atomic_t *stop; /* set asynchronously to abandon the run, or NULL */
+};
+
+struct engine_result {
+	uint64_t requests;        /* replies received */
+	uint64_t errors;          /* error replies among them */
+	uint64_t misses;          /* nil or empty replies */
+	double seconds;           /* first write to last reply */
+	struct hist hist;         /* latency, ns */
+	char first_error[128];    /* the first error reply's text */
+};
+
+/* Open clients connections to t over threads loops. */
+int engine_new(const struct target *t, unsigned clients, unsigned threads, struct engine **out,
+	       struct rs_err *err);
+/* Run one job.  On failure (connection lost, timeout, protocol error,
+ * interrupted) the connections are in an unknown state: call
+ * engine_reconnect() before the next run.  An interrupted run fails with
+ * *job->stop set. */
+int engine_run(struct engine *e, const struct engine_job *job, struct engine_result *res,
+	       struct rs_err *err);
+/* Close and reopen every connection. */
+int engine_reconnect(struct engine *e, struct rs_err *err);
+void engine_free(struct engine *e);
+
+/* Monotonic nanoseconds. */
+uint64_t engine_now_ns(void);
+
+#endif

@@ -1,0 +1,248 @@
+/* spawn.c: a private redis-server for the run (and for the tests). */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <hiredis/hiredis.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "spawn.h"
+
+/* A port the kernel considers free on 127.0.0.1 right now. */
+static int spawn_free_port(unsigned *port, struct rs_err *err)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	socklen_t len = sizeof sa;
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	if (fd < 0)
+		return rs_err_set(err, "socket: %s", strerror(errno));
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&sa, &len) < 0) {
+		int e = errno;
+
+		close(fd);
+		return rs_err_set(err, "cannot find a free loopback port: %s", strerror(e));
+	}
+	*port = ntohs(sa.sin_port);
+	close(fd);
+	return 0;
+}
+
+/* execvp() wants char *const[]; the strings are never written. */
+static char *spawn_arg(const char *s)
+{
+	union {
+		const char *c;
+		char *m;
+	} u = { s };
+
+	return u.m;
+}
+
+static void spawn_sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/* Last line of the server's log, for a failure message. */
+static void spawn_log_tail(const struct spawn *s, char *buf, size_t size)
+{
+	char path[128], line[512];
+	FILE *fp;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof path, "%s/redis.log", s->dir);
+	if ((fp = fopen(path, "r")) == NULL)
+		return;
+	while (fgets(line, sizeof line, fp) != NULL)
+		if (line[0] != '\n')
+			snprintf(buf, size, "%.*s", (int)strcspn(line, "\n"), line);
+	fclose(fp);
+}
+
+static int spawn_ping(struct spawn *s)
+{
+	struct timeval tv = { 0, 200000 };
+	redisContext *c = s->socket[0] ? redisConnectUnixWithTimeout(s->socket, tv) :
+					 redisConnectWithTimeout("127.0.0.1", (int)s->port, tv);
+	int ok = 0;
+
+	if (c != NULL && !c->err) {
+		redisReply *r;
+
+		redisSetTimeout(c, tv);
+		r = redisCommand(c, "PING");
+		ok = r != NULL && r->type == REDIS_REPLY_STATUS;
+		if (r != NULL) {
+			/* The version, for the CSV: cheap to ask while here. */
+			freeReplyObject(r);
+			r = redisCommand(c, "INFO server");
+			if (r != NULL && r->type == REDIS_REPLY_STRING) {
+				const char *v = strstr(r->str, "redis_version:");
+
+				if (v != NULL)
+					snprintf(s->version, sizeof s->version, "%.*s",
+						 (int)strcspn(v + 14, "\r\n"), v + 14);
+			}
+			if (r != NULL)
+				freeReplyObject(r);
+		}
+	}
+	if (c != NULL)
+		redisFree(c);
+	return ok;
+}
+
+int spawn_start(struct spawn *s, const char *path, int tcp, const char *const *extra,
+		double timeout, struct rs_err *err)
+{
+	char portbuf[16], logpath[128], dirarg[80];
+	char *argv[64];
+	int argc = 0, logfd;
+	pid_t parent = getpid();
+
+	memset(s, 0, sizeof *s);
+	s->pid = -1;
+	snprintf(s->dir, sizeof s->dir, "%s/rsweep-XXXXXX",
+		 getenv("TMPDIR") && strlen(getenv("TMPDIR")) < 40 ? getenv("TMPDIR") : "/tmp");
+	if (mkdtemp(s->dir) == NULL) {    /* mkdtemp makes it 0700 */
+		int e = errno;
+
+		s->dir[0] = '\0';
+		return rs_err_set(err, "cannot make a private directory: %s", strerror(e));
+	}
+	if (tcp) {
+		if (spawn_free_port(&s->port, err) < 0) {
+			spawn_stop(s);
+			return -1;
+		}
+	} else {
+		snprintf(s->socket, sizeof s->socket, "%s/redis.sock", s->dir);
+	}
+	snprintf(portbuf, sizeof portbuf, "%u", s->port);
+	snprintf(logpath, sizeof logpath, "%s/redis.log", s->dir);
+	snprintf(dirarg, sizeof dirarg, "%s", s->dir);
+	argv[argc++] = spawn_arg(path ? path : "redis-server");
+	argv[argc++] = spawn_arg("--port");
+	argv[argc++] = spawn_arg(portbuf);
+	/* Never a public interface: loopback only, or no TCP at all. */
+	argv[argc++] = spawn_arg("--bind");
+	argv[argc++] = spawn_arg("127.0.0.1");
+	if (!tcp) {
+		argv[argc++] = spawn_arg("--unixsocket");
+		argv[argc++] = spawn_arg(s->socket);
+		argv[argc++] = spawn_arg("--unixsocketperm");
+		argv[argc++] = spawn_arg("700");
+	}
+	argv[argc++] = spawn_arg("--save");
+	argv[argc++] = spawn_arg("");
+	argv[argc++] = spawn_arg("--appendonly");
+	argv[argc++] = spawn_arg("no");
+	argv[argc++] = spawn_arg("--daemonize");
+	argv[argc++] = spawn_arg("no");
+	argv[argc++] = spawn_arg("--dir");
+	argv[argc++] = spawn_arg(dirarg);
+	argv[argc++] = spawn_arg("--logfile");
+	argv[argc++] = spawn_arg(logpath);
+	for (int i = 0; extra && extra[i] && argc < 62; i++)
+		argv[argc++] = spawn_arg(extra[i]);
+	argv[argc] = NULL;
+
+	logfd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	s->pid = fork();
+	if (s->pid < 0) {
+		int e = errno;
+
+		if (logfd >= 0)
+			close(logfd);
+		spawn_stop(s);
+		return rs_err_set(err, "fork: %s", strerror(e));
+	}
+	if (s->pid == 0) {
+		/* Die with rsweep, even if rsweep is killed with SIGKILL. */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			_exit(127);
+		if (logfd >= 0) {
+			dup2(logfd, STDOUT_FILENO);
+			dup2(logfd, STDERR_FILENO);
+		}
+		setpgid(0, 0);    /* out of rsweep's process group: a ^C reaches rsweep only */
+		execvp(argv[0], argv);
+		dprintf(STDERR_FILENO, "cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	if (logfd >= 0)
+		close(logfd);
+	for (long waited = 0; waited < (long)(timeout * 1000); waited += 10) {
+		int status;
+
+		if (waitpid(s->pid, &status, WNOHANG) == s->pid) {
+			char tail[256];
+
+			s->pid = -1;
+			spawn_log_tail(s, tail, sizeof tail);
+			spawn_stop(s);
+			return rs_err_set(err, "%s exited at start%s%s", path ? path : "redis-server",
+					  tail[0] ? ": " : "", tail);
+		}
+		if (spawn_ping(s))
+			return 0;
+		spawn_sleep_ms(10);
+	}
+	spawn_stop(s);
+	return rs_err_set(err, "%s did not answer PING within %g s", path ? path : "redis-server",
+			  timeout);
+}
+
+void spawn_stop(struct spawn *s)
+{
+	if (s->pid > 0) {
+		int status;
+
+		kill(s->pid, SIGTERM);
+		for (int i = 0; i < 200; i++) {
+			if (waitpid(s->pid, &status, WNOHANG) == s->pid)
+				goto reaped;
+			spawn_sleep_ms(10);
+		}
+		kill(s->pid, SIGKILL);
+		waitpid(s->pid, &status, 0);
+reaped:
+		s->pid = -1;
+	}
+	if (s->dir[0] != '\0') {
+		DIR *d = opendir(s->dir);
+		struct dirent *e;
+		char p[512];
+
+		/* Only what the server may have made: socket, log, dump files. */
+		while (d != NULL && (e = readdir(d)) != NULL) {
+			if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+				continue;
+			snprintf(p, sizeof p, "%s/%s", s->dir, e->d_name);
+			unlink(p);
+		}
+		if (d != NULL)
+			closedir(d);
+		rmdir(s->dir);
+		s->dir[0] = '\0';
+	}
+}

@@ -1,0 +1,438 @@
+/* sweep.c: the sweep loop: guard, flush, prepare, warm up, measure, store. */
+#include "config.h"
+
+#include <errno.h>
+#include <hiredis/hiredis.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <time.h>
+
+#include "engine.h"
+#include "sweep.h"
+#include "xalloc.h"
+
+/* Elements prepared per second of --duration or --warmup for the pop tests:
+ * above what this kind of client reaches, so a timed run does not drain the
+ * list; misses in the CSV show it if it ever does. */
+#define SWEEP_POP_RATE 2000000.0
+
+void sweep_plan_build(size_t ntests, const struct depth_list *depths, unsigned repeats,
+		      int shuffled, uint64_t seed, struct sweep_plan *plan)
+{
+	size_t k = 0;
+	uint64_t s = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+
+	plan->n = ntests * depths->n * repeats;
+	plan->v = xcalloc(plan->n, sizeof *plan->v);
+	for (size_t t = 0; t < ntests; t++)
+		for (size_t d = 0; d < depths->n; d++)
+			for (unsigned r = 1; r <= repeats; r++) {
+				plan->v[k].test = t;
+				plan->v[k].depth = depths->v[d];
+				plan->v[k].repeat = r;
+				k++;
+			}
+	if (shuffled) {
+		for (size_t i = plan->n; i > 1; i--) {
+			size_t j;
+			struct sweep_point tmp;
+
+			s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+			j = (size_t)((s >> 33) % i);
+			tmp = plan->v[i - 1];
+			plan->v[i - 1] = plan->v[j];
+			plan->v[j] = tmp;
+		}
+	}
+	for (size_t i = 0; i < plan->n; i++)
+		plan->v[i].order = (unsigned)i + 1;
+	plan->todo = plan->n;
+}
+
+void sweep_plan_mark_done(struct sweep_plan *plan, const struct workload *w, const char *label,
+			  const struct rs_rows *rows)
+{
+	for (size_t r = 0; r < rows->n; r++) {
+		const struct rs_row *row = &rows->v[r];
+
+		if (strcmp(row->label, label) != 0)
+			continue;
+		for (size_t i = 0; i < plan->n; i++) {
+			struct sweep_point *p = &plan->v[i];
+
+			if (!p->done && p->depth == row->pipeline && p->repeat == row->repeat &&
+			    strcmp(w->v[p->test].name, row->test) == 0) {
+				p->done = 1;
+				plan->todo--;
+				break;
+			}
+		}
+	}
+}
+
+void sweep_plan_free(struct sweep_plan *plan)
+{
+	if (plan == NULL)
+		return;
+	free(plan->v);
+	plan->v = NULL;
+	plan->n = plan->todo = 0;
+}
+
+/* ---- facts about the machines, for every row ---- */
+
+struct sweep_env {
+	char redis_version[32];
+	char server_arch[32];
+	char server_os[ROW_STR];
+	char client_cpu[ROW_STR];
+};
+
+static void sweep_client_cpu(char *buf, size_t size)
+{
+	FILE *fp = fopen("/proc/cpuinfo", "r");
+	char line[512];
+	struct utsname u;
+
+	buf[0] = '\0';
+	while (fp != NULL && fgets(line, sizeof line, fp) != NULL) {
+		/* x86: "model name"; some ARM kernels only give "Hardware" or "CPU part". */
+		if (strncmp(line, "model name", 10) == 0 || strncmp(line, "Hardware", 8) == 0) {
+			char *v = strchr(line, ':');
+
+			if (v != NULL) {
+				v++;
+				while (*v == ' ' || *v == '\t')
+					v++;
+				snprintf(buf, size, "%.*s", (int)strcspn(v, "\n"), v);
+				break;
+			}
+		}
+	}
+	if (fp != NULL)
+		fclose(fp);
+	if (buf[0] == '\0' && uname(&u) == 0)
+		snprintf(buf, size, "%s", u.machine);
+	/* Commas are fine (CSV quotes them), but keep the field tidy. */
+	for (char *p = buf; *p; p++)
+		if (*p == '\t')
+			*p = ' ';
+}
+
+static int sweep_env_read(redisContext *c, const struct target *t, struct sweep_env *env,
+			  struct rs_err *err)
+{
+	char *info, *sp;
+
+	memset(env, 0, sizeof *env);
+	if (target_info(c, t, "server", &info, err) < 0)
+		return -1;
+	target_info_field(info, "redis_version", env->redis_version, sizeof env->redis_version);
+	target_info_field(info, "os", env->server_os, sizeof env->server_os);
+	free(info);
+	/* "Linux 6.1.0-18-amd64 x86_64": the machine is the last word. */
+	sp = strrchr(env->server_os, ' ');
+	xstrlcpy(env->server_arch, sp ? sp + 1 : env->server_os, sizeof env->server_arch);
+	sweep_client_cpu(env->client_cpu, sizeof env->client_cpu);
+	return 0;
+}
+
+static double sweep_rusage_s(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+static void sweep_iso_now(char *buf, size_t size)
+{
+	struct timespec ts;
+	struct tm tm;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void sweep_sleep(double s, volatile sig_atomic_t *stop)
+{
+	/* In slices, so that ^C is not kept waiting. */
+	while (s > 0 && !(stop && *stop)) {
+		double slice = s < 0.1 ? s : 0.1;
+		struct timespec ts = { (time_t)slice, (long)((slice - floor(slice)) * 1e9) };
+
+		nanosleep(&ts, NULL);
+		s -= slice;
+	}
+}
+
+static void sweep_note(const struct sweep_config *cfg, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void sweep_note(const struct sweep_config *cfg, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (cfg->on_note == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	cfg->on_note(cfg->ud, msg);
+}
+
+/* The guard: a server that holds keys rsweep did not write is not touched. */
+static enum sweep_status sweep_guard(const struct sweep_config *cfg, redisContext *c,
+				     struct rs_err *err)
+{
+	uint64_t keys;
+
+	if (cfg->spawned || cfg->force_flush)
+		return SWEEP_OK;
+	if (target_key_count(c, cfg->target, &keys, err) < 0)
+		return SWEEP_FAILED;
+	if (keys == 0)
+		return SWEEP_OK;
+	rs_err_set(err, "%s holds %llu key%s that rsweep did not write; a sweep %s them. "
+		   "Nothing was changed. Point rsweep at a server for benchmarks (or use --spawn), "
+		   "or give --force-flush if these keys may go", cfg->target->desc,
+		   (unsigned long long)keys, keys == 1 ? "" : "s",
+		   cfg->flush == SWEEP_FLUSH_NONE ? "would overwrite or pop" : "would flush");
+	return SWEEP_REFUSED;
+}
+
+/* Flush and prepare for point p, on the control connection. */
+static int sweep_ready(const struct sweep_config *cfg, redisContext *c,
+		       const struct workload_test *t, struct rs_err *err)
+{
+	uint64_t count = cfg->requests;
+	char *buf = NULL;
+	size_t len, ncmds;
+	int rc;
+
+	if (cfg->flush != SWEEP_FLUSH_NONE) {
+		uint64_t keys;
+		int db = cfg->flush == SWEEP_FLUSH_DB;
+
+		if (target_flush(c, cfg->target, db, err) < 0)
+			return -1;
+		/* Every point starts from nothing: check it, since a replica, a
+		 * module or another client could refill the server under us. */
+		if ((db ? target_db_key_count(c, cfg->target, cfg->target->dbnum, &keys, err) :
+			  target_key_count(c, cfg->target, &keys, err)) < 0)
+			return -1;
+		if (keys != 0)
+			return rs_err_set(err, "%s: %llu keys right after %s: another client is "
+					  "writing to this server", cfg->target->desc,
+					  (unsigned long long)keys, db ? "FLUSHDB" : "FLUSHALL");
+	}
+	if (!cfg->prepare)
+		return 0;
+	if (cfg->duration > 0)
+		count = (uint64_t)ceil(cfg->duration * SWEEP_POP_RATE);
+	count += (uint64_t)ceil(cfg->warmup * SWEEP_POP_RATE);
+	if (workload_prepare_cmds(t, count, cfg->keyspace, cfg->data_size, &buf, &len, &ncmds,
+				  err) < 0)
+		return -1;
+	rc = target_pipeline(c, cfg->target, buf, len, ncmds, err);
+	free(buf);
+	return rc;
+}
+
+/* Measure one point into row. */
+static int sweep_measure(const struct sweep_config *cfg, struct engine *e, redisContext *c,
+			 const struct workload_test *t, const struct sweep_point *p,
+			 const struct sweep_env *env, struct rs_row *row, struct rs_err *err)
+{
+	struct engine_job job = {
+		.cmd = t->cmd, .len = t->len, .rand_off = t->rand_off, .nrand = t->nrand,
+		.keyspace = cfg->keyspace, .seed = cfg->seed + p->order, .pipeline = p->depth,
+		.requests = cfg->requests, .duration = cfg->duration, .timeout = cfg->timeout,
+		.stop = cfg->stop,
+	};
+	struct engine_result res;
+	int64_t calls0, calls1;
+	double cpu0, cpu1, ru0, ru1;
+
+	/* The largest reply a catalogue test gets is LRANGE_600: 600 values. */
+	job.max_reply = 64u << 20;
+	if (cfg->data_size * 700 + 65536 > job.max_reply)
+		job.max_reply = cfg->data_size * 700 + 65536;
+	if (sweep_ready(cfg, c, t, err) < 0)
+		return -1;
+	if (cfg->warmup > 0) {
+		struct engine_job warm = job;
+
+		warm.duration = cfg->warmup;
+		if (engine_run(e, &warm, &res, err) < 0)
+			return rs_err_prefix(err, "warm-up");
+	}
+	if (target_cmdstat_calls(c, cfg->target, t->cmdstat, &calls0, err) < 0 ||
+	    target_cpu(c, cfg->target, &cpu0, err) < 0)
+		return -1;
+	sweep_iso_now(row->started_at, sizeof row->started_at);
+	ru0 = sweep_rusage_s();
+	if (engine_run(e, &job, &res, err) < 0)
+		return -1;
+	ru1 = sweep_rusage_s();
+	if (target_cmdstat_calls(c, cfg->target, t->cmdstat, &calls1, err) < 0 ||
+	    target_cpu(c, cfg->target, &cpu1, err) < 0)
+		return -1;
+
+	snprintf(row->label, sizeof row->label, "%s", cfg->label);
+	snprintf(row->test, sizeof row->test, "%s", t->name);
+	row->pipeline = p->depth;
+	row->clients = cfg->clients;
+	row->requests = (int64_t)res.requests;
+	row->repeat = p->repeat;
+	row->seconds = res.seconds;
+	row->rps = res.seconds > 0 ? (double)res.requests / res.seconds : 0;
+	row->avg_ms = hist_mean(&res.hist) / 1e6;
+	row->min_ms = res.hist.count ? (double)res.hist.min / 1e6 : 0;
+	row->p50_ms = (double)hist_percentile(&res.hist, 50) / 1e6;
+	row->p95_ms = (double)hist_percentile(&res.hist, 95) / 1e6;
+	row->p99_ms = (double)hist_percentile(&res.hist, 99) / 1e6;
+	row->p999_ms = (double)hist_percentile(&res.hist, 99.9) / 1e6;
+	row->max_ms = (double)res.hist.max / 1e6;
+	row->errors = (int64_t)res.errors;
+	row->misses = (int64_t)res.misses;
+	row->server_calls = calls1 - calls0;
+	row->order = p->order;
+	row->threads = cfg->threads;
+	row->data_size = (int64_t)cfg->data_size;
+	row->keyspace = (int64_t)cfg->keyspace;
+	snprintf(row->mode, sizeof row->mode, "lockstep");
+	xstrlcpy(row->target, cfg->target->desc, sizeof row->target);
+	memcpy(row->redis_version, env->redis_version, sizeof row->redis_version);
+	memcpy(row->server_arch, env->server_arch, sizeof row->server_arch);
+	memcpy(row->server_os, env->server_os, sizeof row->server_os);
+	memcpy(row->client_cpu, env->client_cpu, sizeof row->client_cpu);
+	row->server_cpu_s = cpu1 - cpu0;
+	row->client_cpu_s = ru1 - ru0;
+	snprintf(row->first_error, sizeof row->first_error, "%s", res.first_error);
+	return 0;
+}
+
+/* Drop and reopen both the control connection and the engine's. */
+static int sweep_reconnect(const struct sweep_config *cfg, redisContext **c, struct engine **e,
+			   struct rs_err *err)
+{
+	target_close(*c);
+	*c = NULL;
+	if (target_connect(cfg->target, c, err) < 0)
+		return -1;
+	if (*e == NULL)
+		return engine_new(cfg->target, cfg->clients, cfg->threads, e, err);
+	return engine_reconnect(*e, err);
+}
+
+enum sweep_status sweep_run(const struct sweep_config *cfg, const struct workload *w,
+			    struct sweep_plan *plan, struct csv_out *out, struct rs_err *err)
+{
+	redisContext *c = NULL;
+	struct engine *e = NULL;
+	struct sweep_env env;
+	enum sweep_status st = SWEEP_OK;
+	size_t ran = 0, all_errors = 0, with_errors = 0;
+	char first_error[ROW_STR] = "";
+
+	if (target_connect(cfg->target, &c, err) < 0)
+		return SWEEP_FAILED;
+	if ((st = sweep_guard(cfg, c, err)) != SWEEP_OK)
+		goto out;
+	if (sweep_env_read(c, cfg->target, &env, err) < 0 ||
+	    engine_new(cfg->target, cfg->clients, cfg->threads, &e, err) < 0) {
+		st = SWEEP_FAILED;
+		goto out;
+	}
+	for (size_t i = 0; i < plan->n; i++) {
+		struct sweep_point *p = &plan->v[i];
+		const struct workload_test *t = &w->v[p->test];
+		struct rs_row row;
+		unsigned attempt = 0;
+
+		if (p->done)
+			continue;
+		if (cfg->stop && *cfg->stop) {
+			st = SWEEP_INTERRUPTED;
+			goto out;
+		}
+		if (ran > 0 && cfg->pause > 0)
+			sweep_sleep(cfg->pause, cfg->stop);
+		for (;;) {
+			row_init(&row);
+			if (sweep_measure(cfg, e, c, t, p, &env, &row, err) == 0)
+				break;
+			if (cfg->stop && *cfg->stop) {
+				st = SWEEP_INTERRUPTED;
+				goto out;
+			}
+			if (attempt >= cfg->retries) {
+				rs_err_prefix(err, "point %u of %zu (%s P=%u repeat %u)", p->order, plan->n,
+					      t->name, p->depth, p->repeat);
+				st = SWEEP_FAILED;
+				goto out;
+			}
+			attempt++;
+			sweep_note(cfg, "%s P=%u: %s; reconnecting (retry %u of %u)", t->name, p->depth,
+				   err->msg, attempt, cfg->retries);
+			/* Back off: 0.5 s, 1 s, 2 s, ... at most 10 s between tries. */
+			for (;;) {
+				double wait = fmin(10.0, 0.5 * pow(2.0, (double)(attempt - 1)));
+
+				sweep_sleep(wait, cfg->stop);
+				if (cfg->stop && *cfg->stop) {
+					st = SWEEP_INTERRUPTED;
+					goto out;
+				}
+				if (sweep_reconnect(cfg, &c, &e, err) == 0)
+					break;
+				if (attempt >= cfg->retries) {
+					rs_err_prefix(err, "point %u of %zu (%s P=%u repeat %u)", p->order,
+						      plan->n, t->name, p->depth, p->repeat);
+					st = SWEEP_FAILED;
+					goto out;
+				}
+				attempt++;
+			}
+			/* A restarted server may hold our own data or none: re-read its facts. */
+			if (sweep_env_read(c, cfg->target, &env, err) < 0) {
+				st = SWEEP_FAILED;
+				goto out;
+			}
+		}
+		if (out != NULL && csv_out_append(out, &row, err) < 0) {
+			st = SWEEP_FAILED;
+			goto out;
+		}
+		p->done = 1;
+		ran++;
+		if (row.errors > 0) {
+			with_errors++;
+			if (first_error[0] == '\0')
+				snprintf(first_error, sizeof first_error, "%s", row.first_error);
+			if (row.errors == row.requests)
+				all_errors++;
+		}
+		if (cfg->on_point)
+			cfg->on_point(cfg->ud, &row, ran, plan->todo);
+	}
+	if (all_errors > 0 || (cfg->fail_on_error && with_errors > 0)) {
+		rs_err_set(err, "%zu point%s had error replies%s (first: %s)", with_errors,
+			   with_errors == 1 ? "" : "s",
+			   all_errors ? ", some nothing but errors" : "", first_error);
+		st = SWEEP_ERROR_REPLIES;
+	}
+out:
+	engine_free(e);
+	target_close(c);
+	return st;
+}

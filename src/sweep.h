@@ -1,0 +1,78 @@
+/* sweep.h: the plan (tests x depths x repeats, in order) and its loop:
+ * guard, flush, prepare, warm up, measure, append, resume, retry.
+ *
+ * The sweep neither draws nor prints: it hands every finished point to a
+ * callback (progress and results live elsewhere). */
+#ifndef RS_SWEEP_H
+#define RS_SWEEP_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "csv.h"
+#include "depths.h"
+#include "err.h"
+#include "row.h"
+#include "target.h"
+#include "workload.h"
+
+struct sweep_point {
+	size_t test;              /* index into the workload */
+	unsigned depth;
+	unsigned repeat;          /* 1-based */
+	unsigned order;           /* 1-based position in the run order */
+	int done;                 /* already in the CSV (resume) */
+};
+
+struct sweep_plan {
+	struct sweep_point *v;
+	size_t n;
+	size_t todo;              /* points not done */
+};
+
+/* Every test x depth x repeat; shuffled (Fisher-Yates from seed) or in
+ * sequential order (test, then depth, then repeat). */
+void sweep_plan_build(size_t ntests, const struct depth_list *depths, unsigned repeats,
+		      int shuffled, uint64_t seed, struct sweep_plan *plan);
+/* Mark points of label already in rows as done. */
+void sweep_plan_mark_done(struct sweep_plan *plan, const struct workload *w, const char *label,
+			  const struct rs_rows *rows);
+void sweep_plan_free(struct sweep_plan *plan);
+
+enum sweep_flush { SWEEP_FLUSH_ALL, SWEEP_FLUSH_DB, SWEEP_FLUSH_NONE };
+
+enum sweep_status {
+	SWEEP_OK,
+	SWEEP_FAILED,             /* server or I/O failure; err says which point */
+	SWEEP_REFUSED,            /* the safety guard refused: bad input, nothing changed */
+	SWEEP_INTERRUPTED,
+	SWEEP_ERROR_REPLIES,      /* finished, but error replies make the run fail */
+};
+
+struct sweep_config {
+	const char *label;
+	const struct target *target;
+	int spawned;              /* the server is ours: no guard needed */
+	enum sweep_flush flush;
+	int force_flush;
+	unsigned clients, threads;
+	uint64_t requests;
+	double duration, warmup, pause, timeout;
+	uint64_t keyspace, data_size, seed;
+	unsigned retries;
+	int fail_on_error;
+	int prepare;
+	volatile sig_atomic_t *stop;
+	/* called after each point is stored (i is 1-based among points run) */
+	void (*on_point)(void *ud, const struct rs_row *row, size_t i, size_t n);
+	/* called with one-line notes worth a user's attention (retries, warnings) */
+	void (*on_note)(void *ud, const char *msg);
+	void *ud;
+};
+
+/* Run the points of plan not yet done, appending a row per point to out
+ * (NULL: no CSV).  On failure err names the point. */
+enum sweep_status sweep_run(const struct sweep_config *cfg, const struct workload *w,
+			    struct sweep_plan *plan, struct csv_out *out, struct rs_err *err);
+
+#endif

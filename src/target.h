@@ -1,0 +1,69 @@
+/* target.h: the server rsweep talks to, and its control connection.
+ *
+ * Connect (TCP or UNIX), AUTH, SELECT; read INFO; flush with the safety
+ * guard's help; read commandstats and CPU.  Every call has a timeout; this
+ * room never times anything. */
+#ifndef RS_TARGET_H
+#define RS_TARGET_H
+
+#include <stdint.h>
+
+#include "err.h"
+
+struct redisContext;
+
+struct target {
+	const char *host;
+	unsigned port;
+	const char *socket;       /* non-NULL: UNIX socket */
+	const char *user;
+	const char *password;     /* never printed */
+	unsigned dbnum;
+	double connect_timeout;   /* seconds */
+	double timeout;           /* seconds without an answer before failing */
+	char desc[160];           /* "unix:/path" or "host:port", for messages and the CSV */
+};
+
+/* Fill t->desc from the address. */
+void target_describe(struct target *t);
+
+/* Open a blocking connection with timeouts, AUTH and SELECT done.  On
+ * failure err reads "<desc>: <reason>" and *out is NULL. */
+int target_connect(const struct target *t, struct redisContext **out, struct rs_err *err);
+
+/* Open a connection as target_connect does and hand over its socket, set
+ * non-blocking, for the engine. Returns the fd or -1. */
+int target_connect_fd(const struct target *t, struct rs_err *err);
+
+/* Run a command whose reply must not be an error; the reply is discarded. */
+int target_simple(struct redisContext *c, const struct target *t, struct rs_err *err,
+		  const char *fmt, ...);
+
+/* INFO section into a malloc'd string (caller frees). */
+int target_info(struct redisContext *c, const struct target *t, const char *section,
+		char **out, struct rs_err *err);
+/* Copy the value of "field:" in an INFO text into buf ("" if absent). */
+void target_info_field(const char *info, const char *field, char *buf, size_t size);
+
+/* Keys in all databases (INFO keyspace). */
+int target_key_count(struct redisContext *c, const struct target *t, uint64_t *keys,
+		     struct rs_err *err);
+/* Keys in database db. */
+int target_db_key_count(struct redisContext *c, const struct target *t, unsigned db,
+			uint64_t *keys, struct rs_err *err);
+/* FLUSHALL (db = 0) or FLUSHDB (db = 1).  A renamed or forbidden command is
+ * a clear error. */
+int target_flush(struct redisContext *c, const struct target *t, int db, struct rs_err *err);
+/* calls= of cmdstat_<name>, 0 if the command has not run yet. */
+int target_cmdstat_calls(struct redisContext *c, const struct target *t, const char *name,
+			 int64_t *calls, struct rs_err *err);
+/* used_cpu_sys + used_cpu_user in seconds. */
+int target_cpu(struct redisContext *c, const struct target *t, double *secs, struct rs_err *err);
+/* Send a pipeline of n commands held in buf and read n replies; the first
+ * error reply fails. */
+int target_pipeline(struct redisContext *c, const struct target *t, const char *buf, size_t len,
+		    size_t n, struct rs_err *err);
+
+void target_close(struct redisContext *c);
+
+#endif

@@ -1,0 +1,331 @@
+/* workload.c: the test catalogue, its command templates and its preparation. */
+#include "config.h"
+
+#include <hiredis/hiredis.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "workload.h"
+#include "xalloc.h"
+
+/* "@" stands for the -d value.  Keys and shapes follow redis-benchmark 7. */
+static const struct {
+	const char *name;
+	const char *group;        /* extra -t name that selects it, or NULL */
+	const char *cmdstat;
+	enum workload_prep prep;
+	const char *argv[24];
+} catalogue[] = {
+	{ "PING_INLINE", "ping", "ping", PREP_NONE, { NULL } },   /* inline: special-cased */
+	{ "PING_MBULK", "ping", "ping", PREP_NONE, { "PING", NULL } },
+	{ "SET", NULL, "set", PREP_NONE, { "SET", "key:__rand_int__", "@", NULL } },
+	{ "GET", NULL, "get", PREP_STRINGS, { "GET", "key:__rand_int__", NULL } },
+	{ "INCR", NULL, "incr", PREP_NONE, { "INCR", "counter:__rand_int__", NULL } },
+	{ "LPUSH", NULL, "lpush", PREP_NONE, { "LPUSH", "mylist", "@", NULL } },
+	{ "RPUSH", NULL, "rpush", PREP_NONE, { "RPUSH", "mylist", "@", NULL } },
+	{ "LPOP", NULL, "lpop", PREP_LIST_POP, { "LPOP", "mylist", NULL } },
+	{ "RPOP", NULL, "rpop", PREP_LIST_POP, { "RPOP", "mylist", NULL } },
+	{ "SADD", NULL, "sadd", PREP_NONE, { "SADD", "myset", "element:__rand_int__", NULL } },
+	{ "HSET", NULL, "hset", PREP_NONE, { "HSET", "myhash", "element:__rand_int__", "@", NULL } },
+	{ "SPOP", NULL, "spop", PREP_SET_POP, { "SPOP", "myset", NULL } },
+	{ "ZADD", NULL, "zadd", PREP_NONE, { "ZADD", "myzset", "0", "element:__rand_int__", NULL } },
+	{ "ZPOPMIN", NULL, "zpopmin", PREP_ZSET_POP, { "ZPOPMIN", "myzset", NULL } },
+	{ "LRANGE_100", "lrange", "lrange", PREP_LIST_RANGE, { "LRANGE", "mylist", "0", "99", NULL } },
+	{ "LRANGE_300", "lrange", "lrange", PREP_LIST_RANGE, { "LRANGE", "mylist", "0", "299", NULL } },
+	{ "LRANGE_500", "lrange", "lrange", PREP_LIST_RANGE, { "LRANGE", "mylist", "0", "449", NULL } },
+	{ "LRANGE_600", "lrange", "lrange", PREP_LIST_RANGE, { "LRANGE", "mylist", "0", "599", NULL } },
+	{ "MSET", NULL, "mset", PREP_NONE,
+	  { "MSET", "key:__rand_int__", "@", "key:__rand_int__", "@", "key:__rand_int__", "@",
+	    "key:__rand_int__", "@", "key:__rand_int__", "@", "key:__rand_int__", "@",
+	    "key:__rand_int__", "@", "key:__rand_int__", "@", "key:__rand_int__", "@",
+	    "key:__rand_int__", "@", NULL } },
+};
+#define NCAT (sizeof catalogue / sizeof catalogue[0])
+
+/* LRANGE_600 reads elements 0..599. */
+#define WORKLOAD_RANGE_LEN 600
+/* Preparation larger than this many elements is refused rather than
+ * filling the server's memory behind the user's back. */
+#define WORKLOAD_PREP_MAX 50000000ULL
+/* Elements per variadic preparation command. */
+#define WORKLOAD_PREP_CHUNK 1000
+
+const char *const *workload_names(void)
+{
+	static const char *names[NCAT + 1];
+
+	for (size_t i = 0; i < NCAT; i++)
+		names[i] = catalogue[i].name;
+	return names;
+}
+
+/* Find the offsets of every __rand_int__ in t->cmd. */
+static void workload_find_rand(struct workload_test *t)
+{
+	const char *p = t->cmd, *end = t->cmd + t->len;
+
+	while ((p = memmem(p, (size_t)(end - p), WORKLOAD_RAND, WORKLOAD_RAND_LEN)) != NULL) {
+		t->rand_off = xreallocarray(t->rand_off, t->nrand + 1, sizeof *t->rand_off);
+		t->rand_off[t->nrand++] = (size_t)(p - t->cmd);
+		p += WORKLOAD_RAND_LEN;
+	}
+}
+
+static int workload_format(struct workload_test *t, int argc, const char *const *argv,
+			   const char *data, size_t data_len, struct rs_err *err)
+{
+	const char **av = xcalloc((size_t)argc, sizeof *av);
+	size_t *lens = xcalloc((size_t)argc, sizeof *lens);
+	char *cmd = NULL;
+	int len;
+
+	for (int i = 0; i < argc; i++) {
+		int is_data = strcmp(argv[i], "@") == 0 && data != NULL;
+
+		av[i] = is_data ? data : argv[i];
+		lens[i] = is_data ? data_len : strlen(argv[i]);
+	}
+	len = redisFormatCommandArgv(&cmd, argc, av, lens);
+	free(av);
+	free(lens);
+	if (len < 0)
+		return rs_err_set(err, "cannot format command %s", t->name);
+	/* hiredis allocated it with its own allocator: copy to ours. */
+	t->cmd = xmalloc((size_t)len + 1);
+	memcpy(t->cmd, cmd, (size_t)len + 1);
+	t->len = (size_t)len;
+	free(cmd);
+	workload_find_rand(t);
+	return 0;
+}
+
+static struct workload_test *workload_push(struct workload *w)
+{
+	w->v = xreallocarray(w->v, w->n + 1, sizeof *w->v);
+	memset(&w->v[w->n], 0, sizeof w->v[w->n]);
+	return &w->v[w->n++];
+}
+
+static int workload_add(struct workload *w, size_t c, const char *data, size_t data_len,
+			struct rs_err *err)
+{
+	struct workload_test *t;
+	int argc = 0;
+
+	for (size_t i = 0; i < w->n; i++)
+		if (strcmp(w->v[i].name, catalogue[c].name) == 0)
+			return 0;         /* "ping,ping_inline": once is enough */
+	t = workload_push(w);
+	snprintf(t->name, sizeof t->name, "%s", catalogue[c].name);
+	snprintf(t->cmdstat, sizeof t->cmdstat, "%s", catalogue[c].cmdstat);
+	t->prep = catalogue[c].prep;
+	if (strcmp(catalogue[c].name, "PING_INLINE") == 0) {
+		t->cmd = xstrdup("PING\r\n");
+		t->len = 6;
+		return 0;
+	}
+	while (catalogue[c].argv[argc] != NULL)
+		argc++;
+	return workload_format(t, argc, catalogue[c].argv, data, data_len, err);
+}
+
+int workload_select(const char *list, uint64_t data_size, struct workload *out,
+		    struct rs_err *err)
+{
+	char *data = xmalloc(data_size + 1), *copy, *p, *name;
+	int rc = 0;
+
+	memset(out, 0, sizeof *out);
+	memset(data, 'x', data_size);
+	data[data_size] = '\0';
+	if (list == NULL || *list == '\0') {
+		for (size_t c = 0; c < NCAT && rc == 0; c++)
+			rc = workload_add(out, c, data, data_size, err);
+		free(data);
+		return rc;
+	}
+	copy = p = xstrdup(list);
+	while (rc == 0 && (name = strsep(&p, ",")) != NULL) {
+		int found = 0;
+
+		while (*name == ' ')
+			name++;
+		for (size_t c = 0; c < NCAT && rc == 0; c++)
+			if (strcasecmp(name, catalogue[c].name) == 0 ||
+			    (catalogue[c].group && strcasecmp(name, catalogue[c].group) == 0)) {
+				found = 1;
+				rc = workload_add(out, c, data, data_size, err);
+			}
+		if (!found && rc == 0)
+			rc = rs_err_set(err, "unknown test '%s' (known: ping, set, get, incr, lpush, "
+					"rpush, lpop, rpop, sadd, hset, spop, zadd, zpopmin, lrange, "
+					"lrange_100, lrange_300, lrange_500, lrange_600, mset)", name);
+	}
+	free(copy);
+	free(data);
+	if (rc == 0 && out->n == 0)
+		rc = rs_err_set(err, "no test selected");
+	if (rc < 0)
+		workload_free(out);
+	return rc;
+}
+
+int workload_custom(int argc, char **argv, struct workload *out, struct rs_err *err)
+{
+	struct workload_test *t;
+	size_t n = 0;
+
+	memset(out, 0, sizeof *out);
+	if (argc < 1)
+		return rs_err_set(err, "no command after --");
+	t = workload_push(out);
+	for (int i = 0; i < argc && n + 1 < sizeof t->name; i++)
+		n += (size_t)snprintf(t->name + n, sizeof t->name - n, "%s%s", i ? " " : "", argv[i]);
+	for (size_t i = 0; argv[0][i] && i + 1 < sizeof t->cmdstat; i++)
+		t->cmdstat[i] = (char)(argv[0][i] >= 'A' && argv[0][i] <= 'Z' ? argv[0][i] + 32 : argv[0][i]);
+	t->prep = PREP_NONE;
+	if (workload_format(t, argc, (const char *const *)argv, NULL, 0, err) < 0) {
+		workload_free(out);
+		return -1;
+	}
+	return 0;
+}
+
+void workload_free(struct workload *w)
+{
+	if (w == NULL)
+		return;
+	for (size_t i = 0; i < w->n; i++) {
+		free(w->v[i].cmd);
+		free(w->v[i].rand_off);
+	}
+	free(w->v);
+	memset(w, 0, sizeof *w);
+}
+
+/* Append one variadic command: head... then count generated members. */
+static void prep_append(char **buf, size_t *len, int nhead, const char **head, uint64_t first,
+			uint64_t count, const char *member_fmt, int with_score, const char *data,
+			size_t data_len)
+{
+	size_t per = (size_t)(with_score != 0) + (member_fmt != NULL) + (data != NULL && !with_score);
+	int argc = nhead + (int)(count * per);
+	const char **av = xcalloc((size_t)argc, sizeof *av);
+	size_t *lens = xcalloc((size_t)argc, sizeof *lens);
+	char *names = xmalloc(count * 2 * 32), *cmd = NULL;
+	int k = 0, n;
+
+	for (int i = 0; i < nhead; i++) {
+		av[k] = head[i];
+		lens[k++] = strlen(head[i]);
+	}
+	for (uint64_t i = 0; i < count; i++) {
+		char *s = names + i * 64;
+		char *score = s + 32;
+
+		if (with_score) {
+			lens[k] = (size_t)snprintf(score, 32, "%llu", (unsigned long long)(first + i));
+			av[k++] = score;
+		}
+		if (member_fmt != NULL) {
+			memcpy(s, member_fmt, strlen(member_fmt));
+			lens[k] = strlen(member_fmt);
+			if (strstr(member_fmt, WORKLOAD_RAND) != NULL)
+				workload_put_digits(s + (strstr(member_fmt, WORKLOAD_RAND) - member_fmt),
+						    first + i);
+			av[k++] = s;
+		}
+		if (data != NULL && !with_score) {
+			av[k] = data;
+			lens[k++] = data_len;
+		}
+	}
+	n = redisFormatCommandArgv(&cmd, k, av, lens);
+	*buf = xrealloc(*buf, *len + (size_t)n);
+	memcpy(*buf + *len, cmd, (size_t)n);
+	*len += (size_t)n;
+	free(cmd);
+	free(av);
+	free(lens);
+	free(names);
+}
+
+int workload_prepare_cmds(const struct workload_test *t, uint64_t count, uint64_t keyspace,
+			  uint64_t data_size, char **buf, size_t *len, size_t *ncmds,
+			  struct rs_err *err)
+{
+	char *data;
+	uint64_t total;
+
+	*len = 0;
+	*ncmds = 0;
+	switch (t->prep) {
+	case PREP_NONE:
+		return 0;
+	case PREP_STRINGS:
+		total = keyspace ? keyspace : 1;
+		break;
+	case PREP_LIST_RANGE:
+		total = WORKLOAD_RANGE_LEN;
+		break;
+	default:
+		total = count;
+		break;
+	}
+	if (total > WORKLOAD_PREP_MAX)
+		return rs_err_set(err, "%s would need %llu keys or elements prepared (more than %llu): "
+				  "use a smaller -r / --duration, or --no-prepare", t->name,
+				  (unsigned long long)total, WORKLOAD_PREP_MAX);
+	if (data_size * total > (uint64_t)4 << 30)
+		return rs_err_set(err, "%s would need %llu bytes prepared: use a smaller -d, -r or -n",
+				  t->name, (unsigned long long)(data_size * total));
+	data = xmalloc(data_size + 1);
+	memset(data, 'x', data_size);
+	data[data_size] = '\0';
+	for (uint64_t first = 0; first < total; first += WORKLOAD_PREP_CHUNK) {
+		uint64_t n = total - first < WORKLOAD_PREP_CHUNK ? total - first : WORKLOAD_PREP_CHUNK;
+
+		switch (t->prep) {
+		case PREP_STRINGS: {
+			const char *head[] = { "MSET" };
+
+			if (keyspace == 0) {
+				/* Fixed keys: GET asks for the literal key:__rand_int__. */
+				const char *h2[] = { "SET", "key:" WORKLOAD_RAND, data };
+
+				prep_append(buf, len, 3, h2, 0, 0, NULL, 0, NULL, 0);
+			} else {
+				prep_append(buf, len, 1, head, first, n, "key:" WORKLOAD_RAND, 0, data,
+					    data_size);
+			}
+			break;
+		}
+		case PREP_LIST_POP:
+		case PREP_LIST_RANGE: {
+			const char *head[] = { "RPUSH", "mylist" };
+
+			prep_append(buf, len, 2, head, first, n, NULL, 0, data, data_size);
+			break;
+		}
+		case PREP_SET_POP: {
+			const char *head[] = { "SADD", "myset" };
+
+			prep_append(buf, len, 2, head, first, n, "element:" WORKLOAD_RAND, 0, NULL, 0);
+			break;
+		}
+		case PREP_ZSET_POP: {
+			const char *head[] = { "ZADD", "myzset" };
+
+			prep_append(buf, len, 2, head, first, n, "element:" WORKLOAD_RAND, 1, NULL, 0);
+			break;
+		}
+		case PREP_NONE:
+			break;
+		}
+		(*ncmds)++;
+	}
+	free(data);
+	return 0;
+}

@@ -1,0 +1,74 @@
+/* workload.h: the test catalogue.
+ *
+ * Each test is a command template in redis-benchmark's shape (keys
+ * "key:__rand_int__", "mylist", ...) plus what must exist before it is
+ * timed so that it reads real data.  This room formats commands and plans
+ * preparation; it never touches a socket. */
+#ifndef RS_WORKLOAD_H
+#define RS_WORKLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+
+#define WORKLOAD_RAND "__rand_int__"
+#define WORKLOAD_RAND_LEN 12      /* also the number of digits patched in */
+
+/* What a test needs before it is timed. */
+enum workload_prep {
+	PREP_NONE,
+	PREP_STRINGS,             /* the keys GET asks for exist */
+	PREP_LIST_POP,            /* mylist has one element per request */
+	PREP_LIST_RANGE,          /* mylist has at least 600 elements */
+	PREP_SET_POP,             /* myset has one member per request */
+	PREP_ZSET_POP,            /* myzset has one member per request */
+};
+
+/* A test chosen for a run, with its command formatted once. */
+struct workload_test {
+	char name[128];           /* GET, LRANGE_100, or the custom command line */
+	char cmdstat[64];         /* INFO commandstats name: "get", "lrange" */
+	enum workload_prep prep;
+	char *cmd;                /* RESP (or inline) bytes of one request */
+	size_t len;
+	size_t *rand_off;         /* offsets of each __rand_int__ in cmd */
+	size_t nrand;
+};
+
+struct workload {
+	struct workload_test *v;
+	size_t n;
+};
+
+/* Select tests from a comma list of names (NULL or "" = all 19, in
+ * redis-benchmark's order).  Names are case-insensitive; "ping" selects
+ * both PINGs and "lrange" all four LRANGE tests.  data_size is -d.  With
+ * keyspace 0 __rand_int__ stays literal, as in redis-benchmark. */
+int workload_select(const char *list, uint64_t data_size, struct workload *out,
+		    struct rs_err *err);
+/* A custom test from argv (rsweep run -- SET k:__rand_int__ v). */
+int workload_custom(int argc, char **argv, struct workload *out, struct rs_err *err);
+void workload_free(struct workload *w);
+
+/* The names of the catalogue, NULL-terminated (for help and completion). */
+const char *const *workload_names(void);
+
+/* Write a 12-digit zero-padded decimal of v at p (no NUL). */
+static inline void workload_put_digits(char *p, uint64_t v)
+{
+	for (int i = WORKLOAD_RAND_LEN - 1; i >= 0; i--) {
+		p[i] = (char)('0' + v % 10);
+		v /= 10;
+	}
+}
+
+/* Commands that prepare test t for `count` requests and a keyspace:
+ * appended as RESP to *buf (grown with xrealloc), *ncmds set to the number
+ * of commands, so the caller can pipeline them and read that many replies.
+ * Fails when the preparation would be unreasonably large. */
+int workload_prepare_cmds(const struct workload_test *t, uint64_t count, uint64_t keyspace,
+			  uint64_t data_size, char **buf, size_t *len, size_t *ncmds,
+			  struct rs_err *err);
+
+#endif

@@ -1,0 +1,234 @@
+/* test_csv.c: the CSV schema: write/read round trip, quoting, locales, bad files. */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "csv.h"
+
+static struct rs_row sample_row(void)
+{
+	struct rs_row r;
+
+	row_init(&r);
+	strcpy(r.label, "m1, \"fast\" one");
+	strcpy(r.test, "GET");
+	r.pipeline = 16;
+	r.clients = 50;
+	r.requests = 100000;
+	r.repeat = 2;
+	r.seconds = 0.123456;
+	r.rps = 810000.25;
+	r.avg_ms = 0.5;
+	r.min_ms = 0.01;
+	r.p50_ms = 0.4;
+	r.p95_ms = 0.9;
+	r.p99_ms = 1.5;
+	r.max_ms = 3.25;
+	r.errors = 0;
+	r.server_calls = 100000;
+	strcpy(r.first_error, "ERR line one\nline two");
+	return r;
+}
+
+static void round_trip(void)
+{
+	struct rs_row r = sample_row();
+	char buf[8192];
+	size_t n = strlen(csv_header());
+	struct rs_rows rows = { 0 };
+	struct csv_info info;
+	struct rs_err err;
+	int len;
+
+	memcpy(buf, csv_header(), n);
+	len = csv_format_row(&r, buf + n, sizeof buf - n, &err);
+	cr_assert_gt(len, 0);
+	cr_assert_eq(csv_parse(buf, n + (size_t)len, "mem.csv", &rows, &info, &err), 0, "%s", err.msg);
+	cr_assert_eq(rows.n, 1);
+	cr_assert(info.rsweep_header);
+	cr_assert_str_eq(rows.v[0].label, r.label);
+	cr_assert_str_eq(rows.v[0].first_error, r.first_error);
+	cr_assert_eq(rows.v[0].pipeline, 16);
+	cr_assert_eq(rows.v[0].requests, 100000);
+	cr_assert_float_eq(rows.v[0].rps, 810000.25, 1e-6);
+	cr_assert_float_eq(rows.v[0].seconds, 0.123456, 1e-9);
+	cr_assert(isnan(rows.v[0].server_cpu_s), "unknown stays unknown");
+	cr_assert_eq(rows.v[0].misses, -1);
+	cr_assert_eq(rows.v[0].line, 2);
+	/* '.' is the decimal mark whatever the locale. */
+	cr_assert(strstr(buf, "810000.25") != NULL);
+	rows_free(&rows);
+}
+
+Test(csv, round_trip_with_quoting)
+{
+	round_trip();
+}
+
+Test(csv, round_trip_in_comma_decimal_locales)
+{
+	const char *locales[] = { "de_DE.UTF-8", "fr_FR.UTF-8", "ru_RU.UTF-8", "de_DE", NULL };
+	int tried = 0;
+
+	for (int i = 0; locales[i]; i++) {
+		if (setlocale(LC_ALL, locales[i]) == NULL)
+			continue;
+		tried++;
+		cr_assert_str_eq(localeconv()->decimal_point, ",");
+		round_trip();
+	}
+	setlocale(LC_ALL, "C");
+	if (tried == 0)
+		cr_skip_test("no comma-decimal locale installed (apt-get install locales-all)");
+}
+
+static int parse(const char *text, struct rs_rows *rows, struct rs_err *err)
+{
+	struct csv_info info;
+
+	return csv_parse(text, strlen(text), "t.csv", rows, &info, err);
+}
+
+Test(csv, columns_found_by_name_in_any_order_and_unknown_ignored)
+{
+	struct rs_rows rows = { 0 };
+	struct rs_err err;
+
+	cr_assert_eq(parse("rps,extra,pipeline,test,label\n1000.5,zz,4,GET,a\n", &rows, &err), 0,
+		     "%s", err.msg);
+	cr_assert_eq(rows.n, 1);
+	cr_assert_eq(rows.v[0].pipeline, 4);
+	cr_assert_float_eq(rows.v[0].rps, 1000.5, 1e-9);
+	cr_assert_eq(rows.v[0].clients, -1);
+	rows_free(&rows);
+}
+
+Test(csv, crlf_and_bom_accepted)
+{
+	struct rs_rows rows = { 0 };
+	struct rs_err err;
+
+	cr_assert_eq(parse("\xEF\xBB\xBFlabel,test,pipeline,rps\r\na,GET,1,5\r\n", &rows, &err), 0,
+		     "%s", err.msg);
+	cr_assert_eq(rows.n, 1);
+	rows_free(&rows);
+}
+
+Test(csv, truncated_last_line_is_ignored_and_flagged)
+{
+	struct rs_rows rows = { 0 };
+	struct rs_err err;
+	struct csv_info info;
+	const char *t = "label,test,pipeline,rps\na,GET,1,5\na,GET,2,1";
+
+	cr_assert_eq(csv_parse(t, strlen(t), "t.csv", &rows, &info, &err), 0);
+	cr_assert_eq(rows.n, 1);
+	cr_assert(info.truncated_tail);
+	cr_assert_eq(info.complete_len, strlen("label,test,pipeline,rps\na,GET,1,5\n"));
+	rows_free(&rows);
+}
+
+Test(csv, bad_files_name_file_line_and_reason)
+{
+	static const struct {
+		const char *text, *msg;
+	} cases[] = {
+		{ "", "t.csv: empty file" },
+		{ "label,test,rps\na,GET,5\n", "t.csv:1: no 'pipeline' column" },
+		{ "label,test,pipeline,rps\na,GET,1,fast\n", "t.csv:2: rps 'fast' is not a number" },
+		{ "label,test,pipeline,rps\na,GET,1,nan\n", "t.csv:2: rps 'nan' is not a number" },
+		{ "label,test,pipeline,rps\na,GET,1,-5\n", "t.csv:2: rps is negative" },
+		{ "label,test,pipeline,rps\na,GET,0,5\n", "t.csv:2: pipeline must be at least 1" },
+		{ "label,test,pipeline,rps\na,GET,1\n", "t.csv:2: 3 fields, the header has 4" },
+		{ "label,test,pipeline,rps\na,G\"ET,1,5\n", "t.csv:2: quote inside an unquoted field" },
+		{ "label,test,pipeline,rps\na,GET,1,\n", "t.csv:2: rps is empty" },
+		{ "label,test,pipeline,rps,rps\na,GET,1,5,5\n", "t.csv:1: column rps appears twice" },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct rs_rows rows = { 0 };
+		struct rs_err err = { "" };
+
+		cr_assert_eq(parse(cases[i].text, &rows, &err), -1, "case %zu accepted", i);
+		cr_assert(strncmp(err.msg, cases[i].msg, strlen(cases[i].msg)) == 0,
+			  "case %zu: '%s' does not start with '%s'", i, err.msg, cases[i].msg);
+		cr_assert(strchr(err.msg, '\n') == NULL);
+		rows_free(&rows);
+	}
+}
+
+Test(csv, append_survives_and_resume_cuts_half_line)
+{
+	char path[] = "/tmp/rsweep-csv-XXXXXX";
+	int fd = mkstemp(path);
+	struct csv_out o;
+	struct rs_rows rows = { 0 };
+	struct rs_err err;
+	struct rs_row r = sample_row();
+	FILE *fp;
+
+	close(fd);
+	unlink(path);
+	cr_assert_eq(csv_out_open(&o, path, 0, 0, &rows, &err), 0, "%s", err.msg);
+	cr_assert_eq(csv_out_append(&o, &r, &err), 0);
+	csv_out_close(&o);
+	/* Without --resume or --overwrite an existing file is refused. */
+	cr_assert_eq(csv_out_open(&o, path, 0, 0, &rows, &err), RS_CSV_EXISTS);
+	/* A crash mid-row leaves half a line. */
+	fp = fopen(path, "a");
+	fputs("x,GET,3,50,100", fp);
+	fclose(fp);
+	cr_assert_eq(csv_out_open(&o, path, 1, 0, &rows, &err), 0, "%s", err.msg);
+	cr_assert_eq(rows.n, 1);
+	r.pipeline = 32;
+	cr_assert_eq(csv_out_append(&o, &r, &err), 0);
+	csv_out_close(&o);
+	rows_free(&rows);
+	cr_assert_eq(csv_read_file(path, &rows, &(struct csv_info){ 0 }, &err), 0, "%s", err.msg);
+	cr_assert_eq(rows.n, 2);
+	cr_assert_eq(rows.v[1].pipeline, 32);
+	rows_free(&rows);
+	unlink(path);
+}
+
+Test(csv, full_disk_is_an_error_and_file_stays_whole)
+{
+	struct csv_out o;
+	struct rs_rows rows = { 0 };
+	struct rs_err err;
+
+	if (access("/dev/full", W_OK) != 0)
+		cr_skip_test("no /dev/full");
+	cr_assert_eq(csv_out_open(&o, "/dev/full", 0, 1, &rows, &err), -1);
+	cr_assert(strstr(err.msg, "No space left on device") != NULL, "%s", err.msg);
+}
+
+Test(csv, foreign_file_is_not_resumed_into)
+{
+	char path[] = "/tmp/rsweep-csv-XXXXXX";
+	int fd = mkstemp(path);
+	struct csv_out o;
+	struct rs_rows rows = { 0 };
+	struct rs_err err;
+	const char *text = "name,age\nbob,3\n";
+
+	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	cr_assert_eq(csv_out_open(&o, path, 1, 0, &rows, &err), RS_CSV_FOREIGN);
+	fd = open(path, O_RDONLY);
+	{
+		char buf[64] = "";
+
+		cr_assert_eq(read(fd, buf, sizeof buf), (ssize_t)strlen(text));
+		cr_assert_str_eq(buf, text);
+	}
+	close(fd);
+	unlink(path);
+}

@@ -1,0 +1,153 @@
+/* test_engine.c: the load engine against a real redis-server started here
+ * on a private UNIX socket: exact request counts, errors, threads. */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <hiredis/hiredis.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spawn.h"
+#include "sweep.h"
+
+static struct spawn srv;
+static struct target tgt;
+
+static void start(const char *const *extra)
+{
+	struct rs_err err;
+	const char *path = getenv("REDIS_SERVER");
+
+	cr_assert_eq(spawn_start(&srv, path && *path ? path : NULL, 0, extra, 10, &err), 0, "%s",
+		     err.msg);
+	memset(&tgt, 0, sizeof tgt);
+	tgt.socket = srv.socket;
+	tgt.connect_timeout = 5;
+	tgt.timeout = 10;
+	target_describe(&tgt);
+}
+
+static void setup(void)
+{
+	start(NULL);
+}
+
+static void teardown(void)
+{
+	spawn_stop(&srv);
+}
+
+/* An independent look at the server's counters, outside rsweep's code. */
+static long long info_counter(const char *section, const char *field, const char *key)
+{
+	redisContext *c = redisConnectUnix(srv.socket);
+	redisReply *r = redisCommand(c, "INFO %s", section);
+	const char *p = strstr(r->str, field);
+	long long v = 0;
+
+	if (p != NULL && (p = strstr(p, key)) != NULL)
+		v = atoll(p + strlen(key));
+	freeReplyObject(r);
+	redisFree(c);
+	return v;
+}
+
+static struct rs_row last_row;
+
+static void keep_row(void *ud, const struct rs_row *row, size_t i, size_t n)
+{
+	(void)ud;
+	(void)i;
+	(void)n;
+	last_row = *row;
+}
+
+static enum sweep_status run(const char *tests, unsigned depth, uint64_t n, unsigned clients,
+			     unsigned threads, uint64_t data_size, uint64_t keyspace,
+			     struct rs_err *err)
+{
+	struct workload w;
+	struct sweep_plan plan;
+	struct depth_list d = { (unsigned[]){ depth }, 1 };
+	struct sweep_config sc = {
+		.label = "t", .target = &tgt, .spawned = 1, .flush = SWEEP_FLUSH_ALL,
+		.clients = clients, .threads = threads, .requests = n, .timeout = 10,
+		.keyspace = keyspace, .data_size = data_size, .seed = 1, .prepare = 1,
+		.on_point = keep_row,
+	};
+	enum sweep_status st;
+
+	cr_assert_eq(workload_select(tests, data_size, &w, err), 0, "%s", err->msg);
+	sweep_plan_build(w.n, &d, 1, 0, 1, &plan);
+	memset(&last_row, 0, sizeof last_row);
+	st = sweep_run(&sc, &w, &plan, NULL, err);
+	sweep_plan_free(&plan);
+	workload_free(&w);
+	return st;
+}
+
+Test(engine, commandstats_grow_by_exactly_the_requests_reported, .init = setup,
+     .fini = teardown, .timeout = 300)
+{
+	const char *const *names = workload_names();
+	const unsigned depths[] = { 1, 8 };
+
+	for (size_t i = 0; names[i]; i++)
+		for (size_t k = 0; k < 2; k++) {
+			struct rs_err err;
+			char field[64];
+			const char *cmd = strncmp(names[i], "PING", 4) == 0 ? "ping" :
+					  strncmp(names[i], "LRANGE", 6) == 0 ? "lrange" : names[i];
+			long long before, after;
+			const uint64_t n = 3001;   /* not a multiple of clients or depth */
+
+			snprintf(field, sizeof field, "cmdstat_%s:", cmd);
+			for (char *p = field; *p; p++)
+				*p = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
+			before = info_counter("commandstats", field, "calls=");
+			cr_assert_eq(run(names[i], depths[k], n, 10, 1, 3, 1000, &err), SWEEP_OK, "%s: %s",
+				     names[i], err.msg);
+			after = info_counter("commandstats", field, "calls=");
+			cr_assert_eq(last_row.requests, (int64_t)n, "%s P=%u", names[i], depths[k]);
+			cr_assert_eq(after - before, last_row.requests, "%s P=%u: server counted %lld",
+				     names[i], depths[k], after - before);
+			cr_assert_eq(last_row.server_calls, last_row.requests);
+			cr_assert_eq(last_row.errors, 0, "%s: %s", names[i], last_row.first_error);
+			/* Every test reads real data: no nil or empty replies. */
+			cr_assert_eq(last_row.misses, 0, "%s P=%u had %lld misses", names[i], depths[k],
+				     (long long)last_row.misses);
+			cr_assert_gt(last_row.rps, 0);
+			cr_assert_leq(last_row.min_ms, last_row.p50_ms);
+			cr_assert_leq(last_row.p50_ms, last_row.p99_ms);
+			cr_assert_leq(last_row.p99_ms, last_row.max_ms * 1.01);
+		}
+}
+
+Test(engine, threads_merge_exactly, .init = setup, .fini = teardown, .timeout = 60)
+{
+	struct rs_err err;
+
+	cr_assert_eq(run("incr", 3, 10007, 7, 3, 3, 0, &err), SWEEP_OK, "%s", err.msg);
+	cr_assert_eq(last_row.requests, 10007);
+	cr_assert_eq(last_row.server_calls, 10007);
+	cr_assert_eq(info_counter("keyspace", "db0:", "keys="), 1, "INCR on one fixed key");
+}
+
+Test(engine, oom_replies_are_counted_as_errors, .timeout = 60)
+{
+	const char *const extra[] = { "--maxmemory", "1mb", "--maxmemory-policy", "noeviction",
+				      NULL };
+	struct rs_err err;
+	long long oom0, oom1;
+
+	start(extra);
+	oom0 = info_counter("errorstats", "errorstat_OOM:", "count=");
+	cr_assert_eq(run("set", 4, 20000, 10, 1, 1000, 1000000, &err), SWEEP_ERROR_REPLIES);
+	oom1 = info_counter("errorstats", "errorstat_OOM:", "count=");
+	spawn_stop(&srv);
+	cr_assert_gt(last_row.errors, 0);
+	cr_assert_eq(last_row.errors, oom1 - oom0, "rsweep counted %lld, the server %lld",
+		     (long long)last_row.errors, oom1 - oom0);
+	cr_assert(strncmp(last_row.first_error, "OOM", 3) == 0, "%s", last_row.first_error);
+	cr_assert(strstr(err.msg, "error replies") != NULL, "%s", err.msg);
+}

@@ -1,0 +1,156 @@
+/* test_opts.c: the option table: defaults, parsing, every bad-input case, files. */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "opts.h"
+
+static int parse(enum opts_cmd cmd, struct rs_config *cfg, struct rs_err *err, ...)
+{
+	static char store[32][64];
+	char *argv[33];
+	int argc = 0;
+	va_list ap;
+	const char *a;
+
+	/* getopt wants char *: give it copies. */
+	strcpy(store[argc], "run");
+	argv[argc] = store[argc];
+	argc++;
+	va_start(ap, err);
+	while ((a = va_arg(ap, const char *)) != NULL) {
+		snprintf(store[argc], sizeof store[argc], "%s", a);
+		argv[argc] = store[argc];
+		argc++;
+	}
+	va_end(ap);
+	argv[argc] = NULL;
+	cr_assert_eq(opts_defaults(cmd, cfg, err), 0);
+	return opts_parse_argv(cmd, argc, argv, cfg, err);
+}
+
+Test(opts, defaults_are_redis_benchmarks)
+{
+	struct rs_config cfg;
+	struct rs_err err;
+
+	cr_assert_eq(parse(CMD_RUN, &cfg, &err, NULL), 0);
+	cr_assert_str_eq(cfg.host, "127.0.0.1");
+	cr_assert_eq(cfg.port, 6379);
+	cr_assert_eq(cfg.clients, 50);
+	cr_assert_eq(cfg.requests, 100000);
+	cr_assert_eq(cfg.data_size, 3);
+	cr_assert_eq(cfg.pipeline.n, 1);
+	cr_assert_eq(cfg.pipeline.v[0], 1);
+	cr_assert_eq(cfg.flush, FLUSH_ALL);
+	opts_free(&cfg);
+}
+
+Test(opts, values_parse)
+{
+	struct rs_config cfg;
+	struct rs_err err;
+
+	cr_assert_eq(parse(CMD_RUN, &cfg, &err, "-c", "10", "-P", "1..64:x2", "-n", "5k",
+			   "--duration=2.5", "--order", "shuffled", "--spawn", "-t", "get,set", "--",
+			   "SET", "k", "v", NULL), 0, "%s", err.msg);
+	cr_assert_eq(cfg.clients, 10);
+	cr_assert_eq(cfg.pipeline.n, 7);
+	cr_assert_eq(cfg.pipeline.v[6], 64);
+	cr_assert_eq(cfg.requests, 5000);
+	cr_assert_float_eq(cfg.duration, 2.5, 1e-12);
+	cr_assert_eq(cfg.order, ORDER_SHUFFLED);
+	cr_assert(cfg.spawn);
+	cr_assert_null(cfg.spawn_path);
+	cr_assert(cfg.dashdash);
+	cr_assert_eq(cfg.nargs, 3);
+	cr_assert_str_eq(cfg.args[0], "SET");
+	cr_assert(opts_given(&cfg, "clients"));
+	cr_assert(!opts_given(&cfg, "port"));
+	opts_free(&cfg);
+}
+
+Test(opts, bad_input_names_option_and_reason)
+{
+	static const struct {
+		const char *a, *b, *msg;
+	} cases[] = {
+		{ "-P", "0", "option -P/--pipeline: '0': depth 0 is not a pipeline" },
+		{ "-c", "0", "option -c/--clients: 0 is out of range" },
+		{ "-n", "-5", "option -n/--requests: '-5' is not a non-negative whole number" },
+		{ "-d", "600000000", "option -d/--data-size: 600000000 is out of range" },
+		{ "-c", "ten", "option -c/--clients: 'ten' is not a non-negative whole number" },
+		{ "-c", "10x", "option -c/--clients: '10x' is not a whole number" },
+		{ "--pause", "1,5", "option --pause: '1,5' is not a number" },
+		{ "--order", "random", "option --order: 'random' is not one of sequential|shuffled" },
+		{ "-P", "5..1", "option -P/--pipeline: '5..1': descending range" },
+		{ "-P", "1..5000", "option -P/--pipeline: '1..5000': more than 4096 depths" },
+		{ "--bogus", NULL, "unknown option --bogus" },
+		{ "-c", NULL, "option -c needs an argument" },
+		{ "--resume=yes", NULL, "option --resume=yes takes no argument" },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct rs_config cfg;
+		struct rs_err err = { "" };
+
+		cr_assert_eq(parse(CMD_RUN, &cfg, &err, cases[i].a, cases[i].b, NULL), -1,
+			     "case %zu accepted", i);
+		cr_assert(strncmp(err.msg, cases[i].msg, strlen(cases[i].msg)) == 0,
+			  "case %zu: '%s' does not start with '%s'", i, err.msg, cases[i].msg);
+		opts_free(&cfg);
+	}
+}
+
+Test(opts, file_keys_are_long_names_and_command_line_wins)
+{
+	struct rs_config cfg;
+	struct rs_err err;
+
+	cr_assert_eq(parse(CMD_RUN, &cfg, &err, "-c", "7", NULL), 0);
+	cr_assert_eq(opts_set_from_file(CMD_RUN, "clients", "99", &cfg, &err), 0);
+	cr_assert_eq(cfg.clients, 7);
+	cr_assert_eq(opts_set_from_file(CMD_RUN, "pipeline", "1..40", &cfg, &err), 0);
+	cr_assert_eq(cfg.pipeline.n, 40);
+	cr_assert_eq(opts_set_from_file(CMD_RUN, "fail-on-error", "yes", &cfg, &err), 0);
+	cr_assert(cfg.fail_on_error);
+	cr_assert_eq(opts_set_from_file(CMD_RUN, "clientz", "1", &cfg, &err), -1);
+	cr_assert_str_eq(err.msg, "unknown key 'clientz'");
+	/* The password never lives in a file that may be shared. */
+	cr_assert_eq(opts_set_from_file(CMD_RUN, "password", "x", &cfg, &err), -1);
+	cr_assert_eq(opts_set_from_file(CMD_RUN, "pause", "soon", &cfg, &err), -1);
+	cr_assert_str_eq(err.msg, "pause: 'soon' is not a number");
+	opts_free(&cfg);
+}
+
+Test(opts, options_belong_to_their_commands)
+{
+	struct rs_config cfg;
+	struct rs_err err;
+
+	cr_assert_eq(parse(CMD_PLOT, &cfg, &err, "-c", "5", NULL), -1);
+	opts_free(&cfg);
+	cr_assert_eq(parse(CMD_REPORT, &cfg, &err, "--format", "json", "a.csv", NULL), 0);
+	cr_assert_eq(cfg.format, FORMAT_JSON);
+	cr_assert_eq(cfg.nargs, 1);
+	opts_free(&cfg);
+}
+
+Test(opts, table_is_consistent)
+{
+	size_t n;
+	const struct opt_def *t = opts_table(&n);
+
+	for (size_t i = 0; i < n; i++) {
+		cr_assert(t[i].help && *t[i].help, "--%s has no help", t[i].name);
+		cr_assert(t[i].cmds != 0);
+		for (size_t j = i + 1; j < n; j++) {
+			cr_assert(strcmp(t[i].name, t[j].name) != 0, "--%s twice", t[i].name);
+			if (t[i].short_name && (t[i].cmds & t[j].cmds))
+				cr_assert_neq(t[i].short_name, t[j].short_name, "-%c twice",
+					      t[i].short_name);
+		}
+	}
+}

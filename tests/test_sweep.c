@@ -1,0 +1,108 @@
+/* test_sweep.c: the plan, and a sweep against a real server writing its CSV. */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "spawn.h"
+#include "sweep.h"
+
+Test(sweep, plan_covers_every_point_once_in_both_orders)
+{
+	struct depth_list d = { (unsigned[]){ 1, 2, 3, 4 }, 4 };
+
+	for (int shuffled = 0; shuffled < 2; shuffled++) {
+		struct sweep_plan plan;
+		int seen[3][5][3] = { { { 0 } } };
+		int moved = 0;
+
+		sweep_plan_build(3, &d, 2, shuffled, 7, &plan);
+		cr_assert_eq(plan.n, 24);
+		for (size_t i = 0; i < plan.n; i++) {
+			const struct sweep_point *p = &plan.v[i];
+
+			cr_assert_eq(p->order, i + 1);
+			seen[p->test][p->depth][p->repeat]++;
+			moved |= i > 0 && p->test < plan.v[i - 1].test;
+		}
+		for (int t = 0; t < 3; t++)
+			for (int k = 1; k <= 4; k++)
+				for (int r = 1; r <= 2; r++)
+					cr_assert_eq(seen[t][k][r], 1);
+		cr_assert_eq(moved, shuffled, "shuffled order differs from sequential");
+		sweep_plan_free(&plan);
+	}
+}
+
+Test(sweep, shuffle_is_reproducible_from_the_seed)
+{
+	struct depth_list d = { (unsigned[]){ 1, 2, 3, 4, 5, 6 }, 6 };
+	struct sweep_plan a, b, c;
+
+	sweep_plan_build(4, &d, 1, 1, 42, &a);
+	sweep_plan_build(4, &d, 1, 1, 42, &b);
+	sweep_plan_build(4, &d, 1, 1, 43, &c);
+	cr_assert_eq(memcmp(a.v, b.v, a.n * sizeof *a.v), 0);
+	cr_assert_neq(memcmp(a.v, c.v, a.n * sizeof *a.v), 0);
+	sweep_plan_free(&a);
+	sweep_plan_free(&b);
+	sweep_plan_free(&c);
+}
+
+static struct spawn srv;
+
+Test(sweep, three_tests_four_depths_two_repeats_write_24_rows, .timeout = 120)
+{
+	const char *path = getenv("REDIS_SERVER");
+	struct rs_err err;
+	struct target t = { .connect_timeout = 5, .timeout = 10 };
+	struct workload w;
+	struct depth_list d = { (unsigned[]){ 1, 2, 3, 4 }, 4 };
+	struct sweep_plan plan;
+	struct sweep_config sc = {
+		.label = "lab", .target = &t, .spawned = 1, .flush = SWEEP_FLUSH_ALL,
+		.clients = 5, .threads = 1, .requests = 2000, .timeout = 10, .data_size = 3,
+		.prepare = 1,
+	};
+	struct csv_out out;
+	struct rs_rows rows = { 0 };
+	char csv[] = "/tmp/rsweep-sweep-XXXXXX";
+	int fd = mkstemp(csv);
+	int seen[3][5][3] = { { { 0 } } };
+
+	close(fd);
+	cr_assert_eq(spawn_start(&srv, path && *path ? path : NULL, 0, NULL, 10, &err), 0, "%s",
+		     err.msg);
+	t.socket = srv.socket;
+	target_describe(&t);
+	cr_assert_eq(workload_select("get,lpop,spop", 3, &w, &err), 0);
+	sweep_plan_build(w.n, &d, 2, 1, 1, &plan);
+	cr_assert_eq(csv_out_open(&out, csv, 0, 1, &rows, &err), 0, "%s", err.msg);
+	cr_assert_eq(sweep_run(&sc, &w, &plan, &out, &err), SWEEP_OK, "%s", err.msg);
+	csv_out_close(&out);
+	spawn_stop(&srv);
+	cr_assert_eq(csv_read_file(csv, &rows, &(struct csv_info){ 0 }, &err), 0, "%s", err.msg);
+	cr_assert_eq(rows.n, 24);
+	for (size_t i = 0; i < rows.n; i++) {
+		const struct rs_row *r = &rows.v[i];
+		int ti = strcmp(r->test, "GET") == 0 ? 0 : strcmp(r->test, "LPOP") == 0 ? 1 : 2;
+
+		seen[ti][r->pipeline][r->repeat]++;
+		cr_assert_eq(r->requests, 2000);
+		cr_assert_eq(r->misses, 0, "%s P=%u read missing data", r->test, r->pipeline);
+		cr_assert_str_eq(r->label, "lab");
+		cr_assert(r->server_cpu_s >= 0 && r->client_cpu_s >= 0);
+		cr_assert(strlen(r->started_at) == 20);
+		cr_assert_str_eq(r->redis_version, srv.version);
+	}
+	for (int a = 0; a < 3; a++)
+		for (int k = 1; k <= 4; k++)
+			for (int r = 1; r <= 2; r++)
+				cr_assert_eq(seen[a][k][r], 1);
+	rows_free(&rows);
+	sweep_plan_free(&plan);
+	workload_free(&w);
+	unlink(csv);
+}

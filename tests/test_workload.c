@@ -1,0 +1,125 @@
+/* test_workload.c: command templates and preparation of each test. */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <hiredis/hiredis.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "workload.h"
+
+static const struct workload_test *find(const struct workload *w, const char *name)
+{
+	for (size_t i = 0; i < w->n; i++)
+		if (strcmp(w->v[i].name, name) == 0)
+			return &w->v[i];
+	abort();                  /* a test asked for a test it did not select */
+}
+
+Test(workload, all_nineteen_tests_by_default)
+{
+	struct workload w;
+	struct rs_err err;
+
+	cr_assert_eq(workload_select(NULL, 3, &w, &err), 0);
+	cr_assert_eq(w.n, 19);
+	workload_free(&w);
+}
+
+Test(workload, templates_have_redis_benchmarks_shape)
+{
+	struct workload w;
+	struct rs_err err;
+	const struct workload_test *t;
+
+	cr_assert_eq(workload_select("ping,get,set,mset,lrange,zadd", 5, &w, &err), 0, "%s", err.msg);
+	cr_assert_eq(w.n, 10);   /* 2 pings + get + set + mset + 4 lrange + zadd */
+	t = find(&w, "PING_INLINE");
+	cr_assert_str_eq(t->cmd, "PING\r\n");
+	t = find(&w, "PING_MBULK");
+	cr_assert_str_eq(t->cmd, "*1\r\n$4\r\nPING\r\n");
+	t = find(&w, "SET");
+	cr_assert_str_eq(t->cmd, "*3\r\n$3\r\nSET\r\n$16\r\nkey:__rand_int__\r\n$5\r\nxxxxx\r\n");
+	cr_assert_eq(t->nrand, 1);
+	cr_assert_eq(memcmp(t->cmd + t->rand_off[0], "__rand_int__", 12), 0);
+	cr_assert_str_eq(t->cmdstat, "set");
+	t = find(&w, "GET");
+	cr_assert_eq(t->prep, PREP_STRINGS);
+	t = find(&w, "MSET");
+	cr_assert_eq(t->nrand, 10);
+	t = find(&w, "LRANGE_500");
+	cr_assert(strstr(t->cmd, "$3\r\n449\r\n") != NULL);
+	workload_free(&w);
+}
+
+Test(workload, unknown_test_is_an_error)
+{
+	struct workload w;
+	struct rs_err err;
+
+	cr_assert_eq(workload_select("get,gett", 3, &w, &err), -1);
+	cr_assert(strncmp(err.msg, "unknown test 'gett'", 19) == 0, "%s", err.msg);
+}
+
+Test(workload, custom_command)
+{
+	struct workload w;
+	struct rs_err err;
+	char *argv[] = { "SET", "k:__rand_int__", "v", NULL };
+
+	cr_assert_eq(workload_custom(3, argv, &w, &err), 0);
+	cr_assert_str_eq(w.v[0].name, "SET k:__rand_int__ v");
+	cr_assert_str_eq(w.v[0].cmdstat, "set");
+	cr_assert_eq(w.v[0].nrand, 1);
+	workload_free(&w);
+}
+
+Test(workload, digits_patch_in_place)
+{
+	char buf[] = "key:__rand_int__";
+
+	workload_put_digits(buf + 4, 42);
+	cr_assert_str_eq(buf, "key:000000000042");
+}
+
+/* Preparation is valid RESP: parse it back with hiredis' reader. */
+static size_t count_commands(const char *buf, size_t len)
+{
+	redisReader *r = redisReaderCreate();
+	void *reply;
+	size_t n = 0;
+
+	redisReaderFeed(r, buf, len);
+	while (redisReaderGetReply(r, &reply) == REDIS_OK && reply != NULL) {
+		freeReplyObject(reply);
+		n++;
+	}
+	redisReaderFree(r);
+	return n;
+}
+
+Test(workload, preparation_covers_every_request)
+{
+	struct workload w;
+	struct rs_err err;
+	char *buf = NULL;
+	size_t len, n;
+
+	cr_assert_eq(workload_select("lpop,spop,zpopmin,lrange_600,get,set", 3, &w, &err), 0);
+	cr_assert_eq(workload_prepare_cmds(find(&w, "LPOP"), 2500, 0, 3, &buf, &len, &n, &err), 0);
+	cr_assert_eq(n, 3);      /* 1000 + 1000 + 500 elements */
+	cr_assert_eq(count_commands(buf, len), 3);
+	cr_assert_eq(workload_prepare_cmds(find(&w, "ZPOPMIN"), 10, 0, 3, &buf, &len, &n, &err), 0);
+	cr_assert(strstr(buf, "ZADD") != NULL);
+	cr_assert_eq(workload_prepare_cmds(find(&w, "GET"), 10, 0, 3, &buf, &len, &n, &err), 0);
+	cr_assert(memmem(buf, len, "key:__rand_int__", 16) != NULL);
+	cr_assert_eq(workload_prepare_cmds(find(&w, "GET"), 10, 2500, 3, &buf, &len, &n, &err), 0);
+	cr_assert_eq(n, 3);
+	cr_assert(memmem(buf, len, "key:000000002499", 16) != NULL);
+	cr_assert_eq(workload_prepare_cmds(find(&w, "SET"), 10, 0, 3, &buf, &len, &n, &err), 0);
+	cr_assert_eq(n, 0);
+	cr_assert_eq(workload_prepare_cmds(find(&w, "GET"), 10, 1000000000, 3, &buf, &len, &n,
+					   &err), -1);
+	free(buf);
+	workload_free(&w);
+}
