@@ -3,6 +3,7 @@
  * 0 success, 1 run-time failure, 2 usage error or bad input, 130 interrupted. */
 #include "config.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,9 +20,29 @@ static const struct {
 	{ CMD_IMPORT, cmd_import },
 };
 
+/* Blank a password given with -a/--password out of argv, so that ps and
+ * /proc/PID/cmdline no longer show it; the option parser holds its own copy. */
+static void scrub_password(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		char *v = NULL;
+
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if ((strcmp(argv[i], "-a") == 0 || strcmp(argv[i], "--password") == 0) && i + 1 < argc)
+			v = argv[++i];
+		else if (strncmp(argv[i], "--password=", 11) == 0)
+			v = argv[i] + 11;
+		else if (strncmp(argv[i], "-a", 2) == 0 && argv[i][2] != '\0')
+			v = argv[i] + 2;
+		if (v != NULL)
+			memset(v, '*', strlen(v));
+	}
+}
+
 static int usage_error(const char *msg)
 {
-	fprintf(stderr, "rsweep: %s\nTry 'rsweep --help'.\n", msg);
+	fprintf(stderr, "rsweep: %s (see rsweep --help)\n", msg);
 	return RS_BAD_INPUT;
 }
 
@@ -32,6 +53,8 @@ int main(int argc, char **argv)
 	enum opts_cmd cmd;
 	enum rs_status st = RS_FAILED;
 
+	/* A peer that goes away is an error to report (EPIPE), not a reason to die. */
+	signal(SIGPIPE, SIG_IGN);
 	if (argc < 2)
 		return usage_error("no command given (run, plot, report or import)");
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0) {
@@ -60,9 +83,14 @@ int main(int argc, char **argv)
 	}
 	if (opts_defaults(cmd, &cfg, &err) < 0 ||
 	    opts_parse_argv(cmd, argc - 1, argv + 1, &cfg, &err) < 0) {
-		fprintf(stderr, "rsweep %s: %s\nTry 'rsweep %s --help'.\n", argv[1], err.msg, argv[1]);
+		fprintf(stderr, "rsweep %s: %s (see rsweep %s --help)\n", argv[1], err.msg, argv[1]);
 		opts_free(&cfg);
 		return RS_BAD_INPUT;
+	}
+	if (cfg.password != NULL) {
+		scrub_password(argc, argv);
+		fprintf(stderr, "Warning: Using a password with '-a' or '--password' on the command "
+			"line may not be safe; prefer the REDISCLI_AUTH environment variable.\n");
 	}
 	if (cfg.help) {
 		opts_usage(cmd, stdout);

@@ -1,0 +1,80 @@
+# lib.sh: helpers for rsweep's end-to-end tests (sourced, not run).
+# Every server here is one the test starts itself, on a UNIX socket in a
+# private directory, and stops again.
+set -u
+: "${RSWEEP:?RSWEEP must point at the rsweep binary}"
+REDIS_SERVER=${REDIS_SERVER:-redis-server}
+command -v "$REDIS_SERVER" >/dev/null 2>&1 || { echo "SKIP: no redis-server"; exit 77; }
+command -v redis-cli >/dev/null 2>&1 || { echo "SKIP: no redis-cli"; exit 77; }
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/rsweep-test.XXXXXX")
+SOCK=$T/redis.sock
+REDIS_PID=
+
+cleanup() {
+	stop_redis
+	rm -rf "$T"
+}
+trap cleanup EXIT
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# start_redis [extra redis-server arguments...]
+start_redis() {
+	"$REDIS_SERVER" --port 0 --unixsocket "$SOCK" --unixsocketperm 700 --save '' \
+		--appendonly no --daemonize no --dir "$T" --logfile "$T/redis.log" "$@" &
+	REDIS_PID=$!
+	for _ in $(seq 1 500); do
+		[ -S "$SOCK" ] && redis-cli -s "$SOCK" ping 2>/dev/null | grep -q "PONG\|NOAUTH" && return 0
+		sleep 0.01
+	done
+	fail "redis-server did not start: $(tail -3 "$T/redis.log" 2>/dev/null)"
+}
+
+stop_redis() {
+	if [ -n "$REDIS_PID" ]; then
+		kill -CONT "$REDIS_PID" 2>/dev/null
+		kill -KILL "$REDIS_PID" 2>/dev/null
+		wait "$REDIS_PID" 2>/dev/null
+		REDIS_PID=
+	fi
+	rm -f "$SOCK"
+}
+
+rcli() {
+	redis-cli -s "$SOCK" "$@"
+}
+
+# expect_status WANT CMD...: run CMD, check its exit status, keep stderr in $T/err.
+expect_status() {
+	want=$1
+	shift
+	"$@" >"$T/out" 2>"$T/err"
+	got=$?
+	[ "$got" = "$want" ] || fail "'$*' exited $got, wanted $want; stderr: $(cat "$T/err")"
+}
+
+# rows FILE: data rows in a CSV written by rsweep (no field holds a newline here).
+rows() {
+	tail -n +2 "$1" | grep -c .
+}
+
+# wait_rows FILE N: until FILE has at least N rows (10 s at most).
+wait_rows() {
+	for _ in $(seq 1 1000); do
+		[ -f "$1" ] && [ "$(rows "$1")" -ge "$2" ] && return 0
+		sleep 0.01
+	done
+	fail "$1 never reached $2 rows"
+}
+
+# check_csv FILE: every line has the header's number of fields; no duplicate point.
+check_csv() {
+	awk -F, 'NR == 1 { n = NF; next }
+		 NF != n { print "line " NR ": " NF " fields, header has " n; bad = 1 }
+		 { k = $1 "," $2 "," $3 "," $6; if (seen[k]++) { print "duplicate " k; bad = 1 } }
+		 END { exit bad }' "$1" || fail "$1 is not whole"
+}

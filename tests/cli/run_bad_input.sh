@@ -1,0 +1,38 @@
+#!/bin/sh
+# Bad input to rsweep run: one line naming the option and the reason, exit 2, no file.
+. "${RS_SRCDIR:-.}/tests/cli/lib.sh"
+
+bad() {
+	msg=$1
+	shift
+	expect_status 2 "$RSWEEP" run -o "$T/out.csv" "$@"
+	[ "$(wc -l <"$T/err")" = 1 ] || fail "'$*': message is not one line: $(cat "$T/err")"
+	grep -q -- "$msg" "$T/err" || fail "'$*': '$(cat "$T/err")' does not say '$msg'"
+	[ ! -e "$T/out.csv" ] || fail "'$*' created the output file"
+}
+
+bad "unknown test 'gett'" -t gett
+bad "option -P/--pipeline: '0': depth 0 is not a pipeline" -P 0
+bad "option -c/--clients: 0 is out of range" -c 0
+bad "option -n/--requests: '-5' is not a non-negative whole number" -n -5
+bad "option -d/--data-size: 600000000 is out of range" -d 600000000
+bad "option -c/--clients: 'many' is not a non-negative whole number" -c many
+bad "option --pause: 'soon' is not a number" --pause soon
+bad "option -c needs an argument" -c
+bad "unknown option --bogus" --bogus
+bad "-n and --duration exclude each other" -n 10 --duration 1
+bad "--threads 4 is more than -c 2 connections" -c 2 --threads 4
+bad "unexpected operand 'GET'" GET key
+bad "no command after --" --
+bad "cannot open\|No such file" --sweep "$T/missing.sweep"
+
+# An existing results file is neither overwritten nor appended to by accident.
+echo "label,test" >"$T/keep.csv"
+expect_status 2 "$RSWEEP" run --spawn -n 10 -t ping -o "$T/keep.csv"
+grep -q "already holds results" "$T/err" || fail "no 'already holds results': $(cat "$T/err")"
+[ "$(cat "$T/keep.csv")" = "label,test" ] || fail "keep.csv changed"
+# ... and --resume into a file rsweep did not write is refused, untouched.
+expect_status 2 "$RSWEEP" run --spawn -n 10 -t ping -o "$T/keep.csv" --resume
+grep -q "not written by this version of rsweep" "$T/err" || fail "$(cat "$T/err")"
+[ "$(cat "$T/keep.csv")" = "label,test" ] || fail "keep.csv changed"
+echo "ok"

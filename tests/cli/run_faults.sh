@@ -1,0 +1,93 @@
+#!/bin/sh
+# Faults against a real server: a hung server (SIGSTOP), a restart between
+# points (--retries), a full disk, auth errors, a forbidden FLUSHALL,
+# maxclients below -c.  Each fails plainly and in bounded time.
+. "${RS_SRCDIR:-.}/tests/cli/lib.sh"
+
+# A hung server: the point fails after --timeout, saying so.
+start_redis
+"$RSWEEP" run -s "$SOCK" -t get -P 1 -n 100000000 -c 5 --timeout 1 -q >/dev/null 2>"$T/err" &
+pid=$!
+sleep 0.3
+kill -STOP "$REDIS_PID"
+wait "$pid"
+st=$?
+[ "$st" = 1 ] || fail "hung server: exit $st"
+grep -q "stopped answering" "$T/err" || fail "hung server: $(cat "$T/err")"
+stop_redis
+
+# Control connection too: a server stopped before rsweep connects.
+start_redis
+kill -STOP "$REDIS_PID"
+expect_status 1 timeout 20 "$RSWEEP" run -s "$SOCK" -t get -n 100 --timeout 1 --connect-timeout 1
+grep -q "stopped answering\|timed out" "$T/err" || fail "stopped before connect: $(cat "$T/err")"
+stop_redis
+
+# A restart between points: --retries reconnects and the CSV is complete.
+start_redis
+"$RSWEEP" run -s "$SOCK" -t set,get -P 1..8 -n 20000 -c 10 --retries 5 --timeout 5 \
+	-o "$T/r.csv" -q >/dev/null 2>"$T/err" &
+pid=$!
+wait_rows "$T/r.csv" 3
+stop_redis
+sleep 0.2
+start_redis
+wait "$pid"
+st=$?
+[ "$st" = 0 ] || fail "restart: exit $st: $(cat "$T/err")"
+[ "$(rows "$T/r.csv")" = 16 ] || fail "restart: $(rows "$T/r.csv") rows"
+check_csv "$T/r.csv"
+grep -q "retry 1 of 5" "$T/err" || fail "restart: no retry note: $(cat "$T/err")"
+stop_redis
+
+# A full disk: a clear error, exit 1.
+start_redis
+expect_status 1 "$RSWEEP" run -s "$SOCK" -t get -n 100 -o /dev/full --overwrite
+grep -q "No space left on device" "$T/err" || fail "full disk: $(cat "$T/err")"
+stop_redis
+
+# Passwords: none given to a server that needs one; a wrong one; never echoed.
+start_redis --requirepass s3cret-pw
+expect_status 1 "$RSWEEP" run -s "$SOCK" -t get -n 100
+grep -q "needs a password (NOAUTH)" "$T/err" || fail "noauth: $(cat "$T/err")"
+REDISCLI_AUTH=wrong-pw expect_status 1 "$RSWEEP" run -s "$SOCK" -t get -n 100
+grep -q "authentication failed" "$T/err" || fail "wrong password: $(cat "$T/err")"
+grep -q "wrong-pw" "$T/err" && fail "the password was printed"
+REDISCLI_AUTH=s3cret-pw expect_status 0 "$RSWEEP" run -s "$SOCK" -t get -n 1000 -o "$T/p.csv" --force-flush
+grep -q "s3cret" "$T/p.csv" "$T/out" "$T/err" && fail "the password reached output or CSV"
+expect_status 0 "$RSWEEP" run -s "$SOCK" -a s3cret-pw -t get -n 1000 --force-flush
+grep -q "Warning: Using a password with '-a'" "$T/err" || fail "no -a warning"
+grep -q "s3cret" "$T/out" && fail "the password reached output"
+stop_redis
+
+# FLUSHALL renamed away: a clear error, not a hang.
+start_redis --rename-command FLUSHALL ""
+expect_status 1 "$RSWEEP" run -s "$SOCK" -t get -n 100
+grep -q "FLUSHALL is renamed or forbidden" "$T/err" || fail "renamed: $(cat "$T/err")"
+stop_redis
+
+# FLUSHALL forbidden by ACL for rsweep's user.
+start_redis
+rcli acl setuser bench on '>pw' '~*' '&*' '+@all' '-flushall' >/dev/null
+REDISCLI_AUTH=pw expect_status 1 "$RSWEEP" run -s "$SOCK" --user bench -t get -n 100
+grep -q "FLUSHALL is renamed or forbidden" "$T/err" || fail "acl: $(cat "$T/err")"
+stop_redis
+
+# maxclients below -c: reported plainly.
+start_redis --maxclients 5
+expect_status 1 "$RSWEEP" run -s "$SOCK" -t get -n 100 -c 20
+grep -q "max number of clients" "$T/err" || fail "maxclients: $(cat "$T/err")"
+stop_redis
+
+# WRONGTYPE: a point whose replies are all errors is never a fast success.
+start_redis
+rcli set mylist not-a-list >/dev/null
+expect_status 1 "$RSWEEP" run -s "$SOCK" -t lpop -n 1000 --no-prepare --flush none --force-flush \
+	-o "$T/w.csv" -q
+grep -q "1000 ERRORS of 1000 replies" "$T/out" || fail "wrongtype: $(cat "$T/out")"
+grep -q "nothing but errors (first: WRONGTYPE" "$T/err" || fail "wrongtype: $(cat "$T/err")"
+grep -q ",1000,.*WRONGTYPE" "$T/w.csv" || fail "wrongtype: errors column"
+# Errors that are not all: exit 0 with a note, or 1 with --fail-on-error.
+rcli del mylist >/dev/null
+stop_redis
+echo "ok"

@@ -1,0 +1,20 @@
+#!/bin/sh
+# The safety guard: a server holding keys rsweep did not write is refused in
+# every flush mode (exit 2) and its keys are untouched; --force-flush proceeds.
+. "${RS_SRCDIR:-.}/tests/cli/lib.sh"
+
+start_redis
+rcli set precious gold >/dev/null
+rcli -n 3 rpush mylist a b c >/dev/null
+for mode in all db none; do
+	expect_status 2 "$RSWEEP" run -s "$SOCK" --flush $mode -t get,lpop -n 100 -o "$T/g.csv"
+	grep -q "holds 2 keys that rsweep did not write" "$T/err" || fail "$mode: $(cat "$T/err")"
+	[ "$(wc -l <"$T/err")" = 1 ] || fail "$mode: not one line"
+	[ "$(rcli get precious)" = gold ] || fail "$mode: precious changed"
+	[ "$(rcli -n 3 llen mylist)" = 3 ] || fail "$mode: mylist changed"
+	[ "$(rcli dbsize)" = 1 ] || fail "$mode: db0 changed"
+	rm -f "$T/g.csv"
+done
+expect_status 0 "$RSWEEP" run -s "$SOCK" --force-flush -t get -n 100 -q
+[ "$(rcli exists precious)" = 0 ] || fail "--force-flush did not flush"
+echo "ok"

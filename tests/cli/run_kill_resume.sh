@@ -1,0 +1,30 @@
+#!/bin/sh
+# kill -9 of the server mid-sweep: rsweep exits 1 naming the point, the CSV
+# keeps every completed row whole; after a restart --resume completes the
+# sweep with no duplicate point.
+. "${RS_SRCDIR:-.}/tests/cli/lib.sh"
+
+start_redis
+# 3 tests x 12 depths x 2 repeats = 72 points of 20000 requests.
+args="-s $SOCK -t get,set,lpop -P 1..12 --repeat 2 -n 20000 -c 10 --timeout 5 -o $T/k.csv"
+"$RSWEEP" run $args -q >/dev/null 2>"$T/err" &
+pid=$!
+wait_rows "$T/k.csv" 5
+kill -KILL "$REDIS_PID"
+wait "$pid"
+st=$?
+REDIS_PID=
+[ "$st" = 1 ] || fail "exit $st after the server died, wanted 1: $(cat "$T/err")"
+grep -q "point [0-9]* of 72 (" "$T/err" || fail "the error does not name the point: $(cat "$T/err")"
+n=$(rows "$T/k.csv")
+[ "$n" -ge 5 ] && [ "$n" -lt 72 ] || fail "$n rows after the kill"
+check_csv "$T/k.csv"
+
+start_redis
+expect_status 0 "$RSWEEP" run $args --resume -q
+[ "$(rows "$T/k.csv")" = 72 ] || fail "$(rows "$T/k.csv") rows after --resume, wanted 72"
+check_csv "$T/k.csv"
+# A finished sweep resumed again has nothing left to do.
+expect_status 0 "$RSWEEP" run $args --resume -q
+grep -q "every point is already in" "$T/err" || fail "$(cat "$T/err")"
+echo "ok"

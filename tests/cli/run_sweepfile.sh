@@ -1,0 +1,34 @@
+#!/bin/sh
+# Sweep files: bad ones fail with file, line and reason (exit 2); good ones
+# behave like the options, and the command line wins.
+. "${RS_SRCDIR:-.}/tests/cli/lib.sh"
+
+printf 'clients = 5\n# comment\nclientz = 3\n' >"$T/a.sweep"
+expect_status 2 "$RSWEEP" run --sweep "$T/a.sweep" --dry-run
+grep -q "a.sweep:3: unknown key 'clientz'" "$T/err" || fail "$(cat "$T/err")"
+
+printf 'pipeline = 5..1\n' >"$T/b.sweep"
+expect_status 2 "$RSWEEP" run --sweep "$T/b.sweep" --dry-run
+grep -q "b.sweep:1: pipeline: '5..1': descending range" "$T/err" || fail "$(cat "$T/err")"
+
+printf 'requests\n' >"$T/c.sweep"
+expect_status 2 "$RSWEEP" run --sweep "$T/c.sweep" --dry-run
+grep -q "c.sweep:1: key 'requests' needs a value" "$T/err" || fail "$(cat "$T/err")"
+
+printf '[panel]\ntests = get\n' >"$T/d.sweep"
+expect_status 2 "$RSWEEP" run --sweep "$T/d.sweep" --dry-run
+grep -q "d.sweep:2: sweep files have no \[sections\]" "$T/err" || fail "$(cat "$T/err")"
+
+expect_status 2 "$RSWEEP" run --sweep "$T/none.sweep" --dry-run
+grep -q "none.sweep: No such file or directory" "$T/err" || fail "$(cat "$T/err")"
+
+# Good file; -c on the command line beats the file's clients.
+printf 'tests = get,set\npipeline = 1..3 # inline comment\nrepeat = 2\nclients = 9\n' >"$T/g.sweep"
+expect_status 0 "$RSWEEP" run --sweep "$T/g.sweep" -c 4 --dry-run
+grep -q "plan: 12 points (2 tests x 3 depths x 2 repeats)" "$T/out" || fail "$(cat "$T/out")"
+
+# The shipped sweep files parse.
+for f in "${RS_SRCDIR:-.}"/sweeps/*.sweep; do
+	expect_status 0 "$RSWEEP" run --sweep "$f" --dry-run
+done
+echo "ok"
