@@ -1,7 +1,13 @@
 /* analysis.c: peak, saturation depth, throughput model, stability, comparisons. */
 #include "config.h"
 
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "analysis.h"
+#include "xalloc.h"
 
 size_t analysis_peak(const struct series *s)
 {
@@ -24,4 +30,298 @@ size_t analysis_saturation(const struct series *s, double knee)
 		if (s->pts[i].median >= target)
 			return i < best ? i : best;
 	return best;
+}
+
+void analysis_fit(const struct series *s, struct analysis_fit *fit)
+{
+	double sw = 0, sx = 0, sz = 0, sxx = 0, sxz = 0, den, a, b;
+	double mean = 0, ss_tot = 0, ss_res = 0;
+
+	fit->status = FIT_TOO_FEW;
+	fit->a_us = fit->b_us = fit->asymptote = fit->r2 = NAN;
+	if (s->npts < 3)
+		return;
+	for (size_t i = 0; i < s->npts; i++) {
+		double y = s->pts[i].median, x = 1.0 / s->pts[i].depth, z, w;
+
+		if (!(y > 0)) {
+			fit->status = FIT_NONPOSITIVE;
+			return;
+		}
+		z = 1.0 / y;
+		w = y * y;
+		sw += w;
+		sx += w * x;
+		sz += w * z;
+		sxx += w * x * x;
+		sxz += w * x * z;
+		mean += y;
+	}
+	den = sw * sxx - sx * sx;
+	if (!(den > 0)) {
+		fit->status = FIT_NONPOSITIVE;
+		return;
+	}
+	a = (sw * sxz - sx * sz) / den;
+	b = (sz - a * sx) / sw;
+	fit->a_us = a * 1e6;
+	fit->b_us = b * 1e6;
+	/* A model whose denominator reaches zero within the data (or whose
+	 * asymptote is infinite or negative) describes nothing. */
+	if (!(b > 0) || !(a + b * s->pts[0].depth > 0)) {
+		fit->status = FIT_NONPOSITIVE;
+		return;
+	}
+	mean /= (double)s->npts;
+	for (size_t i = 0; i < s->npts; i++) {
+		double p = s->pts[i].depth, y = s->pts[i].median;
+		double pred = p / (a + b * p);
+
+		ss_res += (y - pred) * (y - pred);
+		ss_tot += (y - mean) * (y - mean);
+	}
+	/* R² on the rps scale, the one a reader sees on the chart: the
+	 * linearised scale would flatter a curve with a sharp knee. */
+	if (ss_tot > 0)
+		fit->r2 = 1 - ss_res / ss_tot;
+	else
+		fit->r2 = ss_res > 0 ? 0 : 1;
+	if (fit->r2 < ANALYSIS_MIN_R2) {
+		fit->status = FIT_POOR;
+		return;
+	}
+	fit->status = FIT_OK;
+	fit->asymptote = 1.0 / b;
+}
+
+void analysis_series_compute(const struct series *rps, const struct series *avg, double knee,
+			     double cv_limit, struct analysis_series *out)
+{
+	const struct series_point *p1 = series_at(rps, 1), *at;
+	size_t peak = analysis_peak(rps), sat = analysis_saturation(rps, knee);
+
+	memset(out, 0, sizeof *out);
+	out->rps = rps;
+	out->avg = avg;
+	out->rps_at_1 = p1 ? p1->median : NAN;
+	out->peak_rps = rps->pts[peak].median;
+	out->peak_depth = rps->pts[peak].depth;
+	out->sat_depth = rps->npts > 1 ? rps->pts[sat].depth : 0;
+	out->gain = p1 && p1->median > 0 ? out->peak_rps / p1->median : NAN;
+	analysis_fit(rps, &out->fit);
+	out->max_cv = NAN;
+	for (size_t i = 0; i < rps->npts; i++) {
+		const struct series_point *p = &rps->pts[i];
+
+		if (p->n < 2)
+			continue;
+		if (!(out->max_cv >= p->cv))
+			out->max_cv = p->cv;
+		if (p->cv > cv_limit) {
+			out->unstable = xreallocarray(out->unstable, out->nunstable + 1,
+						      sizeof *out->unstable);
+			out->unstable[out->nunstable].depth = p->depth;
+			out->unstable[out->nunstable].n = p->n;
+			out->unstable[out->nunstable].cv = p->cv;
+			out->nunstable++;
+		}
+	}
+	at = &rps->pts[rps->npts > 1 ? sat : peak];
+	out->server_cpu = at->server_cpu;
+	out->client_cpu = at->client_cpu;
+	out->bound = BOUND_UNKNOWN;
+	if (isfinite(at->server_cpu) && isfinite(at->client_cpu))
+		out->bound = at->server_cpu >= at->client_cpu ? BOUND_SERVER : BOUND_CLIENT;
+}
+
+void analysis_series_free(struct analysis_series *a)
+{
+	if (a == NULL)
+		return;
+	free(a->unstable);
+	a->unstable = NULL;
+	a->nunstable = 0;
+}
+
+static double analysis_avg_at(const struct analysis_series *s, unsigned depth)
+{
+	const struct series_point *p = s->avg ? series_at(s->avg, depth) : NULL;
+
+	return p ? p->median : NAN;
+}
+
+void analysis_delta(const struct analysis_series *b, unsigned db, const struct analysis_series *a,
+		    unsigned da, struct analysis_delta *d)
+{
+	const struct series_point *pb = series_at(b->rps, db), *pa = series_at(a->rps, da);
+
+	memset(d, 0, sizeof *d);
+	d->base_depth = db;
+	d->depth = da;
+	d->base_rps = d->rps = d->d_rps = d->d_pct = d->ratio = NAN;
+	d->base_avg = d->avg = d->d_avg = NAN;
+	if (pb == NULL || pa == NULL)
+		return;
+	d->valid = 1;
+	d->base_rps = pb->median;
+	d->rps = pa->median;
+	d->d_rps = d->rps - d->base_rps;
+	if (d->base_rps > 0) {
+		d->d_pct = 100 * d->d_rps / d->base_rps;
+		d->ratio = d->rps / d->base_rps;
+	}
+	d->base_avg = analysis_avg_at(b, db);
+	d->avg = analysis_avg_at(a, da);
+	if (isfinite(d->base_avg) && isfinite(d->avg))
+		d->d_avg = d->avg - d->base_avg;
+}
+
+static void analysis_compare(const struct analysis_result *r, size_t base, size_t other,
+			     unsigned depth, struct analysis_cmp *c)
+{
+	const struct analysis_series *b = &r->series[base], *a = &r->series[other];
+
+	memset(c, 0, sizeof *c);
+	c->base = base;
+	c->other = other;
+	analysis_delta(b, 1, a, 1, &c->at_1);
+	analysis_delta(b, b->peak_depth, a, a->peak_depth, &c->at_peak);
+	if (depth)
+		analysis_delta(b, depth, a, depth, &c->at_depth);
+	c->ratio_min = c->ratio_max = NAN;
+	c->per_depth = xcalloc(a->rps->npts, sizeof *c->per_depth);
+	for (size_t i = 0; i < a->rps->npts; i++) {
+		unsigned d = a->rps->pts[i].depth;
+		struct analysis_delta *x = &c->per_depth[c->ndepths];
+
+		if (series_at(b->rps, d) == NULL)
+			continue;
+		analysis_delta(b, d, a, d, x);
+		c->ndepths++;
+		if (isfinite(x->ratio)) {
+			if (!(c->ratio_min <= x->ratio))
+				c->ratio_min = x->ratio;
+			if (!(c->ratio_max >= x->ratio))
+				c->ratio_max = x->ratio;
+		}
+	}
+}
+
+/* By other label (first seen first), then ratio descending, then test order. */
+static int cmp_speedup(const void *pa, const void *pb)
+{
+	const struct analysis_speedup *x = pa, *y = pb;
+
+	if (x->label_idx != y->label_idx)
+		return x->label_idx < y->label_idx ? -1 : 1;
+	if (x->ratio != y->ratio)
+		return x->ratio > y->ratio ? -1 : 1;
+	return (x->test_idx > y->test_idx) - (x->test_idx < y->test_idx);
+}
+
+static size_t analysis_find(const struct analysis_result *r, const char *label, const char *test)
+{
+	for (size_t i = 0; i < r->nseries; i++)
+		if (strcmp(r->series[i].rps->label, label) == 0 &&
+		    strcmp(r->series[i].rps->test, test) == 0)
+			return i;
+	return (size_t)-1;
+}
+
+static int analysis_no_baseline(const struct series_set *rps, const char *want, struct rs_err *err)
+{
+	char list[300] = "";
+	size_t n = 0;
+
+	for (size_t i = 0; i < rps->nlabels && n < sizeof list - 8; i++) {
+		int k = snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", rps->labels[i]);
+
+		if (k < 0 || (size_t)k >= sizeof list - n) {
+			snprintf(list + (sizeof list - 5), 5, "...");
+			break;
+		}
+		n += (size_t)k;
+	}
+	return rs_err_set(err, "--baseline '%s' is not a label in the data (labels: %s)", want, list);
+}
+
+int analysis_run(const struct series_set *rps, const struct series_set *avg,
+		 const struct analysis_opts *o, struct analysis_result *out, struct rs_err *err)
+{
+	size_t base_label = 0;
+
+	memset(out, 0, sizeof *out);
+	if (rps->n == 0)
+		return rs_err_set(err, "no series to analyse");
+	if (o->baseline != NULL) {
+		for (base_label = 0; base_label < rps->nlabels; base_label++)
+			if (strcmp(rps->labels[base_label], o->baseline) == 0)
+				break;
+		if (base_label == rps->nlabels)
+			return analysis_no_baseline(rps, o->baseline, err);
+	}
+	if (o->depth) {
+		int found = 0;
+
+		for (size_t i = 0; i < rps->n && !found; i++)
+			found = series_at(&rps->v[i], o->depth) != NULL;
+		if (!found)
+			return rs_err_set(err, "--depth %u: no series has that depth", o->depth);
+	}
+	out->baseline = rps->labels[base_label];
+	out->nlabels = rps->nlabels;
+	out->depth = o->depth;
+	out->nseries = rps->n;
+	out->series = xcalloc(rps->n, sizeof *out->series);
+	for (size_t i = 0; i < rps->n; i++) {
+		const struct series *s = &rps->v[i];
+		const struct series *a = avg ? series_find(avg, s->label, s->test) : NULL;
+
+		analysis_series_compute(s, a, o->knee, o->cv_limit, &out->series[i]);
+		out->nsingle += s->npts == 1;
+	}
+	for (size_t l = 0; l < rps->nlabels; l++) {
+		if (l == base_label)
+			continue;
+		for (size_t t = 0; t < rps->ntests; t++) {
+			size_t b = analysis_find(out, rps->labels[base_label], rps->tests[t]);
+			size_t a = analysis_find(out, rps->labels[l], rps->tests[t]);
+
+			if (b == (size_t)-1 || a == (size_t)-1)
+				continue;
+			out->cmps = xreallocarray(out->cmps, out->ncmps + 1, sizeof *out->cmps);
+			analysis_compare(out, b, a, o->depth, &out->cmps[out->ncmps++]);
+		}
+	}
+	out->speedup = xcalloc(out->ncmps ? out->ncmps : 1, sizeof *out->speedup);
+	for (size_t i = 0; i < out->ncmps; i++) {
+		const struct analysis_delta *d = o->depth ? &out->cmps[i].at_depth :
+					       &out->cmps[i].at_peak;
+		const struct series *s = out->series[out->cmps[i].other].rps;
+		struct analysis_speedup *u = &out->speedup[out->nspeedup];
+
+		if (!d->valid || !isfinite(d->ratio))
+			continue;
+		u->cmp = i;
+		u->ratio = d->ratio;
+		u->label_idx = s->label_idx;
+		u->test_idx = s->test_idx;
+		out->nspeedup++;
+	}
+	qsort(out->speedup, out->nspeedup, sizeof *out->speedup, cmp_speedup);
+	return 0;
+}
+
+void analysis_result_free(struct analysis_result *r)
+{
+	if (r == NULL)
+		return;
+	for (size_t i = 0; i < r->nseries; i++)
+		analysis_series_free(&r->series[i]);
+	free(r->series);
+	for (size_t i = 0; i < r->ncmps; i++)
+		free(r->cmps[i].per_depth);
+	free(r->cmps);
+	free(r->speedup);
+	memset(r, 0, sizeof *r);
 }

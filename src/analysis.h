@@ -5,9 +5,13 @@
 
 #include <stddef.h>
 
+#include "err.h"
 #include "series.h"
 
 #define ANALYSIS_DEFAULT_KNEE 0.95
+#define ANALYSIS_DEFAULT_CV_LIMIT 0.10
+/* Below this R² the throughput model is said not to fit. */
+#define ANALYSIS_MIN_R2 0.9
 
 /* Index in s->pts of the largest median (the first one on ties). */
 size_t analysis_peak(const struct series *s);
@@ -16,5 +20,129 @@ size_t analysis_peak(const struct series *s);
  * reaches knee * the peak median.  Meant for rps series (higher is better).
  * The charts and the report share this one definition. */
 size_t analysis_saturation(const struct series *s, double knee);
+
+/* ---- the throughput model rps(P) = P / (a + b P) ---- */
+
+enum analysis_fit_status {
+	FIT_OK,
+	FIT_TOO_FEW,              /* fewer than 3 depths */
+	FIT_NONPOSITIVE,          /* a zero median, or a fit with b <= 0 or a < 0 */
+	FIT_POOR,                 /* R² below ANALYSIS_MIN_R2 */
+};
+
+struct analysis_fit {
+	enum analysis_fit_status status;
+	double a_us;              /* fixed cost of one pipelined round trip, µs */
+	double b_us;              /* cost of one command, µs */
+	double asymptote;         /* 1/b in rps; NAN unless status == FIT_OK */
+	double r2;                /* of the fitted curve against the medians (rps scale) */
+};
+
+/* Fit the model to the medians of rps series s by least squares on the
+ * linearised form 1/rps = b + a/P, weighting each point by rps² so that
+ * every point counts by its relative error (unweighted, the depth-1 point
+ * would decide the slope alone).  a_us, b_us and r2 are NAN when not
+ * computed (FIT_TOO_FEW, a zero median). */
+void analysis_fit(const struct series *s, struct analysis_fit *fit);
+
+/* ---- one series ---- */
+
+enum analysis_bound { BOUND_UNKNOWN, BOUND_SERVER, BOUND_CLIENT };
+
+struct analysis_unstable {
+	unsigned depth;
+	size_t n;                 /* repeats */
+	double cv;
+};
+
+/* Everything the report says about one series (label x test). */
+struct analysis_series {
+	const struct series *rps; /* borrowed from the rps set */
+	const struct series *avg; /* borrowed from the avg set; NULL without latency */
+	double rps_at_1;          /* median at depth 1; NAN without depth 1 */
+	double peak_rps;
+	unsigned peak_depth;
+	unsigned sat_depth;       /* 0 for a series with one depth */
+	double gain;              /* peak / rps_at_1; NAN without depth 1 */
+	struct analysis_fit fit;
+	double max_cv;            /* NAN when no depth has repeats */
+	struct analysis_unstable *unstable; /* cv > cv_limit, by depth; owned */
+	size_t nunstable;
+	enum analysis_bound bound;/* busier process at the saturation depth */
+	double server_cpu, client_cpu; /* at the saturation depth (peak for one depth) */
+};
+
+/* Fill out for rps series s (avg may be NULL).  out->unstable is malloc'd:
+ * release with analysis_series_free(). */
+void analysis_series_compute(const struct series *rps, const struct series *avg, double knee,
+			     double cv_limit, struct analysis_series *out);
+void analysis_series_free(struct analysis_series *a);
+
+/* ---- comparisons between labels ---- */
+
+/* One label against the baseline at one depth each. */
+struct analysis_delta {
+	int valid;                /* both sides have the depths */
+	unsigned base_depth, depth;
+	double base_rps, rps;
+	double d_rps;             /* rps - base_rps */
+	double d_pct;             /* 100 * d_rps / base_rps */
+	double ratio;             /* rps / base_rps */
+	double base_avg, avg;     /* ms; NAN without latency */
+	double d_avg;             /* avg - base_avg, ms: negative is faster */
+};
+
+/* Compare a at depth da with baseline b at depth db.  Leaves d->valid 0
+ * when either side lacks its depth. */
+void analysis_delta(const struct analysis_series *b, unsigned db, const struct analysis_series *a,
+		    unsigned da, struct analysis_delta *d);
+
+/* One test of one label against the same test of the baseline. */
+struct analysis_cmp {
+	size_t base, other;       /* into analysis_result.series */
+	struct analysis_delta at_1;    /* both at depth 1 */
+	struct analysis_delta at_peak; /* each at its own peak */
+	struct analysis_delta at_depth;/* both at --depth (valid only if asked and present) */
+	struct analysis_delta *per_depth; /* every common depth, ascending; owned */
+	size_t ndepths;
+	double ratio_min, ratio_max;   /* over the common depths; NAN if none */
+};
+
+/* A line of the speed-up summary: other / baseline, peak to peak (or at
+ * --depth when one was asked for). */
+struct analysis_speedup {
+	size_t cmp;               /* into analysis_result.cmps */
+	double ratio;
+	size_t label_idx, test_idx; /* of the other series, for sorting */
+};
+
+struct analysis_opts {
+	double knee;
+	double cv_limit;
+	const char *baseline;     /* NULL: the first label */
+	unsigned depth;           /* 0: not asked */
+};
+
+struct analysis_result {
+	struct analysis_series *series; /* in the order of the rps set */
+	size_t nseries;
+	const char *baseline;     /* points into the rps set */
+	size_t nlabels;
+	struct analysis_cmp *cmps;/* by other label, then test order */
+	size_t ncmps;
+	struct analysis_speedup *speedup; /* grouped by other label, ratio descending */
+	size_t nspeedup;
+	size_t nsingle;           /* series with one depth */
+	unsigned depth;           /* the --depth compared at, 0 if none */
+};
+
+/* Analyse every series of rps (avg, the same rows' latency, may be NULL or
+ * lack some series) and compare each label with the baseline.  Fails (err
+ * set) when the baseline label is not in the data or --depth is in no
+ * series.  The result borrows from rps and avg: keep them alive; release it
+ * with analysis_result_free() (accepts NULL and a zeroed result). */
+int analysis_run(const struct series_set *rps, const struct series_set *avg,
+		 const struct analysis_opts *o, struct analysis_result *out, struct rs_err *err);
+void analysis_result_free(struct analysis_result *r);
 
 #endif

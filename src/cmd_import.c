@@ -1,11 +1,215 @@
-/* cmd_import.c: placeholder until the import room lands. */
+/* cmd_import.c: `rsweep import`: turn redis-benchmark --csv or -q output
+ * into rsweep CSV rows, written atomically to -o FILE or to stdout. */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "cmd.h"
+#include "csv.h"
+#include "import.h"
+#include "xalloc.h"
+
+#define IMPORT_MAX_INPUT ((size_t)256 << 20)
+
+/* The label when none is given: the input's base name without extension. */
+static int import_default_label(const char *path, char *out, size_t size, struct rs_err *err)
+{
+	const char *base = strrchr(path, '/'), *dot;
+	size_t n;
+
+	base = base ? base + 1 : path;
+	dot = strrchr(base, '.');
+	n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+	if (n == 0 || n >= size)
+		return rs_err_set(err, "cannot make a label of '%s': give --label", path);
+	memcpy(out, base, n);
+	out[n] = '\0';
+	return 0;
+}
+
+/* The rsweep CSV text of res: header and one row per point.  Returns a
+ * malloc'd buffer, or NULL (err set). */
+static char *import_rows(const struct import_result *res, const struct rs_config *cfg,
+			 const char *label, size_t *lenp, struct rs_err *err)
+{
+	size_t cap = 4096 + res->n * 1024, len = strlen(csv_header());
+	char *out = xmalloc(cap);
+
+	memcpy(out, csv_header(), len);
+	for (size_t i = 0; i < res->n; i++) {
+		const struct import_point *p = &res->v[i];
+		struct rs_row r;
+		unsigned repeat = 1;
+		int k;
+
+		/* The same test twice in one output ("LPUSH" and "LPUSH (needed to
+		 * benchmark LRANGE)", or runs appended to one file) is the same
+		 * point measured again: number the repeats. */
+		for (size_t j = 0; j < i; j++)
+			repeat += strcmp(res->v[j].test, p->test) == 0;
+		row_init(&r);
+		xstrlcpy(r.label, label, sizeof r.label);
+		xstrlcpy(r.test, p->test, sizeof r.test);
+		r.pipeline = cfg->pipeline.v[0];
+		r.clients = (int64_t)cfg->clients;
+		r.requests = (int64_t)cfg->requests;
+		r.repeat = repeat;
+		r.rps = p->rps;
+		/* redis-benchmark's rps is requests over the whole run. */
+		if (p->rps > 0)
+			r.seconds = (double)cfg->requests / p->rps;
+		r.avg_ms = p->avg_ms;
+		r.min_ms = p->min_ms;
+		r.p50_ms = p->p50_ms;
+		r.p95_ms = p->p95_ms;
+		r.p99_ms = p->p99_ms;
+		r.max_ms = p->max_ms;
+		r.data_size = (int64_t)cfg->data_size;
+		r.order = (int64_t)i + 1;
+		if (cap - len < 2048) {
+			cap *= 2;
+			out = xrealloc(out, cap);
+		}
+		k = csv_format_row(&r, out + len, cap - len, err);
+		if (k < 0) {
+			free(out);
+			return NULL;
+		}
+		len += (size_t)k;
+	}
+	*lenp = len;
+	return out;
+}
+
+/* Write buf to path through a temporary file in the same directory and a
+ * rename, so a reader never sees half a file and a failure leaves the old
+ * one in place. */
+static int import_write_atomic(const char *path, const char *buf, size_t len, struct rs_err *err)
+{
+	size_t n = strlen(path);
+	char *tmp = xmalloc(n + 16);
+	int fd, e;
+	size_t off = 0;
+
+	memcpy(tmp, path, n);
+	memcpy(tmp + n, ".tmp.XXXXXX", 12);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		e = errno;
+		free(tmp);
+		return rs_err_set(err, "%s: cannot create a temporary file: %s", path, strerror(e));
+	}
+	while (off < len) {
+		ssize_t k = write(fd, buf + off, len - off);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			goto fail;
+		off += (size_t)k;
+	}
+	if (fchmod(fd, 0644) < 0 || fsync(fd) < 0)
+		goto fail;
+	if (close(fd) < 0) {
+		fd = -1;
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp, path) < 0)
+		goto fail;
+	free(tmp);
+	return 0;
+fail:
+	e = errno;
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	free(tmp);
+	return rs_err_set(err, "%s: %s", path, strerror(e));
+}
+
+static enum rs_status import_output(const struct rs_config *cfg, const char *buf, size_t len,
+				    struct rs_err *err)
+{
+	struct stat st;
+
+	if (cfg->output == NULL || strcmp(cfg->output, "-") == 0) {
+		if (fwrite(buf, 1, len, stdout) != len) {
+			rs_err_set(err, "cannot write to standard output");
+			return RS_FAILED;
+		}
+		return RS_OK;
+	}
+	if (stat(cfg->output, &st) == 0 && st.st_size > 0 && !cfg->overwrite) {
+		rs_err_set(err, "%s exists and is not empty (give --overwrite to replace it)",
+			   cfg->output);
+		return RS_BAD_INPUT;
+	}
+	if (import_write_atomic(cfg->output, buf, len, err) < 0)
+		return RS_FAILED;
+	return RS_OK;
+}
 
 enum rs_status cmd_import(struct rs_config *cfg, struct rs_err *err)
 {
-	(void)cfg;
-	rs_err_set(err, "import is not built yet");
-	return RS_FAILED;
+	static const enum import_kind kinds[] = { IMPORT_AUTO, IMPORT_CSV, IMPORT_QUIET };
+	static const char *const kind_names[] = { "", "redis-benchmark --csv", "redis-benchmark -q" };
+	struct import_result res;
+	char label[ROW_STR], *in = NULL, *out = NULL;
+	const char *path;
+	size_t inlen, outlen;
+	enum rs_status st = RS_BAD_INPUT;
+
+	if (cfg->nargs != 1) {
+		rs_err_set(err, "give one input FILE (or - for standard input), not %d", cfg->nargs);
+		return RS_BAD_INPUT;
+	}
+	path = cfg->args[0];
+	if (cfg->pipeline.n != 1) {
+		rs_err_set(err, "-P/--pipeline: give the one depth the input was measured with, "
+			   "not a list of %zu", cfg->pipeline.n);
+		return RS_BAD_INPUT;
+	}
+	if (cfg->label) {
+		if (xstrlcpy(label, cfg->label, sizeof label) < 0) {
+			rs_err_set(err, "--label is longer than %d characters", ROW_STR - 1);
+			return RS_BAD_INPUT;
+		}
+	} else if (strcmp(path, "-") == 0) {
+		rs_err_set(err, "reading standard input: give --label");
+		return RS_BAD_INPUT;
+	} else if (import_default_label(path, label, sizeof label, err) < 0) {
+		return RS_BAD_INPUT;
+	}
+	if (csv_slurp(path, IMPORT_MAX_INPUT, &in, &inlen, err) < 0)
+		return RS_BAD_INPUT;
+	if (strcmp(path, "-") == 0)
+		path = "<stdin>";
+	if (import_parse(in, inlen, path, kinds[cfg->from], cfg->skip_bad, &res, err) < 0)
+		goto out;
+	/* Skipped lines are always named: --skip-bad is not --silent. */
+	for (size_t i = 0; i < res.nbad; i++)
+		fprintf(stderr, "rsweep import: %s:%u: skipped: %s\n", path, res.bad[i].line,
+			res.bad[i].reason);
+	out = import_rows(&res, cfg, label, &outlen, err);
+	if (out == NULL)
+		goto out_res;
+	st = import_output(cfg, out, outlen, err);
+	if (st == RS_OK && !cfg->quiet)
+		fprintf(stderr, "rsweep import: %zu rows from %s (%s output), label '%s', P=%u%s%s%s\n",
+			res.n, path, kind_names[res.kind], label, cfg->pipeline.v[0],
+			cfg->output ? " -> " : "", cfg->output ? cfg->output : "",
+			res.nbad ? "; some lines skipped" : "");
+out_res:
+	import_result_free(&res);
+out:
+	free(in);
+	free(out);
+	return st;
 }

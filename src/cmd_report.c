@@ -1,11 +1,186 @@
-/* cmd_report.c: placeholder until the report room lands. */
+/* cmd_report.c: `rsweep report`: read sweep CSVs, analyse every series,
+ * compare the labels, and write the report to stdout or -o FILE. */
 #include "config.h"
 
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "analysis.h"
 #include "cmd.h"
+#include "csv.h"
+#include "report.h"
+#include "series.h"
+#include "xalloc.h"
+
+/* Whether --tests item (lower case, "lrange", "ping") selects test: the
+ * name itself, or a family whose members are NAME_SOMETHING. */
+static int report_test_matches(const char *item, size_t n, const char *test)
+{
+	return strncasecmp(item, test, n) == 0 && (test[n] == '\0' || test[n] == '_');
+}
+
+/* Keep the rows whose test is selected by list; every item must select
+ * something, so that a typo does not silently drop a test. */
+static int report_filter_tests(struct rs_rows *rows, const char *list, struct rs_err *err)
+{
+	const char *p = list;
+	unsigned char *keep = xcalloc(rows->n ? rows->n : 1, 1);
+	size_t w = 0;
+
+	while (*p) {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		int hit = 0;
+
+		while (n > 0 && (*p == ' ' || *p == '\t'))
+			p++, n--;
+		while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+			n--;
+		if (n == 0) {
+			free(keep);
+			return rs_err_set(err, "--tests '%s': empty item", list);
+		}
+		for (size_t i = 0; i < rows->n; i++)
+			if (report_test_matches(p, n, rows->v[i].test))
+				keep[i] = hit = 1;
+		if (!hit) {
+			free(keep);
+			return rs_err_set(err, "--tests: '%.*s' matches no test in the data", (int)n, p);
+		}
+		if (end == NULL)
+			break;
+		p = end + 1;
+	}
+	for (size_t i = 0; i < rows->n; i++)
+		if (keep[i])
+			rows->v[w++] = rows->v[i];
+	rows->n = w;
+	free(keep);
+	return 0;
+}
+
+static int report_filter_depths(struct rs_rows *rows, const struct depth_list *d, struct rs_err *err)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < rows->n; i++)
+		if (depths_contains(d, rows->v[i].pipeline))
+			rows->v[w++] = rows->v[i];
+	rows->n = w;
+	if (w == 0)
+		return rs_err_set(err, "--depths: no point of the data is at those depths");
+	return 0;
+}
+
+/* The latency series, from the rows that carry an average latency (an
+ * imported 2-column redis-benchmark CSV has none).  Returns 0 with an
+ * empty set when no row has one. */
+static int report_avg_set(const struct rs_rows *rows, struct series_set *avg, struct rs_err *err)
+{
+	struct rs_rows sub = { 0 };
+	int rc = 0;
+
+	memset(avg, 0, sizeof *avg);
+	for (size_t i = 0; i < rows->n; i++)
+		if (!isnan(rows->v[i].avg_ms)) {
+			struct rs_row *r = rows_push(&sub);
+
+			*r = rows->v[i];
+		}
+	if (sub.n > 0)
+		rc = series_build(&sub, SM_AVG, avg, err);
+	/* sub borrows rows' names: free only its array. */
+	free(sub.v);
+	return rc;
+}
+
+static enum rs_status report_output(const struct rs_config *cfg, const struct analysis_result *res,
+				    struct rs_err *err)
+{
+	struct report_opts ro;
+	FILE *fp = stdout;
+	int rc;
+
+	ro.format = (enum report_format)cfg->format;
+	ro.prose = cfg->prose;
+	ro.knee = cfg->knee;
+	ro.cv_limit = cfg->cv_limit;
+	if (cfg->output != NULL && strcmp(cfg->output, "-") != 0) {
+		fp = fopen(cfg->output, "w");
+		if (fp == NULL) {
+			rs_err_set(err, "%s: %s", cfg->output, strerror(errno));
+			return RS_FAILED;
+		}
+	}
+	rc = report_write(fp, res, &ro, err);
+	if (fp != stdout && fclose(fp) != 0 && rc == 0)
+		rc = rs_err_set(err, "%s: %s", cfg->output, strerror(errno));
+	if (rc < 0) {
+		if (cfg->output)
+			rs_err_prefix(err, "%s", cfg->output);
+		return RS_FAILED;
+	}
+	return RS_OK;
+}
 
 enum rs_status cmd_report(struct rs_config *cfg, struct rs_err *err)
 {
-	(void)cfg;
-	rs_err_set(err, "report is not built yet");
-	return RS_FAILED;
+	struct rs_rows rows = { 0 };
+	struct series_set rps = { 0 }, avg = { 0 };
+	struct analysis_result res = { 0 };
+	struct analysis_opts ao;
+	enum rs_status st = RS_BAD_INPUT;
+	size_t nsingle = 0;
+
+	if (cfg->nargs == 0) {
+		rs_err_set(err, "no CSV files given (rsweep report FILE.csv...)");
+		return RS_BAD_INPUT;
+	}
+	for (int i = 0; i < cfg->nargs; i++) {
+		struct csv_info info;
+
+		if (csv_read_file(cfg->args[i], &rows, &info, err) < 0)
+			goto out;
+		if (info.truncated_tail && !cfg->quiet)
+			fprintf(stderr, "rsweep report: %s: the last line has no end of line "
+				"(an interrupted sweep?); ignored\n", cfg->args[i]);
+	}
+	if (rows.n == 0) {
+		rs_err_set(err, "no result rows in %s%s", cfg->args[0], cfg->nargs > 1 ? " and the others" : "");
+		goto out;
+	}
+	if (cfg->tests && report_filter_tests(&rows, cfg->tests, err) < 0)
+		goto out;
+	if (opts_given(cfg, "depths") && report_filter_depths(&rows, &cfg->depths, err) < 0)
+		goto out;
+	if (series_build(&rows, SM_RPS, &rps, err) < 0 || report_avg_set(&rows, &avg, err) < 0)
+		goto out;
+	for (size_t i = 0; i < rps.n; i++)
+		nsingle += rps.v[i].npts == 1;
+	/* With one depth per series there is no saturation to find; two or more
+	 * labels can still be compared at that depth (the stock redis-benchmark
+	 * runs people already have), so only a lone label is refused. */
+	if (nsingle == rps.n && rps.nlabels < 2) {
+		rs_err_set(err, "every series has one depth (%s %s: P=%u): no saturation to find and "
+			   "nothing to compare; sweep several depths (-P 1..40) or give a second label",
+			   rps.v[0].label, rps.v[0].test, rps.v[0].pts[0].depth);
+		goto out;
+	}
+	ao.knee = cfg->knee;
+	ao.cv_limit = cfg->cv_limit;
+	ao.baseline = cfg->baseline;
+	ao.depth = (unsigned)cfg->depth;
+	if (analysis_run(&rps, avg.n ? &avg : NULL, &ao, &res, err) < 0)
+		goto out;
+	st = report_output(cfg, &res, err);
+out:
+	analysis_result_free(&res);
+	series_set_free(&avg);
+	series_set_free(&rps);
+	rows_free(&rows);
+	return st;
 }

@@ -345,7 +345,10 @@ int opts_parse_argv(enum opts_cmd cmd, int argc, char **argv, struct rs_config *
 	size_t nl = 0, ns = 0;
 	int c;
 
-	shortopts[ns++] = '+';    /* stop at the first operand: "run -- CMD" */
+	/* run stops at the first operand, so that "run -- SET k v" keeps the
+	 * custom command whole; the others take files and options in any order. */
+	if (cmd == CMD_RUN)
+		shortopts[ns++] = '+';
 	shortopts[ns++] = ':';    /* report a missing argument as ':' */
 	for (size_t i = 0; i < OPT_N; i++) {
 		const struct opt_def *d = &opt_table[i];

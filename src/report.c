@@ -1,0 +1,939 @@
+/* report.c: analysis results as aligned text, markdown, csv or json, and
+ * the comparisons as sentences. */
+#include "config.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "num.h"
+#include "report.h"
+#include "xalloc.h"
+
+#define CELL 96
+
+/* ---- numbers as text ---- */
+
+/* v with prec decimals, or "-" when unknown. */
+static const char *fnum(char *buf, size_t size, double v, int prec)
+{
+	if (!isfinite(v))
+		snprintf(buf, size, "-");
+	else
+		num_fmt(buf, size, v, prec);
+	return buf;
+}
+
+/* Whether a formatted number is zero ("0.000", "-0.00"). */
+static int fzero(const char *s)
+{
+	for (; *s; s++)
+		if (*s >= '1' && *s <= '9')
+			return 0;
+	return 1;
+}
+
+/* v with an explicit sign ("+12.5", "-0.145", "0.000"), or "-". */
+static const char *fsigned(char *buf, size_t size, double v, int prec)
+{
+	char tmp[64];
+
+	if (!isfinite(v))
+		return fnum(buf, size, v, prec);
+	num_fmt(tmp, sizeof tmp, fabs(v), prec);
+	snprintf(buf, size, "%s%s", fzero(tmp) ? "" : v < 0 ? "-" : "+", tmp);
+	return buf;
+}
+
+/* |v| with prec decimals, trailing zeros (and a bare '.') dropped: 16, 0.36. */
+static void fshort(char *buf, size_t size, double v, int prec)
+{
+	char *dot;
+	size_t n;
+
+	num_fmt(buf, size, fabs(v), prec);
+	dot = strchr(buf, '.');
+	if (dot == NULL)
+		return;
+	n = strlen(buf);
+	while (n > 0 && buf[n - 1] == '0')
+		buf[--n] = '\0';
+	if (n > 0 && buf[n - 1] == '.')
+		buf[--n] = '\0';
+}
+
+static const char *fdepth(char *buf, size_t size, unsigned d)
+{
+	if (d == 0)
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%u", d);
+	return buf;
+}
+
+void report_depths(const struct series *s, char *buf, size_t size)
+{
+	size_t n = s->npts, w = 0;
+	unsigned first, last;
+	int k;
+
+	buf[0] = '\0';
+	if (n == 0)
+		return;
+	first = s->pts[0].depth;
+	last = s->pts[n - 1].depth;
+	if (n >= 3) {
+		unsigned step = s->pts[1].depth - first, mult = first ? s->pts[1].depth / first : 0;
+		int add = 1, mul = mult >= 2;
+
+		for (size_t i = 1; i < n; i++) {
+			add &= s->pts[i].depth - s->pts[i - 1].depth == step;
+			mul &= s->pts[i].depth == s->pts[i - 1].depth * mult;
+		}
+		if (add && step == 1) {
+			snprintf(buf, size, "%u..%u", first, last);
+			return;
+		}
+		if (add) {
+			snprintf(buf, size, "%u..%u:+%u", first, last, step);
+			return;
+		}
+		if (mul) {
+			snprintf(buf, size, "%u..%u:x%u", first, last, mult);
+			return;
+		}
+	}
+	/* Runs of three or more consecutive depths shrink to a..b. */
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+
+		while (j + 1 < n && s->pts[j + 1].depth == s->pts[j].depth + 1)
+			j++;
+		if (j - i >= 2) {
+			k = snprintf(buf + w, size - w, "%s%u..%u", i ? "," : "", s->pts[i].depth,
+				     s->pts[j].depth);
+			i = j + 1;
+		} else {
+			k = snprintf(buf + w, size - w, "%s%u", i ? "," : "", s->pts[i].depth);
+			i++;
+		}
+		if (k < 0 || (size_t)k >= size - w) {
+			if (size > 4)
+				snprintf(buf + size - 4, 4, "...");
+			return;
+		}
+		w += (size_t)k;
+	}
+}
+
+/* ---- prose ---- */
+
+static const struct analysis_delta *report_cmp_delta(const struct analysis_result *r,
+						     const struct analysis_cmp *c)
+{
+	return r->depth ? &c->at_depth : &c->at_peak;
+}
+
+int report_prose(const struct analysis_result *r, const struct analysis_cmp *c, char *buf,
+		 size_t size)
+{
+	const struct analysis_delta *d = report_cmp_delta(r, c);
+	const struct series *b = r->series[c->base].rps, *a = r->series[c->other].rps;
+	char rps[64], lat[64], where[2 * ROW_STR + 64] = "";
+	int same_rps, same_lat;
+
+	if (!d->valid)
+		return snprintf(buf, size, "%s: %s has no point at pipeline depth %u to compare.",
+				a->test, series_at(a, r->depth) ? b->label : a->label, r->depth);
+	fshort(rps, sizeof rps, d->d_rps / 1000, 2);
+	same_rps = fzero(rps);
+	same_lat = 1;
+	if (isfinite(d->d_avg)) {
+		fshort(lat, sizeof lat, d->d_avg, 3);
+		same_lat = fzero(lat);
+	}
+	if (r->depth)
+		snprintf(where, sizeof where, " at pipeline depth %u", r->depth);
+	else if (d->base_depth != 1 || d->depth != 1)
+		snprintf(where, sizeof where, " at the peaks (%s P=%u, %s P=%u)", a->label, d->depth,
+			 b->label, d->base_depth);
+	if (!isfinite(d->d_avg)) {
+		if (same_rps)
+			return snprintf(buf, size, "%s: %s showed no difference in throughput%s.",
+					a->test, a->label, where);
+		return snprintf(buf, size, "%s: %s showed a %sk %s throughput%s.", a->test, a->label,
+				rps, d->d_rps > 0 ? "higher" : "lower", where);
+	}
+	if (same_rps && same_lat)
+		return snprintf(buf, size,
+				"%s: %s showed no difference in throughput or average latency%s.",
+				a->test, a->label, where);
+	if (same_rps)
+		return snprintf(buf, size,
+				"%s: %s showed no difference in throughput and a %sms %s average latency%s.",
+				a->test, a->label, lat, d->d_avg > 0 ? "higher" : "lower", where);
+	if (same_lat)
+		return snprintf(buf, size,
+				"%s: %s showed a %sk %s throughput with no difference in average latency%s.",
+				a->test, a->label, rps, d->d_rps > 0 ? "higher" : "lower", where);
+	return snprintf(buf, size, "%s: %s showed a %sk %s throughput and a %sms %s average latency%s.",
+			a->test, a->label, rps, d->d_rps > 0 ? "higher" : "lower", lat,
+			d->d_avg > 0 ? "higher" : "lower", where);
+}
+
+/* ---- tables for text and markdown ---- */
+
+struct rtab {
+	size_t ncols;
+	const char *const *head;
+	const char *align;        /* 'l' or 'r' per column */
+	char **cells;             /* row-major */
+	size_t ncells, cap;
+};
+
+static void rtab_init(struct rtab *t, const char *const *head, const char *align)
+{
+	memset(t, 0, sizeof *t);
+	t->head = head;
+	t->align = align;
+	t->ncols = strlen(align);
+}
+
+static void rtab_add(struct rtab *t, const char *s)
+{
+	if (t->ncells == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 64;
+		t->cells = xreallocarray(t->cells, t->cap, sizeof *t->cells);
+	}
+	t->cells[t->ncells++] = xstrdup(s);
+}
+
+static void rtab_addf(struct rtab *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void rtab_addf(struct rtab *t, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	rtab_add(t, buf);
+}
+
+static void rtab_free(struct rtab *t)
+{
+	for (size_t i = 0; i < t->ncells; i++)
+		free(t->cells[i]);
+	free(t->cells);
+}
+
+/* Columns a terminal gives s: UTF-8 continuation bytes take none. */
+static size_t rtab_width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xC0) != 0x80;
+	return w;
+}
+
+static void rtab_text_row(FILE *fp, const struct rtab *t, const char *const *row, const size_t *w)
+{
+	size_t len = 2, cap = 256;
+	char *line = xmalloc(cap);
+
+	memcpy(line, "  ", 2);
+	for (size_t c = 0; c < t->ncols; c++) {
+		size_t pad = w[c] - rtab_width(row[c]), n = strlen(row[c]);
+
+		if (len + pad + n + 3 > cap) {
+			cap = 2 * (len + pad + n + 3);
+			line = xrealloc(line, cap);
+		}
+		if (t->align[c] == 'r') {
+			memset(line + len, ' ', pad);
+			len += pad;
+		}
+		memcpy(line + len, row[c], n);
+		len += n;
+		if (t->align[c] != 'r') {
+			memset(line + len, ' ', pad);
+			len += pad;
+		}
+		memcpy(line + len, "  ", 2);
+		len += 2;
+	}
+	/* No trailing blanks: the last column is often left-aligned. */
+	while (len > 0 && line[len - 1] == ' ')
+		len--;
+	line[len++] = '\n';
+	fwrite(line, 1, len, fp);
+	free(line);
+}
+
+static void rtab_text(FILE *fp, const struct rtab *t)
+{
+	size_t *w = xcalloc(t->ncols, sizeof *w);
+
+	for (size_t c = 0; c < t->ncols; c++)
+		w[c] = rtab_width(t->head[c]);
+	for (size_t i = 0; i < t->ncells; i++) {
+		size_t x = rtab_width(t->cells[i]);
+
+		if (x > w[i % t->ncols])
+			w[i % t->ncols] = x;
+	}
+	rtab_text_row(fp, t, t->head, w);
+	for (size_t i = 0; i < t->ncells; i += t->ncols)
+		rtab_text_row(fp, t, (const char *const *)&t->cells[i], w);
+	free(w);
+}
+
+/* A markdown cell: '|' would end it early. */
+static void md_cell(FILE *fp, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', fp);
+		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, fp);
+	}
+}
+
+static void rtab_markdown(FILE *fp, const struct rtab *t)
+{
+	fputc('|', fp);
+	for (size_t c = 0; c < t->ncols; c++) {
+		fputc(' ', fp);
+		md_cell(fp, t->head[c]);
+		fputs(" |", fp);
+	}
+	fputs("\n|", fp);
+	for (size_t c = 0; c < t->ncols; c++)
+		fputs(t->align[c] == 'r' ? " ---: |" : " --- |", fp);
+	fputc('\n', fp);
+	for (size_t i = 0; i < t->ncells; i += t->ncols) {
+		fputc('|', fp);
+		for (size_t c = 0; c < t->ncols; c++) {
+			fputc(' ', fp);
+			md_cell(fp, t->cells[i + c]);
+			fputs(" |", fp);
+		}
+		fputc('\n', fp);
+	}
+}
+
+/* ---- the sections, shared by text and markdown ---- */
+
+static int report_any_bound(const struct analysis_result *r)
+{
+	for (size_t i = 0; i < r->nseries; i++)
+		if (r->series[i].bound != BOUND_UNKNOWN)
+			return 1;
+	return 0;
+}
+
+static const char *report_bound_name(enum analysis_bound b)
+{
+	return b == BOUND_SERVER ? "server" : b == BOUND_CLIENT ? "client" : "";
+}
+
+static void report_series_table(const struct analysis_result *r, struct rtab *t)
+{
+	static const char *const head[] = {
+		"label", "test", "depths", "rps at P=1", "peak rps", "at P", "saturation P", "gain",
+		"a (µs)", "b (µs)", "asymptote rps", "R²", "max CV", "busier at saturation",
+	};
+	int bound = report_any_bound(r);
+	char b1[CELL];
+
+	rtab_init(t, head, bound ? "lllrrrrrrrrrrl" : "lllrrrrrrrrrr");
+	for (size_t i = 0; i < r->nseries; i++) {
+		const struct analysis_series *a = &r->series[i];
+		int fit = a->fit.status == FIT_OK;
+
+		rtab_add(t, a->rps->label);
+		rtab_add(t, a->rps->test);
+		report_depths(a->rps, b1, sizeof b1);
+		rtab_add(t, b1);
+		rtab_add(t, fnum(b1, sizeof b1, a->rps_at_1, 0));
+		rtab_add(t, fnum(b1, sizeof b1, a->peak_rps, 0));
+		rtab_add(t, fdepth(b1, sizeof b1, a->peak_depth));
+		rtab_add(t, fdepth(b1, sizeof b1, a->sat_depth));
+		if (isfinite(a->gain))
+			rtab_addf(t, "%sx", fnum(b1, sizeof b1, a->gain, 2));
+		else
+			rtab_add(t, "-");
+		rtab_add(t, fnum(b1, sizeof b1, fit ? a->fit.a_us : NAN, 3));
+		rtab_add(t, fnum(b1, sizeof b1, fit ? a->fit.b_us : NAN, 3));
+		rtab_add(t, fnum(b1, sizeof b1, a->fit.asymptote, 0));
+		rtab_add(t, fnum(b1, sizeof b1, a->fit.r2, 3));
+		if (isfinite(a->max_cv))
+			rtab_addf(t, "%s%%", fnum(b1, sizeof b1, 100 * a->max_cv, 1));
+		else
+			rtab_add(t, "-");
+		if (bound) {
+			char s[32], c[32];
+
+			if (a->bound == BOUND_UNKNOWN)
+				rtab_add(t, "-");
+			else if (a->bound == BOUND_SERVER)
+				rtab_addf(t, "server (%s vs client %s CPU)",
+					  fnum(s, sizeof s, a->server_cpu, 2),
+					  fnum(c, sizeof c, a->client_cpu, 2));
+			else
+				rtab_addf(t, "client (%s vs server %s CPU)",
+					  fnum(c, sizeof c, a->client_cpu, 2),
+					  fnum(s, sizeof s, a->server_cpu, 2));
+		}
+	}
+}
+
+/* Notes: one line each, "label test: what". */
+static size_t report_notes(const struct analysis_result *r, const struct report_opts *o,
+			   char ***out)
+{
+	char **v = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nseries; i++) {
+		const struct analysis_series *a = &r->series[i];
+		const struct series *s = a->rps;
+		char buf[512], x[32];
+		size_t w;
+
+		buf[0] = '\0';
+		/* When every series has one depth, one note says it for all. */
+		if (s->npts == 1 && r->nsingle == r->nseries)
+			;
+		else if (s->npts == 1)
+			snprintf(buf, sizeof buf, "%s %s: one depth only (P=%u): no saturation to find",
+				 s->label, s->test, s->pts[0].depth);
+		else if (a->fit.status == FIT_TOO_FEW)
+			snprintf(buf, sizeof buf, "%s %s: %zu depths are too few to fit the throughput model",
+				 s->label, s->test, s->npts);
+		else if (a->fit.status == FIT_POOR)
+			snprintf(buf, sizeof buf,
+				 "%s %s: the throughput model does not fit (R² %s < %.1f): no asymptote given",
+				 s->label, s->test, fnum(x, sizeof x, a->fit.r2, 3), ANALYSIS_MIN_R2);
+		else if (a->fit.status == FIT_NONPOSITIVE)
+			snprintf(buf, sizeof buf,
+				 "%s %s: the throughput model does not fit (no positive asymptote)",
+				 s->label, s->test);
+		if (buf[0]) {
+			v = xreallocarray(v, n + 1, sizeof *v);
+			v[n++] = xstrdup(buf);
+		}
+		if (a->nunstable == 0)
+			continue;
+		w = (size_t)snprintf(buf, sizeof buf, "%s %s: unstable (CV above %s%%) at", s->label,
+				     s->test, fnum(x, sizeof x, 100 * o->cv_limit, 1));
+		for (size_t k = 0; k < a->nunstable && w < sizeof buf; k++)
+			w += (size_t)snprintf(buf + w, sizeof buf - w, "%s P=%u (%s%%, %zu repeats)",
+					      k ? "," : "", a->unstable[k].depth,
+					      fnum(x, sizeof x, 100 * a->unstable[k].cv, 1),
+					      a->unstable[k].n);
+		v = xreallocarray(v, n + 1, sizeof *v);
+		v[n++] = xstrdup(buf);
+	}
+	if (r->nsingle == r->nseries) {
+		v = xreallocarray(v, n + 1, sizeof *v);
+		v[n++] = xstrdup("every series has one depth: no saturation depth or model fit, "
+				 "comparisons only");
+	}
+	*out = v;
+	return n;
+}
+
+static void report_free_notes(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* "P=1", "peak P=15/33" (baseline / other). */
+static void report_at(const struct analysis_delta *d, int peak, char *buf, size_t size)
+{
+	if (peak)
+		snprintf(buf, size, "peak P=%u/%u", d->base_depth, d->depth);
+	else
+		snprintf(buf, size, "P=%u", d->depth);
+}
+
+static void report_delta_row(struct rtab *t, const struct analysis_result *r,
+			     const struct analysis_cmp *c, const struct analysis_delta *d, int peak)
+{
+	char b1[CELL];
+
+	rtab_add(t, r->series[c->other].rps->test);
+	rtab_add(t, r->series[c->other].rps->label);
+	report_at(d, peak, b1, sizeof b1);
+	rtab_add(t, b1);
+	if (!d->valid) {
+		for (int k = 0; k < 7; k++)
+			rtab_add(t, "-");
+		return;
+	}
+	rtab_add(t, fnum(b1, sizeof b1, d->base_rps, 0));
+	rtab_add(t, fnum(b1, sizeof b1, d->rps, 0));
+	rtab_add(t, fsigned(b1, sizeof b1, d->d_rps, 0));
+	if (isfinite(d->d_pct))
+		rtab_addf(t, "%s%%", fsigned(b1, sizeof b1, d->d_pct, 1));
+	else
+		rtab_add(t, "-");
+	rtab_add(t, fsigned(b1, sizeof b1, d->d_avg, 3));
+	if (isfinite(d->ratio))
+		rtab_addf(t, "%sx", fnum(b1, sizeof b1, d->ratio, 2));
+	else
+		rtab_add(t, "-");
+	if (c->ndepths > 1 && isfinite(c->ratio_min)) {
+		char lo[32], hi[32];
+
+		rtab_addf(t, "%sx..%sx (%zu)", fnum(lo, sizeof lo, c->ratio_min, 2),
+			  fnum(hi, sizeof hi, c->ratio_max, 2), c->ndepths);
+	} else {
+		rtab_add(t, "-");
+	}
+}
+
+static void report_cmp_table(const struct analysis_result *r, struct rtab *t)
+{
+	static const char *const head[] = {
+		"test", "label", "at", "baseline rps", "rps", "Δrps", "Δrps %", "Δavg ms", "ratio",
+		"ratio over common depths",
+	};
+
+	rtab_init(t, head, "lllrrrrrrr");
+	for (size_t i = 0; i < r->ncmps; i++) {
+		const struct analysis_cmp *c = &r->cmps[i];
+
+		if (r->depth) {
+			report_delta_row(t, r, c, &c->at_depth, 0);
+			continue;
+		}
+		if (c->at_1.valid)
+			report_delta_row(t, r, c, &c->at_1, 0);
+		if (!c->at_1.valid || c->at_peak.base_depth != 1 || c->at_peak.depth != 1)
+			report_delta_row(t, r, c, &c->at_peak, 1);
+	}
+}
+
+/* Speed-up rows of other label index group [from, to) of r->speedup. */
+static void report_speedup_table(const struct analysis_result *r, size_t from, size_t to,
+				 int bars, struct rtab *t)
+{
+	static const char *const head_bars[] = { "test", "rps", "baseline rps", "speed-up", "" };
+	static const char *const head[] = { "test", "rps", "baseline rps", "speed-up" };
+	double max = 0;
+	char b1[CELL];
+
+	rtab_init(t, bars ? head_bars : head, bars ? "lrrrl" : "lrrr");
+	for (size_t i = from; i < to; i++)
+		max = fmax(max, r->speedup[i].ratio);
+	for (size_t i = from; i < to; i++) {
+		const struct analysis_cmp *c = &r->cmps[r->speedup[i].cmp];
+		const struct analysis_delta *d = report_cmp_delta(r, c);
+
+		rtab_add(t, r->series[c->other].rps->test);
+		rtab_add(t, fnum(b1, sizeof b1, d->rps, 0));
+		rtab_add(t, fnum(b1, sizeof b1, d->base_rps, 0));
+		rtab_addf(t, "%sx", fnum(b1, sizeof b1, r->speedup[i].ratio, 2));
+		if (bars) {
+			/* 40 columns for the largest ratio: a glance shows the order. */
+			size_t n = max > 0 ? (size_t)lround(40 * r->speedup[i].ratio / max) : 0;
+
+			memset(b1, '#', n < sizeof b1 ? n : sizeof b1 - 1);
+			b1[n < sizeof b1 ? n : sizeof b1 - 1] = '\0';
+			rtab_add(t, b1);
+		}
+	}
+}
+
+static void report_human(FILE *fp, const struct analysis_result *r, const struct report_opts *o,
+			 int md)
+{
+	struct rtab t;
+	char **notes, x[32];
+	size_t nnotes = report_notes(r, o, &notes);
+	const char *h = md ? "## " : "";
+
+	fprintf(fp, "%sSeries (medians over repeats; saturation: first depth reaching %s%% of the peak)\n",
+		h, fnum(x, sizeof x, 100 * o->knee, 0));
+	if (md)
+		fputc('\n', fp);
+	report_series_table(r, &t);
+	if (md)
+		rtab_markdown(fp, &t);
+	else
+		rtab_text(fp, &t);
+	rtab_free(&t);
+	if (nnotes) {
+		fprintf(fp, "\n%sNotes\n", h);
+		if (md)
+			fputc('\n', fp);
+		for (size_t i = 0; i < nnotes; i++)
+			fprintf(fp, "%s%s\n", md ? "- " : "  ", notes[i]);
+	}
+	report_free_notes(notes, nnotes);
+	if (r->ncmps == 0) {
+		if (r->nlabels > 1)
+			fprintf(fp, "\n%s\n", md ? "*No test appears under both the baseline and another label.*" :
+				"No test appears under both the baseline and another label.");
+		return;
+	}
+	if (r->depth)
+		fprintf(fp, "\n%sCompared with %s at pipeline depth %u\n", h, r->baseline, r->depth);
+	else
+		fprintf(fp, "\n%sCompared with %s at depth 1 and at each series' peak (P=baseline/other)\n",
+			h, r->baseline);
+	if (md)
+		fputc('\n', fp);
+	report_cmp_table(r, &t);
+	if (md)
+		rtab_markdown(fp, &t);
+	else
+		rtab_text(fp, &t);
+	rtab_free(&t);
+	for (size_t i = 0; i < r->nspeedup;) {
+		size_t j = i;
+		const char *label = r->series[r->cmps[r->speedup[i].cmp].other].rps->label;
+
+		while (j < r->nspeedup && r->speedup[j].label_idx == r->speedup[i].label_idx)
+			j++;
+		if (r->depth)
+			fprintf(fp, "\n%sSpeed-up of %s over %s at pipeline depth %u, sorted\n", h, label,
+				r->baseline, r->depth);
+		else
+			fprintf(fp, "\n%sSpeed-up of %s over %s, peak to peak, sorted\n", h, label,
+				r->baseline);
+		if (md)
+			fputc('\n', fp);
+		report_speedup_table(r, i, j, !md, &t);
+		if (md)
+			rtab_markdown(fp, &t);
+		else
+			rtab_text(fp, &t);
+		rtab_free(&t);
+		i = j;
+	}
+	if (o->prose) {
+		fprintf(fp, "\n%sIn words\n", h);
+		if (md)
+			fputc('\n', fp);
+		for (size_t i = 0; i < r->ncmps; i++) {
+			char s[512];
+
+			report_prose(r, &r->cmps[i], s, sizeof s);
+			fprintf(fp, "%s%s\n", md ? "- " : "  ", s);
+		}
+	}
+}
+
+/* ---- csv ---- */
+
+static void csv_str(FILE *fp, const char *s)
+{
+	if (strpbrk(s, ",\"\r\n") == NULL) {
+		fputs(s, fp);
+		return;
+	}
+	fputc('"', fp);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', fp);
+		fputc(*s, fp);
+	}
+	fputc('"', fp);
+}
+
+/* ",value" (empty when unknown). */
+static void csv_num(FILE *fp, double v, int prec)
+{
+	char b[64];
+
+	fputc(',', fp);
+	if (isfinite(v)) {
+		num_fmt(b, sizeof b, v, prec);
+		fputs(b, fp);
+	}
+}
+
+static void csv_depth(FILE *fp, unsigned d)
+{
+	if (d)
+		fprintf(fp, ",%u", d);
+	else
+		fputc(',', fp);
+}
+
+static const struct analysis_cmp *report_cmp_of(const struct analysis_result *r, size_t series)
+{
+	for (size_t i = 0; i < r->ncmps; i++)
+		if (r->cmps[i].other == series)
+			return &r->cmps[i];
+	return NULL;
+}
+
+static void csv_delta(FILE *fp, const struct analysis_delta *d)
+{
+	int ok = d != NULL && d->valid;
+
+	csv_num(fp, ok ? d->d_rps : NAN, 2);
+	csv_num(fp, ok ? d->d_pct : NAN, 2);
+	csv_num(fp, ok ? d->d_avg : NAN, 4);
+	csv_num(fp, ok ? d->ratio : NAN, 4);
+}
+
+static void report_csv(FILE *fp, const struct analysis_result *r, const struct report_opts *o)
+{
+	char **notes;
+	size_t nnotes = report_notes(r, o, &notes);
+
+	fputs(REPORT_CSV_LEAD ",points,fit_status,unstable_depths,busier,server_cpu,client_cpu,"
+	      "baseline,delta_rps_at_1,delta_pct_at_1,delta_avg_ms_at_1,ratio_at_1,"
+	      "delta_rps_at_peak,delta_pct_at_peak,delta_avg_ms_at_peak,ratio_at_peak,"
+	      "depth,delta_rps_at_depth,delta_pct_at_depth,delta_avg_ms_at_depth,ratio_at_depth,"
+	      "prose\n", fp);
+	for (size_t i = 0; i < r->nseries; i++) {
+		static const char *const status[] = { "ok", "too_few", "nonpositive", "poor" };
+		const struct analysis_series *a = &r->series[i];
+		const struct analysis_cmp *c = report_cmp_of(r, i);
+		char b[512];
+		size_t w = 0;
+
+		csv_str(fp, a->rps->label);
+		fputc(',', fp);
+		csv_str(fp, a->rps->test);
+		fputc(',', fp);
+		report_depths(a->rps, b, sizeof b);
+		csv_str(fp, b);
+		csv_num(fp, a->rps_at_1, 2);
+		csv_num(fp, a->peak_rps, 2);
+		csv_depth(fp, a->peak_depth);
+		csv_depth(fp, a->sat_depth);
+		csv_num(fp, a->gain, 4);
+		csv_num(fp, a->fit.a_us, 4);
+		csv_num(fp, a->fit.b_us, 4);
+		csv_num(fp, a->fit.asymptote, 2);
+		csv_num(fp, a->fit.r2, 4);
+		csv_num(fp, a->max_cv, 4);
+		fprintf(fp, ",%zu,%s,", a->rps->npts, status[a->fit.status]);
+		b[0] = '\0';
+		for (size_t k = 0; k < a->nunstable && w < sizeof b; k++)
+			w += (size_t)snprintf(b + w, sizeof b - w, "%s%u", k ? " " : "",
+					      a->unstable[k].depth);
+		csv_str(fp, b);
+		fprintf(fp, ",%s", report_bound_name(a->bound));
+		csv_num(fp, a->server_cpu, 4);
+		csv_num(fp, a->client_cpu, 4);
+		fputc(',', fp);
+		if (c)
+			csv_str(fp, r->baseline);
+		csv_delta(fp, c ? &c->at_1 : NULL);
+		csv_delta(fp, c ? &c->at_peak : NULL);
+		csv_depth(fp, c ? r->depth : 0);
+		csv_delta(fp, c && r->depth ? &c->at_depth : NULL);
+		fputc(',', fp);
+		if (c && o->prose) {
+			report_prose(r, c, b, sizeof b);
+			csv_str(fp, b);
+		}
+		fputc('\n', fp);
+	}
+	report_free_notes(notes, nnotes);
+}
+
+/* ---- json ---- */
+
+static void json_str(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		switch (ch) {
+		case '"': fputs("\\\"", fp); break;
+		case '\\': fputs("\\\\", fp); break;
+		case '\n': fputs("\\n", fp); break;
+		case '\r': fputs("\\r", fp); break;
+		case '\t': fputs("\\t", fp); break;
+		default:
+			if (ch < 0x20 || ch == 0x7f)
+				fprintf(fp, "\\u%04x", ch);
+			else
+				fputc(ch, fp);
+		}
+	}
+	fputc('"', fp);
+}
+
+/* "key":number or "key":null. */
+static void json_num(FILE *fp, const char *key, double v, int prec, int comma)
+{
+	char b[64];
+
+	fprintf(fp, "%s\"%s\":", comma ? "," : "", key);
+	if (isfinite(v)) {
+		num_fmt(b, sizeof b, v, prec);
+		fputs(b, fp);
+	} else {
+		fputs("null", fp);
+	}
+}
+
+static void json_depth(FILE *fp, const char *key, unsigned d)
+{
+	if (d)
+		fprintf(fp, ",\"%s\":%u", key, d);
+	else
+		fprintf(fp, ",\"%s\":null", key);
+}
+
+static void json_delta(FILE *fp, const char *key, const struct analysis_delta *d)
+{
+	fprintf(fp, ",\"%s\":", key);
+	if (!d->valid) {
+		fputs("null", fp);
+		return;
+	}
+	fprintf(fp, "{\"baseline_depth\":%u,\"depth\":%u", d->base_depth, d->depth);
+	json_num(fp, "baseline_rps", d->base_rps, 2, 1);
+	json_num(fp, "rps", d->rps, 2, 1);
+	json_num(fp, "delta_rps", d->d_rps, 2, 1);
+	json_num(fp, "delta_pct", d->d_pct, 3, 1);
+	json_num(fp, "baseline_avg_ms", d->base_avg, 4, 1);
+	json_num(fp, "avg_ms", d->avg, 4, 1);
+	json_num(fp, "delta_avg_ms", d->d_avg, 4, 1);
+	json_num(fp, "ratio", d->ratio, 4, 1);
+	fputc('}', fp);
+}
+
+static void report_json(FILE *fp, const struct analysis_result *r, const struct report_opts *o)
+{
+	static const char *const status[] = { "ok", "too_few", "nonpositive", "poor" };
+	char **notes;
+	size_t nnotes = report_notes(r, o, &notes);
+
+	fputs("{", fp);
+	json_num(fp, "knee", o->knee, 4, 0);
+	json_num(fp, "cv_limit", o->cv_limit, 4, 1);
+	fputs(",\"baseline\":", fp);
+	json_str(fp, r->baseline);
+	if (r->depth)
+		fprintf(fp, ",\"depth\":%u", r->depth);
+	else
+		fputs(",\"depth\":null", fp);
+	fputs(",\n\"series\":[", fp);
+	for (size_t i = 0; i < r->nseries; i++) {
+		const struct analysis_series *a = &r->series[i];
+		char b[512];
+
+		fputs(i ? ",\n{" : "\n{", fp);
+		fputs("\"label\":", fp);
+		json_str(fp, a->rps->label);
+		fputs(",\"test\":", fp);
+		json_str(fp, a->rps->test);
+		report_depths(a->rps, b, sizeof b);
+		fputs(",\"depths\":", fp);
+		json_str(fp, b);
+		fprintf(fp, ",\"points\":%zu", a->rps->npts);
+		json_num(fp, "rps_at_1", a->rps_at_1, 2, 1);
+		json_num(fp, "peak_rps", a->peak_rps, 2, 1);
+		json_depth(fp, "peak_depth", a->peak_depth);
+		json_depth(fp, "saturation_depth", a->sat_depth);
+		json_num(fp, "gain", a->gain, 4, 1);
+		fprintf(fp, ",\"fit\":{\"status\":\"%s\"", status[a->fit.status]);
+		json_num(fp, "a_us", a->fit.a_us, 4, 1);
+		json_num(fp, "b_us", a->fit.b_us, 4, 1);
+		json_num(fp, "asymptote_rps", a->fit.asymptote, 2, 1);
+		json_num(fp, "r2", a->fit.r2, 4, 1);
+		fputc('}', fp);
+		json_num(fp, "max_cv", a->max_cv, 4, 1);
+		fputs(",\"unstable\":[", fp);
+		for (size_t k = 0; k < a->nunstable; k++) {
+			fprintf(fp, "%s{\"depth\":%u,\"repeats\":%zu", k ? "," : "", a->unstable[k].depth,
+				a->unstable[k].n);
+			json_num(fp, "cv", a->unstable[k].cv, 4, 1);
+			fputc('}', fp);
+		}
+		fputs("],\"busier\":", fp);
+		if (a->bound == BOUND_UNKNOWN)
+			fputs("null", fp);
+		else
+			json_str(fp, report_bound_name(a->bound));
+		json_num(fp, "server_cpu", a->server_cpu, 4, 1);
+		json_num(fp, "client_cpu", a->client_cpu, 4, 1);
+		fputc('}', fp);
+	}
+	fputs("],\n\"comparisons\":[", fp);
+	for (size_t i = 0; i < r->ncmps; i++) {
+		const struct analysis_cmp *c = &r->cmps[i];
+
+		fputs(i ? ",\n{" : "\n{", fp);
+		fputs("\"label\":", fp);
+		json_str(fp, r->series[c->other].rps->label);
+		fputs(",\"test\":", fp);
+		json_str(fp, r->series[c->other].rps->test);
+		json_delta(fp, "at_1", &c->at_1);
+		json_delta(fp, "at_peak", &c->at_peak);
+		if (r->depth)
+			json_delta(fp, "at_depth", &c->at_depth);
+		json_num(fp, "ratio_min", c->ratio_min, 4, 1);
+		json_num(fp, "ratio_max", c->ratio_max, 4, 1);
+		fputs(",\"per_depth\":[", fp);
+		for (size_t k = 0; k < c->ndepths; k++) {
+			const struct analysis_delta *d = &c->per_depth[k];
+
+			fprintf(fp, "%s{\"depth\":%u", k ? "," : "", d->depth);
+			json_num(fp, "baseline_rps", d->base_rps, 2, 1);
+			json_num(fp, "rps", d->rps, 2, 1);
+			json_num(fp, "delta_avg_ms", d->d_avg, 4, 1);
+			json_num(fp, "ratio", d->ratio, 4, 1);
+			fputc('}', fp);
+		}
+		fputc(']', fp);
+		if (o->prose) {
+			char s[512];
+
+			report_prose(r, c, s, sizeof s);
+			fputs(",\"prose\":", fp);
+			json_str(fp, s);
+		}
+		fputc('}', fp);
+	}
+	fputs("],\n\"speedup\":[", fp);
+	for (size_t i = 0; i < r->nspeedup; i++) {
+		const struct analysis_cmp *c = &r->cmps[r->speedup[i].cmp];
+
+		fputs(i ? ",\n{\"label\":" : "\n{\"label\":", fp);
+		json_str(fp, r->series[c->other].rps->label);
+		fputs(",\"test\":", fp);
+		json_str(fp, r->series[c->other].rps->test);
+		json_num(fp, "ratio", r->speedup[i].ratio, 4, 1);
+		fputc('}', fp);
+	}
+	fputs("],\n\"notes\":[", fp);
+	for (size_t i = 0; i < nnotes; i++) {
+		fputs(i ? ",\n" : "\n", fp);
+		json_str(fp, notes[i]);
+	}
+	fputs("]}\n", fp);
+	report_free_notes(notes, nnotes);
+}
+
+int report_write(FILE *fp, const struct analysis_result *r, const struct report_opts *o,
+		 struct rs_err *err)
+{
+	switch (o->format) {
+	case FORMAT_TEXT: report_human(fp, r, o, 0); break;
+	case FORMAT_MARKDOWN: report_human(fp, r, o, 1); break;
+	case FORMAT_CSV: report_csv(fp, r, o); break;
+	case FORMAT_JSON: report_json(fp, r, o); break;
+	}
+	if (ferror(fp))
+		return rs_err_set(err, "cannot write the report");
+	return 0;
+}

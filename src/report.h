@@ -1,0 +1,42 @@
+/* report.h: analysis results as text a person reads (aligned columns,
+ * markdown, prose) or a program reads (csv, json).  Formats; computes
+ * nothing of its own. */
+#ifndef RS_REPORT_H
+#define RS_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "analysis.h"
+#include "err.h"
+#include "opts.h"
+
+/* The columns that open every csv report, in this order (a contract). */
+#define REPORT_CSV_LEAD "label,test,depths,rps_at_1,peak_rps,peak_depth,saturation_depth,gain," \
+	"fit_a_us,fit_b_us,asymptote_rps,fit_r2,max_cv"
+
+struct report_opts {
+	enum report_format format;
+	int prose;                /* add one sentence per comparison */
+	double knee;              /* as analysed, for the headings */
+	double cv_limit;
+};
+
+/* Write r to fp in o->format.  Returns 0, or -1 (err set) when fp reports a
+ * write error. */
+int report_write(FILE *fp, const struct analysis_result *r, const struct report_opts *o,
+		 struct rs_err *err);
+
+/* The sentence comparing c's label with the baseline, in the words people
+ * already use: "GET: snap showed a 21.34k higher throughput and a 0.145ms
+ * lower average latency."  At --depth when r has one, else at each series'
+ * peak; a qualifier names the depths unless both are 1.  Returns the length
+ * (truncated to size like snprintf). */
+int report_prose(const struct analysis_result *r, const struct analysis_cmp *c, char *buf,
+		 size_t size);
+
+/* A depth list in the -P syntax, shortest form ("1..40", "1..64:x2",
+ * "1..8,16"), for n depths v (ascending). */
+void report_depths(const struct series *s, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,78 @@
+#!/bin/sh
+# engine_bench.sh: rsweep's load engine side by side with redis-benchmark.
+#
+#   tests/bench/engine_bench.sh [RSWEEP] [PAIRS]
+#
+# 1. Throughput: against one private redis-server (UNIX socket and TCP
+#    loopback), GET and SET at P=1, 4, 16, -c 50: interleaved pairs
+#    (redis-benchmark, rsweep, redis-benchmark, rsweep, ...) and the median
+#    of the per-pair ratios rsweep/redis-benchmark.  Ratios from one run,
+#    because this machine is shared and absolute figures drift.
+# 2. Client cost: user-space instructions per request under callgrind, GET
+#    over the UNIX socket, -c 10: (Ir at -n 60000 - Ir at -n 10000) / 50000,
+#    so start-up and preparation cancel out.
+# It prints figures; it does not pass or fail.
+set -eu
+RSWEEP=${1:-${RSWEEP:-src/rsweep}}
+PAIRS=${2:-5}
+N=${N:-200000}
+command -v redis-benchmark >/dev/null || { echo "needs redis-benchmark (redis-tools)"; exit 1; }
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/rsweep-bench.XXXXXX")
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+redis-server --port "$PORT" --bind 127.0.0.1 --unixsocket "$T/redis.sock" --unixsocketperm 700 \
+	--save '' --appendonly no --daemonize no --dir "$T" --logfile "$T/redis.log" &
+SRV=$!
+trap 'kill $SRV 2>/dev/null; wait $SRV 2>/dev/null; rm -rf "$T"' EXIT
+until redis-cli -s "$T/redis.sock" ping >/dev/null 2>&1; do sleep 0.05; done
+
+rb_rps() {  # transport test P
+	if [ "$1" = unix ]; then a="-s $T/redis.sock"; else a="-h 127.0.0.1 -p $PORT"; fi
+	redis-benchmark $a -c 50 -n "$N" -P "$3" -t "$2" --csv 2>/dev/null |
+		awk -F'"' 'NR == 2 { print $4 }'
+}
+rs_rps() {
+	if [ "$1" = unix ]; then a="-s $T/redis.sock"; else a="-h 127.0.0.1 -p $PORT"; fi
+	"$RSWEEP" run $a -c 50 -n "$N" -P "$3" -t "$2" --force-flush -o "$T/p.csv" --overwrite -q \
+		>/dev/null && awk -F, 'NR == 2 { print $8 }' "$T/p.csv"
+}
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+echo "# throughput, -c 50 -n $N, $PAIRS interleaved pairs, $(date -u +%Y-%m-%d), $(nproc) cores"
+printf '%-5s %-4s %4s  %14s %14s %7s\n' via test P redis-benchmark rsweep ratio
+for via in unix tcp; do
+	for t in get set; do
+		for P in 1 4 16; do
+			: >"$T/a"; : >"$T/b"; : >"$T/r"
+			for _ in $(seq "$PAIRS"); do
+				a=$(rb_rps $via $t $P); b=$(rs_rps $via $t $P)
+				echo "$a" >>"$T/a"; echo "$b" >>"$T/b"
+				echo "$a $b" | awk '{ print $2 / $1 }' >>"$T/r"
+			done
+			printf '%-5s %-4s %4s  %14.0f %14.0f %7.2f\n' $via $t $P "$(median <"$T/a")" \
+				"$(median <"$T/b")" "$(median <"$T/r")"
+		done
+	done
+done
+
+if command -v valgrind >/dev/null; then
+	ir() {  # tool n P
+		if [ "$1" = rb ]; then
+			valgrind --tool=callgrind --callgrind-out-file=/dev/null redis-benchmark \
+				-s "$T/redis.sock" -c 10 -n "$2" -P "$3" -t get -q >/dev/null 2>"$T/vg" || true
+		else
+			valgrind --tool=callgrind --callgrind-out-file=/dev/null "$RSWEEP" run \
+				-s "$T/redis.sock" -c 10 -n "$2" -P "$3" -t get --force-flush -q \
+				>/dev/null 2>"$T/vg" || true
+		fi
+		sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$T/vg"
+	}
+	echo
+	echo "# client cost: instructions per request (callgrind), GET over UNIX socket, -c 10"
+	printf '%4s  %16s %10s %7s\n' P redis-benchmark rsweep ratio
+	for P in 1 16; do
+		a=$(( ($(ir rb 60000 $P) - $(ir rb 10000 $P)) / 50000 ))
+		b=$(( ($(ir rs 60000 $P) - $(ir rs 10000 $P)) / 50000 ))
+		printf '%4s  %16s %10s %7.2f\n' $P $a $b "$(echo "$a $b" | awk '{ print $2 / $1 }')"
+	done
+fi

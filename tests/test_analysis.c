@@ -1,0 +1,335 @@
+/* test_analysis.c: the analysis room against synthetic series whose answers
+ * are known: saturation, the throughput model, stability, comparisons. */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "row.h"
+#include "series.h"
+
+static struct rs_row *add(struct rs_rows *rows, const char *label, const char *test, unsigned p,
+			  unsigned rep, double rps, double avg)
+{
+	const char *src = rows->nnames ? rows->names[0] : rows_add_name(rows, "mem.csv");
+	struct rs_row *r = rows_push(rows);
+
+	snprintf(r->label, sizeof r->label, "%s", label);
+	snprintf(r->test, sizeof r->test, "%s", test);
+	r->pipeline = p;
+	r->repeat = rep;
+	r->rps = rps;
+	r->avg_ms = avg;
+	r->src = src;
+	r->line = (unsigned)rows->n + 1;
+	return r;
+}
+
+static double model(double p, double a, double b)
+{
+	return p / (a + b * p);
+}
+
+/* A deterministic +-amp wobble, so "noisy" data is the same on every run. */
+static double wobble(unsigned i, double amp)
+{
+	static const double w[] = { 0.3, -0.8, 1.0, -0.2, 0.6, -1.0, 0.1, 0.9, -0.5, -0.4 };
+
+	return 1 + amp * w[i % 10];
+}
+
+static void build(const struct rs_rows *rows, struct series_set *set)
+{
+	struct rs_err err = { "" };
+
+	cr_assert_eq(series_build(rows, SM_RPS, set, &err), 0, "%s", err.msg);
+}
+
+Test(analysis, saturation_of_linear_then_flat_curve)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set set;
+	struct analysis_series a;
+
+	/* 10k per depth up to 16, flat at 160k after: 95% of the peak (152k) is
+	 * first reached at 16, 90% (144k) at 15. */
+	for (unsigned p = 1; p <= 40; p++)
+		add(&rows, "x", "GET", p, 1, p <= 16 ? 10000.0 * p : 160000, NAN);
+	build(&rows, &set);
+	cr_assert_eq(set.n, 1);
+	cr_assert_eq(set.v[0].pts[analysis_saturation(&set.v[0], 0.95)].depth, 16);
+	cr_assert_eq(set.v[0].pts[analysis_saturation(&set.v[0], 0.90)].depth, 15);
+	analysis_series_compute(&set.v[0], NULL, 0.95, 0.10, &a);
+	cr_assert_eq(a.sat_depth, 16);
+	cr_assert_eq(a.peak_depth, 16, "first depth on ties");
+	cr_assert_float_eq(a.peak_rps, 160000, 1e-9);
+	cr_assert_float_eq(a.rps_at_1, 10000, 1e-9);
+	cr_assert_float_eq(a.gain, 16, 1e-9);
+	cr_assert(isnan(a.max_cv), "one repeat: no CV");
+	cr_assert_eq(a.nunstable, 0);
+	cr_assert_eq(a.bound, BOUND_UNKNOWN);
+	analysis_series_free(&a);
+	series_set_free(&set);
+	rows_free(&rows);
+}
+
+Test(analysis, saturation_uses_medians_over_repeats)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set set;
+
+	/* One wild repeat at depth 2 must not make it the saturation point. */
+	for (unsigned p = 1; p <= 8; p++)
+		for (unsigned r = 1; r <= 3; r++)
+			add(&rows, "x", "GET", p, r, p == 2 && r == 2 ? 1e6 : 1000.0 * (p < 5 ? p : 5), NAN);
+	build(&rows, &set);
+	cr_assert_eq(set.v[0].pts[analysis_saturation(&set.v[0], 0.95)].depth, 5);
+	series_set_free(&set);
+	rows_free(&rows);
+}
+
+Test(analysis, fit_recovers_model_parameters)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set set;
+	struct analysis_fit f;
+	const double a = 40e-6, b = 2e-6; /* asymptote 500k rps */
+
+	for (unsigned p = 1; p <= 40; p++)
+		add(&rows, "x", "GET", p, 1, model(p, a, b), NAN);
+	build(&rows, &set);
+	analysis_fit(&set.v[0], &f);
+	cr_assert_eq(f.status, FIT_OK);
+	cr_assert_float_eq(f.a_us, 40, 1e-6);
+	cr_assert_float_eq(f.b_us, 2, 1e-6);
+	cr_assert_float_eq(f.asymptote, 500000, 1e-3);
+	cr_assert_float_eq(f.r2, 1, 1e-9);
+	series_set_free(&set);
+	rows_free(&rows);
+}
+
+Test(analysis, fit_recovers_asymptote_from_noisy_repeats_within_2pct)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set set;
+	struct analysis_fit f;
+	const double a = 30e-6, b = 4e-6; /* asymptote 250k rps */
+	unsigned i = 0;
+	static const unsigned depths[] = { 1, 2, 4, 8, 16, 32, 64, 128 };
+
+	for (size_t d = 0; d < sizeof depths / sizeof depths[0]; d++)
+		for (unsigned r = 1; r <= 5; r++)
+			add(&rows, "x", "SET", depths[d], r, model(depths[d], a, b) * wobble(i++, 0.03), NAN);
+	build(&rows, &set);
+	analysis_fit(&set.v[0], &f);
+	cr_assert_eq(f.status, FIT_OK);
+	cr_assert(fabs(f.asymptote - 250000) / 250000 < 0.02, "asymptote %f", f.asymptote);
+	cr_assert_gt(f.r2, 0.99);
+	series_set_free(&set);
+	rows_free(&rows);
+}
+
+Test(analysis, fit_says_when_model_does_not_fit)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set set;
+	struct analysis_fit f;
+
+	/* Rises then collapses: no P/(a+bP) curve does that. */
+	for (unsigned p = 1; p <= 20; p++)
+		add(&rows, "x", "GET", p, 1, p <= 10 ? 10000.0 * p : 10000.0 * (21 - p), NAN);
+	build(&rows, &set);
+	analysis_fit(&set.v[0], &f);
+	cr_assert(f.status == FIT_POOR || f.status == FIT_NONPOSITIVE, "status %d", f.status);
+	cr_assert(isnan(f.asymptote), "no misleading asymptote");
+	series_set_free(&set);
+	rows_free(&rows);
+}
+
+Test(analysis, fit_needs_three_depths)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set set;
+	struct analysis_fit f;
+
+	add(&rows, "x", "GET", 1, 1, 1000, NAN);
+	add(&rows, "x", "GET", 2, 1, 1900, NAN);
+	build(&rows, &set);
+	analysis_fit(&set.v[0], &f);
+	cr_assert_eq(f.status, FIT_TOO_FEW);
+	cr_assert(isnan(f.asymptote) && isnan(f.r2));
+	series_set_free(&set);
+	rows_free(&rows);
+}
+
+Test(analysis, noisy_repeats_listed_as_unstable)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set set;
+	struct analysis_series a;
+
+	/* Depths 3 and 7 vary by +-20% (CV 0.2), the others by +-1%. */
+	for (unsigned p = 1; p <= 10; p++) {
+		double base = 1000.0 * p, amp = p == 3 || p == 7 ? 0.2 : 0.01;
+
+		add(&rows, "m1", "GET", p, 1, base * (1 - amp), NAN);
+		add(&rows, "m1", "GET", p, 2, base, NAN);
+		add(&rows, "m1", "GET", p, 3, base * (1 + amp), NAN);
+	}
+	build(&rows, &set);
+	analysis_series_compute(&set.v[0], NULL, 0.95, 0.10, &a);
+	cr_assert_eq(a.nunstable, 2);
+	cr_assert_eq(a.unstable[0].depth, 3);
+	cr_assert_eq(a.unstable[1].depth, 7);
+	cr_assert_eq(a.unstable[0].n, 3);
+	cr_assert_float_eq(a.unstable[0].cv, 0.2, 1e-9);
+	cr_assert_float_eq(a.max_cv, 0.2, 1e-9);
+	analysis_series_free(&a);
+	/* A looser limit lists nothing. */
+	analysis_series_compute(&set.v[0], NULL, 0.95, 0.25, &a);
+	cr_assert_eq(a.nunstable, 0);
+	analysis_series_free(&a);
+	series_set_free(&set);
+	rows_free(&rows);
+}
+
+Test(analysis, busier_process_at_saturation_depth)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set set;
+	struct analysis_series a;
+
+	for (unsigned p = 1; p <= 8; p++) {
+		struct rs_row *r = add(&rows, "x", "GET", p, 1, 1000.0 * (p < 4 ? p : 4), NAN);
+
+		r->seconds = 2;
+		/* The server is busier at depth 4 (saturation); not at depth 1. */
+		r->server_cpu_s = p >= 4 ? 1.9 : 0.4;
+		r->client_cpu_s = 1.0;
+	}
+	build(&rows, &set);
+	analysis_series_compute(&set.v[0], NULL, 0.95, 0.10, &a);
+	cr_assert_eq(a.sat_depth, 4);
+	cr_assert_eq(a.bound, BOUND_SERVER);
+	cr_assert_float_eq(a.server_cpu, 0.95, 1e-9);
+	cr_assert_float_eq(a.client_cpu, 0.5, 1e-9);
+	analysis_series_free(&a);
+	series_set_free(&set);
+	rows_free(&rows);
+}
+
+/* Two labels, "b" exactly ratio[t] times "a" at every depth. */
+static void two_labels(struct rs_rows *rows, struct series_set *rps, struct series_set *avg)
+{
+	static const char *const tests[] = { "GET", "SET", "SPOP" };
+	static const double ratio[] = { 2.0, 1.25, 3.0 };
+	struct rs_err err = { "" };
+
+	for (int t = 0; t < 3; t++)
+		for (unsigned p = 1; p <= 16; p++) {
+			double r = model(p, 40e-6, 2e-6);
+
+			add(rows, "a", tests[t], p, 1, r, 0.5 * p);
+			add(rows, "b", tests[t], p, 1, r * ratio[t], 0.5 * p / ratio[t]);
+		}
+	cr_assert_eq(series_build(rows, SM_RPS, rps, &err), 0, "%s", err.msg);
+	cr_assert_eq(series_build(rows, SM_AVG, avg, &err), 0, "%s", err.msg);
+}
+
+Test(analysis, comparison_with_known_ratios)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set rps, avg;
+	struct analysis_result r;
+	struct analysis_opts o = { 0.95, 0.10, NULL, 0 };
+	struct rs_err err = { "" };
+	const struct analysis_cmp *c;
+
+	two_labels(&rows, &rps, &avg);
+	cr_assert_eq(analysis_run(&rps, &avg, &o, &r, &err), 0, "%s", err.msg);
+	cr_assert_str_eq(r.baseline, "a");
+	cr_assert_eq(r.ncmps, 3);
+	c = &r.cmps[0];
+	cr_assert_str_eq(r.series[c->other].rps->label, "b");
+	cr_assert_str_eq(r.series[c->other].rps->test, "GET");
+	cr_assert(c->at_1.valid);
+	cr_assert_float_eq(c->at_1.ratio, 2.0, 1e-12);
+	cr_assert_float_eq(c->at_1.d_pct, 100.0, 1e-9);
+	cr_assert_float_eq(c->at_1.d_rps, c->at_1.base_rps, 1e-9);
+	cr_assert_float_eq(c->at_1.d_avg, -0.25, 1e-12);
+	cr_assert_eq(c->at_peak.depth, 16);
+	cr_assert_eq(c->at_peak.base_depth, 16);
+	cr_assert_float_eq(c->at_peak.ratio, 2.0, 1e-12);
+	cr_assert_eq(c->ndepths, 16);
+	cr_assert_float_eq(c->ratio_min, 2.0, 1e-12);
+	cr_assert_float_eq(c->ratio_max, 2.0, 1e-12);
+	/* Speed-up summary: sorted, largest first. */
+	cr_assert_eq(r.nspeedup, 3);
+	cr_assert_float_eq(r.speedup[0].ratio, 3.0, 1e-12);
+	cr_assert_float_eq(r.speedup[1].ratio, 2.0, 1e-12);
+	cr_assert_float_eq(r.speedup[2].ratio, 1.25, 1e-12);
+	cr_assert_str_eq(r.series[r.cmps[r.speedup[0].cmp].other].rps->test, "SPOP");
+	analysis_result_free(&r);
+
+	/* The other way round, at one depth. */
+	o.baseline = "b";
+	o.depth = 4;
+	cr_assert_eq(analysis_run(&rps, &avg, &o, &r, &err), 0, "%s", err.msg);
+	cr_assert_str_eq(r.baseline, "b");
+	cr_assert(r.cmps[0].at_depth.valid);
+	cr_assert_eq(r.cmps[0].at_depth.depth, 4);
+	cr_assert_float_eq(r.cmps[0].at_depth.ratio, 0.5, 1e-12);
+	cr_assert_float_eq(r.cmps[0].at_depth.d_pct, -50, 1e-9);
+	analysis_result_free(&r);
+	series_set_free(&rps);
+	series_set_free(&avg);
+	rows_free(&rows);
+}
+
+Test(analysis, unknown_baseline_and_depth_are_errors)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set rps, avg;
+	struct analysis_result r;
+	struct analysis_opts o = { 0.95, 0.10, "c", 0 };
+	struct rs_err err = { "" };
+
+	two_labels(&rows, &rps, &avg);
+	cr_assert_eq(analysis_run(&rps, &avg, &o, &r, &err), -1);
+	cr_assert(strstr(err.msg, "--baseline 'c' is not a label") != NULL, "%s", err.msg);
+	cr_assert(strstr(err.msg, "a, b") != NULL, "%s", err.msg);
+	o.baseline = NULL;
+	o.depth = 17;
+	cr_assert_eq(analysis_run(&rps, &avg, &o, &r, &err), -1);
+	cr_assert(strstr(err.msg, "--depth 17") != NULL, "%s", err.msg);
+	analysis_result_free(&r);
+	series_set_free(&rps);
+	series_set_free(&avg);
+	rows_free(&rows);
+}
+
+Test(analysis, single_depth_series)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set rps;
+	struct analysis_result r;
+	struct analysis_opts o = { 0.95, 0.10, NULL, 0 };
+	struct rs_err err = { "" };
+
+	add(&rows, "apt", "GET", 1, 1, 100000, NAN);
+	add(&rows, "snap", "GET", 1, 1, 121340, NAN);
+	build(&rows, &rps);
+	cr_assert_eq(analysis_run(&rps, NULL, &o, &r, &err), 0, "%s", err.msg);
+	cr_assert_eq(r.nsingle, 2);
+	cr_assert_eq(r.series[0].sat_depth, 0);
+	cr_assert_eq(r.series[0].fit.status, FIT_TOO_FEW);
+	cr_assert_eq(r.ncmps, 1);
+	cr_assert_float_eq(r.cmps[0].at_peak.d_rps, 21340, 1e-9);
+	cr_assert(isnan(r.cmps[0].at_peak.d_avg), "no latency in the data");
+	analysis_result_free(&r);
+	series_set_free(&rps);
+	rows_free(&rows);
+}

@@ -1,0 +1,419 @@
+/* test_report.c: the report's formats and sentences, and `rsweep report`
+ * end to end on small CSVs written here. */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis.h"
+#include "cmd.h"
+#include "csv.h"
+#include "opts.h"
+#include "report.h"
+#include "series.h"
+
+static struct rs_row *add(struct rs_rows *rows, const char *label, const char *test, unsigned p,
+			  unsigned rep, double rps, double avg)
+{
+	const char *src = rows->nnames ? rows->names[0] : rows_add_name(rows, "mem.csv");
+	struct rs_row *r = rows_push(rows);
+
+	snprintf(r->label, sizeof r->label, "%s", label);
+	snprintf(r->test, sizeof r->test, "%s", test);
+	r->pipeline = p;
+	r->repeat = rep;
+	r->rps = rps;
+	r->avg_ms = avg;
+	r->src = src;
+	r->line = (unsigned)rows->n + 1;
+	return r;
+}
+
+struct fixture {
+	struct rs_rows rows;
+	struct series_set rps, avg;
+	struct analysis_result res;
+};
+
+static void analyse(struct fixture *f, const char *baseline, unsigned depth)
+{
+	struct analysis_opts o = { 0.95, 0.10, baseline, depth };
+	struct rs_err err = { "" };
+
+	cr_assert_eq(series_build(&f->rows, SM_RPS, &f->rps, &err), 0, "%s", err.msg);
+	cr_assert_eq(series_build(&f->rows, SM_AVG, &f->avg, &err), 0, "%s", err.msg);
+	cr_assert_eq(analysis_run(&f->rps, &f->avg, &o, &f->res, &err), 0, "%s", err.msg);
+}
+
+static void fixture_free(struct fixture *f)
+{
+	analysis_result_free(&f->res);
+	series_set_free(&f->rps);
+	series_set_free(&f->avg);
+	rows_free(&f->rows);
+}
+
+/* The report of f as a string (malloc'd). */
+static char *render(const struct fixture *f, enum report_format fmt, int prose)
+{
+	struct report_opts o = { fmt, prose, 0.95, 0.10 };
+	struct rs_err err = { "" };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	cr_assert_not_null(fp);
+	cr_assert_eq(report_write(fp, &f->res, &o, &err), 0, "%s", err.msg);
+	fclose(fp);
+	return buf;
+}
+
+/* The snap-vs-apt write-up: stock runs at P=1, one sentence per test. */
+Test(report, prose_in_the_seed_words)
+{
+	static const struct {
+		const char *test;
+		double apt_rps, apt_avg, snap_rps, snap_avg;
+		const char *want;
+	} c[] = {
+		{ "GET", 100000, 0.500, 121340, 0.355,
+		  "GET: snap showed a 21.34k higher throughput and a 0.145ms lower average latency." },
+		{ "LPUSH", 90000, 0.400, 106000, 0.302,
+		  "LPUSH: snap showed a 16k higher throughput and a 0.098ms lower average latency." },
+		{ "RPOP", 100000, 0.300, 93340, 0.358,
+		  "RPOP: snap showed a 6.66k lower throughput and a 0.058ms higher average latency." },
+		{ "ZPOPMIN", 90000, 0.280, 91410, 0.280,
+		  "ZPOPMIN: snap showed a 1.41k higher throughput with no difference in average latency." },
+		{ "LRANGE_300", 30000, 0.900, 30950, 0.829,
+		  "LRANGE_300: snap showed a 0.95k higher throughput and a 0.071ms lower average latency." },
+		{ "SPOP", 97000, 0.260, 99820, 0.250,
+		  "SPOP: snap showed a 2.82k higher throughput and a 0.01ms lower average latency." },
+	};
+	struct fixture f = { 0 };
+	char *text;
+
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		add(&f.rows, "apt", c[i].test, 1, 1, c[i].apt_rps, c[i].apt_avg);
+		add(&f.rows, "snap", c[i].test, 1, 1, c[i].snap_rps, c[i].snap_avg);
+	}
+	analyse(&f, NULL, 0);
+	cr_assert_eq(f.res.ncmps, sizeof c / sizeof c[0]);
+	for (size_t i = 0; i < f.res.ncmps; i++) {
+		char s[512];
+
+		report_prose(&f.res, &f.res.cmps[i], s, sizeof s);
+		cr_assert_str_eq(s, c[i].want);
+	}
+	text = render(&f, FORMAT_TEXT, 1);
+	cr_assert(strstr(text, "In words") != NULL, "%s", text);
+	cr_assert(strstr(text, c[0].want) != NULL, "%s", text);
+	cr_assert(strstr(text, "every series has one depth: no saturation") != NULL, "%s", text);
+	free(text);
+	fixture_free(&f);
+}
+
+/* Two labels with known ratios: the table's deltas and the sentence agree
+ * to the printed precision. */
+Test(report, deltas_and_prose_agree)
+{
+	struct fixture f = { 0 };
+	char *text, s[512];
+
+	for (unsigned p = 1; p <= 8; p++) {
+		add(&f.rows, "intel", "GET", p, 1, 10000.0 * p, 0.5);
+		add(&f.rows, "m1", "GET", p, 1, 12345.678 * p, 0.4);
+	}
+	analyse(&f, "intel", 0);
+	report_prose(&f.res, &f.res.cmps[0], s, sizeof s);
+	/* At the peaks (P=8): 98765.42 - 80000 = 18765.42 -> 18.77k; 0.1 ms. */
+	cr_assert_str_eq(s, "GET: m1 showed a 18.77k higher throughput and a 0.1ms lower average "
+		      "latency at the peaks (m1 P=8, intel P=8).");
+	text = render(&f, FORMAT_TEXT, 1);
+	cr_assert(strstr(text, "+18765") != NULL, "%s", text);
+	cr_assert(strstr(text, "+23.5%") != NULL, "%s", text);
+	cr_assert(strstr(text, "-0.100") != NULL, "%s", text);
+	cr_assert(strstr(text, "1.23x") != NULL, "%s", text);
+	cr_assert(strstr(text, "Speed-up of m1 over intel") != NULL, "%s", text);
+	free(text);
+	analysis_result_free(&f.res);
+	series_set_free(&f.rps);
+	series_set_free(&f.avg);
+	/* At one depth the sentence says which. */
+	analyse(&f, "intel", 2);
+	report_prose(&f.res, &f.res.cmps[0], s, sizeof s);
+	cr_assert_str_eq(s, "GET: m1 showed a 4.69k higher throughput and a 0.1ms lower average "
+		      "latency at pipeline depth 2.");
+	fixture_free(&f);
+}
+
+Test(report, csv_has_the_contract_columns_first)
+{
+	struct fixture f = { 0 };
+	char *text, *nl;
+
+	for (unsigned p = 1; p <= 4; p++)
+		add(&f.rows, "a", "GET", p, 1, 1000.0 * p, 0.5);
+	add(&f.rows, "a,b", "SET", 1, 1, 500, 1);
+	add(&f.rows, "a,b", "SET", 2, 1, 900, 1);
+	analyse(&f, NULL, 0);
+	text = render(&f, FORMAT_CSV, 0);
+	cr_assert_eq(strncmp(text, "label,test,depths,rps_at_1,peak_rps,peak_depth,saturation_depth,"
+			     "gain,fit_a_us,fit_b_us,asymptote_rps,fit_r2,max_cv,", 110), 0, "%s", text);
+	cr_assert_eq(strncmp(text, REPORT_CSV_LEAD ",", strlen(REPORT_CSV_LEAD) + 1), 0);
+	nl = strchr(text, '\n');
+	cr_assert_eq(strncmp(nl + 1, "a,GET,1..4,1000.00,4000.00,4,4,4.0000,", 38), 0, "%s", nl + 1);
+	cr_assert(strstr(text, "\n\"a,b\",SET,\"1,2\",500.00,900.00,2,2,1.8000,") != NULL, "%s", text);
+	free(text);
+	fixture_free(&f);
+}
+
+Test(report, json_is_escaped)
+{
+	struct fixture f = { 0 };
+	char *text;
+
+	for (unsigned p = 1; p <= 3; p++) {
+		add(&f.rows, "a\"b\\c\td", "GET", p, 1, 1000.0 * p, 0.5);
+		add(&f.rows, "plain", "GET", p, 1, 2000.0 * p, 0.25);
+	}
+	analyse(&f, NULL, 0);
+	text = render(&f, FORMAT_JSON, 1);
+	cr_assert(strstr(text, "\"label\":\"a\\\"b\\\\c\\td\"") != NULL, "%s", text);
+	cr_assert(strstr(text, "\"baseline\":\"a\\\"b\\\\c\\td\"") != NULL, "%s", text);
+	cr_assert(strstr(text, "\"ratio\":2.0000") != NULL, "%s", text);
+	cr_assert(strstr(text, "\"prose\":\"GET: plain showed") != NULL, "%s", text);
+	cr_assert(strstr(text, "nan") == NULL && strstr(text, "inf") == NULL, "%s", text);
+	free(text);
+	fixture_free(&f);
+}
+
+Test(report, markdown_tables)
+{
+	struct fixture f = { 0 };
+	char *text;
+
+	for (unsigned p = 1; p <= 3; p++) {
+		add(&f.rows, "x|y", "GET", p, 1, 1000.0 * p, 0.5);
+		add(&f.rows, "z", "GET", p, 1, 1500.0 * p, 0.5);
+	}
+	analyse(&f, NULL, 0);
+	text = render(&f, FORMAT_MARKDOWN, 1);
+	cr_assert(strstr(text, "## Series") != NULL, "%s", text);
+	cr_assert(strstr(text, "| x\\|y | GET |") != NULL, "%s", text);
+	cr_assert(strstr(text, "| --- | --- | --- | ---: |") != NULL, "%s", text);
+	cr_assert(strstr(text, "- GET: z showed a 1.5k higher throughput") != NULL, "%s", text);
+	free(text);
+	fixture_free(&f);
+}
+
+Test(report, numbers_use_a_dot_whatever_the_locale)
+{
+	struct fixture f = { 0 };
+	char *text;
+
+	if (setlocale(LC_ALL, "de_DE.UTF-8") == NULL && setlocale(LC_ALL, "fr_FR.UTF-8") == NULL)
+		cr_skip_test("no locale with a decimal comma installed");
+	for (unsigned p = 1; p <= 3; p++)
+		add(&f.rows, "a", "GET", p, 1, 1000.5 * p, 0.5);
+	analyse(&f, NULL, 0);
+	text = render(&f, FORMAT_CSV, 0);
+	cr_assert(strstr(text, "1000.50") != NULL, "%s", text);
+	free(text);
+	setlocale(LC_ALL, "C");
+	fixture_free(&f);
+}
+
+Test(report, depth_lists_in_short_form)
+{
+	static const struct {
+		unsigned d[8];
+		size_t n;
+		const char *want;
+	} c[] = {
+		{ { 1, 2, 3, 4, 5 }, 5, "1..5" },
+		{ { 1, 2, 4, 8, 16, 32, 64 }, 7, "1..64:x2" },
+		{ { 1, 5, 9, 13 }, 4, "1..13:+4" },
+		{ { 1, 2, 3, 4, 16, 24 }, 6, "1..4,16,24" },
+		{ { 7 }, 1, "7" },
+		{ { 1, 3 }, 2, "1,3" },
+	};
+
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		struct series_point pts[8];
+		struct series s;
+		char buf[64];
+
+		memset(&s, 0, sizeof s);
+		memset(pts, 0, sizeof pts);
+		for (size_t k = 0; k < c[i].n; k++)
+			pts[k].depth = c[i].d[k];
+		s.pts = pts;
+		s.npts = c[i].n;
+		report_depths(&s, buf, sizeof buf);
+		cr_assert_str_eq(buf, c[i].want);
+	}
+}
+
+/* ---- `rsweep report` end to end ---- */
+
+static char tmpdir[64];
+
+static void mk_tmp(void)
+{
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/rsweep-report-XXXXXX");
+	cr_assert_not_null(mkdtemp(tmpdir));
+}
+
+static void rm_tmp(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+	cr_assert_eq(system(cmd), 0);
+}
+
+static void write_file(const char *name, const char *text)
+{
+	char path[128];
+	FILE *fp;
+
+	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+	fp = fopen(path, "w");
+	cr_assert_not_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+static char *slurp(const char *name)
+{
+	char path[128], *buf;
+	size_t len;
+	struct rs_err err;
+
+	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+	cr_assert_eq(csv_slurp(path, 1 << 20, &buf, &len, &err), 0, "%s", err.msg);
+	return buf;
+}
+
+/* Run `rsweep report ARGS... -o out.txt` from tmpdir; returns the status. */
+static enum rs_status run_report(struct rs_err *err, const char *const *args, int nargs)
+{
+	struct rs_config cfg;
+	static char store[32][128];
+	char *argv[33];
+	int argc = 0;
+	enum rs_status st;
+
+	snprintf(store[argc++], sizeof store[0], "report");
+	snprintf(store[argc++], sizeof store[0], "-o");
+	snprintf(store[argc++], sizeof store[0], "%s/out.txt", tmpdir);
+	for (int i = 0; i < nargs; i++)
+		snprintf(store[argc++], sizeof store[0], "%s", args[i]);
+	for (int i = 0; i < argc; i++)
+		argv[i] = store[i];
+	argv[argc] = NULL;
+	cr_assert_eq(opts_defaults(CMD_REPORT, &cfg, err), 0, "%s", err->msg);
+	cr_assert_eq(opts_parse_argv(CMD_REPORT, argc, argv, &cfg, err), 0, "%s", err->msg);
+	cr_assert_eq(chdir(tmpdir), 0);
+	st = cmd_report(&cfg, err);
+	opts_free(&cfg);
+	return st;
+}
+
+/* The reader finds columns by name: a short header is enough. */
+static void write_two_labels(void)
+{
+	char buf[8192];
+	size_t n = 0;
+
+	n += (size_t)snprintf(buf + n, sizeof buf - n,
+			      "label,test,pipeline,clients,requests,repeat,seconds,rps,avg_ms\n");
+	for (unsigned p = 1; p <= 6; p++) {
+		n += (size_t)snprintf(buf + n, sizeof buf - n, "intel,GET,%u,50,1000,1,1,%u.00,0.5\n", p,
+				      10000 * (p < 4 ? p : 4));
+		n += (size_t)snprintf(buf + n, sizeof buf - n, "intel,LRANGE_100,%u,50,1000,1,1,%u.00,0.5\n",
+				      p, 3000 * (p < 4 ? p : 4));
+		n += (size_t)snprintf(buf + n, sizeof buf - n, "m1,GET,%u,50,1000,1,1,%u.00,0.25\n", p,
+				      30000 * p);
+		n += (size_t)snprintf(buf + n, sizeof buf - n, "m1,LRANGE_100,%u,50,1000,1,1,%u.00,0.5\n",
+				      p, 6000 * p);
+	}
+	write_file("two.csv", buf);
+}
+
+Test(report, cli_two_labels_with_filters, .init = mk_tmp, .fini = rm_tmp)
+{
+	struct rs_err err = { "" };
+	static const char *const a1[] = { "--prose", "--tests", "get", "two.csv" };
+	static const char *const a2[] = { "--tests", "lrange", "--format", "csv", "two.csv" };
+	char *out;
+
+	write_two_labels();
+	cr_assert_eq(run_report(&err, a1, 4), RS_OK, "%s", err.msg);
+	out = slurp("out.txt");
+	cr_assert(strstr(out, "LRANGE") == NULL, "--tests get: %s", out);
+	cr_assert(strstr(out, "GET: m1 showed a 140k higher throughput and a 0.25ms lower average "
+			 "latency at the peaks (m1 P=6, intel P=4).") != NULL, "%s", out);
+	free(out);
+	cr_assert_eq(run_report(&err, a2, 5), RS_OK, "%s", err.msg);
+	out = slurp("out.txt");
+	cr_assert(strstr(out, "\nintel,LRANGE_100,1..6,3000.00,12000.00,4,4,") != NULL, "%s", out);
+	cr_assert(strstr(out, "GET") == NULL, "%s", out);
+	free(out);
+}
+
+Test(report, cli_bad_input_is_exit_2, .init = mk_tmp, .fini = rm_tmp)
+{
+	struct rs_err err = { "" };
+	static const char *const bad_base[] = { "--baseline", "amd", "two.csv" };
+	static const char *const bad_test[] = { "--tests", "get,hget", "two.csv" };
+	static const char *const missing[] = { "nope.csv" };
+	static const char *const nocol[] = { "nocol.csv" };
+	static const char *const nan[] = { "nan.csv" };
+	static const char *const dup[] = { "two.csv", "two.csv" };
+	static const char *const one[] = { "one.csv" };
+	static const char *const none[] = { "--depths", "9..12", "two.csv" };
+
+	write_two_labels();
+	cr_assert_eq(run_report(&err, bad_base, 3), RS_BAD_INPUT);
+	cr_assert(strstr(err.msg, "--baseline 'amd' is not a label in the data (labels: intel, m1)"),
+		  "%s", err.msg);
+	cr_assert_eq(run_report(&err, bad_test, 3), RS_BAD_INPUT);
+	cr_assert(strstr(err.msg, "'hget' matches no test"), "%s", err.msg);
+	cr_assert_eq(run_report(&err, missing, 1), RS_BAD_INPUT);
+	cr_assert(strstr(err.msg, "nope.csv"), "%s", err.msg);
+	write_file("nocol.csv", "label,test,pipeline\na,GET,1\n");
+	cr_assert_eq(run_report(&err, nocol, 1), RS_BAD_INPUT);
+	cr_assert(strstr(err.msg, "nocol.csv:1: no 'rps' column"), "%s", err.msg);
+	write_file("nan.csv", "label,test,pipeline,rps\na,GET,1,100\na,GET,2,nan\n");
+	cr_assert_eq(run_report(&err, nan, 1), RS_BAD_INPUT);
+	cr_assert(strstr(err.msg, "nan.csv:3:"), "%s", err.msg);
+	cr_assert_eq(run_report(&err, dup, 2), RS_BAD_INPUT);
+	cr_assert(strstr(err.msg, "duplicate point"), "%s", err.msg);
+	write_file("one.csv", "label,test,pipeline,rps\na,GET,1,100\na,SET,1,90\n");
+	cr_assert_eq(run_report(&err, one, 1), RS_BAD_INPUT);
+	cr_assert(strstr(err.msg, "one depth"), "%s", err.msg);
+	cr_assert(strchr(err.msg, '\n') == NULL, "one line: %s", err.msg);
+	cr_assert_eq(run_report(&err, none, 3), RS_BAD_INPUT);
+	cr_assert(strstr(err.msg, "--depths"), "%s", err.msg);
+}
+
+Test(report, cli_single_depth_labels_still_compare, .init = mk_tmp, .fini = rm_tmp)
+{
+	struct rs_err err = { "" };
+	static const char *const a[] = { "--prose", "stock.csv" };
+	char *out;
+
+	/* What an imported stock redis-benchmark run gives: P=1 only, no avg. */
+	write_file("stock.csv", "label,test,pipeline,rps\napt,GET,1,100000\nsnap,GET,1,121340\n");
+	cr_assert_eq(run_report(&err, a, 2), RS_OK, "%s", err.msg);
+	out = slurp("out.txt");
+	cr_assert(strstr(out, "GET: snap showed a 21.34k higher throughput.") != NULL, "%s", out);
+	cr_assert(strstr(out, "every series has one depth") != NULL, "%s", out);
+	free(out);
+}
