@@ -1,11 +1,545 @@
-/* cmd_plot.c: placeholder until the plot room lands. */
+/* cmd_plot.c: `rsweep plot`: CSV files in, one chart per panel out, as PNG
+ * or PDF, written atomically. */
 #include "config.h"
 
+#include <errno.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "chart.h"
 #include "cmd.h"
+#include "csv.h"
+#include "plotfile.h"
+#include "render_pdf.h"
+#include "render_png.h"
+#include "series.h"
+#include "xalloc.h"
+
+enum plot_format { PLOT_PNG, PLOT_PDF };
+
+/* One chart to draw: its title, kind and series. */
+struct plot_panel {
+	char *title;              /* NULL: the chart's default */
+	int kind;
+	const struct series **series;
+	size_t n;
+};
+
+struct plot {
+	struct rs_config *cfg;
+	struct rs_rows rows;
+	struct series_set set;
+	struct plot_panel *panels;
+	size_t npanels;
+	enum plot_format format;
+	const char *font;
+	char **files;             /* the CSV operands (cfg->args) */
+	int nfiles;
+};
+
+static void plot_free(struct plot *p)
+{
+	for (size_t i = 0; i < p->npanels; i++) {
+		free(p->panels[i].title);
+		free(p->panels[i].series);
+	}
+	free(p->panels);
+	series_set_free(&p->set);
+	rows_free(&p->rows);
+}
+
+/* ---- output files ---- */
+
+/* Create a temporary file next to path ("dir/.name.XXXXXX" in tmp) with the
+ * permissions a new file would get; returns its descriptor or -1. */
+static int plot_tmp_open(const char *path, char *tmp, size_t size, struct rs_err *err)
+{
+	const char *slash = strrchr(path, '/');
+	mode_t mask;
+	int fd;
+
+	if (slash)
+		snprintf(tmp, size, "%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1);
+	else
+		snprintf(tmp, size, ".%s.XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return rs_err_set(err, "cannot write %s: %s", path, strerror(errno));
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask) < 0) {
+		rs_err_set(err, "cannot write %s: %s", path, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		return -1;
+	}
+	return fd;
+}
+
+static int plot_tmp_commit(const char *tmp, const char *path, struct rs_err *err)
+{
+	if (rename(tmp, path) < 0) {
+		rs_err_set(err, "cannot write %s: %s", path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+static int plot_write_png(struct render_png *png, const char *path, struct rs_err *err)
+{
+	char tmp[4096];
+	int fd = plot_tmp_open(path, tmp, sizeof tmp, err);
+	FILE *fp;
+
+	if (fd < 0)
+		return -1;
+	fp = fdopen(fd, "wb");
+	if (fp == NULL) {
+		rs_err_set(err, "cannot write %s: %s", path, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		return -1;
+	}
+	if (render_png_write(png, fp, err) < 0) {
+		fclose(fp);
+		unlink(tmp);
+		return rs_err_prefix(err, "%s", path);
+	}
+	if (fflush(fp) != 0 || ferror(fp)) {
+		rs_err_set(err, "cannot write %s: %s", path, strerror(errno));
+		fclose(fp);
+		unlink(tmp);
+		return -1;
+	}
+	if (fclose(fp) != 0) {
+		rs_err_set(err, "cannot write %s: %s", path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return plot_tmp_commit(tmp, path, err);
+}
+
+static int plot_write_pdf(struct render_pdf *pdf, const char *path, struct rs_err *err)
+{
+	char tmp[4096];
+	int fd = plot_tmp_open(path, tmp, sizeof tmp, err);
+
+	if (fd < 0)
+		return -1;
+	close(fd);
+	if (render_pdf_save(pdf, tmp, err) < 0) {
+		unlink(tmp);
+		return rs_err_prefix(err, "cannot write %s", path);
+	}
+	return plot_tmp_commit(tmp, path, err);
+}
+
+/* ---- choosing series ---- */
+
+/* Whether list item (as a user writes it: "get", "lrange", "lrange_*")
+ * names test (as the data has it: "LRANGE_100"), exactly or as a group. */
+static int plot_item_exact(const char *item, const char *test)
+{
+	return strcasecmp(item, test) == 0;
+}
+
+static int plot_item_group(const char *item, const char *test)
+{
+	size_t n = strlen(item);
+
+	if (strpbrk(item, "*?[") != NULL)
+		return fnmatch(item, test, FNM_CASEFOLD) == 0;
+	return strncasecmp(item, test, n) == 0 && test[n] == '_';
+}
+
+/* Append the data's tests that list names to *out (no duplicates), in the
+ * list's order.  strict: an item naming no test is an error. */
+static int plot_select_tests(const struct series_set *set, const char *list, int strict,
+			     const char *where, size_t **out, size_t *nout, struct rs_err *err)
+{
+	char *copy = xstrdup(list), *save = NULL;
+
+	for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		size_t found = 0;
+
+		while (*item == ' ')
+			item++;
+		for (char *e = item + strlen(item); e > item && e[-1] == ' ';)
+			*--e = '\0';
+		if (*item == '\0')
+			continue;
+		for (int pass = 0; pass < 2 && found == 0; pass++)
+			for (size_t t = 0; t < set->ntests; t++) {
+				int hit = pass == 0 ? plot_item_exact(item, set->tests[t]) :
+						      plot_item_group(item, set->tests[t]);
+				size_t k;
+
+				if (!hit)
+					continue;
+				found++;
+				for (k = 0; k < *nout && (*out)[k] != t; k++)
+					;
+				if (k == *nout) {
+					*out = xreallocarray(*out, *nout + 1, sizeof **out);
+					(*out)[(*nout)++] = t;
+				}
+			}
+		if (found == 0 && strict) {
+			char have[256];
+			size_t n = 0;
+
+			have[0] = '\0';
+			for (size_t t = 0; t < set->ntests && n < sizeof have; t++)
+				n += (size_t)snprintf(have + n, sizeof have - n, "%s%s", t ? ", " : "",
+						      set->tests[t]);
+			rs_err_set(err, "%sunknown test '%s' (the data has %s)", where, item, have);
+			free(copy);
+			return -1;
+		}
+	}
+	free(copy);
+	return 0;
+}
+
+/* Fill panel with the series of the chosen tests, test by test, the
+ * baseline label first. */
+static void plot_panel_series(struct plot *p, struct plot_panel *panel, const size_t *tests,
+			      size_t ntests)
+{
+	const struct series_set *set = &p->set;
+	size_t base = 0;
+
+	if (p->cfg->baseline)
+		for (size_t l = 0; l < set->nlabels; l++)
+			if (strcmp(set->labels[l], p->cfg->baseline) == 0)
+				base = l;
+	for (size_t t = 0; t < ntests; t++)
+		for (size_t k = 0; k < set->nlabels; k++) {
+			size_t l = k == 0 ? base : k <= base ? k - 1 : k;
+			const struct series *s = series_find(set, set->labels[l], set->tests[tests[t]]);
+
+			if (s == NULL)
+				continue;
+			panel->series = xreallocarray(panel->series, panel->n + 1, sizeof *panel->series);
+			panel->series[panel->n++] = s;
+		}
+}
+
+static struct plot_panel *plot_add_panel(struct plot *p, const char *title, int kind)
+{
+	struct plot_panel *panel;
+
+	p->panels = xreallocarray(p->panels, p->npanels + 1, sizeof *p->panels);
+	panel = &p->panels[p->npanels++];
+	memset(panel, 0, sizeof *panel);
+	panel->title = title ? xstrdup(title) : NULL;
+	panel->kind = kind;
+	return panel;
+}
+
+/* Build the panels: the plot file's sections, or one panel. */
+static enum rs_status plot_panels(struct plot *p, const struct plotfile *pf, struct rs_err *err)
+{
+	struct rs_config *cfg = p->cfg;
+	size_t *filter = NULL, nfilter = 0;
+
+	if (cfg->tests && plot_select_tests(&p->set, cfg->tests, 1, "--tests: ", &filter, &nfilter,
+					    err) < 0)
+		return RS_BAD_INPUT;
+	if (pf == NULL || pf->n == 0) {
+		struct plot_panel *panel = plot_add_panel(p, cfg->title, cfg->kind);
+		size_t *all = NULL, nall = 0;
+
+		if (filter == NULL) {
+			all = xcalloc(p->set.ntests, sizeof *all);
+			for (size_t t = 0; t < p->set.ntests; t++)
+				all[nall++] = t;
+		}
+		plot_panel_series(p, panel, filter ? filter : all, filter ? nfilter : nall);
+		free(all);
+	} else {
+		for (size_t i = 0; i < pf->n; i++) {
+			const struct plotfile_panel *fp = &pf->v[i];
+			size_t *tests = NULL, ntests = 0, keep = 0;
+			struct plot_panel *panel;
+
+			if (fp->tests == NULL) {
+				for (size_t t = 0; t < p->set.ntests; t++) {
+					tests = xreallocarray(tests, ntests + 1, sizeof *tests);
+					tests[ntests++] = t;
+				}
+			} else {
+				/* A panel's test missing from the data is left out: one plot
+				 * file serves sweeps of fewer tests. */
+				plot_select_tests(&p->set, fp->tests, 0, "", &tests, &ntests, err);
+			}
+			for (size_t k = 0; k < ntests; k++) {
+				int in = filter == NULL;
+
+				for (size_t j = 0; j < nfilter && !in; j++)
+					in = filter[j] == tests[k];
+				if (in)
+					tests[keep++] = tests[k];
+			}
+			if (keep > 0) {
+				panel = plot_add_panel(p, fp->title, fp->kind >= 0 ? fp->kind : cfg->kind);
+				plot_panel_series(p, panel, tests, keep);
+				if (panel->n == 0) {
+					free(panel->title);
+					free(panel->series);
+					p->npanels--;
+				}
+			}
+			free(tests);
+		}
+	}
+	free(filter);
+	if (p->npanels == 0 || p->panels[0].n == 0) {
+		if (pf && pf->n > 0)
+			rs_err_set(err, "%s: none of its panels' tests is in the data", pf->name);
+		else
+			rs_err_set(err, "no series to draw");
+		return RS_BAD_INPUT;
+	}
+	/* A line chart needs two depths: say which file has only one. */
+	for (size_t i = 0; i < p->npanels; i++) {
+		const struct plot_panel *panel = &p->panels[i];
+		int two = 0;
+
+		if (panel->kind != KIND_LINES)
+			continue;
+		for (size_t k = 0; k < panel->n && !two; k++)
+			two = panel->series[k]->npts > 1 ||
+			      panel->series[k]->pts[0].depth != panel->series[0]->pts[0].depth;
+		if (!two) {
+			const struct rs_row *r = panel->series[0]->first;
+
+			rs_err_set(err, "%s: every row is at pipeline depth %u: a line chart needs two "
+				   "depths or more", r->src, r->pipeline);
+			return RS_BAD_INPUT;
+		}
+	}
+	return RS_OK;
+}
+
+/* ---- reading ---- */
+
+static enum rs_status plot_read(struct plot *p, struct rs_err *err)
+{
+	struct rs_config *cfg = p->cfg;
+
+	for (int i = 0; i < p->nfiles; i++) {
+		const char *path = p->files[i];
+		struct csv_info info;
+		size_t before = p->rows.n;
+		FILE *fp;
+
+		if (strcmp(path, "-") != 0) {
+			fp = fopen(path, "rb");
+			if (fp == NULL)
+				return rs_err_set(err, "%s: %s", path, strerror(errno)), RS_FAILED;
+			fclose(fp);
+		}
+		if (csv_read_file(path, &p->rows, &info, err) < 0)
+			return RS_BAD_INPUT;
+		if (p->rows.n == before)
+			return rs_err_set(err, "%s: no result rows, only a header", path), RS_BAD_INPUT;
+	}
+	if (cfg->depths.n > 0) {
+		size_t keep = 0;
+
+		for (size_t i = 0; i < p->rows.n; i++)
+			if (depths_contains(&cfg->depths, p->rows.v[i].pipeline))
+				p->rows.v[keep++] = p->rows.v[i];
+		if (keep == 0)
+			return rs_err_set(err, "--depths: no row is at any of these depths"), RS_BAD_INPUT;
+		p->rows.n = keep;
+	}
+	if (series_build(&p->rows, (enum series_metric)cfg->metric, &p->set, err) < 0)
+		return RS_BAD_INPUT;
+	return RS_OK;
+}
+
+/* ---- drawing ---- */
+
+static void plot_input(const struct plot *p, const struct plot_panel *panel,
+		       struct chart_input *in)
+{
+	memset(in, 0, sizeof *in);
+	in->kind = panel->kind == KIND_SPEEDUP ? CHART_SPEEDUP : CHART_LINES;
+	in->title = panel->title;
+	in->width = p->cfg->width;
+	in->height = p->cfg->height;
+	in->metric = (enum series_metric)p->cfg->metric;
+	in->series = panel->series;
+	in->nseries = panel->n;
+	in->log_x = p->cfg->log_x;
+	in->knee = p->cfg->knee;
+	in->baseline = p->cfg->baseline;
+	in->depth = (unsigned)p->cfg->depth;
+}
+
+static int plot_layout(const struct plot *p, size_t i, const struct render_ops *ops, void *ctx,
+		       struct chart **c, struct rs_err *err)
+{
+	struct chart_input in;
+
+	plot_input(p, &p->panels[i], &in);
+	if (chart_layout(&in, ops, ctx, c, err) < 0) {
+		if (p->npanels > 1 && p->panels[i].title)
+			rs_err_prefix(err, "panel '%s'", p->panels[i].title);
+		return -1;
+	}
+	return 0;
+}
+
+/* "out.png" -> "out-3.png" */
+static char *plot_split_name(const char *out, size_t i)
+{
+	size_t n = strlen(out) - 4;
+	char *name = xmalloc(n + 32);
+
+	snprintf(name, n + 32, "%.*s-%zu%s", (int)n, out, i + 1, out + n);
+	return name;
+}
+
+static enum rs_status plot_png(struct plot *p, struct rs_err *err)
+{
+	struct rs_config *cfg = p->cfg;
+	size_t nimg = cfg->split ? p->npanels : 1;
+	size_t cols = cfg->split ? 1 : (size_t)ceil(sqrt((double)p->npanels));
+	size_t rows = cfg->split ? 1 : (p->npanels + cols - 1) / cols;
+
+	for (size_t img = 0; img < nimg; img++) {
+		struct render_png *png;
+		size_t first = cfg->split ? img : 0, last = cfg->split ? img + 1 : p->npanels;
+		char *name;
+		int rc;
+
+		if (render_png_new((double)cfg->width * (double)cols, (double)cfg->height * (double)rows,
+				   (unsigned)cfg->scale, p->font, &png, err) < 0)
+			return cfg->font ? RS_BAD_INPUT : RS_FAILED;
+		for (size_t i = first; i < last; i++) {
+			struct chart *c;
+			size_t k = i - first;
+
+			if (plot_layout(p, i, render_png_ops(), png, &c, err) < 0) {
+				render_png_free(png);
+				return RS_BAD_INPUT;
+			}
+			chart_draw(c, render_png_ops(), png, (double)(k % cols) * cfg->width,
+				   (double)(k / cols) * cfg->height);
+			chart_free(c);
+		}
+		name = cfg->split && p->npanels > 1 ? plot_split_name(cfg->output, img) :
+						      xstrdup(cfg->output);
+		rc = plot_write_png(png, name, err);
+		free(name);
+		render_png_free(png);
+		if (rc < 0)
+			return RS_FAILED;
+	}
+	return RS_OK;
+}
+
+static enum rs_status plot_pdf(struct plot *p, struct rs_err *err)
+{
+	struct rs_config *cfg = p->cfg;
+	struct render_pdf *pdf;
+	const char *title = cfg->title ? cfg->title : p->npanels == 1 ? p->panels[0].title : NULL;
+
+	if (render_pdf_new(p->font, title, &pdf, err) < 0)
+		return cfg->font ? RS_BAD_INPUT : RS_FAILED;
+	for (size_t i = 0; i < p->npanels; i++) {
+		struct chart *c;
+
+		if (plot_layout(p, i, render_pdf_ops(), pdf, &c, err) < 0) {
+			render_pdf_free(pdf);
+			return RS_BAD_INPUT;
+		}
+		if (render_pdf_page(pdf, cfg->width, cfg->height, err) < 0) {
+			chart_free(c);
+			render_pdf_free(pdf);
+			return RS_FAILED;
+		}
+		chart_draw(c, render_pdf_ops(), pdf, 0, 0);
+		chart_free(c);
+	}
+	if (plot_write_pdf(pdf, cfg->output, err) < 0) {
+		render_pdf_free(pdf);
+		return RS_FAILED;
+	}
+	render_pdf_free(pdf);
+	return RS_OK;
+}
+
+/* A plot file by path, or by installed name ("m1-article"). */
+static enum rs_status plot_file(struct rs_config *cfg, struct plotfile *pf, struct rs_err *err)
+{
+	const char *path = cfg->plot;
+	char alt[4096];
+
+	if (access(path, F_OK) != 0 && strchr(path, '/') == NULL) {
+		snprintf(alt, sizeof alt, "%s/%s%s", RS_DATADIR, path,
+			 strstr(path, ".plot") ? "" : ".plot");
+		if (access(alt, F_OK) == 0)
+			path = alt;
+	}
+	if (access(path, R_OK) != 0)
+		return rs_err_set(err, "--plot %s: %s", cfg->plot, strerror(errno)), RS_FAILED;
+	if (plotfile_read(path, cfg, pf, err) < 0)
+		return RS_BAD_INPUT;
+	return RS_OK;
+}
 
 enum rs_status cmd_plot(struct rs_config *cfg, struct rs_err *err)
 {
-	(void)cfg;
-	rs_err_set(err, "plot is not built yet");
-	return RS_FAILED;
+	struct plot p;
+	struct plotfile pf;
+	enum rs_status st;
+	const char *ext;
+
+	memset(&p, 0, sizeof p);
+	memset(&pf, 0, sizeof pf);
+	p.cfg = cfg;
+	p.files = cfg->args;
+	p.nfiles = cfg->nargs;
+	if (cfg->plot && (st = plot_file(cfg, &pf, err)) != RS_OK) {
+		plotfile_free(&pf);
+		plot_free(&p);
+		return st;
+	}
+	ext = cfg->output ? strrchr(cfg->output, '.') : NULL;
+	st = RS_BAD_INPUT;
+	if (cfg->output == NULL)
+		rs_err_set(err, "no output file: give -o OUT.png or -o OUT.pdf");
+	else if (ext == NULL || (strcasecmp(ext, ".png") != 0 && strcasecmp(ext, ".pdf") != 0))
+		rs_err_set(err, "-o %s: the output is a .png or a .pdf file", cfg->output);
+	else if (p.nfiles == 0)
+		rs_err_set(err, "no CSV file given (rsweep plot FILE.csv... -o OUT.png)");
+	else if (cfg->kind == KIND_SPEEDUP && cfg->metric != SM_RPS)
+		rs_err_set(err, "--kind speedup compares requests per second: drop --metric");
+	else if (cfg->split && strcasecmp(ext, ".png") != 0)
+		rs_err_set(err, "--split is for PNG output (a PDF has one page per panel)");
+	else
+		st = RS_OK;
+	if (st == RS_OK)
+		p.format = strcasecmp(ext, ".png") == 0 ? PLOT_PNG : PLOT_PDF;
+	p.font = cfg->font ? cfg->font : RS_DEFAULT_FONT;
+	if (st == RS_OK)
+		st = plot_read(&p, err);
+	if (st == RS_OK)
+		st = plot_panels(&p, cfg->plot ? &pf : NULL, err);
+	if (st == RS_OK)
+		st = p.format == PLOT_PNG ? plot_png(&p, err) : plot_pdf(&p, err);
+	plotfile_free(&pf);
+	plot_free(&p);
+	return st;
 }

@@ -1,0 +1,114 @@
+/* chart.h: the chart model: series in, a laid-out display list out.
+ *
+ * chart_layout() decides everything a reader sees (scales, 1-2-5 ticks, SI
+ * labels, palette, legend, bands, markers, saturation marks, labels placed
+ * without overlaps, footer) in points, and knows nothing of pixels or PDF;
+ * chart_draw() plays the result through any back-end of render.h. */
+#ifndef RS_CHART_H
+#define RS_CHART_H
+
+#include <stddef.h>
+
+#include "err.h"
+#include "render.h"
+#include "series.h"
+
+enum chart_kind { CHART_LINES, CHART_SPEEDUP };
+
+struct chart_input {
+	enum chart_kind kind;
+	const char *title;        /* NULL: a default from the metric and labels */
+	double width, height;     /* points */
+	enum series_metric metric;
+	/* The series to draw, in legend order (one per test and label).  Tests
+	 * get colours and markers in order of first appearance here. */
+	const struct series *const *series;
+	size_t nseries;
+	int log_x;                /* log2 x axis (also automatic for powers of two) */
+	double knee;              /* saturation fraction; 0: ANALYSIS_DEFAULT_KNEE */
+	const char *baseline;     /* speedup: the label compared with; NULL: first */
+	unsigned depth;           /* speedup: compare at this depth; 0: each peak */
+};
+
+struct chart_box {
+	double x0, y0, x1, y1;
+};
+
+enum chart_op { CHART_RECT, CHART_BAND, CHART_LINE, CHART_MARKER, CHART_TEXT };
+
+/* What a text item is, so tests can find the title, legend, ... */
+enum chart_role {
+	ROLE_NONE, ROLE_TITLE, ROLE_SUBTITLE, ROLE_LEGEND, ROLE_TICK, ROLE_AXIS_TITLE,
+	ROLE_END_LABEL, ROLE_SATURATION, ROLE_BAR_LABEL, ROLE_CATEGORY, ROLE_FOOTER,
+	ROLE_REFERENCE,
+};
+
+struct chart_item {
+	enum chart_op op;
+	enum chart_role role;
+	int series;               /* index into chart_input.series, -1 if none */
+	struct render_color color;
+	struct render_color outline; /* CHART_MARKER */
+	double x, y, w, h;        /* RECT: the rectangle; MARKER: centre, w = size;
+				     TEXT: anchor on the baseline */
+	double width;             /* LINE: stroke width; MARKER: outline width */
+	enum render_dash dash;
+	enum render_marker marker;
+	enum render_align align;
+	int vertical;
+	double size;              /* TEXT: font size */
+	char *text;               /* TEXT, owned */
+	double *v;                /* LINE: x,y pairs; BAND: x[n], ylo[n], yhi[n]; owned */
+	size_t n;
+	struct chart_box box;     /* TEXT: the box its layout reserved */
+};
+
+struct chart {
+	double width, height;
+	struct chart_box plot;    /* the plot area */
+	struct chart_item *items; /* in drawing order */
+	size_t n, cap;
+};
+
+/* Lay out one chart (one panel) of in->width x in->height points, measuring
+ * text with ops->text_width(ctx, ...).  On success *out is a new chart for
+ * chart_free().  Fails with a one-line reason on input it cannot draw: no
+ * series, fewer than two depths for lines, speedup without exactly two
+ * labels or without a test both labels have. */
+int chart_layout(const struct chart_input *in, const struct render_ops *ops, void *ctx,
+		 struct chart **out, struct rs_err *err);
+void chart_free(struct chart *c);
+
+/* Play c through ops with its top-left corner at (ox, oy). */
+void chart_draw(const struct chart *c, const struct render_ops *ops, void *ctx, double ox,
+		double oy);
+
+/* Ticks of a scale. */
+#define CHART_MAX_TICKS 64
+struct chart_ticks {
+	double v[CHART_MAX_TICKS];
+	size_t n;
+	double step;
+};
+
+/* 1-2-5 ticks (step 1, 2 or 5 times a power of ten) that cover [lo, hi]:
+ * v[0] <= lo and v[n-1] >= hi, with at most max_ticks ticks (>= 2).
+ * Returns 0, or -1 when the range is not finite or hi < lo. */
+int chart_ticks_nice(double lo, double hi, unsigned max_ticks, struct chart_ticks *t);
+
+/* Integer ticks for a depth axis inside [lo, hi] (both depths), at most
+ * max_ticks; log2: powers of two only.  lo is included when it is not too
+ * close to the next tick. */
+void chart_ticks_depth(unsigned lo, unsigned hi, unsigned max_ticks, int log2,
+		       struct chart_ticks *t);
+
+/* Format v for a tick label with an SI suffix (k, M, G) and as many
+ * decimals as step needs at that suffix: 250k, 1.25M, 0.5, 0.  Writes at
+ * most size bytes (NUL included). */
+void chart_si(double v, double step, char *buf, size_t size);
+
+/* The Okabe-Ito colour and the marker shape of the i-th test of a chart. */
+struct render_color chart_palette(size_t i);
+enum render_marker chart_marker(size_t i);
+
+#endif

@@ -1,0 +1,36 @@
+/* render_png.h: the PNG back-end: an RGB canvas, anti-aliased drawing,
+ * FreeType text, written with libpng.
+ *
+ * A canvas is width x height points at scale pixels per point, white to
+ * begin with.  Draw on it through render_png_ops() with the canvas as the
+ * context, then write it out. */
+#ifndef RS_RENDER_PNG_H
+#define RS_RENDER_PNG_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "err.h"
+#include "render.h"
+
+struct render_png;
+
+/* A white canvas of width x height points at scale (1..4) pixels per point,
+ * with text from the TrueType font at font_path.  Fails (err says which
+ * file and why) when the font cannot be loaded or the canvas is too large.
+ * Free with render_png_free(). */
+int render_png_new(double width, double height, unsigned scale, const char *font_path,
+		   struct render_png **out, struct rs_err *err);
+void render_png_free(struct render_png *p);
+
+/* The drawing operations; their ctx is a struct render_png *. */
+const struct render_ops *render_png_ops(void);
+
+/* Write the canvas as an 8-bit RGB PNG to fp (which stays open).  Fails
+ * with libpng's reason. */
+int render_png_write(struct render_png *p, FILE *fp, struct rs_err *err);
+
+/* The pixels, for tests: RGB rows of *w pixels, *h rows. */
+const uint8_t *render_png_pixels(const struct render_png *p, unsigned *w, unsigned *h);
+
+#endif

@@ -1,0 +1,75 @@
+#!/bin/sh
+# Bad input to rsweep plot: one line naming the file (and line) and the
+# reason, exit 2 (1 for I/O), and never a file written over a good one.
+set -u
+: "${RSWEEP:?RSWEEP must point at the rsweep binary}"
+T=$(mktemp -d "${TMPDIR:-/tmp}/rsweep-plot.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# bad STATUS MESSAGE ARGS...: rsweep plot ARGS exits STATUS with one line saying MESSAGE.
+bad() {
+	want=$1
+	msg=$2
+	shift 2
+	"$RSWEEP" plot "$@" >"$T/out" 2>"$T/err"
+	got=$?
+	[ "$got" = "$want" ] || fail "'$*' exited $got, wanted $want: $(cat "$T/err")"
+	[ "$(wc -l <"$T/err")" = 1 ] || fail "'$*': message is not one line: $(cat "$T/err")"
+	grep -q -- "$msg" "$T/err" || fail "'$*': '$(cat "$T/err")' does not say '$msg'"
+}
+
+H=label,test,pipeline,repeat,rps
+{
+	echo "$H"
+	for d in 1 2 4 8; do
+		echo "m1,GET,$d,1,$((d * 100000))"
+		echo "m1,SET,$d,1,$((d * 90000))"
+	done
+} >"$T/good.csv"
+printf '%s\nm1,GET,1,1,100\nm1,GET,2,1,fast\n' "$H" >"$T/nonnum.csv"
+printf 'label,test,rps\nm1,GET,100\n' >"$T/nocol.csv"
+: >"$T/empty.csv"
+printf '%s\n' "$H" >"$T/header.csv"
+printf '%s\nm1,GET,4,1,100\nm1,SET,4,1,200\n' "$H" >"$T/onedepth.csv"
+
+# A good chart first, to check that failures leave it alone.
+"$RSWEEP" plot "$T/good.csv" -o "$T/keep.png" || fail "good input failed"
+cp "$T/keep.png" "$T/keep.orig"
+
+bad 2 "nonnum.csv:3" "$T/nonnum.csv" -o "$T/keep.png"
+bad 2 "nocol.csv" "$T/nocol.csv" -o "$T/keep.png"
+bad 2 "empty.csv" "$T/empty.csv" -o "$T/keep.png"
+bad 2 "header.csv: no result rows" "$T/header.csv" -o "$T/keep.png"
+bad 2 "onedepth.csv: every row is at pipeline depth 4" "$T/onedepth.csv" -o "$T/keep.png"
+bad 2 "unknown test 'gett'" "$T/good.csv" --tests gett -o "$T/keep.png"
+bad 2 "option --metric: 'fastness' is not one of" "$T/good.csv" --metric fastness -o "$T/keep.png"
+bad 2 "no p99 figure" "$T/good.csv" --metric p99 -o "$T/keep.png"
+bad 2 "no output file" "$T/good.csv"
+bad 2 "is a .png or a .pdf" "$T/good.csv" -o "$T/out.svg"
+bad 2 "no CSV file" -o "$T/out.png"
+bad 2 "speed-up chart compares two labels" "$T/good.csv" --kind speedup -o "$T/keep.png"
+bad 2 "font /nonexistent.ttf" "$T/good.csv" --font /nonexistent.ttf -o "$T/keep.png"
+bad 1 "missing.csv: No such file" "$T/missing.csv" -o "$T/keep.png"
+bad 1 "cannot write $T/nodir/out.png" "$T/good.csv" -o "$T/nodir/out.png"
+printf 'metric = rps\n[one]\ntests = get\ncolour = red\n' >"$T/bad.plot"
+bad 2 "bad.plot:4: unknown panel key 'colour'" --plot "$T/bad.plot" "$T/good.csv" -o "$T/keep.png"
+cmp -s "$T/keep.png" "$T/keep.orig" || fail "a failed plot changed keep.png"
+ls -a "$T" | grep -q '^\.keep' && fail "a temporary file was left behind"
+[ ! -e "$T/out.svg" ] && [ ! -e "$T/out.png" ] || fail "an output file was written"
+
+# Options after the files, a plot file with panels, PDF pages, --split.
+printf 'size = 600x400\n[Reads]\ntests = get\n[Writes]\ntests = set,mset\n' >"$T/two.plot"
+"$RSWEEP" plot --plot "$T/two.plot" "$T/good.csv" -o "$T/two.pdf" || fail "two-panel PDF"
+if command -v pdfinfo >/dev/null 2>&1; then
+	pdfinfo "$T/two.pdf" | grep -q "^Pages: *2" || fail "two.pdf has not 2 pages"
+fi
+"$RSWEEP" plot --plot "$T/two.plot" "$T/good.csv" --split -o "$T/s.png" || fail "--split"
+[ -s "$T/s-1.png" ] && [ -s "$T/s-2.png" ] || fail "--split did not write s-1.png and s-2.png"
+"$RSWEEP" plot "$T/good.csv" -o "$T/a.pdf" && "$RSWEEP" plot "$T/good.csv" -o "$T/b.pdf" &&
+	cmp -s "$T/a.pdf" "$T/b.pdf" || fail "PDF output differs between runs"
+echo ok

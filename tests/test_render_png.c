@@ -1,0 +1,199 @@
+/* test_render_png.c: the PNG back-end: decode what it wrote and look at it. */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <png.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "chart.h"
+#include "render_png.h"
+#include "series.h"
+
+static const char *font(void)
+{
+	if (access(RS_DEFAULT_FONT, R_OK) != 0)
+		cr_skip_test("font %s not installed", RS_DEFAULT_FONT);
+	return RS_DEFAULT_FONT;
+}
+
+/* Four tests with well separated curves, depths 1..20, 2 repeats. */
+static void make_set(struct rs_rows *rows, struct series_set *set)
+{
+	static const char *const names[] = { "GET", "SET", "LPUSH", "ZADD" };
+	const char *src = rows_add_name(rows, "mem.csv");
+	struct rs_err err;
+
+	for (size_t t = 0; t < 4; t++)
+		for (unsigned d = 1; d <= 20; d++)
+			for (unsigned r = 1; r <= 2; r++) {
+				struct rs_row *row = rows_push(rows);
+
+				row_init(row);
+				snprintf(row->label, sizeof row->label, "m1");
+				snprintf(row->test, sizeof row->test, "%s", names[t]);
+				row->pipeline = d;
+				row->repeat = r;
+				row->rps = (4.0 - (double)t) * 4e5 * (1 - exp(-0.3 * d));
+				row->src = src;
+				row->line = 2 + (unsigned)rows->n;
+			}
+	cr_assert_eq(series_build(rows, SM_RPS, set, &err), 0, "%s", err.msg);
+}
+
+/* Write c to a temporary PNG at scale and decode it into *px (RGB). */
+static void render(const struct chart_input *in, unsigned scale, uint8_t **px, unsigned *w,
+		   unsigned *h, struct chart **cout)
+{
+	struct render_png *png;
+	struct chart *c;
+	struct rs_err err = { "" };
+	char path[] = "/tmp/rsweep-png-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *fp = fdopen(fd, "wb");
+	png_image img;
+
+	cr_assert_not_null(fp);
+	cr_assert_eq(render_png_new(in->width, in->height, scale, font(), &png, &err), 0, "%s", err.msg);
+	cr_assert_eq(chart_layout(in, render_png_ops(), png, &c, &err), 0, "%s", err.msg);
+	chart_draw(c, render_png_ops(), png, 0, 0);
+	cr_assert_eq(render_png_write(png, fp, &err), 0, "%s", err.msg);
+	fclose(fp);
+	render_png_free(png);
+
+	memset(&img, 0, sizeof img);
+	img.version = PNG_IMAGE_VERSION;
+	cr_assert(png_image_begin_read_from_file(&img, path), "%s", img.message);
+	img.format = PNG_FORMAT_RGB;
+	*px = malloc(PNG_IMAGE_SIZE(img));
+	cr_assert(png_image_finish_read(&img, NULL, *px, 0, NULL), "%s", img.message);
+	*w = img.width;
+	*h = img.height;
+	unlink(path);
+	*cout = c;
+}
+
+static int near_colour(const uint8_t *p, struct render_color c, int tol)
+{
+	return abs(p[0] - c.r) + abs(p[1] - c.g) + abs(p[2] - c.b) <= tol;
+}
+
+/* Most segment midpoints of each series show its own colour (labels with a
+ * white halo may cover a few). */
+static void check_series_colours(const struct chart *c, const uint8_t *px, unsigned w, unsigned h,
+				 unsigned scale)
+{
+	size_t nlines = 0;
+
+	for (size_t i = 0; i < c->n; i++) {
+		const struct chart_item *it = &c->items[i];
+		size_t found = 0;
+
+		if (it->op != CHART_LINE || it->series < 0)
+			continue;
+		nlines++;
+		for (size_t k = 0; k + 1 < it->n; k++) {
+			double x = (it->v[2 * k] + it->v[2 * k + 2]) / 2 * scale;
+			double y = (it->v[2 * k + 1] + it->v[2 * k + 3]) / 2 * scale;
+			int hit = 0;
+
+			for (int dy = -2; dy <= 2 && !hit; dy++)
+				for (int dx = -2; dx <= 2 && !hit; dx++) {
+					long X = lround(x) + dx, Y = lround(y) + dy;
+
+					if (X >= 0 && Y >= 0 && X < (long)w && Y < (long)h)
+						hit = near_colour(px + ((size_t)Y * w + (size_t)X) * 3, it->color, 40);
+				}
+			found += hit;
+		}
+		cr_assert_geq(found * 10, (it->n - 1) * 9, "series %d: its colour at only %zu of %zu places",
+			      it->series, found, it->n - 1);
+	}
+	cr_assert_eq(nlines, 4);
+}
+
+static void check_chart(unsigned scale)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set set;
+	const struct series *list[4];
+	struct chart_input in = { 0 };
+	struct chart *c;
+	uint8_t *px;
+	unsigned w, h;
+	const struct render_color white = { 255, 255, 255, 255 };
+
+	make_set(&rows, &set);
+	for (size_t i = 0; i < 4; i++)
+		list[i] = &set.v[i];
+	in.width = 1200;
+	in.height = 800;
+	in.metric = SM_RPS;
+	in.series = list;
+	in.nseries = 4;
+	render(&in, scale, &px, &w, &h, &c);
+	cr_assert_eq(w, 1200 * scale);
+	cr_assert_eq(h, 800 * scale);
+	cr_assert(near_colour(px, white, 0), "background is not white");
+	cr_assert(near_colour(px + ((size_t)(h - 1) * w + w - 1) * 3, white, 0));
+	check_series_colours(c, px, w, h, scale);
+	/* Some dark text pixels exist (the title). */
+	{
+		size_t dark = 0;
+
+		for (size_t i = 0; i < (size_t)w * 40 * scale; i++)
+			dark += px[3 * i] < 80 && px[3 * i + 1] < 80 && px[3 * i + 2] < 80;
+		cr_assert_gt(dark, 100, "no title drawn");
+	}
+	free(px);
+	chart_free(c);
+	series_set_free(&set);
+	rows_free(&rows);
+}
+
+Test(render_png, size_background_and_series_colours)
+{
+	check_chart(1);
+}
+
+Test(render_png, scale_two_doubles_the_pixels)
+{
+	check_chart(2);
+}
+
+Test(render_png, antialiased_wide_line_with_round_caps)
+{
+	struct render_png *png;
+	struct rs_err err;
+	const struct render_ops *ops = render_png_ops();
+	const struct render_color red = { 255, 0, 0, 255 };
+	double xy[6] = { 20, 50.5, 50, 50.5, 80, 50.5 };
+	const uint8_t *px;
+	unsigned w, h;
+
+	cr_assert_eq(render_png_new(100, 100, 1, font(), &png, &err), 0, "%s", err.msg);
+	ops->stroke(png, xy, 3, 10, red, RENDER_SOLID);
+	px = render_png_pixels(png, &w, &h);
+	/* Solid in the middle, white far away, partial at the edge, and the
+	 * round cap reaches past the end point. */
+	cr_assert(near_colour(px + (50 * w + 50) * 3, red, 0));
+	cr_assert_eq(px[(30 * w + 50) * 3 + 1], 255);
+	cr_assert(px[(45 * w + 50) * 3 + 1] > 0 && px[(45 * w + 50) * 3 + 1] < 255,
+		  "edge pixel is not anti-aliased");
+	cr_assert(near_colour(px + (50 * w + 83) * 3, red, 0), "no round cap");
+	cr_assert_eq(px[(45 * w + 85) * 3 + 1], 255, "cap is square");
+	render_png_free(png);
+}
+
+Test(render_png, missing_font_is_a_clear_error)
+{
+	struct render_png *png;
+	struct rs_err err = { "" };
+
+	cr_assert_eq(render_png_new(100, 100, 1, "/nonexistent/font.ttf", &png, &err), -1);
+	cr_assert_null(png);
+	cr_assert(strstr(err.msg, "/nonexistent/font.ttf") != NULL, "%s", err.msg);
+}
