@@ -143,22 +143,6 @@ static int plot_write_pdf(struct render_pdf *pdf, const char *path, struct rs_er
 
 /* ---- choosing series ---- */
 
-/* Whether list item (as a user writes it: "get", "lrange", "lrange_*")
- * names test (as the data has it: "LRANGE_100"), exactly or as a group. */
-static int plot_item_exact(const char *item, const char *test)
-{
-	return strcasecmp(item, test) == 0;
-}
-
-static int plot_item_group(const char *item, const char *test)
-{
-	size_t n = strlen(item);
-
-	if (strpbrk(item, "*?[") != NULL)
-		return fnmatch(item, test, FNM_CASEFOLD) == 0;
-	return strncasecmp(item, test, n) == 0 && test[n] == '_';
-}
-
 /* Append the data's tests that list names to *out (no duplicates), in the
  * list's order.  strict: an item naming no test is an error. */
 static int plot_select_tests(const struct series_set *set, const char *list, int strict,
@@ -175,22 +159,19 @@ static int plot_select_tests(const struct series_set *set, const char *list, int
 			*--e = '\0';
 		if (*item == '\0')
 			continue;
-		for (int pass = 0; pass < 2 && found == 0; pass++)
-			for (size_t t = 0; t < set->ntests; t++) {
-				int hit = pass == 0 ? plot_item_exact(item, set->tests[t]) :
-						      plot_item_group(item, set->tests[t]);
-				size_t k;
+		for (size_t t = 0; t < set->ntests; t++) {
+			size_t k;
 
-				if (!hit)
-					continue;
-				found++;
-				for (k = 0; k < *nout && (*out)[k] != t; k++)
-					;
-				if (k == *nout) {
-					*out = xreallocarray(*out, *nout + 1, sizeof **out);
-					(*out)[(*nout)++] = t;
-				}
+			if (!series_test_matches(item, set->tests[t]))
+				continue;
+			found++;
+			for (k = 0; k < *nout && (*out)[k] != t; k++)
+				;
+			if (k == *nout) {
+				*out = xreallocarray(*out, *nout + 1, sizeof **out);
+				(*out)[(*nout)++] = t;
 			}
+		}
 		if (found == 0 && strict) {
 			char have[256];
 			size_t n = 0;

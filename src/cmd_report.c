@@ -16,13 +16,6 @@
 #include "series.h"
 #include "xalloc.h"
 
-/* Whether --tests item (lower case, "lrange", "ping") selects test: the
- * name itself, or a family whose members are NAME_SOMETHING. */
-static int report_test_matches(const char *item, size_t n, const char *test)
-{
-	return strncasecmp(item, test, n) == 0 && (test[n] == '\0' || test[n] == '_');
-}
-
 /* Keep the rows whose test is selected by list; every item must select
  * something, so that a typo does not silently drop a test. */
 static int report_filter_tests(struct rs_rows *rows, const char *list, struct rs_err *err)
@@ -44,9 +37,14 @@ static int report_filter_tests(struct rs_rows *rows, const char *list, struct rs
 			free(keep);
 			return rs_err_set(err, "--tests '%s': empty item", list);
 		}
-		for (size_t i = 0; i < rows->n; i++)
-			if (report_test_matches(p, n, rows->v[i].test))
-				keep[i] = hit = 1;
+		{
+			char item[ROW_STR];
+
+			snprintf(item, sizeof item, "%.*s", (int)(n < sizeof item ? n : sizeof item - 1), p);
+			for (size_t i = 0; i < rows->n; i++)
+				if (series_test_matches(item, rows->v[i].test))
+					keep[i] = hit = 1;
+		}
 		if (!hit) {
 			free(keep);
 			return rs_err_set(err, "--tests: '%.*s' matches no test in the data", (int)n, p);

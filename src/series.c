@@ -1,9 +1,11 @@
 /* series.c: rows -> series (label x test: depth -> median, min, max over repeats). */
 #include "config.h"
 
+#include <fnmatch.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "series.h"
 #include "xalloc.h"
@@ -46,6 +48,15 @@ double series_metric_value(const struct rs_row *r, enum series_metric m)
 	case SM_MAX: return r->max_ms;
 	}
 	return NAN;
+}
+
+int series_test_matches(const char *item, const char *test)
+{
+	size_t n = strlen(item);
+
+	if (strpbrk(item, "*?[") != NULL)
+		return fnmatch(item, test, FNM_CASEFOLD) == 0;
+	return strncasecmp(item, test, n) == 0 && (test[n] == '\0' || test[n] == '_');
 }
 
 static int cmp_double(const void *a, const void *b)

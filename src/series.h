@@ -63,6 +63,13 @@ const char *series_metric_name(enum series_metric m);
 /* Axis title: "requests per second", "average latency (ms)", ... */
 const char *series_metric_title(enum series_metric m);
 
+/* Whether a --tests item as a user writes it ("get", "lrange", "lrange_*",
+ * "LRANGE_100") names test as the data spells it ("LRANGE_100"): the name
+ * itself in any case, a family whose members are ITEM_SOMETHING ("lrange",
+ * "ping"), or a shell pattern.  Plot and report select tests with this one
+ * rule. */
+int series_test_matches(const char *item, const char *test);
+
 /* Median of v[0..n) (sorts v in place); NAN for n == 0. */
 double series_median(double *v, size_t n);
 

@@ -1,0 +1,22 @@
+#!/bin/sh
+# A sweep of a few points, a report, and one plot of each format under
+# valgrind: zero errors, zero leaks.
+. "${RS_SRCDIR:-.}/tests/cli/lib.sh"
+command -v valgrind >/dev/null 2>&1 || { echo "SKIP: no valgrind"; exit 77; }
+case "${RS_SANITIZERS:-no}" in yes) echo "SKIP: sanitizer build"; exit 77 ;; esac
+
+vg() {
+	valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all \
+		--error-exitcode=99 "$@"
+}
+vg "$RSWEEP" run --spawn -t get,lpop -P 1,8 --repeat 2 --threads 2 -c 4 -n 2000 -o "$T/v.csv" \
+	>"$T/out" 2>"$T/err" || fail "run under valgrind: $(cat "$T/err")"
+vg "$RSWEEP" report "$T/v.csv" >"$T/out" 2>"$T/err" || fail "report: $(cat "$T/err")"
+vg "$RSWEEP" plot "$T/v.csv" -o "$T/v.png" >"$T/out" 2>"$T/err" || fail "plot png: $(cat "$T/err")"
+vg "$RSWEEP" plot "$T/v.csv" -o "$T/v.pdf" >"$T/out" 2>"$T/err" || fail "plot pdf: $(cat "$T/err")"
+# Failure paths free what they took, too.
+vg "$RSWEEP" run -s "$T/none.sock" -t get -n 10 >"$T/out" 2>"$T/err"
+[ $? = 1 ] || fail "refused connection under valgrind: $(cat "$T/err")"
+vg "$RSWEEP" plot "$T/missing.csv" -o "$T/x.png" >"$T/out" 2>"$T/err"
+[ $? = 1 ] || fail "missing CSV under valgrind: $(cat "$T/err")"
+echo "ok"
