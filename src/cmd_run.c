@@ -29,6 +29,9 @@ struct run_ui {
 	struct progress progress;
 	int quiet;
 	int multi_depth;
+	size_t points;
+	double timed;             /* seconds inside timed windows */
+	long long errors;
 };
 
 /* One block per point, or with -q one line in redis-benchmark's form. */
@@ -69,6 +72,9 @@ static void run_on_point(void *ud, const struct rs_row *r, size_t i, size_t n)
 {
 	struct run_ui *ui = ud;
 
+	ui->points++;
+	ui->timed += r->seconds;
+	ui->errors += r->errors > 0 ? r->errors : 0;
 	progress_end(&ui->progress);
 	run_print_point(ui, r);
 	fflush(stdout);
@@ -283,7 +289,7 @@ enum rs_status cmd_run(struct rs_config *cfg, struct rs_err *err)
 	sc.on_note = run_on_note;
 	sc.ud = &ui;
 	ss = sweep_run(&sc, &w, &plan, cfg->output ? &out : NULL, err);
-	progress_end(&ui.progress);
+	progress_summary(&ui.progress, ui.points, ui.timed, ui.errors, cfg->output);
 	switch (ss) {
 	case SWEEP_OK:
 		st = RS_OK;

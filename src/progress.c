@@ -69,3 +69,18 @@ void progress_end(struct progress *p)
 		p->drawn = 0;
 	}
 }
+
+void progress_summary(struct progress *p, size_t points, double timed, long long errors,
+		      const char *output)
+{
+	double wall = progress_now() - p->start;
+	char w[32];
+
+	progress_end(p);
+	progress_hms(w, sizeof w, wall);
+	fprintf(p->fp, "rsweep: %zu point%s in %s (%.1f s timed, %.0f%% of the wall time), %lld "
+		"error repl%s%s%s\n", points, points == 1 ? "" : "s", w, timed,
+		wall > 0 ? 100 * timed / wall : 0, errors, errors == 1 ? "y" : "ies",
+		output ? "; rows in " : "", output ? output : "");
+	fflush(p->fp);
+}

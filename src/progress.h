@@ -21,6 +21,10 @@ void progress_point(struct progress *p, size_t i, size_t n, const char *test, un
 		    double rps);
 /* Print a note on its own line (a live line is cleared first). */
 void progress_note(struct progress *p, const char *msg);
+/* The end summary, printed even when quiet: points run, wall and timed
+ * seconds, error replies, where the rows went (NULL: nowhere). */
+void progress_summary(struct progress *p, size_t points, double timed, long long errors,
+		      const char *output);
 /* Clear the live line. */
 void progress_end(struct progress *p);
 
