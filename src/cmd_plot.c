@@ -18,6 +18,7 @@
 #include "render_pdf.h"
 #include "render_png.h"
 #include "series.h"
+#include "spec.h"
 #include "xalloc.h"
 
 enum plot_format { PLOT_PNG, PLOT_PDF };
@@ -466,12 +467,8 @@ static enum rs_status plot_file(struct rs_config *cfg, struct plotfile *pf, stru
 	const char *path = cfg->plot;
 	char alt[4096];
 
-	if (access(path, F_OK) != 0 && strchr(path, '/') == NULL) {
-		snprintf(alt, sizeof alt, "%s/%s%s", RS_DATADIR, path,
-			 strstr(path, ".plot") ? "" : ".plot");
-		if (access(alt, F_OK) == 0)
-			path = alt;
-	}
+	spec_find(cfg->plot, "plots", ".plot", alt, sizeof alt);
+	path = alt;
 	if (access(path, R_OK) != 0)
 		return rs_err_set(err, "--plot %s: %s", cfg->plot, strerror(errno)), RS_FAILED;
 	if (plotfile_read(path, cfg, pf, err) < 0)

@@ -88,25 +88,12 @@ static void run_on_note(void *ud, const char *msg)
 	progress_note(&ui->progress, msg);
 }
 
-/* Find a sweep file: a path as given, else an installed one by bare name. */
-static void run_find_file(const char *name, const char *dir, const char *ext, char *buf,
-			  size_t size)
-{
-	snprintf(buf, size, "%s", name);
-	if (access(buf, R_OK) == 0 || strchr(name, '/') != NULL)
-		return;
-	snprintf(buf, size, "%s/%s/%s%s", RS_DATADIR, dir, name,
-		 strstr(name, ext) ? "" : ext);
-	if (access(buf, R_OK) != 0)
-		snprintf(buf, size, "%s", name);
-}
-
 static int run_apply_sweep_file(struct rs_config *cfg, struct rs_err *err)
 {
 	char path[1024];
 	struct spec sp;
 
-	run_find_file(cfg->sweep, "sweeps", ".sweep", path, sizeof path);
+	spec_find(cfg->sweep, "sweeps", ".sweep", path, sizeof path);
 	if (spec_read_file(path, &sp, err) < 0)
 		return -1;
 	for (size_t i = 0; i < sp.n; i++) {
@@ -287,9 +274,13 @@ enum rs_status cmd_run(struct rs_config *cfg, struct rs_err *err)
 	sc.stop = &run_stop;
 	sc.on_point = run_on_point;
 	sc.on_note = run_on_note;
+	sc.verbose = cfg->verbose;
 	sc.ud = &ui;
 	ss = sweep_run(&sc, &w, &plan, cfg->output ? &out : NULL, err);
-	progress_summary(&ui.progress, ui.points, ui.timed, ui.errors, cfg->output);
+	if (ui.points > 0)
+		progress_summary(&ui.progress, ui.points, ui.timed, ui.errors, cfg->output);
+	else
+		progress_end(&ui.progress);
 	switch (ss) {
 	case SWEEP_OK:
 		st = RS_OK;

@@ -2,8 +2,10 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "csv.h"
 #include "spec.h"
@@ -125,4 +127,14 @@ void spec_free(struct spec *s)
 	free(s->v);
 	free(s->name);
 	memset(s, 0, sizeof *s);
+}
+
+void spec_find(const char *name, const char *dir, const char *ext, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s", name);
+	if (access(buf, F_OK) == 0 || strchr(name, '/') != NULL)
+		return;
+	snprintf(buf, size, "%s/%s/%s%s", RS_DATADIR, dir, name, strstr(name, ext) ? "" : ext);
+	if (access(buf, F_OK) != 0)
+		snprintf(buf, size, "%s", name);
 }

@@ -33,4 +33,9 @@ int spec_parse(const char *buf, size_t len, const char *name, struct spec *out,
 int spec_read_file(const char *path, struct spec *out, struct rs_err *err);
 void spec_free(struct spec *s);
 
+/* Resolve a sweep or plot file named on the command line: name itself when
+ * it exists or holds a '/', else the installed RS_DATADIR/dir/name(.ext)
+ * when that exists, else name (so the error names what the user typed). */
+void spec_find(const char *name, const char *dir, const char *ext, char *buf, size_t size);
+
 #endif

@@ -189,6 +189,8 @@ static void sweep_note(const struct sweep_config *cfg, const char *fmt, ...)
 	cfg->on_note(cfg->ud, msg);
 }
 
+#define sweep_debug(cfg, ...) do { if ((cfg)->verbose) sweep_note(cfg, __VA_ARGS__); } while (0)
+
 /* The guard: a server that holds keys rsweep did not write is not touched. */
 static enum sweep_status sweep_guard(const struct sweep_config *cfg, redisContext *c,
 				     struct rs_err *err)
@@ -233,6 +235,7 @@ static int sweep_ready(const struct sweep_config *cfg, redisContext *c,
 			return rs_err_set(err, "%s: %llu keys right after %s: another client is "
 					  "writing to this server", cfg->target->desc,
 					  (unsigned long long)keys, db ? "FLUSHDB" : "FLUSHALL");
+		sweep_debug(cfg, "%s: %s done, 0 keys", t->name, db ? "FLUSHDB" : "FLUSHALL");
 	}
 	if (!cfg->prepare)
 		return 0;
@@ -244,6 +247,8 @@ static int sweep_ready(const struct sweep_config *cfg, redisContext *c,
 		return -1;
 	rc = target_pipeline(c, cfg->target, buf, len, ncmds, err);
 	free(buf);
+	if (rc == 0 && ncmds > 0)
+		sweep_debug(cfg, "%s: prepared with %zu commands (%zu bytes)", t->name, ncmds, len);
 	return rc;
 }
 
@@ -353,6 +358,9 @@ enum sweep_status sweep_run(const struct sweep_config *cfg, const struct workloa
 		st = SWEEP_FAILED;
 		goto out;
 	}
+	sweep_debug(cfg, "%s: redis %s on %s; %u connections over %u thread%s; client CPU %s",
+		    cfg->target->desc, env.redis_version, env.server_os, cfg->clients, cfg->threads,
+		    cfg->threads == 1 ? "" : "s", env.client_cpu);
 	for (size_t i = 0; i < plan->n; i++) {
 		struct sweep_point *p = &plan->v[i];
 		const struct workload_test *t = &w->v[p->test];
@@ -430,6 +438,14 @@ enum sweep_status sweep_run(const struct sweep_config *cfg, const struct workloa
 			   with_errors == 1 ? "" : "s",
 			   all_errors ? ", some nothing but errors" : "", first_error);
 		st = SWEEP_ERROR_REPLIES;
+	}
+	/* Leave the server as the guard found it: empty of what the sweep wrote,
+	 * so that the next run is not refused because of our own keys. */
+	if (cfg->flush != SWEEP_FLUSH_NONE && !cfg->spawned && ran > 0 &&
+	    target_flush(c, cfg->target, cfg->flush == SWEEP_FLUSH_DB, err) < 0) {
+		sweep_note(cfg, "could not flush the benchmark's keys at the end: %s", err->msg);
+		if (st == SWEEP_OK)
+			err->msg[0] = '\0';
 	}
 out:
 	engine_free(e);

@@ -62,6 +62,7 @@ struct sweep_config {
 	unsigned retries;
 	int fail_on_error;
 	int prepare;
+	int verbose;              /* send what each step did to on_note */
 	volatile sig_atomic_t *stop;
 	/* called after each point is stored (i is 1-based among points run) */
 	void (*on_point)(void *ud, const struct rs_row *row, size_t i, size_t n);

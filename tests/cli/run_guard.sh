@@ -17,4 +17,8 @@ for mode in all db none; do
 done
 expect_status 0 "$RSWEEP" run -s "$SOCK" --force-flush -t get -n 100 -q
 [ "$(rcli exists precious)" = 0 ] || fail "--force-flush did not flush"
+# A sweep leaves the server as empty as it found it, so the next run is not
+# refused because of rsweep's own keys.
+[ "$(rcli dbsize)" = 0 ] || fail "the sweep left $(rcli dbsize) keys behind"
+expect_status 0 "$RSWEEP" run -s "$SOCK" -t get,lpop -n 100 -q
 echo "ok"

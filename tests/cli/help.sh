@@ -1,0 +1,66 @@
+#!/bin/sh
+# help.sh: rsweep --help, rsweep help [COMMAND] and rsweep COMMAND --help print
+# usage on stdout and exit 0; --version prints configure's version; a bad
+# command is a usage error (exit 2, message on stderr, nothing on stdout).
+set -u
+: "${RSWEEP:?RSWEEP must point at the rsweep binary}"
+T=$(mktemp -d "${TMPDIR:-/tmp}/rsweep-help.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# ok ARGS...: exit 0, something on stdout, nothing on stderr.
+ok() {
+	"$RSWEEP" "$@" >"$T/out" 2>"$T/err"
+	st=$?
+	[ "$st" = 0 ] || fail "rsweep $* exited $st: $(cat "$T/err")"
+	[ -s "$T/out" ] || fail "rsweep $* printed nothing on stdout"
+	[ ! -s "$T/err" ] || fail "rsweep $* wrote to stderr: $(cat "$T/err")"
+}
+
+# usage_error ARGS...: exit 2, a message on stderr, nothing on stdout.
+usage_error() {
+	"$RSWEEP" "$@" >"$T/out" 2>"$T/err"
+	st=$?
+	[ "$st" = 2 ] || fail "rsweep $* exited $st, wanted 2"
+	[ -s "$T/err" ] || fail "rsweep $* said nothing on stderr"
+	[ ! -s "$T/out" ] || fail "rsweep $* wrote to stdout: $(cat "$T/out")"
+}
+
+ok --help
+grep -q '^Usage: rsweep' "$T/out" || fail "rsweep --help has no Usage line"
+cmds=$(awk '/^Commands:/ { on = 1; next } on && /^  [a-z]/ { print $1; next } on { on = 0 }' "$T/out")
+[ -n "$cmds" ] || fail "rsweep --help lists no commands"
+for c in run plot report import; do
+	echo "$cmds" | grep -qx "$c" || fail "rsweep --help does not list $c"
+done
+ok help
+
+for c in $cmds; do
+	[ "$c" = help ] && continue
+	ok help "$c"
+	cp "$T/out" "$T/help-$c"
+	grep -q "^Usage: rsweep $c" "$T/out" || fail "rsweep help $c has no Usage line"
+	grep -q -- '--help' "$T/out" || fail "rsweep help $c does not list --help"
+	ok "$c" --help
+	cmp -s "$T/out" "$T/help-$c" || fail "rsweep $c --help differs from rsweep help $c"
+	ok "$c" --version
+done
+
+# The version is configure's (PACKAGE_VERSION in the build's config.h).
+config_h=$(dirname "$(dirname "$RSWEEP")")/config.h
+version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' "$config_h")
+[ -n "$version" ] || fail "no PACKAGE_VERSION in $config_h"
+ok --version
+[ "$(cat "$T/out")" = "rsweep $version" ] || fail "rsweep --version says '$(cat "$T/out")', not 'rsweep $version'"
+ok run --version
+[ "$(cat "$T/out")" = "rsweep $version" ] || fail "rsweep run --version says '$(cat "$T/out")'"
+
+usage_error
+usage_error frobnicate
+usage_error help frobnicate
+usage_error run --no-such-option
+exit 0
