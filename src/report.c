@@ -392,6 +392,9 @@ static void report_series_table(const struct analysis_result *r, struct rtab *t)
 }
 
 /* Notes: one line each, "label test: what". */
+/* More unstable points than this are summarised, not listed. */
+#define REPORT_UNSTABLE_LIST 6
+
 static size_t report_notes(const struct analysis_result *r, const struct report_opts *o,
 			   char ***out)
 {
@@ -401,7 +404,7 @@ static size_t report_notes(const struct analysis_result *r, const struct report_
 	for (size_t i = 0; i < r->nseries; i++) {
 		const struct analysis_series *a = &r->series[i];
 		const struct series *s = a->rps;
-		char buf[512], x[32];
+		char buf[512], x[32], y[32];
 		size_t w;
 
 		buf[0] = '\0';
@@ -428,6 +431,22 @@ static size_t report_notes(const struct analysis_result *r, const struct report_
 		}
 		if (a->nunstable == 0)
 			continue;
+		if (a->nunstable > REPORT_UNSTABLE_LIST) {
+			/* A line a person can read: the count and the worst point. */
+			size_t worst = 0;
+
+			for (size_t k = 1; k < a->nunstable; k++)
+				if (a->unstable[k].cv > a->unstable[worst].cv)
+					worst = k;
+			snprintf(buf, sizeof buf, "%s %s: unstable (CV above %s%%) at %zu of %zu depths; "
+				 "worst P=%u (%s%%)", s->label, s->test,
+				 fnum(x, sizeof x, 100 * o->cv_limit, 1), a->nunstable, s->npts,
+				 a->unstable[worst].depth,
+				 fnum(y, sizeof y, 100 * a->unstable[worst].cv, 1));
+			v = xreallocarray(v, n + 1, sizeof *v);
+			v[n++] = xstrdup(buf);
+			continue;
+		}
 		w = (size_t)snprintf(buf, sizeof buf, "%s %s: unstable (CV above %s%%) at", s->label,
 				     s->test, fnum(x, sizeof x, 100 * o->cv_limit, 1));
 		for (size_t k = 0; k < a->nunstable && w < sizeof buf; k++)
