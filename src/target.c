@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -73,8 +74,23 @@ static redisReply *target_command(struct redisContext *c, const struct target *t
 	return r;
 }
 
+/* After a failed write, the server may already have said why before closing
+ * ("-ERR max number of clients reached"): read it if it is there. */
+static int target_pending_error(redisContext *c, char *buf, size_t size)
+{
+	ssize_t n = recv(c->fd, buf, size - 1, MSG_DONTWAIT);
+
+	if (n <= 1 || buf[0] != '-')
+		return 0;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\r\n")] = '\0';
+	memmove(buf, buf + 1, strlen(buf));
+	return 1;
+}
+
 int target_connect(const struct target *t, struct redisContext **out, struct rs_err *err)
 {
+	char said[256];
 	struct timeval ctv = target_tv(t->connect_timeout);
 	struct timeval tv = target_tv(t->timeout);
 	redisContext *c;
@@ -104,7 +120,10 @@ int target_connect(const struct target *t, struct redisContext **out, struct rs_
 		r = t->user ? redisCommand(c, "AUTH %s %s", t->user, t->password) :
 			      redisCommand(c, "AUTH %s", t->password);
 		if (r == NULL) {
-			target_ctx_error(t, c, "AUTH", err);
+			if (target_pending_error(c, said, sizeof said))
+				rs_err_set(err, "%s: the server refused the connection: %s", t->desc, said);
+			else
+				target_ctx_error(t, c, "AUTH", err);
 			redisFree(c);
 			return -1;
 		}
@@ -120,6 +139,8 @@ int target_connect(const struct target *t, struct redisContext **out, struct rs_
 	 * to cmdstat_ping, which the PING tests are checked against. */
 	r = target_command(c, t, err, "SELECT %u", t->dbnum);
 	if (r == NULL) {
+		if (target_pending_error(c, said, sizeof said))
+			rs_err_set(err, "%s: the server refused the connection: %s", t->desc, said);
 		redisFree(c);
 		return -1;
 	}
