@@ -71,6 +71,8 @@ static const struct csv_col csv_cols[] = {
 };
 #define CSV_NCOLS (sizeof csv_cols / sizeof csv_cols[0])
 #define CSV_NCONTRACT 15
+/* Larger figures are refused by the reader (see csv_set_field). */
+#define CSV_MAX_FIGURE 1e15
 
 const char *csv_header(void)
 {
@@ -247,16 +249,50 @@ static int csv_record(const char *buf, size_t len, size_t *pos, char *scratch,
 	}
 }
 
+/* A field's text fit to quote in a one-line message: at most 32 bytes,
+ * control characters (a quoted field may hold a line break) shown as '?'. */
+static const char *csv_show(char *buf, size_t size, const struct csv_field *f)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < f->len && n + 4 < size && i < 32; i++) {
+		unsigned char ch = (unsigned char)f->s[i];
+
+		buf[n++] = ch < 0x20 || ch == 0x7f ? '?' : (char)ch;
+	}
+	if (f->len > 32 && n + 4 < size) {
+		memcpy(buf + n, "...", 3);
+		n += 3;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+static int csv_has_control(const struct csv_field *f)
+{
+	for (size_t i = 0; i < f->len; i++)
+		if ((unsigned char)f->s[i] < 0x20 || f->s[i] == 0x7f)
+			return 1;
+	return 0;
+}
+
 static int csv_set_field(struct rs_row *r, const struct csv_col *c, const struct csv_field *f,
 			 struct rs_err *err)
 {
 	char *base = (char *)r;
+	char show[40];
 
 	if (c->type == CT_STR) {
 		if (f->len >= c->size)
 			return rs_err_set(err, "%s is longer than %zu characters", c->name, c->size - 1);
 		if (memchr(f->s, '\0', f->len) != NULL)
 			return rs_err_set(err, "%s holds a NUL byte", c->name);
+		/* Label and test name series in charts, reports and messages,
+		 * which are made of lines. */
+		if ((c->off == offsetof(struct rs_row, label) || c->off == offsetof(struct rs_row, test)) &&
+		    csv_has_control(f))
+			return rs_err_set(err, "%s '%s' holds a control character", c->name,
+					  csv_show(show, sizeof show, f));
 		memcpy(base + c->off, f->s, f->len + 1);
 		return 0;
 	}
@@ -269,9 +305,16 @@ static int csv_set_field(struct rs_row *r, const struct csv_col *c, const struct
 		double v;
 
 		if (num_parse_double_n(f->s, f->len, &v) < 0)
-			return rs_err_set(err, "%s '%.32s' is not a number", c->name, f->s);
+			return rs_err_set(err, "%s '%s' is not a number", c->name,
+					  csv_show(show, sizeof show, f));
 		if (v < 0)
-			return rs_err_set(err, "%s is negative (%.32s)", c->name, f->s);
+			return rs_err_set(err, "%s is negative (%s)", c->name,
+					  csv_show(show, sizeof show, f));
+		/* No request rate, latency or duration comes near this; refusing it
+		 * keeps sums and squares over repeats finite. */
+		if (v > CSV_MAX_FIGURE)
+			return rs_err_set(err, "%s %s is not a plausible figure (over 1e15)", c->name,
+					  csv_show(show, sizeof show, f));
 		*(double *)(void *)(base + c->off) = v;
 		return 0;
 	}
@@ -280,6 +323,12 @@ static int csv_set_field(struct rs_row *r, const struct csv_col *c, const struct
 		struct rs_err e2;
 		uint64_t max = c->type == CT_UINT ? UINT32_MAX : INT64_MAX;
 
+		/* No whole number in range is longer than 20 digits: a longer
+		 * field, or one with a line break, is quoted here, shortened and
+		 * on one line, rather than whole by num.c. */
+		if (f->len > 24 || csv_has_control(f))
+			return rs_err_set(err, "%s '%s' is not a whole number", c->name,
+					  csv_show(show, sizeof show, f));
 		if (num_parse_u64(f->s, 0, max, 0, &v, &e2) < 0)
 			return rs_err_set(err, "%s: %s", c->name, e2.msg);
 		if (c->type == CT_UINT)

@@ -33,6 +33,7 @@ struct conn {
 	unsigned inflight;
 	int want_out;             /* EPOLLOUT is registered */
 	int done;
+	uint64_t partial;         /* bytes the reader consumed of the reply in progress */
 	uint64_t start_ns;        /* write of the current batch */
 	uint64_t last_io_ns;      /* last byte read, or the batch's start */
 };
@@ -53,6 +54,7 @@ struct ethread {
 	unsigned active;
 	uint64_t first_ns, last_ns;
 	uint64_t errors, misses;  /* counted by the reader's object functions */
+	int wrong_type;           /* REDIS_REPLY_* of a reply job->expect refuses, or 0 */
 	char first_error[128];
 	struct engine_result res;
 	int failed;
@@ -80,8 +82,39 @@ uint64_t engine_now_ns(void)
  * array such as ZPOPMIN or LRANGE on a missing key). */
 static char engine_obj;
 
+/* Note a top-level reply whose type the job does not expect. */
+static void engine_check_type(const redisReadTask *task)
+{
+	struct ethread *th = task->privdata;
+	unsigned expect = th->job->expect, kind;
+
+	if (task->parent != NULL || expect == 0 || th->wrong_type != 0)
+		return;
+	switch (task->type) {
+	case REDIS_REPLY_STATUS: kind = ENGINE_REPLY_STATUS; break;
+	case REDIS_REPLY_STRING: kind = ENGINE_REPLY_BULK; break;
+	case REDIS_REPLY_INTEGER: kind = ENGINE_REPLY_INTEGER; break;
+	case REDIS_REPLY_ARRAY: kind = ENGINE_REPLY_ARRAY; break;
+	default: return;          /* errors are counted, never refused */
+	}
+	if (!(expect & kind))
+		th->wrong_type = task->type;
+}
+
+static const char *engine_type_name(int type)
+{
+	switch (type) {
+	case REDIS_REPLY_STATUS: return "a status reply";
+	case REDIS_REPLY_STRING: return "a bulk string";
+	case REDIS_REPLY_INTEGER: return "an integer";
+	case REDIS_REPLY_ARRAY: return "an array";
+	default: return "an unknown reply";
+	}
+}
+
 static void *engine_create_string(const redisReadTask *task, char *str, size_t len)
 {
+	engine_check_type(task);
 	if (task->parent == NULL && task->type == REDIS_REPLY_ERROR) {
 		struct ethread *th = task->privdata;
 
@@ -97,6 +130,7 @@ static void *engine_create_string(const redisReadTask *task, char *str, size_t l
 
 static void *engine_create_array(const redisReadTask *task, int elements)
 {
+	engine_check_type(task);
 	if (task->parent == NULL && elements <= 0)
 		((struct ethread *)task->privdata)->misses++;
 	return &engine_obj;
@@ -104,13 +138,14 @@ static void *engine_create_array(const redisReadTask *task, int elements)
 
 static void *engine_create_integer(const redisReadTask *task, long long value)
 {
-	(void)task;
 	(void)value;
+	engine_check_type(task);
 	return &engine_obj;
 }
 
 static void *engine_create_nil(const redisReadTask *task)
 {
+	engine_check_type(task);
 	if (task->parent == NULL)
 		((struct ethread *)task->privdata)->misses++;
 	return &engine_obj;
@@ -342,20 +377,41 @@ static int engine_on_read(struct ethread *th, struct conn *c)
 			return engine_fail(th, "read failed: %s", strerror(errno));
 		if (n == 0)
 			return engine_fail(th, "the server closed the connection%s",
+					   c->partial > 0 || c->reader->len > c->reader->pos ?
+					   " in the middle of a reply" :
 					   c->inflight ? " with replies outstanding" : "");
 		now = engine_now_ns();
 		c->last_io_ns = now;
 		if (redisReaderFeed(c->reader, th->rbuf, (size_t)n) != REDIS_OK)
 			return engine_fail(th, "reply reader: %s", c->reader->errstr);
 		for (;;) {
+			size_t unread = c->reader->len - c->reader->pos;
+
 			if (redisReaderGetReply(c->reader, &reply) != REDIS_OK)
 				return engine_fail(th, "protocol error from the server: %s",
 						   c->reader->errstr);
+			/* What the reader consumed of a reply it has not finished (the
+			 * elements of an array so far) counts toward max_reply too:
+			 * an endless array must not run for ever. */
+			c->partial += unread - (c->reader->len - c->reader->pos);
 			if (reply == NULL)
 				break;
+			c->partial = 0;
 			k++;
 		}
-		if (c->reader->len - c->reader->pos > th->job->max_reply)
+		if (th->wrong_type != 0) {
+			static const int types[] = { REDIS_REPLY_STATUS, REDIS_REPLY_STRING,
+						     REDIS_REPLY_INTEGER, REDIS_REPLY_ARRAY };
+			char want[96] = "";
+
+			for (unsigned i = 0; i < 4; i++)
+				if (th->job->expect & (1u << i))
+					snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s",
+						 want[0] ? " or " : "", engine_type_name(types[i]));
+			return engine_fail(th, "the server replied with %s where the command gets %s",
+					   engine_type_name(th->wrong_type), want);
+		}
+		if (c->partial + (c->reader->len - c->reader->pos) > th->job->max_reply)
 			return engine_fail(th, "a reply is larger than %llu bytes, more than any test asks for",
 					   (unsigned long long)th->job->max_reply);
 		if (k == 0)
@@ -453,6 +509,7 @@ int engine_run(struct engine *e, const struct engine_job *job, struct engine_res
 			th->rng = 1;
 		th->failed = 0;
 		th->errors = th->misses = 0;
+		th->wrong_type = 0;
 		th->first_error[0] = '\0';
 		memset(&th->res, 0, sizeof th->res);
 		hist_init(&th->res.hist);
@@ -463,6 +520,7 @@ int engine_run(struct engine *e, const struct engine_job *job, struct engine_res
 				free(c->buf);
 			c->done = 0;
 			c->inflight = 0;
+			c->partial = 0;
 			c->blen = c->wpos = 0;
 			if (randomise) {
 				c->buf = xmalloc(blen);

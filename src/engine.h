@@ -20,6 +20,13 @@
 
 struct engine;
 
+/* Kinds of top-level reply, for engine_job.expect.  A nil counts as the
+ * kind its header announced ($-1 a bulk, *-1 an array). */
+#define ENGINE_REPLY_STATUS (1u << 0)     /* +OK, +PONG */
+#define ENGINE_REPLY_BULK (1u << 1)       /* $ */
+#define ENGINE_REPLY_INTEGER (1u << 2)    /* : */
+#define ENGINE_REPLY_ARRAY (1u << 3)      /* * */
+
 struct engine_job {
 	const char *cmd;          /* one request's bytes */
 	size_t len;
@@ -32,6 +39,8 @@ struct engine_job {
 	double duration;          /* seconds; > 0 switches to a timed run */
 	double timeout;           /* fail after this long without a byte from the server */
 	uint64_t max_reply;       /* a reply larger than this many bytes fails the point */
+	unsigned expect;          /* ENGINE_REPLY_* the command's replies may be, 0: any; an
+				   * error reply is always allowed (counted in errors) */
 	volatile sig_atomic_t *stop; /* set asynchronously to abandon the run, or NULL */
 };
 

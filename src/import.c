@@ -279,7 +279,9 @@ static int import_bad_line(struct import_result *out, const char *name, unsigned
 
 	if (!skip_bad)
 		return rs_err_set(err, "%s:%u: %s", name, line, lerr->msg);
-	out->bad = xreallocarray(out->bad, out->nbad + 1, sizeof *out->bad);
+	/* Grow by doubling: capacity is the next power of two above nbad. */
+	if ((out->nbad & (out->nbad - 1)) == 0)
+		out->bad = xreallocarray(out->bad, out->nbad ? 2 * out->nbad : 1, sizeof *out->bad);
 	b = &out->bad[out->nbad++];
 	b->line = line;
 	xstrlcpy(b->reason, lerr->msg, sizeof b->reason);
@@ -329,7 +331,8 @@ int import_parse(const char *buf, size_t len, const char *name, enum import_kind
 		}
 		if (rc == 0)
 			continue;
-		out->v = xreallocarray(out->v, out->n + 1, sizeof *out->v);
+		if ((out->n & (out->n - 1)) == 0)
+			out->v = xreallocarray(out->v, out->n ? 2 * out->n : 1, sizeof *out->v);
 		out->v[out->n++] = p;
 	}
 	if (out->n == 0) {

@@ -71,7 +71,8 @@ double series_median(double *v, size_t n)
 	if (n == 0)
 		return NAN;
 	qsort(v, n, sizeof *v, cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	/* a + (b - a) / 2: (a + b) / 2 overflows for figures near DBL_MAX. */
+	return n % 2 ? v[n / 2] : v[n / 2 - 1] + (v[n / 2] - v[n / 2 - 1]) / 2;
 }
 
 /* Index of s in a first-seen list, appending it if new. */

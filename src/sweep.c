@@ -261,7 +261,7 @@ static int sweep_measure(const struct sweep_config *cfg, struct engine *e, redis
 		.cmd = t->cmd, .len = t->len, .rand_off = t->rand_off, .nrand = t->nrand,
 		.keyspace = cfg->keyspace, .seed = cfg->seed + p->order, .pipeline = p->depth,
 		.requests = cfg->requests, .duration = cfg->duration, .timeout = cfg->timeout,
-		.stop = cfg->stop,
+		.expect = t->expect, .stop = cfg->stop,
 	};
 	struct engine_result res;
 	int64_t calls0, calls1;

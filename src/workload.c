@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "engine.h"
 #include "workload.h"
 #include "xalloc.h"
 
@@ -16,27 +17,28 @@ static const struct {
 	const char *group;        /* extra -t name that selects it, or NULL */
 	const char *cmdstat;
 	enum workload_prep prep;
+	unsigned expect;
 	const char *argv[24];
 } catalogue[] = {
-	{ "PING_INLINE", "ping", "ping", PREP_NONE, { NULL } },   /* inline: special-cased */
-	{ "PING_MBULK", "ping", "ping", PREP_NONE, { "PING", NULL } },
-	{ "SET", NULL, "set", PREP_NONE, { "SET", "key:__rand_int__", "@", NULL } },
-	{ "GET", NULL, "get", PREP_STRINGS, { "GET", "key:__rand_int__", NULL } },
-	{ "INCR", NULL, "incr", PREP_NONE, { "INCR", "counter:__rand_int__", NULL } },
-	{ "LPUSH", NULL, "lpush", PREP_NONE, { "LPUSH", "mylist", "@", NULL } },
-	{ "RPUSH", NULL, "rpush", PREP_NONE, { "RPUSH", "mylist", "@", NULL } },
-	{ "LPOP", NULL, "lpop", PREP_LIST_POP, { "LPOP", "mylist", NULL } },
-	{ "RPOP", NULL, "rpop", PREP_LIST_POP, { "RPOP", "mylist", NULL } },
-	{ "SADD", NULL, "sadd", PREP_NONE, { "SADD", "myset", "element:__rand_int__", NULL } },
-	{ "HSET", NULL, "hset", PREP_NONE, { "HSET", "myhash", "element:__rand_int__", "@", NULL } },
-	{ "SPOP", NULL, "spop", PREP_SET_POP, { "SPOP", "myset", NULL } },
-	{ "ZADD", NULL, "zadd", PREP_NONE, { "ZADD", "myzset", "0", "element:__rand_int__", NULL } },
-	{ "ZPOPMIN", NULL, "zpopmin", PREP_ZSET_POP, { "ZPOPMIN", "myzset", NULL } },
-	{ "LRANGE_100", "lrange", "lrange", PREP_LIST_RANGE, { "LRANGE", "mylist", "0", "99", NULL } },
-	{ "LRANGE_300", "lrange", "lrange", PREP_LIST_RANGE, { "LRANGE", "mylist", "0", "299", NULL } },
-	{ "LRANGE_500", "lrange", "lrange", PREP_LIST_RANGE, { "LRANGE", "mylist", "0", "449", NULL } },
-	{ "LRANGE_600", "lrange", "lrange", PREP_LIST_RANGE, { "LRANGE", "mylist", "0", "599", NULL } },
-	{ "MSET", NULL, "mset", PREP_NONE,
+	{ "PING_INLINE", "ping", "ping", PREP_NONE, ENGINE_REPLY_STATUS, { NULL } },   /* inline: special-cased */
+	{ "PING_MBULK", "ping", "ping", PREP_NONE, ENGINE_REPLY_STATUS, { "PING", NULL } },
+	{ "SET", NULL, "set", PREP_NONE, ENGINE_REPLY_STATUS, { "SET", "key:__rand_int__", "@", NULL } },
+	{ "GET", NULL, "get", PREP_STRINGS, ENGINE_REPLY_BULK, { "GET", "key:__rand_int__", NULL } },
+	{ "INCR", NULL, "incr", PREP_NONE, ENGINE_REPLY_INTEGER, { "INCR", "counter:__rand_int__", NULL } },
+	{ "LPUSH", NULL, "lpush", PREP_NONE, ENGINE_REPLY_INTEGER, { "LPUSH", "mylist", "@", NULL } },
+	{ "RPUSH", NULL, "rpush", PREP_NONE, ENGINE_REPLY_INTEGER, { "RPUSH", "mylist", "@", NULL } },
+	{ "LPOP", NULL, "lpop", PREP_LIST_POP, ENGINE_REPLY_BULK, { "LPOP", "mylist", NULL } },
+	{ "RPOP", NULL, "rpop", PREP_LIST_POP, ENGINE_REPLY_BULK, { "RPOP", "mylist", NULL } },
+	{ "SADD", NULL, "sadd", PREP_NONE, ENGINE_REPLY_INTEGER, { "SADD", "myset", "element:__rand_int__", NULL } },
+	{ "HSET", NULL, "hset", PREP_NONE, ENGINE_REPLY_INTEGER, { "HSET", "myhash", "element:__rand_int__", "@", NULL } },
+	{ "SPOP", NULL, "spop", PREP_SET_POP, ENGINE_REPLY_BULK, { "SPOP", "myset", NULL } },
+	{ "ZADD", NULL, "zadd", PREP_NONE, ENGINE_REPLY_INTEGER, { "ZADD", "myzset", "0", "element:__rand_int__", NULL } },
+	{ "ZPOPMIN", NULL, "zpopmin", PREP_ZSET_POP, ENGINE_REPLY_ARRAY, { "ZPOPMIN", "myzset", NULL } },
+	{ "LRANGE_100", "lrange", "lrange", PREP_LIST_RANGE, ENGINE_REPLY_ARRAY, { "LRANGE", "mylist", "0", "99", NULL } },
+	{ "LRANGE_300", "lrange", "lrange", PREP_LIST_RANGE, ENGINE_REPLY_ARRAY, { "LRANGE", "mylist", "0", "299", NULL } },
+	{ "LRANGE_500", "lrange", "lrange", PREP_LIST_RANGE, ENGINE_REPLY_ARRAY, { "LRANGE", "mylist", "0", "449", NULL } },
+	{ "LRANGE_600", "lrange", "lrange", PREP_LIST_RANGE, ENGINE_REPLY_ARRAY, { "LRANGE", "mylist", "0", "599", NULL } },
+	{ "MSET", NULL, "mset", PREP_NONE, ENGINE_REPLY_STATUS,
 	  { "MSET", "key:__rand_int__", "@", "key:__rand_int__", "@", "key:__rand_int__", "@",
 	    "key:__rand_int__", "@", "key:__rand_int__", "@", "key:__rand_int__", "@",
 	    "key:__rand_int__", "@", "key:__rand_int__", "@", "key:__rand_int__", "@",
@@ -121,6 +123,7 @@ static int workload_add(struct workload *w, size_t c, const char *data, size_t d
 	snprintf(t->name, sizeof t->name, "%s", catalogue[c].name);
 	snprintf(t->cmdstat, sizeof t->cmdstat, "%s", catalogue[c].cmdstat);
 	t->prep = catalogue[c].prep;
+	t->expect = catalogue[c].expect;
 	if (strcmp(catalogue[c].name, "PING_INLINE") == 0) {
 		t->cmd = xstrdup("PING\r\n");
 		t->len = 6;

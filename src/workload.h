@@ -30,6 +30,7 @@ struct workload_test {
 	char name[128];           /* GET, LRANGE_100, or the custom command line */
 	char cmdstat[64];         /* INFO commandstats name: "get", "lrange" */
 	enum workload_prep prep;
+	unsigned expect;          /* ENGINE_REPLY_* kinds its replies may be; 0: any (custom) */
 	char *cmd;                /* RESP (or inline) bytes of one request */
 	size_t len;
 	size_t *rand_off;         /* offsets of each __rand_int__ in cmd */

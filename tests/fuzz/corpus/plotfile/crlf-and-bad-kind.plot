@@ -1,0 +1,4 @@
+[only a panel]
+tests = lrange_*
+[bad]
+kind = bars

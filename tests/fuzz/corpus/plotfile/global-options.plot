@@ -1,0 +1,11 @@
+metric = rps
+depths = 1..32:x2,48
+depth = 16
+size = 800x600
+log-x = yes
+split = no
+font = /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
+scale = 2
+baseline = intel
+knee = 0.9
+tests = get,set
