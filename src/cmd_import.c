@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "csv.h"
 #include "import.h"
+#include "outfile.h"
 #include "xalloc.h"
 
 #define IMPORT_MAX_INPUT ((size_t)256 << 20)
@@ -87,51 +88,19 @@ static char *import_rows(const struct import_result *res, const struct rs_config
 	return out;
 }
 
-/* Write buf to path through a temporary file in the same directory and a
- * rename, so a reader never sees half a file and a failure leaves the old
- * one in place. */
+/* Write buf to path whole or not at all (outfile.h). */
 static int import_write_atomic(const char *path, const char *buf, size_t len, struct rs_err *err)
 {
-	size_t n = strlen(path);
-	char *tmp = xmalloc(n + 16);
-	int fd, e;
-	size_t off = 0;
+	struct outfile o;
 
-	memcpy(tmp, path, n);
-	memcpy(tmp + n, ".tmp.XXXXXX", 12);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		e = errno;
-		free(tmp);
-		return rs_err_set(err, "%s: cannot create a temporary file: %s", path, strerror(e));
+	if (outfile_open(&o, path, err) < 0)
+		return -1;
+	if (fwrite(buf, 1, len, o.fp) != len) {
+		rs_err_set(err, "cannot write %s: %s", path, strerror(errno));
+		outfile_abort(&o);
+		return -1;
 	}
-	while (off < len) {
-		ssize_t k = write(fd, buf + off, len - off);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			goto fail;
-		off += (size_t)k;
-	}
-	if (fchmod(fd, 0644) < 0 || fsync(fd) < 0)
-		goto fail;
-	if (close(fd) < 0) {
-		fd = -1;
-		goto fail;
-	}
-	fd = -1;
-	if (rename(tmp, path) < 0)
-		goto fail;
-	free(tmp);
-	return 0;
-fail:
-	e = errno;
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
-	free(tmp);
-	return rs_err_set(err, "%s: %s", path, strerror(e));
+	return outfile_commit(&o, err);
 }
 
 static enum rs_status import_output(const struct rs_config *cfg, const char *buf, size_t len,

@@ -14,6 +14,7 @@
 #include "chart.h"
 #include "cmd.h"
 #include "csv.h"
+#include "outfile.h"
 #include "plotfile.h"
 #include "render_pdf.h"
 #include "render_png.h"
@@ -56,89 +57,31 @@ static void plot_free(struct plot *p)
 
 /* ---- output files ---- */
 
-/* Create a temporary file next to path ("dir/.name.XXXXXX" in tmp) with the
- * permissions a new file would get; returns its descriptor or -1. */
-static int plot_tmp_open(const char *path, char *tmp, size_t size, struct rs_err *err)
-{
-	const char *slash = strrchr(path, '/');
-	mode_t mask;
-	int fd;
-
-	if (slash)
-		snprintf(tmp, size, "%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1);
-	else
-		snprintf(tmp, size, ".%s.XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return rs_err_set(err, "cannot write %s: %s", path, strerror(errno));
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) < 0) {
-		rs_err_set(err, "cannot write %s: %s", path, strerror(errno));
-		close(fd);
-		unlink(tmp);
-		return -1;
-	}
-	return fd;
-}
-
-static int plot_tmp_commit(const char *tmp, const char *path, struct rs_err *err)
-{
-	if (rename(tmp, path) < 0) {
-		rs_err_set(err, "cannot write %s: %s", path, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
-}
-
 static int plot_write_png(struct render_png *png, const char *path, struct rs_err *err)
 {
-	char tmp[4096];
-	int fd = plot_tmp_open(path, tmp, sizeof tmp, err);
-	FILE *fp;
+	struct outfile o;
 
-	if (fd < 0)
+	if (outfile_open(&o, path, err) < 0)
 		return -1;
-	fp = fdopen(fd, "wb");
-	if (fp == NULL) {
-		rs_err_set(err, "cannot write %s: %s", path, strerror(errno));
-		close(fd);
-		unlink(tmp);
-		return -1;
-	}
-	if (render_png_write(png, fp, err) < 0) {
-		fclose(fp);
-		unlink(tmp);
+	if (render_png_write(png, o.fp, err) < 0) {
+		outfile_abort(&o);
 		return rs_err_prefix(err, "%s", path);
 	}
-	if (fflush(fp) != 0 || ferror(fp)) {
-		rs_err_set(err, "cannot write %s: %s", path, strerror(errno));
-		fclose(fp);
-		unlink(tmp);
-		return -1;
-	}
-	if (fclose(fp) != 0) {
-		rs_err_set(err, "cannot write %s: %s", path, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	return plot_tmp_commit(tmp, path, err);
+	return outfile_commit(&o, err);
 }
 
 static int plot_write_pdf(struct render_pdf *pdf, const char *path, struct rs_err *err)
 {
-	char tmp[4096];
-	int fd = plot_tmp_open(path, tmp, sizeof tmp, err);
+	struct outfile o;
 
-	if (fd < 0)
+	/* libharu writes by file name: let it write the temporary one. */
+	if (outfile_open(&o, path, err) < 0 || outfile_release(&o, err) < 0)
 		return -1;
-	close(fd);
-	if (render_pdf_save(pdf, tmp, err) < 0) {
-		unlink(tmp);
+	if (render_pdf_save(pdf, o.tmp, err) < 0) {
+		outfile_abort(&o);
 		return rs_err_prefix(err, "cannot write %s", path);
 	}
-	return plot_tmp_commit(tmp, path, err);
+	return outfile_commit(&o, err);
 }
 
 /* ---- choosing series ---- */
@@ -320,14 +263,8 @@ static enum rs_status plot_read(struct plot *p, struct rs_err *err)
 		const char *path = p->files[i];
 		struct csv_info info;
 		size_t before = p->rows.n;
-		FILE *fp;
 
-		if (strcmp(path, "-") != 0) {
-			fp = fopen(path, "rb");
-			if (fp == NULL)
-				return rs_err_set(err, "%s: %s", path, strerror(errno)), RS_FAILED;
-			fclose(fp);
-		}
+		/* A CSV that cannot be read is bad input (exit 2), as in report. */
 		if (csv_read_file(path, &p->rows, &info, err) < 0)
 			return RS_BAD_INPUT;
 		if (p->rows.n == before)
@@ -470,7 +407,7 @@ static enum rs_status plot_file(struct rs_config *cfg, struct plotfile *pf, stru
 	spec_find(cfg->plot, "plots", ".plot", alt, sizeof alt);
 	path = alt;
 	if (access(path, R_OK) != 0)
-		return rs_err_set(err, "--plot %s: %s", cfg->plot, strerror(errno)), RS_FAILED;
+		return rs_err_set(err, "--plot %s: %s", cfg->plot, strerror(errno)), RS_BAD_INPUT;
 	if (plotfile_read(path, cfg, pf, err) < 0)
 		return RS_BAD_INPUT;
 	return RS_OK;

@@ -11,6 +11,7 @@
 #include "analysis.h"
 #include "cmd.h"
 #include "csv.h"
+#include "outfile.h"
 #include "report.h"
 #include "series.h"
 #include "xalloc.h"
@@ -99,29 +100,23 @@ static enum rs_status report_output(const struct rs_config *cfg, const struct an
 				    struct rs_err *err)
 {
 	struct report_opts ro;
-	FILE *fp = stdout;
-	int rc;
+	struct outfile o;
 
 	ro.format = (enum report_format)cfg->format;
 	ro.prose = cfg->prose;
 	ro.knee = cfg->knee;
 	ro.cv_limit = cfg->cv_limit;
-	if (cfg->output != NULL && strcmp(cfg->output, "-") != 0) {
-		fp = fopen(cfg->output, "w");
-		if (fp == NULL) {
-			rs_err_set(err, "%s: %s", cfg->output, strerror(errno));
-			return RS_FAILED;
-		}
-	}
-	rc = report_write(fp, res, &ro, err);
-	if (fp != stdout && fclose(fp) != 0 && rc == 0)
-		rc = rs_err_set(err, "%s: %s", cfg->output, strerror(errno));
-	if (rc < 0) {
-		if (cfg->output)
-			rs_err_prefix(err, "%s", cfg->output);
+	if (cfg->output == NULL || strcmp(cfg->output, "-") == 0)
+		return report_write(stdout, res, &ro, err) < 0 ? RS_FAILED : RS_OK;
+	/* A report file is written whole or not at all, like charts and imports. */
+	if (outfile_open(&o, cfg->output, err) < 0)
+		return RS_FAILED;
+	if (report_write(o.fp, res, &ro, err) < 0) {
+		outfile_abort(&o);
+		rs_err_prefix(err, "%s", cfg->output);
 		return RS_FAILED;
 	}
-	return RS_OK;
+	return outfile_commit(&o, err) < 0 ? RS_FAILED : RS_OK;
 }
 
 enum rs_status cmd_report(struct rs_config *cfg, struct rs_err *err)

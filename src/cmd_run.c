@@ -19,11 +19,23 @@
 
 static volatile sig_atomic_t run_stop;
 
+/* The first ^C abandons the point and lets the run end cleanly; a second one,
+ * should anything keep the first waiting, ends rsweep at once (a spawned
+ * server follows it through PR_SET_PDEATHSIG). */
 static void run_on_signal(int sig)
 {
-	(void)sig;
+	if (run_stop) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
 	run_stop = 1;
 }
+
+/* Seconds without a reply before a point fails, when --timeout is 0. */
+#define RUN_DEFAULT_TIMEOUT 10
+
+/* Points in one plan at the most: a million is days of measuring already. */
+#define RUN_MAX_POINTS 1000000
 
 struct run_ui {
 	struct progress progress;
@@ -115,10 +127,26 @@ static int run_apply_sweep_file(struct rs_config *cfg, struct rs_err *err)
 }
 
 /* Checks that need more than one option; all before anything is touched. */
-static int run_check(const struct rs_config *cfg, struct rs_err *err)
+static int run_check(struct rs_config *cfg, struct rs_err *err)
 {
-	if (opts_given(cfg, "requests") && cfg->duration > 0)
-		return rs_err_set(err, "-n and --duration exclude each other");
+	if (opts_given(cfg, "requests") && cfg->duration > 0) {
+		enum opt_origin n = opts_origin(cfg, "requests"), d = opts_origin(cfg, "duration");
+
+		/* The command line wins over the sweep file, in this as in all. */
+		if (n == d)
+			return rs_err_set(err, "-n and --duration exclude each other");
+		if (n == ORIGIN_ARGV)
+			cfg->duration = 0;
+	}
+	if (cfg->timeout > 0 && cfg->timeout < 0.001)
+		return rs_err_set(err, "--timeout %g is below 1 ms (0 means the default)", cfg->timeout);
+	if (cfg->label != NULL) {
+		if (strlen(cfg->label) >= ROW_STR)
+			return rs_err_set(err, "--label is longer than %d characters", ROW_STR - 1);
+		for (const char *c = cfg->label; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				return rs_err_set(err, "--label holds a control character");
+	}
 	if (cfg->threads > cfg->clients)
 		return rs_err_set(err, "--threads %llu is more than -c %llu connections",
 				  (unsigned long long)cfg->threads, (unsigned long long)cfg->clients);
@@ -138,6 +166,37 @@ static int run_check(const struct rs_config *cfg, struct rs_err *err)
 		return rs_err_set(err, "-t and a custom command after -- exclude each other");
 	if (cfg->dashdash && cfg->nargs == 0)
 		return rs_err_set(err, "no command after --");
+	return 0;
+}
+
+/* Resuming adds points to series measured before: refuse when this run
+ * would measure them differently, rather than mix the two in one line. */
+static int run_check_resume(const struct rs_config *cfg, const char *label,
+			    const struct rs_rows *rows, struct rs_err *err)
+{
+	for (size_t i = 0; i < rows->n; i++) {
+		const struct rs_row *r = &rows->v[i];
+		const char *what = NULL;
+		long long was = 0, now = 0;
+
+		if (strcmp(r->label, label) != 0)
+			continue;
+		if (r->clients >= 0 && r->clients != (int64_t)cfg->clients)
+			what = "-c", was = r->clients, now = (long long)cfg->clients;
+		else if (r->data_size >= 0 && r->data_size != (int64_t)cfg->data_size)
+			what = "-d", was = r->data_size, now = (long long)cfg->data_size;
+		else if (r->keyspace >= 0 && r->keyspace != (int64_t)cfg->keyspace)
+			what = "-r", was = r->keyspace, now = (long long)cfg->keyspace;
+		else if (r->threads >= 0 && r->threads != (int64_t)cfg->threads)
+			what = "--threads", was = r->threads, now = (long long)cfg->threads;
+		else if (cfg->duration == 0 && r->errors == 0 && r->requests >= 0 &&
+			 r->requests != (int64_t)cfg->requests)
+			what = "-n", was = r->requests, now = (long long)cfg->requests;
+		if (what != NULL)
+			return rs_err_set(err, "%s:%u: label '%s' was measured with %s %lld, this run "
+					  "uses %s %lld: resume with the same options, or use another "
+					  "--label", r->src, r->line, label, what, was, what, now);
+	}
 	return 0;
 }
 
@@ -196,6 +255,40 @@ enum rs_status cmd_run(struct rs_config *cfg, struct rs_err *err)
 		gethostname(host, sizeof host - 1);
 		label = host[0] ? host : "rsweep";
 	}
+	if (w.n * cfg->pipeline.n * cfg->repeat > RUN_MAX_POINTS) {
+		rs_err_set(err, "%zu tests x %zu depths x %llu repeats is more than %d points", w.n,
+			   cfg->pipeline.n, (unsigned long long)cfg->repeat, RUN_MAX_POINTS);
+		st = RS_BAD_INPUT;
+		goto done;
+	}
+	sc.label = label;
+	sc.target = &t;
+	sc.spawned = cfg->spawn;
+	sc.flush = cfg->flush == FLUSH_ALL ? SWEEP_FLUSH_ALL :
+		   cfg->flush == FLUSH_DB ? SWEEP_FLUSH_DB : SWEEP_FLUSH_NONE;
+	sc.force_flush = cfg->force_flush;
+	sc.clients = (unsigned)cfg->clients;
+	sc.threads = (unsigned)cfg->threads;
+	sc.requests = cfg->requests;
+	sc.duration = cfg->duration;
+	sc.warmup = cfg->warmup;
+	sc.pause = cfg->pause;
+	sc.timeout = cfg->timeout > 0 ? cfg->timeout : RUN_DEFAULT_TIMEOUT;
+	sc.keyspace = cfg->keyspace;
+	sc.data_size = cfg->data_size;
+	sc.seed = cfg->seed;
+	sc.retries = (unsigned)cfg->retries;
+	sc.fail_on_error = cfg->fail_on_error;
+	sc.prepare = !cfg->no_prepare;
+	sc.verbose = cfg->verbose;
+	sc.stop = &run_stop;
+	sc.on_point = run_on_point;
+	sc.on_note = run_on_note;
+	sc.ud = &ui;
+	if (sweep_check(&sc, &w, &cfg->pipeline, err) < 0) {
+		st = RS_BAD_INPUT;
+		goto done;
+	}
 	sweep_plan_build(w.n, &cfg->pipeline, (unsigned)cfg->repeat,
 			 cfg->order == ORDER_SHUFFLED, cfg->seed, &plan);
 	if (cfg->dry_run) {
@@ -210,6 +303,10 @@ enum rs_status cmd_run(struct rs_config *cfg, struct rs_err *err)
 		}
 		if (rc < 0) {
 			st = RS_FAILED;
+			goto done;
+		}
+		if (run_check_resume(cfg, label, &existing, err) < 0) {
+			st = RS_BAD_INPUT;
 			goto done;
 		}
 		sweep_plan_mark_done(&plan, &w, label, &existing);
@@ -227,7 +324,7 @@ enum rs_status cmd_run(struct rs_config *cfg, struct rs_err *err)
 	run_stop = 0;
 
 	t.connect_timeout = cfg->connect_timeout;
-	t.timeout = cfg->timeout > 0 ? cfg->timeout : 10;
+	t.timeout = sc.timeout;
 	t.dbnum = (unsigned)cfg->dbnum;
 	t.user = cfg->user;
 	t.password = cfg->password ? cfg->password : getenv("REDISCLI_AUTH");
@@ -252,30 +349,6 @@ enum rs_status cmd_run(struct rs_config *cfg, struct rs_err *err)
 	progress_init(&ui.progress, stderr, cfg->quiet);
 	ui.quiet = cfg->quiet;
 	ui.multi_depth = cfg->pipeline.n > 1;
-	sc.label = label;
-	sc.target = &t;
-	sc.spawned = cfg->spawn;
-	sc.flush = cfg->flush == FLUSH_ALL ? SWEEP_FLUSH_ALL :
-		   cfg->flush == FLUSH_DB ? SWEEP_FLUSH_DB : SWEEP_FLUSH_NONE;
-	sc.force_flush = cfg->force_flush;
-	sc.clients = (unsigned)cfg->clients;
-	sc.threads = (unsigned)cfg->threads;
-	sc.requests = cfg->requests;
-	sc.duration = cfg->duration;
-	sc.warmup = cfg->warmup;
-	sc.pause = cfg->pause;
-	sc.timeout = t.timeout;
-	sc.keyspace = cfg->keyspace;
-	sc.data_size = cfg->data_size;
-	sc.seed = cfg->seed;
-	sc.retries = (unsigned)cfg->retries;
-	sc.fail_on_error = cfg->fail_on_error;
-	sc.prepare = !cfg->no_prepare;
-	sc.stop = &run_stop;
-	sc.on_point = run_on_point;
-	sc.on_note = run_on_note;
-	sc.verbose = cfg->verbose;
-	sc.ud = &ui;
 	ss = sweep_run(&sc, &w, &plan, cfg->output ? &out : NULL, err);
 	if (ui.points > 0)
 		progress_summary(&ui.progress, ui.points, ui.timed, ui.errors, cfg->output);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -539,12 +540,34 @@ static int csv_out_commit(struct csv_out *o, const char *buf, size_t len, struct
 	if (csv_write_all(o->fd, buf, len) < 0 || fsync(o->fd) < 0) {
 		int e = errno;
 
-		if (ftruncate(o->fd, (off_t)o->size) == 0)
-			lseek(o->fd, 0, SEEK_END);
+		/* Cut off whatever part of the line got out (O_APPEND puts the next
+		 * write at the new end).  The write's error is the one to report;
+		 * a device such as /dev/full cannot be truncated and needs not. */
+		if (ftruncate(o->fd, (off_t)o->size) < 0 && e == 0)
+			e = errno;
 		return rs_err_set(err, "%s: cannot write: %s (the rows before are intact)", o->path,
 				  strerror(e));
 	}
 	o->size += (long long)len;
+	return 0;
+}
+
+/* Open path for writing at its end, with an exclusive lock. */
+static int csv_out_lock(struct csv_out *o, const char *path, int flags, struct rs_err *err)
+{
+	o->fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | flags, 0644);
+	if (o->fd < 0)
+		return rs_err_set(err, "%s: %s", path, strerror(errno));
+	if (flock(o->fd, LOCK_EX | LOCK_NB) < 0) {
+		int e = errno;
+
+		close(o->fd);
+		o->fd = -1;
+		if (e == EWOULDBLOCK)
+			return rs_err_set(err, "%s is being written by another rsweep", path);
+		return rs_err_set(err, "%s: lock: %s", path, strerror(e));
+	}
+	o->path = xstrdup(path);
 	return 0;
 }
 
@@ -553,58 +576,71 @@ int csv_out_open(struct csv_out *o, const char *path, int resume, int overwrite,
 {
 	struct stat st;
 	const char *hdr = csv_header();
+	size_t hlen = strlen(hdr);
+	struct csv_info info;
+	char *buf = NULL;
+	size_t len = 0;
 
 	memset(o, 0, sizeof *o);
 	o->fd = -1;
 	if (strcmp(path, "-") == 0)
 		return rs_err_set(err, "-o -: results must go to a file that can be synced");
-	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && !overwrite) {
-		struct csv_info info;
-		char *buf;
-		size_t len;
-
-		if (!resume) {
-			rs_err_set(err, "%s already holds results: use --resume to add to them, or "
-				   "--overwrite to replace them", path);
-			return RS_CSV_EXISTS;
-		}
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
 		if (csv_slurp(path, (size_t)1 << 30, &buf, &len, err) < 0)
 			return -1;
-		if (len < strlen(hdr) || memcmp(buf, hdr, strlen(hdr)) != 0) {
-			free(buf);
-			rs_err_set(err, "%s: not written by this version of rsweep (its header differs); "
-				   "resume into it refused, nothing changed", path);
-			return RS_CSV_FOREIGN;
-		}
-		if (csv_parse(buf, len, path, existing, &info, err) < 0) {
-			free(buf);
-			return RS_CSV_FOREIGN;
-		}
+	}
+	/* No rows yet (absent, empty, or only our header): start it afresh. */
+	if (len == 0 || (len == hlen && memcmp(buf, hdr, hlen) == 0)) {
 		free(buf);
-		o->fd = open(path, O_WRONLY | O_CLOEXEC);
-		if (o->fd < 0)
-			return rs_err_set(err, "%s: %s", path, strerror(errno));
-		/* A crash can leave half a line: drop it, it was never a point. */
-		if (info.truncated_tail && ftruncate(o->fd, (off_t)info.complete_len) < 0) {
-			int e = errno;
-
+		if (csv_out_lock(o, path, O_CREAT, err) < 0)
+			return -1;
+		/* (A device such as /dev/full cannot be truncated, nor needs it.) */
+		if (len > 0 && ftruncate(o->fd, 0) < 0) {
+			rs_err_set(err, "%s: %s", path, strerror(errno));
 			csv_out_close(o);
-			return rs_err_set(err, "%s: cannot cut off a half-written last line: %s", path,
-					  strerror(e));
+			return -1;
 		}
-		o->size = (long long)info.complete_len;
-		lseek(o->fd, 0, SEEK_END);
-		o->path = xstrdup(path);
+		if (csv_out_commit(o, hdr, hlen, err) < 0) {
+			csv_out_close(o);
+			return -1;
+		}
 		return 0;
 	}
-	o->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (o->fd < 0)
-		return rs_err_set(err, "%s: %s", path, strerror(errno));
-	o->path = xstrdup(path);
-	if (csv_out_commit(o, hdr, strlen(hdr), err) < 0) {
-		csv_out_close(o);
-		return -1;
+	if (overwrite) {
+		free(buf);
+		if (csv_out_lock(o, path, 0, err) < 0)
+			return -1;
+		o->replace = 1;
+		return 0;
 	}
+	if (!resume) {
+		free(buf);
+		rs_err_set(err, "%s already holds results: use --resume to add to them, or "
+			   "--overwrite to replace them", path);
+		return RS_CSV_EXISTS;
+	}
+	if (len < hlen || memcmp(buf, hdr, hlen) != 0) {
+		free(buf);
+		rs_err_set(err, "%s: not written by this version of rsweep (its header differs); "
+			   "resume into it refused, nothing changed", path);
+		return RS_CSV_FOREIGN;
+	}
+	if (csv_parse(buf, len, path, existing, &info, err) < 0) {
+		free(buf);
+		return RS_CSV_FOREIGN;
+	}
+	free(buf);
+	if (csv_out_lock(o, path, 0, err) < 0)
+		return -1;
+	/* A crash can leave half a line: drop it, it was never a point. */
+	if (info.truncated_tail && ftruncate(o->fd, (off_t)info.complete_len) < 0) {
+		int e = errno;
+
+		csv_out_close(o);
+		return rs_err_set(err, "%s: cannot cut off a half-written last line: %s", path,
+				  strerror(e));
+	}
+	o->size = (long long)info.complete_len;
 	return 0;
 }
 
@@ -615,6 +651,15 @@ int csv_out_append(struct csv_out *o, const struct rs_row *r, struct rs_err *err
 
 	if (n < 0)
 		return -1;
+	if (o->replace) {
+		/* --overwrite: the old results go now that a new one exists. */
+		o->size = 0;
+		if (ftruncate(o->fd, 0) < 0)
+			return rs_err_set(err, "%s: %s", o->path, strerror(errno));
+		if (csv_out_commit(o, csv_header(), strlen(csv_header()), err) < 0)
+			return -1;
+		o->replace = 0;
+	}
 	return csv_out_commit(o, line, (size_t)n, err);
 }
 

@@ -53,11 +53,15 @@ struct csv_out {
 	int fd;
 	char *path;
 	long long size;           /* bytes known to be complete */
+	int replace;              /* --overwrite: old content goes at the first row */
 };
 
-/* Open path for appending rows.  A missing or empty file gets the header.
- * An existing non-empty file is an error (RS_CSV_EXISTS) unless resume or
- * overwrite: overwrite starts afresh; resume reads its rows into existing
+/* Open path for appending rows, locked against a second writer.  A missing
+ * or empty file (or one holding only rsweep's header) gets the header.  An
+ * existing file with rows is an error (RS_CSV_EXISTS) unless resume or
+ * overwrite: overwrite replaces it, but only when the first new row is
+ * written, so a run that fails before measuring anything loses nothing;
+ * resume reads its rows into existing
  * (which must be an rsweep CSV with this version's header) and cuts off a
  * last line a crash left half-written.  "-" is not allowed (rows must reach
  * a file that can be synced). */

@@ -66,6 +66,7 @@ struct engine {
 	const struct target *t;
 	unsigned nthreads, clients;
 	struct ethread *th;
+	int abort;                /* a run could not start all its threads */
 };
 
 uint64_t engine_now_ns(void)
@@ -204,12 +205,12 @@ int engine_new(const struct target *t, unsigned clients, unsigned threads, struc
 	struct engine *e = xcalloc(1, sizeof *e);
 
 	*out = NULL;
-	if (threads > clients)
-		threads = clients;    /* more loops than connections would idle */
 	e->t = t;
 	e->clients = clients;
 	e->nthreads = threads;
 	e->th = xcalloc(threads, sizeof *e->th);
+	for (unsigned i = 0; i < threads; i++)
+		e->th[i].ep = -1;     /* engine_free() must not close(0) */
 	for (unsigned i = 0; i < threads; i++) {
 		struct ethread *th = &e->th[i];
 
@@ -381,7 +382,6 @@ static int engine_on_read(struct ethread *th, struct conn *c)
 					   " in the middle of a reply" :
 					   c->inflight ? " with replies outstanding" : "");
 		now = engine_now_ns();
-		c->last_io_ns = now;
 		if (redisReaderFeed(c->reader, th->rbuf, (size_t)n) != REDIS_OK)
 			return engine_fail(th, "reply reader: %s", c->reader->errstr);
 		for (;;) {
@@ -416,6 +416,9 @@ static int engine_on_read(struct ethread *th, struct conn *c)
 					   (unsigned long long)th->job->max_reply);
 		if (k == 0)
 			goto more;
+		/* Only a whole reply is progress: a server that trickles a byte now
+		 * and then must not keep a point alive for ever. */
+		c->last_io_ns = now;
 		if (k > c->inflight)
 			return engine_fail(th, "the server sent more replies than requests");
 		hist_record_n(&th->res.hist, now - c->start_ns, k);
@@ -458,7 +461,8 @@ static void *engine_loop(void *arg)
 			if (!th->failed && (evs[i].events & EPOLLOUT) && c->wpos < c->blen)
 				engine_flush_out(th, c);
 		}
-		if (job->stop != NULL && *job->stop) {
+		if ((job->stop != NULL && __atomic_load_n(job->stop, __ATOMIC_RELAXED)) ||
+		    __atomic_load_n(&th->e->abort, __ATOMIC_RELAXED)) {
 			engine_fail(th, "interrupted");
 			break;
 		}
@@ -468,6 +472,11 @@ static void *engine_loop(void *arg)
 		next_scan = now + ENGINE_TICK_MS * 1000000ULL;
 		/* Duration mode: a connection whose last batch ended exactly at the
 		 * deadline has already retired; the others retire on their next reply. */
+		if (job->duration > 0 && now > th->deadline_ns + timeout_ns) {
+			engine_fail(th, "the server stopped answering (no end %.1f s after the deadline)",
+				    job->timeout);
+			break;
+		}
 		for (unsigned i = 0; i < th->nconns; i++) {
 			struct conn *c = &th->conns[i];
 
@@ -538,17 +547,29 @@ int engine_run(struct engine *e, const struct engine_job *job, struct engine_res
 		/* Signals go to the main thread, which sets job->stop. */
 		sigfillset(&all);
 		pthread_sigmask(SIG_SETMASK, &all, &old);
-		for (unsigned i = 0; i < e->nthreads; i++)
-			if (pthread_create(&e->th[i].tid, NULL, engine_loop, &e->th[i]) != 0)
-				abort();  /* out of threads: nothing sensible to do */
+		unsigned started = 0;
+		int prc = 0;
+
+		e->abort = 0;
+		for (; started < e->nthreads; started++)
+			if ((prc = pthread_create(&e->th[started].tid, NULL, engine_loop,
+						  &e->th[started])) != 0)
+				break;
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
-		for (unsigned i = 0; i < e->nthreads; i++)
+		if (started < e->nthreads) {
+			/* Stop those that did start; the run fails as a whole. */
+			__atomic_store_n(&e->abort, 1, __ATOMIC_RELAXED);
+			rs_err_set(err, "cannot start thread %u of %u: %s", started + 1, e->nthreads,
+				   strerror(prc));
+			rc = -1;
+		}
+		for (unsigned i = 0; i < started; i++)
 			pthread_join(e->th[i].tid, NULL);
 	}
 	for (unsigned i = 0; i < e->nthreads; i++) {
 		struct ethread *th = &e->th[i];
 
-		if (th->failed && rc == 0) {
+		if (th->failed && rc == 0 && !e->abort) {
 			*err = th->err;
 			rc = -1;
 		}

@@ -47,7 +47,7 @@ struct engine_job {
 struct engine_result {
 	uint64_t requests;        /* replies received */
 	uint64_t errors;          /* error replies among them */
-	uint64_t misses;          /* nil or empty replies */
+	uint64_t misses;          /* nil replies and empty arrays */
 	double seconds;           /* first write to last reply */
 	struct hist hist;         /* latency, ns */
 	char first_error[128];    /* the first error reply's text */

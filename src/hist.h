@@ -4,7 +4,7 @@
  * bucket; above, each power of two is cut into 2^HIST_SUB_BITS buckets, so a
  * bucket's midpoint is within 1/2^(HIST_SUB_BITS+1) (0.4%) of any value in
  * it: well inside 1% from 1 us to 60 s.  Values past the top bucket (about
- * 2^37 ns, 137 s) land in it; min, max and the sum are kept exactly.
+ * 2^38 ns, 275 s) land in it; min, max and the sum are kept exactly.
  * Recording is a few shifts and an add; merging is a loop of adds. */
 #ifndef RS_HIST_H
 #define RS_HIST_H

@@ -38,7 +38,7 @@ static const struct opt_def opt_table[] = {
 	{ "connect-timeout", 0, "SECONDS", OT_DOUBLE, RUN, OFF(connect_timeout), 0.001, 3600, NULL,
 	  "5", 1, "give up connecting after SECONDS" },
 	{ "timeout", 0, "SECONDS", OT_DOUBLE, RUN, OFF(timeout), 0, 86400, NULL, "0", 1,
-	  "fail when the server sends nothing for SECONDS (0: automatic, 10 s at least)" },
+	  "fail when no reply comes for SECONDS (0: 10 s)" },
 	{ "spawn", 0, "PATH", OT_OPTSTRING, RUN, OFF(spawn), 0, 0, NULL, NULL, 1,
 	  "start a private redis-server (PATH, or the one on PATH) and benchmark it" },
 	{ "spawn-tcp", 0, NULL, OT_FLAG, RUN, OFF(spawn_tcp), 0, 0, NULL, NULL, 1,
@@ -265,7 +265,16 @@ static int opts_apply(const struct opt_def *d, const char *value, struct rs_conf
 		*(char **)(void *)field = xstrdup(value);
 		return 0;
 	case OT_OPTSTRING:
-		/* The only one is --spawn[=PATH]: a flag and its optional path. */
+		/* The only one is --spawn[=PATH]: a flag and its optional path; in a
+		 * file "spawn = yes" and "spawn = no" read as for any flag. */
+		if (value != NULL && strcmp(value, "no") == 0) {
+			cfg->spawn = 0;
+			free(cfg->spawn_path);
+			cfg->spawn_path = NULL;
+			return 0;
+		}
+		if (value != NULL && strcmp(value, "yes") == 0)
+			value = NULL;
 		cfg->spawn = 1;
 		free(cfg->spawn_path);
 		cfg->spawn_path = value && *value ? xstrdup(value) : NULL;
@@ -316,6 +325,14 @@ int opts_given(const struct rs_config *cfg, const char *name)
 		if (strcmp(opt_table[i].name, name) == 0)
 			return cfg->given[i];
 	return 0;
+}
+
+enum opt_origin opts_origin(const struct rs_config *cfg, const char *name)
+{
+	for (size_t i = 0; i < OPT_N; i++)
+		if (strcmp(opt_table[i].name, name) == 0)
+			return (enum opt_origin)cfg->origin[i];
+	return ORIGIN_DEFAULT;
 }
 
 int opts_set_from_file(enum opts_cmd cmd, const char *name, const char *value,
@@ -377,11 +394,15 @@ int opts_parse_argv(enum opts_cmd cmd, int argc, char **argv, struct rs_config *
 		size_t i = 0;
 
 		if (c == '?') {
+			/* Quote only up to '=': "--passwd=secret" must not echo the secret. */
+			const char *a = argv[optind - 1];
+			int n = (int)strcspn(a, "=");
+
 			if (optopt >= 256)
-				return rs_err_set(err, "option %s takes no argument", argv[optind - 1]);
+				return rs_err_set(err, "option %.*s takes no argument", n, a);
 			if (optopt)
 				return rs_err_set(err, "unknown option -%c", optopt);
-			return rs_err_set(err, "unknown option %s", argv[optind - 1]);
+			return rs_err_set(err, "unknown option %.*s", n, a);
 		}
 		if (c == ':')
 			return rs_err_set(err, "option %s needs an argument", argv[optind - 1]);
@@ -404,6 +425,11 @@ int opts_parse_argv(enum opts_cmd cmd, int argc, char **argv, struct rs_config *
 		}
 		cfg->given[i] = 1;
 		cfg->origin[i] = ORIGIN_ARGV;
+		/* The config holds its own copy of a password: blank the one in argv,
+		 * whatever form it came in (-aX, -qa X, --pass=X), so that ps and
+		 * /proc/PID/cmdline no longer show it. */
+		if (d->off == offsetof(struct rs_config, password) && optarg != NULL)
+			memset(optarg, '*', strlen(optarg));
 	}
 	cfg->dashdash = optind > 1 && strcmp(argv[optind - 1], "--") == 0;
 	cfg->args = argv + optind;

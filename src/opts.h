@@ -148,6 +148,8 @@ int opts_set_from_file(enum opts_cmd cmd, const char *name, const char *value,
 		       struct rs_config *cfg, struct rs_err *err);
 /* Whether option name was given on the command line or in a file. */
 int opts_given(const struct rs_config *cfg, const char *name);
+/* Where option name's value came from. */
+enum opt_origin opts_origin(const struct rs_config *cfg, const char *name);
 /* Print usage of cmd (0 = the subcommand list) to fp. */
 void opts_usage(enum opts_cmd cmd, FILE *fp);
 void opts_free(struct rs_config *cfg);

@@ -18,8 +18,8 @@
 
 #define PNG_MAX_PIXELS (64u * 1024 * 1024)
 #define GLYPH_SLOTS 2048          /* power of two */
-#define ADV_CACHE 0x2200
-#define RPNG_ZLEVEL 3          /* code points whose advance is cached */
+#define ADV_CACHE 0x2200          /* code points whose advance is cached */
+#define RPNG_ZLEVEL 3             /* zlib level: see render_png_write() */
 
 struct glyph {
 	uint32_t cp;

@@ -20,26 +20,6 @@ static const struct {
 	{ CMD_IMPORT, cmd_import },
 };
 
-/* Blank a password given with -a/--password out of argv, so that ps and
- * /proc/PID/cmdline no longer show it; the option parser holds its own copy. */
-static void scrub_password(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		char *v = NULL;
-
-		if (strcmp(argv[i], "--") == 0)
-			break;
-		if ((strcmp(argv[i], "-a") == 0 || strcmp(argv[i], "--password") == 0) && i + 1 < argc)
-			v = argv[++i];
-		else if (strncmp(argv[i], "--password=", 11) == 0)
-			v = argv[i] + 11;
-		else if (strncmp(argv[i], "-a", 2) == 0 && argv[i][2] != '\0')
-			v = argv[i] + 2;
-		if (v != NULL)
-			memset(v, '*', strlen(v));
-	}
-}
-
 static int usage_error(const char *msg)
 {
 	fprintf(stderr, "rsweep: %s (see rsweep --help)\n", msg);
@@ -88,7 +68,7 @@ int main(int argc, char **argv)
 		return RS_BAD_INPUT;
 	}
 	if (cfg.password != NULL) {
-		scrub_password(argc, argv);
+		/* opts_parse_argv has already blanked it in argv. */
 		fprintf(stderr, "Warning: Using a password with '-a' or '--password' on the command "
 			"line may not be safe; prefer the REDISCLI_AUTH environment variable.\n");
 	}
@@ -107,7 +87,7 @@ int main(int argc, char **argv)
 			st = commands[i].fn(&cfg, &err);
 	if (st != RS_OK && err.msg[0] != '\0')
 		fprintf(stderr, "rsweep %s: %s\n", argv[1], err.msg);
-	if (fflush(stdout) != 0 && st == RS_OK) {
+	if ((fflush(stdout) != 0 || ferror(stdout)) && st == RS_OK) {
 		fprintf(stderr, "rsweep %s: cannot write to standard output\n", argv[1]);
 		st = RS_FAILED;
 	}

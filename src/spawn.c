@@ -89,21 +89,24 @@ static int spawn_ping(struct spawn *s)
 
 		redisSetTimeout(c, tv);
 		r = redisCommand(c, "PING");
-		ok = r != NULL && r->type == REDIS_REPLY_STATUS;
-		if (r != NULL) {
-			/* The version, for the CSV: cheap to ask while here. */
-			freeReplyObject(r);
-			r = redisCommand(c, "INFO server");
-			if (r != NULL && r->type == REDIS_REPLY_STRING) {
-				const char *v = strstr(r->str, "redis_version:");
+		int pong = r != NULL && r->type == REDIS_REPLY_STATUS;
 
-				if (v != NULL)
-					snprintf(s->version, sizeof s->version, "%.*s",
-						 (int)strcspn(v + 14, "\r\n"), v + 14);
-			}
-			if (r != NULL)
-				freeReplyObject(r);
+		if (r != NULL)
+			freeReplyObject(r);
+		/* Only our own child counts: on a TCP port another server may have
+		 * got there first, and it must never be taken for ours. */
+		r = pong ? redisCommand(c, "INFO server") : NULL;
+		if (r != NULL && r->type == REDIS_REPLY_STRING) {
+			const char *pid = strstr(r->str, "process_id:");
+			const char *v = strstr(r->str, "redis_version:");
+
+			ok = pid != NULL && strtol(pid + 11, NULL, 10) == (long)s->pid;
+			if (v != NULL)
+				snprintf(s->version, sizeof s->version, "%.*s",
+					 (int)strcspn(v + 14, "\r\n"), v + 14);
 		}
+		if (r != NULL)
+			freeReplyObject(r);
 	}
 	if (c != NULL)
 		redisFree(c);

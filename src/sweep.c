@@ -87,6 +87,7 @@ void sweep_plan_free(struct sweep_plan *plan)
 /* ---- facts about the machines, for every row ---- */
 
 struct sweep_env {
+	char run_id[48];          /* changes when the server restarts, or is another one */
 	char redis_version[32];
 	char server_arch[32];
 	char server_os[ROW_STR];
@@ -132,6 +133,7 @@ static int sweep_env_read(redisContext *c, const struct target *t, struct sweep_
 	memset(env, 0, sizeof *env);
 	if (target_info(c, t, "server", &info, err) < 0)
 		return -1;
+	target_info_field(info, "run_id", env->run_id, sizeof env->run_id);
 	target_info_field(info, "redis_version", env->redis_version, sizeof env->redis_version);
 	target_info_field(info, "os", env->server_os, sizeof env->server_os);
 	free(info);
@@ -199,23 +201,65 @@ static enum sweep_status sweep_guard(const struct sweep_config *cfg, redisContex
 
 	if (cfg->spawned || cfg->force_flush)
 		return SWEEP_OK;
-	if (target_key_count(c, cfg->target, &keys, err) < 0)
+	/* FLUSHDB and the tests touch only --dbnum; FLUSHALL touches every database. */
+	if ((cfg->flush == SWEEP_FLUSH_ALL ?
+	     target_key_count(c, cfg->target, &keys, err) :
+	     target_db_key_count(c, cfg->target, cfg->target->dbnum, &keys, err)) < 0)
 		return SWEEP_FAILED;
 	if (keys == 0)
 		return SWEEP_OK;
-	rs_err_set(err, "%s holds %llu key%s that rsweep did not write; a sweep %s them. "
+	rs_err_set(err, "%s holds %llu key%s that rsweep did not write; a sweep %s %s. "
 		   "Nothing was changed. Point rsweep at a server for benchmarks (or use --spawn), "
 		   "or give --force-flush if these keys may go", cfg->target->desc,
 		   (unsigned long long)keys, keys == 1 ? "" : "s",
-		   cfg->flush == SWEEP_FLUSH_NONE ? "would overwrite or pop" : "would flush");
+		   cfg->flush == SWEEP_FLUSH_NONE ? "would overwrite or pop" : "would flush",
+		   keys == 1 ? "it" : "them");
 	return SWEEP_REFUSED;
 }
 
-/* Flush and prepare for point p, on the control connection. */
+/* Requests a point may send, timed or warming up: what pop tests prepare. */
+static uint64_t sweep_prepare_count(const struct sweep_config *cfg)
+{
+	uint64_t count = cfg->duration > 0 ? (uint64_t)ceil(cfg->duration * SWEEP_POP_RATE) :
+					     cfg->requests;
+
+	return count + (uint64_t)ceil(cfg->warmup * SWEEP_POP_RATE);
+}
+
+/* Batch buffers: P copies of a request, one per connection with random keys. */
+#define SWEEP_MAX_BATCH_BYTES ((uint64_t)1 << 30)
+
+int sweep_check(const struct sweep_config *cfg, const struct workload *w,
+		const struct depth_list *depths, struct rs_err *err)
+{
+	unsigned deepest = 0;
+
+	for (size_t d = 0; d < depths->n; d++)
+		if (depths->v[d] > deepest)
+			deepest = depths->v[d];
+	for (size_t i = 0; i < w->n; i++) {
+		const struct workload_test *t = &w->v[i];
+		uint64_t copies = (uint64_t)deepest * (cfg->keyspace && t->nrand ? cfg->clients : 1);
+
+		if (cfg->prepare && workload_prepare_check(t, sweep_prepare_count(cfg), cfg->keyspace,
+							   cfg->data_size, err) < 0)
+			return -1;
+		if (copies * t->len > SWEEP_MAX_BATCH_BYTES)
+			return rs_err_set(err, "%s at P=%u needs %llu bytes of request buffers (more than "
+					  "1 GiB): use a smaller -d, -P or -c", t->name, deepest,
+					  (unsigned long long)(copies * t->len));
+	}
+	return 0;
+}
+
+/* A failure that retrying must not repeat. */
+#define SWEEP_FINAL (-2)
+
+/* Flush and prepare for point p, on the control connection.  Returns 0, -1
+ * (the server or connection failed: worth a retry) or SWEEP_FINAL. */
 static int sweep_ready(const struct sweep_config *cfg, redisContext *c,
 		       const struct workload_test *t, struct rs_err *err)
 {
-	uint64_t count = cfg->requests;
 	char *buf = NULL;
 	size_t len, ncmds;
 	int rc;
@@ -231,20 +275,19 @@ static int sweep_ready(const struct sweep_config *cfg, redisContext *c,
 		if ((db ? target_db_key_count(c, cfg->target, cfg->target->dbnum, &keys, err) :
 			  target_key_count(c, cfg->target, &keys, err)) < 0)
 			return -1;
-		if (keys != 0)
-			return rs_err_set(err, "%s: %llu keys right after %s: another client is "
-					  "writing to this server", cfg->target->desc,
-					  (unsigned long long)keys, db ? "FLUSHDB" : "FLUSHALL");
+		if (keys != 0) {
+			rs_err_set(err, "%s: %llu keys right after %s: another client is writing to "
+				   "this server", cfg->target->desc, (unsigned long long)keys,
+				   db ? "FLUSHDB" : "FLUSHALL");
+			return SWEEP_FINAL;   /* flushing again would wipe its data: no retry */
+		}
 		sweep_debug(cfg, "%s: %s done, 0 keys", t->name, db ? "FLUSHDB" : "FLUSHALL");
 	}
 	if (!cfg->prepare)
 		return 0;
-	if (cfg->duration > 0)
-		count = (uint64_t)ceil(cfg->duration * SWEEP_POP_RATE);
-	count += (uint64_t)ceil(cfg->warmup * SWEEP_POP_RATE);
-	if (workload_prepare_cmds(t, count, cfg->keyspace, cfg->data_size, &buf, &len, &ncmds,
-				  err) < 0)
-		return -1;
+	if (workload_prepare_cmds(t, sweep_prepare_count(cfg), cfg->keyspace, cfg->data_size, &buf,
+				  &len, &ncmds, err) < 0)
+		return SWEEP_FINAL;
 	rc = target_pipeline(c, cfg->target, buf, len, ncmds, err);
 	free(buf);
 	if (rc == 0 && ncmds > 0)
@@ -271,8 +314,10 @@ static int sweep_measure(const struct sweep_config *cfg, struct engine *e, redis
 	job.max_reply = 64u << 20;
 	if (cfg->data_size * 700 + 65536 > job.max_reply)
 		job.max_reply = cfg->data_size * 700 + 65536;
-	if (sweep_ready(cfg, c, t, err) < 0)
-		return -1;
+	int rc = sweep_ready(cfg, c, t, err);
+
+	if (rc < 0)
+		return rc;
 	if (cfg->warmup > 0) {
 		struct engine_job warm = job;
 
@@ -339,6 +384,24 @@ static int sweep_reconnect(const struct sweep_config *cfg, redisContext **c, str
 	return engine_reconnect(*e, err);
 }
 
+/* After a reconnect: re-read the server's facts, and if it is not the
+ * process the guard checked (it restarted, or the address now leads to
+ * another server), check it again before anything flushes it. */
+static enum sweep_status sweep_rechecked(const struct sweep_config *cfg, redisContext *c,
+					 struct sweep_env *env, struct rs_err *err)
+{
+	char old_id[sizeof env->run_id];
+
+	memcpy(old_id, env->run_id, sizeof old_id);
+	if (sweep_env_read(c, cfg->target, env, err) < 0)
+		return SWEEP_FAILED;
+	if (strcmp(old_id, env->run_id) == 0)
+		return SWEEP_OK;
+	sweep_note(cfg, "%s is a new server process (run_id changed): checking it again",
+		   cfg->target->desc);
+	return sweep_guard(cfg, c, err);
+}
+
 enum sweep_status sweep_run(const struct sweep_config *cfg, const struct workload *w,
 			    struct sweep_plan *plan, struct csv_out *out, struct rs_err *err)
 {
@@ -348,6 +411,7 @@ enum sweep_status sweep_run(const struct sweep_config *cfg, const struct workloa
 	enum sweep_status st = SWEEP_OK;
 	size_t ran = 0, all_errors = 0, with_errors = 0;
 	char first_error[ROW_STR] = "";
+	int touched = 0;          /* the guard passed and a point has written to the server */
 
 	if (target_connect(cfg->target, &c, err) < 0)
 		return SWEEP_FAILED;
@@ -376,19 +440,18 @@ enum sweep_status sweep_run(const struct sweep_config *cfg, const struct workloa
 		if (ran > 0 && cfg->pause > 0)
 			sweep_sleep(cfg->pause, cfg->stop);
 		for (;;) {
+			int rc;
+
 			row_init(&row);
-			if (sweep_measure(cfg, e, c, t, p, &env, &row, err) == 0)
+			touched = 1;
+			if ((rc = sweep_measure(cfg, e, c, t, p, &env, &row, err)) == 0)
 				break;
 			if (cfg->stop && *cfg->stop) {
 				st = SWEEP_INTERRUPTED;
 				goto out;
 			}
-			if (attempt >= cfg->retries) {
-				rs_err_prefix(err, "point %u of %zu (%s P=%u repeat %u)", p->order, plan->n,
-					      t->name, p->depth, p->repeat);
-				st = SWEEP_FAILED;
-				goto out;
-			}
+			if (rc == SWEEP_FINAL || attempt >= cfg->retries)
+				goto failed;
 			attempt++;
 			sweep_note(cfg, "%s P=%u: %s; reconnecting (retry %u of %u)", t->name, p->depth,
 				   err->msg, attempt, cfg->retries);
@@ -403,17 +466,12 @@ enum sweep_status sweep_run(const struct sweep_config *cfg, const struct workloa
 				}
 				if (sweep_reconnect(cfg, &c, &e, err) == 0)
 					break;
-				if (attempt >= cfg->retries) {
-					rs_err_prefix(err, "point %u of %zu (%s P=%u repeat %u)", p->order,
-						      plan->n, t->name, p->depth, p->repeat);
-					st = SWEEP_FAILED;
-					goto out;
-				}
+				if (attempt >= cfg->retries)
+					goto failed;
 				attempt++;
 			}
-			/* A restarted server may hold our own data or none: re-read its facts. */
-			if (sweep_env_read(c, cfg->target, &env, err) < 0) {
-				st = SWEEP_FAILED;
+			if ((st = sweep_rechecked(cfg, c, &env, err)) != SWEEP_OK) {
+				touched = 0;  /* not our server any more: leave it alone */
 				goto out;
 			}
 		}
@@ -432,6 +490,12 @@ enum sweep_status sweep_run(const struct sweep_config *cfg, const struct workloa
 		}
 		if (cfg->on_point)
 			cfg->on_point(cfg->ud, &row, ran, plan->todo);
+		continue;
+failed:
+		rs_err_prefix(err, "point %u of %zu (%s P=%u repeat %u)", p->order, plan->n, t->name,
+			      p->depth, p->repeat);
+		st = SWEEP_FAILED;
+		goto out;
 	}
 	if (all_errors > 0 || (cfg->fail_on_error && with_errors > 0)) {
 		rs_err_set(err, "%zu point%s had error replies%s (first: %s)", with_errors,
@@ -439,15 +503,17 @@ enum sweep_status sweep_run(const struct sweep_config *cfg, const struct workloa
 			   all_errors ? ", some nothing but errors" : "", first_error);
 		st = SWEEP_ERROR_REPLIES;
 	}
-	/* Leave the server as the guard found it: empty of what the sweep wrote,
-	 * so that the next run is not refused because of our own keys. */
-	if (cfg->flush != SWEEP_FLUSH_NONE && !cfg->spawned && ran > 0 &&
-	    target_flush(c, cfg->target, cfg->flush == SWEEP_FLUSH_DB, err) < 0) {
-		sweep_note(cfg, "could not flush the benchmark's keys at the end: %s", err->msg);
-		if (st == SWEEP_OK)
-			err->msg[0] = '\0';
-	}
 out:
+	/* Leave the server as the guard found it, empty of what the sweep wrote,
+	 * on every way out (an interrupted run too), so that the next run or a
+	 * --resume is not refused because of rsweep's own keys. */
+	if (touched && c != NULL && cfg->flush != SWEEP_FLUSH_NONE && !cfg->spawned) {
+		struct rs_err fe;
+
+		if (target_flush(c, cfg->target, cfg->flush == SWEEP_FLUSH_DB, &fe) < 0 &&
+		    st != SWEEP_FAILED)
+			sweep_note(cfg, "could not flush the benchmark's keys at the end: %s", fe.msg);
+	}
 	engine_free(e);
 	target_close(c);
 	return st;

@@ -71,6 +71,11 @@ struct sweep_config {
 	void *ud;
 };
 
+/* Check, before anything connects, that every test of w can be prepared
+ * and that the batch buffers fit in memory.  Bad input: err says why. */
+int sweep_check(const struct sweep_config *cfg, const struct workload *w,
+		const struct depth_list *depths, struct rs_err *err);
+
 /* Run the points of plan not yet done, appending a row per point to out
  * (NULL: no CSV).  On failure err names the point. */
 enum sweep_status sweep_run(const struct sweep_config *cfg, const struct workload *w,

@@ -186,6 +186,11 @@ int workload_custom(int argc, char **argv, struct workload *out, struct rs_err *
 	t = workload_push(out);
 	for (int i = 0; i < argc && n + 1 < sizeof t->name; i++)
 		n += (size_t)snprintf(t->name + n, sizeof t->name - n, "%s%s", i ? " " : "", argv[i]);
+	/* The name goes into the CSV's test column, which refuses control
+	 * characters: show them as '?'. */
+	for (char *c = t->name; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
 	for (size_t i = 0; argv[0][i] && i + 1 < sizeof t->cmdstat; i++)
 		t->cmdstat[i] = (char)(argv[0][i] >= 'A' && argv[0][i] <= 'Z' ? argv[0][i] + 32 : argv[0][i]);
 	t->prep = PREP_NONE;
@@ -246,6 +251,8 @@ static void prep_append(char **buf, size_t *len, int nhead, const char **head, u
 		}
 	}
 	n = redisFormatCommandArgv(&cmd, k, av, lens);
+	if (n < 0)
+		abort();          /* only fails on allocation, which xmalloc treats as fatal too */
 	*buf = xrealloc(*buf, *len + (size_t)n);
 	memcpy(*buf + *len, cmd, (size_t)n);
 	*len += (size_t)n;
@@ -255,35 +262,50 @@ static void prep_append(char **buf, size_t *len, int nhead, const char **head, u
 	free(names);
 }
 
+/* Elements test t needs prepared for count requests. */
+static uint64_t workload_prepare_total(const struct workload_test *t, uint64_t count,
+				       uint64_t keyspace)
+{
+	switch (t->prep) {
+	case PREP_NONE:
+		return 0;
+	case PREP_STRINGS:
+		return keyspace ? keyspace : 1;
+	case PREP_LIST_RANGE:
+		return WORKLOAD_RANGE_LEN;
+	default:
+		return count;
+	}
+}
+
+int workload_prepare_check(const struct workload_test *t, uint64_t count, uint64_t keyspace,
+			   uint64_t data_size, struct rs_err *err)
+{
+	uint64_t total = workload_prepare_total(t, count, keyspace);
+
+	if (total > WORKLOAD_PREP_MAX)
+		return rs_err_set(err, "%s would need %llu keys or elements prepared (more than %llu): "
+				  "use a smaller -r, -n or --duration, or --no-prepare", t->name,
+				  (unsigned long long)total, WORKLOAD_PREP_MAX);
+	if (data_size * total > (uint64_t)4 << 30)
+		return rs_err_set(err, "%s would need %llu bytes prepared (more than 4 GiB): use a "
+				  "smaller -d, -r or -n", t->name, (unsigned long long)(data_size * total));
+	return 0;
+}
+
 int workload_prepare_cmds(const struct workload_test *t, uint64_t count, uint64_t keyspace,
 			  uint64_t data_size, char **buf, size_t *len, size_t *ncmds,
 			  struct rs_err *err)
 {
 	char *data;
-	uint64_t total;
+	uint64_t total = workload_prepare_total(t, count, keyspace);
 
 	*len = 0;
 	*ncmds = 0;
-	switch (t->prep) {
-	case PREP_NONE:
+	if (total == 0)
 		return 0;
-	case PREP_STRINGS:
-		total = keyspace ? keyspace : 1;
-		break;
-	case PREP_LIST_RANGE:
-		total = WORKLOAD_RANGE_LEN;
-		break;
-	default:
-		total = count;
-		break;
-	}
-	if (total > WORKLOAD_PREP_MAX)
-		return rs_err_set(err, "%s would need %llu keys or elements prepared (more than %llu): "
-				  "use a smaller -r / --duration, or --no-prepare", t->name,
-				  (unsigned long long)total, WORKLOAD_PREP_MAX);
-	if (data_size * total > (uint64_t)4 << 30)
-		return rs_err_set(err, "%s would need %llu bytes prepared: use a smaller -d, -r or -n",
-				  t->name, (unsigned long long)(data_size * total));
+	if (workload_prepare_check(t, count, keyspace, data_size, err) < 0)
+		return -1;
 	data = xmalloc(data_size + 1);
 	memset(data, 'x', data_size);
 	data[data_size] = '\0';

@@ -64,6 +64,11 @@ static inline void workload_put_digits(char *p, uint64_t v)
 	}
 }
 
+/* Check that preparing t for count requests is reasonable (elements and
+ * bytes), without building anything. */
+int workload_prepare_check(const struct workload_test *t, uint64_t count, uint64_t keyspace,
+			   uint64_t data_size, struct rs_err *err);
+
 /* Commands that prepare test t for `count` requests and a keyspace:
  * appended as RESP to *buf (grown with xrealloc), *ncmds set to the number
  * of commands, so the caller can pipeline them and read that many replies.

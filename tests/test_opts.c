@@ -89,7 +89,8 @@ Test(opts, bad_input_names_option_and_reason)
 		{ "-P", "1..5000", "option -P/--pipeline: '1..5000': more than 4096 depths" },
 		{ "--bogus", NULL, "unknown option --bogus" },
 		{ "-c", NULL, "option -c needs an argument" },
-		{ "--resume=yes", NULL, "option --resume=yes takes no argument" },
+		{ "--resume=yes", NULL, "option --resume takes no argument" },
+		{ "--passwd=s3cret", NULL, "unknown option --passwd" },
 	};
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -34,23 +34,25 @@ rb_rps() {  # transport test P
 rs_rps() {
 	if [ "$1" = unix ]; then a="-s $T/redis.sock"; else a="-h 127.0.0.1 -p $PORT"; fi
 	"$RSWEEP" run $a -c 50 -n "$N" -P "$3" -t "$2" --force-flush -o "$T/p.csv" --overwrite -q \
-		>/dev/null && awk -F, 'NR == 2 { print $8 }' "$T/p.csv"
+		>/dev/null 2>&1 && awk -F, 'NR == 2 { print $8, $30 / $7 }' "$T/p.csv"
 }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "# throughput, -c 50 -n $N, $PAIRS interleaved pairs, $(date -u +%Y-%m-%d), $(nproc) cores"
-printf '%-5s %-4s %4s  %14s %14s %7s\n' via test P redis-benchmark rsweep ratio
+# "server busy": the server's CPU seconds per second during rsweep's point
+# (INFO cpu delta): near 1.0 the server, not the client, is the limit.
+printf '%-5s %-4s %4s  %14s %14s %7s %12s\n' via test P redis-benchmark rsweep ratio "server busy"
 for via in unix tcp; do
 	for t in get set; do
 		for P in 1 4 16; do
-			: >"$T/a"; : >"$T/b"; : >"$T/r"
+			: >"$T/a"; : >"$T/b"; : >"$T/r"; : >"$T/c"
 			for _ in $(seq "$PAIRS"); do
-				a=$(rb_rps $via $t $P); b=$(rs_rps $via $t $P)
-				echo "$a" >>"$T/a"; echo "$b" >>"$T/b"
+				a=$(rb_rps $via $t $P); set -- $(rs_rps $via $t $P); b=$1
+				echo "$a" >>"$T/a"; echo "$b" >>"$T/b"; echo "$2" >>"$T/c"
 				echo "$a $b" | awk '{ print $2 / $1 }' >>"$T/r"
 			done
-			printf '%-5s %-4s %4s  %14.0f %14.0f %7.2f\n' $via $t $P "$(median <"$T/a")" \
-				"$(median <"$T/b")" "$(median <"$T/r")"
+			printf '%-5s %-4s %4s  %14.0f %14.0f %7.2f %12.2f\n' $via $t $P "$(median <"$T/a")" \
+				"$(median <"$T/b")" "$(median <"$T/r")" "$(median <"$T/c")"
 		done
 	done
 done

@@ -18,5 +18,5 @@ vg "$RSWEEP" plot "$T/v.csv" -o "$T/v.pdf" >"$T/out" 2>"$T/err" || fail "plot pd
 vg "$RSWEEP" run -s "$T/none.sock" -t get -n 10 >"$T/out" 2>"$T/err"
 [ $? = 1 ] || fail "refused connection under valgrind: $(cat "$T/err")"
 vg "$RSWEEP" plot "$T/missing.csv" -o "$T/x.png" >"$T/out" 2>"$T/err"
-[ $? = 1 ] || fail "missing CSV under valgrind: $(cat "$T/err")"
+[ $? = 2 ] || fail "missing CSV under valgrind: $(cat "$T/err")"
 echo "ok"
