@@ -325,16 +325,14 @@ static int sweep_measure(const struct sweep_config *cfg, struct engine *e, redis
 		if (engine_run(e, &warm, &res, err) < 0)
 			return rs_err_prefix(err, "warm-up");
 	}
-	if (target_cmdstat_calls(c, cfg->target, t->cmdstat, &calls0, err) < 0 ||
-	    target_cpu(c, cfg->target, &cpu0, err) < 0)
+	if (target_point_stats(c, cfg->target, t->cmdstat, &calls0, &cpu0, err) < 0)
 		return -1;
 	sweep_iso_now(row->started_at, sizeof row->started_at);
 	ru0 = sweep_rusage_s();
 	if (engine_run(e, &job, &res, err) < 0)
 		return -1;
 	ru1 = sweep_rusage_s();
-	if (target_cmdstat_calls(c, cfg->target, t->cmdstat, &calls1, err) < 0 ||
-	    target_cpu(c, cfg->target, &cpu1, err) < 0)
+	if (target_point_stats(c, cfg->target, t->cmdstat, &calls1, &cpu1, err) < 0)
 		return -1;
 
 	snprintf(row->label, sizeof row->label, "%s", cfg->label);

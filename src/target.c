@@ -290,35 +290,43 @@ int target_flush(struct redisContext *c, const struct target *t, int db, struct 
 	return 0;
 }
 
-int target_cmdstat_calls(struct redisContext *c, const struct target *t, const char *name,
-			 int64_t *calls, struct rs_err *err)
+int target_point_stats(struct redisContext *c, const struct target *t, const char *name,
+		       int64_t *calls, double *cpu, struct rs_err *err)
 {
-	char *info, field[96], value[256];
-
-	if (target_info(c, t, "commandstats", &info, err) < 0)
-		return -1;
-	snprintf(field, sizeof field, "cmdstat_%s", name);
-	target_info_field(info, field, value, sizeof value);
-	free(info);
-	/* "calls=123,usec=...": absent means never called. */
-	*calls = strncmp(value, "calls=", 6) == 0 ? strtoll(value + 6, NULL, 10) : 0;
-	return 0;
-}
-
-int target_cpu(struct redisContext *c, const struct target *t, double *secs, struct rs_err *err)
-{
-	char *info, sys[64], user[64];
+	char *info = NULL, *more = NULL, field[96], value[256], sys[64], user[64];
+	redisReply *r = target_command(c, t, err, "INFO cpu commandstats");
 	double s, u;
 
-	if (target_info(c, t, "cpu", &info, err) < 0)
+	if (r == NULL)
 		return -1;
+	if (r->type == REDIS_REPLY_STRING) {
+		info = xstrdup(r->str);
+	} else if (r->type == REDIS_REPLY_ERROR) {
+		/* Before 7.0 INFO takes one section: ask twice. */
+		if (target_info(c, t, "cpu", &info, err) < 0 ||
+		    target_info(c, t, "commandstats", &more, err) < 0) {
+			freeReplyObject(r);
+			free(info);
+			return -1;
+		}
+		info = xrealloc(info, strlen(info) + strlen(more) + 1);
+		strcat(info, more);
+		free(more);
+	}
+	freeReplyObject(r);
+	if (info == NULL)
+		return rs_err_set(err, "%s: INFO gave an unexpected reply type", t->desc);
+	snprintf(field, sizeof field, "cmdstat_%s", name);
+	target_info_field(info, field, value, sizeof value);
+	/* "calls=123,usec=...": absent means never called. */
+	*calls = strncmp(value, "calls=", 6) == 0 ? strtoll(value + 6, NULL, 10) : 0;
 	target_info_field(info, "used_cpu_sys", sys, sizeof sys);
 	target_info_field(info, "used_cpu_user", user, sizeof user);
 	free(info);
 	if (num_parse_double_n(sys, strlen(sys), &s) < 0 ||
 	    num_parse_double_n(user, strlen(user), &u) < 0)
 		return rs_err_set(err, "%s: INFO cpu has no used_cpu_sys/used_cpu_user", t->desc);
-	*secs = s + u;
+	*cpu = s + u;
 	return 0;
 }
 

@@ -54,11 +54,12 @@ int target_db_key_count(struct redisContext *c, const struct target *t, unsigned
 /* FLUSHALL (db = 0) or FLUSHDB (db = 1).  A renamed or forbidden command is
  * a clear error. */
 int target_flush(struct redisContext *c, const struct target *t, int db, struct rs_err *err);
-/* calls= of cmdstat_<name>, 0 if the command has not run yet. */
-int target_cmdstat_calls(struct redisContext *c, const struct target *t, const char *name,
-			 int64_t *calls, struct rs_err *err);
-/* used_cpu_sys + used_cpu_user in seconds. */
-int target_cpu(struct redisContext *c, const struct target *t, double *secs, struct rs_err *err);
+/* The counters read around a timed window, in one INFO round trip (two on
+ * servers before 7.0, which take one section per INFO): calls= of
+ * cmdstat_<name> (0 if the command has not run yet) and used_cpu_sys +
+ * used_cpu_user in seconds. */
+int target_point_stats(struct redisContext *c, const struct target *t, const char *name,
+		       int64_t *calls, double *cpu, struct rs_err *err);
 /* Send a pipeline of n commands held in buf and read n replies; the first
  * error reply fails. */
 int target_pipeline(struct redisContext *c, const struct target *t, const char *buf, size_t len,
