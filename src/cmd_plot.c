@@ -270,16 +270,8 @@ static enum rs_status plot_read(struct plot *p, struct rs_err *err)
 		if (p->rows.n == before)
 			return rs_err_set(err, "%s: no result rows, only a header", path), RS_BAD_INPUT;
 	}
-	if (cfg->depths.n > 0) {
-		size_t keep = 0;
-
-		for (size_t i = 0; i < p->rows.n; i++)
-			if (depths_contains(&cfg->depths, p->rows.v[i].pipeline))
-				p->rows.v[keep++] = p->rows.v[i];
-		if (keep == 0)
-			return rs_err_set(err, "--depths: no row is at any of these depths"), RS_BAD_INPUT;
-		p->rows.n = keep;
-	}
+	if (cfg->depths.n > 0 && series_keep_depths(&p->rows, &cfg->depths, err) < 0)
+		return RS_BAD_INPUT;
 	if (series_build(&p->rows, (enum series_metric)cfg->metric, &p->set, err) < 0)
 		return RS_BAD_INPUT;
 	return RS_OK;

@@ -61,19 +61,6 @@ static int report_filter_tests(struct rs_rows *rows, const char *list, struct rs
 	return 0;
 }
 
-static int report_filter_depths(struct rs_rows *rows, const struct depth_list *d, struct rs_err *err)
-{
-	size_t w = 0;
-
-	for (size_t i = 0; i < rows->n; i++)
-		if (depths_contains(d, rows->v[i].pipeline))
-			rows->v[w++] = rows->v[i];
-	rows->n = w;
-	if (w == 0)
-		return rs_err_set(err, "--depths: no point of the data is at those depths");
-	return 0;
-}
-
 /* The latency series, from the rows that carry an average latency (an
  * imported 2-column redis-benchmark CSV has none).  Returns 0 with an
  * empty set when no row has one. */
@@ -147,7 +134,7 @@ enum rs_status cmd_report(struct rs_config *cfg, struct rs_err *err)
 	}
 	if (cfg->tests && report_filter_tests(&rows, cfg->tests, err) < 0)
 		goto out;
-	if (opts_given(cfg, "depths") && report_filter_depths(&rows, &cfg->depths, err) < 0)
+	if (opts_given(cfg, "depths") && series_keep_depths(&rows, &cfg->depths, err) < 0)
 		goto out;
 	if (series_build(&rows, SM_RPS, &rps, err) < 0 || report_avg_set(&rows, &avg, err) < 0)
 		goto out;

@@ -59,6 +59,19 @@ int series_test_matches(const char *item, const char *test)
 	return strncasecmp(item, test, n) == 0 && (test[n] == '\0' || test[n] == '_');
 }
 
+int series_keep_depths(struct rs_rows *rows, const struct depth_list *depths, struct rs_err *err)
+{
+	size_t keep = 0;
+
+	for (size_t i = 0; i < rows->n; i++)
+		if (depths_contains(depths, rows->v[i].pipeline))
+			rows->v[keep++] = rows->v[i];
+	rows->n = keep;
+	if (keep == 0)
+		return rs_err_set(err, "--depths: no row is at any of these depths");
+	return 0;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;

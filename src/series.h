@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "depths.h"
 #include "err.h"
 #include "row.h"
 
@@ -69,6 +70,10 @@ const char *series_metric_title(enum series_metric m);
  * "ping"), or a shell pattern.  Plot and report select tests with this one
  * rule. */
 int series_test_matches(const char *item, const char *test);
+
+/* Keep only the rows at one of depths (--depths in plot and report).  Fails
+ * when none is left. */
+int series_keep_depths(struct rs_rows *rows, const struct depth_list *depths, struct rs_err *err);
 
 /* Median of v[0..n) (sorts v in place); NAN for n == 0. */
 double series_median(double *v, size_t n);
