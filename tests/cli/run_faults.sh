@@ -87,7 +87,18 @@ expect_status 1 "$RSWEEP" run -s "$SOCK" -t lpop -n 1000 --no-prepare --flush no
 grep -q "1000 ERRORS of 1000 replies" "$T/out" || fail "wrongtype: $(cat "$T/out")"
 grep -q "nothing but errors (first: WRONGTYPE" "$T/err" || fail "wrongtype: $(cat "$T/err")"
 grep -q ",1000,.*WRONGTYPE" "$T/w.csv" || fail "wrongtype: errors column"
-# Errors that are not all: exit 0 with a note, or 1 with --fail-on-error.
+# Errors that are not all: counted, exit 0; with --fail-on-error, exit 1.
+# INCR over two keys, one of which holds text: about half the replies fail.
 rcli del mylist >/dev/null
+rcli set k:000000000001 text >/dev/null
+expect_status 0 "$RSWEEP" run -s "$SOCK" --flush none --force-flush -r 2 -n 2000 -q \
+	-o "$T/e.csv" -- INCR k:__rand_int__
+grep -q "ERRORS of 2000 replies" "$T/out" || fail "partial errors not shown: $(cat "$T/out")"
+errors=$(awk -F, 'NR == 2 { print $15 }' "$T/e.csv")
+[ "$errors" -gt 0 ] && [ "$errors" -lt 2000 ] || fail "errors column: $errors"
+expect_status 1 "$RSWEEP" run -s "$SOCK" --flush none --force-flush -r 2 -n 2000 -q \
+	--fail-on-error -- INCR k:__rand_int__
+grep -q "1 point had error replies (first: ERR value is not an integer" "$T/err" ||
+	fail "--fail-on-error: $(cat "$T/err")"
 stop_redis
 echo "ok"
