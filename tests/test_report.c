@@ -16,23 +16,7 @@
 #include "opts.h"
 #include "report.h"
 #include "series.h"
-
-static struct rs_row *add(struct rs_rows *rows, const char *label, const char *test, unsigned p,
-			  unsigned rep, double rps, double avg)
-{
-	const char *src = rows->nnames ? rows->names[0] : rows_add_name(rows, "mem.csv");
-	struct rs_row *r = rows_push(rows);
-
-	snprintf(r->label, sizeof r->label, "%s", label);
-	snprintf(r->test, sizeof r->test, "%s", test);
-	r->pipeline = p;
-	r->repeat = rep;
-	r->rps = rps;
-	r->avg_ms = avg;
-	r->src = src;
-	r->line = (unsigned)rows->n + 1;
-	return r;
-}
+#include "rows_helper.h"
 
 struct fixture {
 	struct rs_rows rows;
