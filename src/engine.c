@@ -86,10 +86,15 @@ static char engine_obj;
 /* Note a top-level reply whose type the job does not expect. */
 static void engine_check_type(const redisReadTask *task)
 {
-	struct ethread *th = task->privdata;
-	unsigned expect = th->job->expect, kind;
+	struct ethread *th;
+	unsigned expect, kind;
 
-	if (task->parent != NULL || expect == 0 || th->wrong_type != 0)
+	/* Called for every element of an LRANGE reply: leave at once for those. */
+	if (task->parent != NULL)
+		return;
+	th = task->privdata;
+	expect = th->job->expect;
+	if (expect == 0 || th->wrong_type != 0)
 		return;
 	switch (task->type) {
 	case REDIS_REPLY_STATUS: kind = ENGINE_REPLY_STATUS; break;

@@ -34,7 +34,9 @@ rb_rps() {  # transport test P
 rs_rps() {
 	if [ "$1" = unix ]; then a="-s $T/redis.sock"; else a="-h 127.0.0.1 -p $PORT"; fi
 	"$RSWEEP" run $a -c 50 -n "$N" -P "$3" -t "$2" --force-flush -o "$T/p.csv" --overwrite -q \
-		>/dev/null 2>&1 && awk -F, 'NR == 2 { print $8, $30 / $7 }' "$T/p.csv"
+		>/dev/null 2>&1 && python3 -c 'import csv, sys
+r = next(csv.DictReader(open(sys.argv[1])))
+print(r["rps"], float(r["server_cpu_s"]) / float(r["seconds"]))' "$T/p.csv"
 }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
