@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "csv.h"
+#include "num.h"
 
 static struct rs_row sample_row(void)
 {
@@ -231,4 +232,49 @@ Test(csv, foreign_file_is_not_resumed_into)
 	}
 	close(fd);
 	unlink(path);
+}
+
+/* Numbers are read the way strtod reads them, bit for bit, whether they
+ * take the plain-decimal fast path or not. */
+Test(csv, numbers_read_as_strtod_reads_them)
+{
+	static const char *const odd[] = {
+		"0", "-0", "+3", "1.", ".5", "-.5", "0.1", "0.3", "123456789012345",
+		"1234567890123456", "0.000000000000001", "99999999999999.9", "1e3", "2.5E-3",
+		"00000000000000001.5", "4503599627370497", "9007199254740993",
+	};
+	static const char *const bad[] = { "", ".", "-", "+", "1.2.3", "1..2", "--1", "1-", "0x10",
+					   "inf", "nan", "1e", "1,5", " 1" };
+	unsigned seed = 12345;
+
+	for (size_t i = 0; i < sizeof odd / sizeof *odd; i++) {
+		double v = NAN;
+
+		cr_assert_eq(num_parse_double_n(odd[i], strlen(odd[i]), &v), 0, "%s", odd[i]);
+		cr_assert(memcmp(&v, &(double){ strtod(odd[i], NULL) }, sizeof v) == 0, "%s: %.17g", odd[i], v);
+	}
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		double v;
+
+		cr_assert_eq(num_parse_double_n(bad[i], strlen(bad[i]), &v), -1, "'%s' accepted", bad[i]);
+	}
+	for (int k = 0; k < 200000; k++) {
+		char buf[40];
+		int nd = 1 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 17;
+		int dot = (int)((seed = seed * 1103515245u + 12345u) >> 16) % (nd + 2);
+		size_t n = 0;
+		double v, want;
+
+		if (((seed = seed * 1103515245u + 12345u) >> 16) % 4 == 0)
+			buf[n++] = '-';
+		for (int d = 0; d < nd; d++) {
+			if (d == dot)
+				buf[n++] = '.';
+			buf[n++] = (char)('0' + ((seed = seed * 1103515245u + 12345u) >> 16) % 10);
+		}
+		buf[n] = '\0';
+		want = strtod(buf, NULL);
+		cr_assert_eq(num_parse_double_n(buf, n, &v), 0, "%s", buf);
+		cr_assert(memcmp(&v, &want, sizeof v) == 0, "%s: %.17g, strtod %.17g", buf, v, want);
+	}
 }
