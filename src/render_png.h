@@ -3,7 +3,8 @@
  *
  * A canvas is width x height points at scale pixels per point, white to
  * begin with.  Draw on it through render_png_ops() with the canvas as the
- * context, then write it out. */
+ * context, then write it out.  Drawing only records what to draw; the
+ * pixels are made while writing, a band at a time and on every CPU. */
 #ifndef RS_RENDER_PNG_H
 #define RS_RENDER_PNG_H
 
@@ -30,7 +31,8 @@ const struct render_ops *render_png_ops(void);
  * with libpng's reason. */
 int render_png_write(struct render_png *p, FILE *fp, struct rs_err *err);
 
-/* The pixels, for tests: RGB rows of *w pixels, *h rows. */
-const uint8_t *render_png_pixels(const struct render_png *p, unsigned *w, unsigned *h);
+/* The whole image drawn in one piece, for tests: RGB rows of *w pixels,
+ * *h rows, valid until the next call or render_png_free(). */
+const uint8_t *render_png_pixels(struct render_png *p, unsigned *w, unsigned *h);
 
 #endif

@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "chart.h"
 #include "render_png.h"
+#include "render_png_int.h"
 #include "series.h"
 
 static const char *font(void)
@@ -44,26 +46,22 @@ static void make_set(struct rs_rows *rows, struct series_set *set)
 	cr_assert_eq(series_build(rows, SM_RPS, set, &err), 0, "%s", err.msg);
 }
 
-/* Write c to a temporary PNG at scale and decode it into *px (RGB). */
-static void render(const struct chart_input *in, unsigned scale, uint8_t **px, unsigned *w,
-		   unsigned *h, struct chart **cout)
+/* Write png to a temporary file and decode it into *px (RGB), checking
+ * that the file, drawn in bands by several threads, filtered and deflated,
+ * decodes to exactly the image drawn in one piece: no seams. */
+static void write_and_decode(struct render_png *png, uint8_t **px, unsigned *w, unsigned *h)
 {
-	struct render_png *png;
-	struct chart *c;
 	struct rs_err err = { "" };
 	char path[] = "/tmp/rsweep-png-XXXXXX";
 	int fd = mkstemp(path);
 	FILE *fp = fdopen(fd, "wb");
 	png_image img;
+	const uint8_t *whole;
+	unsigned ww, hh;
 
 	cr_assert_not_null(fp);
-	cr_assert_eq(render_png_new(in->width, in->height, scale, font(), &png, &err), 0, "%s", err.msg);
-	cr_assert_eq(chart_layout(in, render_png_ops(), png, &c, &err), 0, "%s", err.msg);
-	chart_draw(c, render_png_ops(), png, 0, 0);
 	cr_assert_eq(render_png_write(png, fp, &err), 0, "%s", err.msg);
 	fclose(fp);
-	render_png_free(png);
-
 	memset(&img, 0, sizeof img);
 	img.version = PNG_IMAGE_VERSION;
 	cr_assert(png_image_begin_read_from_file(&img, path), "%s", img.message);
@@ -73,7 +71,25 @@ static void render(const struct chart_input *in, unsigned scale, uint8_t **px, u
 	*w = img.width;
 	*h = img.height;
 	unlink(path);
-	*cout = c;
+	whole = render_png_pixels(png, &ww, &hh);
+	cr_assert(ww == *w && hh == *h);
+	for (unsigned y = 0; y < hh; y++)
+		cr_assert(memcmp(*px + (size_t)y * ww * 3, whole + (size_t)y * ww * 3, (size_t)ww * 3) == 0,
+			  "row %u of the file differs from the image", y);
+}
+
+/* Lay out and draw in at scale, write it and decode it into *px (RGB). */
+static void render(const struct chart_input *in, unsigned scale, uint8_t **px, unsigned *w,
+		   unsigned *h, struct chart **cout)
+{
+	struct render_png *png;
+	struct rs_err err = { "" };
+
+	cr_assert_eq(render_png_new(in->width, in->height, scale, font(), &png, &err), 0, "%s", err.msg);
+	cr_assert_eq(chart_layout(in, render_png_ops(), png, cout, &err), 0, "%s", err.msg);
+	chart_draw(*cout, render_png_ops(), png, 0, 0);
+	write_and_decode(png, px, w, h);
+	render_png_free(png);
 }
 
 static int near_colour(const uint8_t *p, struct render_color c, int tol)
@@ -172,6 +188,7 @@ Test(render_png, antialiased_wide_line_with_round_caps)
 	const struct render_color red = { 255, 0, 0, 255 };
 	double xy[6] = { 20, 50.5, 50, 50.5, 80, 50.5 };
 	const uint8_t *px;
+	uint8_t *file;
 	unsigned w, h;
 
 	cr_assert_eq(render_png_new(100, 100, 1, font(), &png, &err), 0, "%s", err.msg);
@@ -185,6 +202,11 @@ Test(render_png, antialiased_wide_line_with_round_caps)
 		  "edge pixel is not anti-aliased");
 	cr_assert(near_colour(px + (50 * w + 83) * 3, red, 0), "no round cap");
 	cr_assert_eq(px[(45 * w + 85) * 3 + 1], 255, "cap is square");
+	/* An image of one strip and four bands writes and reads back whole. */
+	write_and_decode(png, &file, &w, &h);
+	cr_assert_eq(w, 100);
+	cr_assert(near_colour(file + (50 * w + 50) * 3, red, 0));
+	free(file);
 	render_png_free(png);
 }
 
@@ -196,4 +218,67 @@ Test(render_png, missing_font_is_a_clear_error)
 	cr_assert_eq(render_png_new(100, 100, 1, "/nonexistent/font.ttf", &png, &err), -1);
 	cr_assert_null(png);
 	cr_assert(strstr(err.msg, "/nonexistent/font.ttf") != NULL, "%s", err.msg);
+}
+
+/* Encode data in blocks of block bytes, inflate it back with zlib and
+ * compare, Adler-32 included. */
+static void deflate_round_trip(const uint8_t *data, size_t n, size_t block)
+{
+	struct rpng_deflate z;
+	uint8_t *enc, *back = malloc(n + 1);
+	size_t len, pos = 0;
+	z_stream in;
+
+	rpng_deflate_init(&z);
+	do {
+		size_t k = n - pos < block ? n - pos : block;
+
+		rpng_deflate_block(&z, data + pos, k, pos + k == n);
+		pos += k;
+	} while (pos < n);
+	cr_assert_eq(rpng_deflate_adler(&z), adler32(adler32(0, NULL, 0), data, (uInt)n));
+	enc = rpng_deflate_detach(&z, &len);
+	rpng_deflate_free(&z);
+	memset(&in, 0, sizeof in);
+	cr_assert_eq(inflateInit2(&in, -15), Z_OK);
+	in.next_in = enc;
+	in.avail_in = (uInt)len;
+	in.next_out = back;
+	in.avail_out = (uInt)n + 1;
+	cr_assert_eq(inflate(&in, Z_FINISH), Z_STREAM_END, "%s", in.msg ? in.msg : "");
+	cr_assert_eq(in.total_out, n);
+	cr_assert_eq(in.avail_in, 0, "bytes after the final block");
+	cr_assert(memcmp(back, data, n) == 0);
+	inflateEnd(&in);
+	free(enc);
+	free(back);
+}
+
+Test(render_png, deflate_encoder_round_trips)
+{
+	size_t n = (size_t)3 << 20;   /* past the Adler-32 reduction interval */
+	uint8_t *d = calloc(n, 1);
+	unsigned seed = 99;
+
+	deflate_round_trip(d, 0, 1);
+	deflate_round_trip(d, 1, 1);
+	deflate_round_trip(d, n, n);  /* all zeros: runs of 258 */
+	for (size_t len = 1; len < 600; len++)
+		deflate_round_trip(d, len, 64);
+	memset(d, 0xFF, n);           /* all literals, the largest sums */
+	deflate_round_trip(d, n, n);
+	for (size_t i = 0; i < n;) { /* zero runs of every length between bytes */
+		size_t run = (seed = seed * 1103515245u + 12345u) >> 16;
+
+		run %= 300;
+		d[i++] = (uint8_t)(1 + (seed >> 8) % 255);
+		for (size_t k = 0; k < run && i < n; k++)
+			d[i++] = 0;
+	}
+	deflate_round_trip(d, n, 7201 * 32);
+	deflate_round_trip(d, 100000, 1000);
+	for (size_t i = 0; i < n; i++)
+		d[i] = (uint8_t)((seed = seed * 1103515245u + 12345u) >> 16);
+	deflate_round_trip(d, n, 65536);
+	free(d);
 }
