@@ -1,9 +1,10 @@
 #!/bin/sh
-# run.sh: build each parser's libFuzzer target and fuzz it for a bounded time.
+# run.sh: build each parser's libFuzzer target (and the deflate encoder's)
+# and fuzz it for a bounded time.
 #
 #   tests/fuzz/run.sh [-t SECONDS] [-j JOBS] [-b BUILDDIR] [TARGET...]
 #
-# TARGET is csv, spec, depths, import or plotfile (default: all).  Each runs
+# TARGET is csv, spec, depths, import, plotfile or deflate (default: all).  Each runs
 # for SECONDS (default 60) with clang -fsanitize=fuzzer,address,undefined,
 # JOBS targets at a time (default 1).  BUILDDIR is a configured build
 # directory (for config.h; default: the current directory).  Work files go
@@ -25,7 +26,7 @@ while getopts t:j:b: opt; do
 	esac
 done
 shift $((OPTIND - 1))
-targets=${*:-csv spec depths import plotfile}
+targets=${*:-csv spec depths import plotfile deflate}
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -48,7 +49,8 @@ sources() {
 	depths) echo "$base depths.c" ;;
 	import) echo "$base import.c" ;;
 	plotfile) echo "$base plotfile.c spec.c csv.c row.c opts.c depths.c" ;;
-	*) echo "run.sh: unknown target '$1' (csv spec depths import plotfile)" >&2; return 1 ;;
+	deflate) echo "$base render_png_deflate.c" ;;
+	*) echo "run.sh: unknown target '$1' (csv spec depths import plotfile deflate)" >&2; return 1 ;;
 	esac
 }
 
@@ -60,7 +62,7 @@ build() {
 	# shellcheck disable=SC2086
 	$CLANG -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-fno-omit-frame-pointer -I "$top/src" -I "$builddir" -I "$here" \
-		-DRS_DATADIR="\"$top\"" -o "$work/fuzz_$t" "$here/fuzz_$t.c" $files -lm
+		-DRS_DATADIR="\"$top\"" -o "$work/fuzz_$t" "$here/fuzz_$t.c" $files -lz -lm
 }
 
 fuzz() {
