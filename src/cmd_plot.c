@@ -14,6 +14,7 @@
 #include "chart.h"
 #include "cmd.h"
 #include "csv.h"
+#include "font.h"
 #include "outfile.h"
 #include "plotfile.h"
 #include "render_pdf.h"
@@ -411,6 +412,7 @@ enum rs_status cmd_plot(struct rs_config *cfg, struct rs_err *err)
 	struct plotfile pf;
 	enum rs_status st;
 	const char *ext;
+	char font[4096] = "";
 
 	memset(&p, 0, sizeof p);
 	memset(&pf, 0, sizeof pf);
@@ -438,7 +440,10 @@ enum rs_status cmd_plot(struct rs_config *cfg, struct rs_err *err)
 		st = RS_OK;
 	if (st == RS_OK)
 		p.format = strcasecmp(ext, ".png") == 0 ? PLOT_PNG : PLOT_PDF;
-	p.font = cfg->font ? cfg->font : RS_DEFAULT_FONT;
+	/* No font on the machine is its failure; a bad --font is bad input. */
+	if (st == RS_OK && font_find(cfg->font, RS_DEFAULT_FONT, font, sizeof font, err) < 0)
+		st = cfg->font ? RS_BAD_INPUT : RS_FAILED;
+	p.font = font;
 	if (st == RS_OK)
 		st = plot_read(&p, err);
 	if (st == RS_OK)

@@ -112,7 +112,7 @@ static const struct opt_def opt_table[] = {
 	{ "split", 0, NULL, OT_FLAG, PLOT, OFF(split), 0, 0, NULL, NULL, 1,
 	  "PNG: one file per panel (OUT-1.png, OUT-2.png, ...)" },
 	{ "font", 0, "PATH", OT_STRING, PLOT, OFF(font), 0, 0, NULL, NULL, 1,
-	  "TrueType font for PNG text" },
+	  "TrueType font for chart text" },
 	{ "scale", 0, "N", OT_UINT, PLOT, OFF(scale), 1, 4, NULL, "1", 1,
 	  "PNG pixels per point (2 for high-DPI screens)" },
 	{ "baseline", 0, "LABEL", OT_STRING, PLOT | REPORT, OFF(baseline), 0, 0, NULL, NULL, 1,

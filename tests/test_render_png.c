@@ -11,6 +11,7 @@
 #include <zlib.h>
 
 #include "chart.h"
+#include "font.h"
 #include "render_png.h"
 #include "render_png_int.h"
 #include "series.h"
@@ -281,4 +282,32 @@ Test(render_png, deflate_encoder_round_trips)
 		d[i] = (uint8_t)((seed = seed * 1103515245u + 12345u) >> 16);
 	deflate_round_trip(d, n, 65536);
 	free(d);
+}
+
+/* --font wins; then the built-in path; then fontconfig, when built with it;
+ * and without any, one line that says what to install. */
+Test(render_png, font_from_option_default_or_fontconfig)
+{
+	char out[4096];
+	struct rs_err err = { "" };
+	struct render_png *png;
+
+	cr_assert_eq(font_find("/my/font.ttf", font(), out, sizeof out, &err), 0);
+	cr_assert_str_eq(out, "/my/font.ttf");
+	cr_assert_eq(font_find(NULL, font(), out, sizeof out, &err), 0);
+	cr_assert_str_eq(out, font());
+#ifdef HAVE_FONTCONFIG
+	cr_assert_eq(font_find(NULL, "/nonexistent/DejaVuSans.ttf", out, sizeof out, &err), 0, "%s",
+		     err.msg);
+	cr_assert_eq(access(out, R_OK), 0, "%s", out);
+	cr_assert_eq(render_png_new(100, 100, 1, out, &png, &err), 0, "fontconfig gave %s: %s", out,
+		     err.msg);
+	render_png_free(png);
+#else
+	(void)png;
+	cr_assert_eq(font_find(NULL, "/nonexistent/DejaVuSans.ttf", out, sizeof out, &err), -1);
+	cr_assert(strstr(err.msg, "/nonexistent/DejaVuSans.ttf") && strstr(err.msg, "--font"), "%s",
+		  err.msg);
+	cr_assert_null(strchr(err.msg, '\n'));
+#endif
 }
