@@ -249,6 +249,33 @@ static int chart_inside(const struct chart_box *in, const struct chart_box *b)
 	return b->x0 >= in->x0 && b->x1 <= in->x1 && b->y0 >= in->y0 && b->y1 <= in->y1;
 }
 
+/* Whether segment (x0, y0)-(x1, y1) passes through box b (Liang-Barsky:
+ * clip the segment's parameter range to each side in turn). */
+static int chart_seg_in_box(double x0, double y0, double x1, double y1, const struct chart_box *b)
+{
+	double p[4] = { x0 - x1, x1 - x0, y0 - y1, y1 - y0 };
+	double q[4] = { x0 - b->x0, b->x1 - x0, y0 - b->y0, b->y1 - y0 };
+	double t0 = 0, t1 = 1;
+
+	for (int i = 0; i < 4; i++) {
+		double t;
+
+		if (p[i] == 0) {
+			if (q[i] < 0)
+				return 0; /* parallel to this side, and outside it */
+			continue;
+		}
+		t = q[i] / p[i];
+		if (p[i] < 0 && t > t0)
+			t0 = t;
+		else if (p[i] > 0 && t < t1)
+			t1 = t;
+		if (t0 > t1)
+			return 0;
+	}
+	return 1;
+}
+
 /* The layout's working state. */
 struct lay {
 	const struct chart_input *in;
@@ -284,6 +311,22 @@ static int lay_free_box(const struct lay *L, const struct chart_box *b)
 		if (chart_overlap(&L->taken[i], b))
 			return 0;
 	return 1;
+}
+
+/* Whether box b lies across a series' line drawn so far. */
+static int lay_on_lines(const struct lay *L, const struct chart_box *b)
+{
+	for (size_t i = 0; i < L->c->n; i++) {
+		const struct chart_item *it = &L->c->items[i];
+
+		if (it->op != CHART_LINE || it->series < 0)
+			continue;
+		for (size_t k = 0; k + 1 < it->n; k++)
+			if (chart_seg_in_box(it->v[2 * k], it->v[2 * k + 1], it->v[2 * k + 2],
+					     it->v[2 * k + 3], b))
+				return 1;
+	}
+	return 0;
 }
 
 static struct chart_item *lay_text(struct lay *L, enum chart_role role, int series, double x,
@@ -839,35 +882,53 @@ static int lay_lines(struct lay *L, struct rs_err *err)
 		for (size_t i = 0; i < in->nseries; i++) {
 			const struct series *s = in->series[i];
 			double cx = xmap(&xs, s->pts[sat[i]].depth), cy = ymap(&ys, s->pts[sat[i]].median);
-			double w, h = (RENDER_ASCENT + RENDER_DESCENT) * sat_s, d = rr + 2 * f, g = 0.75 * d;
-			double cand[8][2];
+			double w, h = (RENDER_ASCENT + RENDER_DESCENT) * sat_s, d0 = rr + 2 * f;
+			double cand[24][2];
 
 			snprintf(buf, sizeof buf, "P=%u", s->pts[sat[i]].depth);
 			w = lay_tw(L, buf, sat_s);
 			/* Top-left corners: above, above-left, below-right, above-right,
-			 * below, below-left, left, right. */
-			cand[0][0] = cx - w / 2, cand[0][1] = cy - d - h;
-			cand[1][0] = cx - g - w, cand[1][1] = cy - g - h;
-			cand[2][0] = cx + g, cand[2][1] = cy + g;
-			cand[3][0] = cx + g, cand[3][1] = cy - g - h;
-			cand[4][0] = cx - w / 2, cand[4][1] = cy + d;
-			cand[5][0] = cx - g - w, cand[5][1] = cy + g;
-			cand[6][0] = cx - d - w, cand[6][1] = cy - h / 2;
-			cand[7][0] = cx + d, cand[7][1] = cy - h / 2;
-			for (size_t k = 0; k < 8; k++) {
-				struct chart_box b = { cand[k][0] - 2 * f, cand[k][1] - f,
-						       cand[k][0] + w + 2 * f, cand[k][1] + h + f };
+			 * below, below-left, left, right; next to the ring, then
+			 * further out (with a leader) where the lines are crowded. */
+			for (size_t r = 0; r < 3; r++) {
+				double d = d0 * (1 + 0.9 * (double)r), g = 0.75 * d;
+				double (*q)[2] = cand + 8 * r;
+
+				q[0][0] = cx - w / 2, q[0][1] = cy - d - h;
+				q[1][0] = cx - g - w, q[1][1] = cy - g - h;
+				q[2][0] = cx + g, q[2][1] = cy + g;
+				q[3][0] = cx + g, q[3][1] = cy - g - h;
+				q[4][0] = cx - w / 2, q[4][1] = cy + d;
+				q[5][0] = cx - g - w, q[5][1] = cy + g;
+				q[6][0] = cx - d - w, q[6][1] = cy - h / 2;
+				q[7][0] = cx + d, q[7][1] = cy - h / 2;
+			}
+			/* Off every line where one of the places allows; else next to
+			 * the ring on a line, over a white halo; else not at all. */
+			for (size_t k = 0; k < 32; k++) {
+				size_t at = k < 24 ? k : k - 24;
+				struct chart_box b = { cand[at][0] - 2 * f, cand[at][1] - f,
+						       cand[at][0] + w + 2 * f, cand[at][1] + h + f };
 				struct render_color halo = { 255, 255, 255, 215 };
 				struct render_color col = chart_palette(L->test_of[i]);
 
-				if (!chart_inside(&inner, &b) || !lay_free_box(L, &b))
+				if (!chart_inside(&inner, &b) || !lay_free_box(L, &b) ||
+				    (k < 24 && lay_on_lines(L, &b)))
 					continue;
+				if (at >= 8) {
+					/* A leader from the ring to the label's nearest side. */
+					double lx = fmin(fmax(cx, b.x0), b.x1), ly = fmin(fmax(cy, b.y0), b.y1);
+					double dist = hypot(lx - cx, ly - cy);
+
+					chart_seg(c, cx + (lx - cx) * rr / dist, cy + (ly - cy) * rr / dist, lx, ly,
+						  0.8 * f, col);
+				}
 				chart_rect(c, b.x0, b.y0, b.x1 - b.x0, b.y1 - b.y0, halo);
 				/* Black text for the light colours: readable on white. */
 				if (L->test_of[i] % CHART_NPAL == 1 || L->test_of[i] % CHART_NPAL == 4)
 					col = C_TEXT;
-				lay_text(L, ROLE_SATURATION, (int)i, cand[k][0], cand[k][1] + RENDER_ASCENT * sat_s,
-					 buf, sat_s, col, RENDER_LEFT, 0);
+				lay_text(L, ROLE_SATURATION, (int)i, cand[at][0],
+					 cand[at][1] + RENDER_ASCENT * sat_s, buf, sat_s, col, RENDER_LEFT, 0);
 				lay_take(L, b);
 				break;
 			}

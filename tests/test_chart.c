@@ -364,3 +364,55 @@ Test(chart, refuses_what_it_cannot_draw)
 	series_set_free(&set);
 	rows_free(&rows);
 }
+
+/* Saturation labels sit off every series' line whenever one of their
+ * places allows it: none on a line with 4 series, under a third with 26
+ * crowded ones (the rest sit on a white halo). */
+static size_t sat_labels_on_lines(size_t ntests, size_t nlabels, size_t *nsat)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set set;
+	const struct series **list;
+	struct chart *c = layout(&set, &list, ntests, nlabels, 40, CHART_LINES, &rows);
+	size_t on = 0;
+
+	*nsat = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct chart_item *a = &c->items[i];
+		int hit = 0;
+
+		if (a->op != CHART_TEXT || a->role != ROLE_SATURATION)
+			continue;
+		++*nsat;
+		for (size_t j = 0; j < c->n && !hit; j++) {
+			const struct chart_item *l = &c->items[j];
+
+			if (l->op != CHART_LINE || l->series < 0)
+				continue;
+			/* Sample each segment finely: a point inside the box is a hit. */
+			for (size_t k = 0; k + 1 < l->n && !hit; k++)
+				for (int t = 0; t <= 64 && !hit; t++) {
+					double x = l->v[2 * k] + (l->v[2 * k + 2] - l->v[2 * k]) * t / 64;
+					double y = l->v[2 * k + 1] + (l->v[2 * k + 3] - l->v[2 * k + 1]) * t / 64;
+
+					hit = x > a->box.x0 && x < a->box.x1 && y > a->box.y0 && y < a->box.y1;
+				}
+		}
+		on += hit;
+	}
+	chart_free(c);
+	free(list);
+	series_set_free(&set);
+	rows_free(&rows);
+	return on;
+}
+
+Test(chart, saturation_labels_keep_off_lines)
+{
+	size_t n, on = sat_labels_on_lines(4, 1, &n);
+
+	cr_assert_geq(n, 3, "only %zu of 4 saturation labels placed", n);
+	cr_assert_eq(on, 0, "%zu of %zu saturation labels on a line", on, n);
+	on = sat_labels_on_lines(13, 2, &n);
+	cr_assert_leq(on * 3, n, "%zu of %zu saturation labels on a line", on, n);
+}
