@@ -105,6 +105,13 @@ static void rpng_fill_band(void *ctx, const double *x, const double *ylo, const 
 		return;
 	cmd = push_cmd(p, RPNG_BAND, c);
 	cmd->a[0] = ix0;
+	if (p->capluts - p->nluts < 768) {
+		p->capluts = p->capluts ? 2 * p->capluts : 768 * 32;
+		p->luts = xrealloc(p->luts, p->capluts);
+	}
+	cmd->kind = (int)p->nluts;
+	rpng_band_lut(c, (uint8_t (*)[256])(p->luts + p->nluts));
+	p->nluts += 768;
 	cmd->n = (size_t)(ix1 - ix0);
 	col = push_f(p, 2 * cmd->n);
 	cmd->off = p->nf - 2 * cmd->n;
@@ -127,8 +134,10 @@ static void rpng_fill_band(void *ctx, const double *x, const double *ylo, const 
 		lo = fmin(lo, col[0]);
 		hi = fmax(hi, col[1]);
 	}
-	if (lo > hi)
+	if (lo > hi) {
 		p->ncmds--;       /* no column to draw */
+		p->nluts -= 768;
+	}
 	else
 		cmd_rows(p, cmd, lo, hi);
 }
@@ -471,6 +480,7 @@ void render_png_free(struct render_png *p)
 	free(p->cmds);
 	free(p->f);
 	free(p->places);
+	free(p->luts);
 	free(p->full);
 	free(p);
 }

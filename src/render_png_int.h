@@ -45,7 +45,8 @@ struct rpng_cmd {
 	struct render_color c2;   /* MARKER: outline colour */
 	double a[4];              /* RECT: x0 y0 x1 y1; STROKE: half width;
 				   * MARKER: cx cy radius half-outline; BAND: first column */
-	int kind;                 /* MARKER: enum render_marker; GLYPHS: 1 if vertical */
+	int kind;                 /* MARKER: enum render_marker; GLYPHS: 1 if vertical;
+				   * BAND: its blend table at luts[kind] */
 	size_t off, n;            /* STROKE: n segments at f[off] (ax ay bx by);
 				   * BAND: n columns at f[off] (top bot; top > bot: empty);
 				   * GLYPHS: n places at places[off] */
@@ -62,6 +63,8 @@ struct render_png {
 	size_t nf, capf;
 	struct rpng_place *places;
 	size_t nplaces, capplaces;
+	uint8_t *luts;            /* BAND blend tables, 3 x 256 bytes each */
+	size_t nluts, capluts;
 	struct rpng_font *font;
 	uint8_t *full;            /* the whole image, only if render_png_pixels() asked */
 };
@@ -84,6 +87,10 @@ struct rpng_band {
 /* A band of up to rows rows for p's image; free with rpng_band_free(). */
 void rpng_band_init(struct rpng_band *b, const struct render_png *p, int rows);
 void rpng_band_free(struct rpng_band *b);
+
+/* What blending c at full coverage makes of each value of each channel:
+ * a band's inside pixels are looked up, not computed. */
+void rpng_band_lut(struct render_color c, uint8_t lut[3][256]);
 
 /* Draw image rows y0..y1-1 (at most b's capacity) into b: white, then
  * every recorded command in order. */

@@ -101,6 +101,18 @@ static inline double overlap(double a, double b, int i)
 
 /* ---- rectangles and bands ---- */
 
+void rpng_band_lut(struct render_color c, uint8_t lut[3][256])
+{
+	for (unsigned v = 0; v < 256; v++) {
+		uint8_t px[3] = { (uint8_t)v, (uint8_t)v, (uint8_t)v };
+
+		blend(px, c, 255);
+		lut[0][v] = px[0];
+		lut[1][v] = px[1];
+		lut[2][v] = px[2];
+	}
+}
+
 static void draw_rect(struct rpng_band *b, const struct rpng_cmd *cmd)
 {
 	double x0 = cmd->a[0], y0 = cmd->a[1], x1 = cmd->a[2], y1 = cmd->a[3];
@@ -159,17 +171,9 @@ static void draw_rect(struct rpng_band *b, const struct rpng_cmd *cmd)
 static void draw_band(struct rpng_band *b, const struct rpng_cmd *cmd)
 {
 	const double *col = b->p->f + cmd->off;
+	const uint8_t (*lut)[256] = (const uint8_t (*)[256])(b->p->luts + cmd->kind);
 	int ix0 = (int)cmd->a[0];
-	uint8_t lut[3][256];      /* inside pixels: what blend(d, c, 255) makes of d */
 
-	for (unsigned v = 0; v < 256; v++) {
-		uint8_t px[3] = { (uint8_t)v, (uint8_t)v, (uint8_t)v };
-
-		blend(px, cmd->c, 255);
-		lut[0][v] = px[0];
-		lut[1][v] = px[1];
-		lut[2][v] = px[2];
-	}
 	for (size_t i = 0; i < cmd->n; i++) {
 		double top = col[2 * i], bot = col[2 * i + 1];
 		int ix = ix0 + (int)i, iy0, iy1, from, to;
@@ -368,6 +372,8 @@ static void draw_marker(struct rpng_band *b, const struct rpng_cmd *cmd)
 		for (int ix = (int)cx - ext; ix <= (int)cx + ext; ix++) {
 			double d = marker_sdf((enum render_marker)cmd->kind, ix + 0.5 - cx, iy + 0.5 - cy, r);
 
+			if (d >= 0.5 + hw)
+				continue; /* outside fill and outline: no coverage */
 			if (cmd->c.a)
 				blend_at(b, ix, iy, cmd->c, clamp01(0.5 - d));
 			if (cmd->c2.a && hw > 0)
