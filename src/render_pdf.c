@@ -21,7 +21,38 @@ struct render_pdf {
 	HPDF_STATUS error, detail; /* the first libharu error (they are sticky) */
 	struct { uint8_t a; HPDF_ExtGState gs; } alpha[PDF_NALPHA];
 	size_t nalpha;
+	/* Filled and outlined markers of one style in a row share one path,
+	 * painted when the style changes or anything else is drawn: one
+	 * graphics state and one paint per series, not per point, which
+	 * halves the page content (and libharu's deflate time). */
+	int batch;                /* a marker path is open */
+	struct render_color bfill, bline;
+	double bow;
 };
+
+static int pdf_same_color(struct render_color a, struct render_color b)
+{
+	return a.r == b.r && a.g == b.g && a.b == b.b && a.a == b.a;
+}
+
+/* Paint and close the open marker path, if any. */
+static void pdf_flush(struct render_pdf *d)
+{
+	int has_fill = d->bfill.a != 0, has_line = d->bline.a != 0 && d->bow > 0;
+
+	if (!d->batch)
+		return;
+	if (has_fill && has_line)
+		HPDF_Page_FillStroke(d->page);
+	else if (has_fill)
+		HPDF_Page_Fill(d->page);
+	else if (has_line)
+		HPDF_Page_Stroke(d->page);
+	else
+		HPDF_Page_EndPath(d->page);
+	HPDF_Page_GRestore(d->page);
+	d->batch = 0;
+}
 
 static void pdf_on_error(HPDF_STATUS error, HPDF_STATUS detail, void *user)
 {
@@ -149,6 +180,7 @@ static void pdf_fill_rect(void *ctx, double x, double y, double w, double h, str
 
 	if (d->page == NULL || c.a == 0)
 		return;
+	pdf_flush(d);
 	HPDF_Page_GSave(d->page);
 	pdf_alpha(d, c.a);
 	pdf_fill_color(d, c);
@@ -165,6 +197,7 @@ static void pdf_fill_band(void *ctx, const double *x, const double *ylo, const d
 
 	if (d->page == NULL || n < 2 || c.a == 0)
 		return;
+	pdf_flush(d);
 	HPDF_Page_GSave(d->page);
 	pdf_alpha(d, c.a);
 	pdf_fill_color(d, c);
@@ -185,6 +218,7 @@ static void pdf_stroke(void *ctx, const double *xy, size_t n, double width, stru
 
 	if (d->page == NULL || n == 0 || c.a == 0)
 		return;
+	pdf_flush(d);
 	HPDF_Page_GSave(d->page);
 	pdf_alpha(d, c.a);
 	pdf_stroke_color(d, c);
@@ -254,6 +288,12 @@ static void pdf_marker(void *ctx, double x, double y, double size, enum render_m
 
 	if (d->page == NULL)
 		return;
+	if (d->batch && m != RENDER_PLUS && m != RENDER_CROSS && pdf_same_color(fill, d->bfill) &&
+	    pdf_same_color(outline, d->bline) && ow == d->bow) {
+		pdf_marker_path(d, m, x, py, r);
+		return;
+	}
+	pdf_flush(d);
 	HPDF_Page_GSave(d->page);
 	if (m == RENDER_PLUS || m == RENDER_CROSS) {
 		/* Two round-capped bars: the outline colour a little wider below. */
@@ -292,15 +332,10 @@ static void pdf_marker(void *ctx, double x, double y, double size, enum render_m
 		HPDF_Page_SetLineJoin(d->page, HPDF_MITER_JOIN);
 	}
 	pdf_marker_path(d, m, x, py, r);
-	if (has_fill && has_line)
-		HPDF_Page_FillStroke(d->page);
-	else if (has_fill)
-		HPDF_Page_Fill(d->page);
-	else if (has_line)
-		HPDF_Page_Stroke(d->page);
-	else
-		HPDF_Page_EndPath(d->page);
-	HPDF_Page_GRestore(d->page);
+	d->batch = 1;
+	d->bfill = fill;
+	d->bline = outline;
+	d->bow = ow;
 }
 
 static double pdf_width_bytes(struct render_pdf *d, const char *s, double size)
@@ -329,6 +364,7 @@ static void pdf_text(void *ctx, double x, double y, const char *utf8, double siz
 
 	if (d->page == NULL || c.a == 0 || *utf8 == '\0')
 		return;
+	pdf_flush(d);
 	s = pdf_winansi(utf8);
 	w = pdf_width_bytes(d, s, size);
 	off = align == RENDER_LEFT ? 0 : align == RENDER_CENTER ? w / 2 : w;
@@ -414,6 +450,8 @@ void render_pdf_free(struct render_pdf *d)
 
 int render_pdf_page(struct render_pdf *d, double width, double height, struct rs_err *err)
 {
+	if (d->page)
+		pdf_flush(d);
 	d->page = HPDF_AddPage(d->doc);
 	if (d->page == NULL || d->error)
 		return pdf_failed(d, "adding a page", err);
@@ -425,6 +463,8 @@ int render_pdf_page(struct render_pdf *d, double width, double height, struct rs
 
 int render_pdf_save(struct render_pdf *d, const char *path, struct rs_err *err)
 {
+	if (d->page)
+		pdf_flush(d);
 	if (d->error)
 		return pdf_failed(d, "drawing", err);
 	if (HPDF_SaveToFile(d->doc, path) != HPDF_OK || d->error)
