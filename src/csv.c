@@ -371,6 +371,14 @@ int csv_parse(const char *buf, size_t len, const char *name, struct rs_rows *row
 		rs_err_set(err, "%s:1: header line has no end of line", name);
 		goto out;
 	}
+	{
+		/* At most one row a line. */
+		size_t lines = 1;
+
+		for (const char *q = buf + pos; (q = memchr(q, '\n', len - (size_t)(q - buf))) != NULL; q++)
+			lines++;
+		rows_reserve(rows, lines);
+	}
 	info->rsweep_header = nhdr >= CSV_NCONTRACT;
 	for (size_t i = 0; i < nhdr; i++) {
 		map[i] = -1;

@@ -419,11 +419,14 @@ uint32_t rpng_deflate_adler(const struct rpng_deflate *z)
 
 uint8_t *rpng_deflate_detach(struct rpng_deflate *z, size_t *len)
 {
-	uint8_t *out = z->out;
+	/* A copy the size of the data: the buffer, sized for the worst case,
+	 * stays for the next stream (growing a fresh one each time cost more
+	 * in page faults than the copy). */
+	uint8_t *out = xmalloc(z->len ? z->len : 1);
 
+	memcpy(out, z->out, z->len);
 	*len = z->len;
-	z->out = NULL;
-	z->len = z->cap = 0;
+	z->len = 0;
 	z->bits = 0;
 	z->nbits = 0;
 	z->s1 = 1;

@@ -119,8 +119,8 @@ void rpng_deflate_block(struct rpng_deflate *z, const uint8_t *d, size_t n, int 
 void rpng_deflate_sync(struct rpng_deflate *z);
 /* Adler-32 of all the bytes encoded so far. */
 uint32_t rpng_deflate_adler(const struct rpng_deflate *z);
-/* Hand over the data written so far (*len bytes, to free) and start
- * afresh, Adler-32 included; the scratch space is kept. */
+/* A copy of the data written so far (*len bytes, to free); then start
+ * afresh, Adler-32 included, keeping the buffers. */
 uint8_t *rpng_deflate_detach(struct rpng_deflate *z, size_t *len);
 
 #endif

@@ -20,6 +20,14 @@ void row_init(struct rs_row *r)
 	r->server_cpu_s = r->client_cpu_s = NAN;
 }
 
+void rows_reserve(struct rs_rows *rows, size_t more)
+{
+	if (rows->cap - rows->n < more) {
+		rows->cap = rows->n + more;
+		rows->v = xreallocarray(rows->v, rows->cap, sizeof *rows->v);
+	}
+}
+
 struct rs_row *rows_push(struct rs_rows *rows)
 {
 	if (rows->n == rows->cap) {

@@ -58,6 +58,10 @@ struct rs_rows {
 /* A row with every optional figure unknown. */
 void row_init(struct rs_row *r);
 struct rs_row *rows_push(struct rs_rows *rows);
+/* Room for more rows without moving the array again (a reader that knows
+ * how many lines it holds: growing a large array by doubling copies it,
+ * and touches twice the memory). */
+void rows_reserve(struct rs_rows *rows, size_t more);
 /* Keep name for the rows' lifetime; returns the stored copy. */
 const char *rows_add_name(struct rs_rows *rows, const char *name);
 void rows_free(struct rs_rows *rows);
