@@ -96,6 +96,11 @@ static void reserve(struct rpng_deflate *z, size_t more)
 	}
 }
 
+void rpng_deflate_expect(struct rpng_deflate *z, size_t n, size_t blocks)
+{
+	reserve(z, 2 * n + 1024 * blocks);
+}
+
 /* ---- Huffman codes ---- */
 
 static int cmp_u64(const void *a, const void *b)

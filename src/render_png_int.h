@@ -110,6 +110,9 @@ struct rpng_deflate {
 };
 
 void rpng_deflate_init(struct rpng_deflate *z);
+/* Room up front for a stream of n bytes in that many blocks, so that no
+ * block has to grow (and copy) the output buffer. */
+void rpng_deflate_expect(struct rpng_deflate *z, size_t n, size_t blocks);
 void rpng_deflate_free(struct rpng_deflate *z);
 /* Encode d[0..n) as one block with codes made for it; the last block of
  * the stream is final, which also pads it to a whole byte. */

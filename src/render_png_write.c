@@ -165,6 +165,8 @@ static void *strip_worker(void *arg)
 	wk.filtered = xmalloc((1 + (size_t)p->w * 3) * RPNG_BAND_ROWS);
 	wk.prev = xcalloc(p->w, 3);
 	rpng_deflate_init(&wk.z);
+	rpng_deflate_expect(&wk.z, (1 + (size_t)p->w * 3) * RPNG_STRIP_ROWS,
+			    RPNG_STRIP_ROWS / RPNG_BAND_ROWS + 1);
 	while ((i = atomic_fetch_add(&job->next, 1)) < job->nstrips) {
 		if (job->strips[i].y0 == 0)
 			memset(wk.prev, 0, (size_t)p->w * 3);
