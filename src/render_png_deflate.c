@@ -19,7 +19,7 @@
 #include "render_png_int.h"
 #include "xalloc.h"
 
-#define NLIT 286                  /* literal/length symbols deflate defines */
+#define NLIT RPNG_NLIT
 #define NCL 19                    /* code length symbols */
 #define ZRUN_MIN 4                /* shorter zero runs stay literals */
 #define ADLER_MOD 65521u
@@ -94,11 +94,6 @@ static void reserve(struct rpng_deflate *z, size_t more)
 			z->cap = z->cap ? 2 * z->cap : 65536;
 		z->out = xrealloc(z->out, z->cap);
 	}
-}
-
-void rpng_deflate_expect(struct rpng_deflate *z, size_t n, size_t blocks)
-{
-	reserve(z, 2 * n + 1024 * blocks);
 }
 
 /* ---- Huffman codes ---- */
@@ -256,48 +251,106 @@ static size_t zero_run(const uint8_t *d, size_t n)
 	return i;
 }
 
-/* Tokens for d[0..n) into z->tok (0..255: a literal; 256 + L: a zero run
- * match of length L), counting symbols into freq and keeping the Adler-32. */
-static size_t tokenize(struct rpng_deflate *z, const uint8_t *d, size_t n, uint32_t *freq)
+/* Room for more tokens in the open block. */
+static void tok_reserve(struct rpng_deflate *z, size_t more)
 {
-	uint16_t *t = z->tok;
+	if (z->tokcap - z->ntok < more) {
+		z->tokcap = z->ntok + more > 2 * z->tokcap ? z->ntok + more : 2 * z->tokcap;
+		z->tok = xreallocarray(z->tok, z->tokcap, sizeof *z->tok);
+	}
+}
+
+static inline void adler_check(struct rpng_deflate *z)
+{
+	if (z->budget >= ADLER_BUDGET)
+		adler_reduce(z);
+}
+
+/* Tokens for a run of n zero bytes: a literal 0, then matches at distance
+ * 1; a short run stays literals. */
+static void emit_zeros(struct rpng_deflate *z, size_t n)
+{
+	uint16_t *t;
+	size_t left = n - 1;
+
+	if (n == 0)
+		return;
+	tok_reserve(z, 3 + n / 258);
+	t = z->tok + z->ntok;
+	z->s2 += z->s1 * n;       /* n zeros leave s1 alone and add it to s2 n times */
+	z->budget += n;
+	if (n < ZRUN_MIN) {
+		z->freq[0] += (uint32_t)n;
+		while (n--)
+			*t++ = 0;
+	} else {
+		*t++ = 0;
+		z->freq[0]++;
+		while (left >= 3) {
+			size_t m = left < 258 ? left : 258;
+
+			*t++ = (uint16_t)(256 + m);
+			z->freq[257 + z->lsym[m]]++;
+			left -= m;
+		}
+		z->freq[0] += (uint32_t)left;
+		while (left--)
+			*t++ = 0;
+	}
+	z->ntok = (size_t)(t - z->tok);
+	adler_check(z);
+}
+
+/* Tokens for d[0..n), which starts and ends with a non-zero byte: literals,
+ * and the zero runs inside it. */
+static void tokenize(struct rpng_deflate *z, const uint8_t *d, size_t n)
+{
 	size_t i = 0;
 
+	tok_reserve(z, n);
 	while (i < n) {
 		size_t run = d[i] == 0 ? zero_run(d + i, n - i) : 0;
 
-		if (run >= ZRUN_MIN) {
-			size_t left = run - 1;
-
-			*t++ = 0;
-			freq[0]++;
-			z->s2 += z->s1 * run;
-			while (left >= 3) {
-				size_t m = left < 258 ? left : 258;
-
-				*t++ = (uint16_t)(256 + m);
-				freq[257 + z->lsym[m]]++;
-				left -= m;
-			}
-			freq[0] += (uint32_t)left;
-			while (left--)
-				*t++ = 0;
+		if (run > 0) {
+			emit_zeros(z, run);
 			i += run;
-			z->budget += run;
 		} else {
 			uint8_t b = d[i++];
 
-			*t++ = b;
-			freq[b]++;
+			z->tok[z->ntok++] = b;
+			z->freq[b]++;
 			z->s1 += b;
 			z->s2 += z->s1;
 			z->budget++;
+			adler_check(z);
 		}
-		if (z->budget >= ADLER_BUDGET)
-			adler_reduce(z);
 	}
-	adler_reduce(z);
-	return (size_t)(t - z->tok);
+}
+
+void rpng_deflate_expect(struct rpng_deflate *z, size_t n, size_t blocks)
+{
+	reserve(z, 3 * n + 1024 * blocks);
+	tok_reserve(z, n / blocks + 1);
+}
+
+void rpng_deflate_zeros(struct rpng_deflate *z, size_t n)
+{
+	z->zrun += n;
+}
+
+void rpng_deflate_bytes(struct rpng_deflate *z, const uint8_t *d, size_t n)
+{
+	size_t lead = zero_run(d, n), end = n;
+
+	/* Zeros at either end join the runs around them. */
+	z->zrun += lead;
+	if (lead == n)
+		return;
+	emit_zeros(z, z->zrun);
+	while (d[end - 1] == 0)
+		end--;
+	tokenize(z, d + lead, end - lead);
+	z->zrun = n - end;
 }
 
 /* ---- blocks ---- */
@@ -342,20 +395,18 @@ static size_t cl_encode(const uint8_t *lens, size_t n, uint8_t *sym, uint8_t *ex
 	return k;
 }
 
-void rpng_deflate_block(struct rpng_deflate *z, const uint8_t *d, size_t n, int final)
+void rpng_deflate_end_block(struct rpng_deflate *z, int final)
 {
 	static const uint8_t cl_bits[NCL] = { [16] = 2, [17] = 3, [18] = 7 };
-	uint32_t freq[NLIT] = { 0 }, clfreq[NCL] = { 0 };
+	uint32_t *freq = z->freq, clfreq[NCL] = { 0 };
 	uint8_t litlen[NLIT], lens[NLIT + 2], clsym[NLIT + 2], clextra[NLIT + 2], cllen[NCL];
 	uint16_t litcode[NLIT], clcode[NCL];
 	size_t nt, ncl;
 	int hlit = NLIT, hclen = NCL;
 
-	if (z->tokcap < n) {
-		z->tokcap = n;
-		z->tok = xreallocarray(z->tok, n, sizeof *z->tok);
-	}
-	nt = tokenize(z, d, n, freq);
+	emit_zeros(z, z->zrun);
+	z->zrun = 0;
+	nt = z->ntok;
 	freq[256] = 1;            /* end of block */
 	huff_lengths(freq, NLIT, 15, litlen);
 	huff_codes(litlen, NLIT, litcode);
@@ -373,8 +424,9 @@ void rpng_deflate_block(struct rpng_deflate *z, const uint8_t *d, size_t n, int 
 	while (hclen > 4 && cllen[cl_order[hclen - 1]] == 0)
 		hclen--;
 
-	/* Header, code lengths, at most 15 bits a token plus the tail. */
-	reserve(z, 2 * n + 1024);
+	/* Header, code lengths, at most 21 bits (15, 5 extra, 1 distance)
+	 * a token, and a token stands for at least one byte. */
+	reserve(z, 3 * nt + 1024);
 	put_bits(z, final ? 1 : 0, 1);
 	put_bits(z, 2, 2);        /* dynamic Huffman codes */
 	put_bits(z, (uint32_t)(hlit - 257), 5);
@@ -404,6 +456,14 @@ void rpng_deflate_block(struct rpng_deflate *z, const uint8_t *d, size_t n, int 
 	put_bits(z, litcode[256], litlen[256]);
 	if (final)
 		flush_bits(z);
+	z->ntok = 0;
+	memset(z->freq, 0, sizeof z->freq);
+}
+
+void rpng_deflate_block(struct rpng_deflate *z, const uint8_t *d, size_t n, int final)
+{
+	rpng_deflate_bytes(z, d, n);
+	rpng_deflate_end_block(z, final);
 }
 
 void rpng_deflate_sync(struct rpng_deflate *z)

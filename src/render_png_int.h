@@ -96,6 +96,8 @@ void rpng_band_lut(struct render_color c, uint8_t lut[3][256]);
  * every recorded command in order. */
 void rpng_band_draw(struct rpng_band *b, int y0, int y1);
 
+#define RPNG_NLIT 286             /* deflate's literal/length symbols */
+
 /* A deflate encoder for filtered rows (render_png_deflate.c): raw deflate
  * data in out[0..len), and the Adler-32 of what went in. */
 struct rpng_deflate {
@@ -104,8 +106,10 @@ struct rpng_deflate {
 	uint64_t bits;            /* pending output bits, the oldest lowest */
 	unsigned nbits;
 	uint64_t s1, s2, budget;  /* Adler-32 sums, reduced now and then */
-	uint16_t *tok;            /* one block's tokens */
-	size_t tokcap;
+	uint16_t *tok;            /* the open block's tokens */
+	size_t ntok, tokcap;
+	uint32_t freq[RPNG_NLIT]; /* and how often each symbol occurs */
+	size_t zrun;              /* zero bytes given but not yet tokenized */
 	uint8_t lsym[259];        /* match length -> length code - 257 */
 };
 
@@ -114,11 +118,18 @@ void rpng_deflate_init(struct rpng_deflate *z);
  * block has to grow (and copy) the output buffer. */
 void rpng_deflate_expect(struct rpng_deflate *z, size_t n, size_t blocks);
 void rpng_deflate_free(struct rpng_deflate *z);
-/* Encode d[0..n) as one block with codes made for it; the last block of
- * the stream is final, which also pads it to a whole byte. */
+/* Add d[0..n), or n zero bytes, to the open block: the filter hands over
+ * the zero stretches it finds without writing them out. */
+void rpng_deflate_bytes(struct rpng_deflate *z, const uint8_t *d, size_t n);
+void rpng_deflate_zeros(struct rpng_deflate *z, size_t n);
+/* Encode the open block with codes made for it; the last block of the
+ * stream is final, which also pads it to a whole byte. */
+void rpng_deflate_end_block(struct rpng_deflate *z, int final);
+/* rpng_deflate_bytes() and rpng_deflate_end_block() in one. */
 void rpng_deflate_block(struct rpng_deflate *z, const uint8_t *d, size_t n, int final);
 /* An empty stored block, as zlib's Z_SYNC_FLUSH: the data ends on a byte
- * boundary, and another encoder's blocks may follow it. */
+ * boundary, and another encoder's blocks may follow it.  Between blocks
+ * only, as is rpng_deflate_detach(). */
 void rpng_deflate_sync(struct rpng_deflate *z);
 /* Adler-32 of all the bytes encoded so far. */
 uint32_t rpng_deflate_adler(const struct rpng_deflate *z);

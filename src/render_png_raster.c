@@ -222,6 +222,7 @@ static void mask_touch(struct rpng_band *b, int i, int x0, int x1)
 static void mask_segment(struct rpng_band *b, double ax, double ay, double bx, double by, double hw)
 {
 	double dx = bx - ax, dy = by - ay, len2 = dx * dx + dy * dy, r = hw + 0.5;
+	double inv = len2 > 0 ? 1 / len2 : 0; /* a multiply a pixel, not a divide */
 	int y0 = (int)floor(dmin(ay, by) - r), y1 = (int)ceil(dmax(ay, by) + r);
 	int w = (int)b->p->w;
 
@@ -264,13 +265,11 @@ static void mask_segment(struct rpng_band *b, double ax, double ay, double bx, d
 		if (x0 > x1)
 			continue;
 		for (int ix = x0; ix <= x1; ix++) {
-			double qx = ix + 0.5 - ax, qy = py - ay, t = 0, d, cov;
+			double qx = ix + 0.5 - ax, qy = py - ay, t, d, cov;
 			unsigned v;
 
-			if (len2 > 0) {
-				t = (qx * dx + qy * dy) / len2;
-				t = t < 0 ? 0 : t > 1 ? 1 : t;
-			}
+			t = (qx * dx + qy * dy) * inv;
+			t = t < 0 ? 0 : t > 1 ? 1 : t;
 			qx -= t * dx;
 			qy -= t * dy;
 			d = sqrt(qx * qx + qy * qy);

@@ -52,7 +52,7 @@ struct rpng_job {
 /* What a thread works with. */
 struct rpng_worker {
 	struct rpng_band band;    /* the rows, and the one above the first */
-	uint8_t *filtered;        /* a band's rows, each after its filter byte */
+	uint8_t *filtered;        /* a row's bytes the filter could not skip */
 	uint8_t *prev;            /* the row above the band */
 	struct rpng_deflate z;
 };
@@ -84,50 +84,50 @@ static size_t same_run(const uint8_t *a, const uint8_t *b, size_t n)
 	return i;
 }
 
-/* PNG's Paeth filter of RGB row cur (n bytes) against the row above it.
- * Where the row repeats the one above, or both rows repeat the pixel to
- * the left, Paeth predicts every byte exactly: such stretches are zero
- * after a word-at-a-time comparison, and only the rest is filtered a byte
- * at a time. */
-static void filter_paeth(const uint8_t *prev, const uint8_t *cur, uint8_t *out, size_t n)
+/* PNG's Paeth filter of RGB row cur (n bytes) against the row above it,
+ * handed to z as it goes.  Where the row repeats the one above, or both
+ * rows repeat the pixel to the left, Paeth predicts every byte exactly:
+ * such stretches are found a word at a time and handed over as zero runs,
+ * never written out.  Only the rest is filtered a byte at a time, into out
+ * (n bytes of scratch). */
+static void filter_paeth(struct rpng_deflate *z, const uint8_t *prev, const uint8_t *cur,
+			 uint8_t *out, size_t n)
 {
-	size_t i = 0;
+	size_t i = 0, from = 0;   /* out[from..i) is filtered, not yet handed over */
 
 	for (; i < 3 && i < n; i++)
 		out[i] = (uint8_t)(cur[i] - prev[i]); /* no left pixel: predicts the one above */
 	while (i < n) {
-		/* cur == prev over [i - 3, i): then c == a wherever b == x. */
-		if (cur[i - 3] == prev[i - 3] && cur[i - 2] == prev[i - 2] && cur[i - 1] == prev[i - 1]) {
-			size_t k = same_run(cur + i, prev + i, n - i);
+		size_t k = 0;
 
-			memset(out + i, 0, k);
-			i += k;
-			if (i >= n)
-				break;
-		}
+		/* cur == prev over [i - 3, i): then c == a wherever b == x. */
+		if (cur[i - 3] == prev[i - 3] && cur[i - 2] == prev[i - 2] && cur[i - 1] == prev[i - 1])
+			k = same_run(cur + i, prev + i, n - i);
 		/* Both rows repeat the pixel to the left: then b == c, and
 		 * Paeth predicts a, which is x. */
-		if (cur[i] == cur[i - 3] && prev[i] == prev[i - 3]) {
-			size_t k = same_run(cur + i, cur + i - 3, n - i);
-			size_t k2 = same_run(prev + i, prev + i - 3, k);
-
-			memset(out + i, 0, k2);
-			i += k2;
-			if (i >= n)
-				break;
+		else if (cur[i] == cur[i - 3] && prev[i] == prev[i - 3])
+			k = same_run(prev + i, prev + i - 3, same_run(cur + i, cur + i - 3, n - i));
+		if (k > 0) {
+			rpng_deflate_bytes(z, out + from, i - from);
+			rpng_deflate_zeros(z, k);
+			i += k;
+			from = i;
+			continue;
 		}
 		/* A pixel neither neighbour predicts. */
 		for (size_t end = i + 3 < n ? i + 3 : n; i < end; i++)
 			out[i] = (uint8_t)(cur[i] - paeth(cur[i - 3], prev[i], prev[i - 3]));
 	}
+	rpng_deflate_bytes(z, out + from, i - from);
 }
 
 static void strip_run(struct rpng_job *job, struct rpng_worker *wk, struct rpng_strip *s)
 {
 	const struct render_png *p = job->p;
 	struct rpng_band *b = &wk->band;
-	size_t rowbytes = (size_t)p->w * 3, stride = 1 + rowbytes;
+	size_t rowbytes = (size_t)p->w * 3;
 	int last = s == &job->strips[job->nstrips - 1];
+	const uint8_t filter_type = RPNG_FILTER_PAETH;
 
 	for (int y = s->y0; y < s->y1; y += RPNG_BAND_ROWS) {
 		int y1 = y + RPNG_BAND_ROWS < s->y1 ? y + RPNG_BAND_ROWS : s->y1;
@@ -139,14 +139,13 @@ static void strip_run(struct rpng_job *job, struct rpng_worker *wk, struct rpng_
 		prev = above ? b->px : wk->prev; /* zeros above the image's first row */
 		for (int r = y; r < y1; r++) {
 			const uint8_t *cur = b->px + (size_t)(r - b->y0) * b->stride;
-			uint8_t *out = wk->filtered + (size_t)(r - y) * stride;
 
-			out[0] = RPNG_FILTER_PAETH;
-			filter_paeth(prev, cur, out + 1, rowbytes);
+			rpng_deflate_bytes(&wk->z, &filter_type, 1);
+			filter_paeth(&wk->z, prev, cur, wk->filtered, rowbytes);
 			prev = cur;
 		}
 		memcpy(wk->prev, prev, rowbytes);
-		rpng_deflate_block(&wk->z, wk->filtered, (size_t)(y1 - y) * stride, last && y1 == s->y1);
+		rpng_deflate_end_block(&wk->z, last && y1 == s->y1);
 	}
 	if (!last)
 		rpng_deflate_sync(&wk->z);
@@ -162,7 +161,7 @@ static void *strip_worker(void *arg)
 	size_t i;
 
 	rpng_band_init(&wk.band, p, RPNG_BAND_ROWS + 1);
-	wk.filtered = xmalloc((1 + (size_t)p->w * 3) * RPNG_BAND_ROWS);
+	wk.filtered = xmalloc((size_t)p->w * 3);
 	wk.prev = xcalloc(p->w, 3);
 	rpng_deflate_init(&wk.z);
 	rpng_deflate_expect(&wk.z, (1 + (size_t)p->w * 3) * RPNG_STRIP_ROWS,

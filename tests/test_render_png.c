@@ -222,8 +222,10 @@ Test(render_png, missing_font_is_a_clear_error)
 }
 
 /* Encode data in blocks of block bytes, inflate it back with zlib and
- * compare, Adler-32 included. */
-static void deflate_round_trip(const uint8_t *data, size_t n, size_t block)
+ * compare, Adler-32 included.  With split, zero runs go in through
+ * rpng_deflate_zeros() and the rest in pieces of up to 5 bytes, as the PNG
+ * filter hands them over. */
+static void deflate_round_trip_split(const uint8_t *data, size_t n, size_t block, int split)
 {
 	struct rpng_deflate z;
 	uint8_t *enc, *back = malloc(n + 1);
@@ -234,7 +236,22 @@ static void deflate_round_trip(const uint8_t *data, size_t n, size_t block)
 	do {
 		size_t k = n - pos < block ? n - pos : block;
 
-		rpng_deflate_block(&z, data + pos, k, pos + k == n);
+		if (split) {
+			for (size_t i = pos, j; i < pos + k; i = j) {
+				j = i;
+				if (data[i] == 0) {
+					while (j < pos + k && data[j] == 0)
+						j++;
+					rpng_deflate_zeros(&z, j - i);
+				} else {
+					j = i + 5 < pos + k ? i + 5 : pos + k;
+					rpng_deflate_bytes(&z, data + i, j - i);
+				}
+			}
+			rpng_deflate_end_block(&z, pos + k == n);
+		} else {
+			rpng_deflate_block(&z, data + pos, k, pos + k == n);
+		}
 		pos += k;
 	} while (pos < n);
 	cr_assert_eq(rpng_deflate_adler(&z), adler32(adler32(0, NULL, 0), data, (uInt)n));
@@ -253,6 +270,12 @@ static void deflate_round_trip(const uint8_t *data, size_t n, size_t block)
 	inflateEnd(&in);
 	free(enc);
 	free(back);
+}
+
+static void deflate_round_trip(const uint8_t *data, size_t n, size_t block)
+{
+	deflate_round_trip_split(data, n, block, 0);
+	deflate_round_trip_split(data, n, block, 1);
 }
 
 Test(render_png, deflate_encoder_round_trips)

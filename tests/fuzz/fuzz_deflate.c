@@ -3,7 +3,9 @@
  * Not a parser, but the one place rsweep writes a format by hand: whatever
  * the bytes, zlib must inflate exactly them back, and the Adler-32s must
  * agree.  The first byte picks how the input is cut into blocks and where
- * one encoder hands over to another (as the PNG writer's strips do). */
+ * one encoder hands over to another (as the PNG writer's strips do); the
+ * second whether blocks go in whole or, as the PNG filter hands them over,
+ * as zero runs and small pieces. */
 #include "config.h"
 
 #include <stddef.h>
@@ -19,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct rpng_deflate z;
 	uint8_t *stream = NULL, *back;
-	size_t len = 2, cut, block, pos = 0;
+	size_t len = 2, cut, block, pieces, pos = 0;
 	uLong adler = adler32(0, NULL, 0), want;
 	uLongf backlen;
 	z_stream in;
@@ -28,8 +30,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	block = 1 + (data[0] & 0x0F) * 37;     /* 1 .. 556 bytes a block */
 	cut = (size_t)(data[0] >> 4) * 97 + 1; /* a new encoder every cut bytes */
-	data++;
-	size--;
+	pieces = size > 1 ? data[1] % 9 : 0;   /* 0: whole blocks; else pieces of 1..8 */
+	data += size > 1 ? 2 : 1;
+	size -= size > 1 ? 2 : 1;
 	/* Every block builds its codes and every encoder its buffer: at most
 	 * 64 of each keeps a run fast. */
 	if (size / block > 64)
@@ -49,7 +52,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		do {
 			size_t n = end - pos < block ? end - pos : block;
 
-			rpng_deflate_block(&z, data + pos, n, pos + n == size);
+			if (pieces) {
+				/* As the PNG filter does: zero runs apart, the rest
+				 * in small pieces. */
+				for (size_t i = pos; i < pos + n;) {
+					size_t k = i;
+
+					if (data[i] == 0) {
+						while (k < pos + n && data[k] == 0)
+							k++;
+						rpng_deflate_zeros(&z, k - i);
+					} else {
+						k = i + pieces < pos + n ? i + pieces : pos + n;
+						rpng_deflate_bytes(&z, data + i, k - i);
+					}
+					i = k;
+				}
+				rpng_deflate_end_block(&z, pos + n == size);
+			} else {
+				rpng_deflate_block(&z, data + pos, n, pos + n == size);
+			}
 			pos += n;
 		} while (pos < end);
 		if (pos < size)
