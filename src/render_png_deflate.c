@@ -4,7 +4,7 @@
  * After the Paeth filter a chart is mostly zero bytes: flat colour
  * predicts itself.  So this encoder looks for nothing but runs of zeros,
  * coded as a literal 0 and matches at distance 1; every other byte is a
- * literal.  Each call makes one block with Huffman codes built for it.
+ * literal.  Each block gets Huffman codes built for it.
  * With no hashing and no match search it runs at memory speed, where zlib
  * spends 1 to 2 ns a byte on the same rows whatever its level.  The price
  * is size: it misses what zlib's matches find (repeated glyphs, a line's
@@ -271,10 +271,11 @@ static inline void adler_check(struct rpng_deflate *z)
 static void emit_zeros(struct rpng_deflate *z, size_t n)
 {
 	uint16_t *t;
-	size_t left = n - 1;
+	size_t left;
 
 	if (n == 0)
 		return;
+	left = n - 1;
 	tok_reserve(z, 3 + n / 258);
 	t = z->tok + z->ntok;
 	z->s2 += z->s1 * n;       /* n zeros leave s1 alone and add it to s2 n times */
