@@ -70,6 +70,7 @@ static const struct csv_col csv_cols[] = {
 	COL_D(client_cpu_s, client_cpu_s, 6),
 	COL_S(first_error, first_error),
 };
+#define CSV_RESERVE_MAX 16384    /* rows reserved before parsing, at most */
 #define CSV_NCOLS (sizeof csv_cols / sizeof csv_cols[0])
 #define CSV_NCONTRACT 15
 /* Larger figures are refused by the reader (see csv_set_field). */
@@ -372,10 +373,14 @@ int csv_parse(const char *buf, size_t len, const char *name, struct rs_rows *row
 		goto out;
 	}
 	{
-		/* At most one row a line. */
+		/* At most one row a line: room for that many, so a large file's
+		 * rows are not copied as the array doubles.  A row is a kilobyte
+		 * and a line may be one byte, so no more than CSV_RESERVE_MAX up
+		 * front: a file of newlines must not ask for gigabytes. */
 		size_t lines = 1;
 
-		for (const char *q = buf + pos; (q = memchr(q, '\n', len - (size_t)(q - buf))) != NULL; q++)
+		for (const char *q = buf + pos; lines < CSV_RESERVE_MAX &&
+		     (q = memchr(q, '\n', len - (size_t)(q - buf))) != NULL; q++)
 			lines++;
 		rows_reserve(rows, lines);
 	}

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #ifdef HAVE_FONTCONFIG
@@ -12,6 +13,13 @@
 #include "xalloc.h"
 
 #ifdef HAVE_FONTCONFIG
+static int font_is_collection(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n >= 4 && (strcasecmp(path + n - 4, ".ttc") == 0 || strcasecmp(path + n - 4, ".otc") == 0);
+}
+
 /* The file fontconfig picks for DejaVu Sans in TrueType form (its nearest
  * TrueType face when DejaVu is missing), or -1.  libharu embeds only
  * TrueType, so another format would fail the PDF later. */
@@ -21,7 +29,7 @@ static int font_fontconfig(char *out, size_t n)
 	FcPattern *pat, *match = NULL;
 	FcResult res;
 	FcChar8 *file = NULL, *format = NULL;
-	int rc = -1;
+	int rc = -1, index = -1;
 
 	if (cfg == NULL)
 		return -1;
@@ -30,10 +38,13 @@ static int font_fontconfig(char *out, size_t n)
 		FcDefaultSubstitute(pat);
 		match = FcFontMatch(cfg, pat, &res);
 	}
+	/* A face inside a collection (.ttc) would need its index passed on,
+	 * and libharu cannot embed from one: only a file of one face will do. */
 	if (match != NULL && FcPatternGetString(match, FC_FILE, 0, &file) == FcResultMatch &&
 	    FcPatternGetString(match, FC_FONTFORMAT, 0, &format) == FcResultMatch &&
-	    strcmp((const char *)format, "TrueType") == 0 && access((const char *)file, R_OK) == 0 &&
-	    xstrlcpy(out, (const char *)file, n) == 0)
+	    FcPatternGetInteger(match, FC_INDEX, 0, &index) == FcResultMatch && index == 0 &&
+	    strcmp((const char *)format, "TrueType") == 0 && !font_is_collection((const char *)file) &&
+	    access((const char *)file, R_OK) == 0 && xstrlcpy(out, (const char *)file, n) == 0)
 		rc = 0;
 	if (match != NULL)
 		FcPatternDestroy(match);

@@ -24,10 +24,12 @@ struct render_pdf {
 	/* Filled and outlined markers of one style in a row share one path,
 	 * painted when the style changes or anything else is drawn: one
 	 * graphics state and one paint per series, not per point, which
-	 * halves the page content (and libharu's deflate time). */
+	 * shrinks the page content (and libharu's deflate time). */
 	int batch;                /* a marker path is open */
 	struct render_color bfill, bline;
 	double bow;
+	enum render_marker bkind;
+	double bx0, by0, bx1, by1; /* what the path covers so far */
 };
 
 static int pdf_same_color(struct render_color a, struct render_color b)
@@ -283,14 +285,23 @@ static void pdf_marker(void *ctx, double x, double y, double size, enum render_m
 		       struct render_color fill, struct render_color outline, double ow)
 {
 	struct render_pdf *d = ctx;
-	double r = size / 2, py = d->h - y;
+	double r = size / 2, py = d->h - y, ext;
 	int has_fill = fill.a != 0, has_line = outline.a != 0 && ow > 0;
 
 	if (d->page == NULL)
 		return;
-	if (d->batch && m != RENDER_PLUS && m != RENDER_CROSS && pdf_same_color(fill, d->bfill) &&
-	    pdf_same_color(outline, d->bline) && ow == d->bow) {
+	/* One path paints every fill before every outline, and winds each
+	 * shape its own way: only markers of one kind that overlap none
+	 * before them may share it, or PDF would differ from PNG. */
+	ext = 1.3 * r + ow;
+	if (d->batch && m == d->bkind && pdf_same_color(fill, d->bfill) &&
+	    pdf_same_color(outline, d->bline) && ow == d->bow &&
+	    (x + ext <= d->bx0 || x - ext >= d->bx1 || py + ext <= d->by0 || py - ext >= d->by1)) {
 		pdf_marker_path(d, m, x, py, r);
+		d->bx0 = fmin(d->bx0, x - ext);
+		d->bx1 = fmax(d->bx1, x + ext);
+		d->by0 = fmin(d->by0, py - ext);
+		d->by1 = fmax(d->by1, py + ext);
 		return;
 	}
 	pdf_flush(d);
@@ -336,6 +347,11 @@ static void pdf_marker(void *ctx, double x, double y, double size, enum render_m
 	d->bfill = fill;
 	d->bline = outline;
 	d->bow = ow;
+	d->bkind = m;
+	d->bx0 = x - ext;
+	d->bx1 = x + ext;
+	d->by0 = py - ext;
+	d->by1 = py + ext;
 }
 
 static double pdf_width_bytes(struct render_pdf *d, const char *s, double size)

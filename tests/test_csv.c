@@ -278,3 +278,24 @@ Test(csv, numbers_read_as_strtod_reads_them)
 		cr_assert(memcmp(&v, &want, sizeof v) == 0, "%s: %.17g, strtod %.17g", buf, v, want);
 	}
 }
+
+/* Lines are counted to size the row array before parsing: a file of
+ * millions of blank lines must still read as its few rows, not ask for a
+ * kilobyte a line. */
+Test(csv, millions_of_blank_lines_are_no_rows)
+{
+	const char *head = "label,test,pipeline,clients,requests,rps\nm1,GET,1,50,100000,1000\n";
+	size_t nh = strlen(head), n = nh + ((size_t)20 << 20);
+	char *buf = malloc(n);
+	struct rs_rows rows = { 0 };
+	struct csv_info info;
+	struct rs_err err;
+
+	memcpy(buf, head, nh);
+	memset(buf + nh, '\n', n - nh);
+	cr_assert_eq(csv_parse(buf, n, "blank.csv", &rows, &info, &err), 0, "%s", err.msg);
+	cr_assert_eq(rows.n, 1);
+	cr_assert_leq(rows.cap, 16384, "%zu rows reserved", rows.cap);
+	rows_free(&rows);
+	free(buf);
+}
