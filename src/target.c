@@ -351,6 +351,42 @@ int target_pipeline(struct redisContext *c, const struct target *t, const char *
 	return rc;
 }
 
+int target_dump(struct redisContext *c, const struct target *t, const char *key, char **payload,
+		size_t *len, struct rs_err *err)
+{
+	redisReply *r = target_command(c, t, err, "DUMP %s", key);
+
+	if (r == NULL)
+		return -1;
+	if (r->type != REDIS_REPLY_STRING) {
+		rs_err_set(err, "%s: DUMP %s: %.200s", t->desc, key,
+			   r->type == REDIS_REPLY_ERROR ? r->str : "no such key");
+		freeReplyObject(r);
+		return 1;
+	}
+	*payload = xmalloc(r->len ? r->len : 1);
+	memcpy(*payload, r->str, r->len);
+	*len = r->len;
+	freeReplyObject(r);
+	return 0;
+}
+
+int target_restore(struct redisContext *c, const struct target *t, const char *key,
+		   const char *payload, size_t len, struct rs_err *err)
+{
+	redisReply *r = target_command(c, t, err, "RESTORE %s 0 %b", key, payload, len);
+	int rc = 0;
+
+	if (r == NULL)
+		return -1;
+	if (r->type == REDIS_REPLY_ERROR) {
+		rs_err_set(err, "%s: RESTORE %s: %.200s", t->desc, key, r->str);
+		rc = 1;
+	}
+	freeReplyObject(r);
+	return rc;
+}
+
 void target_close(struct redisContext *c)
 {
 	if (c != NULL)

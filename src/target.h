@@ -65,6 +65,17 @@ int target_point_stats(struct redisContext *c, const struct target *t, const cha
 int target_pipeline(struct redisContext *c, const struct target *t, const char *buf, size_t len,
 		    size_t n, struct rs_err *err);
 
+/* DUMP key into a malloc'd *payload of *len bytes.  Returns 0, 1 when the
+ * server will not (an error reply: DUMP renamed or forbidden; or no such
+ * key), or -1 when the connection failed. */
+int target_dump(struct redisContext *c, const struct target *t, const char *key, char **payload,
+		size_t *len, struct rs_err *err);
+/* RESTORE key from a DUMP payload.  Returns 0, 1 when the server refuses
+ * it (an error reply: another version's payload, a key in the way,
+ * RESTORE forbidden), or -1 when the connection failed. */
+int target_restore(struct redisContext *c, const struct target *t, const char *key,
+		   const char *payload, size_t len, struct rs_err *err);
+
 void target_close(struct redisContext *c);
 
 #endif

@@ -293,6 +293,23 @@ int workload_prepare_check(const struct workload_test *t, uint64_t count, uint64
 	return 0;
 }
 
+const char *workload_prepare_key(const struct workload_test *t)
+{
+	switch (t->prep) {
+	case PREP_LIST_POP:
+	case PREP_LIST_RANGE:
+		return "mylist";
+	case PREP_SET_POP:
+		return "myset";
+	case PREP_ZSET_POP:
+		return "myzset";
+	case PREP_NONE:
+	case PREP_STRINGS:
+		break;
+	}
+	return NULL;
+}
+
 int workload_prepare_cmds(const struct workload_test *t, uint64_t count, uint64_t keyspace,
 			  uint64_t data_size, char **buf, size_t *len, size_t *ncmds,
 			  struct rs_err *err)

@@ -69,6 +69,10 @@ static inline void workload_put_digits(char *p, uint64_t v)
 int workload_prepare_check(const struct workload_test *t, uint64_t count, uint64_t keyspace,
 			   uint64_t data_size, struct rs_err *err);
 
+/* The one key test t's preparation fills ("mylist", "myset", "myzset"),
+ * or NULL when it fills none or many. */
+const char *workload_prepare_key(const struct workload_test *t);
+
 /* Commands that prepare test t for `count` requests and a keyspace:
  * appended as RESP to *buf (grown with xrealloc), *ncmds set to the number
  * of commands, so the caller can pipeline them and read that many replies.

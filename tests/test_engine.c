@@ -151,3 +151,65 @@ Test(engine, oom_replies_are_counted_as_errors, .timeout = 60)
 	cr_assert(strncmp(last_row.first_error, "OOM", 3) == 0, "%s", last_row.first_error);
 	cr_assert(strstr(err.msg, "error replies") != NULL, "%s", err.msg);
 }
+
+/* Every row of a multi-depth sweep of the tests that prepare data. */
+static struct rs_row snap_rows[16];
+static size_t snap_nrows;
+
+static void keep_rows(void *ud, const struct rs_row *row, size_t i, size_t n)
+{
+	(void)ud;
+	(void)i;
+	(void)n;
+	if (snap_nrows < sizeof snap_rows / sizeof *snap_rows)
+		snap_rows[snap_nrows++] = *row;
+}
+
+/* After a test's first point its data comes back by RESTORE of a DUMP:
+ * every later point still pops real data, exactly as many requests as it
+ * says.  With DUMP renamed away, the commands build it every time. */
+static void check_snapshots(const char *const *extra, long long want_restores)
+{
+	const char *tests = "lpop,spop,zpopmin,lrange_100";
+	struct workload w;
+	struct sweep_plan plan;
+	struct depth_list d = { (unsigned[]){ 1, 4, 16 }, 3 };
+	struct sweep_config sc = {
+		.label = "t", .target = &tgt, .spawned = 1, .flush = SWEEP_FLUSH_ALL,
+		.clients = 10, .threads = 1, .requests = 3001, .timeout = 10, .keyspace = 1000,
+		.data_size = 3, .seed = 1, .prepare = 1, .on_point = keep_rows,
+	};
+	struct rs_err err;
+
+	start(extra);
+	cr_assert_eq(workload_select(tests, 3, &w, &err), 0, "%s", err.msg);
+	sweep_plan_build(w.n, &d, 1, 1, 7, &plan);
+	snap_nrows = 0;
+	cr_assert_eq(sweep_run(&sc, &w, &plan, NULL, &err), SWEEP_OK, "%s", err.msg);
+	cr_assert_eq(snap_nrows, 12);
+	for (size_t i = 0; i < snap_nrows; i++) {
+		const struct rs_row *r = &snap_rows[i];
+
+		cr_assert_eq(r->requests, 3001, "%s P=%u", r->test, r->pipeline);
+		cr_assert_eq(r->server_calls, r->requests, "%s P=%u", r->test, r->pipeline);
+		cr_assert_eq(r->errors, 0, "%s P=%u: %s", r->test, r->pipeline, r->first_error);
+		cr_assert_eq(r->misses, 0, "%s P=%u had %lld misses", r->test, r->pipeline,
+			     (long long)r->misses);
+	}
+	cr_assert_eq(info_counter("commandstats", "cmdstat_restore:", "calls="), want_restores);
+	sweep_plan_free(&plan);
+	workload_free(&w);
+	spawn_stop(&srv);
+}
+
+Test(engine, prepared_data_restored_whole_at_every_point, .timeout = 120)
+{
+	check_snapshots(NULL, 8);  /* 4 tests x 3 depths, the first of each prepared */
+}
+
+Test(engine, prepared_data_rebuilt_when_dump_is_refused, .timeout = 120)
+{
+	const char *const extra[] = { "--rename-command", "DUMP", "", NULL };
+
+	check_snapshots(extra, 0);
+}
