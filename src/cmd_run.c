@@ -325,6 +325,7 @@ enum rs_status cmd_run(struct rs_config *cfg, struct rs_err *err)
 
 	t.connect_timeout = cfg->connect_timeout;
 	t.timeout = sc.timeout;
+	t.stop = &run_stop;
 	t.dbnum = (unsigned)cfg->dbnum;
 	t.user = cfg->user;
 	t.password = cfg->password ? cfg->password : getenv("REDISCLI_AUTH");

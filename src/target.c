@@ -1,16 +1,19 @@
-/* target.c: connecting to the server and the untimed control commands. */
+/* target.c: connecting to the server, and the control commands on it, each
+ * within a deadline, a reply-size cap and the stop flag. */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <hiredis/hiredis.h>
 #include <math.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "num.h"
@@ -36,63 +39,321 @@ static struct timeval target_tv(double s)
 	return tv;
 }
 
-/* A context error as one line; a timeout says plainly what it means. */
-static int target_ctx_error(const struct target *t, struct redisContext *c, const char *what,
-			    struct rs_err *err)
+/* A connect error as one line; a timeout says plainly what it means. */
+static int target_connect_error(const struct target *t, struct redisContext *c,
+				struct rs_err *err)
 {
-	if (c->err == REDIS_ERR_IO && (errno == EAGAIN || errno == EWOULDBLOCK))
-		return rs_err_set(err, "%s: the server stopped answering (%s timed out after %g s)",
-				  t->desc, what, t->timeout);
-	if (c->err == REDIS_ERR_EOF)
-		return rs_err_set(err, "%s: the server closed the connection during %s", t->desc, what);
-	return rs_err_set(err, "%s: %s: %s", t->desc, what, c->errstr);
+	if (c->err == REDIS_ERR_IO && (errno == EAGAIN || errno == EINPROGRESS ||
+				       strstr(c->errstr, "timed out")))
+		return rs_err_set(err, "%s: connect timed out after %g s", t->desc, t->connect_timeout);
+	return rs_err_set(err, "%s: cannot connect: %s", t->desc, c->errstr);
 }
 
-static redisReply *target_vcommand(struct redisContext *c, const struct target *t,
-				   struct rs_err *err, const char *fmt, va_list ap)
+/* ---- one exchange on the control connection ----
+ *
+ * hiredis' blocking calls wait with SO_RCVTIMEO, which starts again at every
+ * byte, and read a reply of any size: a server trickling a byte at a time or
+ * sending a gigabyte would keep rsweep waiting, or eat its memory.  So the
+ * context is only hiredis' reader here: writes and reads are rsweep's own,
+ * non-blocking, each wait a poll() no longer than the time left and than
+ * TARGET_SLICE_MS, so that a stop is seen. */
+
+#define TARGET_SLICE_MS 100
+#define TARGET_READ_CHUNK 16384
+
+struct target_xchg {
+	redisContext *c;
+	const struct target *t;
+	const char *what;         /* the command's name, for messages */
+	int per_reply;            /* the deadline restarts at each reply (pipelines) */
+	int drop_big_bulk;        /* read and drop a bulk over the cap (DUMP) */
+	int write_failed;         /* the server closed before taking the command */
+	sig_atomic_t stop0;       /* *t->stop when the exchange began */
+	double deadline;          /* CLOCK_MONOTONIC seconds */
+	uint64_t fed;             /* bytes read in this exchange */
+	uint64_t partial;         /* bytes the reader consumed of the reply in progress */
+	char head[24];            /* the first bytes of the reply: a bulk's length */
+	size_t headlen;
+	/* Each reply, the caller's from then on. */
+	void (*on_reply)(struct target_xchg *x, redisReply *r);
+	void *ud;
+};
+
+/* An exchange ended with the reply too large, dropped whole. */
+#define TARGET_DROPPED 1
+
+static double target_now(void)
 {
-	redisReply *r = redisvCommand(c, fmt, ap);
+	struct timespec ts;
 
-	if (r == NULL) {
-		char what[64];
-
-		snprintf(what, sizeof what, "%.*s", (int)strcspn(fmt, " "), fmt);
-		target_ctx_error(t, c, what, err);
-	}
-	return r;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static redisReply *target_command(struct redisContext *c, const struct target *t,
-				  struct rs_err *err, const char *fmt, ...)
+/* The exchange failed part-way: mark the context so that nothing more is
+ * read from it as if it were the next reply.  Returns -1, err filled. */
+static int target_fail(struct target_xchg *x, struct rs_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int target_fail(struct target_xchg *x, struct rs_err *err, const char *fmt, ...)
 {
+	char msg[RS_ERR_LEN];
 	va_list ap;
-	redisReply *r;
 
 	va_start(ap, fmt);
-	r = target_vcommand(c, t, err, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	return r;
+	x->c->err = REDIS_ERR_OTHER;
+	snprintf(x->c->errstr, sizeof x->c->errstr, "%.*s", (int)sizeof x->c->errstr - 1, msg);
+	return rs_err_set(err, "%s: %s", x->t->desc, msg);
 }
 
-/* After a failed write, the server may already have said why before closing
- * ("-ERR max number of clients reached"): read it if it is there. */
-static int target_pending_error(redisContext *c, char *buf, size_t size)
+static int target_timed_out(struct target_xchg *x, struct rs_err *err)
 {
-	ssize_t n = recv(c->fd, buf, size - 1, MSG_DONTWAIT);
+	uint64_t got = x->partial + (x->c->reader->len - x->c->reader->pos);
+	const char *how = got == 0 ? "the server stopped answering" :
+				     "the server answers too slowly";
 
-	if (n <= 1 || buf[0] != '-')
+	if (x->per_reply)
+		return target_fail(x, err, "%s (%s timed out: no complete reply for %g s)", how,
+				   x->what, x->t->timeout);
+	if (got == 0)
+		return target_fail(x, err, "%s (%s timed out after %g s)", how, x->what,
+				   x->t->timeout);
+	return target_fail(x, err, "%s (%s timed out after %g s with %llu bytes of its reply "
+			   "read)", how, x->what, x->t->timeout, (unsigned long long)got);
+}
+
+/* Wait until the socket is ready for events, within the deadline and while
+ * no stop arrives.  Returns poll's revents, or -1 (err filled). */
+static int target_wait(struct target_xchg *x, short events, struct rs_err *err)
+{
+	struct pollfd p = { .fd = x->c->fd, .events = events };
+
+	for (;;) {
+		double left = x->deadline - target_now();
+		int n;
+
+		if (x->t->stop != NULL && *x->t->stop && !x->stop0)
+			return target_fail(x, err, "interrupted during %s", x->what);
+		if (left <= 0)
+			return target_timed_out(x, err);
+		n = poll(&p, 1, left * 1000 < TARGET_SLICE_MS ? (int)ceil(left * 1000) :
+								 TARGET_SLICE_MS);
+		if (n > 0)
+			return p.revents;
+		if (n < 0 && errno != EINTR)
+			return target_fail(x, err, "%s: poll: %s", x->what, strerror(errno));
+	}
+}
+
+/* Read what the socket has (at most max bytes) into the reader; 0, or -1 at
+ * the end of the stream or on an error (err filled).  Nothing is read past
+ * what the cap allows: memory stays bounded whatever the server sends. */
+static int target_read(struct target_xchg *x, size_t max, struct rs_err *err)
+{
+	char buf[TARGET_READ_CHUNK];
+	ssize_t n = recv(x->c->fd, buf, max < sizeof buf ? max : sizeof buf, MSG_DONTWAIT);
+
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
 		return 0;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\r\n")] = '\0';
-	memmove(buf, buf + 1, strlen(buf));
-	return 1;
+	if (n < 0)
+		return target_fail(x, err, "%s: read failed: %s", x->what, strerror(errno));
+	if (n == 0)
+		return target_fail(x, err, "the server closed the connection during %s", x->what);
+	if (x->headlen < sizeof x->head) {
+		size_t k = sizeof x->head - x->headlen < (size_t)n ? sizeof x->head - x->headlen :
+								      (size_t)n;
+
+		memcpy(x->head + x->headlen, buf, k);
+		x->headlen += k;
+	}
+	x->fed += (uint64_t)n;
+	if (redisReaderFeed(x->c->reader, buf, (size_t)n) != REDIS_OK)
+		return target_fail(x, err, "%s: reply reader: %s", x->what, x->c->reader->errstr);
+	return 0;
+}
+
+/* A reply over the cap.  A bulk for a caller that asked (DUMP) is read to
+ * its end and dropped, so that the connection goes on; anything else ends
+ * the connection here, before more of it is read. */
+static int target_too_large(struct target_xchg *x, struct rs_err *err)
+{
+	redisReader *fresh;
+	uint64_t len, total;
+	char *end;
+
+	if (!x->drop_big_bulk || x->headlen < 4 || x->head[0] != '$')
+		goto fail;
+	len = strtoull(x->head + 1, &end, 10);
+	if (end == x->head + 1 || end + 1 >= x->head + x->headlen || end[0] != '\r' ||
+	    end[1] != '\n' || len > UINT64_MAX / 2)
+		goto fail;
+	total = (uint64_t)(end + 2 - x->head) + len + 2;
+	if (total < x->fed)
+		goto fail;        /* more than one reply: not a lone DUMP payload */
+	/* The reader holds part of a bulk it will never finish: a new one. */
+	if ((fresh = redisReaderCreate()) == NULL)
+		goto fail;
+	redisReaderFree(x->c->reader);
+	x->c->reader = fresh;
+	for (uint64_t left = total - x->fed; left > 0;) {
+		char buf[TARGET_READ_CHUNK];
+		ssize_t n;
+		int ev = target_wait(x, POLLIN, err);
+
+		if (ev < 0)
+			return -1;
+		n = recv(x->c->fd, buf, left < sizeof buf ? (size_t)left : sizeof buf, MSG_DONTWAIT);
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+			continue;
+		if (n <= 0)
+			return target_fail(x, err, "the server closed the connection during %s",
+					   x->what);
+		left -= (uint64_t)n;
+	}
+	rs_err_set(err, "%s: the reply to %s is larger than %zu bytes (%zu MiB, the limit on "
+		   "the control connection): dropped", x->t->desc, x->what, TARGET_MAX_REPLY,
+		   TARGET_MAX_REPLY >> 20);
+	return TARGET_DROPPED;
+fail:
+	return target_fail(x, err, "the reply to %s is larger than %zu bytes (%zu MiB, the limit "
+			   "on the control connection)", x->what, TARGET_MAX_REPLY,
+			   TARGET_MAX_REPLY >> 20);
+}
+
+/* Send out[0..len) and read n replies to it, each handed to x->on_reply.
+ * Writing and reading go together, so that a long pipeline cannot fill
+ * both directions.  Returns 0, TARGET_DROPPED (only with drop_big_bulk), or
+ * -1 with err filled and the context unusable. */
+static int target_exchange(struct target_xchg *x, const char *out, size_t len, size_t n,
+			   struct rs_err *err)
+{
+	redisContext *c = x->c;
+	size_t sent = 0, got = 0;
+
+	if (c->err)
+		return rs_err_set(err, "%s: %s not sent: the connection failed before (%s)",
+				  x->t->desc, x->what, c->errstr);
+	if (c->reader->len > c->reader->pos)
+		return target_fail(x, err, "the server sent a reply that nobody asked for "
+				   "(seen before %s)", x->what);
+	x->stop0 = x->t->stop != NULL ? *x->t->stop : 0;
+	x->deadline = target_now() + x->t->timeout;
+	x->fed = x->partial = 0;
+	x->headlen = 0;
+	while (got < n) {
+		size_t unread = c->reader->len - c->reader->pos;
+		void *reply;
+		int ev;
+
+		if (redisReaderGetReply(c->reader, &reply) != REDIS_OK)
+			return target_fail(x, err, "protocol error in the reply to %s: %s", x->what,
+					   c->reader->errstr);
+		/* What the reader consumed of a reply it has not finished (the
+		 * elements of an array so far) counts toward the cap too. */
+		x->partial += unread - (c->reader->len - c->reader->pos);
+		if (reply != NULL) {
+			x->partial = 0;
+			got++;
+			if (x->per_reply)
+				x->deadline = target_now() + x->t->timeout;
+			x->on_reply(x, reply);
+			continue;
+		}
+		unread = c->reader->len - c->reader->pos;
+		if (x->partial + unread > TARGET_MAX_REPLY)
+			return target_too_large(x, err);
+		ev = target_wait(x, (short)(POLLIN | (sent < len && !x->write_failed ? POLLOUT : 0)),
+				 err);
+		if (ev < 0)
+			return -1;
+		if (ev & POLLNVAL)
+			return target_fail(x, err, "%s: the socket is closed", x->what);
+		if ((ev & POLLOUT) && sent < len && !x->write_failed) {
+			ssize_t w = send(c->fd, out + sent, len - sent, MSG_DONTWAIT | MSG_NOSIGNAL);
+
+			if (w > 0)
+				sent += (size_t)w;
+			else if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+				/* The server may have said why before it closed
+				 * ("-ERR max number of clients reached"): read on. */
+				x->write_failed = errno ? errno : EPIPE;
+		}
+		if ((ev & (POLLIN | POLLHUP | POLLERR)) &&
+		    target_read(x, TARGET_MAX_REPLY + 1 - (x->partial + unread), err) < 0)
+			return -1;
+	}
+	if (sent < len) {
+		/* Answered before it had it all: an error reply, the server
+		 * about to close.  The reply is the caller's, the rest of the
+		 * command can never be sent. */
+		c->err = REDIS_ERR_OTHER;
+		snprintf(c->errstr, sizeof c->errstr, "the server answered %s before taking all of it",
+			 x->what);
+	}
+	return 0;
+}
+
+/* The reply of a one-reply exchange. */
+static void target_keep(struct target_xchg *x, redisReply *r)
+{
+	*(redisReply **)x->ud = r;
+}
+
+/* Run one command, formatted as redisCommand formats it, and hand back its
+ * reply (any type, the caller frees it).  what names it in messages (NULL:
+ * the format's first word); drop_big as in struct target_xchg.  Returns 0,
+ * TARGET_DROPPED, or -1 with err filled. */
+static int target_vrun(redisContext *c, const struct target *t, const char *what, int drop_big,
+		       redisReply **reply, struct rs_err *err, const char *fmt, va_list ap)
+{
+	struct target_xchg x = { .c = c, .t = t, .drop_big_bulk = drop_big,
+				 .on_reply = target_keep, .ud = reply };
+	char name[32], *cmd;
+	int len, rc;
+
+	if (what == NULL) {
+		snprintf(name, sizeof name, "%.*s", (int)strcspn(fmt, " "), fmt);
+		what = name;
+	}
+	x.what = what;
+	*reply = NULL;
+	len = redisvFormatCommand(&cmd, fmt, ap);
+	if (len < 0)
+		return rs_err_set(err, "%s: %s: cannot format the command", t->desc, what);
+	rc = target_exchange(&x, cmd, (size_t)len, 1, err);
+	/* A password may be in there. */
+	explicit_bzero(cmd, (size_t)len);
+	redisFreeCommand(cmd);
+	if (rc == 0 && x.write_failed && (*reply)->type == REDIS_REPLY_ERROR) {
+		/* The reply came, but the server had closed: it refused us. */
+		rs_err_set(err, "%s: the server refused the connection: %.200s", t->desc,
+			   (*reply)->str);
+		freeReplyObject(*reply);
+		*reply = NULL;
+		c->err = REDIS_ERR_EOF;
+		snprintf(c->errstr, sizeof c->errstr, "the server closed the connection");
+		return -1;
+	}
+	return rc;
+}
+
+static int target_run(redisContext *c, const struct target *t, const char *what,
+		      redisReply **reply, struct rs_err *err, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = target_vrun(c, t, what, 0, reply, err, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 int target_connect(const struct target *t, struct redisContext **out, struct rs_err *err)
 {
-	char said[256];
 	struct timeval ctv = target_tv(t->connect_timeout);
-	struct timeval tv = target_tv(t->timeout);
 	redisContext *c;
 	redisReply *r;
 
@@ -102,28 +363,14 @@ int target_connect(const struct target *t, struct redisContext **out, struct rs_
 	if (c == NULL)
 		return rs_err_set(err, "%s: cannot allocate a connection", t->desc);
 	if (c->err) {
-		if (c->err == REDIS_ERR_IO && (errno == EAGAIN || errno == EINPROGRESS ||
-					       strstr(c->errstr, "timed out")))
-			rs_err_set(err, "%s: connect timed out after %g s", t->desc, t->connect_timeout);
-		else
-			rs_err_set(err, "%s: cannot connect: %s", t->desc, c->errstr);
-		redisFree(c);
-		return -1;
-	}
-	if (redisSetTimeout(c, tv) != REDIS_OK) {
-		rs_err_set(err, "%s: cannot set a timeout: %s", t->desc, c->errstr);
+		target_connect_error(t, c, err);
 		redisFree(c);
 		return -1;
 	}
 	if (t->password != NULL) {
 		/* The password goes only into the AUTH command, never into a message. */
-		r = t->user ? redisCommand(c, "AUTH %s %s", t->user, t->password) :
-			      redisCommand(c, "AUTH %s", t->password);
-		if (r == NULL) {
-			if (target_pending_error(c, said, sizeof said))
-				rs_err_set(err, "%s: the server refused the connection: %s", t->desc, said);
-			else
-				target_ctx_error(t, c, "AUTH", err);
+		if ((t->user ? target_run(c, t, "AUTH", &r, err, "AUTH %s %s", t->user, t->password) :
+			       target_run(c, t, "AUTH", &r, err, "AUTH %s", t->password)) < 0) {
 			redisFree(c);
 			return -1;
 		}
@@ -137,10 +384,7 @@ int target_connect(const struct target *t, struct redisContext **out, struct rs_
 	}
 	/* SELECT even for db 0: it proves the connection works without adding
 	 * to cmdstat_ping, which the PING tests are checked against. */
-	r = target_command(c, t, err, "SELECT %u", t->dbnum);
-	if (r == NULL) {
-		if (target_pending_error(c, said, sizeof said))
-			rs_err_set(err, "%s: the server refused the connection: %s", t->desc, said);
+	if (target_run(c, t, "SELECT", &r, err, "SELECT %u", t->dbnum) < 0) {
 		redisFree(c);
 		return -1;
 	}
@@ -178,8 +422,7 @@ int target_connect_fd(const struct target *t, struct rs_err *err)
 		close(fd);
 		return rs_err_set(err, "%s: fcntl: %s", t->desc, strerror(e));
 	}
-	/* SO_RCVTIMEO/SNDTIMEO set for the blocking context do not matter on a
-	 * non-blocking socket; the engine keeps its own idle timeout. */
+	/* The engine keeps its own idle timeout. */
 	return fd;
 }
 
@@ -188,11 +431,12 @@ int target_simple(struct redisContext *c, const struct target *t, struct rs_err 
 {
 	va_list ap;
 	redisReply *r;
+	int rc;
 
 	va_start(ap, fmt);
-	r = target_vcommand(c, t, err, fmt, ap);
+	rc = target_vrun(c, t, NULL, 0, &r, err, fmt, ap);
 	va_end(ap);
-	if (r == NULL)
+	if (rc < 0)
 		return -1;
 	if (r->type == REDIS_REPLY_ERROR) {
 		rs_err_set(err, "%s: %.*s: %.200s", t->desc, (int)strcspn(fmt, " "), fmt, r->str);
@@ -206,9 +450,9 @@ int target_simple(struct redisContext *c, const struct target *t, struct rs_err 
 int target_info(struct redisContext *c, const struct target *t, const char *section,
 		char **out, struct rs_err *err)
 {
-	redisReply *r = target_command(c, t, err, "INFO %s", section);
+	redisReply *r;
 
-	if (r == NULL)
+	if (target_run(c, t, "INFO", &r, err, "INFO %s", section) < 0)
 		return -1;
 	if (r->type != REDIS_REPLY_STRING) {
 		rs_err_set(err, "%s: INFO %s failed: %.200s", t->desc, section,
@@ -273,9 +517,9 @@ int target_db_key_count(struct redisContext *c, const struct target *t, unsigned
 int target_flush(struct redisContext *c, const struct target *t, int db, struct rs_err *err)
 {
 	const char *cmd = db ? "FLUSHDB" : "FLUSHALL";
-	redisReply *r = target_command(c, t, err, "%s", cmd);
+	redisReply *r;
 
-	if (r == NULL)
+	if (target_run(c, t, cmd, &r, err, "%s", cmd) < 0)
 		return -1;
 	if (r->type == REDIS_REPLY_ERROR) {
 		if (strstr(r->str, "unknown command") || strncmp(r->str, "NOPERM", 6) == 0)
@@ -294,10 +538,10 @@ int target_point_stats(struct redisContext *c, const struct target *t, const cha
 		       int64_t *calls, double *cpu, struct rs_err *err)
 {
 	char *info = NULL, *more = NULL, field[96], value[256], sys[64], user[64];
-	redisReply *r = target_command(c, t, err, "INFO cpu commandstats");
+	redisReply *r;
 	double s, u;
 
-	if (r == NULL)
+	if (target_run(c, t, "INFO", &r, err, "INFO cpu commandstats") < 0)
 		return -1;
 	if (r->type == REDIS_REPLY_STRING) {
 		info = xstrdup(r->str);
@@ -330,34 +574,64 @@ int target_point_stats(struct redisContext *c, const struct target *t, const cha
 	return 0;
 }
 
+/* What a preparation pipeline keeps of its replies: the first error. */
+struct target_pipe {
+	struct rs_err first;
+	int failed;
+};
+
+static void target_pipe_reply(struct target_xchg *x, redisReply *r)
+{
+	struct target_pipe *p = x->ud;
+
+	if (r->type == REDIS_REPLY_ERROR && !p->failed) {
+		p->failed = 1;
+		rs_err_set(&p->first, "%s: preparation failed: %.200s", x->t->desc, r->str);
+	}
+	freeReplyObject(r);
+}
+
 int target_pipeline(struct redisContext *c, const struct target *t, const char *buf, size_t len,
 		    size_t n, struct rs_err *err)
 {
-	int rc = 0;
+	struct target_pipe p = { .failed = 0 };
+	struct target_xchg x = { .c = c, .t = t, .what = "preparation", .per_reply = 1,
+				 .on_reply = target_pipe_reply, .ud = &p };
 
 	if (n == 0)
 		return 0;
-	if (redisAppendFormattedCommand(c, buf, len) != REDIS_OK)
-		return target_ctx_error(t, c, "preparation", err);
-	for (size_t i = 0; i < n; i++) {
-		redisReply *r;
-
-		if (redisGetReply(c, (void **)&r) != REDIS_OK)
-			return target_ctx_error(t, c, "preparation", err);
-		if (r->type == REDIS_REPLY_ERROR && rc == 0)
-			rc = rs_err_set(err, "%s: preparation failed: %.200s", t->desc, r->str);
-		freeReplyObject(r);
+	/* Straight from the caller's buffer: it can be gigabytes. */
+	if (target_exchange(&x, buf, len, n, err) < 0)
+		return -1;
+	if (p.failed) {
+		if (err != NULL)
+			*err = p.first;
+		return -1;
 	}
+	return 0;
+}
+
+/* One command whose reply target_dump may drop for its size. */
+static int target_run_dump(redisContext *c, const struct target *t, redisReply **reply,
+			   struct rs_err *err, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = target_vrun(c, t, "DUMP", 1, reply, err, fmt, ap);
+	va_end(ap);
 	return rc;
 }
 
 int target_dump(struct redisContext *c, const struct target *t, const char *key, char **payload,
 		size_t *len, struct rs_err *err)
 {
-	redisReply *r = target_command(c, t, err, "DUMP %s", key);
+	redisReply *r;
+	int rc = target_run_dump(c, t, &r, err, "DUMP %s", key);
 
-	if (r == NULL)
-		return -1;
+	if (rc != 0)
+		return rc;        /* TARGET_DROPPED is 1: nothing to keep */
 	if (r->type != REDIS_REPLY_STRING) {
 		rs_err_set(err, "%s: DUMP %s: %.200s", t->desc, key,
 			   r->type == REDIS_REPLY_ERROR ? r->str : "no such key");
@@ -374,10 +648,10 @@ int target_dump(struct redisContext *c, const struct target *t, const char *key,
 int target_restore(struct redisContext *c, const struct target *t, const char *key,
 		   const char *payload, size_t len, struct rs_err *err)
 {
-	redisReply *r = target_command(c, t, err, "RESTORE %s 0 %b", key, payload, len);
+	redisReply *r;
 	int rc = 0;
 
-	if (r == NULL)
+	if (target_run(c, t, "RESTORE", &r, err, "RESTORE %s 0 %b", key, payload, len) < 0)
 		return -1;
 	if (r->type == REDIS_REPLY_ERROR) {
 		rs_err_set(err, "%s: RESTORE %s: %.200s", t->desc, key, r->str);

@@ -2,15 +2,32 @@
  *
  * Connect (TCP or UNIX), AUTH, SELECT; read INFO; flush with the safety
  * guard's help; read commandstats and CPU.  Every call has a timeout; this
- * room never times anything. */
+ * room never times anything.
+ *
+ * Every command on the control connection (AUTH, SELECT, INFO, FLUSHALL,
+ * DUMP, RESTORE, ...) fails when its reply is not complete t->timeout
+ * seconds after it was sent, however the server spreads the bytes out; a
+ * preparation pipeline when a reply is not complete t->timeout seconds
+ * after the one before.  No reply may be larger than TARGET_MAX_REPLY, and
+ * a stop (^C) that arrives while a command waits fails it at once.  After
+ * any of these failures the connection is unusable (half a reply may be
+ * in flight) and every later command on it fails without being sent:
+ * target_close it and connect again. */
 #ifndef RS_TARGET_H
 #define RS_TARGET_H
 
+#include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "err.h"
 
 struct redisContext;
+
+/* The largest reply a control command may get, in bytes: the engine's cap
+ * for load replies.  INFO is a few kilobytes; a bigger one is garbage, and
+ * reading it unbounded is how a server would exhaust rsweep's memory. */
+#define TARGET_MAX_REPLY ((size_t)64 << 20)
 
 struct target {
 	const char *host;
@@ -20,7 +37,12 @@ struct target {
 	const char *password;     /* never printed */
 	unsigned dbnum;
 	double connect_timeout;   /* seconds */
-	double timeout;           /* seconds without an answer before failing */
+	double timeout;           /* seconds a command may take, send to end of reply */
+	/* Set by a signal handler to stop (NULL: never).  A command that is
+	 * waiting when it goes from 0 to non-zero fails with "interrupted"
+	 * within 100 ms; one begun after it was set (the flush on the way
+	 * out) still runs, within t->timeout. */
+	volatile sig_atomic_t *stop;
 	char desc[160];           /* "unix:/path" or "host:port", for messages and the CSV */
 };
 
@@ -61,13 +83,14 @@ int target_flush(struct redisContext *c, const struct target *t, int db, struct 
 int target_point_stats(struct redisContext *c, const struct target *t, const char *name,
 		       int64_t *calls, double *cpu, struct rs_err *err);
 /* Send a pipeline of n commands held in buf and read n replies; the first
- * error reply fails. */
+ * error reply fails (after all n are read: the connection stays usable). */
 int target_pipeline(struct redisContext *c, const struct target *t, const char *buf, size_t len,
 		    size_t n, struct rs_err *err);
 
-/* DUMP key into a malloc'd *payload of *len bytes.  Returns 0, 1 when the
- * server will not (an error reply: DUMP renamed or forbidden; or no such
- * key), or -1 when the connection failed. */
+/* DUMP key into a malloc'd *payload of *len bytes.  Returns 0, 1 when
+ * there is nothing to keep (an error reply: DUMP renamed or forbidden; no
+ * such key; or a payload larger than TARGET_MAX_REPLY, read and dropped so
+ * that the connection stays usable), or -1 when the connection failed. */
 int target_dump(struct redisContext *c, const struct target *t, const char *key, char **payload,
 		size_t *len, struct rs_err *err);
 /* RESTORE key from a DUMP payload.  Returns 0, 1 when the server refuses
