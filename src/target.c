@@ -666,3 +666,172 @@ void target_close(struct redisContext *c)
 	if (c != NULL)
 		redisFree(c);
 }
+
+/* ---- the keyspace, for the safety guard ---- */
+
+void target_keyspace_free(struct target_keyspace *ks)
+{
+	if (ks == NULL)
+		return;
+	free(ks->v);
+	memset(ks, 0, sizeof *ks);
+}
+
+int target_keyspace_parse(const char *info, struct target_keyspace *ks, struct rs_err *err)
+{
+	const char *line = info;
+
+	memset(ks, 0, sizeof *ks);
+	while (*line) {
+		size_t len = strcspn(line, "\r\n");
+		char num[32];
+		size_t k, d = 2;
+		uint64_t db, keys;
+		struct rs_err e;
+
+		/* "db0:keys=12,expires=0,avg_ttl=0"; "# Keyspace" and blank lines. */
+		if (len >= 2 && strncmp(line, "db", 2) == 0) {
+			while (d < len && line[d] >= '0' && line[d] <= '9')
+				d++;
+			k = d + 6;
+			if (d == 2 || d - 2 >= sizeof num || k > len ||
+			    strncmp(line + d, ":keys=", 6) != 0)
+				goto bad;
+			memcpy(num, line + 2, d - 2);
+			num[d - 2] = '\0';
+			if (num_parse_u64(num, 0, UINT32_MAX, 0, &db, &e) < 0)
+				goto bad;
+			while (k < len && line[k] >= '0' && line[k] <= '9')
+				k++;
+			if (k == d + 6 || k - d - 6 >= sizeof num || (k < len && line[k] != ','))
+				goto bad;
+			memcpy(num, line + d + 6, k - d - 6);
+			num[k - d - 6] = '\0';
+			if (num_parse_u64(num, 0, UINT64_MAX, 0, &keys, &e) < 0)
+				goto bad;
+			ks->v = xreallocarray(ks->v, ks->n + 1, sizeof *ks->v);
+			ks->v[ks->n].db = (unsigned)db;
+			ks->v[ks->n].keys = keys;
+			ks->n++;
+			ks->total = keys > UINT64_MAX - ks->total ? UINT64_MAX : ks->total + keys;
+		}
+		line += len;
+		line += strspn(line, "\r\n");
+		continue;
+bad:
+		rs_err_set(err, "INFO keyspace has a line rsweep cannot read: '%.*s'",
+			   (int)(len < 80 ? len : 80), line);
+		target_keyspace_free(ks);
+		return -1;
+	}
+	return 0;
+}
+
+uint64_t target_keyspace_db(const struct target_keyspace *ks, unsigned db)
+{
+	for (size_t i = 0; i < ks->n; i++)
+		if (ks->v[i].db == db)
+			return ks->v[i].keys;
+	return 0;
+}
+
+int target_keyspace_within(const struct target_keyspace *ks, unsigned dbnum,
+			   enum target_scope scope, uint64_t allow)
+{
+	uint64_t mine = target_keyspace_db(ks, dbnum);
+
+	switch (scope) {
+	case TARGET_SCOPE_DB:
+		return mine <= allow;
+	case TARGET_SCOPE_ONLY:
+		return mine <= allow && ks->total == mine;
+	case TARGET_SCOPE_ALL:
+		return ks->total <= allow;
+	}
+	return 0;
+}
+
+int target_keyspace(struct redisContext *c, const struct target *t, struct target_keyspace *ks,
+		    struct rs_err *err)
+{
+	char *info;
+	int rc;
+
+	memset(ks, 0, sizeof *ks);
+	if (target_info(c, t, "keyspace", &info, err) < 0)
+		return -1;
+	rc = target_keyspace_parse(info, ks, err);
+	free(info);
+	return rc < 0 ? rs_err_prefix(err, "%s", t->desc) : 0;
+}
+
+/* The check and the flush in one script, so that no other client's command
+ * can come between them.  The same rules as target_keyspace_within, and as
+ * strict as target_keyspace_parse: a "db" line it cannot read stops it.
+ * ARGV: dbnum, scope (db, only, all), allow (-1: no limit), 1 for FLUSHDB. */
+static const char target_flush_if_lua[] =
+	"local dbnum, scope, allow = tonumber(ARGV[1]), ARGV[2], tonumber(ARGV[3])\n"
+	"local info = redis.call('INFO', 'keyspace')\n"
+	"local total, mine = 0, 0\n"
+	"for line in string.gmatch(info, '[^\\r\\n]+') do\n"
+	"  if string.sub(line, 1, 2) == 'db' then\n"
+	"    local db, n, rest = string.match(line, '^db(%d+):keys=(%d+)(.*)$')\n"
+	"    if db == nil or (rest ~= '' and string.sub(rest, 1, 1) ~= ',') then\n"
+	"      return {0, info}\n"
+	"    end\n"
+	"    total = total + tonumber(n)\n"
+	"    if tonumber(db) == dbnum then mine = tonumber(n) end\n"
+	"  end\n"
+	"end\n"
+	"if allow >= 0 then\n"
+	"  local ok = total <= allow\n"
+	"  if scope == 'db' then ok = mine <= allow\n"
+	"  elseif scope == 'only' then ok = mine <= allow and total == mine end\n"
+	"  if not ok then return {0, info} end\n"
+	"end\n"
+	"if ARGV[4] == '1' then redis.call('FLUSHDB') else redis.call('FLUSHALL') end\n"
+	"return {1, info}\n";
+
+int target_flush_if(struct redisContext *c, const struct target *t, int db, unsigned dbnum,
+		    enum target_scope scope, uint64_t allow, struct target_keyspace *ks,
+		    struct rs_err *err)
+{
+	static const char *const scopes[] = { "db", "only", "all" };
+	char dbs[16], allows[32];
+	redisReply *r;
+	int rc;
+
+	memset(ks, 0, sizeof *ks);
+	snprintf(dbs, sizeof dbs, "%u", dbnum);
+	/* Lua counts in doubles: beyond 2^53 a limit means nothing anyway. */
+	if (allow >= (uint64_t)1 << 53)
+		snprintf(allows, sizeof allows, "-1");
+	else
+		snprintf(allows, sizeof allows, "%llu", (unsigned long long)allow);
+	r = target_command(c, t, err, "EVAL %s 0 %s %s %s %s", target_flush_if_lua, dbs,
+			   scopes[scope], allows, db ? "1" : "0");
+	if (r == NULL)
+		return -1;
+	if (r->type == REDIS_REPLY_ERROR) {
+		/* "unknown command 'EVAL', with args beginning with: <the script>" */
+		const char *args = strstr(r->str, ", with args");
+		int n = args != NULL && args - r->str < 200 ? (int)(args - r->str) : 200;
+
+		rs_err_set(err, "%s: EVAL refused: %.*s", t->desc, n, r->str);
+		freeReplyObject(r);
+		return 2;
+	}
+	if (r->type != REDIS_REPLY_ARRAY || r->elements != 2 ||
+	    r->element[0]->type != REDIS_REPLY_INTEGER ||
+	    r->element[1]->type != REDIS_REPLY_STRING) {
+		/* Not what the script returns: it may not have run at all. */
+		rs_err_set(err, "%s: EVAL gave an unexpected reply", t->desc);
+		freeReplyObject(r);
+		return 2;
+	}
+	rc = r->element[0]->integer == 1 ? 0 : 1;
+	if (target_keyspace_parse(r->element[1]->str, ks, err) < 0)
+		rc = rs_err_prefix(err, "%s", t->desc);
+	freeReplyObject(r);
+	return rc;
+}

@@ -101,4 +101,46 @@ int target_restore(struct redisContext *c, const struct target *t, const char *k
 
 void target_close(struct redisContext *c);
 
+/* Keys per database, as INFO keyspace gives them (a database holding no
+ * key is absent). */
+struct target_keyspace {
+	struct target_db_keys {
+		unsigned db;
+		uint64_t keys;
+	} *v;
+	size_t n;
+	uint64_t total;           /* of every database */
+};
+
+/* Parse the text of INFO keyspace ("db3:keys=12,expires=0,...").  A line
+ * starting "db" that does not read so fails, quoting it: the guard must not
+ * guess.  ks is freed with target_keyspace_free, also after a failure. */
+int target_keyspace_parse(const char *info, struct target_keyspace *ks, struct rs_err *err);
+/* Keys of database db in ks (0 when absent). */
+uint64_t target_keyspace_db(const struct target_keyspace *ks, unsigned db);
+void target_keyspace_free(struct target_keyspace *ks);
+/* INFO keyspace, parsed. */
+int target_keyspace(struct redisContext *c, const struct target *t, struct target_keyspace *ks,
+		    struct rs_err *err);
+
+/* Which keys a limit counts. */
+enum target_scope {
+	TARGET_SCOPE_DB,          /* those of database dbnum; other databases do not count */
+	TARGET_SCOPE_ONLY,        /* those of dbnum, and every other database must be empty */
+	TARGET_SCOPE_ALL,         /* those of all databases together */
+};
+/* Whether ks holds at most allow keys in scope: 1 yes, 0 no. */
+int target_keyspace_within(const struct target_keyspace *ks, unsigned dbnum,
+			   enum target_scope scope, uint64_t allow);
+/* In one script (EVAL), so that no other command comes between: read the
+ * keyspace into ks and, only when it is within scope and allow (2^53 or
+ * more: no limit), FLUSHALL (db = 0) or FLUSHDB on the connection's
+ * database (db = 1).  Returns 0 flushed, 1 left alone because ks is beyond
+ * the limit, 2 the server would not run the script (EVAL renamed, refused
+ * by ACL, or the flush refused inside it: nothing was flushed, err says
+ * why), -1 the connection failed or the keyspace could not be read. */
+int target_flush_if(struct redisContext *c, const struct target *t, int db, unsigned dbnum,
+		    enum target_scope scope, uint64_t allow, struct target_keyspace *ks,
+		    struct rs_err *err);
+
 #endif

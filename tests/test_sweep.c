@@ -51,6 +51,46 @@ Test(sweep, shuffle_is_reproducible_from_the_seed)
 	sweep_plan_free(&c);
 }
 
+Test(sweep, keyspace_lines_are_read_or_refused)
+{
+	struct target_keyspace ks;
+	struct rs_err err;
+
+	cr_assert_eq(target_keyspace_parse("# Keyspace\r\ndb0:keys=12,expires=0,avg_ttl=0\r\n"
+					   "db3:keys=1,expires=0,avg_ttl=0,subexpiry=0\r\n", &ks,
+					   &err), 0, "%s", err.msg);
+	cr_assert_eq(ks.n, 2);
+	cr_assert_eq(ks.total, 13);
+	cr_assert_eq(target_keyspace_db(&ks, 0), 12);
+	cr_assert_eq(target_keyspace_db(&ks, 3), 1);
+	cr_assert_eq(target_keyspace_db(&ks, 5), 0);
+	/* Scopes: db 0 alone; db 0 and every other empty; all together. */
+	cr_assert(target_keyspace_within(&ks, 0, TARGET_SCOPE_DB, 12));
+	cr_assert(!target_keyspace_within(&ks, 0, TARGET_SCOPE_DB, 11));
+	cr_assert(!target_keyspace_within(&ks, 0, TARGET_SCOPE_ONLY, 12));
+	cr_assert(target_keyspace_within(&ks, 5, TARGET_SCOPE_DB, 0));
+	cr_assert(target_keyspace_within(&ks, 0, TARGET_SCOPE_ALL, 13));
+	cr_assert(!target_keyspace_within(&ks, 0, TARGET_SCOPE_ALL, 12));
+	target_keyspace_free(&ks);
+
+	cr_assert_eq(target_keyspace_parse("# Keyspace\r\n", &ks, &err), 0);
+	cr_assert_eq(ks.n, 0);
+	cr_assert(target_keyspace_within(&ks, 0, TARGET_SCOPE_ONLY, 0));
+	target_keyspace_free(&ks);
+
+	/* The guard must not guess. */
+	const char *bad[] = { "db0:keys=x\r\n", "db:keys=1\r\n", "db0:keys=\r\n",
+			      "db0:kes=1\r\n", "db0:keys=99999999999999999999999\r\n",
+			      "db0:keys=1x,expires=0\r\n", "dbx:keys=1\r\n" };
+
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		cr_assert_eq(target_keyspace_parse(bad[i], &ks, &err), -1, "%s", bad[i]);
+		cr_assert(strstr(err.msg, "INFO keyspace has a line rsweep cannot read"), "%s",
+			  err.msg);
+		cr_assert_eq(ks.n, 0);
+	}
+}
+
 static struct spawn srv;
 
 Test(sweep, three_tests_four_depths_two_repeats_write_24_rows, .timeout = 120)
