@@ -103,6 +103,27 @@ static int workload_format(struct workload_test *t, int argc, const char *const 
 	return 0;
 }
 
+/* Count key names in argv[from..argc) by how many __rand_int__ they hold. */
+static void workload_count_keys(struct workload_test *t, int from, int argc,
+				const char *const *argv)
+{
+	for (int i = from; i < argc; i++) {
+		const char *p = argv[i];
+		unsigned n = 0;
+
+		while ((p = strstr(p, WORKLOAD_RAND)) != NULL) {
+			n++;
+			p += WORKLOAD_RAND_LEN;
+		}
+		if (n == 0)
+			t->key_fixed++;
+		else if (n == 1)
+			t->key_rand++;
+		else
+			t->key_multi++;
+	}
+}
+
 static struct workload_test *workload_push(struct workload *w)
 {
 	w->v = xreallocarray(w->v, w->n + 1, sizeof *w->v);
@@ -131,6 +152,13 @@ static int workload_add(struct workload *w, size_t c, const char *data, size_t d
 	}
 	while (catalogue[c].argv[argc] != NULL)
 		argc++;
+	/* A catalogue command's key is its first argument (MSET repeats it);
+	 * the tests that read prepared data (GET, pops, LRANGE) create none. */
+	if (argc > 1) {
+		workload_count_keys(t, 1, 2, catalogue[c].argv);
+		for (int i = 1; i < argc && t->prep == PREP_NONE; i++)
+			t->key_per_request += strcmp(catalogue[c].argv[i], catalogue[c].argv[1]) == 0;
+	}
 	return workload_format(t, argc, catalogue[c].argv, data, data_len, err);
 }
 
@@ -175,6 +203,14 @@ int workload_select(const char *list, uint64_t data_size, struct workload *out,
 	return rc;
 }
 
+/* Built-in commands write only keys their arguments name, except these:
+ * scripts and functions compute names; DEBUG RELOAD, MODULE LOAD and
+ * REPLICAOF bring in whole datasets. */
+static const char *const workload_unbounded[] = {
+	"EVAL", "EVALSHA", "EVAL_RO", "EVALSHA_RO", "FCALL", "FCALL_RO", "DEBUG", "MODULE",
+	"REPLICAOF", "SLAVEOF", NULL
+};
+
 int workload_custom(int argc, char **argv, struct workload *out, struct rs_err *err)
 {
 	struct workload_test *t;
@@ -194,6 +230,12 @@ int workload_custom(int argc, char **argv, struct workload *out, struct rs_err *
 	for (size_t i = 0; argv[0][i] && i + 1 < sizeof t->cmdstat; i++)
 		t->cmdstat[i] = (char)(argv[0][i] >= 'A' && argv[0][i] <= 'Z' ? argv[0][i] + 32 : argv[0][i]);
 	t->prep = PREP_NONE;
+	t->custom = 1;
+	/* Any argument may name a key. */
+	workload_count_keys(t, 1, argc, (const char *const *)argv);
+	t->key_per_request = (unsigned)argc - 1;
+	for (size_t i = 0; workload_unbounded[i] != NULL; i++)
+		t->key_any |= strcasecmp(argv[0], workload_unbounded[i]) == 0;
 	if (workload_format(t, argc, (const char *const *)argv, NULL, 0, err) < 0) {
 		workload_free(out);
 		return -1;
@@ -276,6 +318,36 @@ static uint64_t workload_prepare_total(const struct workload_test *t, uint64_t c
 	default:
 		return count;
 	}
+}
+
+static uint64_t workload_sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t workload_sat_mul(uint64_t a, uint64_t b)
+{
+	return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+uint64_t workload_key_bound(const struct workload_test *t, uint64_t sent, uint64_t keyspace,
+			    int prepare)
+{
+	/* With -r 0 (or 1) __rand_int__ gives one name however often it occurs. */
+	uint64_t per_name = keyspace ? keyspace : 1;
+	uint64_t names = workload_sat_add(t->key_fixed, workload_sat_mul(t->key_rand, per_name));
+	uint64_t made = 0;
+
+	if (t->key_any)
+		return UINT64_MAX;
+	if (t->key_multi > 0)
+		names = per_name > 1 ? UINT64_MAX : workload_sat_add(names, t->key_multi);
+	/* What preparation makes is among the names the test itself uses
+	 * (key:__rand_int__, mylist, myset, myzset). */
+	if (prepare)
+		made = t->prep == PREP_STRINGS ? per_name : t->prep == PREP_NONE ? 0 : 1;
+	made = workload_sat_add(made, workload_sat_mul(sent, t->key_per_request));
+	return made < names ? made : names;
 }
 
 int workload_prepare_check(const struct workload_test *t, uint64_t count, uint64_t keyspace,

@@ -35,6 +35,12 @@ struct workload_test {
 	size_t len;
 	size_t *rand_off;         /* offsets of each __rand_int__ in cmd */
 	size_t nrand;
+	/* The keys it may write, for the guard (workload_key_bound): names
+	 * without __rand_int__, with one (-r names each), with several. */
+	unsigned key_fixed, key_rand, key_multi;
+	unsigned key_per_request; /* keys one request may create */
+	int key_any;              /* may write keys its arguments do not name */
+	int custom;               /* a command after --: may touch any database */
 };
 
 struct workload {
@@ -72,6 +78,15 @@ int workload_prepare_check(const struct workload_test *t, uint64_t count, uint64
 /* The one key test t's preparation fills ("mylist", "myset", "myzset"),
  * or NULL when it fills none or many. */
 const char *workload_prepare_key(const struct workload_test *t);
+
+/* The most keys test t can leave in the server after its preparation
+ * (prepare set) and `sent` of its requests (UINT64_MAX: not known, as with
+ * --duration or --warmup), with keys in 0..keyspace-1: at most every name
+ * it can write, at most what the requests can create.  UINT64_MAX when
+ * there is no bound: a command after -- that can write keys its arguments
+ * do not name (a script or function, DEBUG, MODULE, REPLICAOF). */
+uint64_t workload_key_bound(const struct workload_test *t, uint64_t sent, uint64_t keyspace,
+			    int prepare);
 
 /* Commands that prepare test t for `count` requests and a keyspace:
  * appended as RESP to *buf (grown with xrealloc), *ncmds set to the number

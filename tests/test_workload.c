@@ -123,3 +123,49 @@ Test(workload, preparation_covers_every_request)
 	free(buf);
 	workload_free(&w);
 }
+
+Test(workload, key_bounds_count_what_each_test_can_write)
+{
+	struct workload w;
+	struct rs_err err;
+	char *set[] = { "SET", "k:__rand_int__", "v", NULL };
+	char *mset[] = { "MSET", "a:__rand_int__:__rand_int__", "v", NULL };
+	char *eval[] = { "eval", "return 1", "0", NULL };
+
+	cr_assert_eq(workload_select("ping,get,set,lpop,hset,mset", 3, &w, &err), 0, "%s", err.msg);
+	/* PING writes nothing. */
+	cr_assert_eq(workload_key_bound(find(&w, "PING_INLINE"), UINT64_MAX, 1000, 1), 0);
+	cr_assert_eq(workload_key_bound(find(&w, "PING_MBULK"), UINT64_MAX, 1000, 1), 0);
+	/* Fixed keys (-r 0): the one literal key:__rand_int__. */
+	cr_assert_eq(workload_key_bound(find(&w, "GET"), 100000, 0, 1), 1);
+	cr_assert_eq(workload_key_bound(find(&w, "SET"), 100000, 0, 1), 1);
+	/* GET reads what preparation wrote: the whole keyspace, or nothing. */
+	cr_assert_eq(workload_key_bound(find(&w, "GET"), 10, 1000, 1), 1000);
+	cr_assert_eq(workload_key_bound(find(&w, "GET"), 10, 1000, 0), 0);
+	/* SET: a key per request, at most the keyspace. */
+	cr_assert_eq(workload_key_bound(find(&w, "SET"), 10, 1000, 1), 10);
+	cr_assert_eq(workload_key_bound(find(&w, "SET"), UINT64_MAX, 1000, 1), 1000);
+	/* MSET: ten a request. */
+	cr_assert_eq(workload_key_bound(find(&w, "MSET"), 10, 1000, 1), 100);
+	/* One key, whatever the members: mylist, myhash. */
+	cr_assert_eq(workload_key_bound(find(&w, "LPOP"), UINT64_MAX, 1000, 1), 1);
+	cr_assert_eq(workload_key_bound(find(&w, "HSET"), UINT64_MAX, 1000, 1), 1);
+	workload_free(&w);
+
+	/* A command of one's own: any argument may be a key. */
+	cr_assert_eq(workload_custom(3, set, &w, &err), 0);
+	cr_assert(w.v[0].custom);
+	cr_assert_eq(workload_key_bound(&w.v[0], 10, 1000, 1), 20);
+	cr_assert_eq(workload_key_bound(&w.v[0], UINT64_MAX, 1000, 1), 1001);
+	cr_assert_eq(workload_key_bound(&w.v[0], UINT64_MAX, 0, 1), 2);
+	workload_free(&w);
+	/* Two __rand_int__ in one name: no bound on names, only on requests. */
+	cr_assert_eq(workload_custom(3, mset, &w, &err), 0);
+	cr_assert_eq(workload_key_bound(&w.v[0], 10, 1000, 1), 20);
+	cr_assert_eq(workload_key_bound(&w.v[0], UINT64_MAX, 1000, 1), UINT64_MAX);
+	workload_free(&w);
+	/* A script can write keys no argument names: no bound at all. */
+	cr_assert_eq(workload_custom(3, eval, &w, &err), 0);
+	cr_assert_eq(workload_key_bound(&w.v[0], 1, 0, 1), UINT64_MAX);
+	workload_free(&w);
+}
