@@ -224,21 +224,167 @@ static void run_dry(const struct rs_config *cfg, const struct workload *w,
 	       cfg->duration > 0 ? "" : " (guessing 100k rps at P=1 up to 1M rps; -n runs vary)");
 }
 
+/* The sweep's settings, from the options. */
+static void run_sweep_config(const struct rs_config *cfg, const char *label,
+			     const struct target *t, struct run_ui *ui, struct sweep_config *sc)
+{
+	sc->label = label;
+	sc->target = t;
+	sc->spawned = cfg->spawn;
+	sc->flush = cfg->flush == FLUSH_ALL ? SWEEP_FLUSH_ALL :
+		    cfg->flush == FLUSH_DB ? SWEEP_FLUSH_DB : SWEEP_FLUSH_NONE;
+	sc->force_flush = cfg->force_flush;
+	sc->clients = (unsigned)cfg->clients;
+	sc->threads = (unsigned)cfg->threads;
+	sc->requests = cfg->requests;
+	sc->duration = cfg->duration;
+	sc->warmup = cfg->warmup;
+	sc->pause = cfg->pause;
+	sc->timeout = cfg->timeout > 0 ? cfg->timeout : RUN_DEFAULT_TIMEOUT;
+	sc->keyspace = cfg->keyspace;
+	sc->data_size = cfg->data_size;
+	sc->seed = cfg->seed;
+	sc->retries = (unsigned)cfg->retries;
+	sc->fail_on_error = cfg->fail_on_error;
+	sc->prepare = !cfg->no_prepare;
+	sc->verbose = cfg->verbose;
+	sc->stop = &run_stop;
+	sc->on_point = run_on_point;
+	sc->on_note = run_on_note;
+	sc->ud = ui;
+}
+
+/* The server: a spawned one (sp), or the one the options name. */
+static int run_target(const struct rs_config *cfg, double timeout, struct spawn *sp,
+		      struct target *t, struct rs_err *err)
+{
+	t->connect_timeout = cfg->connect_timeout;
+	t->timeout = timeout;
+	t->stop = &run_stop;
+	t->dbnum = (unsigned)cfg->dbnum;
+	t->user = cfg->user;
+	t->password = cfg->password ? cfg->password : getenv("REDISCLI_AUTH");
+	if (t->password != NULL && *t->password == '\0')
+		t->password = NULL;
+	if (cfg->spawn) {
+		if (spawn_start(sp, cfg->spawn_path, cfg->spawn_tcp, NULL, 10, err) < 0)
+			return -1;
+		t->socket = sp->socket[0] ? sp->socket : NULL;
+		t->host = "127.0.0.1";
+		t->port = sp->port;
+		t->password = NULL;   /* our own server has none */
+	} else {
+		t->socket = cfg->socket;
+		t->host = cfg->host;
+		t->port = (unsigned)cfg->port;
+	}
+	target_describe(t);
+	return 0;
+}
+
+/* Open the -o file, only once the guard has passed: a refused run leaves
+ * no file behind.  With --resume read the rows it holds, before anything
+ * is measured, and mark their points done. */
+static enum rs_status run_output(const struct rs_config *cfg, const char *label,
+				 const struct workload *w, struct sweep_plan *plan,
+				 struct csv_out *out, struct rs_rows *existing, struct rs_err *err)
+{
+	int rc = csv_out_open(out, cfg->output, cfg->resume, cfg->overwrite, existing, err);
+
+	if (rc == RS_CSV_EXISTS || rc == RS_CSV_FOREIGN)
+		return RS_BAD_INPUT;
+	if (rc < 0)
+		return RS_FAILED;
+	if (run_check_resume(cfg, label, existing, err) < 0)
+		return RS_BAD_INPUT;
+	sweep_plan_mark_done(plan, w, label, existing);
+	if (plan->todo == 0)
+		fprintf(stderr, "rsweep: every point is already in %s\n", cfg->output);
+	return RS_OK;
+}
+
+/* The status rsweep exits with after a sweep that ended as ss; for an
+ * interruption err says where the completed points are. */
+static enum rs_status run_status(const struct rs_config *cfg, enum sweep_status ss,
+				 struct rs_err *err)
+{
+	switch (ss) {
+	case SWEEP_OK:
+		return RS_OK;
+	case SWEEP_REFUSED:
+		return RS_BAD_INPUT;
+	case SWEEP_INTERRUPTED:
+		rs_err_set(err, "interrupted; completed points are in %s%s",
+			   cfg->output ? cfg->output : "(no -o file)",
+			   cfg->output ? ": --resume finishes the sweep" : "");
+		return RS_INTERRUPTED;
+	case SWEEP_FAILED:
+	case SWEEP_ERROR_REPLIES:
+		break;
+	}
+	return RS_FAILED;
+}
+
+/* From the server to the last point: signals, the (spawned) server, the
+ * guard, the output file, the points, the summary. */
+static enum rs_status run_sweep(const struct rs_config *cfg, struct sweep_config *sc,
+				struct target *t, const struct workload *w,
+				struct sweep_plan *plan, struct run_ui *ui, struct rs_err *err)
+{
+	struct sigaction sa, old_int, old_term;
+	struct spawn sp = { .pid = -1 };
+	struct csv_out out = { .fd = -1 };
+	struct rs_rows existing = { 0 };
+	struct sweep *s = NULL;
+	enum rs_status st = RS_FAILED;
+	enum sweep_status ss;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = run_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	run_stop = 0;
+	if (run_target(cfg, sc->timeout, &sp, t, err) < 0)
+		goto restore;
+	progress_init(&ui->progress, stderr, cfg->quiet);
+	ui->quiet = cfg->quiet;
+	ui->multi_depth = cfg->pipeline.n > 1;
+	ss = sweep_open(sc, w, &s, err);
+	if (ss == SWEEP_OK && cfg->output != NULL &&
+	    ((st = run_output(cfg, sc->label, w, plan, &out, &existing, err)) != RS_OK ||
+	     plan->todo == 0)) {
+		progress_end(&ui->progress);
+		goto close;
+	}
+	if (ss == SWEEP_OK)
+		ss = sweep_points(s, plan, cfg->output ? &out : NULL, err);
+	if (ui->points > 0)
+		progress_summary(&ui->progress, ui->points, ui->timed, ui->errors, cfg->output);
+	else
+		progress_end(&ui->progress);
+	st = run_status(cfg, ss, err);
+close:
+	sweep_close(s);
+	csv_out_close(&out);
+	rows_free(&existing);
+restore:
+	spawn_stop(&sp);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	return st;
+}
+
 enum rs_status cmd_run(struct rs_config *cfg, struct rs_err *err)
 {
 	struct workload w = { 0 };
 	struct sweep_plan plan = { 0 };
-	struct rs_rows existing = { 0 };
-	struct csv_out out = { .fd = -1 };
-	struct spawn sp = { .pid = -1 };
 	struct target t = { 0 };
 	struct run_ui ui = { 0 };
-	struct sigaction sa, old_int, old_term;
 	struct sweep_config sc = { 0 };
 	char host[ROW_STR] = "";
 	const char *label;
 	enum rs_status st = RS_OK;
-	enum sweep_status ss;
 	int rc;
 
 	if (cfg->sweep != NULL && run_apply_sweep_file(cfg, err) < 0)
@@ -261,125 +407,18 @@ enum rs_status cmd_run(struct rs_config *cfg, struct rs_err *err)
 		st = RS_BAD_INPUT;
 		goto done;
 	}
-	sc.label = label;
-	sc.target = &t;
-	sc.spawned = cfg->spawn;
-	sc.flush = cfg->flush == FLUSH_ALL ? SWEEP_FLUSH_ALL :
-		   cfg->flush == FLUSH_DB ? SWEEP_FLUSH_DB : SWEEP_FLUSH_NONE;
-	sc.force_flush = cfg->force_flush;
-	sc.clients = (unsigned)cfg->clients;
-	sc.threads = (unsigned)cfg->threads;
-	sc.requests = cfg->requests;
-	sc.duration = cfg->duration;
-	sc.warmup = cfg->warmup;
-	sc.pause = cfg->pause;
-	sc.timeout = cfg->timeout > 0 ? cfg->timeout : RUN_DEFAULT_TIMEOUT;
-	sc.keyspace = cfg->keyspace;
-	sc.data_size = cfg->data_size;
-	sc.seed = cfg->seed;
-	sc.retries = (unsigned)cfg->retries;
-	sc.fail_on_error = cfg->fail_on_error;
-	sc.prepare = !cfg->no_prepare;
-	sc.verbose = cfg->verbose;
-	sc.stop = &run_stop;
-	sc.on_point = run_on_point;
-	sc.on_note = run_on_note;
-	sc.ud = &ui;
+	run_sweep_config(cfg, label, &t, &ui, &sc);
 	if (sweep_check(&sc, &w, &cfg->pipeline, err) < 0) {
 		st = RS_BAD_INPUT;
 		goto done;
 	}
 	sweep_plan_build(w.n, &cfg->pipeline, (unsigned)cfg->repeat,
 			 cfg->order == ORDER_SHUFFLED, cfg->seed, &plan);
-	if (cfg->dry_run) {
+	if (cfg->dry_run)
 		run_dry(cfg, &w, &plan, label);
-		goto done;
-	}
-	if (cfg->output != NULL) {
-		rc = csv_out_open(&out, cfg->output, cfg->resume, cfg->overwrite, &existing, err);
-		if (rc == RS_CSV_EXISTS || rc == RS_CSV_FOREIGN) {
-			st = RS_BAD_INPUT;
-			goto done;
-		}
-		if (rc < 0) {
-			st = RS_FAILED;
-			goto done;
-		}
-		if (run_check_resume(cfg, label, &existing, err) < 0) {
-			st = RS_BAD_INPUT;
-			goto done;
-		}
-		sweep_plan_mark_done(&plan, &w, label, &existing);
-		if (plan.todo == 0) {
-			fprintf(stderr, "rsweep: every point is already in %s\n", cfg->output);
-			goto done;
-		}
-	}
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = run_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	run_stop = 0;
-
-	t.connect_timeout = cfg->connect_timeout;
-	t.timeout = sc.timeout;
-	t.stop = &run_stop;
-	t.dbnum = (unsigned)cfg->dbnum;
-	t.user = cfg->user;
-	t.password = cfg->password ? cfg->password : getenv("REDISCLI_AUTH");
-	if (t.password != NULL && *t.password == '\0')
-		t.password = NULL;
-	if (cfg->spawn) {
-		if (spawn_start(&sp, cfg->spawn_path, cfg->spawn_tcp, NULL, 10, err) < 0) {
-			st = RS_FAILED;
-			goto restore;
-		}
-		t.socket = sp.socket[0] ? sp.socket : NULL;
-		t.host = "127.0.0.1";
-		t.port = sp.port;
-		t.password = NULL;    /* our own server has none */
-	} else {
-		t.socket = cfg->socket;
-		t.host = cfg->host;
-		t.port = (unsigned)cfg->port;
-	}
-	target_describe(&t);
-
-	progress_init(&ui.progress, stderr, cfg->quiet);
-	ui.quiet = cfg->quiet;
-	ui.multi_depth = cfg->pipeline.n > 1;
-	ss = sweep_run(&sc, &w, &plan, cfg->output ? &out : NULL, err);
-	if (ui.points > 0)
-		progress_summary(&ui.progress, ui.points, ui.timed, ui.errors, cfg->output);
 	else
-		progress_end(&ui.progress);
-	switch (ss) {
-	case SWEEP_OK:
-		st = RS_OK;
-		break;
-	case SWEEP_REFUSED:
-		st = RS_BAD_INPUT;
-		break;
-	case SWEEP_INTERRUPTED:
-		rs_err_set(err, "interrupted; completed points are in %s%s",
-			   cfg->output ? cfg->output : "(no -o file)",
-			   cfg->output ? ": --resume finishes the sweep" : "");
-		st = RS_INTERRUPTED;
-		break;
-	case SWEEP_FAILED:
-	case SWEEP_ERROR_REPLIES:
-		st = RS_FAILED;
-		break;
-	}
-restore:
-	spawn_stop(&sp);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+		st = run_sweep(cfg, &sc, &t, &w, &plan, &ui, err);
 done:
-	csv_out_close(&out);
-	rows_free(&existing);
 	sweep_plan_free(&plan);
 	workload_free(&w);
 	return st;

@@ -193,30 +193,6 @@ static void sweep_note(const struct sweep_config *cfg, const char *fmt, ...)
 
 #define sweep_debug(cfg, ...) do { if ((cfg)->verbose) sweep_note(cfg, __VA_ARGS__); } while (0)
 
-/* The guard: a server that holds keys rsweep did not write is not touched. */
-static enum sweep_status sweep_guard(const struct sweep_config *cfg, redisContext *c,
-				     struct rs_err *err)
-{
-	uint64_t keys;
-
-	if (cfg->spawned || cfg->force_flush)
-		return SWEEP_OK;
-	/* FLUSHDB and the tests touch only --dbnum; FLUSHALL touches every database. */
-	if ((cfg->flush == SWEEP_FLUSH_ALL ?
-	     target_key_count(c, cfg->target, &keys, err) :
-	     target_db_key_count(c, cfg->target, cfg->target->dbnum, &keys, err)) < 0)
-		return SWEEP_FAILED;
-	if (keys == 0)
-		return SWEEP_OK;
-	rs_err_set(err, "%s holds %llu key%s that rsweep did not write; a sweep %s %s. "
-		   "Nothing was changed. Point rsweep at a server for benchmarks (or use --spawn), "
-		   "or give --force-flush if these keys may go", cfg->target->desc,
-		   (unsigned long long)keys, keys == 1 ? "" : "s",
-		   cfg->flush == SWEEP_FLUSH_NONE ? "would overwrite or pop" : "would flush",
-		   keys == 1 ? "it" : "them");
-	return SWEEP_REFUSED;
-}
-
 /* Requests a point may send, timed or warming up: what pop tests prepare. */
 static uint64_t sweep_prepare_count(const struct sweep_config *cfg)
 {
@@ -254,6 +230,8 @@ int sweep_check(const struct sweep_config *cfg, const struct workload *w,
 
 /* A failure that retrying must not repeat. */
 #define SWEEP_FINAL (-2)
+/* Keys rsweep did not write were seen: stop, and flush nothing. */
+#define SWEEP_FOREIGN (-3)
 
 /* A test's prepared data, kept as a DUMP payload after its first point:
  * RESTORE brings a 100,000-element set or sorted set back two to three
@@ -306,57 +284,243 @@ static int sweep_snapshot(const struct sweep_config *cfg, redisContext *c,
 	return rc;
 }
 
-/* Flush and prepare for point p, on the control connection.  Returns 0, -1
- * (the server or connection failed: worth a retry) or SWEEP_FINAL. */
-static int sweep_ready(const struct sweep_config *cfg, redisContext *c,
-		       const struct workload_test *t, struct sweep_snap *snap, struct rs_err *err)
+/* ---- the guard ---- */
+
+/* A sweep under way: its connections, and what rsweep knows of the server
+ * behind the control connection. */
+struct sweep {
+	const struct sweep_config *cfg;
+	const struct workload *w;
+	redisContext *c;          /* control: guard, flush, prepare, INFO */
+	struct engine *e;
+	struct sweep_env env;     /* env.run_id: the server process c reaches */
+	/* Nothing flushes through c unless vetted: the guard passed for the
+	 * process env.run_id names, read on c itself.  Replacing c clears it. */
+	int vetted;
+	int foreign;              /* keys rsweep did not write were seen: no flush, ever */
+	int dirty;                /* rsweep may have written since the last flush */
+	/* Keys in the guard's scope (sweep_scope) that may be rsweep's: what
+	 * the last flush left (left) and what the test since can have made.
+	 * UINT64_MAX: no limit (--force-flush before the first flush, or a
+	 * command whose keys have no bound). */
+	uint64_t allow, left;
+	int eval_off;             /* the server will not run the check-and-flush script */
+	struct sweep_snap *snaps;
+};
+
+/* Which databases the guard counts: those a flush or the tests can touch. */
+static enum target_scope sweep_scope(const struct sweep *s)
 {
+	/* A command of one's own may touch any database (MOVE, SWAPDB,
+	 * FLUSHALL), and the keys it moves are still its own. */
+	if (s->w->n > 0 && s->w->v[0].custom)
+		return TARGET_SCOPE_ALL;
+	/* The tests write only --dbnum; FLUSHALL empties every database. */
+	return s->cfg->flush == SWEEP_FLUSH_ALL ? TARGET_SCOPE_ONLY : TARGET_SCOPE_DB;
+}
+
+/* "db0: 2 keys, at most 1 of them rsweep's; db3: 1 key": every database
+ * that holds keys, into buf; those out of scope only with others set, and
+ * marked as left alone. */
+static void sweep_keys_text(const struct sweep *s, const struct target_keyspace *ks, int others,
+			    char *buf, size_t size)
+{
+	enum target_scope scope = sweep_scope(s);
+	unsigned dbnum = s->cfg->target->dbnum;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < ks->n && n < size; i++) {
+		const struct target_db_keys *d = &ks->v[i];
+		int out = scope == TARGET_SCOPE_DB && d->db != dbnum;
+
+		if (out && !others)
+			continue;
+		n += (size_t)snprintf(buf + n, size - n, "%sdb%u: %llu key%s%s", n ? "; " : "", d->db,
+				      (unsigned long long)d->keys, d->keys == 1 ? "" : "s",
+				      out ? ", left alone" : "");
+		if (n < size && s->allow > 0 && scope != TARGET_SCOPE_ALL && d->db == dbnum)
+			n += (size_t)snprintf(buf + n, size - n, ", at most %llu of them rsweep's",
+					      (unsigned long long)s->allow);
+	}
+	if (n < size && s->allow > 0 && scope == TARGET_SCOPE_ALL)
+		snprintf(buf + n, size - n, "; at most %llu in all rsweep's",
+			 (unsigned long long)s->allow);
+}
+
+/* Check the server c reaches before anything is written to it (a new
+ * connection to a new process too): every database in scope empty.  On
+ * success c is vetted.  Nothing is changed either way. */
+static enum sweep_status sweep_guard(struct sweep *s, int fresh, struct rs_err *err)
+{
+	const struct sweep_config *cfg = s->cfg;
+	enum target_scope scope = sweep_scope(s);
+	struct target_keyspace ks;
+	char what[256];
+	uint64_t keys;
+
+	s->allow = s->left = 0;
+	s->dirty = 0;
+	if (cfg->spawned || cfg->force_flush) {
+		/* Ours, or the user said its keys may go: the first flush takes them. */
+		s->allow = cfg->spawned ? 0 : UINT64_MAX;
+		s->vetted = 1;
+		return SWEEP_OK;
+	}
+	if (target_keyspace(s->c, cfg->target, &ks, err) < 0)
+		return SWEEP_FAILED;
+	if (target_keyspace_within(&ks, cfg->target->dbnum, scope, 0)) {
+		target_keyspace_free(&ks);
+		s->vetted = 1;
+		return SWEEP_OK;
+	}
+	keys = scope == TARGET_SCOPE_DB ? target_keyspace_db(&ks, cfg->target->dbnum) : ks.total;
+	sweep_keys_text(s, &ks, 1, what, sizeof what);
+	rs_err_set(err, "%s %sholds %llu key%s that rsweep did not write%s (%s)%s; a sweep %s %s. %s "
+		   "Point rsweep at a server for benchmarks (or use --spawn), or give --force-flush "
+		   "if these keys may go", cfg->target->desc, fresh ? "" : "is a new server process and ",
+		   (unsigned long long)keys, keys == 1 ? "" : "s",
+		   scope == TARGET_SCOPE_DB ? " in the database the sweep uses" : "", what,
+		   scope == TARGET_SCOPE_ALL ? ", and a command of your own may touch any database" : "",
+		   cfg->flush == SWEEP_FLUSH_NONE ? "would overwrite or pop" : "would flush",
+		   keys == 1 ? "it" : "them", fresh ? "Nothing was changed." : "It was not touched.");
+	target_keyspace_free(&ks);
+	return SWEEP_REFUSED;
+}
+
+/* Seen keys rsweep did not write: say so, and never flush this server again. */
+static int sweep_foreign(struct sweep *s, const struct target_keyspace *ks, const char *when,
+			 struct rs_err *err)
+{
+	char what[256];
+
+	sweep_keys_text(s, ks, 0, what, sizeof what);
+	s->foreign = 1;
+	rs_err_set(err, "%s: keys rsweep did not write %s (%s): another client is writing to "
+		   "this server; stopped without flushing it", s->cfg->target->desc, when, what);
+	return SWEEP_FOREIGN;
+}
+
+/* The one way rsweep flushes: through a vetted connection, and only when
+ * the server holds no more keys in scope than rsweep may have written
+ * (checked in the same script as the flush when the server runs EVAL, else
+ * one round trip before it); then check it is empty.  Returns 0, -1 (the
+ * server or connection failed: worth a retry), SWEEP_FOREIGN, or
+ * SWEEP_FINAL for a connection the guard has not vetted. */
+static int sweep_flush(struct sweep *s, struct rs_err *err)
+{
+	const struct sweep_config *cfg = s->cfg;
+	const struct target *t = cfg->target;
+	int db = cfg->flush == SWEEP_FLUSH_DB;
+	const char *cmd = db ? "FLUSHDB" : "FLUSHALL";
+	enum target_scope scope = sweep_scope(s);
+	struct target_keyspace ks;
+	uint64_t after;
+	int rc = 2;
+
+	if (!s->vetted || s->foreign) {
+		rs_err_set(err, "%s: not flushed: the guard has not passed this server", t->desc);
+		return SWEEP_FINAL;
+	}
+	if (!s->eval_off && !cfg->spawned) {
+		rc = target_flush_if(s->c, t, db, t->dbnum, scope, s->allow, &ks, err);
+		if (rc == 2) {
+			sweep_note(cfg, "%s; the guard checks the keys, then flushes (a write in "
+				   "between goes unseen)", err->msg);
+			s->eval_off = 1;
+		} else if (rc < 0) {
+			return -1;
+		} else if (rc == 1) {
+			rc = sweep_foreign(s, &ks, "appeared during the sweep", err);
+			target_keyspace_free(&ks);
+			return rc;
+		} else {
+			target_keyspace_free(&ks);
+		}
+	}
+	if (rc == 2) {
+		if (!cfg->spawned) {
+			if (target_keyspace(s->c, t, &ks, err) < 0)
+				return -1;
+			if (!target_keyspace_within(&ks, t->dbnum, scope, s->allow)) {
+				rc = sweep_foreign(s, &ks, "appeared during the sweep", err);
+				target_keyspace_free(&ks);
+				return rc;
+			}
+			target_keyspace_free(&ks);
+		}
+		if (target_flush(s->c, t, db, err) < 0)
+			return -1;
+	}
+	s->dirty = 0;
+	/* Every point starts from nothing: check it, since a replica, a module
+	 * or another client could refill the server under us. */
+	if (target_keyspace(s->c, t, &ks, err) < 0)
+		return -1;
+	after = db ? target_keyspace_db(&ks, t->dbnum) : ks.total;
+	if (after != 0) {
+		char when[64];
+
+		s->allow = 0;
+		snprintf(when, sizeof when, "right after %s", cmd);
+		rc = sweep_foreign(s, &ks, when, err);
+		target_keyspace_free(&ks);
+		return rc;
+	}
+	/* FLUSHDB leaves what a command of one's own moved elsewhere: its own. */
+	s->left = scope == TARGET_SCOPE_ALL ? ks.total : 0;
+	s->allow = s->left;
+	target_keyspace_free(&ks);
+	sweep_debug(cfg, "%s done, 0 keys", cmd);
+	return 0;
+}
+
+/* Requests a point sends, when known. */
+static uint64_t sweep_sent(const struct sweep_config *cfg)
+{
+	return cfg->duration > 0 || cfg->warmup > 0 ? UINT64_MAX : cfg->requests;
+}
+
+/* Flush and prepare for test t, on the control connection.  Returns 0, -1
+ * (the server or connection failed: worth a retry), SWEEP_FINAL or
+ * SWEEP_FOREIGN. */
+static int sweep_ready(struct sweep *s, const struct workload_test *t, struct sweep_snap *snap,
+		       struct rs_err *err)
+{
+	const struct sweep_config *cfg = s->cfg;
+	uint64_t bound = workload_key_bound(t, sweep_sent(cfg), cfg->keyspace, cfg->prepare);
 	char *buf = NULL;
 	size_t len, ncmds;
 	int rc;
 
-	if (cfg->flush != SWEEP_FLUSH_NONE) {
-		uint64_t keys;
-		int db = cfg->flush == SWEEP_FLUSH_DB;
-
-		if (target_flush(c, cfg->target, db, err) < 0)
-			return -1;
-		/* Every point starts from nothing: check it, since a replica, a
-		 * module or another client could refill the server under us. */
-		if ((db ? target_db_key_count(c, cfg->target, cfg->target->dbnum, &keys, err) :
-			  target_key_count(c, cfg->target, &keys, err)) < 0)
-			return -1;
-		if (keys != 0) {
-			rs_err_set(err, "%s: %llu keys right after %s: another client is writing to "
-				   "this server", cfg->target->desc, (unsigned long long)keys,
-				   db ? "FLUSHDB" : "FLUSHALL");
-			return SWEEP_FINAL;   /* flushing again would wipe its data: no retry */
-		}
-		sweep_debug(cfg, "%s: %s done, 0 keys", t->name, db ? "FLUSHDB" : "FLUSHALL");
-	}
+	if (cfg->flush != SWEEP_FLUSH_NONE && (rc = sweep_flush(s, err)) != 0)
+		return rc;
+	/* From here on the server may hold this test's keys. */
+	s->dirty = 1;
+	s->allow = s->left > UINT64_MAX - bound ? UINT64_MAX : s->left + bound;
 	if (!cfg->prepare)
 		return 0;
 	/* Snapshots only onto an emptied server, where nothing is in the way. */
-	if (cfg->flush != SWEEP_FLUSH_NONE && (rc = sweep_restore(cfg, c, t, snap, err)) <= 0)
+	if (cfg->flush != SWEEP_FLUSH_NONE && (rc = sweep_restore(cfg, s->c, t, snap, err)) <= 0)
 		return rc;
 	if (workload_prepare_cmds(t, sweep_prepare_count(cfg), cfg->keyspace, cfg->data_size, &buf,
 				  &len, &ncmds, err) < 0)
 		return SWEEP_FINAL;
-	rc = target_pipeline(c, cfg->target, buf, len, ncmds, err);
+	rc = target_pipeline(s->c, cfg->target, buf, len, ncmds, err);
 	free(buf);
 	if (rc == 0 && ncmds > 0)
 		sweep_debug(cfg, "%s: prepared with %zu commands (%zu bytes)", t->name, ncmds, len);
 	if (rc == 0 && ncmds > 0 && cfg->flush != SWEEP_FLUSH_NONE)
-		rc = sweep_snapshot(cfg, c, t, snap, err);
+		rc = sweep_snapshot(cfg, s->c, t, snap, err);
 	return rc;
 }
 
 /* Measure one point into row. */
-static int sweep_measure(const struct sweep_config *cfg, struct engine *e, redisContext *c,
-			 const struct workload_test *t, struct sweep_snap *snap,
-			 const struct sweep_point *p, const struct sweep_env *env, struct rs_row *row,
-			 struct rs_err *err)
+static int sweep_measure(struct sweep *s, const struct workload_test *t, struct sweep_snap *snap,
+			 const struct sweep_point *p, struct rs_row *row, struct rs_err *err)
 {
+	const struct sweep_config *cfg = s->cfg;
+	const struct sweep_env *env = &s->env;
 	struct engine_job job = {
 		.cmd = t->cmd, .len = t->len, .rand_off = t->rand_off, .nrand = t->nrand,
 		.keyspace = cfg->keyspace, .seed = cfg->seed + p->order, .pipeline = p->depth,
@@ -371,7 +535,7 @@ static int sweep_measure(const struct sweep_config *cfg, struct engine *e, redis
 	job.max_reply = 64u << 20;
 	if (cfg->data_size * 700 + 65536 > job.max_reply)
 		job.max_reply = cfg->data_size * 700 + 65536;
-	int rc = sweep_ready(cfg, c, t, snap, err);
+	int rc = sweep_ready(s, t, snap, err);
 
 	if (rc < 0)
 		return rc;
@@ -379,17 +543,17 @@ static int sweep_measure(const struct sweep_config *cfg, struct engine *e, redis
 		struct engine_job warm = job;
 
 		warm.duration = cfg->warmup;
-		if (engine_run(e, &warm, &res, err) < 0)
+		if (engine_run(s->e, &warm, &res, err) < 0)
 			return rs_err_prefix(err, "warm-up");
 	}
-	if (target_point_stats(c, cfg->target, t->cmdstat, &calls0, &cpu0, err) < 0)
+	if (target_point_stats(s->c, cfg->target, t->cmdstat, &calls0, &cpu0, err) < 0)
 		return -1;
 	sweep_iso_now(row->started_at, sizeof row->started_at);
 	ru0 = sweep_rusage_s();
-	if (engine_run(e, &job, &res, err) < 0)
+	if (engine_run(s->e, &job, &res, err) < 0)
 		return -1;
 	ru1 = sweep_rusage_s();
-	if (target_point_stats(c, cfg->target, t->cmdstat, &calls1, &cpu1, err) < 0)
+	if (target_point_stats(s->c, cfg->target, t->cmdstat, &calls1, &cpu1, err) < 0)
 		return -1;
 
 	snprintf(row->label, sizeof row->label, "%s", cfg->label);
@@ -426,62 +590,104 @@ static int sweep_measure(const struct sweep_config *cfg, struct engine *e, redis
 	return 0;
 }
 
-/* Drop and reopen both the control connection and the engine's. */
-static int sweep_reconnect(const struct sweep_config *cfg, redisContext **c, struct engine **e,
-			   struct rs_err *err)
+/* Drop the control connection and the engine's and open them again, the
+ * control one first: the server behind it is checked (and the connection
+ * vetted) before the engine reconnects.  SWEEP_FAILED is worth another try;
+ * SWEEP_REFUSED: a new server process the guard refused. */
+static enum sweep_status sweep_reconnect(struct sweep *s, struct rs_err *err)
 {
-	target_close(*c);
-	*c = NULL;
-	if (target_connect(cfg->target, c, err) < 0)
-		return -1;
-	if (*e == NULL)
-		return engine_new(cfg->target, cfg->clients, cfg->threads, e, err);
-	return engine_reconnect(*e, err);
-}
+	const struct sweep_config *cfg = s->cfg;
+	char old_id[sizeof s->env.run_id];
+	enum sweep_status st;
 
-/* After a reconnect: re-read the server's facts, and if it is not the
- * process the guard checked (it restarted, or the address now leads to
- * another server), check it again before anything flushes it. */
-static enum sweep_status sweep_rechecked(const struct sweep_config *cfg, redisContext *c,
-					 struct sweep_env *env, struct rs_err *err)
-{
-	char old_id[sizeof env->run_id];
-
-	memcpy(old_id, env->run_id, sizeof old_id);
-	if (sweep_env_read(c, cfg->target, env, err) < 0)
+	target_close(s->c);
+	s->c = NULL;
+	s->vetted = 0;
+	if (target_connect(cfg->target, &s->c, err) < 0)
 		return SWEEP_FAILED;
-	if (strcmp(old_id, env->run_id) == 0)
-		return SWEEP_OK;
-	sweep_note(cfg, "%s is a new server process (run_id changed): checking it again",
-		   cfg->target->desc);
-	return sweep_guard(cfg, c, err);
+	/* The same process as before: what the guard found still holds. */
+	memcpy(old_id, s->env.run_id, sizeof old_id);
+	if (sweep_env_read(s->c, cfg->target, &s->env, err) < 0)
+		return SWEEP_FAILED;
+	if (strcmp(old_id, s->env.run_id) == 0) {
+		s->vetted = 1;
+	} else {
+		/* It restarted, or the address now leads to another server:
+		 * none of its keys are rsweep's. */
+		sweep_note(cfg, "%s is a new server process (run_id changed): checking it again",
+			   cfg->target->desc);
+		if ((st = sweep_guard(s, 0, err)) != SWEEP_OK)
+			return st;
+	}
+	if (s->e == NULL)
+		return engine_new(cfg->target, cfg->clients, cfg->threads, &s->e, err) < 0 ?
+		       SWEEP_FAILED : SWEEP_OK;
+	return engine_reconnect(s->e, err) < 0 ? SWEEP_FAILED : SWEEP_OK;
 }
 
-enum sweep_status sweep_run(const struct sweep_config *cfg, const struct workload *w,
-			    struct sweep_plan *plan, struct csv_out *out, struct rs_err *err)
+/* On every way out: leave the server as the guard found it, empty of what
+ * the sweep wrote, so that the next run or a --resume is not refused
+ * because of rsweep's own keys; but only through a vetted connection and
+ * after the same check as any flush. */
+static enum sweep_status sweep_leave(struct sweep *s, enum sweep_status st, struct rs_err *err)
 {
-	redisContext *c = NULL;
-	struct engine *e = NULL;
-	struct sweep_env env;
+	const struct sweep_config *cfg = s->cfg;
+	struct rs_err fe;
+	int rc;
+
+	if (!s->dirty || s->c == NULL || cfg->flush == SWEEP_FLUSH_NONE || cfg->spawned)
+		return st;
+	if (!s->vetted || s->foreign) {
+		sweep_debug(cfg, "%s: the benchmark's keys are left: %s", cfg->target->desc,
+			    s->foreign ? "another client wrote to it" : "the guard has not checked it");
+		return st;
+	}
+	rc = sweep_flush(s, &fe);
+	if (rc == SWEEP_FOREIGN && (st == SWEEP_OK || st == SWEEP_ERROR_REPLIES)) {
+		*err = fe;
+		return SWEEP_REFUSED;
+	}
+	if (rc != 0 && st != SWEEP_FAILED)
+		sweep_note(cfg, "could not flush the benchmark's keys at the end: %s", fe.msg);
+	return st;
+}
+
+enum sweep_status sweep_open(const struct sweep_config *cfg, const struct workload *w,
+			     struct sweep **out, struct rs_err *err)
+{
+	struct sweep *s = xcalloc(1, sizeof *s);
+
+	s->cfg = cfg;
+	s->w = w;
+	s->snaps = xcalloc(w->n ? w->n : 1, sizeof *s->snaps);
+	*out = s;
+	/* The facts first, on the connection the guard then checks. */
+	if (target_connect(cfg->target, &s->c, err) < 0 ||
+	    sweep_env_read(s->c, cfg->target, &s->env, err) < 0)
+		return SWEEP_FAILED;
+	if (!cfg->spawned && cfg->flush != SWEEP_FLUSH_NONE && w->n > 0 && w->v[0].custom &&
+	    workload_key_bound(&w->v[0], sweep_sent(cfg), cfg->keyspace, 0) == UINT64_MAX)
+		sweep_note(cfg, "the guard cannot tell the keys %s writes from another client's: "
+			   "between points it checks only that each flush leaves the server empty",
+			   w->v[0].name);
+	return sweep_guard(s, 1, err);
+}
+
+enum sweep_status sweep_points(struct sweep *s, struct sweep_plan *plan, struct csv_out *out,
+			       struct rs_err *err)
+{
+	const struct sweep_config *cfg = s->cfg;
+	const struct workload *w = s->w;
 	enum sweep_status st = SWEEP_OK;
 	size_t ran = 0, all_errors = 0, with_errors = 0;
 	char first_error[ROW_STR] = "";
-	int touched = 0;          /* the guard passed and a point has written to the server */
-	struct sweep_snap *snaps;
 
-	if (target_connect(cfg->target, &c, err) < 0)
+	if (s->e == NULL &&
+	    engine_new(cfg->target, cfg->clients, cfg->threads, &s->e, err) < 0)
 		return SWEEP_FAILED;
-	snaps = xcalloc(w->n ? w->n : 1, sizeof *snaps);
-	if ((st = sweep_guard(cfg, c, err)) != SWEEP_OK)
-		goto out;
-	if (sweep_env_read(c, cfg->target, &env, err) < 0 ||
-	    engine_new(cfg->target, cfg->clients, cfg->threads, &e, err) < 0) {
-		st = SWEEP_FAILED;
-		goto out;
-	}
 	sweep_debug(cfg, "%s: redis %s on %s; %u connections over %u thread%s; client CPU %s",
-		    cfg->target->desc, env.redis_version, env.server_os, cfg->clients, cfg->threads,
-		    cfg->threads == 1 ? "" : "s", env.client_cpu);
+		    cfg->target->desc, s->env.redis_version, s->env.server_os, cfg->clients,
+		    cfg->threads, cfg->threads == 1 ? "" : "s", s->env.client_cpu);
 	for (size_t i = 0; i < plan->n; i++) {
 		struct sweep_point *p = &plan->v[i];
 		const struct workload_test *t = &w->v[p->test];
@@ -500,9 +706,12 @@ enum sweep_status sweep_run(const struct sweep_config *cfg, const struct workloa
 			int rc;
 
 			row_init(&row);
-			touched = 1;
-			if ((rc = sweep_measure(cfg, e, c, t, &snaps[p->test], p, &env, &row, err)) == 0)
+			if ((rc = sweep_measure(s, t, &s->snaps[p->test], p, &row, err)) == 0)
 				break;
+			if (rc == SWEEP_FOREIGN) {
+				st = SWEEP_REFUSED;
+				goto out;
+			}
 			if (cfg->stop && *cfg->stop) {
 				st = SWEEP_INTERRUPTED;
 				goto out;
@@ -521,15 +730,13 @@ enum sweep_status sweep_run(const struct sweep_config *cfg, const struct workloa
 					st = SWEEP_INTERRUPTED;
 					goto out;
 				}
-				if (sweep_reconnect(cfg, &c, &e, err) == 0)
+				if ((st = sweep_reconnect(s, err)) == SWEEP_OK)
 					break;
+				if (st != SWEEP_FAILED)
+					goto out;
 				if (attempt >= cfg->retries)
 					goto failed;
 				attempt++;
-			}
-			if ((st = sweep_rechecked(cfg, c, &env, err)) != SWEEP_OK) {
-				touched = 0;  /* not our server any more: leave it alone */
-				goto out;
 			}
 		}
 		if (out != NULL && csv_out_append(out, &row, err) < 0) {
@@ -561,20 +768,29 @@ failed:
 		st = SWEEP_ERROR_REPLIES;
 	}
 out:
-	/* Leave the server as the guard found it, empty of what the sweep wrote,
-	 * on every way out (an interrupted run too), so that the next run or a
-	 * --resume is not refused because of rsweep's own keys. */
-	if (touched && c != NULL && cfg->flush != SWEEP_FLUSH_NONE && !cfg->spawned) {
-		struct rs_err fe;
+	return sweep_leave(s, st, err);
+}
 
-		if (target_flush(c, cfg->target, cfg->flush == SWEEP_FLUSH_DB, &fe) < 0 &&
-		    st != SWEEP_FAILED)
-			sweep_note(cfg, "could not flush the benchmark's keys at the end: %s", fe.msg);
-	}
-	engine_free(e);
-	target_close(c);
-	for (size_t i = 0; i < w->n; i++)
-		free(snaps[i].payload);
-	free(snaps);
+void sweep_close(struct sweep *s)
+{
+	if (s == NULL)
+		return;
+	engine_free(s->e);
+	target_close(s->c);
+	for (size_t i = 0; i < s->w->n; i++)
+		free(s->snaps[i].payload);
+	free(s->snaps);
+	free(s);
+}
+
+enum sweep_status sweep_run(const struct sweep_config *cfg, const struct workload *w,
+			    struct sweep_plan *plan, struct csv_out *out, struct rs_err *err)
+{
+	struct sweep *s;
+	enum sweep_status st = sweep_open(cfg, w, &s, err);
+
+	if (st == SWEEP_OK)
+		st = sweep_points(s, plan, out, err);
+	sweep_close(s);
 	return st;
 }

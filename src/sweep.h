@@ -44,7 +44,7 @@ enum sweep_flush { SWEEP_FLUSH_ALL, SWEEP_FLUSH_DB, SWEEP_FLUSH_NONE };
 enum sweep_status {
 	SWEEP_OK,
 	SWEEP_FAILED,             /* server or I/O failure; err says which point */
-	SWEEP_REFUSED,            /* the safety guard refused: bad input, nothing changed */
+	SWEEP_REFUSED,            /* the safety guard refused: keys rsweep did not write */
 	SWEEP_INTERRUPTED,
 	SWEEP_ERROR_REPLIES,      /* finished, but error replies make the run fail */
 };
@@ -76,8 +76,25 @@ struct sweep_config {
 int sweep_check(const struct sweep_config *cfg, const struct workload *w,
 		const struct depth_list *depths, struct rs_err *err);
 
+/* A sweep under way: its connections and the guard's state. */
+struct sweep;
+
+/* Connect and run the safety guard: nothing on the server is changed, and
+ * nothing is written anywhere, so the caller can open its output only
+ * when this returned SWEEP_OK (SWEEP_REFUSED: the guard refused, err says
+ * which databases hold how many keys; SWEEP_FAILED: the server could not be
+ * reached).  *s is set either way and goes to sweep_close. */
+enum sweep_status sweep_open(const struct sweep_config *cfg, const struct workload *w,
+			     struct sweep **s, struct rs_err *err);
 /* Run the points of plan not yet done, appending a row per point to out
- * (NULL: no CSV).  On failure err names the point. */
+ * (NULL: no CSV); on every way out flush what the sweep wrote, through a
+ * connection the guard checked and after the same check as every flush.
+ * On failure err names the point; SWEEP_REFUSED: keys another client wrote
+ * appeared, and from then on nothing was flushed. */
+enum sweep_status sweep_points(struct sweep *s, struct sweep_plan *plan, struct csv_out *out,
+			       struct rs_err *err);
+void sweep_close(struct sweep *s);
+/* sweep_open, sweep_points, sweep_close. */
 enum sweep_status sweep_run(const struct sweep_config *cfg, const struct workload *w,
 			    struct sweep_plan *plan, struct csv_out *out, struct rs_err *err);
 
