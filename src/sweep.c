@@ -515,6 +515,46 @@ static int sweep_ready(struct sweep *s, const struct workload_test *t, struct sw
 	return rc;
 }
 
+int sweep_row_sanitise(struct rs_row *row, char *why, size_t size)
+{
+	struct { const char *name; double *v; } dbl[] = {
+		{ "seconds", &row->seconds }, { "rps", &row->rps }, { "avg_ms", &row->avg_ms },
+		{ "min_ms", &row->min_ms }, { "p50_ms", &row->p50_ms }, { "p95_ms", &row->p95_ms },
+		{ "p99_ms", &row->p99_ms }, { "p999_ms", &row->p999_ms }, { "max_ms", &row->max_ms },
+		{ "server_cpu_s", &row->server_cpu_s }, { "client_cpu_s", &row->client_cpu_s },
+	};
+	struct { const char *name; int64_t *v; } cnt[] = {
+		{ "requests", &row->requests }, { "errors", &row->errors },
+		{ "misses", &row->misses }, { "server_calls", &row->server_calls },
+	};
+	size_t n = 0;
+	int dropped = 0;
+
+	why[0] = '\0';
+	for (size_t i = 0; i < sizeof dbl / sizeof dbl[0]; i++) {
+		if (isfinite(*dbl[i].v) && *dbl[i].v >= 0)
+			continue;
+		if (n < size)
+			n += (size_t)snprintf(why + n, size - n, "%s%s %g", dropped ? ", " : "",
+					      dbl[i].name, *dbl[i].v);
+		*dbl[i].v = NAN;
+		dropped++;
+	}
+	for (size_t i = 0; i < sizeof cnt / sizeof cnt[0]; i++) {
+		if (*cnt[i].v >= 0)
+			continue;
+		if (n < size)
+			n += (size_t)snprintf(why + n, size - n, "%s%s %lld", dropped ? ", " : "",
+					      cnt[i].name, (long long)*cnt[i].v);
+		*cnt[i].v = -1;
+		dropped++;
+	}
+	if (dropped > 0 && n < size)
+		snprintf(why + n, size - n, " cannot be right (the server restarted, or CONFIG "
+			 "RESETSTAT ran?): stored as unknown");
+	return dropped;
+}
+
 /* Measure one point into row. */
 static int sweep_measure(struct sweep *s, const struct workload_test *t, struct sweep_snap *snap,
 			 const struct sweep_point *p, struct rs_row *row, struct rs_err *err)
@@ -530,6 +570,7 @@ static int sweep_measure(struct sweep *s, const struct workload_test *t, struct 
 	struct engine_result res;
 	int64_t calls0, calls1;
 	double cpu0, cpu1, ru0, ru1;
+	char why[256];
 
 	/* The largest reply a catalogue test gets is LRANGE_600: 600 values. */
 	job.max_reply = 64u << 20;
@@ -587,6 +628,8 @@ static int sweep_measure(struct sweep *s, const struct workload_test *t, struct 
 	row->server_cpu_s = cpu1 - cpu0;
 	row->client_cpu_s = ru1 - ru0;
 	snprintf(row->first_error, sizeof row->first_error, "%s", res.first_error);
+	if (sweep_row_sanitise(row, why, sizeof why) > 0)
+		sweep_note(cfg, "%s P=%u: %s", t->name, p->depth, why);
 	return 0;
 }
 

@@ -98,4 +98,11 @@ void sweep_close(struct sweep *s);
 enum sweep_status sweep_run(const struct sweep_config *cfg, const struct workload *w,
 			    struct sweep_plan *plan, struct csv_out *out, struct rs_err *err);
 
+/* Make unknown (NAN, or -1 for counts) the figures of a measured row that
+ * cannot be right: negative or not finite, such as a server CPU time or
+ * call count that went backwards because the server restarted or CONFIG
+ * RESETSTAT ran during the point.  Returns how many it dropped; why (size
+ * bytes) then names them in one line. */
+int sweep_row_sanitise(struct rs_row *row, char *why, size_t size);
+
 #endif

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -49,6 +50,41 @@ Test(sweep, shuffle_is_reproducible_from_the_seed)
 	sweep_plan_free(&a);
 	sweep_plan_free(&b);
 	sweep_plan_free(&c);
+}
+
+Test(sweep, untrustworthy_figures_are_stored_as_unknown)
+{
+	struct rs_row r;
+	char why[256];
+
+	row_init(&r);
+	r.seconds = 1.5;
+	r.rps = 1000;
+	r.avg_ms = r.min_ms = r.p50_ms = r.p95_ms = r.p99_ms = r.p999_ms = r.max_ms = 0.5;
+	r.requests = 1500;
+	r.errors = r.misses = 0;
+	r.server_calls = 1500;
+	r.server_cpu_s = 0.25;
+	r.client_cpu_s = 0.5;
+	cr_assert_eq(sweep_row_sanitise(&r, why, sizeof why), 0);
+	cr_assert_str_eq(why, "");
+	cr_assert_eq(r.server_calls, 1500);
+	cr_assert_eq(r.server_cpu_s, 0.25);
+
+	/* used_cpu_sys went back (a restart), calls too (CONFIG RESETSTAT). */
+	r.server_cpu_s = -5;
+	r.server_calls = -1200;
+	r.client_cpu_s = INFINITY;
+	r.p99_ms = NAN;
+	cr_assert_eq(sweep_row_sanitise(&r, why, sizeof why), 4);
+	cr_assert(isnan(r.server_cpu_s) && isnan(r.client_cpu_s) && isnan(r.p99_ms));
+	cr_assert_eq(r.server_calls, -1);
+	cr_assert(strstr(why, "server_cpu_s -5") && strstr(why, "server_calls -1200") &&
+		  strstr(why, "stored as unknown"), "%s", why);
+	cr_assert_null(strchr(why, '\n'));
+	/* What is left is what the CSV writes and reads back. */
+	cr_assert_eq(r.rps, 1000);
+	cr_assert_eq(r.requests, 1500);
 }
 
 Test(sweep, keyspace_lines_are_read_or_refused)
