@@ -347,6 +347,13 @@ int opts_set_from_file(enum opts_cmd cmd, const char *name, const char *value,
 		return 0;         /* the command line wins */
 	if (d->arg != NULL && d->type != OT_OPTSTRING && *value == '\0')
 		return rs_err_set(err, "key '%s' needs a value (%s)", name, d->arg);
+	/* A shared file must not run a program: the path of --spawn=PATH only
+	 * comes from the command line. */
+	if (d->type == OT_OPTSTRING && *value != '\0' && strcmp(value, "yes") != 0 &&
+	    strcmp(value, "no") != 0)
+		return rs_err_set(err, "%s = %s: a sweep file may not name a program to run "
+				  "(write %s = yes, or give --%s=PATH on the command line)",
+				  name, value, name, name);
 	if (opts_apply(d, value, cfg, err) < 0)
 		return rs_err_prefix(err, "%s", name);
 	cfg->given[i] = 1;
