@@ -695,6 +695,13 @@ static enum sweep_status sweep_leave(struct sweep *s, enum sweep_status st, stru
 	return st;
 }
 
+/* A step that failed because ^C cut it short is an interruption (130),
+ * not a failure of the server. */
+static enum sweep_status sweep_stopped(const struct sweep_config *cfg, enum sweep_status st)
+{
+	return st == SWEEP_FAILED && cfg->stop && *cfg->stop ? SWEEP_INTERRUPTED : st;
+}
+
 enum sweep_status sweep_open(const struct sweep_config *cfg, const struct workload *w,
 			     struct sweep **out, struct rs_err *err)
 {
@@ -707,13 +714,13 @@ enum sweep_status sweep_open(const struct sweep_config *cfg, const struct worklo
 	/* The facts first, on the connection the guard then checks. */
 	if (target_connect(cfg->target, &s->c, err) < 0 ||
 	    sweep_env_read(s->c, cfg->target, &s->env, err) < 0)
-		return SWEEP_FAILED;
+		return sweep_stopped(cfg, SWEEP_FAILED);
 	if (!cfg->spawned && cfg->flush != SWEEP_FLUSH_NONE && w->n > 0 && w->v[0].custom &&
 	    workload_key_bound(&w->v[0], sweep_sent(cfg), cfg->keyspace, 0) == UINT64_MAX)
 		sweep_note(cfg, "the guard cannot tell the keys %s writes from another client's: "
 			   "between points it checks only that each flush leaves the server empty",
 			   w->v[0].name);
-	return sweep_guard(s, 1, err);
+	return sweep_stopped(cfg, sweep_guard(s, 1, err));
 }
 
 enum sweep_status sweep_points(struct sweep *s, struct sweep_plan *plan, struct csv_out *out,
@@ -727,7 +734,7 @@ enum sweep_status sweep_points(struct sweep *s, struct sweep_plan *plan, struct 
 
 	if (s->e == NULL &&
 	    engine_new(cfg->target, cfg->clients, cfg->threads, &s->e, err) < 0)
-		return SWEEP_FAILED;
+		return sweep_stopped(cfg, SWEEP_FAILED);
 	sweep_debug(cfg, "%s: redis %s on %s; %u connections over %u thread%s; client CPU %s",
 		    cfg->target->desc, s->env.redis_version, s->env.server_os, cfg->clients,
 		    cfg->threads, cfg->threads == 1 ? "" : "s", s->env.client_cpu);
@@ -811,7 +818,7 @@ failed:
 		st = SWEEP_ERROR_REPLIES;
 	}
 out:
-	return sweep_leave(s, st, err);
+	return sweep_stopped(cfg, sweep_leave(s, st, err));
 }
 
 void sweep_close(struct sweep *s)

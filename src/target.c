@@ -808,9 +808,8 @@ int target_flush_if(struct redisContext *c, const struct target *t, int db, unsi
 		snprintf(allows, sizeof allows, "-1");
 	else
 		snprintf(allows, sizeof allows, "%llu", (unsigned long long)allow);
-	r = target_command(c, t, err, "EVAL %s 0 %s %s %s %s", target_flush_if_lua, dbs,
-			   scopes[scope], allows, db ? "1" : "0");
-	if (r == NULL)
+	if (target_run(c, t, "EVAL", &r, err, "EVAL %s 0 %s %s %s %s", target_flush_if_lua, dbs,
+		       scopes[scope], allows, db ? "1" : "0") < 0)
 		return -1;
 	if (r->type == REDIS_REPLY_ERROR) {
 		/* "unknown command 'EVAL', with args beginning with: <the script>" */

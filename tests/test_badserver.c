@@ -960,6 +960,8 @@ Test(badserver, rsweep_run_prints_an_error_with_a_newline_on_one_line)
 	alarm(0);
 	cr_log_info("%s", msg);
 	cr_assert(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 1, "status %d: %s", st, msg);
-	cr_assert_not_null(strstr(msg, "FLUSHALL failed: ERR first line\\nsecond line"), "%s", msg);
-	cr_assert_eq(strchr(msg, '\n'), msg + strlen(msg) - 1, "more than one line: %s", msg);
+	cr_assert_not_null(strstr(msg, "FLUSHALL failed: ERR first line\\nsecond line\n"), "%s", msg);
+	/* Notes may come before it (the fake has no EVAL, so the guard says it
+	 * falls back), but the server's words never start a line. */
+	cr_assert_null(strstr(msg, "\nsecond line"), "the error took two lines: %s", msg);
 }
