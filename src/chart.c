@@ -50,7 +50,11 @@ enum render_marker chart_marker(size_t i)
 int chart_ticks_nice(double lo, double hi, unsigned max_ticks, struct chart_ticks *t)
 {
 	static const double mult[] = { 1, 2, 5 };
-	double span, mag;
+	/* Narrower spans would need steps near the subnormal range, where a
+	 * power of ten underflows (to 0 below 1e-323) and multiples of a step
+	 * are no longer exact: such a range is flat for an axis. */
+	const double min_span = 1e-290;
+	double span, mag, size;
 
 	memset(t, 0, sizeof *t);
 	if (!isfinite(lo) || !isfinite(hi) || hi < lo)
@@ -59,20 +63,28 @@ int chart_ticks_nice(double lo, double hi, unsigned max_ticks, struct chart_tick
 		max_ticks = 2;
 	if (max_ticks > CHART_MAX_TICKS)
 		max_ticks = CHART_MAX_TICKS;
-	if (hi - lo <= fabs(hi) * 1e-12)
-		hi = lo + (lo == 0 ? 1 : fabs(lo) * 0.1);
+	size = fmax(fabs(lo), fabs(hi));
+	if (hi - lo <= size * 1e-12 || hi - lo < min_span)
+		hi = lo + (fabs(lo) < min_span ? 1 : fabs(lo) * 0.1);
 	span = hi - lo;
+	if (!isfinite(span))
+		return -1;
 	mag = pow(10, floor(log10(span / (max_ticks - 1))));
 	for (int e = 0; e < 4; e++, mag *= 10)
 		for (size_t k = 0; k < 3; k++) {
 			double step = mult[k] * mag;
 			double a = floor(lo / step + 1e-9), b = ceil(hi / step - 1e-9);
+			size_t n;
 
-			if (b - a + 1 > max_ticks)
+			/* Written so that NaN fails: a step that overflowed leaves
+			 * 0/inf ends, and the count is what bounds the loop. */
+			if (!(step > 0 && isfinite(a * step) && isfinite(b * step) &&
+			      b - a + 1 >= 2 && b - a + 1 <= max_ticks))
 				continue;
+			n = (size_t)(b - a + 1);
 			t->step = step;
-			for (double i = a; i <= b; i++) {
-				double v = i * step;
+			for (size_t i = 0; i < n; i++) {
+				double v = (a + (double)i) * step;
 
 				t->v[t->n++] = v == 0 ? 0 : v; /* no -0 */
 			}

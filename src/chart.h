@@ -92,8 +92,11 @@ struct chart_ticks {
 };
 
 /* 1-2-5 ticks (step 1, 2 or 5 times a power of ten) that cover [lo, hi]:
- * v[0] <= lo and v[n-1] >= hi, with at most max_ticks ticks (>= 2).
- * Returns 0, or -1 when the range is not finite or hi < lo. */
+ * v[0] <= lo and v[n-1] >= hi (give or take a billionth of a step, so
+ * that rounding adds no tick), with at most max_ticks ticks (>= 2).  A
+ * flat range, or one too narrow for exact ticks, is widened upwards.
+ * Returns 0, or -1 when the range is not finite or hi < lo, or when every
+ * tick that would cover it is beyond the largest double. */
 int chart_ticks_nice(double lo, double hi, unsigned max_ticks, struct chart_ticks *t);
 
 /* Integer ticks for a depth axis inside [lo, hi] (both depths), at most

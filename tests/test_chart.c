@@ -58,6 +58,54 @@ Test(chart, nice_ticks_for_many_ranges)
 	cr_assert_eq(chart_ticks_nice(0, NAN, 5, &t), -1);
 }
 
+/* Ticks for a range, or -1; never more than max or a tick outside the
+ * array, whatever the range. */
+static void check_bounded(double lo, double hi, unsigned max)
+{
+	struct chart_ticks t;
+
+	memset(&t, 0x55, sizeof t);
+	if (chart_ticks_nice(lo, hi, max, &t) < 0)
+		return;
+	cr_assert(t.n >= 2 && t.n <= max, "%g..%g: %zu ticks (max %u)", lo, hi, t.n, max);
+	cr_assert(isfinite(t.step) && t.step > 0, "%g..%g: step %g", lo, hi, t.step);
+	/* Covered, but for the billionth of a step rounding may leave out. */
+	cr_assert(t.v[0] <= lo + 1e-9 * t.step && t.v[t.n - 1] >= hi - 1e-9 * t.step,
+		  "%g..%g not covered by %g..%g", lo, hi, t.v[0], t.v[t.n - 1]);
+	for (size_t i = 1; i < t.n; i++)
+		cr_assert(isfinite(t.v[i]) && t.v[i] > t.v[i - 1], "%g..%g: ticks not increasing", lo, hi);
+}
+
+Test(chart, nice_ticks_at_the_edges_of_double)
+{
+	struct chart_ticks t;
+
+	/* A step that underflowed to 0 made every tick index infinite: the
+	 * loop ran off the end of v[]. */
+	check_bounded(5.43230925725e-311, 5.432309257258e-311, 16);
+	check_bounded(0, 4.9406564584124654e-324, 16);
+	check_bounded(1e-320, 1e-320, 16);
+	check_bounded(-1e-320, 0, 16);
+	check_bounded(0, 1e-310, 16);
+	check_bounded(2.2250738585072014e-308, 2.2250738585072014e-308 * (1 + 1e-11), 16);
+	check_bounded(1e300, 1e300 * (1 + 1e-13), 16);
+	check_bounded(0, 1e308, 16);
+	check_bounded(1e308, 1e308, 16);
+	check_bounded(1.7976931348623157e308, 1.7976931348623157e308, 16);
+	check_bounded(-1.7976931348623157e308, 1.7976931348623157e308, 64);
+	check_bounded(0, 1.7976931348623157e308, 2);
+	/* Equal ends, tiny and negative ranges still get a 1-2-5 axis. */
+	check_nice(5, 5, 8);
+	check_nice(-5, -5, 8);
+	check_nice(1e-300, 1e-300, 8);
+	check_nice(0, 3e-250, 8);
+	check_nice(-37, -3, 8);
+	check_nice(-1e6, 5, 8);
+	check_nice(0, 1e308, 16);
+	cr_assert_eq(chart_ticks_nice(0, INFINITY, 5, &t), -1);
+	cr_assert_eq(chart_ticks_nice(-INFINITY, 0, 5, &t), -1);
+}
+
 Test(chart, depth_ticks_are_integers_inside_the_range)
 {
 	struct chart_ticks t;
