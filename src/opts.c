@@ -9,6 +9,7 @@
 
 #include "num.h"
 #include "opts.h"
+#include "render.h"
 #include "xalloc.h"
 
 #define OFF(f) offsetof(struct rs_config, f)
@@ -103,7 +104,8 @@ static const struct opt_def opt_table[] = {
 	{ "depth", 0, "D", OT_UINT, PLOT | REPORT, OFF(depth), 1, DEPTHS_MAX_VALUE, NULL, NULL, 1,
 	  "compare at depth D instead of at each series' peak" },
 	{ "title", 0, "TEXT", OT_STRING, PLOT, OFF(title), 0, 0, NULL, NULL, 1, "chart title" },
-	{ "size", 0, "WxH", OT_SIZE, PLOT, OFF(width), 0, 0, NULL, "1200x800", 1,
+	{ "size", 0, "WxH", OT_SIZE, PLOT, OFF(width), RENDER_SIZE_MIN, RENDER_SIZE_MAX, NULL,
+	  "1200x800", 1,
 	  "size of one panel in pixels (points in PDF)" },
 	{ "kind", 0, "KIND", OT_ENUM, PLOT, OFF(kind), 0, 0, "lines|speedup", "lines", 1,
 	  "lines against depth, or speed-up bars between two labels" },
@@ -202,7 +204,9 @@ static int opts_choice(const char *choices, const char *value)
 	return -1;
 }
 
-static int opts_size(const char *s, unsigned *w, unsigned *h, struct rs_err *err)
+/* "WxH" into *w and *h, each side in [min, max]. */
+static int opts_size(const char *s, double min, double max, unsigned *w, unsigned *h,
+		     struct rs_err *err)
 {
 	const char *x = strchr(s, 'x');
 	char buf[32];
@@ -213,8 +217,8 @@ static int opts_size(const char *s, unsigned *w, unsigned *h, struct rs_err *err
 		return rs_err_set(err, "'%s' is not WIDTHxHEIGHT", s);
 	memcpy(buf, s, (size_t)(x - s));
 	buf[x - s] = '\0';
-	if (num_parse_u64(buf, 100, 20000, 0, &a, &e) < 0 ||
-	    num_parse_u64(x + 1, 100, 20000, 0, &b, &e) < 0)
+	if (num_parse_u64(buf, (uint64_t)min, (uint64_t)max, 0, &a, &e) < 0 ||
+	    num_parse_u64(x + 1, (uint64_t)min, (uint64_t)max, 0, &b, &e) < 0)
 		return rs_err_set(err, "'%s': %s", s, e.msg);
 	*w = (unsigned)a;
 	*h = (unsigned)b;
@@ -290,7 +294,7 @@ static int opts_apply(const struct opt_def *d, const char *value, struct rs_conf
 	case OT_DEPTHS:
 		return depths_parse(value, (struct depth_list *)(void *)field, err);
 	case OT_SIZE:
-		return opts_size(value, &cfg->width, &cfg->height, err);
+		return opts_size(value, d->min, d->max, &cfg->width, &cfg->height, err);
 	}
 	return rs_err_set(err, "unknown option type");
 }

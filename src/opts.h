@@ -28,7 +28,7 @@ enum opt_type {
 	OT_OPTSTRING,             /* --opt or --opt=VALUE: int flag + char * (next field) */
 	OT_ENUM,                  /* int index into choices ("a|b|c") */
 	OT_DEPTHS,                /* struct depth_list */
-	OT_SIZE,                  /* "WxH" into two unsigned */
+	OT_SIZE,                  /* "WxH" into two unsigned, each in [min, max] */
 };
 
 /* Where a value came from; later sources override earlier ones. */
@@ -41,7 +41,7 @@ struct opt_def {
 	enum opt_type type;
 	unsigned cmds;            /* enum opts_cmd mask */
 	size_t off;               /* into struct rs_config */
-	double min, max;          /* OT_UINT, OT_DOUBLE */
+	double min, max;          /* OT_UINT, OT_DOUBLE, OT_SIZE */
 	const char *choices;      /* OT_ENUM */
 	const char *def;          /* default, parsed like a user's value; NULL = none */
 	int in_file;              /* may appear in sweep/plot files */

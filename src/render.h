@@ -14,6 +14,13 @@ struct render_color {
 	uint8_t r, g, b, a;       /* sRGB, non-premultiplied; a = 255 opaque, 0 none */
 };
 
+/* Each side of a chart, in points (pixels at --scale 1), is in
+ * RENDER_SIZE_MIN..RENDER_SIZE_MAX: --size checks it, and both back-ends
+ * draw any size in it.  The top is the largest page libharu writes (PDF's
+ * own limit for readers, 200 inches); PNG draws it at every --scale. */
+#define RENDER_SIZE_MIN 100
+#define RENDER_SIZE_MAX 14400
+
 enum render_dash { RENDER_SOLID, RENDER_DASHED, RENDER_DOTTED, RENDER_DASHDOT };
 
 enum render_marker {

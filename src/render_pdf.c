@@ -466,6 +466,11 @@ void render_pdf_free(struct render_pdf *d)
 
 int render_pdf_page(struct render_pdf *d, double width, double height, struct rs_err *err)
 {
+	/* libharu would only say "error 0x1054". */
+	if (!(width >= RENDER_SIZE_MIN && width <= RENDER_SIZE_MAX && height >= RENDER_SIZE_MIN &&
+	      height <= RENDER_SIZE_MAX))
+		return rs_err_set(err, "a page of %gx%g points: each side is %d to %d", width, height,
+				  RENDER_SIZE_MIN, RENDER_SIZE_MAX);
 	if (d->page)
 		pdf_flush(d);
 	d->page = HPDF_AddPage(d->doc);

@@ -16,7 +16,8 @@ int render_pdf_new(const char *font_path, const char *title, struct render_pdf *
 		   struct rs_err *err);
 void render_pdf_free(struct render_pdf *d);
 
-/* Start a page of width x height points; later drawing goes on it. */
+/* Start a page of width x height points, each side in RENDER_SIZE_MIN..
+ * RENDER_SIZE_MAX (else -1, err says so); later drawing goes on it. */
 int render_pdf_page(struct render_pdf *d, double width, double height, struct rs_err *err);
 
 /* The drawing operations; their ctx is a struct render_pdf *.  text_width

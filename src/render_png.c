@@ -15,7 +15,9 @@
 #include "render_png_int.h"
 #include "xalloc.h"
 
-#define PNG_MAX_PIXELS (64u * 1024 * 1024)
+/* A panel of the largest --size at --scale 4.  Drawing in bands keeps
+ * memory to a few rows of the width, whatever the height. */
+#define PNG_MAX_SIDE (4 * RENDER_SIZE_MAX)
 #define GLYPH_SLOTS 2048          /* power of two */
 #define ADV_CACHE 0x2200          /* code points whose advance is cached */
 
@@ -426,9 +428,9 @@ int render_png_new(double width, double height, unsigned scale, const char *font
 	*out = NULL;
 	if (scale < 1 || scale > 4)
 		return rs_err_set(err, "scale %u is not 1..4", scale);
-	if (!(w >= 1 && h >= 1 && w * h <= PNG_MAX_PIXELS))
-		return rs_err_set(err, "image of %.0fx%.0f pixels is too large (at most %u pixels)", w, h,
-				  PNG_MAX_PIXELS);
+	if (!(w >= 1 && h >= 1 && w <= PNG_MAX_SIDE && h <= PNG_MAX_SIDE))
+		return rs_err_set(err, "image of %.0fx%.0f pixels is too large (at most %d pixels a side)",
+				  w, h, PNG_MAX_SIDE);
 	p = xcalloc(1, sizeof *p);
 	p->w = (unsigned)w;
 	p->h = (unsigned)h;

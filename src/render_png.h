@@ -18,7 +18,8 @@ struct render_png;
 
 /* A white canvas of width x height points at scale (1..4) pixels per point,
  * with text from the TrueType font at font_path.  Fails (err says which
- * file and why) when the font cannot be loaded or the canvas is too large.
+ * file and why) when the font cannot be loaded, or when a side is over
+ * 4 x RENDER_SIZE_MAX pixels (panels side by side can be).
  * Free with render_png_free(). */
 int render_png_new(double width, double height, unsigned scale, const char *font_path,
 		   struct render_png **out, struct rs_err *err);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "opts.h"
+#include "render.h"
 
 static int parse(enum opts_cmd cmd, struct rs_config *cfg, struct rs_err *err, ...)
 {
@@ -154,4 +155,35 @@ Test(opts, table_is_consistent)
 					      t[i].short_name);
 		}
 	}
+}
+
+/* --size takes what both chart formats draw, and the man page says so. */
+Test(opts, size_range_is_what_charts_draw)
+{
+	struct rs_config cfg;
+	struct rs_err err = { "" };
+	char max[32], over[32], line[64];
+	FILE *fp;
+	int said = 0;
+
+	snprintf(max, sizeof max, "%dx%d", RENDER_SIZE_MAX, RENDER_SIZE_MIN);
+	cr_assert_eq(parse(CMD_PLOT, &cfg, &err, "--size", max, NULL), 0, "%s", err.msg);
+	cr_assert_eq(cfg.width, RENDER_SIZE_MAX);
+	cr_assert_eq(cfg.height, RENDER_SIZE_MIN);
+	opts_free(&cfg);
+	snprintf(over, sizeof over, "%dx%d", RENDER_SIZE_MIN, RENDER_SIZE_MAX + 1);
+	cr_assert_eq(parse(CMD_PLOT, &cfg, &err, "--size", over, NULL), -1);
+	cr_assert(strstr(err.msg, "out of range (100 to 14400)") != NULL, "%s", err.msg);
+	opts_free(&cfg);
+	cr_assert_eq(parse(CMD_PLOT, &cfg, &err, "--size", "20000x20000", NULL), -1);
+	opts_free(&cfg);
+	cr_assert_eq(parse(CMD_PLOT, &cfg, &err, "--size", "99x100", NULL), -1);
+	opts_free(&cfg);
+	snprintf(line, sizeof line, "each side %d to %d ", RENDER_SIZE_MIN, RENDER_SIZE_MAX);
+	fp = fopen(RS_SRCDIR "/man/rsweep.1", "r");
+	cr_assert_not_null(fp);
+	for (char buf[512]; fgets(buf, sizeof buf, fp) != NULL;)
+		said |= strstr(buf, line) != NULL;
+	fclose(fp);
+	cr_assert(said, "man/rsweep.1 does not say '%s'", line);
 }

@@ -167,3 +167,19 @@ Test(render_pdf, missing_font_is_a_clear_error)
 	cr_assert_eq(render_pdf_new("/nonexistent/font.ttf", NULL, &pdf, &err), -1);
 	cr_assert(strstr(err.msg, "/nonexistent/font.ttf") != NULL, "%s", err.msg);
 }
+
+/* Pages up to the largest --size; beyond, a message that says the limit
+ * rather than a libharu error number. */
+Test(render_pdf, page_sizes_of_the_size_option)
+{
+	struct render_pdf *pdf;
+	struct rs_err err = { "" };
+
+	if (access(RS_DEFAULT_FONT, R_OK) != 0)
+		cr_skip_test("font %s not installed", RS_DEFAULT_FONT);
+	cr_assert_eq(render_pdf_new(RS_DEFAULT_FONT, NULL, &pdf, &err), 0, "%s", err.msg);
+	cr_assert_eq(render_pdf_page(pdf, RENDER_SIZE_MAX, RENDER_SIZE_MIN, &err), 0, "%s", err.msg);
+	cr_assert_eq(render_pdf_page(pdf, RENDER_SIZE_MAX + 1, 800, &err), -1);
+	cr_assert(strstr(err.msg, "each side is 100 to 14400") != NULL, "%s", err.msg);
+	render_pdf_free(pdf);
+}

@@ -221,6 +221,28 @@ Test(render_png, missing_font_is_a_clear_error)
 	cr_assert(strstr(err.msg, "/nonexistent/font.ttf") != NULL, "%s", err.msg);
 }
 
+/* The largest --size at the largest --scale draws and writes (in bands,
+ * so in little memory); a side beyond it is refused, saying the limit. */
+Test(render_png, largest_size_at_every_scale)
+{
+	struct render_png *png;
+	struct rs_err err = { "" };
+	const struct render_color grey = { 0x80, 0x80, 0x80, 255 };
+	FILE *fp = fopen("/dev/null", "wb");
+
+	cr_assert_not_null(fp);
+	cr_assert_eq(render_png_new(RENDER_SIZE_MAX, RENDER_SIZE_MAX, 4, font(), &png, &err), 0, "%s",
+		     err.msg);
+	render_png_ops()->fill_rect(png, 10, 10, RENDER_SIZE_MAX - 20, 50, grey);
+	render_png_ops()->text(png, 50, RENDER_SIZE_MAX - 50, "GET", 40, grey, RENDER_LEFT, 0);
+	cr_assert_eq(render_png_write(png, fp, &err), 0, "%s", err.msg);
+	render_png_free(png);
+	fclose(fp);
+	cr_assert_eq(render_png_new(RENDER_SIZE_MAX * 4 + 1, 100, 1, font(), &png, &err), -1);
+	cr_assert_null(png);
+	cr_assert(strstr(err.msg, "at most 57600 pixels a side") != NULL, "%s", err.msg);
+}
+
 /* Encode data in blocks of block bytes, inflate it back with zlib and
  * compare, Adler-32 included.  With split, zero runs go in through
  * rpng_deflate_zeros() and the rest in pieces of up to 5 bytes, as the PNG

@@ -56,6 +56,8 @@ bad 2 "speed-up chart compares two labels" "$T/good.csv" --kind speedup -o "$T/k
 bad 2 "font /nonexistent.ttf" "$T/good.csv" --font /nonexistent.ttf -o "$T/keep.png"
 bad 2 "missing.csv: No such file" "$T/missing.csv" -o "$T/keep.png"
 bad 1 "cannot write $T/nodir/out.png" "$T/good.csv" -o "$T/nodir/out.png"
+bad 2 "option --size: '20000x20000': 20000 is out of range (100 to 14400)" "$T/good.csv" \
+	--size 20000x20000 -o "$T/keep.png"
 printf 'metric = rps\n[one]\ntests = get\ncolour = red\n' >"$T/bad.plot"
 bad 2 "bad.plot:4: unknown panel key 'colour'" --plot "$T/bad.plot" "$T/good.csv" -o "$T/keep.png"
 cmp -s "$T/keep.png" "$T/keep.orig" || fail "a failed plot changed keep.png"
@@ -72,4 +74,10 @@ fi
 [ -s "$T/s-1.png" ] && [ -s "$T/s-2.png" ] || fail "--split did not write s-1.png and s-2.png"
 "$RSWEEP" plot "$T/good.csv" -o "$T/a.pdf" && "$RSWEEP" plot "$T/good.csv" -o "$T/b.pdf" &&
 	cmp -s "$T/a.pdf" "$T/b.pdf" || fail "PDF output differs between runs"
+# The largest --size draws in both formats (it once failed as too large).
+for f in big.png big.pdf; do
+	"$RSWEEP" plot "$T/good.csv" --size 14400x14400 -o "$T/$f" 2>"$T/err" ||
+		fail "--size 14400x14400 -o $f: $(cat "$T/err")"
+	[ -s "$T/$f" ] || fail "--size 14400x14400 wrote no $f"
+done
 echo ok
