@@ -3,6 +3,7 @@
 
 #include <hpdf.h>
 #include <hpdf_version.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -484,11 +485,39 @@ int render_pdf_page(struct render_pdf *d, double width, double height, struct rs
 
 int render_pdf_save(struct render_pdf *d, const char *path, struct rs_err *err)
 {
+	HPDF_BYTE buf[65536];
+	HPDF_UINT32 left;
+	FILE *fp;
+	int e;
+
 	if (d->page)
 		pdf_flush(d);
 	if (d->error)
 		return pdf_failed(d, "drawing", err);
-	if (HPDF_SaveToFile(d->doc, path) != HPDF_OK || d->error)
-		return pdf_failed(d, path, err);
+	/* Into memory first, then written here: libharu writing the file
+	 * itself keeps no errno, and a full disk came out as its error 0x1066
+	 * (zlib's) instead of "No space left on device". */
+	if (HPDF_SaveToStream(d->doc) != HPDF_OK || d->error)
+		return pdf_failed(d, "making the PDF", err);
+	fp = fopen(path, "wb");
+	if (fp == NULL)
+		return rs_err_set(err, "%s", strerror(errno));
+	/* Exactly the stream's size: reading past its end is an error to libharu. */
+	for (left = HPDF_GetStreamSize(d->doc); left > 0;) {
+		HPDF_UINT32 want = left < sizeof buf ? left : (HPDF_UINT32)sizeof buf, n = want;
+
+		if (HPDF_ReadFromStream(d->doc, buf, &n) != HPDF_OK || n != want || d->error) {
+			fclose(fp);
+			return pdf_failed(d, "reading the PDF back", err);
+		}
+		if (fwrite(buf, 1, n, fp) != n)
+			break;
+		left -= n;
+	}
+	e = ferror(fp) || fflush(fp) != 0 ? errno : 0;
+	if (fclose(fp) != 0 && e == 0)
+		e = errno;
+	if (e != 0)
+		return rs_err_set(err, "%s", strerror(e));
 	return 0;
 }

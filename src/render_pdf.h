@@ -25,7 +25,9 @@ int render_pdf_page(struct render_pdf *d, double width, double height, struct rs
 const struct render_ops *render_pdf_ops(void);
 
 /* Write the document to path.  Fails with the first libharu error of any
- * earlier drawing call, or the save's own. */
+ * earlier drawing call, or the save's own, or the system's reason when
+ * writing path fails ("No space left on device", for the caller to
+ * prefix with the file name). */
 int render_pdf_save(struct render_pdf *d, const char *path, struct rs_err *err);
 
 #endif

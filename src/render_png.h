@@ -28,8 +28,9 @@ void render_png_free(struct render_png *p);
 /* The drawing operations; their ctx is a struct render_png *. */
 const struct render_ops *render_png_ops(void);
 
-/* Write the canvas as an 8-bit RGB PNG to fp (which stays open).  Fails
- * with libpng's reason. */
+/* Write the canvas as an 8-bit RGB PNG to fp (which stays open, flushed).
+ * Fails with the system's reason when writing fails ("No space left on
+ * device", for the caller to prefix with the file name), else libpng's. */
 int render_png_write(struct render_png *p, FILE *fp, struct rs_err *err);
 
 /* The whole image drawn in one piece, for tests: RGB rows of *w pixels,

@@ -16,6 +16,7 @@
  * even on blank rows); render_png_deflate.c takes a fifth of that. */
 #include "config.h"
 
+#include <errno.h>
 #include <png.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -201,10 +202,14 @@ static void draw_strips(struct rpng_job *job)
 		pthread_join(tid[i], NULL);
 }
 
-/* libpng reports errors by longjmp; the message is kept for rs_err. */
+/* libpng reports errors by longjmp; the message is kept for rs_err, and
+ * so is errno when writing failed: "No space left on device" says what
+ * libpng's "Write Error" does not. */
 struct png_failure {
 	jmp_buf jb;
 	char msg[200];
+	FILE *fp;
+	int write_errno;          /* 0: the failure was libpng's own */
 };
 
 static void rpng_error(png_structp png, png_const_charp msg)
@@ -213,6 +218,26 @@ static void rpng_error(png_structp png, png_const_charp msg)
 
 	snprintf(f->msg, sizeof f->msg, "%s", msg);
 	longjmp(f->jb, 1);
+}
+
+static void rpng_write(png_structp png, png_bytep data, size_t n)
+{
+	struct png_failure *f = png_get_error_ptr(png);
+
+	if (fwrite(data, 1, n, f->fp) != n) {
+		f->write_errno = errno ? errno : EIO;
+		png_error(png, "write error");
+	}
+}
+
+static void rpng_flush(png_structp png)
+{
+	struct png_failure *f = png_get_error_ptr(png);
+
+	if (fflush(f->fp) != 0) {
+		f->write_errno = errno ? errno : EIO;
+		png_error(png, "write error");
+	}
 }
 
 static void rpng_warning(png_structp png, png_const_charp msg)
@@ -283,21 +308,28 @@ int render_png_write(struct render_png *p, FILE *fp, struct rs_err *err)
 	draw_strips(&job);
 
 	f.msg[0] = '\0';
+	f.fp = fp;
+	f.write_errno = 0;
 	png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &f, rpng_error, rpng_warning);
 	if (png == NULL || (info = png_create_info_struct(png)) == NULL) {
 		rc = rs_err_set(err, "libpng: cannot start a PNG");
 		goto out;
 	}
 	if (setjmp(f.jb)) {
-		rc = rs_err_set(err, "libpng: %s", f.msg);
+		if (f.write_errno)
+			rc = rs_err_set(err, "%s", strerror(f.write_errno));
+		else
+			rc = rs_err_set(err, "libpng: %s", f.msg);
 		goto out;
 	}
-	png_init_io(png, fp);
+	png_set_write_fn(png, &f, rpng_write, rpng_flush);
 	png_set_IHDR(png, info, p->w, p->h, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
 		     PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
 	png_set_pHYs(png, info, ppm, ppm, PNG_RESOLUTION_METER);
 	png_set_sRGB(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
 	write_chunks(png, info, p, &job);
+	/* A full disk shows here, not at the caller's close, for small images. */
+	rpng_flush(png);
 out:
 	if (png)
 		png_destroy_write_struct(&png, info ? &info : NULL);

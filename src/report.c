@@ -2,6 +2,7 @@
  * the comparisons as sentences. */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -953,6 +954,6 @@ int report_write(FILE *fp, const struct analysis_result *r, const struct report_
 	case FORMAT_JSON: report_json(fp, r, o); break;
 	}
 	if (ferror(fp))
-		return rs_err_set(err, "cannot write the report");
+		return rs_err_set(err, "%s", strerror(errno ? errno : EIO));
 	return 0;
 }

@@ -22,8 +22,9 @@ struct report_opts {
 	double cv_limit;
 };
 
-/* Write r to fp in o->format.  Returns 0, or -1 (err set) when fp reports a
- * write error. */
+/* Write r to fp in o->format.  Returns 0, or -1 when fp reports a write
+ * error, with the system's reason in err ("No space left on device") for
+ * the caller to prefix with the file name. */
 int report_write(FILE *fp, const struct analysis_result *r, const struct report_opts *o,
 		 struct rs_err *err);
 

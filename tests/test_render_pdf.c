@@ -183,3 +183,23 @@ Test(render_pdf, page_sizes_of_the_size_option)
 	cr_assert(strstr(err.msg, "each side is 100 to 14400") != NULL, "%s", err.msg);
 	render_pdf_free(pdf);
 }
+
+/* A full disk is said as the system says it, not as libharu's error number;
+ * the caller adds the file name. */
+Test(render_pdf, full_disk_says_no_space)
+{
+	struct render_pdf *pdf;
+	struct rs_err err = { "" };
+
+	if (access(RS_DEFAULT_FONT, R_OK) != 0)
+		cr_skip_test("font %s not installed", RS_DEFAULT_FONT);
+	if (access("/dev/full", W_OK) != 0)
+		cr_skip_test("no /dev/full");
+	cr_assert_eq(render_pdf_new(RS_DEFAULT_FONT, NULL, &pdf, &err), 0, "%s", err.msg);
+	cr_assert_eq(render_pdf_page(pdf, 600, 400, &err), 0, "%s", err.msg);
+	render_pdf_ops()->text(pdf, 50, 50, "GET", 20, (struct render_color){ 0, 0, 0, 255 },
+			       RENDER_LEFT, 0);
+	cr_assert_eq(render_pdf_save(pdf, "/dev/full", &err), -1);
+	cr_assert_str_eq(err.msg, "No space left on device");
+	render_pdf_free(pdf);
+}

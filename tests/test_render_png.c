@@ -243,6 +243,32 @@ Test(render_png, largest_size_at_every_scale)
 	cr_assert(strstr(err.msg, "at most 57600 pixels a side") != NULL, "%s", err.msg);
 }
 
+/* A full disk is said as the system says it, not as libpng's "Write Error";
+ * the caller adds the file name. */
+Test(render_png, full_disk_says_no_space)
+{
+	struct render_png *png;
+	struct rs_err err = { "" };
+	FILE *fp = fopen("/dev/full", "wb");
+
+	if (fp == NULL)
+		cr_skip_test("no /dev/full");
+	/* Small enough to sit in stdio's buffer until the final flush. */
+	cr_assert_eq(render_png_new(100, 100, 1, font(), &png, &err), 0, "%s", err.msg);
+	cr_assert_eq(render_png_write(png, fp, &err), -1);
+	cr_assert_str_eq(err.msg, "No space left on device");
+	render_png_free(png);
+	fclose(fp);
+	fp = fopen("/dev/full", "wb");
+	cr_assert_eq(render_png_new(1200, 800, 2, font(), &png, &err), 0, "%s", err.msg);
+	render_png_ops()->text(png, 50, 50, "GET", 40, (struct render_color){ 0, 0, 0, 255 },
+			       RENDER_LEFT, 0);
+	cr_assert_eq(render_png_write(png, fp, &err), -1);
+	cr_assert_str_eq(err.msg, "No space left on device");
+	render_png_free(png);
+	fclose(fp);
+}
+
 /* Encode data in blocks of block bytes, inflate it back with zlib and
  * compare, Adler-32 included.  With split, zero runs go in through
  * rpng_deflate_zeros() and the rest in pieces of up to 5 bytes, as the PNG
