@@ -1,9 +1,32 @@
 #!/bin/sh
-# output_errors.sh: output that cannot go where it was sent.  A full
-# device is "FILE: No space left on device", exit 1; a device or pipe given
-# to -o is written in place, never renamed over (as root, that replaced the
+# output_errors.sh: output that cannot go where it was sent.  A pipe whose
+# reader went away (rsweep report | head) ends rsweep quietly with status
+# 141, as SIGPIPE ends other tools; a full device is "FILE: No space left
+# on device" (or "standard output: ..."), exit 1; a device or pipe given to
+# -o is written in place, never renamed over (as root, that replaced the
 # device node with a regular file and said nothing).
 . "$RS_SRCDIR/tests/cli/lib.sh"
+command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
+
+# closed ARGS...: rsweep ARGS with standard output a pipe whose reader is
+# gone before it starts (no race with a real head); prints the exit status,
+# keeps stderr in $T/err.
+closed() {
+	python3 -c '
+import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+with open(sys.argv[1], "wb") as err:
+    print(subprocess.run(sys.argv[2:], stdout=w, stderr=err).returncode)
+' "$T/err" "$RSWEEP" "$@"
+}
+
+# quiet_141 ARGS...: with a closed pipe, ARGS exit 141 and say nothing.
+quiet_141() {
+	st=$(closed "$@")
+	[ "$st" = 141 ] || fail "'$*' into a closed pipe exited $st, wanted 141: $(cat "$T/err")"
+	[ ! -s "$T/err" ] || fail "'$*' into a closed pipe said: $(cat "$T/err")"
+}
 
 # says STATUS MESSAGE ARGS...: ARGS exit STATUS with the one line MESSAGE.
 says() {
@@ -38,6 +61,35 @@ H=label,test,pipeline,repeat,rps
 [ "$(wc -c <"$T/big.txt")" -gt 16384 ] || fail "the big report is not big"
 printf 'SET: 12345.67 requests per second\nGET: 23456.00 requests per second\n' >"$T/q.txt"
 
+# ---- a reader that went away ----
+for args in "--help" "help run" "run --help" "--version" "report $T/small.csv" \
+	"report $T/big.csv" "report --format json $T/big.csv" "report -o - $T/small.csv" \
+	"import -q $T/q.txt"; do
+	# shellcheck disable=SC2086
+	quiet_141 $args
+done
+# Bad input still says so, with its own status.
+st=$(closed report "$T/missing.csv")
+[ "$st" = 2 ] || fail "report of a missing file into a closed pipe exited $st"
+grep -q "missing.csv" "$T/err" || fail "report of a missing file said: $(cat "$T/err")"
+# A real head: however the race goes, nothing on stderr.
+for args in "--help" "report $T/big.csv"; do
+	# shellcheck disable=SC2086
+	{ "$RSWEEP" $args 2>"$T/err"; echo $? >"$T/st"; } | head -1 >/dev/null
+	case $(cat "$T/st") in 0 | 141) ;; *) fail "rsweep $args | head -1 exited $(cat "$T/st")" ;; esac
+	[ ! -s "$T/err" ] || fail "rsweep $args | head -1 said: $(cat "$T/err")"
+done
+# A sweep still runs to its end, its rows in the CSV.
+start_redis
+st=$(closed run -s "$SOCK" -t get,set -P 1..3 -n 200 -c 2 -q -o "$T/run.csv")
+[ "$st" = 141 ] || fail "run into a closed pipe exited $st, wanted 141: $(cat "$T/err")"
+# Its summary goes to stderr as ever; nothing about standard output.
+grep -q "standard output\|cannot write" "$T/err" && fail "run into a closed pipe said: $(cat "$T/err")"
+[ "$(rows "$T/run.csv")" = 6 ] || fail "run into a closed pipe left $(rows "$T/run.csv") rows, not 6"
+st=$(closed run -s "$SOCK" -P 0)
+[ "$st" = 2 ] && grep -q "depth 0" "$T/err" || fail "bad -P into a closed pipe: $st $(cat "$T/err")"
+stop_redis
+
 # ---- a full device ----
 # A private /dev/full when mknod is allowed, so that a regression renames
 # over that one, not the system's.
@@ -48,6 +100,11 @@ if ! mknod "$FULL" c 1 7 2>/dev/null || ! mknod "$NULL" c 1 3 2>/dev/null; then
 	NULL=/dev/null
 fi
 [ -c "$FULL" ] || { echo "SKIP: no /dev/full"; exit 77; }
+says 1 "rsweep: standard output: No space left on device" sh -c '"$1" --help >"$2"' - "$RSWEEP" "$FULL"
+says 1 "rsweep report: standard output: No space left on device" \
+	sh -c '"$1" report "$2" >"$3"' - "$RSWEEP" "$T/small.csv" "$FULL"
+says 1 "rsweep report: standard output: No space left on device" \
+	sh -c '"$1" report "$2" >"$3"' - "$RSWEEP" "$T/big.csv" "$FULL"
 says 1 "rsweep report: cannot write $FULL: No space left on device" \
 	"$RSWEEP" report "$T/small.csv" -o "$FULL"
 says 1 "rsweep report: $FULL: No space left on device" "$RSWEEP" report "$T/big.csv" -o "$FULL"
