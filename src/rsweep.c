@@ -86,7 +86,8 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	if (argc < 2)
 		return usage_error("no command given (run, plot, report or import)");
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0) {
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "-?") == 0) {
 		opts_usage(0, stdout);
 		return main_finish("rsweep", RS_OK, NULL, 1);
 	}

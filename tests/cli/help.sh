@@ -1,7 +1,8 @@
 #!/bin/sh
-# help.sh: rsweep --help, rsweep help [COMMAND] and rsweep COMMAND --help print
-# usage on stdout and exit 0; --version prints configure's version; a bad
-# command is a usage error (exit 2, message on stderr, nothing on stdout).
+# help.sh: rsweep --help (or -h), rsweep help [COMMAND] and rsweep COMMAND
+# --help print usage on stdout and exit 0; --version prints configure's
+# version; a bad command is a usage error (exit 2, message on stderr,
+# nothing on stdout).
 set -u
 : "${RSWEEP:?RSWEEP must point at the rsweep binary}"
 T=$(mktemp -d "${TMPDIR:-/tmp}/rsweep-help.XXXXXX")
@@ -38,6 +39,10 @@ for c in run plot report import; do
 	echo "$cmds" | grep -qx "$c" || fail "rsweep --help does not list $c"
 done
 ok help
+# -h is --help at the top level (under run it is --host).
+cp "$T/out" "$T/help-top"
+ok -h
+cmp -s "$T/out" "$T/help-top" || fail "rsweep -h differs from rsweep help"
 
 for c in $cmds; do
 	[ "$c" = help ] && continue

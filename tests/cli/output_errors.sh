@@ -62,7 +62,7 @@ H=label,test,pipeline,repeat,rps
 printf 'SET: 12345.67 requests per second\nGET: 23456.00 requests per second\n' >"$T/q.txt"
 
 # ---- a reader that went away ----
-for args in "--help" "help run" "run --help" "--version" "report $T/small.csv" \
+for args in "--help" "-h" "help run" "run --help" "--version" "report $T/small.csv" \
 	"report $T/big.csv" "report --format json $T/big.csv" "report -o - $T/small.csv" \
 	"import -q $T/q.txt"; do
 	# shellcheck disable=SC2086
