@@ -313,6 +313,56 @@ int opts_defaults(enum opts_cmd cmd, struct rs_config *cfg, struct rs_err *err)
 	return 0;
 }
 
+/* Edits (insert, delete, change, swap two neighbours) from a[0..na) to b;
+ * names longer than OPTS_NAME_MAX count as far from everything. */
+#define OPTS_NAME_MAX 32
+static size_t opts_distance(const char *a, size_t na, const char *b)
+{
+	size_t nb = strlen(b), d[OPTS_NAME_MAX + 1][OPTS_NAME_MAX + 1];
+
+	if (na > OPTS_NAME_MAX || nb > OPTS_NAME_MAX)
+		return SIZE_MAX;
+	for (size_t i = 0; i <= na; i++)
+		d[i][0] = i;
+	for (size_t j = 0; j <= nb; j++)
+		d[0][j] = j;
+	for (size_t i = 1; i <= na; i++)
+		for (size_t j = 1; j <= nb; j++) {
+			size_t v = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (d[i - 1][j] + 1 < v)
+				v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	return d[na][nb];
+}
+
+/* The long option of cmd nearest to name[0..n), if it is a likely typo:
+ * at most two edits, and fewer than half the name.  NULL if none. */
+static const char *opts_nearest(enum opts_cmd cmd, const char *name, size_t n)
+{
+	const char *best = NULL;
+	size_t bestd = SIZE_MAX;
+
+	for (size_t i = 0; i < OPT_N; i++) {
+		size_t d;
+
+		if (!(opt_table[i].cmds & cmd))
+			continue;
+		d = opts_distance(name, n, opt_table[i].name);
+		if (d < bestd) {
+			bestd = d;
+			best = opt_table[i].name;
+		}
+	}
+	return bestd <= 2 && 2 * bestd < n ? best : NULL;
+}
+
 static const struct opt_def *opts_find(enum opts_cmd cmd, const char *name, size_t *idx)
 {
 	for (size_t i = 0; i < OPT_N; i++)
@@ -413,6 +463,13 @@ int opts_parse_argv(enum opts_cmd cmd, int argc, char **argv, struct rs_config *
 				return rs_err_set(err, "option %.*s takes no argument", n, a);
 			if (optopt)
 				return rs_err_set(err, "unknown option -%c", optopt);
+			if (strncmp(a, "--", 2) == 0 && n > 2) {
+				const char *near = opts_nearest(cmd, a + 2, (size_t)n - 2);
+
+				if (near != NULL)
+					return rs_err_set(err, "unknown option %.*s; did you mean --%s?", n,
+							  a, near);
+			}
 			return rs_err_set(err, "unknown option %.*s", n, a);
 		}
 		if (c == ':')

@@ -92,6 +92,9 @@ Test(opts, bad_input_names_option_and_reason)
 		{ "-c", NULL, "option -c needs an argument" },
 		{ "--resume=yes", NULL, "option --resume takes no argument" },
 		{ "--passwd=s3cret", NULL, "unknown option --passwd" },
+		{ "--pipline", "4", "unknown option --pipline; did you mean --pipeline?" },
+		{ "--cleints", "4", "unknown option --cleints; did you mean --clients?" },
+		{ "--requets=5", NULL, "unknown option --requets; did you mean --requests?" },
 	};
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -102,8 +105,33 @@ Test(opts, bad_input_names_option_and_reason)
 			     "case %zu accepted", i);
 		cr_assert(strncmp(err.msg, cases[i].msg, strlen(cases[i].msg)) == 0,
 			  "case %zu: '%s' does not start with '%s'", i, err.msg, cases[i].msg);
+		cr_assert(strstr(err.msg, "s3cret") == NULL, "case %zu echoes a password", i);
 		opts_free(&cfg);
 	}
+}
+
+/* A suggestion only for a near miss, and only of the command's options. */
+Test(opts, did_you_mean_is_for_near_misses)
+{
+	struct rs_config cfg;
+	struct rs_err err = { "" };
+
+	cr_assert_eq(parse(CMD_RUN, &cfg, &err, "--bogus", NULL), -1);
+	cr_assert_str_eq(err.msg, "unknown option --bogus");
+	opts_free(&cfg);
+	cr_assert_eq(parse(CMD_RUN, &cfg, &err, "--xy", NULL), -1);
+	cr_assert_str_eq(err.msg, "unknown option --xy");
+	opts_free(&cfg);
+	cr_assert_eq(parse(CMD_REPORT, &cfg, &err, "--fromat", "json", NULL), -1);
+	cr_assert_str_eq(err.msg, "unknown option --fromat; did you mean --format?");
+	opts_free(&cfg);
+	/* --format is not an option of run. */
+	cr_assert_eq(parse(CMD_RUN, &cfg, &err, "--fromat", "json", NULL), -1);
+	cr_assert_str_eq(err.msg, "unknown option --fromat");
+	opts_free(&cfg);
+	cr_assert_eq(parse(CMD_PLOT, &cfg, &err, "--a-very-long-option-name-beyond-any-in-the-table",
+			   NULL), -1);
+	opts_free(&cfg);
 }
 
 Test(opts, file_keys_are_long_names_and_command_line_wins)

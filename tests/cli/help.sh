@@ -2,7 +2,7 @@
 # help.sh: rsweep --help (or -h), rsweep help [COMMAND] and rsweep COMMAND
 # --help print usage on stdout and exit 0; --version prints configure's
 # version; a bad command is a usage error (exit 2, message on stderr,
-# nothing on stdout).
+# nothing on stdout), with a suggestion for a mistyped option.
 set -u
 : "${RSWEEP:?RSWEEP must point at the rsweep binary}"
 T=$(mktemp -d "${TMPDIR:-/tmp}/rsweep-help.XXXXXX")
@@ -68,4 +68,10 @@ usage_error
 usage_error frobnicate
 usage_error help frobnicate
 usage_error run --no-such-option
+grep -q "did you mean" "$T/err" && fail "a far-off option got a suggestion: $(cat "$T/err")"
+usage_error run --pipline 1..8
+grep -q "unknown option --pipline; did you mean --pipeline?" "$T/err" ||
+	fail "no suggestion for --pipline: $(cat "$T/err")"
+usage_error report --fromat json a.csv
+grep -q "did you mean --format?" "$T/err" || fail "no suggestion for --fromat: $(cat "$T/err")"
 exit 0
