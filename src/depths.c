@@ -62,9 +62,17 @@ static int depths_item(const char *item, struct depths_acc *acc, struct rs_err *
 	unsigned a, b, step = 1;
 	int mul = 0;
 
-	if (dots == NULL)
+	if (dots == NULL) {
+		const char *dash = strchr(item, '-');
+
+		/* "1-8" is what other tools take for a range. */
+		if (dash != NULL && dash > item && dash[-1] >= '0' && dash[-1] <= '9' &&
+		    dash[1] >= '0' && dash[1] <= '9')
+			return rs_err_set(err, "'%s' is not a depth; a range is written %.*s..%s", item,
+					  (int)(dash - item), item, dash + 1);
 		return depths_number(item, strlen(item), &a, item, err) < 0 ? -1 :
 		       depths_add(acc, a, item, err);
+	}
 	colon = strchr(dots, ':');
 	if (depths_number(item, (size_t)(dots - item), &a, item, err) < 0)
 		return -1;

@@ -42,6 +42,22 @@ Test(depths, errors)
 	}
 }
 
+/* A dash between numbers is what other tools take for a range: say how
+ * this one writes it. */
+Test(depths, dash_range_suggests_dots)
+{
+	struct depth_list d = { 0 };
+	struct rs_err err = { "" };
+
+	cr_assert_eq(depths_parse("1-8", &d, &err), -1);
+	cr_assert_str_eq(err.msg, "'1-8' is not a depth; a range is written 1..8");
+	cr_assert_eq(depths_parse("1..4,16-64:x2", &d, &err), -1);
+	cr_assert_str_eq(err.msg, "'16-64:x2' is not a depth; a range is written 16..64:x2");
+	cr_assert_eq(depths_parse("-1", &d, &err), -1);
+	cr_assert(strstr(err.msg, "range") == NULL, "%s", err.msg);
+	cr_assert_null(d.v);
+}
+
 Test(depths, powers_of_two)
 {
 	cr_assert(depths_powers_of_two((unsigned[]){ 1, 2, 4, 8 }, 4));

@@ -95,6 +95,7 @@ Test(opts, bad_input_names_option_and_reason)
 		{ "--pipline", "4", "unknown option --pipline; did you mean --pipeline?" },
 		{ "--cleints", "4", "unknown option --cleints; did you mean --clients?" },
 		{ "--requets=5", NULL, "unknown option --requets; did you mean --requests?" },
+		{ "-P", "1-8", "option -P/--pipeline: '1-8' is not a depth; a range is written 1..8" },
 	};
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

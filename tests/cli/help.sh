@@ -74,4 +74,6 @@ grep -q "unknown option --pipline; did you mean --pipeline?" "$T/err" ||
 	fail "no suggestion for --pipline: $(cat "$T/err")"
 usage_error report --fromat json a.csv
 grep -q "did you mean --format?" "$T/err" || fail "no suggestion for --fromat: $(cat "$T/err")"
+usage_error run -P 1-8 --dry-run
+grep -q "a range is written 1\.\.8" "$T/err" || fail "-P 1-8 suggests no 1..8: $(cat "$T/err")"
 exit 0
