@@ -134,7 +134,7 @@ static const struct opt_def opt_table[] = {
 	  "report unreadable lines and go on instead of failing" },
 	/* everywhere */
 	{ "quiet", 'q', NULL, OT_FLAG, RUN | IMPORT, OFF(quiet), 0, 0, NULL, NULL, 1,
-	  "run: one line per test, no progress; import: no summary" },
+	  "run: one line per point, no progress; import: no summary" },
 	{ "verbose", 'v', NULL, OT_FLAG, ALL, OFF(verbose), 0, 0, NULL, NULL, 1,
 	  "say more on stderr" },
 	{ "help", 0, NULL, OT_FLAG, ALL, OFF(help), 0, 0, NULL, NULL, 0, "print this help and exit" },

@@ -135,6 +135,17 @@ Test(opts, did_you_mean_is_for_near_misses)
 	opts_free(&cfg);
 }
 
+/* The help text of -q says what it does: one line per point. */
+Test(opts, quiet_help_says_one_line_per_point)
+{
+	size_t n;
+	const struct opt_def *t = opts_table(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(t[i].name, "quiet") == 0)
+			cr_assert(strstr(t[i].help, "one line per point") != NULL, "%s", t[i].help);
+}
+
 Test(opts, file_keys_are_long_names_and_command_line_wins)
 {
 	struct rs_config cfg;

@@ -76,4 +76,8 @@ usage_error report --fromat json a.csv
 grep -q "did you mean --format?" "$T/err" || fail "no suggestion for --fromat: $(cat "$T/err")"
 usage_error run -P 1-8 --dry-run
 grep -q "a range is written 1\.\.8" "$T/err" || fail "-P 1-8 suggests no 1..8: $(cat "$T/err")"
+
+# -q gives one line per point, as the man page says.
+grep -q -- "-q, --quiet .*one line per point" "$T/help-run" ||
+	fail "run --help does not say -q prints one line per point"
 exit 0
