@@ -205,8 +205,10 @@ static void run_dry(const struct rs_config *cfg, const struct workload *w,
 {
 	double total = 0;
 
-	printf("plan: %zu points (%zu tests x %zu depths x %llu repeats), %zu to run, order %s\n",
-	       plan->n, w->n, cfg->pipeline.n, (unsigned long long)cfg->repeat, plan->todo,
+	printf("plan: %zu point%s (%zu test%s x %zu depth%s x %llu repeat%s), %zu to run, order %s\n",
+	       plan->n, plan->n == 1 ? "" : "s", w->n, w->n == 1 ? "" : "s", cfg->pipeline.n,
+	       cfg->pipeline.n == 1 ? "" : "s", (unsigned long long)cfg->repeat,
+	       cfg->repeat == 1 ? "" : "s", plan->todo,
 	       cfg->order == ORDER_SHUFFLED ? "shuffled" : "sequential");
 	printf("label: %s\n", label);
 	for (size_t i = 0; i < plan->n; i++) {

@@ -2,7 +2,8 @@
 # help.sh: rsweep --help (or -h), rsweep help [COMMAND] and rsweep COMMAND
 # --help print usage on stdout and exit 0; --version prints configure's
 # version; a bad command is a usage error (exit 2, message on stderr,
-# nothing on stdout), with a suggestion for a mistyped option.
+# nothing on stdout), with a suggestion for a mistyped option; the dry
+# run's plan reads right.
 set -u
 : "${RSWEEP:?RSWEEP must point at the rsweep binary}"
 T=$(mktemp -d "${TMPDIR:-/tmp}/rsweep-help.XXXXXX")
@@ -80,4 +81,10 @@ grep -q "a range is written 1\.\.8" "$T/err" || fail "-P 1-8 suggests no 1..8: $
 # -q gives one line per point, as the man page says.
 grep -q -- "-q, --quiet .*one line per point" "$T/help-run" ||
 	fail "run --help does not say -q prints one line per point"
+
+# The dry run's plan counts in words that agree with the numbers.
+ok run --dry-run -t get -P 1
+grep -q "^plan: 1 point (1 test x 1 depth x 1 repeat)," "$T/out" || fail "$(head -1 "$T/out")"
+ok run --dry-run -t get,set -P 1..3 --repeat 2
+grep -q "^plan: 12 points (2 tests x 3 depths x 2 repeats)," "$T/out" || fail "$(head -1 "$T/out")"
 exit 0
