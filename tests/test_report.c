@@ -176,6 +176,69 @@ Test(report, json_is_escaped)
 	fixture_free(&f);
 }
 
+/* Whether s is well-formed UTF-8 (RFC 3629) with no raw control
+ * character but the line breaks between records: what a strict JSON
+ * reader takes. */
+static int json_text_ok(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		unsigned cp;
+		size_t n;
+
+		if (*p < 0x80) {
+			if (*p < 0x20 && *p != '\n')
+				return 0;
+			p++;
+			continue;
+		}
+		n = *p >= 0xF0 ? 4 : *p >= 0xE0 ? 3 : 2;
+		cp = *p & (0x7F >> n);
+		for (size_t i = 1; i < n; i++) {
+			if ((p[i] & 0xC0) != 0x80)
+				return 0;
+			cp = cp << 6 | (p[i] & 0x3F);
+		}
+		if (*p < 0xC2 || *p > 0xF4 || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+		    (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
+			return 0;
+		p += n;
+	}
+	return 1;
+}
+
+/* Labels and test names from CSVs in any encoding: each byte that is not
+ * UTF-8 is U+FFFD, control characters and quotes escaped, good UTF-8 kept. */
+Test(report, json_is_utf8_whatever_the_labels)
+{
+	static const struct {
+		const char *label, *json;
+	} c[] = {
+		{ "bad\xff", "\"bad\\ufffd\"" },
+		{ "cut\xe2\x82", "\"cut\\ufffd\\ufffd\"" },
+		{ "over\xc0\xafx", "\"over\\ufffd\\ufffdx\"" },
+		{ "sur\xed\xa0\x80", "\"sur\\ufffd\\ufffd\\ufffd\"" },
+		{ "big\xf4\x90\x80\x80", "\"big\\ufffd\\ufffd\\ufffd\\ufffd\"" },
+		{ "ok \xc3\xa9\xe2\x82\xac\xf0\x9d\x84\x9e", "\"ok \xc3\xa9\xe2\x82\xac\xf0\x9d\x84\x9e\"" },
+		{ "ctl\x01\x1f\x7f\"q\"\\", "\"ctl\\u0001\\u001f\\u007f\\\"q\\\"\\\\\"" },
+	};
+	struct fixture f = { 0 };
+	char *text;
+
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
+		for (unsigned p = 1; p <= 3; p++)
+			add(&f.rows, c[i].label, "GET\xfe", p, 1, 1000.0 * p * (double)(i + 1), 0.5);
+	analyse(&f, NULL, 0);
+	text = render(&f, FORMAT_JSON, 1);
+	cr_assert(json_text_ok(text), "not UTF-8 JSON text: %s", text);
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
+		cr_assert(strstr(text, c[i].json) != NULL, "no %s in %s", c[i].json, text);
+	cr_assert(strstr(text, "\"test\":\"GET\\ufffd\"") != NULL, "%s", text);
+	free(text);
+	fixture_free(&f);
+}
+
 Test(report, markdown_tables)
 {
 	struct fixture f = { 0 };
@@ -400,4 +463,30 @@ Test(report, cli_single_depth_labels_still_compare, .init = mk_tmp, .fini = rm_t
 	cr_assert(strstr(out, "GET: snap showed a 21.34k higher throughput.") != NULL, "%s", out);
 	cr_assert(strstr(out, "every series has one depth") != NULL, "%s", out);
 	free(out);
+}
+
+/* A CSV whose labels are Latin-1 and hold quotes gives a JSON report that a
+ * strict reader (Python's, decoding UTF-8 strictly) accepts. */
+Test(report, cli_json_parses_whatever_the_labels, .init = mk_tmp, .fini = rm_tmp)
+{
+	struct rs_err err = { "" };
+	static const char *const a[] = { "--format", "json", "--prose", "latin1.csv" };
+	char cmd[512];
+	char *out;
+
+	if (system("python3 -c 'import json' 2>/dev/null") != 0)
+		cr_skip_test("python3 not installed");
+	write_file("latin1.csv", "label,test,pipeline,rps\n"
+				 "caf\xe9,GET,1,100\ncaf\xe9,GET,2,190\n"
+				 "\"say \"\"hi\"\"\",GET,1,120\n\"say \"\"hi\"\"\",GET,2,230\n"
+				 "\xe2\x82,GET,1,90\n\xe2\x82,GET,2,150\n");
+	cr_assert_eq(run_report(&err, a, 4), RS_OK, "%s", err.msg);
+	out = slurp("out.txt");
+	cr_assert(strstr(out, "\"label\":\"caf\\ufffd\"") != NULL, "%s", out);
+	cr_assert(strstr(out, "\"label\":\"say \\\"hi\\\"\"") != NULL, "%s", out);
+	free(out);
+	snprintf(cmd, sizeof cmd,
+		 "python3 -c 'import json, sys; json.loads(sys.stdin.buffer.read().decode(\"utf-8\"))' "
+		 "<'%s/out.txt'", tmpdir);
+	cr_assert_eq(system(cmd), 0, "%s/out.txt is not JSON", tmpdir);
 }
