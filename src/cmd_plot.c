@@ -264,10 +264,14 @@ static enum rs_status plot_read(struct plot *p, struct rs_err *err)
 		const char *path = p->files[i];
 		struct csv_info info;
 		size_t before = p->rows.n;
+		char note[RS_ERR_LEN];
 
 		/* A CSV that cannot be read is bad input (exit 2), as in report. */
 		if (csv_read_file(path, &p->rows, &info, err) < 0)
 			return RS_BAD_INPUT;
+		/* What was left out of the chart is said, as report says it. */
+		if (csv_info_note(&info, path, note, sizeof note) != NULL)
+			fprintf(stderr, "rsweep plot: %s\n", note);
 		if (p->rows.n == before)
 			return rs_err_set(err, "%s: no result rows, only a header", path), RS_BAD_INPUT;
 	}

@@ -121,12 +121,12 @@ enum rs_status cmd_report(struct rs_config *cfg, struct rs_err *err)
 	}
 	for (int i = 0; i < cfg->nargs; i++) {
 		struct csv_info info;
+		char note[RS_ERR_LEN];
 
 		if (csv_read_file(cfg->args[i], &rows, &info, err) < 0)
 			goto out;
-		if (info.truncated_tail && !cfg->quiet)
-			fprintf(stderr, "rsweep report: %s: the last line has no end of line "
-				"(an interrupted sweep?); ignored\n", cfg->args[i]);
+		if (!cfg->quiet && csv_info_note(&info, cfg->args[i], note, sizeof note) != NULL)
+			fprintf(stderr, "rsweep report: %s\n", note);
 	}
 	if (rows.n == 0) {
 		rs_err_set(err, "no result rows in %s%s", cfg->args[0], cfg->nargs > 1 ? " and the others" : "");

@@ -91,10 +91,11 @@ const char *csv_header(void)
 	return hdr;
 }
 
-/* Append s to buf, quoted if it holds a comma, quote, CR or LF. */
-static int csv_put_str(char *buf, size_t size, size_t *n, const char *s)
+/* Append s to buf, quoted if it holds a comma, quote, CR or LF, or if
+ * always is set and s is not empty. */
+static int csv_put_str(char *buf, size_t size, size_t *n, const char *s, int always)
 {
-	int quote = strpbrk(s, ",\"\r\n") != NULL;
+	int quote = (always && *s) || strpbrk(s, ",\"\r\n") != NULL;
 
 	if (quote) {
 		if (*n + 1 >= size)
@@ -133,7 +134,10 @@ int csv_format_row(const struct rs_row *r, char *buf, size_t size, struct rs_err
 		}
 		switch (c->type) {
 		case CT_STR:
-			rc = csv_put_str(buf, size, &n, base + c->off);
+			/* The last field quoted when it holds text: a row a crash cut
+			 * short inside it then ends inside quotes, and the reader does
+			 * not take it for a whole row. */
+			rc = csv_put_str(buf, size, &n, base + c->off, i + 1 == CSV_NCOLS);
 			break;
 		case CT_UINT:
 			snprintf(num, sizeof num, "%u", *(const unsigned *)(const void *)(base + c->off));
@@ -182,8 +186,11 @@ struct csv_field {
 
 /* Parse one record starting at *pos.  Fields' text goes to scratch (which
  * has room for the record).  Returns 1 for a complete record, 0 at end of
- * input, -2 for a record cut short by end of input (no newline), -1 for a
- * malformed record (err set).  *nl counts newlines consumed. */
+ * input, -2 for a record whose fields are whole but that end of input cut
+ * short before its newline, -3 for one cut inside a quoted field (only when
+ * the record began on the last line: see below), -1 for a malformed record
+ * (err set).  *nl counts newlines consumed; on -1 it counts those before
+ * the place the message is about. */
 static int csv_record(const char *buf, size_t len, size_t *pos, char *scratch,
 		      struct csv_field *f, size_t maxf, size_t *nf, unsigned *nl,
 		      struct rs_err *err)
@@ -195,6 +202,7 @@ static int csv_record(const char *buf, size_t len, size_t *pos, char *scratch,
 		return 0;
 	for (;;) {
 		int quoted = 0;
+		unsigned open_nl = *nl;   /* newlines before this field's opening quote */
 
 		if (*nf == maxf)
 			return rs_err_set(err, "more than %zu fields", maxf);
@@ -203,8 +211,16 @@ static int csv_record(const char *buf, size_t len, size_t *pos, char *scratch,
 			quoted = 1;
 			i++;
 			for (;;) {
-				if (i >= len)
-					return -2;
+				if (i >= len) {
+					/* Only a last line can be a crash's leftover.  A quote
+					 * that runs over line ends to the end of the file is a
+					 * missing closing quote: taking it for a leftover
+					 * would throw away every row after it. */
+					if (*nl == 0)
+						return -3;
+					*nl = open_nl;
+					return rs_err_set(err, "unterminated quoted field");
+				}
 				if (buf[i] == '"') {
 					if (i + 1 < len && buf[i + 1] == '"') {
 						scratch[w++] = '"';
@@ -246,6 +262,15 @@ static int csv_record(const char *buf, size_t len, size_t *pos, char *scratch,
 			(*nl)++;
 			*pos = i + 1;
 			return 1;
+		}
+		if (quoted && *nl > open_nl) {
+			/* Most likely the quote that opened it was never closed. */
+			unsigned down = *nl - open_nl;
+
+			*nl = open_nl;
+			return rs_err_set(err, "quoted field runs over %u line end%s and is followed by "
+					  "'%c' (a missing closing quote?)", down, down == 1 ? "" : "s",
+					  buf[i]);
 		}
 		return rs_err_set(err, "%s field followed by '%c'", quoted ? "quoted" : "a", buf[i]);
 	}
@@ -368,7 +393,7 @@ int csv_parse(const char *buf, size_t len, const char *name, struct rs_rows *row
 		rs_err_set(err, "%s:1: bad header: %s", name, e.msg);
 		goto out;
 	}
-	if (rc == -2) {
+	if (rc < -1) {
 		rs_err_set(err, "%s:1: header line has no end of line", name);
 		goto out;
 	}
@@ -423,15 +448,28 @@ int csv_parse(const char *buf, size_t len, const char *name, struct rs_rows *row
 		line += nl;
 		if (rc == 0)
 			break;
-		if (rc == -2) {
-			info->truncated_tail = 1;
-			break;
-		}
-		if (rc < 0) {
-			rs_err_set(err, "%s:%u: %s", name, start, e.msg);
+		if (rc == -1) {
+			rs_err_set(err, "%s:%u: %s", name, line, e.msg);
 			goto out;
 		}
-		info->complete_len = pos;
+		if (rc < -1) {
+			/* The last line, without its newline: what a crash left of a row
+			 * when it is less than one.  A whole row there is kept (only its
+			 * newline is missing); anything else is an error, like any line. */
+			if (nl == 0 && nf < nhdr) {
+				info->truncated_tail = 1;
+				info->tail_line = start;
+				break;
+			}
+			if (rc == -3) {
+				rs_err_set(err, "%s:%u: unterminated quoted field", name, start);
+				goto out;
+			}
+			info->missing_newline = 1;
+			info->complete_len = pos = len;
+		} else {
+			info->complete_len = pos;
+		}
 		if (nf == 1 && f[0].len == 0)
 			continue;         /* blank line */
 		if (nf != nhdr) {
@@ -461,11 +499,21 @@ int csv_parse(const char *buf, size_t len, const char *name, struct rs_rows *row
 			goto out;
 		}
 	}
-	info->lines = line - 1;
+	/* A last line without newline is a line too. */
+	info->lines = line - 1 + (info->missing_newline || info->truncated_tail);
 	ret = 0;
 out:
 	free(scratch);
 	return ret;
+}
+
+const char *csv_info_note(const struct csv_info *info, const char *path, char *buf, size_t size)
+{
+	if (!info->truncated_tail)
+		return NULL;
+	snprintf(buf, size, "%s:%u: the last line has no end of line and is less than a row "
+		 "(an interrupted sweep?); ignored", path, info->tail_line);
+	return buf;
 }
 
 int csv_slurp(const char *path, size_t max, char **bufp, size_t *lenp, struct rs_err *err)
@@ -645,7 +693,8 @@ int csv_out_open(struct csv_out *o, const char *path, int resume, int overwrite,
 	free(buf);
 	if (csv_out_lock(o, path, 0, err) < 0)
 		return -1;
-	/* A crash can leave half a line: drop it, it was never a point. */
+	/* A crash can leave less than a row at the end: drop it, it was never
+	 * a point. */
 	if (info.truncated_tail && ftruncate(o->fd, (off_t)info.complete_len) < 0) {
 		int e = errno;
 
@@ -654,6 +703,11 @@ int csv_out_open(struct csv_out *o, const char *path, int resume, int overwrite,
 				  strerror(e));
 	}
 	o->size = (long long)info.complete_len;
+	/* A whole row there only lacks its newline. */
+	if (info.missing_newline && csv_out_commit(o, "\n", 1, err) < 0) {
+		csv_out_close(o);
+		return -1;
+	}
 	return 0;
 }
 

@@ -23,18 +23,28 @@ int csv_format_row(const struct rs_row *r, char *buf, size_t size, struct rs_err
 /* What csv_parse found besides rows. */
 struct csv_info {
 	int rsweep_header;        /* header has every column rsweep writes first */
-	size_t complete_len;      /* bytes up to the end of the last complete line */
-	int truncated_tail;       /* a last line without newline was ignored */
+	size_t complete_len;      /* bytes up to the end of the last whole row */
+	int truncated_tail;       /* a last line without newline, less than a row, was ignored */
+	unsigned tail_line;       /* its line number */
+	int missing_newline;      /* the last row is whole but has no newline (kept) */
 	unsigned lines;           /* physical lines read */
 };
 
 /* Parse buf[0..len) named name (for messages) and append its rows to rows.
  * Required columns: label, test, pipeline, rps (others may be absent or
- * empty, giving NAN / -1).  A last line without a newline is a crash's
- * leftover: it is ignored and info->truncated_tail set.  Fails with
- * "name:line: reason" on a bad header, a bad field or a malformed record. */
+ * empty, giving NAN / -1).  Only the last line can be a crash's leftover,
+ * and only when it has no newline: if it is less than a row (fewer fields
+ * than the header, or cut inside a quoted field) it is ignored and
+ * info->truncated_tail set; a whole row there is kept (missing_newline).
+ * Fails with "name:line: reason" on a bad header, a bad field or a
+ * malformed record, such as a quote never closed before the end. */
 int csv_parse(const char *buf, size_t len, const char *name, struct rs_rows *rows,
 	      struct csv_info *info, struct rs_err *err);
+
+/* The one line readers print about what csv_parse ignored in path, into
+ * buf ("path:9: the last line has no end of line ...; ignored"); returns
+ * buf, or NULL when nothing was ignored. */
+const char *csv_info_note(const struct csv_info *info, const char *path, char *buf, size_t size);
 
 /* Read a whole file (or "-" for stdin) and csv_parse it.  An empty file is
  * an error ("no header"). */
@@ -62,9 +72,10 @@ struct csv_out {
  * overwrite: overwrite replaces it, but only when the first new row is
  * written, so a run that fails before measuring anything loses nothing;
  * resume reads its rows into existing
- * (which must be an rsweep CSV with this version's header) and cuts off a
- * last line a crash left half-written.  "-" is not allowed (rows must reach
- * a file that can be synced). */
+ * (which must be an rsweep CSV with this version's header, readable to the
+ * end), cuts off a last line that a crash left less than a row, and gives
+ * a whole last row its missing newline.  "-" is not allowed (rows must
+ * reach a file that can be synced). */
 #define RS_CSV_EXISTS (-2)
 #define RS_CSV_FOREIGN (-3)
 int csv_out_open(struct csv_out *o, const char *path, int resume, int overwrite,

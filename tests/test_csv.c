@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "csv.h"
@@ -127,13 +128,158 @@ Test(csv, truncated_last_line_is_ignored_and_flagged)
 	struct rs_rows rows = { 0 };
 	struct rs_err err;
 	struct csv_info info;
-	const char *t = "label,test,pipeline,rps\na,GET,1,5\na,GET,2,1";
+	const char *t = "label,test,pipeline,rps\na,GET,1,5\na,GET,2";
+	char note[256];
 
 	cr_assert_eq(csv_parse(t, strlen(t), "t.csv", &rows, &info, &err), 0);
 	cr_assert_eq(rows.n, 1);
 	cr_assert(info.truncated_tail);
+	cr_assert_eq(info.tail_line, 3);
+	cr_assert_not(info.missing_newline);
+	cr_assert_eq(info.complete_len, strlen("label,test,pipeline,rps\na,GET,1,5\n"));
+	cr_assert_not_null(csv_info_note(&info, "t.csv", note, sizeof note));
+	cr_assert(strncmp(note, "t.csv:3: the last line has no end of line", 41) == 0, "%s", note);
+	rows_free(&rows);
+}
+
+/* Only the last line can be a crash's leftover: a quote left open further
+ * up is an error, however many lines it swallows, and nothing is dropped. */
+Test(csv, stray_quote_is_an_error_not_a_leftover)
+{
+	static const struct {
+		const char *text, *msg;
+	} cases[] = {
+		{ "label,test,pipeline,rps\na,GET,1,5\nb,GET,\"2,5\nb,GET,3,5\nb,GET,4,5\n",
+		  "t.csv:3: unterminated quoted field" },
+		{ "label,test,pipeline,rps\na,GET,1,5\nb,GET,\"2,5\nb,GET,3,5",
+		  "t.csv:3: unterminated quoted field" },
+		{ "label,test,pipeline,rps\na,GET,1,5\n\"b,GET,2,5\n",
+		  "t.csv:3: unterminated quoted field" },
+		{ "label,test,pipeline,rps\na,\"GET,1,5\nb,GET,2,\"5\"x\n",
+		  "t.csv:2: quoted field runs over 1 line end and is followed by '5'" },
+		/* Cut inside quotes, but with more fields than a row has. */
+		{ "label,test,pipeline,rps\na,GET,1,5\na,GET,1,5,\"x", "t.csv:3: unterminated quoted field" },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct rs_rows rows = { 0 };
+		struct rs_err err = { "" };
+
+		cr_assert_eq(parse(cases[i].text, &rows, &err), -1, "case %zu accepted", i);
+		cr_assert(strncmp(err.msg, cases[i].msg, strlen(cases[i].msg)) == 0,
+			  "case %zu: '%s' does not start with '%s'", i, err.msg, cases[i].msg);
+		rows_free(&rows);
+	}
+}
+
+Test(csv, quote_cut_on_the_last_line_is_a_leftover)
+{
+	struct rs_rows rows = { 0 };
+	struct rs_err err;
+	struct csv_info info;
+	const char *t = "label,test,pipeline,rps\na,GET,1,5\nb,\"GE";
+
+	cr_assert_eq(csv_parse(t, strlen(t), "t.csv", &rows, &info, &err), 0, "%s", err.msg);
+	cr_assert_eq(rows.n, 1);
+	cr_assert(info.truncated_tail);
 	cr_assert_eq(info.complete_len, strlen("label,test,pipeline,rps\na,GET,1,5\n"));
 	rows_free(&rows);
+}
+
+/* A whole row that only lacks its newline is a row, not a leftover; a last
+ * line that is neither a row nor less than one is an error. */
+Test(csv, whole_last_row_without_newline_is_kept)
+{
+	static const char *const whole[] = {
+		"label,test,pipeline,rps\na,GET,1,5\na,GET,2,7",
+		"label,test,pipeline,rps\na,GET,1,5\na,GET,2,\"7\"",
+		"label,test,pipeline,rps\na,GET,1,5\na,GET,2,7\r",
+		"label,test,pipeline,rps,first_error\na,GET,1,5,\na,GET,2,7,\"x\ny\"",
+	};
+	static const struct {
+		const char *text, *msg;
+	} bad[] = {
+		{ "label,test,pipeline,rps\na,GET,1,5\na,GET,2,x", "t.csv:3: rps 'x' is not a number" },
+		{ "label,test,pipeline,rps\na,GET,1,5\na,GET,2,7,8", "t.csv:3: 5 fields, the header has 4" },
+		{ "label,test,pipeline,rps,first_error\na,GET,1,5,\na,GET,2,\"x\ny\"",
+		  "t.csv:3: 4 fields, the header has 5" },
+	};
+
+	for (size_t i = 0; i < sizeof whole / sizeof whole[0]; i++) {
+		struct rs_rows rows = { 0 };
+		struct rs_err err = { "" };
+		struct csv_info info;
+		char note[256];
+
+		cr_assert_eq(csv_parse(whole[i], strlen(whole[i]), "t.csv", &rows, &info, &err), 0,
+			     "case %zu: %s", i, err.msg);
+		cr_assert_eq(rows.n, 2, "case %zu", i);
+		cr_assert_eq(rows.v[1].pipeline, 2);
+		cr_assert_float_eq(rows.v[1].rps, 7, 1e-12);
+		cr_assert_not(info.truncated_tail, "case %zu", i);
+		cr_assert(info.missing_newline, "case %zu", i);
+		cr_assert_eq(info.complete_len, strlen(whole[i]));
+		cr_assert_null(csv_info_note(&info, "t.csv", note, sizeof note));
+		rows_free(&rows);
+	}
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct rs_rows rows = { 0 };
+		struct rs_err err = { "" };
+
+		cr_assert_eq(parse(bad[i].text, &rows, &err), -1, "case %zu accepted", i);
+		cr_assert(strncmp(err.msg, bad[i].msg, strlen(bad[i].msg)) == 0,
+			  "case %zu: '%s' does not start with '%s'", i, err.msg, bad[i].msg);
+		rows_free(&rows);
+	}
+}
+
+/* A row cut anywhere by a crash is either dropped (it was never a point)
+ * or kept with every figure whole.  The last column's text, first_error, is
+ * quoted so that a cut inside it shows; cut just before its opening quote,
+ * the row reads as one without an error text, the only thing lost. */
+Test(csv, row_cut_anywhere_is_dropped_or_whole)
+{
+	struct rs_row r = sample_row();
+	char buf[8192];
+	size_t hl = strlen(csv_header());
+	struct rs_err err;
+	int len, kept = 0;
+
+	strcpy(r.first_error, "WRONGTYPE Operation against a key holding the wrong kind of value");
+	memcpy(buf, csv_header(), hl);
+	len = csv_format_row(&r, buf + hl, sizeof buf - hl, &err);
+	cr_assert_gt(len, 0, "%s", err.msg);
+	for (int k = 0; k < len; k++) {
+		struct rs_rows rows = { 0 };
+		struct csv_info info;
+
+		cr_assert_eq(csv_parse(buf, hl + (size_t)k, "cut.csv", &rows, &info, &err), 0,
+			     "cut at %d: %s", k, err.msg);
+		if (rows.n == 1) {
+			const struct rs_row *g = &rows.v[0];
+
+			kept++;
+			cr_assert(info.missing_newline);
+			cr_assert_not(info.truncated_tail);
+			cr_assert_str_eq(g->label, r.label);
+			cr_assert_eq(g->pipeline, r.pipeline);
+			cr_assert_eq(g->requests, r.requests);
+			cr_assert_float_eq(g->rps, r.rps, 1e-6);
+			cr_assert_float_eq(g->max_ms, r.max_ms, 1e-9);
+			cr_assert_eq(g->server_calls, r.server_calls);
+			if (k == len - 1)
+				cr_assert_str_eq(g->first_error, r.first_error);
+			else
+				cr_assert(k == len - 1 - (int)strlen(r.first_error) - 2 && g->first_error[0] == '\0',
+					  "cut at %d of %d kept as '%s'", k, len, g->first_error);
+		} else {
+			cr_assert_eq(rows.n, 0);
+			cr_assert_eq(info.truncated_tail, k > 0, "cut at %d", k);
+			cr_assert_eq(info.complete_len, hl);
+		}
+		rows_free(&rows);
+	}
+	cr_assert_eq(kept, 2);
 }
 
 Test(csv, bad_files_name_file_line_and_reason)
@@ -209,6 +355,38 @@ Test(csv, full_disk_is_an_error_and_file_stays_whole)
 		cr_skip_test("no /dev/full");
 	cr_assert_eq(csv_out_open(&o, "/dev/full", 0, 1, &rows, &err), -1);
 	cr_assert(strstr(err.msg, "No space left on device") != NULL, "%s", err.msg);
+}
+
+/* Resuming a file whose whole last row lost its newline keeps that row and
+ * gives the newline back before the next row. */
+Test(csv, resume_gives_a_whole_last_row_its_newline)
+{
+	char path[] = "/tmp/rsweep-csv-XXXXXX";
+	int fd = mkstemp(path);
+	struct csv_out o;
+	struct rs_rows rows = { 0 };
+	struct rs_err err;
+	struct rs_row r = sample_row();
+	struct stat st;
+
+	close(fd);
+	cr_assert_eq(csv_out_open(&o, path, 0, 0, &rows, &err), 0, "%s", err.msg);
+	cr_assert_eq(csv_out_append(&o, &r, &err), 0, "%s", err.msg);
+	csv_out_close(&o);
+	cr_assert_eq(stat(path, &st), 0);
+	cr_assert_eq(truncate(path, st.st_size - 1), 0);
+	cr_assert_eq(csv_out_open(&o, path, 1, 0, &rows, &err), 0, "%s", err.msg);
+	cr_assert_eq(rows.n, 1, "the whole last row was dropped");
+	r.pipeline = 32;
+	cr_assert_eq(csv_out_append(&o, &r, &err), 0, "%s", err.msg);
+	csv_out_close(&o);
+	rows_free(&rows);
+	cr_assert_eq(csv_read_file(path, &rows, &(struct csv_info){ 0 }, &err), 0, "%s", err.msg);
+	cr_assert_eq(rows.n, 2);
+	cr_assert_eq(rows.v[0].pipeline, 16);
+	cr_assert_eq(rows.v[1].pipeline, 32);
+	rows_free(&rows);
+	unlink(path);
 }
 
 Test(csv, foreign_file_is_not_resumed_into)
