@@ -602,8 +602,7 @@ static int csv_out_commit(struct csv_out *o, const char *buf, size_t len, struct
 		int e = errno;
 
 		/* Cut off whatever part of the line got out (O_APPEND puts the next
-		 * write at the new end).  The write's error is the one to report;
-		 * a device such as /dev/full cannot be truncated and needs not. */
+		 * write at the new end).  The write's error is the one to report. */
 		if (ftruncate(o->fd, (off_t)o->size) < 0 && e == 0)
 			e = errno;
 		return rs_err_set(err, "%s: cannot write: %s (the rows before are intact)", o->path,
@@ -613,23 +612,58 @@ static int csv_out_commit(struct csv_out *o, const char *buf, size_t len, struct
 	return 0;
 }
 
-/* Open path for writing at its end, with an exclusive lock. */
+static const char *csv_file_kind(mode_t m)
+{
+	return S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device" :
+	       S_ISBLK(m) ? "a block device" : S_ISDIR(m) ? "a directory" :
+	       S_ISSOCK(m) ? "a socket" : "not a file";
+}
+
+/* Open path for writing at its end, with an exclusive lock.  O_NONBLOCK
+ * keeps open() from waiting for a FIFO's other end; what was opened is then
+ * checked on the descriptor, so nothing can be swapped in between a check
+ * and the open.  Returns 0, RS_CSV_FOREIGN for what is not a regular file,
+ * or -1. */
 static int csv_out_lock(struct csv_out *o, const char *path, int flags, struct rs_err *err)
 {
-	o->fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | flags, 0644);
-	if (o->fd < 0)
-		return rs_err_set(err, "%s: %s", path, strerror(errno));
-	if (flock(o->fd, LOCK_EX | LOCK_NB) < 0) {
-		int e = errno;
+	struct stat fs, ps;
+	int fl, e;
 
+	o->fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | flags, 0644);
+	if (o->fd < 0) {
+		e = errno;
+		if (e == EISDIR || (e == ENXIO && stat(path, &ps) == 0 && !S_ISREG(ps.st_mode))) {
+			rs_err_set(err, "%s is not a regular file (%s): rows go to a regular file", path,
+				   e == EISDIR ? "a directory" : csv_file_kind(ps.st_mode));
+			return RS_CSV_FOREIGN;
+		}
+		return rs_err_set(err, "%s: %s", path, strerror(e));
+	}
+	if (fstat(o->fd, &fs) < 0)
+		goto failed;
+	if (!S_ISREG(fs.st_mode)) {
+		rs_err_set(err, "%s is not a regular file (%s): rows go to a regular file", path,
+			   csv_file_kind(fs.st_mode));
 		close(o->fd);
 		o->fd = -1;
-		if (e == EWOULDBLOCK)
-			return rs_err_set(err, "%s is being written by another rsweep", path);
-		return rs_err_set(err, "%s: lock: %s", path, strerror(e));
+		return RS_CSV_FOREIGN;
+	}
+	if ((fl = fcntl(o->fd, F_GETFL)) < 0 || fcntl(o->fd, F_SETFL, fl & ~O_NONBLOCK) < 0)
+		goto failed;
+	if (flock(o->fd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno != EWOULDBLOCK)
+			goto failed;
+		close(o->fd);
+		o->fd = -1;
+		return rs_err_set(err, "%s is being written by another rsweep", path);
 	}
 	o->path = xstrdup(path);
 	return 0;
+failed:
+	e = errno;
+	close(o->fd);
+	o->fd = -1;
+	return rs_err_set(err, "%s: %s", path, strerror(e));
 }
 
 int csv_out_open(struct csv_out *o, const char *path, int resume, int overwrite,
@@ -641,6 +675,7 @@ int csv_out_open(struct csv_out *o, const char *path, int resume, int overwrite,
 	struct csv_info info;
 	char *buf = NULL;
 	size_t len = 0;
+	int rc;
 
 	memset(o, 0, sizeof *o);
 	o->fd = -1;
@@ -653,9 +688,8 @@ int csv_out_open(struct csv_out *o, const char *path, int resume, int overwrite,
 	/* No rows yet (absent, empty, or only our header): start it afresh. */
 	if (len == 0 || (len == hlen && memcmp(buf, hdr, hlen) == 0)) {
 		free(buf);
-		if (csv_out_lock(o, path, O_CREAT, err) < 0)
-			return -1;
-		/* (A device such as /dev/full cannot be truncated, nor needs it.) */
+		if ((rc = csv_out_lock(o, path, O_CREAT, err)) < 0)
+			return rc;
 		if (len > 0 && ftruncate(o->fd, 0) < 0) {
 			rs_err_set(err, "%s: %s", path, strerror(errno));
 			csv_out_close(o);
@@ -669,8 +703,8 @@ int csv_out_open(struct csv_out *o, const char *path, int resume, int overwrite,
 	}
 	if (overwrite) {
 		free(buf);
-		if (csv_out_lock(o, path, 0, err) < 0)
-			return -1;
+		if ((rc = csv_out_lock(o, path, 0, err)) < 0)
+			return rc;
 		o->replace = 1;
 		return 0;
 	}
@@ -691,8 +725,8 @@ int csv_out_open(struct csv_out *o, const char *path, int resume, int overwrite,
 		return RS_CSV_FOREIGN;
 	}
 	free(buf);
-	if (csv_out_lock(o, path, 0, err) < 0)
-		return -1;
+	if ((rc = csv_out_lock(o, path, 0, err)) < 0)
+		return rc;
 	/* A crash can leave less than a row at the end: drop it, it was never
 	 * a point. */
 	if (info.truncated_tail && ftruncate(o->fd, (off_t)info.complete_len) < 0) {

@@ -5,9 +5,11 @@
 #include <fcntl.h>
 #include <locale.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -345,16 +347,73 @@ Test(csv, append_survives_and_resume_cuts_half_line)
 	unlink(path);
 }
 
-Test(csv, full_disk_is_an_error_and_file_stays_whole)
+/* A write that fails half-way (a full disk; here the file size limit, with
+ * SIGXFSZ ignored as a full disk needs no signal) is an error, and the file
+ * is cut back to its whole rows. */
+Test(csv, failed_write_is_an_error_and_file_stays_whole)
 {
+	char path[] = "/tmp/rsweep-csv-XXXXXX";
+	int fd = mkstemp(path);
+	size_t hl = strlen(csv_header());
+	struct rlimit old, lim;
 	struct csv_out o;
 	struct rs_rows rows = { 0 };
 	struct rs_err err;
+	struct rs_row r = sample_row();
+	struct stat st;
+	int rc;
 
-	if (access("/dev/full", W_OK) != 0)
-		cr_skip_test("no /dev/full");
-	cr_assert_eq(csv_out_open(&o, "/dev/full", 0, 1, &rows, &err), -1);
-	cr_assert(strstr(err.msg, "No space left on device") != NULL, "%s", err.msg);
+	close(fd);
+	cr_assert_eq(csv_out_open(&o, path, 0, 1, &rows, &err), 0, "%s", err.msg);
+	cr_assert_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
+	lim = old;
+	lim.rlim_cur = hl + 100;
+	signal(SIGXFSZ, SIG_IGN);
+	cr_assert_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	rc = csv_out_append(&o, &r, &err);
+	setrlimit(RLIMIT_FSIZE, &old);
+	cr_assert_eq(rc, -1);
+	cr_assert(strstr(err.msg, "cannot write: File too large (the rows before are intact)") != NULL,
+		  "%s", err.msg);
+	csv_out_close(&o);
+	cr_assert_eq(stat(path, &st), 0);
+	cr_assert_eq((size_t)st.st_size, hl, "%lld bytes", (long long)st.st_size);
+	unlink(path);
+}
+
+/* What is not a regular file is refused at once, as bad input: open()
+ * must not wait for a FIFO's reader, nor rows go to a device. */
+Test(csv, fifo_device_and_directory_are_refused, .timeout = 10)
+{
+	char dir[] = "/tmp/rsweep-csv-XXXXXX", fifo[64];
+	static const struct {
+		const char *path, *kind;
+	} cases[] = {
+		{ NULL, "(a FIFO)" },
+		{ "/dev/null", "(a character device)" },
+		{ "/dev/full", "(a character device)" },
+		{ "/tmp", "(a directory)" },
+	};
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *path = cases[i].path ? cases[i].path : fifo;
+		struct csv_out o;
+		struct rs_rows rows = { 0 };
+		struct rs_err err = { "" };
+
+		for (int resume = 0; resume < 2; resume++) {
+			cr_assert_eq(csv_out_open(&o, path, resume, 0, &rows, &err), RS_CSV_FOREIGN,
+				     "%s: %s", path, err.msg);
+			cr_assert(strstr(err.msg, "is not a regular file") != NULL, "%s", err.msg);
+			cr_assert(strstr(err.msg, cases[i].kind) != NULL, "%s", err.msg);
+			cr_assert_eq(o.fd, -1);
+		}
+	}
+	unlink(fifo);
+	rmdir(dir);
 }
 
 /* Resuming a file whose whole last row lost its newline keeps that row and

@@ -1,0 +1,40 @@
+#!/bin/sh
+# The results file itself: a FIFO, a device or a directory is refused at
+# once; a write that fails leaves whole rows; SIGTERM still gives 130.
+. "${RS_SRCDIR:-.}/tests/cli/lib.sh"
+
+start_redis
+long="-s $SOCK -t get,set -P 1..30 -n 5000 -c 5 -q"
+
+# Not a regular file: refused at once with one line, exit 2 (timeout: a
+# regression fails instead of hanging in open()).
+mkfifo "$T/fifo"
+for out in "$T/fifo" /dev/null "$T"; do
+	expect_status 2 timeout 5 "$RSWEEP" run -s "$SOCK" -t get -n 100 -o "$out"
+	grep -q "$out is not a regular file" "$T/err" || fail "$out: $(cat "$T/err")"
+	[ "$(wc -l <"$T/err")" = 1 ] || fail "$out: not one line: $(cat "$T/err")"
+done
+
+# A write that fails (here: over the file size limit, SIGXFSZ ignored) is
+# an error, exit 1, and the file keeps whole rows only.
+(ulimit -f 1 && trap '' XFSZ && exec "$RSWEEP" run $long -o "$T/full.csv") >/dev/null 2>"$T/err"
+st=$?
+[ "$st" = 1 ] || fail "file size limit: exit $st: $(cat "$T/err")"
+grep -q "full.csv: cannot write: File too large (the rows before are intact)" "$T/err" ||
+	fail "file size limit: $(cat "$T/err")"
+[ "$(tail -c 1 "$T/full.csv" | od -An -c | tr -d ' ')" = '\n' ] || fail "full.csv ends in half a row"
+check_csv "$T/full.csv"
+
+# SIGTERM mid-sweep into a CSV: exit 130, rows whole, --resume completes.
+"$RSWEEP" run $long -o "$T/term.csv" >/dev/null 2>"$T/err" &
+pid=$!
+wait_rows "$T/term.csv" 2
+kill -TERM "$pid"
+wait "$pid"
+st=$?
+[ "$st" = 130 ] || fail "SIGTERM: exit $st, wanted 130: $(cat "$T/err")"
+check_csv "$T/term.csv"
+expect_status 0 "$RSWEEP" run $long -o "$T/term.csv" --resume
+[ "$(rows "$T/term.csv")" = 60 ] || fail "term.csv: $(rows "$T/term.csv") rows after --resume"
+check_csv "$T/term.csv"
+echo "ok"
