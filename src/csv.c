@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "csv.h"
@@ -612,6 +613,35 @@ static int csv_out_commit(struct csv_out *o, const char *buf, size_t len, struct
 	return 0;
 }
 
+/* The pid of the process holding a flock on the file behind fd, from
+ * /proc/locks; 0 when it cannot be told (no /proc, a file system whose
+ * inode numbers differ there, a lock gone meanwhile). */
+static long csv_lock_holder(int fd)
+{
+	struct stat st;
+	char line[256];
+	long pid = 0;
+	FILE *fp;
+
+	if (fstat(fd, &st) < 0 || (fp = fopen("/proc/locks", "re")) == NULL)
+		return 0;
+	while (pid == 0 && fgets(line, sizeof line, fp) != NULL) {
+		char kind[16];
+		long p;
+		unsigned maj, min;
+		unsigned long long ino;
+
+		/* "1: FLOCK  ADVISORY  WRITE 1234 fe:00:10952849 0 EOF"; a waiter's
+		 * line reads "1: -> FLOCK ...", and is skipped by its kind. */
+		if (sscanf(line, "%*u: %15s %*s %*s %ld %x:%x:%llu", kind, &p, &maj, &min, &ino) == 5 &&
+		    strcmp(kind, "FLOCK") == 0 && maj == major(st.st_dev) && min == minor(st.st_dev) &&
+		    ino == (unsigned long long)st.st_ino)
+			pid = p;
+	}
+	fclose(fp);
+	return pid;
+}
+
 static const char *csv_file_kind(mode_t m)
 {
 	return S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device" :
@@ -619,17 +649,17 @@ static const char *csv_file_kind(mode_t m)
 	       S_ISSOCK(m) ? "a socket" : "not a file";
 }
 
-/* Open path for writing at its end, with an exclusive lock.  O_NONBLOCK
- * keeps open() from waiting for a FIFO's other end; what was opened is then
- * checked on the descriptor, so nothing can be swapped in between a check
- * and the open.  Returns 0, RS_CSV_FOREIGN for what is not a regular file,
- * or -1. */
-static int csv_out_lock(struct csv_out *o, const char *path, int flags, struct rs_err *err)
+/* Open path (created if missing) to read it and append to it, and lock it.
+ * O_NONBLOCK keeps open() from waiting for a FIFO's other end; what was
+ * opened is then checked on the descriptor, so nothing can be swapped in
+ * between a check and the open.  Returns 0, RS_CSV_FOREIGN for what is not
+ * a regular file, or -1. */
+static int csv_out_lock(struct csv_out *o, const char *path, struct rs_err *err)
 {
 	struct stat fs, ps;
 	int fl, e;
 
-	o->fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | flags, 0644);
+	o->fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0644);
 	if (o->fd < 0) {
 		e = errno;
 		if (e == EISDIR || (e == ENXIO && stat(path, &ps) == 0 && !S_ISREG(ps.st_mode))) {
@@ -651,11 +681,22 @@ static int csv_out_lock(struct csv_out *o, const char *path, int flags, struct r
 	if ((fl = fcntl(o->fd, F_GETFL)) < 0 || fcntl(o->fd, F_SETFL, fl & ~O_NONBLOCK) < 0)
 		goto failed;
 	if (flock(o->fd, LOCK_EX | LOCK_NB) < 0) {
+		long pid;
+
 		if (errno != EWOULDBLOCK)
 			goto failed;
+		pid = csv_lock_holder(o->fd);
 		close(o->fd);
 		o->fd = -1;
+		if (pid > 0)
+			return rs_err_set(err, "%s is being written by another rsweep (pid %ld)", path, pid);
 		return rs_err_set(err, "%s is being written by another rsweep", path);
+	}
+	/* The lock is on what was opened: make sure the path still leads there. */
+	if (stat(path, &ps) < 0 || ps.st_dev != fs.st_dev || ps.st_ino != fs.st_ino) {
+		close(o->fd);
+		o->fd = -1;
+		return rs_err_set(err, "%s was replaced while rsweep opened it; nothing written", path);
 	}
 	o->path = xstrdup(path);
 	return 0;
@@ -666,83 +707,121 @@ failed:
 	return rs_err_set(err, "%s: %s", path, strerror(e));
 }
 
+/* The whole file, through the locked descriptor (the path may lead
+ * elsewhere by now), into a NUL-terminated malloc'd buffer. */
+static int csv_out_read(const struct csv_out *o, size_t max, char **bufp, size_t *lenp,
+			struct rs_err *err)
+{
+	struct stat st;
+	size_t cap, n = 0;
+	char *buf;
+
+	if (fstat(o->fd, &st) < 0)
+		return rs_err_set(err, "%s: %s", o->path, strerror(errno));
+	/* Room for the size known now in one go: a large file is not copied
+	 * as the buffer doubles. */
+	cap = (size_t)st.st_size < max ? (size_t)st.st_size + 1 : max;
+	buf = xmalloc(cap + 1);
+	for (;;) {
+		ssize_t k;
+
+		if (n == cap) {
+			if (cap >= max) {
+				free(buf);
+				return rs_err_set(err, "%s: larger than %zu bytes", o->path, max);
+			}
+			cap = cap > max / 2 ? max : 2 * cap;
+			buf = xrealloc(buf, cap + 1);
+		}
+		k = pread(o->fd, buf + n, cap - n, (off_t)n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			int e = errno;
+
+			free(buf);
+			return rs_err_set(err, "%s: %s", o->path, strerror(e));
+		}
+		if (k == 0)
+			break;
+		n += (size_t)k;
+	}
+	buf[n] = '\0';
+	*bufp = buf;
+	*lenp = n;
+	return 0;
+}
+
 int csv_out_open(struct csv_out *o, const char *path, int resume, int overwrite,
 		 struct rs_rows *existing, struct rs_err *err)
 {
-	struct stat st;
 	const char *hdr = csv_header();
 	size_t hlen = strlen(hdr);
 	struct csv_info info;
 	char *buf = NULL;
 	size_t len = 0;
-	int rc;
+	int rc = -1;
 
 	memset(o, 0, sizeof *o);
 	o->fd = -1;
 	if (strcmp(path, "-") == 0)
 		return rs_err_set(err, "-o -: results must go to a file that can be synced");
-	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-		if (csv_slurp(path, (size_t)1 << 30, &buf, &len, err) < 0)
-			return -1;
-	}
-	/* No rows yet (absent, empty, or only our header): start it afresh. */
+	/* Lock first, then read: a second rsweep reading rows the first one is
+	 * adding to would measure the same points again. */
+	if ((rc = csv_out_lock(o, path, err)) < 0)
+		return rc;
+	rc = -1;
+	if (csv_out_read(o, (size_t)1 << 30, &buf, &len, err) < 0)
+		goto fail;
+	/* No rows yet (empty, or only our header): start it afresh. */
 	if (len == 0 || (len == hlen && memcmp(buf, hdr, hlen) == 0)) {
-		free(buf);
-		if ((rc = csv_out_lock(o, path, O_CREAT, err)) < 0)
-			return rc;
 		if (len > 0 && ftruncate(o->fd, 0) < 0) {
 			rs_err_set(err, "%s: %s", path, strerror(errno));
-			csv_out_close(o);
-			return -1;
+			goto fail;
 		}
-		if (csv_out_commit(o, hdr, hlen, err) < 0) {
-			csv_out_close(o);
-			return -1;
-		}
+		if (csv_out_commit(o, hdr, hlen, err) < 0)
+			goto fail;
+		free(buf);
 		return 0;
 	}
 	if (overwrite) {
 		free(buf);
-		if ((rc = csv_out_lock(o, path, 0, err)) < 0)
-			return rc;
 		o->replace = 1;
 		return 0;
 	}
 	if (!resume) {
-		free(buf);
 		rs_err_set(err, "%s already holds results: use --resume to add to them, or "
 			   "--overwrite to replace them", path);
-		return RS_CSV_EXISTS;
+		rc = RS_CSV_EXISTS;
+		goto fail;
 	}
 	if (len < hlen || memcmp(buf, hdr, hlen) != 0) {
-		free(buf);
 		rs_err_set(err, "%s: not written by this version of rsweep (its header differs); "
 			   "resume into it refused, nothing changed", path);
-		return RS_CSV_FOREIGN;
+		rc = RS_CSV_FOREIGN;
+		goto fail;
 	}
 	if (csv_parse(buf, len, path, existing, &info, err) < 0) {
-		free(buf);
-		return RS_CSV_FOREIGN;
+		rc = RS_CSV_FOREIGN;
+		goto fail;
 	}
 	free(buf);
-	if ((rc = csv_out_lock(o, path, 0, err)) < 0)
-		return rc;
-	/* A crash can leave less than a row at the end: drop it, it was never
-	 * a point. */
+	buf = NULL;
+	/* A crash can leave less than a row at the end: drop it, it was never a
+	 * point.  A whole row there only lacks its newline. */
 	if (info.truncated_tail && ftruncate(o->fd, (off_t)info.complete_len) < 0) {
-		int e = errno;
-
-		csv_out_close(o);
-		return rs_err_set(err, "%s: cannot cut off a half-written last line: %s", path,
-				  strerror(e));
+		rs_err_set(err, "%s: cannot cut off a half-written last line: %s", path,
+			   strerror(errno));
+		goto fail;
 	}
 	o->size = (long long)info.complete_len;
-	/* A whole row there only lacks its newline. */
-	if (info.missing_newline && csv_out_commit(o, "\n", 1, err) < 0) {
-		csv_out_close(o);
-		return -1;
-	}
+	if (info.missing_newline && csv_out_commit(o, "\n", 1, err) < 0)
+		goto fail;
 	return 0;
+fail:
+	free(buf);
+	csv_out_close(o);
+	return rc;
 }
 
 int csv_out_append(struct csv_out *o, const struct rs_row *r, struct rs_err *err)

@@ -66,20 +66,20 @@ struct csv_out {
 	int replace;              /* --overwrite: old content goes at the first row */
 };
 
-/* Open path for appending rows, locked against a second writer.  Only a
- * regular file, or a new path, is taken.  A missing or empty file (or one
- * holding only rsweep's header) gets the header.  An
- * existing file with rows is an error (RS_CSV_EXISTS) unless resume or
- * overwrite: overwrite replaces it, but only when the first new row is
- * written, so a run that fails before measuring anything loses nothing;
- * resume reads its rows into existing
- * (which must be an rsweep CSV with this version's header, readable to the
- * end), cuts off a last line that a crash left less than a row, and gives
- * a whole last row its missing newline.  "-" is not allowed (rows must
- * reach a file that can be synced).  Errors: RS_CSV_EXISTS; RS_CSV_FOREIGN
- * for what is bad input (a FIFO, a device or a directory; a file rsweep
- * did not write, or one that does not read as CSV), with the file
- * untouched; -1 for the rest (another rsweep holds the lock, I/O). */
+/* Open path for appending rows, locked against a second writer before
+ * anything is read.  Only a regular file, or a new path, is taken.  A
+ * missing or empty file (or one holding only rsweep's header) gets the
+ * header.  An existing file with rows is an error (RS_CSV_EXISTS) unless
+ * resume or overwrite: overwrite replaces it, but only when the first new
+ * row is written, so a run that fails before measuring anything loses
+ * nothing; resume reads its rows into existing (which must be an rsweep CSV
+ * with this version's header, readable to the end), cuts off a last line
+ * that a crash left less than a row, and gives a whole last row its
+ * missing newline.  "-" is not allowed (rows must reach a file that can be
+ * synced).  Errors: RS_CSV_EXISTS; RS_CSV_FOREIGN for what is bad input (a
+ * FIFO, a device or a directory; a file rsweep did not write, or one that
+ * does not read as CSV), with the file untouched; -1 for the rest (another
+ * rsweep holds the lock, I/O). */
 #define RS_CSV_EXISTS (-2)
 #define RS_CSV_FOREIGN (-3)
 int csv_out_open(struct csv_out *o, const char *path, int resume, int overwrite,

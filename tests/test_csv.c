@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -414,6 +415,41 @@ Test(csv, fifo_device_and_directory_are_refused, .timeout = 10)
 	}
 	unlink(fifo);
 	rmdir(dir);
+}
+
+/* A second writer is refused before it reads the file (reading first, it
+ * would take rows the first one is about to add as missing), and is told
+ * who holds the lock. */
+Test(csv, lock_is_taken_before_the_file_is_read)
+{
+	char path[] = "/tmp/rsweep-csv-XXXXXX", want[128];
+	int fd = mkstemp(path), other;
+	struct csv_out o;
+	struct rs_rows rows = { 0 };
+	struct rs_err err;
+	struct rs_row r = sample_row();
+
+	close(fd);
+	cr_assert_eq(csv_out_open(&o, path, 0, 0, &rows, &err), 0, "%s", err.msg);
+	cr_assert_eq(csv_out_append(&o, &r, &err), 0, "%s", err.msg);
+	csv_out_close(&o);
+	/* Rows that resume would refuse: only the lock may be the reason given. */
+	other = open(path, O_WRONLY | O_APPEND);
+	cr_assert_geq(other, 0);
+	cr_assert_eq(write(other, "m1,GET,\"4\n", 10), 10);
+	cr_assert_eq(flock(other, LOCK_EX | LOCK_NB), 0);
+	for (int resume = 0; resume < 2; resume++) {
+		cr_assert_eq(csv_out_open(&o, path, resume, !resume, &rows, &err), -1);
+		snprintf(want, sizeof want, "%s is being written by another rsweep (pid %ld)", path,
+			 (long)getpid());
+		cr_assert_str_eq(err.msg, want);
+		cr_assert_eq(rows.n, 0, "the rows were read");
+	}
+	close(other);
+	cr_assert_eq(csv_out_open(&o, path, 1, 0, &rows, &err), RS_CSV_FOREIGN);
+	cr_assert(strstr(err.msg, ":4: unterminated quoted field") != NULL, "%s", err.msg);
+	rows_free(&rows);
+	unlink(path);
 }
 
 /* Resuming a file whose whole last row lost its newline keeps that row and

@@ -1,10 +1,36 @@
 #!/bin/sh
-# The results file itself: a FIFO, a device or a directory is refused at
-# once; a write that fails leaves whole rows; SIGTERM still gives 130.
+# The results file itself: one writer at a time, locked before it is read;
+# a FIFO, a device or a directory is refused at once; a write that fails
+# leaves whole rows; SIGTERM still gives 130.
 . "${RS_SRCDIR:-.}/tests/cli/lib.sh"
 
 start_redis
 long="-s $SOCK -t get,set -P 1..30 -n 5000 -c 5 -q"
+
+# Another writer holds the lock: refused before the file is even read (this
+# one would otherwise be refused as foreign), naming the holder's pid.
+echo "name,age" >"$T/held.csv"
+flock -n "$T/held.csv" sleep 30 &
+holder=$!
+for _ in $(seq 1 500); do grep -q "FLOCK.* $holder " /proc/locks 2>/dev/null && break; sleep 0.01; done
+expect_status 1 "$RSWEEP" run $long -o "$T/held.csv" --resume
+grep -q "held.csv is being written by another rsweep (pid $holder)" "$T/err" ||
+	fail "lock held: $(cat "$T/err")"
+[ "$(cat "$T/held.csv")" = "name,age" ] || fail "held.csv changed"
+kill "$holder"
+wait "$holder" 2>/dev/null
+
+# Two --resume runs on one file: the second is refused, the first completes
+# with every point once.
+"$RSWEEP" run $long -o "$T/two.csv" --resume >/dev/null 2>"$T/err1" &
+first=$!
+wait_rows "$T/two.csv" 2
+expect_status 1 "$RSWEEP" run $long -o "$T/two.csv" --resume
+grep -q "two.csv is being written by another rsweep (pid $first)" "$T/err" ||
+	fail "second --resume: $(cat "$T/err")"
+wait "$first" || fail "the first run failed: $(cat "$T/err1")"
+[ "$(rows "$T/two.csv")" = 60 ] || fail "two.csv: $(rows "$T/two.csv") rows"
+check_csv "$T/two.csv"
 
 # Not a regular file: refused at once with one line, exit 2 (timeout: a
 # regression fails instead of hanging in open()).
