@@ -296,6 +296,14 @@ static const char *csv_show(char *buf, size_t size, const struct csv_field *f)
 	return buf;
 }
 
+/* csv_show for a string of at most max bytes. */
+static const char *csv_show_str(char *buf, size_t size, const char *s, size_t max)
+{
+	struct csv_field f = { (char *)(uintptr_t)s, strnlen(s, max) };
+
+	return csv_show(buf, size, &f);
+}
+
 static int csv_has_control(const struct csv_field *f)
 {
 	for (size_t i = 0; i < f->len; i++)
@@ -824,12 +832,54 @@ fail:
 	return rc;
 }
 
+/* "point 12 (GET P=4)", the row's place in the run for messages. */
+static const char *csv_out_point(char *buf, size_t size, const struct rs_row *r)
+{
+	char show[40];
+
+	csv_show_str(show, sizeof show, r->test, sizeof r->test);
+	if (r->order > 0)
+		snprintf(buf, size, "point %lld (%s P=%u)", (long long)r->order, show, r->pipeline);
+	else
+		snprintf(buf, size, "the row of %s P=%u", show, r->pipeline);
+	return buf;
+}
+
+/* Whether o->path still names the file rsweep holds open: deleted or
+ * replaced, the rows would go on into a file nobody can open.  If not, err
+ * says what happened and where the rows are; r is the row about to be
+ * written (written 0) or just written (1). */
+static int csv_out_same(const struct csv_out *o, const struct rs_row *r, int written,
+			struct rs_err *err)
+{
+	struct stat fs, ps;
+	char point[200];
+	int gone;
+
+	if (fstat(o->fd, &fs) < 0)
+		return rs_err_set(err, "%s: %s", o->path, strerror(errno));
+	gone = stat(o->path, &ps) < 0;
+	if (!gone && ps.st_dev == fs.st_dev && ps.st_ino == fs.st_ino)
+		return 0;
+	csv_out_point(point, sizeof point, r);
+	if (fs.st_nlink == 0)
+		return rs_err_set(err, "%s was %s during the run: the rows %s held are gone with it, "
+				  "and %s is in no file%s", o->path,
+				  gone ? "deleted" : "replaced by another file", gone ? "it" : "the old one",
+				  point, gone ? "" : " (the new file is left alone)");
+	return rs_err_set(err, "%s was %s during the run: the file rsweep wrote still exists under "
+			  "another name, with the rows %s %s%s", o->path,
+			  gone ? "moved or renamed" : "replaced by another file",
+			  written ? "up to" : "before", point,
+			  written ? " (included)" : ", which is in no file");
+}
+
 int csv_out_append(struct csv_out *o, const struct rs_row *r, struct rs_err *err)
 {
 	char line[4096];
 	int n = csv_format_row(r, line, sizeof line, err);
 
-	if (n < 0)
+	if (n < 0 || csv_out_same(o, r, 0, err) < 0)
 		return -1;
 	if (o->replace) {
 		/* --overwrite: the old results go now that a new one exists. */
@@ -840,7 +890,10 @@ int csv_out_append(struct csv_out *o, const struct rs_row *r, struct rs_err *err
 			return -1;
 		o->replace = 0;
 	}
-	return csv_out_commit(o, line, (size_t)n, err);
+	if (csv_out_commit(o, line, (size_t)n, err) < 0)
+		return -1;
+	/* Deleted while the row was written: it is no better off than unwritten. */
+	return csv_out_same(o, r, 1, err);
 }
 
 void csv_out_close(struct csv_out *o)

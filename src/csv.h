@@ -58,7 +58,8 @@ int csv_slurp(const char *path, size_t max, char **buf, size_t *len, struct rs_e
 /* An output CSV that survives crashes: each row is appended with one write
  * and pushed to disk (fsync) before the next point starts; a write that
  * fails half-way (full disk) is cut back off, so the file always ends with
- * a complete row. */
+ * a complete row.  Before and after each row the path must still name the
+ * file opened: a file deleted or replaced mid-sweep stops the sweep. */
 struct csv_out {
 	int fd;
 	char *path;
@@ -84,7 +85,10 @@ struct csv_out {
 #define RS_CSV_FOREIGN (-3)
 int csv_out_open(struct csv_out *o, const char *path, int resume, int overwrite,
 		 struct rs_rows *existing, struct rs_err *err);
-/* Append one row and fsync.  On failure the file is as before the call. */
+/* Append one row and fsync.  On failure the file is as before the call,
+ * and err says why.  When the path no longer names the file (deleted,
+ * replaced, moved) the row is refused, or if that happened while it was
+ * written it went where the others are: err says where that is. */
 int csv_out_append(struct csv_out *o, const struct rs_row *r, struct rs_err *err);
 void csv_out_close(struct csv_out *o);
 

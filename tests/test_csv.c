@@ -452,6 +452,73 @@ Test(csv, lock_is_taken_before_the_file_is_read)
 	unlink(path);
 }
 
+/* The path must still name the file being written: deleted, replaced or
+ * moved, the rows would go where nobody looks.  Appending stops, saying
+ * where the rows are. */
+Test(csv, path_deleted_replaced_or_moved_stops_appending)
+{
+	char dir[] = "/tmp/rsweep-csv-XXXXXX", path[64], other[64];
+	struct rs_rows rows = { 0 };
+	struct rs_err err;
+	struct rs_row r = sample_row();
+	static const char *const how[] = { "deleted", "replaced", "moved" };
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/f.csv", dir);
+	snprintf(other, sizeof other, "%s/other", dir);
+	r.order = 7;
+	for (int i = 0; i < 3; i++) {
+		struct csv_out o;
+		struct rs_rows back = { 0 };
+		FILE *fp;
+
+		unlink(path);
+		cr_assert_eq(csv_out_open(&o, path, 0, 0, &rows, &err), 0, "%s", err.msg);
+		cr_assert_eq(csv_out_append(&o, &r, &err), 0, "%s", err.msg);
+		if (i == 0) {
+			unlink(path);
+		} else if (i == 1) {
+			fp = fopen(other, "w");
+			fputs("theirs\n", fp);
+			fclose(fp);
+			cr_assert_eq(rename(other, path), 0);
+		} else {
+			cr_assert_eq(rename(path, other), 0);
+		}
+		cr_assert_eq(csv_out_append(&o, &r, &err), -1, "%s: appended", how[i]);
+		csv_out_close(&o);
+		cr_assert(strchr(err.msg, '\n') == NULL);
+		if (i == 0) {
+			cr_assert(strstr(err.msg, "f.csv was deleted during the run: the rows it held are "
+				  "gone with it, and point 7 (GET P=16) is in no file"), "%s", err.msg);
+		} else if (i == 1) {
+			cr_assert(strstr(err.msg, "f.csv was replaced by another file during the run"),
+				  "%s", err.msg);
+			fp = fopen(path, "r");
+			cr_assert_not_null(fp);
+			{
+				char line[64] = "";
+
+				cr_assert_not_null(fgets(line, sizeof line, fp));
+				cr_assert_str_eq(line, "theirs\n");
+				cr_assert_null(fgets(line, sizeof line, fp));
+			}
+			fclose(fp);
+		} else {
+			cr_assert(strstr(err.msg, "f.csv was moved or renamed during the run: the file "
+				  "rsweep wrote still exists under another name, with the rows before "
+				  "point 7 (GET P=16), which is in no file"), "%s", err.msg);
+			cr_assert_eq(csv_read_file(other, &back, &(struct csv_info){ 0 }, &err), 0,
+				     "%s", err.msg);
+			cr_assert_eq(back.n, 1);
+			rows_free(&back);
+			unlink(other);
+		}
+	}
+	unlink(path);
+	rmdir(dir);
+}
+
 /* Resuming a file whose whole last row lost its newline keeps that row and
  * gives the newline back before the next row. */
 Test(csv, resume_gives_a_whole_last_row_its_newline)

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The results file itself: one writer at a time, locked before it is read;
-# a FIFO, a device or a directory is refused at once; a write that fails
-# leaves whole rows; SIGTERM still gives 130.
+# a file deleted or replaced mid-sweep stops the run; a FIFO, a device or a
+# directory is refused at once; a write that fails leaves whole rows; SIGTERM
+# still gives 130.
 . "${RS_SRCDIR:-.}/tests/cli/lib.sh"
 
 start_redis
@@ -31,6 +32,31 @@ grep -q "two.csv is being written by another rsweep (pid $first)" "$T/err" ||
 wait "$first" || fail "the first run failed: $(cat "$T/err1")"
 [ "$(rows "$T/two.csv")" = 60 ] || fail "two.csv: $(rows "$T/two.csv") rows"
 check_csv "$T/two.csv"
+
+# The CSV deleted mid-sweep: exit 1 with a message naming it, not success.
+"$RSWEEP" run $long -o "$T/del.csv" >/dev/null 2>"$T/err" &
+pid=$!
+wait_rows "$T/del.csv" 2
+rm "$T/del.csv"
+wait "$pid"
+st=$?
+[ "$st" = 1 ] || fail "deleted: exit $st, wanted 1: $(cat "$T/err")"
+grep -q "del.csv was deleted during the run.*point [0-9]* (.*) .*in no file" "$T/err" ||
+	fail "deleted: $(cat "$T/err")"
+[ ! -e "$T/del.csv" ] || fail "deleted: the file came back"
+
+# ... or replaced by another file: that one is left alone.
+"$RSWEEP" run $long -o "$T/rep.csv" >/dev/null 2>"$T/err" &
+pid=$!
+wait_rows "$T/rep.csv" 2
+echo "someone else's" >"$T/other"
+mv "$T/other" "$T/rep.csv"
+wait "$pid"
+st=$?
+[ "$st" = 1 ] || fail "replaced: exit $st, wanted 1: $(cat "$T/err")"
+grep -q "rep.csv was replaced by another file during the run" "$T/err" ||
+	fail "replaced: $(cat "$T/err")"
+[ "$(cat "$T/rep.csv")" = "someone else's" ] || fail "the new rep.csv was written to"
 
 # Not a regular file: refused at once with one line, exit 2 (timeout: a
 # regression fails instead of hanging in open()).
