@@ -92,6 +92,10 @@ const char *csv_header(void)
 	return hdr;
 }
 
+static int csv_check_values(const struct rs_row *r, struct rs_err *err);
+static int csv_check_line(const char *line, size_t n, struct rs_err *err);
+static const char *csv_show_str(char *buf, size_t size, const char *s, size_t max);
+
 /* Append s to buf, quoted if it holds a comma, quote, CR or LF, or if
  * always is set and s is not empty. */
 static int csv_put_str(char *buf, size_t size, size_t *n, const char *s, int always)
@@ -118,10 +122,14 @@ static int csv_put_str(char *buf, size_t size, size_t *n, const char *s, int alw
 	return 0;
 }
 
-int csv_format_row(const struct rs_row *r, char *buf, size_t size, struct rs_err *err)
+/* csv_format_row with the bare reason in err ("rps is negative (-5.00)"). */
+static int csv_format(const struct rs_row *r, char *buf, size_t size, struct rs_err *err)
 {
 	const char *base = (const char *)r;
 	size_t n = 0;
+
+	if (csv_check_values(r, err) < 0)
+		return -1;
 
 	for (size_t i = 0; i < CSV_NCOLS; i++) {
 		const struct csv_col *c = &csv_cols[i];
@@ -173,9 +181,31 @@ int csv_format_row(const struct rs_row *r, char *buf, size_t size, struct rs_err
 		goto full;
 	buf[n++] = '\n';
 	buf[n] = '\0';
+	if (csv_check_line(buf, n, err) < 0)
+		return -1;
 	return (int)n;
 full:
-	return rs_err_set(err, "row for %s P=%u is too long for the CSV buffer", r->test, r->pipeline);
+	return rs_err_set(err, "it is longer than the %zu bytes of the line buffer", size);
+}
+
+int csv_format_row(const struct rs_row *r, char *buf, size_t size, struct rs_err *err)
+{
+	struct rs_err e;
+	char show[40];
+	int n = csv_format(r, buf, size, &e);
+
+	if (n < 0)
+		return rs_err_set(err, "row for %s P=%u not written: %s",
+				  csv_show_str(show, sizeof show, r->test, sizeof r->test), r->pipeline,
+				  e.msg);
+	return n;
+}
+
+int csv_check_row(const struct rs_row *r, struct rs_err *err)
+{
+	char line[CSV_LINE_MAX];
+
+	return csv_format(r, line, sizeof line, err) < 0 ? -1 : 0;
 }
 
 /* ---- reader ---- */
@@ -523,6 +553,56 @@ const char *csv_info_note(const struct csv_info *info, const char *path, char *b
 	snprintf(buf, size, "%s:%u: the last line has no end of line and is less than a row "
 		 "(an interrupted sweep?); ignored", path, info->tail_line);
 	return buf;
+}
+
+/* ---- the writer's checks: what the reader refuses is never written ---- */
+
+/* What formatting would hide: an infinity or an integer below -1 would be
+ * written as an empty field and read back as "unknown"; a string without
+ * its NUL would run on into the next field. */
+static int csv_check_values(const struct rs_row *r, struct rs_err *err)
+{
+	const char *base = (const char *)r;
+
+	for (size_t i = 0; i < CSV_NCOLS; i++) {
+		const struct csv_col *c = &csv_cols[i];
+		const void *p = base + c->off;
+
+		if (c->type == CT_STR && memchr(p, '\0', c->size) == NULL)
+			return rs_err_set(err, "%s is longer than %zu characters", c->name, c->size - 1);
+		if (c->type == CT_I64 && *(const int64_t *)p < -1)
+			return rs_err_set(err, "%s is negative (%lld)", c->name,
+					  (long long)*(const int64_t *)p);
+		if (c->type == CT_DBL && isinf(*(const double *)p))
+			return rs_err_set(err, "%s is infinite", c->name);
+	}
+	return 0;
+}
+
+/* The reader's verdict on one formatted row: asking csv_parse itself keeps
+ * its rules in one place, whatever they become. */
+static int csv_check_line(const char *line, size_t n, struct rs_err *err)
+{
+	static const char where[] = "row:2: ";
+	const char *hdr = csv_header();
+	size_t hl = strlen(hdr);
+	char *buf = xmalloc(hl + n);
+	struct rs_rows rows = { 0 };
+	struct csv_info info;
+	struct rs_err e;
+	int rc;
+
+	memcpy(buf, hdr, hl);
+	memcpy(buf + hl, line, n);
+	rc = csv_parse(buf, hl + n, "row", &rows, &info, &e);
+	if (rc == 0 && (rows.n != 1 || info.complete_len != hl + n))
+		rc = rs_err_set(&e, "it does not read back as one row");
+	free(buf);
+	rows_free(&rows);
+	if (rc < 0)
+		return rs_err_set(err, "%s", strncmp(e.msg, where, sizeof where - 1) == 0 ?
+				  e.msg + sizeof where - 1 : e.msg);
+	return 0;
 }
 
 int csv_slurp(const char *path, size_t max, char **bufp, size_t *lenp, struct rs_err *err)
@@ -876,7 +956,7 @@ static int csv_out_same(const struct csv_out *o, const struct rs_row *r, int wri
 
 int csv_out_append(struct csv_out *o, const struct rs_row *r, struct rs_err *err)
 {
-	char line[4096];
+	char line[CSV_LINE_MAX];
 	int n = csv_format_row(r, line, sizeof line, err);
 
 	if (n < 0 || csv_out_same(o, r, 0, err) < 0)

@@ -17,8 +17,18 @@
 const char *csv_header(void);
 
 /* Format one row as a CSV line ending in "\n" into buf; returns its length,
- * or -1 (err set) if it does not fit. */
+ * or -1 (err set) if it does not fit or if csv_parse would refuse it: a
+ * row rsweep writes is one its readers take.  The error names the field
+ * ("rps is negative (-5.00)").  NAN and -1 are "unknown" (an empty field),
+ * which a required column (rps) refuses; an infinity, or an integer below
+ * -1, is refused as such rather than written as unknown. */
 int csv_format_row(const struct rs_row *r, char *buf, size_t size, struct rs_err *err);
+/* Room enough for any row csv_format_row writes. */
+#define CSV_LINE_MAX 4096
+/* Whether csv_format_row would write r: 0, or -1 with only the reason in err
+ * ("label 'a?b' holds a control character"), for callers that say where
+ * the value came from. */
+int csv_check_row(const struct rs_row *r, struct rs_err *err);
 
 /* What csv_parse found besides rows. */
 struct csv_info {

@@ -551,6 +551,145 @@ Test(csv, resume_gives_a_whole_last_row_its_newline)
 	unlink(path);
 }
 
+/* Whatever rsweep writes, its readers take: the writer refuses a row the
+ * reader would refuse, naming the field, rather than write it. */
+Test(csv, writer_refuses_what_the_reader_refuses)
+{
+	static const struct {
+		int what;
+		const char *msg;
+	} cases[] = {
+		{ 0, "rps is negative (-5.00)" },
+		{ 1, "rps is empty" },
+		{ 2, "avg_ms is infinite" },
+		{ 3, "p50_ms 10000000000000000525047602552044... is not a plausible figure (over 1e15)" },
+		{ 4, "label 'a?b' holds a control character" },
+		{ 5, "test 'G?ET' holds a control character" },
+		{ 6, "test is empty" },
+		{ 7, "pipeline must be at least 1" },
+		{ 8, "clients is negative (-7)" },
+		{ 9, "label is longer than 127 characters" },
+		{ 10, "server_cpu_s is negative (-0.500000)" },
+		{ 11, "seconds 10000000000000000.000000 is not a plausible figure" },
+		{ 12, "rps is infinite" },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct rs_row r = sample_row();
+		char buf[8192], want[256];
+		struct rs_err err = { "" };
+
+		switch (cases[i].what) {
+		case 0: r.rps = -5; break;
+		case 1: r.rps = NAN; break;
+		case 2: r.avg_ms = INFINITY; break;
+		case 3: r.p50_ms = 1e300; break;
+		case 4: strcpy(r.label, "a\nb"); break;
+		case 5: strcpy(r.test, "G\tET"); break;
+		case 6: r.test[0] = '\0'; break;
+		case 7: r.pipeline = 0; break;
+		case 8: r.clients = -7; break;
+		case 9: memset(r.label, 'x', sizeof r.label); break;
+		case 10: r.server_cpu_s = -0.5; break;
+		case 11: r.seconds = 1e16; break;
+		case 12: r.rps = -INFINITY; break;
+		}
+		cr_assert_eq(csv_format_row(&r, buf, sizeof buf, &err), -1, "case %zu written", i);
+		cr_assert(strchr(err.msg, '\n') == NULL, "case %zu: %s", i, err.msg);
+		cr_assert(strstr(err.msg, " not written: ") != NULL, "case %zu: %s", i, err.msg);
+		cr_assert(strstr(err.msg, cases[i].msg) != NULL, "case %zu: '%s' does not say '%s'", i,
+			  err.msg, cases[i].msg);
+		cr_assert_eq(csv_check_row(&r, &err), -1);
+		snprintf(want, sizeof want, "%s", cases[i].msg);
+		cr_assert(strncmp(err.msg, want, strlen(want)) == 0, "csv_check_row: %s", err.msg);
+	}
+}
+
+static unsigned rnd_seed = 777;
+
+static unsigned rnd(void)
+{
+	return (rnd_seed = rnd_seed * 1103515245u + 12345u) >> 16;
+}
+#define RND() rnd()
+
+/* The same from random rows: what the writer writes, the reader reads. */
+Test(csv, writer_output_always_reads_back)
+{
+	static const double odd[] = { 0, -0.0, 1e-9, 0.5, -1, 1e15, 1e15 + 1, 1e300, NAN, INFINITY };
+	size_t hl = strlen(csv_header()), written = 0;
+
+	for (int k = 0; k < 20000; k++) {
+		struct rs_row r = sample_row();
+		char buf[8192];
+		double *d[] = { &r.seconds, &r.rps, &r.avg_ms, &r.p50_ms, &r.p999_ms, &r.client_cpu_s };
+		int64_t *n[] = { &r.clients, &r.requests, &r.errors, &r.order };
+		struct rs_err err;
+		int len;
+
+		for (size_t j = 0; j < sizeof d / sizeof *d; j++)
+			if (RND() % 4 == 0)
+				*d[j] = odd[RND() % (sizeof odd / sizeof *odd)];
+		for (size_t j = 0; j < sizeof n / sizeof *n; j++)
+			if (RND() % 4 == 0)
+				*n[j] = (int64_t)(RND() % 5) - 2;
+		if (RND() % 8 == 0)
+			r.pipeline = RND() % 3;
+		if (RND() % 8 == 0) {
+			size_t at = RND() % 6;
+
+			r.label[at] = (char)(RND() % 40);
+		}
+		if (RND() % 8 == 0) {
+			size_t at = RND() % 4;
+
+			r.test[at] = (char)(RND() % 40);
+		}
+		if (RND() % 8 == 0) {
+			size_t at = RND() % 30;
+
+			r.first_error[at] = (char)(RND() % 40);
+		}
+		memcpy(buf, csv_header(), hl);
+		len = csv_format_row(&r, buf + hl, sizeof buf - hl, &err);
+		if (len < 0)
+			continue;
+		written++;
+		{
+			struct rs_rows rows = { 0 };
+			struct csv_info info;
+
+			cr_assert_eq(csv_parse(buf, hl + (size_t)len, "w.csv", &rows, &info, &err), 0,
+				     "written, then refused: %s", err.msg);
+			cr_assert_eq(rows.n, 1);
+			rows_free(&rows);
+		}
+	}
+	cr_assert_gt(written, 1000);
+}
+
+/* A refused row leaves the file as it was. */
+Test(csv, append_of_a_bad_row_changes_nothing)
+{
+	char path[] = "/tmp/rsweep-csv-XXXXXX";
+	int fd = mkstemp(path);
+	struct csv_out o;
+	struct rs_rows rows = { 0 };
+	struct rs_err err;
+	struct rs_row r = sample_row();
+	struct stat st;
+
+	close(fd);
+	cr_assert_eq(csv_out_open(&o, path, 0, 0, &rows, &err), 0, "%s", err.msg);
+	r.rps = -1;
+	cr_assert_eq(csv_out_append(&o, &r, &err), -1);
+	cr_assert(strstr(err.msg, "rps is negative"), "%s", err.msg);
+	csv_out_close(&o);
+	cr_assert_eq(stat(path, &st), 0);
+	cr_assert_eq((size_t)st.st_size, strlen(csv_header()));
+	unlink(path);
+}
+
 Test(csv, foreign_file_is_not_resumed_into)
 {
 	char path[] = "/tmp/rsweep-csv-XXXXXX";
