@@ -34,18 +34,23 @@ static int import_default_label(const char *path, char *out, size_t size, struct
 	return 0;
 }
 
-/* The rsweep CSV text of res: header and one row per point.  Returns a
- * malloc'd buffer, or NULL (err set). */
+/* The rsweep CSV text of res: header and one row per point.  A point the
+ * CSV's readers would refuse (1e300 requests per second) fails the import
+ * with path:line, or with skip_bad is named and left out.  Returns a
+ * malloc'd buffer and the number of rows in *nrows, or NULL (err set). */
 static char *import_rows(const struct import_result *res, const struct rs_config *cfg,
-			 const char *label, size_t *lenp, struct rs_err *err)
+			 const char *path, const char *label, size_t *lenp, size_t *nrows,
+			 struct rs_err *err)
 {
 	size_t cap = 4096 + res->n * 1024, len = strlen(csv_header());
-	char *out = xmalloc(cap);
+	char *out = xmalloc(cap), *kept = xcalloc(res->n ? res->n : 1, 1);
 
+	*nrows = 0;
 	memcpy(out, csv_header(), len);
 	for (size_t i = 0; i < res->n; i++) {
 		const struct import_point *p = &res->v[i];
 		struct rs_row r;
+		struct rs_err e;
 		unsigned repeat = 1;
 		int k;
 
@@ -53,7 +58,7 @@ static char *import_rows(const struct import_result *res, const struct rs_config
 		 * benchmark LRANGE)", or runs appended to one file) is the same
 		 * point measured again: number the repeats. */
 		for (size_t j = 0; j < i; j++)
-			repeat += strcmp(res->v[j].test, p->test) == 0;
+			repeat += kept[j] && strcmp(res->v[j].test, p->test) == 0;
 		row_init(&r);
 		xstrlcpy(r.label, label, sizeof r.label);
 		xstrlcpy(r.test, p->test, sizeof r.test);
@@ -73,19 +78,55 @@ static char *import_rows(const struct import_result *res, const struct rs_config
 		r.max_ms = p->max_ms;
 		r.data_size = (int64_t)cfg->data_size;
 		r.order = (int64_t)i + 1;
-		if (cap - len < 2048) {
+		if (csv_check_row(&r, &e) < 0) {
+			if (!cfg->skip_bad) {
+				rs_err_set(err, "%s:%u: %s", path, p->line, e.msg);
+				goto fail;
+			}
+			fprintf(stderr, "rsweep import: %s:%u: skipped: %s\n", path, p->line, e.msg);
+			continue;
+		}
+		if (cap - len < CSV_LINE_MAX) {
 			cap *= 2;
 			out = xrealloc(out, cap);
 		}
 		k = csv_format_row(&r, out + len, cap - len, err);
-		if (k < 0) {
-			free(out);
-			return NULL;
-		}
+		if (k < 0)
+			goto fail;
 		len += (size_t)k;
+		kept[i] = 1;
+		(*nrows)++;
 	}
+	if (*nrows == 0) {
+		rs_err_set(err, "%s: no result in it that can be imported", path);
+		goto fail;
+	}
+	free(kept);
 	*lenp = len;
 	return out;
+fail:
+	free(kept);
+	free(out);
+	return NULL;
+}
+
+/* The label, checked as the CSV's readers will check it, before any input
+ * is read: a line break or a tab would break the file's readers. */
+static int import_check_label(const char *label, int given, struct rs_err *err)
+{
+	struct rs_row r;
+	struct rs_err e;
+
+	row_init(&r);
+	xstrlcpy(r.label, label, sizeof r.label);
+	xstrlcpy(r.test, "GET", sizeof r.test);
+	r.pipeline = 1;
+	r.rps = 0;
+	if (csv_check_row(&r, &e) == 0)
+		return 0;
+	if (given)
+		return rs_err_set(err, "--label: %s", e.msg);
+	return rs_err_set(err, "cannot make a label of the input's name (%s): give --label", e.msg);
 }
 
 /* Write buf to path whole or not at all (outfile.h). */
@@ -132,7 +173,7 @@ enum rs_status cmd_import(struct rs_config *cfg, struct rs_err *err)
 	struct import_result res;
 	char label[ROW_STR], *in = NULL, *out = NULL;
 	const char *path;
-	size_t inlen, outlen;
+	size_t inlen, outlen, nrows;
 	enum rs_status st = RS_BAD_INPUT;
 
 	if (cfg->nargs != 1) {
@@ -156,6 +197,8 @@ enum rs_status cmd_import(struct rs_config *cfg, struct rs_err *err)
 	} else if (import_default_label(path, label, sizeof label, err) < 0) {
 		return RS_BAD_INPUT;
 	}
+	if (import_check_label(label, cfg->label != NULL, err) < 0)
+		return RS_BAD_INPUT;
 	if (csv_slurp(path, IMPORT_MAX_INPUT, &in, &inlen, err) < 0)
 		return RS_BAD_INPUT;
 	if (strcmp(path, "-") == 0)
@@ -166,15 +209,15 @@ enum rs_status cmd_import(struct rs_config *cfg, struct rs_err *err)
 	for (size_t i = 0; i < res.nbad; i++)
 		fprintf(stderr, "rsweep import: %s:%u: skipped: %s\n", path, res.bad[i].line,
 			res.bad[i].reason);
-	out = import_rows(&res, cfg, label, &outlen, err);
+	out = import_rows(&res, cfg, path, label, &outlen, &nrows, err);
 	if (out == NULL)
 		goto out_res;
 	st = import_output(cfg, out, outlen, err);
 	if (st == RS_OK && !cfg->quiet)
 		fprintf(stderr, "rsweep import: %zu rows from %s (%s output), label '%s', P=%u%s%s%s\n",
-			res.n, path, kind_names[res.kind], label, cfg->pipeline.v[0],
+			nrows, path, kind_names[res.kind], label, cfg->pipeline.v[0],
 			cfg->output ? " -> " : "", cfg->output ? cfg->output : "",
-			res.nbad ? "; some lines skipped" : "");
+			res.nbad || nrows < res.n ? "; some lines skipped" : "");
 out_res:
 	import_result_free(&res);
 out:

@@ -291,6 +291,44 @@ Test(import, cli_writes_rsweep_rows, .init = mk_tmp, .fini = rm_tmp)
 	cr_assert(strstr(err.msg, "one depth"), "%s", err.msg);
 }
 
+/* What the CSV's readers would refuse is refused at import, with FILE:LINE
+ * (or naming the label), by the same rule the writer applies: nothing is
+ * written that `rsweep report` would then reject. */
+Test(import, values_the_csv_readers_refuse_are_refused, .init = mk_tmp, .fini = rm_tmp)
+{
+	const char *text = "GET: 1e300 requests per second\nSET: 1000.50 requests per second\n";
+	static const char *const plain[] = { "-l", "a", "-q", "-o", "out.csv", "run.txt" };
+	static const char *const skip[] = { "-l", "a", "-q", "--skip-bad", "-o", "out.csv", "run.txt" };
+	static const char *const nl[] = { "-l", "a\nb", "-o", "nl.csv", "ok.txt" };
+	static const char *const tab[] = { "-o", "tab.csv", "a\tb.txt" };
+	struct rs_rows rows = { 0 };
+	struct rs_err err = { "" };
+	struct stat st;
+
+	write_file("run.txt", text, strlen(text));
+	write_file("ok.txt", "GET: 1000.50 requests per second\n", 33);
+	write_file("a\tb.txt", "GET: 1000.50 requests per second\n", 33);
+
+	cr_assert_eq(run_import(&err, plain, 6), RS_BAD_INPUT);
+	cr_assert(strstr(err.msg, "run.txt:1: rps 10000000000000000525047602552044... is not a "
+			 "plausible figure (over 1e15)"), "%s", err.msg);
+	cr_assert(stat("out.csv", &st) < 0, "nothing written on failure");
+	cr_assert_eq(run_import(&err, skip, 7), RS_OK, "%s", err.msg);
+	read_rows("out.csv", &rows);
+	cr_assert_eq(rows.n, 1);
+	cr_assert_str_eq(rows.v[0].test, "SET");
+	cr_assert_eq(rows.v[0].repeat, 1);
+	rows_free(&rows);
+
+	cr_assert_eq(run_import(&err, nl, 5), RS_BAD_INPUT);
+	cr_assert_str_eq(err.msg, "--label: label 'a?b' holds a control character");
+	cr_assert(stat("nl.csv", &st) < 0);
+	cr_assert_eq(run_import(&err, tab, 3), RS_BAD_INPUT);
+	cr_assert_str_eq(err.msg, "cannot make a label of the input's name (label 'a?b' holds a "
+			 "control character): give --label");
+	cr_assert(stat("tab.csv", &st) < 0);
+}
+
 /* Run cmd in a shell, keep its stdout in name (in tmpdir). */
 static void capture(const char *cmd, const char *name)
 {
