@@ -423,7 +423,7 @@ static char *lay_footer(struct lay *L)
 
 	out[0] = '\0';
 	for (size_t l = 0; l < L->nlabels; l++) {
-		const struct rs_row *r = NULL;
+		const struct rs_rec *r = NULL;
 		char part[1024];
 		size_t n = 0;
 
@@ -436,8 +436,8 @@ static char *lay_footer(struct lay *L)
 #define FOOT(...) do { if (n < sizeof part) \
 	n += (size_t)snprintf(part + n, sizeof part - n, __VA_ARGS__); } while (0)
 		FOOT(":");
-		if (r->redis_version[0])
-			FOOT(" redis %s " UTF8_DOT, r->redis_version);
+		if (r->server->redis_version[0])
+			FOOT(" redis %s " UTF8_DOT, r->server->redis_version);
 		if (r->clients >= 0)
 			FOOT(" %lld clients " UTF8_DOT, (long long)r->clients);
 		if (r->requests >= 0)
@@ -446,10 +446,10 @@ static char *lay_footer(struct lay *L)
 			FOOT(" %lld-byte values " UTF8_DOT, (long long)r->data_size);
 		if (r->threads > 1)
 			FOOT(" %lld threads " UTF8_DOT, (long long)r->threads);
-		if (r->server_arch[0])
-			FOOT(" %s " UTF8_DOT, r->server_arch);
-		if (r->target[0])
-			FOOT(" %s " UTF8_DOT, r->target);
+		if (r->server->server_arch[0])
+			FOOT(" %s " UTF8_DOT, r->server->server_arch);
+		if (r->server->target[0])
+			FOOT(" %s " UTF8_DOT, r->server->target);
 #undef FOOT
 		if (n >= sizeof part)
 			n = sizeof part - 1;

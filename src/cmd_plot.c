@@ -244,7 +244,7 @@ static enum rs_status plot_panels(struct plot *p, const struct plotfile *pf, str
 			two = panel->series[k]->npts > 1 ||
 			      panel->series[k]->pts[0].depth != panel->series[0]->pts[0].depth;
 		if (!two) {
-			const struct rs_row *r = panel->series[0]->first;
+			const struct rs_rec *r = panel->series[0]->first;
 
 			rs_err_set(err, "%s: every row is at pipeline depth %u: a line chart needs two "
 				   "depths or more", r->src, r->pipeline);

@@ -3,7 +3,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,28 +60,6 @@ static int report_filter_tests(struct rs_rows *rows, const char *list, struct rs
 	return 0;
 }
 
-/* The latency series, from the rows that carry an average latency (an
- * imported 2-column redis-benchmark CSV has none).  Returns 0 with an
- * empty set when no row has one. */
-static int report_avg_set(const struct rs_rows *rows, struct series_set *avg, struct rs_err *err)
-{
-	struct rs_rows sub = { 0 };
-	int rc = 0;
-
-	memset(avg, 0, sizeof *avg);
-	for (size_t i = 0; i < rows->n; i++)
-		if (!isnan(rows->v[i].avg_ms)) {
-			struct rs_row *r = rows_push(&sub);
-
-			*r = rows->v[i];
-		}
-	if (sub.n > 0)
-		rc = series_build(&sub, SM_AVG, avg, err);
-	/* sub borrows rows' names: free only its array. */
-	free(sub.v);
-	return rc;
-}
-
 static enum rs_status report_output(const struct rs_config *cfg, const struct analysis_result *res,
 				    struct rs_err *err)
 {
@@ -136,7 +113,10 @@ enum rs_status cmd_report(struct rs_config *cfg, struct rs_err *err)
 		goto out;
 	if (opts_given(cfg, "depths") && series_keep_depths(&rows, &cfg->depths, err) < 0)
 		goto out;
-	if (series_build(&rows, SM_RPS, &rps, err) < 0 || report_avg_set(&rows, &avg, err) < 0)
+	/* Latency from the rows that carry it: an imported 2-column
+	 * redis-benchmark CSV has none. */
+	if (series_build(&rows, SM_RPS, &rps, err) < 0 ||
+	    series_build_known(&rows, SM_AVG, &avg, err) < 0)
 		goto out;
 	for (size_t i = 0; i < rps.n; i++)
 		nsingle += rps.v[i].npts == 1;

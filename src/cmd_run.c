@@ -175,7 +175,7 @@ static int run_check_resume(const struct rs_config *cfg, const char *label,
 			    const struct rs_rows *rows, struct rs_err *err)
 {
 	for (size_t i = 0; i < rows->n; i++) {
-		const struct rs_row *r = &rows->v[i];
+		const struct rs_rec *r = &rows->v[i];
 		const char *what = NULL;
 		long long was = 0, now = 0;
 

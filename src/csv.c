@@ -438,9 +438,10 @@ int csv_parse(const char *buf, size_t len, const char *name, struct rs_rows *row
 	}
 	{
 		/* At most one row a line: room for that many, so a large file's
-		 * rows are not copied as the array doubles.  A row is a kilobyte
+		 * rows are not copied as the array doubles.  A row is 120 bytes
 		 * and a line may be one byte, so no more than CSV_RESERVE_MAX up
-		 * front: a file of newlines must not ask for gigabytes. */
+		 * front: a file of newlines must not ask for a hundred times its
+		 * size. */
 		size_t lines = 1;
 
 		for (const char *q = buf + pos; lines < CSV_RESERVE_MAX &&
@@ -480,7 +481,7 @@ int csv_parse(const char *buf, size_t len, const char *name, struct rs_rows *row
 	line += nl;
 	for (;;) {
 		unsigned start = line;
-		struct rs_row *r;
+		struct rs_row r;
 
 		nl = 0;
 		rc = csv_record(buf, len, &pos, scratch, f, CSV_MAXF, &nf, &nl, &e);
@@ -515,26 +516,28 @@ int csv_parse(const char *buf, size_t len, const char *name, struct rs_rows *row
 			rs_err_set(err, "%s:%u: %zu fields, the header has %zu", name, start, nf, nhdr);
 			goto out;
 		}
-		r = rows_push(rows);
-		r->src = src;
-		r->line = start;
+		/* The line goes into a full row, then into the rows' compact form. */
+		row_init(&r);
+		r.src = src;
+		r.line = start;
 		for (size_t i = 0; i < nf; i++) {
 			if (map[i] < 0)
 				continue;
-			if (csv_set_field(r, &csv_cols[map[i]], &f[i], &e) < 0) {
-				rows->n--;
+			if (csv_set_field(&r, &csv_cols[map[i]], &f[i], &e) < 0) {
 				rs_err_set(err, "%s:%u: %s", name, start, e.msg);
 				goto out;
 			}
 		}
-		if (r->pipeline == 0) {
-			rows->n--;
+		if (r.pipeline == 0) {
 			rs_err_set(err, "%s:%u: pipeline must be at least 1", name, start);
 			goto out;
 		}
-		if (r->test[0] == '\0') {
-			rows->n--;
+		if (r.test[0] == '\0') {
 			rs_err_set(err, "%s:%u: test is empty", name, start);
+			goto out;
+		}
+		if (rows_add(rows, &r, &e) == NULL) {
+			rs_err_set(err, "%s:%u: %s", name, start, e.msg);
 			goto out;
 		}
 	}

@@ -1,7 +1,8 @@
-/* row.c: the row array and its defaults. */
+/* row.c: the full row's defaults, and the compact rows readers keep. */
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,141 @@ void row_init(struct rs_row *r)
 	r->server_cpu_s = r->client_cpu_s = NAN;
 }
 
+/* ---- figures in 32 bits ----
+ *
+ * A figure is k / scale for a whole k below ROW_FIG_WIDE when that is
+ * exactly the double the text gave: the CSV writes rps with 2 decimals,
+ * latencies with 4 (ms), durations and CPU times with 6 (s), and a decimal
+ * with that many digits parses to k / 10^d, the very division decoding
+ * does.  Anything else (more digits, a larger figure) goes whole into
+ * rows->wide, so that no figure is ever rounded; a float would round them
+ * all, and every one of them is compared, summed or divided. */
+#define ROW_FIG_NONE UINT32_MAX  /* unknown: NAN */
+#define ROW_FIG_WIDE 0x80000000u /* or'ed with an index into rows->wide */
+
+static const double row_scale[ROW_NFIGS] = {
+	[ROW_RPS] = 1e2, [ROW_SECONDS] = 1e6, [ROW_AVG_MS] = 1e4, [ROW_P50_MS] = 1e4,
+	[ROW_P95_MS] = 1e4, [ROW_P99_MS] = 1e4, [ROW_P999_MS] = 1e4, [ROW_MAX_MS] = 1e4,
+	[ROW_SERVER_CPU_S] = 1e6, [ROW_CLIENT_CPU_S] = 1e6,
+};
+
+static int row_fig_put(struct rs_rows *rows, double v, enum row_fig f, uint32_t *out,
+		       struct rs_err *err)
+{
+	double s = row_scale[f];
+
+	if (isnan(v)) {
+		*out = ROW_FIG_NONE;
+		return 0;
+	}
+	if (v >= 0 && v * s < (double)ROW_FIG_WIDE) {
+		long k = lround(v * s);
+
+		if (k < (long)ROW_FIG_WIDE && (double)k / s == v) {
+			*out = (uint32_t)k;
+			return 0;
+		}
+	}
+	if (rows->nwide >= ROW_FIG_NONE - ROW_FIG_WIDE)
+		return rs_err_set(err, "more than %u figures that fixed point cannot hold",
+				  ROW_FIG_NONE - ROW_FIG_WIDE);
+	if (rows->nwide == rows->capwide) {
+		rows->capwide = rows->capwide ? 2 * rows->capwide : 64;
+		rows->wide = xreallocarray(rows->wide, rows->capwide, sizeof *rows->wide);
+	}
+	rows->wide[rows->nwide] = v;
+	*out = ROW_FIG_WIDE | (uint32_t)rows->nwide++;
+	return 0;
+}
+
+double rows_fig(const struct rs_rows *rows, const struct rs_rec *rec, enum row_fig f)
+{
+	uint32_t k = rec->fig[f];
+
+	if (k == ROW_FIG_NONE)
+		return NAN;
+	if (k & ROW_FIG_WIDE)
+		return rows->wide[k & ~ROW_FIG_WIDE];
+	return (double)k / row_scale[f];
+}
+
+/* ---- strings, once each ---- */
+
+static const char row_empty[] = "";
+
+/* The pool's copy of s.  Most rows repeat the strings of the row before
+ * (a sweep's label, target, version): prev, that row's copy, is tried
+ * before hashing. */
+static const char *row_str(struct rs_rows *rows, const char *s, const char *prev,
+			   struct rs_err *err)
+{
+	uint32_t id;
+
+	if (s[0] == '\0')
+		return row_empty;
+	if (prev != NULL && strcmp(prev, s) == 0)
+		return prev;
+	if (strtab_intern(&rows->pool, s, strlen(s), &id, NULL) < 0) {
+		rs_err_set(err, "too many distinct strings");
+		return NULL;
+	}
+	return strtab_str(&rows->pool, id);
+}
+
+const char *rows_add_name(struct rs_rows *rows, const char *name)
+{
+	uint32_t id;
+
+	/* Only past 2^31 distinct strings, which no memory holds. */
+	if (strtab_intern(&rows->pool, name, strlen(name), &id, NULL) < 0)
+		abort();
+	return strtab_str(&rows->pool, id);
+}
+
+/* The shared struct rs_server of these three interned strings. */
+static const struct rs_server *row_server(struct rs_rows *rows, const char *target,
+					  const char *version, const char *arch,
+					  const struct rs_server *prev, struct rs_err *err)
+{
+	/* Interned strings are equal exactly when their copies are the same:
+	 * the three pointers are the key. */
+	const char *key[3] = { target, version, arch };
+	struct rs_server *s;
+	uint32_t id;
+	int added;
+
+	if (prev != NULL && prev->target == target && prev->redis_version == version &&
+	    prev->server_arch == arch)
+		return prev;
+	if (strtab_intern(&rows->server_ids, key, sizeof key, &id, &added) < 0) {
+		rs_err_set(err, "too many distinct servers");
+		return NULL;
+	}
+	if (!added)
+		return rows->servers[id];
+	if ((id & (id - 1)) == 0)  /* 0, 1, 2, 4, ...: grow at powers of two */
+		rows->servers = xreallocarray(rows->servers, id ? 2 * (size_t)id : 1,
+					      sizeof *rows->servers);
+	s = xmalloc(sizeof *s);
+	s->target = target;
+	s->redis_version = version;
+	s->server_arch = arch;
+	rows->servers[id] = s;
+	return s;
+}
+
+static int row_int32(const char *name, int64_t v, int32_t *out, struct rs_err *err)
+{
+	if (v > INT32_MAX)
+		return rs_err_set(err, "%s %lld is above %d", name, (long long)v, INT32_MAX);
+	if (v < -1)
+		return rs_err_set(err, "%s %lld is negative", name, (long long)v);
+	*out = (int32_t)v;
+	return 0;
+}
+
+/* ---- the array ---- */
+
 void rows_reserve(struct rs_rows *rows, size_t more)
 {
 	if (rows->cap - rows->n < more) {
@@ -28,30 +164,66 @@ void rows_reserve(struct rs_rows *rows, size_t more)
 	}
 }
 
-struct rs_row *rows_push(struct rs_rows *rows)
+struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_err *err)
 {
+	const struct rs_rec *prev = rows->n ? &rows->v[rows->n - 1] : NULL;
+	const struct rs_server *ps = prev ? prev->server : NULL;
+	const double figs[ROW_NFIGS] = {
+		[ROW_RPS] = r->rps, [ROW_SECONDS] = r->seconds, [ROW_AVG_MS] = r->avg_ms,
+		[ROW_P50_MS] = r->p50_ms, [ROW_P95_MS] = r->p95_ms, [ROW_P99_MS] = r->p99_ms,
+		[ROW_P999_MS] = r->p999_ms, [ROW_MAX_MS] = r->max_ms,
+		[ROW_SERVER_CPU_S] = r->server_cpu_s, [ROW_CLIENT_CPU_S] = r->client_cpu_s,
+	};
+	struct rs_rec rec;
+	const char *target, *version, *arch;
+
+	memset(&rec, 0, sizeof rec);
+	rec.label = row_str(rows, r->label, prev ? prev->label : NULL, err);
+	rec.test = row_str(rows, r->test, prev ? prev->test : NULL, err);
+	target = row_str(rows, r->target, ps ? ps->target : NULL, err);
+	version = row_str(rows, r->redis_version, ps ? ps->redis_version : NULL, err);
+	arch = row_str(rows, r->server_arch, ps ? ps->server_arch : NULL, err);
+	if (!rec.label || !rec.test || !target || !version || !arch)
+		return NULL;
+	if ((rec.server = row_server(rows, target, version, arch, ps, err)) == NULL)
+		return NULL;
+	if (r->src == NULL)
+		rec.src = row_empty;
+	else if (prev != NULL && (prev->src == r->src || strcmp(prev->src, r->src) == 0))
+		rec.src = prev->src;
+	else
+		rec.src = rows_add_name(rows, r->src);
+	rec.pipeline = r->pipeline;
+	rec.repeat = r->repeat;
+	rec.line = r->line;
+	if (row_int32("clients", r->clients, &rec.clients, err) < 0 ||
+	    row_int32("threads", r->threads, &rec.threads, err) < 0 ||
+	    row_int32("data_size", r->data_size, &rec.data_size, err) < 0)
+		return NULL;
+	rec.requests = r->requests;
+	rec.errors = r->errors;
+	rec.keyspace = r->keyspace;
+	for (int f = 0; f < ROW_NFIGS; f++)
+		if (row_fig_put(rows, figs[f], (enum row_fig)f, &rec.fig[f], err) < 0)
+			return NULL;
 	if (rows->n == rows->cap) {
 		rows->cap = rows->cap ? rows->cap * 2 : 64;
 		rows->v = xreallocarray(rows->v, rows->cap, sizeof *rows->v);
 	}
-	row_init(&rows->v[rows->n]);
+	rows->v[rows->n] = rec;
 	return &rows->v[rows->n++];
-}
-
-const char *rows_add_name(struct rs_rows *rows, const char *name)
-{
-	rows->names = xreallocarray(rows->names, rows->nnames + 1, sizeof *rows->names);
-	rows->names[rows->nnames] = xstrdup(name);
-	return rows->names[rows->nnames++];
 }
 
 void rows_free(struct rs_rows *rows)
 {
 	if (rows == NULL)
 		return;
-	for (size_t i = 0; i < rows->nnames; i++)
-		free(rows->names[i]);
-	free(rows->names);
+	for (size_t i = 0; i < rows->server_ids.n; i++)
+		free(rows->servers[i]);
+	free(rows->servers);
+	strtab_free(&rows->server_ids);
+	strtab_free(&rows->pool);
+	free(rows->wide);
 	free(rows->v);
 	memset(rows, 0, sizeof *rows);
 }

@@ -1,14 +1,26 @@
-/* row.h: one measured point, as the sweep writes it and every reader gets it.
+/* row.h: one measured point: the full row a writer builds, and the compact
+ * row every reader keeps.
  *
- * This is the CSV schema in C.  The first 15 fields are the public contract
- * (csv.c lists the column names); the rest describe where and how the point
- * was measured.  A figure a file did not carry is NAN (doubles) or -1
- * (integers); strings are then empty. */
+ * struct rs_row is the CSV schema in C.  The first 15 fields are the public
+ * contract (csv.c lists the column names); the rest describe where and how
+ * the point was measured.  A figure a file did not carry is NAN (doubles)
+ * or -1 (integers); strings are then empty.  The sweep fills one per point
+ * and csv_format_row() writes it; the reader parses each line into one.
+ *
+ * struct rs_rec is what a reader keeps of a row: what plot, report and
+ * --resume use, in a tenth of the space (a file of millions of rows must
+ * fit in memory).  Strings that repeat from row to row are stored once, in
+ * the pool of their struct rs_rows; figures are kept in fixed point at the
+ * precision the CSV writes them, and exactly in a side table when they
+ * need more. */
 #ifndef RS_ROW_H
 #define RS_ROW_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "err.h"
+#include "strtab.h"
 
 #define ROW_STR 128
 
@@ -47,23 +59,68 @@ struct rs_row {
 	unsigned line;
 };
 
-/* A growable array of rows; rows_free() accepts NULL members. */
-struct rs_rows {
-	struct rs_row *v;
-	size_t n, cap;
-	char **names;             /* source file names that rows' src point into */
-	size_t nnames;
-};
-
 /* A row with every optional figure unknown. */
 void row_init(struct rs_row *r);
-struct rs_row *rows_push(struct rs_rows *rows);
+
+/* The server a point was measured on, shared by every row that names the
+ * same one (the chart footer's facts). */
+struct rs_server {
+	const char *target;       /* "" when unknown, as every string below */
+	const char *redis_version;
+	const char *server_arch;
+};
+
+/* The figures of a struct rs_rec, read with rows_fig(). */
+enum row_fig {
+	ROW_RPS, ROW_SECONDS, ROW_AVG_MS, ROW_P50_MS, ROW_P95_MS, ROW_P99_MS, ROW_P999_MS,
+	ROW_MAX_MS, ROW_SERVER_CPU_S, ROW_CLIENT_CPU_S, ROW_NFIGS,
+};
+
+/* A row as the readers keep it.  The fields have the names and meanings of
+ * struct rs_row's; strings point into the rows' pool ("" when absent) and
+ * live as long as the rows.  Figures (min_ms, and the columns nothing reads
+ * back, are not kept) go through rows_fig(). */
+struct rs_rec {
+	const char *label;
+	const char *test;
+	const struct rs_server *server;
+	const char *src;          /* file name, for messages */
+	unsigned pipeline;
+	unsigned repeat;
+	unsigned line;            /* of src */
+	int32_t clients;          /* -1 when unknown, as the integers below */
+	int32_t threads;
+	int32_t data_size;
+	int64_t requests;
+	int64_t errors;
+	int64_t keyspace;
+	uint32_t fig[ROW_NFIGS];  /* encoded: see rows_fig() */
+};
+
+/* A growable array of compact rows and the storage they point into. */
+struct rs_rows {
+	struct rs_rec *v;
+	size_t n, cap;
+	struct strtab pool;       /* every string of the rows, and file names */
+	struct strtab server_ids; /* (target, version, arch) -> index in servers */
+	struct rs_server **servers;
+	double *wide;             /* figures fixed point cannot hold exactly */
+	size_t nwide, capwide;
+};
+
+/* Append the compact form of r to rows; returns it, or NULL (err set) for
+ * a figure the compact row cannot hold: clients, threads or data_size
+ * above 2147483647 or below -1. */
+struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_err *err);
+/* Figure f of rec, a row of rows: NAN when unknown. */
+double rows_fig(const struct rs_rows *rows, const struct rs_rec *rec, enum row_fig f);
 /* Room for more rows without moving the array again (a reader that knows
  * how many lines it holds: growing a large array by doubling copies it,
  * and touches twice the memory). */
 void rows_reserve(struct rs_rows *rows, size_t more);
 /* Keep name for the rows' lifetime; returns the stored copy. */
 const char *rows_add_name(struct rs_rows *rows, const char *name);
+/* Release rows (NULL is allowed); a zeroed struct rs_rows is empty. */
 void rows_free(struct rs_rows *rows);
 
 #endif

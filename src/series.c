@@ -36,18 +36,15 @@ const char *series_metric_title(enum series_metric m)
 	return metric_titles[m];
 }
 
-double series_metric_value(const struct rs_row *r, enum series_metric m)
+static const enum row_fig metric_figs[] = {
+	[SM_RPS] = ROW_RPS, [SM_AVG] = ROW_AVG_MS, [SM_P50] = ROW_P50_MS, [SM_P95] = ROW_P95_MS,
+	[SM_P99] = ROW_P99_MS, [SM_P999] = ROW_P999_MS, [SM_MAX] = ROW_MAX_MS,
+};
+
+double series_metric_value(const struct rs_rows *rows, const struct rs_rec *r,
+			   enum series_metric m)
 {
-	switch (m) {
-	case SM_RPS: return r->rps;
-	case SM_AVG: return r->avg_ms;
-	case SM_P50: return r->p50_ms;
-	case SM_P95: return r->p95_ms;
-	case SM_P99: return r->p99_ms;
-	case SM_P999: return r->p999_ms;
-	case SM_MAX: return r->max_ms;
-	}
-	return NAN;
+	return rows_fig(rows, r, metric_figs[m]);
 }
 
 int series_test_matches(const char *item, const char *test)
@@ -88,37 +85,43 @@ double series_median(double *v, size_t n)
 	return n % 2 ? v[n / 2] : v[n / 2 - 1] + (v[n / 2] - v[n / 2 - 1]) / 2;
 }
 
-/* Index of s in a first-seen list, appending it if new. */
-static size_t series_intern(char (**list)[ROW_STR], size_t *n, const char *s)
-{
-	for (size_t i = 0; i < *n; i++)
-		if (strcmp((*list)[i], s) == 0)
-			return i;
-	*list = xreallocarray(*list, *n + 1, sizeof **list);
-	memcpy((*list)[*n], s, ROW_STR);
-	return (*n)++;
-}
+/* The names of a set, and the way from a pair of names to its series. */
+struct series_index {
+	struct strtab labels;     /* id = label_idx */
+	struct strtab tests;      /* id = test_idx */
+	struct strtab pairs;      /* (label_idx, test_idx) as 8 bytes -> pair id */
+	size_t *pair_series;      /* pair id -> index into set->v */
+};
 
+/* A row of one series, to sort by depth and repeat. */
 struct series_key {
-	size_t label, test;
 	unsigned pipeline, repeat;
-	const struct rs_row *row;
+	uint32_t row;             /* index into rows->v: file order breaks ties */
 };
 
 static int cmp_key(const void *a, const void *b)
 {
 	const struct series_key *x = a, *y = b;
 
-	if (x->label != y->label)
-		return x->label < y->label ? -1 : 1;
-	if (x->test != y->test)
-		return x->test < y->test ? -1 : 1;
 	if (x->pipeline != y->pipeline)
 		return x->pipeline < y->pipeline ? -1 : 1;
 	if (x->repeat != y->repeat)
 		return x->repeat < y->repeat ? -1 : 1;
-	/* Stable for duplicates: earlier file line first. */
 	return (x->row > y->row) - (x->row < y->row);
+}
+
+/* A pair of names, to put the series in label-major order. */
+struct series_pair {
+	uint32_t label, test, id;
+};
+
+static int cmp_pair(const void *a, const void *b)
+{
+	const struct series_pair *x = a, *y = b;
+
+	if (x->label != y->label)
+		return x->label < y->label ? -1 : 1;
+	return (x->test > y->test) - (x->test < y->test);
 }
 
 static double cpu_ratio(double cpu, double seconds)
@@ -127,8 +130,9 @@ static double cpu_ratio(double cpu, double seconds)
 }
 
 /* Summarise keys[0..n) (one depth of one series) into p. */
-static void series_point_fill(struct series_point *p, const struct series_key *k, size_t n,
-			      enum series_metric m, double *tmp)
+static void series_point_fill(struct series_point *p, const struct rs_rows *rows,
+			      const struct series_key *k, size_t n, enum series_metric m,
+			      double *tmp)
 {
 	double sum = 0, sq = 0;
 	size_t ns = 0, nc = 0;
@@ -139,16 +143,17 @@ static void series_point_fill(struct series_point *p, const struct series_key *k
 	p->max = -INFINITY;
 	p->errors = 0;
 	for (size_t i = 0; i < n; i++) {
-		double v = series_metric_value(k[i].row, m);
+		const struct rs_rec *r = &rows->v[k[i].row];
+		double v = series_metric_value(rows, r, m);
 
 		tmp[i] = v;
 		sum += v;
 		p->min = fmin(p->min, v);
 		p->max = fmax(p->max, v);
-		if (k[i].row->errors < 0 || p->errors < 0)
+		if (r->errors < 0 || p->errors < 0)
 			p->errors = -1;
 		else
-			p->errors += k[i].row->errors;
+			p->errors += r->errors;
 	}
 	p->mean = sum / (double)n;
 	for (size_t i = 0; i < n; i++)
@@ -156,14 +161,16 @@ static void series_point_fill(struct series_point *p, const struct series_key *k
 	p->cv = n > 1 && p->mean > 0 ? sqrt(sq / (double)(n - 1)) / p->mean : 0;
 	p->median = series_median(tmp, n);
 	for (size_t i = 0; i < n; i++) {
-		double s = cpu_ratio(k[i].row->server_cpu_s, k[i].row->seconds);
+		const struct rs_rec *r = &rows->v[k[i].row];
+		double s = cpu_ratio(rows_fig(rows, r, ROW_SERVER_CPU_S), rows_fig(rows, r, ROW_SECONDS));
 
 		if (isfinite(s))
 			tmp[ns++] = s;
 	}
 	p->server_cpu = ns == n ? series_median(tmp, ns) : NAN;
 	for (size_t i = 0; i < n; i++) {
-		double c = cpu_ratio(k[i].row->client_cpu_s, k[i].row->seconds);
+		const struct rs_rec *r = &rows->v[k[i].row];
+		double c = cpu_ratio(rows_fig(rows, r, ROW_CLIENT_CPU_S), rows_fig(rows, r, ROW_SECONDS));
 
 		if (isfinite(c))
 			tmp[nc++] = c;
@@ -171,78 +178,175 @@ static void series_point_fill(struct series_point *p, const struct series_key *k
 	p->client_cpu = nc == n ? series_median(tmp, nc) : NAN;
 }
 
-int series_build(const struct rs_rows *rows, enum series_metric m, struct series_set *out,
-		 struct rs_err *err)
+/* The id of s in t; a new name is appended to *list (the rows' copy). */
+static uint32_t series_name(struct strtab *t, const char *s, const char ***list, size_t *n)
 {
+	uint32_t id;
+	int added;
+
+	/* Fails only past 2^31 names, more than memory holds rows for. */
+	if (strtab_intern(t, s, strlen(s), &id, &added) < 0)
+		abort();
+	if (added) {
+		if ((*n & (*n - 1)) == 0)  /* 0, 1, 2, 4, ...: grow at powers of two */
+			*list = xreallocarray(*list, *n ? 2 * *n : 1, sizeof **list);
+		(*list)[(*n)++] = s;
+	}
+	return id;
+}
+
+/* Group the rows that have metric m (known) or all of them (fail on the
+ * first that has not).  Rows are numbered by series (each pair of names
+ * found by hash), counted into their series, and sorted within it: no
+ * step looks at more than one series' rows at a time. */
+static int series_make(const struct rs_rows *rows, enum series_metric m, int known,
+		       struct series_set *out, struct rs_err *err)
+{
+	struct series_index *idx;
+	struct series_pair *pairs;
 	struct series_key *keys;
+	uint32_t *of, *order;     /* per row: its series; rows by series */
+	size_t *start, nkept = 0, most = 0;
+	const char *last_label = NULL, *last_test = NULL;
+	uint32_t last_pair = 0;
 	double *tmp;
-	size_t i = 0;
+	int rc = -1;
 
 	memset(out, 0, sizeof *out);
 	out->metric = m;
-	if (rows->n == 0)
+	if (rows->n == 0 && !known)
 		return rs_err_set(err, "no result rows");
-	keys = xcalloc(rows->n, sizeof *keys);
-	tmp = xcalloc(rows->n, sizeof *tmp);
-	for (size_t r = 0; r < rows->n; r++) {
-		const struct rs_row *row = &rows->v[r];
-		double v = series_metric_value(row, m);
+	if (rows->n >= UINT32_MAX)
+		return rs_err_set(err, "more than %u result rows", UINT32_MAX - 1);
+	idx = out->index = xcalloc(1, sizeof *idx);
+	of = xmalloc((rows->n ? rows->n : 1) * sizeof *of);
+	for (size_t r = 0, have = 0; r < rows->n; r++) {
+		const struct rs_rec *row = &rows->v[r];
+		uint32_t key[2];
 
-		if (!isfinite(v)) {
-			free(keys);
-			free(tmp);
+		if (!isfinite(series_metric_value(rows, row, m))) {
+			if (known) {
+				of[r] = UINT32_MAX;
+				continue;
+			}
+			free(of);
 			series_set_free(out);
 			return rs_err_set(err, "%s:%u: no %s figure in this row", row->src, row->line,
 					  series_metric_name(m));
 		}
-		keys[r].label = series_intern(&out->labels, &out->nlabels, row->label);
-		keys[r].test = series_intern(&out->tests, &out->ntests, row->test);
-		keys[r].pipeline = row->pipeline;
-		keys[r].repeat = row->repeat;
-		keys[r].row = row;
-	}
-	qsort(keys, rows->n, sizeof *keys, cmp_key);
-	for (size_t r = 1; r < rows->n; r++)
-		if (cmp_key(&keys[r - 1], &keys[r]) != 0 && keys[r - 1].label == keys[r].label &&
-		    keys[r - 1].test == keys[r].test && keys[r - 1].pipeline == keys[r].pipeline &&
-		    keys[r - 1].repeat == keys[r].repeat) {
-			const struct rs_row *a = keys[r - 1].row, *b = keys[r].row;
-
-			rs_err_set(err, "%s:%u: duplicate point (label '%s', %s, P=%u, repeat %u; first at %s:%u)",
-				   b->src, b->line, b->label, b->test, b->pipeline, b->repeat, a->src, a->line);
-			free(keys);
-			free(tmp);
-			series_set_free(out);
-			return -1;
+		/* A row's names are most often the row before's, in the same
+		 * copies: no hashing then. */
+		if (have && row->label == last_label && row->test == last_test) {
+			of[r] = last_pair;
+			nkept++;
+			continue;
 		}
-	while (i < rows->n) {
-		size_t j = i;
-		struct series *s;
+		key[0] = series_name(&idx->labels, row->label, &out->labels, &out->nlabels);
+		key[1] = series_name(&idx->tests, row->test, &out->tests, &out->ntests);
+		if (strtab_intern(&idx->pairs, key, sizeof key, &of[r], NULL) < 0)
+			abort();  /* as in series_name */
+		last_label = row->label;
+		last_test = row->test;
+		last_pair = of[r];
+		have = 1;
+		nkept++;
+	}
+	/* Series in label-major order, then tests in first-seen order. */
+	out->n = idx->pairs.n;
+	pairs = xcalloc(out->n ? out->n : 1, sizeof *pairs);
+	for (size_t p = 0; p < out->n; p++) {
+		memcpy(&pairs[p].label, strtab_str(&idx->pairs, (uint32_t)p), sizeof pairs[p].label);
+		memcpy(&pairs[p].test, strtab_str(&idx->pairs, (uint32_t)p) + 4, sizeof pairs[p].test);
+		pairs[p].id = (uint32_t)p;
+	}
+	qsort(pairs, out->n, sizeof *pairs, cmp_pair);
+	idx->pair_series = xcalloc(out->n ? out->n : 1, sizeof *idx->pair_series);
+	out->v = xcalloc(out->n ? out->n : 1, sizeof *out->v);
+	for (size_t i = 0; i < out->n; i++) {
+		idx->pair_series[pairs[i].id] = i;
+		out->v[i].label = out->labels[pairs[i].label];
+		out->v[i].test = out->tests[pairs[i].test];
+		out->v[i].label_idx = pairs[i].label;
+		out->v[i].test_idx = pairs[i].test;
+	}
+	free(pairs);
+	/* Rows counted into their series, in file order within each. */
+	start = xcalloc(out->n + 1, sizeof *start);
+	for (size_t r = 0; r < rows->n; r++)
+		if (of[r] != UINT32_MAX)
+			start[(of[r] = (uint32_t)idx->pair_series[of[r]]) + 1]++;
+	for (size_t i = 0; i < out->n; i++) {
+		if (start[i + 1] > most)
+			most = start[i + 1];
+		start[i + 1] += start[i];
+	}
+	order = xmalloc((nkept ? nkept : 1) * sizeof *order);
+	{
+		size_t *fill = xmalloc((out->n ? out->n : 1) * sizeof *fill);
 
-		while (j < rows->n && keys[j].label == keys[i].label && keys[j].test == keys[i].test)
-			j++;
-		out->v = xreallocarray(out->v, out->n + 1, sizeof *out->v);
-		s = &out->v[out->n++];
-		memset(s, 0, sizeof *s);
-		memcpy(s->label, out->labels[keys[i].label], ROW_STR);
-		memcpy(s->test, out->tests[keys[i].test], ROW_STR);
-		s->label_idx = keys[i].label;
-		s->test_idx = keys[i].test;
-		s->first = keys[i].row;
-		s->pts = xcalloc(j - i, sizeof *s->pts);
-		for (size_t a = i; a < j;) {
+		memcpy(fill, start, out->n * sizeof *fill);
+		for (size_t r = 0; r < rows->n; r++)
+			if (of[r] != UINT32_MAX)
+				order[fill[of[r]]++] = (uint32_t)r;
+		free(fill);
+	}
+	free(of);
+	keys = xmalloc((most ? most : 1) * sizeof *keys);
+	tmp = xmalloc((most ? most : 1) * sizeof *tmp);
+	for (size_t i = 0; i < out->n; i++) {
+		struct series *s = &out->v[i];
+		size_t n = start[i + 1] - start[i];
+
+		for (size_t k = 0; k < n; k++) {
+			const struct rs_rec *row = &rows->v[order[start[i] + k]];
+
+			keys[k].pipeline = row->pipeline;
+			keys[k].repeat = row->repeat;
+			keys[k].row = order[start[i] + k];
+		}
+		qsort(keys, n, sizeof *keys, cmp_key);
+		for (size_t k = 1; k < n; k++)
+			if (keys[k - 1].pipeline == keys[k].pipeline &&
+			    keys[k - 1].repeat == keys[k].repeat) {
+				const struct rs_rec *a = &rows->v[keys[k - 1].row], *b = &rows->v[keys[k].row];
+
+				rs_err_set(err, "%s:%u: duplicate point (label '%s', %s, P=%u, repeat %u; "
+					   "first at %s:%u)", b->src, b->line, b->label, b->test, b->pipeline,
+					   b->repeat, a->src, a->line);
+				goto out;
+			}
+		s->first = &rows->v[keys[0].row];
+		s->pts = xcalloc(n, sizeof *s->pts);
+		for (size_t a = 0; a < n;) {
 			size_t b = a;
 
-			while (b < j && keys[b].pipeline == keys[a].pipeline)
+			while (b < n && keys[b].pipeline == keys[a].pipeline)
 				b++;
-			series_point_fill(&s->pts[s->npts++], &keys[a], b - a, m, tmp);
+			series_point_fill(&s->pts[s->npts++], rows, &keys[a], b - a, m, tmp);
 			a = b;
 		}
-		i = j;
 	}
+	rc = 0;
+out:
 	free(keys);
 	free(tmp);
-	return 0;
+	free(order);
+	free(start);
+	if (rc < 0)
+		series_set_free(out);
+	return rc;
+}
+
+int series_build(const struct rs_rows *rows, enum series_metric m, struct series_set *out,
+		 struct rs_err *err)
+{
+	return series_make(rows, m, 0, out, err);
+}
+
+int series_build_known(const struct rs_rows *rows, enum series_metric m,
+		       struct series_set *out, struct rs_err *err)
+{
+	return series_make(rows, m, 1, out, err);
 }
 
 void series_set_free(struct series_set *set)
@@ -254,16 +358,33 @@ void series_set_free(struct series_set *set)
 	free(set->v);
 	free(set->labels);
 	free(set->tests);
+	if (set->index != NULL) {
+		strtab_free(&set->index->labels);
+		strtab_free(&set->index->tests);
+		strtab_free(&set->index->pairs);
+		free(set->index->pair_series);
+		free(set->index);
+	}
 	memset(set, 0, sizeof *set);
 }
 
 const struct series *series_find(const struct series_set *set, const char *label,
 				 const char *test)
 {
-	for (size_t i = 0; i < set->n; i++)
-		if (strcmp(set->v[i].label, label) == 0 && strcmp(set->v[i].test, test) == 0)
-			return &set->v[i];
-	return NULL;
+	const struct series_index *idx = set->index;
+	int64_t l, t, p;
+	uint32_t key[2];
+
+	if (idx == NULL)
+		return NULL;
+	l = strtab_find(&idx->labels, label, strlen(label));
+	t = strtab_find(&idx->tests, test, strlen(test));
+	if (l < 0 || t < 0)
+		return NULL;
+	key[0] = (uint32_t)l;
+	key[1] = (uint32_t)t;
+	p = strtab_find(&idx->pairs, key, sizeof key);
+	return p < 0 ? NULL : &set->v[idx->pair_series[p]];
 }
 
 const struct series_point *series_at(const struct series *s, unsigned depth)

@@ -26,38 +26,48 @@ struct series_point {
 };
 
 struct series {
-	char label[ROW_STR];
-	char test[ROW_STR];
+	const char *label;        /* the rows' strings */
+	const char *test;
 	size_t label_idx, test_idx; /* into series_set.labels / .tests */
 	struct series_point *pts; /* sorted by depth, distinct depths */
 	size_t npts;
-	const struct rs_row *first; /* a row of the series, for run parameters */
+	const struct rs_rec *first; /* a row of the series, for run parameters */
 };
+
+struct series_index;
 
 struct series_set {
 	enum series_metric metric;
 	struct series *v;         /* label-major, then tests in first-seen order */
 	size_t n;
-	char (*labels)[ROW_STR];  /* in order of first appearance */
+	const char **labels;      /* in order of first appearance */
 	size_t nlabels;
-	char (*tests)[ROW_STR];
+	const char **tests;
 	size_t ntests;
+	struct series_index *index; /* names to series, for series_find */
 };
 
 /* Group rows into series for metric m.  Fails (err names file and line) on a
  * duplicate point (same label, test, pipeline, repeat) or a row without the
- * metric.  The set points into rows: keep rows alive while using it. */
+ * metric.  The set points into rows: keep rows alive while using it.  Time
+ * and memory grow as n log n in the rows, whatever the number of names. */
 int series_build(const struct rs_rows *rows, enum series_metric m, struct series_set *out,
 		 struct rs_err *err);
+/* The same from the rows that have the metric (a 2-column import has no
+ * latency); returns 0 with an empty set when none has it. */
+int series_build_known(const struct rs_rows *rows, enum series_metric m,
+		       struct series_set *out, struct rs_err *err);
 void series_set_free(struct series_set *set);
 
-/* The series of (label, test), or NULL. */
+/* The series of (label, test), or NULL.  Constant time. */
 const struct series *series_find(const struct series_set *set, const char *label,
 				 const char *test);
 /* The point at depth, or NULL. */
 const struct series_point *series_at(const struct series *s, unsigned depth);
 
-double series_metric_value(const struct rs_row *r, enum series_metric m);
+/* Metric m of r, a row of rows: NAN when the row does not have it. */
+double series_metric_value(const struct rs_rows *rows, const struct rs_rec *r,
+			   enum series_metric m);
 /* "rps", "avg", "p50", "p95", "p99", "p999", "max"; -1 if unknown. */
 int series_metric_parse(const char *name, enum series_metric *m);
 const char *series_metric_name(enum series_metric m);

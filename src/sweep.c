@@ -58,7 +58,7 @@ void sweep_plan_mark_done(struct sweep_plan *plan, const struct workload *w, con
 			  const struct rs_rows *rows)
 {
 	for (size_t r = 0; r < rows->n; r++) {
-		const struct rs_row *row = &rows->v[r];
+		const struct rs_rec *row = &rows->v[r];
 
 		if (strcmp(row->label, label) != 0)
 			continue;

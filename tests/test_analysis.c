@@ -187,12 +187,14 @@ Test(analysis, busier_process_at_saturation_depth)
 	struct analysis_series a;
 
 	for (unsigned p = 1; p <= 8; p++) {
-		struct rs_row *r = add(&rows, "x", "GET", p, 1, 1000.0 * (p < 4 ? p : 4), NAN);
+		struct rs_row r;
 
-		r->seconds = 2;
+		fill(&r, "x", "GET", p, 1, 1000.0 * (p < 4 ? p : 4), NAN);
+		r.seconds = 2;
 		/* The server is busier at depth 4 (saturation); not at depth 1. */
-		r->server_cpu_s = p >= 4 ? 1.9 : 0.4;
-		r->client_cpu_s = 1.0;
+		r.server_cpu_s = p >= 4 ? 1.9 : 0.4;
+		r.client_cpu_s = 1.0;
+		push(&rows, &r);
 	}
 	build(&rows, &set);
 	analysis_series_compute(&set.v[0], NULL, 0.95, 0.10, &a);

@@ -8,6 +8,7 @@
 
 #include "chart.h"
 #include "row.h"
+#include "rows_helper.h"
 #include "series.h"
 
 /* ---- ticks and labels ---- */
@@ -174,29 +175,21 @@ static const char *const test_names[] = {
 /* ntests tests x nlabels labels over depths 1..ndepths, 3 repeats. */
 static void make_rows(struct rs_rows *rows, size_t ntests, size_t nlabels, unsigned ndepths)
 {
-	const char *src = rows_add_name(rows, "mem.csv");
-	unsigned line = 2;
-
 	for (size_t l = 0; l < nlabels; l++)
 		for (size_t t = 0; t < ntests; t++)
 			for (unsigned d = 1; d <= ndepths; d++)
 				for (unsigned r = 1; r <= 3; r++) {
-					struct rs_row *row = rows_push(rows);
+					struct rs_row row;
 					double sat = 8 + 3 * (double)t + 10 * (double)l;
 
-					row_init(row);
-					snprintf(row->label, sizeof row->label, "%s", l ? "intel" : "m1");
-					snprintf(row->test, sizeof row->test, "%s", test_names[t % 20]);
-					row->pipeline = d;
-					row->repeat = r;
-					row->clients = 50;
-					row->requests = 100000;
-					row->data_size = 3;
-					snprintf(row->redis_version, sizeof row->redis_version, "7.0.15");
-					row->rps = (1 + 0.1 * (double)t) * 1e6 / (1 + (double)l) *
-						   (1 - exp(-3.0 * d / sat)) * (1 + 0.01 * r);
-					row->src = src;
-					row->line = line++;
+					fill(&row, l ? "intel" : "m1", test_names[t % 20], d, r,
+					     (1 + 0.1 * (double)t) * 1e6 / (1 + (double)l) *
+						     (1 - exp(-3.0 * d / sat)) * (1 + 0.01 * r), NAN);
+					row.clients = 50;
+					row.requests = 100000;
+					row.data_size = 3;
+					snprintf(row.redis_version, sizeof row.redis_version, "7.0.15");
+					push(rows, &row);
 				}
 }
 

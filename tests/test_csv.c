@@ -42,33 +42,98 @@ static struct rs_row sample_row(void)
 	return r;
 }
 
-static void round_trip(void)
+/* r written by csv_format_row() and read back by csv_parse() into rows. */
+static void write_and_read(const struct rs_row *r, struct rs_rows *rows, char *buf, size_t size)
 {
-	struct rs_row r = sample_row();
-	char buf[8192];
 	size_t n = strlen(csv_header());
-	struct rs_rows rows = { 0 };
 	struct csv_info info;
 	struct rs_err err;
 	int len;
 
 	memcpy(buf, csv_header(), n);
-	len = csv_format_row(&r, buf + n, sizeof buf - n, &err);
-	cr_assert_gt(len, 0);
-	cr_assert_eq(csv_parse(buf, n + (size_t)len, "mem.csv", &rows, &info, &err), 0, "%s", err.msg);
-	cr_assert_eq(rows.n, 1);
+	len = csv_format_row(r, buf + n, size - n, &err);
+	cr_assert_gt(len, 0, "%s", err.msg);
+	cr_assert_eq(csv_parse(buf, n + (size_t)len, "mem.csv", rows, &info, &err), 0, "%s",
+		     err.msg);
+	cr_assert_eq(rows->n, 1);
 	cr_assert(info.rsweep_header);
-	cr_assert_str_eq(rows.v[0].label, r.label);
-	cr_assert_str_eq(rows.v[0].first_error, r.first_error);
-	cr_assert_eq(rows.v[0].pipeline, 16);
-	cr_assert_eq(rows.v[0].requests, 100000);
-	cr_assert_float_eq(rows.v[0].rps, 810000.25, 1e-6);
-	cr_assert_float_eq(rows.v[0].seconds, 0.123456, 1e-9);
-	cr_assert(isnan(rows.v[0].server_cpu_s), "unknown stays unknown");
-	cr_assert_eq(rows.v[0].misses, -1);
-	cr_assert_eq(rows.v[0].line, 2);
+	/* The quoted line break in first_error is inside the one record. */
+	cr_assert_eq(info.lines, 3);
+}
+
+/* Every field of the compact row equals the written row's (figures bit
+ * for bit: each one below has no more decimals than the CSV writes, or is
+ * one fixed point cannot hold and takes the exact side table). */
+static void check_every_field(const struct rs_rows *rows, const struct rs_row *r)
+{
+	const struct rs_rec *x = &rows->v[0];
+	const struct {
+		enum row_fig f;
+		double want;
+	} figs[] = {
+		{ ROW_RPS, r->rps }, { ROW_SECONDS, r->seconds }, { ROW_AVG_MS, r->avg_ms },
+		{ ROW_P50_MS, r->p50_ms }, { ROW_P95_MS, r->p95_ms }, { ROW_P99_MS, r->p99_ms },
+		{ ROW_P999_MS, r->p999_ms }, { ROW_MAX_MS, r->max_ms },
+		{ ROW_SERVER_CPU_S, r->server_cpu_s }, { ROW_CLIENT_CPU_S, r->client_cpu_s },
+	};
+
+	cr_assert_str_eq(x->label, r->label);
+	cr_assert_str_eq(x->test, r->test);
+	cr_assert_str_eq(x->server->target, r->target);
+	cr_assert_str_eq(x->server->redis_version, r->redis_version);
+	cr_assert_str_eq(x->server->server_arch, r->server_arch);
+	cr_assert_str_eq(x->src, "mem.csv");
+	cr_assert_eq(x->line, 2);
+	cr_assert_eq(x->pipeline, r->pipeline);
+	cr_assert_eq(x->repeat, r->repeat);
+	cr_assert_eq(x->clients, r->clients);
+	cr_assert_eq(x->threads, r->threads);
+	cr_assert_eq(x->data_size, r->data_size);
+	cr_assert_eq(x->requests, r->requests);
+	cr_assert_eq(x->errors, r->errors);
+	cr_assert_eq(x->keyspace, r->keyspace);
+	for (size_t i = 0; i < sizeof figs / sizeof figs[0]; i++) {
+		double got = rows_fig(rows, x, figs[i].f);
+
+		if (isnan(figs[i].want))
+			cr_assert(isnan(got), "figure %d: unknown stays unknown, got %.17g", figs[i].f, got);
+		else
+			cr_assert(got == figs[i].want, "figure %d: %.17g, wrote %.17g", figs[i].f, got,
+				  figs[i].want);
+	}
+}
+
+static void round_trip(void)
+{
+	struct rs_row r = sample_row();
+	char buf[8192];
+	struct rs_rows rows = { 0 };
+
+	write_and_read(&r, &rows, buf, sizeof buf);
+	check_every_field(&rows, &r);
 	/* '.' is the decimal mark whatever the locale. */
 	cr_assert(strstr(buf, "810000.25") != NULL);
+	rows_free(&rows);
+
+	/* Every column known, and figures fixed point cannot hold: over its
+	 * range (rps above 21 million, a 2-day window, seconds of CPU) and
+	 * integers far over 32 bits. */
+	r.threads = 8;
+	r.data_size = 536870912;
+	r.keyspace = 1000000000000;
+	r.requests = 1000000000000000;
+	r.errors = 4000000000;
+	r.p999_ms = 2.75;
+	r.rps = 3000000000.5;
+	r.seconds = 172800.5;
+	r.max_ms = 250000;
+	r.server_cpu_s = 0.5;
+	r.client_cpu_s = 86400.25;
+	strcpy(r.target, "unix:/tmp/a, \"b\".sock");
+	strcpy(r.redis_version, "7.2.4");
+	strcpy(r.server_arch, "64 epoll x86_64");
+	write_and_read(&r, &rows, buf, sizeof buf);
+	check_every_field(&rows, &r);
 	rows_free(&rows);
 }
 
@@ -110,7 +175,7 @@ Test(csv, columns_found_by_name_in_any_order_and_unknown_ignored)
 		     "%s", err.msg);
 	cr_assert_eq(rows.n, 1);
 	cr_assert_eq(rows.v[0].pipeline, 4);
-	cr_assert_float_eq(rows.v[0].rps, 1000.5, 1e-9);
+	cr_assert_float_eq(rows_fig(&rows, &rows.v[0], ROW_RPS), 1000.5, 1e-9);
 	cr_assert_eq(rows.v[0].clients, -1);
 	rows_free(&rows);
 }
@@ -300,6 +365,9 @@ Test(csv, bad_files_name_file_line_and_reason)
 		{ "label,test,pipeline,rps\na,G\"ET,1,5\n", "t.csv:2: quote inside an unquoted field" },
 		{ "label,test,pipeline,rps\na,GET,1,\n", "t.csv:2: rps is empty" },
 		{ "label,test,pipeline,rps,rps\na,GET,1,5,5\n", "t.csv:1: column rps appears twice" },
+		/* The compact row holds these in 32 bits. */
+		{ "label,test,pipeline,rps,clients\na,GET,1,5,5000000000\n",
+		  "t.csv:2: clients 5000000000 is above 2147483647" },
 	};
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -14,6 +14,7 @@
 #include "csv.h"
 #include "import.h"
 #include "opts.h"
+#include "rows_helper.h"
 #include "spawn.h"
 
 static void parse_ok(const char *text, enum import_kind kind, struct import_result *r)
@@ -230,7 +231,7 @@ static void read_rows(const char *name, struct rs_rows *rows)
 	cr_assert(info.rsweep_header);
 }
 
-static const struct rs_row *row_of(const struct rs_rows *rows, const char *test, unsigned repeat)
+static const struct rs_rec *row_of(const struct rs_rows *rows, const char *test, unsigned repeat)
 {
 	for (size_t i = 0; i < rows->n; i++)
 		if (strcmp(rows->v[i].test, test) == 0 && rows->v[i].repeat == repeat)
@@ -255,8 +256,9 @@ Test(import, cli_writes_rsweep_rows, .init = mk_tmp, .fini = rm_tmp)
 	static const char *const list[] = { "-P", "1..4", "run.txt" };
 	struct rs_rows rows = { 0 };
 	struct rs_err err = { "" };
-	const struct rs_row *r;
+	const struct rs_rec *r;
 	struct stat st;
+	char order[32];
 
 	write_file("run.txt", text, strlen(text));
 	cr_assert_eq(run_import(&err, a1, 15), RS_OK, "%s", err.msg);
@@ -269,9 +271,15 @@ Test(import, cli_writes_rsweep_rows, .init = mk_tmp, .fini = rm_tmp)
 	cr_assert_eq(r->clients, 20);
 	cr_assert_eq(r->requests, 5000);
 	cr_assert_eq(r->data_size, 64);
-	cr_assert_float_eq(r->rps, 59988, 1e-9);
-	cr_assert_float_eq(r->p50_ms, 0.415, 1e-12);
-	cr_assert_eq(r->order, 4);
+	cr_assert_float_eq(rows_fig(&rows, r, ROW_RPS), 59988, 1e-9);
+	cr_assert_float_eq(rows_fig(&rows, r, ROW_P50_MS), 0.415, 1e-12);
+	{
+		char path[128];
+
+		snprintf(path, sizeof path, "%s/out.csv", tmpdir);
+		column_at(path, r->line, "order", order, sizeof order);
+	}
+	cr_assert_str_eq(order, "4");
 	/* LPUSH measured twice in one run: two repeats, not a duplicate. */
 	cr_assert_not_null(row_of(&rows, "LPUSH", 1));
 	cr_assert_not_null(row_of(&rows, "LPUSH", 2));
@@ -356,7 +364,7 @@ Test(import, real_redis_benchmark_output, .init = mk_tmp, .fini = rm_tmp, .timeo
 	static const char *const q[] = { "-l", "quiet", "-P", "1", "-q", "-o", "q.csv", "q.txt" };
 	static const char *const c[] = { "-l", "csv", "-P", "1", "-q", "--from", "csv", "-o",
 					 "c.csv", "c.txt" };
-	const struct rs_row *r;
+	const struct rs_rec *r;
 
 	if (system("command -v redis-benchmark >/dev/null") != 0)
 		cr_skip_test("redis-benchmark not found (apt-get install redis-tools)");
@@ -374,8 +382,8 @@ Test(import, real_redis_benchmark_output, .init = mk_tmp, .fini = rm_tmp, .timeo
 	cr_assert_eq(rows.n, 2);
 	r = row_of(&rows, "GET", 1);
 	cr_assert_not_null(r);
-	cr_assert_gt(r->rps, 0);
-	cr_assert_gt(r->p50_ms, 0);
+	cr_assert_gt(rows_fig(&rows, r, ROW_RPS), 0);
+	cr_assert_gt(rows_fig(&rows, r, ROW_P50_MS), 0);
 	cr_assert_not_null(row_of(&rows, "SET", 1));
 	rows_free(&rows);
 
@@ -384,9 +392,9 @@ Test(import, real_redis_benchmark_output, .init = mk_tmp, .fini = rm_tmp, .timeo
 	cr_assert_geq(rows.n, 4);
 	r = row_of(&rows, "MSET", 1);
 	cr_assert_not_null(r);
-	cr_assert_gt(r->rps, 0);
-	cr_assert_gt(r->avg_ms, 0);
-	cr_assert_geq(r->max_ms, r->min_ms);
+	cr_assert_gt(rows_fig(&rows, r, ROW_RPS), 0);
+	cr_assert_gt(rows_fig(&rows, r, ROW_AVG_MS), 0);
+	cr_assert_geq(rows_fig(&rows, r, ROW_MAX_MS), rows_fig(&rows, r, ROW_AVG_MS));
 	cr_assert_not_null(row_of(&rows, "LRANGE_100", 1));
 	cr_assert_not_null(row_of(&rows, "LPUSH", 1));
 	rows_free(&rows);

@@ -12,6 +12,7 @@
 #include "chart.h"
 #include "csv.h"
 #include "render_pdf.h"
+#include "rows_helper.h"
 #include "series.h"
 
 static void need_tools(void)
@@ -46,23 +47,13 @@ static const char *const names[] = { "GET", "SET", "LRANGE_100", "ZPOPMIN" };
 
 static void make_set(struct rs_rows *rows, struct series_set *set)
 {
-	const char *src = rows_add_name(rows, "mem.csv");
 	struct rs_err err;
 
 	for (size_t l = 0; l < 2; l++)
 		for (size_t t = 0; t < 4; t++)
-			for (unsigned d = 1; d <= 16; d++) {
-				struct rs_row *row = rows_push(rows);
-
-				row_init(row);
-				snprintf(row->label, sizeof row->label, "%s", l ? "intel" : "m1");
-				snprintf(row->test, sizeof row->test, "%s", names[t]);
-				row->pipeline = d;
-				row->repeat = 1;
-				row->rps = (4.0 - (double)t) * 4e5 * (1 - exp(-0.3 * d)) / (1 + (double)l);
-				row->src = src;
-				row->line = 2 + (unsigned)rows->n;
-			}
+			for (unsigned d = 1; d <= 16; d++)
+				add(rows, l ? "intel" : "m1", names[t], d, 1,
+				    (4.0 - (double)t) * 4e5 * (1 - exp(-0.3 * d)) / (1 + (double)l), NAN);
 	cr_assert_eq(series_build(rows, SM_RPS, set, &err), 0, "%s", err.msg);
 }
 

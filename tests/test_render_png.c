@@ -14,6 +14,7 @@
 #include "font.h"
 #include "render_png.h"
 #include "render_png_int.h"
+#include "rows_helper.h"
 #include "series.h"
 
 static const char *font(void)
@@ -27,23 +28,13 @@ static const char *font(void)
 static void make_set(struct rs_rows *rows, struct series_set *set)
 {
 	static const char *const names[] = { "GET", "SET", "LPUSH", "ZADD" };
-	const char *src = rows_add_name(rows, "mem.csv");
 	struct rs_err err;
 
 	for (size_t t = 0; t < 4; t++)
 		for (unsigned d = 1; d <= 20; d++)
-			for (unsigned r = 1; r <= 2; r++) {
-				struct rs_row *row = rows_push(rows);
-
-				row_init(row);
-				snprintf(row->label, sizeof row->label, "m1");
-				snprintf(row->test, sizeof row->test, "%s", names[t]);
-				row->pipeline = d;
-				row->repeat = r;
-				row->rps = (4.0 - (double)t) * 4e5 * (1 - exp(-0.3 * d));
-				row->src = src;
-				row->line = 2 + (unsigned)rows->n;
-			}
+			for (unsigned r = 1; r <= 2; r++)
+				add(rows, "m1", names[t], d, r, (4.0 - (double)t) * 4e5 * (1 - exp(-0.3 * d)),
+				    NAN);
 	cr_assert_eq(series_build(rows, SM_RPS, set, &err), 0, "%s", err.msg);
 }
 

@@ -1,11 +1,14 @@
-/* test_strtab.c: the string table. */
+/* test_strtab.c: the string table, and the rows' strings interned with it. */
 #include "config.h"
 
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "row.h"
+#include "rows_helper.h"
 #include "strtab.h"
 
 Test(strtab, ids_in_first_seen_order_and_found_again)
@@ -95,4 +98,75 @@ Test(strtab, copies_never_move_as_the_table_grows)
 	strtab_free(&t);
 	free(first);
 	free(big);
+}
+
+/* Rows keep each string once: equal strings are the same copy, whichever
+ * row (not only the one before) had it first. */
+Test(strtab, rows_share_their_strings)
+{
+	struct rs_rows rows = { 0 };
+	struct rs_row r;
+	const struct rs_rec *a, *b, *c;
+
+	fill(&r, "m1", "GET", 1, 1, 1000, NAN);
+	snprintf(r.target, sizeof r.target, "unix:/tmp/x.sock");
+	snprintf(r.redis_version, sizeof r.redis_version, "7.0.15");
+	push(&rows, &r);
+	fill(&r, "intel", "SET", 1, 1, 1000, NAN);
+	push(&rows, &r);
+	fill(&r, "m1", "SET", 2, 1, 1000, NAN);
+	snprintf(r.target, sizeof r.target, "unix:/tmp/x.sock");
+	snprintf(r.redis_version, sizeof r.redis_version, "7.0.15");
+	push(&rows, &r);
+	a = &rows.v[0];
+	b = &rows.v[1];
+	c = &rows.v[2];
+	cr_assert_eq(a->label, c->label, "the same label, the same copy");
+	cr_assert_eq(b->test, c->test);
+	cr_assert_neq(a->label, b->label);
+	cr_assert_str_eq(b->label, "intel");
+	cr_assert_eq(a->server, c->server, "the same server, one struct rs_server");
+	cr_assert_neq(a->server, b->server);
+	cr_assert_str_eq(b->server->target, "", "an unknown string is empty");
+	cr_assert_str_eq(c->server->redis_version, "7.0.15");
+	cr_assert_eq(a->src, c->src);
+	cr_assert_str_eq(a->src, "mem.csv");
+	rows_free(&rows);
+}
+
+/* What reading a file of millions of rows costs: a row in 128 bytes (it
+ * was a struct of ten 128-byte strings, 1.1 KB). */
+Test(strtab, a_row_is_small)
+{
+	cr_assert_leq(sizeof(struct rs_rec), 128, "%zu bytes", sizeof(struct rs_rec));
+}
+
+/* The compact row's figures: fixed point when the text's decimals allow,
+ * exact whatever they are, and unknown stays unknown. */
+Test(strtab, figures_come_back_exactly)
+{
+	static const double v[] = {
+		0, 0.01, 810000.25, 21474836.47, 21474836.48, 1e15, 0.1 + 0.2, 1.0 / 3, 123.456789,
+		5e-324, INFINITY,
+	};
+	struct rs_rows rows = { 0 };
+
+	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+		struct rs_row r;
+		const struct rs_rec *x;
+
+		fill(&r, "m1", "GET", 1, (unsigned)i + 1, v[i], v[i]);
+		r.seconds = v[i];
+		r.p999_ms = NAN;
+		x = push(&rows, &r);
+		cr_assert(rows_fig(&rows, x, ROW_RPS) == v[i], "rps %.17g: %.17g", v[i],
+			  rows_fig(&rows, x, ROW_RPS));
+		cr_assert(rows_fig(&rows, x, ROW_AVG_MS) == v[i], "avg %.17g", v[i]);
+		cr_assert(rows_fig(&rows, x, ROW_SECONDS) == v[i], "seconds %.17g", v[i]);
+		cr_assert(isnan(rows_fig(&rows, x, ROW_P999_MS)));
+	}
+	/* Only those fixed point cannot hold took the side table. */
+	cr_assert_lt(rows.nwide, 3 * sizeof v / sizeof v[0]);
+	cr_assert_gt(rows.nwide, 0);
+	rows_free(&rows);
 }

@@ -1,0 +1,206 @@
+/* test_series.c: rows grouped into series: order, lookups by name, many
+ * names, rows without the metric, duplicates, medians. */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rows_helper.h"
+#include "series.h"
+
+static void build(const struct rs_rows *rows, struct series_set *set)
+{
+	struct rs_err err = { "" };
+
+	cr_assert_eq(series_build(rows, SM_RPS, set, &err), 0, "%s", err.msg);
+}
+
+/* Labels and tests in order of first appearance; series label-major, then
+ * by test order; points by depth; found by name. */
+Test(series, order_and_lookup)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set set;
+	const struct series *s;
+
+	add(&rows, "b", "SET", 4, 1, 400, NAN);
+	add(&rows, "a", "GET", 2, 1, 200, NAN);
+	add(&rows, "b", "GET", 1, 1, 100, NAN);
+	add(&rows, "a", "SET", 1, 1, 10, NAN);
+	add(&rows, "b", "SET", 1, 2, 120, NAN);
+	add(&rows, "b", "SET", 1, 1, 80, NAN);
+	build(&rows, &set);
+	cr_assert_eq(set.nlabels, 2);
+	cr_assert_str_eq(set.labels[0], "b");
+	cr_assert_str_eq(set.labels[1], "a");
+	cr_assert_eq(set.ntests, 2);
+	cr_assert_str_eq(set.tests[0], "SET");
+	cr_assert_eq(set.n, 4);
+	cr_assert_str_eq(set.v[0].label, "b");
+	cr_assert_str_eq(set.v[0].test, "SET");
+	cr_assert_str_eq(set.v[1].test, "GET");
+	cr_assert_str_eq(set.v[2].label, "a");
+	cr_assert_str_eq(set.v[2].test, "SET");
+	s = series_find(&set, "b", "SET");
+	cr_assert_eq(s, &set.v[0]);
+	cr_assert_eq(s->npts, 2);
+	cr_assert_eq(s->pts[0].depth, 1);
+	cr_assert_eq(s->pts[0].n, 2);
+	cr_assert_float_eq(s->pts[0].median, 100, 1e-9);
+	cr_assert_eq(s->first->line, 7, "the series' first row: smallest depth, repeat, line");
+	cr_assert_eq(series_at(s, 4), &s->pts[1]);
+	cr_assert_null(series_at(s, 2));
+	cr_assert_null(series_at(s, 5));
+	cr_assert_eq(series_find(&set, "a", "GET"), &set.v[3]);
+	cr_assert_null(series_find(&set, "a", "LPUSH"));
+	cr_assert_null(series_find(&set, "c", "GET"));
+	series_set_free(&set);
+	rows_free(&rows);
+}
+
+/* Thousands of names, each its own series: every one is found by name
+ * and sits where the order says.  (Each name was a scan of the names
+ * before it, and each lookup one of the series: minutes at this size.) */
+static void many_names(int labels)
+{
+	enum { N = 30000 };
+	struct rs_rows rows = { 0 };
+	struct series_set set;
+	char a[32], b[32];
+
+	for (int i = 0; i < N; i++) {
+		snprintf(a, sizeof a, "name%d", (i * 7919) % N);
+		add(&rows, labels ? a : "x", labels ? "GET" : a, 1, 1, 1000 + i, NAN);
+		add(&rows, labels ? a : "x", labels ? "GET" : a, 2, 1, 2000 + i, NAN);
+	}
+	build(&rows, &set);
+	cr_assert_eq(set.n, N);
+	cr_assert_eq(labels ? set.nlabels : set.ntests, N);
+	for (int i = 0; i < N; i++) {
+		const struct series *s;
+
+		snprintf(a, sizeof a, "name%d", (i * 7919) % N);
+		s = series_find(&set, labels ? a : "x", labels ? "GET" : a);
+		cr_assert_not_null(s, "%s", a);
+		cr_assert_eq(s, &set.v[i], "%s is series %td, not %d", a, s - set.v, i);
+		cr_assert_eq(s->npts, 2);
+		cr_assert_float_eq(s->pts[1].median, 2000 + i, 1e-9);
+		cr_assert_str_eq(labels ? set.labels[i] : set.tests[i], a);
+	}
+	snprintf(b, sizeof b, "name%d", N);
+	cr_assert_null(series_find(&set, labels ? b : "x", labels ? "GET" : b));
+	series_set_free(&set);
+	rows_free(&rows);
+}
+
+Test(series, thirty_thousand_labels)
+{
+	many_names(1);
+}
+
+Test(series, thirty_thousand_tests)
+{
+	many_names(0);
+}
+
+/* A 2-column import has no latency: the latency set is built from the
+ * rows that have it, and is empty when none has. */
+Test(series, build_known_skips_rows_without_the_metric)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set set;
+	struct rs_err err = { "" };
+
+	add(&rows, "a", "GET", 1, 1, 100, NAN);
+	add(&rows, "b", "GET", 1, 1, 100, 0.5);
+	add(&rows, "b", "GET", 2, 1, 100, 0.25);
+	cr_assert_eq(series_build(&rows, SM_AVG, &set, &err), -1);
+	cr_assert(strstr(err.msg, "mem.csv:2: no avg figure") != NULL, "%s", err.msg);
+	cr_assert_eq(series_build_known(&rows, SM_AVG, &set, &err), 0, "%s", err.msg);
+	cr_assert_eq(set.n, 1);
+	cr_assert_eq(set.nlabels, 1, "label a has no latency: not in the set");
+	cr_assert_str_eq(set.v[0].label, "b");
+	cr_assert_float_eq(set.v[0].pts[1].median, 0.25, 1e-12);
+	series_set_free(&set);
+	rows_free(&rows);
+	add(&rows, "a", "GET", 1, 1, 100, NAN);
+	cr_assert_eq(series_build_known(&rows, SM_AVG, &set, &err), 0, "%s", err.msg);
+	cr_assert_eq(set.n, 0);
+	cr_assert_null(series_find(&set, "a", "GET"));
+	series_set_free(&set);
+	rows_free(&rows);
+}
+
+/* The first duplicate in series order is named, with where it was first. */
+Test(series, duplicate_points_are_refused)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set set;
+	struct rs_err err = { "" };
+
+	add(&rows, "a", "GET", 1, 1, 100, NAN);
+	add(&rows, "b", "GET", 1, 1, 100, NAN);
+	add(&rows, "b", "GET", 1, 1, 100, NAN);
+	add(&rows, "a", "GET", 2, 1, 100, NAN);
+	add(&rows, "a", "GET", 2, 1, 100, NAN);
+	cr_assert_eq(series_build(&rows, SM_RPS, &set, &err), -1);
+	cr_assert_str_eq(err.msg, "mem.csv:6: duplicate point (label 'a', GET, P=2, repeat 1; "
+		     "first at mem.csv:5)");
+	rows_free(&rows);
+}
+
+Test(series, keep_depths)
+{
+	struct rs_rows rows = { 0 };
+	struct depth_list d = { (unsigned[]){ 1000000, 2 }, 2 };
+	struct rs_err err = { "" };
+
+	for (unsigned p = 1; p <= 4; p++)
+		add(&rows, "a", "GET", p, 1, 100.0 * p, NAN);
+	add(&rows, "a", "GET", 1000000, 1, 1e6, NAN);
+	cr_assert_eq(series_keep_depths(&rows, &d, &err), 0, "%s", err.msg);
+	cr_assert_eq(rows.n, 2);
+	cr_assert_eq(rows.v[0].pipeline, 2);
+	cr_assert_eq(rows.v[1].pipeline, 1000000);
+	d.v[0] = 3;
+	d.n = 1;
+	cr_assert_eq(series_keep_depths(&rows, &d, &err), -1);
+	cr_assert(strstr(err.msg, "no row is at any of these depths") != NULL, "%s", err.msg);
+	rows_free(&rows);
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median found by selection is the one sorting gives, bit for bit,
+ * on random, sorted, reversed and repetitive values. */
+Test(series, median_is_the_sorted_middle)
+{
+	unsigned seed = 7;
+	double v[301], w[301];
+
+	cr_assert(isnan(series_median(v, 0)));
+	for (int round = 0; round < 4000; round++) {
+		size_t n = 1 + (size_t)(round % 301);
+		int kind = round % 5;
+		double want;
+
+		for (size_t i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			v[i] = kind == 0 ? (double)(seed >> 8) / 1e3 :
+			       kind == 1 ? (double)i : kind == 2 ? (double)(n - i) :
+			       kind == 3 ? (double)((seed >> 16) % 3) : 1e308 * ((seed >> 16) % 2 ? 1 : -1);
+		}
+		memcpy(w, v, n * sizeof *v);
+		qsort(w, n, sizeof *w, cmp);
+		want = n % 2 ? w[n / 2] : w[n / 2 - 1] + (w[n / 2] - w[n / 2 - 1]) / 2;
+		cr_assert(series_median(v, n) == want, "round %d, n %zu", round, n);
+	}
+}
