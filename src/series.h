@@ -85,7 +85,7 @@ int series_test_matches(const char *item, const char *test);
  * when none is left. */
 int series_keep_depths(struct rs_rows *rows, const struct depth_list *depths, struct rs_err *err);
 
-/* Median of v[0..n) (sorts v in place); NAN for n == 0. */
+/* Median of v[0..n), which holds no NAN (reorders v); NAN for n == 0. */
 double series_median(double *v, size_t n);
 
 #endif
