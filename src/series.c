@@ -58,11 +58,20 @@ int series_test_matches(const char *item, const char *test)
 
 int series_keep_depths(struct rs_rows *rows, const struct depth_list *depths, struct rs_err *err)
 {
+	/* One bit per depth: a list of thousands against millions of rows. */
+	unsigned char *want = xcalloc(DEPTHS_MAX_VALUE / 8 + 1, 1);
 	size_t keep = 0;
 
-	for (size_t i = 0; i < rows->n; i++)
-		if (depths_contains(depths, rows->v[i].pipeline))
+	for (size_t i = 0; i < depths->n; i++)
+		if (depths->v[i] <= DEPTHS_MAX_VALUE)
+			want[depths->v[i] / 8] |= (unsigned char)(1u << (depths->v[i] % 8));
+	for (size_t i = 0; i < rows->n; i++) {
+		unsigned d = rows->v[i].pipeline;
+
+		if (d <= DEPTHS_MAX_VALUE && (want[d / 8] & (1u << (d % 8))))
 			rows->v[keep++] = rows->v[i];
+	}
+	free(want);
 	rows->n = keep;
 	if (keep == 0)
 		return rs_err_set(err, "--depths: no row is at any of these depths");
@@ -441,8 +450,16 @@ const struct series *series_find(const struct series_set *set, const char *label
 
 const struct series_point *series_at(const struct series *s, unsigned depth)
 {
-	for (size_t i = 0; i < s->npts; i++)
-		if (s->pts[i].depth == depth)
-			return &s->pts[i];
-	return NULL;
+	size_t lo = 0, hi = s->npts;
+
+	/* Points are sorted by depth. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->pts[mid].depth < depth)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->npts && s->pts[lo].depth == depth ? &s->pts[lo] : NULL;
 }
