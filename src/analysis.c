@@ -219,15 +219,6 @@ static int cmp_speedup(const void *pa, const void *pb)
 	return (x->test_idx > y->test_idx) - (x->test_idx < y->test_idx);
 }
 
-static size_t analysis_find(const struct analysis_result *r, const char *label, const char *test)
-{
-	for (size_t i = 0; i < r->nseries; i++)
-		if (strcmp(r->series[i].rps->label, label) == 0 &&
-		    strcmp(r->series[i].rps->test, test) == 0)
-			return i;
-	return (size_t)-1;
-}
-
 static int analysis_no_baseline(const struct series_set *rps, const char *want, struct rs_err *err)
 {
 	char list[300] = "";
@@ -280,18 +271,26 @@ int analysis_run(const struct series_set *rps, const struct series_set *avg,
 		analysis_series_compute(s, a, o->knee, o->cv_limit, &out->series[i]);
 		out->nsingle += s->npts == 1;
 	}
-	for (size_t l = 0; l < rps->nlabels; l++) {
-		if (l == base_label)
-			continue;
-		for (size_t t = 0; t < rps->ntests; t++) {
-			size_t b = analysis_find(out, rps->labels[base_label], rps->tests[t]);
-			size_t a = analysis_find(out, rps->labels[l], rps->tests[t]);
+	/* Each other label's series against the baseline's series of the same
+	 * test.  The set is label-major with tests in order, so walking it
+	 * gives the comparisons by other label, then test order. */
+	{
+		size_t *base_of = xmalloc((rps->ntests ? rps->ntests : 1) * sizeof *base_of);
 
-			if (b == (size_t)-1 || a == (size_t)-1)
+		for (size_t t = 0; t < rps->ntests; t++)
+			base_of[t] = (size_t)-1;
+		for (size_t i = 0; i < rps->n; i++)
+			if (rps->v[i].label_idx == base_label)
+				base_of[rps->v[i].test_idx] = i;
+		out->cmps = xcalloc(rps->n, sizeof *out->cmps);
+		for (size_t i = 0; i < rps->n; i++) {
+			size_t b = base_of[rps->v[i].test_idx];
+
+			if (rps->v[i].label_idx == base_label || b == (size_t)-1)
 				continue;
-			out->cmps = xreallocarray(out->cmps, out->ncmps + 1, sizeof *out->cmps);
-			analysis_compare(out, b, a, o->depth, &out->cmps[out->ncmps++]);
+			analysis_compare(out, b, i, o->depth, &out->cmps[out->ncmps++]);
 		}
+		free(base_of);
 	}
 	out->speedup = xcalloc(out->ncmps ? out->ncmps : 1, sizeof *out->speedup);
 	for (size_t i = 0; i < out->ncmps; i++) {

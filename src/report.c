@@ -399,7 +399,9 @@ static void report_series_table(const struct analysis_result *r, struct rtab *t)
 static size_t report_notes(const struct analysis_result *r, const struct report_opts *o,
 			   char ***out)
 {
-	char **v = NULL;
+	/* At most two notes a series, and one for them all: room for them
+	 * at once, not a reallocation a note. */
+	char **v = xcalloc(2 * r->nseries + 1, sizeof *v);
 	size_t n = 0;
 
 	for (size_t i = 0; i < r->nseries; i++) {
@@ -427,7 +429,6 @@ static size_t report_notes(const struct analysis_result *r, const struct report_
 				 "%s %s: the throughput model does not fit (no positive asymptote)",
 				 s->label, s->test);
 		if (buf[0]) {
-			v = xreallocarray(v, n + 1, sizeof *v);
 			v[n++] = xstrdup(buf);
 		}
 		if (a->nunstable == 0)
@@ -444,7 +445,6 @@ static size_t report_notes(const struct analysis_result *r, const struct report_
 				 fnum(x, sizeof x, 100 * o->cv_limit, 1), a->nunstable, s->npts,
 				 a->unstable[worst].depth,
 				 fnum(y, sizeof y, 100 * a->unstable[worst].cv, 1));
-			v = xreallocarray(v, n + 1, sizeof *v);
 			v[n++] = xstrdup(buf);
 			continue;
 		}
@@ -455,11 +455,9 @@ static size_t report_notes(const struct analysis_result *r, const struct report_
 					      k ? "," : "", a->unstable[k].depth,
 					      fnum(x, sizeof x, 100 * a->unstable[k].cv, 1),
 					      a->unstable[k].n);
-		v = xreallocarray(v, n + 1, sizeof *v);
 		v[n++] = xstrdup(buf);
 	}
 	if (r->nsingle == r->nseries) {
-		v = xreallocarray(v, n + 1, sizeof *v);
 		v[n++] = xstrdup("every series has one depth: no saturation depth or model fit, "
 				 "comparisons only");
 	}
@@ -689,14 +687,6 @@ static void csv_depth(FILE *fp, unsigned d)
 		fputc(',', fp);
 }
 
-static const struct analysis_cmp *report_cmp_of(const struct analysis_result *r, size_t series)
-{
-	for (size_t i = 0; i < r->ncmps; i++)
-		if (r->cmps[i].other == series)
-			return &r->cmps[i];
-	return NULL;
-}
-
 static void csv_delta(FILE *fp, const struct analysis_delta *d)
 {
 	int ok = d != NULL && d->valid;
@@ -711,7 +701,12 @@ static void report_csv(FILE *fp, const struct analysis_result *r, const struct r
 {
 	char **notes;
 	size_t nnotes = report_notes(r, o, &notes);
+	/* Each series' comparison with the baseline, if it has one (a search
+	 * of the comparisons per series made 30k labels take seconds). */
+	const struct analysis_cmp **cmp_of = xcalloc(r->nseries ? r->nseries : 1, sizeof *cmp_of);
 
+	for (size_t i = r->ncmps; i-- > 0;)
+		cmp_of[r->cmps[i].other] = &r->cmps[i];
 	fputs(REPORT_CSV_LEAD ",points,fit_status,unstable_depths,busier,server_cpu,client_cpu,"
 	      "baseline,delta_rps_at_1,delta_pct_at_1,delta_avg_ms_at_1,ratio_at_1,"
 	      "delta_rps_at_peak,delta_pct_at_peak,delta_avg_ms_at_peak,ratio_at_peak,"
@@ -720,7 +715,7 @@ static void report_csv(FILE *fp, const struct analysis_result *r, const struct r
 	for (size_t i = 0; i < r->nseries; i++) {
 		static const char *const status[] = { "ok", "too_few", "nonpositive", "poor" };
 		const struct analysis_series *a = &r->series[i];
-		const struct analysis_cmp *c = report_cmp_of(r, i);
+		const struct analysis_cmp *c = cmp_of[i];
 		char b[512];
 		size_t w = 0;
 
@@ -763,6 +758,7 @@ static void report_csv(FILE *fp, const struct analysis_result *r, const struct r
 		}
 		fputc('\n', fp);
 	}
+	free(cmp_of);
 	report_free_notes(notes, nnotes);
 }
 
