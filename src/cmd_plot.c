@@ -33,10 +33,17 @@ struct plot_panel {
 	size_t n;
 };
 
+/* More series than this in one chart are refused: its styles (7 colours x
+ * 8 markers for tests, 4 dashes for labels) tell 224 apart at best, and
+ * laying out labels among thousands of lines takes minutes. */
+#define PLOT_MAX_SERIES 256
+
 struct plot {
 	struct rs_config *cfg;
 	struct rs_rows rows;
 	struct series_set set;
+	size_t *by_test;          /* indices into set.v, by test, labels in order */
+	size_t *by_test_start;    /* test t's are by_test[start[t]..start[t+1]) */
 	struct plot_panel *panels;
 	size_t npanels;
 	enum plot_format format;
@@ -52,6 +59,8 @@ static void plot_free(struct plot *p)
 		free(p->panels[i].series);
 	}
 	free(p->panels);
+	free(p->by_test);
+	free(p->by_test_start);
 	series_set_free(&p->set);
 	rows_free(&p->rows);
 }
@@ -93,7 +102,10 @@ static int plot_select_tests(const struct series_set *set, const char *list, int
 			     const char *where, size_t **out, size_t *nout, struct rs_err *err)
 {
 	char *copy = xstrdup(list), *save = NULL;
+	unsigned char *taken = xcalloc(set->ntests ? set->ntests : 1, 1);
 
+	for (size_t k = 0; k < *nout; k++)
+		taken[(*out)[k]] = 1;
 	for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
 		size_t found = 0;
 
@@ -104,14 +116,11 @@ static int plot_select_tests(const struct series_set *set, const char *list, int
 		if (*item == '\0')
 			continue;
 		for (size_t t = 0; t < set->ntests; t++) {
-			size_t k;
-
 			if (!series_test_matches(item, set->tests[t]))
 				continue;
 			found++;
-			for (k = 0; k < *nout && (*out)[k] != t; k++)
-				;
-			if (k == *nout) {
+			if (!taken[t]) {
+				taken[t] = 1;
 				*out = xreallocarray(*out, *nout + 1, sizeof **out);
 				(*out)[(*nout)++] = t;
 			}
@@ -126,10 +135,12 @@ static int plot_select_tests(const struct series_set *set, const char *list, int
 						      set->tests[t]);
 			rs_err_set(err, "%sunknown test '%s' (the data has %s)", where, item, have);
 			free(copy);
+			free(taken);
 			return -1;
 		}
 	}
 	free(copy);
+	free(taken);
 	return 0;
 }
 
@@ -139,22 +150,47 @@ static void plot_panel_series(struct plot *p, struct plot_panel *panel, const si
 			      size_t ntests)
 {
 	const struct series_set *set = &p->set;
-	size_t base = 0;
+	size_t base = 0, n = 0;
 
 	if (p->cfg->baseline)
 		for (size_t l = 0; l < set->nlabels; l++)
 			if (strcmp(set->labels[l], p->cfg->baseline) == 0)
 				base = l;
 	for (size_t t = 0; t < ntests; t++)
-		for (size_t k = 0; k < set->nlabels; k++) {
-			size_t l = k == 0 ? base : k <= base ? k - 1 : k;
-			const struct series *s = series_find(set, set->labels[l], set->tests[tests[t]]);
+		n += p->by_test_start[tests[t] + 1] - p->by_test_start[tests[t]];
+	panel->series = xreallocarray(panel->series, panel->n + n + 1, sizeof *panel->series);
+	/* Each test's series: the baseline's, then the other labels' in order. */
+	for (size_t t = 0; t < ntests; t++) {
+		const size_t *v = p->by_test + p->by_test_start[tests[t]];
+		size_t nv = p->by_test_start[tests[t] + 1] - p->by_test_start[tests[t]];
 
-			if (s == NULL)
-				continue;
-			panel->series = xreallocarray(panel->series, panel->n + 1, sizeof *panel->series);
-			panel->series[panel->n++] = s;
-		}
+		for (size_t k = 0; k < nv; k++)
+			if (set->v[v[k]].label_idx == base)
+				panel->series[panel->n++] = &set->v[v[k]];
+		for (size_t k = 0; k < nv; k++)
+			if (set->v[v[k]].label_idx != base)
+				panel->series[panel->n++] = &set->v[v[k]];
+	}
+}
+
+/* Bucket the series by test (the set is label-major, so each bucket keeps
+ * the labels' order): a panel is then made in the time of its series. */
+static void plot_index_tests(struct plot *p)
+{
+	const struct series_set *set = &p->set;
+	size_t *fill;
+
+	p->by_test_start = xcalloc(set->ntests + 1, sizeof *p->by_test_start);
+	p->by_test = xcalloc(set->n ? set->n : 1, sizeof *p->by_test);
+	for (size_t i = 0; i < set->n; i++)
+		p->by_test_start[set->v[i].test_idx + 1]++;
+	for (size_t t = 0; t < set->ntests; t++)
+		p->by_test_start[t + 1] += p->by_test_start[t];
+	fill = xcalloc(set->ntests ? set->ntests : 1, sizeof *fill);
+	memcpy(fill, p->by_test_start, set->ntests * sizeof *fill);
+	for (size_t i = 0; i < set->n; i++)
+		p->by_test[fill[set->v[i].test_idx]++] = i;
+	free(fill);
 }
 
 static struct plot_panel *plot_add_panel(struct plot *p, const char *title, int kind)
@@ -174,10 +210,19 @@ static enum rs_status plot_panels(struct plot *p, const struct plotfile *pf, str
 {
 	struct rs_config *cfg = p->cfg;
 	size_t *filter = NULL, nfilter = 0;
+	unsigned char *in_filter = NULL;
 
+	plot_index_tests(p);
 	if (cfg->tests && plot_select_tests(&p->set, cfg->tests, 1, "--tests: ", &filter, &nfilter,
-					    err) < 0)
+					    err) < 0) {
+		free(filter);
 		return RS_BAD_INPUT;
+	}
+	if (filter != NULL) {
+		in_filter = xcalloc(p->set.ntests ? p->set.ntests : 1, 1);
+		for (size_t j = 0; j < nfilter; j++)
+			in_filter[filter[j]] = 1;
+	}
 	if (pf == NULL || pf->n == 0) {
 		struct plot_panel *panel = plot_add_panel(p, cfg->title, cfg->kind);
 		size_t *all = NULL, nall = 0;
@@ -205,14 +250,9 @@ static enum rs_status plot_panels(struct plot *p, const struct plotfile *pf, str
 				 * file serves sweeps of fewer tests. */
 				plot_select_tests(&p->set, fp->tests, 0, "", &tests, &ntests, err);
 			}
-			for (size_t k = 0; k < ntests; k++) {
-				int in = filter == NULL;
-
-				for (size_t j = 0; j < nfilter && !in; j++)
-					in = filter[j] == tests[k];
-				if (in)
+			for (size_t k = 0; k < ntests; k++)
+				if (in_filter == NULL || in_filter[tests[k]])
 					tests[keep++] = tests[k];
-			}
 			if (keep > 0) {
 				panel = plot_add_panel(p, fp->title, fp->kind >= 0 ? fp->kind : cfg->kind);
 				plot_panel_series(p, panel, tests, keep);
@@ -226,6 +266,7 @@ static enum rs_status plot_panels(struct plot *p, const struct plotfile *pf, str
 		}
 	}
 	free(filter);
+	free(in_filter);
 	if (p->npanels == 0 || p->panels[0].n == 0) {
 		if (pf && pf->n > 0)
 			rs_err_set(err, "%s: none of its panels' tests is in the data", pf->name);
@@ -233,6 +274,15 @@ static enum rs_status plot_panels(struct plot *p, const struct plotfile *pf, str
 			rs_err_set(err, "no series to draw");
 		return RS_BAD_INPUT;
 	}
+	for (size_t i = 0; i < p->npanels; i++)
+		if (p->panels[i].n > PLOT_MAX_SERIES) {
+			rs_err_set(err, "%s%s%s%zu series (labels x tests) in one chart, more than %d: "
+				   "choose tests with --tests, or plot fewer labels",
+				   p->panels[i].title ? "panel '" : "",
+				   p->panels[i].title ? p->panels[i].title : "",
+				   p->panels[i].title ? "': " : "", p->panels[i].n, PLOT_MAX_SERIES);
+			return RS_BAD_INPUT;
+		}
 	/* A line chart needs two depths: say which file has only one. */
 	for (size_t i = 0; i < p->npanels; i++) {
 		const struct plot_panel *panel = &p->panels[i];

@@ -1,0 +1,42 @@
+#!/bin/sh
+# What plot and report refuse to read, and what they still take: a chart
+# of more series than it can tell apart (laying out 30k lines took
+# minutes).  Each refusal is one line naming the problem, exit 2.
+set -u
+: "${RSWEEP:?RSWEEP must point at the rsweep binary}"
+T=$(mktemp -d "${TMPDIR:-/tmp}/rsweep-limits.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# bad MESSAGE CMD ARGS...: rsweep CMD ARGS exits 2 with one line saying MESSAGE.
+bad() {
+	msg=$1
+	shift
+	"$RSWEEP" "$@" >"$T/out" 2>"$T/err"
+	got=$?
+	[ "$got" = 2 ] || fail "'$*' exited $got, wanted 2: $(cat "$T/err")"
+	[ "$(wc -l <"$T/err")" = 1 ] || fail "'$*': message is not one line: $(cat "$T/err")"
+	grep -q -- "$msg" "$T/err" || fail "'$*': '$(cat "$T/err")' does not say '$msg'"
+}
+
+# series N: N labels x 1 test, at depths 1 and 2.
+series() {
+	awk -v n="$1" 'BEGIN { print "label,test,pipeline,rps"
+		for (i = 0; i < n; i++) printf "l%d,GET,1,%d\nl%d,GET,2,%d\n", i, 1000 + i, i, 1900 + i }'
+}
+
+series 257 >"$T/257.csv"
+bad "257 series (labels x tests) in one chart, more than 256" plot "$T/257.csv" -o "$T/s.png"
+[ ! -e "$T/s.png" ] || fail "a refused chart was written"
+series 256 >"$T/256.csv"
+"$RSWEEP" plot "$T/256.csv" -o "$T/s.png" 2>"$T/err" || fail "256 series: $(cat "$T/err")"
+printf '[one]\ntitle = Lots\ntests = get\n' >"$T/p.plot"
+bad "panel 'Lots': 257 series" plot --plot "$T/p.plot" "$T/257.csv" -o "$T/s.png"
+# The report has no such limit: a row each.
+"$RSWEEP" report "$T/257.csv" >"$T/out" 2>"$T/err" || fail "report of 257 labels: $(cat "$T/err")"
+grep -q "^  l256 " "$T/out" || fail "report of 257 labels misses l256"
+exit 0
