@@ -129,6 +129,29 @@ Test(chart, depth_ticks_are_integers_inside_the_range)
 	cr_assert_eq(t.n, 2);
 }
 
+/* The deepest axes: the engine's largest depth, and one past anything a
+ * file may hold (the function is bounded whatever it is given).  The
+ * ticks are as many as asked at most, whole, inside the range, rising by
+ * one 1-2-5 step from the first multiple of it. */
+Test(chart, depth_ticks_far_out)
+{
+	static const unsigned his[] = { 1000000, 999999, 4294967295u };
+	struct chart_ticks t;
+
+	for (size_t c = 0; c < sizeof his / sizeof his[0]; c++) {
+		chart_ticks_depth(1, his[c], 8, 0, &t);
+		cr_assert(t.n >= 2 && t.n <= 8, "1..%u: %zu ticks", his[c], t.n);
+		cr_assert_eq(t.v[0], 1);
+		for (size_t i = 1; i < t.n; i++) {
+			cr_assert_eq(t.v[i], floor(t.v[i]));
+			cr_assert(t.v[i] > t.v[i - 1] && t.v[i] <= his[c]);
+			if (i > 1)
+				cr_assert_eq(t.v[i] - t.v[i - 1], t.step);
+		}
+		cr_assert_gt(t.v[t.n - 1] + t.step, his[c], "1..%u: the last tick ends the axis", his[c]);
+	}
+}
+
 Test(chart, si_labels)
 {
 	static const struct { double v, step; const char *want; } cases[] = {
