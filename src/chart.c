@@ -289,6 +289,12 @@ static int chart_seg_in_box(double x0, double y0, double x1, double y1, const st
 	return 1;
 }
 
+/* A series' line, as lay_on_lines() looks it up. */
+struct lay_line {
+	size_t item;              /* index into the chart's items */
+	int sorted;               /* x never decreases along it */
+};
+
 /* The layout's working state. */
 struct lay {
 	const struct chart_input *in;
@@ -302,6 +308,9 @@ struct lay {
 	size_t *test_of, *label_of; /* per series: colour and dash index */
 	const char **tests, **labels;
 	size_t ntests, nlabels;
+	struct lay_line *lines;   /* lay_on_lines(): the series' lines so far */
+	size_t nlines, caplines;
+	size_t lines_seen;        /* items it has looked at */
 };
 
 static double lay_tw(struct lay *L, const char *s, double size)
@@ -326,18 +335,54 @@ static int lay_free_box(const struct lay *L, const struct chart_box *b)
 	return 1;
 }
 
-/* Whether box b lies across a series' line drawn so far. */
-static int lay_on_lines(const struct lay *L, const struct chart_box *b)
+/* Whether box b lies across a series' line drawn so far.  Every label
+ * tries many places, and a chart has an item per marker: the lines are
+ * picked out of the items once, and along a line whose x only grows only
+ * the segments from the box's left edge to its right are tried. */
+static int lay_on_lines(struct lay *L, const struct chart_box *b)
 {
-	for (size_t i = 0; i < L->c->n; i++) {
-		const struct chart_item *it = &L->c->items[i];
+	for (; L->lines_seen < L->c->n; L->lines_seen++) {
+		const struct chart_item *it = &L->c->items[L->lines_seen];
+		struct lay_line *l;
 
 		if (it->op != CHART_LINE || it->series < 0)
 			continue;
+		if (L->nlines == L->caplines) {
+			L->caplines = L->caplines ? 2 * L->caplines : 64;
+			L->lines = xreallocarray(L->lines, L->caplines, sizeof *L->lines);
+		}
+		l = &L->lines[L->nlines++];
+		l->item = L->lines_seen;
+		l->sorted = 1;
 		for (size_t k = 0; k + 1 < it->n; k++)
+			l->sorted &= it->v[2 * k] <= it->v[2 * k + 2];
+	}
+	for (size_t j = 0; j < L->nlines; j++) {
+		const struct chart_item *it = &L->c->items[L->lines[j].item];
+		size_t k = 0;
+
+		if (L->lines[j].sorted && it->n > 1) {
+			size_t lo = 0, hi = it->n;
+
+			/* The first vertex at or right of the box's left edge: the
+			 * segment before it is the first that can reach the box. */
+			while (lo < hi) {
+				size_t mid = lo + (hi - lo) / 2;
+
+				if (it->v[2 * mid] < b->x0)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			k = lo > 0 ? lo - 1 : 0;
+		}
+		for (; k + 1 < it->n; k++) {
+			if (L->lines[j].sorted && it->v[2 * k] > b->x1)
+				break;
 			if (chart_seg_in_box(it->v[2 * k], it->v[2 * k + 1], it->v[2 * k + 2],
 					     it->v[2 * k + 3], b))
 				return 1;
+		}
 	}
 	return 0;
 }
@@ -1184,6 +1229,7 @@ int chart_layout(const struct chart_input *in0, const struct render_ops *ops, vo
 	chart_rect(L.c, 0, 0, in.width, in.height, C_WHITE);
 	rc = in.kind == CHART_SPEEDUP ? lay_speedup(&L, err) : lay_lines(&L, err);
 	free(L.taken);
+	free(L.lines);
 	free(L.test_of);
 	free(L.label_of);
 	free(L.tests);
