@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "csv.h"
+#include "depths.h"
 #include "num.h"
 #include "xalloc.h"
 
@@ -387,7 +388,9 @@ static int csv_set_field(struct rs_row *r, const struct csv_col *c, const struct
 	{
 		uint64_t v;
 		struct rs_err e2;
-		uint64_t max = c->type == CT_UINT ? UINT32_MAX : INT64_MAX;
+		int depth = c->off == offsetof(struct rs_row, pipeline);
+		/* Any depth past the engine's is refused by name, below. */
+		uint64_t max = depth ? UINT64_MAX : c->type == CT_UINT ? UINT32_MAX : INT64_MAX;
 
 		/* No whole number in range is longer than 20 digits: a longer
 		 * field, or one with a line break, is quoted here, shortened and
@@ -395,8 +398,17 @@ static int csv_set_field(struct rs_row *r, const struct csv_col *c, const struct
 		if (f->len > 24 || csv_has_control(f))
 			return rs_err_set(err, "%s '%s' is not a whole number", c->name,
 					  csv_show(show, sizeof show, f));
-		if (num_parse_u64(f->s, 0, max, 0, &v, &e2) < 0)
+		if (num_parse_u64(f->s, 0, max, 0, &v, &e2) < 0) {
+			if (depth && f->len > 0 && strspn(f->s, "0123456789") == f->len)
+				return rs_err_set(err, "pipeline %s is above %u",
+						  csv_show(show, sizeof show, f), DEPTHS_MAX_VALUE);
 			return rs_err_set(err, "%s: %s", c->name, e2.msg);
+		}
+		/* A depth the engine cannot run is no measurement; charts would
+		 * lay out an axis for it. */
+		if (depth && v > DEPTHS_MAX_VALUE)
+			return rs_err_set(err, "pipeline %llu is above %u", (unsigned long long)v,
+					  DEPTHS_MAX_VALUE);
 		if (c->type == CT_UINT)
 			*(unsigned *)(void *)(base + c->off) = (unsigned)v;
 		else

@@ -365,6 +365,13 @@ Test(csv, bad_files_name_file_line_and_reason)
 		{ "label,test,pipeline,rps\na,G\"ET,1,5\n", "t.csv:2: quote inside an unquoted field" },
 		{ "label,test,pipeline,rps\na,GET,1,\n", "t.csv:2: rps is empty" },
 		{ "label,test,pipeline,rps,rps\na,GET,1,5,5\n", "t.csv:1: column rps appears twice" },
+		/* No depth the engine cannot run: a chart would lay out an axis
+		 * of four billion for it. */
+		{ "label,test,pipeline,rps\na,GET,1,5\na,GET,4294967295,5\n",
+		  "t.csv:3: pipeline 4294967295 is above 1000000" },
+		{ "label,test,pipeline,rps\na,GET,1000001,5\n", "t.csv:2: pipeline 1000001 is above 1000000" },
+		{ "label,test,pipeline,rps\na,GET,99999999999999999999,5\n",
+		  "t.csv:2: pipeline 99999999999999999999 is above 1000000" },
 		/* The compact row holds these in 32 bits. */
 		{ "label,test,pipeline,rps,clients\na,GET,1,5,5000000000\n",
 		  "t.csv:2: clients 5000000000 is above 2147483647" },

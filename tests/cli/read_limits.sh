@@ -1,6 +1,7 @@
 #!/bin/sh
-# What plot and report refuse to read, and what they still take: a chart
-# of more series than it can tell apart (laying out 30k lines took
+# What plot and report refuse to read, and what they still take: a depth
+# past the engine's (it laid out an axis of 4 billion, for seconds), and a
+# chart of more series than it can tell apart (laying out 30k lines took
 # minutes).  Each refusal is one line naming the problem, exit 2.
 set -u
 : "${RSWEEP:?RSWEEP must point at the rsweep binary}"
@@ -28,6 +29,12 @@ series() {
 	awk -v n="$1" 'BEGIN { print "label,test,pipeline,rps"
 		for (i = 0; i < n; i++) printf "l%d,GET,1,%d\nl%d,GET,2,%d\n", i, 1000 + i, i, 1900 + i }'
 }
+
+printf 'label,test,pipeline,rps\nx,GET,1,1000\nx,GET,4294967295,2000\n' >"$T/deep.csv"
+bad "deep.csv:3: pipeline 4294967295 is above 1000000" plot "$T/deep.csv" -o "$T/d.png"
+bad "deep.csv:3: pipeline 4294967295 is above 1000000" report "$T/deep.csv"
+printf 'label,test,pipeline,rps\nx,GET,1,1000\nx,GET,1000000,2000\n' >"$T/deepest.csv"
+"$RSWEEP" plot "$T/deepest.csv" -o "$T/d.png" 2>"$T/err" || fail "depth 1000000: $(cat "$T/err")"
 
 series 257 >"$T/257.csv"
 bad "257 series (labels x tests) in one chart, more than 256" plot "$T/257.csv" -o "$T/s.png"
