@@ -14,6 +14,7 @@
 #include "csv.h"
 #include "import.h"
 #include "outfile.h"
+#include "strtab.h"
 #include "xalloc.h"
 
 #define IMPORT_MAX_INPUT ((size_t)256 << 20)
@@ -43,7 +44,10 @@ static char *import_rows(const struct import_result *res, const struct rs_config
 			 struct rs_err *err)
 {
 	size_t cap = 4096 + res->n * 1024, len = strlen(csv_header());
-	char *out = xmalloc(cap), *kept = xcalloc(res->n ? res->n : 1, 1);
+	char *out = xmalloc(cap);
+	/* Rows kept so far of each test, by its id in names. */
+	struct strtab names = { 0 };
+	unsigned *seen = xcalloc(res->n ? res->n : 1, sizeof *seen);
 
 	*nrows = 0;
 	memcpy(out, csv_header(), len);
@@ -51,14 +55,17 @@ static char *import_rows(const struct import_result *res, const struct rs_config
 		const struct import_point *p = &res->v[i];
 		struct rs_row r;
 		struct rs_err e;
-		unsigned repeat = 1;
+		unsigned repeat;
+		uint32_t id;
 		int k;
 
 		/* The same test twice in one output ("LPUSH" and "LPUSH (needed to
 		 * benchmark LRANGE)", or runs appended to one file) is the same
-		 * point measured again: number the repeats. */
-		for (size_t j = 0; j < i; j++)
-			repeat += kept[j] && strcmp(res->v[j].test, p->test) == 0;
+		 * point measured again: number the repeats.  (No more names than
+		 * points, which are far below the table's 2^31.) */
+		if (strtab_intern(&names, p->test, strlen(p->test), &id, NULL) < 0)
+			abort();
+		repeat = seen[id] + 1;
 		row_init(&r);
 		xstrlcpy(r.label, label, sizeof r.label);
 		xstrlcpy(r.test, p->test, sizeof r.test);
@@ -94,18 +101,20 @@ static char *import_rows(const struct import_result *res, const struct rs_config
 		if (k < 0)
 			goto fail;
 		len += (size_t)k;
-		kept[i] = 1;
+		seen[id]++;
 		(*nrows)++;
 	}
 	if (*nrows == 0) {
 		rs_err_set(err, "%s: no result in it that can be imported", path);
 		goto fail;
 	}
-	free(kept);
+	strtab_free(&names);
+	free(seen);
 	*lenp = len;
 	return out;
 fail:
-	free(kept);
+	strtab_free(&names);
+	free(seen);
 	free(out);
 	return NULL;
 }
