@@ -391,6 +391,7 @@ static int csv_set_field(struct rs_row *r, const struct csv_col *c, const struct
 		int depth = c->off == offsetof(struct rs_row, pipeline);
 		/* Any depth past the engine's is refused by name, below. */
 		uint64_t max = depth ? UINT64_MAX : c->type == CT_UINT ? UINT32_MAX : INT64_MAX;
+		int plain;
 
 		/* No whole number in range is longer than 20 digits: a longer
 		 * field, or one with a line break, is quoted here, shortened and
@@ -398,7 +399,15 @@ static int csv_set_field(struct rs_row *r, const struct csv_col *c, const struct
 		if (f->len > 24 || csv_has_control(f))
 			return rs_err_set(err, "%s '%s' is not a whole number", c->name,
 					  csv_show(show, sizeof show, f));
-		if (num_parse_u64(f->s, 0, max, 0, &v, &e2) < 0) {
+		/* Up to 18 plain digits cannot overflow: read here, without
+		 * strtoull's locale and base handling (a tenth of reading a
+		 * file); anything else, or out of range, goes to num.c for the
+		 * checks and their messages. */
+		plain = f->len <= 18 && strspn(f->s, "0123456789") == f->len;
+		v = 0;
+		for (size_t i = 0; plain && i < f->len; i++)
+			v = v * 10 + (uint64_t)(f->s[i] - '0');
+		if ((!plain || v > max) && num_parse_u64(f->s, 0, max, 0, &v, &e2) < 0) {
 			if (depth && f->len > 0 && strspn(f->s, "0123456789") == f->len)
 				return rs_err_set(err, "pipeline %s is above %u",
 						  csv_show(show, sizeof show, f), DEPTHS_MAX_VALUE);
