@@ -4,7 +4,10 @@
 #
 #   tests/fuzz/run.sh [-t SECONDS] [-j JOBS] [-b BUILDDIR] [TARGET...]
 #
-# TARGET is csv, spec, depths, import, plotfile or deflate (default: all).  Each runs
+# TARGET is csv, spec, depths, import, plotfile or deflate (default: all of
+# them, as Makefile.am lists them: RS_FUZZ_SRC_<target> names the library
+# files each is built from, for its replay program in make check and for
+# the libFuzzer build here alike, so the two cannot drift).  Each runs
 # for SECONDS (default 60) with clang -fsanitize=fuzzer,address,undefined,
 # JOBS targets at a time (default 1).  BUILDDIR is a configured build
 # directory (for config.h; default: the current directory).  Work files go
@@ -26,10 +29,11 @@ while getopts t:j:b: opt; do
 	esac
 done
 shift $((OPTIND - 1))
-targets=${*:-csv spec depths import plotfile deflate}
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
+targets=${*:-$(sed -n 's/^RS_FUZZ_SRC_\([a-z0-9]*\) *=.*/\1/p' "$top/Makefile.am" |
+	tr '\n' ' ')}
 builddir=$(cd "$builddir" && pwd)
 if [ ! -f "$builddir/config.h" ]; then
 	echo "run.sh: no config.h in $builddir: run configure there first, or give -b BUILDDIR" >&2
@@ -39,26 +43,40 @@ CLANG=${CLANG:-clang}
 work=$builddir/tests/fuzz-work
 mkdir -p "$work"
 
-# The library files each target needs: the parser and what it calls, never
-# sockets or drawing.
-base="err.c xalloc.c num.c"
+# The library files of target $1 (paths from the top of the tree): the
+# value of RS_FUZZ_SRC_$1 in Makefile.am, its continued lines joined and
+# the $(RS_FUZZ_...) variables in it expanded.
 sources() {
-	case $1 in
-	csv) echo "$base csv.c row.c series.c" ;;
-	spec) echo "$base spec.c csv.c row.c opts.c depths.c" ;;
-	depths) echo "$base depths.c" ;;
-	import) echo "$base import.c" ;;
-	plotfile) echo "$base plotfile.c spec.c csv.c row.c opts.c depths.c" ;;
-	deflate) echo "$base render_png_deflate.c" ;;
-	*) echo "run.sh: unknown target '$1' (csv spec depths import plotfile deflate)" >&2; return 1 ;;
-	esac
+	awk -v want="RS_FUZZ_SRC_$1" '
+		{ line = line $0 }
+		/\\$/ { sub(/\\$/, " ", line); next }
+		line ~ /^RS_FUZZ_[A-Za-z0-9_]+ *=/ {
+			name = line; sub(/ *=.*/, "", name)
+			value = line; sub(/^[^=]*= */, "", value)
+			var[name] = value
+		}
+		{ line = "" }
+		END {
+			if (!(want in var))
+				exit 1
+			s = var[want]
+			while (match(s, /\$\([A-Za-z0-9_]+\)/))
+				s = substr(s, 1, RSTART - 1) var[substr(s, RSTART + 2, RLENGTH - 3)] \
+				    substr(s, RSTART + RLENGTH)
+			print s
+		}' "$top/Makefile.am" || {
+		echo "run.sh: unknown target '$1' (no RS_FUZZ_SRC_$1 in Makefile.am)" >&2
+		return 1
+	}
 }
 
 build() {
 	t=$1
 	srcs=$(sources "$t") || return 1
 	files=
-	for f in $srcs; do files="$files $top/src/$f"; done
+	for f in $srcs; do
+		case $f in *.c) files="$files $top/$f" ;; esac
+	done
 	# shellcheck disable=SC2086
 	$CLANG -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-fno-omit-frame-pointer -I "$top/src" -I "$builddir" -I "$here" \
