@@ -284,9 +284,11 @@ static int run_target(const struct rs_config *cfg, double timeout, struct spawn 
 	return 0;
 }
 
-/* Open the -o file, only once the guard has passed: a refused run leaves
- * no file behind.  With --resume read the rows it holds, before anything
- * is measured, and mark their points done. */
+/* Open the -o file before anything connects: a file another rsweep is
+ * writing, or one that holds results without --resume or --overwrite, is
+ * refused at once.  Nothing in it changes until the first row is written
+ * (csv.h), so a run the guard refuses leaves no file behind.  With
+ * --resume read the rows it holds and mark their points done. */
 static enum rs_status run_output(const struct rs_config *cfg, const char *label,
 				 const struct workload *w, struct sweep_plan *plan,
 				 struct csv_out *out, struct rs_rows *existing, struct rs_err *err)
@@ -327,8 +329,8 @@ static enum rs_status run_status(const struct rs_config *cfg, enum sweep_status 
 	return RS_FAILED;
 }
 
-/* From the server to the last point: signals, the (spawned) server, the
- * guard, the output file, the points, the summary. */
+/* From the output file to the last point: the file, signals, the
+ * (spawned) server, the guard, the points, the summary. */
 static enum rs_status run_sweep(const struct rs_config *cfg, struct sweep_config *sc,
 				struct target *t, const struct workload *w,
 				struct sweep_plan *plan, struct run_ui *ui, struct rs_err *err)
@@ -341,24 +343,24 @@ static enum rs_status run_sweep(const struct rs_config *cfg, struct sweep_config
 	enum rs_status st = RS_FAILED;
 	enum sweep_status ss;
 
+	if (cfg->output != NULL &&
+	    ((st = run_output(cfg, sc->label, w, plan, &out, &existing, err)) != RS_OK ||
+	     plan->todo == 0))
+		goto close;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = run_on_signal;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 	run_stop = 0;
-	if (run_target(cfg, sc->timeout, &sp, t, err) < 0)
+	if (run_target(cfg, sc->timeout, &sp, t, err) < 0) {
+		st = RS_FAILED;
 		goto restore;
+	}
 	progress_init(&ui->progress, stderr, cfg->quiet);
 	ui->quiet = cfg->quiet;
 	ui->multi_depth = cfg->pipeline.n > 1;
 	ss = sweep_open(sc, w, &s, err);
-	if (ss == SWEEP_OK && cfg->output != NULL &&
-	    ((st = run_output(cfg, sc->label, w, plan, &out, &existing, err)) != RS_OK ||
-	     plan->todo == 0)) {
-		progress_end(&ui->progress);
-		goto close;
-	}
 	if (ss == SWEEP_OK)
 		ss = sweep_points(s, plan, cfg->output ? &out : NULL, err);
 	if (ui->points > 0)
@@ -366,14 +368,14 @@ static enum rs_status run_sweep(const struct rs_config *cfg, struct sweep_config
 	else
 		progress_end(&ui->progress);
 	st = run_status(cfg, ss, err);
-close:
 	sweep_close(s);
-	csv_out_close(&out);
-	rows_free(&existing);
 restore:
 	spawn_stop(&sp);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+close:
+	csv_out_close(&out);
+	rows_free(&existing);
 	return st;
 }
 

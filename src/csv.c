@@ -761,19 +761,30 @@ static const char *csv_file_kind(mode_t m)
 	       S_ISSOCK(m) ? "a socket" : "not a file";
 }
 
-/* Open path (created if missing) to read it and append to it, and lock it.
- * O_NONBLOCK keeps open() from waiting for a FIFO's other end; what was
- * opened is then checked on the descriptor, so nothing can be swapped in
- * between a check and the open.  Returns 0, RS_CSV_FOREIGN for what is not
- * a regular file, or -1. */
-static int csv_out_lock(struct csv_out *o, const char *path, struct rs_err *err)
+/* A path that names no file yet (csv_out_lock without create). */
+#define CSV_ABSENT 1
+
+/* Open path to read it and append to it, and lock it; with create, make it
+ * (it must not exist: another process that made it meanwhile is not ours
+ * to write into).  O_NONBLOCK keeps open() from waiting for a FIFO's other
+ * end; what was opened is then checked on the descriptor, so nothing can
+ * be swapped in between a check and the open.  Returns 0, CSV_ABSENT (not
+ * create, and no such file), RS_CSV_FOREIGN for what is not a regular
+ * file, or -1. */
+static int csv_out_lock(struct csv_out *o, const char *path, int create, struct rs_err *err)
 {
 	struct stat fs, ps;
 	int fl, e;
 
-	o->fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0644);
+	o->fd = open(path, O_RDWR | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NONBLOCK |
+		     (create ? O_CREAT | O_EXCL : 0), 0644);
 	if (o->fd < 0) {
 		e = errno;
+		if (!create && e == ENOENT)
+			return CSV_ABSENT;
+		if (create && e == EEXIST)
+			return rs_err_set(err, "%s was created by another process during the run; "
+					  "nothing written to it", path);
 		if (e == EISDIR || (e == ENXIO && stat(path, &ps) == 0 && !S_ISREG(ps.st_mode))) {
 			rs_err_set(err, "%s is not a regular file (%s): rows go to a regular file", path,
 				   e == EISDIR ? "a directory" : csv_file_kind(ps.st_mode));
@@ -810,7 +821,8 @@ static int csv_out_lock(struct csv_out *o, const char *path, struct rs_err *err)
 		o->fd = -1;
 		return rs_err_set(err, "%s was replaced while rsweep opened it; nothing written", path);
 	}
-	o->path = xstrdup(path);
+	if (o->path == NULL)
+		o->path = xstrdup(path);
 	return 0;
 failed:
 	e = errno;
@@ -880,23 +892,19 @@ int csv_out_open(struct csv_out *o, const char *path, int resume, int overwrite,
 		return rs_err_set(err, "-o -: results must go to a file that can be synced");
 	/* Lock first, then read: a second rsweep reading rows the first one is
 	 * adding to would measure the same points again. */
-	if ((rc = csv_out_lock(o, path, err)) < 0)
+	if ((rc = csv_out_lock(o, path, 0, err)) == CSV_ABSENT) {
+		o->path = xstrdup(path);
+		o->create = 1;
+		return 0;
+	}
+	if (rc < 0)
 		return rc;
 	rc = -1;
 	if (csv_out_read(o, (size_t)1 << 30, &buf, &len, err) < 0)
 		goto fail;
-	/* No rows yet (empty, or only our header): start it afresh. */
-	if (len == 0 || (len == hlen && memcmp(buf, hdr, hlen) == 0)) {
-		if (len > 0 && ftruncate(o->fd, 0) < 0) {
-			rs_err_set(err, "%s: %s", path, strerror(errno));
-			goto fail;
-		}
-		if (csv_out_commit(o, hdr, hlen, err) < 0)
-			goto fail;
-		free(buf);
-		return 0;
-	}
-	if (overwrite) {
+	/* No rows yet (empty, or only our header), or --overwrite: the header
+	 * and the first row go in together. */
+	if (len == 0 || (len == hlen && memcmp(buf, hdr, hlen) == 0) || overwrite) {
 		free(buf);
 		o->replace = 1;
 		return 0;
@@ -918,22 +926,48 @@ int csv_out_open(struct csv_out *o, const char *path, int resume, int overwrite,
 		goto fail;
 	}
 	free(buf);
-	buf = NULL;
-	/* A crash can leave less than a row at the end: drop it, it was never a
-	 * point.  A whole row there only lacks its newline. */
-	if (info.truncated_tail && ftruncate(o->fd, (off_t)info.complete_len) < 0) {
-		rs_err_set(err, "%s: cannot cut off a half-written last line: %s", path,
-			   strerror(errno));
-		goto fail;
-	}
+	/* A crash can leave less than a row at the end: it is cut off, and a
+	 * whole row there given its newline, when the first row is added. */
 	o->size = (long long)info.complete_len;
-	if (info.missing_newline && csv_out_commit(o, "\n", 1, err) < 0)
-		goto fail;
+	o->cut_tail = info.truncated_tail;
+	o->add_newline = info.missing_newline;
 	return 0;
 fail:
 	free(buf);
 	csv_out_close(o);
 	return rc;
+}
+
+/* What csv_out_open left for the first row: make the file, or empty it
+ * for the header, or mend the tail a crash left. */
+static int csv_out_start(struct csv_out *o, struct rs_err *err)
+{
+	if (o->create) {
+		if (csv_out_lock(o, o->path, 1, err) < 0)
+			return -1;
+		o->create = 0;
+		o->replace = 1;
+	}
+	if (o->replace) {
+		o->size = 0;
+		if (ftruncate(o->fd, 0) < 0)
+			return rs_err_set(err, "%s: %s", o->path, strerror(errno));
+		if (csv_out_commit(o, csv_header(), strlen(csv_header()), err) < 0)
+			return -1;
+		o->replace = 0;
+	}
+	if (o->cut_tail) {
+		if (ftruncate(o->fd, (off_t)o->size) < 0)
+			return rs_err_set(err, "%s: cannot cut off a half-written last line: %s",
+					  o->path, strerror(errno));
+		o->cut_tail = 0;
+	}
+	if (o->add_newline) {
+		if (csv_out_commit(o, "\n", 1, err) < 0)
+			return -1;
+		o->add_newline = 0;
+	}
+	return 0;
 }
 
 /* "point 12 (GET P=4)", the row's place in the run for messages. */
@@ -983,17 +1017,12 @@ int csv_out_append(struct csv_out *o, const struct rs_row *r, struct rs_err *err
 	char line[CSV_LINE_MAX];
 	int n = csv_format_row(r, line, sizeof line, err);
 
-	if (n < 0 || csv_out_same(o, r, 0, err) < 0)
+	if (n < 0)
 		return -1;
-	if (o->replace) {
-		/* --overwrite: the old results go now that a new one exists. */
-		o->size = 0;
-		if (ftruncate(o->fd, 0) < 0)
-			return rs_err_set(err, "%s: %s", o->path, strerror(errno));
-		if (csv_out_commit(o, csv_header(), strlen(csv_header()), err) < 0)
-			return -1;
-		o->replace = 0;
-	}
+	if (o->fd >= 0 && csv_out_same(o, r, 0, err) < 0)
+		return -1;
+	if (csv_out_start(o, err) < 0)
+		return -1;
 	if (csv_out_commit(o, line, (size_t)n, err) < 0)
 		return -1;
 	/* Deleted while the row was written: it is no better off than unwritten. */

@@ -74,19 +74,26 @@ struct csv_out {
 	int fd;
 	char *path;
 	long long size;           /* bytes known to be complete */
-	int replace;              /* --overwrite: old content goes at the first row */
+	/* Left for the first row, so that a run that measures nothing (the
+	 * guard refused, the server failed) changes nothing: */
+	int create;               /* the path names no file yet: make it */
+	int replace;              /* empty it and write the header (--overwrite) */
+	int cut_tail;             /* cut the file back to size (a crash's half row) */
+	int add_newline;          /* the last row lacks its newline */
 };
 
 /* Open path for appending rows, locked against a second writer before
- * anything is read.  Only a regular file, or a new path, is taken.  A
- * missing or empty file (or one holding only rsweep's header) gets the
- * header.  An existing file with rows is an error (RS_CSV_EXISTS) unless
- * resume or overwrite: overwrite replaces it, but only when the first new
- * row is written, so a run that fails before measuring anything loses
- * nothing; resume reads its rows into existing (which must be an rsweep CSV
- * with this version's header, readable to the end), cuts off a last line
- * that a crash left less than a row, and gives a whole last row its
- * missing newline.  "-" is not allowed (rows must reach a file that can be
+ * anything is read.  Only a regular file, or a new path, is taken.  The
+ * file is not changed here: every change waits for the first row, so a
+ * run that fails before measuring anything (the guard refused it) leaves
+ * no new file and loses nothing.  A new path is then created (a file made
+ * there meanwhile by another process is refused); an empty file or one
+ * holding only rsweep's header gets the header.  An existing file with
+ * rows is an error (RS_CSV_EXISTS) unless resume or overwrite: overwrite
+ * replaces it; resume reads its rows into existing (which must be an
+ * rsweep CSV with this version's header, readable to the end), and at the
+ * first row cuts off a last line that a crash left less than a row, and
+ * gives a whole last row its missing newline.  "-" is not allowed (rows must reach a file that can be
  * synced).  Errors: RS_CSV_EXISTS; RS_CSV_FOREIGN for what is bad input (a
  * FIFO, a device or a directory; a file rsweep did not write, or one that
  * does not read as CSV), with the file untouched; -1 for the rest (another
