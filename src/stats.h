@@ -1,0 +1,128 @@
+/* stats.h: generic statistics on plain arrays: a seeded random number
+ * generator, median, quantiles, MAD, and the percentile bootstrap.
+ *
+ * Pure functions: no I/O, no globals, nothing kept between calls.  Every
+ * random figure comes from a struct stats_rng that the caller seeds, so one
+ * seed gives the same bytes on every run of one build (another compiler or
+ * libm may differ in the last bits of a figure, never in the draws).
+ *
+ * Input arrays: a function taking `const double *` leaves the array as it
+ * was; one whose name ends in _inplace reorders it (never changes values)
+ * and says so.  Arrays must hold no NaN unless a function says it accepts
+ * them: with a NaN the order is unspecified (no crash, no out-of-bounds
+ * access, just a meaningless figure).  +-inf are ordinary large values. */
+#ifndef RS_STATS_H
+#define RS_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+
+/* 1 / Phi^-1(3/4): MAD times this estimates the standard deviation of a
+ * normal sample. */
+#define STATS_MAD_TO_SD 1.482602218505602
+
+/* ---- random numbers ---- */
+
+/* xoshiro256** (Blackman and Vigna, 2018): 256 bits of state, period
+ * 2^256 - 1, about 1 ns a draw, passes BigCrush.  Not for cryptography. */
+struct stats_rng {
+	uint64_t s[4];
+};
+
+/* Seed r from one 64-bit value through splitmix64, as the xoshiro authors
+ * advise (any seed, 0 included, gives a good state). */
+void stats_rng_seed(struct stats_rng *r, uint64_t seed);
+/* The next 64 random bits. */
+uint64_t stats_rng_next(struct stats_rng *r);
+/* Uniform on [0, 1), 53 random bits. */
+double stats_rng_uniform(struct stats_rng *r);
+/* Uniform on 0..n-1 without modulo bias (Lemire's multiply and reject);
+ * n must be at least 1. */
+uint64_t stats_rng_below(struct stats_rng *r, uint64_t n);
+/* Standard normal (Marsaglia's polar method: no trigonometry, two uniforms
+ * and a log per pair; the spare value is not kept, so a draw's value
+ * depends only on the state). */
+double stats_rng_normal(struct stats_rng *r);
+/* A seed for a sub-stream: seed and tag through the splitmix64 finaliser.
+ * Each figure draws from a stream of its own, so that it does not depend on
+ * what was computed before it. */
+uint64_t stats_seed_mix(uint64_t seed, uint64_t tag);
+
+/* ---- order statistics ---- */
+
+/* Sort v[0..n) ascending, in place (heapsort after a check for the sorted
+ * case: O(n log n), no recursion, no allocation). */
+void stats_sort(double *v, size_t n);
+
+/* The k-th smallest of v[0..n) (k < n), reordering v so that v[k] holds it,
+ * v[0..k) holds nothing larger and v(k..n) nothing smaller.  Expected O(n),
+ * ties included (quickselect, median-of-three pivot, three-way partition;
+ * insertion sort below 16 values). */
+double stats_select_inplace(double *v, size_t n, size_t k);
+
+/* Median of v[0..n): the middle value, or the mean of the two middle values
+ * for even n; NAN for n == 0.  The _inplace form reorders v; the other
+ * copies (one malloc when n > 64).  Expected O(n). */
+double stats_median_inplace(double *v, size_t n);
+double stats_median(const double *v, size_t n);
+
+/* Quantile p (0 <= p <= 1) of v[0..n), Hyndman and Fan type 7 (R's and
+ * NumPy's default: linear between order statistics (n-1)p and the next);
+ * NAN for n == 0 or p outside [0, 1].  The _inplace form reorders v; the
+ * other copies.  O(n) expected. */
+double stats_quantile_inplace(double *v, size_t n, double p);
+double stats_quantile(const double *v, size_t n, double p);
+
+/* Quantile p of v[0..n), Hyndman and Fan type 6: linear between order
+ * statistics (n+1)p and the next, clamped to the extremes.  The p and 1-p
+ * quantiles of type 6 bound one new value from the same distribution with
+ * probability 1-2p on average, where type 7's are too narrow for small n
+ * (n = 38: 90% for a 95% interval).  Reorders v; NAN for n == 0 or p outside
+ * [0, 1].  O(n) expected. */
+double stats_quantile6_inplace(double *v, size_t n, double p);
+
+/* Median absolute deviation from the median of v[0..n), unscaled (times
+ * STATS_MAD_TO_SD for a normal sd); NAN for n == 0.  Copies v.  O(n). */
+double stats_mad(const double *v, size_t n);
+
+/* ---- the percentile bootstrap ---- */
+
+/* A figure with its interval.  est is the figure of the data itself; lo and
+ * hi bound the interval, NAN when it could not be computed. */
+struct stats_ci {
+	double est, lo, hi;
+};
+
+/* The percentile interval of bootstrap replicates rep[0..B) at level (0.95
+ * for 95%): their (1-level)/2 and (1+level)/2 quantiles (type 7).  Accepts
+ * NaN replicates (a statistic undefined on that resample) and leaves them
+ * out; reorders rep (the kept values first).  Returns how many replicates
+ * were kept; lo and hi are NAN when none was.  O(B) expected. */
+size_t stats_percentile_inplace(double *rep, size_t B, double level, double *lo, double *hi);
+
+/* A statistic of sample x[0..n).  x is a scratch copy that the statistic may
+ * reorder; ctx is the caller's.  Returns NAN where undefined. */
+typedef double stats_statistic(double *x, size_t n, void *ctx);
+
+/* Percentile bootstrap of statistic f over sample x[0..n): B resamples of n
+ * values drawn with replacement (stream seed), f of each, and the percentile
+ * interval of those at level.  ci->est is f of x itself.  *nfail (when not
+ * NULL) gets the number of resamples on which f was NaN, left out of the
+ * interval.  x is left as it was.  Returns 0, or -1 with err set when n is 0,
+ * B is below 2 or level is not inside (0, 1).  Costs B * (n draws + one
+ * call of f) plus O(B); memory n + B doubles, freed before returning.
+ *
+ * The percentile interval is right to first order and needs no variance
+ * formula; for a median of n values its coverage is close to nominal from n
+ * of about 10 (below, the resampled medians take too few distinct values:
+ * with n = 5 there are no order statistics forming a 95% interval at all). */
+int stats_bootstrap(const double *x, size_t n, stats_statistic *f, void *ctx, size_t B,
+		    double level, uint64_t seed, struct stats_ci *ci, size_t *nfail,
+		    struct rs_err *err);
+
+/* The statistic "median" for stats_bootstrap (ctx unused). */
+double stats_median_statistic(double *x, size_t n, void *ctx);
+
+#endif
