@@ -1,0 +1,1525 @@
+/* knee.c: level, peak, saturation depth, model and comparisons of
+ * throughput series, with bootstrap intervals (the method is in knee.h). */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "knee.h"
+#include "xalloc.h"
+
+/* Most pairs of two pools a comparison of one point a side enumerates. */
+#define KNEE_MAX_PAIRS 1000000
+/* Stream tags: each figure draws from a stream of its own. */
+enum { KNEE_TAG_SMOOTH = 1, KNEE_TAG_MODEL, KNEE_TAG_POINT, KNEE_TAG_CMP_A, KNEE_TAG_CMP_B,
+       KNEE_TAG_PEAK };
+/* The narrowest half-width of the smoother at a depth, in distances to its
+ * second nearest neighbour: below 1 that neighbour would have no weight. */
+#define KNEE_MIN_REACH 1.25
+/* Bounds of the knee exponent s: 0.25 is a knee spread over 5 doublings,
+ * 200 a corner within 0.4% of a broken line. */
+#define KNEE_S_MIN 0.25
+#define KNEE_S_MAX 200.0
+/* Residuals (rms of ln rps) below this are rounding: a perfect fit. */
+#define KNEE_EXACT 1e-9
+/* Residuals (ln rps) whose sign the runs test ignores: a noise-free curve
+ * fitted by a near neighbour of itself leaves 10^-7 runs far from the knee. */
+#define KNEE_SIGN_FLOOR 1e-6
+/* Fits stop when a step moves the fitted ln rps by less than this: the
+ * data's fit to rounding, a replicate's to far below its noise. */
+#define KNEE_TOL 1e-12
+#define KNEE_TOL_BOOT 1e-3
+/* Huber's constant (95% efficient on normal noise) and the reweighting
+ * rounds allowed. */
+#define KNEE_HUBER 1.345
+#define KNEE_HUBER_ROUNDS 10
+
+void knee_opts_default(struct knee_opts *o)
+{
+	o->knee = KNEE_DEFAULT_KNEE;
+	o->level = KNEE_DEFAULT_LEVEL;
+	o->B = KNEE_DEFAULT_B;
+	o->seed = 1;
+}
+
+/* 0, or -1 with err naming the option out of range. */
+static int knee_check_opts(const struct knee_opts *o, struct rs_err *err)
+{
+	if (!(o->knee > 0 && o->knee <= 1))
+		return rs_err_set(err, "knee %g is not a fraction in (0, 1]", o->knee);
+	if (!(o->level > 0 && o->level < 1))
+		return rs_err_set(err, "interval level %g is not between 0 and 1", o->level);
+	if (o->B < KNEE_MIN_B || o->B > KNEE_MAX_B)
+		return rs_err_set(err, "%zu resamples: between %d and %d are needed", o->B,
+				  KNEE_MIN_B, KNEE_MAX_B);
+	return 0;
+}
+
+/* 0, or -1 with err naming the first depth that breaks knee_series' rules. */
+static int knee_check_series(const struct knee_series *s, struct rs_err *err)
+{
+	if (s->m == 0)
+		return rs_err_set(err, "a series without depths");
+	for (size_t i = 0; i < s->m; i++) {
+		if (s->depth[i] == 0)
+			return rs_err_set(err, "depth 0 in a series");
+		if (i > 0 && s->depth[i] <= s->depth[i - 1])
+			return rs_err_set(err, "depth %u after depth %u: depths must ascend",
+					  s->depth[i], s->depth[i - 1]);
+		if (s->n[i] == 0 || s->v[i] == NULL)
+			return rs_err_set(err, "depth %u: no repeats", s->depth[i]);
+		for (size_t j = 0; j < s->n[i]; j++)
+			if (!(isfinite(s->v[i][j]) && s->v[i][j] > 0))
+				return rs_err_set(err,
+						  "depth %u: rate %g is not positive and finite",
+						  s->depth[i], s->v[i][j]);
+	}
+	return 0;
+}
+
+/* Variance of the median of n standard normal values: up to 16 by
+ * simulation (10^6 medians each, within 0.3%; 1 and 2 exact), beyond by
+ * pi / 2n with the parity's correction fitted to the table's end. */
+static double knee_medvar(size_t n)
+{
+	static const double t[] = { 1.0,    0.5,    0.4487, 0.2982, 0.2868, 0.2147,
+				    0.2104, 0.1682, 0.1661, 0.1383, 0.1375, 0.1177,
+				    0.1167, 0.1022, 0.1015, 0.0905 };
+
+	if (n <= sizeof t / sizeof t[0])
+		return t[n - 1];
+	return M_PI / (2.0 * (double)n) * (1 - (n % 2 ? 0.5 : 1.25) / (double)n);
+}
+
+/* ---- the smoother ---- */
+
+/* A linear smoother as rows of weights: level[i] = sum over j < len[i] of
+ * w[off[i] + j] * z[lo[i] + j]. */
+struct knee_smoother {
+	size_t m;
+	size_t *lo, *len, *off;
+	double *w;
+};
+
+/* Release h's rows (h may be zeroed). */
+static void knee_smoother_free(struct knee_smoother *h)
+{
+	free(h->lo);
+	free(h->len);
+	free(h->off);
+	free(h->w);
+	memset(h, 0, sizeof *h);
+}
+
+/* Distance from x[i] to its second nearest neighbour (the nearest for two
+ * depths, 0 for one). */
+static double knee_reach2(const double *x, size_t m, size_t i)
+{
+	size_t l = i, r = i, got = 0;
+	double d = 0;
+
+	while (got < 2 && (l > 0 || r + 1 < m)) {
+		double dl = l > 0 ? x[i] - x[l - 1] : INFINITY;
+		double dr = r + 1 < m ? x[r + 1] - x[i] : INFINITY;
+
+		if (dl <= dr)
+			d = x[i] - x[--l];
+		else
+			d = x[++r] - x[i];
+		got++;
+	}
+	return d;
+}
+
+/* Local linear regression on x with tricube weights of half-width
+ * max(KNEE_SMOOTH_WIDTH, KNEE_MIN_REACH x second-neighbour distance), at
+ * most KNEE_MAX_WINDOW nearest points, each point also weighted by prec
+ * (the precision of a median of its repeats). */
+static void knee_smoother_build(const double *x, const double *prec, size_t m,
+				struct knee_smoother *h)
+{
+	size_t used = 0;
+
+	h->m = m;
+	h->lo = xcalloc(m, sizeof *h->lo);
+	h->len = xcalloc(m, sizeof *h->len);
+	h->off = xcalloc(m, sizeof *h->off);
+	h->w = xcalloc(m, KNEE_MAX_WINDOW * sizeof *h->w);
+	for (size_t i = 0; i < m; i++) {
+		double hw = fmax(KNEE_SMOOTH_WIDTH, KNEE_MIN_REACH * knee_reach2(x, m, i));
+		double s0 = 0, s1 = 0, s2 = 0, den, *w = h->w + used;
+		size_t l = i, r = i + 1; /* the window is [l, r) */
+
+		/* Grow the window nearest first, while inside the half-width. */
+		while (r - l < KNEE_MAX_WINDOW) {
+			double dl = l > 0 ? x[i] - x[l - 1] : INFINITY;
+			double dr = r < m ? x[r] - x[i] : INFINITY;
+
+			if (dl <= dr && dl < hw)
+				l--;
+			else if (dr < hw)
+				r++;
+			else
+				break;
+		}
+		h->lo[i] = l;
+		h->len[i] = r - l;
+		h->off[i] = used;
+		for (size_t j = l; j < r; j++) {
+			double dx = x[j] - x[i], u = fabs(dx) / hw, k = 1 - u * u * u;
+
+			k = k * k * k * prec[j];
+			w[j - l] = k;
+			s0 += k;
+			s1 += k * dx;
+			s2 += k * dx * dx;
+		}
+		den = s0 * s2 - s1 * s1;
+		for (size_t j = l; j < r; j++) {
+			/* One point with weight (one depth) is its own level. */
+			if (!(den > 1e-12 * s0 * s2))
+				w[j - l] = j == i ? 1 : 0;
+			else
+				w[j - l] *= (s2 - (x[j] - x[i]) * s1) / den;
+		}
+		used += r - l;
+	}
+}
+
+/* level = h applied to z (both h->m long). */
+static void knee_smooth(const struct knee_smoother *h, const double *z, double *level)
+{
+	for (size_t i = 0; i < h->m; i++) {
+		const double *w = h->w + h->off[i], *zz = z + h->lo[i];
+		double s = 0;
+
+		for (size_t j = 0; j < h->len[i]; j++)
+			s += w[j] * zz[j];
+		level[i] = s;
+	}
+}
+
+/* The median of three values. */
+static double knee_mid3(double a, double b, double c)
+{
+	if (a > b) {
+		double t = a;
+
+		a = b;
+		b = t;
+	}
+	return c < a ? a : c > b ? b : c;
+}
+
+/* Running median of 3 of y into z.  The deep end is the median of its
+ * value, its smoothed neighbour and the line through its two smoothed
+ * neighbours (Tukey's end rule, on the depth axis), so that a spike at
+ * P_max cannot make the peak; the shallow end is kept, since that line
+ * overshoots a curve bending towards saturation and would lift depth 1. */
+static void knee_median3(const double *x, const double *y, size_t m, double *z)
+{
+	if (m < 3) {
+		memcpy(z, y, m * sizeof *z);
+		return;
+	}
+	z[0] = y[0];
+	for (size_t i = 1; i + 1 < m; i++)
+		z[i] = knee_mid3(y[i - 1], y[i], y[i + 1]);
+	if (m >= 4) {
+		double a = z[m - 3], b = z[m - 2];
+		double e = b + (b - a) * (x[m - 1] - x[m - 2]) / (x[m - 2] - x[m - 3]);
+
+		z[m - 1] = knee_mid3(y[m - 1], b, e);
+	} else {
+		z[m - 1] = y[m - 1];
+	}
+}
+
+/* ---- figures of one level curve ---- */
+
+struct knee_figs {
+	size_t peak, sat;
+	double peak_ln;           /* ln rps */
+	double gain, fall;
+};
+
+/* Peak, saturation index, gain per doubling and fall of level[0..m) (ln
+ * rps at x = log2 depths).  lref is the level at the gain's reference
+ * depth when known exactly (a model), else NAN (interpolated). */
+static void knee_figures(const double *x, const double *level, size_t m, double knee,
+			 double lref, struct knee_figs *f)
+{
+	double target, xref;
+	size_t j;
+
+	f->peak = 0;
+	for (size_t i = 1; i < m; i++)
+		if (level[i] > level[f->peak])
+			f->peak = i;
+	f->peak_ln = level[f->peak];
+	target = f->peak_ln + log(knee);
+	for (f->sat = 0; f->sat < f->peak && level[f->sat] < target; f->sat++)
+		;
+	f->fall = exp(level[m - 1] - f->peak_ln);
+	f->gain = NAN;
+	if (m < 2)
+		return;
+	/* Per doubling over the last doubling, or over what there is. */
+	xref = fmax(x[m - 1] - 1, x[0]);
+	if (isnan(lref)) {
+		for (j = 0; j + 2 < m && x[j + 1] < xref; j++)
+			;
+		lref = level[j] + (level[j + 1] - level[j]) * (xref - x[j]) / (x[j + 1] - x[j]);
+	}
+	f->gain = exp((level[m - 1] - lref) / (x[m - 1] - xref));
+}
+
+/* The gain's reference depth (see knee_figures). */
+static double knee_ref_depth(const double *x, size_t m)
+{
+	return exp2(fmax(x[m - 1] - 1, x[0]));
+}
+
+/* ---- the noise pool ---- */
+
+/* Centre pool[0..n) on its Huber location and winsorise it at
+ * KNEE_POOL_CLIP sigma; returns sigma, 1.4826 MAD.  The Huber location,
+ * not the median: the fits are Huber estimates, and a replicate drawn from
+ * a skewed pool (dips) centred on its median would lift every refitted
+ * curve above the data's. */
+static double knee_pool_centre(double *pool, size_t n)
+{
+	double mu = stats_median(pool, n), sigma = STATS_MAD_TO_SD * stats_mad(pool, n);
+
+	for (int it = 0; it < 50 && sigma > 0; it++) {
+		double sw = 0, swe = 0, next;
+
+		for (size_t i = 0; i < n; i++) {
+			double d = fabs(pool[i] - mu), c = KNEE_HUBER * sigma;
+			double h = d > c ? c / d : 1;
+
+			sw += h;
+			swe += h * pool[i];
+		}
+		next = swe / sw;
+		if (fabs(next - mu) <= 1e-12 * sigma) {
+			mu = next;
+			break;
+		}
+		mu = next;
+	}
+	for (size_t i = 0; i < n; i++)
+		pool[i] = fmax(-KNEE_POOL_CLIP * sigma, fmin(KNEE_POOL_CLIP * sigma, pool[i] - mu));
+	return sigma;
+}
+
+/* Fill r->pool, r->npool, r->sigma and r->noise from the series (y: ln
+ * medians, x: log2 depths). */
+static void knee_noise(const struct knee_series *s, const double *x, const double *y,
+		       struct knee_result *r)
+{
+	size_t df = 0, np = 0, total = 0;
+	double *pool;
+
+	for (size_t i = 0; i < s->m; i++) {
+		df += s->n[i] - 1;
+		total += s->n[i];
+	}
+	pool = xcalloc(total + s->m, sizeof *pool);
+	if (df >= KNEE_WITHIN_MIN_DF) {
+		r->noise = KNEE_NOISE_REPEATS;
+		for (size_t i = 0; i < s->m; i++) {
+			size_t n = s->n[i];
+			double mean = 0, scale;
+
+			if (n < 2)
+				continue;
+			for (size_t j = 0; j < n; j++)
+				mean += log(s->v[i][j]);
+			mean /= (double)n;
+			/* Var(v - mean) = sigma² (1 - 1/n). */
+			scale = sqrt((double)n / (double)(n - 1));
+			for (size_t j = 0; j < n; j++)
+				pool[np++] = (log(s->v[i][j]) - mean) * scale;
+		}
+	} else {
+		r->noise = KNEE_NOISE_NEIGHBOURS;
+		for (size_t i = 1; i + 1 < s->m; i++) {
+			double al = (x[i + 1] - x[i]) / (x[i + 1] - x[i - 1]), ar = 1 - al;
+			double var = al * al * knee_medvar(s->n[i - 1]) +
+				     ar * ar * knee_medvar(s->n[i + 1]) + knee_medvar(s->n[i]);
+
+			pool[np++] = (y[i] - al * y[i - 1] - ar * y[i + 1]) / sqrt(var);
+		}
+	}
+	r->sigma = NAN;
+	if (np < KNEE_MIN_POOL) {
+		free(pool);
+		r->noise = KNEE_NOISE_NONE;
+		return;
+	}
+	r->sigma = knee_pool_centre(pool, np);
+	r->pool = pool;
+	r->npool = np;
+}
+
+/* One resampled ln median of depth i: its repeats from KNEE_BOOT_MIN_N on,
+ * else centre plus the median of n draws from the pool.  work holds n. */
+static double knee_draw(const struct knee_series *s, const struct knee_result *r, size_t i,
+			double centre, struct stats_rng *rng, double *work)
+{
+	size_t n = s->n[i];
+
+	if (n >= KNEE_BOOT_MIN_N) {
+		for (size_t j = 0; j < n; j++)
+			work[j] = s->v[i][stats_rng_below(rng, n)];
+		return log(stats_median_inplace(work, n));
+	}
+	if (n == 1)
+		return centre + r->pool[stats_rng_below(rng, r->npool)];
+	for (size_t j = 0; j < n; j++)
+		work[j] = r->pool[stats_rng_below(rng, r->npool)];
+	return centre + stats_median_inplace(work, n);
+}
+
+/* ---- the curves ---- */
+
+/* What a fit sees: ln medians y at depths p, with weights w. */
+struct knee_data {
+	size_t m;
+	const double *p, *lnp, *y, *w;
+	double sumw;
+};
+
+/* ln rps of a curve with parameters t at depth p (lnp its log), and its
+ * gradient J in t.  Returns -1 outside the curve's domain. */
+typedef int knee_eval(const double *t, double p, double lnp, double *g, double *J);
+
+struct knee_model {
+	size_t np;                /* parameters */
+	knee_eval *eval;
+	double lo[3], hi[3];      /* bounds of each parameter */
+};
+
+/* The model, t = (a, b): ln rps = ln P - ln(a + b P). */
+static int knee_mm_eval(const double *t, double p, double lnp, double *g, double *J)
+{
+	double d = t[0] + t[1] * p;
+
+	if (!(d > 0))
+		return -1;
+	*g = lnp - log(d);
+	J[0] = -1 / d;
+	J[1] = -p / d;
+	return 0;
+}
+
+/* The curve P R / (K^s + P^s)^(1/s), t = (ln R, ln K, v = 1/s):
+ * ln rps = ln R + u - v softplus(u / v) with u = ln P - ln K.  v = 1 is the
+ * model; small v a line that turns flat at K.  In v, not s, the shape
+ * moves smoothly from soft to sharp, and Newton steps stay well scaled. */
+static int knee_gen_eval(const double *t, double p, double lnp, double *g, double *J)
+{
+	double u = lnp - t[1], v = t[2], z = u / v, e = exp(-fabs(z));
+	double sp = fmax(z, 0) + log1p(e), sg = z >= 0 ? 1 / (1 + e) : e / (1 + e);
+
+	(void)p;
+	*g = t[0] + u - v * sp;
+	J[0] = 1;
+	J[1] = sg - 1;
+	J[2] = z * sg - sp;
+	return 0;
+}
+
+static const struct knee_model knee_mm = {
+	2, knee_mm_eval, { -INFINITY, -INFINITY, 0 }, { INFINITY, INFINITY, 0 }
+};
+static const struct knee_model knee_gen = {
+	3, knee_gen_eval,
+	{ -INFINITY, -INFINITY, 1 / KNEE_S_MAX }, { INFINITY, INFINITY, 1 / KNEE_S_MIN }
+};
+
+/* Whether symmetric M (np <= 3) is positive definite (Cholesky). */
+static int knee_posdef(double M[3][3], size_t np)
+{
+	double L[3][3] = { { 0 } };
+
+	for (size_t j = 0; j < np; j++) {
+		double v = M[j][j];
+
+		for (size_t k = 0; k < j; k++)
+			v -= L[j][k] * L[j][k];
+		if (!(v > 0))
+			return 0;
+		L[j][j] = sqrt(v);
+		for (size_t i = j + 1; i < np; i++) {
+			double u = M[i][j];
+
+			for (size_t k = 0; k < j; k++)
+				u -= L[i][k] * L[j][k];
+			L[i][j] = u / L[j][j];
+		}
+	}
+	return 1;
+}
+
+/* knee_pass for the model. */
+static double knee_pass_mm(const struct knee_data *d, const double *t, double A[3][3],
+			   double g[3])
+{
+	double sse = 0, g0 = 0, g1 = 0, a00 = 0, a01 = 0, a11 = 0, s00 = 0, s01 = 0, s11 = 0;
+
+	for (size_t i = 0; i < d->m; i++) {
+		double p = d->p[i], den = t[0] + t[1] * p, q, r, w = d->w[i], wq, wq2, wrq2;
+
+		if (!(den > 0))
+			return INFINITY;
+		q = 1 / den;
+		r = d->y[i] - d->lnp[i] + log(den);
+		wq = w * q;
+		wq2 = wq * q;
+		wrq2 = wq2 * r;
+		sse += w * r * r;
+		/* J = -(q, p q), H = q² (1, p; p, p²). */
+		g0 -= wq * r;
+		g1 -= wq * p * r;
+		a00 += wq2;
+		a01 += wq2 * p;
+		a11 += wq2 * p * p;
+		s00 += wrq2;
+		s01 += wrq2 * p;
+		s11 += wrq2 * p * p;
+	}
+	memset(A, 0, 9 * sizeof A[0][0]);
+	memset(g, 0, 3 * sizeof g[0]);
+	g[0] = g0;
+	g[1] = g1;
+	A[0][0] = a00;
+	A[0][1] = A[1][0] = a01;
+	A[1][1] = a11;
+	a00 -= s00;
+	a01 -= s01;
+	a11 -= s11;
+	if (a00 > 0 && a11 > 0 && a00 * a11 - a01 * a01 > 0) {
+		A[0][0] = a00;
+		A[0][1] = A[1][0] = a01;
+		A[1][1] = a11;
+	}
+	return isfinite(sse) ? sse : INFINITY;
+}
+
+/* knee_pass for the curve with a free exponent.
+ * Beyond |z| = 37 exp(-|z|) is below 10^-16 of 1: the softplus is its
+ * linear part and needs neither exp nor log1p (most depths of a sharp
+ * knee). */
+static double knee_pass_gen(const struct knee_data *d, const double *t, double A[3][3],
+			    double g[3])
+{
+	double sse = 0, v = t[2], iv = 1 / v, G[3] = { 0, 0, 0 }, N[3][3] = { { 0 } }, S[3] = { 0 };
+
+	for (size_t i = 0; i < d->m; i++) {
+		double u = d->lnp[i] - t[1], z = u * iv, sp, sg, sd, r, w = d->w[i], j1, j2, wr;
+
+		if (z > 37) {
+			sp = z;
+			sg = 1;
+			sd = 0;
+		} else if (z < -37) {
+			sp = sg = sd = 0;
+		} else {
+			double e = exp(-fabs(z));
+
+			sp = fmax(z, 0) + log1p(e);
+			sg = z >= 0 ? 1 / (1 + e) : e / (1 + e);
+			sd = sg * (1 - sg);
+		}
+		r = d->y[i] - (t[0] + u - v * sp);
+		sse += w * r * r;
+		j1 = sg - 1;
+		j2 = z * sg - sp;
+		wr = w * r;
+		G[0] += wr;
+		G[1] += wr * j1;
+		G[2] += wr * j2;
+		N[0][0] += w;
+		N[0][1] += w * j1;
+		N[0][2] += w * j2;
+		N[1][1] += w * j1 * j1;
+		N[1][2] += w * j1 * j2;
+		N[2][2] += w * j2 * j2;
+		/* H: (1,1) -sd/v, (1,2) -sd z/v, (2,2) -sd z²/v. */
+		S[0] += wr * sd * iv;
+		S[1] += wr * sd * z * iv;
+		S[2] += wr * sd * z * z * iv;
+	}
+	memcpy(g, G, sizeof G);
+	for (size_t k = 0; k < 3; k++)
+		for (size_t l = 0; l < k; l++)
+			N[k][l] = N[l][k];
+	memcpy(A, N, sizeof N);
+	N[1][1] += S[0];
+	N[1][2] = N[2][1] = N[1][2] + S[1];
+	N[2][2] += S[2];
+	if (knee_posdef(N, 3))
+		memcpy(A, N, sizeof N);
+	return isfinite(sse) ? sse : INFINITY;
+}
+
+/* Weighted residual sum of squares of curve t on d, with the normal
+ * equations A x = g of a Newton step: A = J'WJ - sum of w r H, H the
+ * curve's Hessian (the second term makes the step converge quadratically
+ * even with 15% noise, where Gauss-Newton alone gains only a factor 30 a
+ * step), or J'WJ alone where that sum is not positive definite; g = J'Wr.
+ * INFINITY outside the domain.  Written out for each curve: the fits of
+ * the replicates spend their time here. */
+static double knee_pass(const struct knee_model *mod, const struct knee_data *d, const double *t,
+			double A[3][3], double g[3])
+{
+	return mod == &knee_mm ? knee_pass_mm(d, t, A, g) : knee_pass_gen(d, t, A, g);
+}
+
+/* Solve (A + lambda diag A) x = g for np <= 3 by Gaussian elimination.
+ * Returns -1 when singular. */
+static int knee_solve(double A[3][3], double lambda, const double g[3], size_t np, double x[3])
+{
+	double M[3][4];
+
+	for (size_t k = 0; k < np; k++) {
+		for (size_t l = 0; l < np; l++)
+			M[k][l] = A[k][l] * (k == l ? 1 + lambda : 1);
+		M[k][np] = g[k];
+	}
+	for (size_t c = 0; c < np; c++) {
+		size_t piv = c;
+
+		for (size_t k = c + 1; k < np; k++)
+			if (fabs(M[k][c]) > fabs(M[piv][c]))
+				piv = k;
+		if (!(fabs(M[piv][c]) > 0))
+			return -1;
+		for (size_t l = 0; l <= np; l++) {
+			double t = M[c][l];
+
+			M[c][l] = M[piv][l];
+			M[piv][l] = t;
+		}
+		for (size_t k = c + 1; k < np; k++) {
+			double f = M[k][c] / M[c][c];
+
+			for (size_t l = c; l <= np; l++)
+				M[k][l] -= f * M[c][l];
+		}
+	}
+	for (size_t c = np; c-- > 0;) {
+		double v = M[c][np];
+
+		for (size_t l = c + 1; l < np; l++)
+			v -= M[c][l] * x[l];
+		x[c] = v / M[c][c];
+	}
+	for (size_t c = 0; c < np; c++)
+		if (!isfinite(x[c]))
+			return -1;
+	return 0;
+}
+
+/* The damped step x from t: (A + lambda diag A) x = g, with a parameter
+ * that sits on its bound and would step beyond it held there (else the
+ * others' steps, computed as if it moved, would be wrong and the fit would
+ * crawl along the bound).  Returns -1 when singular. */
+static int knee_step(const struct knee_model *mod, const double *t, double A[3][3], double lambda,
+		     const double g[3], double x[3])
+{
+	size_t np = mod->np;
+	int held[3] = { 0, 0, 0 };
+
+	for (size_t round = 0; round <= np; round++) {
+		double M[3][3], h[3];
+		int more = 0;
+
+		for (size_t k = 0; k < np; k++) {
+			for (size_t l = 0; l < np; l++)
+				M[k][l] = held[k] || held[l] ? (k == l) : A[k][l];
+			h[k] = held[k] ? 0 : g[k];
+		}
+		if (knee_solve(M, lambda, h, np, x) < 0)
+			return -1;
+		for (size_t k = 0; k < np; k++)
+			if (!held[k] && ((t[k] <= mod->lo[k] && x[k] < 0) ||
+					 (t[k] >= mod->hi[k] && x[k] > 0))) {
+				held[k] = 1;
+				more = 1;
+			}
+		if (!more)
+			return 0;
+	}
+	return 0;
+}
+
+/* Levenberg-Marquardt from t (inside the domain), at most iters trials; t
+ * gets the fit.  One pass over the data a trial: an accepted trial's pass
+ * gives the next step.  Stops when a step moves the fitted ln rps by less
+ * than tol (root mean square) or the sum of squares by a relative tol².
+ * Returns the residual sum of squares, or INFINITY (t untouched) when t is
+ * outside the domain. */
+static double knee_lm(const struct knee_model *mod, const struct knee_data *d, double *t,
+		      int iters, double tol)
+{
+	double A[3][3], g[3], sse = knee_pass(mod, d, t, A, g), lambda = 1e-3;
+	size_t np = mod->np;
+
+	if (!isfinite(sse))
+		return INFINITY;
+	for (int it = 0; it < iters && lambda < 1e12; it++) {
+		double nA[3][3], ng[3], nt[3], x[3], ns, moved = 0;
+
+		if (knee_step(mod, t, A, lambda, g, x) < 0) {
+			lambda *= 10;
+			continue;
+		}
+		for (size_t k = 0; k < np; k++)
+			nt[k] = fmin(mod->hi[k], fmax(mod->lo[k], t[k] + x[k]));
+		ns = knee_pass(mod, d, nt, nA, ng);
+		if (!(ns <= sse)) {
+			lambda *= 10;
+			continue;
+		}
+		/* The step's mean square change of the fitted ln rps. */
+		for (size_t k = 0; k < np; k++)
+			for (size_t l = 0; l < np; l++)
+				moved += (nt[k] - t[k]) * A[k][l] * (nt[l] - t[l]);
+		memcpy(t, nt, np * sizeof *t);
+		memcpy(A, nA, sizeof nA);
+		memcpy(g, ng, sizeof ng);
+		if (sse - ns <= tol * tol * sse || moved <= tol * tol * d->sumw) {
+			sse = ns;
+			break;
+		}
+		sse = ns;
+		lambda = fmax(lambda / 10, 1e-12);
+	}
+	return sse;
+}
+
+/* The rps²-weighted linear fit of 1/rps = b + a/P (today's analysis_fit):
+ * the model's starting point.  Returns -1 when degenerate. */
+static int knee_linear_fit(const struct knee_data *d, double *t)
+{
+	double sw = 0, sx = 0, sz = 0, sxx = 0, sxz = 0, den;
+
+	for (size_t i = 0; i < d->m; i++) {
+		double rps = exp(d->y[i]), x = 1 / d->p[i], z = 1 / rps, w = rps * rps;
+
+		sw += w;
+		sx += w * x;
+		sz += w * z;
+		sxx += w * x * x;
+		sxz += w * x * z;
+	}
+	den = sw * sxx - sx * sx;
+	if (!(den > 0))
+		return -1;
+	t[0] = (sw * sxz - sx * sz) / den;
+	t[1] = (sz - t[0] * sx) / sw;
+	return isfinite(t[0]) && isfinite(t[1]) ? 0 : -1;
+}
+
+/* Wald-Wolfowitz runs test of the signs of r[0..m) (residuals of ln rps
+ * beyond KNEE_SIGN_FLOOR); NAN when it cannot tell (below 10 signs, or one
+ * sign only). */
+static double knee_runs_z(const double *r, size_t m)
+{
+	size_t pos = 0, neg = 0, runs = 0;
+	int last = 0;
+	double n, mu, var;
+
+	for (size_t i = 0; i < m; i++) {
+		/* The sign of a residual at rounding level tells nothing. */
+		int sg = r[i] > KNEE_SIGN_FLOOR ? 1 : r[i] < -KNEE_SIGN_FLOOR ? -1 : 0;
+
+		if (sg == 0)
+			continue;
+		pos += sg > 0;
+		neg += sg < 0;
+		runs += sg != last;
+		last = sg;
+	}
+	n = (double)(pos + neg);
+	if (pos + neg < 10 || pos == 0 || neg == 0)
+		return NAN;
+	mu = 1 + 2.0 * (double)pos * (double)neg / n;
+	var = 2.0 * (double)pos * (double)neg * (2.0 * (double)pos * (double)neg - n) /
+	      (n * n * (n - 1));
+	return var > 0 ? ((double)runs - mu) / sqrt(var) : NAN;
+}
+
+/* How well curve t describes d. */
+struct knee_check {
+	double r2;                /* rps scale */
+	double rms;               /* of ln rps residuals */
+	double scale;             /* their robust scale, 1.4826 MAD */
+	double runs_z;
+};
+
+/* Fill c for curve (mod, t) on d: R², rms and robust scale of the ln
+ * residuals, and their runs test. */
+static void knee_check_fit(const struct knee_model *mod, const struct knee_data *d,
+			   const double *t, struct knee_check *c)
+{
+	double mean = 0, ss_tot = 0, ss_res = 0, ss_ln = 0, *res = xcalloc(d->m, sizeof *res);
+
+	for (size_t i = 0; i < d->m; i++)
+		mean += exp(d->y[i]);
+	mean /= (double)d->m;
+	for (size_t i = 0; i < d->m; i++) {
+		double fit, J[3], rps = exp(d->y[i]);
+
+		mod->eval(t, d->p[i], d->lnp[i], &fit, J);
+		ss_res += (rps - exp(fit)) * (rps - exp(fit));
+		ss_tot += (rps - mean) * (rps - mean);
+		res[i] = d->y[i] - fit;
+		ss_ln += res[i] * res[i];
+	}
+	c->r2 = ss_tot > 0 ? 1 - ss_res / ss_tot : ss_res > 0 ? 0 : 1;
+	c->rms = sqrt(ss_ln / (double)d->m);
+	/* Residuals at rounding level: a perfect fit has no pattern to test. */
+	c->runs_z = c->rms > KNEE_EXACT ? knee_runs_z(res, d->m) : NAN;
+	c->scale = STATS_MAD_TO_SD * stats_mad(res, d->m);
+	free(res);
+}
+
+/* Whether a fit describes the curve as far as its residuals tell: no
+ * systematic run, and an R² that is high or low only by the noise's doing
+ * (residuals' robust scale within KNEE_POOR_NOISE sigma, so that one dip
+ * does not condemn the model; an unknown sigma compares false, and R²
+ * alone decides). */
+static int knee_poor(const struct knee_check *c, double sigma)
+{
+	return c->r2 < KNEE_MIN_R2 && !(c->scale <= KNEE_POOR_NOISE * sigma);
+}
+
+/* Whether the residuals run in stretches beyond chance. */
+static int knee_pattern(const struct knee_check *c)
+{
+	return c->runs_z < KNEE_RUNS_Z;
+}
+
+/* R = 1/b and K = a/b of the model t = (a, b); both +inf for b <= 0 (no
+ * asymptote within any depth). */
+static void knee_ab_to_rk(const double *t, double *R, double *K)
+{
+	*R = t[1] > 0 ? 1 / t[1] : INFINITY;
+	*K = t[1] > 0 ? t[0] / t[1] : INFINITY;
+}
+
+/* The level of curve (mod, t) at every depth, and its figures. */
+static int knee_curve_figures(const struct knee_model *mod, const struct knee_data *d,
+			      const double *t, const double *x, double knee, double *level,
+			      struct knee_figs *f)
+{
+	double J[3], pref = knee_ref_depth(x, d->m), lref;
+
+	for (size_t i = 0; i < d->m; i++)
+		if (mod->eval(t, d->p[i], d->lnp[i], &level[i], J) < 0)
+			return -1;
+	if (mod->eval(t, pref, log(pref), &lref, J) < 0)
+		return -1;
+	knee_figures(x, level, d->m, knee, d->m > 1 ? lref : NAN, f);
+	return 0;
+}
+
+/* ---- one series ---- */
+
+/* The depth of the list at or below v (lo) or at or above v (hi): the
+ * interval of a depth is rounded outward to depths measured. */
+static double knee_depth_floor(const struct knee_series *s, double v)
+{
+	double d = s->depth[0];
+
+	for (size_t i = 0; i < s->m && s->depth[i] <= v; i++)
+		d = s->depth[i];
+	return d;
+}
+
+static double knee_depth_ceil(const struct knee_series *s, double v)
+{
+	for (size_t i = 0; i < s->m; i++)
+		if (s->depth[i] >= v)
+			return s->depth[i];
+	return s->depth[s->m - 1];
+}
+
+/* Per-depth intervals of the medians.  One repeat: a resample is the value
+ * plus one draw from the pool, so the interval is the value plus the pool's
+ * quantiles, computed exactly rather than by drawing, and of type 6: the
+ * percentile ones (type 7) of a pool of 38 cover 90%, not 95%. */
+static void knee_points(const struct knee_series *s, const struct knee_opts *o,
+			struct knee_result *r, const double *y, double *work)
+{
+	double q_lo = NAN, q_hi = NAN, *rep = xcalloc(o->B, sizeof *rep);
+
+	if (r->noise != KNEE_NOISE_NONE) {
+		double *q = xcalloc(r->npool, sizeof *q);
+
+		memcpy(q, r->pool, r->npool * sizeof *q);
+		q_lo = stats_quantile6_inplace(q, r->npool, (1 - o->level) / 2);
+		q_hi = stats_quantile6_inplace(q, r->npool, (1 + o->level) / 2);
+		free(q);
+	}
+	for (size_t i = 0; i < s->m; i++) {
+		struct knee_point *pt = &r->pts[i];
+		uint64_t seed = stats_seed_mix(o->seed, (uint64_t)KNEE_TAG_POINT << 32 | i);
+		struct stats_rng rng;
+
+		pt->median.lo = pt->median.hi = NAN;
+		pt->method = KNEE_CI_NONE;
+		if (s->n[i] >= KNEE_BOOT_MIN_N) {
+			pt->method = KNEE_CI_REPEATS;
+			stats_bootstrap(s->v[i], s->n[i], stats_median_statistic, NULL, o->B,
+					o->level, seed, &pt->median, NULL, NULL);
+			continue;
+		}
+		if (r->noise == KNEE_NOISE_NONE)
+			continue;
+		pt->method = KNEE_CI_POOLED;
+		if (s->n[i] == 1) {
+			pt->median.lo = exp(y[i] + q_lo);
+			pt->median.hi = exp(y[i] + q_hi);
+			continue;
+		}
+		stats_rng_seed(&rng, seed);
+		for (size_t b = 0; b < o->B; b++)
+			rep[b] = knee_draw(s, r, i, y[i], &rng, work);
+		stats_percentile_inplace(rep, o->B, o->level, &pt->median.lo, &pt->median.hi);
+		pt->median.lo = exp(pt->median.lo);
+		pt->median.hi = exp(pt->median.hi);
+	}
+	free(rep);
+}
+
+/* Replicates of each figure of a level curve. */
+enum { KNEE_REP_SAT, KNEE_REP_GAIN, KNEE_REP_PEAK, KNEE_REP_FALL, KNEE_REP_R, KNEE_REP_K,
+       KNEE_REP_NFIG };
+
+struct knee_work {
+	struct knee_data d_mm, d_gen;  /* the same data, each fit's own weights */
+	double *x, *p, *lnp, *y, *prec, *w_mm, *w_gen, *z, *smooth, *centre, *ys, *zs, *ls, *work;
+	double *rep[2][KNEE_REP_NFIG];  /* [smoothed / fitted bootstrap][figure][B] */
+	double *fall_raw;
+};
+
+/* Every buffer of one analysis: m depths, maxn repeats at most, B. */
+static void knee_work_alloc(struct knee_work *w, size_t m, size_t maxn, size_t B)
+{
+	memset(w, 0, sizeof *w);
+	w->x = xcalloc(m, sizeof *w->x);
+	w->p = xcalloc(m, sizeof *w->p);
+	w->lnp = xcalloc(m, sizeof *w->lnp);
+	w->y = xcalloc(m, sizeof *w->y);
+	w->prec = xcalloc(m, sizeof *w->prec);
+	w->w_mm = xcalloc(m, sizeof *w->w_mm);
+	w->w_gen = xcalloc(m, sizeof *w->w_gen);
+	w->z = xcalloc(m, sizeof *w->z);
+	w->smooth = xcalloc(m, sizeof *w->smooth);
+	w->centre = xcalloc(m, sizeof *w->centre);
+	w->ys = xcalloc(m, sizeof *w->ys);
+	w->zs = xcalloc(m, sizeof *w->zs);
+	w->ls = xcalloc(m, sizeof *w->ls);
+	w->work = xcalloc(maxn, sizeof *w->work);
+	w->fall_raw = xcalloc(B, sizeof *w->fall_raw);
+	for (int c = 0; c < 2; c++)
+		for (int k = 0; k < KNEE_REP_NFIG; k++)
+			w->rep[c][k] = xcalloc(B, sizeof *w->rep[c][k]);
+}
+
+/* Release what knee_work_alloc took. */
+static void knee_work_free(struct knee_work *w)
+{
+	free(w->x);
+	free(w->p);
+	free(w->lnp);
+	free(w->y);
+	free(w->prec);
+	free(w->w_mm);
+	free(w->w_gen);
+	free(w->z);
+	free(w->smooth);
+	free(w->centre);
+	free(w->ys);
+	free(w->zs);
+	free(w->ls);
+	free(w->work);
+	free(w->fall_raw);
+	for (int c = 0; c < 2; c++)
+		for (int k = 0; k < KNEE_REP_NFIG; k++)
+			free(w->rep[c][k]);
+}
+
+/* Replicate k of each figure of g into rep[figure]; NAN for all when g
+ * is NULL (a replicate whose fit failed). */
+static void knee_store(double **rep, size_t k, const struct knee_figs *g,
+		       const struct knee_series *s)
+{
+	rep[KNEE_REP_SAT][k] = g ? s->depth[g->sat] : NAN;
+	rep[KNEE_REP_GAIN][k] = g ? g->gain : NAN;
+	rep[KNEE_REP_PEAK][k] = g ? g->peak_ln : NAN;
+	rep[KNEE_REP_FALL][k] = g ? g->fall : NAN;
+}
+
+/* One replicate of the series around centre into w->ys. */
+static void knee_replicate(const struct knee_series *s, const struct knee_result *r,
+			   const double *centre, struct stats_rng *rng, struct knee_work *w)
+{
+	for (size_t i = 0; i < s->m; i++)
+		w->ys[i] = knee_draw(s, r, i, centre[i], rng, w->work);
+}
+
+/* The smoothed bootstrap: B replicates around the smoothed level, each
+ * smoothed again; the figures of each into w->rep[0].  Smoothing the
+ * smoothed level moves a corner a little further (a peak lower, a fall
+ * shallower), so each replicate is taken as an error about the figure of
+ * that level itself, fc, and added to the data's figure fs: the interval
+ * is then about fs, not about a twice-smoothed curve.  The falls test
+ * keeps the fall of each replicate as drawn (w->fall_raw): under no fall,
+ * the smoothed level is the world the replicates come from, and the
+ * translation would carry the fall that noise alone put into fs into
+ * every replicate (4.5% of noisy model curves "fell", against 0.5%). */
+static void knee_boot_smoothed(const struct knee_series *s, const struct knee_opts *o,
+			       const struct knee_smoother *h, const struct knee_figs *fs,
+			       const struct knee_result *r, struct knee_work *w)
+{
+	struct stats_rng rng;
+	struct knee_figs fc;
+	size_t m = s->m;
+
+	knee_median3(w->x, w->smooth, m, w->zs);
+	knee_smooth(h, w->zs, w->ls);
+	knee_figures(w->x, w->ls, m, o->knee, NAN, &fc);
+	stats_rng_seed(&rng, stats_seed_mix(o->seed, KNEE_TAG_SMOOTH));
+	for (size_t k = 0; k < o->B; k++) {
+		struct knee_figs g;
+		ptrdiff_t sat;
+
+		knee_replicate(s, r, w->smooth, &rng, w);
+		knee_median3(w->x, w->ys, m, w->zs);
+		knee_smooth(h, w->zs, w->ls);
+		knee_figures(w->x, w->ls, m, o->knee, NAN, &g);
+		w->fall_raw[k] = g.fall;
+		sat = (ptrdiff_t)g.sat + (ptrdiff_t)fs->sat - (ptrdiff_t)fc.sat;
+		g.sat = sat < 0 ? 0 : (size_t)sat >= m ? m - 1 : (size_t)sat;
+		g.peak_ln += fs->peak_ln - fc.peak_ln;
+		g.gain *= fs->gain / fc.gain;
+		g.fall *= fs->fall / fc.fall;
+		knee_store(w->rep[0], k, &g, s);
+	}
+}
+
+/* The fitted bootstrap: B replicates around centre, the model refitted to
+ * each from ab (R and K into w->rep[1]), and the level curve (lmod, lt)
+ * when it is a fitted one (lmod not NULL) refitted for its figures. */
+static void knee_boot_fitted(const struct knee_series *s, const struct knee_opts *o,
+			     const double *ab, const struct knee_model *lmod, const double *lt,
+			     struct knee_result *r, struct knee_work *w)
+{
+	struct stats_rng rng;
+	struct knee_data dm = w->d_mm, dg = w->d_gen;
+
+	dm.y = dg.y = w->ys;
+	stats_rng_seed(&rng, stats_seed_mix(o->seed, KNEE_TAG_MODEL));
+	for (size_t k = 0; k < o->B; k++) {
+		double t[3];
+		struct knee_figs g;
+		int ok = 0;
+
+		knee_replicate(s, r, w->centre, &rng, w);
+		w->rep[1][KNEE_REP_R][k] = w->rep[1][KNEE_REP_K][k] = NAN;
+		memcpy(t, ab, 2 * sizeof *t);
+		if (isfinite(knee_lm(&knee_mm, &dm, t, 40, KNEE_TOL_BOOT)))
+			knee_ab_to_rk(t, &w->rep[1][KNEE_REP_R][k], &w->rep[1][KNEE_REP_K][k]);
+		else
+			r->fit.nfail++;
+		if (lmod != NULL) {
+			if (lmod != &knee_mm) {
+				memcpy(t, lt, lmod->np * sizeof *t);
+				ok = isfinite(knee_lm(lmod, &dg, t, 40, KNEE_TOL_BOOT));
+			} else {
+				ok = isfinite(w->rep[1][KNEE_REP_R][k]) && t[0] >= 0;
+			}
+			ok = ok && knee_curve_figures(lmod, &dm, t, w->x, o->knee, w->ls, &g) == 0;
+		}
+		knee_store(w->rep[1], k, ok ? &g : NULL, s);
+	}
+}
+
+/* c->lo, c->hi: the percentile interval of rep[0..B) (reordered). */
+static void knee_interval(double *rep, const struct knee_opts *o, struct stats_ci *c)
+{
+	stats_percentile_inplace(rep, o->B, o->level, &c->lo, &c->hi);
+}
+
+/* Where the level is a fitted curve, its residuals are the better pool
+ * than neighbouring depths: a straight line through two neighbours misses
+ * the knee's bend where depths are sparse (on 1, 2, 4 ... 64 it takes a
+ * noise-free curve for 5% noise), the fitted curve does not.  Each
+ * residual is scaled to one measurement's noise and by sqrt(1 - h), h its
+ * leverage in the fit, so that the pool's variance is the noise's.  Only
+ * replaces a pool learnt from neighbours (repeats tell the noise
+ * directly), and only when every depth but the fit's own parameters'
+ * worth gives a residual (leverage below 1). */
+static void knee_noise_from_fit(const struct knee_model *mod, const struct knee_data *d,
+				const double *prec, const double *t, struct knee_result *r)
+{
+	double M[3][3] = { { 0 } }, *e, *Js;
+	size_t np = mod->np, ne = 0;
+
+	if (r->noise != KNEE_NOISE_NEIGHBOURS || d->m < np + KNEE_MIN_POOL)
+		return;
+	Js = xcalloc(d->m * 3, sizeof *Js);
+	e = xcalloc(d->m, sizeof *e);
+	for (size_t i = 0; i < d->m; i++) {
+		double fit, *J = Js + 3 * i;
+
+		mod->eval(t, d->p[i], d->lnp[i], &fit, J);
+		e[i] = d->y[i] - fit;
+		for (size_t k = 0; k < np; k++)
+			for (size_t l = 0; l < np; l++)
+				M[k][l] += prec[i] * J[k] * J[l];
+	}
+	for (size_t i = 0; i < d->m; i++) {
+		double *J = Js + 3 * i, x[3], h = 0;
+
+		if (knee_solve(M, 0, J, np, x) < 0)
+			break;
+		for (size_t k = 0; k < np; k++)
+			h += prec[i] * J[k] * x[k];
+		if (!(h < 1 - 1e-9))
+			continue;
+		e[ne++] = e[i] * sqrt(prec[i] / (1 - h));
+	}
+	free(Js);
+	if (ne < d->m - np) {
+		free(e);
+		return;
+	}
+	free(r->pool);
+	r->pool = e;
+	r->npool = ne;
+	r->noise = KNEE_NOISE_RESIDUALS;
+	r->sigma = knee_pool_centre(e, ne);
+}
+
+/* Huber's M-estimate: refit curve mod with the weight of each depth whose
+ * residual exceeds KNEE_HUBER sigma cut to KNEE_HUBER sigma / |residual|,
+ * until the weights settle.  Throughput noise on a shared machine comes
+ * as dips (a time slice lost to the host halves a point), and least
+ * squares would bend the whole curve towards one.  sigma is the noise's,
+ * or, unknown, the residuals' own robust scale.  prec holds the weights
+ * before, wts (what d->w points to) gets them after, for the replicates.
+ * Returns the final weighted sum of squares. */
+static double knee_huber(const struct knee_model *mod, struct knee_data *d, const double *prec,
+			 double *wts, double *t, double sigma, double sse)
+{
+	double *res = xcalloc(d->m, sizeof *res);
+
+	for (int round = 0; round < KNEE_HUBER_ROUNDS && isfinite(sse); round++) {
+		double scale = sigma, J[3], fit = NAN;
+		int changed = 0;
+
+		for (size_t i = 0; i < d->m; i++) {
+			mod->eval(t, d->p[i], d->lnp[i], &fit, J);
+			res[i] = fabs(d->y[i] - fit);
+		}
+		if (isnan(scale))
+			scale = STATS_MAD_TO_SD * stats_median(res, d->m);
+		if (!(scale > KNEE_EXACT))
+			break;
+		d->sumw = 0;
+		for (size_t i = 0; i < d->m; i++) {
+			double h = res[i] > KNEE_HUBER * scale ? KNEE_HUBER * scale / res[i] : 1;
+			double nw = prec[i] * h;
+
+			changed |= fabs(nw - wts[i]) > 1e-3 * prec[i];
+			wts[i] = nw;
+			d->sumw += nw;
+		}
+		if (!changed)
+			break;
+		sse = knee_lm(mod, d, t, 200, KNEE_TOL);
+	}
+	free(res);
+	return sse;
+}
+
+/* The point fits: the model (into r->fit, t_mm) and the curve with a free
+ * knee exponent (t_gen; returns whether it fits better than the model
+ * beyond chance, with *gen_ok whether it describes the curve itself).
+ * Each is the robust fit with its own weights (w->w_mm, w->w_gen). */
+static int knee_fits(struct knee_work *w, struct knee_result *r, double *t_mm, double *t_gen,
+		     int *gen_ok)
+{
+	struct knee_data *d = &w->d_mm, *dg = &w->d_gen;
+	struct knee_fit *f = &r->fit;
+	struct knee_check c;
+	double sse_mm, sse_gen;
+	int sharper = 0;
+
+	memset(f, 0, sizeof *f);
+	f->a_us = f->b_us = f->r2 = f->runs_z = f->lr = NAN;
+	f->R.est = f->R.lo = f->R.hi = f->K.est = f->K.lo = f->K.hi = NAN;
+	*gen_ok = 0;
+	f->status = KNEE_FIT_TOO_FEW;
+	if (d->m < 3)
+		return 0;
+	f->status = KNEE_FIT_NONPOSITIVE;
+	if (knee_linear_fit(d, t_mm) < 0 || !isfinite(knee_lm(&knee_mm, d, t_mm, 0, 0))) {
+		/* Outside the domain: start from a curve that is inside it. */
+		t_mm[1] = 0.5 * exp(-d->y[d->m - 1]);
+		t_mm[0] = 0.5 * d->p[0] * exp(-d->y[0]);
+	}
+	sse_mm = knee_lm(&knee_mm, d, t_mm, 200, KNEE_TOL);
+	if (isfinite(sse_mm))
+		sse_mm = knee_huber(&knee_mm, d, w->prec, w->w_mm, t_mm, r->sigma, sse_mm);
+	if (!isfinite(sse_mm)) {
+		t_mm[0] = t_mm[1] = NAN;
+		return 0;
+	}
+	f->a_us = t_mm[0] * 1e6;
+	f->b_us = t_mm[1] * 1e6;
+	knee_ab_to_rk(t_mm, &f->R.est, &f->K.est);
+	knee_check_fit(&knee_mm, d, t_mm, &c);
+	f->r2 = c.r2;
+	f->runs_z = c.runs_z;
+
+	/* The same family with the knee's sharpness free, started from the
+	 * model's fit.  Sharper (or softer) when the likelihood ratio
+	 * m ln(SSE_model / SSE_free), both with the model's weights, beats
+	 * chi-square(1) at 0.01.  As a level it is then fitted with weights of
+	 * its own: the model's cut the points where the model misses a sharp
+	 * knee, the very points that place it. */
+	if (d->m >= 4) {
+		double R, K;
+
+		knee_ab_to_rk(t_mm, &R, &K);
+		t_gen[0] = isfinite(R) ? log(R) : d->y[d->m - 1];
+		t_gen[1] = K > 0 && isfinite(K) ? log(K) : t_gen[0] - (d->y[0] - d->lnp[0]);
+		t_gen[2] = 1;
+		memcpy(w->w_gen, w->w_mm, d->m * sizeof *w->w_gen);
+		dg->sumw = d->sumw;
+		sse_gen = knee_lm(&knee_gen, dg, t_gen, 200, KNEE_TOL);
+		if (isfinite(sse_gen)) {
+			struct knee_check cg;
+			double ratio = fmax(sse_mm, sse_gen) / fmax(sse_gen, 1e-300);
+
+			f->lr = c.rms > KNEE_EXACT ? (double)d->m * log(ratio) : 0;
+			sharper = f->lr > KNEE_LR_CRIT;
+			sse_gen = knee_huber(&knee_gen, dg, w->prec, w->w_gen, t_gen, r->sigma,
+					     sse_gen);
+			knee_check_fit(&knee_gen, dg, t_gen, &cg);
+			*gen_ok = isfinite(sse_gen) && !knee_poor(&cg, r->sigma) &&
+				  !knee_pattern(&cg);
+		}
+	}
+	/* A knee of another sharpness before a low R²: it says more. */
+	if (!(t_mm[1] > 0) || t_mm[0] < 0)
+		f->status = KNEE_FIT_NONPOSITIVE;
+	else if (sharper)
+		f->status = KNEE_FIT_PATTERN;
+	else if (knee_poor(&c, r->sigma))
+		f->status = KNEE_FIT_POOR;
+	else if (knee_pattern(&c))
+		f->status = KNEE_FIT_PATTERN;
+	else
+		f->status = KNEE_FIT_OK;
+	return sharper;
+}
+
+/* The figures of the chosen level (f, replicates rep) into r. */
+static void knee_take(const struct knee_series *s, const struct knee_opts *o,
+		      const struct knee_figs *f, double **rep, int boot, struct knee_result *r)
+{
+	r->peak = f->peak;
+	r->sat = f->sat;
+	r->peak_rps.est = exp(f->peak_ln);
+	r->sat_depth.est = s->depth[f->sat];
+	r->gain.est = f->gain;
+	r->peak_rps.lo = r->peak_rps.hi = r->sat_depth.lo = r->sat_depth.hi = NAN;
+	r->gain.lo = r->gain.hi = NAN;
+	if (!boot)
+		return;
+	r->boot_peak = xcalloc(o->B, sizeof *r->boot_peak);
+	r->nboot = o->B;
+	memcpy(r->boot_peak, rep[KNEE_REP_PEAK], o->B * sizeof *r->boot_peak);
+	knee_interval(rep[KNEE_REP_PEAK], o, &r->peak_rps);
+	r->peak_rps.lo = exp(r->peak_rps.lo);
+	r->peak_rps.hi = exp(r->peak_rps.hi);
+	knee_interval(rep[KNEE_REP_SAT], o, &r->sat_depth);
+	if (!isnan(r->sat_depth.lo)) {
+		r->sat_depth.lo = knee_depth_floor(s, r->sat_depth.lo);
+		r->sat_depth.hi = knee_depth_ceil(s, r->sat_depth.hi);
+	}
+	knee_interval(rep[KNEE_REP_GAIN], o, &r->gain);
+}
+
+int knee_analyse(const struct knee_series *s, const struct knee_opts *o, struct knee_result *out,
+		 struct rs_err *err)
+{
+	const struct knee_model *lmod = NULL;
+	struct knee_work w;
+	struct knee_smoother h;
+	struct knee_figs fs, fm;
+	size_t m = s->m, maxn = 1;
+	double t_mm[3] = { NAN, NAN, 0 }, t_gen[3] = { NAN, NAN, NAN }, *lt = NULL;
+	int boot, gen_ok;
+
+	memset(out, 0, sizeof *out);
+	if (knee_check_opts(o, err) < 0 || knee_check_series(s, err) < 0)
+		return -1;
+	for (size_t i = 0; i < m; i++)
+		if (s->n[i] > maxn)
+			maxn = s->n[i];
+	knee_work_alloc(&w, m, maxn, o->B);
+	out->m = m;
+	out->pts = xcalloc(m, sizeof *out->pts);
+	for (size_t i = 0; i < m; i++) {
+		out->pts[i].depth = s->depth[i];
+		out->pts[i].n = s->n[i];
+		out->pts[i].median.est = stats_median(s->v[i], s->n[i]);
+		w.x[i] = log2(s->depth[i]);
+		w.p[i] = s->depth[i];
+		w.lnp[i] = log(s->depth[i]);
+		w.y[i] = log(out->pts[i].median.est);
+		w.prec[i] = w.w_mm[i] = w.w_gen[i] = 1 / knee_medvar(s->n[i]);
+		w.d_mm.sumw += w.prec[i];
+	}
+	w.d_mm.m = m;
+	w.d_mm.p = w.p;
+	w.d_mm.lnp = w.lnp;
+	w.d_mm.y = w.y;
+	w.d_gen = w.d_mm;
+	w.d_mm.w = w.w_mm;
+	w.d_gen.w = w.w_gen;
+	knee_noise(s, w.x, w.y, out);
+	boot = out->noise != KNEE_NOISE_NONE;
+	/* The smoothed medians: the falls test, and the level of last resort. */
+	knee_median3(w.x, w.y, m, w.z);
+	knee_smoother_build(w.x, w.prec, m, &h);
+	knee_smooth(&h, w.z, w.smooth);
+	knee_figures(w.x, w.smooth, m, o->knee, NAN, &fs);
+	if (boot)
+		knee_boot_smoothed(s, o, &h, &fs, out, &w);
+	out->fall.est = fs.fall;
+	out->fall.lo = out->fall.hi = NAN;
+	out->falls = fs.fall < 1 - KNEE_FALL;
+	if (boot) {
+		struct stats_ci raw;
+
+		knee_interval(w.rep[0][KNEE_REP_FALL], o, &out->fall);
+		knee_interval(w.fall_raw, o, &raw);
+		out->falls = raw.hi < 1 - KNEE_FALL;
+	}
+
+	knee_fits(&w, out, t_mm, t_gen, &gen_ok);
+	if (out->falls && out->fit.status != KNEE_FIT_TOO_FEW &&
+	    out->fit.status != KNEE_FIT_NONPOSITIVE)
+		out->fit.status = KNEE_FIT_FALLS;
+
+	/* The level: the model where it describes the curve, or the curve
+	 * with a sharper or softer knee where that one does (two or three
+	 * parameters learnt from every depth: far steadier than any local
+	 * average), else the smoothed medians. */
+	out->level = KNEE_LEVEL_SMOOTHED;
+	out->curve_R = out->curve_K = out->curve_s = NAN;
+	if (out->fit.status == KNEE_FIT_OK) {
+		lmod = &knee_mm;
+		lt = t_mm;
+		out->level = KNEE_LEVEL_MODEL;
+		knee_ab_to_rk(t_mm, &out->curve_R, &out->curve_K);
+		out->curve_s = 1;
+	} else if (!out->falls && gen_ok) {
+		lmod = &knee_gen;
+		lt = t_gen;
+		out->level = KNEE_LEVEL_CURVE;
+		out->curve_R = exp(t_gen[0]);
+		out->curve_K = exp(t_gen[1]);
+		out->curve_s = 1 / t_gen[2];
+	}
+	if (lmod && knee_curve_figures(lmod, &w.d_mm, lt, w.x, o->knee, w.centre, &fm) < 0) {
+		lmod = NULL;
+		out->level = KNEE_LEVEL_SMOOTHED;
+		out->curve_R = out->curve_K = out->curve_s = NAN;
+	}
+	if (lmod == NULL)
+		memcpy(w.centre, w.smooth, m * sizeof *w.centre);
+	else
+		knee_noise_from_fit(lmod, lmod == &knee_mm ? &w.d_mm : &w.d_gen, w.prec, lt, out);
+	knee_points(s, o, out, w.y, w.work);
+	if (boot && isfinite(t_mm[0]))
+		knee_boot_fitted(s, o, t_mm, lmod, lt, out, &w);
+	if (boot && isfinite(t_mm[0])) {
+		knee_interval(w.rep[1][KNEE_REP_R], o, &out->fit.R);
+		knee_interval(w.rep[1][KNEE_REP_K], o, &out->fit.K);
+	}
+	knee_take(s, o, lmod ? &fm : &fs, lmod ? w.rep[1] : w.rep[0], boot, out);
+	for (size_t i = 0; i < m; i++)
+		out->pts[i].level = exp(w.centre[i]);
+
+	/* Still rising: the gain per doubling clears KNEE_RISING, its whole
+	 * interval where there is one. */
+	if (m < 2)
+		out->saturated = KNEE_SAT_UNKNOWN;
+	else if ((boot ? out->gain.lo : out->gain.est) > KNEE_RISING)
+		out->saturated = KNEE_SAT_NO;
+	else
+		out->saturated = KNEE_SAT_YES;
+	if (out->saturated == KNEE_SAT_NO)
+		out->sat_depth.hi = NAN;
+
+	knee_smoother_free(&h);
+	knee_work_free(&w);
+	return 0;
+}
+
+void knee_result_free(struct knee_result *r)
+{
+	if (r == NULL)
+		return;
+	free(r->pts);
+	free(r->boot_peak);
+	free(r->pool);
+	memset(r, 0, sizeof *r);
+}
+
+/* ---- comparisons ---- */
+
+/* c->verdict and c->within_band from c->ratio's interval. */
+static void knee_verdict(struct knee_cmp *c)
+{
+	double lo = c->ratio.lo, hi = c->ratio.hi;
+
+	c->within_band = 0;
+	if (isnan(lo) || isnan(hi)) {
+		c->verdict = KNEE_UNKNOWN;
+		return;
+	}
+	c->within_band = lo >= 1 - KNEE_CMP_BAND && hi <= 1 + KNEE_CMP_BAND;
+	if (lo > 1 + KNEE_CMP_BAND)
+		c->verdict = KNEE_FASTER;
+	else if (hi < 1 - KNEE_CMP_BAND)
+		c->verdict = KNEE_SLOWER;
+	else
+		c->verdict = KNEE_SAME;
+}
+
+int knee_compare_at(const struct knee_series *a, const struct knee_result *ra, size_t ia,
+		    const struct knee_series *b, const struct knee_result *rb, size_t ib,
+		    const struct knee_opts *o, struct knee_cmp *out, struct rs_err *err)
+{
+	struct stats_rng rga, rgb;
+	double *rep, *work, ya, yb;
+	size_t maxn;
+
+	memset(out, 0, sizeof *out);
+	out->ratio.est = out->ratio.lo = out->ratio.hi = NAN;
+	out->verdict = KNEE_UNKNOWN;
+	if (knee_check_opts(o, err) < 0)
+		return -1;
+	if (ra->m != a->m || rb->m != b->m)
+		return rs_err_set(err, "a comparison with the result of another series");
+	if (ia >= a->m || ib >= b->m)
+		return rs_err_set(err, "comparison at depth index %zu or %zu: out of range", ia,
+				  ib);
+	ya = log(ra->pts[ia].median.est);
+	yb = log(rb->pts[ib].median.est);
+	out->ratio.est = exp(ya - yb);
+	if (ra->pts[ia].method == KNEE_CI_NONE || rb->pts[ib].method == KNEE_CI_NONE)
+		return 0;
+	if (a->n[ia] == 1 && b->n[ib] == 1 && ra->npool <= KNEE_MAX_PAIRS / rb->npool) {
+		/* One point a side: a replicate is one draw from each pool, so
+		 * all pairs of the two pools are the exact distribution; type
+		 * 6 quantiles, as for a point's own interval. */
+		size_t np = ra->npool * rb->npool, k = 0;
+		double qlo, qhi;
+
+		rep = xcalloc(np, sizeof *rep);
+		for (size_t i = 0; i < ra->npool; i++)
+			for (size_t j = 0; j < rb->npool; j++)
+				rep[k++] = ra->pool[i] - rb->pool[j];
+		qlo = stats_quantile6_inplace(rep, np, (1 - o->level) / 2);
+		qhi = stats_quantile6_inplace(rep, np, (1 + o->level) / 2);
+		out->ratio.lo = out->ratio.est * exp(qlo);
+		out->ratio.hi = out->ratio.est * exp(qhi);
+		free(rep);
+		knee_verdict(out);
+		return 0;
+	}
+	maxn = a->n[ia] > b->n[ib] ? a->n[ia] : b->n[ib];
+	rep = xcalloc(o->B, sizeof *rep);
+	work = xcalloc(maxn, sizeof *work);
+	stats_rng_seed(&rga, stats_seed_mix(o->seed, (uint64_t)KNEE_TAG_CMP_A << 32 | ia));
+	stats_rng_seed(&rgb, stats_seed_mix(o->seed, (uint64_t)KNEE_TAG_CMP_B << 32 | ib));
+	for (size_t k = 0; k < o->B; k++) {
+		double da = knee_draw(a, ra, ia, ya, &rga, work);
+
+		rep[k] = da - knee_draw(b, rb, ib, yb, &rgb, work);
+	}
+	stats_percentile_inplace(rep, o->B, o->level, &out->ratio.lo, &out->ratio.hi);
+	out->ratio.lo = exp(out->ratio.lo);
+	out->ratio.hi = exp(out->ratio.hi);
+	free(work);
+	free(rep);
+	knee_verdict(out);
+	return 0;
+}
+
+int knee_compare_peak(const struct knee_result *ra, const struct knee_result *rb,
+		      const struct knee_opts *o, struct knee_cmp *out, struct rs_err *err)
+{
+	struct stats_rng rng;
+	double *rep;
+	size_t nb;
+
+	memset(out, 0, sizeof *out);
+	out->ratio.est = out->ratio.lo = out->ratio.hi = NAN;
+	out->verdict = KNEE_UNKNOWN;
+	if (knee_check_opts(o, err) < 0)
+		return -1;
+	out->ratio.est = ra->peak_rps.est / rb->peak_rps.est;
+	if (ra->nboot == 0 || rb->nboot == 0)
+		return 0;
+	nb = ra->nboot < rb->nboot ? ra->nboot : rb->nboot;
+	rep = xcalloc(rb->nboot, sizeof *rep);
+	memcpy(rep, rb->boot_peak, rb->nboot * sizeof *rep);
+	stats_rng_seed(&rng, stats_seed_mix(o->seed, KNEE_TAG_PEAK));
+	/* Fisher-Yates: replicate k of a meets a random one of b. */
+	for (size_t k = rb->nboot; k > 1; k--) {
+		size_t j = stats_rng_below(&rng, k);
+		double t = rep[k - 1];
+
+		rep[k - 1] = rep[j];
+		rep[j] = t;
+	}
+	for (size_t k = 0; k < nb; k++)
+		rep[k] = ra->boot_peak[k] - rep[k];
+	stats_percentile_inplace(rep, nb, o->level, &out->ratio.lo, &out->ratio.hi);
+	out->ratio.lo = exp(out->ratio.lo);
+	out->ratio.hi = exp(out->ratio.hi);
+	free(rep);
+	knee_verdict(out);
+	return 0;
+}
+
+const char *knee_verdict_name(enum knee_verdict v)
+{
+	switch (v) {
+	case KNEE_SAME:
+		return "same";
+	case KNEE_FASTER:
+		return "faster";
+	case KNEE_SLOWER:
+		return "slower";
+	case KNEE_UNKNOWN:
+		break;
+	}
+	return "unknown";
+}
