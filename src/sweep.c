@@ -54,25 +54,48 @@ void sweep_plan_build(size_t ntests, const struct depth_list *depths, unsigned r
 	plan->todo = plan->n;
 }
 
+/* Order of plan points by (test, depth, repeat), for bsearch. */
+static int sweep_point_cmp(const void *a, const void *b)
+{
+	const struct sweep_point *p = *(const struct sweep_point *const *)a;
+	const struct sweep_point *q = *(const struct sweep_point *const *)b;
+
+	if (p->test != q->test)
+		return p->test < q->test ? -1 : 1;
+	if (p->depth != q->depth)
+		return p->depth < q->depth ? -1 : 1;
+	return p->repeat < q->repeat ? -1 : p->repeat > q->repeat;
+}
+
 void sweep_plan_mark_done(struct sweep_plan *plan, const struct workload *w, const char *label,
 			  const struct rs_rows *rows)
 {
+	/* A file of a million rows against a plan of thousands of points:
+	 * each row finds its point by binary search, not by a scan. */
+	struct sweep_point **by = xcalloc(plan->n ? plan->n : 1, sizeof *by);
+
+	for (size_t i = 0; i < plan->n; i++)
+		by[i] = &plan->v[i];
+	qsort(by, plan->n, sizeof *by, sweep_point_cmp);
 	for (size_t r = 0; r < rows->n; r++) {
 		const struct rs_rec *row = &rows->v[r];
+		struct sweep_point key = { .depth = row->pipeline, .repeat = row->repeat };
+		struct sweep_point *kp = &key, **hit;
 
 		if (strcmp(row->label, label) != 0)
 			continue;
-		for (size_t i = 0; i < plan->n; i++) {
-			struct sweep_point *p = &plan->v[i];
-
-			if (!p->done && p->depth == row->pipeline && p->repeat == row->repeat &&
-			    strcmp(w->v[p->test].name, row->test) == 0) {
-				p->done = 1;
-				plan->todo--;
+		for (key.test = 0; key.test < w->n; key.test++)
+			if (strcmp(w->v[key.test].name, row->test) == 0)
 				break;
-			}
+		if (key.test == w->n)
+			continue;
+		hit = bsearch(&kp, by, plan->n, sizeof *by, sweep_point_cmp);
+		if (hit != NULL && !(*hit)->done) {
+			(*hit)->done = 1;
+			plan->todo--;
 		}
 	}
+	free(by);
 }
 
 void sweep_plan_free(struct sweep_plan *plan)

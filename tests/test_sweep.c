@@ -53,6 +53,42 @@ Test(sweep, shuffle_is_reproducible_from_the_seed)
 	sweep_plan_free(&c);
 }
 
+/* --resume: the rows of this label mark their points done, each once;
+ * other labels, other tests and points outside the plan mark nothing. */
+Test(sweep, resume_marks_each_point_of_its_label_once)
+{
+	struct depth_list d = { (unsigned[]){ 1, 2, 4, 8 }, 4 };
+	struct workload w = { 0 };
+	struct sweep_plan plan;
+	struct rs_rows rows = { 0 };
+	struct rs_err err;
+	size_t done = 0;
+
+	cr_assert_eq(workload_select("get,set", 3, &w, &err), 0, "%s", err.msg);
+	sweep_plan_build(w.n, &d, 2, 1, 5, &plan);
+	add(&rows, "a", "GET", 2, 1, 100, NAN);
+	add(&rows, "a", "GET", 2, 1, 100, NAN);   /* the same point twice: one mark */
+	add(&rows, "a", "SET", 8, 2, 100, NAN);
+	add(&rows, "b", "SET", 1, 1, 100, NAN);   /* another label */
+	add(&rows, "a", "INCR", 1, 1, 100, NAN);  /* a test not in this run */
+	add(&rows, "a", "GET", 3, 1, 100, NAN);   /* a depth not in the plan */
+	add(&rows, "a", "GET", 1, 3, 100, NAN);   /* a repeat not in the plan */
+	sweep_plan_mark_done(&plan, &w, "a", &rows);
+	for (size_t i = 0; i < plan.n; i++) {
+		const struct sweep_point *p = &plan.v[i];
+		int want = (strcmp(w.v[p->test].name, "GET") == 0 && p->depth == 2 && p->repeat == 1) ||
+			   (strcmp(w.v[p->test].name, "SET") == 0 && p->depth == 8 && p->repeat == 2);
+
+		cr_assert_eq(p->done, want, "%s P=%u r%u", w.v[p->test].name, p->depth, p->repeat);
+		done += p->done;
+	}
+	cr_assert_eq(done, 2);
+	cr_assert_eq(plan.todo, plan.n - 2);
+	sweep_plan_free(&plan);
+	rows_free(&rows);
+	workload_free(&w);
+}
+
 Test(sweep, untrustworthy_figures_are_stored_as_unknown)
 {
 	struct rs_row r;
