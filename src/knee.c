@@ -200,18 +200,6 @@ static void knee_smooth(const struct knee_smoother *h, const double *z, double *
 	}
 }
 
-/* The median of three values. */
-static double knee_mid3(double a, double b, double c)
-{
-	if (a > b) {
-		double t = a;
-
-		a = b;
-		b = t;
-	}
-	return c < a ? a : c > b ? b : c;
-}
-
 /* Running median of 3 of y into z.  The deep end is the median of its
  * value, its smoothed neighbour and the line through its two smoothed
  * neighbours (Tukey's end rule, on the depth axis), so that a spike at
@@ -225,12 +213,12 @@ static void knee_median3(const double *x, const double *y, size_t m, double *z)
 	}
 	z[0] = y[0];
 	for (size_t i = 1; i + 1 < m; i++)
-		z[i] = knee_mid3(y[i - 1], y[i], y[i + 1]);
+		z[i] = stats_mid3(y[i - 1], y[i], y[i + 1]);
 	if (m >= 4) {
 		double a = z[m - 3], b = z[m - 2];
 		double e = b + (b - a) * (x[m - 1] - x[m - 2]) / (x[m - 2] - x[m - 3]);
 
-		z[m - 1] = knee_mid3(y[m - 1], b, e);
+		z[m - 1] = stats_mid3(y[m - 1], b, e);
 	} else {
 		z[m - 1] = y[m - 1];
 	}

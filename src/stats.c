@@ -150,8 +150,7 @@ static void stats_swap(double *v, size_t i, size_t j)
 	v[j] = t;
 }
 
-/* The median of three values (a NaN among them gives some one of them). */
-static double stats_mid3(double a, double b, double c)
+double stats_mid3(double a, double b, double c)
 {
 	if (a > b) {
 		double t = a;

@@ -62,6 +62,9 @@ void stats_sort(double *v, size_t n);
  * insertion sort below 16 values). */
 double stats_select_inplace(double *v, size_t n, size_t k);
 
+/* The median of three values (a NaN among them gives some one of them). */
+double stats_mid3(double a, double b, double c);
+
 /* Median of v[0..n): the middle value, or the mean of the two middle values
  * for even n; NAN for n == 0.  The _inplace form reorders v; the other
  * copies (one malloc when n > 64).  Expected O(n). */
