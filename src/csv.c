@@ -70,6 +70,11 @@ static const struct csv_col csv_cols[] = {
 	COL_S(started_at, started_at),
 	COL_D(server_cpu_s, server_cpu_s, 6),
 	COL_D(client_cpu_s, client_cpu_s, 6),
+	COL_D(steal_pct, steal_pct, 2),
+	COL_I(client_nivcsw, client_nivcsw),
+	COL_D(drift_pct, drift_pct, 1),
+	/* Last, and quoted when it holds text (csv_format_row): a row a crash
+	 * cut short inside it never reads as whole. */
 	COL_S(first_error, first_error),
 };
 #define CSV_RESERVE_MAX 16384    /* rows reserved before parsing, at most */

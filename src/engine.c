@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <hiredis/hiredis.h>
 #include <pthread.h>
 #include <signal.h>
@@ -53,6 +54,11 @@ struct ethread {
 	uint64_t rng;
 	unsigned active;
 	uint64_t first_ns, last_ns;
+	/* Where the slices end (count mode): the replies that close slice k
+	 * are mark_at[k], reached at mark_ns[k]; mark is the next to reach. */
+	uint64_t mark_at[ENGINE_SLICES], mark_ns[ENGINE_SLICES];
+	unsigned mark;
+	int sliced;               /* this run keeps slices */
 	uint64_t errors, misses;  /* counted by the reader's object functions */
 	int wrong_type;           /* REDIS_REPLY_* of a reply job->expect refuses, or 0 */
 	char first_error[128];
@@ -429,6 +435,9 @@ static int engine_on_read(struct ethread *th, struct conn *c)
 		hist_record_n(&th->res.hist, now - c->start_ns, k);
 		th->res.requests += k;
 		th->last_ns = now;
+		/* One compare per read; a read may close several slices. */
+		while (th->mark < ENGINE_SLICES && th->res.requests >= th->mark_at[th->mark])
+			th->mark_ns[th->mark++] = now;
 		c->inflight -= (unsigned)k;
 		if (c->inflight == 0)
 			return engine_next_batch(th, c, now);
@@ -495,6 +504,29 @@ static void *engine_loop(void *arg)
 	return NULL;
 }
 
+/* Throughput per slice, summed over the threads (which run side by side):
+ * NAN where a thread did not reach the slice's end (a failed or
+ * interrupted run, a timed run). */
+static void engine_slices(const struct engine *e, struct engine_result *res)
+{
+	for (unsigned k = 0; k < ENGINE_SLICES; k++) {
+		double sum = 0;
+
+		for (unsigned i = 0; i < e->nthreads; i++) {
+			const struct ethread *th = &e->th[i];
+			uint64_t from = k ? th->mark_at[k - 1] : 0;
+			uint64_t t0 = k ? th->mark_ns[k - 1] : th->first_ns;
+
+			if (!th->sliced || th->mark < ENGINE_SLICES || th->mark_ns[k] <= t0) {
+				sum = NAN;
+				break;
+			}
+			sum += (double)(th->mark_at[k] - from) * 1e9 / (double)(th->mark_ns[k] - t0);
+		}
+		res->slice_rps[k] = sum;
+	}
+}
+
 int engine_run(struct engine *e, const struct engine_job *job, struct engine_result *res,
 	       struct rs_err *err)
 {
@@ -518,6 +550,12 @@ int engine_run(struct engine *e, const struct engine_job *job, struct engine_res
 
 		th->job = job;
 		th->remaining = job->requests / e->nthreads + (i < job->requests % e->nthreads);
+		/* No slices in a timed run (the count is not known in advance),
+		 * nor for fewer requests than slices. */
+		th->sliced = job->duration <= 0 && th->remaining >= ENGINE_SLICES;
+		th->mark = 0;
+		for (unsigned k = 0; k < ENGINE_SLICES; k++)
+			th->mark_at[k] = th->remaining * (k + 1) / ENGINE_SLICES;
 		th->rng = (job->seed + 1) * 0x9E3779B97F4A7C15ULL + i;
 		if (th->rng == 0)
 			th->rng = 1;
@@ -595,5 +633,6 @@ int engine_run(struct engine *e, const struct engine_job *job, struct engine_res
 	}
 	free(shared);
 	res->seconds = last > first ? (double)(last - first) / 1e9 : 0;
+	engine_slices(e, res);
 	return rc;
 }

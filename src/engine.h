@@ -44,12 +44,20 @@ struct engine_job {
 	volatile sig_atomic_t *stop; /* set asynchronously to abandon the run, or NULL */
 };
 
+/* A timed window is cut in this many slices of equal request counts, so
+ * that throughput drifting within one point shows. */
+#define ENGINE_SLICES 4
+
 struct engine_result {
 	uint64_t requests;        /* replies received */
 	uint64_t errors;          /* error replies among them */
 	uint64_t misses;          /* nil replies and empty arrays */
 	double seconds;           /* first write to last reply */
 	struct hist hist;         /* latency, ns */
+	/* Throughput in each successive quarter of the requests (summed over
+	 * threads); NAN in --duration runs, and for a run of fewer requests
+	 * than slices. */
+	double slice_rps[ENGINE_SLICES];
 	char first_error[128];    /* the first error reply's text */
 };
 

@@ -19,6 +19,8 @@ void row_init(struct rs_row *r)
 	r->avg_ms = r->min_ms = r->p50_ms = r->p95_ms = r->p99_ms = NAN;
 	r->max_ms = r->p999_ms = NAN;
 	r->server_cpu_s = r->client_cpu_s = NAN;
+	r->steal_pct = r->drift_pct = NAN;
+	r->client_nivcsw = -1;
 }
 
 /* ---- figures in 32 bits ----

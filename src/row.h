@@ -53,6 +53,10 @@ struct rs_row {
 	double server_cpu_s;      /* used_cpu_user+sys delta over the point */
 	double client_cpu_s;      /* rsweep's getrusage delta over the point */
 	char first_error[ROW_STR];
+	/* What explains noise in the point (host.h): */
+	double steal_pct;         /* CPU time the host took, % of the machine's */
+	int64_t client_nivcsw;    /* times rsweep was preempted */
+	double drift_pct;         /* throughput's spread across the window's quarters */
 
 	/* Where a row came from, for messages; not a column. */
 	const char *src;

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "engine.h"
+#include "host.h"
 #include "sweep.h"
 #include "xalloc.h"
 
@@ -165,15 +166,6 @@ static int sweep_env_read(redisContext *c, const struct target *t, struct sweep_
 	xstrlcpy(env->server_arch, sp ? sp + 1 : env->server_os, sizeof env->server_arch);
 	sweep_client_cpu(env->client_cpu, sizeof env->client_cpu);
 	return 0;
-}
-
-static double sweep_rusage_s(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
 static void sweep_iso_now(char *buf, size_t size)
@@ -592,7 +584,8 @@ static int sweep_measure(struct sweep *s, const struct workload_test *t, struct 
 	};
 	struct engine_result res;
 	int64_t calls0, calls1;
-	double cpu0, cpu1, ru0, ru1;
+	double cpu0, cpu1;
+	struct host_sample h0, h1;
 	char why[256];
 
 	/* The largest reply a catalogue test gets is LRANGE_600: 600 values. */
@@ -613,10 +606,10 @@ static int sweep_measure(struct sweep *s, const struct workload_test *t, struct 
 	if (target_point_stats(s->c, cfg->target, t->cmdstat, &calls0, &cpu0, err) < 0)
 		return -1;
 	sweep_iso_now(row->started_at, sizeof row->started_at);
-	ru0 = sweep_rusage_s();
+	host_sample(&h0);
 	if (engine_run(s->e, &job, &res, err) < 0)
 		return -1;
-	ru1 = sweep_rusage_s();
+	host_sample(&h1);
 	if (target_point_stats(s->c, cfg->target, t->cmdstat, &calls1, &cpu1, err) < 0)
 		return -1;
 
@@ -649,7 +642,10 @@ static int sweep_measure(struct sweep *s, const struct workload_test *t, struct 
 	memcpy(row->server_os, env->server_os, sizeof row->server_os);
 	memcpy(row->client_cpu, env->client_cpu, sizeof row->client_cpu);
 	row->server_cpu_s = cpu1 - cpu0;
-	row->client_cpu_s = ru1 - ru0;
+	row->client_cpu_s = h1.cpu_s - h0.cpu_s;
+	row->client_nivcsw = h0.nivcsw >= 0 && h1.nivcsw >= h0.nivcsw ? h1.nivcsw - h0.nivcsw : -1;
+	row->steal_pct = host_steal_pct(&h0, &h1);
+	row->drift_pct = host_drift_pct(res.slice_rps, ENGINE_SLICES);
 	snprintf(row->first_error, sizeof row->first_error, "%s", res.first_error);
 	if (sweep_row_sanitise(row, why, sizeof why) > 0)
 		sweep_note(cfg, "%s P=%u: %s", t->name, p->depth, why);

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <criterion/criterion.h>
+#include <math.h>
 #include <hiredis/hiredis.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +132,10 @@ Test(engine, threads_merge_exactly, .init = setup, .fini = teardown, .timeout = 
 	cr_assert_eq(last_row.requests, 10007);
 	cr_assert_eq(last_row.server_calls, 10007);
 	cr_assert_eq(info_counter("keyspace", "db0:", "keys="), 1, "INCR on one fixed key");
+	/* Every thread closed its four slices: the drift is known. */
+	cr_assert(isfinite(last_row.drift_pct) && last_row.drift_pct >= 0, "drift %g",
+		  last_row.drift_pct);
+	cr_assert_geq(last_row.client_nivcsw, 0);
 }
 
 Test(engine, oom_replies_are_counted_as_errors, .timeout = 60)

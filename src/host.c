@@ -1,0 +1,70 @@
+/* host.c: rsweep's own CPU and preemption, and the host's steal time. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "host.h"
+
+/* The machine-wide "cpu" line of /proc/stat: user nice system idle iowait
+ * irq softirq steal (guest and guest_nice are already in user and nice). */
+static int host_ticks(uint64_t *steal, uint64_t *total)
+{
+	unsigned long long v[8] = { 0 };
+	FILE *fp = fopen("/proc/stat", "re");
+	int n;
+
+	if (fp == NULL)
+		return -1;
+	n = fscanf(fp, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+		   &v[4], &v[5], &v[6], &v[7]);
+	fclose(fp);
+	if (n < 4)
+		return -1;
+	*steal = n >= 8 ? v[7] : 0;
+	*total = 0;
+	for (int i = 0; i < n; i++)
+		*total += v[i];
+	return 0;
+}
+
+void host_sample(struct host_sample *s)
+{
+	struct rusage ru;
+
+	memset(s, 0, sizeof *s);
+	if (getrusage(RUSAGE_SELF, &ru) == 0) {
+		s->cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+			   (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+		s->nivcsw = (int64_t)ru.ru_nivcsw;
+	} else {
+		s->cpu_s = NAN;
+		s->nivcsw = -1;
+	}
+	s->have_ticks = host_ticks(&s->steal, &s->total) == 0;
+}
+
+double host_steal_pct(const struct host_sample *a, const struct host_sample *b)
+{
+	if (!a->have_ticks || !b->have_ticks || b->total <= a->total || b->steal < a->steal)
+		return NAN;
+	return 100.0 * (double)(b->steal - a->steal) / (double)(b->total - a->total);
+}
+
+double host_drift_pct(const double *v, unsigned n)
+{
+	double lo = INFINITY, hi = -INFINITY, sum = 0;
+
+	if (n < 2)
+		return NAN;
+	for (unsigned i = 0; i < n; i++) {
+		if (!isfinite(v[i]) || v[i] <= 0)
+			return NAN;
+		lo = fmin(lo, v[i]);
+		hi = fmax(hi, v[i]);
+		sum += v[i];
+	}
+	return 100.0 * (hi - lo) / (sum / n);
+}

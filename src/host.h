@@ -1,0 +1,30 @@
+/* host.h: what the machine rsweep runs on did around a timed window.
+ *
+ * A point is noisy when the host took the CPU away (steal time, on a VM),
+ * when rsweep itself was preempted, or when throughput drifted within the
+ * window; these figures go into every row so that the report can say which.
+ * Read from getrusage and, on Linux, /proc/stat; what a system does not
+ * give is unknown, never zero. */
+#ifndef RS_HOST_H
+#define RS_HOST_H
+
+#include <stdint.h>
+
+struct host_sample {
+	double cpu_s;             /* rsweep's user + system CPU seconds */
+	int64_t nivcsw;           /* rsweep's involuntary context switches */
+	uint64_t steal, total;    /* the machine's CPU ticks: stolen, and all */
+	int have_ticks;           /* steal and total were read */
+};
+
+/* Take a sample now.  Never fails: what cannot be read is marked so. */
+void host_sample(struct host_sample *s);
+/* Percent of the machine's CPU time stolen by the host between a and b;
+ * NAN when unknown (no /proc/stat, no tick between them). */
+double host_steal_pct(const struct host_sample *a, const struct host_sample *b);
+
+/* The spread of throughput across a window's slices: 100 * (max - min) /
+ * mean of v[0..n); NAN when any slice is unknown or n < 2. */
+double host_drift_pct(const double *v, unsigned n);
+
+#endif
