@@ -247,6 +247,10 @@ static void run_sweep_config(const struct rs_config *cfg, const char *label,
 	sc->data_size = cfg->data_size;
 	sc->seed = cfg->seed;
 	sc->retries = (unsigned)cfg->retries;
+	sc->precision = cfg->precision / 100;
+	sc->max_repeats = (unsigned)cfg->max_repeats;
+	sc->budget = cfg->budget;
+	sc->depths = &cfg->pipeline;
 	sc->fail_on_error = cfg->fail_on_error;
 	sc->prepare = !cfg->no_prepare;
 	sc->verbose = cfg->verbose;
@@ -302,7 +306,7 @@ static enum rs_status run_output(const struct rs_config *cfg, const char *label,
 	if (run_check_resume(cfg, label, existing, err) < 0)
 		return RS_BAD_INPUT;
 	sweep_plan_mark_done(plan, w, label, existing);
-	if (plan->todo == 0)
+	if (plan->todo == 0 && cfg->precision <= 0)
 		fprintf(stderr, "rsweep: every point is already in %s\n", cfg->output);
 	return RS_OK;
 }
@@ -345,8 +349,9 @@ static enum rs_status run_sweep(const struct rs_config *cfg, struct sweep_config
 
 	if (cfg->output != NULL &&
 	    ((st = run_output(cfg, sc->label, w, plan, &out, &existing, err)) != RS_OK ||
-	     plan->todo == 0))
+	     (plan->todo == 0 && sc->precision <= 0)))
 		goto close;
+	sc->prior = &existing;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = run_on_signal;
 	sigemptyset(&sa.sa_mask);

@@ -74,6 +74,12 @@ static const struct opt_def opt_table[] = {
 	  "skip points already in the output CSV and run the rest" },
 	{ "repeat", 0, "K", OT_UINT, RUN, OFF(repeat), 1, 1000, NULL, "1", 1,
 	  "measure every point K times" },
+	{ "precision", 0, "PERCENT", OT_PERCENT, RUN, OFF(precision), 0, 100, NULL, "0", 1,
+	  "measure points again until each one's 95% interval is within PERCENT (0: off)" },
+	{ "max-repeats", 0, "N", OT_UINT, RUN, OFF(max_repeats), 1, 1000, NULL, "10", 1,
+	  "with --precision: at most N repeats of a point" },
+	{ "budget", 0, "SECONDS", OT_DOUBLE, RUN, OFF(budget), 0, 1e7, NULL, "0", 1,
+	  "with --precision: start no new point after SECONDS of the sweep (0: no limit)" },
 	{ "order", 0, "ORDER", OT_ENUM, RUN, OFF(order), 0, 0, "sequential|shuffled", "sequential", 1,
 	  "run order of the points" },
 	{ "seed", 0, "N", OT_UINT, RUN, OFF(seed), 0, 4294967295.0, NULL, "1", 1,
@@ -254,9 +260,18 @@ static int opts_apply(const struct opt_def *d, const char *value, struct rs_conf
 		*(uint64_t *)(void *)field = v;
 		return 0;
 	}
-	case OT_DOUBLE: {
+	case OT_DOUBLE:
+	case OT_PERCENT: {
+		char num[64];
 		double v;
 
+		/* "3%" is what people write for a percentage. */
+		if (d->type == OT_PERCENT && value != NULL && strlen(value) < sizeof num) {
+			snprintf(num, sizeof num, "%s", value);
+			if (num[0] != '\0' && num[strlen(num) - 1] == '%')
+				num[strlen(num) - 1] = '\0';
+			value = num;
+		}
 		if (num_parse_double(value, d->min, d->max, &v, &e) < 0)
 			return rs_err_set(err, "%s", e.msg);
 		*(double *)(void *)field = v;

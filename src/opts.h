@@ -24,6 +24,7 @@ enum opt_type {
 	OT_FLAG,                  /* int, set to 1 */
 	OT_UINT,                  /* uint64_t in [min, max]; k/M/G suffixes */
 	OT_DOUBLE,                /* double in [min, max] */
+	OT_PERCENT,               /* a double in [min, max] percent: "3" or "3%" */
 	OT_STRING,                /* char *, owned by the config */
 	OT_OPTSTRING,             /* --opt or --opt=VALUE: int flag + char * (next field) */
 	OT_ENUM,                  /* int index into choices ("a|b|c") */
@@ -41,7 +42,7 @@ struct opt_def {
 	enum opt_type type;
 	unsigned cmds;            /* enum opts_cmd mask */
 	size_t off;               /* into struct rs_config */
-	double min, max;          /* OT_UINT, OT_DOUBLE, OT_SIZE */
+	double min, max;          /* OT_UINT, OT_DOUBLE, OT_PERCENT, OT_SIZE */
 	const char *choices;      /* OT_ENUM */
 	const char *def;          /* default, parsed like a user's value; NULL = none */
 	int in_file;              /* may appear in sweep/plot files */
@@ -84,6 +85,9 @@ struct rs_config {
 	int overwrite;
 	int resume;
 	uint64_t repeat;
+	double precision;         /* percent; 0: off */
+	uint64_t max_repeats;
+	double budget;
 	int order;
 	uint64_t seed;
 	double pause;

@@ -14,6 +14,7 @@
 
 #include "engine.h"
 #include "host.h"
+#include "precision.h"
 #include "sweep.h"
 #include "xalloc.h"
 
@@ -742,29 +743,125 @@ enum sweep_status sweep_open(const struct sweep_config *cfg, const struct worklo
 	return sweep_stopped(cfg, sweep_guard(s, 1, err));
 }
 
+/* --precision: the points measured so far, from --resume's rows of this
+ * label and this run's. */
+static void sweep_precision_init(const struct sweep_config *cfg, const struct workload *w,
+				 struct precision *pr)
+{
+	precision_init(pr, w->n, cfg->depths);
+	for (size_t r = 0; cfg->prior != NULL && r < cfg->prior->n; r++) {
+		const struct rs_rec *row = &cfg->prior->v[r];
+
+		if (strcmp(row->label, cfg->label) != 0)
+			continue;
+		for (size_t t = 0; t < w->n; t++)
+			if (strcmp(w->v[t].name, row->test) == 0)
+				precision_add(pr, t, row->pipeline, rows_fig(cfg->prior, row, ROW_RPS));
+	}
+}
+
+/* The next round of --precision: append to plan the points to measure
+ * again.  Returns how many (0: done, or out of repeats or time), or -1
+ * (err set). */
+static long sweep_more(const struct sweep_config *cfg, struct sweep_plan *plan,
+		       const struct precision *pr, unsigned round, double elapsed,
+		       struct rs_err *err)
+{
+	struct precision_pick *pick;
+	struct precision_state ps;
+	long k;
+
+	if (cfg->precision <= 0)
+		return 0;
+	k = precision_next(pr, cfg->precision, cfg->max_repeats, cfg->seed + round, &pick, &ps, err);
+	if (k < 0)
+		return -1;
+	if (k == 0 && ps.over == 0) {
+		sweep_note(cfg, "--precision: every point within +-%g%% (widest +-%.1f%%) after %u "
+			   "round%s", 100 * cfg->precision, 100 * ps.worst, round, round == 1 ? "" : "s");
+		return 0;
+	}
+	if (k == 0) {
+		sweep_note(cfg, "--precision: %zu point%s still wider than +-%g%% at %u repeats "
+			   "(--max-repeats; widest +-%.1f%%)", ps.over, ps.over == 1 ? "" : "s",
+			   100 * cfg->precision, cfg->max_repeats, 100 * ps.worst);
+		return 0;
+	}
+	if (cfg->budget > 0 && elapsed >= cfg->budget) {
+		sweep_note(cfg, "--precision: the %g s budget is spent with %zu point%s still wider "
+			   "than +-%g%% (widest +-%.1f%%)", cfg->budget, ps.over,
+			   ps.over == 1 ? "" : "s", 100 * cfg->precision, 100 * ps.worst);
+		free(pick);
+		return 0;
+	}
+	sweep_debug(cfg, "--precision: round %u measures %ld point%s again (widest +-%.1f%%)",
+		    round + 1, k, k == 1 ? "" : "s", 100 * ps.worst);
+	plan->v = xreallocarray(plan->v, plan->n + (size_t)k, sizeof *plan->v);
+	for (long i = 0; i < k; i++) {
+		struct sweep_point *p = &plan->v[plan->n];
+
+		memset(p, 0, sizeof *p);
+		p->test = pick[i].test;
+		p->depth = pick[i].depth;
+		p->repeat = pick[i].repeat;
+		p->order = (unsigned)plan->n + 1;
+		plan->n++;
+		plan->todo++;
+	}
+	free(pick);
+	return k;
+}
+
+/* Seconds since t0 (engine_now_ns). */
+static double sweep_since(uint64_t t0)
+{
+	return (double)(engine_now_ns() - t0) / 1e9;
+}
+
 enum sweep_status sweep_points(struct sweep *s, struct sweep_plan *plan, struct csv_out *out,
 			       struct rs_err *err)
 {
 	const struct sweep_config *cfg = s->cfg;
 	const struct workload *w = s->w;
 	enum sweep_status st = SWEEP_OK;
-	size_t ran = 0, all_errors = 0, with_errors = 0;
+	size_t ran = 0, all_errors = 0, with_errors = 0, planned = plan->n;
 	char first_error[ROW_STR] = "";
+	struct precision pr = { 0 };
+	unsigned round = 0;
+	uint64_t t0 = engine_now_ns();
 
+	if (cfg->precision > 0)
+		sweep_precision_init(cfg, w, &pr);
 	if (s->e == NULL &&
 	    engine_new(cfg->target, cfg->clients, cfg->threads, &s->e, err) < 0)
 		return sweep_stopped(cfg, SWEEP_FAILED);
 	sweep_debug(cfg, "%s: redis %s on %s; %u connections over %u thread%s; client CPU %s",
 		    cfg->target->desc, s->env.redis_version, s->env.server_os, cfg->clients,
 		    cfg->threads, cfg->threads == 1 ? "" : "s", s->env.client_cpu);
-	for (size_t i = 0; i < plan->n; i++) {
-		struct sweep_point *p = &plan->v[i];
-		const struct workload_test *t = &w->v[p->test];
+	for (size_t i = 0;; i++) {
+		struct sweep_point *p;
+		const struct workload_test *t;
 		struct rs_row row;
 		unsigned attempt = 0;
+		long more;
 
+		if (i == plan->n) {
+			/* The plan is done: --precision may add a round. */
+			if ((more = sweep_more(cfg, plan, &pr, round, sweep_since(t0), err)) < 0) {
+				st = SWEEP_FAILED;
+				goto out;
+			}
+			if (more == 0)
+				break;
+			round++;
+		}
+		p = &plan->v[i];
+		t = &w->v[p->test];
 		if (p->done)
 			continue;
+		/* A round under way stops when the budget is spent. */
+		if (i >= planned && cfg->budget > 0 && sweep_since(t0) >= cfg->budget)
+			break;
 		if (cfg->stop && *cfg->stop) {
 			st = SWEEP_INTERRUPTED;
 			goto out;
@@ -814,6 +911,8 @@ enum sweep_status sweep_points(struct sweep *s, struct sweep_plan *plan, struct 
 		}
 		p->done = 1;
 		ran++;
+		if (cfg->precision > 0)
+			precision_add(&pr, p->test, p->depth, row.rps);
 		if (row.errors > 0) {
 			with_errors++;
 			if (first_error[0] == '\0')
@@ -837,6 +936,7 @@ failed:
 		st = SWEEP_ERROR_REPLIES;
 	}
 out:
+	precision_free(&pr);
 	return sweep_stopped(cfg, sweep_leave(s, st, err));
 }
 

@@ -63,6 +63,15 @@ struct sweep_config {
 	int fail_on_error;
 	int prepare;
 	int verbose;              /* send what each step did to on_note */
+	/* --precision: after the plan, measure again every point whose 95%
+	 * interval is wider than precision (relative half-width, 0.03 for 3%),
+	 * in rounds, up to max_repeats repeats a point and budget seconds of
+	 * the whole sweep (0: no limit); precision.h says how.  prior: rows
+	 * measured before (--resume), whose points of this label count too. */
+	double precision, budget;
+	unsigned max_repeats;
+	const struct depth_list *depths;
+	const struct rs_rows *prior;
 	volatile sig_atomic_t *stop;
 	/* called after each point is stored (i is 1-based among points run) */
 	void (*on_point)(void *ud, const struct rs_row *row, size_t i, size_t n);
