@@ -39,6 +39,7 @@ void analysis_fit(const struct series *s, struct analysis_fit *fit)
 
 	fit->status = FIT_TOO_FEW;
 	fit->a_us = fit->b_us = fit->asymptote = fit->r2 = NAN;
+	fit->asymptote_lo = fit->asymptote_hi = NAN;
 	if (s->npts < 3)
 		return;
 	for (size_t i = 0; i < s->npts; i++) {
@@ -94,6 +95,128 @@ void analysis_fit(const struct series *s, struct analysis_fit *fit)
 	fit->asymptote = 1.0 / b;
 }
 
+void analysis_knee_opts(double knee, struct knee_opts *o)
+{
+	knee_opts_default(o);
+	o->knee = knee;
+	o->seed = ANALYSIS_SEED;
+}
+
+int analysis_knee_compute(const struct series *s, double knee, struct analysis_knee *k,
+			  struct rs_err *err)
+{
+	struct knee_opts o;
+	struct rs_err e;
+
+	memset(k, 0, sizeof *k);
+	if (s->npts == 0)
+		return rs_err_set(err ? err : &e, "no points");
+	k->depth = xmalloc(s->npts * sizeof *k->depth);
+	k->n = xmalloc(s->npts * sizeof *k->n);
+	k->v = xmalloc(s->npts * sizeof *k->v);
+	for (size_t i = 0; i < s->npts; i++) {
+		k->depth[i] = s->pts[i].depth;
+		k->n[i] = s->pts[i].n;
+		k->v[i] = s->pts[i].v;
+	}
+	k->ks = (struct knee_series){ s->npts, k->depth, k->n, k->v };
+	analysis_knee_opts(knee, &o);
+	if (knee_analyse(&k->ks, &o, &k->res, err ? err : &e) < 0) {
+		memset(&k->res, 0, sizeof k->res);
+		return -1;
+	}
+	k->ok = 1;
+	return 0;
+}
+
+void analysis_knee_free(struct analysis_knee *k)
+{
+	if (k == NULL)
+		return;
+	if (k->ok)
+		knee_result_free(&k->res);
+	free(k->depth);
+	free(k->n);
+	free(k->v);
+	memset(k, 0, sizeof *k);
+}
+
+/* Index of depth d in k's series, or -1. */
+static long analysis_knee_index(const struct analysis_knee *k, unsigned d)
+{
+	size_t lo = 0, hi = k->ks.m;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (k->depth[mid] < d)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < k->ks.m && k->depth[lo] == d ? (long)lo : -1;
+}
+
+int analysis_knee_ratio(const struct analysis_knee *a, const struct analysis_knee *b, unsigned d,
+			struct knee_cmp *out)
+{
+	struct knee_opts o;
+	long ia, ib;
+
+	if (!a->ok || !b->ok)
+		return -1;
+	/* The knee fraction plays no part in a ratio. */
+	analysis_knee_opts(KNEE_DEFAULT_KNEE, &o);
+	if (d == 0)
+		return knee_compare_peak(&a->res, &b->res, &o, out, NULL);
+	ia = analysis_knee_index(a, d);
+	ib = analysis_knee_index(b, d);
+	if (ia < 0 || ib < 0)
+		return -1;
+	return knee_compare_at(&a->ks, &a->res, (size_t)ia, &b->ks, &b->res, (size_t)ib, &o, out,
+			       NULL);
+}
+
+static enum analysis_fit_status analysis_fit_status_of(enum knee_fit_status k)
+{
+	switch (k) {
+	case KNEE_FIT_OK: return FIT_OK;
+	case KNEE_FIT_TOO_FEW: return FIT_TOO_FEW;
+	case KNEE_FIT_NONPOSITIVE: return FIT_NONPOSITIVE;
+	case KNEE_FIT_FALLS: return FIT_FALLS;
+	case KNEE_FIT_POOR: return FIT_POOR;
+	case KNEE_FIT_PATTERN: return FIT_PATTERN;
+	}
+	return FIT_NONPOSITIVE;
+}
+
+/* The core's figures into out (out->knee.ok set). */
+static void analysis_from_knee(const struct series *rps, struct analysis_series *out)
+{
+	const struct knee_result *k = &out->knee.res;
+
+	out->peak_rps = k->peak_rps.est;
+	out->peak_lo = k->peak_rps.lo;
+	out->peak_hi = k->peak_rps.hi;
+	out->peak_depth = rps->pts[k->peak].depth;
+	out->saturated = k->saturated;
+	if (rps->npts > 1) {
+		out->sat_depth = rps->pts[k->sat].depth;
+		out->sat_lo = k->sat_depth.lo;
+		out->sat_hi = k->sat_depth.hi;
+	}
+	out->fit.status = analysis_fit_status_of(k->fit.status);
+	out->fit.a_us = k->fit.a_us;
+	out->fit.b_us = k->fit.b_us;
+	out->fit.r2 = k->fit.r2;
+	out->fit.asymptote = out->fit.asymptote_lo = out->fit.asymptote_hi = NAN;
+	if (out->fit.status == FIT_OK) {
+		out->fit.asymptote = k->fit.R.est;
+		out->fit.asymptote_lo = k->fit.R.lo;
+		out->fit.asymptote_hi = k->fit.R.hi;
+	}
+}
+
 void analysis_series_compute(const struct series *rps, const struct series *avg, double knee,
 			     double cv_limit, struct analysis_series *out)
 {
@@ -104,11 +227,21 @@ void analysis_series_compute(const struct series *rps, const struct series *avg,
 	out->rps = rps;
 	out->avg = avg;
 	out->rps_at_1 = p1 ? p1->median : NAN;
-	out->peak_rps = rps->pts[peak].median;
-	out->peak_depth = rps->pts[peak].depth;
-	out->sat_depth = rps->npts > 1 ? rps->pts[sat].depth : 0;
+	out->top_rps = rps->pts[peak].median;
+	out->top_depth = rps->pts[peak].depth;
+	out->peak_lo = out->peak_hi = out->sat_lo = out->sat_hi = NAN;
+	out->saturated = KNEE_SAT_UNKNOWN;
+	if (analysis_knee_compute(rps, knee, &out->knee, NULL) == 0) {
+		analysis_from_knee(rps, out);
+		sat = out->knee.res.sat;
+	} else {
+		/* A zero figure: the point figures, without intervals. */
+		out->peak_rps = rps->pts[peak].median;
+		out->peak_depth = rps->pts[peak].depth;
+		out->sat_depth = rps->npts > 1 ? rps->pts[sat].depth : 0;
+		analysis_fit(rps, &out->fit);
+	}
 	out->gain = p1 && p1->median > 0 ? out->peak_rps / p1->median : NAN;
-	analysis_fit(rps, &out->fit);
 	out->max_cv = NAN;
 	for (size_t i = 0; i < rps->npts; i++) {
 		const struct series_point *p = &rps->pts[i];
@@ -141,6 +274,7 @@ void analysis_series_free(struct analysis_series *a)
 	free(a->unstable);
 	a->unstable = NULL;
 	a->nunstable = 0;
+	analysis_knee_free(&a->knee);
 }
 
 static double analysis_avg_at(const struct analysis_series *s, unsigned depth)
@@ -150,8 +284,37 @@ static double analysis_avg_at(const struct analysis_series *s, unsigned depth)
 	return p ? p->median : NAN;
 }
 
-void analysis_delta(const struct analysis_series *b, unsigned db, const struct analysis_series *a,
-		    unsigned da, struct analysis_delta *d)
+/* The core's ratio, interval and verdict into d (d->ratio kept when the
+ * core has none). */
+static void analysis_delta_ci(const struct analysis_series *b, const struct analysis_series *a,
+			      unsigned depth, struct analysis_delta *d)
+{
+	struct knee_cmp k;
+
+	d->ci = (struct stats_ci){ d->ratio, NAN, NAN };
+	d->verdict = KNEE_UNKNOWN;
+	d->within_band = 0;
+	if (analysis_knee_ratio(&a->knee, &b->knee, depth, &k) < 0)
+		return;
+	d->ci = k.ratio;
+	d->verdict = k.verdict;
+	d->within_band = k.within_band;
+}
+
+static void analysis_delta_avg(const struct analysis_series *b, const struct analysis_series *a,
+			       unsigned depth, struct analysis_delta *d)
+{
+	d->avg_depth = depth;
+	d->base_avg = depth ? analysis_avg_at(b, depth) : NAN;
+	d->avg = depth ? analysis_avg_at(a, depth) : NAN;
+	d->d_avg = NAN;
+	if (isfinite(d->base_avg) && isfinite(d->avg))
+		d->d_avg = d->avg - d->base_avg;
+}
+
+static void analysis_delta_at(const struct analysis_series *b, unsigned db,
+			      const struct analysis_series *a, unsigned da, int with_ci,
+			      struct analysis_delta *d)
 {
 	const struct series_point *pb = series_at(b->rps, db), *pa = series_at(a->rps, da);
 
@@ -160,6 +323,8 @@ void analysis_delta(const struct analysis_series *b, unsigned db, const struct a
 	d->depth = da;
 	d->base_rps = d->rps = d->d_rps = d->d_pct = d->ratio = NAN;
 	d->base_avg = d->avg = d->d_avg = NAN;
+	d->ci = (struct stats_ci){ NAN, NAN, NAN };
+	d->verdict = KNEE_UNKNOWN;
 	if (pb == NULL || pa == NULL)
 		return;
 	d->valid = 1;
@@ -170,14 +335,65 @@ void analysis_delta(const struct analysis_series *b, unsigned db, const struct a
 		d->d_pct = 100 * d->d_rps / d->base_rps;
 		d->ratio = d->rps / d->base_rps;
 	}
-	d->base_avg = analysis_avg_at(b, db);
-	d->avg = analysis_avg_at(a, da);
-	if (isfinite(d->base_avg) && isfinite(d->avg))
-		d->d_avg = d->avg - d->base_avg;
+	d->ci.est = d->ratio;
+	if (da == db) {
+		if (with_ci)
+			analysis_delta_ci(b, a, da, d);
+		analysis_delta_avg(b, a, da, d);
+	}
+}
+
+void analysis_delta(const struct analysis_series *b, unsigned db, const struct analysis_series *a,
+		    unsigned da, struct analysis_delta *d)
+{
+	analysis_delta_at(b, db, a, da, 1, d);
+}
+
+/* The common depth where two peaks' latencies are compared: the deeper of
+ * the two saturation depths when both series have it (past both knees,
+ * where neither side is credited for a shallower pipeline), else the
+ * common depth nearest it (the deeper on a tie); 0 when there is none. */
+static unsigned analysis_latency_depth(const struct analysis_series *b,
+				       const struct analysis_series *a)
+{
+	unsigned want = a->sat_depth > b->sat_depth ? a->sat_depth : b->sat_depth, best = 0;
+
+	if (want == 0)
+		want = a->peak_depth > b->peak_depth ? a->peak_depth : b->peak_depth;
+	for (size_t i = 0; i < a->rps->npts; i++) {
+		unsigned d = a->rps->pts[i].depth;
+		unsigned dd = d > want ? d - want : want - d, bd = best > want ? best - want : want - best;
+
+		if (series_at(b->rps, d) == NULL)
+			continue;
+		if (best == 0 || dd < bd || (dd == bd && d > best))
+			best = d;
+	}
+	return best;
+}
+
+/* Each at its peak: the core's peak levels, their ratio and interval
+ * (the highest medians where the core has no result). */
+static void analysis_delta_peaks(const struct analysis_series *b, const struct analysis_series *a,
+				 struct analysis_delta *d)
+{
+	analysis_delta_at(b, b->peak_depth, a, a->peak_depth, 0, d);
+	if (!d->valid)
+		return;
+	d->base_rps = b->peak_rps;
+	d->rps = a->peak_rps;
+	d->d_rps = d->rps - d->base_rps;
+	d->d_pct = d->ratio = NAN;
+	if (d->base_rps > 0) {
+		d->d_pct = 100 * d->d_rps / d->base_rps;
+		d->ratio = d->rps / d->base_rps;
+	}
+	analysis_delta_ci(b, a, 0, d);
+	analysis_delta_avg(b, a, analysis_latency_depth(b, a), d);
 }
 
 static void analysis_compare(const struct analysis_result *r, size_t base, size_t other,
-			     unsigned depth, struct analysis_cmp *c)
+			     unsigned depth, int per_depth_ci, struct analysis_cmp *c)
 {
 	const struct analysis_series *b = &r->series[base], *a = &r->series[other];
 
@@ -185,7 +401,7 @@ static void analysis_compare(const struct analysis_result *r, size_t base, size_
 	c->base = base;
 	c->other = other;
 	analysis_delta(b, 1, a, 1, &c->at_1);
-	analysis_delta(b, b->peak_depth, a, a->peak_depth, &c->at_peak);
+	analysis_delta_peaks(b, a, &c->at_peak);
 	if (depth)
 		analysis_delta(b, depth, a, depth, &c->at_depth);
 	c->ratio_min = c->ratio_max = NAN;
@@ -196,7 +412,7 @@ static void analysis_compare(const struct analysis_result *r, size_t base, size_
 
 		if (series_at(b->rps, d) == NULL)
 			continue;
-		analysis_delta(b, d, a, d, x);
+		analysis_delta_at(b, d, a, d, per_depth_ci, x);
 		c->ndepths++;
 		if (isfinite(x->ratio)) {
 			if (!(c->ratio_min <= x->ratio))
@@ -288,7 +504,8 @@ int analysis_run(const struct series_set *rps, const struct series_set *avg,
 
 			if (rps->v[i].label_idx == base_label || b == (size_t)-1)
 				continue;
-			analysis_compare(out, b, i, o->depth, &out->cmps[out->ncmps++]);
+			analysis_compare(out, b, i, o->depth, o->per_depth_ci,
+					 &out->cmps[out->ncmps++]);
 		}
 		free(base_of);
 	}

@@ -1,17 +1,60 @@
 /* analysis.h: figures computed from series: peak, saturation depth, the
- * throughput model, stability, comparisons.  Computes; never prints. */
+ * throughput model, stability, comparisons.  Computes; never prints.
+ *
+ * Every figure with an interval comes from the interval core (knee.h),
+ * run with one fixed seed (ANALYSIS_SEED) and the default number of
+ * resamples, so that a report reproduces byte for byte.  Where the core
+ * refuses a series (a zero or missing figure: ln rps needs rates above
+ * zero) the point figures below (analysis_peak, analysis_saturation,
+ * analysis_fit) stand in, without intervals. */
 #ifndef RS_ANALYSIS_H
 #define RS_ANALYSIS_H
 
 #include <stddef.h>
 
 #include "err.h"
+#include "knee.h"
 #include "series.h"
 
 #define ANALYSIS_DEFAULT_KNEE 0.95
 #define ANALYSIS_DEFAULT_CV_LIMIT 0.10
 /* Below this R² the throughput model is said not to fit. */
 #define ANALYSIS_MIN_R2 0.9
+/* The seed of every series' resamples: one for all, so that the same
+ * data gives the same report. */
+#define ANALYSIS_SEED 1
+
+/* ---- the interval core on one series ---- */
+
+/* A series as the core reads it (the arrays point into the series) and
+ * what the core made of it. */
+struct analysis_knee {
+	int ok;                   /* knee_analyse succeeded: res holds figures */
+	struct knee_series ks;
+	unsigned *depth;          /* owned arrays behind ks */
+	size_t *n;
+	const double **v;
+	struct knee_result res;
+};
+
+/* The options the core runs with: knee fraction knee, level 0.95, the
+ * default resamples, ANALYSIS_SEED. */
+void analysis_knee_opts(double knee, struct knee_opts *o);
+
+/* Run the core on series s (any metric whose figures are above zero).
+ * Returns 0 with k->ok set, or -1 with k->ok 0 when the core refuses the
+ * series (err, when not NULL, says why: a figure of zero); either way
+ * release k with analysis_knee_free (which accepts a zeroed k). */
+int analysis_knee_compute(const struct series *s, double knee, struct analysis_knee *k,
+			  struct rs_err *err);
+void analysis_knee_free(struct analysis_knee *k);
+
+/* Ratio of a to baseline b with its interval and verdict: at depth d
+ * (both medians there, knee_compare_at), or at the peaks when d is 0
+ * (knee_compare_peak).  Returns 0, or -1 (out untouched) when either side
+ * has no core result or lacks depth d. */
+int analysis_knee_ratio(const struct analysis_knee *a, const struct analysis_knee *b, unsigned d,
+			struct knee_cmp *out);
 
 /* Index in s->pts of the largest median (the first one on ties). */
 size_t analysis_peak(const struct series *s);
@@ -28,6 +71,9 @@ enum analysis_fit_status {
 	FIT_TOO_FEW,              /* fewer than 3 depths */
 	FIT_NONPOSITIVE,          /* a zero median, or a fit with b <= 0 or a < 0 */
 	FIT_POOR,                 /* R² below ANALYSIS_MIN_R2 */
+	FIT_FALLS,                /* the curve falls after its peak (core only) */
+	FIT_PATTERN,              /* residuals show the model misses the shape
+				   * (core only) */
 };
 
 struct analysis_fit {
@@ -35,6 +81,8 @@ struct analysis_fit {
 	double a_us;              /* fixed cost of one pipelined round trip, µs */
 	double b_us;              /* cost of one command, µs */
 	double asymptote;         /* 1/b in rps; NAN unless status == FIT_OK */
+	double asymptote_lo, asymptote_hi; /* its 95% interval; NAN when unknown,
+				   * hi +inf when unbounded */
 	double r2;                /* of the fitted curve against the medians (rps scale) */
 };
 
@@ -59,10 +107,19 @@ struct analysis_unstable {
 struct analysis_series {
 	const struct series *rps; /* borrowed from the rps set */
 	const struct series *avg; /* borrowed from the avg set; NULL without latency */
+	struct analysis_knee knee;/* the core's figures; owned */
 	double rps_at_1;          /* median at depth 1; NAN without depth 1 */
-	double peak_rps;
+	double peak_rps;          /* the peak: the core's robust peak level
+				   * (else the highest median) */
+	double peak_lo, peak_hi;  /* its 95% interval; NAN when unknown */
 	unsigned peak_depth;
+	double top_rps;           /* the highest measured point: the largest
+				   * median, and its depth */
+	unsigned top_depth;
 	unsigned sat_depth;       /* 0 for a series with one depth */
+	double sat_lo, sat_hi;    /* its 95% interval, depths; NAN when unknown;
+				   * hi NAN also when still rising */
+	enum knee_sat saturated;  /* UNKNOWN without the core or for one depth */
 	double gain;              /* peak / rps_at_1; NAN without depth 1 */
 	struct analysis_fit fit;
 	double max_cv;            /* NAN when no depth has repeats */
@@ -72,8 +129,8 @@ struct analysis_series {
 	double server_cpu, client_cpu; /* at the saturation depth (peak for one depth) */
 };
 
-/* Fill out for rps series s (avg may be NULL).  out->unstable is malloc'd:
- * release with analysis_series_free(). */
+/* Fill out for rps series s (avg may be NULL).  out->unstable and
+ * out->knee are owned: release with analysis_series_free(). */
 void analysis_series_compute(const struct series *rps, const struct series *avg, double knee,
 			     double cv_limit, struct analysis_series *out);
 void analysis_series_free(struct analysis_series *a);
@@ -88,12 +145,20 @@ struct analysis_delta {
 	double d_rps;             /* rps - base_rps */
 	double d_pct;             /* 100 * d_rps / base_rps */
 	double ratio;             /* rps / base_rps */
-	double base_avg, avg;     /* ms; NAN without latency */
+	double base_avg, avg;     /* ms, both at avg_depth; NAN without latency */
 	double d_avg;             /* avg - base_avg, ms: negative is faster */
+	unsigned avg_depth;       /* where latencies are compared: the depth
+				   * itself, or for two peaks one common depth
+				   * (the deeper saturation depth, or the
+				   * common depth nearest it); 0 if none */
+	struct stats_ci ci;       /* ratio and its 95% interval (core) */
+	enum knee_verdict verdict;/* KNEE_UNKNOWN without an interval */
+	int within_band;          /* same within +-KNEE_CMP_BAND */
 };
 
-/* Compare a at depth da with baseline b at depth db.  Leaves d->valid 0
- * when either side lacks its depth. */
+/* Compare a at depth da with baseline b at depth db (the core's interval
+ * when both are the same depth).  Leaves d->valid 0 when either side
+ * lacks its depth. */
 void analysis_delta(const struct analysis_series *b, unsigned db, const struct analysis_series *a,
 		    unsigned da, struct analysis_delta *d);
 
@@ -103,7 +168,8 @@ struct analysis_cmp {
 	struct analysis_delta at_1;    /* both at depth 1 */
 	struct analysis_delta at_peak; /* each at its own peak */
 	struct analysis_delta at_depth;/* both at --depth (valid only if asked and present) */
-	struct analysis_delta *per_depth; /* every common depth, ascending; owned */
+	struct analysis_delta *per_depth; /* every common depth, ascending (ci and
+				   * verdict only with per_depth_ci); owned */
 	size_t ndepths;
 	double ratio_min, ratio_max;   /* over the common depths; NAN if none */
 };
@@ -121,6 +187,8 @@ struct analysis_opts {
 	double cv_limit;
 	const char *baseline;     /* NULL: the first label */
 	unsigned depth;           /* 0: not asked */
+	int per_depth_ci;         /* intervals at every common depth too (about
+				   * 0.5 ms a depth: only where they are shown) */
 };
 
 struct analysis_result {

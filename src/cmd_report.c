@@ -133,6 +133,8 @@ enum rs_status cmd_report(struct rs_config *cfg, struct rs_err *err)
 	ao.cv_limit = cfg->cv_limit;
 	ao.baseline = cfg->baseline;
 	ao.depth = (unsigned)cfg->depth;
+	/* Only json prints an interval per depth. */
+	ao.per_depth_ci = cfg->format == FORMAT_JSON;
 	if (analysis_run(&rps, avg.n ? &avg : NULL, &ao, &res, err) < 0)
 		goto out;
 	st = report_output(cfg, &res, err);

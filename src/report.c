@@ -14,6 +14,7 @@
 #include "xalloc.h"
 
 #define CELL 96
+#define UTF8_PLUSMINUS "\xc2\xb1"
 
 /* ---- numbers as text ---- */
 
@@ -129,6 +130,62 @@ void report_depths(const struct series *s, char *buf, size_t size)
 	}
 }
 
+/* The fit statuses as csv and json spell them. */
+static const char *const fit_status[] = {
+	[FIT_OK] = "ok", [FIT_TOO_FEW] = "too_few", [FIT_NONPOSITIVE] = "nonpositive",
+	[FIT_POOR] = "poor", [FIT_FALLS] = "falls", [FIT_PATTERN] = "pattern",
+};
+
+/* "yes", "no", or "" when unknown. */
+static const char *report_saturated(enum knee_sat s)
+{
+	return s == KNEE_SAT_YES ? "yes" : s == KNEE_SAT_NO ? "no" : "";
+}
+
+/* A verdict as csv and json spell it: "" when there is none. */
+static const char *report_verdict(const struct analysis_delta *d)
+{
+	return d != NULL && d->valid && d->verdict != KNEE_UNKNOWN ? knee_verdict_name(d->verdict) : "";
+}
+
+/* "2578875 (-2.1%..+1.8%)": v with its interval as shares of v, or v
+ * alone when the interval is unknown; "-" when v is. */
+static const char *fci(char *buf, size_t size, double v, double lo, double hi)
+{
+	char a[32], b[32], c[32];
+
+	if (!isfinite(v))
+		return fnum(buf, size, v, 0);
+	if (!isfinite(lo) || !(v > 0))
+		return fnum(buf, size, v, 0);
+	if (isfinite(hi))
+		snprintf(buf, size, "%s (%s%%..%s%%)", fnum(a, sizeof a, v, 0),
+			 fsigned(b, sizeof b, 100 * (lo / v - 1), 1),
+			 fsigned(c, sizeof c, 100 * (hi / v - 1), 1));
+	else
+		snprintf(buf, size, "%s (%s%%..)", fnum(a, sizeof a, v, 0),
+			 fsigned(b, sizeof b, 100 * (lo / v - 1), 1));
+	return buf;
+}
+
+/* "1.15x..1.27x", or "-". */
+static const char *fratio_ci(char *buf, size_t size, const struct stats_ci *c)
+{
+	char a[32], b[32];
+
+	if (!isfinite(c->lo) || !isfinite(c->hi))
+		return fnum(buf, size, NAN, 2);
+	snprintf(buf, size, "%sx..%sx", fnum(a, sizeof a, c->lo, 2), fnum(b, sizeof b, c->hi, 2));
+	return buf;
+}
+
+/* The widest departure from 1 the interval of c allows, percent: 35 for
+ * 0.70x..1.35x. */
+static double report_spread(const struct stats_ci *c)
+{
+	return 100 * fmax(fabs(c->lo - 1), fabs(c->hi - 1));
+}
+
 /* ---- prose ---- */
 
 static const struct analysis_delta *report_cmp_delta(const struct analysis_result *r,
@@ -142,46 +199,68 @@ int report_prose(const struct analysis_result *r, const struct analysis_cmp *c, 
 {
 	const struct analysis_delta *d = report_cmp_delta(r, c);
 	const struct series *b = r->series[c->base].rps, *a = r->series[c->other].rps;
-	char rps[64], lat[64], where[2 * ROW_STR + 64] = "";
-	int same_rps, same_lat;
+	char rps[64], lat[64], x[32], y[32], z[32], thr[256], where[2 * ROW_STR + 64] = "";
+	char latw[160] = "", tail[64] = "";
 
 	if (!d->valid)
 		return snprintf(buf, size, "%s: %s has no point at pipeline depth %u to compare.",
 				a->test, series_at(a, r->depth) ? b->label : a->label, r->depth);
-	fshort(rps, sizeof rps, d->d_rps / 1000, 2);
-	same_rps = fzero(rps);
-	same_lat = 1;
-	if (isfinite(d->d_avg)) {
-		fshort(lat, sizeof lat, d->d_avg, 3);
-		same_lat = fzero(lat);
-	}
 	if (r->depth)
 		snprintf(where, sizeof where, " at pipeline depth %u", r->depth);
 	else if (d->base_depth != 1 || d->depth != 1)
 		snprintf(where, sizeof where, " at the peaks (%s P=%u, %s P=%u)", a->label, d->depth,
 			 b->label, d->base_depth);
-	if (!isfinite(d->d_avg)) {
-		if (same_rps)
-			return snprintf(buf, size, "%s: %s showed no difference in throughput%s.",
-					a->test, a->label, where);
-		return snprintf(buf, size, "%s: %s showed a %sk %s throughput%s.", a->test, a->label,
-				rps, d->d_rps > 0 ? "higher" : "lower", where);
+	/* Throughput: the verdict decides the words, never the point ratio
+	 * alone (a ratio whose interval holds 1 is no speed-up). */
+	fshort(rps, sizeof rps, d->d_rps / 1000, 2);
+	fnum(x, sizeof x, d->ci.est, 2);
+	fnum(y, sizeof y, d->ci.lo, 2);
+	fnum(z, sizeof z, d->ci.hi, 2);
+	switch (d->verdict) {
+	case KNEE_FASTER:
+	case KNEE_SLOWER:
+		snprintf(thr, sizeof thr, "a %sk %s throughput (%sx, 95%% interval %sx..%sx)%s", rps,
+			 d->verdict == KNEE_FASTER ? "higher" : "lower", x, y, z, where);
+		break;
+	case KNEE_SAME:
+		if (d->within_band) {
+			snprintf(thr, sizeof thr, "throughput within noise (%sx, 95%% interval "
+				 "%sx..%sx, inside " UTF8_PLUSMINUS "%.0f%%)%s", x, y, z,
+				 100 * KNEE_CMP_BAND, where);
+		} else {
+			char sp[32];
+
+			fshort(sp, sizeof sp, report_spread(&d->ci), 0);
+			snprintf(thr, sizeof thr, "throughput within noise (%sx: no difference shown, "
+				 UTF8_PLUSMINUS "%s%%)%s", x, sp, where);
+			snprintf(tail, sizeof tail, "; repeat the points to tell");
+		}
+		break;
+	case KNEE_UNKNOWN:
+		if (fzero(rps))
+			snprintf(thr, sizeof thr, "no difference in throughput%s (no interval)", where);
+		else
+			snprintf(thr, sizeof thr, "a %sk %s throughput (no interval)%s", rps,
+				 d->d_rps > 0 ? "higher" : "lower", where);
+		break;
 	}
-	if (same_rps && same_lat)
-		return snprintf(buf, size,
-				"%s: %s showed no difference in throughput or average latency%s.",
-				a->test, a->label, where);
-	if (same_rps)
-		return snprintf(buf, size,
-				"%s: %s showed no difference in throughput and a %sms %s average latency%s.",
-				a->test, a->label, lat, d->d_avg > 0 ? "higher" : "lower", where);
-	if (same_lat)
-		return snprintf(buf, size,
-				"%s: %s showed a %sk %s throughput with no difference in average latency%s.",
-				a->test, a->label, rps, d->d_rps > 0 ? "higher" : "lower", where);
-	return snprintf(buf, size, "%s: %s showed a %sk %s throughput and a %sms %s average latency%s.",
-			a->test, a->label, rps, d->d_rps > 0 ? "higher" : "lower", lat,
-			d->d_avg > 0 ? "higher" : "lower", where);
+	/* Latency: at one common depth, named when it is not the depth above. */
+	if (isfinite(d->d_avg)) {
+		char at[64] = "";
+
+		if (!r->depth && (d->base_depth != 1 || d->depth != 1))
+			snprintf(at, sizeof at, " at P=%u (%s)", d->avg_depth,
+				 d->avg_depth == (r->series[c->base].sat_depth > r->series[c->other].sat_depth ?
+						  r->series[c->base].sat_depth : r->series[c->other].sat_depth) ?
+				 "the deeper saturation depth" : "the common depth nearest the deeper saturation depth");
+		fshort(lat, sizeof lat, d->d_avg, 3);
+		if (fzero(lat))
+			snprintf(latw, sizeof latw, ", with no difference in average latency%s", at);
+		else
+			snprintf(latw, sizeof latw, " and a %sms %s average latency%s", lat,
+				 d->d_avg > 0 ? "higher" : "lower", at);
+	}
+	return snprintf(buf, size, "%s: %s showed %s%s%s.", a->test, a->label, thr, latw, tail);
 }
 
 /* ---- tables for text and markdown ---- */
@@ -344,13 +423,14 @@ static const char *report_bound_name(enum analysis_bound b)
 static void report_series_table(const struct analysis_result *r, struct rtab *t)
 {
 	static const char *const head[] = {
-		"label", "test", "depths", "rps at P=1", "peak rps", "at P", "saturation P", "gain",
-		"a (µs)", "b (µs)", "asymptote rps", "R²", "max CV", "busier at saturation",
+		"label", "test", "depths", "rps at P=1", "peak rps (95% interval)", "at P",
+		"highest measured", "saturation P (95%)", "gain", "a (µs)", "b (µs)",
+		"asymptote rps (95% interval)", "R²", "max CV", "busier at saturation",
 	};
 	int bound = report_any_bound(r);
-	char b1[CELL];
+	char b1[CELL], b2[CELL];
 
-	rtab_init(t, head, bound ? "lllrrrrrrrrrrl" : "lllrrrrrrrrrr");
+	rtab_init(t, head, bound ? "lllrrrrrrrrrrrl" : "lllrrrrrrrrrrr");
 	for (size_t i = 0; i < r->nseries; i++) {
 		const struct analysis_series *a = &r->series[i];
 		int fit = a->fit.status == FIT_OK;
@@ -360,16 +440,24 @@ static void report_series_table(const struct analysis_result *r, struct rtab *t)
 		report_depths(a->rps, b1, sizeof b1);
 		rtab_add(t, b1);
 		rtab_add(t, fnum(b1, sizeof b1, a->rps_at_1, 0));
-		rtab_add(t, fnum(b1, sizeof b1, a->peak_rps, 0));
+		rtab_add(t, fci(b1, sizeof b1, a->peak_rps, a->peak_lo, a->peak_hi));
 		rtab_add(t, fdepth(b1, sizeof b1, a->peak_depth));
-		rtab_add(t, fdepth(b1, sizeof b1, a->sat_depth));
+		rtab_addf(t, "%s (P=%u)", fnum(b1, sizeof b1, a->top_rps, 0), a->top_depth);
+		if (a->saturated == KNEE_SAT_NO)
+			rtab_addf(t, "not saturated by P=%u", a->rps->pts[a->rps->npts - 1].depth);
+		else if (a->sat_depth && isfinite(a->sat_lo) && isfinite(a->sat_hi))
+			rtab_addf(t, "%u (%s..%s)", a->sat_depth, fnum(b1, sizeof b1, a->sat_lo, 0),
+				  fnum(b2, sizeof b2, a->sat_hi, 0));
+		else
+			rtab_add(t, fdepth(b1, sizeof b1, a->sat_depth));
 		if (isfinite(a->gain))
 			rtab_addf(t, "%sx", fnum(b1, sizeof b1, a->gain, 2));
 		else
 			rtab_add(t, "-");
 		rtab_add(t, fnum(b1, sizeof b1, fit ? a->fit.a_us : NAN, 3));
 		rtab_add(t, fnum(b1, sizeof b1, fit ? a->fit.b_us : NAN, 3));
-		rtab_add(t, fnum(b1, sizeof b1, a->fit.asymptote, 0));
+		rtab_add(t, fci(b1, sizeof b1, a->fit.asymptote, a->fit.asymptote_lo,
+				a->fit.asymptote_hi));
 		rtab_add(t, fnum(b1, sizeof b1, a->fit.r2, 3));
 		if (isfinite(a->max_cv))
 			rtab_addf(t, "%s%%", fnum(b1, sizeof b1, 100 * a->max_cv, 1));
@@ -401,7 +489,7 @@ static size_t report_notes(const struct analysis_result *r, const struct report_
 {
 	/* At most two notes a series, and one for them all: room for them
 	 * at once, not a reallocation a note. */
-	char **v = xcalloc(2 * r->nseries + 1, sizeof *v);
+	char **v = xcalloc(3 * r->nseries + 1, sizeof *v);
 	size_t n = 0;
 
 	for (size_t i = 0; i < r->nseries; i++) {
@@ -424,11 +512,25 @@ static size_t report_notes(const struct analysis_result *r, const struct report_
 			snprintf(buf, sizeof buf,
 				 "%s %s: the throughput model does not fit (R² %s < %.1f): no asymptote given",
 				 s->label, s->test, fnum(x, sizeof x, a->fit.r2, 3), ANALYSIS_MIN_R2);
+		else if (a->fit.status == FIT_FALLS)
+			snprintf(buf, sizeof buf,
+				 "%s %s: throughput falls after its peak: highest measured %s rps at P=%u "
+				 "(the model never falls: no asymptote given)", s->label, s->test,
+				 fnum(x, sizeof x, a->top_rps, 0), a->top_depth);
+		else if (a->fit.status == FIT_PATTERN)
+			snprintf(buf, sizeof buf,
+				 "%s %s: the throughput model misses the curve's shape (its knee is sharper "
+				 "or softer than the model's): no asymptote given", s->label, s->test);
 		else if (a->fit.status == FIT_NONPOSITIVE)
 			snprintf(buf, sizeof buf,
 				 "%s %s: the throughput model does not fit (no positive asymptote)",
 				 s->label, s->test);
 		if (buf[0]) {
+			v[n++] = xstrdup(buf);
+		}
+		if (a->saturated == KNEE_SAT_NO) {
+			snprintf(buf, sizeof buf, "%s %s: not saturated by P=%u: sweep deeper", s->label,
+				 s->test, s->pts[s->npts - 1].depth);
 			v[n++] = xstrdup(buf);
 		}
 		if (a->nunstable == 0)
@@ -491,7 +593,7 @@ static void report_delta_row(struct rtab *t, const struct analysis_result *r,
 	report_at(d, peak, b1, sizeof b1);
 	rtab_add(t, b1);
 	if (!d->valid) {
-		for (int k = 0; k < 7; k++)
+		for (int k = 0; k < 9; k++)
 			rtab_add(t, "-");
 		return;
 	}
@@ -502,11 +604,21 @@ static void report_delta_row(struct rtab *t, const struct analysis_result *r,
 		rtab_addf(t, "%s%%", fsigned(b1, sizeof b1, d->d_pct, 1));
 	else
 		rtab_add(t, "-");
-	rtab_add(t, fsigned(b1, sizeof b1, d->d_avg, 3));
+	if (isfinite(d->d_avg) && d->avg_depth != d->depth)
+		rtab_addf(t, "%s at P=%u", fsigned(b1, sizeof b1, d->d_avg, 3), d->avg_depth);
+	else
+		rtab_add(t, fsigned(b1, sizeof b1, d->d_avg, 3));
 	if (isfinite(d->ratio))
 		rtab_addf(t, "%sx", fnum(b1, sizeof b1, d->ratio, 2));
 	else
 		rtab_add(t, "-");
+	rtab_add(t, fratio_ci(b1, sizeof b1, &d->ci));
+	if (d->verdict == KNEE_SAME)
+		rtab_add(t, d->within_band ? "same (within noise)" : "same (cannot tell)");
+	else if (d->verdict == KNEE_UNKNOWN)
+		rtab_add(t, "-");
+	else
+		rtab_add(t, knee_verdict_name(d->verdict));
 	if (c->ndepths > 1 && isfinite(c->ratio_min)) {
 		char lo[32], hi[32];
 
@@ -521,10 +633,10 @@ static void report_cmp_table(const struct analysis_result *r, struct rtab *t)
 {
 	static const char *const head[] = {
 		"test", "label", "at", "baseline rps", "rps", "Δrps", "Δrps %", "Δavg ms", "ratio",
-		"ratio over common depths",
+		"95% interval", "verdict", "ratio over common depths",
 	};
 
-	rtab_init(t, head, "lllrrrrrrr");
+	rtab_init(t, head, "lllrrrrrrrlr");
 	for (size_t i = 0; i < r->ncmps; i++) {
 		const struct analysis_cmp *c = &r->cmps[i];
 
@@ -543,12 +655,14 @@ static void report_cmp_table(const struct analysis_result *r, struct rtab *t)
 static void report_speedup_table(const struct analysis_result *r, size_t from, size_t to,
 				 int bars, struct rtab *t)
 {
-	static const char *const head_bars[] = { "test", "rps", "baseline rps", "speed-up", "" };
-	static const char *const head[] = { "test", "rps", "baseline rps", "speed-up" };
+	static const char *const head_bars[] = { "test", "rps", "baseline rps", "speed-up",
+						  "95% interval", "" };
+	static const char *const head[] = { "test", "rps", "baseline rps", "speed-up",
+					    "95% interval" };
 	double max = 0;
 	char b1[CELL];
 
-	rtab_init(t, bars ? head_bars : head, bars ? "lrrrl" : "lrrr");
+	rtab_init(t, bars ? head_bars : head, bars ? "lrrrrl" : "lrrrr");
 	for (size_t i = from; i < to; i++)
 		max = fmax(max, r->speedup[i].ratio);
 	for (size_t i = from; i < to; i++) {
@@ -559,6 +673,7 @@ static void report_speedup_table(const struct analysis_result *r, size_t from, s
 		rtab_add(t, fnum(b1, sizeof b1, d->rps, 0));
 		rtab_add(t, fnum(b1, sizeof b1, d->base_rps, 0));
 		rtab_addf(t, "%sx", fnum(b1, sizeof b1, r->speedup[i].ratio, 2));
+		rtab_add(t, fratio_ci(b1, sizeof b1, &d->ci));
 		if (bars) {
 			/* 40 columns for the largest ratio: a glance shows the order. */
 			size_t n = max > 0 ? (size_t)lround(40 * r->speedup[i].ratio / max) : 0;
@@ -578,7 +693,8 @@ static void report_human(FILE *fp, const struct analysis_result *r, const struct
 	size_t nnotes = report_notes(r, o, &notes);
 	const char *h = md ? "## " : "";
 
-	fprintf(fp, "%sSeries (medians over repeats; saturation: first depth reaching %s%% of the peak)\n",
+	fprintf(fp, "%sSeries (medians over repeats; peak: the fitted level's; saturation: first "
+		"depth whose level reaches %s%% of the peak; 95%% intervals by bootstrap)\n",
 		h, fnum(x, sizeof x, 100 * o->knee, 0));
 	if (md)
 		fputc('\n', fp);
@@ -687,6 +803,16 @@ static void csv_depth(FILE *fp, unsigned d)
 		fputc(',', fp);
 }
 
+/* ",lo,hi,verdict" of d's ratio (empty when unknown). */
+static void csv_verdict(FILE *fp, const struct analysis_delta *d)
+{
+	int ok = d != NULL && d->valid;
+
+	csv_num(fp, ok ? d->ci.lo : NAN, 4);
+	csv_num(fp, ok ? d->ci.hi : NAN, 4);
+	fprintf(fp, ",%s", report_verdict(d));
+}
+
 static void csv_delta(FILE *fp, const struct analysis_delta *d)
 {
 	int ok = d != NULL && d->valid;
@@ -707,13 +833,8 @@ static void report_csv(FILE *fp, const struct analysis_result *r, const struct r
 
 	for (size_t i = r->ncmps; i-- > 0;)
 		cmp_of[r->cmps[i].other] = &r->cmps[i];
-	fputs(REPORT_CSV_LEAD ",points,fit_status,unstable_depths,busier,server_cpu,client_cpu,"
-	      "baseline,delta_rps_at_1,delta_pct_at_1,delta_avg_ms_at_1,ratio_at_1,"
-	      "delta_rps_at_peak,delta_pct_at_peak,delta_avg_ms_at_peak,ratio_at_peak,"
-	      "depth,delta_rps_at_depth,delta_pct_at_depth,delta_avg_ms_at_depth,ratio_at_depth,"
-	      "prose\n", fp);
+	fputs(REPORT_CSV_HEADER "\n", fp);
 	for (size_t i = 0; i < r->nseries; i++) {
-		static const char *const status[] = { "ok", "too_few", "nonpositive", "poor" };
 		const struct analysis_series *a = &r->series[i];
 		const struct analysis_cmp *c = cmp_of[i];
 		char b[512];
@@ -735,7 +856,7 @@ static void report_csv(FILE *fp, const struct analysis_result *r, const struct r
 		csv_num(fp, a->fit.asymptote, 2);
 		csv_num(fp, a->fit.r2, 4);
 		csv_num(fp, a->max_cv, 4);
-		fprintf(fp, ",%zu,%s,", a->rps->npts, status[a->fit.status]);
+		fprintf(fp, ",%zu,%s,", a->rps->npts, fit_status[a->fit.status]);
 		b[0] = '\0';
 		for (size_t k = 0; k < a->nunstable && w < sizeof b; k++)
 			w += (size_t)snprintf(b + w, sizeof b - w, "%s%u", k ? " " : "",
@@ -756,6 +877,20 @@ static void report_csv(FILE *fp, const struct analysis_result *r, const struct r
 			report_prose(r, c, b, sizeof b);
 			csv_str(fp, b);
 		}
+		/* The interval columns, after every older one. */
+		csv_num(fp, a->sat_lo, 0);
+		csv_num(fp, a->sat_hi, 0);
+		fprintf(fp, ",%s", report_saturated(a->saturated));
+		csv_num(fp, a->fit.asymptote_lo, 2);
+		csv_num(fp, a->fit.asymptote_hi, 2);
+		csv_verdict(fp, c ? &c->at_1 : NULL);
+		csv_verdict(fp, c ? &c->at_peak : NULL);
+		csv_verdict(fp, c && r->depth ? &c->at_depth : NULL);
+		csv_num(fp, a->peak_lo, 2);
+		csv_num(fp, a->peak_hi, 2);
+		csv_num(fp, a->top_rps, 2);
+		csv_depth(fp, a->top_depth);
+		csv_depth(fp, c ? c->at_peak.avg_depth : 0);
 		fputc('\n', fp);
 	}
 	free(cmp_of);
@@ -847,6 +982,16 @@ static void json_depth(FILE *fp, const char *key, unsigned d)
 		fprintf(fp, ",\"%s\":null", key);
 }
 
+/* ,"verdict":"same","within_band":true, or nulls. */
+static void json_verdict(FILE *fp, const struct analysis_delta *d)
+{
+	if (*report_verdict(d))
+		fprintf(fp, ",\"verdict\":\"%s\",\"within_band\":%s", report_verdict(d),
+			d->within_band ? "true" : "false");
+	else
+		fputs(",\"verdict\":null,\"within_band\":null", fp);
+}
+
 static void json_delta(FILE *fp, const char *key, const struct analysis_delta *d)
 {
 	fprintf(fp, ",\"%s\":", key);
@@ -863,12 +1008,15 @@ static void json_delta(FILE *fp, const char *key, const struct analysis_delta *d
 	json_num(fp, "avg_ms", d->avg, 4, 1);
 	json_num(fp, "delta_avg_ms", d->d_avg, 4, 1);
 	json_num(fp, "ratio", d->ratio, 4, 1);
+	json_num(fp, "ratio_lo", d->ci.lo, 4, 1);
+	json_num(fp, "ratio_hi", d->ci.hi, 4, 1);
+	json_verdict(fp, d);
+	json_depth(fp, "avg_depth", d->avg_depth);
 	fputc('}', fp);
 }
 
 static void report_json(FILE *fp, const struct analysis_result *r, const struct report_opts *o)
 {
-	static const char *const status[] = { "ok", "too_few", "nonpositive", "poor" };
 	char **notes;
 	size_t nnotes = report_notes(r, o, &notes);
 
@@ -897,13 +1045,26 @@ static void report_json(FILE *fp, const struct analysis_result *r, const struct 
 		fprintf(fp, ",\"points\":%zu", a->rps->npts);
 		json_num(fp, "rps_at_1", a->rps_at_1, 2, 1);
 		json_num(fp, "peak_rps", a->peak_rps, 2, 1);
+		json_num(fp, "peak_rps_lo", a->peak_lo, 2, 1);
+		json_num(fp, "peak_rps_hi", a->peak_hi, 2, 1);
 		json_depth(fp, "peak_depth", a->peak_depth);
+		json_num(fp, "highest_rps", a->top_rps, 2, 1);
+		json_depth(fp, "highest_depth", a->top_depth);
 		json_depth(fp, "saturation_depth", a->sat_depth);
+		json_num(fp, "saturation_lo", a->sat_lo, 0, 1);
+		json_num(fp, "saturation_hi", a->sat_hi, 0, 1);
+		fputs(",\"saturated\":", fp);
+		if (*report_saturated(a->saturated))
+			json_str(fp, report_saturated(a->saturated));
+		else
+			fputs("null", fp);
 		json_num(fp, "gain", a->gain, 4, 1);
-		fprintf(fp, ",\"fit\":{\"status\":\"%s\"", status[a->fit.status]);
+		fprintf(fp, ",\"fit\":{\"status\":\"%s\"", fit_status[a->fit.status]);
 		json_num(fp, "a_us", a->fit.a_us, 4, 1);
 		json_num(fp, "b_us", a->fit.b_us, 4, 1);
 		json_num(fp, "asymptote_rps", a->fit.asymptote, 2, 1);
+		json_num(fp, "asymptote_lo", a->fit.asymptote_lo, 2, 1);
+		json_num(fp, "asymptote_hi", a->fit.asymptote_hi, 2, 1);
 		json_num(fp, "r2", a->fit.r2, 4, 1);
 		fputc('}', fp);
 		json_num(fp, "max_cv", a->max_cv, 4, 1);
@@ -947,6 +1108,9 @@ static void report_json(FILE *fp, const struct analysis_result *r, const struct 
 			json_num(fp, "rps", d->rps, 2, 1);
 			json_num(fp, "delta_avg_ms", d->d_avg, 4, 1);
 			json_num(fp, "ratio", d->ratio, 4, 1);
+			json_num(fp, "ratio_lo", d->ci.lo, 4, 1);
+			json_num(fp, "ratio_hi", d->ci.hi, 4, 1);
+			json_verdict(fp, d);
 			fputc('}', fp);
 		}
 		fputc(']', fp);
@@ -968,6 +1132,8 @@ static void report_json(FILE *fp, const struct analysis_result *r, const struct 
 		fputs(",\"test\":", fp);
 		json_str(fp, r->series[c->other].rps->test);
 		json_num(fp, "ratio", r->speedup[i].ratio, 4, 1);
+		json_num(fp, "ratio_lo", report_cmp_delta(r, c)->ci.lo, 4, 1);
+		json_num(fp, "ratio_hi", report_cmp_delta(r, c)->ci.hi, 4, 1);
 		fputc('}', fp);
 	}
 	fputs("],\n\"notes\":[", fp);

@@ -14,6 +14,16 @@
 /* The columns that open every csv report, in this order (a contract). */
 #define REPORT_CSV_LEAD "label,test,depths,rps_at_1,peak_rps,peak_depth,saturation_depth,gain," \
 	"fit_a_us,fit_b_us,asymptote_rps,fit_r2,max_cv"
+/* Every column of a csv report, in this order: the lead, the older ones,
+ * then the intervals (added after all others, so no column moves). */
+#define REPORT_CSV_HEADER REPORT_CSV_LEAD ",points,fit_status,unstable_depths,busier," \
+	"server_cpu,client_cpu,baseline,delta_rps_at_1,delta_pct_at_1,delta_avg_ms_at_1," \
+	"ratio_at_1,delta_rps_at_peak,delta_pct_at_peak,delta_avg_ms_at_peak,ratio_at_peak," \
+	"depth,delta_rps_at_depth,delta_pct_at_depth,delta_avg_ms_at_depth,ratio_at_depth," \
+	"prose,saturation_lo,saturation_hi,saturated,asymptote_lo,asymptote_hi," \
+	"ratio_at_1_lo,ratio_at_1_hi,verdict_at_1,ratio_at_peak_lo,ratio_at_peak_hi," \
+	"verdict_at_peak,ratio_at_depth_lo,ratio_at_depth_hi,verdict_at_depth," \
+	"peak_rps_lo,peak_rps_hi,highest_rps,highest_depth,latency_depth_at_peak"
 
 struct report_opts {
 	enum report_format format;

@@ -193,7 +193,7 @@ static double cpu_ratio(double cpu, double seconds)
 /* Summarise keys[0..n) (one depth of one series) into p. */
 static void series_point_fill(struct series_point *p, const struct rs_rows *rows,
 			      const struct series_key *k, size_t n, enum series_metric m,
-			      double *tmp)
+			      double *vals, double *tmp)
 {
 	double sum = 0, sq = 0;
 	size_t ns = 0, nc = 0;
@@ -207,7 +207,7 @@ static void series_point_fill(struct series_point *p, const struct rs_rows *rows
 		const struct rs_rec *r = &rows->v[k[i].row];
 		double v = series_metric_value(rows, r, m);
 
-		tmp[i] = v;
+		tmp[i] = vals[i] = v;
 		sum += v;
 		p->min = fmin(p->min, v);
 		p->max = fmax(p->max, v);
@@ -216,6 +216,7 @@ static void series_point_fill(struct series_point *p, const struct rs_rows *rows
 		else
 			p->errors += r->errors;
 	}
+	p->v = vals;
 	p->mean = sum / (double)n;
 	for (size_t i = 0; i < n; i++)
 		sq += (tmp[i] - p->mean) * (tmp[i] - p->mean);
@@ -270,7 +271,7 @@ static int series_make(const struct rs_rows *rows, enum series_metric m, int kno
 	size_t *start, nkept = 0, most = 0;
 	const char *last_label = NULL, *last_test = NULL;
 	uint32_t last_pair = 0;
-	double *tmp;
+	double *tmp, *vals;
 	int rc = -1;
 
 	memset(out, 0, sizeof *out);
@@ -352,6 +353,7 @@ static int series_make(const struct rs_rows *rows, enum series_metric m, int kno
 		free(fill);
 	}
 	free(of);
+	vals = out->values = xmalloc((nkept ? nkept : 1) * sizeof *out->values);
 	keys = xmalloc((most ? most : 1) * sizeof *keys);
 	tmp = xmalloc((most ? most : 1) * sizeof *tmp);
 	for (size_t i = 0; i < out->n; i++) {
@@ -383,7 +385,8 @@ static int series_make(const struct rs_rows *rows, enum series_metric m, int kno
 
 			while (b < n && keys[b].pipeline == keys[a].pipeline)
 				b++;
-			series_point_fill(&s->pts[s->npts++], rows, &keys[a], b - a, m, tmp);
+			series_point_fill(&s->pts[s->npts++], rows, &keys[a], b - a, m, vals, tmp);
+			vals += b - a;
 			a = b;
 		}
 	}
@@ -417,6 +420,7 @@ void series_set_free(struct series_set *set)
 	for (size_t i = 0; i < set->n; i++)
 		free(set->v[i].pts);
 	free(set->v);
+	free(set->values);
 	free(set->labels);
 	free(set->tests);
 	if (set->index != NULL) {

@@ -2,7 +2,8 @@
  * depth, summarised over repeats.
  *
  * Every figure downstream (charts, report) is computed from these points:
- * the median over repeats is the line, min and max the band. */
+ * the median over repeats is the line; each repeat's own figure is kept
+ * (point.v) for the intervals of analysis.h. */
 #ifndef RS_SERIES_H
 #define RS_SERIES_H
 
@@ -23,6 +24,8 @@ struct series_point {
 	double cv;                /* stddev / mean over repeats; 0 for one repeat */
 	double server_cpu, client_cpu; /* median CPU seconds per timed second, NAN if unknown */
 	int64_t errors;           /* summed over repeats, -1 if unknown */
+	const double *v;          /* [n]: each repeat's figure, in repeat order;
+				   * points into series_set.values */
 };
 
 struct series {
@@ -45,6 +48,8 @@ struct series_set {
 	const char **tests;
 	size_t ntests;
 	struct series_index *index; /* names to series, for series_find */
+	double *values;           /* every row's figure, one block that the
+				   * points' v index into (8 bytes a row) */
 };
 
 /* Group rows into series for metric m.  Fails (err names file and line) on a

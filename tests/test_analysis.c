@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <criterion/criterion.h>
+#include <criterion/parameterized.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "analysis.h"
 #include "row.h"
 #include "series.h"
+#include "stats.h"
 #include "rows_helper.h"
 
 static double model(double p, double a, double b)
@@ -48,10 +50,13 @@ Test(analysis, saturation_of_linear_then_flat_curve)
 	cr_assert_eq(set.v[0].pts[analysis_saturation(&set.v[0], 0.90)].depth, 15);
 	analysis_series_compute(&set.v[0], NULL, 0.95, 0.10, &a);
 	cr_assert_eq(a.sat_depth, 16);
-	cr_assert_eq(a.peak_depth, 16, "first depth on ties");
-	cr_assert_float_eq(a.peak_rps, 160000, 1e-9);
+	/* The highest measured point is the first on ties; the peak is the
+	 * fitted level's, within a hair of the plateau. */
+	cr_assert_eq(a.top_depth, 16, "first depth on ties");
+	cr_assert_float_eq(a.top_rps, 160000, 1e-9);
+	cr_assert_float_eq(a.peak_rps, 160000, 160);
 	cr_assert_float_eq(a.rps_at_1, 10000, 1e-9);
-	cr_assert_float_eq(a.gain, 16, 1e-9);
+	cr_assert_float_eq(a.gain, a.peak_rps / 10000, 1e-9);
 	cr_assert(isnan(a.max_cv), "one repeat: no CV");
 	cr_assert_eq(a.nunstable, 0);
 	cr_assert_eq(a.bound, BOUND_UNKNOWN);
@@ -230,7 +235,7 @@ Test(analysis, comparison_with_known_ratios)
 	struct rs_rows rows = { 0 };
 	struct series_set rps, avg;
 	struct analysis_result r;
-	struct analysis_opts o = { 0.95, 0.10, NULL, 0 };
+	struct analysis_opts o = { 0.95, 0.10, NULL, 0, 0 };
 	struct rs_err err = { "" };
 	const struct analysis_cmp *c;
 
@@ -280,7 +285,7 @@ Test(analysis, unknown_baseline_and_depth_are_errors)
 	struct rs_rows rows = { 0 };
 	struct series_set rps, avg;
 	struct analysis_result r;
-	struct analysis_opts o = { 0.95, 0.10, "c", 0 };
+	struct analysis_opts o = { 0.95, 0.10, "c", 0, 0 };
 	struct rs_err err = { "" };
 
 	two_labels(&rows, &rps, &avg);
@@ -302,7 +307,7 @@ Test(analysis, single_depth_series)
 	struct rs_rows rows = { 0 };
 	struct series_set rps;
 	struct analysis_result r;
-	struct analysis_opts o = { 0.95, 0.10, NULL, 0 };
+	struct analysis_opts o = { 0.95, 0.10, NULL, 0, 0 };
 	struct rs_err err = { "" };
 
 	add(&rows, "apt", "GET", 1, 1, 100000, NAN);
@@ -315,6 +320,137 @@ Test(analysis, single_depth_series)
 	cr_assert_eq(r.ncmps, 1);
 	cr_assert_float_eq(r.cmps[0].at_peak.d_rps, 21340, 1e-9);
 	cr_assert(isnan(r.cmps[0].at_peak.d_avg), "no latency in the data");
+	analysis_result_free(&r);
+	series_set_free(&rps);
+	rows_free(&rows);
+}
+
+/* ---- the interval core wired in ---- */
+
+/* Noise of about 8%, the same on every run (a fixed stream). */
+static double noise(struct stats_rng *g)
+{
+	return exp(0.08 * stats_rng_normal(g));
+}
+
+static void analyse_rows(const struct rs_rows *rows, struct series_set *rps,
+			 struct analysis_result *r)
+{
+	struct analysis_opts o = { 0.95, 0.10, "a", 0, 0 };
+	struct rs_err err = { "" };
+
+	cr_assert_eq(series_build(rows, SM_RPS, rps, &err), 0, "%s", err.msg);
+	cr_assert_eq(analysis_run(rps, NULL, &o, r, &err), 0, "%s", err.msg);
+}
+
+Test(analysis, model_curve_saturates_where_known)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set rps;
+	struct analysis_result r;
+	const struct analysis_series *a;
+
+	/* 1e6 P / (3 + P) to P=60: 95% of the value at 60 (952381) is first
+	 * reached at P = 28.5, so the depth 29; it gains 4.8% over the last
+	 * doubling, below the 5% that would be still rising. */
+	for (unsigned p = 1; p <= 60; p++)
+		add(&rows, "a", "GET", p, 1, 1e6 * p / (3.0 + p), NAN);
+	analyse_rows(&rows, &rps, &r);
+	a = &r.series[0];
+	cr_assert(a->knee.ok);
+	cr_assert_eq(a->sat_depth, 29);
+	cr_assert(a->sat_lo <= 29 && a->sat_hi >= 29, "%g..%g", a->sat_lo, a->sat_hi);
+	cr_assert_eq(a->saturated, KNEE_SAT_YES);
+	cr_assert_eq(a->fit.status, FIT_OK);
+	cr_assert_float_eq(a->fit.asymptote, 1e6, 1);
+	cr_assert(a->fit.asymptote_lo <= 1e6 + 1 && a->fit.asymptote_hi >= 1e6 - 1);
+	analysis_result_free(&r);
+	series_set_free(&rps);
+	rows_free(&rows);
+}
+
+Test(analysis, straight_line_is_not_saturated)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set rps;
+	struct analysis_result r;
+	const struct analysis_series *a;
+
+	for (unsigned p = 1; p <= 40; p++)
+		add(&rows, "a", "GET", p, 1, 10000.0 * p, NAN);
+	analyse_rows(&rows, &rps, &r);
+	a = &r.series[0];
+	cr_assert_eq(a->saturated, KNEE_SAT_NO);
+	cr_assert(isnan(a->sat_hi), "beyond P_max");
+	analysis_result_free(&r);
+	series_set_free(&rps);
+	rows_free(&rows);
+}
+
+Test(analysis, falling_curve_keeps_the_observed_peak)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set rps;
+	struct analysis_result r;
+	const struct analysis_series *a;
+
+	/* Up to 100k at P=10, then down 40% by P=40. */
+	for (unsigned p = 1; p <= 40; p++)
+		add(&rows, "a", "GET", p, 1, p <= 10 ? 10000.0 * p : 100000 * (1 - 0.4 * (p - 10) / 30.0),
+		    NAN);
+	analyse_rows(&rows, &rps, &r);
+	a = &r.series[0];
+	cr_assert_eq(a->fit.status, FIT_FALLS);
+	cr_assert(isnan(a->fit.asymptote));
+	cr_assert_float_eq(a->top_rps, 100000, 1e-9);
+	cr_assert_eq(a->top_depth, 10);
+	analysis_result_free(&r);
+	series_set_free(&rps);
+	rows_free(&rows);
+}
+
+/* b against a: the same noisy data (same), or 1.5 times it (faster). */
+struct cmp_case {
+	double factor;
+	enum knee_verdict want;
+};
+
+ParameterizedTestParameters(analysis, verdicts_of_known_ratios)
+{
+	static struct cmp_case c[] = { { 1.0, KNEE_SAME }, { 1.5, KNEE_FASTER }, { 0.6, KNEE_SLOWER } };
+
+	return cr_make_param_array(struct cmp_case, c, sizeof c / sizeof c[0]);
+}
+
+ParameterizedTest(struct cmp_case *c, analysis, verdicts_of_known_ratios)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set rps;
+	struct analysis_result r;
+	struct stats_rng g;
+	const struct analysis_cmp *k;
+
+	stats_rng_seed(&g, 7);
+	for (unsigned p = 1; p <= 40; p++) {
+		double v = 1e6 * p / (4.0 + p) * noise(&g);
+
+		add(&rows, "a", "GET", p, 1, v, NAN);
+		add(&rows, "b", "GET", p, 1, v * c->factor, NAN);
+	}
+	analyse_rows(&rows, &rps, &r);
+	cr_assert_eq(r.ncmps, 1);
+	k = &r.cmps[0];
+	cr_assert_eq(k->at_1.verdict, c->want, "at 1: %s", knee_verdict_name(k->at_1.verdict));
+	cr_assert_eq(k->at_peak.verdict, c->want, "at peak: %s", knee_verdict_name(k->at_peak.verdict));
+	cr_assert(k->at_peak.ci.lo <= k->at_peak.ci.est && k->at_peak.ci.est <= k->at_peak.ci.hi);
+	if (c->want == KNEE_SAME) {
+		cr_assert(k->at_peak.ci.lo <= 1 && k->at_peak.ci.hi >= 1);
+		cr_assert(k->at_1.ci.lo <= 1 && k->at_1.ci.hi >= 1);
+	} else if (c->want == KNEE_FASTER) {
+		cr_assert(k->at_peak.ci.lo > 1 && k->at_1.ci.lo > 1, "interval excludes 1");
+	} else {
+		cr_assert(k->at_peak.ci.hi < 1 && k->at_1.ci.hi < 1, "interval excludes 1");
+	}
 	analysis_result_free(&r);
 	series_set_free(&rps);
 	rows_free(&rows);

@@ -730,7 +730,7 @@ static void check_csv_columns(const struct man *m, struct problems *pr)
  * under "rsweep report". */
 static void check_report_columns(const struct man *m, struct problems *pr)
 {
-	char *lead = xstrdup(REPORT_CSV_LEAD), *save = NULL;
+	char *lead = xstrdup(REPORT_CSV_HEADER), *save = NULL;
 	const char **words = NULL;
 	size_t nw = 0, at = 0;
 

@@ -26,7 +26,7 @@ struct fixture {
 
 static void analyse(struct fixture *f, const char *baseline, unsigned depth)
 {
-	struct analysis_opts o = { 0.95, 0.10, baseline, depth };
+	struct analysis_opts o = { 0.95, 0.10, baseline, depth, 0 };
 	struct rs_err err = { "" };
 
 	cr_assert_eq(series_build(&f->rows, SM_RPS, &f->rps, &err), 0, "%s", err.msg);
@@ -66,17 +66,17 @@ Test(report, prose_in_the_seed_words)
 		const char *want;
 	} c[] = {
 		{ "GET", 100000, 0.500, 121340, 0.355,
-		  "GET: snap showed a 21.34k higher throughput and a 0.145ms lower average latency." },
+		  "GET: snap showed a 21.34k higher throughput (no interval) and a 0.145ms lower average latency." },
 		{ "LPUSH", 90000, 0.400, 106000, 0.302,
-		  "LPUSH: snap showed a 16k higher throughput and a 0.098ms lower average latency." },
+		  "LPUSH: snap showed a 16k higher throughput (no interval) and a 0.098ms lower average latency." },
 		{ "RPOP", 100000, 0.300, 93340, 0.358,
-		  "RPOP: snap showed a 6.66k lower throughput and a 0.058ms higher average latency." },
+		  "RPOP: snap showed a 6.66k lower throughput (no interval) and a 0.058ms higher average latency." },
 		{ "ZPOPMIN", 90000, 0.280, 91410, 0.280,
-		  "ZPOPMIN: snap showed a 1.41k higher throughput with no difference in average latency." },
+		  "ZPOPMIN: snap showed a 1.41k higher throughput (no interval), with no difference in average latency." },
 		{ "LRANGE_300", 30000, 0.900, 30950, 0.829,
-		  "LRANGE_300: snap showed a 0.95k higher throughput and a 0.071ms lower average latency." },
+		  "LRANGE_300: snap showed a 0.95k higher throughput (no interval) and a 0.071ms lower average latency." },
 		{ "SPOP", 97000, 0.260, 99820, 0.250,
-		  "SPOP: snap showed a 2.82k higher throughput and a 0.01ms lower average latency." },
+		  "SPOP: snap showed a 2.82k higher throughput (no interval) and a 0.01ms lower average latency." },
 	};
 	struct fixture f = { 0 };
 	char *text;
@@ -115,8 +115,9 @@ Test(report, deltas_and_prose_agree)
 	analyse(&f, "intel", 0);
 	report_prose(&f.res, &f.res.cmps[0], s, sizeof s);
 	/* At the peaks (P=8): 98765.42 - 80000 = 18765.42 -> 18.77k; 0.1 ms. */
-	cr_assert_str_eq(s, "GET: m1 showed a 18.77k higher throughput and a 0.1ms lower average "
-		      "latency at the peaks (m1 P=8, intel P=8).");
+	cr_assert_str_eq(s, "GET: m1 showed a 18.77k higher throughput (1.23x, 95% interval "
+			 "1.23x..1.23x) at the peaks (m1 P=8, intel P=8) and a 0.1ms lower average "
+			 "latency at P=8 (the deeper saturation depth).");
 	text = render(&f, FORMAT_TEXT, 1);
 	cr_assert(strstr(text, "+18765") != NULL, "%s", text);
 	cr_assert(strstr(text, "+23.5%") != NULL, "%s", text);
@@ -130,8 +131,8 @@ Test(report, deltas_and_prose_agree)
 	/* At one depth the sentence says which. */
 	analyse(&f, "intel", 2);
 	report_prose(&f.res, &f.res.cmps[0], s, sizeof s);
-	cr_assert_str_eq(s, "GET: m1 showed a 4.69k higher throughput and a 0.1ms lower average "
-		      "latency at pipeline depth 2.");
+	cr_assert_str_eq(s, "GET: m1 showed a 4.69k higher throughput (1.23x, 95% interval "
+			 "1.23x..1.23x) at pipeline depth 2 and a 0.1ms lower average latency.");
 	fixture_free(&f);
 }
 
@@ -404,12 +405,15 @@ Test(report, cli_two_labels_with_filters, .init = mk_tmp, .fini = rm_tmp)
 	cr_assert_eq(run_report(&err, a1, 4), RS_OK, "%s", err.msg);
 	out = slurp("out.txt");
 	cr_assert(strstr(out, "LRANGE") == NULL, "--tests get: %s", out);
-	cr_assert(strstr(out, "GET: m1 showed a 140k higher throughput and a 0.25ms lower average "
-			 "latency at the peaks (m1 P=6, intel P=4).") != NULL, "%s", out);
+	/* The peaks are the fitted levels' (intel's plateau from P=4 reads
+	 * as a peak at 5); latencies compare at one depth. */
+	cr_assert(strstr(out, "GET: m1 showed a 139.97k higher throughput (4.50x, 95% interval "
+			 "4.50x..4.50x) at the peaks (m1 P=6, intel P=5) and a 0.25ms lower average "
+			 "latency at P=6 (the deeper saturation depth).") != NULL, "%s", out);
 	free(out);
 	cr_assert_eq(run_report(&err, a2, 5), RS_OK, "%s", err.msg);
 	out = slurp("out.txt");
-	cr_assert(strstr(out, "\nintel,LRANGE_100,1..6,3000.00,12000.00,4,4,") != NULL, "%s", out);
+	cr_assert(strstr(out, "\nintel,LRANGE_100,1..6,3000.00,12008.43,5,4,") != NULL, "%s", out);
 	cr_assert(strstr(out, "GET") == NULL, "%s", out);
 	free(out);
 }
@@ -460,7 +464,7 @@ Test(report, cli_single_depth_labels_still_compare, .init = mk_tmp, .fini = rm_t
 	write_file("stock.csv", "label,test,pipeline,rps\napt,GET,1,100000\nsnap,GET,1,121340\n");
 	cr_assert_eq(run_report(&err, a, 2), RS_OK, "%s", err.msg);
 	out = slurp("out.txt");
-	cr_assert(strstr(out, "GET: snap showed a 21.34k higher throughput.") != NULL, "%s", out);
+	cr_assert(strstr(out, "GET: snap showed a 21.34k higher throughput (no interval).") != NULL, "%s", out);
 	cr_assert(strstr(out, "every series has one depth") != NULL, "%s", out);
 	free(out);
 }
@@ -489,4 +493,61 @@ Test(report, cli_json_parses_whatever_the_labels, .init = mk_tmp, .fini = rm_tmp
 		 "python3 -c 'import json, sys; json.loads(sys.stdin.buffer.read().decode(\"utf-8\"))' "
 		 "<'%s/out.txt'", tmpdir);
 	cr_assert_eq(system(cmd), 0, "%s/out.txt is not JSON", tmpdir);
+}
+
+/* The interval columns come after every older one, in order; a series with
+ * one depth has them empty; a still-rising one says so in text. */
+Test(report, csv_interval_columns_in_order)
+{
+	static const char *const cols[] = {
+		"saturation_lo", "saturation_hi", "saturated", "asymptote_lo", "asymptote_hi",
+		"ratio_at_1_lo", "ratio_at_1_hi", "verdict_at_1", "ratio_at_peak_lo",
+		"ratio_at_peak_hi", "verdict_at_peak",
+	};
+	struct fixture f = { 0 };
+	char *text, *at, want[64];
+	const char *prev;
+
+	for (unsigned p = 1; p <= 40; p++)
+		add(&f.rows, "a", "GET", p, 1, 10000.0 * p, 0.5);
+	add(&f.rows, "a", "SET", 1, 1, 500, 1);
+	analyse(&f, NULL, 0);
+	text = render(&f, FORMAT_CSV, 0);
+	prev = strstr(text, ",prose,");
+	cr_assert_not_null(prev, "%s", text);
+	for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
+		snprintf(want, sizeof want, ",%s,", cols[i]);
+		at = strstr(text, want);
+		cr_assert(at != NULL && at > prev, "%s after the older columns: %s", cols[i], text);
+		prev = at;
+	}
+	/* One depth: no interval, saturated unknown, no comparison. */
+	at = strstr(text, "\na,SET,");
+	cr_assert_not_null(at, "%s", text);
+	{
+		char line[1024], cell[64];
+		const char *end = strchr(at + 1, '\n');
+		size_t n = (size_t)(end - at - 1);
+
+		memcpy(line, at + 1, n);
+		line[n] = '\0';
+		for (int k = 34; k <= 44; k++) {
+			cr_assert_eq(field_at(line, k, cell, sizeof cell), 0, "%s", line);
+			cr_assert_str_empty(cell, "column %d of %s", k, line);
+		}
+		at = strstr(text, "\na,GET,");
+		end = strchr(at + 1, '\n');
+		n = (size_t)(end - at - 1);
+		memcpy(line, at + 1, n);
+		line[n] = '\0';
+		cr_assert_eq(field_at(line, 36, cell, sizeof cell), 0);
+		cr_assert_str_eq(cell, "no", "%s", line);
+		cr_assert_eq(field_at(line, 35, cell, sizeof cell), 0);
+		cr_assert_str_empty(cell, "still rising: no upper end: %s", line);
+	}
+	free(text);
+	text = render(&f, FORMAT_TEXT, 0);
+	cr_assert(strstr(text, "a GET: not saturated by P=40: sweep deeper") != NULL, "%s", text);
+	free(text);
+	fixture_free(&f);
 }
