@@ -2,9 +2,11 @@
 #include "config.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis.h"
 #include "xalloc.h"
@@ -452,6 +454,57 @@ static int analysis_no_baseline(const struct series_set *rps, const char *want, 
 	return rs_err_set(err, "--baseline '%s' is not a label in the data (labels: %s)", want, list);
 }
 
+/* Every series of rps analysed into out->series, on every CPU: a series'
+ * intervals cost milliseconds (knee.h), and a file of hundreds of series
+ * would otherwise wait on one core.  Each series is computed alone from
+ * its own seed, so the result is the same however the work is shared. */
+struct analysis_work {
+	const struct series_set *rps, *avg;
+	const struct analysis_opts *o;
+	struct analysis_result *out;
+	size_t next;              /* the next series to take, atomically */
+};
+
+static void *analysis_worker(void *arg)
+{
+	struct analysis_work *w = arg;
+
+	for (;;) {
+		size_t i = __atomic_fetch_add(&w->next, 1, __ATOMIC_RELAXED);
+		const struct series *s;
+
+		if (i >= w->rps->n)
+			return NULL;
+		s = &w->rps->v[i];
+		analysis_series_compute(s, w->avg ? series_find(w->avg, s->label, s->test) : NULL,
+					w->o->knee, w->o->cv_limit, &w->out->series[i]);
+	}
+}
+
+#define ANALYSIS_MAX_THREADS 16
+
+static void analysis_series_all(const struct series_set *rps, const struct series_set *avg,
+				const struct analysis_opts *o, struct analysis_result *out)
+{
+	struct analysis_work w = { rps, avg, o, out, 0 };
+	pthread_t tid[ANALYSIS_MAX_THREADS];
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t n = cpus > 1 ? (size_t)cpus : 1, started = 0;
+
+	if (n > ANALYSIS_MAX_THREADS)
+		n = ANALYSIS_MAX_THREADS;
+	if (n > rps->n / 4)
+		n = rps->n / 4;       /* a few series: not worth a thread */
+	/* The calling thread works too; a thread that cannot start is simply
+	 * not there. */
+	for (; started + 1 < n; started++)
+		if (pthread_create(&tid[started], NULL, analysis_worker, &w) != 0)
+			break;
+	analysis_worker(&w);
+	for (size_t i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+}
+
 int analysis_run(const struct series_set *rps, const struct series_set *avg,
 		 const struct analysis_opts *o, struct analysis_result *out, struct rs_err *err)
 {
@@ -480,13 +533,9 @@ int analysis_run(const struct series_set *rps, const struct series_set *avg,
 	out->depth = o->depth;
 	out->nseries = rps->n;
 	out->series = xcalloc(rps->n, sizeof *out->series);
-	for (size_t i = 0; i < rps->n; i++) {
-		const struct series *s = &rps->v[i];
-		const struct series *a = avg ? series_find(avg, s->label, s->test) : NULL;
-
-		analysis_series_compute(s, a, o->knee, o->cv_limit, &out->series[i]);
-		out->nsingle += s->npts == 1;
-	}
+	analysis_series_all(rps, avg, o, out);
+	for (size_t i = 0; i < rps->n; i++)
+		out->nsingle += rps->v[i].npts == 1;
 	/* Each other label's series against the baseline's series of the same
 	 * test.  The set is label-major with tests in order, so walking it
 	 * gives the comparisons by other label, then test order. */
