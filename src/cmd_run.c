@@ -106,6 +106,8 @@ static int run_apply_sweep_file(struct rs_config *cfg, struct rs_err *err)
 	struct spec sp;
 
 	spec_find(cfg->sweep, "sweeps", ".sweep", path, sizeof path);
+	if (strchr(cfg->sweep, '/') == NULL && access(path, F_OK) != 0 && errno == ENOENT)
+		return spec_not_found(cfg->sweep, "sweeps", ".sweep", err);
 	if (spec_read_file(path, &sp, err) < 0)
 		return -1;
 	for (size_t i = 0; i < sp.n; i++) {

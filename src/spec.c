@@ -129,12 +129,83 @@ void spec_free(struct spec *s)
 	memset(s, 0, sizeof *s);
 }
 
+/* The directory one up from the running binary's: for src/rsweep in a
+ * build tree, the tree itself, whose sweeps/ and plots/ serve an rsweep
+ * not installed yet.  Linux only (/proc/self/exe); -1 elsewhere. */
+static int spec_tree_dir(char *buf, size_t size)
+{
+#ifdef __linux__
+	ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+	char *slash;
+
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	for (int up = 0; up < 2; up++) {
+		if ((slash = strrchr(buf, '/')) == NULL)
+			return -1;
+		*slash = '\0';
+	}
+	return 0;
+#else
+	(void)buf;
+	(void)size;
+	return -1;
+#endif
+}
+
+/* Candidate k (0 to 3) for name: as given, the installed data directory,
+ * the build tree's, the source tree's.  Returns 0, or -1 when there is no
+ * such candidate. */
+static int spec_candidate(int k, const char *name, const char *dir, const char *ext, char *buf,
+			  size_t size)
+{
+	char tree[1024];
+	const char *add = strstr(name, ext) ? "" : ext;
+
+	switch (k) {
+	case 0:
+		snprintf(buf, size, "%s", name);
+		return 0;
+	case 1:
+		snprintf(buf, size, "%s/%s/%s%s", RS_DATADIR, dir, name, add);
+		return 0;
+	case 2:
+		if (spec_tree_dir(tree, sizeof tree) < 0)
+			return -1;
+		snprintf(buf, size, "%s/%s/%s%s", tree, dir, name, add);
+		return 0;
+	case 3:
+		/* The source tree this rsweep was built from, for a build in a
+		 * separate directory (make distcheck). */
+		if (spec_tree_dir(tree, sizeof tree) == 0 && strcmp(tree, RS_TOP_SRCDIR) == 0)
+			return -1;
+		snprintf(buf, size, "%s/%s/%s%s", RS_TOP_SRCDIR, dir, name, add);
+		return 0;
+	}
+	return -1;
+}
+
 void spec_find(const char *name, const char *dir, const char *ext, char *buf, size_t size)
 {
+	if (strchr(name, '/') == NULL)
+		for (int k = 0; k < 4; k++)
+			if (spec_candidate(k, name, dir, ext, buf, size) == 0 && access(buf, F_OK) == 0)
+				return;
 	snprintf(buf, size, "%s", name);
-	if (access(buf, F_OK) == 0 || strchr(name, '/') != NULL)
-		return;
-	snprintf(buf, size, "%s/%s/%s%s", RS_DATADIR, dir, name, strstr(name, ext) ? "" : ext);
-	if (access(buf, F_OK) != 0)
-		snprintf(buf, size, "%s", name);
+}
+
+int spec_not_found(const char *name, const char *dir, const char *ext, struct rs_err *err)
+{
+	char looked[4][1024];
+	int n = 0;
+
+	for (int k = 0; k < 4 && strchr(name, '/') == NULL; k++)
+		if (spec_candidate(k, name, dir, ext, looked[n], sizeof looked[n]) == 0)
+			n++;
+	if (n == 0)
+		return rs_err_set(err, "%s: no such file", name);
+	return rs_err_set(err, "%s: no such %s file (looked for %s%s%s%s%s%s%s)", name, ext + 1,
+			  looked[0], n > 1 ? ", " : "", n > 1 ? looked[1] : "", n > 2 ? ", " : "",
+			  n > 2 ? looked[2] : "", n > 3 ? ", " : "", n > 3 ? looked[3] : "");
 }

@@ -35,7 +35,13 @@ void spec_free(struct spec *s);
 
 /* Resolve a sweep or plot file named on the command line: name itself when
  * it exists or holds a '/', else the installed RS_DATADIR/dir/name(.ext)
- * when that exists, else name (so the error names what the user typed). */
+ * when that exists, else (an rsweep run from its build tree, not installed
+ * yet) the tree's own dir/name(.ext), else name (so the error names what
+ * the user typed). */
 void spec_find(const char *name, const char *dir, const char *ext, char *buf, size_t size);
+/* The error for a name spec_find found nowhere: "NAME: no such sweep file
+ * (looked for NAME, DATADIR/sweeps/NAME.sweep, TREE/sweeps/NAME.sweep)".
+ * Returns -1. */
+int spec_not_found(const char *name, const char *dir, const char *ext, struct rs_err *err);
 
 #endif

@@ -31,4 +31,12 @@ grep -q "plan: 12 points (2 tests x 3 depths x 2 repeats)" "$T/out" || fail "$(c
 for f in "${RS_SRCDIR:-.}"/sweeps/*.sweep; do
 	expect_status 0 "$RSWEEP" run --sweep "$f" --dry-run
 done
+# A shipped sweep file by bare name, from the build tree before make
+# install; a name found nowhere says where it was looked for.
+(cd "$T" && expect_status 0 "$RSWEEP" run --sweep m1-article --dry-run) ||
+	fail "m1-article from the build tree"
+grep -q "^plan: 520 points" "$T/out" || fail "m1-article: $(head -2 "$T/out")"
+expect_status 2 "$RSWEEP" run --sweep no-such-sweep --dry-run
+grep -q "no-such-sweep: no such sweep file (looked for no-such-sweep, .*/sweeps/no-such-sweep.sweep" "$T/err" ||
+	fail "not found: $(cat "$T/err")"
 echo "ok"
