@@ -171,11 +171,30 @@ static int run_check(struct rs_config *cfg, struct rs_err *err)
 	return 0;
 }
 
+/* What the target column says of the server the options name: its
+ * address, or for --spawn what it is (its socket is a new temporary path
+ * every run, which would mean nothing in a row and differ on --resume). */
+static void run_target_desc(const struct rs_config *cfg, char *buf, size_t size)
+{
+	struct target t = { .socket = cfg->socket, .host = cfg->host, .port = (unsigned)cfg->port };
+
+	if (cfg->spawn) {
+		snprintf(buf, size, "spawned redis-server (%s)",
+			 cfg->spawn_tcp ? "TCP 127.0.0.1" : "UNIX socket");
+		return;
+	}
+	target_describe(&t);
+	xstrlcpy(buf, t.desc, size);
+}
+
 /* Resuming adds points to series measured before: refuse when this run
  * would measure them differently, rather than mix the two in one line. */
 static int run_check_resume(const struct rs_config *cfg, const char *label,
 			    const struct rs_rows *rows, struct rs_err *err)
 {
+	char desc[ROW_STR];
+
+	run_target_desc(cfg, desc, sizeof desc);
 	for (size_t i = 0; i < rows->n; i++) {
 		const struct rs_rec *r = &rows->v[i];
 		const char *what = NULL;
@@ -183,6 +202,10 @@ static int run_check_resume(const struct rs_config *cfg, const char *label,
 
 		if (strcmp(r->label, label) != 0)
 			continue;
+		if (r->server->target[0] != '\0' && strcmp(r->server->target, desc) != 0)
+			return rs_err_set(err, "%s:%u: label '%s' was measured on %s, this run is on %s: "
+					  "resume on the same server, or use another --label", r->src,
+					  r->line, label, r->server->target, desc);
 		if (r->clients >= 0 && r->clients != (int64_t)cfg->clients)
 			what = "-c", was = r->clients, now = (long long)cfg->clients;
 		else if (r->data_size >= 0 && r->data_size != (int64_t)cfg->data_size)
@@ -287,6 +310,8 @@ static int run_target(const struct rs_config *cfg, double timeout, struct spawn 
 		t->port = (unsigned)cfg->port;
 	}
 	target_describe(t);
+	/* Messages name the real socket; rows, the stable description. */
+	run_target_desc(cfg, t->row_desc, sizeof t->row_desc);
 	return 0;
 }
 

@@ -637,7 +637,8 @@ static int sweep_measure(struct sweep *s, const struct workload_test *t, struct 
 	row->data_size = (int64_t)cfg->data_size;
 	row->keyspace = (int64_t)cfg->keyspace;
 	snprintf(row->mode, sizeof row->mode, "lockstep");
-	xstrlcpy(row->target, cfg->target->desc, sizeof row->target);
+	xstrlcpy(row->target, cfg->target->row_desc[0] ? cfg->target->row_desc : cfg->target->desc,
+		 sizeof row->target);
 	memcpy(row->redis_version, env->redis_version, sizeof row->redis_version);
 	memcpy(row->server_arch, env->server_arch, sizeof row->server_arch);
 	memcpy(row->server_os, env->server_os, sizeof row->server_os);

@@ -43,7 +43,9 @@ struct target {
 	 * within 100 ms; one begun after it was set (the flush on the way
 	 * out) still runs, within t->timeout. */
 	volatile sig_atomic_t *stop;
-	char desc[160];           /* "unix:/path" or "host:port", for messages and the CSV */
+	char desc[160];           /* "unix:/path" or "host:port", for messages */
+	char row_desc[128];       /* for the CSV's target column: desc, or what a
+				   * spawned server is ("" : desc) */
 };
 
 /* Fill t->desc from the address. */

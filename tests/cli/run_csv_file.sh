@@ -89,4 +89,12 @@ check_csv "$T/term.csv"
 expect_status 0 "$RSWEEP" run $long -o "$T/term.csv" --resume
 [ "$(rows "$T/term.csv")" = 60 ] || fail "term.csv: $(rows "$T/term.csv") rows after --resume"
 check_csv "$T/term.csv"
+
+# --resume on another server with the same label: refused, not "every
+# point is already in"; a spawned server is named for what it is.
+expect_status 0 "$RSWEEP" run -s "$SOCK" -t get -P 1,2 -n 2000 -c 2 -q -l z -o "$T/z.csv"
+expect_status 2 "$RSWEEP" run --spawn -t get -P 1,2 -n 2000 -c 2 -q -l z -o "$T/z.csv" --resume
+grep -q "label 'z' was measured on unix:$SOCK, this run is on spawned redis-server (UNIX socket)" \
+	"$T/err" || fail "resume on another target: $(cat "$T/err")"
+[ "$(rows "$T/z.csv")" = 2 ] || fail "z.csv changed"
 echo "ok"
