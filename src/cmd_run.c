@@ -392,6 +392,10 @@ static enum rs_status run_sweep(const struct rs_config *cfg, struct sweep_config
 	progress_init(&ui->progress, stderr, cfg->quiet);
 	ui->quiet = cfg->quiet;
 	ui->multi_depth = cfg->pipeline.n > 1;
+	/* A sweep nobody can measure again should not vanish unnoticed. */
+	if (cfg->output == NULL)
+		progress_note(&ui->progress, "no -o FILE.csv: the points are printed, not saved "
+			      "(plot, report and --resume need the CSV)");
 	ss = sweep_open(sc, w, &s, err);
 	if (ss == SWEEP_OK)
 		ss = sweep_points(s, plan, cfg->output ? &out : NULL, err);

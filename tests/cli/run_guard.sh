@@ -46,4 +46,6 @@ expect_status 0 "$RSWEEP" run -s "$SOCK" -t get,lpop -n 100 -q
 # Random keys of a command of one's own stay within what it can write.
 expect_status 0 "$RSWEEP" run -s "$SOCK" -r 100 -P 1,2 -n 1000 -q -- SET k:__rand_int__ v
 [ "$(rcli dbsize)" = 0 ] || fail "the custom sweep left $(rcli dbsize) keys behind"
+# Without -o nothing is saved, and rsweep says so.
+grep -q "no -o FILE.csv: the points are printed, not saved" "$T/err" || fail "no -o: $(cat "$T/err")"
 echo "ok"
