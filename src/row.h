@@ -52,6 +52,7 @@ struct rs_row {
 	char started_at[32];      /* ISO 8601 UTC */
 	double server_cpu_s;      /* used_cpu_user+sys delta over the point */
 	double client_cpu_s;      /* rsweep's getrusage delta over the point */
+	char client[32];          /* what measured it: "rsweep 1.2", "redis-benchmark" */
 	char first_error[ROW_STR];
 	/* What explains noise in the point (host.h): */
 	double steal_pct;         /* CPU time the host took, % of the machine's */

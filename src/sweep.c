@@ -643,6 +643,7 @@ static int sweep_measure(struct sweep *s, const struct workload_test *t, struct 
 	memcpy(row->server_arch, env->server_arch, sizeof row->server_arch);
 	memcpy(row->server_os, env->server_os, sizeof row->server_os);
 	memcpy(row->client_cpu, env->client_cpu, sizeof row->client_cpu);
+	snprintf(row->client, sizeof row->client, "rsweep %s", PACKAGE_VERSION);
 	row->server_cpu_s = cpu1 - cpu0;
 	row->client_cpu_s = h1.cpu_s - h0.cpu_s;
 	row->client_nivcsw = h0.nivcsw >= 0 && h1.nivcsw >= h0.nivcsw ? h1.nivcsw - h0.nivcsw : -1;
