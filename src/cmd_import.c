@@ -1,5 +1,6 @@
-/* cmd_import.c: `rsweep import`: turn redis-benchmark --csv or -q output
- * into rsweep CSV rows, written atomically to -o FILE or to stdout. */
+/* cmd_import.c: `rsweep import`: turn what redis-benchmark printed (--csv,
+ * -q, the default output, loops of runs, terminal captures) into rsweep CSV
+ * rows, written atomically to -o FILE or to stdout. */
 #include "config.h"
 
 #include <errno.h>
@@ -13,6 +14,7 @@
 #include "cmd.h"
 #include "csv.h"
 #include "import.h"
+#include "opts.h"
 #include "outfile.h"
 #include "strtab.h"
 #include "xalloc.h"
@@ -35,17 +37,78 @@ static int import_default_label(const char *path, char *out, size_t size, struct
 	return 0;
 }
 
-/* The rsweep CSV text of res: header and one row per point.  A point the
- * CSV's readers would refuse (1e300 requests per second) fails the import
- * with path:line, or with skip_bad is named and left out.  Returns a
- * malloc'd buffer and the number of rows in *nrows, or NULL (err set). */
-static char *import_rows(const struct import_result *res, const struct rs_config *cfg,
-			 const char *path, const char *label, size_t *lenp, size_t *nrows,
+/* The depth of each run of res into depth[] (res->nruns of them): -P's
+ * depths one per run in order, or its one depth for every run (repeats), or
+ * what the capture's command lines show.  A count that does not match,
+ * a contradiction, or several runs of unknown depth fail (err says which).
+ * *guessed is set when the one run's depth is unknown and taken as 1,
+ * *shown to the number of runs whose depth the capture showed. */
+static int import_depths(const struct import_result *res, const struct rs_config *cfg,
+			 const char *path, unsigned *depth, int *guessed, size_t *shown,
 			 struct rs_err *err)
+{
+	int given = opts_given(cfg, "pipeline");
+	size_t nlist = cfg->pipeline.n;
+
+	*guessed = 0;
+	*shown = 0;
+	if (given && nlist > 1 && nlist != res->nruns)
+		return rs_err_set(err, "%s holds %zu run%s of redis-benchmark (a test seen again "
+				  "starts the next) but -P lists %zu depths", path, res->nruns,
+				  res->nruns == 1 ? "" : "s", nlist);
+	for (size_t k = 0; k < res->nruns; k++) {
+		const struct import_run *run = &res->runs[k];
+		unsigned want = given ? cfg->pipeline.v[nlist > 1 ? k : 0] : run->pipeline;
+
+		if (run->pipeline)
+			(*shown)++;
+		if (given && run->pipeline && run->pipeline != want)
+			return rs_err_set(err, "%s:%u: the command line shows -P %u, but -P says %u "
+					  "for the run at line %u", path, run->cmd_line, run->pipeline,
+					  want, run->line);
+		if (want == 0 && res->nruns > 1)
+			return rs_err_set(err, "%s holds %zu runs of redis-benchmark (a test seen "
+					  "again starts the next) and does not show the depth of the "
+					  "run at line %u: give -P with %zu depths (1,2,4,8 or 1..40), "
+					  "or -P D if every run used depth D", path, res->nruns,
+					  run->line, res->nruns);
+		if (want == 0) {
+			want = 1;
+			*guessed = 1;
+		}
+		depth[k] = want;
+	}
+	return 0;
+}
+
+/* A figure of a point: what the capture shows (the point's own block,
+ * else its run's command line), else the option if given, else unknown
+ * (-1).  An option that contradicts the capture fails. */
+static int import_figure(int64_t point, int64_t run, const struct rs_config *cfg,
+			 const char *opt, char letter, uint64_t value, const char *path,
+			 unsigned line, int64_t *out, struct rs_err *err)
+{
+	int64_t shown = point >= 0 ? point : run;
+
+	if (shown >= 0 && opts_given(cfg, opt) && (uint64_t)shown != value)
+		return rs_err_set(err, "%s:%u: the capture shows -%c %lld, but -%c says %llu", path,
+				  line, letter, (long long)shown, letter, (unsigned long long)value);
+	*out = shown >= 0 ? shown : opts_given(cfg, opt) ? (int64_t)value : -1;
+	return 0;
+}
+
+/* The rsweep CSV text of res, run k at depth[k]: header and one row per
+ * point.  A point the CSV's readers would refuse (1e300 requests per
+ * second) fails the import with path:line, or with skip_bad is named and
+ * left out.  Returns a malloc'd buffer and the number of rows in *nrows, or
+ * NULL (err set). */
+static char *import_rows(const struct import_result *res, const struct rs_config *cfg,
+			 const char *path, const char *label, const unsigned *depth, size_t *lenp,
+			 size_t *nrows, struct rs_err *err)
 {
 	size_t cap = 4096 + res->n * 1024, len = strlen(csv_header());
 	char *out = xmalloc(cap);
-	/* Rows kept so far of each test, by its id in names. */
+	/* Rows kept so far of each (test, depth), by its id in names. */
 	struct strtab names = { 0 };
 	unsigned *seen = xcalloc(res->n ? res->n : 1, sizeof *seen);
 
@@ -53,38 +116,51 @@ static char *import_rows(const struct import_result *res, const struct rs_config
 	memcpy(out, csv_header(), len);
 	for (size_t i = 0; i < res->n; i++) {
 		const struct import_point *p = &res->v[i];
+		const struct import_run *run = &res->runs[p->run];
+		char key[ROW_STR + 16];
 		struct rs_row r;
 		struct rs_err e;
 		unsigned repeat;
 		uint32_t id;
 		int k;
 
-		/* The same test twice in one output ("LPUSH" and "LPUSH (needed to
-		 * benchmark LRANGE)", or runs appended to one file) is the same
+		/* The same test twice at one depth ("LPUSH" and "LPUSH (needed to
+		 * benchmark LRANGE)", or runs repeated at one depth) is the same
 		 * point measured again: number the repeats.  (No more names than
 		 * points, which are far below the table's 2^31.) */
-		if (strtab_intern(&names, p->test, strlen(p->test), &id, NULL) < 0)
+		k = snprintf(key, sizeof key, "%u %s", depth[p->run], p->test);
+		if (strtab_intern(&names, key, (size_t)k, &id, NULL) < 0)
 			abort();
 		repeat = seen[id] + 1;
 		row_init(&r);
 		xstrlcpy(r.label, label, sizeof r.label);
 		xstrlcpy(r.test, p->test, sizeof r.test);
-		r.pipeline = cfg->pipeline.v[0];
-		r.clients = (int64_t)cfg->clients;
-		r.requests = (int64_t)cfg->requests;
+		r.pipeline = depth[p->run];
+		if (import_figure(p->clients, run->clients, cfg, "clients", 'c', cfg->clients, path,
+				  p->line, &r.clients, err) < 0 ||
+		    import_figure(p->requests, run->requests, cfg, "requests", 'n', cfg->requests,
+				  path, p->line, &r.requests, err) < 0 ||
+		    import_figure(p->data_size, run->data_size, cfg, "data-size", 'd',
+				  cfg->data_size, path, p->line, &r.data_size, err) < 0)
+			goto fail;
 		r.repeat = repeat;
 		r.rps = p->rps;
-		/* redis-benchmark's rps is requests over the whole run. */
-		if (p->rps > 0)
-			r.seconds = (double)cfg->requests / p->rps;
+		/* redis-benchmark's rps is requests over the whole run: with the
+		 * count known that is the time at full precision; otherwise the
+		 * time the full output shows, else nothing. */
+		if (r.requests >= 0 && p->rps > 0)
+			r.seconds = (double)r.requests / p->rps;
+		else
+			r.seconds = p->seconds;
 		r.avg_ms = p->avg_ms;
 		r.min_ms = p->min_ms;
 		r.p50_ms = p->p50_ms;
 		r.p95_ms = p->p95_ms;
 		r.p99_ms = p->p99_ms;
 		r.max_ms = p->max_ms;
-		r.data_size = (int64_t)cfg->data_size;
 		r.order = (int64_t)i + 1;
+		snprintf(r.client, sizeof r.client, "redis-benchmark%s%s", run->version[0] ? " " : "",
+			 run->version);
 		if (csv_check_row(&r, &e) < 0) {
 			if (!cfg->skip_bad) {
 				rs_err_set(err, "%s:%u: %s", path, p->line, e.msg);
@@ -117,6 +193,27 @@ fail:
 	free(seen);
 	free(out);
 	return NULL;
+}
+
+/* "1,2,4,8,16": the distinct depths of the runs, in order, into buf. */
+static void import_depth_list(const unsigned *depth, size_t n, char *buf, size_t size)
+{
+	size_t w = 0;
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < n; k++) {
+		size_t j;
+
+		for (j = 0; j < k && depth[j] != depth[k]; j++)
+			;
+		if (j < k)
+			continue;
+		if (w + 24 >= size) {
+			snprintf(buf + w, size - w, ",...");
+			return;
+		}
+		w += (size_t)snprintf(buf + w, size - w, "%s%u", w ? "," : "", depth[k]);
+	}
 }
 
 /* The label, checked as the CSV's readers will check it, before any input
@@ -178,11 +275,14 @@ static enum rs_status import_output(const struct rs_config *cfg, const char *buf
 enum rs_status cmd_import(struct rs_config *cfg, struct rs_err *err)
 {
 	static const enum import_kind kinds[] = { IMPORT_AUTO, IMPORT_CSV, IMPORT_QUIET };
-	static const char *const kind_names[] = { "", "redis-benchmark --csv", "redis-benchmark -q" };
+	static const char *const kind_names[] = { "", "redis-benchmark --csv", "redis-benchmark -q",
+						  "redis-benchmark default" };
 	struct import_result res;
-	char label[ROW_STR], *in = NULL, *out = NULL;
+	char label[ROW_STR], depths[96], *in = NULL, *out = NULL;
 	const char *path;
-	size_t inlen, outlen, nrows;
+	unsigned *depth = NULL;
+	size_t inlen, outlen, nrows, shown;
+	int guessed;
 	enum rs_status st = RS_BAD_INPUT;
 
 	if (cfg->nargs != 1) {
@@ -190,11 +290,6 @@ enum rs_status cmd_import(struct rs_config *cfg, struct rs_err *err)
 		return RS_BAD_INPUT;
 	}
 	path = cfg->args[0];
-	if (cfg->pipeline.n != 1) {
-		rs_err_set(err, "-P/--pipeline: give the one depth the input was measured with, "
-			   "not a list of %zu", cfg->pipeline.n);
-		return RS_BAD_INPUT;
-	}
 	if (cfg->label) {
 		if (xstrlcpy(label, cfg->label, sizeof label) < 0) {
 			rs_err_set(err, "--label is longer than %d characters", ROW_STR - 1);
@@ -218,18 +313,41 @@ enum rs_status cmd_import(struct rs_config *cfg, struct rs_err *err)
 	for (size_t i = 0; i < res.nbad; i++)
 		fprintf(stderr, "rsweep import: %s:%u: skipped: %s\n", path, res.bad[i].line,
 			res.bad[i].reason);
-	out = import_rows(&res, cfg, path, label, &outlen, &nrows, err);
+	depth = xcalloc(res.nruns, sizeof *depth);
+	if (import_depths(&res, cfg, path, depth, &guessed, &shown, err) < 0)
+		goto out_res;
+	out = import_rows(&res, cfg, path, label, depth, &outlen, &nrows, err);
 	if (out == NULL)
 		goto out_res;
 	st = import_output(cfg, out, outlen, err);
-	if (st == RS_OK && !cfg->quiet)
-		fprintf(stderr, "rsweep import: %zu rows from %s (%s output), label '%s', P=%u%s%s%s\n",
-			nrows, path, kind_names[res.kind], label, cfg->pipeline.v[0],
-			cfg->output ? " -> " : "", cfg->output ? cfg->output : "",
+	if (st != RS_OK)
+		goto out_res;
+	/* A wrong depth is a wrong row: never assumed in silence (unless
+	 * -q asked for silence). */
+	if (guessed && !cfg->quiet)
+		fprintf(stderr, "rsweep import: %s does not show its pipeline depth: recorded as "
+			"P=1 (redis-benchmark's default); give -P if it ran with another\n", path);
+	if (!cfg->quiet && shown > 0 && !opts_given(cfg, "pipeline"))
+		fprintf(stderr, "rsweep import: %s: the depth of %zu of %zu run%s is the one its "
+			"command line shows (line %u: -P %u)\n", path, shown, res.nruns,
+			res.nruns == 1 ? "" : "s", res.runs[0].cmd_line ? res.runs[0].cmd_line :
+			res.runs[res.nruns - 1].cmd_line, res.runs[0].pipeline ? res.runs[0].pipeline :
+			res.runs[res.nruns - 1].pipeline);
+	if (!cfg->quiet && res.nskipped > 0)
+		fprintf(stderr, "rsweep import: %s: skipped %zu line%s that %s not results (the "
+			"first, line %u: '%s')\n", path, res.nskipped, res.nskipped == 1 ? "" : "s",
+			res.nskipped == 1 ? "is" : "are", res.skip_line, res.skip_text);
+	import_depth_list(depth, res.nruns, depths, sizeof depths);
+	if (!cfg->quiet)
+		fprintf(stderr, "rsweep import: %zu rows from %s (%s output, %zu run%s), label '%s', "
+			"P=%s%s%s%s\n", nrows, path, kind_names[res.kind], res.nruns,
+			res.nruns == 1 ? "" : "s", label, depths, cfg->output ? " -> " : "",
+			cfg->output ? cfg->output : "",
 			res.nbad || nrows < res.n ? "; some lines skipped" : "");
 out_res:
 	import_result_free(&res);
 out:
+	free(depth);
 	free(in);
 	free(out);
 	return st;

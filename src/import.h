@@ -1,14 +1,29 @@
 /* import.h: parsers of what redis-benchmark prints, so that results people
  * already have become rsweep rows.
  *
- * Two inputs are read:
+ * Read, in any mix, line by line:
  *   --csv  "test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms",
  *          "p95_latency_ms","p99_latency_ms","max_latency_ms" (7.x), or the
  *          older "test","rps" form, with or without its header line;
  *   -q     "SET: 99403.58 requests per second, p50=0.255 msec" (6.2+) or
  *          "SET: 99403.58 requests per second" (older), each possibly
  *          preceded on the same line by carriage-return progress output
- *          ("SET: rps=0.0 (overall: nan) avg_msec=nan (overall: nan)\r").
+ *          ("SET: rps=0.0 (overall: nan) avg_msec=nan (overall: nan)\r");
+ *   full   the default output: a "====== SET ======" block with "N requests
+ *          completed in S seconds", "N parallel clients", "N bytes payload",
+ *          then either (6.2+) "throughput summary: N requests per second"
+ *          and a "latency summary (msec):" table of avg min p50 p95 p99 max,
+ *          or (6.0 and older) a percentile list ended by "N requests per
+ *          second" (its whole-millisecond buckets are not latencies: none is
+ *          taken from it).
+ * A file may hold several runs one after another (a shell loop): a test
+ * title seen again in the current run, a second CSV header or a new
+ * redis-benchmark command line starts the next run.
+ * Lines that are plainly not results (a shell prompt, the command line, the
+ * output of time(1), script(1)'s first and last lines, "OK" from redis-cli,
+ * NAME=VALUE banners, redis-benchmark's version and warnings) are counted
+ * and skipped; a command line's -P, -c, -n and -d are kept for the runs
+ * that follow it.
  * Pure parsers: a buffer in, points out; no I/O. */
 #ifndef RS_IMPORT_H
 #define RS_IMPORT_H
@@ -18,14 +33,29 @@
 #include "err.h"
 #include "row.h"
 
-enum import_kind { IMPORT_AUTO, IMPORT_CSV, IMPORT_QUIET };
+enum import_kind { IMPORT_AUTO, IMPORT_CSV, IMPORT_QUIET, IMPORT_FULL };
 
 /* One test's result as redis-benchmark printed it.  Unknown figures are NAN. */
 struct import_point {
 	char test[ROW_STR];       /* normalised: GET, MSET, LPUSH, LRANGE_100 */
 	unsigned line;            /* 1-based line in the input */
+	unsigned run;             /* index into import_result.runs */
 	double rps;
 	double avg_ms, min_ms, p50_ms, p95_ms, p99_ms, max_ms;
+	double seconds;           /* the full output's "completed in S seconds" */
+	int64_t requests;         /* the full output's figures; -1 when not shown */
+	int64_t clients;
+	int64_t data_size;
+};
+
+/* One redis-benchmark run of the input and what the capture shows of how it
+ * was started (a pasted command line); 0 or -1 when it does not show. */
+struct import_run {
+	unsigned line;            /* of its first result */
+	unsigned cmd_line;        /* of the command line it came from, 0 if none */
+	unsigned pipeline;        /* -P on that command line, 0 if not shown */
+	int64_t clients, requests, data_size; /* -c, -n, -d there, -1 if not shown */
+	char version[16];         /* "7.0.15" when the capture shows it, else "" */
 };
 
 /* A line that could not be read (kept only with skip_bad). */
@@ -40,11 +70,18 @@ struct import_result {
 	size_t n;
 	struct import_bad *bad;   /* owned */
 	size_t nbad;
+	struct import_run *runs;  /* owned; every run holds at least one point */
+	size_t nruns;
+	size_t nskipped;          /* lines recognised as not results */
+	unsigned skip_line;       /* the first of them */
+	char skip_text[64];       /* and its start */
 };
 
-/* Parse buf[0..len) named name (for messages) as kind (IMPORT_AUTO: decide
- * from the first non-blank line: a '"' or "test," starts CSV, anything else
- * is -q output).  Blank lines are ignored.  A line that cannot be read fails
+/* Parse buf[0..len) named name (for messages) as kind (IMPORT_AUTO: each
+ * line as the form it has; IMPORT_CSV or IMPORT_QUIET: only that form;
+ * IMPORT_FULL: only the default output).  out->kind is the form of the first
+ * result.  Blank lines are ignored, lines that are not results skipped and
+ * counted.  A line that cannot be read fails
  * the parse with "name:line: reason", or with skip_bad is listed in
  * out->bad and skipped.  Input without a single result fails too.  On
  * failure out is empty; on success release it with import_result_free(). */
