@@ -510,7 +510,7 @@ static int import_version(const char *s, size_t n, char *v, size_t size)
 {
 	const char *w[3];
 	size_t wl[3];
-	int nw = import_words(s, n, w, wl, 2);
+	int nw = import_words(s, n, w, wl, 3);
 
 	if (nw < 2 || nw > 3 || !import_word_is(w[0], wl[0], "redis-benchmark") || wl[1] >= size ||
 	    w[1][0] < '0' || w[1][0] > '9' || memchr(w[1], '.', wl[1]) == NULL)
@@ -801,7 +801,8 @@ static int import_line(struct import_state *st, enum import_kind want, unsigned 
 		import_skipped(st, line, s, n);
 		return 0;
 	}
-	if (import_command(s, n, &cmd)) {
+	/* zsh's time line names the command too, but starts no run. */
+	if (!import_time_line(s, n) && import_command(s, n, &cmd)) {
 		if (!cmd.version) {
 			char version[sizeof st->next.version];
 

@@ -406,3 +406,152 @@ Test(import, real_redis_benchmark_output, .init = mk_tmp, .fini = rm_tmp, .timeo
 	cr_assert_not_null(row_of(&rows, "LPUSH", 1));
 	rows_free(&rows);
 }
+
+/* ---- checked-in captures of redis-benchmark 6.x (tests/data/import) ---- */
+
+static char *sample(const char *name, size_t *len)
+{
+	char path[512];
+	struct rs_err err = { "" };
+	char *buf;
+
+	snprintf(path, sizeof path, "%s/tests/data/import/%s", RS_SRCDIR, name);
+	cr_assert_eq(csv_slurp(path, 1 << 20, &buf, len, &err), 0, "%s", err.msg);
+	return buf;
+}
+
+static void parse_sample(const char *name, struct import_result *r)
+{
+	struct rs_err err = { "" };
+	size_t len;
+	char *buf = sample(name, &len);
+
+	cr_assert_eq(import_parse(buf, len, name, IMPORT_AUTO, 0, r, &err), 0, "%s", err.msg);
+	free(buf);
+}
+
+/* 6.0's default output: a percentile list at whole milliseconds, then the
+ * rate.  Buckets are not latencies: none is taken. */
+Test(import, full_output_of_6_0)
+{
+	struct import_result r;
+
+	parse_sample("redis-6.0-full.txt", &r);
+	cr_assert_eq(r.kind, IMPORT_FULL);
+	cr_assert_eq(r.n, 3);
+	cr_assert_eq(r.nruns, 1);
+	cr_assert_str_eq(r.v[0].test, "PING_INLINE");
+	cr_assert_str_eq(r.v[2].test, "MSET");
+	cr_assert_float_eq(r.v[1].rps, 78740.16, 1e-9);
+	cr_assert_float_eq(r.v[2].rps, 62500.00, 1e-9);
+	cr_assert_float_eq(r.v[1].seconds, 0.13, 1e-12);
+	cr_assert_eq(r.v[1].requests, 10000);
+	cr_assert_eq(r.v[1].clients, 50);
+	cr_assert_eq(r.v[1].data_size, 3);
+	cr_assert_eq(r.v[1].line, 14);
+	cr_assert(isnan(r.v[1].p50_ms) && isnan(r.v[1].avg_ms) && isnan(r.v[1].max_ms));
+	cr_assert_eq(r.nskipped, 0);
+	import_result_free(&r);
+}
+
+/* 6.2's (and 7.x's) default output: the summary's rate and six latencies. */
+Test(import, full_output_of_6_2)
+{
+	struct import_result r;
+
+	parse_sample("redis-6.2-full.txt", &r);
+	cr_assert_eq(r.kind, IMPORT_FULL);
+	cr_assert_eq(r.n, 2);
+	cr_assert_str_eq(r.v[0].test, "SET");
+	cr_assert_float_eq(r.v[0].rps, 84817.64, 1e-9);
+	cr_assert_float_eq(r.v[0].avg_ms, 0.322, 1e-12);
+	cr_assert_float_eq(r.v[0].min_ms, 0.104, 1e-12);
+	cr_assert_float_eq(r.v[0].p50_ms, 0.303, 1e-12);
+	cr_assert_float_eq(r.v[0].p95_ms, 0.487, 1e-12);
+	cr_assert_float_eq(r.v[0].p99_ms, 0.831, 1e-12);
+	cr_assert_float_eq(r.v[0].max_ms, 2.111, 1e-12);
+	cr_assert_eq(r.v[0].requests, 100000);
+	cr_assert_str_eq(r.v[1].test, "GET");
+	cr_assert_float_eq(r.v[1].rps, 91491.30, 1e-9);
+	cr_assert_float_eq(r.v[1].avg_ms, 0.297, 1e-12);
+	cr_assert_float_eq(r.v[1].max_ms, 1.791, 1e-12);
+	cr_assert_eq(r.v[1].line, 25);
+	import_result_free(&r);
+}
+
+/* A loop of -q runs with "P=N" banners and redis-cli's OK between them:
+ * three runs, found where SET comes again. */
+Test(import, loop_of_quiet_runs)
+{
+	struct import_result r;
+
+	parse_sample("redis-6.2-loop-q.txt", &r);
+	cr_assert_eq(r.kind, IMPORT_QUIET);
+	cr_assert_eq(r.n, 6);
+	cr_assert_eq(r.nruns, 3);
+	for (size_t i = 0; i < 6; i++)
+		cr_assert_eq(r.v[i].run, i / 2, "point %zu", i);
+	cr_assert_eq(r.runs[1].line, 7);
+	cr_assert_float_eq(r.v[4].rps, 285714.28, 1e-9);
+	cr_assert_float_eq(r.v[5].p50_ms, 0.24, 1e-12);
+	cr_assert_eq(r.nskipped, 6, "three banners and three OKs");
+	cr_assert_eq(r.skip_line, 1);
+	cr_assert_str_eq(r.skip_text, "P=1");
+	cr_assert_eq(r.runs[0].pipeline, 0);
+	import_result_free(&r);
+}
+
+/* A pasted terminal session: the command line's -P, -c and -n are kept. */
+Test(import, terminal_paste_shows_the_command)
+{
+	struct import_result r;
+
+	parse_sample("redis-6.2-paste.txt", &r);
+	cr_assert_eq(r.n, 2);
+	cr_assert_eq(r.nruns, 1);
+	cr_assert_eq(r.runs[0].pipeline, 16);
+	cr_assert_eq(r.runs[0].clients, 100);
+	cr_assert_eq(r.runs[0].requests, 100000);
+	cr_assert_eq(r.runs[0].data_size, -1);
+	cr_assert_eq(r.runs[0].cmd_line, 1);
+	cr_assert_float_eq(r.v[1].rps, 1176470.62, 1e-9);
+	cr_assert_eq(r.nskipped, 5, "prompt, real, user, sys, prompt");
+	import_result_free(&r);
+}
+
+/* What a capture holds besides results; and a file of nothing else. */
+Test(import, lines_that_are_not_results)
+{
+	const char *text =
+		"Script started on 2024-05-01 10:00:00+00:00 [COMMAND=\"redis-benchmark -q -P $i\" "
+		"TERM=\"xterm\"]\n"
+		"\033[?2004h$ redis-benchmark --version\033[?2004l\n"
+		"redis-benchmark 7.0.15 (git:abc)\n"
+		"WARNING: Could not fetch server CONFIG\n"
+		"\"test\",\"rps\"\n"
+		"\"SET\",\"1000.00\"\n"
+		"\"test\",\"rps\"\n"
+		"\"SET\",\"2000.00\"\n"
+		"redis-benchmark -q -P 16  17.63s user 15.11s system 99% cpu 33.045 total\n"
+		"/usr/local/bin # \n"
+		"Script done on 2024-05-01 10:00:01+00:00 [COMMAND_EXIT_CODE=\"0\"]\n";
+	struct import_result r;
+	struct rs_err err = { "" };
+
+	parse_ok(text, IMPORT_AUTO, &r);
+	cr_assert_eq(r.n, 2);
+	cr_assert_eq(r.nruns, 2, "a second CSV header starts a run");
+	cr_assert_eq(r.runs[0].pipeline, 0, "-P $i shows no depth");
+	cr_assert_str_eq(r.runs[0].version, "7.0.15");
+	cr_assert_eq(r.nskipped, 7);
+	import_result_free(&r);
+	cr_assert_eq(import_parse("$ redis-benchmark -q\n\nreal 0m1.0s\n", 31, "p.txt", IMPORT_AUTO,
+				  0, &r, &err), -1);
+	cr_assert_str_eq(err.msg, "p.txt: no redis-benchmark result in it (2 lines that are not "
+			 "results, the first at line 1: '$ redis-benchmark -q')");
+	/* A block cut short is damaged, not skipped. */
+	cr_assert_eq(import_parse("====== SET ======\n  10 parallel clients\n", 40, "c.txt",
+				  IMPORT_AUTO, 0, &r, &err), -1);
+	cr_assert(strstr(err.msg, "c.txt:1: test SET: its block has no requests per second"),
+		  "%s", err.msg);
+}
