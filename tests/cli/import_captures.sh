@@ -26,6 +26,12 @@ print(" ".join("%.2f" % float(r["rps"]) for r in csv.DictReader(open(sys.argv[1]
 	[ "$got" = "$want" ] || fail "rps of $2: $got; the capture shows $want"
 }
 
+# ---- rsweep's own rows name their client too (before any key exists) ----
+version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' "$(dirname "$(dirname "$RSWEEP")")/config.h")
+expect_status 0 "$RSWEEP" run -s "$SOCK" -P 1 -n 200 -t get -q -o "$T/own.csv"
+[ "$(field "$T/own.csv" 1 client)" = "rsweep $version" ] || fail "rsweep's row: client '$(field "$T/own.csv" 1 client)'"
+rcli flushall >/dev/null
+
 # ---- a loop over depths, redis-cli flushall between runs ----
 for i in 1 2 4; do
 	$B -n 2000 -P "$i" -q
