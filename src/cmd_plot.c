@@ -325,6 +325,8 @@ static enum rs_status plot_read(struct plot *p, struct rs_err *err)
 		if (p->rows.n == before)
 			return rs_err_set(err, "%s: no result rows, only a header", path), RS_BAD_INPUT;
 	}
+	if (cfg->relabel && rows_relabel(&p->rows, cfg->relabel, err) < 0)
+		return RS_BAD_INPUT;
 	if (cfg->depths.n > 0 && series_keep_depths(&p->rows, &cfg->depths, err) < 0)
 		return RS_BAD_INPUT;
 	if (series_build(&p->rows, (enum series_metric)cfg->metric, &p->set, err) < 0)

@@ -109,6 +109,8 @@ enum rs_status cmd_report(struct rs_config *cfg, struct rs_err *err)
 		rs_err_set(err, "no result rows in %s%s", cfg->args[0], cfg->nargs > 1 ? " and the others" : "");
 		goto out;
 	}
+	if (cfg->relabel && rows_relabel(&rows, cfg->relabel, err) < 0)
+		goto out;
 	if (cfg->tests && report_filter_tests(&rows, cfg->tests, err) < 0)
 		goto out;
 	if (opts_given(cfg, "depths") && series_keep_depths(&rows, &cfg->depths, err) < 0)

@@ -110,6 +110,7 @@ struct rs_config {
 	int split;
 	char *font;
 	uint64_t scale;
+	char *relabel;
 	char *baseline;
 	double knee;
 	double cv_limit;

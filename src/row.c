@@ -182,10 +182,11 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 	memset(&rec, 0, sizeof rec);
 	rec.label = row_str(rows, r->label, prev ? prev->label : NULL, err);
 	rec.test = row_str(rows, r->test, prev ? prev->test : NULL, err);
+	rec.client = row_str(rows, r->client, prev ? prev->client : NULL, err);
 	target = row_str(rows, r->target, ps ? ps->target : NULL, err);
 	version = row_str(rows, r->redis_version, ps ? ps->redis_version : NULL, err);
 	arch = row_str(rows, r->server_arch, ps ? ps->server_arch : NULL, err);
-	if (!rec.label || !rec.test || !target || !version || !arch)
+	if (!rec.label || !rec.test || !rec.client || !target || !version || !arch)
 		return NULL;
 	if ((rec.server = row_server(rows, target, version, arch, ps, err)) == NULL)
 		return NULL;
@@ -228,4 +229,64 @@ void rows_free(struct rs_rows *rows)
 	free(rows->wide);
 	free(rows->v);
 	memset(rows, 0, sizeof *rows);
+}
+
+int rows_relabel(struct rs_rows *rows, const char *spec, struct rs_err *err)
+{
+	char *list = xstrdup(spec), *save = NULL;
+	const char **from = NULL, **to = NULL;
+	size_t n = 0;
+	int rc = -1;
+
+	for (char *item = strtok_r(list, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(item, '=');
+
+		if (eq == NULL || eq == item || eq[1] == '\0') {
+			rs_err_set(err, "--relabel: '%s' is not OLD=NEW", item);
+			goto out;
+		}
+		*eq = '\0';
+		if (strlen(eq + 1) >= ROW_STR) {
+			rs_err_set(err, "--relabel: '%.40s...' is longer than %d characters", eq + 1,
+				   ROW_STR - 1);
+			goto out;
+		}
+		for (const char *c = eq + 1; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+				rs_err_set(err, "--relabel: '%s' holds a control character", eq + 1);
+				goto out;
+			}
+		from = xreallocarray(from, n + 1, sizeof *from);
+		to = xreallocarray(to, n + 1, sizeof *to);
+		from[n] = item;
+		to[n] = rows_add_name(rows, eq + 1);
+		n++;
+	}
+	if (n == 0) {
+		rs_err_set(err, "--relabel: no OLD=NEW given");
+		goto out;
+	}
+	for (size_t k = 0; k < n; k++) {
+		size_t hits = 0;
+
+		for (size_t i = 0; i < rows->n; i++)
+			hits += strcmp(rows->v[i].label, from[k]) == 0;
+		if (hits == 0) {
+			rs_err_set(err, "--relabel: no row is labelled '%s'", from[k]);
+			goto out;
+		}
+	}
+	/* Every OLD is there: now rename, each row once (a=b,b=a swaps). */
+	for (size_t i = 0; i < rows->n; i++)
+		for (size_t k = 0; k < n; k++)
+			if (strcmp(rows->v[i].label, from[k]) == 0) {
+				rows->v[i].label = to[k];
+				break;
+			}
+	rc = 0;
+out:
+	free(from);
+	free(to);
+	free(list);
+	return rc;
 }

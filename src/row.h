@@ -88,6 +88,7 @@ enum row_fig {
 struct rs_rec {
 	const char *label;
 	const char *test;
+	const char *client;       /* what measured it: "rsweep 0.1.0", "redis-benchmark" */
 	const struct rs_server *server;
 	const char *src;          /* file name, for messages */
 	unsigned pipeline;
@@ -125,6 +126,11 @@ double rows_fig(const struct rs_rows *rows, const struct rs_rec *rec, enum row_f
 void rows_reserve(struct rs_rows *rows, size_t more);
 /* Keep name for the rows' lifetime; returns the stored copy. */
 const char *rows_add_name(struct rs_rows *rows, const char *name);
+/* --relabel: "OLD=NEW[,OLD=NEW...]" gives the rows labelled OLD the label
+ * NEW (so that two files that both carry the host name can be compared).
+ * Fails (err set, rows unchanged) on a malformed list, a NEW the CSV's
+ * readers would refuse, or an OLD that labels no row. */
+int rows_relabel(struct rs_rows *rows, const char *spec, struct rs_err *err);
 /* Release rows (NULL is allowed); a zeroed struct rs_rows is empty. */
 void rows_free(struct rs_rows *rows);
 

@@ -116,4 +116,16 @@ grep -q "skipped 7 lines that are not results (the first, line 1: 'root@f8529b27
 grep -v 'requests per second' "$T/paste.txt" >"$T/none.txt"
 expect_status 2 "$RSWEEP" import -o "$T/no.csv" "$T/none.txt"
 grep -q "no redis-benchmark result in it (7 lines that are not results, the first at line 1" "$T/err" || fail "$(cat "$T/err")"
+
+# ---- report: a comparison across clients says so; --relabel ----
+# own.csv (rsweep, labelled with the host name) against loop.csv.
+own=$(field "$T/own.csv" 1 label)
+loop=$(field "$T/loop.csv" 1 label)
+expect_status 0 "$RSWEEP" report --relabel "$own=mine,$loop=theirs" --baseline mine "$T/own.csv" "$T/loop.csv"
+grep -q "theirs was measured by redis-benchmark and mine by rsweep $version: every comparison between them includes the difference between the two clients" "$T/out" ||
+	fail "no mixed-clients note: $(cat "$T/out")"
+expect_status 2 "$RSWEEP" report --relabel "nosuch=x" "$T/own.csv"
+grep -q -- "--relabel: no row is labelled 'nosuch'" "$T/err" || fail "$(cat "$T/err")"
+expect_status 2 "$RSWEEP" plot --relabel "$own" "$T/own.csv" -o "$T/x.png"
+grep -q -- "--relabel: '$own' is not OLD=NEW" "$T/err" || fail "$(cat "$T/err")"
 exit 0
