@@ -306,12 +306,39 @@ struct lay {
 	struct chart_box *taken;  /* boxes later labels must avoid */
 	size_t ntaken, captaken;
 	size_t *test_of, *label_of; /* per series: colour and dash index */
+	const struct analysis_series **an_of; /* per series: its figures in
+				   * in->an, NULL when it has none */
 	const char **tests, **labels;
 	size_t ntests, nlabels;
 	struct lay_line *lines;   /* lay_on_lines(): the series' lines so far */
 	size_t nlines, caplines;
 	size_t lines_seen;        /* items it has looked at */
 };
+
+/* 0 when every series has its figures in in->an, else -1 with err naming
+ * the first one without (a caller that did not analyse what it draws). */
+static int lay_need_an(const struct lay *L, struct rs_err *err)
+{
+	for (size_t i = 0; i < L->in->nseries; i++)
+		if (L->an_of[i] == NULL)
+			return rs_err_set(err, "series %s %s was not analysed: no intervals to draw",
+					  L->in->series[i]->label, L->in->series[i]->test);
+	return 0;
+}
+
+/* The 95% interval of the median at point p of series i, or 0 when it is
+ * unknown (the core refused the series, or its noise is unknown). */
+static int lay_median_ci(const struct lay *L, size_t i, size_t p, double *lo, double *hi)
+{
+	const struct analysis_knee *k = &L->an_of[i]->knee;
+
+	if (!k->ok || p >= k->res.m || !isfinite(k->res.pts[p].median.lo) ||
+	    !isfinite(k->res.pts[p].median.hi))
+		return 0;
+	*lo = k->res.pts[p].median.lo;
+	*hi = k->res.pts[p].median.hi;
+	return 1;
+}
 
 static double lay_tw(struct lay *L, const char *s, double size)
 {
@@ -608,7 +635,7 @@ static double lay_legend(struct lay *L, double y, int rings)
 		double w, cy;
 
 		if (e[i].kind == 2) {
-			snprintf(ring, sizeof ring, "saturation: first depth at %.0f%% of peak",
+			snprintf(ring, sizeof ring, "saturation: first depth at %.0f%% of the fitted peak",
 				 100 * L->in->knee);
 			name = ring;
 		}
@@ -684,6 +711,63 @@ static int cmp_uint(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Place text (role, series i's colour) next to the point (cx, cy), whose
+ * mark has radius rr: the first of 24 places, next to the mark then
+ * further out with a leader, that is inside inner, clear of the labels
+ * placed so far and off every series' line; else next to the mark on a
+ * line, over a white halo; else nowhere.  Returns 1 when placed. */
+static int lay_note(struct lay *L, const struct chart_box *inner, enum chart_role role, size_t i,
+		    double cx, double cy, double rr, const char *text, double size)
+{
+	struct chart *c = L->c;
+	double f = L->f, w = lay_tw(L, text, size), h = (RENDER_ASCENT + RENDER_DESCENT) * size;
+	double d0 = rr + 2 * f, cand[24][2];
+
+	/* Top-left corners: above, above-left, below-right, above-right,
+	 * below, below-left, left, right; next to the mark, then further out
+	 * (with a leader) where the lines are crowded. */
+	for (size_t r = 0; r < 3; r++) {
+		double d = d0 * (1 + 0.9 * (double)r), g = 0.75 * d;
+		double (*q)[2] = cand + 8 * r;
+
+		q[0][0] = cx - w / 2, q[0][1] = cy - d - h;
+		q[1][0] = cx - g - w, q[1][1] = cy - g - h;
+		q[2][0] = cx + g, q[2][1] = cy + g;
+		q[3][0] = cx + g, q[3][1] = cy - g - h;
+		q[4][0] = cx - w / 2, q[4][1] = cy + d;
+		q[5][0] = cx - g - w, q[5][1] = cy + g;
+		q[6][0] = cx - d - w, q[6][1] = cy - h / 2;
+		q[7][0] = cx + d, q[7][1] = cy - h / 2;
+	}
+	for (size_t k = 0; k < 32; k++) {
+		size_t at = k < 24 ? k : k - 24;
+		struct chart_box b = { cand[at][0] - 2 * f, cand[at][1] - f, cand[at][0] + w + 2 * f,
+				       cand[at][1] + h + f };
+		struct render_color halo = { 255, 255, 255, 215 };
+		struct render_color col = chart_palette(L->test_of[i]);
+
+		if (!chart_inside(inner, &b) || !lay_free_box(L, &b) || (k < 24 && lay_on_lines(L, &b)))
+			continue;
+		if (at >= 8) {
+			/* A leader from the mark to the label's nearest side. */
+			double lx = fmin(fmax(cx, b.x0), b.x1), ly = fmin(fmax(cy, b.y0), b.y1);
+			double dist = hypot(lx - cx, ly - cy);
+
+			chart_seg(c, cx + (lx - cx) * rr / dist, cy + (ly - cy) * rr / dist, lx, ly,
+				  0.8 * f, col);
+		}
+		chart_rect(c, b.x0, b.y0, b.x1 - b.x0, b.y1 - b.y0, halo);
+		/* Black text for the light colours: readable on white. */
+		if (L->test_of[i] % CHART_NPAL == 1 || L->test_of[i] % CHART_NPAL == 4)
+			col = C_TEXT;
+		lay_text(L, role, (int)i, cand[at][0], cand[at][1] + RENDER_ASCENT * size, text, size, col,
+			 RENDER_LEFT, 0);
+		lay_take(L, b);
+		return 1;
+	}
+	return 0;
+}
+
 static int lay_lines(struct lay *L, struct rs_err *err)
 {
 	const struct chart_input *in = L->in;
@@ -707,11 +791,9 @@ static int lay_lines(struct lay *L, struct rs_err *err)
 		depths = xreallocarray(depths, nd + s->npts, sizeof *depths);
 		for (size_t p = 0; p < s->npts; p++) {
 			depths[nd++] = s->pts[p].depth;
-			ymax = fmax(ymax, fmax(s->pts[p].max, s->pts[p].median));
+			ymax = fmax(ymax, s->pts[p].median);
 			if (s->pts[p].n > maxrep)
 				maxrep = s->pts[p].n;
-			if (s->pts[p].max > s->pts[p].min)
-				bands = 1;
 		}
 	}
 	qsort(depths, nd, sizeof *depths, cmp_uint);
@@ -733,6 +815,21 @@ static int lay_lines(struct lay *L, struct rs_err *err)
 	dmax = depths[nd - 1];
 	logx = in->log_x || depths_powers_of_two(depths, nd);
 	free(depths);
+	if (lay_need_an(L, err) < 0)
+		return -1;
+	/* The bands are the core's intervals of the medians, not the spread
+	 * of the repeats: min-max grows with the number of repeats and says
+	 * nothing of how well the median is known, and one repeat per depth
+	 * has an interval (from the series' pooled noise) but no spread. */
+	for (size_t i = 0; i < in->nseries; i++)
+		for (size_t p = 0; p < in->series[i]->npts; p++) {
+			double lo, hi;
+
+			if (lay_median_ci(L, i, p, &lo, &hi)) {
+				ymax = fmax(ymax, hi);
+				bands = 1;
+			}
+		}
 
 	/* Titles, legend, footer: the vertical frame. */
 	if (in->title && *in->title) {
@@ -748,11 +845,20 @@ static int lay_lines(struct lay *L, struct rs_err *err)
 	}
 	if (maxrep > 1)
 		snprintf(subtitle, sizeof subtitle, "Lines: median of %zu repeats%s", maxrep,
-			 bands ? "; bands: min" UTF8_EN_DASH "max over repeats" : "");
+			 bands ? "; bands: 95% interval of the median" : "");
 	else
-		snprintf(subtitle, sizeof subtitle, "One measurement per point");
+		snprintf(subtitle, sizeof subtitle, "One measurement per point%s",
+			 bands ? "; bands: 95% interval of the median" : "");
 	top = lay_titles(L, title, subtitle);
-	top = lay_legend(L, top, rps);
+	{
+		int rings = 0;
+
+		/* The ring's legend entry only where there is a ring to explain. */
+		for (size_t i = 0; i < in->nseries && rps && !rings; i++)
+			rings = L->an_of[i]->saturated != KNEE_SAT_NO && L->an_of[i]->sat_depth != 0 &&
+				series_at(in->series[i], L->an_of[i]->sat_depth) != NULL;
+		top = lay_legend(L, top, rings);
+	}
 	for (size_t i = 0; i < c->n; i++)
 		if (c->items[i].op == CHART_TEXT)
 			lay_take(L, c->items[i].box);
@@ -828,24 +934,38 @@ static int lay_lines(struct lay *L, struct rs_err *err)
 
 		chart_seg(c, left, y, right, y, 1 * f, C_GRID);
 	}
+	/* A band per run of depths with a known interval: none across a depth
+	 * without one, rather than a band made up there. */
 	for (size_t i = 0; i < in->nseries && bands; i++) {
 		const struct series *s = in->series[i];
-		struct chart_item *it;
 		struct render_color col = chart_palette(L->test_of[i]);
+		double lo, hi;
 
-		if (s->npts < 2)
-			continue;
-		it = chart_push(c, CHART_BAND);
-		it->v = xmalloc(3 * s->npts * sizeof *it->v);
-		it->n = s->npts;
-		for (size_t p = 0; p < s->npts; p++) {
-			it->v[p] = xmap(&xs, s->pts[p].depth);
-			it->v[s->npts + p] = ymap(&ys, s->pts[p].min);
-			it->v[2 * s->npts + p] = ymap(&ys, s->pts[p].max);
-		}
 		col.a = L->nlabels > 1 ? 36 : 46;
-		it->color = col;
-		it->series = (int)i;
+		for (size_t p = 0; p < s->npts;) {
+			size_t q = p, n;
+			struct chart_item *it;
+
+			while (q < s->npts && lay_median_ci(L, i, q, &lo, &hi))
+				q++;
+			n = q - p;
+			if (n < 2) {
+				p = q + 1;
+				continue;
+			}
+			it = chart_push(c, CHART_BAND);
+			it->v = xmalloc(3 * n * sizeof *it->v);
+			it->n = n;
+			for (size_t k = 0; k < n; k++) {
+				lay_median_ci(L, i, p + k, &lo, &hi);
+				it->v[k] = xmap(&xs, s->pts[p + k].depth);
+				it->v[n + k] = ymap(&ys, lo);
+				it->v[2 * n + k] = ymap(&ys, hi);
+			}
+			it->color = col;
+			it->series = (int)i;
+			p = q;
+		}
 	}
 	for (size_t i = 0; i < in->nseries; i++) {
 		const struct series *s = in->series[i];
@@ -919,76 +1039,42 @@ static int lay_lines(struct lay *L, struct rs_err *err)
 		lay_take(L, (struct chart_box){ ex - r, ey - r, ex + r, ey + r });
 	}
 
-	/* Saturation: a ring on each rps line and "P=12" where it fits. */
+	/* Saturation, as the report says it: a ring at the core's saturation
+	 * depth and "P=12" where it fits; on a line still rising at its
+	 * deepest depth no ring (it has no saturation depth in the data) but
+	 * "still rising" by its end.  Rings first, so that no note covers one. */
 	if (rps) {
 		struct chart_box inner = { left + 2 * f, top, right - 2 * f, bottom - 2 * f };
 		struct render_color none = { 0, 0, 0, 0 };
 		double rr = 7 * f;
-		size_t *sat = xcalloc(in->nseries, sizeof *sat);
+		const struct series_point **sat = xcalloc(in->nseries, sizeof *sat);
 
 		for (size_t i = 0; i < in->nseries; i++) {
-			const struct series *s = in->series[i];
+			const struct analysis_series *a = L->an_of[i];
 			double cx, cy;
 
-			sat[i] = analysis_saturation(s, in->knee);
-			cx = xmap(&xs, s->pts[sat[i]].depth);
-			cy = ymap(&ys, s->pts[sat[i]].median);
+			if (a->saturated == KNEE_SAT_NO || a->sat_depth == 0 ||
+			    (sat[i] = series_at(in->series[i], a->sat_depth)) == NULL)
+				continue;
+			cx = xmap(&xs, sat[i]->depth);
+			cy = ymap(&ys, sat[i]->median);
 			chart_mark(c, cx, cy, 2 * rr, RENDER_CIRCLE, none, chart_palette(L->test_of[i]),
 				   2 * f, (int)i);
+			c->items[c->n - 1].role = ROLE_SATURATION;
 			lay_take(L, (struct chart_box){ cx - rr, cy - rr, cx + rr, cy + rr });
 		}
 		for (size_t i = 0; i < in->nseries; i++) {
 			const struct series *s = in->series[i];
-			double cx = xmap(&xs, s->pts[sat[i]].depth), cy = ymap(&ys, s->pts[sat[i]].median);
-			double w, h = (RENDER_ASCENT + RENDER_DESCENT) * sat_s, d0 = rr + 2 * f;
-			double cand[24][2];
 
-			snprintf(buf, sizeof buf, "P=%u", s->pts[sat[i]].depth);
-			w = lay_tw(L, buf, sat_s);
-			/* Top-left corners: above, above-left, below-right, above-right,
-			 * below, below-left, left, right; next to the ring, then
-			 * further out (with a leader) where the lines are crowded. */
-			for (size_t r = 0; r < 3; r++) {
-				double d = d0 * (1 + 0.9 * (double)r), g = 0.75 * d;
-				double (*q)[2] = cand + 8 * r;
+			if (sat[i] != NULL) {
+				snprintf(buf, sizeof buf, "P=%u", sat[i]->depth);
+				lay_note(L, &inner, ROLE_SATURATION, i, xmap(&xs, sat[i]->depth),
+					 ymap(&ys, sat[i]->median), rr, buf, sat_s);
+			} else if (L->an_of[i]->saturated == KNEE_SAT_NO) {
+				const struct series_point *e = &s->pts[s->npts - 1];
 
-				q[0][0] = cx - w / 2, q[0][1] = cy - d - h;
-				q[1][0] = cx - g - w, q[1][1] = cy - g - h;
-				q[2][0] = cx + g, q[2][1] = cy + g;
-				q[3][0] = cx + g, q[3][1] = cy - g - h;
-				q[4][0] = cx - w / 2, q[4][1] = cy + d;
-				q[5][0] = cx - g - w, q[5][1] = cy + g;
-				q[6][0] = cx - d - w, q[6][1] = cy - h / 2;
-				q[7][0] = cx + d, q[7][1] = cy - h / 2;
-			}
-			/* Off every line where one of the places allows; else next to
-			 * the ring on a line, over a white halo; else not at all. */
-			for (size_t k = 0; k < 32; k++) {
-				size_t at = k < 24 ? k : k - 24;
-				struct chart_box b = { cand[at][0] - 2 * f, cand[at][1] - f,
-						       cand[at][0] + w + 2 * f, cand[at][1] + h + f };
-				struct render_color halo = { 255, 255, 255, 215 };
-				struct render_color col = chart_palette(L->test_of[i]);
-
-				if (!chart_inside(&inner, &b) || !lay_free_box(L, &b) ||
-				    (k < 24 && lay_on_lines(L, &b)))
-					continue;
-				if (at >= 8) {
-					/* A leader from the ring to the label's nearest side. */
-					double lx = fmin(fmax(cx, b.x0), b.x1), ly = fmin(fmax(cy, b.y0), b.y1);
-					double dist = hypot(lx - cx, ly - cy);
-
-					chart_seg(c, cx + (lx - cx) * rr / dist, cy + (ly - cy) * rr / dist, lx, ly,
-						  0.8 * f, col);
-				}
-				chart_rect(c, b.x0, b.y0, b.x1 - b.x0, b.y1 - b.y0, halo);
-				/* Black text for the light colours: readable on white. */
-				if (L->test_of[i] % CHART_NPAL == 1 || L->test_of[i] % CHART_NPAL == 4)
-					col = C_TEXT;
-				lay_text(L, ROLE_SATURATION, (int)i, cand[at][0],
-					 cand[at][1] + RENDER_ASCENT * sat_s, buf, sat_s, col, RENDER_LEFT, 0);
-				lay_take(L, b);
-				break;
+				lay_note(L, &inner, ROLE_RISING, i, xmap(&xs, e->depth), ymap(&ys, e->median),
+					 6 * f, "still rising", sat_s);
 			}
 		}
 		free(sat);
@@ -1002,6 +1088,7 @@ static int lay_lines(struct lay *L, struct rs_err *err)
 struct bar {
 	const char *test;
 	double ratio;
+	double lo, hi;            /* its 95% interval; NAN when unknown */
 };
 
 static int cmp_bar(const void *a, const void *b)
@@ -1013,9 +1100,11 @@ static int cmp_bar(const void *a, const void *b)
 	return strcmp(x->test, y->test);
 }
 
+/* "1.18×": two decimals, as the report prints a ratio, so that a bar and
+ * the report's line for it read the same. */
 static void fmt_ratio(double r, char *buf, size_t size)
 {
-	int n = num_fmt(buf, size, r, fabs(r - 1) < 0.05 || r < 0.95 ? 2 : 1);
+	int n = num_fmt(buf, size, r, 2);
 
 	if (n >= 0 && (size_t)n + sizeof UTF8_TIMES <= size)
 		strcat(buf, UTF8_TIMES);
@@ -1047,35 +1136,41 @@ static int lay_speedup(struct lay *L, struct rs_err *err)
 					  in->baseline, L->labels[0], L->labels[1]);
 	}
 	other = 1 - base;
+	if (lay_need_an(L, err) < 0)
+		return -1;
+	/* Each bar is the report's comparison of its test (the fitted peak
+	 * levels, or the medians at --depth) with its interval: the chart
+	 * computes no ratio of its own. */
 	bars = xcalloc(L->ntests, sizeof *bars);
 	for (size_t t = 0; t < L->ntests; t++) {
-		const struct series *a = NULL, *b = NULL;
-		double ra, rb;
+		const struct analysis_series *a = NULL, *b = NULL;
+		const struct analysis_delta *d = NULL;
 
 		for (size_t i = 0; i < in->nseries; i++)
 			if (L->test_of[i] == t) {
 				if (L->label_of[i] == other)
-					a = in->series[i];
+					a = L->an_of[i];
 				else
-					b = in->series[i];
+					b = L->an_of[i];
 			}
 		if (a == NULL || b == NULL)
 			continue;
-		if (in->depth) {
-			const struct series_point *pa = series_at(a, in->depth), *pb = series_at(b, in->depth);
+		for (size_t k = 0; k < in->an->ncmps && d == NULL; k++) {
+			const struct analysis_cmp *cmp = &in->an->cmps[k];
 
-			if (pa == NULL || pb == NULL)
-				continue;
-			ra = pa->median;
-			rb = pb->median;
-		} else {
-			ra = a->pts[analysis_peak(a)].median;
-			rb = b->pts[analysis_peak(b)].median;
+			if (&in->an->series[cmp->other] == a && &in->an->series[cmp->base] == b)
+				d = in->depth ? &cmp->at_depth : &cmp->at_peak;
 		}
-		if (!(rb > 0) || !isfinite(ra))
+		if (d == NULL || !d->valid || !isfinite(d->ratio))
 			continue;
 		bars[nb].test = L->tests[t];
-		bars[nb].ratio = ra / rb;
+		bars[nb].ratio = d->ratio;
+		bars[nb].lo = bars[nb].hi = NAN;
+		if (isfinite(d->ci.lo) && isfinite(d->ci.hi)) {
+			bars[nb].lo = d->ci.lo;
+			bars[nb].hi = d->ci.hi;
+			rmax = fmax(rmax, d->ci.hi);
+		}
 		rmax = fmax(rmax, bars[nb].ratio);
 		nb++;
 	}
@@ -1096,11 +1191,13 @@ static int lay_speedup(struct lay *L, struct rs_err *err)
 			 L->labels[base]);
 	if (in->depth)
 		snprintf(subtitle, sizeof subtitle,
-			 "Requests per second of %s " UTF8_DIVIDE " those of %s, at pipeline depth %u",
+			 "Median requests per second of %s " UTF8_DIVIDE " those of %s, at pipeline depth %u; "
+			 "whiskers: 95%% interval",
 			 L->labels[other], L->labels[base], in->depth);
 	else
 		snprintf(subtitle, sizeof subtitle,
-			 "Peak requests per second of %s " UTF8_DIVIDE " those of %s (each at its own best depth)",
+			 "Peak requests per second of %s " UTF8_DIVIDE " those of %s (each its fitted peak level); "
+			 "whiskers: 95%% interval",
 			 L->labels[other], L->labels[base]);
 	top = lay_titles(L, title, subtitle) + 0.6 * ticks_s;
 	bottom = lay_footer_block(L, 10 * f) - 10 * f;
@@ -1148,11 +1245,25 @@ static int lay_speedup(struct lay *L, struct rs_err *err)
 		struct render_color col = bars[i].ratio >= 1 ? chart_palette(0) : chart_palette(3);
 		struct chart_item *it;
 
+		double ylab = yr;
+
 		chart_rect(c, cx - bw / 2, fmin(y1, yr), bw, fmax(fabs(yr - y1), 1 * f), col);
 		lay_take(L, (struct chart_box){ cx - bw / 2, fmin(y1, yr), cx + bw / 2, fmax(y1, yr) });
+		if (isfinite(bars[i].lo)) {
+			/* The whisker: a thin line over the interval, capped. */
+			double ylo = ymap(&ys, bars[i].lo), yhi = ymap(&ys, bars[i].hi), cw = fmin(bw / 4, 8 * f);
+
+			chart_seg(c, cx, ylo, cx, yhi, 1.2 * f, C_TEXT);
+			c->items[c->n - 1].role = ROLE_WHISKER;
+			chart_seg(c, cx - cw, ylo, cx + cw, ylo, 1.2 * f, C_TEXT);
+			chart_seg(c, cx - cw, yhi, cx + cw, yhi, 1.2 * f, C_TEXT);
+			lay_take(L, (struct chart_box){ cx - cw, fmin(ylo, yhi), cx + cw, fmax(ylo, yhi) });
+			/* The label clears the whisker's far end. */
+			ylab = bars[i].ratio >= 1 ? fmin(yr, yhi) : fmax(yr, ylo);
+		}
 		fmt_ratio(bars[i].ratio, buf, sizeof buf);
 		it = lay_text(L, ROLE_BAR_LABEL, -1, cx,
-			      bars[i].ratio >= 1 ? yr - 5 * f : yr + 5 * f + RENDER_ASCENT * bar_s, buf,
+			      bars[i].ratio >= 1 ? ylab - 5 * f : ylab + 5 * f + RENDER_ASCENT * bar_s, buf,
 			      bar_s, C_TEXT, RENDER_CENTER, 0);
 		lay_take(L, it->box);
 		if (vertical)
@@ -1226,12 +1337,18 @@ int chart_layout(const struct chart_input *in0, const struct render_ops *ops, vo
 		L.test_of[i] = lay_intern(&L.tests, &L.ntests, in.series[i]->test);
 		L.label_of[i] = lay_intern(&L.labels, &L.nlabels, in.series[i]->label);
 	}
+	L.an_of = xcalloc(in.nseries, sizeof *L.an_of);
+	for (size_t i = 0; i < in.nseries && in.an != NULL; i++)
+		for (size_t k = 0; k < in.an->nseries && L.an_of[i] == NULL; k++)
+			if (in.an->series[k].rps == in.series[i])
+				L.an_of[i] = &in.an->series[k];
 	chart_rect(L.c, 0, 0, in.width, in.height, C_WHITE);
 	rc = in.kind == CHART_SPEEDUP ? lay_speedup(&L, err) : lay_lines(&L, err);
 	free(L.taken);
 	free(L.lines);
 	free(L.test_of);
 	free(L.label_of);
+	free(L.an_of);
 	free(L.tests);
 	free(L.labels);
 	if (rc < 0) {

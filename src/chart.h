@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "analysis.h"
 #include "err.h"
 #include "render.h"
 #include "series.h"
@@ -28,6 +29,13 @@ struct chart_input {
 	double knee;              /* saturation fraction; 0: ANALYSIS_DEFAULT_KNEE */
 	const char *baseline;     /* speedup: the label compared with; NULL: first */
 	unsigned depth;           /* speedup: compare at this depth; 0: each peak */
+	/* The figures of the series: analysis_run over the set they point
+	 * into, with the same knee, baseline and depth.  The saturation rings,
+	 * "still rising" notes, bands (95% interval of each median) and
+	 * whiskers (95% interval of each ratio) are read from it, so that the
+	 * chart says what the report says.  A series it does not hold is an
+	 * error. */
+	const struct analysis_result *an;
 };
 
 struct chart_box {
@@ -35,12 +43,15 @@ struct chart_box {
 };
 
 enum chart_op { CHART_RECT, CHART_BAND, CHART_LINE, CHART_MARKER, CHART_TEXT };
+/* A saturation ring is a CHART_MARKER of role ROLE_SATURATION. */
 
 /* What a text item is, so tests can find the title, legend, ... */
 enum chart_role {
 	ROLE_NONE, ROLE_TITLE, ROLE_SUBTITLE, ROLE_LEGEND, ROLE_TICK, ROLE_AXIS_TITLE,
 	ROLE_END_LABEL, ROLE_SATURATION, ROLE_BAR_LABEL, ROLE_CATEGORY, ROLE_FOOTER,
 	ROLE_REFERENCE,
+	ROLE_RISING,              /* TEXT: "still rising" by a line's end */
+	ROLE_WHISKER,             /* LINE: a speed-up bar's 95% interval */
 };
 
 struct chart_item {
@@ -74,7 +85,8 @@ struct chart {
  * text with ops->text_width(ctx, ...).  On success *out is a new chart for
  * chart_free().  Fails with a one-line reason on input it cannot draw: no
  * series, fewer than two depths for lines, speedup without exactly two
- * labels or without a test both labels have. */
+ * labels or without a test both labels have, a series in->an does not
+ * hold. */
 int chart_layout(const struct chart_input *in, const struct render_ops *ops, void *ctx,
 		 struct chart **out, struct rs_err *err);
 void chart_free(struct chart *c);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis.h"
 #include "chart.h"
 #include "cmd.h"
 #include "csv.h"
@@ -42,6 +43,7 @@ struct plot {
 	struct rs_config *cfg;
 	struct rs_rows rows;
 	struct series_set set;
+	struct analysis_result an; /* the figures of set, as report has them */
 	size_t *by_test;          /* indices into set.v, by test, labels in order */
 	size_t *by_test_start;    /* test t's are by_test[start[t]..start[t+1]) */
 	struct plot_panel *panels;
@@ -61,6 +63,7 @@ static void plot_free(struct plot *p)
 	free(p->panels);
 	free(p->by_test);
 	free(p->by_test_start);
+	analysis_result_free(&p->an);
 	series_set_free(&p->set);
 	rows_free(&p->rows);
 }
@@ -306,6 +309,27 @@ static enum rs_status plot_panels(struct plot *p, const struct plotfile *pf, str
 
 /* ---- reading ---- */
 
+/* The figures the charts draw (rings, bands, whiskers), computed as the
+ * report computes them, with the same knee, baseline and depth, so that a
+ * chart and the report of the same files agree.  The comparisons' per-depth
+ * intervals (per_depth_ci) are left out: no chart shows them, and the bands
+ * are the medians' own intervals, which every series has anyway.  Fails
+ * (bad input) for a --baseline that is not a label or a --depth that no
+ * series has. */
+static enum rs_status plot_analyse(struct plot *p, struct rs_err *err)
+{
+	struct analysis_opts ao;
+
+	memset(&ao, 0, sizeof ao);
+	ao.knee = p->cfg->knee > 0 ? p->cfg->knee : ANALYSIS_DEFAULT_KNEE;
+	ao.cv_limit = ANALYSIS_DEFAULT_CV_LIMIT;
+	ao.baseline = p->cfg->baseline;
+	ao.depth = (unsigned)p->cfg->depth;
+	if (analysis_run(&p->set, NULL, &ao, &p->an, err) < 0)
+		return RS_BAD_INPUT;
+	return RS_OK;
+}
+
 static enum rs_status plot_read(struct plot *p, struct rs_err *err)
 {
 	struct rs_config *cfg = p->cfg;
@@ -331,7 +355,7 @@ static enum rs_status plot_read(struct plot *p, struct rs_err *err)
 		return RS_BAD_INPUT;
 	if (series_build(&p->rows, (enum series_metric)cfg->metric, &p->set, err) < 0)
 		return RS_BAD_INPUT;
-	return RS_OK;
+	return plot_analyse(p, err);
 }
 
 /* ---- drawing ---- */
@@ -351,6 +375,7 @@ static void plot_input(const struct plot *p, const struct plot_panel *panel,
 	in->knee = p->cfg->knee;
 	in->baseline = p->cfg->baseline;
 	in->depth = (unsigned)p->cfg->depth;
+	in->an = &p->an;
 }
 
 static int plot_layout(const struct plot *p, size_t i, const struct render_ops *ops, void *ctx,

@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "chart.h"
+#include "num.h"
 #include "row.h"
 #include "rows_helper.h"
 #include "series.h"
@@ -216,6 +218,43 @@ static void make_rows(struct rs_rows *rows, size_t ntests, size_t nlabels, unsig
 				}
 }
 
+/* The analysis of every chart in this file: set analysed as plot does it.
+ * One at a time, freed by the next call or analysed_free(). */
+static struct analysis_result analysed;
+
+static const struct analysis_result *analyse(const struct series_set *set)
+{
+	struct analysis_opts o = { 0.95, ANALYSIS_DEFAULT_CV_LIMIT, NULL, 0, 0 };
+	struct rs_err err = { "" };
+
+	analysis_result_free(&analysed);
+	cr_assert_eq(analysis_run(set, NULL, &o, &analysed, &err), 0, "%s", err.msg);
+	return &analysed;
+}
+
+/* Lay out the chart of every series of set (rows already built into it). */
+static struct chart *layout_set(struct series_set *set, const struct series ***list,
+				enum chart_kind kind)
+{
+	struct chart_input in = { 0 };
+	struct chart *c = NULL;
+	struct rs_err err = { "" };
+
+	*list = calloc(set->n, sizeof **list);
+	for (size_t i = 0; i < set->n; i++)
+		(*list)[i] = &set->v[i];
+	in.kind = kind;
+	in.width = 1200;
+	in.height = 800;
+	in.metric = SM_RPS;
+	in.series = *list;
+	in.nseries = set->n;
+	in.knee = 0.95;
+	in.an = analyse(set);
+	cr_assert_eq(chart_layout(&in, &measure_only, NULL, &c, &err), 0, "%s", err.msg);
+	return c;
+}
+
 static struct chart *layout(struct series_set *set, const struct series ***list, size_t ntests,
 			    size_t nlabels, unsigned ndepths, enum chart_kind kind, struct rs_rows *rows)
 {
@@ -225,6 +264,7 @@ static struct chart *layout(struct series_set *set, const struct series ***list,
 
 	make_rows(rows, ntests, nlabels, ndepths);
 	cr_assert_eq(series_build(rows, SM_RPS, set, &err), 0, "%s", err.msg);
+	in.an = analyse(set);
 	*list = calloc(set->n, sizeof **list);
 	for (size_t i = 0; i < set->n; i++)
 		(*list)[i] = &set->v[i];
@@ -352,11 +392,14 @@ Test(chart, saturation_marked_with_the_shared_definition)
 	const struct series **list;
 	struct chart *c = layout(&set, &list, 1, 1, 40, CHART_LINES, &rows);
 	int found = 0;
+	char want[32];
 
+	/* The report's saturation depth (the core's): the ring is where it says. */
+	cr_assert_eq(analysed.series[0].saturated, KNEE_SAT_YES);
+	snprintf(want, sizeof want, "P=%u", analysed.series[0].sat_depth);
 	for (size_t i = 0; i < c->n; i++)
 		if (c->items[i].op == CHART_TEXT && c->items[i].role == ROLE_SATURATION) {
-			/* sat = 8: 1 - exp(-3d/8) >= 0.95 * peak from d = 8 on. */
-			cr_assert_str_eq(c->items[i].text, "P=8");
+			cr_assert_str_eq(c->items[i].text, want);
 			found = 1;
 		}
 	cr_assert(found);
@@ -479,4 +522,229 @@ Test(chart, saturation_labels_keep_off_lines)
 	cr_assert_eq(on, 0, "%zu of %zu saturation labels on a line", on, n);
 	on = sat_labels_on_lines(13, 2, &n);
 	cr_assert_leq(on * 3, n, "%zu of %zu saturation labels on a line", on, n);
+}
+
+/* Whether text item a lies across a series' line (each segment sampled). */
+static int on_a_line(const struct chart *c, const struct chart_item *a)
+{
+	for (size_t j = 0; j < c->n; j++) {
+		const struct chart_item *l = &c->items[j];
+
+		if (l->op != CHART_LINE || l->series < 0)
+			continue;
+		for (size_t k = 0; k + 1 < l->n; k++)
+			for (int t = 0; t <= 64; t++) {
+				double x = l->v[2 * k] + (l->v[2 * k + 2] - l->v[2 * k]) * t / 64;
+				double y = l->v[2 * k + 1] + (l->v[2 * k + 3] - l->v[2 * k + 1]) * t / 64;
+
+				if (x > a->box.x0 && x < a->box.x1 && y > a->box.y0 && y < a->box.y1)
+					return 1;
+			}
+	}
+	return 0;
+}
+
+static size_t count_role(const struct chart *c, enum chart_op op, enum chart_role role, int series)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->n; i++)
+		n += c->items[i].op == op && c->items[i].role == role &&
+		     (series < 0 || c->items[i].series == series);
+	return n;
+}
+
+/* GET saturates (1 - exp(-3d/8)); SET is a straight line, still rising at
+ * P=40: it has no saturation depth in the data, so no ring (before: a ring
+ * at the first point within 95% of its last), but "still rising" off
+ * every line; GET keeps its ring and its P=N. */
+Test(chart, no_ring_on_a_series_still_rising)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set set;
+	const struct series **list;
+	struct chart *c;
+	struct rs_err err = { "" };
+	int get = -1, set_i = -1;
+
+	for (unsigned d = 1; d <= 40; d++)
+		for (unsigned r = 1; r <= 3; r++) {
+			add(&rows, "m1", "GET", d, r, 1e6 * (1 - exp(-3.0 * d / 8)) * (1 + 0.01 * r), NAN);
+			add(&rows, "m1", "SET", d, r, 2.5e4 * d * (1 + 0.01 * r), NAN);
+		}
+	cr_assert_eq(series_build(&rows, SM_RPS, &set, &err), 0, "%s", err.msg);
+	c = layout_set(&set, &list, CHART_LINES);
+	for (size_t i = 0; i < set.n; i++)
+		*(strcmp(set.v[i].test, "GET") == 0 ? &get : &set_i) = (int)i;
+	cr_assert_eq(analysed.series[get].saturated, KNEE_SAT_YES);
+	cr_assert_eq(analysed.series[set_i].saturated, KNEE_SAT_NO);
+	cr_assert_eq(count_role(c, CHART_MARKER, ROLE_SATURATION, set_i), 0,
+		     "a ring on a series still rising");
+	cr_assert_eq(count_role(c, CHART_TEXT, ROLE_SATURATION, set_i), 0);
+	cr_assert_eq(count_role(c, CHART_TEXT, ROLE_RISING, set_i), 1, "no 'still rising' note");
+	cr_assert_eq(count_role(c, CHART_MARKER, ROLE_SATURATION, get), 1, "no ring on GET");
+	cr_assert_eq(count_role(c, CHART_TEXT, ROLE_SATURATION, get), 1);
+	cr_assert_eq(count_role(c, CHART_TEXT, ROLE_RISING, get), 0);
+	for (size_t i = 0; i < c->n; i++)
+		if (c->items[i].op == CHART_TEXT && c->items[i].role == ROLE_RISING) {
+			cr_assert_str_eq(c->items[i].text, "still rising");
+			cr_assert(!on_a_line(c, &c->items[i]), "'still rising' sits on a line");
+		}
+	check_no_overlaps(c, set.n);
+	chart_free(c);
+	free(list);
+	series_set_free(&set);
+	rows_free(&rows);
+}
+
+/* The band at each depth is the core's 95% interval of the median, read
+ * back from the band's pixels through the line's: with 12 repeats, one of
+ * them 30% low, the repeats span 30% but the median is known to about 1%
+ * (before: the band was min-max).  With one repeat per depth min-max is
+ * nothing, the interval is not (before: no band at all). */
+static void check_band_is_interval(unsigned nrep)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set set;
+	const struct series **list;
+	struct chart *c;
+	struct rs_err err = { "" };
+	const struct chart_item *line = NULL;
+	const struct knee_result *k;
+	size_t nbands = 0, checked = 0;
+
+	for (unsigned d = 1; d <= 30; d++)
+		for (unsigned r = 1; r <= nrep; r++)
+			add(&rows, "m1", "GET", d, r,
+			    1e6 * (1 - exp(-3.0 * d / 8)) * (r == 1 && nrep > 1 ? 0.7 : 1 + 0.002 * r) *
+				    (1 + 0.01 * ((d * 7) % 5)),
+			    NAN);
+	cr_assert_eq(series_build(&rows, SM_RPS, &set, &err), 0, "%s", err.msg);
+	c = layout_set(&set, &list, CHART_LINES);
+	k = &analysed.series[0].knee.res;
+	cr_assert(analysed.series[0].knee.ok);
+	for (size_t i = 0; i < c->n; i++)
+		if (c->items[i].op == CHART_LINE && c->items[i].series == 0)
+			line = &c->items[i];
+	cr_assert_not_null(line);
+	for (size_t i = 0; i < c->n; i++) {
+		const struct chart_item *b = &c->items[i];
+		double bottom = c->plot.y1;
+
+		if (b->op != CHART_BAND)
+			continue;
+		nbands++;
+		for (size_t j = 0; j < b->n; j++)
+			for (size_t p = 0; p < line->n; p++) {
+				double m = set.v[0].pts[p].median, yl = line->v[2 * p + 1];
+				double lo, hi;
+
+				if (fabs(line->v[2 * p] - b->v[j]) > 1e-9)
+					continue;
+				lo = m * (bottom - b->v[b->n + j]) / (bottom - yl);
+				hi = m * (bottom - b->v[2 * b->n + j]) / (bottom - yl);
+				cr_assert_float_eq(lo, k->pts[p].median.lo, 1e-6 * m, "P=%u: band %g, interval %g",
+						   set.v[0].pts[p].depth, lo, k->pts[p].median.lo);
+				cr_assert_float_eq(hi, k->pts[p].median.hi, 1e-6 * m, "P=%u", set.v[0].pts[p].depth);
+				if (nrep > 1)
+					cr_assert(hi - lo < 0.5 * (set.v[0].pts[p].max - set.v[0].pts[p].min),
+						  "P=%u: band %g..%g as wide as min-max", set.v[0].pts[p].depth, lo,
+						  hi);
+				checked++;
+			}
+	}
+	cr_assert_eq(nbands, 1);
+	cr_assert_eq(checked, 30, "%zu of 30 depths in the band", checked);
+	for (size_t i = 0; i < c->n; i++)
+		if (c->items[i].op == CHART_TEXT && c->items[i].role == ROLE_SUBTITLE)
+			cr_assert(strstr(c->items[i].text, "bands: 95% interval of the median") != NULL,
+				  "subtitle '%s'", c->items[i].text);
+	chart_free(c);
+	free(list);
+	series_set_free(&set);
+	rows_free(&rows);
+}
+
+Test(chart, band_is_the_interval_of_the_median_not_min_max)
+{
+	check_band_is_interval(12);
+	check_band_is_interval(1);
+}
+
+/* Each speed-up bar has a whisker over the comparison's 95% interval,
+ * holding the bar's end, and its label is the report's ratio, printed as
+ * the report prints it: 1.18x reads "1.18", not "1.2" (before). */
+Test(chart, speedup_bars_have_whiskers_and_the_reports_ratio)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set set;
+	const struct series **list;
+	struct chart *c;
+	struct rs_err err = { "" };
+	size_t nbars = 0, nwhiskers = 0, nlabels = 0;
+
+	for (size_t t = 0; t < 3; t++)
+		for (unsigned d = 1; d <= 20; d++)
+			for (unsigned r = 1; r <= 3; r++) {
+				double v = 1e6 * (1 - exp(-3.0 * d / 8)) * (1 + 0.01 * r) *
+					   (1 + 0.01 * ((d * 7 + t) % 5));
+
+				add(&rows, "tcp", test_names[t], d, r, v, NAN);
+				add(&rows, "unix", test_names[t], d, r, v * (t == 0 ? 1.18 : 1.4 + 0.1 * t), NAN);
+			}
+	cr_assert_eq(series_build(&rows, SM_RPS, &set, &err), 0, "%s", err.msg);
+	c = layout_set(&set, &list, CHART_SPEEDUP);
+	check_no_overlaps(c, 0);
+	for (size_t i = 0; i < c->n; i++) {
+		const struct chart_item *it = &c->items[i];
+
+		if (it->op == CHART_RECT && it->color.a == 255 && it->w < 200) {
+			double cx = it->x + it->w / 2, yend = it->y; /* ratios above 1 */
+			int found = 0;
+
+			nbars++;
+			for (size_t j = 0; j < c->n; j++) {
+				const struct chart_item *w = &c->items[j];
+
+				if (w->op != CHART_LINE || w->role != ROLE_WHISKER || fabs(w->v[0] - cx) > 1e-9)
+					continue;
+				found++;
+				cr_assert(fmin(w->v[1], w->v[3]) < yend && fmax(w->v[1], w->v[3]) > yend,
+					  "the whisker does not hold the bar's end");
+			}
+			cr_assert_eq(found, 1, "bar at x=%g has %d whiskers", cx, found);
+		}
+		if (it->op == CHART_LINE && it->role == ROLE_WHISKER)
+			nwhiskers++;
+		if (it->op == CHART_TEXT && it->role == ROLE_BAR_LABEL) {
+			int match = 0;
+
+			for (size_t k = 0; k < analysed.ncmps; k++) {
+				char want[32];
+
+				num_fmt(want, sizeof want, analysed.cmps[k].at_peak.ratio, 2);
+				strcat(want, "\xc3\x97");
+				match |= strcmp(want, it->text) == 0;
+			}
+			cr_assert(match, "bar label '%s' is no ratio of the report", it->text);
+			nlabels++;
+		}
+	}
+	cr_assert_eq(nbars, 3);
+	cr_assert_eq(nwhiskers, 3);
+	cr_assert_eq(nlabels, 3);
+	cr_assert_eq(count_role(c, CHART_TEXT, ROLE_BAR_LABEL, -1), 3);
+	{
+		int has118 = 0;
+
+		for (size_t i = 0; i < c->n; i++)
+			has118 |= c->items[i].op == CHART_TEXT &&
+				  strcmp(c->items[i].text, "1.18\xc3\x97") == 0;
+		cr_assert(has118, "no bar reads 1.18x");
+	}
+	chart_free(c);
+	free(list);
+	series_set_free(&set);
+	rows_free(&rows);
+	analysis_result_free(&analysed);
 }

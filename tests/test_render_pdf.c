@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis.h"
 #include "chart.h"
 #include "csv.h"
 #include "render_pdf.h"
@@ -65,10 +66,14 @@ static void write_pdf(const char *path)
 	const struct series *list[8];
 	struct render_pdf *pdf;
 	struct rs_err err = { "" };
+	struct analysis_opts ao = { ANALYSIS_DEFAULT_KNEE, ANALYSIS_DEFAULT_CV_LIMIT, NULL, 0, 0 };
+	struct analysis_result an;
 
 	make_set(&rows, &set);
 	for (size_t i = 0; i < set.n; i++)
 		list[i] = &set.v[i];
+	/* The chart draws the figures of the analysis, as plot gives it. */
+	cr_assert_eq(analysis_run(&set, NULL, &ao, &an, &err), 0, "%s", err.msg);
 	cr_assert_eq(render_pdf_new(RS_DEFAULT_FONT, "Test charts", &pdf, &err), 0, "%s", err.msg);
 	for (int page = 0; page < 2; page++) {
 		struct chart_input in = { 0 };
@@ -81,6 +86,7 @@ static void write_pdf(const char *path)
 		in.metric = SM_RPS;
 		in.series = list;
 		in.nseries = set.n;
+		in.an = &an;
 		cr_assert_eq(chart_layout(&in, render_pdf_ops(), pdf, &c, &err), 0, "%s", err.msg);
 		cr_assert_eq(render_pdf_page(pdf, in.width, in.height, &err), 0, "%s", err.msg);
 		chart_draw(c, render_pdf_ops(), pdf, 0, 0);
@@ -88,6 +94,7 @@ static void write_pdf(const char *path)
 	}
 	cr_assert_eq(render_pdf_save(pdf, path, &err), 0, "%s", err.msg);
 	render_pdf_free(pdf);
+	analysis_result_free(&an);
 	series_set_free(&set);
 	rows_free(&rows);
 }

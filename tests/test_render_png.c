@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "analysis.h"
 #include "chart.h"
 #include "font.h"
 #include "render_png.h"
@@ -133,6 +134,9 @@ static void check_chart(unsigned scale)
 	uint8_t *px;
 	unsigned w, h;
 	const struct render_color white = { 255, 255, 255, 255 };
+	struct analysis_opts ao = { ANALYSIS_DEFAULT_KNEE, ANALYSIS_DEFAULT_CV_LIMIT, NULL, 0, 0 };
+	struct analysis_result an;
+	struct rs_err err = { "" };
 
 	make_set(&rows, &set);
 	for (size_t i = 0; i < 4; i++)
@@ -142,6 +146,9 @@ static void check_chart(unsigned scale)
 	in.metric = SM_RPS;
 	in.series = list;
 	in.nseries = 4;
+	/* The chart draws the figures of the analysis, as plot gives it. */
+	cr_assert_eq(analysis_run(&set, NULL, &ao, &an, &err), 0, "%s", err.msg);
+	in.an = &an;
 	render(&in, scale, &px, &w, &h, &c);
 	cr_assert_eq(w, 1200 * scale);
 	cr_assert_eq(h, 800 * scale);
@@ -158,6 +165,7 @@ static void check_chart(unsigned scale)
 	}
 	free(px);
 	chart_free(c);
+	analysis_result_free(&an);
 	series_set_free(&set);
 	rows_free(&rows);
 }
