@@ -590,3 +590,23 @@ void analysis_result_free(struct analysis_result *r)
 	free(r->speedup);
 	memset(r, 0, sizeof *r);
 }
+
+long analysis_other_client(const struct analysis_result *r, size_t k, const char **base)
+{
+	const char *bc = NULL, *last = NULL;
+
+	for (size_t i = 0; r->nlabels > 1 && i < r->nseries && bc == NULL; i++)
+		if (strcmp(r->series[i].rps->label, r->baseline) == 0)
+			bc = r->series[i].rps->first->client;
+	*base = bc;
+	for (size_t i = 0; bc != NULL && bc[0] && i < r->nseries; i++) {
+		const struct series *s = r->series[i].rps;
+
+		if (s->label == last || strcmp(s->label, r->baseline) == 0)
+			continue;
+		last = s->label;
+		if (s->first->client[0] != '\0' && strcmp(s->first->client, bc) != 0 && k-- == 0)
+			return (long)i;
+	}
+	return -1;
+}

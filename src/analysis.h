@@ -213,4 +213,12 @@ int analysis_run(const struct series_set *rps, const struct series_set *avg,
 		 const struct analysis_opts *o, struct analysis_result *out, struct rs_err *err);
 void analysis_result_free(struct analysis_result *r);
 
+/* A comparison across clients measures the clients too (on one server
+ * redis-benchmark's client is 2 to 3 times slower than rsweep's at shallow
+ * depths).  The k-th label (k from 0) whose rows name another client than
+ * the baseline's: its first series' index in r->series, or -1 past the
+ * last; the baseline's client in *base.  Rows that name no client (older
+ * files) never count. */
+long analysis_other_client(const struct analysis_result *r, size_t k, const char **base);
+
 #endif

@@ -18,6 +18,7 @@
 #include "font.h"
 #include "outfile.h"
 #include "plotfile.h"
+#include "report.h"
 #include "render_pdf.h"
 #include "render_png.h"
 #include "series.h"
@@ -327,6 +328,17 @@ static enum rs_status plot_analyse(struct plot *p, struct rs_err *err)
 	ao.depth = (unsigned)p->cfg->depth;
 	if (analysis_run(&p->set, NULL, &ao, &p->an, err) < 0)
 		return RS_BAD_INPUT;
+	/* A chart across clients says so, as the report does. */
+	for (size_t k = 0;; k++) {
+		const char *base;
+		long other = analysis_other_client(&p->an, k, &base);
+		char note[512];
+
+		if (other < 0)
+			break;
+		report_client_note(&p->an, (size_t)other, base, note, sizeof note);
+		fprintf(stderr, "rsweep plot: note: %s\n", note);
+	}
 	return RS_OK;
 }
 

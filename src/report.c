@@ -484,6 +484,16 @@ static void report_series_table(const struct analysis_result *r, struct rtab *t)
 /* More unstable points than this are summarised, not listed. */
 #define REPORT_UNSTABLE_LIST 6
 
+void report_client_note(const struct analysis_result *r, size_t other, const char *base_client,
+			char *buf, size_t size)
+{
+	const struct series *s = r->series[other].rps;
+
+	snprintf(buf, size, "%s was measured by %s and %s by %s: every comparison between them "
+		 "includes the difference between the two clients", s->label, s->first->client,
+		 r->baseline, base_client);
+}
+
 static size_t report_notes(const struct analysis_result *r, const struct report_opts *o,
 			   char ***out)
 {
@@ -491,7 +501,8 @@ static size_t report_notes(const struct analysis_result *r, const struct report_
 	 * at once, not a reallocation a note. */
 	char **v = xcalloc(3 * r->nseries + r->nlabels + 1, sizeof *v);
 	size_t n = 0;
-	const char *base_client = NULL, *last = NULL;
+	const char *base_client;
+	long other;
 
 	for (size_t i = 0; i < r->nseries; i++) {
 		const struct analysis_series *a = &r->series[i];
@@ -564,26 +575,10 @@ static size_t report_notes(const struct analysis_result *r, const struct report_
 		v[n++] = xstrdup("every series has one depth: no saturation depth or model fit, "
 				 "comparisons only");
 	}
-	/* A comparison across clients measures the clients too: on one server
-	 * redis-benchmark's client is 2 to 3 times slower than rsweep's at
-	 * shallow depths.  One note for each label measured by another client
-	 * than the baseline's. */
-	for (size_t i = 0; r->nlabels > 1 && i < r->nseries && base_client == NULL; i++)
-		if (strcmp(r->series[i].rps->label, r->baseline) == 0)
-			base_client = r->series[i].rps->first->client;
-	for (size_t i = 0; base_client != NULL && base_client[0] && i < r->nseries; i++) {
-		const struct series *s = r->series[i].rps;
-		const char *c = s->first->client;
+	for (size_t k = 0; (other = analysis_other_client(r, k, &base_client)) >= 0; k++) {
 		char buf[512];
 
-		if (s->label == last || strcmp(s->label, r->baseline) == 0)
-			continue;
-		last = s->label;
-		if (c[0] == '\0' || strcmp(c, base_client) == 0)
-			continue;
-		snprintf(buf, sizeof buf, "%s was measured by %s and %s by %s: every comparison "
-			 "between them includes the difference between the two clients", s->label, c,
-			 r->baseline, base_client);
+		report_client_note(r, (size_t)other, base_client, buf, sizeof buf);
 		v[n++] = xstrdup(buf);
 	}
 	*out = v;

@@ -49,5 +49,12 @@ int report_prose(const struct analysis_result *r, const struct analysis_cmp *c, 
 /* A depth list in the -P syntax, shortest form ("1..40", "1..64:x2",
  * "1..8,16"), for n depths v (ascending). */
 void report_depths(const struct series *s, char *buf, size_t size);
+/* The note for series other, whose label another client measured than the
+ * baseline's base_client (analysis_other_client), into buf: "b was
+ * measured by redis-benchmark and a by rsweep 0.1.0: every comparison
+ * between them includes the difference between the two clients".  Report
+ * and plot say it in the same words. */
+void report_client_note(const struct analysis_result *r, size_t other, const char *base_client,
+			char *buf, size_t size);
 
 #endif

@@ -124,6 +124,9 @@ loop=$(field "$T/loop.csv" 1 label)
 expect_status 0 "$RSWEEP" report --relabel "$own=mine,$loop=theirs" --baseline mine "$T/own.csv" "$T/loop.csv"
 grep -q "theirs was measured by redis-benchmark and mine by rsweep $version: every comparison between them includes the difference between the two clients" "$T/out" ||
 	fail "no mixed-clients note: $(cat "$T/out")"
+expect_status 0 "$RSWEEP" plot --relabel "$own=mine,$loop=theirs" --baseline mine "$T/own.csv" "$T/loop.csv" -o "$T/mixed.png"
+grep -q "^rsweep plot: note: theirs was measured by redis-benchmark and mine by rsweep $version" "$T/err" ||
+	fail "plot: no mixed-clients note: $(cat "$T/err")"
 expect_status 2 "$RSWEEP" report --relabel "nosuch=x" "$T/own.csv"
 grep -q -- "--relabel: no row is labelled 'nosuch'" "$T/err" || fail "$(cat "$T/err")"
 expect_status 2 "$RSWEEP" plot --relabel "$own" "$T/own.csv" -o "$T/x.png"
