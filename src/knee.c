@@ -352,6 +352,84 @@ static void knee_noise(const struct knee_series *s, const double *x, const doubl
 	r->npool = np;
 }
 
+/* The resampled median's law at one depth (KNEE_FAST_N): the sorted
+ * repeats, and for the order statistic h of a resample (h and h + 1 for
+ * even n) the probability that it is at or below x[j], j = 0..n-1. */
+struct knee_medtab {
+	double *x;
+	double *cdf_lo, *cdf_hi;  /* cdf_hi == cdf_lo for odd n */
+};
+
+/* P(Bin(n, p) >= h) for p = (j + 1) / n, j = 0..n-1, into cdf. */
+static void knee_medtab_cdf(size_t n, size_t h, double *cdf)
+{
+	for (size_t j = 0; j < n; j++) {
+		double p = (double)(j + 1) / (double)n, sum = 0, pmf;
+
+		if (j + 1 == n) {
+			cdf[j] = 1;
+			continue;
+		}
+		/* pmf(h) in logs, then the ratio pmf(i + 1) / pmf(i). */
+		pmf = exp(lgamma((double)n + 1) - lgamma((double)h + 1) - lgamma((double)(n - h) + 1) +
+			  (double)h * log(p) + (double)(n - h) * log1p(-p));
+		for (size_t i = h; i <= n; i++) {
+			sum += pmf;
+			pmf *= (double)(n - i) / (double)(i + 1) * p / (1 - p);
+		}
+		cdf[j] = sum < 1 ? sum : 1;
+	}
+}
+
+static void knee_medtab_build(const struct knee_series *s, struct knee_result *r)
+{
+	r->medtab = xcalloc(s->m, sizeof *r->medtab);
+	for (size_t i = 0; i < s->m; i++) {
+		struct knee_medtab *t = &r->medtab[i];
+		size_t n = s->n[i];
+
+		if (n < KNEE_FAST_N)
+			continue;
+		t->x = xmalloc(n * sizeof *t->x);
+		memcpy(t->x, s->v[i], n * sizeof *t->x);
+		stats_sort(t->x, n);
+		t->cdf_lo = xmalloc(n * sizeof *t->cdf_lo);
+		knee_medtab_cdf(n, (n + 1) / 2, t->cdf_lo);
+		t->cdf_hi = t->cdf_lo;
+		if (n % 2 == 0) {
+			t->cdf_hi = xmalloc(n * sizeof *t->cdf_hi);
+			knee_medtab_cdf(n, n / 2 + 1, t->cdf_hi);
+		}
+	}
+}
+
+static void knee_medtab_free(struct knee_medtab *t, size_t m)
+{
+	for (size_t i = 0; t != NULL && i < m; i++) {
+		if (t[i].cdf_hi != t[i].cdf_lo)
+			free(t[i].cdf_hi);
+		free(t[i].cdf_lo);
+		free(t[i].x);
+	}
+	free(t);
+}
+
+/* The smallest j with cdf[j] >= u. */
+static size_t knee_medtab_find(const double *cdf, size_t n, double u)
+{
+	size_t lo = 0, hi = n - 1;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cdf[mid] >= u)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
 /* One resampled ln median of depth i: its repeats from KNEE_BOOT_MIN_N on,
  * else centre plus the median of n draws from the pool.  work holds n. */
 static double knee_draw(const struct knee_series *s, const struct knee_result *r, size_t i,
@@ -359,6 +437,13 @@ static double knee_draw(const struct knee_series *s, const struct knee_result *r
 {
 	size_t n = s->n[i];
 
+	if (r->medtab != NULL && r->medtab[i].x != NULL) {
+		const struct knee_medtab *t = &r->medtab[i];
+		double u = stats_rng_uniform(rng);
+
+		return log((t->x[knee_medtab_find(t->cdf_lo, n, u)] +
+			    t->x[knee_medtab_find(t->cdf_hi, n, u)]) / 2);
+	}
 	if (n >= KNEE_BOOT_MIN_N) {
 		for (size_t j = 0; j < n; j++)
 			work[j] = s->v[i][stats_rng_below(rng, n)];
@@ -862,6 +947,17 @@ static void knee_points(const struct knee_series *s, const struct knee_opts *o,
 
 		pt->median.lo = pt->median.hi = NAN;
 		pt->method = KNEE_CI_NONE;
+		if (r->medtab != NULL && r->medtab[i].x != NULL) {
+			/* The same resampled median, drawn from its law (KNEE_FAST_N). */
+			pt->method = KNEE_CI_REPEATS;
+			stats_rng_seed(&rng, seed);
+			for (size_t b = 0; b < o->B; b++)
+				rep[b] = knee_draw(s, r, i, 0, &rng, work);
+			stats_percentile_inplace(rep, o->B, o->level, &pt->median.lo, &pt->median.hi);
+			pt->median.lo = exp(pt->median.lo);
+			pt->median.hi = exp(pt->median.hi);
+			continue;
+		}
 		if (s->n[i] >= KNEE_BOOT_MIN_N) {
 			pt->method = KNEE_CI_REPEATS;
 			stats_bootstrap(s->v[i], s->n[i], stats_median_statistic, NULL, o->B,
@@ -1268,6 +1364,8 @@ int knee_analyse(const struct knee_series *s, const struct knee_opts *o, struct 
 			maxn = s->n[i];
 	knee_work_alloc(&w, m, maxn, o->B);
 	out->m = m;
+	if (maxn >= KNEE_FAST_N)
+		knee_medtab_build(s, out);
 	out->pts = xcalloc(m, sizeof *out->pts);
 	for (size_t i = 0; i < m; i++) {
 		out->pts[i].depth = s->depth[i];
@@ -1372,6 +1470,7 @@ void knee_result_free(struct knee_result *r)
 {
 	if (r == NULL)
 		return;
+	knee_medtab_free(r->medtab, r->m);
 	free(r->pts);
 	free(r->boot_peak);
 	free(r->pool);

@@ -122,6 +122,17 @@
 #define KNEE_MAX_B 1000000
 /* Repeats at a depth from which that depth resamples its own repeats. */
 #define KNEE_BOOT_MIN_N 10
+/* Repeats from which a depth's resampled median is drawn from its exact
+ * distribution, an order statistic chosen by the binomial law of how many
+ * draws fall at or below each value (O(log n) a draw), instead of by
+ * drawing n values and selecting their median (O(n)): a file of 100
+ * repeats a point costs B x 100 selections a depth otherwise.  For odd n
+ * it is the very distribution of the resampled median; for even n the two
+ * middle order statistics are each drawn from their own exact law with one
+ * uniform (a comonotone pair: exact margins, their coupling approximate,
+ * which at 32 repeats and more moves an interval's ends by far less than
+ * the resampling itself). */
+#define KNEE_FAST_N 32
 /* Residuals needed for a noise estimate at all. */
 #define KNEE_MIN_POOL 3
 /* Degrees of freedom of the repeats from which they, not neighbouring
@@ -276,6 +287,9 @@ struct knee_result {
 	double *boot_peak;
 	size_t nboot;
 	double *pool;
+	/* Internal: the exact distribution of the resampled median of each
+	 * depth with KNEE_FAST_N repeats or more ([m], NULL entries below). */
+	struct knee_medtab *medtab;
 };
 
 /* Compute every figure of series s.  Returns 0, or -1 with err set (and

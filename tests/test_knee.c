@@ -9,6 +9,7 @@
 #include <criterion/logging.h>
 #include <criterion/parameterized.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -805,4 +806,63 @@ Test(knee, forty_series_at_the_default_B, .timeout = 60)
 	}
 	cr_log_info("40 series at B = %zu: %.0f ms of CPU", o.B,
 		    1000.0 * (double)(clock() - t0) / CLOCKS_PER_SEC);
+}
+
+/* Where x lies among v[0..n): how many values are below it, plus half
+ * of those equal to it (a midpoint of two neighbours counts half-way). */
+static double rank_of(const double *v, size_t n, double x)
+{
+	double r = 0;
+
+	for (size_t j = 0; j < n; j++)
+		r += v[j] < x * (1 - 1e-12) ? 1 : v[j] <= x * (1 + 1e-12) ? 0.5 : 0;
+	return r;
+}
+
+/* From KNEE_FAST_N repeats a depth's resampled median is drawn from its
+ * law, not by resampling: the point's interval must be the one resampling
+ * gives (to Monte Carlo noise), for odd n (the exact law) and even n (the
+ * two middle order statistics drawn together). */
+Test(knee, many_repeats_draw_the_resampled_median_from_its_law)
+{
+	static const size_t sizes[] = { KNEE_FAST_N, KNEE_FAST_N + 1, 100, 101 };
+
+	for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+		size_t n = sizes[k];
+		unsigned depth[5] = { 1, 2, 4, 8, 16 };
+		size_t ns[5];
+		double *v[5];
+		struct knee_series s = { 5, depth, ns, (const double *const *)v };
+		struct knee_result r;
+		struct knee_opts o;
+		struct stats_rng g;
+		struct stats_ci slow;
+		struct rs_err err;
+
+		stats_rng_seed(&g, 100 + k);
+		for (size_t i = 0; i < 5; i++) {
+			ns[i] = n;
+			v[i] = malloc(n * sizeof *v[i]);
+			for (size_t j = 0; j < n; j++)
+				v[i][j] = 1e5 * depth[i] / (1.0 + depth[i]) * exp(0.08 * stats_rng_normal(&g));
+		}
+		knee_opts_default(&o);
+		o.B = 20000;
+		cr_assert_eq(knee_analyse(&s, &o, &r, &err), 0, "%s", err.msg);
+		for (size_t i = 0; i < 5; i++) {
+			cr_assert_eq(stats_bootstrap(v[i], n, stats_median_statistic, NULL, 20000, 0.95,
+						     7 + i, &slow, NULL, &err), 0, "%s", err.msg);
+			cr_assert_eq(r.pts[i].method, KNEE_CI_REPEATS);
+			/* The law is discrete: an end may fall on the neighbouring
+			 * order statistic, by Monte Carlo noise, but no further. */
+			cr_assert_leq(fabs(rank_of(v[i], n, r.pts[i].median.lo) - rank_of(v[i], n, slow.lo)),
+				      1.0, "n %zu depth %u: lo %g against %g", n, depth[i],
+				      r.pts[i].median.lo, slow.lo);
+			cr_assert_leq(fabs(rank_of(v[i], n, r.pts[i].median.hi) - rank_of(v[i], n, slow.hi)),
+				      1.0, "n %zu depth %u: hi %g against %g", n, depth[i],
+				      r.pts[i].median.hi, slow.hi);
+			free(v[i]);
+		}
+		knee_result_free(&r);
+	}
 }
