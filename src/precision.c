@@ -52,14 +52,18 @@ static long precision_depth_index(const struct precision *p, unsigned depth)
 	return hit ? (long)(hit - p->depth) : -1;
 }
 
-void precision_add(struct precision *p, size_t test, unsigned depth, double rps)
+void precision_add(struct precision *p, size_t test, unsigned depth, unsigned repeat, double rps)
 {
 	long d = precision_depth_index(p, depth);
 	struct precision_cell *c;
 
-	if (test >= p->ntests || d < 0 || !isfinite(rps) || !(rps > 0))
+	if (test >= p->ntests || d < 0)
 		return;
 	c = &p->cells[test * p->ndepths + (size_t)d];
+	if (repeat > c->last)
+		c->last = repeat;
+	if (!isfinite(rps) || !(rps > 0))
+		return;
 	if (c->n == c->cap) {
 		c->cap = c->cap ? 2 * c->cap : 4;
 		c->v = xreallocarray(c->v, c->cap, sizeof *c->v);
@@ -141,7 +145,9 @@ long precision_next(const struct precision *p, double target, unsigned max_repea
 				cap = cap ? 2 * cap : 16;
 				v = xreallocarray(v, cap, sizeof *v);
 			}
-			v[nv++] = (struct precision_pick){ t, p->depth[i], (unsigned)c->n + 1, width[i] };
+			v[nv++] = (struct precision_pick){ t, p->depth[i],
+							   (c->last > c->n ? c->last : (unsigned)c->n) + 1,
+							   width[i] };
 		}
 	}
 	free(width);

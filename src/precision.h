@@ -22,6 +22,7 @@
 struct precision_cell {
 	double *v;                /* rps of each repeat measured */
 	size_t n, cap;
+	unsigned last;            /* the highest repeat number seen */
 };
 
 struct precision {
@@ -34,7 +35,9 @@ struct precision {
 struct precision_pick {
 	size_t test;
 	unsigned depth;
-	unsigned repeat;          /* the repeat number it will be: n + 1 */
+	unsigned repeat;          /* the repeat number it will be: one past the
+				   * highest seen (a file resumed with gaps
+				   * in its repeats gets no duplicate) */
 	double width;             /* its relative half-width now (NAN: unknown) */
 };
 
@@ -42,9 +45,10 @@ struct precision_pick {
  * once). */
 void precision_init(struct precision *p, size_t ntests, const struct depth_list *d);
 void precision_free(struct precision *p);
-/* One measured point: test index, depth and its rps.  A depth outside the
- * list, or an rps that is not finite and positive, is not counted. */
-void precision_add(struct precision *p, size_t test, unsigned depth, double rps);
+/* One measured point: test index, depth, its repeat number and its rps.
+ * A depth outside the list, or an rps that is not finite and positive, is
+ * not counted (its repeat number still is). */
+void precision_add(struct precision *p, size_t test, unsigned depth, unsigned repeat, double rps);
 
 /* What precision_next found besides the picks. */
 struct precision_state {

@@ -758,7 +758,8 @@ static void sweep_precision_init(const struct sweep_config *cfg, const struct wo
 			continue;
 		for (size_t t = 0; t < w->n; t++)
 			if (strcmp(w->v[t].name, row->test) == 0)
-				precision_add(pr, t, row->pipeline, rows_fig(cfg->prior, row, ROW_RPS));
+				precision_add(pr, t, row->pipeline, row->repeat,
+					      rows_fig(cfg->prior, row, ROW_RPS));
 	}
 }
 
@@ -914,7 +915,7 @@ enum sweep_status sweep_points(struct sweep *s, struct sweep_plan *plan, struct 
 		p->done = 1;
 		ran++;
 		if (cfg->precision > 0)
-			precision_add(&pr, p->test, p->depth, row.rps);
+			precision_add(&pr, p->test, p->depth, p->repeat, row.rps);
 		if (row.errors > 0) {
 			with_errors++;
 			if (first_error[0] == '\0')

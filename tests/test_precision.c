@@ -24,7 +24,8 @@ static double draw(struct stats_rng *g, unsigned p, double sigma)
 static void add_round(struct precision *pr, struct stats_rng *g, size_t t, double sigma)
 {
 	for (size_t i = 0; i < NDEPTHS; i++)
-		precision_add(pr, t, depth_v[i], draw(g, depth_v[i], sigma));
+		precision_add(pr, t, depth_v[i], (unsigned)pr->cells[t * NDEPTHS + i].n + 1,
+			      draw(g, depth_v[i], sigma));
 }
 
 Test(precision, a_quiet_series_needs_nothing_more_and_a_noisy_one_everything)
@@ -66,9 +67,9 @@ Test(precision, a_series_with_a_depth_not_measured_is_left_to_the_plan)
 	struct rs_err err;
 
 	precision_init(&pr, 1, &depths);
-	precision_add(&pr, 0, 1, 1000);
-	precision_add(&pr, 0, 5, 1000);       /* not a depth of the list: ignored */
-	precision_add(&pr, 0, 2, NAN);        /* not a rate: ignored */
+	precision_add(&pr, 0, 1, 1, 1000);
+	precision_add(&pr, 0, 5, 1, 1000);    /* not a depth of the list: ignored */
+	precision_add(&pr, 0, 2, 1, NAN);     /* not a rate: ignored */
 	cr_assert_eq(precision_next(&pr, 0.05, 10, 1, &pick, &st, &err), 0);
 	cr_assert(isnan(st.worst));
 	precision_free(&pr);
@@ -106,7 +107,7 @@ Test(precision, fewer_points_than_a_uniform_repeat_at_equal_precision)
 				break;
 			}
 			for (long i = 0; i < k; i++)
-				precision_add(&pr, pick[i].test, pick[i].depth,
+				precision_add(&pr, pick[i].test, pick[i].depth, pick[i].repeat,
 					      draw(&g, pick[i].depth, sigma[pick[i].test]));
 			adaptive += (size_t)k;
 			free(pick);
@@ -136,4 +137,30 @@ Test(precision, fewer_points_than_a_uniform_repeat_at_equal_precision)
 	cr_log_info("within +-5%%: --precision measured %zu points, --repeat %u measures %zu",
 		    adaptive, K, uniform);
 	cr_assert_lt(adaptive, uniform);
+}
+
+/* A file resumed with gaps in its repeats (1 and 3 measured): the next
+ * repeat is 4, not the 3 a count would give, which would be a duplicate
+ * point that report refuses. */
+Test(precision, the_next_repeat_is_past_the_highest_seen)
+{
+	struct precision pr;
+	struct precision_pick *pick;
+	struct precision_state st;
+	struct stats_rng g;
+	struct rs_err err;
+	long k;
+
+	stats_rng_seed(&g, 5);
+	precision_init(&pr, 1, &depths);
+	for (size_t i = 0; i < NDEPTHS; i++) {
+		precision_add(&pr, 0, depth_v[i], 1, draw(&g, depth_v[i], 0.2));
+		precision_add(&pr, 0, depth_v[i], 3, draw(&g, depth_v[i], 0.2));
+	}
+	k = precision_next(&pr, 0.01, 10, 1, &pick, &st, &err);
+	cr_assert_eq(k, NDEPTHS);
+	for (long i = 0; i < k; i++)
+		cr_assert_eq(pick[i].repeat, 4, "repeat %u", pick[i].repeat);
+	free(pick);
+	precision_free(&pr);
 }

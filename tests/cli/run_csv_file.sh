@@ -97,4 +97,18 @@ expect_status 2 "$RSWEEP" run --spawn -t get -P 1,2 -n 2000 -c 2 -q -l z -o "$T/
 grep -q "label 'z' was measured on unix:$SOCK, this run is on spawned redis-server (UNIX socket)" \
 	"$T/err" || fail "resume on another target: $(cat "$T/err")"
 [ "$(rows "$T/z.csv")" = 2 ] || fail "z.csv changed"
+
+# --precision: more rows than the plan, at most --max-repeats a point, no
+# duplicate point (check_csv), and a note that says how it ended; a
+# --resume with --precision goes on from the rows there.
+expect_status 0 "$RSWEEP" run -s "$SOCK" -t get -P 1..6 -n 2000 -c 2 -q -l p -o "$T/p.csv" \
+	--precision 0.5 --max-repeats 3
+grep -q -- "--precision: .* at 3 repeats (--max-repeats" "$T/err" || fail "precision: $(cat "$T/err")"
+[ "$(rows "$T/p.csv")" -gt 6 ] && [ "$(rows "$T/p.csv")" -le 18 ] || fail "precision: $(rows "$T/p.csv") rows"
+check_csv "$T/p.csv"
+expect_status 0 "$RSWEEP" run -s "$SOCK" -t get -P 1..6 -n 2000 -c 2 -q -l p -o "$T/p.csv" \
+	--precision 0.5 --max-repeats 4 --resume
+[ "$(rows "$T/p.csv")" -le 24 ] || fail "precision resumed: $(rows "$T/p.csv") rows"
+check_csv "$T/p.csv"
+expect_status 0 "$RSWEEP" report "$T/p.csv"
 echo "ok"
