@@ -321,6 +321,7 @@ struct sweep {
 	 * command whose keys have no bound). */
 	uint64_t allow, left;
 	int eval_off;             /* the server will not run the check-and-flush script */
+	long clients0;            /* connected_clients before the engine connected; -1 unknown */
 	struct sweep_snap *snaps;
 };
 
@@ -694,6 +695,64 @@ static enum sweep_status sweep_reconnect(struct sweep *s, struct rs_err *err)
  * the sweep wrote, so that the next run or a --resume is not refused
  * because of rsweep's own keys; but only through a vetted connection and
  * after the same check as any flush. */
+/* connected_clients of the server behind c, or -1. */
+static long sweep_clients(struct sweep *s)
+{
+	char *info, v[32];
+	struct rs_err e;
+
+	if (target_info(s->c, s->cfg->target, "clients", &info, &e) < 0)
+		return -1;
+	target_info_field(info, "connected_clients", v, sizeof v);
+	free(info);
+	return v[0] ? strtol(v, NULL, 10) : -1;
+}
+
+/* Close the engine's connections and wait (1 s at most) until the server
+ * has let them go: a point cut short (^C, a failure) leaves requests in
+ * flight, and one the server runs after the last flush would leave a key
+ * behind (the next run's guard then refuses the server).  The server runs
+ * what a client sent before it notices the client is gone, so once
+ * connected_clients is back to what it was, nothing of theirs is left. */
+static void sweep_engine_gone(struct sweep *s)
+{
+	engine_free(s->e);
+	s->e = NULL;
+	if (s->clients0 < 0)
+		return;
+	for (int i = 0; i < 100; i++) {
+		long n = sweep_clients(s);
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+		if (n < 0 || n <= s->clients0)
+			return;
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* A control command cut short (^C, a timeout) leaves its connection
+ * unusable (target.h), and the last flush must still happen: open a new
+ * one, vetted only if it reaches the process the guard checked.  Returns
+ * 0 when s->c can be used. */
+static int sweep_control_again(struct sweep *s, struct rs_err *err)
+{
+	const struct sweep_config *cfg = s->cfg;
+	struct sweep_env env;
+
+	if (s->c != NULL && s->c->err == 0)
+		return 0;
+	target_close(s->c);
+	s->c = NULL;
+	s->vetted = 0;
+	if (target_connect(cfg->target, &s->c, err) < 0 ||
+	    sweep_env_read(s->c, cfg->target, &env, err) < 0)
+		return -1;
+	if (strcmp(env.run_id, s->env.run_id) != 0)
+		return rs_err_set(err, "%s is another server process now", cfg->target->desc);
+	s->vetted = 1;
+	return 0;
+}
+
 static enum sweep_status sweep_leave(struct sweep *s, enum sweep_status st, struct rs_err *err)
 {
 	const struct sweep_config *cfg = s->cfg;
@@ -707,6 +766,11 @@ static enum sweep_status sweep_leave(struct sweep *s, enum sweep_status st, stru
 			    s->foreign ? "another client wrote to it" : "the guard has not checked it");
 		return st;
 	}
+	if (sweep_control_again(s, &fe) < 0) {
+		sweep_note(cfg, "the benchmark's keys are left on %s: %s", cfg->target->desc, fe.msg);
+		return st;
+	}
+	sweep_engine_gone(s);
 	rc = sweep_flush(s, &fe);
 	if (rc == SWEEP_FOREIGN && (st == SWEEP_OK || st == SWEEP_ERROR_REPLIES)) {
 		*err = fe;
@@ -835,6 +899,7 @@ enum sweep_status sweep_points(struct sweep *s, struct sweep_plan *plan, struct 
 
 	if (cfg->precision > 0)
 		sweep_precision_init(cfg, w, &pr);
+	s->clients0 = s->e == NULL ? sweep_clients(s) : -1;
 	if (s->e == NULL &&
 	    engine_new(cfg->target, cfg->clients, cfg->threads, &s->e, err) < 0)
 		return sweep_stopped(cfg, SWEEP_FAILED);

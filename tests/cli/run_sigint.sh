@@ -24,4 +24,20 @@ for sig in INT TERM; do
 	[ "$(rows "$T/s.csv")" = 20 ] || fail "$(rows "$T/s.csv") rows after resume, wanted 20"
 	check_csv "$T/s.csv"
 done
+
+# On a server of one's own: SIGTERM at random moments (in a point, in a
+# preparation, between points) leaves it as empty as it was found, so the
+# next run's guard does not refuse it.  Seen before: a key left by
+# requests still in flight, or by a control command cut short whose
+# connection could not flush.
+start_redis
+for i in $(seq 1 12); do
+	rm -f "$T/t.csv"
+	"$RSWEEP" run -s "$SOCK" -t get,set,lpop -P 1..30 -n 5000 -c 5 -q -o "$T/t.csv" >/dev/null 2>"$T/err" &
+	pid=$!
+	sleep "0.$(( (i * 7) % 9 + 1 ))"
+	kill -TERM "$pid" 2>/dev/null
+	wait "$pid"
+	[ "$(rcli dbsize)" = 0 ] || fail "SIGTERM $i left $(rcli dbsize) keys: $(cat "$T/err")"
+done
 echo "ok"
