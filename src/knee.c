@@ -1498,6 +1498,16 @@ static void knee_verdict(struct knee_cmp *c)
 		c->verdict = KNEE_SAME;
 }
 
+/* The ratio's interval from n bootstrap replicates of its log (reordered),
+ * and the verdict it gives. */
+static void knee_ratio_ci(struct knee_cmp *out, double *rep, size_t n, double level)
+{
+	stats_percentile_inplace(rep, n, level, &out->ratio.lo, &out->ratio.hi);
+	out->ratio.lo = exp(out->ratio.lo);
+	out->ratio.hi = exp(out->ratio.hi);
+	knee_verdict(out);
+}
+
 int knee_compare_at(const struct knee_series *a, const struct knee_result *ra, size_t ia,
 		    const struct knee_series *b, const struct knee_result *rb, size_t ib,
 		    const struct knee_opts *o, struct knee_cmp *out, struct rs_err *err)
@@ -1550,12 +1560,9 @@ int knee_compare_at(const struct knee_series *a, const struct knee_result *ra, s
 
 		rep[k] = da - knee_draw(b, rb, ib, yb, &rgb, work);
 	}
-	stats_percentile_inplace(rep, o->B, o->level, &out->ratio.lo, &out->ratio.hi);
-	out->ratio.lo = exp(out->ratio.lo);
-	out->ratio.hi = exp(out->ratio.hi);
+	knee_ratio_ci(out, rep, o->B, o->level);
 	free(work);
 	free(rep);
-	knee_verdict(out);
 	return 0;
 }
 
@@ -1588,11 +1595,8 @@ int knee_compare_peak(const struct knee_result *ra, const struct knee_result *rb
 	}
 	for (size_t k = 0; k < nb; k++)
 		rep[k] = ra->boot_peak[k] - rep[k];
-	stats_percentile_inplace(rep, nb, o->level, &out->ratio.lo, &out->ratio.hi);
-	out->ratio.lo = exp(out->ratio.lo);
-	out->ratio.hi = exp(out->ratio.hi);
+	knee_ratio_ci(out, rep, nb, o->level);
 	free(rep);
-	knee_verdict(out);
 	return 0;
 }
 

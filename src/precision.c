@@ -7,6 +7,7 @@
 
 #include "knee.h"
 #include "precision.h"
+#include "stats.h"
 #include "xalloc.h"
 
 static int precision_cmp_unsigned(const void *a, const void *b)
@@ -111,7 +112,7 @@ long precision_next(const struct precision *p, double target, unsigned max_repea
 	double *width = xcalloc(p->ndepths ? p->ndepths : 1, sizeof *width);
 	struct precision_pick *v = NULL;
 	size_t nv = 0, cap = 0;
-	uint64_t s = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+	struct stats_rng rng;
 	int unknown = 0;
 
 	*out = NULL;
@@ -154,13 +155,11 @@ long precision_next(const struct precision *p, double target, unsigned max_repea
 	if (unknown)
 		st->worst = NAN;
 	/* Shuffled, as the plan is: drift then hits every point of a round alike. */
+	stats_rng_seed(&rng, seed);
 	for (size_t i = nv; i > 1; i--) {
-		size_t j;
-		struct precision_pick tmp;
+		size_t j = (size_t)stats_rng_below(&rng, i);
+		struct precision_pick tmp = v[i - 1];
 
-		s = s * 6364136223846793005ULL + 1442695040888963407ULL;
-		j = (size_t)((s >> 33) % i);
-		tmp = v[i - 1];
 		v[i - 1] = v[j];
 		v[j] = tmp;
 	}

@@ -197,15 +197,13 @@ void spec_find(const char *name, const char *dir, const char *ext, char *buf, si
 
 int spec_not_found(const char *name, const char *dir, const char *ext, struct rs_err *err)
 {
-	char looked[4][1024];
-	int n = 0;
+	char path[1024], looked[4200] = "";
+	size_t n = 0;
 
 	for (int k = 0; k < 4 && strchr(name, '/') == NULL; k++)
-		if (spec_candidate(k, name, dir, ext, looked[n], sizeof looked[n]) == 0)
-			n++;
+		if (spec_candidate(k, name, dir, ext, path, sizeof path) == 0 && n < sizeof looked)
+			n += (size_t)snprintf(looked + n, sizeof looked - n, "%s%s", n ? ", " : "", path);
 	if (n == 0)
 		return rs_err_set(err, "%s: no such file", name);
-	return rs_err_set(err, "%s: no such %s file (looked for %s%s%s%s%s%s%s)", name, ext + 1,
-			  looked[0], n > 1 ? ", " : "", n > 1 ? looked[1] : "", n > 2 ? ", " : "",
-			  n > 2 ? looked[2] : "", n > 3 ? ", " : "", n > 3 ? looked[3] : "");
+	return rs_err_set(err, "%s: no such %s file (looked for %s)", name, ext + 1, looked);
 }
