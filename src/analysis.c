@@ -258,6 +258,8 @@ void analysis_series_compute(const struct series *rps, const struct series *avg,
 			out->unstable[out->nunstable].depth = p->depth;
 			out->unstable[out->nunstable].n = p->n;
 			out->unstable[out->nunstable].cv = p->cv;
+			cause_of(p, rps->first ? rps->first->threads : -1,
+				 &out->unstable[out->nunstable].cause);
 			out->nunstable++;
 		}
 	}

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "err.h"
+#include "cause.h"
 #include "knee.h"
 #include "series.h"
 
@@ -101,6 +102,7 @@ struct analysis_unstable {
 	unsigned depth;
 	size_t n;                 /* repeats */
 	double cv;
+	struct cause cause;       /* its likely cause */
 };
 
 /* Everything the report says about one series (label x test). */

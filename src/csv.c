@@ -73,6 +73,7 @@ static const struct csv_col csv_cols[] = {
 	COL_D(steal_pct, steal_pct, 2),
 	COL_I(client_nivcsw, client_nivcsw),
 	COL_D(drift_pct, drift_pct, 1),
+	COL_D(other_cpus, other_cpus, 2),
 	/* Clients differ by 2-3x at shallow depths: a comparison must know. */
 	COL_S(client, client),
 	/* Last, and quoted when it holds text (csv_format_row): a row a crash

@@ -5,12 +5,14 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "host.h"
 
 /* The machine-wide "cpu" line of /proc/stat: user nice system idle iowait
  * irq softirq steal (guest and guest_nice are already in user and nice). */
-static int host_ticks(uint64_t *steal, uint64_t *total)
+static int host_ticks(uint64_t *steal, uint64_t *busy, uint64_t *total)
 {
 	unsigned long long v[8] = { 0 };
 	FILE *fp = fopen("/proc/stat", "re");
@@ -27,7 +29,16 @@ static int host_ticks(uint64_t *steal, uint64_t *total)
 	*total = 0;
 	for (int i = 0; i < n; i++)
 		*total += v[i];
+	*busy = *total - v[3] - v[4] - *steal;
 	return 0;
+}
+
+static double host_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 void host_sample(struct host_sample *s)
@@ -43,7 +54,8 @@ void host_sample(struct host_sample *s)
 		s->cpu_s = NAN;
 		s->nivcsw = -1;
 	}
-	s->have_ticks = host_ticks(&s->steal, &s->total) == 0;
+	s->have_ticks = host_ticks(&s->steal, &s->busy, &s->total) == 0;
+	s->wall_s = host_now();
 }
 
 double host_steal_pct(const struct host_sample *a, const struct host_sample *b)
@@ -51,6 +63,22 @@ double host_steal_pct(const struct host_sample *a, const struct host_sample *b)
 	if (!a->have_ticks || !b->have_ticks || b->total <= a->total || b->steal < a->steal)
 		return NAN;
 	return 100.0 * (double)(b->steal - a->steal) / (double)(b->total - a->total);
+}
+
+double host_other_cpus(const struct host_sample *a, const struct host_sample *b,
+		       double server_cpu_s, int server_local)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	double wall = b->wall_s - a->wall_s, busy, other;
+
+	if (!a->have_ticks || !b->have_ticks || b->total <= a->total || b->busy < a->busy ||
+	    ncpu < 1 || !(wall > 0) || !isfinite(a->cpu_s) || !isfinite(b->cpu_s))
+		return NAN;
+	if (server_local && !isfinite(server_cpu_s))
+		return NAN;
+	busy = (double)ncpu * (double)(b->busy - a->busy) / (double)(b->total - a->total);
+	other = busy - (b->cpu_s - a->cpu_s) / wall - (server_local ? server_cpu_s / wall : 0);
+	return other > 0 ? other : 0;
 }
 
 double host_drift_pct(const double *v, unsigned n)

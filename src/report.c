@@ -494,12 +494,78 @@ void report_client_note(const struct analysis_result *r, size_t other, const cha
 		 r->baseline, base_client);
 }
 
+static int report_unstable_by_cv(const void *x, const void *y)
+{
+	const struct analysis_unstable *a = *(const struct analysis_unstable *const *)x;
+	const struct analysis_unstable *b = *(const struct analysis_unstable *const *)y;
+
+	if (a->cv != b->cv)
+		return a->cv > b->cv ? -1 : 1;
+	return (a->depth > b->depth) - (a->depth < b->depth);
+}
+
+static int report_unstable_by_depth(const void *x, const void *y)
+{
+	const struct analysis_unstable *a = *(const struct analysis_unstable *const *)x;
+	const struct analysis_unstable *b = *(const struct analysis_unstable *const *)y;
+
+	return (a->depth > b->depth) - (a->depth < b->depth);
+}
+
+/* The notes on a's unstable points into v (room for REPORT_UNSTABLE_LIST
+ * + 1); returns how many.  One line a point, with its likely cause; past
+ * REPORT_UNSTABLE_LIST, a line that counts them by cause, then the worst. */
+static size_t report_unstable_notes(const struct analysis_series *a, const struct report_opts *o,
+				    char **v)
+{
+	const struct series *s = a->rps;
+	const struct analysis_unstable **u;
+	size_t n = 0, show = a->nunstable;
+	char buf[512], x[32], why[160];
+
+	if (a->nunstable == 0)
+		return 0;
+	u = xcalloc(a->nunstable, sizeof *u);
+	for (size_t k = 0; k < a->nunstable; k++)
+		u[k] = &a->unstable[k];
+	if (a->nunstable > REPORT_UNSTABLE_LIST) {
+		size_t count[CAUSE_UNKNOWN + 1] = { 0 }, w;
+
+		for (size_t k = 0; k < a->nunstable; k++)
+			count[a->unstable[k].cause.kind]++;
+		w = (size_t)snprintf(buf, sizeof buf, "%s %s: unstable (CV above %s%%) at %zu of %zu "
+				     "depths; likely causes:", s->label, s->test,
+				     fnum(x, sizeof x, 100 * o->cv_limit, 1), a->nunstable, s->npts);
+		for (int c = 0, first = 1; c <= CAUSE_UNKNOWN && w < sizeof buf; c++) {
+			if (count[c] == 0)
+				continue;
+			w += (size_t)snprintf(buf + w, sizeof buf - w, "%s %s at %zu", first ? "" : ",",
+					      cause_name((enum cause_kind)c), count[c]);
+			first = 0;
+		}
+		if (w < sizeof buf)
+			snprintf(buf + w, sizeof buf - w, "; the %d worst:", REPORT_UNSTABLE_LIST);
+		v[n++] = xstrdup(buf);
+		qsort(u, a->nunstable, sizeof *u, report_unstable_by_cv);
+		show = REPORT_UNSTABLE_LIST;
+		qsort(u, show, sizeof *u, report_unstable_by_depth);
+	}
+	for (size_t k = 0; k < show; k++) {
+		cause_format(&u[k]->cause, why, sizeof why);
+		snprintf(buf, sizeof buf, "%s %s P=%u: CV %s%% over %zu repeats: %s", s->label, s->test,
+			 u[k]->depth, fnum(x, sizeof x, 100 * u[k]->cv, 1), u[k]->n, why);
+		v[n++] = xstrdup(buf);
+	}
+	free(u);
+	return n;
+}
+
 static size_t report_notes(const struct analysis_result *r, const struct report_opts *o,
 			   char ***out)
 {
-	/* At most two notes a series, and one for them all: room for them
-	 * at once, not a reallocation a note. */
-	char **v = xcalloc(3 * r->nseries + r->nlabels + 1, sizeof *v);
+	/* At most two notes a series and its unstable points, and one for
+	 * them all: room for them at once, not a reallocation a note. */
+	char **v = xcalloc((3 + REPORT_UNSTABLE_LIST) * r->nseries + r->nlabels + 1, sizeof *v);
 	size_t n = 0;
 	const char *base_client;
 	long other;
@@ -507,8 +573,7 @@ static size_t report_notes(const struct analysis_result *r, const struct report_
 	for (size_t i = 0; i < r->nseries; i++) {
 		const struct analysis_series *a = &r->series[i];
 		const struct series *s = a->rps;
-		char buf[512], x[32], y[32];
-		size_t w;
+		char buf[512], x[32];
 
 		buf[0] = '\0';
 		/* When every series has one depth, one note says it for all. */
@@ -545,31 +610,7 @@ static size_t report_notes(const struct analysis_result *r, const struct report_
 				 s->test, s->pts[s->npts - 1].depth);
 			v[n++] = xstrdup(buf);
 		}
-		if (a->nunstable == 0)
-			continue;
-		if (a->nunstable > REPORT_UNSTABLE_LIST) {
-			/* A line a person can read: the count and the worst point. */
-			size_t worst = 0;
-
-			for (size_t k = 1; k < a->nunstable; k++)
-				if (a->unstable[k].cv > a->unstable[worst].cv)
-					worst = k;
-			snprintf(buf, sizeof buf, "%s %s: unstable (CV above %s%%) at %zu of %zu depths; "
-				 "worst P=%u (%s%%)", s->label, s->test,
-				 fnum(x, sizeof x, 100 * o->cv_limit, 1), a->nunstable, s->npts,
-				 a->unstable[worst].depth,
-				 fnum(y, sizeof y, 100 * a->unstable[worst].cv, 1));
-			v[n++] = xstrdup(buf);
-			continue;
-		}
-		w = (size_t)snprintf(buf, sizeof buf, "%s %s: unstable (CV above %s%%) at", s->label,
-				     s->test, fnum(x, sizeof x, 100 * o->cv_limit, 1));
-		for (size_t k = 0; k < a->nunstable && w < sizeof buf; k++)
-			w += (size_t)snprintf(buf + w, sizeof buf - w, "%s P=%u (%s%%, %zu repeats)",
-					      k ? "," : "", a->unstable[k].depth,
-					      fnum(x, sizeof x, 100 * a->unstable[k].cv, 1),
-					      a->unstable[k].n);
-		v[n++] = xstrdup(buf);
+		n += report_unstable_notes(a, o, v + n);
 	}
 	if (r->nsingle == r->nseries) {
 		v[n++] = xstrdup("every series has one depth: no saturation depth or model fit, "
@@ -909,6 +950,13 @@ static void report_csv(FILE *fp, const struct analysis_result *r, const struct r
 		csv_num(fp, a->top_rps, 2);
 		csv_depth(fp, a->top_depth);
 		csv_depth(fp, c ? c->at_peak.avg_depth : 0);
+		w = 0;
+		b[0] = '\0';
+		for (size_t k = 0; k < a->nunstable && w < sizeof b; k++)
+			w += (size_t)snprintf(b + w, sizeof b - w, "%s%s", k ? " " : "",
+					      cause_name(a->unstable[k].cause.kind));
+		fputc(',', fp);
+		csv_str(fp, b);
 		fputc('\n', fp);
 	}
 	free(cmp_of);
@@ -1091,6 +1139,9 @@ static void report_json(FILE *fp, const struct analysis_result *r, const struct 
 			fprintf(fp, "%s{\"depth\":%u,\"repeats\":%zu", k ? "," : "", a->unstable[k].depth,
 				a->unstable[k].n);
 			json_num(fp, "cv", a->unstable[k].cv, 4, 1);
+			fprintf(fp, ",\"cause\":\"%s\",\"why\":", cause_name(a->unstable[k].cause.kind));
+			cause_format(&a->unstable[k].cause, b, sizeof b);
+			json_str(fp, b);
 			fputc('}', fp);
 		}
 		fputs("],\"busier\":", fp);

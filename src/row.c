@@ -19,7 +19,7 @@ void row_init(struct rs_row *r)
 	r->avg_ms = r->min_ms = r->p50_ms = r->p95_ms = r->p99_ms = NAN;
 	r->max_ms = r->p999_ms = NAN;
 	r->server_cpu_s = r->client_cpu_s = NAN;
-	r->steal_pct = r->drift_pct = NAN;
+	r->steal_pct = r->drift_pct = r->other_cpus = NAN;
 	r->client_nivcsw = -1;
 }
 
@@ -27,7 +27,8 @@ void row_init(struct rs_row *r)
  *
  * A figure is k / scale for a whole k below ROW_FIG_WIDE when that is
  * exactly the double the text gave: the CSV writes rps with 2 decimals,
- * latencies with 4 (ms), durations and CPU times with 6 (s), and a decimal
+ * latencies with 4 (ms), durations and CPU times with 6 (s), steal and
+ * other CPUs with 2, drift with 1, context switches whole, and a decimal
  * with that many digits parses to k / 10^d, the very division decoding
  * does.  Anything else (more digits, a larger figure) goes whole into
  * rows->wide, so that no figure is ever rounded; a float would round them
@@ -38,7 +39,8 @@ void row_init(struct rs_row *r)
 static const double row_scale[ROW_NFIGS] = {
 	[ROW_RPS] = 1e2, [ROW_SECONDS] = 1e6, [ROW_AVG_MS] = 1e4, [ROW_P50_MS] = 1e4,
 	[ROW_P95_MS] = 1e4, [ROW_P99_MS] = 1e4, [ROW_P999_MS] = 1e4, [ROW_MAX_MS] = 1e4,
-	[ROW_SERVER_CPU_S] = 1e6, [ROW_CLIENT_CPU_S] = 1e6,
+	[ROW_SERVER_CPU_S] = 1e6, [ROW_CLIENT_CPU_S] = 1e6, [ROW_STEAL_PCT] = 1e2,
+	[ROW_DRIFT_PCT] = 1e1, [ROW_OTHER_CPUS] = 1e2, [ROW_NIVCSW] = 1,
 };
 
 static int row_fig_put(struct rs_rows *rows, double v, enum row_fig f, uint32_t *out,
@@ -175,6 +177,9 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 		[ROW_P50_MS] = r->p50_ms, [ROW_P95_MS] = r->p95_ms, [ROW_P99_MS] = r->p99_ms,
 		[ROW_P999_MS] = r->p999_ms, [ROW_MAX_MS] = r->max_ms,
 		[ROW_SERVER_CPU_S] = r->server_cpu_s, [ROW_CLIENT_CPU_S] = r->client_cpu_s,
+		[ROW_STEAL_PCT] = r->steal_pct, [ROW_DRIFT_PCT] = r->drift_pct,
+		[ROW_OTHER_CPUS] = r->other_cpus,
+		[ROW_NIVCSW] = r->client_nivcsw >= 0 ? (double)r->client_nivcsw : NAN,
 	};
 	struct rs_rec rec;
 	const char *target, *version, *arch;

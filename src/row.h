@@ -58,6 +58,7 @@ struct rs_row {
 	double steal_pct;         /* CPU time the host took, % of the machine's */
 	int64_t client_nivcsw;    /* times rsweep was preempted */
 	double drift_pct;         /* throughput's spread across the window's quarters */
+	double other_cpus;        /* CPUs other processes kept busy (host.h) */
 
 	/* Where a row came from, for messages; not a column. */
 	const char *src;
@@ -78,7 +79,9 @@ struct rs_server {
 /* The figures of a struct rs_rec, read with rows_fig(). */
 enum row_fig {
 	ROW_RPS, ROW_SECONDS, ROW_AVG_MS, ROW_P50_MS, ROW_P95_MS, ROW_P99_MS, ROW_P999_MS,
-	ROW_MAX_MS, ROW_SERVER_CPU_S, ROW_CLIENT_CPU_S, ROW_NFIGS,
+	ROW_MAX_MS, ROW_SERVER_CPU_S, ROW_CLIENT_CPU_S,
+	/* What explains noise (host.h); client_nivcsw is a count. */
+	ROW_STEAL_PCT, ROW_DRIFT_PCT, ROW_OTHER_CPUS, ROW_NIVCSW, ROW_NFIGS,
 };
 
 /* A row as the readers keep it.  The fields have the names and meanings of

@@ -190,6 +190,37 @@ static double cpu_ratio(double cpu, double seconds)
 	return isfinite(cpu) && isfinite(seconds) && seconds > 0 ? cpu / seconds : NAN;
 }
 
+/* The worst of each noise figure over keys[0..n) into p->noise; tmp has
+ * room for n figures. */
+static void series_noise_fill(struct series_point *p, const struct rs_rows *rows,
+			      const struct series_key *k, size_t n, double *tmp)
+{
+	struct series_noise *z = &p->noise;
+	size_t nt = 0;
+
+	z->steal_pct = z->other_cpus = z->nivcsw_rate = z->drift_pct = NAN;
+	z->server_ns = z->server_ns_max = NAN;
+	for (size_t i = 0; i < n; i++) {
+		const struct rs_rec *r = &rows->v[k[i].row];
+		double secs = rows_fig(rows, r, ROW_SECONDS);
+		double cpu = rows_fig(rows, r, ROW_SERVER_CPU_S);
+		double rate = cpu_ratio(rows_fig(rows, r, ROW_NIVCSW), secs);
+
+		/* fmax() of NAN and a figure is the figure: NAN only when none. */
+		z->steal_pct = fmax(z->steal_pct, rows_fig(rows, r, ROW_STEAL_PCT));
+		z->other_cpus = fmax(z->other_cpus, rows_fig(rows, r, ROW_OTHER_CPUS));
+		z->drift_pct = fmax(z->drift_pct, rows_fig(rows, r, ROW_DRIFT_PCT));
+		z->nivcsw_rate = fmax(z->nivcsw_rate, rate);
+		if (isfinite(cpu) && r->requests > 0)
+			tmp[nt++] = 1e9 * cpu / (double)r->requests;
+	}
+	if (nt > 0) {
+		for (size_t i = 0; i < nt; i++)
+			z->server_ns_max = fmax(z->server_ns_max, tmp[i]);
+		z->server_ns = series_median(tmp, nt);
+	}
+}
+
 /* Summarise keys[0..n) (one depth of one series) into p. */
 static void series_point_fill(struct series_point *p, const struct rs_rows *rows,
 			      const struct series_key *k, size_t n, enum series_metric m,
@@ -238,6 +269,7 @@ static void series_point_fill(struct series_point *p, const struct rs_rows *rows
 			tmp[nc++] = c;
 	}
 	p->client_cpu = nc == n ? series_median(tmp, nc) : NAN;
+	series_noise_fill(p, rows, k, n, tmp);
 }
 
 /* The id of s in t; a new name is appended to *list (the rows' copy). */

@@ -17,6 +17,17 @@ enum series_metric {
 	SM_RPS, SM_AVG, SM_P50, SM_P95, SM_P99, SM_P999, SM_MAX,
 };
 
+/* What the rows of one point say about its noise (host.h): the worst
+ * repeat's figure, NAN when no repeat has it. */
+struct series_noise {
+	double steal_pct;         /* CPU time the host took */
+	double other_cpus;        /* CPUs other processes kept busy */
+	double nivcsw_rate;       /* rsweep's involuntary context switches a second */
+	double drift_pct;         /* throughput's spread within one window */
+	double server_ns;         /* median server CPU ns per request over repeats */
+	double server_ns_max;     /* the largest repeat's */
+};
+
 struct series_point {
 	unsigned depth;
 	size_t n;                 /* repeats */
@@ -24,6 +35,7 @@ struct series_point {
 	double cv;                /* stddev / mean over repeats; 0 for one repeat */
 	double server_cpu, client_cpu; /* median CPU seconds per timed second, NAN if unknown */
 	int64_t errors;           /* summed over repeats, -1 if unknown */
+	struct series_noise noise;
 	const double *v;          /* [n]: each repeat's figure, in repeat order;
 				   * points into series_set.values */
 };

@@ -650,6 +650,8 @@ static int sweep_measure(struct sweep *s, const struct workload_test *t, struct 
 	row->client_nivcsw = h0.nivcsw >= 0 && h1.nivcsw >= h0.nivcsw ? h1.nivcsw - h0.nivcsw : -1;
 	row->steal_pct = host_steal_pct(&h0, &h1);
 	row->drift_pct = host_drift_pct(res.slice_rps, ENGINE_SLICES);
+	row->other_cpus = host_other_cpus(&h0, &h1, row->server_cpu_s, cfg->spawned ||
+					  target_is_local(cfg->target));
 	snprintf(row->first_error, sizeof row->first_error, "%s", res.first_error);
 	if (sweep_row_sanitise(row, why, sizeof why) > 0)
 		sweep_note(cfg, "%s P=%u: %s", t->name, p->depth, why);

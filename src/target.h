@@ -48,6 +48,10 @@ struct target {
 				   * spawned server is ("" : desc) */
 };
 
+/* Whether the server runs on this machine as far as the address tells: a
+ * UNIX socket, localhost or a loopback address. */
+int target_is_local(const struct target *t);
+
 /* Fill t->desc from the address. */
 void target_describe(struct target *t);
 

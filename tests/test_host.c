@@ -3,6 +3,7 @@
 
 #include <criterion/criterion.h>
 #include <math.h>
+#include <unistd.h>
 
 #include "host.h"
 
@@ -44,4 +45,24 @@ Test(host, a_sample_of_this_process_reads)
 	cr_assert(a.have_ticks && b.have_ticks, "/proc/stat is read on Linux");
 	cr_assert_geq(b.total, a.total);
 #endif
+}
+
+Test(host, other_cpus_is_the_busy_share_less_rsweep_and_a_local_server)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	/* Over 2 s, half the ticks busy: ncpu / 2 CPUs.  rsweep used 0.2 s
+	 * (0.1 CPU) and the server 0.6 s (0.3 CPU). */
+	struct host_sample a = { .cpu_s = 1.0, .busy = 100, .total = 1000, .have_ticks = 1,
+				 .wall_s = 10 };
+	struct host_sample b = { .cpu_s = 1.2, .busy = 600, .total = 2000, .have_ticks = 1,
+				 .wall_s = 12 };
+
+	cr_assert_float_eq(host_other_cpus(&a, &b, 0.6, 1), ncpu / 2.0 - 0.1 - 0.3, 1e-9);
+	cr_assert_float_eq(host_other_cpus(&a, &b, 0.6, 0), ncpu / 2.0 - 0.1, 1e-9,
+			   "a remote server's CPU is not this machine's");
+	cr_assert(isnan(host_other_cpus(&a, &b, NAN, 1)), "a local server's CPU unknown");
+	cr_assert_float_eq(host_other_cpus(&a, &b, NAN, 0), ncpu / 2.0 - 0.1, 1e-9);
+	cr_assert(isnan(host_other_cpus(&a, &a, 0, 0)), "no tick between them");
+	b.busy = 100;
+	cr_assert_eq(host_other_cpus(&a, &b, 0.6, 1), 0, "rounded-down ticks are no load");
 }

@@ -134,11 +134,12 @@ Test(strtab, rows_share_their_strings)
 	rows_free(&rows);
 }
 
-/* What reading a file of millions of rows costs: a row in 128 bytes (it
- * was a struct of ten 128-byte strings, 1.1 KB). */
+/* What reading a file of millions of rows costs: a row in 144 bytes (it
+ * was a struct of ten 128-byte strings, 1.1 KB; 128 before the four
+ * figures that explain noise). */
 Test(strtab, a_row_is_small)
 {
-	cr_assert_leq(sizeof(struct rs_rec), 128, "%zu bytes", sizeof(struct rs_rec));
+	cr_assert_leq(sizeof(struct rs_rec), 144, "%zu bytes", sizeof(struct rs_rec));
 }
 
 /* The compact row's figures: fixed point when the text's decimals allow,
