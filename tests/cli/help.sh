@@ -83,8 +83,12 @@ grep -q -- "-q, --quiet .*one line per point" "$T/help-run" ||
 	fail "run --help does not say -q prints one line per point"
 
 # The dry run's plan counts in words that agree with the numbers.
-ok run --dry-run -t get -P 1
+ok run --dry-run -t get -P 1 --repeat 1
 grep -q "^plan: 1 point (1 test x 1 depth x 1 repeat)," "$T/out" || fail "$(head -1 "$T/out")"
+# The default: three repeats, in shuffled order (a point's interval needs them).
+ok run --dry-run -t get -P 1
+grep -q "^plan: 3 points (1 test x 1 depth x 3 repeats), 3 to run, order shuffled" "$T/out" ||
+	fail "$(head -1 "$T/out")"
 ok run --dry-run -t get,set -P 1..3 --repeat 2
 grep -q "^plan: 12 points (2 tests x 3 depths x 2 repeats)," "$T/out" || fail "$(head -1 "$T/out")"
 exit 0

@@ -81,7 +81,7 @@ for args in "--help" "report $T/big.csv"; do
 done
 # A sweep still runs to its end, its rows in the CSV.
 start_redis
-st=$(closed run -s "$SOCK" -t get,set -P 1..3 -n 200 -c 2 -q -o "$T/run.csv")
+st=$(closed run -s "$SOCK" -t get,set -P 1..3 -n 200 -c 2 --repeat 1 -q -o "$T/run.csv")
 [ "$st" = 141 ] || fail "run into a closed pipe exited $st, wanted 141: $(cat "$T/err")"
 # Its summary goes to stderr as ever; nothing about standard output.
 grep -q "standard output\|cannot write" "$T/err" && fail "run into a closed pipe said: $(cat "$T/err")"

@@ -34,7 +34,7 @@ start_redis
 pair() {
 	n=$1
 	f=$T/same-$n.csv
-	args="-s $SOCK -t get,set -n 20000 -c 10 --timeout 10 -q -o $f"
+	args="-s $SOCK -t get,set -n 20000 -c 10 --repeat 1 --timeout 10 -q -o $f"
 	resume=
 	for d in 1 2 3 4 5 6 7 8 9 10 11 12; do
 		if [ $((d % 2)) = 1 ]; then first=a second=b; else first=b second=a; fi

@@ -6,7 +6,7 @@
 . "${RS_SRCDIR:-.}/tests/cli/lib.sh"
 
 start_redis
-long="-s $SOCK -t get,set -P 1..30 -n 5000 -c 5 -q"
+long="-s $SOCK -t get,set -P 1..30 -n 5000 -c 5 --repeat 1 -q"
 
 # Another writer holds the lock: refused before the file is even read (this
 # one would otherwise be refused as foreign), naming the holder's pid.
@@ -96,7 +96,7 @@ expect_status 0 "$RSWEEP" run -s "$SOCK" -t get -P 1,2 -n 2000 -c 2 -q -l z -o "
 expect_status 2 "$RSWEEP" run --spawn -t get -P 1,2 -n 2000 -c 2 -q -l z -o "$T/z.csv" --resume
 grep -q "label 'z' was measured on unix:$SOCK, this run is on spawned redis-server (UNIX socket)" \
 	"$T/err" || fail "resume on another target: $(cat "$T/err")"
-[ "$(rows "$T/z.csv")" = 2 ] || fail "z.csv changed"
+[ "$(rows "$T/z.csv")" = 6 ] || fail "z.csv changed"
 
 # --precision: more rows than the plan, at most --max-repeats a point, no
 # duplicate point (check_csv), and a note that says how it ended; a

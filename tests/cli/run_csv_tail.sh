@@ -6,7 +6,7 @@
 
 start_redis
 run() {
-	"$RSWEEP" run -s "$SOCK" -t get,set -P 1..2 -n 2000 -c 5 -q -o "$T/f.csv" "$@"
+	"$RSWEEP" run -s "$SOCK" -t get,set -P 1..2 -n 2000 -c 5 --repeat 1 -q -o "$T/f.csv" "$@"
 }
 expect_status 0 run -l a
 expect_status 0 run -l b --resume

@@ -25,7 +25,7 @@ stop_redis
 
 # A restart between points: --retries reconnects and the CSV is complete.
 start_redis
-"$RSWEEP" run -s "$SOCK" -t set,get -P 1..8 -n 20000 -c 10 --retries 5 --timeout 5 \
+"$RSWEEP" run -s "$SOCK" -t set,get -P 1..8 -n 20000 -c 10 --repeat 1 --retries 5 --timeout 5 \
 	-o "$T/r.csv" -q >/dev/null 2>"$T/err" &
 pid=$!
 wait_rows "$T/r.csv" 3
@@ -95,7 +95,7 @@ errors=$(awk -F, 'NR == 2 { print $15 }' "$T/e.csv")
 [ "$errors" -gt 0 ] && [ "$errors" -lt 2000 ] || fail "errors column: $errors"
 expect_status 1 "$RSWEEP" run -s "$SOCK" --flush none --force-flush -r 2 -n 2000 -q \
 	--fail-on-error -- INCR k:__rand_int__
-grep -q "1 point had error replies (first: ERR value is not an integer" "$T/err" ||
+grep -q "3 points had error replies (first: ERR value is not an integer" "$T/err" ||
 	fail "--fail-on-error: $(cat "$T/err")"
 stop_redis
 echo "ok"

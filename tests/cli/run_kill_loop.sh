@@ -15,7 +15,7 @@ points=$((2 * depths))
 # The server is this test's own: --force-flush lets a run flush what the
 # killed one left in it.
 start_redis
-args="-s $SOCK --force-flush -t get,set -P 1..$depths -n 2000 -c 5 -l k -q --resume"
+args="-s $SOCK --force-flush -t get,set -P 1..$depths -n 2000 -c 5 --repeat 1 -l k -q --resume"
 
 # check_round FILE: the whole plan, once each, in whole lines under one header.
 check_round() {

@@ -6,7 +6,7 @@
 mkdir "$T/tmp"
 for sig in INT TERM; do
 	rm -f "$T/s.csv"
-	args="--spawn -t incr,get -P 1..10 -n 20000 -c 10 -o $T/s.csv"
+	args="--spawn -t incr,get -P 1..10 -n 20000 -c 10 --repeat 1 -o $T/s.csv"
 	TMPDIR=$T/tmp "$RSWEEP" run $args -q >/dev/null 2>"$T/err" &
 	pid=$!
 	wait_rows "$T/s.csv" 3
@@ -33,7 +33,7 @@ done
 start_redis
 for i in $(seq 1 12); do
 	rm -f "$T/t.csv"
-	"$RSWEEP" run -s "$SOCK" -t get,set,lpop -P 1..30 -n 5000 -c 5 -q -o "$T/t.csv" >/dev/null 2>"$T/err" &
+	"$RSWEEP" run -s "$SOCK" -t get,set,lpop -P 1..30 -n 5000 -c 5 --repeat 1 -q -o "$T/t.csv" >/dev/null 2>"$T/err" &
 	pid=$!
 	sleep "0.$(( (i * 7) % 9 + 1 ))"
 	kill -TERM "$pid" 2>/dev/null

@@ -35,7 +35,7 @@ done
 # install; a name found nowhere says where it was looked for.
 (cd "$T" && expect_status 0 "$RSWEEP" run --sweep m1-article --dry-run) ||
 	fail "m1-article from the build tree"
-grep -q "^plan: 520 points" "$T/out" || fail "m1-article: $(head -2 "$T/out")"
+grep -q "^plan: 1560 points" "$T/out" || fail "m1-article: $(head -2 "$T/out")"
 expect_status 2 "$RSWEEP" run --sweep no-such-sweep --dry-run
 grep -q "no-such-sweep: no such sweep file (looked for no-such-sweep, .*/sweeps/no-such-sweep.sweep" "$T/err" ||
 	fail "not found: $(cat "$T/err")"
