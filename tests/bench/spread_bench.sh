@@ -33,7 +33,7 @@ rb_rps() {  # P
 		awk -F'"' 'NR == 2 { print $4 }'
 }
 rs_rps() {  # P: rps and server ns per request
-	"$RSWEEP" run -s "$T/redis.sock" -c 50 -n "$N" -P "$1" -t get --force-flush \
+	"$RSWEEP" run -s "$T/redis.sock" -c 50 -n "$N" -P "$1" -t get --repeat 1 --force-flush \
 		-o "$T/p.csv" --overwrite -q >/dev/null 2>&1 && python3 -c 'import csv, sys
 r = next(csv.DictReader(open(sys.argv[1])))
 print(r["rps"], 1e9 * float(r["server_cpu_s"]) / float(r["requests"]))' "$T/p.csv"
