@@ -80,7 +80,7 @@ build() {
 	# shellcheck disable=SC2086
 	$CLANG -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-fno-omit-frame-pointer -I "$top/src" -I "$builddir" -I "$here" \
-		-DRS_DATADIR="\"$top\"" -o "$work/fuzz_$t" "$here/fuzz_$t.c" $files -lz -lm
+		-o "$work/fuzz_$t" "$here/fuzz_$t.c" $files -lz -lm
 }
 
 fuzz() {
