@@ -10,6 +10,7 @@
 
 #include "spawn.h"
 #include "sweep.h"
+#include "redis_helper.h"
 
 static struct spawn srv;
 static struct target tgt;
@@ -17,9 +18,9 @@ static struct target tgt;
 static void start(const char *const *extra)
 {
 	struct rs_err err;
-	const char *path = getenv("REDIS_SERVER");
+	const char *path = redis_server();
 
-	cr_assert_eq(spawn_start(&srv, path && *path ? path : NULL, 0, extra, 10, &err), 0, "%s",
+	cr_assert_eq(spawn_start(&srv, path, 0, extra, 10, &err), 0, "%s",
 		     err.msg);
 	memset(&tgt, 0, sizeof tgt);
 	tgt.socket = srv.socket;

@@ -16,6 +16,7 @@
 #include "opts.h"
 #include "rows_helper.h"
 #include "spawn.h"
+#include "redis_helper.h"
 
 static void parse_ok(const char *text, enum import_kind kind, struct import_result *r)
 {
@@ -364,7 +365,7 @@ static void capture(const char *cmd, const char *name)
 Test(import, real_redis_benchmark_output, .init = mk_tmp, .fini = rm_tmp, .timeout = 120)
 {
 	struct spawn h;
-	const char *server = getenv("REDIS_SERVER");
+	const char *server = redis_server();
 	char cmd[512];
 	struct rs_err err = { "" };
 	struct rs_rows rows = { 0 };
@@ -375,7 +376,7 @@ Test(import, real_redis_benchmark_output, .init = mk_tmp, .fini = rm_tmp, .timeo
 
 	if (system("command -v redis-benchmark >/dev/null") != 0)
 		cr_skip_test("redis-benchmark not found (apt-get install redis-tools)");
-	cr_assert_eq(spawn_start(&h, server && *server ? server : NULL, 0, NULL, 10, &err), 0, "%s",
+	cr_assert_eq(spawn_start(&h, server, 0, NULL, 10, &err), 0, "%s",
 		     err.msg);
 	snprintf(cmd, sizeof cmd, "redis-benchmark -s '%s' -t get,set -n 2000 -q", h.socket);
 	capture(cmd, "q.txt");

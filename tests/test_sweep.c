@@ -10,6 +10,7 @@
 #include "rows_helper.h"
 #include "spawn.h"
 #include "sweep.h"
+#include "redis_helper.h"
 
 Test(sweep, plan_covers_every_point_once_in_both_orders)
 {
@@ -168,7 +169,7 @@ static struct spawn srv;
 
 Test(sweep, three_tests_four_depths_two_repeats_write_24_rows, .timeout = 120)
 {
-	const char *path = getenv("REDIS_SERVER");
+	const char *path = redis_server();
 	struct rs_err err;
 	struct target t = { .connect_timeout = 5, .timeout = 10 };
 	struct workload w;
@@ -186,7 +187,7 @@ Test(sweep, three_tests_four_depths_two_repeats_write_24_rows, .timeout = 120)
 	int seen[3][5][3] = { { { 0 } } };
 
 	close(fd);
-	cr_assert_eq(spawn_start(&srv, path && *path ? path : NULL, 0, NULL, 10, &err), 0, "%s",
+	cr_assert_eq(spawn_start(&srv, path, 0, NULL, 10, &err), 0, "%s",
 		     err.msg);
 	t.socket = srv.socket;
 	target_describe(&t);
