@@ -62,6 +62,27 @@ rows() {
 	tail -n +2 "$1" | grep -c .
 }
 
+# wait_for SECONDS WHAT CMD...: run CMD every 10 ms until it succeeds; after
+# SECONDS, fail saying WHAT never happened.  For waiting on an event, in
+# place of a fixed sleep that is too short on a loaded machine.
+wait_for() {
+	wf_secs=$1
+	wf_left=$((wf_secs * 100))
+	wf_what=$2
+	shift 2
+	while [ "$wf_left" -gt 0 ]; do
+		"$@" && return 0
+		sleep 0.01
+		wf_left=$((wf_left - 1))
+	done
+	fail "$wf_what: not within $wf_secs s"
+}
+
+# get_calls: how many GETs the server has run (0 before the first).
+get_calls() {
+	rcli info commandstats | tr -d '\r' | sed -n 's/^cmdstat_get:calls=\([0-9]*\).*/\1/p' | grep . || echo 0
+}
+
 # wait_rows FILE N: until FILE has at least N rows (10 s at most).
 wait_rows() {
 	for _ in $(seq 1 1000); do

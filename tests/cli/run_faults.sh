@@ -8,7 +8,9 @@
 start_redis
 "$RSWEEP" run -s "$SOCK" -t get -P 1 -n 100000000 -c 5 --timeout 1 -q >/dev/null 2>"$T/err" &
 pid=$!
-sleep 0.3
+# Stopped mid-point, once the engine's requests are reaching it.
+gets_started() { [ "$(get_calls)" -gt 0 ]; }
+wait_for 10 "hung server: the point never started" gets_started
 kill -STOP "$REDIS_PID"
 wait "$pid"
 st=$?
@@ -30,7 +32,9 @@ start_redis
 pid=$!
 wait_rows "$T/r.csv" 3
 stop_redis
-sleep 0.2
+# Restarted only once rsweep has seen it gone: a restart quicker than
+# that would test nothing.
+wait_for 10 "restart: rsweep never noticed the server was gone" grep -q "retry 1 of 5" "$T/err"
 start_redis
 wait "$pid"
 st=$?
