@@ -2,44 +2,68 @@
 #include "config.h"
 
 #include <criterion/criterion.h>
+#include <criterion/parameterized.h>
 #include <string.h>
 
 #include "depths.h"
 
-static void expect(const char *s, const unsigned *want, size_t n)
+/* One accepted form and the depths it stands for.  Parameters are copied
+ * into each test's process, which is not a fork of this one: text goes by
+ * value, never by pointer. */
+struct depths_case {
+	char s[32];
+	size_t n;
+	unsigned want[8];
+};
+
+ParameterizedTestParameters(depths, forms)
+{
+	static struct depths_case cases[] = {
+		{ "16", 1, { 16 } },
+		{ "1..4", 4, { 1, 2, 3, 4 } },
+		{ "1..64:x2", 7, { 1, 2, 4, 8, 16, 32, 64 } },
+		{ "1..10:+4", 3, { 1, 5, 9 } },
+		{ "1..3,24,32", 5, { 1, 2, 3, 24, 32 } },
+		{ "7..7", 1, { 7 } },
+	};
+
+	return cr_make_param_array(struct depths_case, cases, sizeof cases / sizeof cases[0]);
+}
+
+ParameterizedTest(struct depths_case *c, depths, forms)
 {
 	struct depth_list d = { 0 };
 	struct rs_err err;
 
-	cr_assert_eq(depths_parse(s, &d, &err), 0, "%s: %s", s, err.msg);
-	cr_assert_eq(d.n, n, "%s: %zu depths", s, d.n);
-	for (size_t i = 0; i < n; i++)
-		cr_assert_eq(d.v[i], want[i], "%s[%zu]", s, i);
+	cr_assert_eq(depths_parse(c->s, &d, &err), 0, "%s: %s", c->s, err.msg);
+	cr_assert_eq(d.n, c->n, "%s: %zu depths", c->s, d.n);
+	for (size_t i = 0; i < c->n; i++)
+		cr_assert_eq(d.v[i], c->want[i], "%s[%zu]", c->s, i);
 	depths_free(&d);
 }
 
-Test(depths, forms)
+/* One refused list. */
+struct depths_bad {
+	char s[16];
+};
+
+ParameterizedTestParameters(depths, errors)
 {
-	expect("16", (unsigned[]){ 16 }, 1);
-	expect("1..4", (unsigned[]){ 1, 2, 3, 4 }, 4);
-	expect("1..64:x2", (unsigned[]){ 1, 2, 4, 8, 16, 32, 64 }, 7);
-	expect("1..10:+4", (unsigned[]){ 1, 5, 9 }, 3);
-	expect("1..3,24,32", (unsigned[]){ 1, 2, 3, 24, 32 }, 5);
-	expect("7..7", (unsigned[]){ 7 }, 1);
+	static struct depths_bad bad[] = { { "" }, { "0" }, { "1..0" }, { "3..1" }, { "1.." }, { "..4" }, { "a" },
+		    { "1,,2" }, { "1,1" }, { "1..4:x1" }, { "1..4:y2" }, { "1..5000" },
+		    { "2000000" }, { "-1" }, { "1..4:x" }, { " 1" } };
+
+	return cr_make_param_array(struct depths_bad, bad, sizeof bad / sizeof bad[0]);
 }
 
-Test(depths, errors)
+ParameterizedTest(struct depths_bad *bad, depths, errors)
 {
-	const char *bad[] = { "", "0", "1..0", "3..1", "1..", "..4", "a", "1,,2", "1,1", "1..4:x1",
-			      "1..4:y2", "1..5000", "2000000", "-1", "1..4:x", " 1" };
+	struct depth_list d = { 0 };
+	struct rs_err err = { "" };
 
-	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		struct depth_list d = { 0 };
-		struct rs_err err = { "" };
-
-		cr_assert_eq(depths_parse(bad[i], &d, &err), -1, "'%s' accepted", bad[i]);
-		cr_assert(err.msg[0] != '\0');
-	}
+	cr_assert_eq(depths_parse(bad->s, &d, &err), -1, "'%s' accepted", bad->s);
+	cr_assert(err.msg[0] != '\0', "'%s': no message", bad->s);
+	cr_assert_null(d.v, "'%s': depths left behind", bad->s);
 }
 
 /* A dash between numbers is what other tools take for a range: say how

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <criterion/criterion.h>
+#include <criterion/parameterized.h>
 #include <math.h>
 #include <hiredis/hiredis.h>
 #include <stdlib.h>
@@ -88,41 +89,57 @@ static enum sweep_status run(const char *tests, unsigned depth, uint64_t n, unsi
 	return st;
 }
 
-Test(engine, commandstats_grow_by_exactly_the_requests_reported, .init = setup,
-     .fini = teardown, .timeout = 300)
+/* One case: a test of the catalogue, by its index in workload_names(), at
+ * one depth. */
+struct engine_case {
+	size_t name;
+	unsigned depth;
+};
+
+ParameterizedTestParameters(engine, commandstats_grow_by_exactly_the_requests_reported)
 {
+	static struct engine_case cases[128];
 	const char *const *names = workload_names();
 	const unsigned depths[] = { 1, 8 };
+	size_t n = 0;
 
-	for (size_t i = 0; names[i]; i++)
-		for (size_t k = 0; k < 2; k++) {
-			struct rs_err err;
-			char field[64];
-			const char *cmd = strncmp(names[i], "PING", 4) == 0 ? "ping" :
-					  strncmp(names[i], "LRANGE", 6) == 0 ? "lrange" : names[i];
-			long long before, after;
-			const uint64_t n = 3001;   /* not a multiple of clients or depth */
+	for (size_t i = 0; names[i] && n + 2 <= sizeof cases / sizeof cases[0]; i++)
+		for (size_t k = 0; k < 2; k++)
+			cases[n++] = (struct engine_case){ i, depths[k] };
+	return cr_make_param_array(struct engine_case, cases, n);
+}
 
-			snprintf(field, sizeof field, "cmdstat_%s:", cmd);
-			for (char *p = field; *p; p++)
-				*p = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
-			before = info_counter("commandstats", field, "calls=");
-			cr_assert_eq(run(names[i], depths[k], n, 10, 1, 3, 1000, &err), SWEEP_OK, "%s: %s",
-				     names[i], err.msg);
-			after = info_counter("commandstats", field, "calls=");
-			cr_assert_eq(last_row.requests, (int64_t)n, "%s P=%u", names[i], depths[k]);
-			cr_assert_eq(after - before, last_row.requests, "%s P=%u: server counted %lld",
-				     names[i], depths[k], after - before);
-			cr_assert_eq(last_row.server_calls, last_row.requests);
-			cr_assert_eq(last_row.errors, 0, "%s: %s", names[i], last_row.first_error);
-			/* Every test reads real data: no nil or empty replies. */
-			cr_assert_eq(last_row.misses, 0, "%s P=%u had %lld misses", names[i], depths[k],
-				     (long long)last_row.misses);
-			cr_assert_gt(last_row.rps, 0);
-			cr_assert_leq(last_row.min_ms, last_row.p50_ms);
-			cr_assert_leq(last_row.p50_ms, last_row.p99_ms);
-			cr_assert_leq(last_row.p99_ms, last_row.max_ms * 1.01);
-		}
+ParameterizedTest(struct engine_case *c, engine, commandstats_grow_by_exactly_the_requests_reported,
+		  .init = setup, .fini = teardown, .timeout = 60)
+{
+	const char *name = workload_names()[c->name];
+	unsigned depth = c->depth;
+	struct rs_err err;
+	char field[64];
+	const char *cmd = strncmp(name, "PING", 4) == 0 ? "ping" :
+			  strncmp(name, "LRANGE", 6) == 0 ? "lrange" : name;
+	long long before, after;
+	const uint64_t n = 3001;   /* not a multiple of clients or depth */
+
+	snprintf(field, sizeof field, "cmdstat_%s:", cmd);
+	for (char *p = field; *p; p++)
+		*p = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
+	before = info_counter("commandstats", field, "calls=");
+	cr_assert_eq(run(name, depth, n, 10, 1, 3, 1000, &err), SWEEP_OK, "%s P=%u: %s", name, depth,
+		     err.msg);
+	after = info_counter("commandstats", field, "calls=");
+	cr_assert_eq(last_row.requests, (int64_t)n, "%s P=%u", name, depth);
+	cr_assert_eq(after - before, last_row.requests, "%s P=%u: server counted %lld", name, depth,
+		     after - before);
+	cr_assert_eq(last_row.server_calls, last_row.requests, "%s P=%u", name, depth);
+	cr_assert_eq(last_row.errors, 0, "%s P=%u: %s", name, depth, last_row.first_error);
+	/* Every test reads real data: no nil or empty replies. */
+	cr_assert_eq(last_row.misses, 0, "%s P=%u had %lld misses", name, depth,
+		     (long long)last_row.misses);
+	cr_assert_gt(last_row.rps, 0, "%s P=%u", name, depth);
+	cr_assert_leq(last_row.min_ms, last_row.p50_ms, "%s P=%u", name, depth);
+	cr_assert_leq(last_row.p50_ms, last_row.p99_ms, "%s P=%u", name, depth);
+	cr_assert_leq(last_row.p99_ms, last_row.max_ms * 1.01, "%s P=%u", name, depth);
 }
 
 Test(engine, threads_merge_exactly, .init = setup, .fini = teardown, .timeout = 60)
