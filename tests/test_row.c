@@ -1,0 +1,223 @@
+/* test_row.c: the full row's defaults and the compact rows readers keep
+ * (row.h): every figure comes back exactly, unknowns stay unknown, limits
+ * are errors, --relabel renames all or nothing. */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "row.h"
+
+static void base(struct rs_row *r, const char *label, const char *test)
+{
+	row_init(r);
+	snprintf(r->label, sizeof r->label, "%s", label);
+	snprintf(r->test, sizeof r->test, "%s", test);
+	r->pipeline = 4;
+	r->repeat = 1;
+}
+
+Test(row, init_leaves_every_figure_unknown)
+{
+	struct rs_row r;
+
+	memset(&r, 0x5a, sizeof r);
+	row_init(&r);
+	cr_assert(isnan(r.rps) && isnan(r.seconds) && isnan(r.avg_ms) && isnan(r.min_ms));
+	cr_assert(isnan(r.p50_ms) && isnan(r.p95_ms) && isnan(r.p99_ms) && isnan(r.p999_ms));
+	cr_assert(isnan(r.max_ms) && isnan(r.server_cpu_s) && isnan(r.client_cpu_s));
+	cr_assert(isnan(r.steal_pct) && isnan(r.drift_pct));
+	cr_assert_eq(r.clients, -1);
+	cr_assert_eq(r.requests, -1);
+	cr_assert_eq(r.errors, -1);
+	cr_assert_eq(r.misses, -1);
+	cr_assert_eq(r.server_calls, -1);
+	cr_assert_eq(r.order, -1);
+	cr_assert_eq(r.threads, -1);
+	cr_assert_eq(r.data_size, -1);
+	cr_assert_eq(r.keyspace, -1);
+	cr_assert_eq(r.client_nivcsw, -1);
+	cr_assert_str_empty(r.label);
+	cr_assert_str_empty(r.target);
+	cr_assert_null(r.src);
+}
+
+Test(row, figures_come_back_exactly)
+{
+	struct rs_rows rows = { 0 };
+	struct rs_err err = { "" };
+	struct rs_row r;
+	const struct rs_rec *rec;
+
+	base(&r, "m1", "GET");
+	r.rps = 123456.78;            /* the CSV's 2 decimals: fixed point */
+	r.seconds = 0.123456;
+	r.avg_ms = 0.1234;
+	r.p50_ms = 1.0 / 3.0;         /* more digits than the CSV: kept whole */
+	r.p99_ms = 3e9;               /* larger than fixed point holds */
+	r.max_ms = 0;
+	r.server_cpu_s = 12.5;
+	r.clients = 50;
+	r.threads = 2;
+	r.data_size = 3;
+	r.requests = 100000;
+	r.errors = 0;
+	r.keyspace = 1000;
+	snprintf(r.target, sizeof r.target, "unix:/tmp/r.sock");
+	rec = rows_add(&rows, &r, &err);
+	cr_assert_not_null(rec, "%s", err.msg);
+	cr_assert_eq(rows_fig(&rows, rec, ROW_RPS), 123456.78);
+	cr_assert_eq(rows_fig(&rows, rec, ROW_SECONDS), 0.123456);
+	cr_assert_eq(rows_fig(&rows, rec, ROW_AVG_MS), 0.1234);
+	cr_assert_eq(rows_fig(&rows, rec, ROW_P50_MS), 1.0 / 3.0);
+	cr_assert_eq(rows_fig(&rows, rec, ROW_P99_MS), 3e9);
+	cr_assert_eq(rows_fig(&rows, rec, ROW_MAX_MS), 0);
+	cr_assert_eq(rows_fig(&rows, rec, ROW_SERVER_CPU_S), 12.5);
+	cr_assert(isnan(rows_fig(&rows, rec, ROW_P95_MS)), "unknown stays unknown");
+	cr_assert(isnan(rows_fig(&rows, rec, ROW_CLIENT_CPU_S)));
+	cr_assert_str_eq(rec->label, "m1");
+	cr_assert_str_eq(rec->test, "GET");
+	cr_assert_str_eq(rec->client, "");
+	cr_assert_str_eq(rec->server->target, "unix:/tmp/r.sock");
+	cr_assert_str_eq(rec->server->redis_version, "");
+	cr_assert_str_eq(rec->src, "");
+	cr_assert_eq(rec->pipeline, 4);
+	cr_assert_eq(rec->clients, 50);
+	cr_assert_eq(rec->threads, 2);
+	cr_assert_eq(rec->data_size, 3);
+	cr_assert_eq(rec->requests, 100000);
+	cr_assert_eq(rec->keyspace, 1000);
+	rows_free(&rows);
+	cr_assert_eq(rows.n, 0);
+	rows_free(NULL);
+}
+
+Test(row, negative_and_unknown_integers)
+{
+	struct rs_rows rows = { 0 };
+	struct rs_err err = { "" };
+	struct rs_row r;
+	const struct rs_rec *rec;
+
+	base(&r, "a", "SET");
+	rec = rows_add(&rows, &r, &err);
+	cr_assert_not_null(rec, "%s", err.msg);
+	cr_assert_eq(rec->clients, -1);
+	cr_assert_eq(rec->threads, -1);
+	r.rps = -5;                   /* not fixed point: kept whole, not refused */
+	rec = rows_add(&rows, &r, &err);
+	cr_assert_not_null(rec, "%s", err.msg);
+	cr_assert_eq(rows_fig(&rows, rec, ROW_RPS), -5);
+	rows_free(&rows);
+}
+
+Test(row, integers_beyond_the_compact_row_are_errors)
+{
+	struct rs_rows rows = { 0 };
+	struct rs_err err = { "" };
+	struct rs_row r;
+
+	base(&r, "a", "GET");
+	r.clients = 2147483648LL;
+	cr_assert_null(rows_add(&rows, &r, &err));
+	cr_assert_str_eq(err.msg, "clients 2147483648 is above 2147483647");
+	r.clients = 1;
+	r.threads = -2;
+	cr_assert_null(rows_add(&rows, &r, &err));
+	cr_assert_str_eq(err.msg, "threads -2 is negative");
+	r.threads = 1;
+	r.data_size = 3000000000LL;
+	cr_assert_null(rows_add(&rows, &r, &err));
+	cr_assert_str_eq(err.msg, "data_size 3000000000 is above 2147483647");
+	cr_assert_eq(rows.n, 0, "a refused row was kept");
+	rows_free(&rows);
+}
+
+/* Rows that share strings and servers share their storage. */
+Test(row, strings_and_servers_stored_once)
+{
+	struct rs_rows rows = { 0 };
+	struct rs_err err = { "" };
+	struct rs_row r;
+	const struct rs_rec *a, *b, *c;
+
+	base(&r, "m1", "GET");
+	snprintf(r.target, sizeof r.target, "host:6379");
+	snprintf(r.redis_version, sizeof r.redis_version, "7.0.15");
+	r.src = "a.csv";
+	cr_assert_not_null(rows_add(&rows, &r, &err), "%s", err.msg);
+	snprintf(r.test, sizeof r.test, "SET");
+	cr_assert_not_null(rows_add(&rows, &r, &err), "%s", err.msg);
+	snprintf(r.redis_version, sizeof r.redis_version, "7.2.4");
+	cr_assert_not_null(rows_add(&rows, &r, &err), "%s", err.msg);
+	a = &rows.v[0];
+	b = &rows.v[1];
+	c = &rows.v[2];
+	cr_assert_eq(a->label, b->label);
+	cr_assert_eq(a->server, b->server);
+	cr_assert_neq(b->server, c->server, "another version is another server");
+	cr_assert_str_eq(c->server->redis_version, "7.2.4");
+	cr_assert_str_eq(a->src, "a.csv");
+	cr_assert_eq(a->src, c->src);
+	rows_free(&rows);
+}
+
+static void three_labels(struct rs_rows *rows)
+{
+	const char *labels[] = { "a", "b", "a", "c" };
+	struct rs_err err = { "" };
+
+	for (size_t i = 0; i < 4; i++) {
+		struct rs_row r;
+
+		base(&r, labels[i], "GET");
+		cr_assert_not_null(rows_add(rows, &r, &err), "%s", err.msg);
+	}
+}
+
+Test(row, relabel_renames_every_row_once)
+{
+	struct rs_rows rows = { 0 };
+	struct rs_err err = { "" };
+
+	three_labels(&rows);
+	cr_assert_eq(rows_relabel(&rows, "a=b,b=a", &err), 0, "%s", err.msg);
+	cr_assert_str_eq(rows.v[0].label, "b");
+	cr_assert_str_eq(rows.v[1].label, "a", "a swap renames each row once");
+	cr_assert_str_eq(rows.v[2].label, "b");
+	cr_assert_str_eq(rows.v[3].label, "c");
+	rows_free(&rows);
+}
+
+Test(row, relabel_refuses_without_changing_a_row)
+{
+	static const struct {
+		const char *spec, *msg;
+	} bad[] = {
+		{ "a", "--relabel: 'a' is not OLD=NEW" },
+		{ "=x", "--relabel: '=x' is not OLD=NEW" },
+		{ "a=", "--relabel: 'a=' is not OLD=NEW" },
+		{ ",", "--relabel: no OLD=NEW given" },
+		{ "a=x,zz=y", "--relabel: no row is labelled 'zz'" },
+		{ "a=x\ty", "--relabel: 'x\\ty' holds a control character" },
+	};
+	struct rs_rows rows = { 0 };
+	char longer[200];
+
+	three_labels(&rows);
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct rs_err err = { "" };
+
+		cr_assert_eq(rows_relabel(&rows, bad[i].spec, &err), -1, "'%s' accepted", bad[i].spec);
+		cr_assert_str_eq(err.msg, bad[i].msg, "'%s'", bad[i].spec);
+		cr_assert_str_eq(rows.v[0].label, "a", "'%s' renamed a row", bad[i].spec);
+	}
+	memset(longer, 'n', sizeof longer);
+	memcpy(longer, "a=", 2);
+	longer[sizeof longer - 1] = '\0';
+	cr_assert_eq(rows_relabel(&rows, longer, &(struct rs_err){ "" }), -1);
+	cr_assert_str_eq(rows.v[0].label, "a");
+	rows_free(&rows);
+}
