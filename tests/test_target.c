@@ -1,0 +1,461 @@
+/* test_target.c: the control connection (target.h) against a real
+ * redis-server started here on a private UNIX socket, and, for replies a
+ * real server will not give, a fake one that answers each request with
+ * the next reply of a script. */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <hiredis/hiredis.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "spawn.h"
+#include "target.h"
+#include "redis_helper.h"
+
+static struct spawn srv;
+static struct target tgt;
+static redisContext *ctl;
+
+static void start(const char *const *extra)
+{
+	struct rs_err err = { "" };
+
+	cr_assert_eq(spawn_start(&srv, redis_server(), 0, extra, 10, &err), 0, "%s", err.msg);
+	memset(&tgt, 0, sizeof tgt);
+	tgt.socket = srv.socket;
+	tgt.connect_timeout = 5;
+	tgt.timeout = 10;
+	target_describe(&tgt);
+}
+
+static void setup(void)
+{
+	struct rs_err err = { "" };
+
+	start(NULL);
+	cr_assert_eq(target_connect(&tgt, &ctl, &err), 0, "%s", err.msg);
+}
+
+static void teardown(void)
+{
+	if (ctl != NULL)
+		target_close(ctl);
+	ctl = NULL;
+	spawn_stop(&srv);
+}
+
+/* Run CMD, a literal (hiredis formats it), on the control connection. */
+#define run_ok(cmd)                                                                     \
+	do {                                                                            \
+		struct rs_err e_ = { "" };                                              \
+		cr_assert_eq(target_simple(ctl, &tgt, &e_, cmd), 0, "%s: %s", cmd, e_.msg); \
+	} while (0)
+
+Test(target, describe)
+{
+	struct target t = { .socket = "/tmp/x/redis.sock" };
+	struct target u = { .host = "127.0.0.1", .port = 6380 };
+
+	target_describe(&t);
+	cr_assert_str_eq(t.desc, "unix:/tmp/x/redis.sock");
+	target_describe(&u);
+	cr_assert_str_eq(u.desc, "127.0.0.1:6380");
+}
+
+Test(target, info_and_fields, .init = setup, .fini = teardown)
+{
+	struct rs_err err = { "" };
+	char *info = NULL, v[64];
+
+	cr_assert_eq(target_info(ctl, &tgt, "server", &info, &err), 0, "%s", err.msg);
+	target_info_field(info, "redis_version", v, sizeof v);
+	cr_assert_str_eq(v, srv.version);
+	target_info_field(info, "no_such_field", v, sizeof v);
+	cr_assert_str_empty(v);
+	/* A field is matched whole, at the start of a line. */
+	target_info_field("xredis_mode:a\r\nredis_mode:standalone\r\n", "redis_mode", v, sizeof v);
+	cr_assert_str_eq(v, "standalone");
+	target_info_field("tcp_port:0\r\n", "tcp", v, sizeof v);
+	cr_assert_str_empty(v);
+	target_info_field("f:abcdef\r\n", "f", v, 4);
+	cr_assert_str_eq(v, "abc", "cut to the buffer");
+	free(info);
+}
+
+Test(target, key_counts_and_flushes, .init = setup, .fini = teardown)
+{
+	struct rs_err err = { "" };
+	uint64_t keys = 99;
+
+	cr_assert_eq(target_key_count(ctl, &tgt, &keys, &err), 0, "%s", err.msg);
+	cr_assert_eq(keys, 0);
+	run_ok("SET a 1");
+	run_ok("SET b 2");
+	run_ok("SELECT 3");
+	run_ok("SET c 3");
+	cr_assert_eq(target_key_count(ctl, &tgt, &keys, &err), 0, "%s", err.msg);
+	cr_assert_eq(keys, 3, "all databases");
+	cr_assert_eq(target_db_key_count(ctl, &tgt, 0, &keys, &err), 0, "%s", err.msg);
+	cr_assert_eq(keys, 2);
+	cr_assert_eq(target_db_key_count(ctl, &tgt, 5, &keys, &err), 0, "%s", err.msg);
+	cr_assert_eq(keys, 0, "an empty database is absent from INFO");
+	/* FLUSHDB: the connection's database (3) only. */
+	cr_assert_eq(target_flush(ctl, &tgt, 1, &err), 0, "%s", err.msg);
+	cr_assert_eq(target_key_count(ctl, &tgt, &keys, &err), 0);
+	cr_assert_eq(keys, 2);
+	cr_assert_eq(target_flush(ctl, &tgt, 0, &err), 0, "%s", err.msg);
+	cr_assert_eq(target_key_count(ctl, &tgt, &keys, &err), 0);
+	cr_assert_eq(keys, 0);
+}
+
+Test(target, simple_reports_the_error_reply, .init = setup, .fini = teardown)
+{
+	struct rs_err err = { "" };
+	char want[256];
+
+	run_ok("SET s text");
+	cr_assert_eq(target_simple(ctl, &tgt, &err, "INCR s"), -1);
+	snprintf(want, sizeof want, "%s: INCR: ERR value is not an integer or out of range",
+		 tgt.desc);
+	cr_assert_str_eq(err.msg, want);
+	run_ok("PING");  /* an error reply leaves the connection usable */
+}
+
+Test(target, point_stats_count_exactly, .init = setup, .fini = teardown)
+{
+	struct rs_err err = { "" };
+	int64_t calls0 = -1, calls1 = -1;
+	double cpu0 = -1, cpu1 = -1;
+
+	cr_assert_eq(target_point_stats(ctl, &tgt, "incr", &calls0, &cpu0, &err), 0, "%s", err.msg);
+	cr_assert_eq(calls0, 0, "a command not run yet");
+	cr_assert_geq(cpu0, 0);
+	for (int i = 0; i < 7; i++)
+		run_ok("INCR n");
+	cr_assert_eq(target_point_stats(ctl, &tgt, "incr", &calls1, &cpu1, &err), 0, "%s", err.msg);
+	cr_assert_eq(calls1, 7);
+	cr_assert_geq(cpu1, cpu0);
+}
+
+Test(target, pipeline_reads_every_reply, .init = setup, .fini = teardown)
+{
+	static const char ok[] = "*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$1\r\n1\r\n"
+				 "*2\r\n$4\r\nINCR\r\n$1\r\nk\r\n";
+	static const char bad[] = "*2\r\n$5\r\nLPUSH\r\n$1\r\nk\r\n"       /* wrong arity */
+				  "*2\r\n$4\r\nINCR\r\n$1\r\nk\r\n";
+	struct rs_err err = { "" };
+	uint64_t keys;
+
+	cr_assert_eq(target_pipeline(ctl, &tgt, ok, sizeof ok - 1, 2, &err), 0, "%s", err.msg);
+	cr_assert_eq(target_pipeline(ctl, &tgt, bad, sizeof bad - 1, 2, &err), -1);
+	cr_assert(strstr(err.msg, "preparation failed: ERR wrong number of arguments") != NULL, "%s",
+		  err.msg);
+	/* Both replies were read: the connection is in step. */
+	cr_assert_eq(target_db_key_count(ctl, &tgt, 0, &keys, &err), 0, "%s", err.msg);
+	cr_assert_eq(keys, 1);
+	run_ok("PING");
+	{
+		redisReply *r = redisCommand(ctl, "GET k");
+
+		cr_assert_not_null(r);
+		cr_assert_str_eq(r->str, "3", "the INCR after the error ran too");
+		freeReplyObject(r);
+	}
+}
+
+Test(target, dump_and_restore, .init = setup, .fini = teardown)
+{
+	struct rs_err err = { "" };
+	char *payload = NULL;
+	size_t len = 0;
+	uint64_t keys;
+
+	run_ok("RPUSH l a b c");
+	cr_assert_eq(target_dump(ctl, &tgt, "l", &payload, &len, &err), 0, "%s", err.msg);
+	cr_assert_gt(len, 0);
+	run_ok("DEL l");
+	cr_assert_eq(target_restore(ctl, &tgt, "l", payload, len, &err), 0, "%s", err.msg);
+	cr_assert_eq(target_db_key_count(ctl, &tgt, 0, &keys, &err), 0);
+	cr_assert_eq(keys, 1);
+	/* A key in the way: the server refuses, the connection stays. */
+	cr_assert_eq(target_restore(ctl, &tgt, "l", payload, len, &err), 1);
+	cr_assert(strstr(err.msg, "RESTORE l: BUSYKEY") != NULL, "%s", err.msg);
+	free(payload);
+	payload = NULL;
+	/* No such key: nothing to keep. */
+	cr_assert_eq(target_dump(ctl, &tgt, "nosuch", &payload, &len, &err), 1);
+	cr_assert_null(payload);
+	run_ok("PING");
+}
+
+Test(target, flush_if_within_the_limit_only, .init = setup, .fini = teardown)
+{
+	struct rs_err err = { "" };
+	struct target_keyspace ks;
+	uint64_t keys;
+
+	run_ok("SET a 1");
+	run_ok("SET b 1");
+	/* Two keys, one allowed: left alone, and the keyspace says why. */
+	cr_assert_eq(target_flush_if(ctl, &tgt, 0, 0, TARGET_SCOPE_DB, 1, &ks, &err), 1, "%s",
+		     err.msg);
+	cr_assert_eq(ks.total, 2);
+	cr_assert_eq(target_keyspace_db(&ks, 0), 2);
+	target_keyspace_free(&ks);
+	cr_assert_eq(target_key_count(ctl, &tgt, &keys, &err), 0);
+	cr_assert_eq(keys, 2, "a flush beyond the limit ran");
+	/* Keys elsewhere: "only" refuses, "db" does not look there. */
+	run_ok("SELECT 2");
+	run_ok("SET c 1");
+	cr_assert_eq(target_flush_if(ctl, &tgt, 1, 0, TARGET_SCOPE_ONLY, 2, &ks, &err), 1);
+	target_keyspace_free(&ks);
+	cr_assert_eq(target_flush_if(ctl, &tgt, 1, 0, TARGET_SCOPE_DB, 2, &ks, &err), 0, "%s",
+		     err.msg);
+	target_keyspace_free(&ks);
+	/* FLUSHDB ran on the connection's database, 2. */
+	cr_assert_eq(target_db_key_count(ctl, &tgt, 0, &keys, &err), 0);
+	cr_assert_eq(keys, 2);
+	cr_assert_eq(target_db_key_count(ctl, &tgt, 2, &keys, &err), 0);
+	cr_assert_eq(keys, 0);
+	/* No limit: FLUSHALL. */
+	cr_assert_eq(target_flush_if(ctl, &tgt, 0, 0, TARGET_SCOPE_ALL, UINT64_MAX, &ks, &err), 0,
+		     "%s", err.msg);
+	target_keyspace_free(&ks);
+	cr_assert_eq(target_key_count(ctl, &tgt, &keys, &err), 0);
+	cr_assert_eq(keys, 0);
+}
+
+Test(target, no_server_is_a_connect_error)
+{
+	struct target t = { .socket = "/nonexistent/rsweep-test.sock", .connect_timeout = 1,
+			    .timeout = 1 };
+	struct rs_err err = { "" };
+	redisContext *c = (redisContext *)&t;
+
+	target_describe(&t);
+	cr_assert_eq(target_connect(&t, &c, &err), -1);
+	cr_assert_null(c);
+	cr_assert_str_eq(err.msg, "unix:/nonexistent/rsweep-test.sock: cannot connect: "
+		     "No such file or directory");
+}
+
+Test(target, passwords, .init = setup, .fini = teardown)
+{
+	struct rs_err err = { "" };
+	redisContext *c = NULL;
+	char want[256];
+
+	run_ok("CONFIG SET requirepass s3cret");
+	cr_assert_eq(target_connect(&tgt, &c, &err), -1);
+	cr_assert_null(c);
+	snprintf(want, sizeof want, "%s: the server needs a password (NOAUTH): set REDISCLI_AUTH "
+		 "or use -a", tgt.desc);
+	cr_assert_str_eq(err.msg, want);
+	tgt.password = "wrong-pw";
+	cr_assert_eq(target_connect(&tgt, &c, &err), -1);
+	cr_assert(strstr(err.msg, "authentication failed") != NULL, "%s", err.msg);
+	cr_assert(strstr(err.msg, "wrong-pw") == NULL, "the password was printed: %s", err.msg);
+	tgt.password = "s3cret";
+	cr_assert_eq(target_connect(&tgt, &c, &err), 0, "%s", err.msg);
+	target_close(c);
+}
+
+Test(target, renamed_flush_and_eval, .fini = teardown)
+{
+	const char *const extra[] = { "--rename-command", "FLUSHALL", "", "--rename-command", "EVAL",
+				      "", NULL };
+	struct rs_err err = { "" };
+	struct target_keyspace ks;
+
+	start(extra);
+	cr_assert_eq(target_connect(&tgt, &ctl, &err), 0, "%s", err.msg);
+	cr_assert_eq(target_flush(ctl, &tgt, 0, &err), -1);
+	cr_assert(strstr(err.msg, "FLUSHALL is renamed or forbidden on this server") != NULL, "%s",
+		  err.msg);
+	cr_assert(strstr(err.msg, "use --flush none") != NULL, "%s", err.msg);
+	cr_assert_eq(target_flush(ctl, &tgt, 1, &err), 0, "FLUSHDB is still there: %s", err.msg);
+	cr_assert_eq(target_flush_if(ctl, &tgt, 0, 0, TARGET_SCOPE_ALL, 0, &ks, &err), 2);
+	cr_assert(strstr(err.msg, "EVAL refused: ERR unknown command") != NULL, "%s", err.msg);
+	cr_assert(strstr(err.msg, "redis.call") == NULL, "the script was quoted: %s", err.msg);
+	target_keyspace_free(&ks);
+}
+
+/* ---- a fake server for replies no real one gives ---- */
+
+static struct {
+	char dir[48];
+	char path[96];
+	int lfd;
+	pthread_t tid;
+	const char *const *replies; /* one a request, NULL-terminated; then it closes */
+} fake;
+
+/* The length of the first whole RESP request in buf[0..n), or 0. */
+static size_t fake_request_len(const char *buf, size_t n)
+{
+	const char *p = buf, *end = buf + n, *nl;
+	long args;
+
+	if (n < 4 || *p != '*' || (nl = memchr(p, '\n', n)) == NULL)
+		return 0;
+	args = strtol(p + 1, NULL, 10);
+	p = nl + 1;
+	while (args-- > 0) {
+		long len;
+
+		if (p >= end || *p != '$' || (nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			return 0;
+		len = strtol(p + 1, NULL, 10);
+		p = nl + 1;
+		if (end - p < len + 2)
+			return 0;
+		p += len + 2;
+	}
+	return (size_t)(p - buf);
+}
+
+static void *fake_serve(void *arg)
+{
+	static char buf[1 << 16];
+	size_t have = 0;
+	int fd = accept(fake.lfd, NULL, NULL);
+
+	(void)arg;
+	if (fd < 0)
+		return NULL;
+	for (size_t i = 0; fake.replies[i] != NULL; i++) {
+		size_t len;
+		ssize_t k;
+
+		while ((len = fake_request_len(buf, have)) == 0) {
+			if (have == sizeof buf || (k = read(fd, buf + have, sizeof buf - have)) <= 0)
+				goto out;
+			have += (size_t)k;
+		}
+		memmove(buf, buf + len, have - len);
+		have -= len;
+		if (write(fd, fake.replies[i], strlen(fake.replies[i])) < 0)
+			break;
+	}
+out:
+	close(fd);
+	return NULL;
+}
+
+/* Listen, serve replies to one connection, connect the target to it. */
+static void fake_start(const char *const *replies)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct rs_err err = { "" };
+
+	snprintf(fake.dir, sizeof fake.dir, "/tmp/rsweep-fake-XXXXXX");
+	cr_assert_not_null(mkdtemp(fake.dir));
+	snprintf(fake.path, sizeof fake.path, "%s/fake.sock", fake.dir);
+	snprintf(sa.sun_path, sizeof sa.sun_path, "%s", fake.path);
+	fake.lfd = socket(AF_UNIX, SOCK_STREAM, 0);
+	cr_assert_geq(fake.lfd, 0);
+	cr_assert_eq(bind(fake.lfd, (struct sockaddr *)&sa, sizeof sa), 0);
+	cr_assert_eq(listen(fake.lfd, 1), 0);
+	fake.replies = replies;
+	cr_assert_eq(pthread_create(&fake.tid, NULL, fake_serve, NULL), 0);
+	memset(&tgt, 0, sizeof tgt);
+	tgt.socket = fake.path;
+	tgt.connect_timeout = 5;
+	tgt.timeout = 5;
+	target_describe(&tgt);
+	cr_assert_eq(target_connect(&tgt, &ctl, &err), 0, "%s", err.msg);
+}
+
+static void fake_stop(void)
+{
+	if (ctl != NULL)
+		target_close(ctl);
+	ctl = NULL;
+	pthread_join(fake.tid, NULL);
+	close(fake.lfd);
+	unlink(fake.path);
+	rmdir(fake.dir);
+}
+
+Test(target, fake_info_error_reply, .fini = fake_stop)
+{
+	static const char *const replies[] = { "+OK\r\n", "-ERR INFO is busy\r\n", NULL };
+	struct rs_err err = { "" };
+	char *info = NULL, want[256];
+
+	fake_start(replies);
+	cr_assert_eq(target_info(ctl, &tgt, "keyspace", &info, &err), -1);
+	cr_assert_null(info);
+	snprintf(want, sizeof want, "%s: INFO keyspace failed: ERR INFO is busy", tgt.desc);
+	cr_assert_str_eq(err.msg, want);
+}
+
+/* The script's keyspace text that does not read so: the guard must not
+ * guess, even when the script says it flushed. */
+Test(target, fake_flush_if_unreadable_keyspace, .fini = fake_stop)
+{
+	static const char *const replies[] = {
+		"+OK\r\n", "*2\r\n:1\r\n$19\r\n# Keyspace\r\ndb0:xx\r\n\r\n", NULL,
+	};
+	struct rs_err err = { "" };
+	struct target_keyspace ks;
+
+	fake_start(replies);
+	cr_assert_eq(target_flush_if(ctl, &tgt, 0, 0, TARGET_SCOPE_ALL, 0, &ks, &err), -1);
+	cr_assert(strstr(err.msg, "INFO keyspace has a line rsweep cannot read: 'db0:xx'") != NULL,
+		  "%s", err.msg);
+	cr_assert_eq(strncmp(err.msg, tgt.desc, strlen(tgt.desc)), 0, "%s", err.msg);
+	target_keyspace_free(&ks);
+}
+
+/* A reply of another shape than the script's: it may not have run. */
+Test(target, fake_flush_if_unexpected_reply, .fini = fake_stop)
+{
+	static const char *const replies[] = { "+OK\r\n", ":1\r\n", NULL };
+	struct rs_err err = { "" };
+	struct target_keyspace ks;
+	char want[256];
+
+	fake_start(replies);
+	cr_assert_eq(target_flush_if(ctl, &tgt, 0, 0, TARGET_SCOPE_ALL, 0, &ks, &err), 2);
+	snprintf(want, sizeof want, "%s: EVAL gave an unexpected reply", tgt.desc);
+	cr_assert_str_eq(err.msg, want);
+	target_keyspace_free(&ks);
+}
+
+Test(target, fake_point_stats_without_cpu, .fini = fake_stop)
+{
+	static const char *const replies[] = {
+		"+OK\r\n", "$43\r\n# Commandstats\r\ncmdstat_get:calls=5,usec=1\r\n\r\n", "$0\r\n\r\n",
+		NULL,
+	};
+	struct rs_err err = { "" };
+	int64_t calls;
+	double cpu;
+
+	fake_start(replies);
+	cr_assert_eq(target_point_stats(ctl, &tgt, "get", &calls, &cpu, &err), -1);
+	cr_assert(strstr(err.msg, "INFO cpu has no used_cpu_sys/used_cpu_user") != NULL, "%s",
+		  err.msg);
+}
+
+/* A server that closes: the command fails, and so does every later one,
+ * without being sent. */
+Test(target, fake_closed_connection, .fini = fake_stop)
+{
+	static const char *const replies[] = { "+OK\r\n", NULL };
+	struct rs_err err = { "" };
+
+	fake_start(replies);
+	cr_assert_eq(target_simple(ctl, &tgt, &err, "PING"), -1);
+	cr_assert_eq(strncmp(err.msg, tgt.desc, strlen(tgt.desc)), 0, "%s", err.msg);
+	cr_assert_eq(target_simple(ctl, &tgt, &err, "PING"), -1);
+	cr_assert(strstr(err.msg, "PING not sent: the connection failed before") != NULL, "%s",
+		  err.msg);
+}
