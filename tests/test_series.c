@@ -1,8 +1,10 @@
 /* test_series.c: rows grouped into series: order, lookups by name, many
- * names, rows without the metric, duplicates, medians. */
+ * names, rows without the metric, duplicates, medians; metric names and
+ * the --tests matching rule. */
 #include "config.h"
 
 #include <criterion/criterion.h>
+#include <criterion/parameterized.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,4 +205,88 @@ Test(series, median_is_the_sorted_middle)
 		want = n % 2 ? w[n / 2] : w[n / 2 - 1] + (w[n / 2] - w[n / 2 - 1]) / 2;
 		cr_assert(series_median(v, n) == want, "round %d, n %zu", round, n);
 	}
+}
+
+Test(series, metric_names_round_trip)
+{
+	static const char *const names[] = { "rps", "avg", "p50", "p95", "p99", "p999", "max" };
+	enum series_metric m;
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		m = (enum series_metric)99;
+		cr_assert_eq(series_metric_parse(names[i], &m), 0, "%s", names[i]);
+		cr_assert_eq((size_t)m, i, "%s", names[i]);
+		cr_assert_str_eq(series_metric_name(m), names[i]);
+		cr_assert(series_metric_title(m)[0] != '\0', "%s has no axis title", names[i]);
+	}
+	cr_assert_str_eq(series_metric_title(SM_RPS), "requests per second");
+	cr_assert_str_eq(series_metric_title(SM_AVG), "average latency (ms)");
+	m = SM_P99;
+	cr_assert_eq(series_metric_parse("RPS", &m), -1, "names are lower case");
+	cr_assert_eq(series_metric_parse("p90", &m), -1);
+	cr_assert_eq(series_metric_parse("", &m), -1);
+	cr_assert_eq(m, SM_P99, "a refused name changed the metric");
+}
+
+/* A --tests item, a test as the data spells it, and whether one names the
+ * other. */
+struct series_match_case {
+	char item[16];
+	char test[16];
+	int want;
+};
+
+ParameterizedTestParameters(series, test_matches)
+{
+	static struct series_match_case cases[] = {
+		{ "get", "GET", 1 },
+		{ "GET", "GET", 1 },
+		{ "get", "GETSET", 0 },       /* a family is ITEM_SOMETHING, not a prefix */
+		{ "lrange", "LRANGE_100", 1 },
+		{ "lrange_100", "LRANGE_100", 1 },
+		{ "lrange_10", "LRANGE_100", 0 },
+		{ "ping", "PING_INLINE", 1 },
+		{ "ping_mbulk", "PING_INLINE", 0 },
+		{ "lrange_*", "LRANGE_600", 1 },
+		{ "lrange_*", "LRANGE", 0 },
+		{ "?pop", "LPOP", 1 },
+		{ "[lr]push", "RPUSH", 1 },
+		{ "[lr]push", "SADD", 0 },
+		{ "", "GET", 0 },
+		{ "set", "MSET", 0 },
+	};
+
+	return cr_make_param_array(struct series_match_case, cases, sizeof cases / sizeof cases[0]);
+}
+
+ParameterizedTest(struct series_match_case *c, series, test_matches)
+{
+	cr_assert_eq(series_test_matches(c->item, c->test), c->want, "'%s' against %s: wanted %d",
+		     c->item, c->test, c->want);
+}
+
+Test(series, metric_value_reads_the_metric_figure)
+{
+	struct rs_rows rows = { 0 };
+	struct rs_err err = { "" };
+	struct rs_row r;
+	const struct rs_rec *rec;
+
+	row_init(&r);
+	snprintf(r.label, sizeof r.label, "a");
+	snprintf(r.test, sizeof r.test, "GET");
+	r.pipeline = 1;
+	r.repeat = 1;
+	r.rps = 1000.5;
+	r.avg_ms = 0.25;
+	r.p999_ms = 2.5;
+	r.max_ms = 9;
+	rec = rows_add(&rows, &r, &err);
+	cr_assert_not_null(rec, "%s", err.msg);
+	cr_assert_eq(series_metric_value(&rows, rec, SM_RPS), 1000.5);
+	cr_assert_eq(series_metric_value(&rows, rec, SM_AVG), 0.25);
+	cr_assert_eq(series_metric_value(&rows, rec, SM_P999), 2.5);
+	cr_assert_eq(series_metric_value(&rows, rec, SM_MAX), 9);
+	cr_assert(isnan(series_metric_value(&rows, rec, SM_P50)), "unknown is NAN");
+	rows_free(&rows);
 }
