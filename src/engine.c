@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "engine.h"
-#include "workload.h"
+#include "sbuf.h"
 #include "xalloc.h"
 
 #define ENGINE_READ_CHUNK 65536
@@ -307,6 +307,19 @@ static inline uint64_t engine_rand(uint64_t *s)
 	return x * 0x2545F4914F6CDD1DULL;
 }
 
+/* Register (out = 1) or drop (0) c's interest in EPOLLOUT.  Returns 0, or
+ * -1 with the run failed: a connection the loop can no longer watch would
+ * otherwise stall until the timeout, or spin. */
+static int engine_want_out(struct ethread *th, struct conn *c, int out)
+{
+	struct epoll_event ev = { .events = EPOLLIN | (out ? EPOLLOUT : 0u), .data.ptr = c };
+
+	if (epoll_ctl(th->ep, EPOLL_CTL_MOD, c->fd, &ev) < 0)
+		return engine_fail(th, "epoll_ctl: %s", strerror(errno));
+	c->want_out = out;
+	return 0;
+}
+
 static int engine_flush_out(struct ethread *th, struct conn *c)
 {
 	while (c->wpos < c->blen) {
@@ -318,24 +331,11 @@ static int engine_flush_out(struct ethread *th, struct conn *c)
 		}
 		if (w < 0 && errno == EINTR)
 			continue;
-		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			if (!c->want_out) {
-				struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT, .data.ptr = c };
-
-				epoll_ctl(th->ep, EPOLL_CTL_MOD, c->fd, &ev);
-				c->want_out = 1;
-			}
-			return 0;
-		}
+		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return c->want_out ? 0 : engine_want_out(th, c, 1);
 		return engine_fail(th, "write failed: %s", strerror(errno));
 	}
-	if (c->want_out) {
-		struct epoll_event ev = { .events = EPOLLIN, .data.ptr = c };
-
-		epoll_ctl(th->ep, EPOLL_CTL_MOD, c->fd, &ev);
-		c->want_out = 0;
-	}
-	return 0;
+	return c->want_out ? engine_want_out(th, c, 0) : 0;
 }
 
 /* Write the next batch on c, or retire c when the job is done. */
@@ -359,7 +359,7 @@ static int engine_next_batch(struct ethread *th, struct conn *c, uint64_t now)
 			char *cmd = c->buf + (size_t)i * job->len;
 
 			for (size_t r = 0; r < job->nrand; r++)
-				workload_put_digits(cmd + job->rand_off[r],
+				engine_put_digits(cmd + job->rand_off[r],
 						    engine_rand(&th->rng) % job->keyspace);
 		}
 	}
@@ -372,6 +372,22 @@ retire:
 	c->done = 1;
 	th->active--;
 	return 0;
+}
+
+/* Fail the run on a reply of a kind the job refuses; returns -1. */
+static int engine_fail_type(struct ethread *th)
+{
+	static const int types[] = { REDIS_REPLY_STATUS, REDIS_REPLY_STRING,
+				     REDIS_REPLY_INTEGER, REDIS_REPLY_ARRAY };
+	char want[96];
+	struct sbuf b;
+
+	sbuf_fixed(&b, want, sizeof want);
+	for (unsigned i = 0; i < 4; i++)
+		if (th->job->expect & (1u << i))
+			sbuf_item(&b, " or ", "%s", engine_type_name(types[i]));
+	return engine_fail(th, "the server replied with %s where the command gets %s",
+			   engine_type_name(th->wrong_type), want);
 }
 
 static int engine_on_read(struct ethread *th, struct conn *c)
@@ -410,18 +426,8 @@ static int engine_on_read(struct ethread *th, struct conn *c)
 			c->partial = 0;
 			k++;
 		}
-		if (th->wrong_type != 0) {
-			static const int types[] = { REDIS_REPLY_STATUS, REDIS_REPLY_STRING,
-						     REDIS_REPLY_INTEGER, REDIS_REPLY_ARRAY };
-			char want[96] = "";
-
-			for (unsigned i = 0; i < 4; i++)
-				if (th->job->expect & (1u << i))
-					snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s",
-						 want[0] ? " or " : "", engine_type_name(types[i]));
-			return engine_fail(th, "the server replied with %s where the command gets %s",
-					   engine_type_name(th->wrong_type), want);
-		}
+		if (th->wrong_type != 0)
+			return engine_fail_type(th);
 		if (c->partial + (c->reader->len - c->reader->pos) > th->job->max_reply)
 			return engine_fail(th, "a reply is larger than %llu bytes, more than any test asks for",
 					   (unsigned long long)th->job->max_reply);
@@ -527,88 +533,95 @@ static void engine_slices(const struct engine *e, struct engine_result *res)
 	}
 }
 
-int engine_run(struct engine *e, const struct engine_job *job, struct engine_result *res,
-	       struct rs_err *err)
+/* A batch: job->pipeline copies of one request, in memory the caller frees. */
+static char *engine_batch_new(const struct engine_job *job)
 {
-	size_t blen = (size_t)job->pipeline * job->len;
-	char *shared = NULL;
-	int randomise = job->nrand > 0 && job->keyspace > 0;
-	uint64_t first = UINT64_MAX, last = 0;
+	char *b = xmalloc((size_t)job->pipeline * job->len);
+
+	for (unsigned p = 0; p < job->pipeline; p++)
+		memcpy(b + (size_t)p * job->len, job->cmd, job->len);
+	return b;
+}
+
+/* Reset thread i's counters and connections for job.  With random keys
+ * each connection gets its own batch to patch; otherwise all share
+ * `shared`, which they only read. */
+static void engine_thread_prepare(struct engine *e, unsigned i, const struct engine_job *job,
+				  char *shared)
+{
+	struct ethread *th = &e->th[i];
+
+	th->job = job;
+	th->remaining = job->requests / e->nthreads + (i < job->requests % e->nthreads);
+	/* No slices in a timed run (the count is not known in advance),
+	 * nor for fewer requests than slices. */
+	th->sliced = job->duration <= 0 && th->remaining >= ENGINE_SLICES;
+	th->mark = 0;
+	for (unsigned k = 0; k < ENGINE_SLICES; k++)
+		th->mark_at[k] = th->remaining * (k + 1) / ENGINE_SLICES;
+	th->rng = (job->seed + 1) * 0x9E3779B97F4A7C15ULL + i;
+	if (th->rng == 0)
+		th->rng = 1;
+	th->failed = 0;
+	th->errors = th->misses = 0;
+	th->wrong_type = 0;
+	th->first_error[0] = '\0';
+	memset(&th->res, 0, sizeof th->res);
+	hist_init(&th->res.hist);
+	for (unsigned k = 0; k < th->nconns; k++) {
+		struct conn *c = &th->conns[k];
+
+		if (c->buf != th->shared)
+			free(c->buf);
+		c->done = 0;
+		c->inflight = 0;
+		c->partial = 0;
+		c->blen = c->wpos = 0;
+		c->buf = shared != NULL ? shared : engine_batch_new(job);
+	}
+	th->shared = shared;
+}
+
+/* Run every thread's loop to its end: in this thread when there is one,
+ * else one pthread each.  Returns 0, or -1 with err set when a thread
+ * could not start (the others are stopped; the run fails as a whole). */
+static int engine_loops(struct engine *e, struct rs_err *err)
+{
+	unsigned started = 0;
 	sigset_t all, old;
-	int rc = 0;
+	int prc = 0;
 
-	memset(res, 0, sizeof *res);
-	hist_init(&res->hist);
-	if (!randomise) {
-		/* One read-only batch buffer serves every connection. */
-		shared = xmalloc(blen);
-		for (unsigned i = 0; i < job->pipeline; i++)
-			memcpy(shared + (size_t)i * job->len, job->cmd, job->len);
-	}
-	for (unsigned i = 0; i < e->nthreads; i++) {
-		struct ethread *th = &e->th[i];
-
-		th->job = job;
-		th->remaining = job->requests / e->nthreads + (i < job->requests % e->nthreads);
-		/* No slices in a timed run (the count is not known in advance),
-		 * nor for fewer requests than slices. */
-		th->sliced = job->duration <= 0 && th->remaining >= ENGINE_SLICES;
-		th->mark = 0;
-		for (unsigned k = 0; k < ENGINE_SLICES; k++)
-			th->mark_at[k] = th->remaining * (k + 1) / ENGINE_SLICES;
-		th->rng = (job->seed + 1) * 0x9E3779B97F4A7C15ULL + i;
-		if (th->rng == 0)
-			th->rng = 1;
-		th->failed = 0;
-		th->errors = th->misses = 0;
-		th->wrong_type = 0;
-		th->first_error[0] = '\0';
-		memset(&th->res, 0, sizeof th->res);
-		hist_init(&th->res.hist);
-		for (unsigned k = 0; k < th->nconns; k++) {
-			struct conn *c = &th->conns[k];
-
-			if (c->buf != th->shared)
-				free(c->buf);
-			c->done = 0;
-			c->inflight = 0;
-			c->partial = 0;
-			c->blen = c->wpos = 0;
-			if (randomise) {
-				c->buf = xmalloc(blen);
-				for (unsigned p = 0; p < job->pipeline; p++)
-					memcpy(c->buf + (size_t)p * job->len, job->cmd, job->len);
-			} else {
-				c->buf = shared;
-			}
-		}
-		th->shared = shared;
-	}
 	if (e->nthreads == 1) {
 		engine_loop(&e->th[0]);
-	} else {
-		/* Signals go to the main thread, which sets job->stop. */
-		sigfillset(&all);
-		pthread_sigmask(SIG_SETMASK, &all, &old);
-		unsigned started = 0;
-		int prc = 0;
-
-		e->abort = 0;
-		for (; started < e->nthreads; started++)
-			if ((prc = pthread_create(&e->th[started].tid, NULL, engine_loop,
-						  &e->th[started])) != 0)
-				break;
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
-		if (started < e->nthreads) {
-			/* Stop those that did start; the run fails as a whole. */
-			__atomic_store_n(&e->abort, 1, __ATOMIC_RELAXED);
-			rs_err_set(err, "cannot start thread %u of %u: %s", started + 1, e->nthreads,
-				   strerror(prc));
-			rc = -1;
-		}
-		for (unsigned i = 0; i < started; i++)
-			pthread_join(e->th[i].tid, NULL);
+		return 0;
 	}
+	/* Signals go to the main thread, which sets job->stop. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	e->abort = 0;
+	for (; started < e->nthreads; started++)
+		if ((prc = pthread_create(&e->th[started].tid, NULL, engine_loop,
+					  &e->th[started])) != 0)
+			break;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (started < e->nthreads) {
+		__atomic_store_n(&e->abort, 1, __ATOMIC_RELAXED);
+		rs_err_set(err, "cannot start thread %u of %u: %s", started + 1, e->nthreads,
+			   strerror(prc));
+	}
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(e->th[i].tid, NULL);
+	return started < e->nthreads ? -1 : 0;
+}
+
+/* Sum the threads' results into res and let go of the shared batch.
+ * Returns rc, or -1 with err set to the first thread's failure when rc
+ * is 0. */
+static int engine_gather(struct engine *e, struct engine_result *res, const char *shared,
+			 int rc, struct rs_err *err)
+{
+	uint64_t first = UINT64_MAX, last = 0;
+
 	for (unsigned i = 0; i < e->nthreads; i++) {
 		struct ethread *th = &e->th[i];
 
@@ -631,8 +644,24 @@ int engine_run(struct engine *e, const struct engine_job *job, struct engine_res
 				th->conns[k].buf = NULL;
 		th->shared = NULL;
 	}
-	free(shared);
 	res->seconds = last > first ? (double)(last - first) / 1e9 : 0;
 	engine_slices(e, res);
+	return rc;
+}
+
+int engine_run(struct engine *e, const struct engine_job *job, struct engine_result *res,
+	       struct rs_err *err)
+{
+	/* With fixed keys one read-only batch serves every connection. */
+	char *shared = job->nrand > 0 && job->keyspace > 0 ? NULL : engine_batch_new(job);
+	int rc;
+
+	memset(res, 0, sizeof *res);
+	hist_init(&res->hist);
+	for (unsigned i = 0; i < e->nthreads; i++)
+		engine_thread_prepare(e, i, job, shared);
+	rc = engine_loops(e, err);
+	rc = engine_gather(e, res, shared, rc, err);
+	free(shared);
 	return rc;
 }

@@ -27,10 +27,23 @@ struct engine;
 #define ENGINE_REPLY_INTEGER (1u << 2)    /* : */
 #define ENGINE_REPLY_ARRAY (1u << 3)      /* * */
 
+/* Random keys: the engine overwrites ENGINE_RAND_DIGITS bytes at each of a
+ * job's rand_off places with a zero-padded decimal per request. */
+#define ENGINE_RAND_DIGITS 12
+
+/* Write v as ENGINE_RAND_DIGITS zero-padded decimal digits at p (no NUL). */
+static inline void engine_put_digits(char *p, uint64_t v)
+{
+	for (int i = ENGINE_RAND_DIGITS - 1; i >= 0; i--) {
+		p[i] = (char)('0' + v % 10);
+		v /= 10;
+	}
+}
+
 struct engine_job {
 	const char *cmd;          /* one request's bytes */
 	size_t len;
-	const size_t *rand_off;   /* __rand_int__ places in cmd, patched per batch */
+	const size_t *rand_off;   /* places in cmd of ENGINE_RAND_DIGITS bytes, patched per batch */
 	size_t nrand;
 	uint64_t keyspace;        /* 0: leave __rand_int__ literal */
 	uint64_t seed;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "spawn.h"
 #include "sweep.h"
 #include "redis_helper.h"
@@ -87,6 +88,14 @@ static enum sweep_status run(const char *tests, unsigned depth, uint64_t n, unsi
 	sweep_plan_free(&plan);
 	workload_free(&w);
 	return st;
+}
+
+Test(engine, digits_patch_in_place)
+{
+	char buf[] = "key:__rand_int__";
+
+	engine_put_digits(buf + 4, 42);
+	cr_assert_str_eq(buf, "key:000000000042");
 }
 
 /* One case: a test of the catalogue, by its index in workload_names(), at
