@@ -8,8 +8,12 @@
 #include <strings.h>
 
 #include "engine.h"
+#include "sbuf.h"
 #include "workload.h"
 #include "xalloc.h"
+
+_Static_assert(WORKLOAD_RAND_LEN == ENGINE_RAND_DIGITS,
+	       "the engine overwrites a whole __rand_int__, no more");
 
 /* "@" stands for the -d value.  Keys and shapes follow redis-benchmark 7. */
 static const struct {
@@ -162,6 +166,26 @@ static int workload_add(struct workload *w, size_t c, const char *data, size_t d
 	return workload_format(t, argc, catalogue[c].argv, data, data_len, err);
 }
 
+/* The names -t accepts, lower case, in catalogue order with each group
+ * before its first member: "ping, ping_inline, ..., mset".  Built from the
+ * catalogue so that a new test cannot be left out. */
+static void workload_known(char *out, size_t size)
+{
+	struct sbuf b;
+
+	sbuf_fixed(&b, out, size);
+	for (size_t c = 0; c < NCAT; c++) {
+		const char *group = catalogue[c].group;
+
+		if (group != NULL && (c == 0 || catalogue[c - 1].group == NULL ||
+				      strcmp(catalogue[c - 1].group, group) != 0))
+			sbuf_item(&b, ", ", "%s", group);
+		sbuf_item(&b, ", ", "%s", "");
+		for (const char *p = catalogue[c].name; *p; p++)
+			sbuf_printf(&b, "%c", *p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
+	}
+}
+
 int workload_select(const char *list, uint64_t data_size, struct workload *out,
 		    struct rs_err *err)
 {
@@ -189,10 +213,12 @@ int workload_select(const char *list, uint64_t data_size, struct workload *out,
 				found = 1;
 				rc = workload_add(out, c, data, data_size, err);
 			}
-		if (!found && rc == 0)
-			rc = rs_err_set(err, "unknown test '%s' (known: ping, set, get, incr, lpush, "
-					"rpush, lpop, rpop, sadd, hset, spop, zadd, zpopmin, lrange, "
-					"lrange_100, lrange_300, lrange_500, lrange_600, mset)", name);
+		if (!found && rc == 0) {
+			char known[256];
+
+			workload_known(known, sizeof known);
+			rc = rs_err_set(err, "unknown test '%s' (known: %s)", name, known);
+		}
 	}
 	free(copy);
 	free(data);
@@ -255,10 +281,12 @@ void workload_free(struct workload *w)
 	memset(w, 0, sizeof *w);
 }
 
-/* Append one variadic command: head... then count generated members. */
-static void prep_append(char **buf, size_t *len, int nhead, const char **head, uint64_t first,
-			uint64_t count, const char *member_fmt, int with_score, const char *data,
-			size_t data_len)
+/* Append one variadic command: head... then count generated members.
+ * Returns 0, or -1 with err set when hiredis cannot format it (it fails
+ * only when its own allocation fails). */
+static int prep_append(char **buf, size_t *len, int nhead, const char **head, uint64_t first,
+		       uint64_t count, const char *member_fmt, int with_score, const char *data,
+		       size_t data_len, struct rs_err *err)
 {
 	size_t per = (size_t)(with_score != 0) + (member_fmt != NULL) + (data != NULL && !with_score);
 	int argc = nhead + (int)(count * per);
@@ -283,7 +311,7 @@ static void prep_append(char **buf, size_t *len, int nhead, const char **head, u
 			memcpy(s, member_fmt, strlen(member_fmt));
 			lens[k] = strlen(member_fmt);
 			if (strstr(member_fmt, WORKLOAD_RAND) != NULL)
-				workload_put_digits(s + (strstr(member_fmt, WORKLOAD_RAND) - member_fmt),
+				engine_put_digits(s + (strstr(member_fmt, WORKLOAD_RAND) - member_fmt),
 						    first + i);
 			av[k++] = s;
 		}
@@ -293,15 +321,17 @@ static void prep_append(char **buf, size_t *len, int nhead, const char **head, u
 		}
 	}
 	n = redisFormatCommandArgv(&cmd, k, av, lens);
+	free(av);
+	free(lens);
+	free(names);
 	if (n < 0)
-		abort();          /* only fails on allocation, which xmalloc treats as fatal too */
+		return rs_err_set(err, "cannot format a %s of %llu elements to prepare", head[0],
+				  (unsigned long long)count);
 	*buf = xrealloc(*buf, *len + (size_t)n);
 	memcpy(*buf + *len, cmd, (size_t)n);
 	*len += (size_t)n;
 	free(cmd);
-	free(av);
-	free(lens);
-	free(names);
+	return 0;
 }
 
 /* Elements test t needs prepared for count requests. */
@@ -388,6 +418,7 @@ int workload_prepare_cmds(const struct workload_test *t, uint64_t count, uint64_
 {
 	char *data;
 	uint64_t total = workload_prepare_total(t, count, keyspace);
+	int rc = 0;
 
 	*len = 0;
 	*ncmds = 0;
@@ -398,7 +429,7 @@ int workload_prepare_cmds(const struct workload_test *t, uint64_t count, uint64_
 	data = xmalloc(data_size + 1);
 	memset(data, 'x', data_size);
 	data[data_size] = '\0';
-	for (uint64_t first = 0; first < total; first += WORKLOAD_PREP_CHUNK) {
+	for (uint64_t first = 0; first < total && rc == 0; first += WORKLOAD_PREP_CHUNK) {
 		uint64_t n = total - first < WORKLOAD_PREP_CHUNK ? total - first : WORKLOAD_PREP_CHUNK;
 
 		switch (t->prep) {
@@ -409,10 +440,10 @@ int workload_prepare_cmds(const struct workload_test *t, uint64_t count, uint64_
 				/* Fixed keys: GET asks for the literal key:__rand_int__. */
 				const char *h2[] = { "SET", "key:" WORKLOAD_RAND, data };
 
-				prep_append(buf, len, 3, h2, 0, 0, NULL, 0, NULL, 0);
+				rc = prep_append(buf, len, 3, h2, 0, 0, NULL, 0, NULL, 0, err);
 			} else {
-				prep_append(buf, len, 1, head, first, n, "key:" WORKLOAD_RAND, 0, data,
-					    data_size);
+				rc = prep_append(buf, len, 1, head, first, n, "key:" WORKLOAD_RAND, 0,
+						 data, data_size, err);
 			}
 			break;
 		}
@@ -420,19 +451,21 @@ int workload_prepare_cmds(const struct workload_test *t, uint64_t count, uint64_
 		case PREP_LIST_RANGE: {
 			const char *head[] = { "RPUSH", "mylist" };
 
-			prep_append(buf, len, 2, head, first, n, NULL, 0, data, data_size);
+			rc = prep_append(buf, len, 2, head, first, n, NULL, 0, data, data_size, err);
 			break;
 		}
 		case PREP_SET_POP: {
 			const char *head[] = { "SADD", "myset" };
 
-			prep_append(buf, len, 2, head, first, n, "element:" WORKLOAD_RAND, 0, NULL, 0);
+			rc = prep_append(buf, len, 2, head, first, n, "element:" WORKLOAD_RAND, 0, NULL, 0,
+					 err);
 			break;
 		}
 		case PREP_ZSET_POP: {
 			const char *head[] = { "ZADD", "myzset" };
 
-			prep_append(buf, len, 2, head, first, n, "element:" WORKLOAD_RAND, 1, NULL, 0);
+			rc = prep_append(buf, len, 2, head, first, n, "element:" WORKLOAD_RAND, 1, NULL, 0,
+					 err);
 			break;
 		}
 		case PREP_NONE:
@@ -441,5 +474,12 @@ int workload_prepare_cmds(const struct workload_test *t, uint64_t count, uint64_
 		(*ncmds)++;
 	}
 	free(data);
-	return 0;
+	if (rc < 0) {
+		/* No half-built preparation: the caller sends nothing. */
+		free(*buf);
+		*buf = NULL;
+		*len = 0;
+		*ncmds = 0;
+	}
+	return rc;
 }

@@ -3,7 +3,8 @@
  * Each test is a command template in redis-benchmark's shape (keys
  * "key:__rand_int__", "mylist", ...) plus what must exist before it is
  * timed so that it reads real data.  This room formats commands and plans
- * preparation; it never touches a socket. */
+ * preparation; it never touches a socket.  It builds on the engine's
+ * terms (reply kinds, digit patching), never the other way round. */
 #ifndef RS_WORKLOAD_H
 #define RS_WORKLOAD_H
 
@@ -13,7 +14,7 @@
 #include "err.h"
 
 #define WORKLOAD_RAND "__rand_int__"
-#define WORKLOAD_RAND_LEN 12      /* also the number of digits patched in */
+#define WORKLOAD_RAND_LEN 12      /* the engine patches exactly this many digits in */
 
 /* What a test needs before it is timed. */
 enum workload_prep {
@@ -60,15 +61,6 @@ void workload_free(struct workload *w);
 
 /* The names of the catalogue, NULL-terminated (for help and completion). */
 const char *const *workload_names(void);
-
-/* Write a 12-digit zero-padded decimal of v at p (no NUL). */
-static inline void workload_put_digits(char *p, uint64_t v)
-{
-	for (int i = WORKLOAD_RAND_LEN - 1; i >= 0; i--) {
-		p[i] = (char)('0' + v % 10);
-		v /= 10;
-	}
-}
 
 /* Check that preparing t for count requests is reasonable (elements and
  * bytes), without building anything. */
