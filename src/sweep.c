@@ -244,10 +244,14 @@ int sweep_check(const struct sweep_config *cfg, const struct workload *w,
 	return 0;
 }
 
-/* A failure that retrying must not repeat. */
-#define SWEEP_FINAL (-2)
-/* Keys rsweep did not write were seen: stop, and flush nothing. */
-#define SWEEP_FOREIGN (-3)
+/* How a step of a point (flush, preparation, measurement) ended: the
+ * retry loop decides from this alone, never from a special return value. */
+enum sweep_step {
+	SWEEP_STEP_OK,
+	SWEEP_STEP_RETRY,         /* the server or connection failed: worth a retry */
+	SWEEP_STEP_FINAL,         /* retrying would fail the same way */
+	SWEEP_STEP_FOREIGN,       /* keys rsweep did not write: stop, and flush nothing */
+};
 
 /* A test's prepared data, kept as a DUMP payload after its first point:
  * RESTORE brings a 100,000-element set or sorted set back two to three
@@ -405,8 +409,9 @@ static enum sweep_status sweep_guard(struct sweep *s, int fresh, struct rs_err *
 	return SWEEP_REFUSED;
 }
 
-/* Seen keys rsweep did not write: say so, and never flush this server again. */
-static int sweep_foreign(struct sweep *s, const struct target_keyspace *ks, const char *when,
+/* Seen keys rsweep did not write: say so, and never flush this server
+ * again.  Returns SWEEP_STEP_FOREIGN. */
+static enum sweep_step sweep_foreign(struct sweep *s, const struct target_keyspace *ks, const char *when,
 			 struct rs_err *err)
 {
 	char what[256];
@@ -415,16 +420,15 @@ static int sweep_foreign(struct sweep *s, const struct target_keyspace *ks, cons
 	s->foreign = 1;
 	rs_err_set(err, "%s: keys rsweep did not write %s (%s): another client is writing to "
 		   "this server; stopped without flushing it", s->cfg->target->desc, when, what);
-	return SWEEP_FOREIGN;
+	return SWEEP_STEP_FOREIGN;
 }
 
 /* The one way rsweep flushes: through a vetted connection, and only when
  * the server holds no more keys in scope than rsweep may have written
  * (checked in the same script as the flush when the server runs EVAL, else
- * one round trip before it); then check it is empty.  Returns 0, -1 (the
- * server or connection failed: worth a retry), SWEEP_FOREIGN, or
- * SWEEP_FINAL for a connection the guard has not vetted. */
-static int sweep_flush(struct sweep *s, struct rs_err *err)
+ * one round trip before it); then check it is empty.  Returns
+ * SWEEP_STEP_FINAL for a connection the guard has not vetted. */
+static enum sweep_step sweep_flush(struct sweep *s, struct rs_err *err)
 {
 	const struct sweep_config *cfg = s->cfg;
 	const struct target *t = cfg->target;
@@ -432,12 +436,13 @@ static int sweep_flush(struct sweep *s, struct rs_err *err)
 	const char *cmd = db ? "FLUSHDB" : "FLUSHALL";
 	enum target_scope scope = sweep_scope(s);
 	struct target_keyspace ks;
+	enum sweep_step step;
 	uint64_t after;
 	int rc = 2;
 
 	if (!s->vetted || s->foreign) {
 		rs_err_set(err, "%s: not flushed: the guard has not passed this server", t->desc);
-		return SWEEP_FINAL;
+		return SWEEP_STEP_FINAL;
 	}
 	if (!s->eval_off && !cfg->spawned) {
 		rc = target_flush_if(s->c, t, db, t->dbnum, scope, s->allow, &ks, err);
@@ -446,11 +451,11 @@ static int sweep_flush(struct sweep *s, struct rs_err *err)
 				   "between goes unseen)", err->msg);
 			s->eval_off = 1;
 		} else if (rc < 0) {
-			return -1;
+			return SWEEP_STEP_RETRY;
 		} else if (rc == 1) {
-			rc = sweep_foreign(s, &ks, "appeared during the sweep", err);
+			step = sweep_foreign(s, &ks, "appeared during the sweep", err);
 			target_keyspace_free(&ks);
-			return rc;
+			return step;
 		} else {
 			target_keyspace_free(&ks);
 		}
@@ -458,38 +463,38 @@ static int sweep_flush(struct sweep *s, struct rs_err *err)
 	if (rc == 2) {
 		if (!cfg->spawned) {
 			if (target_keyspace(s->c, t, &ks, err) < 0)
-				return -1;
+				return SWEEP_STEP_RETRY;
 			if (!target_keyspace_within(&ks, t->dbnum, scope, s->allow)) {
-				rc = sweep_foreign(s, &ks, "appeared during the sweep", err);
+				step = sweep_foreign(s, &ks, "appeared during the sweep", err);
 				target_keyspace_free(&ks);
-				return rc;
+				return step;
 			}
 			target_keyspace_free(&ks);
 		}
 		if (target_flush(s->c, t, db, err) < 0)
-			return -1;
+			return SWEEP_STEP_RETRY;
 	}
 	s->dirty = 0;
 	/* Every point starts from nothing: check it, since a replica, a module
 	 * or another client could refill the server under us. */
 	if (target_keyspace(s->c, t, &ks, err) < 0)
-		return -1;
+		return SWEEP_STEP_RETRY;
 	after = db ? target_keyspace_db(&ks, t->dbnum) : ks.total;
 	if (after != 0) {
 		char when[64];
 
 		s->allow = 0;
 		snprintf(when, sizeof when, "right after %s", cmd);
-		rc = sweep_foreign(s, &ks, when, err);
+		step = sweep_foreign(s, &ks, when, err);
 		target_keyspace_free(&ks);
-		return rc;
+		return step;
 	}
 	/* FLUSHDB leaves what a command of one's own moved elsewhere: its own. */
 	s->left = scope == TARGET_SCOPE_ALL ? ks.total : 0;
 	s->allow = s->left;
 	target_keyspace_free(&ks);
 	sweep_debug(cfg, "%s done, 0 keys", cmd);
-	return 0;
+	return SWEEP_STEP_OK;
 }
 
 /* Requests a point sends, when known. */
@@ -498,38 +503,37 @@ static uint64_t sweep_sent(const struct sweep_config *cfg)
 	return cfg->duration > 0 || cfg->warmup > 0 ? UINT64_MAX : cfg->requests;
 }
 
-/* Flush and prepare for test t, on the control connection.  Returns 0, -1
- * (the server or connection failed: worth a retry), SWEEP_FINAL or
- * SWEEP_FOREIGN. */
-static int sweep_ready(struct sweep *s, const struct workload_test *t, struct sweep_snap *snap,
+/* Flush and prepare for test t, on the control connection. */
+static enum sweep_step sweep_ready(struct sweep *s, const struct workload_test *t, struct sweep_snap *snap,
 		       struct rs_err *err)
 {
 	const struct sweep_config *cfg = s->cfg;
 	uint64_t bound = workload_key_bound(t, sweep_sent(cfg), cfg->keyspace, cfg->prepare);
+	enum sweep_step step;
 	char *buf = NULL;
 	size_t len, ncmds;
 	int rc;
 
-	if (cfg->flush != SWEEP_FLUSH_NONE && (rc = sweep_flush(s, err)) != 0)
-		return rc;
+	if (cfg->flush != SWEEP_FLUSH_NONE && (step = sweep_flush(s, err)) != SWEEP_STEP_OK)
+		return step;
 	/* From here on the server may hold this test's keys. */
 	s->dirty = 1;
 	s->allow = s->left > UINT64_MAX - bound ? UINT64_MAX : s->left + bound;
 	if (!cfg->prepare)
-		return 0;
+		return SWEEP_STEP_OK;
 	/* Snapshots only onto an emptied server, where nothing is in the way. */
 	if (cfg->flush != SWEEP_FLUSH_NONE && (rc = sweep_restore(cfg, s->c, t, snap, err)) <= 0)
-		return rc;
+		return rc == 0 ? SWEEP_STEP_OK : SWEEP_STEP_RETRY;
 	if (workload_prepare_cmds(t, sweep_prepare_count(cfg), cfg->keyspace, cfg->data_size, &buf,
 				  &len, &ncmds, err) < 0)
-		return SWEEP_FINAL;
+		return SWEEP_STEP_FINAL;
 	rc = target_pipeline(s->c, cfg->target, buf, len, ncmds, err);
 	free(buf);
 	if (rc == 0 && ncmds > 0)
 		sweep_debug(cfg, "%s: prepared with %zu commands (%zu bytes)", t->name, ncmds, len);
 	if (rc == 0 && ncmds > 0 && cfg->flush != SWEEP_FLUSH_NONE)
 		rc = sweep_snapshot(cfg, s->c, t, snap, err);
-	return rc;
+	return rc == 0 ? SWEEP_STEP_OK : SWEEP_STEP_RETRY;
 }
 
 int sweep_row_sanitise(struct rs_row *row, char *why, size_t size)
@@ -572,67 +576,50 @@ int sweep_row_sanitise(struct rs_row *row, char *why, size_t size)
 	return dropped;
 }
 
-/* Measure one point into row. */
-static int sweep_measure(struct sweep *s, const struct workload_test *t, struct sweep_snap *snap,
-			 const struct sweep_point *p, struct rs_row *row, struct rs_err *err)
+uint64_t sweep_max_reply(uint64_t data_size)
+{
+	/* The largest reply a catalogue test gets is LRANGE_600: 600 values
+	 * of data_size bytes with their headers, well under 700 each. */
+	uint64_t need = data_size * 700 + 65536;
+
+	return need > SWEEP_MAX_REPLY_FLOOR ? need : SWEEP_MAX_REPLY_FLOOR;
+}
+
+/* What the engine measured and the server counted around one point. */
+struct sweep_sample {
+	struct engine_result res;
+	int64_t calls0, calls1;   /* the command's calls in INFO commandstats */
+	double cpu0, cpu1;        /* the server's CPU seconds */
+	struct host_sample h0, h1;
+};
+
+/* Fill row from one point's sample. */
+static void sweep_row_fill(const struct sweep *s, const struct workload_test *t,
+			   const struct sweep_point *p, const struct sweep_sample *m,
+			   struct rs_row *row)
 {
 	const struct sweep_config *cfg = s->cfg;
 	const struct sweep_env *env = &s->env;
-	struct engine_job job = {
-		.cmd = t->cmd, .len = t->len, .rand_off = t->rand_off, .nrand = t->nrand,
-		.keyspace = cfg->keyspace, .seed = cfg->seed + p->order, .pipeline = p->depth,
-		.requests = cfg->requests, .duration = cfg->duration, .timeout = cfg->timeout,
-		.expect = t->expect, .stop = cfg->stop,
-	};
-	struct engine_result res;
-	int64_t calls0, calls1;
-	double cpu0, cpu1;
-	struct host_sample h0, h1;
-	char why[256];
-
-	/* The largest reply a catalogue test gets is LRANGE_600: 600 values. */
-	job.max_reply = 64u << 20;
-	if (cfg->data_size * 700 + 65536 > job.max_reply)
-		job.max_reply = cfg->data_size * 700 + 65536;
-	int rc = sweep_ready(s, t, snap, err);
-
-	if (rc < 0)
-		return rc;
-	if (cfg->warmup > 0) {
-		struct engine_job warm = job;
-
-		warm.duration = cfg->warmup;
-		if (engine_run(s->e, &warm, &res, err) < 0)
-			return rs_err_prefix(err, "warm-up");
-	}
-	if (target_point_stats(s->c, cfg->target, t->cmdstat, &calls0, &cpu0, err) < 0)
-		return -1;
-	sweep_iso_now(row->started_at, sizeof row->started_at);
-	host_sample(&h0);
-	if (engine_run(s->e, &job, &res, err) < 0)
-		return -1;
-	host_sample(&h1);
-	if (target_point_stats(s->c, cfg->target, t->cmdstat, &calls1, &cpu1, err) < 0)
-		return -1;
+	const struct engine_result *res = &m->res;
 
 	snprintf(row->label, sizeof row->label, "%s", cfg->label);
 	snprintf(row->test, sizeof row->test, "%s", t->name);
 	row->pipeline = p->depth;
 	row->clients = cfg->clients;
-	row->requests = (int64_t)res.requests;
+	row->requests = (int64_t)res->requests;
 	row->repeat = p->repeat;
-	row->seconds = res.seconds;
-	row->rps = res.seconds > 0 ? (double)res.requests / res.seconds : 0;
-	row->avg_ms = hist_mean(&res.hist) / 1e6;
-	row->min_ms = res.hist.count ? (double)res.hist.min / 1e6 : 0;
-	row->p50_ms = (double)hist_percentile(&res.hist, 50) / 1e6;
-	row->p95_ms = (double)hist_percentile(&res.hist, 95) / 1e6;
-	row->p99_ms = (double)hist_percentile(&res.hist, 99) / 1e6;
-	row->p999_ms = (double)hist_percentile(&res.hist, 99.9) / 1e6;
-	row->max_ms = (double)res.hist.max / 1e6;
-	row->errors = (int64_t)res.errors;
-	row->misses = (int64_t)res.misses;
-	row->server_calls = calls1 - calls0;
+	row->seconds = res->seconds;
+	row->rps = res->seconds > 0 ? (double)res->requests / res->seconds : 0;
+	row->avg_ms = hist_mean(&res->hist) / 1e6;
+	row->min_ms = res->hist.count ? (double)res->hist.min / 1e6 : 0;
+	row->p50_ms = (double)hist_percentile(&res->hist, 50) / 1e6;
+	row->p95_ms = (double)hist_percentile(&res->hist, 95) / 1e6;
+	row->p99_ms = (double)hist_percentile(&res->hist, 99) / 1e6;
+	row->p999_ms = (double)hist_percentile(&res->hist, 99.9) / 1e6;
+	row->max_ms = (double)res->hist.max / 1e6;
+	row->errors = (int64_t)res->errors;
+	row->misses = (int64_t)res->misses;
+	row->server_calls = m->calls1 - m->calls0;
 	row->order = p->order;
 	row->threads = cfg->threads;
 	row->data_size = (int64_t)cfg->data_size;
@@ -645,17 +632,58 @@ static int sweep_measure(struct sweep *s, const struct workload_test *t, struct 
 	memcpy(row->server_os, env->server_os, sizeof row->server_os);
 	memcpy(row->client_cpu, env->client_cpu, sizeof row->client_cpu);
 	snprintf(row->client, sizeof row->client, "rsweep %s", PACKAGE_VERSION);
-	row->server_cpu_s = cpu1 - cpu0;
-	row->client_cpu_s = h1.cpu_s - h0.cpu_s;
-	row->client_nivcsw = h0.nivcsw >= 0 && h1.nivcsw >= h0.nivcsw ? h1.nivcsw - h0.nivcsw : -1;
-	row->steal_pct = host_steal_pct(&h0, &h1);
-	row->drift_pct = host_drift_pct(res.slice_rps, ENGINE_SLICES);
-	row->other_cpus = host_other_cpus(&h0, &h1, row->server_cpu_s, cfg->spawned ||
+	row->server_cpu_s = m->cpu1 - m->cpu0;
+	row->client_cpu_s = m->h1.cpu_s - m->h0.cpu_s;
+	row->client_nivcsw = m->h0.nivcsw >= 0 && m->h1.nivcsw >= m->h0.nivcsw ?
+			     m->h1.nivcsw - m->h0.nivcsw : -1;
+	row->steal_pct = host_steal_pct(&m->h0, &m->h1);
+	row->drift_pct = host_drift_pct(res->slice_rps, ENGINE_SLICES);
+	row->other_cpus = host_other_cpus(&m->h0, &m->h1, row->server_cpu_s, cfg->spawned ||
 					  target_is_local(cfg->target));
-	snprintf(row->first_error, sizeof row->first_error, "%s", res.first_error);
+	snprintf(row->first_error, sizeof row->first_error, "%s", res->first_error);
+}
+
+/* Measure one point into row: ready the server, warm up, run the timed
+ * window between two readings of the server's counters. */
+static enum sweep_step sweep_measure(struct sweep *s, const struct workload_test *t,
+				     struct sweep_snap *snap, const struct sweep_point *p,
+				     struct rs_row *row, struct rs_err *err)
+{
+	const struct sweep_config *cfg = s->cfg;
+	struct engine_job job = {
+		.cmd = t->cmd, .len = t->len, .rand_off = t->rand_off, .nrand = t->nrand,
+		.keyspace = cfg->keyspace, .seed = cfg->seed + p->order, .pipeline = p->depth,
+		.requests = cfg->requests, .duration = cfg->duration, .timeout = cfg->timeout,
+		.max_reply = sweep_max_reply(cfg->data_size), .expect = t->expect, .stop = cfg->stop,
+	};
+	struct sweep_sample m;
+	enum sweep_step step = sweep_ready(s, t, snap, err);
+	char why[256];
+
+	if (step != SWEEP_STEP_OK)
+		return step;
+	if (cfg->warmup > 0) {
+		struct engine_job warm = job;
+
+		warm.duration = cfg->warmup;
+		if (engine_run(s->e, &warm, &m.res, err) < 0) {
+			rs_err_prefix(err, "warm-up");
+			return SWEEP_STEP_RETRY;
+		}
+	}
+	if (target_point_stats(s->c, cfg->target, t->cmdstat, &m.calls0, &m.cpu0, err) < 0)
+		return SWEEP_STEP_RETRY;
+	sweep_iso_now(row->started_at, sizeof row->started_at);
+	host_sample(&m.h0);
+	if (engine_run(s->e, &job, &m.res, err) < 0)
+		return SWEEP_STEP_RETRY;
+	host_sample(&m.h1);
+	if (target_point_stats(s->c, cfg->target, t->cmdstat, &m.calls1, &m.cpu1, err) < 0)
+		return SWEEP_STEP_RETRY;
+	sweep_row_fill(s, t, p, &m, row);
 	if (sweep_row_sanitise(row, why, sizeof why) > 0)
 		sweep_note(cfg, "%s P=%u: %s", t->name, p->depth, why);
-	return 0;
+	return SWEEP_STEP_OK;
 }
 
 /* Drop the control connection and the engine's and open them again, the
@@ -759,7 +787,7 @@ static enum sweep_status sweep_leave(struct sweep *s, enum sweep_status st, stru
 {
 	const struct sweep_config *cfg = s->cfg;
 	struct rs_err fe;
-	int rc;
+	enum sweep_step step;
 
 	if (!s->dirty || s->c == NULL || cfg->flush == SWEEP_FLUSH_NONE || cfg->spawned)
 		return st;
@@ -773,12 +801,12 @@ static enum sweep_status sweep_leave(struct sweep *s, enum sweep_status st, stru
 		return st;
 	}
 	sweep_engine_gone(s);
-	rc = sweep_flush(s, &fe);
-	if (rc == SWEEP_FOREIGN && (st == SWEEP_OK || st == SWEEP_ERROR_REPLIES)) {
+	step = sweep_flush(s, &fe);
+	if (step == SWEEP_STEP_FOREIGN && (st == SWEEP_OK || st == SWEEP_ERROR_REPLIES)) {
 		*err = fe;
 		return SWEEP_REFUSED;
 	}
-	if (rc != 0 && st != SWEEP_FAILED)
+	if (step != SWEEP_STEP_OK && st != SWEEP_FAILED)
 		sweep_note(cfg, "could not flush the benchmark's keys at the end: %s", fe.msg);
 	return st;
 }
@@ -887,125 +915,193 @@ static double sweep_since(uint64_t t0)
 	return (double)(engine_now_ns() - t0) / 1e9;
 }
 
+/* ^C (or the caller's stop flag) asked the sweep to stop. */
+static int sweep_interrupted(const struct sweep_config *cfg)
+{
+	return cfg->stop != NULL && *cfg->stop;
+}
+
+/* Name the point in err; returns SWEEP_FAILED. */
+static enum sweep_status sweep_point_failed(const struct sweep_plan *plan,
+					    const struct sweep_point *p,
+					    const struct workload_test *t, struct rs_err *err)
+{
+	rs_err_prefix(err, "point %u of %zu (%s P=%u repeat %u)", p->order, plan->n, t->name,
+		      p->depth, p->repeat);
+	return SWEEP_FAILED;
+}
+
+/* After a failed try: wait (0.5 s, 1 s, 2 s, ... at most 10 s) and
+ * reconnect, counting each reconnection that fails as another attempt.
+ * Returns SWEEP_OK to try the point again, SWEEP_FAILED when *attempt
+ * reached --retries, or the reconnection's other verdicts
+ * (SWEEP_REFUSED, SWEEP_INTERRUPTED). */
+static enum sweep_status sweep_back_off(struct sweep *s, unsigned *attempt, struct rs_err *err)
+{
+	const struct sweep_config *cfg = s->cfg;
+
+	for (;;) {
+		enum sweep_status st;
+
+		sweep_sleep(fmin(10.0, 0.5 * pow(2.0, (double)(*attempt - 1))), cfg->stop);
+		if (sweep_interrupted(cfg))
+			return SWEEP_INTERRUPTED;
+		if ((st = sweep_reconnect(s, err)) != SWEEP_FAILED)
+			return st;
+		if (*attempt >= cfg->retries)
+			return SWEEP_FAILED;
+		(*attempt)++;
+	}
+}
+
+/* Measure point p into row, retrying up to --retries times on failures
+ * worth a retry.  Returns SWEEP_OK, SWEEP_REFUSED (keys rsweep did not
+ * write), SWEEP_INTERRUPTED, or SWEEP_FAILED with err naming the point. */
+static enum sweep_status sweep_point(struct sweep *s, const struct sweep_plan *plan,
+				     const struct sweep_point *p, struct rs_row *row,
+				     struct rs_err *err)
+{
+	const struct sweep_config *cfg = s->cfg;
+	const struct workload_test *t = &s->w->v[p->test];
+	unsigned attempt = 0;
+
+	for (;;) {
+		enum sweep_step step;
+		enum sweep_status st;
+
+		row_init(row);
+		step = sweep_measure(s, t, &s->snaps[p->test], p, row, err);
+		if (step == SWEEP_STEP_OK)
+			return SWEEP_OK;
+		if (step == SWEEP_STEP_FOREIGN)
+			return SWEEP_REFUSED;
+		if (sweep_interrupted(cfg))
+			return SWEEP_INTERRUPTED;
+		if (step == SWEEP_STEP_FINAL || attempt >= cfg->retries)
+			return sweep_point_failed(plan, p, t, err);
+		attempt++;
+		sweep_note(cfg, "%s P=%u: %s; reconnecting (retry %u of %u)", t->name, p->depth,
+			   err->msg, attempt, cfg->retries);
+		st = sweep_back_off(s, &attempt, err);
+		if (st == SWEEP_FAILED)
+			return sweep_point_failed(plan, p, t, err);
+		if (st != SWEEP_OK)
+			return st;
+	}
+}
+
+/* What the points so far had of error replies. */
+struct sweep_tally {
+	size_t ran, with_errors, all_errors;
+	char first_error[ROW_STR];
+};
+
+/* Count point p's row as done: --precision's record, the error tally,
+ * the caller's progress callback. */
+static void sweep_point_done(struct sweep *s, struct sweep_plan *plan, struct sweep_point *p,
+			     const struct rs_row *row, struct precision *pr,
+			     struct sweep_tally *tl)
+{
+	const struct sweep_config *cfg = s->cfg;
+
+	p->done = 1;
+	tl->ran++;
+	if (cfg->precision > 0)
+		precision_add(pr, p->test, p->depth, p->repeat, row->rps);
+	if (row->errors > 0) {
+		tl->with_errors++;
+		if (tl->first_error[0] == '\0')
+			snprintf(tl->first_error, sizeof tl->first_error, "%s", row->first_error);
+		if (row->errors == row->requests)
+			tl->all_errors++;
+	}
+	if (cfg->on_point)
+		cfg->on_point(cfg->ud, row, tl->ran, plan->todo);
+}
+
+/* The verdict on a sweep that ran to its end: error replies fail it when
+ * a point had nothing else, or always under --fail-on-error. */
+static enum sweep_status sweep_tally_status(const struct sweep_config *cfg,
+					    const struct sweep_tally *tl, struct rs_err *err)
+{
+	if (tl->all_errors == 0 && !(cfg->fail_on_error && tl->with_errors > 0))
+		return SWEEP_OK;
+	rs_err_set(err, "%zu point%s had error replies%s (first: %s)", tl->with_errors,
+		   tl->with_errors == 1 ? "" : "s",
+		   tl->all_errors ? ", some nothing but errors" : "", tl->first_error);
+	return SWEEP_ERROR_REPLIES;
+}
+
+/* Open the engine's connections, unless a sweep before left them open. */
+static enum sweep_status sweep_engine_open(struct sweep *s, struct rs_err *err)
+{
+	const struct sweep_config *cfg = s->cfg;
+
+	s->clients0 = s->e == NULL ? sweep_clients(s) : -1;
+	if (s->e == NULL &&
+	    engine_new(cfg->target, cfg->clients, cfg->threads, &s->e, err) < 0)
+		return SWEEP_FAILED;
+	sweep_debug(cfg, "%s: redis %s on %s; %u connections over %u thread%s; client CPU %s",
+		    cfg->target->desc, s->env.redis_version, s->env.server_os, cfg->clients,
+		    cfg->threads, cfg->threads == 1 ? "" : "s", s->env.client_cpu);
+	return SWEEP_OK;
+}
+
 enum sweep_status sweep_points(struct sweep *s, struct sweep_plan *plan, struct csv_out *out,
 			       struct rs_err *err)
 {
 	const struct sweep_config *cfg = s->cfg;
-	const struct workload *w = s->w;
-	enum sweep_status st = SWEEP_OK;
-	size_t ran = 0, all_errors = 0, with_errors = 0, planned = plan->n;
-	char first_error[ROW_STR] = "";
+	size_t planned = plan->n;
+	struct sweep_tally tl = { 0 };
 	struct precision pr = { 0 };
 	unsigned round = 0;
 	uint64_t t0 = engine_now_ns();
+	enum sweep_status st;
 
 	if (cfg->precision > 0)
-		sweep_precision_init(cfg, w, &pr);
-	s->clients0 = s->e == NULL ? sweep_clients(s) : -1;
-	if (s->e == NULL &&
-	    engine_new(cfg->target, cfg->clients, cfg->threads, &s->e, err) < 0)
+		sweep_precision_init(cfg, s->w, &pr);
+	if (sweep_engine_open(s, err) != SWEEP_OK)
 		return sweep_stopped(cfg, SWEEP_FAILED);
-	sweep_debug(cfg, "%s: redis %s on %s; %u connections over %u thread%s; client CPU %s",
-		    cfg->target->desc, s->env.redis_version, s->env.server_os, cfg->clients,
-		    cfg->threads, cfg->threads == 1 ? "" : "s", s->env.client_cpu);
 	for (size_t i = 0;; i++) {
 		struct sweep_point *p;
-		const struct workload_test *t;
 		struct rs_row row;
-		unsigned attempt = 0;
-		long more;
 
 		if (i == plan->n) {
 			/* The plan is done: --precision may add a round. */
-			if ((more = sweep_more(cfg, plan, &pr, round, sweep_since(t0), err)) < 0) {
+			long more = sweep_more(cfg, plan, &pr, round, sweep_since(t0), err);
+
+			if (more < 0) {
 				st = SWEEP_FAILED;
-				goto out;
-			}
-			if (more == 0)
 				break;
+			}
+			if (more == 0) {
+				st = sweep_tally_status(cfg, &tl, err);
+				break;
+			}
 			round++;
 		}
 		p = &plan->v[i];
-		t = &w->v[p->test];
 		if (p->done)
 			continue;
 		/* A round under way stops when the budget is spent. */
-		if (i >= planned && cfg->budget > 0 && sweep_since(t0) >= cfg->budget)
+		if (i >= planned && cfg->budget > 0 && sweep_since(t0) >= cfg->budget) {
+			st = sweep_tally_status(cfg, &tl, err);
 			break;
-		if (cfg->stop && *cfg->stop) {
+		}
+		if (sweep_interrupted(cfg)) {
 			st = SWEEP_INTERRUPTED;
-			goto out;
+			break;
 		}
-		if (ran > 0 && cfg->pause > 0)
+		if (tl.ran > 0 && cfg->pause > 0)
 			sweep_sleep(cfg->pause, cfg->stop);
-		for (;;) {
-			int rc;
-
-			row_init(&row);
-			if ((rc = sweep_measure(s, t, &s->snaps[p->test], p, &row, err)) == 0)
-				break;
-			if (rc == SWEEP_FOREIGN) {
-				st = SWEEP_REFUSED;
-				goto out;
-			}
-			if (cfg->stop && *cfg->stop) {
-				st = SWEEP_INTERRUPTED;
-				goto out;
-			}
-			if (rc == SWEEP_FINAL || attempt >= cfg->retries)
-				goto failed;
-			attempt++;
-			sweep_note(cfg, "%s P=%u: %s; reconnecting (retry %u of %u)", t->name, p->depth,
-				   err->msg, attempt, cfg->retries);
-			/* Back off: 0.5 s, 1 s, 2 s, ... at most 10 s between tries. */
-			for (;;) {
-				double wait = fmin(10.0, 0.5 * pow(2.0, (double)(attempt - 1)));
-
-				sweep_sleep(wait, cfg->stop);
-				if (cfg->stop && *cfg->stop) {
-					st = SWEEP_INTERRUPTED;
-					goto out;
-				}
-				if ((st = sweep_reconnect(s, err)) == SWEEP_OK)
-					break;
-				if (st != SWEEP_FAILED)
-					goto out;
-				if (attempt >= cfg->retries)
-					goto failed;
-				attempt++;
-			}
-		}
+		if ((st = sweep_point(s, plan, p, &row, err)) != SWEEP_OK)
+			break;
 		if (out != NULL && csv_out_append(out, &row, err) < 0) {
 			st = SWEEP_FAILED;
-			goto out;
+			break;
 		}
-		p->done = 1;
-		ran++;
-		if (cfg->precision > 0)
-			precision_add(&pr, p->test, p->depth, p->repeat, row.rps);
-		if (row.errors > 0) {
-			with_errors++;
-			if (first_error[0] == '\0')
-				snprintf(first_error, sizeof first_error, "%s", row.first_error);
-			if (row.errors == row.requests)
-				all_errors++;
-		}
-		if (cfg->on_point)
-			cfg->on_point(cfg->ud, &row, ran, plan->todo);
-		continue;
-failed:
-		rs_err_prefix(err, "point %u of %zu (%s P=%u repeat %u)", p->order, plan->n, t->name,
-			      p->depth, p->repeat);
-		st = SWEEP_FAILED;
-		goto out;
+		sweep_point_done(s, plan, p, &row, &pr, &tl);
 	}
-	if (all_errors > 0 || (cfg->fail_on_error && with_errors > 0)) {
-		rs_err_set(err, "%zu point%s had error replies%s (first: %s)", with_errors,
-			   with_errors == 1 ? "" : "s",
-			   all_errors ? ", some nothing but errors" : "", first_error);
-		st = SWEEP_ERROR_REPLIES;
-	}
-out:
 	precision_free(&pr);
 	return sweep_stopped(cfg, sweep_leave(s, st, err));
 }

@@ -114,4 +114,11 @@ enum sweep_status sweep_run(const struct sweep_config *cfg, const struct workloa
  * bytes) then names them in one line. */
 int sweep_row_sanitise(struct rs_row *row, char *why, size_t size);
 
+/* No point fails on a reply smaller than this. */
+#define SWEEP_MAX_REPLY_FLOOR ((uint64_t)64 << 20)
+/* The largest reply a point accepts at -d data_size (engine_job.max_reply):
+ * more than any catalogue test can get, so only a broken or hostile server
+ * reaches it.  At least SWEEP_MAX_REPLY_FLOOR. */
+uint64_t sweep_max_reply(uint64_t data_size);
+
 #endif

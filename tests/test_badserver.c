@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "sweep.h"
 #include "target.h"
 
 enum bad_mode {
@@ -503,8 +504,8 @@ static int bad_run(enum bad_mode mode, unsigned clients, unsigned threads, unsig
 	struct engine_job job = {
 		.cmd = bad_ping, .len = BAD_PING_LEN, .pipeline = pipeline,
 		.requests = requests, .timeout = 1.0,
-		/* As sweep.c sets it: no catalogue test gets more than 64 MiB. */
-		.max_reply = 64u << 20,
+		/* As a sweep sets it at -d 3. */
+		.max_reply = sweep_max_reply(3),
 		.expect = ENGINE_REPLY_STATUS,
 	};
 	struct engine *e;

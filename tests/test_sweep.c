@@ -125,6 +125,23 @@ Test(sweep, untrustworthy_figures_are_stored_as_unknown)
 	cr_assert_eq(r.requests, 1500);
 }
 
+Test(sweep, max_reply_holds_lrange_600_at_any_data_size)
+{
+	static const uint64_t sizes[] = { 0, 3, 1000, 100000, (uint64_t)1 << 20, (uint64_t)512 << 20 };
+
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		uint64_t d = sizes[i], digits = 1;
+
+		for (uint64_t v = d; v >= 10; v /= 10)
+			digits++;
+		/* "*600\r\n", then 600 times "$<d>\r\n<d bytes>\r\n". */
+		cr_assert_geq(sweep_max_reply(d), 6 + 600 * (1 + digits + 2 + d + 2), "-d %llu",
+			      (unsigned long long)d);
+		cr_assert_geq(sweep_max_reply(d), SWEEP_MAX_REPLY_FLOOR);
+	}
+	cr_assert_eq(sweep_max_reply(3), SWEEP_MAX_REPLY_FLOOR, "small values: the floor");
+}
+
 Test(sweep, keyspace_lines_are_read_or_refused)
 {
 	struct target_keyspace ks;
