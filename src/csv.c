@@ -17,6 +17,7 @@
 #include "csv.h"
 #include "depths.h"
 #include "num.h"
+#include "sbuf.h"
 #include "xalloc.h"
 
 enum csv_type { CT_STR, CT_UINT, CT_I64, CT_DBL };
@@ -91,12 +92,12 @@ const char *csv_header(void)
 	static char hdr[1024];
 
 	if (hdr[0] == '\0') {
-		size_t n = 0;
+		struct sbuf b;
 
+		sbuf_fixed(&b, hdr, sizeof hdr);
 		for (size_t i = 0; i < CSV_NCOLS; i++)
-			n += (size_t)snprintf(hdr + n, sizeof hdr - n, "%s%s",
-					      i ? "," : "", csv_cols[i].name);
-		snprintf(hdr + n, sizeof hdr - n, "\n");
+			sbuf_item(&b, ",", "%s", csv_cols[i].name);
+		sbuf_add(&b, "\n", 1);
 	}
 	return hdr;
 }
@@ -105,11 +106,14 @@ static int csv_check_values(const struct rs_row *r, struct rs_err *err);
 static int csv_check_line(const char *line, size_t n, struct rs_err *err);
 static const char *csv_show_str(char *buf, size_t size, const char *s, size_t max);
 
+/* The bytes that make a field need quotes. */
+#define CSV_SPECIAL ",\"\r\n"
+
 /* Append s to buf, quoted if it holds a comma, quote, CR or LF, or if
  * always is set and s is not empty. */
 static int csv_put_str(char *buf, size_t size, size_t *n, const char *s, int always)
 {
-	int quote = (always && *s) || strpbrk(s, ",\"\r\n") != NULL;
+	int quote = (always && *s) || strpbrk(s, CSV_SPECIAL) != NULL;
 
 	if (quote) {
 		if (*n + 1 >= size)
@@ -129,6 +133,21 @@ static int csv_put_str(char *buf, size_t size, size_t *n, const char *s, int alw
 		buf[(*n)++] = '"';
 	}
 	return 0;
+}
+
+void csv_put_field(FILE *fp, const char *s)
+{
+	if (strpbrk(s, CSV_SPECIAL) == NULL) {
+		fputs(s, fp);
+		return;
+	}
+	fputc('"', fp);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', fp);
+		fputc(*s, fp);
+	}
+	fputc('"', fp);
 }
 
 /* csv_format_row with the bare reason in err ("rps is negative (-5.00)"). */
@@ -218,11 +237,6 @@ int csv_check_row(const struct rs_row *r, struct rs_err *err)
 }
 
 /* ---- reader ---- */
-
-struct csv_field {
-	char *s;                  /* unquoted text, NUL-terminated, in scratch */
-	size_t len;
-};
 
 /* Parse one record starting at *pos.  Fields' text goes to scratch (which
  * has room for the record).  Returns 1 for a complete record, 0 at end of
@@ -314,6 +328,29 @@ static int csv_record(const char *buf, size_t len, size_t *pos, char *scratch,
 		}
 		return rs_err_set(err, "%s field followed by '%c'", quoted ? "quoted" : "a", buf[i]);
 	}
+}
+
+int csv_split_line(const char *s, size_t n, char *scratch, struct csv_field *f, size_t maxf,
+		   struct rs_err *err)
+{
+	size_t pos = 0, nf = 0;
+	unsigned nl = 0;
+	int rc;
+
+	if (n == 0) {
+		scratch[0] = '\0';
+		f[0].s = scratch;
+		f[0].len = 0;
+		return 1;
+	}
+	rc = csv_record(s, n, &pos, scratch, f, maxf, &nf, &nl, err);
+	if (rc == -1)
+		return -1;
+	if (rc == -3)
+		return rs_err_set(err, "unterminated quoted field");
+	if (rc == 1 || nl > 0)
+		return rs_err_set(err, "a line end inside the line");
+	return (int)nf;
 }
 
 /* A field's text fit to quote in a one-line message: at most 32 bytes,
@@ -436,6 +473,102 @@ static int csv_set_field(struct rs_row *r, const struct csv_col *c, const struct
 
 #define CSV_MAXF 256
 
+/* Map the header's fields f[0..nhdr) to csv_cols: map[i] is field i's
+ * column, or -1 for a column rsweep does not know.  Sets
+ * info->rsweep_header.  Returns 0, or -1 with err set (FILE:1: ...) for a
+ * column named twice or a required column missing. */
+static int csv_header_map(const struct csv_field *f, size_t nhdr, const char *name, int *map,
+			  struct csv_info *info, struct rs_err *err)
+{
+	info->rsweep_header = nhdr >= CSV_NCONTRACT;
+	for (size_t i = 0; i < nhdr; i++) {
+		map[i] = -1;
+		for (size_t c = 0; c < CSV_NCOLS; c++)
+			if (strcmp(f[i].s, csv_cols[c].name) == 0) {
+				for (size_t j = 0; j < i; j++)
+					if (map[j] == (int)c)
+						return rs_err_set(err, "%s:1: column %s appears twice", name,
+								  f[i].s);
+				map[i] = (int)c;
+			}
+		if (i < CSV_NCONTRACT && (map[i] < 0 || map[i] != (int)i))
+			info->rsweep_header = 0;
+	}
+	for (size_t c = 0; c < CSV_NCOLS; c++) {
+		int found = 0;
+
+		if (!csv_cols[c].required)
+			continue;
+		for (size_t i = 0; i < nhdr; i++)
+			found |= map[i] == (int)c;
+		if (!found)
+			return rs_err_set(err, "%s:1: no '%s' column (not an rsweep results file?)",
+					  name, csv_cols[c].name);
+	}
+	return 0;
+}
+
+/* Read the header record at *pos (past a byte-order mark) into f and
+ * *nhdr, and count its newlines into *nl.  Returns 0, or -1 with err set
+ * (FILE:1: ...) for an empty file or a bad or unfinished header. */
+static int csv_header_read(const char *buf, size_t len, const char *name, size_t *pos,
+			   char *scratch, struct csv_field *f, size_t *nhdr, unsigned *nl,
+			   struct rs_err *err)
+{
+	struct rs_err e;
+	int rc;
+
+	/* A UTF-8 byte-order mark from a spreadsheet export is not part of the header. */
+	if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
+		*pos = 3;
+	rc = csv_record(buf, len, pos, scratch, f, CSV_MAXF, nhdr, nl, &e);
+	if (rc == 0 || (rc == -2 && *nhdr == 1 && f[0].len == 0))
+		return rs_err_set(err, "%s: empty file, no CSV header", name);
+	if (rc == -1)
+		return rs_err_set(err, "%s:1: bad header: %s", name, e.msg);
+	if (rc < -1)
+		return rs_err_set(err, "%s:1: header line has no end of line", name);
+	return 0;
+}
+
+/* At most one row a line: room for that many, so a large file's rows are
+ * not copied as the array doubles.  A row is 120 bytes and a line may be
+ * one byte, so no more than CSV_RESERVE_MAX up front: a file of newlines
+ * must not ask for a hundred times its size. */
+static void csv_reserve(struct rs_rows *rows, const char *buf, size_t len, size_t pos)
+{
+	size_t lines = 1;
+
+	for (const char *q = buf + pos; lines < CSV_RESERVE_MAX &&
+	     (q = memchr(q, '\n', len - (size_t)(q - buf))) != NULL; q++)
+		lines++;
+	rows_reserve(rows, lines);
+}
+
+/* Turn the record at line `start` (nf fields, as many as the header's)
+ * into a row of rows.  Returns 0, or -1 with err set (FILE:LINE: ...). */
+static int csv_row_add(const struct csv_field *f, size_t nf, const int *map, const char *name,
+		       const char *src, unsigned start, struct rs_rows *rows, struct rs_err *err)
+{
+	struct rs_row r;
+	struct rs_err e;
+
+	/* The line goes into a full row, then into the rows' compact form. */
+	row_init(&r);
+	r.src = src;
+	r.line = start;
+	for (size_t i = 0; i < nf; i++)
+		if (map[i] >= 0 && csv_set_field(&r, &csv_cols[map[i]], &f[i], &e) < 0)
+			return rs_err_set(err, "%s:%u: %s", name, start, e.msg);
+	if (r.pipeline == 0)
+		return rs_err_set(err, "%s:%u: pipeline must be at least 1", name, start);
+	if (r.test[0] == '\0')
+		return rs_err_set(err, "%s:%u: test is empty", name, start);
+	if (rows_add(rows, &r, &e) == NULL)
+		return rs_err_set(err, "%s:%u: %s", name, start, e.msg);
+	return 0;
+}
+
 int csv_parse(const char *buf, size_t len, const char *name, struct rs_rows *rows,
 	      struct csv_info *info, struct rs_err *err)
 {
@@ -449,68 +582,14 @@ int csv_parse(const char *buf, size_t len, const char *name, struct rs_rows *row
 	int rc, ret = -1;
 
 	memset(info, 0, sizeof *info);
-	/* A UTF-8 byte-order mark from a spreadsheet export is not part of the header. */
-	if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
-		pos = 3;
-	rc = csv_record(buf, len, &pos, scratch, f, CSV_MAXF, &nhdr, &nl, &e);
-	if (rc == 0 || (rc == -2 && nhdr == 1 && f[0].len == 0)) {
-		rs_err_set(err, "%s: empty file, no CSV header", name);
+	if (csv_header_read(buf, len, name, &pos, scratch, f, &nhdr, &nl, err) < 0 ||
+	    csv_header_map(f, nhdr, name, map, info, err) < 0)
 		goto out;
-	}
-	if (rc == -1) {
-		rs_err_set(err, "%s:1: bad header: %s", name, e.msg);
-		goto out;
-	}
-	if (rc < -1) {
-		rs_err_set(err, "%s:1: header line has no end of line", name);
-		goto out;
-	}
-	{
-		/* At most one row a line: room for that many, so a large file's
-		 * rows are not copied as the array doubles.  A row is 120 bytes
-		 * and a line may be one byte, so no more than CSV_RESERVE_MAX up
-		 * front: a file of newlines must not ask for a hundred times its
-		 * size. */
-		size_t lines = 1;
-
-		for (const char *q = buf + pos; lines < CSV_RESERVE_MAX &&
-		     (q = memchr(q, '\n', len - (size_t)(q - buf))) != NULL; q++)
-			lines++;
-		rows_reserve(rows, lines);
-	}
-	info->rsweep_header = nhdr >= CSV_NCONTRACT;
-	for (size_t i = 0; i < nhdr; i++) {
-		map[i] = -1;
-		for (size_t c = 0; c < CSV_NCOLS; c++)
-			if (strcmp(f[i].s, csv_cols[c].name) == 0) {
-				for (size_t j = 0; j < i; j++)
-					if (map[j] == (int)c) {
-						rs_err_set(err, "%s:1: column %s appears twice", name, f[i].s);
-						goto out;
-					}
-				map[i] = (int)c;
-			}
-		if (i < CSV_NCONTRACT && (map[i] < 0 || map[i] != (int)i))
-			info->rsweep_header = 0;
-	}
-	for (size_t c = 0; c < CSV_NCOLS; c++) {
-		int found = 0;
-
-		if (!csv_cols[c].required)
-			continue;
-		for (size_t i = 0; i < nhdr; i++)
-			found |= map[i] == (int)c;
-		if (!found) {
-			rs_err_set(err, "%s:1: no '%s' column (not an rsweep results file?)", name,
-				   csv_cols[c].name);
-			goto out;
-		}
-	}
+	csv_reserve(rows, buf, len, pos);
 	info->complete_len = pos;
 	line += nl;
 	for (;;) {
 		unsigned start = line;
-		struct rs_row r;
 
 		nl = 0;
 		rc = csv_record(buf, len, &pos, scratch, f, CSV_MAXF, &nf, &nl, &e);
@@ -545,30 +624,8 @@ int csv_parse(const char *buf, size_t len, const char *name, struct rs_rows *row
 			rs_err_set(err, "%s:%u: %zu fields, the header has %zu", name, start, nf, nhdr);
 			goto out;
 		}
-		/* The line goes into a full row, then into the rows' compact form. */
-		row_init(&r);
-		r.src = src;
-		r.line = start;
-		for (size_t i = 0; i < nf; i++) {
-			if (map[i] < 0)
-				continue;
-			if (csv_set_field(&r, &csv_cols[map[i]], &f[i], &e) < 0) {
-				rs_err_set(err, "%s:%u: %s", name, start, e.msg);
-				goto out;
-			}
-		}
-		if (r.pipeline == 0) {
-			rs_err_set(err, "%s:%u: pipeline must be at least 1", name, start);
+		if (csv_row_add(f, nf, map, name, src, start, rows, err) < 0)
 			goto out;
-		}
-		if (r.test[0] == '\0') {
-			rs_err_set(err, "%s:%u: test is empty", name, start);
-			goto out;
-		}
-		if (rows_add(rows, &r, &e) == NULL) {
-			rs_err_set(err, "%s:%u: %s", name, start, e.msg);
-			goto out;
-		}
 	}
 	/* A last line without newline is a line too. */
 	info->lines = line - 1 + (info->missing_newline || info->truncated_tail);

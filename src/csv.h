@@ -16,6 +16,26 @@
 /* The header line rsweep writes, with its trailing newline. */
 const char *csv_header(void);
 
+/* ---- RFC 4180, the one home of its rules for every room ---- */
+
+/* One field as read: unquoted text, NUL-terminated, in the caller's scratch. */
+struct csv_field {
+	char *s;
+	size_t len;
+};
+
+/* Split one line s[0..n), without its line end, into at most maxf fields
+ * f, their text in scratch (room for n + maxf + 1 bytes).  Returns the
+ * number of fields (an empty line is one empty field), or -1 with err set
+ * ("unterminated quoted field", "quote inside an unquoted field", "more
+ * than N fields", ...). */
+int csv_split_line(const char *s, size_t n, char *scratch, struct csv_field *f, size_t maxf,
+		   struct rs_err *err);
+
+/* Write s to fp as one CSV field: quoted, with quotes doubled, when it
+ * holds a comma, a quote, CR or LF. */
+void csv_put_field(FILE *fp, const char *s);
+
 /* Format one row as a CSV line ending in "\n" into buf; returns its length,
  * or -1 (err set) if it does not fit or if csv_parse would refuse it: a
  * row rsweep writes is one its readers take.  The error names the field

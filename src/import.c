@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv.h"
 #include "import.h"
 #include "num.h"
 #include "strtab.h"
@@ -152,73 +153,26 @@ static const char *const import_csv_names[8] = {
 	"p95_latency_ms", "p99_latency_ms", "max_latency_ms",
 };
 
-/* Split one line into fields (RFC 4180 quoting within the line) into
- * scratch; returns the number of fields or -1. */
-static int import_csv_split(const char *s, size_t n, char *scratch, char **f, size_t *fl,
-			    struct rs_err *err)
-{
-	size_t i = 0, w = 0;
-	int nf = 0;
-
-	for (;;) {
-		if (nf == IMPORT_MAXF)
-			return rs_err_set(err, "more than %d fields", IMPORT_MAXF);
-		f[nf] = scratch + w;
-		if (i < n && s[i] == '"') {
-			i++;
-			for (;;) {
-				if (i >= n)
-					return rs_err_set(err, "unterminated quoted field");
-				if (s[i] == '"') {
-					if (i + 1 < n && s[i + 1] == '"') {
-						scratch[w++] = '"';
-						i += 2;
-						continue;
-					}
-					i++;
-					break;
-				}
-				scratch[w++] = s[i++];
-			}
-		} else {
-			while (i < n && s[i] != ',') {
-				if (s[i] == '"')
-					return rs_err_set(err, "quote inside an unquoted field");
-				scratch[w++] = s[i++];
-			}
-		}
-		fl[nf] = (size_t)(scratch + w - f[nf]);
-		scratch[w++] = '\0';
-		nf++;
-		if (i >= n)
-			return nf;
-		if (s[i] != ',')
-			return rs_err_set(err, "a quoted field followed by '%c'", s[i]);
-		i++;
-	}
-}
-
 /* Returns 1 for a data point in p, 0 for a header line, -1 on error. */
 static int import_csv_line(struct import_csv *c, const char *s, size_t n, struct import_point *p,
 			   char *raw, struct rs_err *err)
 {
-	char scratch[IMPORT_LINE + IMPORT_MAXF];
-	char *f[IMPORT_MAXF];
-	size_t fl[IMPORT_MAXF];
+	char scratch[IMPORT_LINE + IMPORT_MAXF + 1];
+	struct csv_field f[IMPORT_MAXF];
 	double *dst[8] = { NULL, &p->rps, &p->avg_ms, &p->min_ms, &p->p50_ms, &p->p95_ms,
 			   &p->p99_ms, &p->max_ms };
-	int nf = import_csv_split(s, n, scratch, f, fl, err);
+	int nf = csv_split_line(s, n, scratch, f, IMPORT_MAXF, err);
 
 	if (nf < 0)
 		return -1;
 	/* A header may come again: shell loops append one run after another. */
-	if (nf >= 2 && strcmp(f[0], "test") == 0 && strcmp(f[1], "rps") == 0) {
+	if (nf >= 2 && strcmp(f[0].s, "test") == 0 && strcmp(f[1].s, "rps") == 0) {
 		c->have_header = 1;
 		c->nf = (size_t)nf;
 		for (int k = 0; k < 8; k++) {
 			c->col[k] = -1;
 			for (int i = 0; i < nf; i++)
-				if (strcmp(f[i], import_csv_names[k]) == 0)
+				if (strcmp(f[i].s, import_csv_names[k]) == 0)
 					c->col[k] = i;
 		}
 		return 0;
@@ -234,17 +188,17 @@ static int import_csv_line(struct import_csv *c, const char *s, size_t n, struct
 	} else if ((size_t)nf != c->nf) {
 		return rs_err_set(err, "%d fields, the header has %zu", nf, c->nf);
 	}
-	if (import_test_name(f[c->col[0]], fl[c->col[0]], p->test, sizeof p->test, err) < 0)
+	if (import_test_name(f[c->col[0]].s, f[c->col[0]].len, p->test, sizeof p->test, err) < 0)
 		return -1;
-	import_raw_title(raw, f[c->col[0]], fl[c->col[0]]);
+	import_raw_title(raw, f[c->col[0]].s, f[c->col[0]].len);
 	for (int k = 1; k < 8; k++) {
 		int i = c->col[k];
 
 		if (i < 0)
 			continue;
-		if (fl[i] == 0 && k > 1)
+		if (f[i].len == 0 && k > 1)
 			continue; /* an empty latency stays unknown */
-		if (import_number(f[i], fl[i], k == 1 ? "rps" : import_csv_names[k], dst[k], err) < 0)
+		if (import_number(f[i].s, f[i].len, k == 1 ? "rps" : import_csv_names[k], dst[k], err) < 0)
 			return -1;
 	}
 	return 1;

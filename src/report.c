@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv.h"
 #include "num.h"
 #include "report.h"
 #include "xalloc.h"
@@ -827,21 +828,6 @@ static void report_human(FILE *fp, const struct analysis_result *r, const struct
 
 /* ---- csv ---- */
 
-static void csv_str(FILE *fp, const char *s)
-{
-	if (strpbrk(s, ",\"\r\n") == NULL) {
-		fputs(s, fp);
-		return;
-	}
-	fputc('"', fp);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', fp);
-		fputc(*s, fp);
-	}
-	fputc('"', fp);
-}
-
 /* ",value" (empty when unknown). */
 static void csv_num(FILE *fp, double v, int prec)
 {
@@ -899,12 +885,12 @@ static void report_csv(FILE *fp, const struct analysis_result *r, const struct r
 		char b[512];
 		size_t w = 0;
 
-		csv_str(fp, a->rps->label);
+		csv_put_field(fp, a->rps->label);
 		fputc(',', fp);
-		csv_str(fp, a->rps->test);
+		csv_put_field(fp, a->rps->test);
 		fputc(',', fp);
 		report_depths(a->rps, b, sizeof b);
-		csv_str(fp, b);
+		csv_put_field(fp, b);
 		csv_num(fp, a->rps_at_1, 2);
 		csv_num(fp, a->peak_rps, 2);
 		csv_depth(fp, a->peak_depth);
@@ -920,13 +906,13 @@ static void report_csv(FILE *fp, const struct analysis_result *r, const struct r
 		for (size_t k = 0; k < a->nunstable && w < sizeof b; k++)
 			w += (size_t)snprintf(b + w, sizeof b - w, "%s%u", k ? " " : "",
 					      a->unstable[k].depth);
-		csv_str(fp, b);
+		csv_put_field(fp, b);
 		fprintf(fp, ",%s", report_bound_name(a->bound));
 		csv_num(fp, a->server_cpu, 4);
 		csv_num(fp, a->client_cpu, 4);
 		fputc(',', fp);
 		if (c)
-			csv_str(fp, r->baseline);
+			csv_put_field(fp, r->baseline);
 		csv_delta(fp, c ? &c->at_1 : NULL);
 		csv_delta(fp, c ? &c->at_peak : NULL);
 		csv_depth(fp, c ? r->depth : 0);
@@ -934,7 +920,7 @@ static void report_csv(FILE *fp, const struct analysis_result *r, const struct r
 		fputc(',', fp);
 		if (c && o->prose) {
 			report_prose(r, c, b, sizeof b);
-			csv_str(fp, b);
+			csv_put_field(fp, b);
 		}
 		/* The interval columns, after every older one. */
 		csv_num(fp, a->sat_lo, 0);

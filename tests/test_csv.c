@@ -910,3 +910,38 @@ Test(csv, millions_of_blank_lines_are_no_rows)
 	rows_free(&rows);
 	free(buf);
 }
+
+/* The splitter other rooms use reads back what csv_put_field writes. */
+Test(csv, put_field_and_split_line_round_trip)
+{
+	static const char *const in[] = { "plain", "a,b", "say \"hi\"", "", "cr\rlf\n" };
+	char line[256], scratch[256 + 8 + 1];
+	struct csv_field f[8];
+	struct rs_err err;
+	FILE *fp = fmemopen(line, sizeof line, "w");
+	int nf;
+
+	cr_assert_not_null(fp);
+	for (size_t i = 0; i < 5; i++) {
+		if (i)
+			fputc(',', fp);
+		csv_put_field(fp, in[i]);
+	}
+	fputc('\0', fp);
+	fclose(fp);
+	cr_assert_str_eq(line, "plain,\"a,b\",\"say \"\"hi\"\"\",,\"cr\rlf\n\"");
+	/* A line holds no line end of its own: split the first four. */
+	nf = csv_split_line(line, strlen("plain,\"a,b\",\"say \"\"hi\"\"\","), scratch, f, 8, &err);
+	cr_assert_eq(nf, 4, "%s", nf < 0 ? err.msg : "");
+	for (size_t i = 0; i < 4; i++) {
+		cr_assert_str_eq(f[i].s, in[i]);
+		cr_assert_eq(f[i].len, strlen(in[i]));
+	}
+	cr_assert_eq(csv_split_line("", 0, scratch, f, 8, &err), 1, "an empty line: one empty field");
+	cr_assert_eq(csv_split_line("a,\"b", 4, scratch, f, 8, &err), -1);
+	cr_assert_str_eq(err.msg, "unterminated quoted field");
+	cr_assert_eq(csv_split_line("a,b\"c", 5, scratch, f, 8, &err), -1);
+	cr_assert_str_eq(err.msg, "quote inside an unquoted field");
+	cr_assert_eq(csv_split_line("a,b,c", 5, scratch, f, 2, &err), -1);
+	cr_assert_str_eq(err.msg, "more than 2 fields");
+}
