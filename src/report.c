@@ -1067,6 +1067,121 @@ static void json_delta(FILE *fp, const char *key, const struct analysis_delta *d
 	fputc('}', fp);
 }
 
+/* One series' object of the "series" array (first: no comma before it). */
+static void json_series(FILE *fp, const struct analysis_series *a, int first)
+{
+	char b[512];
+
+	fputs(first ? "\n{" : ",\n{", fp);
+	fputs("\"label\":", fp);
+	json_str(fp, a->rps->label);
+	fputs(",\"test\":", fp);
+	json_str(fp, a->rps->test);
+	report_depths(a->rps, b, sizeof b);
+	fputs(",\"depths\":", fp);
+	json_str(fp, b);
+	fprintf(fp, ",\"points\":%zu", a->rps->npts);
+	json_num(fp, "rps_at_1", a->rps_at_1, 2, 1);
+	json_num(fp, "peak_rps", a->peak_rps, 2, 1);
+	json_num(fp, "peak_rps_lo", a->peak_lo, 2, 1);
+	json_num(fp, "peak_rps_hi", a->peak_hi, 2, 1);
+	json_depth(fp, "peak_depth", a->peak_depth);
+	json_num(fp, "highest_rps", a->top_rps, 2, 1);
+	json_depth(fp, "highest_depth", a->top_depth);
+	json_depth(fp, "saturation_depth", a->sat_depth);
+	json_num(fp, "saturation_lo", a->sat_lo, 0, 1);
+	json_num(fp, "saturation_hi", a->sat_hi, 0, 1);
+	fputs(",\"saturated\":", fp);
+	if (*report_saturated(a->saturated))
+		json_str(fp, report_saturated(a->saturated));
+	else
+		fputs("null", fp);
+	json_num(fp, "gain", a->gain, 4, 1);
+	fprintf(fp, ",\"fit\":{\"status\":\"%s\"", fit_status[a->fit.status]);
+	json_num(fp, "a_us", a->fit.a_us, 4, 1);
+	json_num(fp, "b_us", a->fit.b_us, 4, 1);
+	json_num(fp, "asymptote_rps", a->fit.asymptote, 2, 1);
+	json_num(fp, "asymptote_lo", a->fit.asymptote_lo, 2, 1);
+	json_num(fp, "asymptote_hi", a->fit.asymptote_hi, 2, 1);
+	json_num(fp, "r2", a->fit.r2, 4, 1);
+	fputc('}', fp);
+	json_num(fp, "max_cv", a->max_cv, 4, 1);
+	fputs(",\"unstable\":[", fp);
+	for (size_t k = 0; k < a->nunstable; k++) {
+		fprintf(fp, "%s{\"depth\":%u,\"repeats\":%zu", k ? "," : "", a->unstable[k].depth,
+			a->unstable[k].n);
+		json_num(fp, "cv", a->unstable[k].cv, 4, 1);
+		fprintf(fp, ",\"cause\":\"%s\",\"why\":", cause_name(a->unstable[k].cause.kind));
+		cause_format(&a->unstable[k].cause, b, sizeof b);
+		json_str(fp, b);
+		fputc('}', fp);
+	}
+	fputs("],\"busier\":", fp);
+	if (a->bound == BOUND_UNKNOWN)
+		fputs("null", fp);
+	else
+		json_str(fp, report_bound_name(a->bound));
+	json_num(fp, "server_cpu", a->server_cpu, 4, 1);
+	json_num(fp, "client_cpu", a->client_cpu, 4, 1);
+	fputc('}', fp);
+}
+
+/* One comparison's object of the "comparisons" array. */
+static void json_cmp(FILE *fp, const struct analysis_result *r, const struct analysis_cmp *c,
+		     const struct report_opts *o, int first)
+{
+	fputs(first ? "\n{" : ",\n{", fp);
+	fputs("\"label\":", fp);
+	json_str(fp, r->series[c->other].rps->label);
+	fputs(",\"test\":", fp);
+	json_str(fp, r->series[c->other].rps->test);
+	json_delta(fp, "at_1", &c->at_1);
+	json_delta(fp, "at_peak", &c->at_peak);
+	if (r->depth)
+		json_delta(fp, "at_depth", &c->at_depth);
+	json_num(fp, "ratio_min", c->ratio_min, 4, 1);
+	json_num(fp, "ratio_max", c->ratio_max, 4, 1);
+	fputs(",\"per_depth\":[", fp);
+	for (size_t k = 0; k < c->ndepths; k++) {
+		const struct analysis_delta *d = &c->per_depth[k];
+
+		fprintf(fp, "%s{\"depth\":%u", k ? "," : "", d->depth);
+		json_num(fp, "baseline_rps", d->base_rps, 2, 1);
+		json_num(fp, "rps", d->rps, 2, 1);
+		json_num(fp, "delta_avg_ms", d->d_avg, 4, 1);
+		json_num(fp, "ratio", d->ratio, 4, 1);
+		json_num(fp, "ratio_lo", d->ci.lo, 4, 1);
+		json_num(fp, "ratio_hi", d->ci.hi, 4, 1);
+		json_verdict(fp, d);
+		fputc('}', fp);
+	}
+	fputc(']', fp);
+	if (o->prose) {
+		char s[512];
+
+		report_prose(r, c, s, sizeof s);
+		fputs(",\"prose\":", fp);
+		json_str(fp, s);
+	}
+	fputc('}', fp);
+}
+
+/* One object of the "speedup" array. */
+static void json_speedup(FILE *fp, const struct analysis_result *r,
+			 const struct analysis_speedup *sp, int first)
+{
+	const struct analysis_cmp *c = &r->cmps[sp->cmp];
+
+	fputs(first ? "\n{\"label\":" : ",\n{\"label\":", fp);
+	json_str(fp, r->series[c->other].rps->label);
+	fputs(",\"test\":", fp);
+	json_str(fp, r->series[c->other].rps->test);
+	json_num(fp, "ratio", sp->ratio, 4, 1);
+	json_num(fp, "ratio_lo", report_cmp_delta(r, c)->ci.lo, 4, 1);
+	json_num(fp, "ratio_hi", report_cmp_delta(r, c)->ci.hi, 4, 1);
+	fputc('}', fp);
+}
+
 static void report_json(FILE *fp, const struct analysis_result *r, const struct report_opts *o)
 {
 	char **notes;
@@ -1082,115 +1197,14 @@ static void report_json(FILE *fp, const struct analysis_result *r, const struct 
 	else
 		fputs(",\"depth\":null", fp);
 	fputs(",\n\"series\":[", fp);
-	for (size_t i = 0; i < r->nseries; i++) {
-		const struct analysis_series *a = &r->series[i];
-		char b[512];
-
-		fputs(i ? ",\n{" : "\n{", fp);
-		fputs("\"label\":", fp);
-		json_str(fp, a->rps->label);
-		fputs(",\"test\":", fp);
-		json_str(fp, a->rps->test);
-		report_depths(a->rps, b, sizeof b);
-		fputs(",\"depths\":", fp);
-		json_str(fp, b);
-		fprintf(fp, ",\"points\":%zu", a->rps->npts);
-		json_num(fp, "rps_at_1", a->rps_at_1, 2, 1);
-		json_num(fp, "peak_rps", a->peak_rps, 2, 1);
-		json_num(fp, "peak_rps_lo", a->peak_lo, 2, 1);
-		json_num(fp, "peak_rps_hi", a->peak_hi, 2, 1);
-		json_depth(fp, "peak_depth", a->peak_depth);
-		json_num(fp, "highest_rps", a->top_rps, 2, 1);
-		json_depth(fp, "highest_depth", a->top_depth);
-		json_depth(fp, "saturation_depth", a->sat_depth);
-		json_num(fp, "saturation_lo", a->sat_lo, 0, 1);
-		json_num(fp, "saturation_hi", a->sat_hi, 0, 1);
-		fputs(",\"saturated\":", fp);
-		if (*report_saturated(a->saturated))
-			json_str(fp, report_saturated(a->saturated));
-		else
-			fputs("null", fp);
-		json_num(fp, "gain", a->gain, 4, 1);
-		fprintf(fp, ",\"fit\":{\"status\":\"%s\"", fit_status[a->fit.status]);
-		json_num(fp, "a_us", a->fit.a_us, 4, 1);
-		json_num(fp, "b_us", a->fit.b_us, 4, 1);
-		json_num(fp, "asymptote_rps", a->fit.asymptote, 2, 1);
-		json_num(fp, "asymptote_lo", a->fit.asymptote_lo, 2, 1);
-		json_num(fp, "asymptote_hi", a->fit.asymptote_hi, 2, 1);
-		json_num(fp, "r2", a->fit.r2, 4, 1);
-		fputc('}', fp);
-		json_num(fp, "max_cv", a->max_cv, 4, 1);
-		fputs(",\"unstable\":[", fp);
-		for (size_t k = 0; k < a->nunstable; k++) {
-			fprintf(fp, "%s{\"depth\":%u,\"repeats\":%zu", k ? "," : "", a->unstable[k].depth,
-				a->unstable[k].n);
-			json_num(fp, "cv", a->unstable[k].cv, 4, 1);
-			fprintf(fp, ",\"cause\":\"%s\",\"why\":", cause_name(a->unstable[k].cause.kind));
-			cause_format(&a->unstable[k].cause, b, sizeof b);
-			json_str(fp, b);
-			fputc('}', fp);
-		}
-		fputs("],\"busier\":", fp);
-		if (a->bound == BOUND_UNKNOWN)
-			fputs("null", fp);
-		else
-			json_str(fp, report_bound_name(a->bound));
-		json_num(fp, "server_cpu", a->server_cpu, 4, 1);
-		json_num(fp, "client_cpu", a->client_cpu, 4, 1);
-		fputc('}', fp);
-	}
+	for (size_t i = 0; i < r->nseries; i++)
+		json_series(fp, &r->series[i], i == 0);
 	fputs("],\n\"comparisons\":[", fp);
-	for (size_t i = 0; i < r->ncmps; i++) {
-		const struct analysis_cmp *c = &r->cmps[i];
-
-		fputs(i ? ",\n{" : "\n{", fp);
-		fputs("\"label\":", fp);
-		json_str(fp, r->series[c->other].rps->label);
-		fputs(",\"test\":", fp);
-		json_str(fp, r->series[c->other].rps->test);
-		json_delta(fp, "at_1", &c->at_1);
-		json_delta(fp, "at_peak", &c->at_peak);
-		if (r->depth)
-			json_delta(fp, "at_depth", &c->at_depth);
-		json_num(fp, "ratio_min", c->ratio_min, 4, 1);
-		json_num(fp, "ratio_max", c->ratio_max, 4, 1);
-		fputs(",\"per_depth\":[", fp);
-		for (size_t k = 0; k < c->ndepths; k++) {
-			const struct analysis_delta *d = &c->per_depth[k];
-
-			fprintf(fp, "%s{\"depth\":%u", k ? "," : "", d->depth);
-			json_num(fp, "baseline_rps", d->base_rps, 2, 1);
-			json_num(fp, "rps", d->rps, 2, 1);
-			json_num(fp, "delta_avg_ms", d->d_avg, 4, 1);
-			json_num(fp, "ratio", d->ratio, 4, 1);
-			json_num(fp, "ratio_lo", d->ci.lo, 4, 1);
-			json_num(fp, "ratio_hi", d->ci.hi, 4, 1);
-			json_verdict(fp, d);
-			fputc('}', fp);
-		}
-		fputc(']', fp);
-		if (o->prose) {
-			char s[512];
-
-			report_prose(r, c, s, sizeof s);
-			fputs(",\"prose\":", fp);
-			json_str(fp, s);
-		}
-		fputc('}', fp);
-	}
+	for (size_t i = 0; i < r->ncmps; i++)
+		json_cmp(fp, r, &r->cmps[i], o, i == 0);
 	fputs("],\n\"speedup\":[", fp);
-	for (size_t i = 0; i < r->nspeedup; i++) {
-		const struct analysis_cmp *c = &r->cmps[r->speedup[i].cmp];
-
-		fputs(i ? ",\n{\"label\":" : "\n{\"label\":", fp);
-		json_str(fp, r->series[c->other].rps->label);
-		fputs(",\"test\":", fp);
-		json_str(fp, r->series[c->other].rps->test);
-		json_num(fp, "ratio", r->speedup[i].ratio, 4, 1);
-		json_num(fp, "ratio_lo", report_cmp_delta(r, c)->ci.lo, 4, 1);
-		json_num(fp, "ratio_hi", report_cmp_delta(r, c)->ci.hi, 4, 1);
-		fputc('}', fp);
-	}
+	for (size_t i = 0; i < r->nspeedup; i++)
+		json_speedup(fp, r, &r->speedup[i], i == 0);
 	fputs("],\n\"notes\":[", fp);
 	for (size_t i = 0; i < nnotes; i++) {
 		fputs(i ? ",\n" : "\n", fp);
