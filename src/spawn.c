@@ -113,69 +113,89 @@ static int spawn_ping(struct spawn *s)
 	return ok;
 }
 
-int spawn_start(struct spawn *s, const char *path, int tcp, const char *const *extra,
-		double timeout, struct rs_err *err)
+/* Make s's private directory (mode 0700) and choose its address: a
+ * socket in the directory, or a free loopback port.  Returns 0, or -1 with
+ * err set and nothing left behind. */
+static int spawn_place(struct spawn *s, int tcp, struct rs_err *err)
 {
-	char portbuf[16], logpath[128], dirarg[80];
-	char *argv[64];
-	int argc = 0, logfd;
-	pid_t parent = getpid();
+	const char *tmp = getenv("TMPDIR");
 
-	memset(s, 0, sizeof *s);
-	s->pid = -1;
 	snprintf(s->dir, sizeof s->dir, "%s/rsweep-XXXXXX",
-		 getenv("TMPDIR") && strlen(getenv("TMPDIR")) < 40 ? getenv("TMPDIR") : "/tmp");
+		 tmp != NULL && strlen(tmp) < 40 ? tmp : "/tmp");
 	if (mkdtemp(s->dir) == NULL) {    /* mkdtemp makes it 0700 */
 		int e = errno;
 
 		s->dir[0] = '\0';
 		return rs_err_set(err, "cannot make a private directory: %s", strerror(e));
 	}
-	if (tcp) {
-		if (spawn_free_port(&s->port, err) < 0) {
-			spawn_stop(s);
-			return -1;
-		}
-	} else {
-		snprintf(s->socket, sizeof s->socket, "%s/redis.sock", s->dir);
-	}
-	snprintf(portbuf, sizeof portbuf, "%u", s->port);
-	snprintf(logpath, sizeof logpath, "%s/redis.log", s->dir);
-	snprintf(dirarg, sizeof dirarg, "%s", s->dir);
-	argv[argc++] = spawn_arg(path ? path : "redis-server");
-	argv[argc++] = spawn_arg("--port");
-	argv[argc++] = spawn_arg(portbuf);
-	/* Never a public interface: loopback only, or no TCP at all. */
-	argv[argc++] = spawn_arg("--bind");
-	argv[argc++] = spawn_arg("127.0.0.1");
 	if (!tcp) {
-		argv[argc++] = spawn_arg("--unixsocket");
-		argv[argc++] = spawn_arg(s->socket);
-		argv[argc++] = spawn_arg("--unixsocketperm");
-		argv[argc++] = spawn_arg("700");
+		snprintf(s->socket, sizeof s->socket, "%s/redis.sock", s->dir);
+		return 0;
 	}
-	argv[argc++] = spawn_arg("--save");
-	argv[argc++] = spawn_arg("");
-	argv[argc++] = spawn_arg("--appendonly");
-	argv[argc++] = spawn_arg("no");
-	argv[argc++] = spawn_arg("--daemonize");
-	argv[argc++] = spawn_arg("no");
-	argv[argc++] = spawn_arg("--dir");
-	argv[argc++] = spawn_arg(dirarg);
-	argv[argc++] = spawn_arg("--logfile");
-	argv[argc++] = spawn_arg(logpath);
-	for (int i = 0; extra && extra[i] && argc < 62; i++)
-		argv[argc++] = spawn_arg(extra[i]);
-	argv[argc] = NULL;
+	if (spawn_free_port(&s->port, err) < 0) {
+		spawn_stop(s);
+		return -1;
+	}
+	return 0;
+}
 
-	logfd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+/* The server's command line and the strings it points into. */
+struct spawn_cmd {
+	char port[16], logpath[128], dir[80];
+	char *argv[64];
+};
+
+/* Fill cmd for s: persistence off, loopback or no TCP, files in s->dir,
+ * then extra (at most what argv has room for). */
+static void spawn_cmdline(const struct spawn *s, const char *path, const char *const *extra,
+			  struct spawn_cmd *cmd)
+{
+	int argc = 0;
+
+	snprintf(cmd->port, sizeof cmd->port, "%u", s->port);
+	snprintf(cmd->logpath, sizeof cmd->logpath, "%s/redis.log", s->dir);
+	snprintf(cmd->dir, sizeof cmd->dir, "%s", s->dir);
+	cmd->argv[argc++] = spawn_arg(path ? path : "redis-server");
+	cmd->argv[argc++] = spawn_arg("--port");
+	cmd->argv[argc++] = spawn_arg(cmd->port);
+	/* Never a public interface: loopback only, or no TCP at all. */
+	cmd->argv[argc++] = spawn_arg("--bind");
+	cmd->argv[argc++] = spawn_arg("127.0.0.1");
+	if (s->socket[0] != '\0') {
+		cmd->argv[argc++] = spawn_arg("--unixsocket");
+		cmd->argv[argc++] = spawn_arg(s->socket);
+		cmd->argv[argc++] = spawn_arg("--unixsocketperm");
+		cmd->argv[argc++] = spawn_arg("700");
+	}
+	cmd->argv[argc++] = spawn_arg("--save");
+	cmd->argv[argc++] = spawn_arg("");
+	cmd->argv[argc++] = spawn_arg("--appendonly");
+	cmd->argv[argc++] = spawn_arg("no");
+	cmd->argv[argc++] = spawn_arg("--daemonize");
+	cmd->argv[argc++] = spawn_arg("no");
+	cmd->argv[argc++] = spawn_arg("--dir");
+	cmd->argv[argc++] = spawn_arg(cmd->dir);
+	cmd->argv[argc++] = spawn_arg("--logfile");
+	cmd->argv[argc++] = spawn_arg(cmd->logpath);
+	for (int i = 0; extra && extra[i] && argc < 62; i++)
+		cmd->argv[argc++] = spawn_arg(extra[i]);
+	cmd->argv[argc] = NULL;
+}
+
+/* Fork and exec cmd with its output in its log; s->pid is the child.
+ * Returns 0, or -1 with err set (s->pid stays -1). */
+static int spawn_exec(struct spawn *s, struct spawn_cmd *cmd, struct rs_err *err)
+{
+	pid_t parent = getpid();
+	int logfd = open(cmd->logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
 	s->pid = fork();
 	if (s->pid < 0) {
 		int e = errno;
 
 		if (logfd >= 0)
 			close(logfd);
-		spawn_stop(s);
+		s->pid = -1;
 		return rs_err_set(err, "fork: %s", strerror(e));
 	}
 	if (s->pid == 0) {
@@ -188,12 +208,21 @@ int spawn_start(struct spawn *s, const char *path, int tcp, const char *const *e
 			dup2(logfd, STDERR_FILENO);
 		}
 		setpgid(0, 0);    /* out of rsweep's process group: a ^C reaches rsweep only */
-		execvp(argv[0], argv);
-		dprintf(STDERR_FILENO, "cannot run %s: %s\n", argv[0], strerror(errno));
+		execvp(cmd->argv[0], cmd->argv);
+		dprintf(STDERR_FILENO, "cannot run %s: %s\n", cmd->argv[0], strerror(errno));
 		_exit(127);
 	}
 	if (logfd >= 0)
 		close(logfd);
+	return 0;
+}
+
+/* Wait up to timeout seconds for the child to answer PING as itself.
+ * Returns 0, or -1 with err set when it exited (with its log's last line)
+ * or never answered. */
+static int spawn_wait_ready(struct spawn *s, const char *name, double timeout,
+			    struct rs_err *err)
+{
 	for (long waited = 0; waited < (long)(timeout * 1000); waited += 10) {
 		int status;
 
@@ -202,17 +231,32 @@ int spawn_start(struct spawn *s, const char *path, int tcp, const char *const *e
 
 			s->pid = -1;
 			spawn_log_tail(s, tail, sizeof tail);
-			spawn_stop(s);
-			return rs_err_set(err, "%s exited at start%s%s", path ? path : "redis-server",
-					  tail[0] ? ": " : "", tail);
+			return rs_err_set(err, "%s exited at start%s%s", name, tail[0] ? ": " : "",
+					  tail);
 		}
 		if (spawn_ping(s))
 			return 0;
 		spawn_sleep_ms(10);
 	}
-	spawn_stop(s);
-	return rs_err_set(err, "%s did not answer PING within %g s", path ? path : "redis-server",
-			  timeout);
+	return rs_err_set(err, "%s did not answer PING within %g s", name, timeout);
+}
+
+int spawn_start(struct spawn *s, const char *path, int tcp, const char *const *extra,
+		double timeout, struct rs_err *err)
+{
+	struct spawn_cmd cmd;
+
+	memset(s, 0, sizeof *s);
+	s->pid = -1;
+	if (spawn_place(s, tcp, err) < 0)
+		return -1;
+	spawn_cmdline(s, path, extra, &cmd);
+	if (spawn_exec(s, &cmd, err) < 0 ||
+	    spawn_wait_ready(s, path ? path : "redis-server", timeout, err) < 0) {
+		spawn_stop(s);
+		return -1;
+	}
+	return 0;
 }
 
 void spawn_stop(struct spawn *s)
