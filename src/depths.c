@@ -1,12 +1,16 @@
-/* depths.c: parsing "1..64:x2,80" into a list of pipeline depths. */
+/* depths.c: the depth-list syntax both ways: "1..64:x2,80" into a list of
+ * depths, and a list of depths back into the shortest text of it. */
 #include "config.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "depths.h"
 #include "num.h"
+#include "sbuf.h"
+#include "vec.h"
 #include "xalloc.h"
 
 static int depths_number(const char *s, size_t n, unsigned *out, const char *item,
@@ -47,10 +51,7 @@ static int depths_add(struct depths_acc *acc, unsigned d, const char *item, stru
 	if (acc->seen[d / 8] & (1u << (d % 8)))
 		return rs_err_set(err, "'%s': depth %u is listed twice", item, d);
 	acc->seen[d / 8] |= (unsigned char)(1u << (d % 8));
-	if (acc->n == acc->cap) {
-		acc->cap = acc->cap ? acc->cap * 2 : 16;
-		acc->v = xreallocarray(acc->v, acc->cap, sizeof *acc->v);
-	}
+	acc->v = vec_reserve(acc->v, &acc->cap, acc->n + 1, sizeof *acc->v, 16);
 	acc->v[acc->n++] = d;
 	return 0;
 }
@@ -150,4 +151,59 @@ int depths_contains(const struct depth_list *d, unsigned depth)
 		if (d->v[i] == depth)
 			return 1;
 	return 0;
+}
+
+/* v as one range item ("1..40", "1..40:+4", "1..64:x2") when its steps are
+ * all equal, written into buf; returns 0 when they are not, or when v has
+ * fewer than 3 depths. */
+static int depths_format_range(const unsigned *v, size_t n, char *buf, size_t size)
+{
+	unsigned first = v[0], last = v[n - 1];
+	unsigned step, mult;
+	int add = 1, mul;
+
+	if (n < 3)
+		return 0;
+	step = v[1] - first;
+	mult = first ? v[1] / first : 0;
+	mul = mult >= 2;
+	for (size_t i = 1; i < n; i++) {
+		add &= v[i] - v[i - 1] == step;
+		mul &= v[i] == v[i - 1] * mult;
+	}
+	if (add && step == 1)
+		snprintf(buf, size, "%u..%u", first, last);
+	else if (add)
+		snprintf(buf, size, "%u..%u:+%u", first, last, step);
+	else if (mul)
+		snprintf(buf, size, "%u..%u:x%u", first, last, mult);
+	else
+		return 0;
+	return 1;
+}
+
+void depths_format(const unsigned *v, size_t n, char *buf, size_t size)
+{
+	struct sbuf b;
+
+	buf[0] = '\0';
+	if (n == 0 || depths_format_range(v, n, buf, size))
+		return;
+	sbuf_fixed(&b, buf, size);
+	/* Runs of three or more consecutive depths shrink to a..b. */
+	for (size_t i = 0; i < n && !b.cut;) {
+		size_t j = i;
+
+		while (j + 1 < n && v[j + 1] == v[j] + 1)
+			j++;
+		if (j - i >= 2) {
+			sbuf_item(&b, ",", "%u..%u", v[i], v[j]);
+			i = j + 1;
+		} else {
+			sbuf_item(&b, ",", "%u", v[i]);
+			i++;
+		}
+	}
+	if (b.cut && size > 4)
+		memcpy(buf + size - 4, "...", 4);
 }

@@ -7,7 +7,15 @@
  *   1..16,24,32   items joined by commas, in the order given
  *
  * Depths are 1..DEPTHS_MAX_VALUE; a list has at most DEPTHS_MAX_POINTS
- * entries; duplicates are rejected.  A pure parser: no I/O. */
+ * entries; duplicates are rejected.  This room parses the syntax and
+ * prints it (depths_format); no I/O.
+ *
+ * Names, in the code of every room: a "depth" is one value P, the number
+ * of requests in flight on a connection (unsigned depth, p->depth); the
+ * "depths" are a list of them (struct depth_list, depths_*); "pipeline"
+ * is only the option's name (-P, --pipeline) and the CSV column that
+ * stores a depth (rs_row.pipeline, a file format that cannot change).
+ * The engine's job says how many requests one batch holds: job->depth. */
 #ifndef RS_DEPTHS_H
 #define RS_DEPTHS_H
 
@@ -31,5 +39,11 @@ void depths_free(struct depth_list *d);
 int depths_powers_of_two(const unsigned *v, size_t n);
 /* Whether d holds depth. */
 int depths_contains(const struct depth_list *d, unsigned depth);
+/* The shortest text of the ascending, distinct depths v[0..n) in the
+ * syntax above, into buf: one range item when the steps are equal
+ * ("1..64:x2"), else items with runs of three or more as a..b ("1..4,8").
+ * depths_parse reads it back to v, unless it did not fit: then it ends
+ * in "...". */
+void depths_format(const unsigned *v, size_t n, char *buf, size_t size);
 
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "csv.h"
+#include "depths.h"
 #include "num.h"
 #include "report.h"
 #include "xalloc.h"
@@ -78,57 +79,12 @@ static const char *fdepth(char *buf, size_t size, unsigned d)
 
 void report_depths(const struct series *s, char *buf, size_t size)
 {
-	size_t n = s->npts, w = 0;
-	unsigned first, last;
-	int k;
+	unsigned *v = xreallocarray(NULL, s->npts ? s->npts : 1, sizeof *v);
 
-	buf[0] = '\0';
-	if (n == 0)
-		return;
-	first = s->pts[0].depth;
-	last = s->pts[n - 1].depth;
-	if (n >= 3) {
-		unsigned step = s->pts[1].depth - first, mult = first ? s->pts[1].depth / first : 0;
-		int add = 1, mul = mult >= 2;
-
-		for (size_t i = 1; i < n; i++) {
-			add &= s->pts[i].depth - s->pts[i - 1].depth == step;
-			mul &= s->pts[i].depth == s->pts[i - 1].depth * mult;
-		}
-		if (add && step == 1) {
-			snprintf(buf, size, "%u..%u", first, last);
-			return;
-		}
-		if (add) {
-			snprintf(buf, size, "%u..%u:+%u", first, last, step);
-			return;
-		}
-		if (mul) {
-			snprintf(buf, size, "%u..%u:x%u", first, last, mult);
-			return;
-		}
-	}
-	/* Runs of three or more consecutive depths shrink to a..b. */
-	for (size_t i = 0; i < n;) {
-		size_t j = i;
-
-		while (j + 1 < n && s->pts[j + 1].depth == s->pts[j].depth + 1)
-			j++;
-		if (j - i >= 2) {
-			k = snprintf(buf + w, size - w, "%s%u..%u", i ? "," : "", s->pts[i].depth,
-				     s->pts[j].depth);
-			i = j + 1;
-		} else {
-			k = snprintf(buf + w, size - w, "%s%u", i ? "," : "", s->pts[i].depth);
-			i++;
-		}
-		if (k < 0 || (size_t)k >= size - w) {
-			if (size > 4)
-				snprintf(buf + size - 4, 4, "...");
-			return;
-		}
-		w += (size_t)k;
-	}
+	for (size_t i = 0; i < s->npts; i++)
+		v[i] = s->pts[i].depth;
+	depths_format(v, s->npts, buf, size);
+	free(v);
 }
 
 /* The fit statuses as csv and json spell them. */

@@ -87,3 +87,38 @@ Test(depths, powers_of_two)
 	cr_assert(depths_powers_of_two((unsigned[]){ 1, 2, 4, 8 }, 4));
 	cr_assert(!depths_powers_of_two((unsigned[]){ 1, 2, 3 }, 3));
 }
+
+/* The printer lives next to the parser: what it writes reads back. */
+Test(depths, format_reads_back)
+{
+	static const char *const in[] = { "16", "1..40", "1..64:x2", "1..41:+4", "1..4,8",
+					  "1,3,9,10,11,12,100", "2,3", "1..3,5..7" };
+	static const char *const want[] = { "16", "1..40", "1..64:x2", "1..41:+4", "1..4,8",
+					    "1,3,9..12,100", "2,3", "1..3,5..7" };
+	char buf[128];
+
+	for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
+		struct depth_list a = { 0 }, b = { 0 };
+		struct rs_err err;
+
+		cr_assert_eq(depths_parse(in[i], &a, &err), 0, "%s", err.msg);
+		depths_format(a.v, a.n, buf, sizeof buf);
+		cr_assert_str_eq(buf, want[i]);
+		cr_assert_eq(depths_parse(buf, &b, &err), 0, "%s: %s", buf, err.msg);
+		cr_assert_eq(a.n, b.n);
+		cr_assert_arr_eq(a.v, b.v, a.n * sizeof *a.v);
+		depths_free(&a);
+		depths_free(&b);
+	}
+}
+
+Test(depths, format_cut_ends_in_dots)
+{
+	unsigned v[] = { 1, 3, 5, 70, 900, 1000 };
+	char buf[12];
+
+	depths_format(v, 6, buf, sizeof buf);
+	cr_assert_str_eq(buf, "1,3,5,70...");
+	depths_format(v, 0, buf, sizeof buf);
+	cr_assert_str_eq(buf, "");
+}
