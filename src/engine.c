@@ -342,7 +342,7 @@ static int engine_flush_out(struct ethread *th, struct conn *c)
 static int engine_next_batch(struct ethread *th, struct conn *c, uint64_t now)
 {
 	const struct engine_job *job = th->job;
-	unsigned k = job->pipeline;
+	unsigned k = job->depth;
 
 	if (job->duration > 0) {
 		if (now >= th->deadline_ns)
@@ -533,12 +533,12 @@ static void engine_slices(const struct engine *e, struct engine_result *res)
 	}
 }
 
-/* A batch: job->pipeline copies of one request, in memory the caller frees. */
+/* A batch: job->depth copies of one request, in memory the caller frees. */
 static char *engine_batch_new(const struct engine_job *job)
 {
-	char *b = xmalloc((size_t)job->pipeline * job->len);
+	char *b = xmalloc((size_t)job->depth * job->len);
 
-	for (unsigned p = 0; p < job->pipeline; p++)
+	for (unsigned p = 0; p < job->depth; p++)
 		memcpy(b + (size_t)p * job->len, job->cmd, job->len);
 	return b;
 }

@@ -3,7 +3,7 @@
  * An engine holds -c connections spread over --threads event loops (epoll),
  * kept open from one point to the next.  engine_run() sends exactly
  * `requests` requests (or runs for `duration` seconds) of one command in
- * lock-step batches of `pipeline`: write the batch, read its replies, write
+ * lock-step batches of `depth`: write the batch, read its replies, write
  * the next.  Replies go through hiredis' reader with object functions that
  * build nothing, so a reply costs no allocation.  Latency is per request:
  * from the write of its batch to the read that brought its reply.  The
@@ -47,7 +47,7 @@ struct engine_job {
 	size_t nrand;
 	uint64_t keyspace;        /* 0: leave __rand_int__ literal */
 	uint64_t seed;
-	unsigned pipeline;        /* requests per batch, >= 1 */
+	unsigned depth;           /* requests per batch (the pipeline depth), >= 1 */
 	uint64_t requests;        /* exactly this many, when duration == 0 */
 	double duration;          /* seconds; > 0 switches to a timed run */
 	double timeout;           /* fail after this long without a byte from the server */

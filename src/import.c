@@ -407,7 +407,7 @@ static int import_full_line(struct import_block *b, const char *s, size_t n, str
 
 /* The facts a redis-benchmark command line shows. */
 struct import_cmd {
-	unsigned pipeline;
+	unsigned depth;           /* -P */
 	int64_t clients, requests, data_size;
 	int version;              /* --version: starts no run */
 };
@@ -447,7 +447,7 @@ static int import_command(const char *s, size_t n, struct import_cmd *c)
 		if (import_word_is(w[i], wl[i], "--version") || import_word_is(w[i], wl[i], "-v"))
 			c->version = 1;
 		else if (import_word_is(w[i], wl[i], "-P") && have && v >= 1 && v <= 1000000)
-			c->pipeline = (unsigned)v;
+			c->depth = (unsigned)v;
 		else if (import_word_is(w[i], wl[i], "-c") && have)
 			c->clients = v;
 		else if (import_word_is(w[i], wl[i], "-n") && have)
@@ -764,7 +764,7 @@ static int import_line(struct import_state *st, enum import_kind want, unsigned 
 			memset(&st->next, 0, sizeof st->next);
 			memcpy(st->next.version, version, sizeof version);
 			st->next.cmd_line = line;
-			st->next.pipeline = cmd.pipeline;
+			st->next.pipeline = cmd.depth;
 			st->next.clients = cmd.clients;
 			st->next.requests = cmd.requests;
 			st->next.data_size = cmd.data_size;

@@ -652,7 +652,7 @@ static enum sweep_step sweep_measure(struct sweep *s, const struct workload_test
 	const struct sweep_config *cfg = s->cfg;
 	struct engine_job job = {
 		.cmd = t->cmd, .len = t->len, .rand_off = t->rand_off, .nrand = t->nrand,
-		.keyspace = cfg->keyspace, .seed = cfg->seed + p->order, .pipeline = p->depth,
+		.keyspace = cfg->keyspace, .seed = cfg->seed + p->order, .depth = p->depth,
 		.requests = cfg->requests, .duration = cfg->duration, .timeout = cfg->timeout,
 		.max_reply = sweep_max_reply(cfg->data_size), .expect = t->expect, .stop = cfg->stop,
 	};

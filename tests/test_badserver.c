@@ -494,15 +494,15 @@ static void bad_stop(void)
 	rmdir(bad.dir);
 }
 
-/* Run `requests` PINGs at depth pipeline through an engine of clients
+/* Run `requests` PINGs at depth `depth` through an engine of clients
  * connections against the fake in mode; returns engine_run's result, the
  * message in err. */
-static int bad_run(enum bad_mode mode, unsigned clients, unsigned threads, unsigned pipeline,
+static int bad_run(enum bad_mode mode, unsigned clients, unsigned threads, unsigned depth,
 		   uint64_t requests, struct engine_result *res, struct rs_err *err)
 {
 	struct target t = { .connect_timeout = 5, .timeout = 5 };
 	struct engine_job job = {
-		.cmd = bad_ping, .len = BAD_PING_LEN, .pipeline = pipeline,
+		.cmd = bad_ping, .len = BAD_PING_LEN, .depth = depth,
 		.requests = requests, .timeout = 1.0,
 		/* As a sweep sets it at -d 3. */
 		.max_reply = sweep_max_reply(3),

@@ -57,7 +57,7 @@ Test(engine_epoll, a_refused_epoll_mod_fails_the_run)
 	size_t len = 4u << 20;    /* far more than a UNIX socket buffers */
 	char *cmd = malloc(len);
 	struct engine_job job = {
-		.cmd = cmd, .len = len, .pipeline = 1, .requests = 1,
+		.cmd = cmd, .len = len, .depth = 1, .requests = 1,
 		/* Without the check the run ends here, as a silent server. */
 		.timeout = 3.0, .max_reply = 1024,
 	};
