@@ -11,6 +11,7 @@
 #include "import.h"
 #include "num.h"
 #include "strtab.h"
+#include "vec.h"
 #include "xalloc.h"
 
 #define IMPORT_MAXF 16
@@ -612,9 +613,7 @@ static int import_bad_line(struct import_result *out, const char *name, unsigned
 
 	if (!skip_bad)
 		return rs_err_set(err, "%s:%u: %s", name, line, lerr->msg);
-	/* Grow by doubling: capacity is the next power of two above nbad. */
-	if ((out->nbad & (out->nbad - 1)) == 0)
-		out->bad = xreallocarray(out->bad, out->nbad ? 2 * out->nbad : 1, sizeof *out->bad);
+	out->bad = vec_reserve(out->bad, &out->capbad, out->nbad + 1, sizeof *out->bad, 0);
 	b = &out->bad[out->nbad++];
 	b->line = line;
 	xstrlcpy(b->reason, lerr->msg, sizeof b->reason);
@@ -633,9 +632,7 @@ static void import_add(struct import_state *st, struct import_point *p, const ch
 	if (!st->new_run && strtab_intern(&st->titles, raw, strlen(raw), &id, &added) < 0)
 		abort();   /* past 2^31 titles: more than the input's size allows */
 	if (st->new_run || !added) {
-		if ((out->nruns & (out->nruns - 1)) == 0)
-			out->runs = xreallocarray(out->runs, out->nruns ? 2 * out->nruns : 1,
-						  sizeof *out->runs);
+		out->runs = vec_reserve(out->runs, &out->capruns, out->nruns + 1, sizeof *out->runs, 0);
 		out->runs[out->nruns] = st->next;
 		out->runs[out->nruns].line = p->line;
 		out->nruns++;
@@ -647,8 +644,7 @@ static void import_add(struct import_state *st, struct import_point *p, const ch
 	p->run = (unsigned)(out->nruns - 1);
 	if (out->kind == IMPORT_AUTO || out->n == 0)
 		out->kind = kind;
-	if ((out->n & (out->n - 1)) == 0)
-		out->v = xreallocarray(out->v, out->n ? 2 * out->n : 1, sizeof *out->v);
+	out->v = vec_reserve(out->v, &out->cap, out->n + 1, sizeof *out->v, 0);
 	out->v[out->n++] = *p;
 }
 

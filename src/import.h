@@ -75,6 +75,7 @@ struct import_result {
 	size_t nskipped;          /* lines recognised as not results */
 	unsigned skip_line;       /* the first of them */
 	char skip_text[64];       /* and its start */
+	size_t cap, capbad, capruns; /* allocated room of v, bad, runs */
 };
 
 /* Parse buf[0..len) named name (for messages) as kind (IMPORT_AUTO: each

@@ -13,6 +13,8 @@
 #include "depths.h"
 #include "num.h"
 #include "report.h"
+#include "sbuf.h"
+#include "vec.h"
 #include "xalloc.h"
 
 #define CELL 96
@@ -240,10 +242,7 @@ static void rtab_init(struct rtab *t, const char *const *head, const char *align
 
 static void rtab_add(struct rtab *t, const char *s)
 {
-	if (t->ncells == t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 64;
-		t->cells = xreallocarray(t->cells, t->cap, sizeof *t->cells);
-	}
+	t->cells = vec_reserve(t->cells, &t->cap, t->ncells + 1, sizeof *t->cells, 64);
 	t->cells[t->ncells++] = xstrdup(s);
 }
 
@@ -279,36 +278,27 @@ static size_t rtab_width(const char *s)
 
 static void rtab_text_row(FILE *fp, const struct rtab *t, const char *const *row, const size_t *w)
 {
-	size_t len = 2, cap = 256;
-	char *line = xmalloc(cap);
+	struct sbuf line;
 
-	memcpy(line, "  ", 2);
+	sbuf_heap(&line);
+	sbuf_fill(&line, ' ', 2);
 	for (size_t c = 0; c < t->ncols; c++) {
-		size_t pad = w[c] - rtab_width(row[c]), n = strlen(row[c]);
+		size_t pad = w[c] - rtab_width(row[c]);
 
-		if (len + pad + n + 3 > cap) {
-			cap = 2 * (len + pad + n + 3);
-			line = xrealloc(line, cap);
-		}
-		if (t->align[c] == 'r') {
-			memset(line + len, ' ', pad);
-			len += pad;
-		}
-		memcpy(line + len, row[c], n);
-		len += n;
-		if (t->align[c] != 'r') {
-			memset(line + len, ' ', pad);
-			len += pad;
-		}
-		memcpy(line + len, "  ", 2);
-		len += 2;
+		if (t->align[c] == 'r')
+			sbuf_fill(&line, ' ', pad);
+		sbuf_add(&line, row[c], strlen(row[c]));
+		if (t->align[c] != 'r')
+			sbuf_fill(&line, ' ', pad);
+		sbuf_fill(&line, ' ', 2);
 	}
 	/* No trailing blanks: the last column is often left-aligned. */
-	while (len > 0 && line[len - 1] == ' ')
-		len--;
-	line[len++] = '\n';
-	fwrite(line, 1, len, fp);
-	free(line);
+	while (line.len > 0 && line.s[line.len - 1] == ' ')
+		line.len--;
+	line.s[line.len] = '\0';
+	sbuf_add(&line, "\n", 1);
+	fwrite(line.s, 1, line.len, fp);
+	free(line.s);
 }
 
 static void rtab_text(FILE *fp, const struct rtab *t)
@@ -486,22 +476,22 @@ static size_t report_unstable_notes(const struct analysis_series *a, const struc
 	for (size_t k = 0; k < a->nunstable; k++)
 		u[k] = &a->unstable[k];
 	if (a->nunstable > REPORT_UNSTABLE_LIST) {
-		size_t count[CAUSE_UNKNOWN + 1] = { 0 }, w;
+		size_t count[CAUSE_UNKNOWN + 1] = { 0 };
+		struct sbuf sb;
 
 		for (size_t k = 0; k < a->nunstable; k++)
 			count[a->unstable[k].cause.kind]++;
-		w = (size_t)snprintf(buf, sizeof buf, "%s %s: unstable (CV above %s%%) at %zu of %zu "
-				     "depths; likely causes:", s->label, s->test,
-				     fnum(x, sizeof x, 100 * o->cv_limit, 1), a->nunstable, s->npts);
-		for (int c = 0, first = 1; c <= CAUSE_UNKNOWN && w < sizeof buf; c++) {
-			if (count[c] == 0)
-				continue;
-			w += (size_t)snprintf(buf + w, sizeof buf - w, "%s %s at %zu", first ? "" : ",",
-					      cause_name((enum cause_kind)c), count[c]);
-			first = 0;
-		}
-		if (w < sizeof buf)
-			snprintf(buf + w, sizeof buf - w, "; the %d worst:", REPORT_UNSTABLE_LIST);
+		sbuf_fixed(&sb, buf, sizeof buf);
+		sbuf_printf(&sb, "%s %s: unstable (CV above %s%%) at %zu of %zu depths; likely causes: ",
+			    s->label, s->test, fnum(x, sizeof x, 100 * o->cv_limit, 1), a->nunstable,
+			    s->npts);
+		for (int c = 0, first = 1; c <= CAUSE_UNKNOWN; c++)
+			if (count[c] > 0) {
+				sbuf_printf(&sb, "%s%s at %zu", first ? "" : ", ",
+					    cause_name((enum cause_kind)c), count[c]);
+				first = 0;
+			}
+		sbuf_printf(&sb, "; the %d worst:", REPORT_UNSTABLE_LIST);
 		v[n++] = xstrdup(buf);
 		qsort(u, a->nunstable, sizeof *u, report_unstable_by_cv);
 		show = REPORT_UNSTABLE_LIST;
@@ -839,7 +829,7 @@ static void report_csv(FILE *fp, const struct analysis_result *r, const struct r
 		const struct analysis_series *a = &r->series[i];
 		const struct analysis_cmp *c = cmp_of[i];
 		char b[512];
-		size_t w = 0;
+		struct sbuf sb;
 
 		csv_put_field(fp, a->rps->label);
 		fputc(',', fp);
@@ -858,10 +848,9 @@ static void report_csv(FILE *fp, const struct analysis_result *r, const struct r
 		csv_num(fp, a->fit.r2, 4);
 		csv_num(fp, a->max_cv, 4);
 		fprintf(fp, ",%zu,%s,", a->rps->npts, fit_status[a->fit.status]);
-		b[0] = '\0';
-		for (size_t k = 0; k < a->nunstable && w < sizeof b; k++)
-			w += (size_t)snprintf(b + w, sizeof b - w, "%s%u", k ? " " : "",
-					      a->unstable[k].depth);
+		sbuf_fixed(&sb, b, sizeof b);
+		for (size_t k = 0; k < a->nunstable && !sb.cut; k++)
+			sbuf_item(&sb, " ", "%u", a->unstable[k].depth);
 		csv_put_field(fp, b);
 		fprintf(fp, ",%s", report_bound_name(a->bound));
 		csv_num(fp, a->server_cpu, 4);
@@ -892,13 +881,11 @@ static void report_csv(FILE *fp, const struct analysis_result *r, const struct r
 		csv_num(fp, a->top_rps, 2);
 		csv_depth(fp, a->top_depth);
 		csv_depth(fp, c ? c->at_peak.avg_depth : 0);
-		w = 0;
-		b[0] = '\0';
-		for (size_t k = 0; k < a->nunstable && w < sizeof b; k++)
-			w += (size_t)snprintf(b + w, sizeof b - w, "%s%s", k ? " " : "",
-					      cause_name(a->unstable[k].cause.kind));
+		sbuf_fixed(&sb, b, sizeof b);
+		for (size_t k = 0; k < a->nunstable && !sb.cut; k++)
+			sbuf_item(&sb, " ", "%s", cause_name(a->unstable[k].cause.kind));
 		fputc(',', fp);
-		csv_str(fp, b);
+		csv_put_field(fp, b);
 		fputc('\n', fp);
 	}
 	free(cmp_of);

@@ -58,6 +58,15 @@ void sbuf_add(struct sbuf *b, const char *p, size_t n)
 	b->s[b->len] = '\0';
 }
 
+void sbuf_fill(struct sbuf *b, char c, size_t n)
+{
+	size_t k = sbuf_room(b, n);
+
+	memset(b->s + b->len, c, k);
+	b->len += k;
+	b->s[b->len] = '\0';
+}
+
 static void sbuf_vprintf(struct sbuf *b, const char *fmt, va_list ap)
 {
 	va_list ap2;

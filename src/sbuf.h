@@ -23,6 +23,8 @@ void sbuf_fixed(struct sbuf *b, char *buf, size_t size);
 void sbuf_heap(struct sbuf *b);
 /* Append n bytes of p. */
 void sbuf_add(struct sbuf *b, const char *p, size_t n);
+/* Append n copies of c (padding). */
+void sbuf_fill(struct sbuf *b, char c, size_t n);
 /* Append formatted text. */
 void sbuf_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Append sep first unless b is empty, then formatted text: for lists

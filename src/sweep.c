@@ -15,6 +15,7 @@
 #include "engine.h"
 #include "host.h"
 #include "precision.h"
+#include "sbuf.h"
 #include "sweep.h"
 #include "xalloc.h"
 
@@ -348,25 +349,22 @@ static void sweep_keys_text(const struct sweep *s, const struct target_keyspace 
 {
 	enum target_scope scope = sweep_scope(s);
 	unsigned dbnum = s->cfg->target->dbnum;
-	size_t n = 0;
+	struct sbuf b;
 
-	buf[0] = '\0';
-	for (size_t i = 0; i < ks->n && n < size; i++) {
+	sbuf_fixed(&b, buf, size);
+	for (size_t i = 0; i < ks->n && !b.cut; i++) {
 		const struct target_db_keys *d = &ks->v[i];
 		int out = scope == TARGET_SCOPE_DB && d->db != dbnum;
 
 		if (out && !others)
 			continue;
-		n += (size_t)snprintf(buf + n, size - n, "%sdb%u: %llu key%s%s", n ? "; " : "", d->db,
-				      (unsigned long long)d->keys, d->keys == 1 ? "" : "s",
-				      out ? ", left alone" : "");
-		if (n < size && s->allow > 0 && scope != TARGET_SCOPE_ALL && d->db == dbnum)
-			n += (size_t)snprintf(buf + n, size - n, ", at most %llu of them rsweep's",
-					      (unsigned long long)s->allow);
+		sbuf_item(&b, "; ", "db%u: %llu key%s%s", d->db, (unsigned long long)d->keys,
+			  d->keys == 1 ? "" : "s", out ? ", left alone" : "");
+		if (s->allow > 0 && scope != TARGET_SCOPE_ALL && d->db == dbnum)
+			sbuf_printf(&b, ", at most %llu of them rsweep's", (unsigned long long)s->allow);
 	}
-	if (n < size && s->allow > 0 && scope == TARGET_SCOPE_ALL)
-		snprintf(buf + n, size - n, "; at most %llu in all rsweep's",
-			 (unsigned long long)s->allow);
+	if (s->allow > 0 && scope == TARGET_SCOPE_ALL)
+		sbuf_printf(&b, "; at most %llu in all rsweep's", (unsigned long long)s->allow);
 }
 
 /* Check the server c reaches before anything is written to it (a new
@@ -548,31 +546,27 @@ int sweep_row_sanitise(struct rs_row *row, char *why, size_t size)
 		{ "requests", &row->requests }, { "errors", &row->errors },
 		{ "misses", &row->misses }, { "server_calls", &row->server_calls },
 	};
-	size_t n = 0;
+	struct sbuf b;
 	int dropped = 0;
 
-	why[0] = '\0';
+	sbuf_fixed(&b, why, size);
 	for (size_t i = 0; i < sizeof dbl / sizeof dbl[0]; i++) {
 		if (isfinite(*dbl[i].v) && *dbl[i].v >= 0)
 			continue;
-		if (n < size)
-			n += (size_t)snprintf(why + n, size - n, "%s%s %g", dropped ? ", " : "",
-					      dbl[i].name, *dbl[i].v);
+		sbuf_item(&b, ", ", "%s %g", dbl[i].name, *dbl[i].v);
 		*dbl[i].v = NAN;
 		dropped++;
 	}
 	for (size_t i = 0; i < sizeof cnt / sizeof cnt[0]; i++) {
 		if (*cnt[i].v >= 0)
 			continue;
-		if (n < size)
-			n += (size_t)snprintf(why + n, size - n, "%s%s %lld", dropped ? ", " : "",
-					      cnt[i].name, (long long)*cnt[i].v);
+		sbuf_item(&b, ", ", "%s %lld", cnt[i].name, (long long)*cnt[i].v);
 		*cnt[i].v = -1;
 		dropped++;
 	}
-	if (dropped > 0 && n < size)
-		snprintf(why + n, size - n, " cannot be right (the server restarted, or CONFIG "
-			 "RESETSTAT ran?): stored as unknown");
+	if (dropped > 0)
+		sbuf_printf(&b, " cannot be right (the server restarted, or CONFIG "
+			    "RESETSTAT ran?): stored as unknown");
 	return dropped;
 }
 

@@ -9,6 +9,7 @@
 
 #include "engine.h"
 #include "sbuf.h"
+#include "vec.h"
 #include "workload.h"
 #include "xalloc.h"
 
@@ -71,9 +72,10 @@ const char *const *workload_names(void)
 static void workload_find_rand(struct workload_test *t)
 {
 	const char *p = t->cmd, *end = t->cmd + t->len;
+	size_t cap = 0;
 
 	while ((p = memmem(p, (size_t)(end - p), WORKLOAD_RAND, WORKLOAD_RAND_LEN)) != NULL) {
-		t->rand_off = xreallocarray(t->rand_off, t->nrand + 1, sizeof *t->rand_off);
+		t->rand_off = vec_reserve(t->rand_off, &cap, t->nrand + 1, sizeof *t->rand_off, 4);
 		t->rand_off[t->nrand++] = (size_t)(p - t->cmd);
 		p += WORKLOAD_RAND_LEN;
 	}
@@ -130,7 +132,7 @@ static void workload_count_keys(struct workload_test *t, int from, int argc,
 
 static struct workload_test *workload_push(struct workload *w)
 {
-	w->v = xreallocarray(w->v, w->n + 1, sizeof *w->v);
+	w->v = vec_reserve(w->v, &w->cap, w->n + 1, sizeof *w->v, 4);
 	memset(&w->v[w->n], 0, sizeof w->v[w->n]);
 	return &w->v[w->n++];
 }
@@ -240,14 +242,15 @@ static const char *const workload_unbounded[] = {
 int workload_custom(int argc, char **argv, struct workload *out, struct rs_err *err)
 {
 	struct workload_test *t;
-	size_t n = 0;
+	struct sbuf b;
 
 	memset(out, 0, sizeof *out);
 	if (argc < 1)
 		return rs_err_set(err, "no command after --");
 	t = workload_push(out);
-	for (int i = 0; i < argc && n + 1 < sizeof t->name; i++)
-		n += (size_t)snprintf(t->name + n, sizeof t->name - n, "%s%s", i ? " " : "", argv[i]);
+	sbuf_fixed(&b, t->name, sizeof t->name);
+	for (int i = 0; i < argc && !b.cut; i++)
+		sbuf_printf(&b, "%s%s", i ? " " : "", argv[i]);
 	/* The name goes into the CSV's test column, which refuses control
 	 * characters: show them as '?'. */
 	for (char *c = t->name; *c; c++)

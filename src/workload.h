@@ -47,6 +47,7 @@ struct workload_test {
 struct workload {
 	struct workload_test *v;
 	size_t n;
+	size_t cap;               /* allocated room of v */
 };
 
 /* Select tests from a comma list of names (NULL or "" = all 19, in

@@ -87,6 +87,25 @@ Test(sbuf, items_are_separated)
 	cr_assert_str_eq(out, "ping, set or 3");
 }
 
+Test(sbuf, fill_pads_and_cuts)
+{
+	char out[6];
+	struct sbuf b;
+
+	sbuf_fixed(&b, out, sizeof out);
+	sbuf_add(&b, "ab", 2);
+	sbuf_fill(&b, '-', 2);
+	cr_assert_str_eq(out, "ab--");
+	sbuf_fill(&b, '.', 9);
+	cr_assert_str_eq(out, "ab--.");
+	cr_assert(b.cut);
+	sbuf_heap(&b);
+	sbuf_fill(&b, ' ', 1000);
+	cr_assert_eq(b.len, 1000);
+	cr_assert_eq(strspn(b.s, " "), 1000);
+	free(b.s);
+}
+
 Test(sbuf, add_copies_bytes)
 {
 	struct sbuf b;
