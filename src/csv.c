@@ -238,14 +238,20 @@ int csv_check_row(const struct rs_row *r, struct rs_err *err)
 
 /* ---- reader ---- */
 
+/* How csv_record ended. */
+enum csv_rec {
+	CSV_REC_BAD = -1,         /* a malformed record (err set) */
+	CSV_REC_END = 0,          /* end of input: no record */
+	CSV_REC_LINE = 1,         /* a complete record */
+	CSV_REC_UNENDED = 2,      /* fields whole, but input ends before the newline */
+	CSV_REC_OPEN_QUOTE = 3,   /* input ends inside a quoted field (see below) */
+};
+
 /* Parse one record starting at *pos.  Fields' text goes to scratch (which
- * has room for the record).  Returns 1 for a complete record, 0 at end of
- * input, -2 for a record whose fields are whole but that end of input cut
- * short before its newline, -3 for one cut inside a quoted field (only when
- * the record began on the last line: see below), -1 for a malformed record
- * (err set).  *nl counts newlines consumed; on -1 it counts those before
- * the place the message is about. */
-static int csv_record(const char *buf, size_t len, size_t *pos, char *scratch,
+ * has room for the record).  CSV_REC_OPEN_QUOTE only when the record began
+ * on its last line: see below.  *nl counts newlines consumed; on
+ * CSV_REC_BAD it counts those before the place the message is about. */
+static enum csv_rec csv_record(const char *buf, size_t len, size_t *pos, char *scratch,
 		      struct csv_field *f, size_t maxf, size_t *nf, unsigned *nl,
 		      struct rs_err *err)
 {
@@ -253,7 +259,7 @@ static int csv_record(const char *buf, size_t len, size_t *pos, char *scratch,
 
 	*nf = 0;
 	if (i >= len)
-		return 0;
+		return CSV_REC_END;
 	for (;;) {
 		int quoted = 0;
 		unsigned open_nl = *nl;   /* newlines before this field's opening quote */
@@ -271,7 +277,7 @@ static int csv_record(const char *buf, size_t len, size_t *pos, char *scratch,
 					 * missing closing quote: taking it for a leftover
 					 * would throw away every row after it. */
 					if (*nl == 0)
-						return -3;
+						return CSV_REC_OPEN_QUOTE;
 					*nl = open_nl;
 					return rs_err_set(err, "unterminated quoted field");
 				}
@@ -299,7 +305,7 @@ static int csv_record(const char *buf, size_t len, size_t *pos, char *scratch,
 		scratch[w++] = '\0';
 		(*nf)++;
 		if (i >= len)
-			return -2;
+			return CSV_REC_UNENDED;
 		if (buf[i] == ',') {
 			i++;
 			continue;
@@ -308,14 +314,14 @@ static int csv_record(const char *buf, size_t len, size_t *pos, char *scratch,
 			if (i + 1 < len && buf[i + 1] == '\n')
 				i++;
 			else if (i + 1 >= len)
-				return -2;
+				return CSV_REC_UNENDED;
 			else
 				return rs_err_set(err, "stray carriage return");
 		}
 		if (buf[i] == '\n') {
 			(*nl)++;
 			*pos = i + 1;
-			return 1;
+			return CSV_REC_LINE;
 		}
 		if (quoted && *nl > open_nl) {
 			/* Most likely the quote that opened it was never closed. */
@@ -335,7 +341,7 @@ int csv_split_line(const char *s, size_t n, char *scratch, struct csv_field *f, 
 {
 	size_t pos = 0, nf = 0;
 	unsigned nl = 0;
-	int rc;
+	enum csv_rec rc;
 
 	if (n == 0) {
 		scratch[0] = '\0';
@@ -344,11 +350,11 @@ int csv_split_line(const char *s, size_t n, char *scratch, struct csv_field *f, 
 		return 1;
 	}
 	rc = csv_record(s, n, &pos, scratch, f, maxf, &nf, &nl, err);
-	if (rc == -1)
+	if (rc == CSV_REC_BAD)
 		return -1;
-	if (rc == -3)
+	if (rc == CSV_REC_OPEN_QUOTE)
 		return rs_err_set(err, "unterminated quoted field");
-	if (rc == 1 || nl > 0)
+	if (rc == CSV_REC_LINE || nl > 0)
 		return rs_err_set(err, "a line end inside the line");
 	return (int)nf;
 }
@@ -516,17 +522,17 @@ static int csv_header_read(const char *buf, size_t len, const char *name, size_t
 			   struct rs_err *err)
 {
 	struct rs_err e;
-	int rc;
+	enum csv_rec rc;
 
 	/* A UTF-8 byte-order mark from a spreadsheet export is not part of the header. */
 	if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
 		*pos = 3;
 	rc = csv_record(buf, len, pos, scratch, f, CSV_MAXF, nhdr, nl, &e);
-	if (rc == 0 || (rc == -2 && *nhdr == 1 && f[0].len == 0))
+	if (rc == CSV_REC_END || (rc == CSV_REC_UNENDED && *nhdr == 1 && f[0].len == 0))
 		return rs_err_set(err, "%s: empty file, no CSV header", name);
-	if (rc == -1)
+	if (rc == CSV_REC_BAD)
 		return rs_err_set(err, "%s:1: bad header: %s", name, e.msg);
-	if (rc < -1)
+	if (rc != CSV_REC_LINE)
 		return rs_err_set(err, "%s:1: header line has no end of line", name);
 	return 0;
 }
@@ -579,7 +585,7 @@ int csv_parse(const char *buf, size_t len, const char *name, struct rs_rows *row
 	char *scratch = xmalloc(len + CSV_MAXF + 1);
 	const char *src = rows_add_name(rows, name);
 	struct rs_err e;
-	int rc, ret = -1;
+	int ret = -1;
 
 	memset(info, 0, sizeof *info);
 	if (csv_header_read(buf, len, name, &pos, scratch, f, &nhdr, &nl, err) < 0 ||
@@ -590,17 +596,18 @@ int csv_parse(const char *buf, size_t len, const char *name, struct rs_rows *row
 	line += nl;
 	for (;;) {
 		unsigned start = line;
+		enum csv_rec rc;
 
 		nl = 0;
 		rc = csv_record(buf, len, &pos, scratch, f, CSV_MAXF, &nf, &nl, &e);
 		line += nl;
-		if (rc == 0)
+		if (rc == CSV_REC_END)
 			break;
-		if (rc == -1) {
+		if (rc == CSV_REC_BAD) {
 			rs_err_set(err, "%s:%u: %s", name, line, e.msg);
 			goto out;
 		}
-		if (rc < -1) {
+		if (rc != CSV_REC_LINE) {
 			/* The last line, without its newline: what a crash left of a row
 			 * when it is less than one.  A whole row there is kept (only its
 			 * newline is missing); anything else is an error, like any line. */
@@ -609,7 +616,7 @@ int csv_parse(const char *buf, size_t len, const char *name, struct rs_rows *row
 				info->tail_line = start;
 				break;
 			}
-			if (rc == -3) {
+			if (rc == CSV_REC_OPEN_QUOTE) {
 				rs_err_set(err, "%s:%u: unterminated quoted field", name, start);
 				goto out;
 			}
