@@ -1,0 +1,144 @@
+/* chart_int.h: what the chart room's files share, and nothing outside them
+ * uses.
+ *
+ * chart.c holds the display list, the ticks, the palette and the frame
+ * every chart kind has (titles, legend, footer) and dispatches to a kind:
+ * chart_lines.c (lines against depth) or chart_speedup.c (speed-up bars).
+ * chart_place.c keeps track of the space labels have taken and finds a
+ * free place for a note next to a mark.  All sizes are points at a font
+ * scale f of 1 (a 1200 x 800 chart); a layout multiplies each by f. */
+#ifndef RS_CHART_INT_H
+#define RS_CHART_INT_H
+
+#include <stddef.h>
+
+#include "analysis.h"
+#include "chart.h"
+#include "err.h"
+#include "render.h"
+
+#define UTF8_TIMES "\xc3\x97"
+#define UTF8_DIVIDE "\xc3\xb7"
+#define UTF8_DOT "\xc2\xb7"
+#define UTF8_EN_DASH "\xe2\x80\x93"
+#define UTF8_EM_DASH "\xe2\x80\x94"
+
+static const struct render_color C_WHITE = { 255, 255, 255, 255 };
+static const struct render_color C_TEXT = { 0x22, 0x22, 0x22, 255 };
+static const struct render_color C_MUTED = { 0x66, 0x66, 0x66, 255 };
+static const struct render_color C_AXIS = { 0x55, 0x55, 0x55, 255 };
+static const struct render_color C_GRID = { 0xE3, 0xE3, 0xE3, 255 };
+static const struct render_color C_GRID_X = { 0xF0, 0xF0, 0xF0, 255 };
+
+/* Font sizes (times f). */
+#define CHART_TICK_SIZE 11.5      /* tick labels */
+#define CHART_AXIS_SIZE 12.5      /* axis titles */
+#define CHART_LABEL_SIZE 11.5     /* end labels, bar labels, categories */
+#define CHART_NOTE_SIZE 10.5      /* "P=12", "still rising" */
+#define CHART_FOOTER_SIZE 10
+
+/* Where text's baseline goes to centre it on a y: half of ascent less
+ * descent ((RENDER_ASCENT - RENDER_DESCENT) / 2), as a fraction of its size. */
+#define CHART_MID_BASELINE 0.27
+/* How far a tick mark reaches out of its axis, and where its label starts. */
+#define CHART_TICK_LEN 5
+#define CHART_TICK_GAP 8
+/* Stroke widths of the axes and of the grid. */
+#define CHART_AXIS_WIDTH 1.2
+#define CHART_GRID_WIDTH 1
+
+/* A series' line, as chart_place.c looks it up. */
+struct chart_lay_line {
+	size_t item;              /* index into the chart's items */
+	int sorted;               /* x never decreases along it */
+};
+
+/* The layout's working state. */
+struct chart_lay {
+	const struct chart_input *in;
+	const struct render_ops *ops;
+	void *ctx;
+	struct chart *c;
+	double f;                 /* font scale */
+	double pad;
+	struct chart_box *taken;  /* boxes later labels must avoid */
+	size_t ntaken, captaken;
+	size_t *test_of, *label_of; /* per series: colour and dash index */
+	const struct analysis_series **an_of; /* per series: its figures in
+				   * in->an, NULL when it has none */
+	const char **tests, **labels;
+	size_t ntests, nlabels;
+	struct chart_lay_line *lines; /* chart_place.c: the series' lines so far */
+	size_t nlines, caplines;
+	size_t lines_seen;        /* items it has looked at */
+};
+
+/* A y scale: value v0 at p1 (the bottom), v1 at p0 (the top). */
+struct chart_yscale {
+	double v0, v1, p0, p1;    /* p0 top, p1 bottom */
+};
+
+static inline double chart_ymap(const struct chart_yscale *s, double v)
+{
+	return s->p1 - (v - s->v0) / (s->v1 - s->v0) * (s->p1 - s->p0);
+}
+
+/* ---- the display list (chart.c) ---- */
+
+/* A new zeroed item of op at the end of c (series -1); never fails. */
+struct chart_item *chart_push(struct chart *c, enum chart_op op);
+void chart_rect(struct chart *c, double x, double y, double w, double h, struct render_color col);
+/* A polyline of n points xy (copied). */
+void chart_line(struct chart *c, const double *xy, size_t n, double width, struct render_color col,
+		enum render_dash dash, int series);
+void chart_seg(struct chart *c, double x0, double y0, double x1, double y1, double width,
+	       struct render_color col);
+void chart_mark(struct chart *c, double x, double y, double size, enum render_marker m,
+		struct render_color fill, struct render_color outline, double ow, int series);
+/* A text item with the box it covers (measured with L's back-end);
+ * returns it, valid until the next push. */
+struct chart_item *chart_text(struct chart_lay *L, enum chart_role role, int series, double x,
+			      double y, const char *s, double size, struct render_color col,
+			      enum render_align align, int vertical);
+/* Width of s at size, as the back-end measures it. */
+double chart_tw(struct chart_lay *L, const char *s, double size);
+/* Whether the i-th test's colour is too light for text on white. */
+int chart_palette_light(size_t i);
+
+/* ---- the frame every kind has (chart.c) ---- */
+
+/* 0 when every series has its figures in in->an, else -1 with err naming
+ * the first one without (a caller that did not analyse what it draws). */
+int chart_need_an(const struct chart_lay *L, struct rs_err *err);
+/* Title and subtitle from the top; returns the y below them. */
+double chart_titles(struct chart_lay *L, const char *title, const char *subtitle);
+/* Footer lines (each label's setup) at the bottom, at font size fs;
+ * returns the top of the block. */
+double chart_footer_block(struct chart_lay *L, double fs);
+/* The legend in rows from y (tests, then labels, then the saturation ring
+ * when rings), wrapping within the chart's width; returns the y below it. */
+double chart_legend(struct chart_lay *L, double y, int rings);
+
+/* ---- label placement (chart_place.c) ---- */
+
+/* Reserve box b: no label placed later covers it. */
+void chart_take(struct chart_lay *L, struct chart_box b);
+/* Whether b overlaps no box taken so far. */
+int chart_box_clear(const struct chart_lay *L, const struct chart_box *b);
+/* Spread labels (sorted by wanted centre y) at least h apart inside
+ * [top, bottom]; returns 0, or -1 (y untouched) if they do not fit. */
+int chart_spread(double *y, size_t n, double h, double top, double bottom);
+/* Place text (role, series i's colour) next to the point (cx, cy), whose
+ * mark has radius rr: the first of 24 places, next to the mark then
+ * further out with a leader, that is inside inner, clear of the labels
+ * placed so far and off every series' line; else next to the mark on a
+ * line, over a white halo; else nowhere.  Returns 1 when placed. */
+int chart_note(struct chart_lay *L, const struct chart_box *inner, enum chart_role role, size_t i,
+	       double cx, double cy, double rr, const char *text, double size);
+
+/* ---- the kinds: 0, or -1 with err set (chart_lines.c, chart_speedup.c) ---- */
+
+int chart_lay_lines(struct chart_lay *L, struct rs_err *err);
+int chart_lay_speedup(struct chart_lay *L, struct rs_err *err);
+
+#endif

@@ -1,0 +1,333 @@
+/* chart_speedup.c: a speed-up chart: one bar per test, the ratio of one
+ * label's requests per second to the baseline's, with its interval. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chart_int.h"
+#include "num.h"
+#include "xalloc.h"
+
+struct bar {
+	const char *test;
+	double ratio;
+	double lo, hi;            /* its 95% interval; NAN when unknown */
+};
+
+/* What the steps of a speed-up chart's layout share. */
+struct speedup {
+	struct chart_lay *L;
+	double ticks_s, axis_s, bar_s, cat_s; /* font sizes */
+	size_t base, other;       /* label indices */
+	struct bar *bars;         /* by ratio, largest first */
+	size_t nb;
+	double rmax;              /* the largest ratio or interval top, 1 at least */
+	double top, bottom, left, right; /* the plot area */
+	double slot;              /* the width of a bar's column */
+	int vertical;             /* category names read bottom to top */
+	struct chart_ticks yt;
+	struct chart_yscale ys;
+};
+
+/* The plot area needs this height, times f, to be worth drawing. */
+#define SPEEDUP_MIN_PLOT 60
+/* Names turn vertical past this fraction of a bar's column. */
+#define SPEEDUP_NAME_FRACTION 0.92
+/* A bar takes this fraction of its column, up to SPEEDUP_BAR_MAX points. */
+#define SPEEDUP_BAR_FRACTION 0.62
+#define SPEEDUP_BAR_MAX 70
+
+static int cmp_bar(const void *a, const void *b)
+{
+	const struct bar *x = a, *y = b;
+
+	if (x->ratio != y->ratio)
+		return x->ratio > y->ratio ? -1 : 1;
+	return strcmp(x->test, y->test);
+}
+
+/* "1.18×": two decimals, as the report prints a ratio, so that a bar and
+ * the report's line for it read the same. */
+static void fmt_ratio(double r, char *buf, size_t size)
+{
+	int n = num_fmt(buf, size, r, 2);
+
+	if (n >= 0 && (size_t)n + sizeof UTF8_TIMES <= size)
+		strcat(buf, UTF8_TIMES);
+}
+
+/* The baseline's and the other label's indices.  Fails unless the data
+ * has exactly two labels, one of them the baseline asked for. */
+static int speedup_labels(struct speedup *S, struct rs_err *err)
+{
+	const struct chart_lay *L = S->L;
+	const struct chart_input *in = L->in;
+
+	if (L->nlabels != 2)
+		return rs_err_set(err, "a speed-up chart compares two labels; the data has %zu%s",
+				  L->nlabels, L->nlabels == 1 ? " (add a second sweep's CSV)" : "");
+	S->base = 0;
+	if (in->baseline) {
+		for (S->base = 0; S->base < 2 && strcmp(L->labels[S->base], in->baseline) != 0;
+		     S->base++)
+			;
+		if (S->base == 2)
+			return rs_err_set(err, "baseline '%s' is not a label in the data (%s, %s)",
+					  in->baseline, L->labels[0], L->labels[1]);
+	}
+	S->other = 1 - S->base;
+	return 0;
+}
+
+/* Each bar is the report's comparison of its test (the fitted peak
+ * levels, or the medians at --depth) with its interval: the chart
+ * computes no ratio of its own.  Fails when no test has one. */
+static int speedup_bars(struct speedup *S, struct rs_err *err)
+{
+	const struct chart_lay *L = S->L;
+	const struct chart_input *in = L->in;
+
+	S->bars = xcalloc(L->ntests, sizeof *S->bars);
+	for (size_t t = 0; t < L->ntests; t++) {
+		const struct analysis_series *a = NULL, *b = NULL;
+		const struct analysis_delta *d = NULL;
+		struct bar *bar = &S->bars[S->nb];
+
+		for (size_t i = 0; i < in->nseries; i++)
+			if (L->test_of[i] == t) {
+				if (L->label_of[i] == S->other)
+					a = L->an_of[i];
+				else
+					b = L->an_of[i];
+			}
+		if (a == NULL || b == NULL)
+			continue;
+		for (size_t k = 0; k < in->an->ncmps && d == NULL; k++) {
+			const struct analysis_cmp *cmp = &in->an->cmps[k];
+
+			if (&in->an->series[cmp->other] == a && &in->an->series[cmp->base] == b)
+				d = in->depth ? &cmp->at_depth : &cmp->at_peak;
+		}
+		if (d == NULL || !d->valid || !isfinite(d->ratio))
+			continue;
+		bar->test = L->tests[t];
+		bar->ratio = d->ratio;
+		bar->lo = bar->hi = NAN;
+		if (isfinite(d->ci.lo) && isfinite(d->ci.hi)) {
+			bar->lo = d->ci.lo;
+			bar->hi = d->ci.hi;
+			S->rmax = fmax(S->rmax, d->ci.hi);
+		}
+		S->rmax = fmax(S->rmax, bar->ratio);
+		S->nb++;
+	}
+	if (S->nb == 0) {
+		if (in->depth)
+			return rs_err_set(err, "no test has both '%s' and '%s' at depth %u", L->labels[0],
+					  L->labels[1], in->depth);
+		return rs_err_set(err, "no test has figures for both '%s' and '%s'", L->labels[0],
+				  L->labels[1]);
+	}
+	qsort(S->bars, S->nb, sizeof *S->bars, cmp_bar);
+	return 0;
+}
+
+/* The title (given, or "Speed-up of a over b, per test") and a subtitle
+ * saying what is divided by what. */
+static void speedup_titles(struct speedup *S)
+{
+	struct chart_lay *L = S->L;
+	const struct chart_input *in = L->in;
+	const char *o = L->labels[S->other], *b = L->labels[S->base];
+	char title[512], subtitle[512];
+
+	if (in->title && *in->title)
+		snprintf(title, sizeof title, "%s", in->title);
+	else
+		snprintf(title, sizeof title, "Speed-up of %s over %s, per test", o, b);
+	if (in->depth)
+		snprintf(subtitle, sizeof subtitle,
+			 "Median requests per second of %s " UTF8_DIVIDE " those of %s, at pipeline depth %u; "
+			 "whiskers: 95%% interval",
+			 o, b, in->depth);
+	else
+		snprintf(subtitle, sizeof subtitle,
+			 "Peak requests per second of %s " UTF8_DIVIDE " those of %s (each its fitted peak level); "
+			 "whiskers: 95%% interval",
+			 o, b);
+	S->top = chart_titles(L, title, subtitle) + 0.6 * S->ticks_s;
+}
+
+/* A tick label: "1.5×". */
+static void speedup_tick(const struct speedup *S, size_t i, char *buf, size_t size)
+{
+	chart_si(S->yt.v[i], S->yt.step, buf, size);
+	strcat(buf, UTF8_TIMES);
+}
+
+/* The footer, the ratio scale from 0 (12% over the largest, room for the
+ * labels over the bars), the plot area and whether category names must
+ * turn vertical.  Fails when the chart is too small. */
+static int speedup_frame(struct speedup *S, struct rs_err *err)
+{
+	struct chart_lay *L = S->L;
+	double f = L->f, catw = 0, yw = 0;
+	char buf[64];
+
+	S->bottom = chart_footer_block(L, CHART_FOOTER_SIZE * f) - 10 * f;
+	for (size_t i = 0; i < S->nb; i++)
+		catw = fmax(catw, chart_tw(L, S->bars[i].test, S->cat_s));
+	if (chart_ticks_nice(0, S->rmax * 1.12, 8, &S->yt) < 0)
+		return rs_err_set(err, "cannot scale the speed-up axis (largest ratio %g)", S->rmax);
+	for (size_t i = 0; i < S->yt.n; i++) {
+		speedup_tick(S, i, buf, sizeof buf);
+		yw = fmax(yw, chart_tw(L, buf, S->ticks_s));
+	}
+	S->left = L->pad + (RENDER_ASCENT + RENDER_DESCENT) * S->axis_s + 10 * f + yw +
+		  CHART_TICK_GAP * f;
+	S->right = L->in->width - L->pad;
+	S->slot = (S->right - S->left) / (double)S->nb;
+	S->vertical = catw > SPEEDUP_NAME_FRACTION * S->slot;
+	S->bottom -= S->vertical ? catw + 8 * f : (RENDER_ASCENT + RENDER_DESCENT) * S->cat_s + 8 * f;
+	if (S->bottom - S->top < SPEEDUP_MIN_PLOT * f)
+		return rs_err_set(err, "chart of %.0fx%.0f is too small for %zu bars", L->in->width,
+				  L->in->height, S->nb);
+	L->c->plot = (struct chart_box){ S->left, S->top, S->right, S->bottom };
+	S->ys = (struct chart_yscale){ S->yt.v[0], S->yt.v[S->yt.n - 1], S->top, S->bottom };
+	return 0;
+}
+
+static void speedup_grid(struct speedup *S)
+{
+	struct chart_lay *L = S->L;
+	double f = L->f;
+	char buf[64];
+
+	for (size_t i = 0; i < S->yt.n; i++) {
+		double y = chart_ymap(&S->ys, S->yt.v[i]);
+
+		chart_seg(L->c, S->left, y, S->right, y, CHART_GRID_WIDTH * f, C_GRID);
+		speedup_tick(S, i, buf, sizeof buf);
+		chart_seg(L->c, S->left - CHART_TICK_LEN * f, y, S->left, y, CHART_AXIS_WIDTH * f, C_AXIS);
+		chart_text(L, ROLE_TICK, -1, S->left - CHART_TICK_GAP * f,
+			   y + CHART_MID_BASELINE * S->ticks_s, buf, S->ticks_s, C_TEXT, RENDER_RIGHT, 0);
+	}
+}
+
+/* Bar i from 1x to its ratio (blue above, vermilion below), its whisker,
+ * its label beyond both and its test's name under the axis. */
+static void speedup_bar(struct speedup *S, size_t i)
+{
+	struct chart_lay *L = S->L;
+	struct chart *c = L->c;
+	const struct bar *bar = &S->bars[i];
+	double f = L->f, bar_s = S->bar_s, cat_s = S->cat_s;
+	double cx = S->left + ((double)i + 0.5) * S->slot;
+	double bw = fmin(SPEEDUP_BAR_FRACTION * S->slot, SPEEDUP_BAR_MAX * f);
+	double y1 = chart_ymap(&S->ys, 1), yr = chart_ymap(&S->ys, bar->ratio);
+	struct render_color col = bar->ratio >= 1 ? chart_palette(0) : chart_palette(3);
+	struct chart_item *it;
+	double ylab = yr;
+	char buf[64];
+
+	/* At least a point high, so that a ratio of 1 still shows. */
+	chart_rect(c, cx - bw / 2, fmin(y1, yr), bw, fmax(fabs(yr - y1), 1 * f), col);
+	chart_take(L, (struct chart_box){ cx - bw / 2, fmin(y1, yr), cx + bw / 2, fmax(y1, yr) });
+	if (isfinite(bar->lo)) {
+		/* The whisker: a thin line over the interval, capped. */
+		double ylo = chart_ymap(&S->ys, bar->lo), yhi = chart_ymap(&S->ys, bar->hi);
+		double cw = fmin(bw / 4, 8 * f);
+
+		chart_seg(c, cx, ylo, cx, yhi, CHART_AXIS_WIDTH * f, C_TEXT);
+		c->items[c->n - 1].role = ROLE_WHISKER;
+		chart_seg(c, cx - cw, ylo, cx + cw, ylo, CHART_AXIS_WIDTH * f, C_TEXT);
+		chart_seg(c, cx - cw, yhi, cx + cw, yhi, CHART_AXIS_WIDTH * f, C_TEXT);
+		chart_take(L, (struct chart_box){ cx - cw, fmin(ylo, yhi), cx + cw, fmax(ylo, yhi) });
+		/* The label clears the whisker's far end. */
+		ylab = bar->ratio >= 1 ? fmin(yr, yhi) : fmax(yr, ylo);
+	}
+	fmt_ratio(bar->ratio, buf, sizeof buf);
+	it = chart_text(L, ROLE_BAR_LABEL, -1, cx,
+			bar->ratio >= 1 ? ylab - 5 * f : ylab + 5 * f + RENDER_ASCENT * bar_s, buf,
+			bar_s, C_TEXT, RENDER_CENTER, 0);
+	chart_take(L, it->box);
+	if (S->vertical)
+		chart_text(L, ROLE_CATEGORY, -1, cx + CHART_MID_BASELINE * cat_s, S->bottom + 8 * f,
+			   bar->test, cat_s, C_TEXT, RENDER_RIGHT, 1);
+	else
+		chart_text(L, ROLE_CATEGORY, -1, cx, S->bottom + 8 * f + RENDER_ASCENT * cat_s, bar->test,
+			   cat_s, C_TEXT, RENDER_CENTER, 0);
+}
+
+/* The 1x reference line over the bars, labelled where no bar is: right
+ * above, right below, left above, left below. */
+static void speedup_reference(struct speedup *S)
+{
+	struct chart_lay *L = S->L;
+	double f = L->f, bar_s = S->bar_s;
+	double y1 = chart_ymap(&S->ys, 1), w, h = (RENDER_ASCENT + RENDER_DESCENT) * bar_s;
+	double cand[4][2];
+	char buf[64];
+
+	chart_seg(L->c, S->left, y1, S->right, y1, 1.5 * f, C_TEXT);
+	snprintf(buf, sizeof buf, "1" UTF8_TIMES " = %s", L->labels[S->base]);
+	w = chart_tw(L, buf, bar_s);
+	cand[0][0] = S->right - 4 * f - w, cand[0][1] = y1 - 4 * f - h;
+	cand[1][0] = S->right - 4 * f - w, cand[1][1] = y1 + 4 * f;
+	cand[2][0] = S->left + 4 * f, cand[2][1] = y1 - 4 * f - h;
+	cand[3][0] = S->left + 4 * f, cand[3][1] = y1 + 4 * f;
+	for (size_t k = 0; k < 4; k++) {
+		struct chart_box b = { cand[k][0], cand[k][1], cand[k][0] + w, cand[k][1] + h };
+
+		if (b.y0 < S->top || b.y1 > S->bottom || !chart_box_clear(L, &b))
+			continue;
+		chart_text(L, ROLE_REFERENCE, -1, b.x0, b.y0 + RENDER_ASCENT * bar_s, buf, bar_s, C_TEXT,
+			   RENDER_LEFT, 0);
+		break;
+	}
+}
+
+static void speedup_axes(struct speedup *S)
+{
+	struct chart_lay *L = S->L;
+	double f = L->f;
+	char buf[64];
+
+	chart_seg(L->c, S->left, S->bottom, S->right, S->bottom, CHART_AXIS_WIDTH * f, C_AXIS);
+	chart_seg(L->c, S->left, S->top, S->left, S->bottom, CHART_AXIS_WIDTH * f, C_AXIS);
+	snprintf(buf, sizeof buf, "speed-up (" UTF8_TIMES " %s)", L->labels[S->base]);
+	chart_text(L, ROLE_AXIS_TITLE, -1, L->pad + RENDER_ASCENT * S->axis_s, (S->top + S->bottom) / 2,
+		   buf, S->axis_s, C_TEXT, RENDER_CENTER, 1);
+}
+
+int chart_lay_speedup(struct chart_lay *L, struct rs_err *err)
+{
+	struct speedup S = { 0 };
+	int rc = -1;
+
+	S.L = L;
+	S.ticks_s = CHART_TICK_SIZE * L->f;
+	S.axis_s = CHART_AXIS_SIZE * L->f;
+	S.bar_s = CHART_LABEL_SIZE * L->f;
+	S.cat_s = CHART_LABEL_SIZE * L->f;
+	S.rmax = 1;
+	if (speedup_labels(&S, err) < 0 || chart_need_an(L, err) < 0)
+		return -1;
+	if (speedup_bars(&S, err) < 0)
+		goto out;
+	speedup_titles(&S);
+	if (speedup_frame(&S, err) < 0)
+		goto out;
+	speedup_grid(&S);
+	for (size_t i = 0; i < S.nb; i++)
+		speedup_bar(&S, i);
+	speedup_reference(&S);
+	speedup_axes(&S);
+	rc = 0;
+out:
+	free(S.bars);
+	return rc;
+}
