@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
+#include "num.h"
 #include "xalloc.h"
 
 size_t analysis_peak(const struct series *s)
@@ -611,4 +612,43 @@ long analysis_other_client(const struct analysis_result *r, size_t k, const char
 			return (long)i;
 	}
 	return -1;
+}
+
+const struct analysis_cmp *analysis_cmp_of(const struct analysis_result *r,
+					   const struct analysis_series *other)
+{
+	for (size_t k = 0; k < r->ncmps; k++)
+		if (&r->series[r->cmps[k].other] == other)
+			return &r->cmps[k];
+	return NULL;
+}
+
+const struct analysis_delta *analysis_cmp_delta(const struct analysis_result *r,
+						const struct analysis_cmp *c)
+{
+	return r->depth ? &c->at_depth : &c->at_peak;
+}
+
+const char *analysis_fmt_ratio(char *buf, size_t size, double r)
+{
+	if (size == 0)
+		return buf;
+	if (!isfinite(r)) {
+		snprintf(buf, size, "-");
+		return buf;
+	}
+	/* Decided on the printed value, so that no ratio reads 10.00 or
+	 * 100.0: an integer part of 2 digits drops one decimal, of 3 both. */
+	for (int prec = 2; prec >= 0; prec--) {
+		char tmp[64];
+		size_t digits;
+
+		num_fmt(tmp, sizeof tmp, fabs(r), prec);
+		digits = strcspn(tmp, ".");
+		if (prec == 0 || digits < (size_t)(3 - prec) + 1) {
+			num_fmt(buf, size, r, prec);
+			break;
+		}
+	}
+	return buf;
 }

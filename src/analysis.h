@@ -215,6 +215,23 @@ int analysis_run(const struct series_set *rps, const struct series_set *avg,
 		 const struct analysis_opts *o, struct analysis_result *out, struct rs_err *err);
 void analysis_result_free(struct analysis_result *r);
 
+/* The comparison of series other (an element of r->series) with the
+ * baseline's series of the same test, or NULL when r has none (other is
+ * the baseline's, or the baseline lacks its test). */
+const struct analysis_cmp *analysis_cmp_of(const struct analysis_result *r,
+					   const struct analysis_series *other);
+
+/* The delta a speed-up shows for c: at r->depth when one was asked for,
+ * else each at its peak. */
+const struct analysis_delta *analysis_cmp_delta(const struct analysis_result *r,
+						const struct analysis_cmp *c);
+
+/* Ratio r as every output prints it (without its "x"): two decimals below
+ * 10 (1.18), one below 100 (12.5), none above (250), the number of
+ * decimals chosen after rounding (9.996 reads 10.0); "-" when r is not
+ * finite.  Writes at most size bytes (NUL included); returns buf. */
+const char *analysis_fmt_ratio(char *buf, size_t size, double r);
+
 /* A comparison across clients measures the clients too (on one server
  * redis-benchmark's client is 2 to 3 times slower than rsweep's at shallow
  * depths).  The k-th label (k from 0) whose rows name another client than

@@ -27,8 +27,11 @@ struct chart_input {
 	size_t nseries;
 	int log_x;                /* log2 x axis (also automatic for powers of two) */
 	double knee;              /* saturation fraction; 0: ANALYSIS_DEFAULT_KNEE */
-	const char *baseline;     /* speedup: the label compared with; NULL: first */
-	unsigned depth;           /* speedup: compare at this depth; 0: each peak */
+	/* Not read: a speed-up chart compares with in->an->baseline at
+	 * in->an->depth, as the report does (one home for both, the
+	 * analysis).  Kept so that callers need not change at once. */
+	const char *baseline;
+	unsigned depth;
 	/* The figures of the series: analysis_run over the set they point
 	 * into, with the same knee, baseline and depth.  The saturation rings,
 	 * "still rising" notes, bands (95% interval of each median) and
@@ -90,6 +93,13 @@ struct chart {
 int chart_layout(const struct chart_input *in, const struct render_ops *ops, void *ctx,
 		 struct chart **out, struct rs_err *err);
 void chart_free(struct chart *c);
+
+/* 0 when series[0..n) (each with points) hold two depths or more, what a
+ * line chart needs, else -1 with err saying "FILE: every row is at
+ * pipeline depth D" (FILE: the first series' first row's file, when it
+ * has one).  chart_layout checks it too; callers that lay out many charts
+ * can check first. */
+int chart_lines_check(const struct series *const *series, size_t n, struct rs_err *err);
 
 /* Play c through ops with its top-left corner at (ox, oy). */
 void chart_draw(const struct chart *c, const struct render_ops *ops, void *ctx, double ox,

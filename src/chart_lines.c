@@ -100,8 +100,8 @@ static int lines_median_ci(const struct chart_lay *L, size_t i, size_t p, double
 }
 
 /* The depth axis's ends, whether it is log2, the largest median and the
- * most repeats.  Fails when the data has fewer than two depths. */
-static int lines_depths(struct lines *S, struct rs_err *err)
+ * most repeats, of series that hold two depths or more. */
+static void lines_depths(struct lines *S)
 {
 	const struct chart_input *in = S->L->in;
 	unsigned *depths = NULL;
@@ -123,17 +123,14 @@ static int lines_depths(struct lines *S, struct rs_err *err)
 		if (u == 0 || depths[u - 1] != depths[i])
 			depths[u++] = depths[i];
 	nd = u;
-	if (nd < 2) {
-		rs_err_set(err, "every point is at depth %u: a line chart needs two depths or more",
-			   nd ? depths[0] : 0);
+	if (nd < 2) {             /* chart_lines_check said no already */
 		free(depths);
-		return -1;
+		return;
 	}
 	S->dmin = depths[0];
 	S->dmax = depths[nd - 1];
 	S->logx = in->log_x || depths_powers_of_two(depths, nd);
 	free(depths);
-	return 0;
 }
 
 /* The bands are the core's intervals of the medians, not the spread of
@@ -497,6 +494,21 @@ static void lines_saturation(struct lines *S)
 	free(sat);
 }
 
+int chart_lines_check(const struct series *const *series, size_t n, struct rs_err *err)
+{
+	const struct rs_rec *r;
+
+	for (size_t k = 0; k < n; k++)
+		if (series[k]->npts > 1 || series[k]->pts[0].depth != series[0]->pts[0].depth)
+			return 0;
+	if (n == 0)
+		return rs_err_set(err, "nothing to draw: no series");
+	r = series[0]->first;
+	return rs_err_set(err, "%s%severy row is at pipeline depth %u: a line chart needs two "
+			  "depths or more", r && r->src && r->src[0] ? r->src : "",
+			  r && r->src && r->src[0] ? ": " : "", series[0]->pts[0].depth);
+}
+
 int chart_lay_lines(struct chart_lay *L, struct rs_err *err)
 {
 	struct lines S = { 0 };
@@ -509,8 +521,9 @@ int chart_lay_lines(struct chart_lay *L, struct rs_err *err)
 	S.sat_s = CHART_NOTE_SIZE * L->f;
 	S.rps = L->in->metric == SM_RPS;
 	S.maxrep = 1;
-	if (lines_depths(&S, err) < 0 || chart_need_an(L, err) < 0)
+	if (chart_lines_check(L->in->series, L->in->nseries, err) < 0 || chart_need_an(L, err) < 0)
 		return -1;
+	lines_depths(&S);
 	lines_band_extent(&S);
 	if (lines_frame_vertical(&S, err) < 0)
 		goto out;

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "chart_int.h"
-#include "num.h"
 #include "xalloc.h"
 
 struct bar {
@@ -49,35 +48,33 @@ static int cmp_bar(const void *a, const void *b)
 	return strcmp(x->test, y->test);
 }
 
-/* "1.18×": two decimals, as the report prints a ratio, so that a bar and
- * the report's line for it read the same. */
+/* "1.18×": as the report prints a ratio (analysis_fmt_ratio), so that a
+ * bar and the report's line for it read the same. */
 static void fmt_ratio(double r, char *buf, size_t size)
 {
-	int n = num_fmt(buf, size, r, 2);
-
-	if (n >= 0 && (size_t)n + sizeof UTF8_TIMES <= size)
+	analysis_fmt_ratio(buf, size, r);
+	if (strlen(buf) + sizeof UTF8_TIMES <= size)
 		strcat(buf, UTF8_TIMES);
 }
 
-/* The baseline's and the other label's indices.  Fails unless the data
- * has exactly two labels, one of them the baseline asked for. */
+/* The baseline's and the other label's indices.  The baseline is the
+ * analysis' (in->an->baseline: --baseline, or the data's first label), the
+ * one the report compares with.  Fails unless the chart has exactly two
+ * labels, one of them that baseline. */
 static int speedup_labels(struct speedup *S, struct rs_err *err)
 {
 	const struct chart_lay *L = S->L;
-	const struct chart_input *in = L->in;
+	const char *want = L->in->an != NULL ? L->in->an->baseline : NULL;
 
 	if (L->nlabels != 2)
 		return rs_err_set(err, "a speed-up chart compares two labels; the data has %zu%s",
 				  L->nlabels, L->nlabels == 1 ? " (add a second sweep's CSV)" : "");
-	S->base = 0;
-	if (in->baseline) {
-		for (S->base = 0; S->base < 2 && strcmp(L->labels[S->base], in->baseline) != 0;
-		     S->base++)
-			;
-		if (S->base == 2)
-			return rs_err_set(err, "baseline '%s' is not a label in the data (%s, %s)",
-					  in->baseline, L->labels[0], L->labels[1]);
-	}
+	for (S->base = 0; want != NULL && S->base < 2 && strcmp(L->labels[S->base], want) != 0;
+	     S->base++)
+		;
+	if (want == NULL || S->base == 2)
+		return rs_err_set(err, "baseline '%s' is not a label in the chart (%s, %s)",
+				  want ? want : "(none)", L->labels[0], L->labels[1]);
 	S->other = 1 - S->base;
 	return 0;
 }
@@ -92,25 +89,20 @@ static int speedup_bars(struct speedup *S, struct rs_err *err)
 
 	S->bars = xcalloc(L->ntests, sizeof *S->bars);
 	for (size_t t = 0; t < L->ntests; t++) {
-		const struct analysis_series *a = NULL, *b = NULL;
+		const struct analysis_series *a = NULL;
+		const struct analysis_cmp *cmp;
 		const struct analysis_delta *d = NULL;
 		struct bar *bar = &S->bars[S->nb];
 
 		for (size_t i = 0; i < in->nseries; i++)
-			if (L->test_of[i] == t) {
-				if (L->label_of[i] == S->other)
-					a = L->an_of[i];
-				else
-					b = L->an_of[i];
-			}
-		if (a == NULL || b == NULL)
+			if (L->test_of[i] == t && L->label_of[i] == S->other)
+				a = L->an_of[i];
+		if (a == NULL || (cmp = analysis_cmp_of(in->an, a)) == NULL)
 			continue;
-		for (size_t k = 0; k < in->an->ncmps && d == NULL; k++) {
-			const struct analysis_cmp *cmp = &in->an->cmps[k];
-
-			if (&in->an->series[cmp->other] == a && &in->an->series[cmp->base] == b)
-				d = in->depth ? &cmp->at_depth : &cmp->at_peak;
-		}
+		/* The baseline's series of the test must be on the chart too. */
+		for (size_t i = 0; i < in->nseries && d == NULL; i++)
+			if (L->test_of[i] == t && L->an_of[i] == &in->an->series[cmp->base])
+				d = analysis_cmp_delta(in->an, cmp);
 		if (d == NULL || !d->valid || !isfinite(d->ratio))
 			continue;
 		bar->test = L->tests[t];
@@ -125,9 +117,9 @@ static int speedup_bars(struct speedup *S, struct rs_err *err)
 		S->nb++;
 	}
 	if (S->nb == 0) {
-		if (in->depth)
+		if (in->an->depth)
 			return rs_err_set(err, "no test has both '%s' and '%s' at depth %u", L->labels[0],
-					  L->labels[1], in->depth);
+					  L->labels[1], in->an->depth);
 		return rs_err_set(err, "no test has figures for both '%s' and '%s'", L->labels[0],
 				  L->labels[1]);
 	}
@@ -148,11 +140,11 @@ static void speedup_titles(struct speedup *S)
 		snprintf(title, sizeof title, "%s", in->title);
 	else
 		snprintf(title, sizeof title, "Speed-up of %s over %s, per test", o, b);
-	if (in->depth)
+	if (in->an->depth)
 		snprintf(subtitle, sizeof subtitle,
 			 "Median requests per second of %s " UTF8_DIVIDE " those of %s, at pipeline depth %u; "
 			 "whiskers: 95%% interval",
-			 o, b, in->depth);
+			 o, b, in->an->depth);
 	else
 		snprintf(subtitle, sizeof subtitle,
 			 "Peak requests per second of %s " UTF8_DIVIDE " those of %s (each its fitted peak level); "

@@ -287,24 +287,12 @@ static enum rs_status plot_panels(struct plot *p, const struct plotfile *pf, str
 				   p->panels[i].title ? "': " : "", p->panels[i].n, PLOT_MAX_SERIES);
 			return RS_BAD_INPUT;
 		}
-	/* A line chart needs two depths: say which file has only one. */
-	for (size_t i = 0; i < p->npanels; i++) {
-		const struct plot_panel *panel = &p->panels[i];
-		int two = 0;
-
-		if (panel->kind != KIND_LINES)
-			continue;
-		for (size_t k = 0; k < panel->n && !two; k++)
-			two = panel->series[k]->npts > 1 ||
-			      panel->series[k]->pts[0].depth != panel->series[0]->pts[0].depth;
-		if (!two) {
-			const struct rs_rec *r = panel->series[0]->first;
-
-			rs_err_set(err, "%s: every row is at pipeline depth %u: a line chart needs two "
-				   "depths or more", r->src, r->pipeline);
+	/* A line chart needs two depths (the chart's rule): bad input, said
+	 * before any file is written. */
+	for (size_t i = 0; i < p->npanels; i++)
+		if (p->panels[i].kind == KIND_LINES &&
+		    chart_lines_check(p->panels[i].series, p->panels[i].n, err) < 0)
 			return RS_BAD_INPUT;
-		}
-	}
 	return RS_OK;
 }
 

@@ -455,3 +455,22 @@ ParameterizedTest(struct cmp_case *c, analysis, verdicts_of_known_ratios)
 	series_set_free(&rps);
 	rows_free(&rows);
 }
+
+/* One rounding rule for a ratio, for the report and the charts: two
+ * decimals below 10x, one below 100x, none above, decided on the printed
+ * value. */
+Test(analysis, ratio_format_one_rule)
+{
+	static const struct { double r; const char *want; } cases[] = {
+		{ 1.18, "1.18" }, { 1.15, "1.15" }, { 0.994, "0.99" }, { 9.994, "9.99" },
+		{ 9.996, "10.0" }, { 12.345, "12.3" }, { 99.94, "99.9" }, { 99.96, "100" },
+		{ 250.4, "250" }, { NAN, "-" }, { INFINITY, "-" },
+	};
+	char buf[32];
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		cr_assert_str_eq(analysis_fmt_ratio(buf, sizeof buf, cases[i].r), cases[i].want,
+				 "ratio %g", cases[i].r);
+	/* A short buffer is cut, never overrun. */
+	cr_assert_str_eq(analysis_fmt_ratio(buf, 3, 1.18), "1.");
+}

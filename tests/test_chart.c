@@ -748,3 +748,100 @@ Test(chart, speedup_bars_have_whiskers_and_the_reports_ratio)
 	rows_free(&rows);
 	analysis_result_free(&analysed);
 }
+
+/* The speed-up chart compares with the analysis' baseline (the report's),
+ * whatever label comes first in the chart, and prints each ratio by the
+ * report's one rule: "12.3×" past 10x, "1.18×" below. */
+Test(chart, speedup_baseline_and_ratio_text_are_the_reports)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set set;
+	const struct series *list[4];
+	struct analysis_opts o = { 0.95, ANALYSIS_DEFAULT_CV_LIMIT, "tcp", 0, 0 };
+	struct chart_input in = { 0 };
+	struct chart *c = NULL;
+	struct rs_err err = { "" };
+	size_t nlabels = 0, nref = 0;
+
+	/* unix first: the chart's first label is not the baseline. */
+	for (size_t t = 0; t < 2; t++)
+		for (unsigned d = 1; d <= 20; d++)
+			for (unsigned r = 1; r <= 3; r++) {
+				double v = 1e5 * (1 - exp(-3.0 * d / 8)) * (1 + 0.01 * r);
+
+				add(&rows, "unix", test_names[t], d, r, v * (t == 0 ? 12.345 : 1.18), NAN);
+				add(&rows, "tcp", test_names[t], d, r, v, NAN);
+			}
+	cr_assert_eq(series_build(&rows, SM_RPS, &set, &err), 0, "%s", err.msg);
+	cr_assert_eq(set.n, 4);
+	for (size_t i = 0; i < set.n; i++)
+		list[i] = &set.v[i];
+	analysis_result_free(&analysed);
+	cr_assert_eq(analysis_run(&set, NULL, &o, &analysed, &err), 0, "%s", err.msg);
+	in.kind = CHART_SPEEDUP;
+	in.width = 1200;
+	in.height = 800;
+	in.metric = SM_RPS;
+	in.series = list;
+	in.nseries = set.n;
+	in.an = &analysed;
+	cr_assert_eq(chart_layout(&in, &measure_only, NULL, &c, &err), 0, "%s", err.msg);
+	for (size_t i = 0; i < c->n; i++) {
+		const struct chart_item *it = &c->items[i];
+		char want[40];
+		int match = 0;
+
+		if (it->op == CHART_TEXT && it->role == ROLE_REFERENCE) {
+			cr_assert_str_eq(it->text, "1\xc3\x97 = tcp");
+			nref++;
+		}
+		if (it->op != CHART_TEXT || it->role != ROLE_BAR_LABEL)
+			continue;
+		for (size_t k = 0; k < analysed.ncmps; k++) {
+			analysis_fmt_ratio(want, sizeof want, analysed.cmps[k].at_peak.ratio);
+			strcat(want, "\xc3\x97");
+			match |= strcmp(want, it->text) == 0;
+		}
+		cr_assert(match, "bar label '%s' is not the report's ratio", it->text);
+		cr_assert(atof(it->text) > 1, "'%s': unix over tcp is above 1", it->text);
+		if (atof(it->text) > 10)
+			cr_assert_str_eq(it->text, "12.3\xc3\x97");
+		nlabels++;
+	}
+	cr_assert_eq(nlabels, 2);
+	cr_assert_eq(nref, 1);
+	chart_free(c);
+	series_set_free(&set);
+	rows_free(&rows);
+}
+
+/* "A line chart needs two depths" has one home, which names the file. */
+Test(chart, one_depth_refused_naming_the_file)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set set;
+	const struct series *list[2];
+	struct chart_input in = { 0 };
+	struct chart *c = NULL;
+	struct rs_err err = { "" };
+
+	make_rows(&rows, 2, 1, 1);
+	cr_assert_eq(series_build(&rows, SM_RPS, &set, &err), 0);
+	list[0] = &set.v[0];
+	list[1] = &set.v[1];
+	cr_assert_eq(chart_lines_check(list, 2, &err), -1);
+	cr_assert_str_eq(err.msg, "mem.csv: every row is at pipeline depth 1: a line chart needs "
+				  "two depths or more");
+	in.width = 1200;
+	in.height = 800;
+	in.series = list;
+	in.nseries = 2;
+	in.an = analyse(&set);
+	err.msg[0] = '\0';
+	cr_assert_eq(chart_layout(&in, &measure_only, NULL, &c, &err), -1);
+	cr_assert_str_eq(err.msg, "mem.csv: every row is at pipeline depth 1: a line chart needs "
+				  "two depths or more");
+	cr_assert_eq(chart_lines_check(list, 1, &err), -1);
+	series_set_free(&set);
+	rows_free(&rows);
+}
