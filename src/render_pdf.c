@@ -467,6 +467,15 @@ void render_pdf_free(struct render_pdf *d)
 
 int render_pdf_page(struct render_pdf *d, double width, double height, struct rs_err *err)
 {
+	/* A4 turned the chart's way, the page people print and documents
+	 * embed: a chart laid out for 1200 x 800 points (--size) on a page
+	 * of that size prints at 42 x 28 cm, with its text three tenths of
+	 * the page too big.  The chart keeps its layout and is scaled to fit,
+	 * centred: its text reads at 8 points and up on paper. */
+	double pw = width >= height ? RENDER_PDF_A4_LONG : RENDER_PDF_A4_SHORT;
+	double ph = width >= height ? RENDER_PDF_A4_SHORT : RENDER_PDF_A4_LONG;
+	double k;
+
 	/* libharu would only say "error 0x1054". */
 	if (!(width >= RENDER_SIZE_MIN && width <= RENDER_SIZE_MAX && height >= RENDER_SIZE_MIN &&
 	      height <= RENDER_SIZE_MAX))
@@ -477,8 +486,13 @@ int render_pdf_page(struct render_pdf *d, double width, double height, struct rs
 	d->page = HPDF_AddPage(d->doc);
 	if (d->page == NULL || d->error)
 		return pdf_failed(d, "adding a page", err);
-	HPDF_Page_SetWidth(d->page, (HPDF_REAL)width);
-	HPDF_Page_SetHeight(d->page, (HPDF_REAL)height);
+	HPDF_Page_SetWidth(d->page, (HPDF_REAL)pw);
+	HPDF_Page_SetHeight(d->page, (HPDF_REAL)ph);
+	k = fmin(pw / width, ph / height);
+	/* Every later drawing call is in the chart's points: one transform
+	 * for the page, kept under each call's GSave/GRestore. */
+	HPDF_Page_Concat(d->page, (HPDF_REAL)k, 0, 0, (HPDF_REAL)k, (HPDF_REAL)((pw - k * width) / 2),
+			 (HPDF_REAL)((ph - k * height) / 2));
 	d->h = height;
 	return d->error ? pdf_failed(d, "sizing a page", err) : 0;
 }

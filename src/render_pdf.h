@@ -16,8 +16,15 @@ int render_pdf_new(const char *font_path, const char *title, struct render_pdf *
 		   struct rs_err *err);
 void render_pdf_free(struct render_pdf *d);
 
-/* Start a page of width x height points, each side in RENDER_SIZE_MIN..
- * RENDER_SIZE_MAX (else -1, err says so); later drawing goes on it. */
+/* The sides of an A4 page, in points (210 x 297 mm). */
+#define RENDER_PDF_A4_SHORT 595.276
+#define RENDER_PDF_A4_LONG 841.89
+
+/* Start an A4 page (landscape, or portrait for a drawing taller than
+ * wide) for a drawing of width x height points, each side in
+ * RENDER_SIZE_MIN..RENDER_SIZE_MAX (else -1, err says so): later drawing
+ * calls, in the drawing's points, land on the page scaled to fit it,
+ * centred. */
 int render_pdf_page(struct render_pdf *d, double width, double height, struct rs_err *err);
 
 /* The drawing operations; their ctx is a struct render_pdf *.  text_width

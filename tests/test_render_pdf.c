@@ -114,7 +114,8 @@ Test(render_pdf, opens_with_pages_and_text)
 	info = run(cmd);
 	cr_assert(strstr(info, "Pages:") != NULL, "pdfinfo: %s", info);
 	cr_assert_eq(atoi(strstr(info, "Pages:") + 6), 2, "pdfinfo: %s", info);
-	cr_assert(strstr(info, "900 x 600 pts") != NULL, "pdfinfo: %s", info);
+	/* A 900 x 600 chart on A4 landscape. */
+	cr_assert(strstr(info, "841.89 x 595.276 pts (A4)") != NULL, "pdfinfo: %s", info);
 	cr_assert(strstr(info, "Test charts") != NULL, "no title in the info: %s", info);
 	snprintf(cmd, sizeof cmd, "pdftotext -raw %s - 2>&1", path);
 	text = run(cmd);
@@ -200,4 +201,38 @@ Test(render_pdf, full_disk_says_no_space)
 	cr_assert_eq(render_pdf_save(pdf, "/dev/full", &err), -1);
 	cr_assert_str_eq(err.msg, "No space left on device");
 	render_pdf_free(pdf);
+}
+
+/* Each page is A4, turned the chart's way, whatever the chart's size: read
+ * from the file's bytes (libharu writes page objects uncompressed). */
+Test(render_pdf, pages_are_a4_turned_the_charts_way)
+{
+	char path[] = "/tmp/rsweep-pdf-a4-XXXXXX";
+	struct render_pdf *pdf;
+	struct rs_err err = { "" };
+	char *x;
+	size_t nx;
+	const char *land = "/MediaBox [ 0 0 841.89001 595.276 ]";
+	const char *port = "/MediaBox [ 0 0 595.276 841.89001 ]";
+	int fd, nland = 0, nport = 0;
+
+	if (access(RS_DEFAULT_FONT, R_OK) != 0)
+		cr_skip_test("font %s not installed", RS_DEFAULT_FONT);
+	fd = mkstemp(path);
+	close(fd);
+	cr_assert_eq(render_pdf_new(RS_DEFAULT_FONT, NULL, &pdf, &err), 0, "%s", err.msg);
+	cr_assert_eq(render_pdf_page(pdf, 1200, 800, &err), 0, "%s", err.msg);
+	cr_assert_eq(render_pdf_page(pdf, 600, 900, &err), 0, "%s", err.msg);
+	cr_assert_eq(render_pdf_page(pdf, 3000, 400, &err), 0, "%s", err.msg);
+	cr_assert_eq(render_pdf_save(pdf, path, &err), 0, "%s", err.msg);
+	render_pdf_free(pdf);
+	cr_assert_eq(csv_slurp(path, 1 << 24, &x, &nx, &err), 0);
+	for (const char *p = x; (p = memmem(p, nx - (size_t)(p - x), "/MediaBox", 9)) != NULL; p++) {
+		nland += strncmp(p, land, strlen(land)) == 0;
+		nport += strncmp(p, port, strlen(port)) == 0;
+	}
+	cr_assert_eq(nland, 2, "landscape pages: %d", nland);
+	cr_assert_eq(nport, 1, "portrait pages: %d", nport);
+	free(x);
+	unlink(path);
 }
