@@ -7,9 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "chart_int.h"
 #include "num.h"
+#include "workload.h"
 #include "xalloc.h"
 
 /* Okabe-Ito without the yellow, which vanishes on white as a line. */
@@ -19,6 +21,7 @@ static const struct render_color chart_pal[] = {
 	{ 0x00, 0x00, 0x00, 255 },
 };
 #define CHART_NPAL (sizeof chart_pal / sizeof chart_pal[0])
+_Static_assert(CHART_NPAL == CHART_NPALETTE, "chart.h says how many colours there are");
 
 struct render_color chart_palette(size_t i)
 {
@@ -434,7 +437,7 @@ struct legend_entry {
 
 /* Lay the legend out in rows from y, wrapping within the chart's width;
  * returns the y below it. */
-double chart_legend(struct chart_lay *L, double y, int rings)
+double chart_legend(struct chart_lay *L, double y, int rings, int by_label)
 {
 	double ls = 12 * L->f, sw = 26 * L->f, gap = 6 * L->f, space = 20 * L->f;
 	double rowh = 19 * L->f, x = L->pad, maxx = L->in->width - L->pad;
@@ -442,10 +445,11 @@ double chart_legend(struct chart_lay *L, double y, int rings)
 	size_t ne = 0;
 	int rows = 1;
 
-	for (size_t t = 0; t < L->ntests && ne < 200; t++)
+	/* Room for the most series a chart draws, and the ring. */
+	for (size_t t = 0; !by_label && t < L->ntests && ne < 200; t++)
 		e[ne++] = (struct legend_entry){ L->tests[t], 0, t };
 	for (size_t l = 0; L->nlabels > 1 && l < L->nlabels && ne < 250; l++)
-		e[ne++] = (struct legend_entry){ L->labels[l], 1, l };
+		e[ne++] = (struct legend_entry){ L->labels[l], by_label ? 0 : 1, l };
 	if (rings)
 		e[ne++] = (struct legend_entry){ NULL, 2, 0 };
 	for (size_t i = 0; i < ne; i++) {
@@ -487,6 +491,48 @@ double chart_legend(struct chart_lay *L, double y, int rings)
 	return y + rows * rowh + 6 * L->f;
 }
 
+/* Where test name stands in redis-benchmark's order (the catalogue's),
+ * tests it does not know after all it knows. */
+static size_t chart_test_rank(const char *name)
+{
+	const char *const *cat = workload_names();
+	size_t r = 0;
+
+	for (; cat[r] != NULL; r++)
+		if (strcasecmp(cat[r], name) == 0)
+			return r;
+	return r;
+}
+
+/* Put L's tests in redis-benchmark's order (unknown ones after, as first
+ * seen), whatever order the rows came in (a shuffled run's), so that a
+ * test keeps its colour and its place in the legend from chart to chart;
+ * test_of follows. */
+static void chart_order_tests(struct chart_lay *L)
+{
+	size_t *rank = xcalloc(L->ntests ? L->ntests : 1, sizeof *rank);
+	size_t *to = xcalloc(L->ntests ? L->ntests : 1, sizeof *to);
+	const char **sorted = xcalloc(L->ntests ? L->ntests : 1, sizeof *sorted);
+	size_t n = 0;
+
+	for (size_t t = 0; t < L->ntests; t++)
+		rank[t] = chart_test_rank(L->tests[t]);
+	/* Rank by rank, each in first-seen order: unknown tests all have the
+	 * last rank, so every test is placed by then. */
+	for (size_t r = 0; n < L->ntests; r++)
+		for (size_t t = 0; t < L->ntests; t++)
+			if (rank[t] == r) {
+				to[t] = n;
+				sorted[n++] = L->tests[t];
+			}
+	for (size_t i = 0; i < L->in->nseries; i++)
+		L->test_of[i] = to[L->test_of[i]];
+	memcpy(L->tests, sorted, L->ntests * sizeof *sorted);
+	free(rank);
+	free(to);
+	free(sorted);
+}
+
 int chart_layout(const struct chart_input *in0, const struct render_ops *ops, void *ctx,
 		 struct chart **out, struct rs_err *err)
 {
@@ -516,21 +562,40 @@ int chart_layout(const struct chart_input *in0, const struct render_ops *ops, vo
 	L.pad = 16 * L.f;
 	L.test_of = xcalloc(in.nseries, sizeof *L.test_of);
 	L.label_of = xcalloc(in.nseries, sizeof *L.label_of);
+	L.colour_of = xcalloc(in.nseries, sizeof *L.colour_of);
 	for (size_t i = 0; i < in.nseries; i++) {
 		L.test_of[i] = chart_intern(&L.tests, &L.ntests, in.series[i]->test);
 		L.label_of[i] = chart_intern(&L.labels, &L.nlabels, in.series[i]->label);
 	}
+	chart_order_tests(&L);
 	L.an_of = xcalloc(in.nseries, sizeof *L.an_of);
 	for (size_t i = 0; i < in.nseries && in.an != NULL; i++)
 		for (size_t k = 0; k < in.an->nseries && L.an_of[i] == NULL; k++)
 			if (in.an->series[k].rps == in.series[i])
 				L.an_of[i] = &in.an->series[k];
 	chart_rect(L.c, 0, 0, in.width, in.height, C_WHITE);
-	rc = in.kind == CHART_SPEEDUP ? chart_lay_speedup(&L, err) : chart_lay_lines(&L, err);
+	if (in.kind == CHART_SPEEDUP) {
+		rc = chart_lay_speedup(&L, err);
+	} else if (L.ntests > CHART_NPALETTE || L.nlabels > CHART_NDASHES) {
+		/* One chart would repeat colours (tests) or dashes (labels):
+		 * a panel per test, the labels told apart by colour. */
+		for (size_t i = 0; i < in.nseries; i++)
+			L.colour_of[i] = L.label_of[i];
+		rc = L.nlabels > CHART_NPALETTE ?
+			     rs_err_set(err, "%zu labels but the palette has %d colours: plot at most %d "
+					"files' labels at once (or merge some with --relabel)",
+					L.nlabels, CHART_NPALETTE, CHART_NPALETTE) :
+			     chart_lay_facets(&L, err);
+	} else {
+		for (size_t i = 0; i < in.nseries; i++)
+			L.colour_of[i] = L.test_of[i];
+		rc = chart_lay_lines(&L, err);
+	}
 	free(L.taken);
 	free(L.lines);
 	free(L.test_of);
 	free(L.label_of);
+	free(L.colour_of);
 	free(L.an_of);
 	free(L.tests);
 	free(L.labels);

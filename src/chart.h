@@ -55,6 +55,7 @@ enum chart_role {
 	ROLE_REFERENCE,
 	ROLE_RISING,              /* TEXT: "still rising" by a line's end */
 	ROLE_WHISKER,             /* LINE: a speed-up bar's 95% interval */
+	ROLE_PANEL,               /* TEXT: a small multiple's test */
 };
 
 struct chart_item {
@@ -131,6 +132,14 @@ void chart_ticks_depth(unsigned lo, unsigned hi, unsigned max_ticks, int log2,
  * decimals as step needs at that suffix: 250k, 1.25M, 0.5, 0.  Writes at
  * most size bytes (NUL included). */
 void chart_si(double v, double step, char *buf, size_t size);
+
+/* The palette's colours, and the line styles (solid, dashed, dotted,
+ * dash-dot) that tell labels apart.  A line chart of more tests than
+ * colours, or more labels than styles, is drawn as small multiples: one
+ * panel per test, each label a colour (and more labels than colours are
+ * refused). */
+#define CHART_NPALETTE 7
+#define CHART_NDASHES 4
 
 /* The Okabe-Ito colour and the marker shape of the i-th test of a chart. */
 struct render_color chart_palette(size_t i);

@@ -10,6 +10,7 @@
 #ifndef RS_CHART_INT_H
 #define RS_CHART_INT_H
 
+#include <math.h>
 #include <stddef.h>
 
 #include "analysis.h"
@@ -63,7 +64,9 @@ struct chart_lay {
 	double pad;
 	struct chart_box *taken;  /* boxes later labels must avoid */
 	size_t ntaken, captaken;
-	size_t *test_of, *label_of; /* per series: colour and dash index */
+	size_t *test_of, *label_of; /* per series: its test and label */
+	size_t *colour_of;        /* per series: its colour (test, or label in
+				   * small multiples) */
 	const struct analysis_series **an_of; /* per series: its figures in
 				   * in->an, NULL when it has none */
 	const char **tests, **labels;
@@ -81,6 +84,23 @@ struct chart_yscale {
 static inline double chart_ymap(const struct chart_yscale *s, double v)
 {
 	return s->p1 - (v - s->v0) / (s->v1 - s->v0) * (s->p1 - s->p0);
+}
+
+/* A depth axis: depth d0 at p0, d1 at p1, linear or log2. */
+struct chart_xscale {
+	double d0, d1, p0, p1;
+	int log;
+};
+
+static inline double chart_xmap(const struct chart_xscale *s, double d)
+{
+	double t;
+
+	if (s->d1 == s->d0)
+		return (s->p0 + s->p1) / 2;
+	t = s->log ? (log2(d) - log2(s->d0)) / (log2(s->d1) - log2(s->d0)) :
+		     (d - s->d0) / (s->d1 - s->d0);
+	return s->p0 + t * (s->p1 - s->p0);
 }
 
 /* ---- the display list (chart.c) ---- */
@@ -116,8 +136,9 @@ double chart_titles(struct chart_lay *L, const char *title, const char *subtitle
  * returns the top of the block. */
 double chart_footer_block(struct chart_lay *L, double fs);
 /* The legend in rows from y (tests, then labels, then the saturation ring
- * when rings), wrapping within the chart's width; returns the y below it. */
-double chart_legend(struct chart_lay *L, double y, int rings);
+ * when rings; with by_label, the labels' colours and the ring), wrapping
+ * within the chart's width; returns the y below it. */
+double chart_legend(struct chart_lay *L, double y, int rings, int by_label);
 
 /* ---- label placement (chart_place.c) ---- */
 
@@ -136,9 +157,31 @@ int chart_spread(double *y, size_t n, double h, double top, double bottom);
 int chart_note(struct chart_lay *L, const struct chart_box *inner, enum chart_role role, size_t i,
 	       double cx, double cy, double rr, const char *text, double size);
 
-/* ---- the kinds: 0, or -1 with err set (chart_lines.c, chart_speedup.c) ---- */
+/* ---- what line charts and their small multiples share (chart_lines.c) ---- */
+
+/* The depths and figures of every series of a line chart. */
+struct chart_extent {
+	unsigned dmin, dmax;      /* 0 and 0 with fewer than two depths */
+	int logx;                 /* log2 axis: asked for, or powers of two */
+	size_t maxrep;            /* most repeats at any point, 1 at least */
+	double ymax;              /* largest median */
+};
+
+void chart_lines_extent(const struct chart_lay *L, struct chart_extent *e);
+/* The 95% interval of the median at point p of series i, or 0 when it is
+ * unknown (the core refused the series, or its noise is unknown). */
+int chart_median_ci(const struct chart_lay *L, size_t i, size_t p, double *lo, double *hi);
+/* The given title, or "Requests per second against pipeline depth — a vs
+ * b"; the subtitle (after what) says what lines and bands are. */
+void chart_lines_titles(const struct chart_lay *L, size_t maxrep, int bands, const char *what,
+			char *title, size_t tsize, char *subtitle, size_t ssize);
+
+/* ---- the kinds: 0, or -1 with err set (chart_lines.c, chart_speedup.c,
+ * chart_facets.c) ---- */
 
 int chart_lay_lines(struct chart_lay *L, struct rs_err *err);
+/* Small multiples: one panel per test, the labels as colours. */
+int chart_lay_facets(struct chart_lay *L, struct rs_err *err);
 int chart_lay_speedup(struct chart_lay *L, struct rs_err *err);
 
 #endif

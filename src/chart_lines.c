@@ -11,23 +11,6 @@
 #include "depths.h"
 #include "xalloc.h"
 
-/* A depth axis: depth d0 at p0, d1 at p1, linear or log2. */
-struct xscale {
-	double d0, d1, p0, p1;
-	int log;
-};
-
-static double xmap(const struct xscale *s, double d)
-{
-	double t;
-
-	if (s->d1 == s->d0)
-		return (s->p0 + s->p1) / 2;
-	t = s->log ? (log2(d) - log2(s->d0)) / (log2(s->d1) - log2(s->d0)) :
-		     (d - s->d0) / (s->d1 - s->d0);
-	return s->p0 + t * (s->p1 - s->p0);
-}
-
 /* An end label: series' name at the right of its line's end. */
 struct endlab {
 	size_t series;
@@ -48,7 +31,7 @@ struct lines {
 	double top, bottom, left, right; /* the plot area */
 	struct chart_ticks yt, xt;
 	struct chart_yscale ys;
-	struct xscale xs;
+	struct chart_xscale xs;
 	struct endlab *ends;      /* by wanted y */
 	size_t nend;
 	double endw;              /* the widest end label */
@@ -85,9 +68,7 @@ static int cmp_uint(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The 95% interval of the median at point p of series i, or 0 when it is
- * unknown (the core refused the series, or its noise is unknown). */
-static int lines_median_ci(const struct chart_lay *L, size_t i, size_t p, double *lo, double *hi)
+int chart_median_ci(const struct chart_lay *L, size_t i, size_t p, double *lo, double *hi)
 {
 	const struct analysis_knee *k = &L->an_of[i]->knee;
 
@@ -99,23 +80,23 @@ static int lines_median_ci(const struct chart_lay *L, size_t i, size_t p, double
 	return 1;
 }
 
-/* The depth axis's ends, whether it is log2, the largest median and the
- * most repeats, of series that hold two depths or more. */
-static void lines_depths(struct lines *S)
+void chart_lines_extent(const struct chart_lay *L, struct chart_extent *e)
 {
-	const struct chart_input *in = S->L->in;
+	const struct chart_input *in = L->in;
 	unsigned *depths = NULL;
 	size_t nd = 0, u = 0;
 
+	memset(e, 0, sizeof *e);
+	e->maxrep = 1;
 	for (size_t i = 0; i < in->nseries; i++) {
 		const struct series *s = in->series[i];
 
 		depths = xreallocarray(depths, nd + s->npts, sizeof *depths);
 		for (size_t p = 0; p < s->npts; p++) {
 			depths[nd++] = s->pts[p].depth;
-			S->ymax = fmax(S->ymax, s->pts[p].median);
-			if (s->pts[p].n > S->maxrep)
-				S->maxrep = s->pts[p].n;
+			e->ymax = fmax(e->ymax, s->pts[p].median);
+			if (s->pts[p].n > e->maxrep)
+				e->maxrep = s->pts[p].n;
 		}
 	}
 	qsort(depths, nd, sizeof *depths, cmp_uint);
@@ -127,10 +108,24 @@ static void lines_depths(struct lines *S)
 		free(depths);
 		return;
 	}
-	S->dmin = depths[0];
-	S->dmax = depths[nd - 1];
-	S->logx = in->log_x || depths_powers_of_two(depths, nd);
+	e->dmin = depths[0];
+	e->dmax = depths[nd - 1];
+	e->logx = in->log_x || depths_powers_of_two(depths, nd);
 	free(depths);
+}
+
+/* The axis's ends, whether it is log2, the largest median and the most
+ * repeats. */
+static void lines_depths(struct lines *S)
+{
+	struct chart_extent e;
+
+	chart_lines_extent(S->L, &e);
+	S->dmin = e.dmin;
+	S->dmax = e.dmax;
+	S->logx = e.logx;
+	S->maxrep = e.maxrep;
+	S->ymax = e.ymax;
 }
 
 /* The bands are the core's intervals of the medians, not the spread of
@@ -146,19 +141,16 @@ static void lines_band_extent(struct lines *S)
 		for (size_t p = 0; p < in->series[i]->npts; p++) {
 			double lo, hi;
 
-			if (lines_median_ci(S->L, i, p, &lo, &hi)) {
+			if (chart_median_ci(S->L, i, p, &lo, &hi)) {
 				S->ymax = fmax(S->ymax, hi);
 				S->bands = 1;
 			}
 		}
 }
 
-/* The given title, or "Requests per second against pipeline depth — a vs
- * b"; the subtitle says what lines and bands are. */
-static void lines_title_text(const struct lines *S, char *title, size_t tsize, char *subtitle,
-			     size_t ssize)
+void chart_lines_titles(const struct chart_lay *L, size_t maxrep, int bands, const char *what,
+			char *title, size_t tsize, char *subtitle, size_t ssize)
 {
-	const struct chart_lay *L = S->L;
 	const struct chart_input *in = L->in;
 
 	if (in->title && *in->title) {
@@ -171,12 +163,12 @@ static void lines_title_text(const struct lines *S, char *title, size_t tsize, c
 		for (size_t l = 0; l < L->nlabels && n < tsize; l++)
 			n += (size_t)snprintf(title + n, tsize - n, "%s%s", l ? " vs " : "", L->labels[l]);
 	}
-	if (S->maxrep > 1)
-		snprintf(subtitle, ssize, "Lines: median of %zu repeats%s", S->maxrep,
-			 S->bands ? "; bands: 95% interval of the median" : "");
+	if (maxrep > 1)
+		snprintf(subtitle, ssize, "%sLines: median of %zu repeats%s", what, maxrep,
+			 bands ? "; bands: 95% interval of the median" : "");
 	else
-		snprintf(subtitle, ssize, "One measurement per point%s",
-			 S->bands ? "; bands: 95% interval of the median" : "");
+		snprintf(subtitle, ssize, "%sOne measurement per point%s", what,
+			 bands ? "; bands: 95% interval of the median" : "");
 }
 
 /* Whether some series has a saturation ring to draw. */
@@ -201,10 +193,10 @@ static int lines_frame_vertical(struct lines *S, struct rs_err *err)
 	double f = L->f;
 	char title[512], subtitle[512];
 
-	lines_title_text(S, title, sizeof title, subtitle, sizeof subtitle);
+	chart_lines_titles(L, S->maxrep, S->bands, "", title, sizeof title, subtitle, sizeof subtitle);
 	S->top = chart_titles(L, title, subtitle);
 	/* The ring's legend entry only where there is a ring to explain. */
-	S->top = chart_legend(L, S->top, lines_has_rings(S));
+	S->top = chart_legend(L, S->top, lines_has_rings(S), 0);
 	for (size_t i = 0; i < c->n; i++)
 		if (c->items[i].op == CHART_TEXT)
 			chart_take(L, c->items[i].box);
@@ -279,7 +271,7 @@ static void lines_frame_horizontal(struct lines *S)
 	S->right = L->in->width - L->pad -
 		   (S->use_ends ? S->endw + 16 * f : chart_tw(L, buf, S->ticks_s) / 2);
 	L->c->plot = (struct chart_box){ S->left, S->top, S->right, S->bottom };
-	S->xs = (struct xscale){ S->dmin, S->dmax, S->left + LINES_INSET * f,
+	S->xs = (struct chart_xscale){ S->dmin, S->dmax, S->left + LINES_INSET * f,
 				 S->right - LINES_INSET * f, S->logx };
 	/* Ticks at least as far apart as the widest label and 28 points, and
 	 * 64 points at the least. */
@@ -296,7 +288,7 @@ static void lines_grid(struct lines *S)
 	double f = S->L->f;
 
 	for (size_t i = 0; i < S->xt.n; i++) {
-		double x = xmap(&S->xs, S->xt.v[i]);
+		double x = chart_xmap(&S->xs, S->xt.v[i]);
 
 		chart_seg(c, x, S->top, x, S->bottom, CHART_GRID_WIDTH * f, C_GRID_X);
 	}
@@ -325,7 +317,7 @@ static void lines_bands(struct lines *S)
 			size_t q = p, n;
 			struct chart_item *it;
 
-			while (q < s->npts && lines_median_ci(L, i, q, &lo, &hi))
+			while (q < s->npts && chart_median_ci(L, i, q, &lo, &hi))
 				q++;
 			n = q - p;
 			if (n < 2) {
@@ -336,8 +328,8 @@ static void lines_bands(struct lines *S)
 			it->v = xmalloc(3 * n * sizeof *it->v);
 			it->n = n;
 			for (size_t k = 0; k < n; k++) {
-				lines_median_ci(L, i, p + k, &lo, &hi);
-				it->v[k] = xmap(&S->xs, s->pts[p + k].depth);
+				chart_median_ci(L, i, p + k, &lo, &hi);
+				it->v[k] = chart_xmap(&S->xs, s->pts[p + k].depth);
 				it->v[n + k] = chart_ymap(&S->ys, lo);
 				it->v[2 * n + k] = chart_ymap(&S->ys, hi);
 			}
@@ -361,7 +353,7 @@ static void lines_data(struct lines *S)
 		double *xy = xmalloc(2 * s->npts * sizeof *xy);
 
 		for (size_t p = 0; p < s->npts; p++) {
-			xy[2 * p] = xmap(&S->xs, s->pts[p].depth);
+			xy[2 * p] = chart_xmap(&S->xs, s->pts[p].depth);
 			xy[2 * p + 1] = chart_ymap(&S->ys, s->pts[p].median);
 		}
 		chart_line(L->c, xy, s->npts, 2 * f, chart_palette(L->test_of[i]),
@@ -373,7 +365,7 @@ static void lines_data(struct lines *S)
 		double ms = (s->npts > 24 ? 5 : 6.5) * f;
 
 		for (size_t p = 0; p < s->npts; p++)
-			chart_mark(L->c, xmap(&S->xs, s->pts[p].depth),
+			chart_mark(L->c, chart_xmap(&S->xs, s->pts[p].depth),
 				   chart_ymap(&S->ys, s->pts[p].median), ms, chart_marker(L->test_of[i]),
 				   chart_palette(L->test_of[i]), C_WHITE, 0.8 * f, (int)i);
 	}
@@ -398,7 +390,7 @@ static void lines_axes(struct lines *S)
 			   y + CHART_MID_BASELINE * ticks_s, buf, ticks_s, C_TEXT, RENDER_RIGHT, 0);
 	}
 	for (size_t i = 0; i < S->xt.n; i++) {
-		double x = xmap(&S->xs, S->xt.v[i]);
+		double x = chart_xmap(&S->xs, S->xt.v[i]);
 
 		snprintf(buf, sizeof buf, "%.0f", S->xt.v[i]);
 		chart_seg(c, x, S->bottom, x, S->bottom + CHART_TICK_LEN * f, CHART_AXIS_WIDTH * f,
@@ -428,7 +420,7 @@ static void lines_place_ends(struct lines *S)
 		size_t i = S->ends[e].series;
 		const struct series *s = in->series[i];
 		struct render_color col = chart_palette(L->test_of[i]);
-		double ex = xmap(&S->xs, s->pts[s->npts - 1].depth), ey = S->ends[e].want;
+		double ex = chart_xmap(&S->xs, s->pts[s->npts - 1].depth), ey = S->ends[e].want;
 		double lx = S->right + 8 * f;
 		struct chart_item *it;
 
@@ -440,7 +432,7 @@ static void lines_place_ends(struct lines *S)
 	}
 	for (size_t i = 0; i < in->nseries; i++) {
 		const struct series *s = in->series[i];
-		double ex = xmap(&S->xs, s->pts[s->npts - 1].depth);
+		double ex = chart_xmap(&S->xs, s->pts[s->npts - 1].depth);
 		double ey = chart_ymap(&S->ys, s->pts[s->npts - 1].median), r = 6 * f;
 
 		chart_take(L, (struct chart_box){ ex - r, ey - r, ex + r, ey + r });
@@ -470,7 +462,7 @@ static void lines_saturation(struct lines *S)
 		if (a->saturated == KNEE_SAT_NO || a->sat_depth == 0 ||
 		    (sat[i] = series_at(in->series[i], a->sat_depth)) == NULL)
 			continue;
-		cx = xmap(&S->xs, sat[i]->depth);
+		cx = chart_xmap(&S->xs, sat[i]->depth);
 		cy = chart_ymap(&S->ys, sat[i]->median);
 		chart_mark(c, cx, cy, 2 * rr, RENDER_CIRCLE, none, chart_palette(L->test_of[i]), 2 * f,
 			   (int)i);
@@ -482,12 +474,12 @@ static void lines_saturation(struct lines *S)
 
 		if (sat[i] != NULL) {
 			snprintf(buf, sizeof buf, "P=%u", sat[i]->depth);
-			chart_note(L, &inner, ROLE_SATURATION, i, xmap(&S->xs, sat[i]->depth),
+			chart_note(L, &inner, ROLE_SATURATION, i, chart_xmap(&S->xs, sat[i]->depth),
 				   chart_ymap(&S->ys, sat[i]->median), rr, buf, S->sat_s);
 		} else if (L->an_of[i]->saturated == KNEE_SAT_NO) {
 			const struct series_point *e = &s->pts[s->npts - 1];
 
-			chart_note(L, &inner, ROLE_RISING, i, xmap(&S->xs, e->depth),
+			chart_note(L, &inner, ROLE_RISING, i, chart_xmap(&S->xs, e->depth),
 				   chart_ymap(&S->ys, e->median), 6 * f, "still rising", S->sat_s);
 		}
 	}

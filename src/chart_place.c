@@ -173,7 +173,7 @@ int chart_note(struct chart_lay *L, const struct chart_box *inner, enum chart_ro
 		struct chart_box b = { cand[at][0] - 2 * f, cand[at][1] - f, cand[at][0] + w + 2 * f,
 				       cand[at][1] + h + f };
 		struct render_color halo = { 255, 255, 255, 215 };
-		struct render_color col = chart_palette(L->test_of[i]);
+		struct render_color col = chart_palette(L->colour_of[i]);
 
 		if (!place_inside(inner, &b) || !chart_box_clear(L, &b) ||
 		    (k < 24 && place_on_lines(L, &b)))
@@ -188,7 +188,7 @@ int chart_note(struct chart_lay *L, const struct chart_box *inner, enum chart_ro
 		}
 		chart_rect(c, b.x0, b.y0, b.x1 - b.x0, b.y1 - b.y0, halo);
 		/* Black text for the light colours: readable on white. */
-		if (chart_palette_light(L->test_of[i]))
+		if (chart_palette_light(L->colour_of[i]))
 			col = C_TEXT;
 		chart_text(L, role, (int)i, cand[at][0], cand[at][1] + RENDER_ASCENT * size, text, size,
 			   col, RENDER_LEFT, 0);

@@ -324,7 +324,7 @@ static void check_layout(size_t ntests, size_t nlabels)
 	struct series_set set;
 	const struct series **list;
 	struct chart *c = layout(&set, &list, ntests, nlabels, 40, CHART_LINES, &rows);
-	size_t lines = 0, legend = 0;
+	size_t lines = 0, legend = 0, panels = 0;
 
 	check_no_overlaps(c, set.n);
 	for (size_t i = 0; i < c->n; i++) {
@@ -335,9 +335,14 @@ static void check_layout(size_t ntests, size_t nlabels)
 			/* The legend wraps inside the chart. */
 			cr_assert(c->items[i].box.x1 <= c->width - 10);
 		}
+		panels += c->items[i].op == CHART_TEXT && c->items[i].role == ROLE_PANEL;
 	}
 	cr_assert_eq(lines, set.n, "one line per series");
-	cr_assert_geq(legend, ntests);
+	/* Each test named once: in the legend, or past the palette on its
+	 * own panel. */
+	cr_assert_geq(legend + panels, ntests);
+	cr_assert(panels == 0 || panels == ntests, "%zu panels for %zu tests", panels, ntests);
+	cr_assert_eq(panels != 0, ntests > CHART_NPALETTE);
 	chart_free(c);
 	free(list);
 	series_set_free(&set);
@@ -842,6 +847,134 @@ Test(chart, one_depth_refused_naming_the_file)
 	cr_assert_str_eq(err.msg, "mem.csv: every row is at pipeline depth 1: a line chart needs "
 				  "two depths or more");
 	cr_assert_eq(chart_lines_check(list, 1, &err), -1);
+	series_set_free(&set);
+	rows_free(&rows);
+}
+
+/* Past the palette (11 tests x 2 labels: LRANGE_100 and INCR were both
+ * blue), a panel per test in redis-benchmark's order, each label one
+ * colour throughout, no two lines of a panel alike. */
+Test(chart, past_the_palette_small_multiples)
+{
+	static const char *const shuffled[] = {
+		"LRANGE_100", "SADD", "INCR", "GET", "SET", "LPOP", "MSET", "ZADD", "HSET", "RPUSH",
+		"SPOP",
+	};
+	static const char *const want[] = {
+		"SET", "GET", "INCR", "RPUSH", "LPOP", "SADD", "HSET", "SPOP", "ZADD", "LRANGE_100",
+		"MSET",
+	};
+	struct rs_rows rows = { 0 };
+	struct series_set set;
+	const struct series **list;
+	struct chart *c;
+	struct rs_err err = { "" };
+	size_t npanel = 0;
+	struct render_color col[2] = { 0 };
+	int seen[2] = { 0 };
+
+	for (size_t t = 0; t < 11; t++)
+		for (size_t l = 0; l < 2; l++)
+			for (unsigned d = 1; d <= 16; d++)
+				add(&rows, l ? "tcp" : "unix", shuffled[t], d, 1,
+				    (1 + 0.1 * (double)t) * 1e6 * (1 - exp(-0.3 * d)) / (1 + (double)l), NAN);
+	cr_assert_eq(series_build(&rows, SM_RPS, &set, &err), 0, "%s", err.msg);
+	c = layout_set(&set, &list, CHART_LINES);
+	check_no_overlaps(c, set.n);
+	for (size_t i = 0; i < c->n; i++) {
+		const struct chart_item *it = &c->items[i];
+
+		if (it->op == CHART_TEXT && it->role == ROLE_PANEL) {
+			cr_assert_lt(npanel, 11);
+			cr_assert_str_eq(it->text, want[npanel], "panel %zu", npanel);
+			npanel++;
+		}
+		if (it->op == CHART_LINE && it->series >= 0) {
+			size_t l = strcmp(set.v[it->series].label, "tcp") == 0;
+
+			cr_assert_eq(it->dash, RENDER_SOLID);
+			if (seen[l])
+				cr_assert(memcmp(&col[l], &it->color, sizeof col[l]) == 0,
+					  "label %zu changes colour", l);
+			col[l] = it->color;
+			seen[l] = 1;
+		}
+	}
+	cr_assert_eq(npanel, 11);
+	cr_assert(seen[0] && seen[1]);
+	cr_assert(memcmp(&col[0], &col[1], sizeof col[0]) != 0, "both labels alike");
+	chart_free(c);
+	free(list);
+	series_set_free(&set);
+	rows_free(&rows);
+}
+
+/* More labels than the palette has colours is refused with advice. */
+Test(chart, more_labels_than_colours_refused)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set set;
+	const struct series **list;
+	struct chart_input in = { 0 };
+	struct chart *c = NULL;
+	struct rs_err err = { "" };
+	char label[8][8];
+
+	for (size_t l = 0; l < 8; l++) {
+		snprintf(label[l], sizeof label[l], "m%zu", l);
+		for (unsigned d = 1; d <= 4; d++)
+			add(&rows, label[l], "GET", d, 1, 1e5 * d, NAN);
+	}
+	cr_assert_eq(series_build(&rows, SM_RPS, &set, &err), 0, "%s", err.msg);
+	list = calloc(set.n, sizeof *list);
+	for (size_t i = 0; i < set.n; i++)
+		list[i] = &set.v[i];
+	in.width = 1200;
+	in.height = 800;
+	in.series = list;
+	in.nseries = set.n;
+	in.an = analyse(&set);
+	cr_assert_eq(chart_layout(&in, &measure_only, NULL, &c, &err), -1);
+	cr_assert_str_eq(err.msg, "8 labels but the palette has 7 colours: plot at most 7 files' "
+				  "labels at once (or merge some with --relabel)");
+	cr_assert_null(c);
+	free(list);
+	series_set_free(&set);
+	rows_free(&rows);
+}
+
+/* The legend follows redis-benchmark's order, not the rows' (a shuffled
+ * run's), so a test keeps its colour from chart to chart. */
+Test(chart, legend_in_benchmark_order)
+{
+	static const char *const shuffled[] = { "MSET", "GET", "LPUSH", "SET" };
+	static const char *const want[] = { "SET", "GET", "LPUSH", "MSET" };
+	struct rs_rows rows = { 0 };
+	struct series_set set;
+	const struct series **list;
+	struct chart *c;
+	struct rs_err err = { "" };
+	size_t n = 0;
+
+	for (size_t t = 0; t < 4; t++)
+		for (unsigned d = 1; d <= 8; d++)
+			add(&rows, "m1", shuffled[t], d, 1, (1 + 0.2 * (double)t) * 1e5 * d, NAN);
+	cr_assert_eq(series_build(&rows, SM_RPS, &set, &err), 0, "%s", err.msg);
+	c = layout_set(&set, &list, CHART_LINES);
+	for (size_t i = 0; i < c->n; i++)
+		if (c->items[i].op == CHART_TEXT && c->items[i].role == ROLE_LEGEND && n < 4)
+			cr_assert_str_eq(c->items[i].text, want[n++]);
+	cr_assert_eq(n, 4);
+	/* SET, first in the catalogue, has the first colour. */
+	for (size_t i = 0; i < c->n; i++)
+		if (c->items[i].op == CHART_LINE && c->items[i].series >= 0 &&
+		    strcmp(set.v[c->items[i].series].test, "SET") == 0) {
+			struct render_color p0 = chart_palette(0);
+
+			cr_assert(memcmp(&c->items[i].color, &p0, sizeof p0) == 0);
+		}
+	chart_free(c);
+	free(list);
 	series_set_free(&set);
 	rows_free(&rows);
 }

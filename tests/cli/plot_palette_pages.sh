@@ -1,0 +1,59 @@
+#!/bin/sh
+# rsweep plot past the palette and on paper: 11 tests x 2 labels (more
+# tests than colours) draw as small multiples, 8 labels (more than
+# colours) are refused with one line of advice and exit 2, and a PDF's
+# pages are A4 whatever --size says (MediaBox read from the file's bytes:
+# pdfinfo may not be installed).
+set -u
+: "${RSWEEP:?RSWEEP must point at the rsweep binary}"
+T=$(mktemp -d "${TMPDIR:-/tmp}/rsweep-plotpal.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+H=label,test,pipeline,repeat,rps
+{
+	echo "$H"
+	for l in unix tcp; do
+		for t in LRANGE_100 SADD INCR GET SET LPOP MSET ZADD HSET RPUSH SPOP; do
+			for d in 1 2 4 8 16; do
+				echo "$l,$t,$d,1,$((d * 100000 + ${#t} * 1000))"
+			done
+		done
+	done
+} >"$T/eleven.csv"
+{
+	echo "$H"
+	for l in a b c d e f g h; do
+		for d in 1 2 4; do
+			echo "$l,GET,$d,1,$((d * 100000))"
+		done
+	done
+} >"$T/eight.csv"
+
+"$RSWEEP" plot "$T/eleven.csv" -o "$T/eleven.png" 2>"$T/err" ||
+	fail "11 tests x 2 labels: $(cat "$T/err")"
+[ -s "$T/eleven.png" ] || fail "no chart of 11 tests"
+
+"$RSWEEP" plot "$T/eight.csv" -o "$T/eight.png" 2>"$T/err"
+got=$?
+[ "$got" = 2 ] || fail "8 labels exited $got, wanted 2: $(cat "$T/err")"
+[ "$(wc -l <"$T/err")" = 1 ] || fail "8 labels: not one line: $(cat "$T/err")"
+grep -q "8 labels but the palette has 7 colours" "$T/err" ||
+	fail "8 labels: '$(cat "$T/err")'"
+[ ! -e "$T/eight.png" ] || fail "8 labels: a chart was written"
+
+for size in 1200x800 400x300 600x900; do
+	"$RSWEEP" plot --size "$size" -t get,set "$T/eleven.csv" -o "$T/p.pdf" 2>"$T/err" ||
+		fail "PDF at --size $size: $(cat "$T/err")"
+	case $size in
+	600x900) want='/MediaBox [ 0 0 595.276 841.89001 ]' ;;
+	*) want='/MediaBox [ 0 0 841.89001 595.276 ]' ;;
+	esac
+	grep -a -F -q "$want" "$T/p.pdf" ||
+		fail "--size $size: $(grep -a -o '/MediaBox[^]]*]' "$T/p.pdf"), wanted $want"
+done
+exit 0
