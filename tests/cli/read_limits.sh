@@ -39,8 +39,12 @@ printf 'label,test,pipeline,rps\nx,GET,1,1000\nx,GET,1000000,2000\n' >"$T/deepes
 series 257 >"$T/257.csv"
 bad "257 series (labels x tests) in one chart, more than 256" plot "$T/257.csv" -o "$T/s.png"
 [ ! -e "$T/s.png" ] || fail "a refused chart was written"
+# Under the cap, a chart still tells its series apart or says it cannot:
+# 256 labels are more than the palette's colours.
 series 256 >"$T/256.csv"
-"$RSWEEP" plot "$T/256.csv" -o "$T/s.png" 2>"$T/err" || fail "256 series: $(cat "$T/err")"
+bad "256 labels but the palette has 7 colours" plot "$T/256.csv" -o "$T/s.png"
+series 7 >"$T/7.csv"
+"$RSWEEP" plot "$T/7.csv" -o "$T/s.png" 2>"$T/err" || fail "7 labels: $(cat "$T/err")"
 printf '[one]\ntitle = Lots\ntests = get\n' >"$T/p.plot"
 bad "panel 'Lots': 257 series" plot --plot "$T/p.plot" "$T/257.csv" -o "$T/s.png"
 # The report has no such limit: a row each.
