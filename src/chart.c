@@ -533,6 +533,72 @@ static void chart_order_tests(struct chart_lay *L)
 	free(sorted);
 }
 
+/* Fill L for in: the font scale, and each series' test, label and
+ * figures. */
+static void chart_lay_init(struct chart_lay *L, const struct chart_input *in,
+			   const struct render_ops *ops, void *ctx)
+{
+	memset(L, 0, sizeof *L);
+	L->in = in;
+	L->ops = ops;
+	L->ctx = ctx;
+	L->c = xcalloc(1, sizeof *L->c);
+	L->c->width = in->width;
+	L->c->height = in->height;
+	/* Text grows with the chart's area, from 0.7 to 1.5 times its size on
+	 * 1200 x 800. */
+	L->f = fmin(1.5, fmax(0.7, sqrt(in->width * in->height / (1200.0 * 800.0))));
+	L->pad = 16 * L->f;
+	L->test_of = xcalloc(in->nseries, sizeof *L->test_of);
+	L->label_of = xcalloc(in->nseries, sizeof *L->label_of);
+	L->colour_of = xcalloc(in->nseries, sizeof *L->colour_of);
+	for (size_t i = 0; i < in->nseries; i++) {
+		L->test_of[i] = chart_intern(&L->tests, &L->ntests, in->series[i]->test);
+		L->label_of[i] = chart_intern(&L->labels, &L->nlabels, in->series[i]->label);
+	}
+	chart_order_tests(L);
+	L->an_of = xcalloc(in->nseries, sizeof *L->an_of);
+	for (size_t i = 0; i < in->nseries && in->an != NULL; i++)
+		for (size_t k = 0; k < in->an->nseries && L->an_of[i] == NULL; k++)
+			if (in->an->series[k].rps == in->series[i])
+				L->an_of[i] = &in->an->series[k];
+}
+
+static void chart_lay_free(struct chart_lay *L)
+{
+	free(L->taken);
+	free(L->lines);
+	free(L->test_of);
+	free(L->label_of);
+	free(L->colour_of);
+	free(L->an_of);
+	free(L->tests);
+	free(L->labels);
+}
+
+/* The kind's layout: speed-up bars; lines, each test a colour; or, when
+ * one chart would repeat colours (tests) or dashes (labels), a panel per
+ * test, the labels told apart by colour. */
+static int chart_lay_kind(struct chart_lay *L, struct rs_err *err)
+{
+	const struct chart_input *in = L->in;
+
+	if (in->kind == CHART_SPEEDUP)
+		return chart_lay_speedup(L, err);
+	if (L->ntests <= CHART_NPALETTE && L->nlabels <= CHART_NDASHES) {
+		for (size_t i = 0; i < in->nseries; i++)
+			L->colour_of[i] = L->test_of[i];
+		return chart_lay_lines(L, err);
+	}
+	if (L->nlabels > CHART_NPALETTE)
+		return rs_err_set(err, "%zu labels but the palette has %d colours: plot at most %d "
+				  "files' labels at once (or merge some with --relabel)",
+				  L->nlabels, CHART_NPALETTE, CHART_NPALETTE);
+	for (size_t i = 0; i < in->nseries; i++)
+		L->colour_of[i] = L->label_of[i];
+	return chart_lay_facets(L, err);
+}
+
 int chart_layout(const struct chart_input *in0, const struct render_ops *ops, void *ctx,
 		 struct chart **out, struct rs_err *err)
 {
@@ -551,54 +617,10 @@ int chart_layout(const struct chart_input *in0, const struct render_ops *ops, vo
 		return rs_err_set(err, "chart size %gx%g is below 100x100", in.width, in.height);
 	if (!(in.knee > 0))
 		in.knee = ANALYSIS_DEFAULT_KNEE;
-	memset(&L, 0, sizeof L);
-	L.in = &in;
-	L.ops = ops;
-	L.ctx = ctx;
-	L.c = xcalloc(1, sizeof *L.c);
-	L.c->width = in.width;
-	L.c->height = in.height;
-	L.f = fmin(1.5, fmax(0.7, sqrt(in.width * in.height / (1200.0 * 800.0))));
-	L.pad = 16 * L.f;
-	L.test_of = xcalloc(in.nseries, sizeof *L.test_of);
-	L.label_of = xcalloc(in.nseries, sizeof *L.label_of);
-	L.colour_of = xcalloc(in.nseries, sizeof *L.colour_of);
-	for (size_t i = 0; i < in.nseries; i++) {
-		L.test_of[i] = chart_intern(&L.tests, &L.ntests, in.series[i]->test);
-		L.label_of[i] = chart_intern(&L.labels, &L.nlabels, in.series[i]->label);
-	}
-	chart_order_tests(&L);
-	L.an_of = xcalloc(in.nseries, sizeof *L.an_of);
-	for (size_t i = 0; i < in.nseries && in.an != NULL; i++)
-		for (size_t k = 0; k < in.an->nseries && L.an_of[i] == NULL; k++)
-			if (in.an->series[k].rps == in.series[i])
-				L.an_of[i] = &in.an->series[k];
+	chart_lay_init(&L, &in, ops, ctx);
 	chart_rect(L.c, 0, 0, in.width, in.height, C_WHITE);
-	if (in.kind == CHART_SPEEDUP) {
-		rc = chart_lay_speedup(&L, err);
-	} else if (L.ntests > CHART_NPALETTE || L.nlabels > CHART_NDASHES) {
-		/* One chart would repeat colours (tests) or dashes (labels):
-		 * a panel per test, the labels told apart by colour. */
-		for (size_t i = 0; i < in.nseries; i++)
-			L.colour_of[i] = L.label_of[i];
-		rc = L.nlabels > CHART_NPALETTE ?
-			     rs_err_set(err, "%zu labels but the palette has %d colours: plot at most %d "
-					"files' labels at once (or merge some with --relabel)",
-					L.nlabels, CHART_NPALETTE, CHART_NPALETTE) :
-			     chart_lay_facets(&L, err);
-	} else {
-		for (size_t i = 0; i < in.nseries; i++)
-			L.colour_of[i] = L.test_of[i];
-		rc = chart_lay_lines(&L, err);
-	}
-	free(L.taken);
-	free(L.lines);
-	free(L.test_of);
-	free(L.label_of);
-	free(L.colour_of);
-	free(L.an_of);
-	free(L.tests);
-	free(L.labels);
+	rc = chart_lay_kind(&L, err);
+	chart_lay_free(&L);
 	if (rc < 0) {
 		chart_free(L.c);
 		return -1;

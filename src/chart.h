@@ -86,11 +86,13 @@ struct chart {
 };
 
 /* Lay out one chart (one panel) of in->width x in->height points, measuring
- * text with ops->text_width(ctx, ...).  On success *out is a new chart for
- * chart_free().  Fails with a one-line reason on input it cannot draw: no
- * series, fewer than two depths for lines, speedup without exactly two
- * labels or without a test both labels have, a series in->an does not
- * hold. */
+ * text with ops->text_width(ctx, ...); a line chart past the palette
+ * (CHART_NPALETTE tests or CHART_NDASHES labels) as small multiples.  On
+ * success *out is a new chart for chart_free().  Fails with a one-line
+ * reason on input it cannot draw: no series, fewer than two depths for
+ * lines, more labels than colours, a size too small for the legend or
+ * the panels, speedup without exactly two labels or without a test both
+ * labels have, a series in->an does not hold. */
 int chart_layout(const struct chart_input *in, const struct render_ops *ops, void *ctx,
 		 struct chart **out, struct rs_err *err);
 void chart_free(struct chart *c);

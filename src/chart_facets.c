@@ -187,40 +187,9 @@ static void facets_data(struct facets *S, const struct panel *P)
 	const struct chart_input *in = L->in;
 	double f = L->f;
 
-	for (size_t i = 0; i < in->nseries && S->bands; i++) {
-		const struct series *s = in->series[i];
-		struct render_color col = chart_palette(L->colour_of[i]);
-		double lo = 0, hi = 0;    /* set by chart_median_ci before use */
-
-		if (L->test_of[i] != P->t)
-			continue;
-		col.a = 36;
-		/* A band per run of depths with a known interval. */
-		for (size_t p = 0; p < s->npts;) {
-			size_t q = p, n;
-			struct chart_item *it;
-
-			while (q < s->npts && chart_median_ci(L, i, q, &lo, &hi))
-				q++;
-			n = q - p;
-			if (n < 2) {
-				p = q + 1;
-				continue;
-			}
-			it = chart_push(L->c, CHART_BAND);
-			it->v = xmalloc(3 * n * sizeof *it->v);
-			it->n = n;
-			for (size_t k = 0; k < n; k++) {
-				chart_median_ci(L, i, p + k, &lo, &hi);
-				it->v[k] = chart_xmap(&P->xs, s->pts[p + k].depth);
-				it->v[n + k] = chart_ymap(&P->ys, lo);
-				it->v[2 * n + k] = chart_ymap(&P->ys, hi);
-			}
-			it->color = col;
-			it->series = (int)i;
-			p = q;
-		}
-	}
+	for (size_t i = 0; i < in->nseries && S->bands; i++)
+		if (L->test_of[i] == P->t)
+			chart_series_bands(L, i, &P->xs, &P->ys, 36);
 	for (size_t i = 0; i < in->nseries; i++) {
 		const struct series *s = in->series[i];
 		double *xy;

@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "analysis.h"
 #include "chart.h"
@@ -171,6 +172,11 @@ void chart_lines_extent(const struct chart_lay *L, struct chart_extent *e);
 /* The 95% interval of the median at point p of series i, or 0 when it is
  * unknown (the core refused the series, or its noise is unknown). */
 int chart_median_ci(const struct chart_lay *L, size_t i, size_t p, double *lo, double *hi);
+/* Series i's bands on scales xs, ys, in its colour at alpha: one per run
+ * of depths with a known interval, none across a depth without one,
+ * rather than a band made up there. */
+void chart_series_bands(struct chart_lay *L, size_t i, const struct chart_xscale *xs,
+			const struct chart_yscale *ys, uint8_t alpha);
 /* The given title, or "Requests per second against pipeline depth — a vs
  * b"; the subtitle (after what) says what lines and bands are. */
 void chart_lines_titles(const struct chart_lay *L, size_t maxrep, int bands, const char *what,

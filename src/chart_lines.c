@@ -299,45 +299,47 @@ static void lines_grid(struct lines *S)
 	}
 }
 
-/* A band per run of depths with a known interval: none across a depth
- * without one, rather than a band made up there.  Lighter with several
- * labels, whose bands overlap. */
+void chart_series_bands(struct chart_lay *L, size_t i, const struct chart_xscale *xs,
+			const struct chart_yscale *ys, uint8_t alpha)
+{
+	const struct series *s = L->in->series[i];
+	struct render_color col = chart_palette(L->colour_of[i]);
+	double lo = 0, hi = 0; /* set by chart_median_ci before use */
+
+	col.a = alpha;
+	for (size_t p = 0; p < s->npts;) {
+		size_t q = p, n;
+		struct chart_item *it;
+
+		while (q < s->npts && chart_median_ci(L, i, q, &lo, &hi))
+			q++;
+		n = q - p;
+		if (n < 2) {
+			p = q + 1;
+			continue;
+		}
+		it = chart_push(L->c, CHART_BAND);
+		it->v = xmalloc(3 * n * sizeof *it->v);
+		it->n = n;
+		for (size_t k = 0; k < n; k++) {
+			chart_median_ci(L, i, p + k, &lo, &hi);
+			it->v[k] = chart_xmap(xs, s->pts[p + k].depth);
+			it->v[n + k] = chart_ymap(ys, lo);
+			it->v[2 * n + k] = chart_ymap(ys, hi);
+		}
+		it->color = col;
+		it->series = (int)i;
+		p = q;
+	}
+}
+
+/* The bands, lighter with several labels, whose bands overlap. */
 static void lines_bands(struct lines *S)
 {
 	struct chart_lay *L = S->L;
-	const struct chart_input *in = L->in;
 
-	for (size_t i = 0; i < in->nseries && S->bands; i++) {
-		const struct series *s = in->series[i];
-		struct render_color col = chart_palette(L->test_of[i]);
-		double lo = 0, hi = 0; /* set by lines_median_ci before use */
-
-		col.a = L->nlabels > 1 ? 36 : 46;
-		for (size_t p = 0; p < s->npts;) {
-			size_t q = p, n;
-			struct chart_item *it;
-
-			while (q < s->npts && chart_median_ci(L, i, q, &lo, &hi))
-				q++;
-			n = q - p;
-			if (n < 2) {
-				p = q + 1;
-				continue;
-			}
-			it = chart_push(L->c, CHART_BAND);
-			it->v = xmalloc(3 * n * sizeof *it->v);
-			it->n = n;
-			for (size_t k = 0; k < n; k++) {
-				chart_median_ci(L, i, p + k, &lo, &hi);
-				it->v[k] = chart_xmap(&S->xs, s->pts[p + k].depth);
-				it->v[n + k] = chart_ymap(&S->ys, lo);
-				it->v[2 * n + k] = chart_ymap(&S->ys, hi);
-			}
-			it->color = col;
-			it->series = (int)i;
-			p = q;
-		}
-	}
+	for (size_t i = 0; i < L->in->nseries && S->bands; i++)
+		chart_series_bands(L, i, &S->xs, &S->ys, L->nlabels > 1 ? 36 : 46);
 }
 
 /* The lines (colour by test, dash by label), then every marker over them;
