@@ -134,7 +134,8 @@ static const char *fratio_ci(char *buf, size_t size, const struct stats_ci *c)
 
 	if (!isfinite(c->lo) || !isfinite(c->hi))
 		return fnum(buf, size, NAN, 2);
-	snprintf(buf, size, "%sx..%sx", fnum(a, sizeof a, c->lo, 2), fnum(b, sizeof b, c->hi, 2));
+	snprintf(buf, size, "%sx..%sx", analysis_fmt_ratio(a, sizeof a, c->lo),
+		 analysis_fmt_ratio(b, sizeof b, c->hi));
 	return buf;
 }
 
@@ -147,16 +148,10 @@ static double report_spread(const struct stats_ci *c)
 
 /* ---- prose ---- */
 
-static const struct analysis_delta *report_cmp_delta(const struct analysis_result *r,
-						     const struct analysis_cmp *c)
-{
-	return r->depth ? &c->at_depth : &c->at_peak;
-}
-
 int report_prose(const struct analysis_result *r, const struct analysis_cmp *c, char *buf,
 		 size_t size)
 {
-	const struct analysis_delta *d = report_cmp_delta(r, c);
+	const struct analysis_delta *d = analysis_cmp_delta(r, c);
 	const struct series *b = r->series[c->base].rps, *a = r->series[c->other].rps;
 	char rps[64], lat[64], x[32], y[32], z[32], thr[256], where[2 * ROW_STR + 64] = "";
 	char latw[160] = "", tail[64] = "";
@@ -172,9 +167,9 @@ int report_prose(const struct analysis_result *r, const struct analysis_cmp *c, 
 	/* Throughput: the verdict decides the words, never the point ratio
 	 * alone (a ratio whose interval holds 1 is no speed-up). */
 	fshort(rps, sizeof rps, d->d_rps / 1000, 2);
-	fnum(x, sizeof x, d->ci.est, 2);
-	fnum(y, sizeof y, d->ci.lo, 2);
-	fnum(z, sizeof z, d->ci.hi, 2);
+	analysis_fmt_ratio(x, sizeof x, d->ci.est);
+	analysis_fmt_ratio(y, sizeof y, d->ci.lo);
+	analysis_fmt_ratio(z, sizeof z, d->ci.hi);
 	switch (d->verdict) {
 	case KNEE_FASTER:
 	case KNEE_SLOWER:
@@ -398,7 +393,7 @@ static void report_series_table(const struct analysis_result *r, struct rtab *t)
 		else
 			rtab_add(t, fdepth(b1, sizeof b1, a->sat_depth));
 		if (isfinite(a->gain))
-			rtab_addf(t, "%sx", fnum(b1, sizeof b1, a->gain, 2));
+			rtab_addf(t, "%sx", analysis_fmt_ratio(b1, sizeof b1, a->gain));
 		else
 			rtab_add(t, "-");
 		rtab_add(t, fnum(b1, sizeof b1, fit ? a->fit.a_us : NAN, 3));
@@ -615,7 +610,7 @@ static void report_delta_row(struct rtab *t, const struct analysis_result *r,
 	else
 		rtab_add(t, fsigned(b1, sizeof b1, d->d_avg, 3));
 	if (isfinite(d->ratio))
-		rtab_addf(t, "%sx", fnum(b1, sizeof b1, d->ratio, 2));
+		rtab_addf(t, "%sx", analysis_fmt_ratio(b1, sizeof b1, d->ratio));
 	else
 		rtab_add(t, "-");
 	rtab_add(t, fratio_ci(b1, sizeof b1, &d->ci));
@@ -628,8 +623,8 @@ static void report_delta_row(struct rtab *t, const struct analysis_result *r,
 	if (c->ndepths > 1 && isfinite(c->ratio_min)) {
 		char lo[32], hi[32];
 
-		rtab_addf(t, "%sx..%sx (%zu)", fnum(lo, sizeof lo, c->ratio_min, 2),
-			  fnum(hi, sizeof hi, c->ratio_max, 2), c->ndepths);
+		rtab_addf(t, "%sx..%sx (%zu)", analysis_fmt_ratio(lo, sizeof lo, c->ratio_min),
+			  analysis_fmt_ratio(hi, sizeof hi, c->ratio_max), c->ndepths);
 	} else {
 		rtab_add(t, "-");
 	}
@@ -673,12 +668,12 @@ static void report_speedup_table(const struct analysis_result *r, size_t from, s
 		max = fmax(max, r->speedup[i].ratio);
 	for (size_t i = from; i < to; i++) {
 		const struct analysis_cmp *c = &r->cmps[r->speedup[i].cmp];
-		const struct analysis_delta *d = report_cmp_delta(r, c);
+		const struct analysis_delta *d = analysis_cmp_delta(r, c);
 
 		rtab_add(t, r->series[c->other].rps->test);
 		rtab_add(t, fnum(b1, sizeof b1, d->rps, 0));
 		rtab_add(t, fnum(b1, sizeof b1, d->base_rps, 0));
-		rtab_addf(t, "%sx", fnum(b1, sizeof b1, r->speedup[i].ratio, 2));
+		rtab_addf(t, "%sx", analysis_fmt_ratio(b1, sizeof b1, r->speedup[i].ratio));
 		rtab_add(t, fratio_ci(b1, sizeof b1, &d->ci));
 		if (bars) {
 			/* 40 columns for the largest ratio: a glance shows the order. */
@@ -1120,8 +1115,8 @@ static void json_speedup(FILE *fp, const struct analysis_result *r,
 	fputs(",\"test\":", fp);
 	json_str(fp, r->series[c->other].rps->test);
 	json_num(fp, "ratio", sp->ratio, 4, 1);
-	json_num(fp, "ratio_lo", report_cmp_delta(r, c)->ci.lo, 4, 1);
-	json_num(fp, "ratio_hi", report_cmp_delta(r, c)->ci.hi, 4, 1);
+	json_num(fp, "ratio_lo", analysis_cmp_delta(r, c)->ci.lo, 4, 1);
+	json_num(fp, "ratio_hi", analysis_cmp_delta(r, c)->ci.hi, 4, 1);
 	fputc('}', fp);
 }
 
