@@ -37,17 +37,36 @@ static void err_store(struct rs_err *err, const char *src)
 	err->msg[o] = '\0';
 }
 
-int rs_err_set(struct rs_err *err, const char *fmt, ...)
+/* Format fmt/ap into err with kind. */
+static int err_vset(struct rs_err *err, enum rs_err_kind kind, const char *fmt, va_list ap)
 {
 	char raw[RS_ERR_LEN];
-	va_list ap;
 
 	if (err == NULL)
 		return -1;
-	va_start(ap, fmt);
 	vsnprintf(raw, sizeof raw, fmt, ap);
-	va_end(ap);
 	err_store(err, raw);
+	err->kind = kind;
+	return -1;
+}
+
+int rs_err_set(struct rs_err *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	err_vset(err, RS_E_FAILED, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int rs_err_setk(struct rs_err *err, enum rs_err_kind kind, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	err_vset(err, kind, fmt, ap);
+	va_end(ap);
 	return -1;
 }
 
@@ -68,4 +87,40 @@ int rs_err_prefix(struct rs_err *err, const char *fmt, ...)
 			 (int)(sizeof raw - (size_t)n - 3), err->msg);
 	err_store(err, raw);
 	return -1;
+}
+
+int rs_err_as(struct rs_err *err, enum rs_err_kind kind)
+{
+	if (err != NULL)
+		err->kind = kind;
+	return -1;
+}
+
+/* One row per kind, in enum order: its exit status and its name. */
+static const struct {
+	enum rs_status status;
+	const char *name;
+} err_kinds[] = {
+	[RS_E_FAILED] = { RS_FAILED, "failed" },
+	[RS_E_IO] = { RS_FAILED, "I/O" },
+	[RS_E_USAGE] = { RS_BAD_INPUT, "usage" },
+	[RS_E_INPUT] = { RS_BAD_INPUT, "input" },
+	[RS_E_REFUSED] = { RS_BAD_INPUT, "refused" },
+	[RS_E_INTERRUPTED] = { RS_INTERRUPTED, "interrupted" },
+	[RS_E_PIPE] = { RS_PIPE_GONE, "closed pipe" },
+};
+
+enum rs_status rs_err_status(const struct rs_err *err)
+{
+	/* A kind out of range is a bug, and the failure it reports still a failure. */
+	if (err == NULL || (unsigned)err->kind >= sizeof err_kinds / sizeof err_kinds[0])
+		return RS_FAILED;
+	return err_kinds[err->kind].status;
+}
+
+const char *rs_err_kind_name(enum rs_err_kind kind)
+{
+	if ((unsigned)kind >= sizeof err_kinds / sizeof err_kinds[0])
+		return "unknown";
+	return err_kinds[kind].name;
 }

@@ -29,7 +29,7 @@ static double wobble(unsigned i, double amp)
 
 static void build(const struct rs_rows *rows, struct series_set *set)
 {
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	cr_assert_eq(series_build(rows, SM_RPS, set, &err), 0, "%s", err.msg);
 }
@@ -217,7 +217,7 @@ static void two_labels(struct rs_rows *rows, struct series_set *rps, struct seri
 {
 	static const char *const tests[] = { "GET", "SET", "SPOP" };
 	static const double ratio[] = { 2.0, 1.25, 3.0 };
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	for (int t = 0; t < 3; t++)
 		for (unsigned p = 1; p <= 16; p++) {
@@ -236,7 +236,7 @@ Test(analysis, comparison_with_known_ratios)
 	struct series_set rps, avg;
 	struct analysis_result r;
 	struct analysis_opts o = { 0.95, 0.10, NULL, 0, 0 };
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	const struct analysis_cmp *c;
 
 	two_labels(&rows, &rps, &avg);
@@ -286,7 +286,7 @@ Test(analysis, unknown_baseline_and_depth_are_errors)
 	struct series_set rps, avg;
 	struct analysis_result r;
 	struct analysis_opts o = { 0.95, 0.10, "c", 0, 0 };
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	two_labels(&rows, &rps, &avg);
 	cr_assert_eq(analysis_run(&rps, &avg, &o, &r, &err), -1);
@@ -308,7 +308,7 @@ Test(analysis, single_depth_series)
 	struct series_set rps;
 	struct analysis_result r;
 	struct analysis_opts o = { 0.95, 0.10, NULL, 0, 0 };
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	add(&rows, "apt", "GET", 1, 1, 100000, NAN);
 	add(&rows, "snap", "GET", 1, 1, 121340, NAN);
@@ -337,7 +337,7 @@ static void analyse_rows(const struct rs_rows *rows, struct series_set *rps,
 			 struct analysis_result *r)
 {
 	struct analysis_opts o = { 0.95, 0.10, "a", 0, 0 };
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	cr_assert_eq(series_build(rows, SM_RPS, rps, &err), 0, "%s", err.msg);
 	cr_assert_eq(analysis_run(rps, NULL, &o, r, &err), 0, "%s", err.msg);

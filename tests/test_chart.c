@@ -225,7 +225,7 @@ static struct analysis_result analysed;
 static const struct analysis_result *analyse(const struct series_set *set)
 {
 	struct analysis_opts o = { 0.95, ANALYSIS_DEFAULT_CV_LIMIT, NULL, 0, 0 };
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	analysis_result_free(&analysed);
 	cr_assert_eq(analysis_run(set, NULL, &o, &analysed, &err), 0, "%s", err.msg);
@@ -238,7 +238,7 @@ static struct chart *layout_set(struct series_set *set, const struct series ***l
 {
 	struct chart_input in = { 0 };
 	struct chart *c = NULL;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	*list = calloc(set->n, sizeof **list);
 	for (size_t i = 0; i < set->n; i++)
@@ -260,7 +260,7 @@ static struct chart *layout(struct series_set *set, const struct series ***list,
 {
 	struct chart_input in = { 0 };
 	struct chart *c = NULL;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	make_rows(rows, ntests, nlabels, ndepths);
 	cr_assert_eq(series_build(rows, SM_RPS, set, &err), 0, "%s", err.msg);
@@ -454,7 +454,7 @@ Test(chart, refuses_what_it_cannot_draw)
 	struct series_set set;
 	struct chart_input in = { 0 };
 	struct chart *c = NULL;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	const struct series *list[4];
 
 	make_rows(&rows, 2, 1, 1);
@@ -569,7 +569,7 @@ Test(chart, no_ring_on_a_series_still_rising)
 	struct series_set set;
 	const struct series **list;
 	struct chart *c;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	int get = -1, set_i = -1;
 
 	for (unsigned d = 1; d <= 40; d++)
@@ -613,7 +613,7 @@ static void check_band_is_interval(unsigned nrep)
 	struct series_set set;
 	const struct series **list;
 	struct chart *c;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	const struct chart_item *line = NULL;
 	const struct knee_result *k;
 	size_t nbands = 0, checked = 0;
@@ -685,7 +685,7 @@ Test(chart, speedup_bars_have_whiskers_and_the_reports_ratio)
 	struct series_set set;
 	const struct series **list;
 	struct chart *c;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	size_t nbars = 0, nwhiskers = 0, nlabels = 0;
 
 	for (size_t t = 0; t < 3; t++)

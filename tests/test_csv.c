@@ -231,7 +231,7 @@ Test(csv, stray_quote_is_an_error_not_a_leftover)
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct rs_rows rows = { 0 };
-		struct rs_err err = { "" };
+		struct rs_err err = { 0 };
 
 		cr_assert_eq(parse(cases[i].text, &rows, &err), -1, "case %zu accepted", i);
 		cr_assert(strncmp(err.msg, cases[i].msg, strlen(cases[i].msg)) == 0,
@@ -275,7 +275,7 @@ Test(csv, whole_last_row_without_newline_is_kept)
 
 	for (size_t i = 0; i < sizeof whole / sizeof whole[0]; i++) {
 		struct rs_rows rows = { 0 };
-		struct rs_err err = { "" };
+		struct rs_err err = { 0 };
 		struct csv_info info;
 		char note[256];
 
@@ -292,7 +292,7 @@ Test(csv, whole_last_row_without_newline_is_kept)
 	}
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		struct rs_rows rows = { 0 };
-		struct rs_err err = { "" };
+		struct rs_err err = { 0 };
 
 		cr_assert_eq(parse(bad[i].text, &rows, &err), -1, "case %zu accepted", i);
 		cr_assert(strncmp(err.msg, bad[i].msg, strlen(bad[i].msg)) == 0,
@@ -377,7 +377,7 @@ Test(csv, bad_files_name_file_line_and_reason)
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct rs_rows rows = { 0 };
-		struct rs_err err = { "" };
+		struct rs_err err = { 0 };
 
 		cr_assert_eq(parse(cases[i].text, &rows, &err), -1, "case %zu accepted", i);
 		cr_assert(strncmp(err.msg, cases[i].msg, strlen(cases[i].msg)) == 0,
@@ -476,7 +476,7 @@ Test(csv, fifo_device_and_directory_are_refused, .timeout = 10)
 		const char *path = cases[i].path ? cases[i].path : fifo;
 		struct csv_out o;
 		struct rs_rows rows = { 0 };
-		struct rs_err err = { "" };
+		struct rs_err err = { 0 };
 
 		for (int resume = 0; resume < 2; resume++) {
 			cr_assert_eq(csv_out_open(&o, path, resume, 0, &rows, &err), RS_CSV_FOREIGN,
@@ -650,7 +650,7 @@ Test(csv, writer_refuses_what_the_reader_refuses)
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct rs_row r = sample_row();
 		char buf[8192], want[256];
-		struct rs_err err = { "" };
+		struct rs_err err = { 0 };
 
 		switch (cases[i].what) {
 		case 0: r.rps = -5; break;

@@ -71,7 +71,7 @@ ParameterizedTest(struct depths_bad *bad, depths, errors)
 Test(depths, dash_range_suggests_dots)
 {
 	struct depth_list d = { 0 };
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	cr_assert_eq(depths_parse("1-8", &d, &err), -1);
 	cr_assert_str_eq(err.msg, "'1-8' is not a depth; a range is written 1..8");

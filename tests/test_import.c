@@ -20,7 +20,7 @@
 
 static void parse_ok(const char *text, enum import_kind kind, struct import_result *r)
 {
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	cr_assert_eq(import_parse(text, strlen(text), "in.txt", kind, 0, r, &err), 0, "%s", err.msg);
 }
@@ -138,7 +138,7 @@ Test(import, bad_lines_named_and_skipped_only_when_asked)
 		"\n"
 		"real    0m33.045s\n";
 	struct import_result r;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	/* The prompt, the command line and time's output are no results:
 	 * skipped and counted; the damaged line is still refused. */
@@ -229,7 +229,7 @@ static enum rs_status run_import(struct rs_err *err, const char *const *args, in
 static void read_rows(const char *name, struct rs_rows *rows)
 {
 	struct csv_info info;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	char path[128];
 
 	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
@@ -261,7 +261,7 @@ Test(import, cli_writes_rsweep_rows, .init = mk_tmp, .fini = rm_tmp)
 	static const char *const strict[] = { "-o", "strict.csv", "run.txt" };
 	static const char *const list[] = { "-P", "1..4", "run.txt" };
 	struct rs_rows rows = { 0 };
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	const struct rs_rec *r;
 	struct stat st;
 	char order[32];
@@ -318,7 +318,7 @@ Test(import, values_the_csv_readers_refuse_are_refused, .init = mk_tmp, .fini = 
 	static const char *const nl[] = { "-l", "a\nb", "-o", "nl.csv", "ok.txt" };
 	static const char *const tab[] = { "-o", "tab.csv", "a\tb.txt" };
 	struct rs_rows rows = { 0 };
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	struct stat st;
 
 	write_file("run.txt", text, strlen(text));
@@ -367,7 +367,7 @@ Test(import, real_redis_benchmark_output, .init = mk_tmp, .fini = rm_tmp, .timeo
 	struct spawn h;
 	const char *server = redis_server();
 	char cmd[512];
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	struct rs_rows rows = { 0 };
 	static const char *const q[] = { "-l", "quiet", "-P", "1", "-q", "-o", "q.csv", "q.txt" };
 	static const char *const c[] = { "-l", "csv", "-P", "1", "-q", "--from", "csv", "-o",
@@ -413,7 +413,7 @@ Test(import, real_redis_benchmark_output, .init = mk_tmp, .fini = rm_tmp, .timeo
 static char *sample(const char *name, size_t *len)
 {
 	char path[512];
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	char *buf;
 
 	snprintf(path, sizeof path, "%s/tests/data/import/%s", RS_SRCDIR, name);
@@ -423,7 +423,7 @@ static char *sample(const char *name, size_t *len)
 
 static void parse_sample(const char *name, struct import_result *r)
 {
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	size_t len;
 	char *buf = sample(name, &len);
 
@@ -537,7 +537,7 @@ Test(import, lines_that_are_not_results)
 		"/usr/local/bin # \n"
 		"Script done on 2024-05-01 10:00:01+00:00 [COMMAND_EXIT_CODE=\"0\"]\n";
 	struct import_result r;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	parse_ok(text, IMPORT_AUTO, &r);
 	cr_assert_eq(r.n, 2);

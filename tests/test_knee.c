@@ -102,7 +102,7 @@ static struct knee_opts opts_b(size_t B, uint64_t seed)
 
 static void analyse(const struct syn *y, const struct knee_opts *o, struct knee_result *r)
 {
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	cr_assert_eq(knee_analyse(&y->s, o, r, &err), 0, "%s", err.msg);
 }
@@ -260,7 +260,7 @@ Test(knee, straight_line_is_still_rising)
 	struct knee_series s = { 4, d, n, v };
 	struct knee_opts o = opts_b(200, 1);
 	struct knee_result r;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	cr_assert_eq(knee_analyse(&s, &o, &r, &err), 0, "%s", err.msg);
 	cr_assert_eq(r.saturated, KNEE_SAT_NO, "gain %g a doubling", r.gain.est);
@@ -570,7 +570,7 @@ Test(knee, one_and_two_depths)
 	struct knee_series s = { 1, d, n, v };
 	struct knee_opts o = opts_b(200, 1);
 	struct knee_result r;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	cr_assert_eq(knee_analyse(&s, &o, &r, &err), 0, "%s", err.msg);
 	cr_assert_eq(r.saturated, KNEE_SAT_UNKNOWN);
@@ -623,7 +623,7 @@ ParameterizedTest(struct bad_case *c, knee, bad_series_is_refused)
 	struct knee_series s = { c->m, c->depth, c->n, v };
 	struct knee_opts o = opts_b(200, 1);
 	struct knee_result r;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	cr_assert_eq(knee_analyse(&s, &o, &r, &err), -1);
 	cr_assert(strstr(err.msg, c->msg), "'%s' lacks '%s'", err.msg, c->msg);
@@ -640,7 +640,7 @@ Test(knee, bad_opts_are_refused)
 	struct knee_series s = { 3, d, n, v };
 	struct knee_opts o;
 	struct knee_result r;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	knee_opts_default(&o);
 	o.knee = 0;
@@ -679,7 +679,7 @@ Test(knee, two_runs_of_one_server_compare_same, .timeout = 60)
 		struct knee_opts o = opts_b(200, 9);
 		struct knee_result ra, rb;
 		struct knee_cmp at, pk;
-		struct rs_err err = { "" };
+		struct rs_err err = { 0 };
 
 		syn_make(&a, d, m, 1, curve_mm, par, 0.125, 7000 + 2 * (uint64_t)s);
 		syn_make(&b, d, m, 1, curve_mm, par, 0.125, 7001 + 2 * (uint64_t)s);
@@ -771,7 +771,7 @@ Test(knee, comparison_without_noise_estimate_is_unknown)
 	struct knee_opts o = opts_b(200, 1);
 	struct knee_result r;
 	struct knee_cmp c;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	cr_assert_eq(knee_analyse(&s, &o, &r, &err), 0);
 	cr_assert_eq(knee_compare_at(&s, &r, 3, &s, &r, 3, &o, &c, &err), 0);

@@ -100,7 +100,7 @@ Test(opts, bad_input_names_option_and_reason)
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct rs_config cfg;
-		struct rs_err err = { "" };
+		struct rs_err err = { 0 };
 
 		cr_assert_eq(parse(CMD_RUN, &cfg, &err, cases[i].a, cases[i].b, NULL), -1,
 			     "case %zu accepted", i);
@@ -115,7 +115,7 @@ Test(opts, bad_input_names_option_and_reason)
 Test(opts, did_you_mean_is_for_near_misses)
 {
 	struct rs_config cfg;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	cr_assert_eq(parse(CMD_RUN, &cfg, &err, "--bogus", NULL), -1);
 	cr_assert_str_eq(err.msg, "unknown option --bogus");
@@ -201,7 +201,7 @@ Test(opts, table_is_consistent)
 Test(opts, size_range_is_what_charts_draw)
 {
 	struct rs_config cfg;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	char max[32], over[32], line[64];
 	FILE *fp;
 	int said = 0;

@@ -65,7 +65,7 @@ static void write_pdf(const char *path)
 	struct series_set set;
 	const struct series *list[8];
 	struct render_pdf *pdf;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	struct analysis_opts ao = { ANALYSIS_DEFAULT_KNEE, ANALYSIS_DEFAULT_CV_LIMIT, NULL, 0, 0 };
 	struct analysis_result an;
 
@@ -161,7 +161,7 @@ Test(render_pdf, byte_for_byte_deterministic)
 Test(render_pdf, missing_font_is_a_clear_error)
 {
 	struct render_pdf *pdf;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	cr_assert_eq(render_pdf_new("/nonexistent/font.ttf", NULL, &pdf, &err), -1);
 	cr_assert(strstr(err.msg, "/nonexistent/font.ttf") != NULL, "%s", err.msg);
@@ -172,7 +172,7 @@ Test(render_pdf, missing_font_is_a_clear_error)
 Test(render_pdf, page_sizes_of_the_size_option)
 {
 	struct render_pdf *pdf;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	if (access(RS_DEFAULT_FONT, R_OK) != 0)
 		cr_skip_test("font %s not installed", RS_DEFAULT_FONT);
@@ -188,7 +188,7 @@ Test(render_pdf, page_sizes_of_the_size_option)
 Test(render_pdf, full_disk_says_no_space)
 {
 	struct render_pdf *pdf;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	if (access(RS_DEFAULT_FONT, R_OK) != 0)
 		cr_skip_test("font %s not installed", RS_DEFAULT_FONT);

@@ -44,7 +44,7 @@ static void make_set(struct rs_rows *rows, struct series_set *set)
  * decodes to exactly the image drawn in one piece: no seams. */
 static void write_and_decode(struct render_png *png, uint8_t **px, unsigned *w, unsigned *h)
 {
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	char path[] = "/tmp/rsweep-png-XXXXXX";
 	int fd = mkstemp(path);
 	FILE *fp = fdopen(fd, "wb");
@@ -76,7 +76,7 @@ static void render(const struct chart_input *in, unsigned scale, uint8_t **px, u
 		   unsigned *h, struct chart **cout)
 {
 	struct render_png *png;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	cr_assert_eq(render_png_new(in->width, in->height, scale, font(), &png, &err), 0, "%s", err.msg);
 	cr_assert_eq(chart_layout(in, render_png_ops(), png, cout, &err), 0, "%s", err.msg);
@@ -136,7 +136,7 @@ static void check_chart(unsigned scale)
 	const struct render_color white = { 255, 255, 255, 255 };
 	struct analysis_opts ao = { ANALYSIS_DEFAULT_KNEE, ANALYSIS_DEFAULT_CV_LIMIT, NULL, 0, 0 };
 	struct analysis_result an;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	make_set(&rows, &set);
 	for (size_t i = 0; i < 4; i++)
@@ -213,7 +213,7 @@ Test(render_png, antialiased_wide_line_with_round_caps)
 Test(render_png, missing_font_is_a_clear_error)
 {
 	struct render_png *png;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	cr_assert_eq(render_png_new(100, 100, 1, "/nonexistent/font.ttf", &png, &err), -1);
 	cr_assert_null(png);
@@ -225,7 +225,7 @@ Test(render_png, missing_font_is_a_clear_error)
 Test(render_png, largest_size_at_every_scale)
 {
 	struct render_png *png;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	const struct render_color grey = { 0x80, 0x80, 0x80, 255 };
 	FILE *fp = fopen("/dev/null", "wb");
 
@@ -247,7 +247,7 @@ Test(render_png, largest_size_at_every_scale)
 Test(render_png, full_disk_says_no_space)
 {
 	struct render_png *png;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	FILE *fp = fopen("/dev/full", "wb");
 
 	if (fp == NULL)
@@ -359,7 +359,7 @@ Test(render_png, deflate_encoder_round_trips)
 Test(render_png, font_from_option_default_or_fontconfig)
 {
 	char out[4096];
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	struct render_png *png;
 
 	cr_assert_eq(font_find("/my/font.ttf", font(), out, sizeof out, &err), 0);

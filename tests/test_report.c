@@ -27,7 +27,7 @@ struct fixture {
 static void analyse(struct fixture *f, const char *baseline, unsigned depth)
 {
 	struct analysis_opts o = { 0.95, 0.10, baseline, depth, 0 };
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	cr_assert_eq(series_build(&f->rows, SM_RPS, &f->rps, &err), 0, "%s", err.msg);
 	cr_assert_eq(series_build(&f->rows, SM_AVG, &f->avg, &err), 0, "%s", err.msg);
@@ -46,7 +46,7 @@ static void fixture_free(struct fixture *f)
 static char *render(const struct fixture *f, enum report_format fmt, int prose)
 {
 	struct report_opts o = { fmt, prose, 0.95, 0.10 };
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
@@ -396,7 +396,7 @@ static void write_two_labels(void)
 
 Test(report, cli_two_labels_with_filters, .init = mk_tmp, .fini = rm_tmp)
 {
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	static const char *const a1[] = { "--prose", "--tests", "get", "two.csv" };
 	static const char *const a2[] = { "--tests", "lrange", "--format", "csv", "two.csv" };
 	char *out;
@@ -420,7 +420,7 @@ Test(report, cli_two_labels_with_filters, .init = mk_tmp, .fini = rm_tmp)
 
 Test(report, cli_bad_input_is_exit_2, .init = mk_tmp, .fini = rm_tmp)
 {
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	static const char *const bad_base[] = { "--baseline", "amd", "two.csv" };
 	static const char *const bad_test[] = { "--tests", "get,hget", "two.csv" };
 	static const char *const missing[] = { "nope.csv" };
@@ -456,7 +456,7 @@ Test(report, cli_bad_input_is_exit_2, .init = mk_tmp, .fini = rm_tmp)
 
 Test(report, cli_single_depth_labels_still_compare, .init = mk_tmp, .fini = rm_tmp)
 {
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	static const char *const a[] = { "--prose", "stock.csv" };
 	char *out;
 
@@ -473,7 +473,7 @@ Test(report, cli_single_depth_labels_still_compare, .init = mk_tmp, .fini = rm_t
  * strict reader (Python's, decoding UTF-8 strictly) accepts. */
 Test(report, cli_json_parses_whatever_the_labels, .init = mk_tmp, .fini = rm_tmp)
 {
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	static const char *const a[] = { "--format", "json", "--prose", "latin1.csv" };
 	char cmd[512];
 	char *out;

@@ -15,7 +15,7 @@
 
 static void build(const struct rs_rows *rows, struct series_set *set)
 {
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	cr_assert_eq(series_build(rows, SM_RPS, set, &err), 0, "%s", err.msg);
 }
@@ -114,7 +114,7 @@ Test(series, build_known_skips_rows_without_the_metric)
 {
 	struct rs_rows rows = { 0 };
 	struct series_set set;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	add(&rows, "a", "GET", 1, 1, 100, NAN);
 	add(&rows, "b", "GET", 1, 1, 100, 0.5);
@@ -141,7 +141,7 @@ Test(series, duplicate_points_are_refused)
 {
 	struct rs_rows rows = { 0 };
 	struct series_set set;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	add(&rows, "a", "GET", 1, 1, 100, NAN);
 	add(&rows, "b", "GET", 1, 1, 100, NAN);
@@ -158,7 +158,7 @@ Test(series, keep_depths)
 {
 	struct rs_rows rows = { 0 };
 	struct depth_list d = { (unsigned[]){ 1000000, 2 }, 2 };
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	for (unsigned p = 1; p <= 4; p++)
 		add(&rows, "a", "GET", p, 1, 100.0 * p, NAN);

@@ -229,7 +229,7 @@ Test(stats, bootstrap_rejects_bad_arguments)
 {
 	const double x[] = { 1, 2, 3 };
 	struct stats_ci ci;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	cr_assert_eq(stats_bootstrap(x, 0, stats_median_statistic, NULL, 100, 0.95, 1, &ci, NULL,
 				     &err), -1);
