@@ -14,6 +14,7 @@
 #include "cmd.h"
 #include "csv.h"
 #include "import.h"
+#include "log.h"
 #include "opts.h"
 #include "outfile.h"
 #include "strtab.h"
@@ -166,7 +167,7 @@ static char *import_rows(const struct import_result *res, const struct rs_config
 				rs_err_set(err, "%s:%u: %s", path, p->line, e.msg);
 				goto fail;
 			}
-			fprintf(stderr, "rsweep import: %s:%u: skipped: %s\n", path, p->line, e.msg);
+			rs_log(RS_LOG_INFO, "%s:%u: skipped: %s", path, p->line, e.msg);
 			continue;
 		}
 		if (cap - len < CSV_LINE_MAX) {
@@ -250,29 +251,25 @@ static int import_write_atomic(const char *path, const char *buf, size_t len, st
 	return outfile_commit(&o, err);
 }
 
-static enum rs_status import_output(const struct rs_config *cfg, const char *buf, size_t len,
-				    struct rs_err *err)
+/* Write the rows to stdout or, atomically, to -o.  Returns 0 or -1: of kind
+ * RS_E_REFUSED for a file that holds something, else a failure to write. */
+static int import_output(const struct rs_config *cfg, const char *buf, size_t len,
+			 struct rs_err *err)
 {
 	struct stat st;
 
 	if (cfg->output == NULL || strcmp(cfg->output, "-") == 0) {
-		if (fwrite(buf, 1, len, stdout) != len) {
-			rs_err_set(err, "cannot write to standard output");
-			return RS_FAILED;
-		}
-		return RS_OK;
+		if (fwrite(buf, 1, len, stdout) != len)
+			return rs_err_setk(err, RS_E_IO, "cannot write to standard output");
+		return 0;
 	}
-	if (stat(cfg->output, &st) == 0 && st.st_size > 0 && !cfg->overwrite) {
-		rs_err_set(err, "%s exists and is not empty (give --overwrite to replace it)",
-			   cfg->output);
-		return RS_BAD_INPUT;
-	}
-	if (import_write_atomic(cfg->output, buf, len, err) < 0)
-		return RS_FAILED;
-	return RS_OK;
+	if (stat(cfg->output, &st) == 0 && st.st_size > 0 && !cfg->overwrite)
+		return rs_err_setk(err, RS_E_REFUSED, "%s exists and is not empty (give --overwrite "
+				   "to replace it)", cfg->output);
+	return import_write_atomic(cfg->output, buf, len, err);
 }
 
-enum rs_status cmd_import(struct rs_config *cfg, struct rs_err *err)
+int cmd_import(struct rs_config *cfg, struct rs_err *err)
 {
 	static const enum import_kind kinds[] = { IMPORT_AUTO, IMPORT_CSV, IMPORT_QUIET };
 	static const char *const kind_names[] = { "", "redis-benchmark --csv", "redis-benchmark -q",
@@ -282,73 +279,72 @@ enum rs_status cmd_import(struct rs_config *cfg, struct rs_err *err)
 	const char *path;
 	unsigned *depth = NULL;
 	size_t inlen, outlen, nrows, shown;
-	int guessed;
-	enum rs_status st = RS_BAD_INPUT;
+	int guessed, rc = -1;
 
-	if (cfg->nargs != 1) {
-		rs_err_set(err, "give one input FILE (or - for standard input), not %d", cfg->nargs);
-		return RS_BAD_INPUT;
-	}
+	if (cfg->nargs != 1)
+		return rs_err_setk(err, RS_E_USAGE, "give one input FILE (or - for standard input), "
+				   "not %d", cfg->nargs);
 	path = cfg->args[0];
 	if (cfg->label) {
-		if (xstrlcpy(label, cfg->label, sizeof label) < 0) {
-			rs_err_set(err, "--label is longer than %d characters", ROW_STR - 1);
-			return RS_BAD_INPUT;
-		}
+		if (xstrlcpy(label, cfg->label, sizeof label) < 0)
+			return rs_err_setk(err, RS_E_USAGE, "--label is longer than %d characters",
+					   ROW_STR - 1);
 	} else if (strcmp(path, "-") == 0) {
-		rs_err_set(err, "reading standard input: give --label");
-		return RS_BAD_INPUT;
+		return rs_err_setk(err, RS_E_USAGE, "reading standard input: give --label");
 	} else if (import_default_label(path, label, sizeof label, err) < 0) {
-		return RS_BAD_INPUT;
+		return rs_err_as(err, RS_E_USAGE);
 	}
 	if (import_check_label(label, cfg->label != NULL, err) < 0)
-		return RS_BAD_INPUT;
+		return rs_err_as(err, RS_E_INPUT);
+	/* An input that cannot be read is bad input, as a CSV is to report. */
 	if (csv_slurp(path, IMPORT_MAX_INPUT, &in, &inlen, err) < 0)
-		return RS_BAD_INPUT;
+		return rs_err_as(err, RS_E_INPUT);
 	if (strcmp(path, "-") == 0)
 		path = "<stdin>";
-	if (import_parse(in, inlen, path, kinds[cfg->from], cfg->skip_bad, &res, err) < 0)
+	if (import_parse(in, inlen, path, kinds[cfg->from], cfg->skip_bad, &res, err) < 0) {
+		rs_err_as(err, RS_E_INPUT);
 		goto out;
+	}
 	/* Skipped lines are always named: --skip-bad is not --silent. */
 	for (size_t i = 0; i < res.nbad; i++)
-		fprintf(stderr, "rsweep import: %s:%u: skipped: %s\n", path, res.bad[i].line,
-			res.bad[i].reason);
+		rs_log(RS_LOG_INFO, "%s:%u: skipped: %s", path, res.bad[i].line, res.bad[i].reason);
 	depth = xcalloc(res.nruns, sizeof *depth);
-	if (import_depths(&res, cfg, path, depth, &guessed, &shown, err) < 0)
+	if (import_depths(&res, cfg, path, depth, &guessed, &shown, err) < 0) {
+		rs_err_as(err, RS_E_INPUT);
 		goto out_res;
+	}
 	out = import_rows(&res, cfg, path, label, depth, &outlen, &nrows, err);
-	if (out == NULL)
+	if (out == NULL) {
+		rs_err_as(err, RS_E_INPUT);
 		goto out_res;
-	st = import_output(cfg, out, outlen, err);
-	if (st != RS_OK)
+	}
+	if ((rc = import_output(cfg, out, outlen, err)) < 0)
 		goto out_res;
 	/* A wrong depth is a wrong row: never assumed in silence (unless
 	 * -q asked for silence). */
 	if (guessed && !cfg->quiet)
-		fprintf(stderr, "rsweep import: %s does not show its pipeline depth: recorded as "
-			"P=1 (redis-benchmark's default); give -P if it ran with another\n", path);
+		rs_log(RS_LOG_INFO, "%s does not show its pipeline depth: recorded as P=1 "
+		       "(redis-benchmark's default); give -P if it ran with another", path);
 	if (!cfg->quiet && shown > 0 && !opts_given(cfg, "pipeline"))
-		fprintf(stderr, "rsweep import: %s: the depth of %zu of %zu run%s is the one its "
-			"command line shows (line %u: -P %u)\n", path, shown, res.nruns,
-			res.nruns == 1 ? "" : "s", res.runs[0].cmd_line ? res.runs[0].cmd_line :
-			res.runs[res.nruns - 1].cmd_line, res.runs[0].pipeline ? res.runs[0].pipeline :
-			res.runs[res.nruns - 1].pipeline);
+		rs_log(RS_LOG_INFO, "%s: the depth of %zu of %zu run%s is the one its command line "
+		       "shows (line %u: -P %u)", path, shown, res.nruns, res.nruns == 1 ? "" : "s",
+		       res.runs[0].cmd_line ? res.runs[0].cmd_line : res.runs[res.nruns - 1].cmd_line,
+		       res.runs[0].pipeline ? res.runs[0].pipeline : res.runs[res.nruns - 1].pipeline);
 	if (!cfg->quiet && res.nskipped > 0)
-		fprintf(stderr, "rsweep import: %s: skipped %zu line%s that %s not results (the "
-			"first, line %u: '%s')\n", path, res.nskipped, res.nskipped == 1 ? "" : "s",
-			res.nskipped == 1 ? "is" : "are", res.skip_line, res.skip_text);
+		rs_log(RS_LOG_INFO, "%s: skipped %zu line%s that %s not results (the first, line %u: "
+		       "'%s')", path, res.nskipped, res.nskipped == 1 ? "" : "s",
+		       res.nskipped == 1 ? "is" : "are", res.skip_line, res.skip_text);
 	import_depth_list(depth, res.nruns, depths, sizeof depths);
 	if (!cfg->quiet)
-		fprintf(stderr, "rsweep import: %zu rows from %s (%s output, %zu run%s), label '%s', "
-			"P=%s%s%s%s\n", nrows, path, kind_names[res.kind], res.nruns,
-			res.nruns == 1 ? "" : "s", label, depths, cfg->output ? " -> " : "",
-			cfg->output ? cfg->output : "",
-			res.nbad || nrows < res.n ? "; some lines skipped" : "");
+		rs_log(RS_LOG_INFO, "%zu rows from %s (%s output, %zu run%s), label '%s', P=%s%s%s%s",
+		       nrows, path, kind_names[res.kind], res.nruns, res.nruns == 1 ? "" : "s", label,
+		       depths, cfg->output ? " -> " : "", cfg->output ? cfg->output : "",
+		       res.nbad || nrows < res.n ? "; some lines skipped" : "");
 out_res:
 	import_result_free(&res);
 out:
 	free(depth);
 	free(in);
 	free(out);
-	return st;
+	return rc;
 }

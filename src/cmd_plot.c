@@ -16,6 +16,7 @@
 #include "cmd.h"
 #include "csv.h"
 #include "font.h"
+#include "log.h"
 #include "outfile.h"
 #include "plotfile.h"
 #include "report.h"
@@ -210,7 +211,7 @@ static struct plot_panel *plot_add_panel(struct plot *p, const char *title, int 
 }
 
 /* Build the panels: the plot file's sections, or one panel. */
-static enum rs_status plot_panels(struct plot *p, const struct plotfile *pf, struct rs_err *err)
+static int plot_panels(struct plot *p, const struct plotfile *pf, struct rs_err *err)
 {
 	struct rs_config *cfg = p->cfg;
 	size_t *filter = NULL, nfilter = 0;
@@ -220,7 +221,7 @@ static enum rs_status plot_panels(struct plot *p, const struct plotfile *pf, str
 	if (cfg->tests && plot_select_tests(&p->set, cfg->tests, 1, "--tests: ", &filter, &nfilter,
 					    err) < 0) {
 		free(filter);
-		return RS_BAD_INPUT;
+		return rs_err_as(err, RS_E_INPUT);
 	}
 	if (filter != NULL) {
 		in_filter = xcalloc(p->set.ntests ? p->set.ntests : 1, 1);
@@ -273,27 +274,26 @@ static enum rs_status plot_panels(struct plot *p, const struct plotfile *pf, str
 	free(in_filter);
 	if (p->npanels == 0 || p->panels[0].n == 0) {
 		if (pf && pf->n > 0)
-			rs_err_set(err, "%s: none of its panels' tests is in the data", pf->name);
-		else
-			rs_err_set(err, "no series to draw");
-		return RS_BAD_INPUT;
+			return rs_err_setk(err, RS_E_INPUT, "%s: none of its panels' tests is in the "
+					   "data", pf->name);
+		return rs_err_setk(err, RS_E_INPUT, "no series to draw");
 	}
 	for (size_t i = 0; i < p->npanels; i++)
 		if (p->panels[i].n > PLOT_MAX_SERIES) {
-			rs_err_set(err, "%s%s%s%zu series (labels x tests) in one chart, more than %d: "
-				   "choose tests with --tests, or plot fewer labels",
-				   p->panels[i].title ? "panel '" : "",
-				   p->panels[i].title ? p->panels[i].title : "",
-				   p->panels[i].title ? "': " : "", p->panels[i].n, PLOT_MAX_SERIES);
-			return RS_BAD_INPUT;
+			return rs_err_setk(err, RS_E_INPUT, "%s%s%s%zu series (labels x tests) in one "
+					   "chart, more than %d: choose tests with --tests, or plot "
+					   "fewer labels", p->panels[i].title ? "panel '" : "",
+					   p->panels[i].title ? p->panels[i].title : "",
+					   p->panels[i].title ? "': " : "", p->panels[i].n,
+					   PLOT_MAX_SERIES);
 		}
 	/* A line chart needs two depths (the chart's rule): bad input, said
 	 * before any file is written. */
 	for (size_t i = 0; i < p->npanels; i++)
-		if (p->panels[i].kind == KIND_LINES &&
+		if (p->panels[i].kind == CHART_LINES &&
 		    chart_lines_check(p->panels[i].series, p->panels[i].n, err) < 0)
-			return RS_BAD_INPUT;
-	return RS_OK;
+			return rs_err_as(err, RS_E_INPUT);
+	return 0;
 }
 
 /* ---- reading ---- */
@@ -305,7 +305,7 @@ static enum rs_status plot_panels(struct plot *p, const struct plotfile *pf, str
  * are the medians' own intervals, which every series has anyway.  Fails
  * (bad input) for a --baseline that is not a label or a --depth that no
  * series has. */
-static enum rs_status plot_analyse(struct plot *p, struct rs_err *err)
+static int plot_analyse(struct plot *p, struct rs_err *err)
 {
 	struct analysis_opts ao;
 
@@ -315,7 +315,7 @@ static enum rs_status plot_analyse(struct plot *p, struct rs_err *err)
 	ao.baseline = p->cfg->baseline;
 	ao.depth = (unsigned)p->cfg->depth;
 	if (analysis_run(&p->set, NULL, &ao, &p->an, err) < 0)
-		return RS_BAD_INPUT;
+		return rs_err_as(err, RS_E_INPUT);
 	/* A chart across clients says so, as the report does. */
 	for (size_t k = 0;; k++) {
 		const char *base;
@@ -325,12 +325,12 @@ static enum rs_status plot_analyse(struct plot *p, struct rs_err *err)
 		if (other < 0)
 			break;
 		report_client_note(&p->an, (size_t)other, base, note, sizeof note);
-		fprintf(stderr, "rsweep plot: note: %s\n", note);
+		rs_log(RS_LOG_NOTE, "%s", note);
 	}
-	return RS_OK;
+	return 0;
 }
 
-static enum rs_status plot_read(struct plot *p, struct rs_err *err)
+static int plot_read(struct plot *p, struct rs_err *err)
 {
 	struct rs_config *cfg = p->cfg;
 
@@ -342,19 +342,19 @@ static enum rs_status plot_read(struct plot *p, struct rs_err *err)
 
 		/* A CSV that cannot be read is bad input (exit 2), as in report. */
 		if (csv_read_file(path, &p->rows, &info, err) < 0)
-			return RS_BAD_INPUT;
+			return rs_err_as(err, RS_E_INPUT);
 		/* What was left out of the chart is said, as report says it. */
 		if (csv_info_note(&info, path, note, sizeof note) != NULL)
-			fprintf(stderr, "rsweep plot: %s\n", note);
+			rs_log(RS_LOG_INFO, "%s", note);
 		if (p->rows.n == before)
-			return rs_err_set(err, "%s: no result rows, only a header", path), RS_BAD_INPUT;
+			return rs_err_setk(err, RS_E_INPUT, "%s: no result rows, only a header", path);
 	}
 	if (cfg->relabel && rows_relabel(&p->rows, cfg->relabel, err) < 0)
-		return RS_BAD_INPUT;
+		return rs_err_as(err, RS_E_INPUT);
 	if (cfg->depths.n > 0 && series_keep_depths(&p->rows, &cfg->depths, err) < 0)
-		return RS_BAD_INPUT;
+		return rs_err_as(err, RS_E_INPUT);
 	if (series_build(&p->rows, (enum series_metric)cfg->metric, &p->set, err) < 0)
-		return RS_BAD_INPUT;
+		return rs_err_as(err, RS_E_INPUT);
 	return plot_analyse(p, err);
 }
 
@@ -364,7 +364,7 @@ static void plot_input(const struct plot *p, const struct plot_panel *panel,
 		       struct chart_input *in)
 {
 	memset(in, 0, sizeof *in);
-	in->kind = panel->kind == KIND_SPEEDUP ? CHART_SPEEDUP : CHART_LINES;
+	in->kind = (enum chart_kind)panel->kind;
 	in->title = panel->title;
 	in->width = p->cfg->width;
 	in->height = p->cfg->height;
@@ -392,6 +392,13 @@ static int plot_layout(const struct plot *p, size_t i, const struct render_ops *
 	return 0;
 }
 
+/* A font that does not load is bad input when the user named it (--font),
+ * and the machine's failure when it is the one installed.  Returns -1. */
+static int plot_font_failed(const struct rs_config *cfg, struct rs_err *err)
+{
+	return rs_err_as(err, cfg->font ? RS_E_INPUT : RS_E_FAILED);
+}
+
 /* "out.png" -> "out-3.png" */
 static char *plot_split_name(const char *out, size_t i)
 {
@@ -402,7 +409,7 @@ static char *plot_split_name(const char *out, size_t i)
 	return name;
 }
 
-static enum rs_status plot_png(struct plot *p, struct rs_err *err)
+static int plot_png(struct plot *p, struct rs_err *err)
 {
 	struct rs_config *cfg = p->cfg;
 	size_t nimg = cfg->split ? p->npanels : 1;
@@ -417,14 +424,14 @@ static enum rs_status plot_png(struct plot *p, struct rs_err *err)
 
 		if (render_png_new((double)cfg->width * (double)cols, (double)cfg->height * (double)rows,
 				   (unsigned)cfg->scale, p->font, &png, err) < 0)
-			return cfg->font ? RS_BAD_INPUT : RS_FAILED;
+			return plot_font_failed(cfg, err);
 		for (size_t i = first; i < last; i++) {
 			struct chart *c;
 			size_t k = i - first;
 
 			if (plot_layout(p, i, render_png_ops(), png, &c, err) < 0) {
 				render_png_free(png);
-				return RS_BAD_INPUT;
+				return rs_err_as(err, RS_E_INPUT);
 			}
 			chart_draw(c, render_png_ops(), png, (double)(k % cols) * cfg->width,
 				   (double)(k / cols) * cfg->height);
@@ -436,44 +443,51 @@ static enum rs_status plot_png(struct plot *p, struct rs_err *err)
 		free(name);
 		render_png_free(png);
 		if (rc < 0)
-			return RS_FAILED;
+			return -1;
 	}
-	return RS_OK;
+	return 0;
 }
 
-static enum rs_status plot_pdf(struct plot *p, struct rs_err *err)
+static int plot_pdf(struct plot *p, struct rs_err *err)
 {
 	struct rs_config *cfg = p->cfg;
 	struct render_pdf *pdf;
 	const char *title = cfg->title ? cfg->title : p->npanels == 1 ? p->panels[0].title : NULL;
 
 	if (render_pdf_new(p->font, title, &pdf, err) < 0)
-		return cfg->font ? RS_BAD_INPUT : RS_FAILED;
+		return plot_font_failed(cfg, err);
 	for (size_t i = 0; i < p->npanels; i++) {
 		struct chart *c;
 
 		if (plot_layout(p, i, render_pdf_ops(), pdf, &c, err) < 0) {
 			render_pdf_free(pdf);
-			return RS_BAD_INPUT;
+			return rs_err_as(err, RS_E_INPUT);
 		}
 		if (render_pdf_page(pdf, cfg->width, cfg->height, err) < 0) {
 			chart_free(c);
 			render_pdf_free(pdf);
-			return RS_FAILED;
+			return -1;
 		}
 		chart_draw(c, render_pdf_ops(), pdf, 0, 0);
 		chart_free(c);
 	}
 	if (plot_write_pdf(pdf, cfg->output, err) < 0) {
 		render_pdf_free(pdf);
-		return RS_FAILED;
+		return -1;
 	}
 	render_pdf_free(pdf);
-	return RS_OK;
+	return 0;
+}
+
+/* A plot file's global key is a plot option, as on the command line. */
+static int plot_file_key(void *ud, const char *file, unsigned line, const char *key,
+			 const char *value, struct rs_err *err)
+{
+	return opts_set_file_key(CMD_PLOT, ud, file, line, key, value, err);
 }
 
 /* A plot file by path, or by installed name ("m1-article"). */
-static enum rs_status plot_file(struct rs_config *cfg, struct plotfile *pf, struct rs_err *err)
+static int plot_file(struct rs_config *cfg, struct plotfile *pf, struct rs_err *err)
 {
 	const char *path = cfg->plot;
 	char alt[4096];
@@ -481,57 +495,63 @@ static enum rs_status plot_file(struct rs_config *cfg, struct plotfile *pf, stru
 	spec_find(cfg->plot, "plots", ".plot", alt, sizeof alt);
 	path = alt;
 	if (access(path, R_OK) != 0)
-		return rs_err_set(err, "--plot %s: %s", cfg->plot, strerror(errno)), RS_BAD_INPUT;
-	if (plotfile_read(path, cfg, pf, err) < 0)
-		return RS_BAD_INPUT;
-	return RS_OK;
+		return rs_err_setk(err, RS_E_INPUT, "--plot %s: %s", cfg->plot, strerror(errno));
+	if (plotfile_read(path, plot_file_key, cfg, pf, err) < 0)
+		return rs_err_as(err, RS_E_INPUT);
+	return 0;
 }
 
-enum rs_status cmd_plot(struct rs_config *cfg, struct rs_err *err)
+/* The options no file can be drawn without, and which go together.
+ * Returns 0, or -1 with err of kind RS_E_USAGE. */
+static int plot_check(const struct rs_config *cfg, int nfiles, struct rs_err *err)
+{
+	const char *ext = cfg->output ? strrchr(cfg->output, '.') : NULL;
+
+	if (cfg->output == NULL)
+		return rs_err_setk(err, RS_E_USAGE, "no output file: give -o OUT.png or -o OUT.pdf");
+	if (ext == NULL || (strcasecmp(ext, ".png") != 0 && strcasecmp(ext, ".pdf") != 0))
+		return rs_err_setk(err, RS_E_USAGE, "-o %s: the output is a .png or a .pdf file",
+				   cfg->output);
+	if (nfiles == 0)
+		return rs_err_setk(err, RS_E_USAGE, "no CSV file given (rsweep plot FILE.csv... "
+				   "-o OUT.png)");
+	if (cfg->kind == KIND_SPEEDUP && cfg->metric != SM_RPS)
+		return rs_err_setk(err, RS_E_USAGE, "--kind speedup compares requests per second: "
+				   "drop --metric");
+	if (cfg->split && strcasecmp(ext, ".png") != 0)
+		return rs_err_setk(err, RS_E_USAGE, "--split is for PNG output (a PDF has one page "
+				   "per panel)");
+	return 0;
+}
+
+int cmd_plot(struct rs_config *cfg, struct rs_err *err)
 {
 	struct plot p;
 	struct plotfile pf;
-	enum rs_status st;
-	const char *ext;
 	char font[4096] = "";
+	int rc;
 
 	memset(&p, 0, sizeof p);
 	memset(&pf, 0, sizeof pf);
 	p.cfg = cfg;
 	p.files = cfg->args;
 	p.nfiles = cfg->nargs;
-	if (cfg->plot && (st = plot_file(cfg, &pf, err)) != RS_OK) {
-		plotfile_free(&pf);
-		plot_free(&p);
-		return st;
-	}
-	ext = cfg->output ? strrchr(cfg->output, '.') : NULL;
-	st = RS_BAD_INPUT;
-	if (cfg->output == NULL)
-		rs_err_set(err, "no output file: give -o OUT.png or -o OUT.pdf");
-	else if (ext == NULL || (strcasecmp(ext, ".png") != 0 && strcasecmp(ext, ".pdf") != 0))
-		rs_err_set(err, "-o %s: the output is a .png or a .pdf file", cfg->output);
-	else if (p.nfiles == 0)
-		rs_err_set(err, "no CSV file given (rsweep plot FILE.csv... -o OUT.png)");
-	else if (cfg->kind == KIND_SPEEDUP && cfg->metric != SM_RPS)
-		rs_err_set(err, "--kind speedup compares requests per second: drop --metric");
-	else if (cfg->split && strcasecmp(ext, ".png") != 0)
-		rs_err_set(err, "--split is for PNG output (a PDF has one page per panel)");
-	else
-		st = RS_OK;
-	if (st == RS_OK)
-		p.format = strcasecmp(ext, ".png") == 0 ? PLOT_PNG : PLOT_PDF;
-	/* No font on the machine is its failure; a bad --font is bad input. */
-	if (st == RS_OK && font_find(cfg->font, RS_DEFAULT_FONT, font, sizeof font, err) < 0)
-		st = cfg->font ? RS_BAD_INPUT : RS_FAILED;
 	p.font = font;
-	if (st == RS_OK)
-		st = plot_read(&p, err);
-	if (st == RS_OK)
-		st = plot_panels(&p, cfg->plot ? &pf : NULL, err);
-	if (st == RS_OK)
-		st = p.format == PLOT_PNG ? plot_png(&p, err) : plot_pdf(&p, err);
+	rc = cfg->plot ? plot_file(cfg, &pf, err) : 0;
+	if (rc == 0)
+		rc = plot_check(cfg, p.nfiles, err);
+	if (rc == 0) {
+		p.format = strcasecmp(strrchr(cfg->output, '.'), ".png") == 0 ? PLOT_PNG : PLOT_PDF;
+		/* font_find's error has its kind: a bad --font, or no font installed. */
+		rc = font_find(cfg->font, RS_DEFAULT_FONT, font, sizeof font, err);
+	}
+	if (rc == 0)
+		rc = plot_read(&p, err);
+	if (rc == 0)
+		rc = plot_panels(&p, cfg->plot ? &pf : NULL, err);
+	if (rc == 0)
+		rc = p.format == PLOT_PNG ? plot_png(&p, err) : plot_pdf(&p, err);
 	plotfile_free(&pf);
 	plot_free(&p);
-	return st;
+	return rc;
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "log.h"
 #include "progress.h"
 #include "spawn.h"
 #include "spec.h"
@@ -100,6 +101,8 @@ static void run_on_note(void *ud, const char *msg)
 	progress_note(&ui->progress, msg);
 }
 
+/* Apply --sweep's file to cfg (the command line wins over it).  Returns 0
+ * or -1 (err says FILE:LINE where there is one). */
 static int run_apply_sweep_file(struct rs_config *cfg, struct rs_err *err)
 {
 	char path[1024];
@@ -111,15 +114,14 @@ static int run_apply_sweep_file(struct rs_config *cfg, struct rs_err *err)
 	if (spec_read_file(path, &sp, err) < 0)
 		return -1;
 	for (size_t i = 0; i < sp.n; i++) {
-		struct rs_err e;
-
 		if (sp.v[i].section != 0) {
-			rs_err_set(err, "%s:%u: sweep files have no [sections]", path, sp.v[i].line);
+			rs_err_setk(err, RS_E_INPUT, "%s:%u: sweep files have no [sections]", path,
+				    sp.v[i].line);
 			spec_free(&sp);
 			return -1;
 		}
-		if (opts_set_from_file(CMD_RUN, sp.v[i].key, sp.v[i].value, cfg, &e) < 0) {
-			rs_err_set(err, "%s:%u: %s", path, sp.v[i].line, e.msg);
+		if (opts_set_file_key(CMD_RUN, cfg, path, sp.v[i].line, sp.v[i].key, sp.v[i].value,
+				      err) < 0) {
 			spec_free(&sp);
 			return -1;
 		}
@@ -319,63 +321,60 @@ static int run_target(const struct rs_config *cfg, double timeout, struct spawn 
  * writing, or one that holds results without --resume or --overwrite, is
  * refused at once.  Nothing in it changes until the first row is written
  * (csv.h), so a run the guard refuses leaves no file behind.  With
- * --resume read the rows it holds and mark their points done. */
-static enum rs_status run_output(const struct rs_config *cfg, const char *label,
-				 const struct workload *w, struct sweep_plan *plan,
-				 struct csv_out *out, struct rs_rows *existing, struct rs_err *err)
+ * --resume read the rows it holds and mark their points done.  Returns 0
+ * or -1 with err's kind set by csv_out_open, or RS_E_REFUSED for a resume
+ * that would mix two ways of measuring. */
+static int run_output(const struct rs_config *cfg, const char *label, const struct workload *w,
+		      struct sweep_plan *plan, struct csv_out *out, struct rs_rows *existing,
+		      struct rs_err *err)
 {
-	int rc = csv_out_open(out, cfg->output, cfg->resume, cfg->overwrite, existing, err);
-
-	if (rc == RS_CSV_EXISTS || rc == RS_CSV_FOREIGN)
-		return RS_BAD_INPUT;
-	if (rc < 0)
-		return RS_FAILED;
+	if (csv_out_open(out, cfg->output, cfg->resume, cfg->overwrite, existing, err) < 0)
+		return -1;
 	if (run_check_resume(cfg, label, existing, err) < 0)
-		return RS_BAD_INPUT;
+		return rs_err_as(err, RS_E_REFUSED);
 	sweep_plan_mark_done(plan, w, label, existing);
 	if (plan->todo == 0 && cfg->precision <= 0)
-		fprintf(stderr, "rsweep: every point is already in %s\n", cfg->output);
-	return RS_OK;
+		rs_log(RS_LOG_INFO, "every point is already in %s", cfg->output);
+	return 0;
 }
 
-/* The status rsweep exits with after a sweep that ended as ss; for an
- * interruption err says where the completed points are. */
-static enum rs_status run_status(const struct rs_config *cfg, enum sweep_status ss,
-				 struct rs_err *err)
+/* 0 after a sweep that ended as ss, else -1 with err's kind saying how it
+ * ended; for an interruption err says where the completed points are. */
+static int run_status(const struct rs_config *cfg, enum sweep_status ss, struct rs_err *err)
 {
 	switch (ss) {
 	case SWEEP_OK:
-		return RS_OK;
+		return 0;
 	case SWEEP_REFUSED:
-		return RS_BAD_INPUT;
+		return rs_err_as(err, RS_E_REFUSED);
 	case SWEEP_INTERRUPTED:
-		rs_err_set(err, "interrupted; completed points are in %s%s",
-			   cfg->output ? cfg->output : "(no -o file)",
-			   cfg->output ? ": --resume finishes the sweep" : "");
-		return RS_INTERRUPTED;
+		return rs_err_setk(err, RS_E_INTERRUPTED, "interrupted; completed points are in %s%s",
+				   cfg->output ? cfg->output : "(no -o file)",
+				   cfg->output ? ": --resume finishes the sweep" : "");
 	case SWEEP_FAILED:
 	case SWEEP_ERROR_REPLIES:
 		break;
 	}
-	return RS_FAILED;
+	return rs_err_as(err, RS_E_FAILED);
 }
 
 /* From the output file to the last point: the file, signals, the
- * (spawned) server, the guard, the points, the summary. */
-static enum rs_status run_sweep(const struct rs_config *cfg, struct sweep_config *sc,
-				struct target *t, const struct workload *w,
-				struct sweep_plan *plan, struct run_ui *ui, struct rs_err *err)
+ * (spawned) server, the guard, the points, the summary.  Returns 0 or -1
+ * (err and its kind set). */
+static int run_sweep(const struct rs_config *cfg, struct sweep_config *sc, struct target *t,
+		     const struct workload *w, struct sweep_plan *plan, struct run_ui *ui,
+		     struct rs_err *err)
 {
 	struct sigaction sa, old_int, old_term;
 	struct spawn sp = { .pid = -1 };
 	struct csv_out out = { .fd = -1 };
 	struct rs_rows existing = { 0 };
 	struct sweep *s = NULL;
-	enum rs_status st = RS_FAILED;
 	enum sweep_status ss;
+	int rc = 0;
 
 	if (cfg->output != NULL &&
-	    ((st = run_output(cfg, sc->label, w, plan, &out, &existing, err)) != RS_OK ||
+	    ((rc = run_output(cfg, sc->label, w, plan, &out, &existing, err)) < 0 ||
 	     (plan->todo == 0 && sc->precision <= 0)))
 		goto close;
 	sc->prior = &existing;
@@ -385,10 +384,8 @@ static enum rs_status run_sweep(const struct rs_config *cfg, struct sweep_config
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 	run_stop = 0;
-	if (run_target(cfg, sc->timeout, &sp, t, err) < 0) {
-		st = RS_FAILED;
+	if ((rc = run_target(cfg, sc->timeout, &sp, t, err)) < 0)
 		goto restore;
-	}
 	progress_init(&ui->progress, stderr, cfg->quiet);
 	ui->quiet = cfg->quiet;
 	ui->multi_depth = cfg->pipeline.n > 1;
@@ -403,7 +400,7 @@ static enum rs_status run_sweep(const struct rs_config *cfg, struct sweep_config
 		progress_summary(&ui->progress, ui->points, ui->timed, ui->errors, cfg->output);
 	else
 		progress_end(&ui->progress);
-	st = run_status(cfg, ss, err);
+	rc = run_status(cfg, ss, err);
 	sweep_close(s);
 restore:
 	spawn_stop(&sp);
@@ -412,54 +409,71 @@ restore:
 close:
 	csv_out_close(&out);
 	rows_free(&existing);
-	return st;
+	return rc;
 }
 
-enum rs_status cmd_run(struct rs_config *cfg, struct rs_err *err)
-{
-	struct workload w = { 0 };
-	struct sweep_plan plan = { 0 };
-	struct target t = { 0 };
-	struct run_ui ui = { 0 };
-	struct sweep_config sc = { 0 };
-	char host[ROW_STR] = "";
+/* What one run is to do, worked out from the options before anything is
+ * touched. */
+struct run_job {
+	struct workload w;
+	struct sweep_plan plan;
+	struct sweep_config sc;
+	char host[ROW_STR];
 	const char *label;
-	enum rs_status st = RS_OK;
+};
+
+/* The label rows get: --label, or the machine's name. */
+static const char *run_label(const struct rs_config *cfg, char *host, size_t size)
+{
+	if (cfg->label != NULL)
+		return cfg->label;
+	gethostname(host, size - 1);
+	return host[0] ? host : "rsweep";
+}
+
+/* Step one: the options (and sweep file) into a checked plan of points.
+ * Returns 0, or -1 with err of kind RS_E_USAGE (options) or RS_E_INPUT (a
+ * sweep file, tests, a custom command). */
+static int run_plan(struct rs_config *cfg, struct target *t, struct run_ui *ui,
+		    struct run_job *job, struct rs_err *err)
+{
 	int rc;
 
 	if (cfg->sweep != NULL && run_apply_sweep_file(cfg, err) < 0)
-		return RS_BAD_INPUT;
+		return rs_err_as(err, RS_E_INPUT);
 	if (run_check(cfg, err) < 0)
-		return RS_BAD_INPUT;
-	rc = cfg->nargs > 0 ? workload_custom(cfg->nargs, cfg->args, &w, err) :
-			      workload_select(cfg->tests, cfg->data_size, &w, err);
+		return rs_err_as(err, RS_E_USAGE);
+	rc = cfg->nargs > 0 ? workload_custom(cfg->nargs, cfg->args, &job->w, err) :
+			      workload_select(cfg->tests, cfg->data_size, &job->w, err);
 	if (rc < 0)
-		return RS_BAD_INPUT;
-	if (cfg->label != NULL) {
-		label = cfg->label;
-	} else {
-		gethostname(host, sizeof host - 1);
-		label = host[0] ? host : "rsweep";
-	}
-	if (w.n * cfg->pipeline.n * cfg->repeat > RUN_MAX_POINTS) {
-		rs_err_set(err, "%zu tests x %zu depths x %llu repeats is more than %d points", w.n,
-			   cfg->pipeline.n, (unsigned long long)cfg->repeat, RUN_MAX_POINTS);
-		st = RS_BAD_INPUT;
-		goto done;
-	}
-	run_sweep_config(cfg, label, &t, &ui, &sc);
-	if (sweep_check(&sc, &w, &cfg->pipeline, err) < 0) {
-		st = RS_BAD_INPUT;
-		goto done;
-	}
-	sweep_plan_build(w.n, &cfg->pipeline, (unsigned)cfg->repeat,
-			 cfg->order == ORDER_SHUFFLED, cfg->seed, &plan);
-	if (cfg->dry_run)
-		run_dry(cfg, &w, &plan, label);
-	else
-		st = run_sweep(cfg, &sc, &t, &w, &plan, &ui, err);
-done:
-	sweep_plan_free(&plan);
-	workload_free(&w);
-	return st;
+		return rs_err_as(err, RS_E_INPUT);
+	job->label = run_label(cfg, job->host, sizeof job->host);
+	if (job->w.n * cfg->pipeline.n * cfg->repeat > RUN_MAX_POINTS)
+		return rs_err_setk(err, RS_E_USAGE, "%zu tests x %zu depths x %llu repeats is more "
+				   "than %d points", job->w.n, cfg->pipeline.n,
+				   (unsigned long long)cfg->repeat, RUN_MAX_POINTS);
+	run_sweep_config(cfg, job->label, t, ui, &job->sc);
+	if (sweep_check(&job->sc, &job->w, &cfg->pipeline, err) < 0)
+		return rs_err_as(err, RS_E_INPUT);
+	sweep_plan_build(job->w.n, &cfg->pipeline, (unsigned)cfg->repeat,
+			 cfg->order == ORDER_SHUFFLED, cfg->seed, &job->plan);
+	return 0;
+}
+
+int cmd_run(struct rs_config *cfg, struct rs_err *err)
+{
+	struct run_job job = { 0 };
+	struct target t = { 0 };
+	struct run_ui ui = { 0 };
+	int rc;
+
+	/* Step two: show the plan (--dry-run), or measure it. */
+	rc = run_plan(cfg, &t, &ui, &job, err);
+	if (rc == 0 && cfg->dry_run)
+		run_dry(cfg, &job.w, &job.plan, job.label);
+	else if (rc == 0)
+		rc = run_sweep(cfg, &job.sc, &t, &job.w, &job.plan, &ui, err);
+	sweep_plan_free(&job.plan);
+	workload_free(&job.w);
+	return rc;
 }

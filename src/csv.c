@@ -841,8 +841,8 @@ static const char *csv_file_kind(mode_t m)
  * to write into).  O_NONBLOCK keeps open() from waiting for a FIFO's other
  * end; what was opened is then checked on the descriptor, so nothing can
  * be swapped in between a check and the open.  Returns 0, CSV_ABSENT (not
- * create, and no such file), RS_CSV_FOREIGN for what is not a regular
- * file, or -1. */
+ * create, and no such file), or -1: of kind RS_E_INPUT for what is not a
+ * regular file. */
 static int csv_out_lock(struct csv_out *o, const char *path, int create, struct rs_err *err)
 {
 	struct stat fs, ps;
@@ -860,7 +860,7 @@ static int csv_out_lock(struct csv_out *o, const char *path, int create, struct 
 		if (e == EISDIR || (e == ENXIO && stat(path, &ps) == 0 && !S_ISREG(ps.st_mode))) {
 			rs_err_set(err, "%s is not a regular file (%s): rows go to a regular file", path,
 				   e == EISDIR ? "a directory" : csv_file_kind(ps.st_mode));
-			return RS_CSV_FOREIGN;
+			return rs_err_as(err, RS_E_INPUT);
 		}
 		return rs_err_set(err, "%s: %s", path, strerror(e));
 	}
@@ -871,7 +871,7 @@ static int csv_out_lock(struct csv_out *o, const char *path, int create, struct 
 			   csv_file_kind(fs.st_mode));
 		close(o->fd);
 		o->fd = -1;
-		return RS_CSV_FOREIGN;
+		return rs_err_as(err, RS_E_INPUT);
 	}
 	if ((fl = fcntl(o->fd, F_GETFL)) < 0 || fcntl(o->fd, F_SETFL, fl & ~O_NONBLOCK) < 0)
 		goto failed;
@@ -984,17 +984,17 @@ int csv_out_open(struct csv_out *o, const char *path, int resume, int overwrite,
 	if (!resume) {
 		rs_err_set(err, "%s already holds results: use --resume to add to them, or "
 			   "--overwrite to replace them", path);
-		rc = RS_CSV_EXISTS;
+		rc = rs_err_as(err, RS_E_REFUSED);
 		goto fail;
 	}
 	if (len < hlen || memcmp(buf, hdr, hlen) != 0) {
 		rs_err_set(err, "%s: not written by this version of rsweep (its header differs); "
 			   "resume into it refused, nothing changed", path);
-		rc = RS_CSV_FOREIGN;
+		rc = rs_err_as(err, RS_E_INPUT);
 		goto fail;
 	}
 	if (csv_parse(buf, len, path, existing, &info, err) < 0) {
-		rc = RS_CSV_FOREIGN;
+		rc = rs_err_as(err, RS_E_INPUT);
 		goto fail;
 	}
 	free(buf);

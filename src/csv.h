@@ -109,17 +109,16 @@ struct csv_out {
  * no new file and loses nothing.  A new path is then created (a file made
  * there meanwhile by another process is refused); an empty file or one
  * holding only rsweep's header gets the header.  An existing file with
- * rows is an error (RS_CSV_EXISTS) unless resume or overwrite: overwrite
+ * rows is an error (RS_E_REFUSED) unless resume or overwrite: overwrite
  * replaces it; resume reads its rows into existing (which must be an
  * rsweep CSV with this version's header, readable to the end), and at the
  * first row cuts off a last line that a crash left less than a row, and
  * gives a whole last row its missing newline.  "-" is not allowed (rows must reach a file that can be
- * synced).  Errors: RS_CSV_EXISTS; RS_CSV_FOREIGN for what is bad input (a
- * FIFO, a device or a directory; a file rsweep did not write, or one that
- * does not read as CSV), with the file untouched; -1 for the rest (another
+ * synced).  Returns 0, or -1 with err's kind: RS_E_REFUSED for a file
+ * that holds results; RS_E_INPUT for what is bad input (a FIFO, a device
+ * or a directory; a file rsweep did not write, or one that does not read
+ * as CSV), with the file untouched; RS_E_FAILED for the rest (another
  * rsweep holds the lock, I/O). */
-#define RS_CSV_EXISTS (-2)
-#define RS_CSV_FOREIGN (-3)
 int csv_out_open(struct csv_out *o, const char *path, int resume, int overwrite,
 		 struct rs_rows *existing, struct rs_err *err);
 /* Append one row and fsync.  On failure the file is as before the call,

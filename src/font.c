@@ -60,7 +60,7 @@ int font_find(const char *given, const char *built_in, char *out, size_t n, stru
 {
 	if (given != NULL) {
 		if (xstrlcpy(out, given, n) < 0)
-			return rs_err_set(err, "--font: the path is too long");
+			return rs_err_setk(err, RS_E_INPUT, "--font: the path is too long");
 		return 0;
 	}
 	if (access(built_in, R_OK) == 0 && xstrlcpy(out, built_in, n) == 0)

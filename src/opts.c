@@ -432,6 +432,16 @@ int opts_set_from_file(enum opts_cmd cmd, const char *name, const char *value,
 	return 0;
 }
 
+int opts_set_file_key(enum opts_cmd cmd, struct rs_config *cfg, const char *file,
+		      unsigned line, const char *key, const char *value, struct rs_err *err)
+{
+	struct rs_err e;
+
+	if (opts_set_from_file(cmd, key, value, cfg, &e) < 0)
+		return rs_err_setk(err, RS_E_INPUT, "%s:%u: %s", file, line, e.msg);
+	return 0;
+}
+
 int opts_parse_argv(enum opts_cmd cmd, int argc, char **argv, struct rs_config *cfg,
 		    struct rs_err *err)
 {

@@ -151,6 +151,12 @@ int opts_parse_argv(enum opts_cmd cmd, int argc, char **argv, struct rs_config *
  * adds file and line. */
 int opts_set_from_file(enum opts_cmd cmd, const char *name, const char *value,
 		       struct rs_config *cfg, struct rs_err *err);
+/* Set key from line of file (a sweep or plot file's global key) as
+ * opts_set_from_file does: the one place file keys become options, for
+ * every kind of file.  Returns 0, or -1 with err "FILE:LINE: reason" of
+ * kind RS_E_INPUT. */
+int opts_set_file_key(enum opts_cmd cmd, struct rs_config *cfg, const char *file,
+		      unsigned line, const char *key, const char *value, struct rs_err *err);
 /* Whether option name was given on the command line or in a file. */
 int opts_given(const struct rs_config *cfg, const char *name);
 /* Where option name's value came from. */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chart.h"
 #include "csv.h"
 #include "plotfile.h"
 #include "spec.h"
@@ -11,8 +12,8 @@
 
 #define PLOTFILE_MAX (1024 * 1024)
 
-static int plotfile_apply(const struct spec *sp, struct rs_config *cfg, struct plotfile *out,
-			  struct rs_err *err)
+static int plotfile_apply(const struct spec *sp, plotfile_setter set, void *ud,
+			  struct plotfile *out, struct rs_err *err)
 {
 	out->v = xcalloc(sp->nsections ? sp->nsections : 1, sizeof *out->v);
 	out->n = sp->nsections;
@@ -23,19 +24,18 @@ static int plotfile_apply(const struct spec *sp, struct rs_config *cfg, struct p
 	for (size_t i = 0; i < sp->n; i++) {
 		const struct spec_entry *e = &sp->v[i];
 		struct plotfile_panel *p;
-		struct rs_err e2;
 
 		if (e->section == 0) {
-			if (opts_set_from_file(CMD_PLOT, e->key, e->value, cfg, &e2) < 0)
-				return rs_err_set(err, "%s:%u: %s", sp->name, e->line, e2.msg);
+			if (set(ud, sp->name, e->line, e->key, e->value, err) < 0)
+				return rs_err_as(err, RS_E_INPUT);
 			continue;
 		}
 		p = &out->v[e->section - 1];
 		if (p->line == 0)
 			p->line = e->line;
 		if (*e->value == '\0')
-			return rs_err_set(err, "%s:%u: panel key '%s' needs a value", sp->name, e->line,
-					  e->key);
+			return rs_err_setk(err, RS_E_INPUT, "%s:%u: panel key '%s' needs a value",
+					   sp->name, e->line, e->key);
 		if (strcmp(e->key, "title") == 0) {
 			free(p->title);
 			p->title = xstrdup(e->value);
@@ -44,22 +44,24 @@ static int plotfile_apply(const struct spec *sp, struct rs_config *cfg, struct p
 			p->tests = xstrdup(e->value);
 		} else if (strcmp(e->key, "kind") == 0) {
 			if (strcmp(e->value, "lines") == 0)
-				p->kind = KIND_LINES;
+				p->kind = CHART_LINES;
 			else if (strcmp(e->value, "speedup") == 0)
-				p->kind = KIND_SPEEDUP;
+				p->kind = CHART_SPEEDUP;
 			else
-				return rs_err_set(err, "%s:%u: kind '%s' is not one of lines|speedup",
-						  sp->name, e->line, e->value);
+				return rs_err_setk(err, RS_E_INPUT,
+						   "%s:%u: kind '%s' is not one of lines|speedup",
+						   sp->name, e->line, e->value);
 		} else {
-			return rs_err_set(err, "%s:%u: unknown panel key '%s' (title, tests, kind)",
-					  sp->name, e->line, e->key);
+			return rs_err_setk(err, RS_E_INPUT,
+					   "%s:%u: unknown panel key '%s' (title, tests, kind)",
+					   sp->name, e->line, e->key);
 		}
 	}
 	return 0;
 }
 
-int plotfile_parse(const char *buf, size_t len, const char *name, struct rs_config *cfg,
-		   struct plotfile *out, struct rs_err *err)
+int plotfile_parse(const char *buf, size_t len, const char *name, plotfile_setter set,
+		   void *ud, struct plotfile *out, struct rs_err *err)
 {
 	struct spec sp;
 	int rc;
@@ -67,13 +69,13 @@ int plotfile_parse(const char *buf, size_t len, const char *name, struct rs_conf
 	memset(out, 0, sizeof *out);
 	out->name = xstrdup(name);
 	if (spec_parse(buf, len, name, &sp, err) < 0)
-		return -1;
-	rc = plotfile_apply(&sp, cfg, out, err);
+		return rs_err_as(err, RS_E_INPUT);
+	rc = plotfile_apply(&sp, set, ud, out, err);
 	spec_free(&sp);
 	return rc;
 }
 
-int plotfile_read(const char *path, struct rs_config *cfg, struct plotfile *out,
+int plotfile_read(const char *path, plotfile_setter set, void *ud, struct plotfile *out,
 		  struct rs_err *err)
 {
 	char *buf;
@@ -83,7 +85,7 @@ int plotfile_read(const char *path, struct rs_config *cfg, struct plotfile *out,
 	memset(out, 0, sizeof *out);
 	if (csv_slurp(path, PLOTFILE_MAX, &buf, &len, err) < 0)
 		return -1;
-	rc = plotfile_parse(buf, len, path, cfg, out, err);
+	rc = plotfile_parse(buf, len, path, set, ud, out, err);
 	free(buf);
 	return rc;
 }

@@ -15,12 +15,17 @@
 #include <stddef.h>
 
 #include "err.h"
-#include "opts.h"
+
+/* What a plot file's global key does, decided by its reader (rsweep plot
+ * sets its options): key = value at file:line.  Returns 0, or -1 with err
+ * saying "FILE:LINE: reason". */
+typedef int (*plotfile_setter)(void *ud, const char *file, unsigned line, const char *key,
+			       const char *value, struct rs_err *err);
 
 struct plotfile_panel {
 	char *title;              /* never NULL */
 	char *tests;              /* comma list as written; NULL: every test */
-	int kind;                 /* enum plot_kind, or -1: the command's --kind */
+	int kind;                 /* enum chart_kind, or -1: the command's --kind */
 	unsigned line;            /* first line of the panel, for messages */
 };
 
@@ -30,13 +35,14 @@ struct plotfile {
 	size_t n;
 };
 
-/* Parse buf[0..len) named name: apply its global keys to cfg with
- * opts_set_from_file() and collect its panels into out (free it with
- * plotfile_free even on failure).  A file without sections has no panels. */
-int plotfile_parse(const char *buf, size_t len, const char *name, struct rs_config *cfg,
-		   struct plotfile *out, struct rs_err *err);
+/* Parse buf[0..len) named name: hand its global keys to set(ud, ...) and
+ * collect its panels into out (free it with plotfile_free even on
+ * failure).  A file without sections has no panels.  Errors are of kind
+ * RS_E_INPUT, with FILE:LINE. */
+int plotfile_parse(const char *buf, size_t len, const char *name, plotfile_setter set,
+		   void *ud, struct plotfile *out, struct rs_err *err);
 /* Read path and plotfile_parse it. */
-int plotfile_read(const char *path, struct rs_config *cfg, struct plotfile *out,
+int plotfile_read(const char *path, plotfile_setter set, void *ud, struct plotfile *out,
 		  struct rs_err *err);
 void plotfile_free(struct plotfile *pf);
 

@@ -1,6 +1,7 @@
 /* rsweep.c: main.  Picks the subcommand, parses its options, runs it, and
- * alone decides what is printed on failure and which exit status follows:
- * 0 success, 1 run-time failure, 2 usage error or bad input, 130 interrupted,
+ * alone decides what is printed on failure and which exit status follows,
+ * from the kind of the error the command returned (err.h): 0 success, 1
+ * run-time failure, 2 usage error, bad input or refused, 130 interrupted,
  * 141 standard output is a pipe its reader closed. */
 #include "config.h"
 
@@ -13,11 +14,12 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "log.h"
 #include "opts.h"
 
 static const struct {
 	enum opts_cmd cmd;
-	enum rs_status (*fn)(struct rs_config *, struct rs_err *);
+	int (*fn)(struct rs_config *, struct rs_err *);
 } commands[] = {
 	{ CMD_RUN, cmd_run },
 	{ CMD_PLOT, cmd_plot },
@@ -25,14 +27,14 @@ static const struct {
 	{ CMD_IMPORT, cmd_import },
 };
 
-/* Exit status when standard output is a pipe whose reader has gone: what
- * a shell shows for a command that SIGPIPE stopped (128 + 13). */
-#define RS_EXIT_PIPE 141
-
-static int usage_error(const char *msg)
+/* Print a usage error (err, of kind RS_E_USAGE) with the way to help, and
+ * return its exit status.  cmd: the subcommand whose help to point at, or
+ * NULL for rsweep's. */
+static int main_usage(const struct rs_err *err, const char *who, const char *cmd)
 {
-	fprintf(stderr, "rsweep: %s (see rsweep --help)\n", msg);
-	return RS_BAD_INPUT;
+	fprintf(stderr, "%s: %s (see rsweep%s%s --help)\n", who, err->msg, cmd ? " " : "",
+		cmd ? cmd : "");
+	return (int)rs_err_status(err);
 }
 
 /* Whether standard output is a pipe nobody reads any more.  errno is
@@ -50,25 +52,27 @@ static int main_stdout_gone(int e)
 	return poll(&p, 1, 0) == 1 && (p.revents & POLLERR) != 0;
 }
 
-/* Flush standard output, print what failed, and return the exit status.
- * A reader that went away (rsweep report | head) ends rsweep quietly, as
- * SIGPIPE ends other tools; another write error names standard output.
- * result_on_stdout: the command's result went there (report or import
- * without -o), so its failure while standard output has an error is that
- * error, and is said once. */
-static int main_finish(const char *who, enum rs_status st, const struct rs_err *err,
+/* Flush standard output, print what failed, and return the exit status:
+ * rc is the command's 0 or -1, err its error, whose kind alone decides
+ * the status (err.h).  A reader that went away (rsweep report | head)
+ * ends rsweep quietly, as SIGPIPE ends other tools; another write error
+ * names standard output.  result_on_stdout: the command's result went
+ * there (report or import without -o), so its run-time failure while
+ * standard output has an error is that error, and is said once. */
+static int main_finish(const char *who, int rc, const struct rs_err *err,
 		       int result_on_stdout)
 {
 	int e = fflush(stdout) != 0 ? errno : 0;
 	int bad = e != 0 || ferror(stdout);
+	enum rs_status st = rc < 0 ? rs_err_status(err) : RS_OK;
 
 	if (bad && (st == RS_OK || (st == RS_FAILED && result_on_stdout))) {
 		if (main_stdout_gone(e))
-			return RS_EXIT_PIPE;
+			return RS_PIPE_GONE;
 		fprintf(stderr, "%s: standard output: %s\n", who, e ? strerror(e) : "write error");
 		return RS_FAILED;
 	}
-	if (st != RS_OK && err != NULL && err->msg[0] != '\0')
+	if (st != RS_OK && st != RS_PIPE_GONE && err != NULL && err->msg[0] != '\0')
 		fprintf(stderr, "%s: %s\n", who, err->msg);
 	return (int)st;
 }
@@ -76,68 +80,72 @@ static int main_finish(const char *who, enum rs_status st, const struct rs_err *
 int main(int argc, char **argv)
 {
 	struct rs_config cfg;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	enum opts_cmd cmd;
-	enum rs_status st = RS_FAILED;
+	int rc = rs_err_set(&err, "unknown command");
 	char who[64];
 	int on_stdout;
 
 	/* A peer that goes away is an error to report (EPIPE), not a reason to die. */
 	signal(SIGPIPE, SIG_IGN);
-	if (argc < 2)
-		return usage_error("no command given (run, plot, report or import)");
+	if (argc < 2) {
+		rs_err_setk(&err, RS_E_USAGE, "no command given (run, plot, report or import)");
+		return main_usage(&err, "rsweep", NULL);
+	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "-?") == 0) {
 		opts_usage(0, stdout);
-		return main_finish("rsweep", RS_OK, NULL, 1);
+		return main_finish("rsweep", 0, NULL, 1);
 	}
 	if (strcmp(argv[1], "--version") == 0) {
 		printf("rsweep %s\n", PACKAGE_VERSION);
-		return main_finish("rsweep", RS_OK, NULL, 1);
+		return main_finish("rsweep", 0, NULL, 1);
 	}
 	if (strcmp(argv[1], "help") == 0) {
 		if (argc < 3) {
 			opts_usage(0, stdout);
-			return main_finish("rsweep", RS_OK, NULL, 1);
+			return main_finish("rsweep", 0, NULL, 1);
 		}
 		if (opts_cmd_parse(argv[2], &cmd) < 0) {
-			snprintf(err.msg, sizeof err.msg, "help: unknown command '%s'", argv[2]);
-			return usage_error(err.msg);
+			rs_err_setk(&err, RS_E_USAGE, "help: unknown command '%s'", argv[2]);
+			return main_usage(&err, "rsweep", NULL);
 		}
 		opts_usage(cmd, stdout);
-		return main_finish("rsweep", RS_OK, NULL, 1);
+		return main_finish("rsweep", 0, NULL, 1);
 	}
 	if (opts_cmd_parse(argv[1], &cmd) < 0) {
-		snprintf(err.msg, sizeof err.msg, "unknown command '%s'", argv[1]);
-		return usage_error(err.msg);
+		rs_err_setk(&err, RS_E_USAGE, "unknown command '%s'", argv[1]);
+		return main_usage(&err, "rsweep", NULL);
 	}
 	snprintf(who, sizeof who, "rsweep %s", argv[1]);
+	rs_log_init(who, 0);
 	if (opts_defaults(cmd, &cfg, &err) < 0 ||
 	    opts_parse_argv(cmd, argc - 1, argv + 1, &cfg, &err) < 0) {
-		fprintf(stderr, "%s: %s (see rsweep %s --help)\n", who, err.msg, argv[1]);
 		opts_free(&cfg);
-		return RS_BAD_INPUT;
+		rs_err_as(&err, RS_E_USAGE);
+		return main_usage(&err, who, argv[1]);
 	}
 	if (cfg.password != NULL) {
 		/* opts_parse_argv has already blanked it in argv. */
 		fprintf(stderr, "Warning: Using a password with '-a' or '--password' on the command "
 			"line may not be safe; prefer the REDISCLI_AUTH environment variable.\n");
 	}
+	rs_log_init(who, cfg.verbose);
 	if (cfg.help) {
 		opts_usage(cmd, stdout);
 		opts_free(&cfg);
-		return main_finish(who, RS_OK, NULL, 1);
+		return main_finish(who, 0, NULL, 1);
 	}
 	if (cfg.version) {
 		printf("rsweep %s\n", PACKAGE_VERSION);
 		opts_free(&cfg);
-		return main_finish(who, RS_OK, NULL, 1);
+		return main_finish(who, 0, NULL, 1);
 	}
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (commands[i].cmd == cmd)
-			st = commands[i].fn(&cfg, &err);
+			rc = commands[i].fn(&cfg, &err);
 	on_stdout = (cmd == CMD_REPORT || cmd == CMD_IMPORT) &&
 		    (cfg.output == NULL || strcmp(cfg.output, "-") == 0);
 	opts_free(&cfg);
-	return main_finish(who, st, &err, on_stdout);
+	return main_finish(who, rc, &err, on_stdout);
 }

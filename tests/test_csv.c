@@ -403,7 +403,8 @@ Test(csv, append_survives_and_resume_cuts_half_line)
 	cr_assert_eq(csv_out_append(&o, &r, &err), 0);
 	csv_out_close(&o);
 	/* Without --resume or --overwrite an existing file is refused. */
-	cr_assert_eq(csv_out_open(&o, path, 0, 0, &rows, &err), RS_CSV_EXISTS);
+	cr_assert_eq(csv_out_open(&o, path, 0, 0, &rows, &err), -1);
+	cr_assert_eq(err.kind, RS_E_REFUSED, "%s", rs_err_kind_name(err.kind));
 	/* A crash mid-row leaves half a line. */
 	fp = fopen(path, "a");
 	fputs("x,GET,3,50,100", fp);
@@ -479,8 +480,8 @@ Test(csv, fifo_device_and_directory_are_refused, .timeout = 10)
 		struct rs_err err = { 0 };
 
 		for (int resume = 0; resume < 2; resume++) {
-			cr_assert_eq(csv_out_open(&o, path, resume, 0, &rows, &err), RS_CSV_FOREIGN,
-				     "%s: %s", path, err.msg);
+			cr_assert_eq(csv_out_open(&o, path, resume, 0, &rows, &err), -1);
+			cr_assert_eq(err.kind, RS_E_INPUT, "%s: %s", path, err.msg);
 			cr_assert(strstr(err.msg, "is not a regular file") != NULL, "%s", err.msg);
 			cr_assert(strstr(err.msg, cases[i].kind) != NULL, "%s", err.msg);
 			cr_assert_eq(o.fd, -1);
@@ -519,7 +520,8 @@ Test(csv, lock_is_taken_before_the_file_is_read)
 		cr_assert_eq(rows.n, 0, "the rows were read");
 	}
 	close(other);
-	cr_assert_eq(csv_out_open(&o, path, 1, 0, &rows, &err), RS_CSV_FOREIGN);
+	cr_assert_eq(csv_out_open(&o, path, 1, 0, &rows, &err), -1);
+	cr_assert_eq(err.kind, RS_E_INPUT, "%s", err.msg);
 	cr_assert(strstr(err.msg, ":4: unterminated quoted field") != NULL, "%s", err.msg);
 	rows_free(&rows);
 	unlink(path);
@@ -833,7 +835,8 @@ Test(csv, foreign_file_is_not_resumed_into)
 
 	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
 	close(fd);
-	cr_assert_eq(csv_out_open(&o, path, 1, 0, &rows, &err), RS_CSV_FOREIGN);
+	cr_assert_eq(csv_out_open(&o, path, 1, 0, &rows, &err), -1);
+	cr_assert_eq(err.kind, RS_E_INPUT, "%s", err.msg);
 	fd = open(path, O_RDONLY);
 	{
 		char buf[64] = "";

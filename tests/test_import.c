@@ -221,7 +221,7 @@ static enum rs_status run_import(struct rs_err *err, const char *const *args, in
 		return RS_BAD_INPUT;
 	}
 	cr_assert_eq(chdir(tmpdir), 0);
-	st = cmd_import(&cfg, err);
+	st = cmd_import(&cfg, err) < 0 ? rs_err_status(err) : RS_OK;
 	opts_free(&cfg);
 	return st;
 }

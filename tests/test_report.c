@@ -368,7 +368,7 @@ static enum rs_status run_report(struct rs_err *err, const char *const *args, in
 	cr_assert_eq(opts_defaults(CMD_REPORT, &cfg, err), 0, "%s", err->msg);
 	cr_assert_eq(opts_parse_argv(CMD_REPORT, argc, argv, &cfg, err), 0, "%s", err->msg);
 	cr_assert_eq(chdir(tmpdir), 0);
-	st = cmd_report(&cfg, err);
+	st = cmd_report(&cfg, err) < 0 ? rs_err_status(err) : RS_OK;
 	opts_free(&cfg);
 	return st;
 }

@@ -9,6 +9,13 @@
 #include "opts.h"
 #include "plotfile.h"
 
+/* Global keys are plot options, as rsweep plot applies them. */
+static int fuzz_set(void *ud, const char *file, unsigned line, const char *key,
+		    const char *value, struct rs_err *err)
+{
+	return opts_set_file_key(CMD_PLOT, ud, file, line, key, value, err);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct rs_config cfg;
@@ -19,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (opts_defaults(CMD_PLOT, &cfg, &err) < 0)
 		abort();
 	err.msg[0] = '\0';
-	rc = plotfile_parse((const char *)data, size, "fuzz.plot", &cfg, &pf, &err);
+	rc = plotfile_parse((const char *)data, size, "fuzz.plot", fuzz_set, &cfg, &pf, &err);
 	fuzz_check_err(rc, &err, 1);
 	if (rc == 0)
 		for (size_t i = 0; i < pf.n; i++)
