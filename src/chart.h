@@ -15,6 +15,8 @@
 #include "series.h"
 
 enum chart_kind { CHART_LINES, CHART_SPEEDUP };
+/* --kind's and plot files' names of the kinds, in enum order. */
+static const char *const chart_kind_names[] = { "lines", "speedup", NULL };
 
 struct chart_input {
 	enum chart_kind kind;

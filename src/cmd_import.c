@@ -271,7 +271,6 @@ static int import_output(const struct rs_config *cfg, const char *buf, size_t le
 
 int cmd_import(struct rs_config *cfg, struct rs_err *err)
 {
-	static const enum import_kind kinds[] = { IMPORT_AUTO, IMPORT_CSV, IMPORT_QUIET };
 	static const char *const kind_names[] = { "", "redis-benchmark --csv", "redis-benchmark -q",
 						  "redis-benchmark default" };
 	struct import_result res;
@@ -301,7 +300,7 @@ int cmd_import(struct rs_config *cfg, struct rs_err *err)
 		return rs_err_as(err, RS_E_INPUT);
 	if (strcmp(path, "-") == 0)
 		path = "<stdin>";
-	if (import_parse(in, inlen, path, kinds[cfg->from], cfg->skip_bad, &res, err) < 0) {
+	if (import_parse(in, inlen, path, (enum import_kind)cfg->from, cfg->skip_bad, &res, err) < 0) {
 		rs_err_as(err, RS_E_INPUT);
 		goto out;
 	}

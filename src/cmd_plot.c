@@ -515,7 +515,7 @@ static int plot_check(const struct rs_config *cfg, int nfiles, struct rs_err *er
 	if (nfiles == 0)
 		return rs_err_setk(err, RS_E_USAGE, "no CSV file given (rsweep plot FILE.csv... "
 				   "-o OUT.png)");
-	if (cfg->kind == KIND_SPEEDUP && cfg->metric != SM_RPS)
+	if (cfg->kind == CHART_SPEEDUP && cfg->metric != SM_RPS)
 		return rs_err_setk(err, RS_E_USAGE, "--kind speedup compares requests per second: "
 				   "drop --metric");
 	if (cfg->split && strcasecmp(ext, ".png") != 0)

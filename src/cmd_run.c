@@ -236,7 +236,7 @@ static void run_dry(const struct rs_config *cfg, const struct workload *w,
 	       plan->n, plan->n == 1 ? "" : "s", w->n, w->n == 1 ? "" : "s", cfg->pipeline.n,
 	       cfg->pipeline.n == 1 ? "" : "s", (unsigned long long)cfg->repeat,
 	       cfg->repeat == 1 ? "" : "s", plan->todo,
-	       cfg->order == ORDER_SHUFFLED ? "shuffled" : "sequential");
+	       sweep_order_names[cfg->order]);
 	printf("label: %s\n", label);
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct sweep_point *p = &plan->v[i];
@@ -260,8 +260,7 @@ static void run_sweep_config(const struct rs_config *cfg, const char *label,
 	sc->label = label;
 	sc->target = t;
 	sc->spawned = cfg->spawn;
-	sc->flush = cfg->flush == FLUSH_ALL ? SWEEP_FLUSH_ALL :
-		    cfg->flush == FLUSH_DB ? SWEEP_FLUSH_DB : SWEEP_FLUSH_NONE;
+	sc->flush = (enum sweep_flush)cfg->flush;
 	sc->force_flush = cfg->force_flush;
 	sc->clients = (unsigned)cfg->clients;
 	sc->threads = (unsigned)cfg->threads;
@@ -456,7 +455,7 @@ static int run_plan(struct rs_config *cfg, struct target *t, struct run_ui *ui,
 	if (sweep_check(&job->sc, &job->w, &cfg->pipeline, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);
 	sweep_plan_build(job->w.n, &cfg->pipeline, (unsigned)cfg->repeat,
-			 cfg->order == ORDER_SHUFFLED, cfg->seed, &job->plan);
+			 cfg->order == SWEEP_ORDER_SHUFFLED, cfg->seed, &job->plan);
 	return 0;
 }
 

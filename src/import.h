@@ -34,6 +34,8 @@
 #include "row.h"
 
 enum import_kind { IMPORT_AUTO, IMPORT_CSV, IMPORT_QUIET, IMPORT_FULL };
+/* --from's names, in enum order; the full output is only ever detected. */
+static const char *const import_kind_names[] = { "auto", "csv", "quiet", NULL };
 
 /* One test's result as redis-benchmark printed it.  Unknown figures are NAN. */
 struct import_point {

@@ -7,9 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chart.h"
+#include "import.h"
 #include "num.h"
 #include "opts.h"
 #include "render.h"
+#include "report.h"
+#include "series.h"
+#include "sweep.h"
 #include "xalloc.h"
 
 #define OFF(f) offsetof(struct rs_config, f)
@@ -80,7 +85,7 @@ static const struct opt_def opt_table[] = {
 	  "with --precision: at most N repeats of a point" },
 	{ "budget", 0, "SECONDS", OT_DOUBLE, RUN, OFF(budget), 0, 1e7, NULL, "0", 1,
 	  "with --precision: start no new point after SECONDS of the sweep (0: no limit)" },
-	{ "order", 0, "ORDER", OT_ENUM, RUN, OFF(order), 0, 0, "sequential|shuffled", "shuffled", 1,
+	{ "order", 0, "ORDER", OT_ENUM, RUN, OFF(order), 0, 0, sweep_order_names, "shuffled", 1,
 	  "run order of the points" },
 	{ "seed", 0, "N", OT_UINT, RUN, OFF(seed), 0, 4294967295.0, NULL, "1", 1,
 	  "seed for --order shuffled and random keys" },
@@ -88,7 +93,7 @@ static const struct opt_def opt_table[] = {
 	  "sleep between points" },
 	{ "warmup", 0, "SECONDS", OT_DOUBLE, RUN, OFF(warmup), 0, 3600, NULL, "0", 1,
 	  "untimed load before each point" },
-	{ "flush", 0, "MODE", OT_ENUM, RUN, OFF(flush), 0, 0, "all|db|none", "all", 1,
+	{ "flush", 0, "MODE", OT_ENUM, RUN, OFF(flush), 0, 0, sweep_flush_names, "all", 1,
 	  "between points: FLUSHALL, FLUSHDB on --dbnum, or nothing" },
 	{ "force-flush", 0, NULL, OT_FLAG, RUN, OFF(force_flush), 0, 0, NULL, NULL, 0,
 	  "flush even a server that holds keys rsweep did not write" },
@@ -104,7 +109,7 @@ static const struct opt_def opt_table[] = {
 	{ "plot", 0, "FILE", OT_STRING, PLOT, OFF(plot), 0, 0, NULL, NULL, 0,
 	  "read panels and options from a plot file (a path, or an installed name)" },
 	{ "metric", 0, "METRIC", OT_ENUM, PLOT, OFF(metric), 0, 0,
-	  "rps|avg|p50|p95|p99|p999|max", "rps", 1, "figure on the y axis" },
+	  series_metric_names, "rps", 1, "figure on the y axis" },
 	{ "depths", 0, "DEPTHS", OT_DEPTHS, PLOT | REPORT, OFF(depths), 0, 0, NULL, NULL, 1,
 	  "use only these depths" },
 	{ "depth", 0, "D", OT_UINT, PLOT | REPORT, OFF(depth), 1, DEPTHS_MAX_VALUE, NULL, NULL, 1,
@@ -113,7 +118,7 @@ static const struct opt_def opt_table[] = {
 	{ "size", 0, "WxH", OT_SIZE, PLOT, OFF(width), RENDER_SIZE_MIN, RENDER_SIZE_MAX, NULL,
 	  "1200x800", 1,
 	  "size of one panel in pixels (points in PDF)" },
-	{ "kind", 0, "KIND", OT_ENUM, PLOT, OFF(kind), 0, 0, "lines|speedup", "lines", 1,
+	{ "kind", 0, "KIND", OT_ENUM, PLOT, OFF(kind), 0, 0, chart_kind_names, "lines", 1,
 	  "lines against depth, or speed-up bars between two labels" },
 	{ "log-x", 0, NULL, OT_FLAG, PLOT, OFF(log_x), 0, 0, NULL, NULL, 1,
 	  "log2 depth axis (automatic when depths are powers of two)" },
@@ -131,12 +136,12 @@ static const struct opt_def opt_table[] = {
 	  "saturation: the first depth reaching FRACTION of the peak" },
 	{ "cv-limit", 0, "FRACTION", OT_DOUBLE, REPORT, OFF(cv_limit), 0, 10, NULL, "0.10", 1,
 	  "list points whose variation over repeats exceeds FRACTION" },
-	{ "format", 0, "FORMAT", OT_ENUM, REPORT, OFF(format), 0, 0, "text|markdown|csv|json",
+	{ "format", 0, "FORMAT", OT_ENUM, REPORT, OFF(format), 0, 0, report_format_names,
 	  "text", 1, "report format" },
 	{ "prose", 0, NULL, OT_FLAG, REPORT, OFF(prose), 0, 0, NULL, NULL, 1,
 	  "add one sentence per test comparing each label with the baseline" },
 	/* import */
-	{ "from", 0, "KIND", OT_ENUM, IMPORT, OFF(from), 0, 0, "auto|csv|quiet", "auto", 0,
+	{ "from", 0, "KIND", OT_ENUM, IMPORT, OFF(from), 0, 0, import_kind_names, "auto", 0,
 	  "input: redis-benchmark --csv or -q output (auto: detect)" },
 	{ "skip-bad", 0, NULL, OT_FLAG, IMPORT, OFF(skip_bad), 0, 0, NULL, NULL, 0,
 	  "report unreadable lines and go on instead of failing" },
@@ -193,23 +198,28 @@ const char *opts_cmd_name(enum opts_cmd cmd)
 	return "?";
 }
 
-/* Index of value in "a|b|c", or -1. */
-static int opts_choice(const char *choices, const char *value)
+/* Index of value in the NULL-terminated names, or -1. */
+static int opts_choice(const char *const *names, const char *value)
 {
-	const char *p = choices;
-	size_t len = strlen(value);
-
-	for (int i = 0; *p; i++) {
-		const char *bar = strchr(p, '|');
-		size_t n = bar ? (size_t)(bar - p) : strlen(p);
-
-		if (n == len && strncmp(p, value, n) == 0)
+	for (int i = 0; names[i] != NULL; i++)
+		if (strcmp(names[i], value) == 0)
 			return i;
-		if (bar == NULL)
-			break;
-		p = bar + 1;
-	}
 	return -1;
+}
+
+const char *opts_choices(const struct opt_def *d)
+{
+	/* One buffer per option, made once: the tables never change. */
+	static char joined[OPT_N][128];
+	size_t k = (size_t)(d - opt_table), n = 0;
+
+	if (d->choices == NULL)
+		return NULL;
+	if (joined[k][0] == '\0')
+		for (size_t i = 0; d->choices[i] != NULL; i++)
+			n += (size_t)snprintf(joined[k] + n, sizeof joined[k] - n, "%s%s",
+					      i ? "|" : "", d->choices[i]);
+	return joined[k];
 }
 
 /* "WxH" into *w and *h, each side in [min, max]. */
@@ -247,7 +257,9 @@ static int opts_apply(const struct opt_def *d, const char *value, struct rs_conf
 		/* In files a flag may say "yes" or "no"; on the command line it
 		 * takes no value at all. */
 		if (value != NULL && *value != '\0') {
-			v = opts_choice("no|yes", value);
+			static const char *const no_yes[] = { "no", "yes", NULL };
+
+			v = opts_choice(no_yes, value);
 			if (v < 0)
 				return rs_err_set(err, "'%s': a flag is yes or no", value);
 		}
@@ -304,7 +316,8 @@ static int opts_apply(const struct opt_def *d, const char *value, struct rs_conf
 		int v = opts_choice(d->choices, value ? value : "");
 
 		if (v < 0)
-			return rs_err_set(err, "'%s' is not one of %s", value ? value : "", d->choices);
+			return rs_err_set(err, "'%s' is not one of %s", value ? value : "",
+					  opts_choices(d));
 		*(int *)(void *)field = v;
 		return 0;
 	}
@@ -570,7 +583,7 @@ void opts_usage(enum opts_cmd cmd, FILE *fp)
 		opts_left(d, left, sizeof left);
 		fprintf(fp, "  %-28s %s", left, d->help);
 		if (d->choices)
-			fprintf(fp, " (%s)", d->choices);
+			fprintf(fp, " (%s)", opts_choices(d));
 		if (d->def)
 			fprintf(fp, " [%s]", d->def);
 		fputc('\n', fp);

@@ -43,17 +43,12 @@ struct opt_def {
 	unsigned cmds;            /* enum opts_cmd mask */
 	size_t off;               /* into struct rs_config */
 	double min, max;          /* OT_UINT, OT_DOUBLE, OT_PERCENT, OT_SIZE */
-	const char *choices;      /* OT_ENUM */
+	const char *const *choices; /* OT_ENUM: the room's names, in its enum's order,
+				     * NULL-terminated; the field gets the index */
 	const char *def;          /* default, parsed like a user's value; NULL = none */
 	int in_file;              /* may appear in sweep/plot files */
 	const char *help;
 };
-
-enum flush_mode { FLUSH_ALL, FLUSH_DB, FLUSH_NONE };
-enum run_order { ORDER_SEQUENTIAL, ORDER_SHUFFLED };
-enum plot_kind { KIND_LINES, KIND_SPEEDUP };
-enum report_format { FORMAT_TEXT, FORMAT_MARKDOWN, FORMAT_CSV, FORMAT_JSON };
-enum import_from { FROM_AUTO, FROM_CSV, FROM_QUIET };
 
 /* The parsed options of one invocation.  Strings are owned (opts_free). */
 struct rs_config {
@@ -88,11 +83,11 @@ struct rs_config {
 	double precision;         /* percent; 0: off */
 	uint64_t max_repeats;
 	double budget;
-	int order;
+	int order;                /* enum sweep_order */
 	uint64_t seed;
 	double pause;
 	double warmup;
-	int flush;
+	int flush;                /* enum sweep_flush */
 	int force_flush;
 	uint64_t retries;
 	int fail_on_error;
@@ -105,7 +100,7 @@ struct rs_config {
 	uint64_t depth;
 	char *title;
 	unsigned width, height;   /* OT_SIZE */
-	int kind;
+	int kind;                 /* enum chart_kind */
 	int log_x;
 	int split;
 	char *font;
@@ -114,10 +109,10 @@ struct rs_config {
 	char *baseline;
 	double knee;
 	double cv_limit;
-	int format;
+	int format;               /* enum report_format */
 	int prose;
 	/* import */
-	int from;
+	int from;                 /* enum import_kind */
 	int skip_bad;
 	/* everywhere */
 	int quiet;
@@ -134,6 +129,8 @@ struct rs_config {
 	int dashdash;             /* operands came after "--" */
 };
 
+/* An OT_ENUM's choices as "a|b|c", for help and messages. */
+const char *opts_choices(const struct opt_def *d);
 /* The table itself, for the man-page check and bash completion. */
 const struct opt_def *opts_table(size_t *n);
 /* Subcommand name <-> mask. */

@@ -12,6 +12,15 @@
 
 #define PLOTFILE_MAX (1024 * 1024)
 
+/* The chart kind named name (chart.h's names), or -1. */
+static int plotfile_kind(const char *name)
+{
+	for (int i = 0; chart_kind_names[i] != NULL; i++)
+		if (strcmp(chart_kind_names[i], name) == 0)
+			return i;
+	return -1;
+}
+
 static int plotfile_apply(const struct spec *sp, plotfile_setter set, void *ud,
 			  struct plotfile *out, struct rs_err *err)
 {
@@ -43,11 +52,8 @@ static int plotfile_apply(const struct spec *sp, plotfile_setter set, void *ud,
 			free(p->tests);
 			p->tests = xstrdup(e->value);
 		} else if (strcmp(e->key, "kind") == 0) {
-			if (strcmp(e->value, "lines") == 0)
-				p->kind = CHART_LINES;
-			else if (strcmp(e->value, "speedup") == 0)
-				p->kind = CHART_SPEEDUP;
-			else
+			p->kind = plotfile_kind(e->value);
+			if (p->kind < 0)
 				return rs_err_setk(err, RS_E_INPUT,
 						   "%s:%u: kind '%s' is not one of lines|speedup",
 						   sp->name, e->line, e->value);

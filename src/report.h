@@ -9,7 +9,10 @@
 
 #include "analysis.h"
 #include "err.h"
-#include "opts.h"
+
+enum report_format { FORMAT_TEXT, FORMAT_MARKDOWN, FORMAT_CSV, FORMAT_JSON };
+/* --format's names, in enum order. */
+static const char *const report_format_names[] = { "text", "markdown", "csv", "json", NULL };
 
 /* The columns that open every csv report, in this order (a contract). */
 #define REPORT_CSV_LEAD "label,test,depths,rps_at_1,peak_rps,peak_depth,saturation_depth,gain," \

@@ -10,7 +10,6 @@
 #include "series.h"
 #include "xalloc.h"
 
-static const char *const metric_names[] = { "rps", "avg", "p50", "p95", "p99", "p999", "max" };
 static const char *const metric_titles[] = {
 	"requests per second", "average latency (ms)", "p50 latency (ms)",
 	"p95 latency (ms)", "p99 latency (ms)", "p99.9 latency (ms)", "max latency (ms)",
@@ -18,8 +17,8 @@ static const char *const metric_titles[] = {
 
 int series_metric_parse(const char *name, enum series_metric *m)
 {
-	for (size_t i = 0; i < sizeof metric_names / sizeof metric_names[0]; i++)
-		if (strcmp(name, metric_names[i]) == 0) {
+	for (size_t i = 0; i < (size_t)SM_MAX + 1; i++)
+		if (strcmp(name, series_metric_names[i]) == 0) {
 			*m = (enum series_metric)i;
 			return 0;
 		}
@@ -28,7 +27,7 @@ int series_metric_parse(const char *name, enum series_metric *m)
 
 const char *series_metric_name(enum series_metric m)
 {
-	return metric_names[m];
+	return series_metric_names[m];
 }
 
 const char *series_metric_title(enum series_metric m)

@@ -16,6 +16,10 @@
 enum series_metric {
 	SM_RPS, SM_AVG, SM_P50, SM_P95, SM_P99, SM_P999, SM_MAX,
 };
+/* The metrics' names (--metric, CSV headings), in enum order. */
+static const char *const series_metric_names[] = {
+	"rps", "avg", "p50", "p95", "p99", "p999", "max", NULL,
+};
 
 /* What the rows of one point say about its noise (host.h): the worst
  * repeat's figure, NAN when no repeat has it. */

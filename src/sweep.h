@@ -40,6 +40,11 @@ void sweep_plan_mark_done(struct sweep_plan *plan, const struct workload *w, con
 void sweep_plan_free(struct sweep_plan *plan);
 
 enum sweep_flush { SWEEP_FLUSH_ALL, SWEEP_FLUSH_DB, SWEEP_FLUSH_NONE };
+/* --flush's values, in enum order (the option table points here). */
+static const char *const sweep_flush_names[] = { "all", "db", "none", NULL };
+/* The order points run in (sweep_plan_build's shuffled). */
+enum sweep_order { SWEEP_ORDER_SEQUENTIAL, SWEEP_ORDER_SHUFFLED };
+static const char *const sweep_order_names[] = { "sequential", "shuffled", NULL };
 
 enum sweep_status {
 	SWEEP_OK,

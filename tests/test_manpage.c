@@ -513,7 +513,7 @@ static void check_texts(const struct man *m, const struct man_opts *mo, struct p
 		    strstr(o->body, "Default: ")[9] >= '0' && strstr(o->body, "Default: ")[9] <= '9')
 			problem(pr, "line %u: --%s has no default in the table but the page gives one",
 				o->at->no, d->name);
-		for (const char *c = d->choices; c && *c;) {
+		for (const char *c = opts_choices(d); c && *c;) {
 			size_t len = strcspn(c, "|");
 
 			if (!body_has_choice(m, o, c, len))
