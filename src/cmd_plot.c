@@ -101,54 +101,6 @@ static int plot_write_pdf(struct render_pdf *pdf, const char *path, struct rs_er
 
 /* ---- choosing series ---- */
 
-/* Append the data's tests that list names to *out (no duplicates), in the
- * list's order.  strict: an item naming no test is an error. */
-static int plot_select_tests(const struct series_set *set, const char *list, int strict,
-			     const char *where, size_t **out, size_t *nout, struct rs_err *err)
-{
-	char *copy = xstrdup(list), *save = NULL;
-	unsigned char *taken = xcalloc(set->ntests ? set->ntests : 1, 1);
-
-	for (size_t k = 0; k < *nout; k++)
-		taken[(*out)[k]] = 1;
-	for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-		size_t found = 0;
-
-		while (*item == ' ')
-			item++;
-		for (char *e = item + strlen(item); e > item && e[-1] == ' ';)
-			*--e = '\0';
-		if (*item == '\0')
-			continue;
-		for (size_t t = 0; t < set->ntests; t++) {
-			if (!series_test_matches(item, set->tests[t]))
-				continue;
-			found++;
-			if (!taken[t]) {
-				taken[t] = 1;
-				*out = xreallocarray(*out, *nout + 1, sizeof **out);
-				(*out)[(*nout)++] = t;
-			}
-		}
-		if (found == 0 && strict) {
-			char have[256];
-			size_t n = 0;
-
-			have[0] = '\0';
-			for (size_t t = 0; t < set->ntests && n < sizeof have; t++)
-				n += (size_t)snprintf(have + n, sizeof have - n, "%s%s", t ? ", " : "",
-						      set->tests[t]);
-			rs_err_set(err, "%sunknown test '%s' (the data has %s)", where, item, have);
-			free(copy);
-			free(taken);
-			return -1;
-		}
-	}
-	free(copy);
-	free(taken);
-	return 0;
-}
-
 /* Fill panel with the series of the chosen tests, test by test, the
  * baseline label first. */
 static void plot_panel_series(struct plot *p, struct plot_panel *panel, const size_t *tests,
@@ -218,10 +170,10 @@ static int plot_panels(struct plot *p, const struct plotfile *pf, struct rs_err 
 	unsigned char *in_filter = NULL;
 
 	plot_index_tests(p);
-	if (cfg->tests && plot_select_tests(&p->set, cfg->tests, 1, "--tests: ", &filter, &nfilter,
-					    err) < 0) {
+	if (cfg->tests && series_tests_pick(cfg->tests, p->set.tests, p->set.ntests, 1, &filter,
+					    &nfilter, err) < 0) {
 		free(filter);
-		return rs_err_as(err, RS_E_INPUT);
+		return rs_err_prefix(err, "--tests");
 	}
 	if (filter != NULL) {
 		in_filter = xcalloc(p->set.ntests ? p->set.ntests : 1, 1);
@@ -253,7 +205,8 @@ static int plot_panels(struct plot *p, const struct plotfile *pf, struct rs_err 
 			} else {
 				/* A panel's test missing from the data is left out: one plot
 				 * file serves sweeps of fewer tests. */
-				plot_select_tests(&p->set, fp->tests, 0, "", &tests, &ntests, err);
+				series_tests_pick(fp->tests, p->set.tests, p->set.ntests, 0, &tests,
+						  &ntests, err);
 			}
 			for (size_t k = 0; k < ntests; k++)
 				if (in_filter == NULL || in_filter[tests[k]])

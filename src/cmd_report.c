@@ -14,51 +14,42 @@
 #include "outfile.h"
 #include "report.h"
 #include "series.h"
+#include "strtab.h"
 #include "xalloc.h"
 
-/* Keep the rows whose test is selected by list; every item must select
- * something, so that a typo does not silently drop a test. */
+/* Keep the rows whose test --tests selects (series_tests_pick: every item
+ * must select something, so that a typo does not silently drop a test). */
 static int report_filter_tests(struct rs_rows *rows, const char *list, struct rs_err *err)
 {
-	const char *p = list;
-	unsigned char *keep = xcalloc(rows->n ? rows->n : 1, 1);
-	size_t w = 0;
+	struct strtab names = { 0 };
+	uint32_t *id = xcalloc(rows->n ? rows->n : 1, sizeof *id);
+	const char **v;
+	size_t *picked = NULL, npicked = 0, w = 0;
+	unsigned char *keep;
+	int rc;
 
-	while (*p) {
-		const char *end = strchr(p, ',');
-		size_t n = end ? (size_t)(end - p) : strlen(p);
-		int hit = 0;
-
-		while (n > 0 && (*p == ' ' || *p == '\t'))
-			p++, n--;
-		while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t'))
-			n--;
-		if (n == 0) {
-			free(keep);
-			return rs_err_set(err, "--tests '%s': empty item", list);
-		}
-		{
-			char item[ROW_STR];
-
-			snprintf(item, sizeof item, "%.*s", (int)(n < sizeof item ? n : sizeof item - 1), p);
-			for (size_t i = 0; i < rows->n; i++)
-				if (series_test_matches(item, rows->v[i].test))
-					keep[i] = hit = 1;
-		}
-		if (!hit) {
-			free(keep);
-			return rs_err_set(err, "--tests: '%.*s' matches no test in the data", (int)n, p);
-		}
-		if (end == NULL)
-			break;
-		p = end + 1;
-	}
+	/* The data's distinct tests, in the order they first appear. */
 	for (size_t i = 0; i < rows->n; i++)
-		if (keep[i])
-			rows->v[w++] = rows->v[i];
-	rows->n = w;
-	free(keep);
-	return 0;
+		strtab_intern(&names, rows->v[i].test, strlen(rows->v[i].test), &id[i], NULL);
+	v = xcalloc(names.n ? names.n : 1, sizeof *v);
+	for (size_t t = 0; t < names.n; t++)
+		v[t] = strtab_str(&names, (uint32_t)t);
+	rc = series_tests_pick(list, v, names.n, 1, &picked, &npicked, err);
+	if (rc == 0) {
+		keep = xcalloc(names.n ? names.n : 1, 1);
+		for (size_t k = 0; k < npicked; k++)
+			keep[picked[k]] = 1;
+		for (size_t i = 0; i < rows->n; i++)
+			if (keep[id[i]])
+				rows->v[w++] = rows->v[i];
+		rows->n = w;
+		free(keep);
+	}
+	free(picked);
+	free(v);
+	free(id);
+	strtab_free(&names);
+	return rc < 0 ? rs_err_prefix(err, "--tests") : 0;
 }
 
 /* Write the report to stdout or -o, whole or not at all.  Returns 0 or -1

@@ -3,6 +3,7 @@
 
 #include <fnmatch.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -53,6 +54,61 @@ int series_test_matches(const char *item, const char *test)
 	if (strpbrk(item, "*?[") != NULL)
 		return fnmatch(item, test, FNM_CASEFOLD) == 0;
 	return strncasecmp(item, test, n) == 0 && (test[n] == '\0' || test[n] == '_');
+}
+
+/* The error for item, which selects none of names: what the data has. */
+static int series_tests_unknown(const char *item, const char *const *names, size_t n,
+				struct rs_err *err)
+{
+	char have[256];
+	size_t k = 0;
+
+	have[0] = '\0';
+	for (size_t t = 0; t < n && k < sizeof have; t++)
+		k += (size_t)snprintf(have + k, sizeof have - k, "%s%s", t ? ", " : "", names[t]);
+	return rs_err_setk(err, RS_E_INPUT, "unknown test '%s' (the data has %s)", item, have);
+}
+
+int series_tests_pick(const char *list, const char *const *names, size_t n, int strict,
+		      size_t **out, size_t *nout, struct rs_err *err)
+{
+	char *copy = xstrdup(list), *item = copy;
+	unsigned char *taken = xcalloc(n ? n : 1, 1);
+	int rc = 0;
+
+	for (size_t k = 0; k < *nout; k++)
+		taken[(*out)[k]] = 1;
+	/* Not strtok: it would pass over the empty item in "a,,b". */
+	for (char *next; item != NULL && rc == 0; item = next) {
+		size_t found = 0;
+
+		next = strchr(item, ',');
+		if (next != NULL)
+			*next++ = '\0';
+		item += strspn(item, " \t");
+		for (char *e = item + strlen(item); e > item && (e[-1] == ' ' || e[-1] == '\t');)
+			*--e = '\0';
+		if (*item == '\0') {
+			if (strict)
+				rc = rs_err_setk(err, RS_E_INPUT, "'%s': empty item", list);
+			continue;
+		}
+		for (size_t t = 0; t < n; t++) {
+			if (!series_test_matches(item, names[t]))
+				continue;
+			found++;
+			if (!taken[t]) {
+				taken[t] = 1;
+				*out = xreallocarray(*out, *nout + 1, sizeof **out);
+				(*out)[(*nout)++] = t;
+			}
+		}
+		if (found == 0 && strict)
+			rc = series_tests_unknown(item, names, n, err);
+	}
+	free(copy);
+	free(taken);
+	return rc;
 }
 
 int series_keep_depths(struct rs_rows *rows, const struct depth_list *depths, struct rs_err *err)

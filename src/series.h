@@ -102,6 +102,18 @@ const char *series_metric_title(enum series_metric m);
  * rule. */
 int series_test_matches(const char *item, const char *test);
 
+/* The one reading of a --tests list ("get, lrange_*"), for plot, report and
+ * plot files' panels: comma-separated items, blanks around each trimmed,
+ * each matched against names[0..n) (the data's distinct tests) with
+ * series_test_matches.  Appends the indices it selects to *out (grown
+ * with xreallocarray; those already in it are not added again), in the
+ * list's order.  strict (the command line): an empty item or one that
+ * selects nothing is an error, "unknown test 'gett' (the data has GET,
+ * SET)", of kind RS_E_INPUT; not strict (a plot file meant for many
+ * sweeps): such items are passed over.  Returns 0 or -1. */
+int series_tests_pick(const char *list, const char *const *names, size_t n, int strict,
+		      size_t **out, size_t *nout, struct rs_err *err);
+
 /* Keep only the rows at one of depths (--depths in plot and report).  Fails
  * when none is left. */
 int series_keep_depths(struct rs_rows *rows, const struct depth_list *depths, struct rs_err *err);

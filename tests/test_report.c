@@ -435,7 +435,7 @@ Test(report, cli_bad_input_is_exit_2, .init = mk_tmp, .fini = rm_tmp)
 	cr_assert(strstr(err.msg, "--baseline 'amd' is not a label in the data (labels: intel, m1)"),
 		  "%s", err.msg);
 	cr_assert_eq(run_report(&err, bad_test, 3), RS_BAD_INPUT);
-	cr_assert(strstr(err.msg, "'hget' matches no test"), "%s", err.msg);
+	cr_assert(strstr(err.msg, "--tests: unknown test 'hget'"), "%s", err.msg);
 	cr_assert_eq(run_report(&err, missing, 1), RS_BAD_INPUT);
 	cr_assert(strstr(err.msg, "nope.csv"), "%s", err.msg);
 	write_file("nocol.csv", "label,test,pipeline\na,GET,1\n");

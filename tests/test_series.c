@@ -290,3 +290,35 @@ Test(series, metric_value_reads_the_metric_figure)
 	cr_assert(isnan(series_metric_value(&rows, rec, SM_P50)), "unknown is NAN");
 	rows_free(&rows);
 }
+
+/* Plot, report and plot files read --tests through one function. */
+Test(series, tests_pick_is_the_one_reading_of_a_tests_list)
+{
+	static const char *const names[] = { "GET", "SET", "LRANGE_100", "LRANGE_300" };
+	struct rs_err err = { 0 };
+	size_t *out = NULL, n = 0;
+
+	/* The list's order, blanks trimmed, each test once. */
+	cr_assert_eq(series_tests_pick(" set ,\tlrange, get,SET", names, 4, 1, &out, &n, &err), 0,
+		     "%s", err.msg);
+	cr_assert_eq(n, 4);
+	cr_assert_eq(out[0], 1);
+	cr_assert_eq(out[1], 2);
+	cr_assert_eq(out[2], 3);
+	cr_assert_eq(out[3], 0);
+	/* Strict: a typo or an empty item is bad input, never a test dropped. */
+	cr_assert_eq(series_tests_pick("get,gett", names, 4, 1, &out, &n, &err), -1);
+	cr_assert_eq(err.kind, RS_E_INPUT);
+	cr_assert_str_eq(err.msg, "unknown test 'gett' (the data has GET, SET, LRANGE_100, "
+			 "LRANGE_300)");
+	cr_assert_eq(series_tests_pick("get,,set", names, 4, 1, &out, &n, &err), -1);
+	cr_assert_str_eq(err.msg, "'get,,set': empty item");
+	free(out);
+	/* Not strict (a panel of a plot file): what the data lacks is passed over. */
+	out = NULL;
+	n = 0;
+	cr_assert_eq(series_tests_pick("gett,,set", names, 4, 0, &out, &n, &err), 0);
+	cr_assert_eq(n, 1);
+	cr_assert_eq(out[0], 1);
+	free(out);
+}
