@@ -162,7 +162,73 @@ static struct plot_panel *plot_add_panel(struct plot *p, const char *title, int 
 	return panel;
 }
 
-/* Build the panels: the plot file's sections, or one panel. */
+/* The plot file's panels, each with its tests that are in the data and,
+ * given --tests, in in_filter too; a panel left with none is dropped. */
+static void plot_file_panels(struct plot *p, const struct plotfile *pf,
+			     const unsigned char *in_filter, struct rs_err *err)
+{
+	for (size_t i = 0; i < pf->n; i++) {
+		const struct plotfile_panel *fp = &pf->v[i];
+		size_t *tests = NULL, ntests = 0, keep = 0;
+		struct plot_panel *panel;
+
+		if (fp->tests == NULL) {
+			for (size_t t = 0; t < p->set.ntests; t++) {
+				tests = xreallocarray(tests, ntests + 1, sizeof *tests);
+				tests[ntests++] = t;
+			}
+		} else {
+			/* A panel's test missing from the data is left out: one plot
+			 * file serves sweeps of fewer tests. */
+			series_tests_pick(fp->tests, p->set.tests, p->set.ntests, 0, &tests, &ntests,
+					  err);
+		}
+		for (size_t k = 0; k < ntests; k++)
+			if (in_filter == NULL || in_filter[tests[k]])
+				tests[keep++] = tests[k];
+		if (keep > 0) {
+			panel = plot_add_panel(p, fp->title, fp->kind >= 0 ? fp->kind : p->cfg->kind);
+			plot_panel_series(p, panel, tests, keep);
+			if (panel->n == 0) {
+				free(panel->title);
+				free(panel->series);
+				p->npanels--;
+			}
+		}
+		free(tests);
+	}
+}
+
+/* Whether the panels can be drawn: some series, not too many in one
+ * chart, two depths for a line chart.  Returns 0 or -1 (RS_E_INPUT). */
+static int plot_panels_check(const struct plot *p, const struct plotfile *pf,
+			     struct rs_err *err)
+{
+	if (p->npanels == 0 || p->panels[0].n == 0) {
+		if (pf && pf->n > 0)
+			return rs_err_setk(err, RS_E_INPUT, "%s: none of its panels' tests is in the "
+					   "data", pf->name);
+		return rs_err_setk(err, RS_E_INPUT, "no series to draw");
+	}
+	for (size_t i = 0; i < p->npanels; i++)
+		if (p->panels[i].n > PLOT_MAX_SERIES)
+			return rs_err_setk(err, RS_E_INPUT, "%s%s%s%zu series (labels x tests) in one "
+					   "chart, more than %d: choose tests with --tests, or plot "
+					   "fewer labels", p->panels[i].title ? "panel '" : "",
+					   p->panels[i].title ? p->panels[i].title : "",
+					   p->panels[i].title ? "': " : "", p->panels[i].n,
+					   PLOT_MAX_SERIES);
+	/* A line chart needs two depths (the chart's rule): bad input, said
+	 * before any file is written. */
+	for (size_t i = 0; i < p->npanels; i++)
+		if (p->panels[i].kind == CHART_LINES &&
+		    chart_lines_check(p->panels[i].series, p->panels[i].n, err) < 0)
+			return rs_err_as(err, RS_E_INPUT);
+	return 0;
+}
+
+/* Build the panels: the plot file's sections, or one panel, of the tests
+ * --tests chose.  Returns 0 or -1 (RS_E_INPUT). */
 static int plot_panels(struct plot *p, const struct plotfile *pf, struct rs_err *err)
 {
 	struct rs_config *cfg = p->cfg;
@@ -192,61 +258,11 @@ static int plot_panels(struct plot *p, const struct plotfile *pf, struct rs_err 
 		plot_panel_series(p, panel, filter ? filter : all, filter ? nfilter : nall);
 		free(all);
 	} else {
-		for (size_t i = 0; i < pf->n; i++) {
-			const struct plotfile_panel *fp = &pf->v[i];
-			size_t *tests = NULL, ntests = 0, keep = 0;
-			struct plot_panel *panel;
-
-			if (fp->tests == NULL) {
-				for (size_t t = 0; t < p->set.ntests; t++) {
-					tests = xreallocarray(tests, ntests + 1, sizeof *tests);
-					tests[ntests++] = t;
-				}
-			} else {
-				/* A panel's test missing from the data is left out: one plot
-				 * file serves sweeps of fewer tests. */
-				series_tests_pick(fp->tests, p->set.tests, p->set.ntests, 0, &tests,
-						  &ntests, err);
-			}
-			for (size_t k = 0; k < ntests; k++)
-				if (in_filter == NULL || in_filter[tests[k]])
-					tests[keep++] = tests[k];
-			if (keep > 0) {
-				panel = plot_add_panel(p, fp->title, fp->kind >= 0 ? fp->kind : cfg->kind);
-				plot_panel_series(p, panel, tests, keep);
-				if (panel->n == 0) {
-					free(panel->title);
-					free(panel->series);
-					p->npanels--;
-				}
-			}
-			free(tests);
-		}
+		plot_file_panels(p, pf, in_filter, err);
 	}
 	free(filter);
 	free(in_filter);
-	if (p->npanels == 0 || p->panels[0].n == 0) {
-		if (pf && pf->n > 0)
-			return rs_err_setk(err, RS_E_INPUT, "%s: none of its panels' tests is in the "
-					   "data", pf->name);
-		return rs_err_setk(err, RS_E_INPUT, "no series to draw");
-	}
-	for (size_t i = 0; i < p->npanels; i++)
-		if (p->panels[i].n > PLOT_MAX_SERIES) {
-			return rs_err_setk(err, RS_E_INPUT, "%s%s%s%zu series (labels x tests) in one "
-					   "chart, more than %d: choose tests with --tests, or plot "
-					   "fewer labels", p->panels[i].title ? "panel '" : "",
-					   p->panels[i].title ? p->panels[i].title : "",
-					   p->panels[i].title ? "': " : "", p->panels[i].n,
-					   PLOT_MAX_SERIES);
-		}
-	/* A line chart needs two depths (the chart's rule): bad input, said
-	 * before any file is written. */
-	for (size_t i = 0; i < p->npanels; i++)
-		if (p->panels[i].kind == CHART_LINES &&
-		    chart_lines_check(p->panels[i].series, p->panels[i].n, err) < 0)
-			return rs_err_as(err, RS_E_INPUT);
-	return 0;
+	return plot_panels_check(p, pf, err);
 }
 
 /* ---- reading ---- */
