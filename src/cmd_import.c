@@ -269,12 +269,64 @@ static int import_output(const struct rs_config *cfg, const char *buf, size_t le
 	return import_write_atomic(cfg->output, buf, len, err);
 }
 
-int cmd_import(struct rs_config *cfg, struct rs_err *err)
+/* The label of the rows: --label, or the input's name.  Returns 0 or -1
+ * (RS_E_USAGE: none can be made; RS_E_INPUT: one the CSV cannot hold). */
+static int import_label(const struct rs_config *cfg, const char *path, char *label,
+			size_t size, struct rs_err *err)
+{
+	if (cfg->label) {
+		if (xstrlcpy(label, cfg->label, size) < 0)
+			return rs_err_setk(err, RS_E_USAGE, "--label is longer than %d characters",
+					   (int)size - 1);
+	} else if (strcmp(path, "-") == 0) {
+		return rs_err_setk(err, RS_E_USAGE, "reading standard input: give --label");
+	} else if (import_default_label(path, label, size, err) < 0) {
+		return rs_err_as(err, RS_E_USAGE);
+	}
+	if (import_check_label(label, cfg->label != NULL, err) < 0)
+		return rs_err_as(err, RS_E_INPUT);
+	return 0;
+}
+
+/* What the import assumed, passed over and made, on stderr (-q: only what
+ * was skipped, which import_rows and cmd_import always name). */
+static void import_summary(const struct rs_config *cfg, const struct import_result *res,
+			   const char *path, const char *label, const unsigned *depth,
+			   size_t nrows, int guessed, size_t shown)
 {
 	static const char *const kind_names[] = { "", "redis-benchmark --csv", "redis-benchmark -q",
 						  "redis-benchmark default" };
+	char depths[96];
+
+	if (cfg->quiet)
+		return;
+	/* A wrong depth is a wrong row: never assumed in silence. */
+	if (guessed)
+		rs_log(RS_LOG_INFO, "%s does not show its pipeline depth: recorded as P=1 "
+		       "(redis-benchmark's default); give -P if it ran with another", path);
+	if (shown > 0 && !opts_given(cfg, "pipeline")) {
+		const struct import_run *first = &res->runs[0], *last = &res->runs[res->nruns - 1];
+
+		rs_log(RS_LOG_INFO, "%s: the depth of %zu of %zu run%s is the one its command line "
+		       "shows (line %u: -P %u)", path, shown, res->nruns, res->nruns == 1 ? "" : "s",
+		       first->cmd_line ? first->cmd_line : last->cmd_line,
+		       first->pipeline ? first->pipeline : last->pipeline);
+	}
+	if (res->nskipped > 0)
+		rs_log(RS_LOG_INFO, "%s: skipped %zu line%s that %s not results (the first, line %u: "
+		       "'%s')", path, res->nskipped, res->nskipped == 1 ? "" : "s",
+		       res->nskipped == 1 ? "is" : "are", res->skip_line, res->skip_text);
+	import_depth_list(depth, res->nruns, depths, sizeof depths);
+	rs_log(RS_LOG_INFO, "%zu rows from %s (%s output, %zu run%s), label '%s', P=%s%s%s%s",
+	       nrows, path, kind_names[res->kind], res->nruns, res->nruns == 1 ? "" : "s", label,
+	       depths, cfg->output ? " -> " : "", cfg->output ? cfg->output : "",
+	       res->nbad || nrows < res->n ? "; some lines skipped" : "");
+}
+
+int cmd_import(struct rs_config *cfg, struct rs_err *err)
+{
 	struct import_result res;
-	char label[ROW_STR], depths[96], *in = NULL, *out = NULL;
+	char label[ROW_STR], *in = NULL, *out = NULL;
 	const char *path;
 	unsigned *depth = NULL;
 	size_t inlen, outlen, nrows, shown;
@@ -284,17 +336,8 @@ int cmd_import(struct rs_config *cfg, struct rs_err *err)
 		return rs_err_setk(err, RS_E_USAGE, "give one input FILE (or - for standard input), "
 				   "not %d", cfg->nargs);
 	path = cfg->args[0];
-	if (cfg->label) {
-		if (xstrlcpy(label, cfg->label, sizeof label) < 0)
-			return rs_err_setk(err, RS_E_USAGE, "--label is longer than %d characters",
-					   ROW_STR - 1);
-	} else if (strcmp(path, "-") == 0) {
-		return rs_err_setk(err, RS_E_USAGE, "reading standard input: give --label");
-	} else if (import_default_label(path, label, sizeof label, err) < 0) {
-		return rs_err_as(err, RS_E_USAGE);
-	}
-	if (import_check_label(label, cfg->label != NULL, err) < 0)
-		return rs_err_as(err, RS_E_INPUT);
+	if (import_label(cfg, path, label, sizeof label, err) < 0)
+		return -1;
 	/* An input that cannot be read is bad input, as a CSV is to report. */
 	if (csv_slurp(path, IMPORT_MAX_INPUT, &in, &inlen, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);
@@ -317,28 +360,8 @@ int cmd_import(struct rs_config *cfg, struct rs_err *err)
 		rs_err_as(err, RS_E_INPUT);
 		goto out_res;
 	}
-	if ((rc = import_output(cfg, out, outlen, err)) < 0)
-		goto out_res;
-	/* A wrong depth is a wrong row: never assumed in silence (unless
-	 * -q asked for silence). */
-	if (guessed && !cfg->quiet)
-		rs_log(RS_LOG_INFO, "%s does not show its pipeline depth: recorded as P=1 "
-		       "(redis-benchmark's default); give -P if it ran with another", path);
-	if (!cfg->quiet && shown > 0 && !opts_given(cfg, "pipeline"))
-		rs_log(RS_LOG_INFO, "%s: the depth of %zu of %zu run%s is the one its command line "
-		       "shows (line %u: -P %u)", path, shown, res.nruns, res.nruns == 1 ? "" : "s",
-		       res.runs[0].cmd_line ? res.runs[0].cmd_line : res.runs[res.nruns - 1].cmd_line,
-		       res.runs[0].pipeline ? res.runs[0].pipeline : res.runs[res.nruns - 1].pipeline);
-	if (!cfg->quiet && res.nskipped > 0)
-		rs_log(RS_LOG_INFO, "%s: skipped %zu line%s that %s not results (the first, line %u: "
-		       "'%s')", path, res.nskipped, res.nskipped == 1 ? "" : "s",
-		       res.nskipped == 1 ? "is" : "are", res.skip_line, res.skip_text);
-	import_depth_list(depth, res.nruns, depths, sizeof depths);
-	if (!cfg->quiet)
-		rs_log(RS_LOG_INFO, "%zu rows from %s (%s output, %zu run%s), label '%s', P=%s%s%s%s",
-		       nrows, path, kind_names[res.kind], res.nruns, res.nruns == 1 ? "" : "s", label,
-		       depths, cfg->output ? " -> " : "", cfg->output ? cfg->output : "",
-		       res.nbad || nrows < res.n ? "; some lines skipped" : "");
+	if ((rc = import_output(cfg, out, outlen, err)) == 0)
+		import_summary(cfg, &res, path, label, depth, nrows, guessed, shown);
 out_res:
 	import_result_free(&res);
 out:
