@@ -76,66 +76,81 @@ static int report_output(const struct rs_config *cfg, const struct analysis_resu
 	return outfile_commit(&o, err);
 }
 
+/* Step one: the rows of the CSV files, relabelled and narrowed to --tests
+ * and --depths.  Returns 0 or -1 (err set; the caller makes it bad input). */
+static int report_rows(const struct rs_config *cfg, struct rs_rows *rows, struct rs_err *err)
+{
+	for (int i = 0; i < cfg->nargs; i++) {
+		struct csv_info info;
+		char note[RS_ERR_LEN];
+
+		if (csv_read_file(cfg->args[i], rows, &info, err) < 0)
+			return -1;
+		if (!cfg->quiet && csv_info_note(&info, cfg->args[i], note, sizeof note) != NULL)
+			rs_log(RS_LOG_INFO, "%s", note);
+	}
+	if (rows->n == 0)
+		return rs_err_set(err, "no result rows in %s%s", cfg->args[0],
+				  cfg->nargs > 1 ? " and the others" : "");
+	if (cfg->relabel && rows_relabel(rows, cfg->relabel, err) < 0)
+		return -1;
+	if (cfg->tests && report_filter_tests(rows, cfg->tests, err) < 0)
+		return -1;
+	if (opts_given(cfg, "depths") && series_keep_depths(rows, &cfg->depths, err) < 0)
+		return -1;
+	return 0;
+}
+
+/* Step two: the series of rps, and of average latency from the rows that
+ * carry it (an imported 2-column redis-benchmark CSV has none).  Returns
+ * 0 or -1 (err set). */
+static int report_series(const struct rs_rows *rows, struct series_set *rps,
+			 struct series_set *avg, struct rs_err *err)
+{
+	size_t nsingle = 0;
+
+	if (series_build(rows, SM_RPS, rps, err) < 0 ||
+	    series_build_known(rows, SM_AVG, avg, err) < 0)
+		return -1;
+	for (size_t i = 0; i < rps->n; i++)
+		nsingle += rps->v[i].npts == 1;
+	/* With one depth per series there is no saturation to find; two or more
+	 * labels can still be compared at that depth (the stock redis-benchmark
+	 * runs people already have), so only a lone label is refused. */
+	if (nsingle == rps->n && rps->nlabels < 2)
+		return rs_err_set(err, "every series has one depth (%s %s: P=%u): no saturation to "
+				  "find and nothing to compare; sweep several depths (-P 1..40) or "
+				  "give a second label", rps->v[0].label, rps->v[0].test,
+				  rps->v[0].pts[0].depth);
+	return 0;
+}
+
 int cmd_report(struct rs_config *cfg, struct rs_err *err)
 {
 	struct rs_rows rows = { 0 };
 	struct series_set rps = { 0 }, avg = { 0 };
 	struct analysis_result res = { 0 };
 	struct analysis_opts ao;
-	int rc = -1;
-	size_t nsingle = 0;
+	int rc;
 
 	if (cfg->nargs == 0)
 		return rs_err_setk(err, RS_E_USAGE, "no CSV files given (rsweep report FILE.csv...)");
-	for (int i = 0; i < cfg->nargs; i++) {
-		struct csv_info info;
-		char note[RS_ERR_LEN];
-
-		if (csv_read_file(cfg->args[i], &rows, &info, err) < 0)
-			goto bad;
-		if (!cfg->quiet && csv_info_note(&info, cfg->args[i], note, sizeof note) != NULL)
-			rs_log(RS_LOG_INFO, "%s", note);
-	}
-	if (rows.n == 0) {
-		rs_err_set(err, "no result rows in %s%s", cfg->args[0], cfg->nargs > 1 ? " and the others" : "");
-		goto bad;
-	}
-	if (cfg->relabel && rows_relabel(&rows, cfg->relabel, err) < 0)
-		goto bad;
-	if (cfg->tests && report_filter_tests(&rows, cfg->tests, err) < 0)
-		goto bad;
-	if (opts_given(cfg, "depths") && series_keep_depths(&rows, &cfg->depths, err) < 0)
-		goto bad;
-	/* Latency from the rows that carry it: an imported 2-column
-	 * redis-benchmark CSV has none. */
-	if (series_build(&rows, SM_RPS, &rps, err) < 0 ||
-	    series_build_known(&rows, SM_AVG, &avg, err) < 0)
-		goto bad;
-	for (size_t i = 0; i < rps.n; i++)
-		nsingle += rps.v[i].npts == 1;
-	/* With one depth per series there is no saturation to find; two or more
-	 * labels can still be compared at that depth (the stock redis-benchmark
-	 * runs people already have), so only a lone label is refused. */
-	if (nsingle == rps.n && rps.nlabels < 2) {
-		rs_err_set(err, "every series has one depth (%s %s: P=%u): no saturation to find and "
-			   "nothing to compare; sweep several depths (-P 1..40) or give a second label",
-			   rps.v[0].label, rps.v[0].test, rps.v[0].pts[0].depth);
-		goto bad;
-	}
 	ao.knee = cfg->knee;
 	ao.cv_limit = cfg->cv_limit;
 	ao.baseline = cfg->baseline;
 	ao.depth = (unsigned)cfg->depth;
 	/* Only json prints an interval per depth. */
 	ao.per_depth_ci = cfg->format == FORMAT_JSON;
-	if (analysis_run(&rps, avg.n ? &avg : NULL, &ao, &res, err) < 0)
-		goto bad;
-	rc = report_output(cfg, &res, err);
-	goto out;
-bad:
+	rc = report_rows(cfg, &rows, err);
+	if (rc == 0)
+		rc = report_series(&rows, &rps, &avg, err);
+	if (rc == 0)
+		rc = analysis_run(&rps, avg.n ? &avg : NULL, &ao, &res, err);
 	/* Everything before the output is about the files and options given. */
-	rs_err_as(err, RS_E_INPUT);
-out:
+	if (rc < 0)
+		rs_err_as(err, RS_E_INPUT);
+	else
+		rc = report_output(cfg, &res, err);
 	analysis_result_free(&res);
 	series_set_free(&avg);
 	series_set_free(&rps);
