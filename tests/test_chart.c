@@ -765,7 +765,7 @@ Test(chart, speedup_baseline_and_ratio_text_are_the_reports)
 	struct analysis_opts o = { 0.95, ANALYSIS_DEFAULT_CV_LIMIT, "tcp", 0, 0 };
 	struct chart_input in = { 0 };
 	struct chart *c = NULL;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	size_t nlabels = 0, nref = 0;
 
 	/* unix first: the chart's first label is not the baseline. */
@@ -828,7 +828,7 @@ Test(chart, one_depth_refused_naming_the_file)
 	const struct series *list[2];
 	struct chart_input in = { 0 };
 	struct chart *c = NULL;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	make_rows(&rows, 2, 1, 1);
 	cr_assert_eq(series_build(&rows, SM_RPS, &set, &err), 0);
@@ -868,7 +868,7 @@ Test(chart, past_the_palette_small_multiples)
 	struct series_set set;
 	const struct series **list;
 	struct chart *c;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	size_t npanel = 0;
 	struct render_color col[2] = { 0 };
 	int seen[2] = { 0 };
@@ -917,7 +917,7 @@ Test(chart, more_labels_than_colours_refused)
 	const struct series **list;
 	struct chart_input in = { 0 };
 	struct chart *c = NULL;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	char label[8][8];
 
 	for (size_t l = 0; l < 8; l++) {
@@ -953,7 +953,7 @@ Test(chart, legend_in_benchmark_order)
 	struct series_set set;
 	const struct series **list;
 	struct chart *c;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	size_t n = 0;
 
 	for (size_t t = 0; t < 4; t++)

@@ -59,7 +59,7 @@ ParameterizedTestParameters(depths, errors)
 ParameterizedTest(struct depths_bad *bad, depths, errors)
 {
 	struct depth_list d = { 0 };
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	cr_assert_eq(depths_parse(bad->s, &d, &err), -1, "'%s' accepted", bad->s);
 	cr_assert(err.msg[0] != '\0', "'%s': no message", bad->s);

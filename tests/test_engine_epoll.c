@@ -62,7 +62,7 @@ Test(engine_epoll, a_refused_epoll_mod_fails_the_run)
 		.timeout = 3.0, .max_reply = 1024,
 	};
 	struct engine_result res;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	struct engine *e;
 	pthread_t tid;
 	int lfd, rc;

@@ -12,7 +12,7 @@
 
 Test(num, u64_plain_and_suffixed)
 {
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	uint64_t v = 0;
 
 	cr_assert_eq(num_parse_u64("0", 0, 10, 0, &v, &err), 0, "%s", err.msg);
@@ -61,7 +61,7 @@ ParameterizedTestParameters(num, u64_refused)
 
 ParameterizedTest(struct num_u64_bad *c, num, u64_refused)
 {
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	uint64_t v = 12345;
 
 	cr_assert_eq(num_parse_u64(c->s, c->min, c->max, c->suffix, &v, &err), -1, "'%s' accepted",
@@ -72,7 +72,7 @@ ParameterizedTest(struct num_u64_bad *c, num, u64_refused)
 
 Test(num, u64_null_is_empty)
 {
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	uint64_t v;
 
 	cr_assert_eq(num_parse_u64(NULL, 0, 10, 0, &v, &err), -1);
@@ -83,7 +83,7 @@ Test(num, u64_null_is_empty)
 
 Test(num, double_accepted)
 {
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	double v = 0;
 
 	cr_assert_eq(num_parse_double("0.5", 0, 1, &v, &err), 0, "%s", err.msg);
@@ -130,7 +130,7 @@ ParameterizedTestParameters(num, double_refused)
 
 ParameterizedTest(struct num_double_bad *c, num, double_refused)
 {
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	double v = 42;
 
 	cr_assert_eq(num_parse_double(c->s, c->min, c->max, &v, &err), -1, "'%s' accepted", c->s);

@@ -70,7 +70,7 @@ static void expect_text(const char *p, const char *want)
 Test(outfile, appears_only_on_commit, .init = mk_dir, .fini = rm_dir)
 {
 	struct outfile o;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	struct stat st;
 	mode_t mask = umask(022);
 
@@ -91,7 +91,7 @@ Test(outfile, appears_only_on_commit, .init = mk_dir, .fini = rm_dir)
 Test(outfile, abort_leaves_the_old_file, .init = mk_dir, .fini = rm_dir)
 {
 	struct outfile o;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	put(path, "old");
 	cr_assert_eq(outfile_open(&o, path, &err), 0, "%s", err.msg);
@@ -105,7 +105,7 @@ Test(outfile, abort_leaves_the_old_file, .init = mk_dir, .fini = rm_dir)
 Test(outfile, commit_replaces_the_old_file, .init = mk_dir, .fini = rm_dir)
 {
 	struct outfile o;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	put(path, "old");
 	cr_assert_eq(outfile_open(&o, path, &err), 0, "%s", err.msg);
@@ -119,7 +119,7 @@ Test(outfile, commit_replaces_the_old_file, .init = mk_dir, .fini = rm_dir)
 Test(outfile, release_then_write_by_name, .init = mk_dir, .fini = rm_dir)
 {
 	struct outfile o;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	cr_assert_eq(outfile_open(&o, path, &err), 0, "%s", err.msg);
 	cr_assert_eq(outfile_release(&o, &err), 0, "%s", err.msg);
@@ -133,7 +133,7 @@ Test(outfile, release_then_write_by_name, .init = mk_dir, .fini = rm_dir)
 Test(outfile, a_link_stays_a_link, .init = mk_dir, .fini = rm_dir)
 {
 	struct outfile o;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	char real[4200], buf[4200];
 	struct stat st;
 	ssize_t n;
@@ -158,7 +158,7 @@ Test(outfile, a_link_stays_a_link, .init = mk_dir, .fini = rm_dir)
 Test(outfile, a_device_is_written_in_place)
 {
 	struct outfile o;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	struct stat st;
 
 	cr_assert_eq(outfile_open(&o, "/dev/null", &err), 0, "%s", err.msg);
@@ -173,7 +173,7 @@ Test(outfile, a_device_is_written_in_place)
 Test(outfile, a_full_device_is_an_error)
 {
 	struct outfile o;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	static char block[1 << 16];
 
 	if (access("/dev/full", W_OK) != 0)
@@ -187,7 +187,7 @@ Test(outfile, a_full_device_is_an_error)
 Test(outfile, a_missing_directory_is_an_error, .init = mk_dir, .fini = rm_dir)
 {
 	struct outfile o;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	char p[4200], want[4300];
 
 	snprintf(p, sizeof p, "%s/no/such/dir/x.png", dir);
@@ -200,7 +200,7 @@ Test(outfile, a_missing_directory_is_an_error, .init = mk_dir, .fini = rm_dir)
 Test(outfile, an_unwritable_directory_is_an_error, .init = mk_dir, .fini = rm_dir)
 {
 	struct outfile o;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	char want[4300];
 
 	if (geteuid() == 0)

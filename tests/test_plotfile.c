@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "chart.h"
 #include "opts.h"
 #include "plotfile.h"
 #include "series.h"
@@ -17,7 +18,7 @@ static struct rs_config cfg;
 
 static void setup(void)
 {
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	cr_assert_eq(opts_defaults(CMD_PLOT, &cfg, &err), 0, "%s", err.msg);
 }
@@ -27,15 +28,22 @@ static void teardown(void)
 	opts_free(&cfg);
 }
 
+/* The setter rsweep plot gives the parser: a global key is a plot option. */
+static int set(void *ud, const char *file, unsigned line, const char *key, const char *value,
+	       struct rs_err *err)
+{
+	return opts_set_file_key(CMD_PLOT, ud, file, line, key, value, err);
+}
+
 static int parse(const char *text, struct plotfile *pf, struct rs_err *err)
 {
-	return plotfile_parse(text, strlen(text), "t.plot", &cfg, pf, err);
+	return plotfile_parse(text, strlen(text), "t.plot", set, &cfg, pf, err);
 }
 
 Test(plotfile, options_and_panels, .init = setup, .fini = teardown)
 {
 	struct plotfile pf;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	cr_assert_eq(parse("metric = p99\n"
 			   "size = 640x480\n"
@@ -59,7 +67,7 @@ Test(plotfile, options_and_panels, .init = setup, .fini = teardown)
 	cr_assert_eq(pf.v[0].line, 5);
 	cr_assert_str_eq(pf.v[1].title, "Lists, pushed and popped", "title replaces the name");
 	cr_assert_str_eq(pf.v[1].tests, "lpush,lrange_*");
-	cr_assert_eq(pf.v[1].kind, KIND_SPEEDUP);
+	cr_assert_eq(pf.v[1].kind, CHART_SPEEDUP);
 	cr_assert_eq(pf.v[1].line, 7);
 	cr_assert_str_eq(pf.v[2].title, "Everything");
 	cr_assert_null(pf.v[2].tests, "no tests: every test");
@@ -72,11 +80,11 @@ Test(plotfile, options_and_panels, .init = setup, .fini = teardown)
 Test(plotfile, no_sections_no_panels, .init = setup, .fini = teardown)
 {
 	struct plotfile pf;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	cr_assert_eq(parse("kind = lines\n# only options\n", &pf, &err), 0, "%s", err.msg);
 	cr_assert_eq(pf.n, 0);
-	cr_assert_eq(cfg.kind, KIND_LINES);
+	cr_assert_eq(cfg.kind, CHART_LINES);
 	plotfile_free(&pf);
 	cr_assert_eq(parse("", &pf, &err), 0, "%s", err.msg);
 	cr_assert_eq(pf.n, 0);
@@ -86,19 +94,19 @@ Test(plotfile, no_sections_no_panels, .init = setup, .fini = teardown)
 Test(plotfile, the_last_of_a_repeated_panel_key_wins, .init = setup, .fini = teardown)
 {
 	struct plotfile pf;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	cr_assert_eq(parse("[P]\ntests = get\ntests = set\nkind = speedup\nkind = lines\n", &pf,
 			   &err), 0, "%s", err.msg);
 	cr_assert_str_eq(pf.v[0].tests, "set");
-	cr_assert_eq(pf.v[0].kind, KIND_LINES);
+	cr_assert_eq(pf.v[0].kind, CHART_LINES);
 	plotfile_free(&pf);
 }
 
 static void expect_refused(const char *text, const char *msg)
 {
 	struct plotfile pf;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	cr_assert_eq(parse(text, &pf, &err), -1, "accepted: %s", text);
 	cr_assert_str_eq(err.msg, msg, "for: %s", text);
@@ -119,7 +127,7 @@ Test(plotfile, refused_panel_keys, .init = setup, .fini = teardown)
 Test(plotfile, refused_options_name_their_line, .init = setup, .fini = teardown)
 {
 	struct plotfile pf;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	cr_assert_eq(parse("# x\nmetric = speed\n", &pf, &err), -1);
 	cr_assert_eq(strncmp(err.msg, "t.plot:2: ", 10), 0, "%s", err.msg);
@@ -143,18 +151,18 @@ Test(plotfile, read_names_the_file, .init = setup, .fini = teardown)
 	char path[] = "/tmp/rsweep-plotfile-XXXXXX";
 	int fd = mkstemp(path);
 	struct plotfile pf;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	char want[256];
 
 	cr_assert_geq(fd, 0);
 	cr_assert_eq(write(fd, "[A]\ntests = get\n[B]\nkind = pie\n", 31), 31);
 	close(fd);
-	cr_assert_eq(plotfile_read(path, &cfg, &pf, &err), -1);
+	cr_assert_eq(plotfile_read(path, set, &cfg, &pf, &err), -1);
 	snprintf(want, sizeof want, "%s:4: kind 'pie' is not one of lines|speedup", path);
 	cr_assert_str_eq(err.msg, want);
 	plotfile_free(&pf);
 	unlink(path);
-	cr_assert_eq(plotfile_read(path, &cfg, &pf, &err), -1);
+	cr_assert_eq(plotfile_read(path, set, &cfg, &pf, &err), -1);
 	cr_assert(strstr(err.msg, path) != NULL, "%s", err.msg);
 	plotfile_free(&pf);
 }
@@ -163,9 +171,9 @@ Test(plotfile, read_names_the_file, .init = setup, .fini = teardown)
 Test(plotfile, the_shipped_m1_article_plot, .init = setup, .fini = teardown)
 {
 	struct plotfile pf;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
-	cr_assert_eq(plotfile_read(RS_SRCDIR "/plots/m1-article.plot", &cfg, &pf, &err), 0, "%s",
+	cr_assert_eq(plotfile_read(RS_SRCDIR "/plots/m1-article.plot", set, &cfg, &pf, &err), 0, "%s",
 		     err.msg);
 	cr_assert_eq(cfg.metric, SM_RPS);
 	cr_assert_eq(pf.n, 4);

@@ -209,7 +209,7 @@ Test(render_pdf, pages_are_a4_turned_the_charts_way)
 {
 	char path[] = "/tmp/rsweep-pdf-a4-XXXXXX";
 	struct render_pdf *pdf;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	char *x;
 	size_t nx;
 	const char *land = "/MediaBox [ 0 0 841.89001 595.276 ]";

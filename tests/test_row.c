@@ -47,7 +47,7 @@ Test(row, init_leaves_every_figure_unknown)
 Test(row, figures_come_back_exactly)
 {
 	struct rs_rows rows = { 0 };
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	struct rs_row r;
 	const struct rs_rec *rec;
 
@@ -97,7 +97,7 @@ Test(row, figures_come_back_exactly)
 Test(row, negative_and_unknown_integers)
 {
 	struct rs_rows rows = { 0 };
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	struct rs_row r;
 	const struct rs_rec *rec;
 
@@ -116,7 +116,7 @@ Test(row, negative_and_unknown_integers)
 Test(row, integers_beyond_the_compact_row_are_errors)
 {
 	struct rs_rows rows = { 0 };
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	struct rs_row r;
 
 	base(&r, "a", "GET");
@@ -139,7 +139,7 @@ Test(row, integers_beyond_the_compact_row_are_errors)
 Test(row, strings_and_servers_stored_once)
 {
 	struct rs_rows rows = { 0 };
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	struct rs_row r;
 	const struct rs_rec *a, *b, *c;
 
@@ -167,7 +167,7 @@ Test(row, strings_and_servers_stored_once)
 static void three_labels(struct rs_rows *rows)
 {
 	const char *labels[] = { "a", "b", "a", "c" };
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	for (size_t i = 0; i < 4; i++) {
 		struct rs_row r;
@@ -180,7 +180,7 @@ static void three_labels(struct rs_rows *rows)
 Test(row, relabel_renames_every_row_once)
 {
 	struct rs_rows rows = { 0 };
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	three_labels(&rows);
 	cr_assert_eq(rows_relabel(&rows, "a=b,b=a", &err), 0, "%s", err.msg);
@@ -208,7 +208,7 @@ Test(row, relabel_refuses_without_changing_a_row)
 
 	three_labels(&rows);
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		struct rs_err err = { "" };
+		struct rs_err err = { 0 };
 
 		cr_assert_eq(rows_relabel(&rows, bad[i].spec, &err), -1, "'%s' accepted", bad[i].spec);
 		cr_assert_str_eq(err.msg, bad[i].msg, "'%s'", bad[i].spec);
@@ -217,7 +217,7 @@ Test(row, relabel_refuses_without_changing_a_row)
 	memset(longer, 'n', sizeof longer);
 	memcpy(longer, "a=", 2);
 	longer[sizeof longer - 1] = '\0';
-	cr_assert_eq(rows_relabel(&rows, longer, &(struct rs_err){ "" }), -1);
+	cr_assert_eq(rows_relabel(&rows, longer, &(struct rs_err){ 0 }), -1);
 	cr_assert_str_eq(rows.v[0].label, "a");
 	rows_free(&rows);
 }

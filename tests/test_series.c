@@ -268,7 +268,7 @@ ParameterizedTest(struct series_match_case *c, series, test_matches)
 Test(series, metric_value_reads_the_metric_figure)
 {
 	struct rs_rows rows = { 0 };
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	struct rs_row r;
 	const struct rs_rec *rec;
 

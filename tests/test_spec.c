@@ -14,7 +14,7 @@
 
 static void parse_ok(const char *text, struct spec *s)
 {
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	cr_assert_eq(spec_parse(text, strlen(text), "t.sweep", s, &err), 0, "%s", err.msg);
 }
@@ -122,7 +122,7 @@ ParameterizedTestParameters(spec, refused)
 ParameterizedTest(struct spec_bad *c, spec, refused)
 {
 	struct spec s;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	cr_assert_eq(spec_parse(c->text, strlen(c->text), "t.sweep", &s, &err), -1, "'%s' accepted",
 		     c->text);
@@ -135,7 +135,7 @@ Test(spec, nul_byte_and_long_line)
 {
 	static char big[5000];
 	struct spec s;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	cr_assert_eq(spec_parse("a = 1\nb = x\0y\n", 13, "f", &s, &err), -1);
 	cr_assert_str_eq(err.msg, "f:2: NUL byte in line");
@@ -153,7 +153,7 @@ Test(spec, read_file_names_the_file)
 	char path[] = "/tmp/rsweep-spec-XXXXXX";
 	int fd = mkstemp(path);
 	struct spec s;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	char want[256];
 
 	cr_assert_geq(fd, 0);
@@ -202,7 +202,7 @@ Test(spec, find_a_path_or_a_name)
 
 Test(spec, not_found_lists_where_it_looked)
 {
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	char want[1024];
 
 	cr_assert_eq(spec_not_found("nosuch", "plots", ".plot", &err), -1);

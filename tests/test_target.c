@@ -24,7 +24,7 @@ static redisContext *ctl;
 
 static void start(const char *const *extra)
 {
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	cr_assert_eq(spawn_start(&srv, redis_server(), 0, extra, 10, &err), 0, "%s", err.msg);
 	memset(&tgt, 0, sizeof tgt);
@@ -36,7 +36,7 @@ static void start(const char *const *extra)
 
 static void setup(void)
 {
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	start(NULL);
 	cr_assert_eq(target_connect(&tgt, &ctl, &err), 0, "%s", err.msg);
@@ -53,7 +53,7 @@ static void teardown(void)
 /* Run CMD, a literal (hiredis formats it), on the control connection. */
 #define run_ok(cmd)                                                                     \
 	do {                                                                            \
-		struct rs_err e_ = { "" };                                              \
+		struct rs_err e_ = { 0 };                                              \
 		cr_assert_eq(target_simple(ctl, &tgt, &e_, cmd), 0, "%s: %s", cmd, e_.msg); \
 	} while (0)
 
@@ -70,7 +70,7 @@ Test(target, describe)
 
 Test(target, info_and_fields, .init = setup, .fini = teardown)
 {
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	char *info = NULL, v[64];
 
 	cr_assert_eq(target_info(ctl, &tgt, "server", &info, &err), 0, "%s", err.msg);
@@ -90,7 +90,7 @@ Test(target, info_and_fields, .init = setup, .fini = teardown)
 
 Test(target, key_counts_and_flushes, .init = setup, .fini = teardown)
 {
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	uint64_t keys = 99;
 
 	cr_assert_eq(target_key_count(ctl, &tgt, &keys, &err), 0, "%s", err.msg);
@@ -116,7 +116,7 @@ Test(target, key_counts_and_flushes, .init = setup, .fini = teardown)
 
 Test(target, simple_reports_the_error_reply, .init = setup, .fini = teardown)
 {
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	char want[256];
 
 	run_ok("SET s text");
@@ -129,7 +129,7 @@ Test(target, simple_reports_the_error_reply, .init = setup, .fini = teardown)
 
 Test(target, point_stats_count_exactly, .init = setup, .fini = teardown)
 {
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	int64_t calls0 = -1, calls1 = -1;
 	double cpu0 = -1, cpu1 = -1;
 
@@ -149,7 +149,7 @@ Test(target, pipeline_reads_every_reply, .init = setup, .fini = teardown)
 				 "*2\r\n$4\r\nINCR\r\n$1\r\nk\r\n";
 	static const char bad[] = "*2\r\n$5\r\nLPUSH\r\n$1\r\nk\r\n"       /* wrong arity */
 				  "*2\r\n$4\r\nINCR\r\n$1\r\nk\r\n";
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	uint64_t keys;
 
 	cr_assert_eq(target_pipeline(ctl, &tgt, ok, sizeof ok - 1, 2, &err), 0, "%s", err.msg);
@@ -171,7 +171,7 @@ Test(target, pipeline_reads_every_reply, .init = setup, .fini = teardown)
 
 Test(target, dump_and_restore, .init = setup, .fini = teardown)
 {
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	char *payload = NULL;
 	size_t len = 0;
 	uint64_t keys;
@@ -196,7 +196,7 @@ Test(target, dump_and_restore, .init = setup, .fini = teardown)
 
 Test(target, flush_if_within_the_limit_only, .init = setup, .fini = teardown)
 {
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	struct target_keyspace ks;
 	uint64_t keys;
 
@@ -235,7 +235,7 @@ Test(target, no_server_is_a_connect_error)
 {
 	struct target t = { .socket = "/nonexistent/rsweep-test.sock", .connect_timeout = 1,
 			    .timeout = 1 };
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	redisContext *c = (redisContext *)&t;
 
 	target_describe(&t);
@@ -247,7 +247,7 @@ Test(target, no_server_is_a_connect_error)
 
 Test(target, passwords, .init = setup, .fini = teardown)
 {
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	redisContext *c = NULL;
 	char want[256];
 
@@ -270,7 +270,7 @@ Test(target, renamed_flush_and_eval, .fini = teardown)
 {
 	const char *const extra[] = { "--rename-command", "FLUSHALL", "", "--rename-command", "EVAL",
 				      "", NULL };
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	struct target_keyspace ks;
 
 	start(extra);
@@ -352,7 +352,7 @@ out:
 static void fake_start(const char *const *replies)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	snprintf(fake.dir, sizeof fake.dir, "/tmp/rsweep-fake-XXXXXX");
 	cr_assert_not_null(mkdtemp(fake.dir));
@@ -386,7 +386,7 @@ static void fake_stop(void)
 Test(target, fake_info_error_reply, .fini = fake_stop)
 {
 	static const char *const replies[] = { "+OK\r\n", "-ERR INFO is busy\r\n", NULL };
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	char *info = NULL, want[256];
 
 	fake_start(replies);
@@ -403,7 +403,7 @@ Test(target, fake_flush_if_unreadable_keyspace, .fini = fake_stop)
 	static const char *const replies[] = {
 		"+OK\r\n", "*2\r\n:1\r\n$19\r\n# Keyspace\r\ndb0:xx\r\n\r\n", NULL,
 	};
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	struct target_keyspace ks;
 
 	fake_start(replies);
@@ -418,7 +418,7 @@ Test(target, fake_flush_if_unreadable_keyspace, .fini = fake_stop)
 Test(target, fake_flush_if_unexpected_reply, .fini = fake_stop)
 {
 	static const char *const replies[] = { "+OK\r\n", ":1\r\n", NULL };
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	struct target_keyspace ks;
 	char want[256];
 
@@ -435,7 +435,7 @@ Test(target, fake_point_stats_without_cpu, .fini = fake_stop)
 		"+OK\r\n", "$43\r\n# Commandstats\r\ncmdstat_get:calls=5,usec=1\r\n\r\n", "$0\r\n\r\n",
 		NULL,
 	};
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	int64_t calls;
 	double cpu;
 
@@ -450,7 +450,7 @@ Test(target, fake_point_stats_without_cpu, .fini = fake_stop)
 Test(target, fake_closed_connection, .fini = fake_stop)
 {
 	static const char *const replies[] = { "+OK\r\n", NULL };
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	fake_start(replies);
 	cr_assert_eq(target_simple(ctl, &tgt, &err, "PING"), -1);

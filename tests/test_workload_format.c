@@ -33,7 +33,7 @@ int redisFormatCommandArgv(char **target, int argc, const char **argv, const siz
 Test(workload_format, a_preparation_that_cannot_be_formatted_fails_with_a_message)
 {
 	struct workload w;
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 	char *buf = NULL;
 	size_t len = 7, ncmds = 7;
 
