@@ -491,19 +491,6 @@ double chart_legend(struct chart_lay *L, double y, int rings, int by_label)
 	return y + rows * rowh + 6 * L->f;
 }
 
-/* Where test name stands in redis-benchmark's order (the catalogue's),
- * tests it does not know after all it knows. */
-static size_t chart_test_rank(const char *name)
-{
-	const char *const *cat = workload_names();
-	size_t r = 0;
-
-	for (; cat[r] != NULL; r++)
-		if (strcasecmp(cat[r], name) == 0)
-			return r;
-	return r;
-}
-
 /* Put L's tests in redis-benchmark's order (unknown ones after, as first
  * seen), whatever order the rows came in (a shuffled run's), so that a
  * test keeps its colour and its place in the legend from chart to chart;
@@ -516,7 +503,7 @@ static void chart_order_tests(struct chart_lay *L)
 	size_t n = 0;
 
 	for (size_t t = 0; t < L->ntests; t++)
-		rank[t] = chart_test_rank(L->tests[t]);
+		rank[t] = workload_rank(L->tests[t]);
 	/* Rank by rank, each in first-seen order: unknown tests all have the
 	 * last rank, so every test is placed by then. */
 	for (size_t r = 0; n < L->ntests; r++)

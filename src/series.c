@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "series.h"
+#include "workload.h"
 #include "xalloc.h"
 
 static const char *const metric_titles[] = {
@@ -231,6 +232,36 @@ struct series_pair {
 	uint32_t label, test, id;
 };
 
+/* Put set->tests in redis-benchmark's order (the catalogue's; names it
+ * does not know after, as first seen), whatever order the rows came in (a
+ * shuffled run's), so that every report and chart lists them alike.
+ * Returns the new place of each old index (caller frees). */
+static uint32_t *series_order_tests(struct series_set *set)
+{
+	size_t n = set->ntests;
+	uint32_t *to = xcalloc(n ? n : 1, sizeof *to);
+	size_t *rank = xcalloc(n ? n : 1, sizeof *rank);
+	const char **sorted = xcalloc(n ? n : 1, sizeof *sorted);
+	size_t k = 0, last = 0;
+
+	for (size_t t = 0; t < n; t++)
+		if ((rank[t] = workload_rank(set->tests[t])) > last)
+			last = rank[t];
+	/* Rank by rank, each in first-seen order: unknown tests share the
+	 * last rank. */
+	for (size_t r = 0; r <= last && k < n; r++)
+		for (size_t t = 0; t < n; t++)
+			if (rank[t] == r) {
+				to[t] = (uint32_t)k;
+				sorted[k++] = set->tests[t];
+			}
+	if (n > 0)
+		memcpy(set->tests, sorted, n * sizeof *sorted);
+	free(rank);
+	free(sorted);
+	return to;
+}
+
 static int cmp_pair(const void *a, const void *b)
 {
 	const struct series_pair *x = a, *y = b;
@@ -355,6 +386,7 @@ static int series_make(const struct rs_rows *rows, enum series_metric m, int kno
 	struct series_pair *pairs;
 	struct series_key *keys;
 	uint32_t *of, *order;     /* per row: its series; rows by series */
+	uint32_t *test_to;        /* a test's place in redis-benchmark's order */
 	size_t *start, nkept = 0, most = 0;
 	const char *last_label = NULL, *last_test = NULL;
 	uint32_t last_pair = 0;
@@ -400,14 +432,17 @@ static int series_make(const struct rs_rows *rows, enum series_metric m, int kno
 		have = 1;
 		nkept++;
 	}
-	/* Series in label-major order, then tests in first-seen order. */
+	/* Series in label-major order, then tests in redis-benchmark's. */
+	test_to = series_order_tests(out);
 	out->n = idx->pairs.n;
 	pairs = xcalloc(out->n ? out->n : 1, sizeof *pairs);
 	for (size_t p = 0; p < out->n; p++) {
 		memcpy(&pairs[p].label, strtab_str(&idx->pairs, (uint32_t)p), sizeof pairs[p].label);
 		memcpy(&pairs[p].test, strtab_str(&idx->pairs, (uint32_t)p) + 4, sizeof pairs[p].test);
+		pairs[p].test = test_to[pairs[p].test];
 		pairs[p].id = (uint32_t)p;
 	}
+	free(test_to);
 	qsort(pairs, out->n, sizeof *pairs, cmp_pair);
 	idx->pair_series = xcalloc(out->n ? out->n : 1, sizeof *idx->pair_series);
 	out->v = xcalloc(out->n ? out->n : 1, sizeof *out->v);

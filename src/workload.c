@@ -11,45 +11,13 @@
 #include "sbuf.h"
 #include "vec.h"
 #include "workload.h"
+#include "workload_int.h"
 #include "xalloc.h"
 
 _Static_assert(WORKLOAD_RAND_LEN == ENGINE_RAND_DIGITS,
 	       "the engine overwrites a whole __rand_int__, no more");
 
-/* "@" stands for the -d value.  Keys and shapes follow redis-benchmark 7. */
-static const struct {
-	const char *name;
-	const char *group;        /* extra -t name that selects it, or NULL */
-	const char *cmdstat;
-	enum workload_prep prep;
-	unsigned expect;
-	const char *argv[24];
-} catalogue[] = {
-	{ "PING_INLINE", "ping", "ping", PREP_NONE, ENGINE_REPLY_STATUS, { NULL } },   /* inline: special-cased */
-	{ "PING_MBULK", "ping", "ping", PREP_NONE, ENGINE_REPLY_STATUS, { "PING", NULL } },
-	{ "SET", NULL, "set", PREP_NONE, ENGINE_REPLY_STATUS, { "SET", "key:__rand_int__", "@", NULL } },
-	{ "GET", NULL, "get", PREP_STRINGS, ENGINE_REPLY_BULK, { "GET", "key:__rand_int__", NULL } },
-	{ "INCR", NULL, "incr", PREP_NONE, ENGINE_REPLY_INTEGER, { "INCR", "counter:__rand_int__", NULL } },
-	{ "LPUSH", NULL, "lpush", PREP_NONE, ENGINE_REPLY_INTEGER, { "LPUSH", "mylist", "@", NULL } },
-	{ "RPUSH", NULL, "rpush", PREP_NONE, ENGINE_REPLY_INTEGER, { "RPUSH", "mylist", "@", NULL } },
-	{ "LPOP", NULL, "lpop", PREP_LIST_POP, ENGINE_REPLY_BULK, { "LPOP", "mylist", NULL } },
-	{ "RPOP", NULL, "rpop", PREP_LIST_POP, ENGINE_REPLY_BULK, { "RPOP", "mylist", NULL } },
-	{ "SADD", NULL, "sadd", PREP_NONE, ENGINE_REPLY_INTEGER, { "SADD", "myset", "element:__rand_int__", NULL } },
-	{ "HSET", NULL, "hset", PREP_NONE, ENGINE_REPLY_INTEGER, { "HSET", "myhash", "element:__rand_int__", "@", NULL } },
-	{ "SPOP", NULL, "spop", PREP_SET_POP, ENGINE_REPLY_BULK, { "SPOP", "myset", NULL } },
-	{ "ZADD", NULL, "zadd", PREP_NONE, ENGINE_REPLY_INTEGER, { "ZADD", "myzset", "0", "element:__rand_int__", NULL } },
-	{ "ZPOPMIN", NULL, "zpopmin", PREP_ZSET_POP, ENGINE_REPLY_ARRAY, { "ZPOPMIN", "myzset", NULL } },
-	{ "LRANGE_100", "lrange", "lrange", PREP_LIST_RANGE, ENGINE_REPLY_ARRAY, { "LRANGE", "mylist", "0", "99", NULL } },
-	{ "LRANGE_300", "lrange", "lrange", PREP_LIST_RANGE, ENGINE_REPLY_ARRAY, { "LRANGE", "mylist", "0", "299", NULL } },
-	{ "LRANGE_500", "lrange", "lrange", PREP_LIST_RANGE, ENGINE_REPLY_ARRAY, { "LRANGE", "mylist", "0", "449", NULL } },
-	{ "LRANGE_600", "lrange", "lrange", PREP_LIST_RANGE, ENGINE_REPLY_ARRAY, { "LRANGE", "mylist", "0", "599", NULL } },
-	{ "MSET", NULL, "mset", PREP_NONE, ENGINE_REPLY_STATUS,
-	  { "MSET", "key:__rand_int__", "@", "key:__rand_int__", "@", "key:__rand_int__", "@",
-	    "key:__rand_int__", "@", "key:__rand_int__", "@", "key:__rand_int__", "@",
-	    "key:__rand_int__", "@", "key:__rand_int__", "@", "key:__rand_int__", "@",
-	    "key:__rand_int__", "@", NULL } },
-};
-#define NCAT (sizeof catalogue / sizeof catalogue[0])
+#define NCAT workload_ncat
 
 /* LRANGE_600 reads elements 0..599. */
 #define WORKLOAD_RANGE_LEN 600
@@ -58,15 +26,6 @@ static const struct {
 #define WORKLOAD_PREP_MAX 50000000ULL
 /* Elements per variadic preparation command. */
 #define WORKLOAD_PREP_CHUNK 1000
-
-const char *const *workload_names(void)
-{
-	static const char *names[NCAT + 1];
-
-	for (size_t i = 0; i < NCAT; i++)
-		names[i] = catalogue[i].name;
-	return names;
-}
 
 /* Find the offsets of every __rand_int__ in t->cmd. */
 static void workload_find_rand(struct workload_test *t)
@@ -144,28 +103,28 @@ static int workload_add(struct workload *w, size_t c, const char *data, size_t d
 	int argc = 0;
 
 	for (size_t i = 0; i < w->n; i++)
-		if (strcmp(w->v[i].name, catalogue[c].name) == 0)
+		if (strcmp(w->v[i].name, workload_catalogue[c].name) == 0)
 			return 0;         /* "ping,ping_inline": once is enough */
 	t = workload_push(w);
-	snprintf(t->name, sizeof t->name, "%s", catalogue[c].name);
-	snprintf(t->cmdstat, sizeof t->cmdstat, "%s", catalogue[c].cmdstat);
-	t->prep = catalogue[c].prep;
-	t->expect = catalogue[c].expect;
-	if (strcmp(catalogue[c].name, "PING_INLINE") == 0) {
+	snprintf(t->name, sizeof t->name, "%s", workload_catalogue[c].name);
+	snprintf(t->cmdstat, sizeof t->cmdstat, "%s", workload_catalogue[c].cmdstat);
+	t->prep = workload_catalogue[c].prep;
+	t->expect = workload_catalogue[c].expect;
+	if (strcmp(workload_catalogue[c].name, "PING_INLINE") == 0) {
 		t->cmd = xstrdup("PING\r\n");
 		t->len = 6;
 		return 0;
 	}
-	while (catalogue[c].argv[argc] != NULL)
+	while (workload_catalogue[c].argv[argc] != NULL)
 		argc++;
 	/* A catalogue command's key is its first argument (MSET repeats it);
 	 * the tests that read prepared data (GET, pops, LRANGE) create none. */
 	if (argc > 1) {
-		workload_count_keys(t, 1, 2, catalogue[c].argv);
+		workload_count_keys(t, 1, 2, workload_catalogue[c].argv);
 		for (int i = 1; i < argc && t->prep == PREP_NONE; i++)
-			t->key_per_request += strcmp(catalogue[c].argv[i], catalogue[c].argv[1]) == 0;
+			t->key_per_request += strcmp(workload_catalogue[c].argv[i], workload_catalogue[c].argv[1]) == 0;
 	}
-	return workload_format(t, argc, catalogue[c].argv, data, data_len, err);
+	return workload_format(t, argc, workload_catalogue[c].argv, data, data_len, err);
 }
 
 /* The names -t accepts, lower case, in catalogue order with each group
@@ -177,13 +136,13 @@ static void workload_known(char *out, size_t size)
 
 	sbuf_fixed(&b, out, size);
 	for (size_t c = 0; c < NCAT; c++) {
-		const char *group = catalogue[c].group;
+		const char *group = workload_catalogue[c].group;
 
-		if (group != NULL && (c == 0 || catalogue[c - 1].group == NULL ||
-				      strcmp(catalogue[c - 1].group, group) != 0))
+		if (group != NULL && (c == 0 || workload_catalogue[c - 1].group == NULL ||
+				      strcmp(workload_catalogue[c - 1].group, group) != 0))
 			sbuf_item(&b, ", ", "%s", group);
 		sbuf_item(&b, ", ", "%s", "");
-		for (const char *p = catalogue[c].name; *p; p++)
+		for (const char *p = workload_catalogue[c].name; *p; p++)
 			sbuf_printf(&b, "%c", *p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
 	}
 }
@@ -210,8 +169,8 @@ int workload_select(const char *list, uint64_t data_size, struct workload *out,
 		while (*name == ' ')
 			name++;
 		for (size_t c = 0; c < NCAT && rc == 0; c++)
-			if (strcasecmp(name, catalogue[c].name) == 0 ||
-			    (catalogue[c].group && strcasecmp(name, catalogue[c].group) == 0)) {
+			if (strcasecmp(name, workload_catalogue[c].name) == 0 ||
+			    (workload_catalogue[c].group && strcasecmp(name, workload_catalogue[c].group) == 0)) {
 				found = 1;
 				rc = workload_add(out, c, data, data_size, err);
 			}

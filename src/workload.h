@@ -62,6 +62,10 @@ void workload_free(struct workload *w);
 
 /* The names of the catalogue, NULL-terminated (for help and completion). */
 const char *const *workload_names(void);
+/* Where test name (any case) stands in redis-benchmark's order, the
+ * catalogue's: 0 for PING_INLINE; a name it does not know ranks after all
+ * it knows. */
+size_t workload_rank(const char *name);
 
 /* Check that preparing t for count requests is reasonable (elements and
  * bytes), without building anything. */

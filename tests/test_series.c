@@ -63,6 +63,34 @@ Test(series, order_and_lookup)
 	rows_free(&rows);
 }
 
+/* Tests come out in redis-benchmark's order whatever the rows' order (a
+ * shuffled run's), names it does not know after, as first seen; lookups
+ * still find every series. */
+Test(series, tests_in_benchmark_order)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set set;
+	static const char *const want[] = { "SET", "GET", "SADD", "MSET", "MY_EVAL", "ANOTHER" };
+
+	add(&rows, "a", "MY_EVAL", 1, 1, 10, NAN);
+	add(&rows, "a", "SADD", 1, 1, 20, NAN);
+	add(&rows, "a", "MSET", 2, 1, 30, NAN);
+	add(&rows, "a", "GET", 1, 1, 40, NAN);
+	add(&rows, "a", "ANOTHER", 1, 1, 50, NAN);
+	add(&rows, "a", "SET", 1, 1, 60, NAN);
+	build(&rows, &set);
+	cr_assert_eq(set.ntests, 6);
+	for (size_t i = 0; i < 6; i++) {
+		cr_assert_str_eq(set.tests[i], want[i], "test %zu", i);
+		cr_assert_str_eq(set.v[i].test, want[i], "series %zu", i);
+		cr_assert_eq(set.v[i].test_idx, i);
+		cr_assert_eq(series_find(&set, "a", want[i]), &set.v[i], "%s", want[i]);
+	}
+	cr_assert_float_eq(series_find(&set, "a", "GET")->pts[0].median, 40, 1e-9);
+	series_set_free(&set);
+	rows_free(&rows);
+}
+
 /* Thousands of names, each its own series: every one is found by name
  * and sits where the order says.  (Each name was a scan of the names
  * before it, and each lookup one of the series: minutes at this size.) */
