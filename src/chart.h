@@ -29,11 +29,6 @@ struct chart_input {
 	size_t nseries;
 	int log_x;                /* log2 x axis (also automatic for powers of two) */
 	double knee;              /* saturation fraction; 0: ANALYSIS_DEFAULT_KNEE */
-	/* Not read: a speed-up chart compares with in->an->baseline at
-	 * in->an->depth, as the report does (one home for both, the
-	 * analysis).  Kept so that callers need not change at once. */
-	const char *baseline;
-	unsigned depth;
 	/* The figures of the series: analysis_run over the set they point
 	 * into, with the same knee, baseline and depth.  The saturation rings,
 	 * "still rising" notes, bands (95% interval of each median) and

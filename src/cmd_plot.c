@@ -342,8 +342,6 @@ static void plot_input(const struct plot *p, const struct plot_panel *panel,
 	in->nseries = panel->n;
 	in->log_x = p->cfg->log_x;
 	in->knee = p->cfg->knee;
-	in->baseline = p->cfg->baseline;
-	in->depth = (unsigned)p->cfg->depth;
 	in->an = &p->an;
 }
 

@@ -117,7 +117,7 @@ static const struct opt_def opt_table[] = {
 	{ "title", 0, "TEXT", OT_STRING, PLOT, OFF(title), 0, 0, NULL, NULL, 1, "chart title" },
 	{ "size", 0, "WxH", OT_SIZE, PLOT, OFF(width), RENDER_SIZE_MIN, RENDER_SIZE_MAX, NULL,
 	  "1200x800", 1,
-	  "size of one panel in pixels (points in PDF)" },
+	  "size of one panel in pixels (in PDF, the layout, scaled to fit an A4 page)" },
 	{ "kind", 0, "KIND", OT_ENUM, PLOT, OFF(kind), 0, 0, chart_kind_names, "lines", 1,
 	  "lines against depth, or speed-up bars between two labels" },
 	{ "log-x", 0, NULL, OT_FLAG, PLOT, OFF(log_x), 0, 0, NULL, NULL, 1,
