@@ -1,5 +1,6 @@
-/* knee.c: level, peak, saturation depth, model and comparisons of
- * throughput series, with bootstrap intervals (the method is in knee.h). */
+/* knee.c: level, peak and saturation depth of throughput series, with
+ * bootstrap intervals (the method is in knee.h; the curves' fits are in
+ * knee_fit.c, comparisons in knee_cmp.c). */
 #include "config.h"
 
 #include <math.h>
@@ -7,25 +8,12 @@
 #include <string.h>
 
 #include "knee.h"
+#include "knee_int.h"
 #include "xalloc.h"
 
-/* Most pairs of two pools a comparison of one point a side enumerates. */
-#define KNEE_MAX_PAIRS 1000000
-/* Stream tags: each figure draws from a stream of its own. */
-enum { KNEE_TAG_SMOOTH = 1, KNEE_TAG_MODEL, KNEE_TAG_POINT, KNEE_TAG_CMP_A, KNEE_TAG_CMP_B,
-       KNEE_TAG_PEAK };
 /* The narrowest half-width of the smoother at a depth, in distances to its
  * second nearest neighbour: below 1 that neighbour would have no weight. */
 #define KNEE_MIN_REACH 1.25
-/* Bounds of the knee exponent s: 0.25 is a knee spread over 5 doublings,
- * 200 a corner within 0.4% of a broken line. */
-#define KNEE_S_MIN 0.25
-#define KNEE_S_MAX 200.0
-/* Residuals (rms of ln rps) below this are rounding: a perfect fit. */
-#define KNEE_EXACT 1e-9
-/* Residuals (ln rps) whose sign the runs test ignores: a noise-free curve
- * fitted by a near neighbour of itself leaves 10^-7 runs far from the knee. */
-#define KNEE_SIGN_FLOOR 1e-6
 /* Fits stop when a step moves the fitted ln rps by less than this: the
  * data's fit to rounding, a replicate's to far below its noise. */
 #define KNEE_TOL 1e-12
@@ -44,7 +32,7 @@ void knee_opts_default(struct knee_opts *o)
 }
 
 /* 0, or -1 with err naming the option out of range. */
-static int knee_check_opts(const struct knee_opts *o, struct rs_err *err)
+int knee_check_opts(const struct knee_opts *o, struct rs_err *err)
 {
 	if (!(o->knee > 0 && o->knee <= 1))
 		return rs_err_set(err, "knee %g is not a fraction in (0, 1]", o->knee);
@@ -432,8 +420,8 @@ static size_t knee_medtab_find(const double *cdf, size_t n, double u)
 
 /* One resampled ln median of depth i: its repeats from KNEE_BOOT_MIN_N on,
  * else centre plus the median of n draws from the pool.  work holds n. */
-static double knee_draw(const struct knee_series *s, const struct knee_result *r, size_t i,
-			double centre, struct stats_rng *rng, double *work)
+double knee_draw(const struct knee_series *s, const struct knee_result *r, size_t i,
+		 double centre, struct stats_rng *rng, double *work)
 {
 	size_t n = s->n[i];
 
@@ -454,436 +442,6 @@ static double knee_draw(const struct knee_series *s, const struct knee_result *r
 	for (size_t j = 0; j < n; j++)
 		work[j] = r->pool[stats_rng_below(rng, r->npool)];
 	return centre + stats_median_inplace(work, n);
-}
-
-/* ---- the curves ---- */
-
-/* What a fit sees: ln medians y at depths p, with weights w. */
-struct knee_data {
-	size_t m;
-	const double *p, *lnp, *y, *w;
-	double sumw;
-};
-
-/* ln rps of a curve with parameters t at depth p (lnp its log), and its
- * gradient J in t.  Returns -1 outside the curve's domain. */
-typedef int knee_eval(const double *t, double p, double lnp, double *g, double *J);
-
-struct knee_model {
-	size_t np;                /* parameters */
-	knee_eval *eval;
-	double lo[3], hi[3];      /* bounds of each parameter */
-};
-
-/* The model, t = (a, b): ln rps = ln P - ln(a + b P). */
-static int knee_mm_eval(const double *t, double p, double lnp, double *g, double *J)
-{
-	double d = t[0] + t[1] * p;
-
-	if (!(d > 0))
-		return -1;
-	*g = lnp - log(d);
-	J[0] = -1 / d;
-	J[1] = -p / d;
-	return 0;
-}
-
-/* The curve P R / (K^s + P^s)^(1/s), t = (ln R, ln K, v = 1/s):
- * ln rps = ln R + u - v softplus(u / v) with u = ln P - ln K.  v = 1 is the
- * model; small v a line that turns flat at K.  In v, not s, the shape
- * moves smoothly from soft to sharp, and Newton steps stay well scaled. */
-static int knee_gen_eval(const double *t, double p, double lnp, double *g, double *J)
-{
-	double u = lnp - t[1], v = t[2], z = u / v, e = exp(-fabs(z));
-	double sp = fmax(z, 0) + log1p(e), sg = z >= 0 ? 1 / (1 + e) : e / (1 + e);
-
-	(void)p;
-	*g = t[0] + u - v * sp;
-	J[0] = 1;
-	J[1] = sg - 1;
-	J[2] = z * sg - sp;
-	return 0;
-}
-
-static const struct knee_model knee_mm = {
-	2, knee_mm_eval, { -INFINITY, -INFINITY, 0 }, { INFINITY, INFINITY, 0 }
-};
-static const struct knee_model knee_gen = {
-	3, knee_gen_eval,
-	{ -INFINITY, -INFINITY, 1 / KNEE_S_MAX }, { INFINITY, INFINITY, 1 / KNEE_S_MIN }
-};
-
-/* Whether symmetric M (np <= 3) is positive definite (Cholesky). */
-static int knee_posdef(double M[3][3], size_t np)
-{
-	double L[3][3] = { { 0 } };
-
-	for (size_t j = 0; j < np; j++) {
-		double v = M[j][j];
-
-		for (size_t k = 0; k < j; k++)
-			v -= L[j][k] * L[j][k];
-		if (!(v > 0))
-			return 0;
-		L[j][j] = sqrt(v);
-		for (size_t i = j + 1; i < np; i++) {
-			double u = M[i][j];
-
-			for (size_t k = 0; k < j; k++)
-				u -= L[i][k] * L[j][k];
-			L[i][j] = u / L[j][j];
-		}
-	}
-	return 1;
-}
-
-/* knee_pass for the model. */
-static double knee_pass_mm(const struct knee_data *d, const double *t, double A[3][3],
-			   double g[3])
-{
-	double sse = 0, g0 = 0, g1 = 0, a00 = 0, a01 = 0, a11 = 0, s00 = 0, s01 = 0, s11 = 0;
-
-	for (size_t i = 0; i < d->m; i++) {
-		double p = d->p[i], den = t[0] + t[1] * p, q, r, w = d->w[i], wq, wq2, wrq2;
-
-		if (!(den > 0))
-			return INFINITY;
-		q = 1 / den;
-		r = d->y[i] - d->lnp[i] + log(den);
-		wq = w * q;
-		wq2 = wq * q;
-		wrq2 = wq2 * r;
-		sse += w * r * r;
-		/* J = -(q, p q), H = q² (1, p; p, p²). */
-		g0 -= wq * r;
-		g1 -= wq * p * r;
-		a00 += wq2;
-		a01 += wq2 * p;
-		a11 += wq2 * p * p;
-		s00 += wrq2;
-		s01 += wrq2 * p;
-		s11 += wrq2 * p * p;
-	}
-	memset(A, 0, 9 * sizeof A[0][0]);
-	memset(g, 0, 3 * sizeof g[0]);
-	g[0] = g0;
-	g[1] = g1;
-	A[0][0] = a00;
-	A[0][1] = A[1][0] = a01;
-	A[1][1] = a11;
-	a00 -= s00;
-	a01 -= s01;
-	a11 -= s11;
-	if (a00 > 0 && a11 > 0 && a00 * a11 - a01 * a01 > 0) {
-		A[0][0] = a00;
-		A[0][1] = A[1][0] = a01;
-		A[1][1] = a11;
-	}
-	return isfinite(sse) ? sse : INFINITY;
-}
-
-/* knee_pass for the curve with a free exponent.
- * Beyond |z| = 37 exp(-|z|) is below 10^-16 of 1: the softplus is its
- * linear part and needs neither exp nor log1p (most depths of a sharp
- * knee). */
-static double knee_pass_gen(const struct knee_data *d, const double *t, double A[3][3],
-			    double g[3])
-{
-	double sse = 0, v = t[2], iv = 1 / v, G[3] = { 0, 0, 0 }, N[3][3] = { { 0 } }, S[3] = { 0 };
-
-	for (size_t i = 0; i < d->m; i++) {
-		double u = d->lnp[i] - t[1], z = u * iv, sp, sg, sd, r, w = d->w[i], j1, j2, wr;
-
-		if (z > 37) {
-			sp = z;
-			sg = 1;
-			sd = 0;
-		} else if (z < -37) {
-			sp = sg = sd = 0;
-		} else {
-			double e = exp(-fabs(z));
-
-			sp = fmax(z, 0) + log1p(e);
-			sg = z >= 0 ? 1 / (1 + e) : e / (1 + e);
-			sd = sg * (1 - sg);
-		}
-		r = d->y[i] - (t[0] + u - v * sp);
-		sse += w * r * r;
-		j1 = sg - 1;
-		j2 = z * sg - sp;
-		wr = w * r;
-		G[0] += wr;
-		G[1] += wr * j1;
-		G[2] += wr * j2;
-		N[0][0] += w;
-		N[0][1] += w * j1;
-		N[0][2] += w * j2;
-		N[1][1] += w * j1 * j1;
-		N[1][2] += w * j1 * j2;
-		N[2][2] += w * j2 * j2;
-		/* H: (1,1) -sd/v, (1,2) -sd z/v, (2,2) -sd z²/v. */
-		S[0] += wr * sd * iv;
-		S[1] += wr * sd * z * iv;
-		S[2] += wr * sd * z * z * iv;
-	}
-	memcpy(g, G, sizeof G);
-	for (size_t k = 0; k < 3; k++)
-		for (size_t l = 0; l < k; l++)
-			N[k][l] = N[l][k];
-	memcpy(A, N, sizeof N);
-	N[1][1] += S[0];
-	N[1][2] = N[2][1] = N[1][2] + S[1];
-	N[2][2] += S[2];
-	if (knee_posdef(N, 3))
-		memcpy(A, N, sizeof N);
-	return isfinite(sse) ? sse : INFINITY;
-}
-
-/* Weighted residual sum of squares of curve t on d, with the normal
- * equations A x = g of a Newton step: A = J'WJ - sum of w r H, H the
- * curve's Hessian (the second term makes the step converge quadratically
- * even with 15% noise, where Gauss-Newton alone gains only a factor 30 a
- * step), or J'WJ alone where that sum is not positive definite; g = J'Wr.
- * INFINITY outside the domain.  Written out for each curve: the fits of
- * the replicates spend their time here. */
-static double knee_pass(const struct knee_model *mod, const struct knee_data *d, const double *t,
-			double A[3][3], double g[3])
-{
-	return mod == &knee_mm ? knee_pass_mm(d, t, A, g) : knee_pass_gen(d, t, A, g);
-}
-
-/* Solve (A + lambda diag A) x = g for np <= 3 by Gaussian elimination.
- * Returns -1 when singular. */
-static int knee_solve(double A[3][3], double lambda, const double g[3], size_t np, double x[3])
-{
-	double M[3][4];
-
-	for (size_t k = 0; k < np; k++) {
-		for (size_t l = 0; l < np; l++)
-			M[k][l] = A[k][l] * (k == l ? 1 + lambda : 1);
-		M[k][np] = g[k];
-	}
-	for (size_t c = 0; c < np; c++) {
-		size_t piv = c;
-
-		for (size_t k = c + 1; k < np; k++)
-			if (fabs(M[k][c]) > fabs(M[piv][c]))
-				piv = k;
-		if (!(fabs(M[piv][c]) > 0))
-			return -1;
-		for (size_t l = 0; l <= np; l++) {
-			double t = M[c][l];
-
-			M[c][l] = M[piv][l];
-			M[piv][l] = t;
-		}
-		for (size_t k = c + 1; k < np; k++) {
-			double f = M[k][c] / M[c][c];
-
-			for (size_t l = c; l <= np; l++)
-				M[k][l] -= f * M[c][l];
-		}
-	}
-	for (size_t c = np; c-- > 0;) {
-		double v = M[c][np];
-
-		for (size_t l = c + 1; l < np; l++)
-			v -= M[c][l] * x[l];
-		x[c] = v / M[c][c];
-	}
-	for (size_t c = 0; c < np; c++)
-		if (!isfinite(x[c]))
-			return -1;
-	return 0;
-}
-
-/* The damped step x from t: (A + lambda diag A) x = g, with a parameter
- * that sits on its bound and would step beyond it held there (else the
- * others' steps, computed as if it moved, would be wrong and the fit would
- * crawl along the bound).  Returns -1 when singular. */
-static int knee_step(const struct knee_model *mod, const double *t, double A[3][3], double lambda,
-		     const double g[3], double x[3])
-{
-	size_t np = mod->np;
-	int held[3] = { 0, 0, 0 };
-
-	for (size_t round = 0; round <= np; round++) {
-		double M[3][3], h[3];
-		int more = 0;
-
-		for (size_t k = 0; k < np; k++) {
-			for (size_t l = 0; l < np; l++)
-				M[k][l] = held[k] || held[l] ? (k == l) : A[k][l];
-			h[k] = held[k] ? 0 : g[k];
-		}
-		if (knee_solve(M, lambda, h, np, x) < 0)
-			return -1;
-		for (size_t k = 0; k < np; k++)
-			if (!held[k] && ((t[k] <= mod->lo[k] && x[k] < 0) ||
-					 (t[k] >= mod->hi[k] && x[k] > 0))) {
-				held[k] = 1;
-				more = 1;
-			}
-		if (!more)
-			return 0;
-	}
-	return 0;
-}
-
-/* Levenberg-Marquardt from t (inside the domain), at most iters trials; t
- * gets the fit.  One pass over the data a trial: an accepted trial's pass
- * gives the next step.  Stops when a step moves the fitted ln rps by less
- * than tol (root mean square) or the sum of squares by a relative tol².
- * Returns the residual sum of squares, or INFINITY (t untouched) when t is
- * outside the domain. */
-static double knee_lm(const struct knee_model *mod, const struct knee_data *d, double *t,
-		      int iters, double tol)
-{
-	double A[3][3], g[3], sse = knee_pass(mod, d, t, A, g), lambda = 1e-3;
-	size_t np = mod->np;
-
-	if (!isfinite(sse))
-		return INFINITY;
-	for (int it = 0; it < iters && lambda < 1e12; it++) {
-		double nA[3][3], ng[3], nt[3], x[3], ns, moved = 0;
-
-		if (knee_step(mod, t, A, lambda, g, x) < 0) {
-			lambda *= 10;
-			continue;
-		}
-		for (size_t k = 0; k < np; k++)
-			nt[k] = fmin(mod->hi[k], fmax(mod->lo[k], t[k] + x[k]));
-		ns = knee_pass(mod, d, nt, nA, ng);
-		if (!(ns <= sse)) {
-			lambda *= 10;
-			continue;
-		}
-		/* The step's mean square change of the fitted ln rps. */
-		for (size_t k = 0; k < np; k++)
-			for (size_t l = 0; l < np; l++)
-				moved += (nt[k] - t[k]) * A[k][l] * (nt[l] - t[l]);
-		memcpy(t, nt, np * sizeof *t);
-		memcpy(A, nA, sizeof nA);
-		memcpy(g, ng, sizeof ng);
-		if (sse - ns <= tol * tol * sse || moved <= tol * tol * d->sumw) {
-			sse = ns;
-			break;
-		}
-		sse = ns;
-		lambda = fmax(lambda / 10, 1e-12);
-	}
-	return sse;
-}
-
-/* The rps²-weighted linear fit of 1/rps = b + a/P (today's analysis_fit):
- * the model's starting point.  Returns -1 when degenerate. */
-static int knee_linear_fit(const struct knee_data *d, double *t)
-{
-	double sw = 0, sx = 0, sz = 0, sxx = 0, sxz = 0, den;
-
-	for (size_t i = 0; i < d->m; i++) {
-		double rps = exp(d->y[i]), x = 1 / d->p[i], z = 1 / rps, w = rps * rps;
-
-		sw += w;
-		sx += w * x;
-		sz += w * z;
-		sxx += w * x * x;
-		sxz += w * x * z;
-	}
-	den = sw * sxx - sx * sx;
-	if (!(den > 0))
-		return -1;
-	t[0] = (sw * sxz - sx * sz) / den;
-	t[1] = (sz - t[0] * sx) / sw;
-	return isfinite(t[0]) && isfinite(t[1]) ? 0 : -1;
-}
-
-/* Wald-Wolfowitz runs test of the signs of r[0..m) (residuals of ln rps
- * beyond KNEE_SIGN_FLOOR); NAN when it cannot tell (below 10 signs, or one
- * sign only). */
-static double knee_runs_z(const double *r, size_t m)
-{
-	size_t pos = 0, neg = 0, runs = 0;
-	int last = 0;
-	double n, mu, var;
-
-	for (size_t i = 0; i < m; i++) {
-		/* The sign of a residual at rounding level tells nothing. */
-		int sg = r[i] > KNEE_SIGN_FLOOR ? 1 : r[i] < -KNEE_SIGN_FLOOR ? -1 : 0;
-
-		if (sg == 0)
-			continue;
-		pos += sg > 0;
-		neg += sg < 0;
-		runs += sg != last;
-		last = sg;
-	}
-	n = (double)(pos + neg);
-	if (pos + neg < 10 || pos == 0 || neg == 0)
-		return NAN;
-	mu = 1 + 2.0 * (double)pos * (double)neg / n;
-	var = 2.0 * (double)pos * (double)neg * (2.0 * (double)pos * (double)neg - n) /
-	      (n * n * (n - 1));
-	return var > 0 ? ((double)runs - mu) / sqrt(var) : NAN;
-}
-
-/* How well curve t describes d. */
-struct knee_check {
-	double r2;                /* rps scale */
-	double rms;               /* of ln rps residuals */
-	double scale;             /* their robust scale, 1.4826 MAD */
-	double runs_z;
-};
-
-/* Fill c for curve (mod, t) on d: R², rms and robust scale of the ln
- * residuals, and their runs test. */
-static void knee_check_fit(const struct knee_model *mod, const struct knee_data *d,
-			   const double *t, struct knee_check *c)
-{
-	double mean = 0, ss_tot = 0, ss_res = 0, ss_ln = 0, *res = xcalloc(d->m, sizeof *res);
-
-	for (size_t i = 0; i < d->m; i++)
-		mean += exp(d->y[i]);
-	mean /= (double)d->m;
-	for (size_t i = 0; i < d->m; i++) {
-		double fit, J[3], rps = exp(d->y[i]);
-
-		mod->eval(t, d->p[i], d->lnp[i], &fit, J);
-		ss_res += (rps - exp(fit)) * (rps - exp(fit));
-		ss_tot += (rps - mean) * (rps - mean);
-		res[i] = d->y[i] - fit;
-		ss_ln += res[i] * res[i];
-	}
-	c->r2 = ss_tot > 0 ? 1 - ss_res / ss_tot : ss_res > 0 ? 0 : 1;
-	c->rms = sqrt(ss_ln / (double)d->m);
-	/* Residuals at rounding level: a perfect fit has no pattern to test. */
-	c->runs_z = c->rms > KNEE_EXACT ? knee_runs_z(res, d->m) : NAN;
-	c->scale = STATS_MAD_TO_SD * stats_mad(res, d->m);
-	free(res);
-}
-
-/* Whether a fit describes the curve as far as its residuals tell: no
- * systematic run, and an R² that is high or low only by the noise's doing
- * (residuals' robust scale within KNEE_POOR_NOISE sigma, so that one dip
- * does not condemn the model; an unknown sigma compares false, and R²
- * alone decides). */
-static int knee_poor(const struct knee_check *c, double sigma)
-{
-	return c->r2 < KNEE_MIN_R2 && !(c->scale <= KNEE_POOR_NOISE * sigma);
-}
-
-/* Whether the residuals run in stretches beyond chance. */
-static int knee_pattern(const struct knee_check *c)
-{
-	return c->runs_z < KNEE_RUNS_Z;
-}
-
-/* R = 1/b and K = a/b of the model t = (a, b); both +inf for b <= 0 (no
- * asymptote within any depth). */
-static void knee_ab_to_rk(const double *t, double *R, double *K)
-{
-	*R = t[1] > 0 ? 1 / t[1] : INFINITY;
-	*K = t[1] > 0 ? t[0] / t[1] : INFINITY;
 }
 
 /* The level of curve (mod, t) at every depth, and its figures. */
@@ -1345,15 +903,120 @@ static void knee_take(const struct knee_series *s, const struct knee_opts *o,
 	knee_interval(rep[KNEE_REP_GAIN], o, &r->gain);
 }
 
+/* The points of out and the fits' data in w, from s's medians. */
+static void knee_data_init(const struct knee_series *s, struct knee_work *w,
+			   struct knee_result *out)
+{
+	size_t m = s->m;
+
+	out->m = m;
+	out->pts = xcalloc(m, sizeof *out->pts);
+	for (size_t i = 0; i < m; i++) {
+		out->pts[i].depth = s->depth[i];
+		out->pts[i].n = s->n[i];
+		out->pts[i].median.est = stats_median(s->v[i], s->n[i]);
+		w->x[i] = log2(s->depth[i]);
+		w->p[i] = s->depth[i];
+		w->lnp[i] = log(s->depth[i]);
+		w->y[i] = log(out->pts[i].median.est);
+		w->prec[i] = w->w_mm[i] = w->w_gen[i] = 1 / knee_medvar(s->n[i]);
+		w->d_mm.sumw += w->prec[i];
+	}
+	w->d_mm.m = m;
+	w->d_mm.p = w->p;
+	w->d_mm.lnp = w->lnp;
+	w->d_mm.y = w->y;
+	w->d_gen = w->d_mm;
+	w->d_mm.w = w->w_mm;
+	w->d_gen.w = w->w_gen;
+}
+
+/* The smoothed medians (the level of last resort, fs) and whether the
+ * curve falls after its peak, judged on them. */
+static void knee_falls(const struct knee_series *s, const struct knee_opts *o, int boot,
+		       struct knee_smoother *h, struct knee_figs *fs, struct knee_work *w,
+		       struct knee_result *out)
+{
+	size_t m = s->m;
+
+	knee_median3(w->x, w->y, m, w->z);
+	knee_smoother_build(w->x, w->prec, m, h);
+	knee_smooth(h, w->z, w->smooth);
+	knee_figures(w->x, w->smooth, m, o->knee, NAN, fs);
+	if (boot)
+		knee_boot_smoothed(s, o, h, fs, out, w);
+	out->fall.est = fs->fall;
+	out->fall.lo = out->fall.hi = NAN;
+	out->falls = fs->fall < 1 - KNEE_FALL;
+	if (boot) {
+		struct stats_ci raw;
+
+		knee_interval(w->rep[0][KNEE_REP_FALL], o, &out->fall);
+		knee_interval(w->fall_raw, o, &raw);
+		out->falls = raw.hi < 1 - KNEE_FALL;
+	}
+}
+
+/* The level: the model where it describes the curve, or the curve with a
+ * sharper or softer knee where that one does (two or three parameters
+ * learnt from every depth: far steadier than any local average), else the
+ * smoothed medians.  Returns the curve (*t its parameters, fm its
+ * figures), or NULL for the smoothed medians. */
+static const struct knee_model *knee_level(const struct knee_opts *o, struct knee_work *w,
+					   double *t_mm, double *t_gen, int gen_ok,
+					   struct knee_figs *fm, double **t, struct knee_result *out)
+{
+	const struct knee_model *lmod = NULL;
+
+	out->level = KNEE_LEVEL_SMOOTHED;
+	out->curve_R = out->curve_K = out->curve_s = NAN;
+	*t = NULL;
+	if (out->fit.status == KNEE_FIT_OK) {
+		lmod = &knee_mm;
+		*t = t_mm;
+		out->level = KNEE_LEVEL_MODEL;
+		knee_ab_to_rk(t_mm, &out->curve_R, &out->curve_K);
+		out->curve_s = 1;
+	} else if (!out->falls && gen_ok) {
+		lmod = &knee_gen;
+		*t = t_gen;
+		out->level = KNEE_LEVEL_CURVE;
+		out->curve_R = exp(t_gen[0]);
+		out->curve_K = exp(t_gen[1]);
+		out->curve_s = 1 / t_gen[2];
+	}
+	if (lmod && knee_curve_figures(lmod, &w->d_mm, *t, w->x, o->knee, w->centre, fm) < 0) {
+		lmod = NULL;
+		*t = NULL;
+		out->level = KNEE_LEVEL_SMOOTHED;
+		out->curve_R = out->curve_K = out->curve_s = NAN;
+	}
+	return lmod;
+}
+
+/* Still rising: the gain per doubling clears KNEE_RISING, its whole
+ * interval where there is one. */
+static void knee_saturated(size_t m, int boot, struct knee_result *out)
+{
+	if (m < 2)
+		out->saturated = KNEE_SAT_UNKNOWN;
+	else if ((boot ? out->gain.lo : out->gain.est) > KNEE_RISING)
+		out->saturated = KNEE_SAT_NO;
+	else
+		out->saturated = KNEE_SAT_YES;
+	if (out->saturated == KNEE_SAT_NO)
+		out->sat_depth.hi = NAN;
+}
+
 int knee_analyse(const struct knee_series *s, const struct knee_opts *o, struct knee_result *out,
 		 struct rs_err *err)
 {
-	const struct knee_model *lmod = NULL;
+	const struct knee_model *lmod;
 	struct knee_work w;
 	struct knee_smoother h;
 	struct knee_figs fs, fm;
 	size_t m = s->m, maxn = 1;
-	double t_mm[3] = { NAN, NAN, 0 }, t_gen[3] = { NAN, NAN, NAN }, *lt = NULL;
+	double t_mm[3] = { NAN, NAN, 0 }, t_gen[3] = { NAN, NAN, NAN }, *lt;
 	int boot, gen_ok;
 
 	memset(out, 0, sizeof *out);
@@ -1363,104 +1026,31 @@ int knee_analyse(const struct knee_series *s, const struct knee_opts *o, struct 
 		if (s->n[i] > maxn)
 			maxn = s->n[i];
 	knee_work_alloc(&w, m, maxn, o->B);
-	out->m = m;
 	if (maxn >= KNEE_FAST_N)
 		knee_medtab_build(s, out);
-	out->pts = xcalloc(m, sizeof *out->pts);
-	for (size_t i = 0; i < m; i++) {
-		out->pts[i].depth = s->depth[i];
-		out->pts[i].n = s->n[i];
-		out->pts[i].median.est = stats_median(s->v[i], s->n[i]);
-		w.x[i] = log2(s->depth[i]);
-		w.p[i] = s->depth[i];
-		w.lnp[i] = log(s->depth[i]);
-		w.y[i] = log(out->pts[i].median.est);
-		w.prec[i] = w.w_mm[i] = w.w_gen[i] = 1 / knee_medvar(s->n[i]);
-		w.d_mm.sumw += w.prec[i];
-	}
-	w.d_mm.m = m;
-	w.d_mm.p = w.p;
-	w.d_mm.lnp = w.lnp;
-	w.d_mm.y = w.y;
-	w.d_gen = w.d_mm;
-	w.d_mm.w = w.w_mm;
-	w.d_gen.w = w.w_gen;
+	knee_data_init(s, &w, out);
 	knee_noise(s, w.x, w.y, out);
 	boot = out->noise != KNEE_NOISE_NONE;
-	/* The smoothed medians: the falls test, and the level of last resort. */
-	knee_median3(w.x, w.y, m, w.z);
-	knee_smoother_build(w.x, w.prec, m, &h);
-	knee_smooth(&h, w.z, w.smooth);
-	knee_figures(w.x, w.smooth, m, o->knee, NAN, &fs);
-	if (boot)
-		knee_boot_smoothed(s, o, &h, &fs, out, &w);
-	out->fall.est = fs.fall;
-	out->fall.lo = out->fall.hi = NAN;
-	out->falls = fs.fall < 1 - KNEE_FALL;
-	if (boot) {
-		struct stats_ci raw;
-
-		knee_interval(w.rep[0][KNEE_REP_FALL], o, &out->fall);
-		knee_interval(w.fall_raw, o, &raw);
-		out->falls = raw.hi < 1 - KNEE_FALL;
-	}
-
+	knee_falls(s, o, boot, &h, &fs, &w, out);
 	knee_fits(&w, out, t_mm, t_gen, &gen_ok);
 	if (out->falls && out->fit.status != KNEE_FIT_TOO_FEW &&
 	    out->fit.status != KNEE_FIT_NONPOSITIVE)
 		out->fit.status = KNEE_FIT_FALLS;
-
-	/* The level: the model where it describes the curve, or the curve
-	 * with a sharper or softer knee where that one does (two or three
-	 * parameters learnt from every depth: far steadier than any local
-	 * average), else the smoothed medians. */
-	out->level = KNEE_LEVEL_SMOOTHED;
-	out->curve_R = out->curve_K = out->curve_s = NAN;
-	if (out->fit.status == KNEE_FIT_OK) {
-		lmod = &knee_mm;
-		lt = t_mm;
-		out->level = KNEE_LEVEL_MODEL;
-		knee_ab_to_rk(t_mm, &out->curve_R, &out->curve_K);
-		out->curve_s = 1;
-	} else if (!out->falls && gen_ok) {
-		lmod = &knee_gen;
-		lt = t_gen;
-		out->level = KNEE_LEVEL_CURVE;
-		out->curve_R = exp(t_gen[0]);
-		out->curve_K = exp(t_gen[1]);
-		out->curve_s = 1 / t_gen[2];
-	}
-	if (lmod && knee_curve_figures(lmod, &w.d_mm, lt, w.x, o->knee, w.centre, &fm) < 0) {
-		lmod = NULL;
-		out->level = KNEE_LEVEL_SMOOTHED;
-		out->curve_R = out->curve_K = out->curve_s = NAN;
-	}
+	lmod = knee_level(o, &w, t_mm, t_gen, gen_ok, &fm, &lt, out);
 	if (lmod == NULL)
 		memcpy(w.centre, w.smooth, m * sizeof *w.centre);
 	else
 		knee_noise_from_fit(lmod, lmod == &knee_mm ? &w.d_mm : &w.d_gen, w.prec, lt, out);
 	knee_points(s, o, out, w.y, w.work);
-	if (boot && isfinite(t_mm[0]))
-		knee_boot_fitted(s, o, t_mm, lmod, lt, out, &w);
 	if (boot && isfinite(t_mm[0])) {
+		knee_boot_fitted(s, o, t_mm, lmod, lt, out, &w);
 		knee_interval(w.rep[1][KNEE_REP_R], o, &out->fit.R);
 		knee_interval(w.rep[1][KNEE_REP_K], o, &out->fit.K);
 	}
 	knee_take(s, o, lmod ? &fm : &fs, lmod ? w.rep[1] : w.rep[0], boot, out);
 	for (size_t i = 0; i < m; i++)
 		out->pts[i].level = exp(w.centre[i]);
-
-	/* Still rising: the gain per doubling clears KNEE_RISING, its whole
-	 * interval where there is one. */
-	if (m < 2)
-		out->saturated = KNEE_SAT_UNKNOWN;
-	else if ((boot ? out->gain.lo : out->gain.est) > KNEE_RISING)
-		out->saturated = KNEE_SAT_NO;
-	else
-		out->saturated = KNEE_SAT_YES;
-	if (out->saturated == KNEE_SAT_NO)
-		out->sat_depth.hi = NAN;
-
+	knee_saturated(m, boot, out);
 	knee_smoother_free(&h);
 	knee_work_free(&w);
 	return 0;
@@ -1477,140 +1067,3 @@ void knee_result_free(struct knee_result *r)
 	memset(r, 0, sizeof *r);
 }
 
-/* ---- comparisons ---- */
-
-/* c->verdict and c->within_band from c->ratio's interval. */
-static void knee_verdict(struct knee_cmp *c)
-{
-	double lo = c->ratio.lo, hi = c->ratio.hi;
-
-	c->within_band = 0;
-	if (isnan(lo) || isnan(hi)) {
-		c->verdict = KNEE_UNKNOWN;
-		return;
-	}
-	c->within_band = lo >= 1 - KNEE_CMP_BAND && hi <= 1 + KNEE_CMP_BAND;
-	if (lo > 1 + KNEE_CMP_BAND)
-		c->verdict = KNEE_FASTER;
-	else if (hi < 1 - KNEE_CMP_BAND)
-		c->verdict = KNEE_SLOWER;
-	else
-		c->verdict = KNEE_SAME;
-}
-
-/* The ratio's interval from n bootstrap replicates of its log (reordered),
- * and the verdict it gives. */
-static void knee_ratio_ci(struct knee_cmp *out, double *rep, size_t n, double level)
-{
-	stats_percentile_inplace(rep, n, level, &out->ratio.lo, &out->ratio.hi);
-	out->ratio.lo = exp(out->ratio.lo);
-	out->ratio.hi = exp(out->ratio.hi);
-	knee_verdict(out);
-}
-
-int knee_compare_at(const struct knee_series *a, const struct knee_result *ra, size_t ia,
-		    const struct knee_series *b, const struct knee_result *rb, size_t ib,
-		    const struct knee_opts *o, struct knee_cmp *out, struct rs_err *err)
-{
-	struct stats_rng rga, rgb;
-	double *rep, *work, ya, yb;
-	size_t maxn;
-
-	memset(out, 0, sizeof *out);
-	out->ratio.est = out->ratio.lo = out->ratio.hi = NAN;
-	out->verdict = KNEE_UNKNOWN;
-	if (knee_check_opts(o, err) < 0)
-		return -1;
-	if (ra->m != a->m || rb->m != b->m)
-		return rs_err_set(err, "a comparison with the result of another series");
-	if (ia >= a->m || ib >= b->m)
-		return rs_err_set(err, "comparison at depth index %zu or %zu: out of range", ia,
-				  ib);
-	ya = log(ra->pts[ia].median.est);
-	yb = log(rb->pts[ib].median.est);
-	out->ratio.est = exp(ya - yb);
-	if (ra->pts[ia].method == KNEE_CI_NONE || rb->pts[ib].method == KNEE_CI_NONE)
-		return 0;
-	if (a->n[ia] == 1 && b->n[ib] == 1 && ra->npool <= KNEE_MAX_PAIRS / rb->npool) {
-		/* One point a side: a replicate is one draw from each pool, so
-		 * all pairs of the two pools are the exact distribution; type
-		 * 6 quantiles, as for a point's own interval. */
-		size_t np = ra->npool * rb->npool, k = 0;
-		double qlo, qhi;
-
-		rep = xcalloc(np, sizeof *rep);
-		for (size_t i = 0; i < ra->npool; i++)
-			for (size_t j = 0; j < rb->npool; j++)
-				rep[k++] = ra->pool[i] - rb->pool[j];
-		qlo = stats_quantile6_inplace(rep, np, (1 - o->level) / 2);
-		qhi = stats_quantile6_inplace(rep, np, (1 + o->level) / 2);
-		out->ratio.lo = out->ratio.est * exp(qlo);
-		out->ratio.hi = out->ratio.est * exp(qhi);
-		free(rep);
-		knee_verdict(out);
-		return 0;
-	}
-	maxn = a->n[ia] > b->n[ib] ? a->n[ia] : b->n[ib];
-	rep = xcalloc(o->B, sizeof *rep);
-	work = xcalloc(maxn, sizeof *work);
-	stats_rng_seed(&rga, stats_seed_mix(o->seed, (uint64_t)KNEE_TAG_CMP_A << 32 | ia));
-	stats_rng_seed(&rgb, stats_seed_mix(o->seed, (uint64_t)KNEE_TAG_CMP_B << 32 | ib));
-	for (size_t k = 0; k < o->B; k++) {
-		double da = knee_draw(a, ra, ia, ya, &rga, work);
-
-		rep[k] = da - knee_draw(b, rb, ib, yb, &rgb, work);
-	}
-	knee_ratio_ci(out, rep, o->B, o->level);
-	free(work);
-	free(rep);
-	return 0;
-}
-
-int knee_compare_peak(const struct knee_result *ra, const struct knee_result *rb,
-		      const struct knee_opts *o, struct knee_cmp *out, struct rs_err *err)
-{
-	struct stats_rng rng;
-	double *rep;
-	size_t nb;
-
-	memset(out, 0, sizeof *out);
-	out->ratio.est = out->ratio.lo = out->ratio.hi = NAN;
-	out->verdict = KNEE_UNKNOWN;
-	if (knee_check_opts(o, err) < 0)
-		return -1;
-	out->ratio.est = ra->peak_rps.est / rb->peak_rps.est;
-	if (ra->nboot == 0 || rb->nboot == 0)
-		return 0;
-	nb = ra->nboot < rb->nboot ? ra->nboot : rb->nboot;
-	rep = xcalloc(rb->nboot, sizeof *rep);
-	memcpy(rep, rb->boot_peak, rb->nboot * sizeof *rep);
-	stats_rng_seed(&rng, stats_seed_mix(o->seed, KNEE_TAG_PEAK));
-	/* Fisher-Yates: replicate k of a meets a random one of b. */
-	for (size_t k = rb->nboot; k > 1; k--) {
-		size_t j = stats_rng_below(&rng, k);
-		double t = rep[k - 1];
-
-		rep[k - 1] = rep[j];
-		rep[j] = t;
-	}
-	for (size_t k = 0; k < nb; k++)
-		rep[k] = ra->boot_peak[k] - rep[k];
-	knee_ratio_ci(out, rep, nb, o->level);
-	free(rep);
-	return 0;
-}
-
-const char *knee_verdict_name(enum knee_verdict v)
-{
-	switch (v) {
-	case KNEE_SAME:
-		return "same";
-	case KNEE_FASTER:
-		return "faster";
-	case KNEE_SLOWER:
-		return "slower";
-	case KNEE_UNKNOWN:
-		break;
-	}
-	return "unknown";
-}

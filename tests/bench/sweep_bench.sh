@@ -31,15 +31,25 @@ for i in $(seq 1 "$MAXD"); do
 	redis-cli -s "$T/redis.sock" flushall >/dev/null
 done
 t1=$(now)
-"$RSWEEP" run -s "$T/redis.sock" -t $TESTS -P 1..$MAXD -n 100000 --force-flush -q \
-	-o "$T/seed.csv" --overwrite >/dev/null 2>&1
+"$RSWEEP" run -s "$T/redis.sock" -t $TESTS -P 1..$MAXD -n 100000 --repeat 1 \
+	--order sequential --force-flush -q -o "$T/seed.csv" --overwrite >/dev/null 2>&1
 t2=$(now)
-awk -F, -v loop="$(echo "$t1 - $t0" | bc)" -v wall="$(echo "$t2 - $t1" | bc)" '
+# The article's sweep as rsweep ships it: its sweep file, the defaults
+# (three repeats of each point, shuffled).
+"$RSWEEP" run -s "$T/redis.sock" --sweep "$(dirname "$0")/../../sweeps/m1-article.sweep" \
+	-P 1..$MAXD --force-flush -q -o "$T/m1.csv" --overwrite >/dev/null 2>&1
+t3=$(now)
+awk -F, -v loop="$(echo "$t1 - $t0" | bc)" -v wall="$(echo "$t2 - $t1" | bc)" \
+	-v m1="$(echo "$t3 - $t2" | bc)" -v maxd="$MAXD" -v m1n="$(($(wc -l <"$T/m1.csv") - 1))" '
 	NR > 1 { timed += $7; n++ }
 	END {
 		out = wall - timed
-		printf "shell loop wall         %8.1f s\n", loop
-		printf "rsweep wall             %8.1f s  (%.2fx the loop)\n", wall, wall / loop
+		printf "shell loop wall         %8.1f s  (%.1f s with the article'"'"'s sleep 1)\n", loop,
+		       loop + maxd
+		printf "rsweep wall, 1 pass     %8.1f s  (%.2fx the loop)\n", wall, wall / loop
+		printf "rsweep --sweep m1-article %6.1f s  (%.2fx the loop, %.2fx with its sleep;\n", m1,
+		       m1 / loop, m1 / (loop + maxd)
+		printf "                                   3 repeats, shuffled, %d points)\n", m1n
 		printf "rsweep timed windows    %8.1f s over %d points\n", timed, n
 		printf "outside timed windows   %8.1f s = %.1f%% of wall, %.1f ms per point\n",
 			out, 100 * out / wall, 1000 * out / n

@@ -1,0 +1,150 @@
+/* knee_cmp.c: comparisons of two throughput series at a depth or at their
+ * peaks: the ratio of medians, its interval, and a verdict. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "knee.h"
+#include "knee_int.h"
+#include "xalloc.h"
+
+/* Most pairs of two pools a comparison of one point a side enumerates. */
+#define KNEE_MAX_PAIRS 1000000
+
+/* c->verdict and c->within_band from c->ratio's interval. */
+static void knee_verdict(struct knee_cmp *c)
+{
+	double lo = c->ratio.lo, hi = c->ratio.hi;
+
+	c->within_band = 0;
+	if (isnan(lo) || isnan(hi)) {
+		c->verdict = KNEE_UNKNOWN;
+		return;
+	}
+	c->within_band = lo >= 1 - KNEE_CMP_BAND && hi <= 1 + KNEE_CMP_BAND;
+	if (lo > 1 + KNEE_CMP_BAND)
+		c->verdict = KNEE_FASTER;
+	else if (hi < 1 - KNEE_CMP_BAND)
+		c->verdict = KNEE_SLOWER;
+	else
+		c->verdict = KNEE_SAME;
+}
+
+/* The ratio's interval from n bootstrap replicates of its log (reordered),
+ * and the verdict it gives. */
+static void knee_ratio_ci(struct knee_cmp *out, double *rep, size_t n, double level)
+{
+	stats_percentile_inplace(rep, n, level, &out->ratio.lo, &out->ratio.hi);
+	out->ratio.lo = exp(out->ratio.lo);
+	out->ratio.hi = exp(out->ratio.hi);
+	knee_verdict(out);
+}
+
+int knee_compare_at(const struct knee_series *a, const struct knee_result *ra, size_t ia,
+		    const struct knee_series *b, const struct knee_result *rb, size_t ib,
+		    const struct knee_opts *o, struct knee_cmp *out, struct rs_err *err)
+{
+	struct stats_rng rga, rgb;
+	double *rep, *work, ya, yb;
+	size_t maxn;
+
+	memset(out, 0, sizeof *out);
+	out->ratio.est = out->ratio.lo = out->ratio.hi = NAN;
+	out->verdict = KNEE_UNKNOWN;
+	if (knee_check_opts(o, err) < 0)
+		return -1;
+	if (ra->m != a->m || rb->m != b->m)
+		return rs_err_set(err, "a comparison with the result of another series");
+	if (ia >= a->m || ib >= b->m)
+		return rs_err_set(err, "comparison at depth index %zu or %zu: out of range", ia,
+				  ib);
+	ya = log(ra->pts[ia].median.est);
+	yb = log(rb->pts[ib].median.est);
+	out->ratio.est = exp(ya - yb);
+	if (ra->pts[ia].method == KNEE_CI_NONE || rb->pts[ib].method == KNEE_CI_NONE)
+		return 0;
+	if (a->n[ia] == 1 && b->n[ib] == 1 && ra->npool <= KNEE_MAX_PAIRS / rb->npool) {
+		/* One point a side: a replicate is one draw from each pool, so
+		 * all pairs of the two pools are the exact distribution; type
+		 * 6 quantiles, as for a point's own interval. */
+		size_t np = ra->npool * rb->npool, k = 0;
+		double qlo, qhi;
+
+		rep = xcalloc(np, sizeof *rep);
+		for (size_t i = 0; i < ra->npool; i++)
+			for (size_t j = 0; j < rb->npool; j++)
+				rep[k++] = ra->pool[i] - rb->pool[j];
+		qlo = stats_quantile6_inplace(rep, np, (1 - o->level) / 2);
+		qhi = stats_quantile6_inplace(rep, np, (1 + o->level) / 2);
+		out->ratio.lo = out->ratio.est * exp(qlo);
+		out->ratio.hi = out->ratio.est * exp(qhi);
+		free(rep);
+		knee_verdict(out);
+		return 0;
+	}
+	maxn = a->n[ia] > b->n[ib] ? a->n[ia] : b->n[ib];
+	rep = xcalloc(o->B, sizeof *rep);
+	work = xcalloc(maxn, sizeof *work);
+	stats_rng_seed(&rga, stats_seed_mix(o->seed, (uint64_t)KNEE_TAG_CMP_A << 32 | ia));
+	stats_rng_seed(&rgb, stats_seed_mix(o->seed, (uint64_t)KNEE_TAG_CMP_B << 32 | ib));
+	for (size_t k = 0; k < o->B; k++) {
+		double da = knee_draw(a, ra, ia, ya, &rga, work);
+
+		rep[k] = da - knee_draw(b, rb, ib, yb, &rgb, work);
+	}
+	knee_ratio_ci(out, rep, o->B, o->level);
+	free(work);
+	free(rep);
+	return 0;
+}
+
+int knee_compare_peak(const struct knee_result *ra, const struct knee_result *rb,
+		      const struct knee_opts *o, struct knee_cmp *out, struct rs_err *err)
+{
+	struct stats_rng rng;
+	double *rep;
+	size_t nb;
+
+	memset(out, 0, sizeof *out);
+	out->ratio.est = out->ratio.lo = out->ratio.hi = NAN;
+	out->verdict = KNEE_UNKNOWN;
+	if (knee_check_opts(o, err) < 0)
+		return -1;
+	out->ratio.est = ra->peak_rps.est / rb->peak_rps.est;
+	if (ra->nboot == 0 || rb->nboot == 0)
+		return 0;
+	nb = ra->nboot < rb->nboot ? ra->nboot : rb->nboot;
+	rep = xcalloc(rb->nboot, sizeof *rep);
+	memcpy(rep, rb->boot_peak, rb->nboot * sizeof *rep);
+	stats_rng_seed(&rng, stats_seed_mix(o->seed, KNEE_TAG_PEAK));
+	/* Fisher-Yates: replicate k of a meets a random one of b. */
+	for (size_t k = rb->nboot; k > 1; k--) {
+		size_t j = stats_rng_below(&rng, k);
+		double t = rep[k - 1];
+
+		rep[k - 1] = rep[j];
+		rep[j] = t;
+	}
+	for (size_t k = 0; k < nb; k++)
+		rep[k] = ra->boot_peak[k] - rep[k];
+	knee_ratio_ci(out, rep, nb, o->level);
+	free(rep);
+	return 0;
+}
+
+const char *knee_verdict_name(enum knee_verdict v)
+{
+	switch (v) {
+	case KNEE_SAME:
+		return "same";
+	case KNEE_FASTER:
+		return "faster";
+	case KNEE_SLOWER:
+		return "slower";
+	case KNEE_UNKNOWN:
+		break;
+	}
+	return "unknown";
+}

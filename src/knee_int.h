@@ -1,0 +1,78 @@
+/* knee_int.h: what the three files of the knee room share: knee.c (level,
+ * peak, saturation and their intervals), knee_fit.c (the curves fitted by
+ * nonlinear least squares) and knee_cmp.c (comparisons of two series). */
+#ifndef RS_KNEE_INT_H
+#define RS_KNEE_INT_H
+
+#include <stddef.h>
+
+#include "err.h"
+#include "knee.h"
+#include "stats.h"
+
+/* Stream tags: each figure draws from a stream of its own. */
+enum { KNEE_TAG_SMOOTH = 1, KNEE_TAG_MODEL, KNEE_TAG_POINT, KNEE_TAG_CMP_A, KNEE_TAG_CMP_B,
+       KNEE_TAG_PEAK };
+/* Residuals (rms of ln rps) below this are rounding: a perfect fit. */
+#define KNEE_EXACT 1e-9
+
+/* What a fit sees: ln medians y at depths p, with weights w. */
+struct knee_data {
+	size_t m;
+	const double *p, *lnp, *y, *w;
+	double sumw;
+};
+
+/* ln rps of a curve with parameters t at depth p (lnp its log), and its
+ * gradient J in t.  Returns -1 outside the curve's domain. */
+typedef int knee_eval(const double *t, double p, double lnp, double *g, double *J);
+
+struct knee_model {
+	size_t np;                /* parameters */
+	knee_eval *eval;
+	double lo[3], hi[3];      /* bounds of each parameter */
+};
+
+/* How well curve t describes d. */
+struct knee_check {
+	double r2;                /* rps scale */
+	double rms;               /* of ln rps residuals */
+	double scale;             /* their robust scale, 1.4826 MAD */
+	double runs_z;
+};
+
+/* The two curves: the model ln rps = ln P - ln(a + b P), t = (a, b), and
+ * the general knee t = (a, b, 1/s) (knee_fit.c). */
+extern const struct knee_model knee_mm, knee_gen;
+
+/* Levenberg-Marquardt fit of mod to d from t (updated in place), at most
+ * iters steps, stopping when a step moves the fit by less than tol;
+ * returns the weighted sum of squares, or NAN. */
+double knee_lm(const struct knee_model *mod, const struct knee_data *d, double *t, int iters,
+	       double tol);
+/* Starting values for the model: weighted linear fit of 1/rps on 1/P;
+ * 0, or -1 when the data cannot give one. */
+int knee_linear_fit(const struct knee_data *d, double *t);
+/* R², rms and robust scale of the residuals of (mod, t) on d, and their
+ * runs test, into c. */
+void knee_check_fit(const struct knee_model *mod, const struct knee_data *d, const double *t,
+		    struct knee_check *c);
+/* Whether a fit is poor beyond the noise sigma, or its residuals run in
+ * stretches beyond chance. */
+int knee_poor(const struct knee_check *c, double sigma);
+int knee_pattern(const struct knee_check *c);
+/* Solve (A + lambda diag A) x = g for np <= 3 by Gaussian elimination;
+ * -1 when singular (the fits' steps, and leverages of the noise pool). */
+int knee_solve(double A[3][3], double lambda, const double g[3], size_t np, double x[3]);
+/* R = 1/b and K = a/b of the model t = (a, b); +inf for b <= 0. */
+void knee_ab_to_rk(const double *t, double *R, double *K);
+
+/* 0, or -1 with err naming the option out of range (knee.c). */
+int knee_check_opts(const struct knee_opts *o, struct rs_err *err);
+/* One resampled ln median of depth i of s (analysed into r): its repeats
+ * from KNEE_BOOT_MIN_N on, else centre plus the median of n draws from the
+ * pool; work holds n (knee.c). */
+double knee_draw(const struct knee_series *s, const struct knee_result *r, size_t i,
+		 double centre, struct stats_rng *rng, double *work);
+
+#endif
