@@ -961,7 +961,8 @@ int csv_out_open(struct csv_out *o, const char *path, int resume, int overwrite,
 	memset(o, 0, sizeof *o);
 	o->fd = -1;
 	if (strcmp(path, "-") == 0)
-		return rs_err_set(err, "-o -: results must go to a file that can be synced");
+		return rs_err_setk(err, RS_E_USAGE, "-o -: results must go to a file that can be "
+				   "synced");
 	/* Lock first, then read: a second rsweep reading rows the first one is
 	 * adding to would measure the same points again. */
 	if ((rc = csv_out_lock(o, path, 0, err)) == CSV_ABSENT) {

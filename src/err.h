@@ -17,10 +17,11 @@
  *   RS_E_USAGE        2    the command line: an unknown option, a value out
  *                          of range, options that exclude each other.
  *   RS_E_INPUT        2    bad input: a sweep, plot or CSV file, a capture,
- *                          a --font, a --tests that names nothing.
+ *                          a --font, a --tests that names nothing, an -o
+ *                          that is not a regular file.
  *   RS_E_REFUSED      2    a safety rule said no before anything changed:
  *                          the guard refused the server, the -o file holds
- *                          results or is not a regular file.
+ *                          results.
  *   RS_E_INTERRUPTED  130  SIGINT or SIGTERM; the message says where the
  *                          completed points are.
  *   RS_E_PIPE         141  standard output is a pipe whose reader went

@@ -76,6 +76,12 @@ double host_other_cpus(const struct host_sample *a, const struct host_sample *b,
 		return NAN;
 	if (server_local && !isfinite(server_cpu_s))
 		return NAN;
+	/* Each CPU's counter moves in whole ticks, so the busy count is good to
+	 * about ncpu ticks: over fewer than 4 ncpu^2 ticks in all (80 ms on 2
+	 * CPUs, 640 ms on 16), that is more than a quarter of a CPU, the
+	 * figure that names other load as a cause (cause.h). */
+	if ((double)(b->total - a->total) < 4.0 * (double)ncpu * (double)ncpu)
+		return NAN;
 	busy = (double)ncpu * (double)(b->busy - a->busy) / (double)(b->total - a->total);
 	other = busy - (b->cpu_s - a->cpu_s) / wall - (server_local ? server_cpu_s / wall : 0);
 	return other > 0 ? other : 0;

@@ -30,7 +30,8 @@ double host_steal_pct(const struct host_sample *a, const struct host_sample *b);
  * same window are server_cpu_s (NAN: unknown, and the figure is then
  * unknown for a local server).  /proc/stat counts in ticks of 10 ms, so
  * over a short window this is coarse: a result below zero (the ticks
- * rounded down) is 0.  NAN when unknown. */
+ * rounded down) is 0, and a window too short to tell a quarter of a CPU
+ * (fewer than 4 ncpu^2 ticks) is unknown.  NAN when unknown. */
 double host_other_cpus(const struct host_sample *a, const struct host_sample *b,
 		       double server_cpu_s, int server_local);
 

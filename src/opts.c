@@ -12,6 +12,7 @@
 #include "num.h"
 #include "opts.h"
 #include "render.h"
+#include "sbuf.h"
 #include "report.h"
 #include "series.h"
 #include "sweep.h"
@@ -211,14 +212,16 @@ const char *opts_choices(const struct opt_def *d)
 {
 	/* One buffer per option, made once: the tables never change. */
 	static char joined[OPT_N][128];
-	size_t k = (size_t)(d - opt_table), n = 0;
+	size_t k = (size_t)(d - opt_table);
+	struct sbuf b;
 
 	if (d->choices == NULL)
 		return NULL;
-	if (joined[k][0] == '\0')
+	if (joined[k][0] == '\0') {
+		sbuf_fixed(&b, joined[k], sizeof joined[k]);
 		for (size_t i = 0; d->choices[i] != NULL; i++)
-			n += (size_t)snprintf(joined[k] + n, sizeof joined[k] - n, "%s%s",
-					      i ? "|" : "", d->choices[i]);
+			sbuf_item(&b, "|", "%s", d->choices[i]);
+	}
 	return joined[k];
 }
 

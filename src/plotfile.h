@@ -37,8 +37,9 @@ struct plotfile {
 
 /* Parse buf[0..len) named name: hand its global keys to set(ud, ...) and
  * collect its panels into out (free it with plotfile_free even on
- * failure).  A file without sections has no panels.  Errors are of kind
- * RS_E_INPUT, with FILE:LINE. */
+ * failure).  A file without sections has no panels.  Parse errors are of
+ * kind RS_E_INPUT, with FILE:LINE; plotfile_read's read errors keep the
+ * kind of the read. */
 int plotfile_parse(const char *buf, size_t len, const char *name, plotfile_setter set,
 		   void *ud, struct plotfile *out, struct rs_err *err);
 /* Read path and plotfile_parse it. */

@@ -205,7 +205,8 @@ double series_median(double *v, size_t n)
 /* The names of a set, and the way from a pair of names to its series. */
 struct series_index {
 	struct strtab labels;     /* id = label_idx */
-	struct strtab tests;      /* id = test_idx */
+	struct strtab tests;      /* id: the first-seen index, not test_idx
+				   * (series_order_tests reorders those) */
 	struct strtab pairs;      /* (label_idx, test_idx) as 8 bytes -> pair id */
 	size_t *pair_series;      /* pair id -> index into set->v */
 };

@@ -1054,8 +1054,10 @@ enum sweep_status sweep_points(struct sweep *s, struct sweep_plan *plan, struct 
 
 	if (cfg->precision > 0)
 		sweep_precision_init(cfg, s->w, &pr);
-	if (sweep_engine_open(s, err) != SWEEP_OK)
+	if (sweep_engine_open(s, err) != SWEEP_OK) {
+		precision_free(&pr);
 		return sweep_stopped(cfg, SWEEP_FAILED);
+	}
 	for (size_t i = 0;; i++) {
 		struct sweep_point *p;
 		struct rs_row row;

@@ -52,10 +52,11 @@ Test(host, other_cpus_is_the_busy_share_less_rsweep_and_a_local_server)
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	/* Over 2 s, half the ticks busy: ncpu / 2 CPUs.  rsweep used 0.2 s
 	 * (0.1 CPU) and the server 0.6 s (0.3 CPU). */
-	struct host_sample a = { .cpu_s = 1.0, .busy = 100, .total = 1000, .have_ticks = 1,
+	struct host_sample a = { .cpu_s = 1.0, .busy = 1000, .total = 100000, .have_ticks = 1,
 				 .wall_s = 10 };
-	struct host_sample b = { .cpu_s = 1.2, .busy = 600, .total = 2000, .have_ticks = 1,
+	struct host_sample b = { .cpu_s = 1.2, .busy = 51000, .total = 200000, .have_ticks = 1,
 				 .wall_s = 12 };
+	struct host_sample short_b = b;
 
 	cr_assert_float_eq(host_other_cpus(&a, &b, 0.6, 1), ncpu / 2.0 - 0.1 - 0.3, 1e-9);
 	cr_assert_float_eq(host_other_cpus(&a, &b, 0.6, 0), ncpu / 2.0 - 0.1, 1e-9,
@@ -63,6 +64,9 @@ Test(host, other_cpus_is_the_busy_share_less_rsweep_and_a_local_server)
 	cr_assert(isnan(host_other_cpus(&a, &b, NAN, 1)), "a local server's CPU unknown");
 	cr_assert_float_eq(host_other_cpus(&a, &b, NAN, 0), ncpu / 2.0 - 0.1, 1e-9);
 	cr_assert(isnan(host_other_cpus(&a, &a, 0, 0)), "no tick between them");
-	b.busy = 100;
+	short_b.total = a.total + 4 * (uint64_t)ncpu * (uint64_t)ncpu - 1;
+	short_b.busy = a.busy + 1;
+	cr_assert(isnan(host_other_cpus(&a, &short_b, 0, 0)), "too few ticks to tell");
+	b.busy = 1000;
 	cr_assert_eq(host_other_cpus(&a, &b, 0.6, 1), 0, "rounded-down ticks are no load");
 }
