@@ -10,6 +10,8 @@
 
 #include "analysis.h"
 #include "num.h"
+#include "sbuf.h"
+#include "vec.h"
 #include "xalloc.h"
 
 size_t analysis_peak(const struct series *s)
@@ -225,6 +227,7 @@ void analysis_series_compute(const struct series *rps, const struct series *avg,
 {
 	const struct series_point *p1 = series_at(rps, 1), *at;
 	size_t peak = analysis_peak(rps), sat = analysis_saturation(rps, knee);
+	size_t capunstable = 0;
 
 	memset(out, 0, sizeof *out);
 	out->rps = rps;
@@ -254,8 +257,8 @@ void analysis_series_compute(const struct series *rps, const struct series *avg,
 		if (!(out->max_cv >= p->cv))
 			out->max_cv = p->cv;
 		if (p->cv > cv_limit) {
-			out->unstable = xreallocarray(out->unstable, out->nunstable + 1,
-						      sizeof *out->unstable);
+			out->unstable = vec_reserve(out->unstable, &capunstable, out->nunstable + 1,
+						    sizeof *out->unstable, 0);
 			out->unstable[out->nunstable].depth = p->depth;
 			out->unstable[out->nunstable].n = p->n;
 			out->unstable[out->nunstable].cv = p->cv;
@@ -442,18 +445,14 @@ static int cmp_speedup(const void *pa, const void *pb)
 
 static int analysis_no_baseline(const struct series_set *rps, const char *want, struct rs_err *err)
 {
-	char list[300] = "";
-	size_t n = 0;
+	char list[300];
+	struct sbuf b;
 
-	for (size_t i = 0; i < rps->nlabels && n < sizeof list - 8; i++) {
-		int k = snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", rps->labels[i]);
-
-		if (k < 0 || (size_t)k >= sizeof list - n) {
-			snprintf(list + (sizeof list - 5), 5, "...");
-			break;
-		}
-		n += (size_t)k;
-	}
+	sbuf_fixed(&b, list, sizeof list);
+	for (size_t i = 0; i < rps->nlabels && !b.cut; i++)
+		sbuf_item(&b, ", ", "%s", rps->labels[i]);
+	if (b.cut)
+		memcpy(list + sizeof list - 4, "...", 4);
 	return rs_err_set(err, "--baseline '%s' is not a label in the data (labels: %s)", want, list);
 }
 

@@ -303,6 +303,39 @@ Test(analysis, unknown_baseline_and_depth_are_errors)
 	rows_free(&rows);
 }
 
+/* A label list too long for the message ends in "...": no label is left
+ * out without a mark, however the cut falls. */
+Test(analysis, long_label_list_is_marked_cut)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set rps, avg;
+	struct analysis_result r;
+	struct analysis_opts o = { 0.95, 0.10, "nosuch", 0, 0 };
+	struct rs_err err = { 0 };
+	struct rs_err e = { 0 };
+	const char *tail;
+
+	/* 30 labels of 10 characters: the 25th ends 298 bytes in. */
+	for (unsigned l = 0; l < 30; l++) {
+		char label[16];
+
+		snprintf(label, sizeof label, "label-%04u", l);
+		for (unsigned p = 1; p <= 4; p++)
+			add(&rows, label, "GET", p, 1, 1000.0 * p, 0.5 * p);
+	}
+	cr_assert_eq(series_build(&rows, SM_RPS, &rps, &e), 0, "%s", e.msg);
+	cr_assert_eq(series_build(&rows, SM_AVG, &avg, &e), 0, "%s", e.msg);
+	cr_assert_eq(analysis_run(&rps, &avg, &o, &r, &err), -1);
+	cr_assert(strstr(err.msg, "label-0000, label-0001") != NULL, "%s", err.msg);
+	cr_assert(strstr(err.msg, "label-0029") == NULL, "%s", err.msg);
+	tail = err.msg + strlen(err.msg) - 4;
+	cr_assert_str_eq(tail, "...)", "%s", err.msg);
+	analysis_result_free(&r);
+	series_set_free(&rps);
+	series_set_free(&avg);
+	rows_free(&rows);
+}
+
 Test(analysis, single_depth_series)
 {
 	struct rs_rows rows = { 0 };
