@@ -17,7 +17,9 @@
 #include "log.h"
 #include "opts.h"
 #include "outfile.h"
+#include "sbuf.h"
 #include "strtab.h"
+#include "vec.h"
 #include "xalloc.h"
 
 #define IMPORT_MAX_INPUT ((size_t)256 << 20)
@@ -170,10 +172,7 @@ static char *import_rows(const struct import_result *res, const struct rs_config
 			rs_log(RS_LOG_INFO, "%s:%u: skipped: %s", path, p->line, e.msg);
 			continue;
 		}
-		if (cap - len < CSV_LINE_MAX) {
-			cap *= 2;
-			out = xrealloc(out, cap);
-		}
+		out = vec_reserve(out, &cap, len + CSV_LINE_MAX, 1, 0);
 		k = csv_format_row(&r, out + len, cap - len, err);
 		if (k < 0)
 			goto fail;
@@ -196,12 +195,15 @@ fail:
 	return NULL;
 }
 
-/* "1,2,4,8,16": the distinct depths of the runs, in order, into buf. */
+/* "1,2,4,8,16": the distinct depths of the runs, in run order, into buf.
+ * Not depths_format: that wants them ascending and writes ranges, and the
+ * runs' order is what this line reports.  A list too long ends in ",...",
+ * after a whole depth, never in a number cut short. */
 static void import_depth_list(const unsigned *depth, size_t n, char *buf, size_t size)
 {
-	size_t w = 0;
+	struct sbuf b;
 
-	buf[0] = '\0';
+	sbuf_fixed(&b, buf, size);
 	for (size_t k = 0; k < n; k++) {
 		size_t j;
 
@@ -209,11 +211,11 @@ static void import_depth_list(const unsigned *depth, size_t n, char *buf, size_t
 			;
 		if (j < k)
 			continue;
-		if (w + 24 >= size) {
-			snprintf(buf + w, size - w, ",...");
+		if (b.len + 24 >= size) {
+			sbuf_add(&b, ",...", 4);
 			return;
 		}
-		w += (size_t)snprintf(buf + w, size - w, "%s%u", w ? "," : "", depth[k]);
+		sbuf_item(&b, ",", "%u", depth[k]);
 	}
 }
 
