@@ -8,6 +8,7 @@
 #include "knee.h"
 #include "precision.h"
 #include "stats.h"
+#include "vec.h"
 #include "xalloc.h"
 
 static int precision_cmp_unsigned(const void *a, const void *b)
@@ -65,10 +66,7 @@ void precision_add(struct precision *p, size_t test, unsigned depth, unsigned re
 		c->last = repeat;
 	if (!isfinite(rps) || !(rps > 0))
 		return;
-	if (c->n == c->cap) {
-		c->cap = c->cap ? 2 * c->cap : 4;
-		c->v = xreallocarray(c->v, c->cap, sizeof *c->v);
-	}
+	c->v = vec_reserve(c->v, &c->cap, c->n + 1, sizeof *c->v, 4);
 	c->v[c->n++] = rps;
 }
 
@@ -142,10 +140,7 @@ long precision_next(const struct precision *p, double target, unsigned max_repea
 			st->over++;
 			if (c->n >= max_repeats)
 				continue;
-			if (nv == cap) {
-				cap = cap ? 2 * cap : 16;
-				v = xreallocarray(v, cap, sizeof *v);
-			}
+			v = vec_reserve(v, &cap, nv + 1, sizeof *v, 16);
 			v[nv++] = (struct precision_pick){ t, p->depth[i],
 							   (c->last > c->n ? c->last : (unsigned)c->n) + 1,
 							   width[i] };
