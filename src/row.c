@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "row.h"
+#include "vec.h"
 #include "xalloc.h"
 
 void row_init(struct rs_row *r)
@@ -63,10 +64,7 @@ static int row_fig_put(struct rs_rows *rows, double v, enum row_fig f, uint32_t 
 	if (rows->nwide >= ROW_FIG_NONE - ROW_FIG_WIDE)
 		return rs_err_set(err, "more than %u figures that fixed point cannot hold",
 				  ROW_FIG_NONE - ROW_FIG_WIDE);
-	if (rows->nwide == rows->capwide) {
-		rows->capwide = rows->capwide ? 2 * rows->capwide : 64;
-		rows->wide = xreallocarray(rows->wide, rows->capwide, sizeof *rows->wide);
-	}
+	rows->wide = vec_reserve(rows->wide, &rows->capwide, rows->nwide + 1, sizeof *rows->wide, 64);
 	rows->wide[rows->nwide] = v;
 	*out = ROW_FIG_WIDE | (uint32_t)rows->nwide++;
 	return 0;
@@ -137,9 +135,8 @@ static const struct rs_server *row_server(struct rs_rows *rows, const char *targ
 	}
 	if (!added)
 		return rows->servers[id];
-	if ((id & (id - 1)) == 0)  /* 0, 1, 2, 4, ...: grow at powers of two */
-		rows->servers = xreallocarray(rows->servers, id ? 2 * (size_t)id : 1,
-					      sizeof *rows->servers);
+	rows->servers = vec_reserve(rows->servers, &rows->capservers, (size_t)id + 1,
+				    sizeof *rows->servers, 0);
 	s = xmalloc(sizeof *s);
 	s->target = target;
 	s->redis_version = version;
@@ -214,10 +211,7 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 	for (int f = 0; f < ROW_NFIGS; f++)
 		if (row_fig_put(rows, figs[f], (enum row_fig)f, &rec.fig[f], err) < 0)
 			return NULL;
-	if (rows->n == rows->cap) {
-		rows->cap = rows->cap ? rows->cap * 2 : 64;
-		rows->v = xreallocarray(rows->v, rows->cap, sizeof *rows->v);
-	}
+	rows->v = vec_reserve(rows->v, &rows->cap, rows->n + 1, sizeof *rows->v, 64);
 	rows->v[rows->n] = rec;
 	return &rows->v[rows->n++];
 }
@@ -240,7 +234,7 @@ int rows_relabel(struct rs_rows *rows, const char *spec, struct rs_err *err)
 {
 	char *list = xstrdup(spec), *save = NULL;
 	const char **from = NULL, **to = NULL;
-	size_t n = 0;
+	size_t n = 0, capfrom = 0, capto = 0;
 	int rc = -1;
 
 	for (char *item = strtok_r(list, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
@@ -261,8 +255,8 @@ int rows_relabel(struct rs_rows *rows, const char *spec, struct rs_err *err)
 				rs_err_set(err, "--relabel: '%s' holds a control character", eq + 1);
 				goto out;
 			}
-		from = xreallocarray(from, n + 1, sizeof *from);
-		to = xreallocarray(to, n + 1, sizeof *to);
+		from = vec_reserve(from, &capfrom, n + 1, sizeof *from, 0);
+		to = vec_reserve(to, &capto, n + 1, sizeof *to, 0);
 		from[n] = item;
 		to[n] = rows_add_name(rows, eq + 1);
 		n++;

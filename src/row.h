@@ -113,6 +113,7 @@ struct rs_rows {
 	struct strtab pool;       /* every string of the rows, and file names */
 	struct strtab server_ids; /* (target, version, arch) -> index in servers */
 	struct rs_server **servers;
+	size_t capservers;
 	double *wide;             /* figures fixed point cannot hold exactly */
 	size_t nwide, capwide;
 };
