@@ -8,7 +8,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "sbuf.h"
 #include "series.h"
+#include "vec.h"
 #include "workload.h"
 #include "xalloc.h"
 
@@ -62,11 +64,11 @@ static int series_tests_unknown(const char *item, const char *const *names, size
 				struct rs_err *err)
 {
 	char have[256];
-	size_t k = 0;
+	struct sbuf b;
 
-	have[0] = '\0';
-	for (size_t t = 0; t < n && k < sizeof have; t++)
-		k += (size_t)snprintf(have + k, sizeof have - k, "%s%s", t ? ", " : "", names[t]);
+	sbuf_fixed(&b, have, sizeof have);
+	for (size_t t = 0; t < n && !b.cut; t++)
+		sbuf_item(&b, ", ", "%s", names[t]);
 	return rs_err_setk(err, RS_E_INPUT, "unknown test '%s' (the data has %s)", item, have);
 }
 
@@ -75,6 +77,7 @@ int series_tests_pick(const char *list, const char *const *names, size_t n, int 
 {
 	char *copy = xstrdup(list), *item = copy;
 	unsigned char *taken = xcalloc(n ? n : 1, 1);
+	size_t cap = *nout;       /* *out holds *nout already */
 	int rc = 0;
 
 	for (size_t k = 0; k < *nout; k++)
@@ -100,7 +103,7 @@ int series_tests_pick(const char *list, const char *const *names, size_t n, int 
 			found++;
 			if (!taken[t]) {
 				taken[t] = 1;
-				*out = xreallocarray(*out, *nout + 1, sizeof **out);
+				*out = vec_reserve(*out, &cap, *nout + 1, sizeof **out, 0);
 				(*out)[(*nout)++] = t;
 			}
 		}
@@ -359,8 +362,10 @@ static void series_point_fill(struct series_point *p, const struct rs_rows *rows
 	series_noise_fill(p, rows, k, n, tmp);
 }
 
-/* The id of s in t; a new name is appended to *list (the rows' copy). */
-static uint32_t series_name(struct strtab *t, const char *s, const char ***list, size_t *n)
+/* The id of s in t; a new name is appended to *list (the rows' copy),
+ * of *n names in *cap places. */
+static uint32_t series_name(struct strtab *t, const char *s, const char ***list, size_t *n,
+			    size_t *cap)
 {
 	uint32_t id;
 	int added;
@@ -369,8 +374,7 @@ static uint32_t series_name(struct strtab *t, const char *s, const char ***list,
 	if (strtab_intern(t, s, strlen(s), &id, &added) < 0)
 		abort();
 	if (added) {
-		if ((*n & (*n - 1)) == 0)  /* 0, 1, 2, 4, ...: grow at powers of two */
-			*list = xreallocarray(*list, *n ? 2 * *n : 1, sizeof **list);
+		*list = vec_reserve(*list, cap, *n + 1, sizeof **list, 0);
 		(*list)[(*n)++] = s;
 	}
 	return id;
@@ -388,7 +392,7 @@ static int series_make(const struct rs_rows *rows, enum series_metric m, int kno
 	struct series_key *keys;
 	uint32_t *of, *order;     /* per row: its series; rows by series */
 	uint32_t *test_to;        /* a test's place in redis-benchmark's order */
-	size_t *start, nkept = 0, most = 0;
+	size_t *start, nkept = 0, most = 0, caplabels = 0, captests = 0;
 	const char *last_label = NULL, *last_test = NULL;
 	uint32_t last_pair = 0;
 	double *tmp, *vals;
@@ -423,8 +427,9 @@ static int series_make(const struct rs_rows *rows, enum series_metric m, int kno
 			nkept++;
 			continue;
 		}
-		key[0] = series_name(&idx->labels, row->label, &out->labels, &out->nlabels);
-		key[1] = series_name(&idx->tests, row->test, &out->tests, &out->ntests);
+		key[0] = series_name(&idx->labels, row->label, &out->labels, &out->nlabels,
+				     &caplabels);
+		key[1] = series_name(&idx->tests, row->test, &out->tests, &out->ntests, &captests);
 		if (strtab_intern(&idx->pairs, key, sizeof key, &of[r], NULL) < 0)
 			abort();  /* as in series_name */
 		last_label = row->label;
