@@ -8,7 +8,9 @@
 #include <unistd.h>
 
 #include "csv.h"
+#include "sbuf.h"
 #include "spec.h"
+#include "vec.h"
 #include "xalloc.h"
 
 #define SPEC_MAX_LINE 4096
@@ -37,7 +39,7 @@ int spec_parse(const char *buf, size_t len, const char *name, struct spec *out,
 	       struct rs_err *err)
 {
 	char line[SPEC_MAX_LINE + 1];
-	size_t pos = 0;
+	size_t pos = 0, capv = 0, capsections = 0;
 	unsigned lineno = 0;
 
 	memset(out, 0, sizeof *out);
@@ -73,13 +75,13 @@ int spec_parse(const char *buf, size_t len, const char *name, struct spec *out,
 				return rs_err_set(err, "%s:%u: a section is written [name]", name, lineno);
 			}
 			*close = '\0';
-			out->sections = xreallocarray(out->sections, out->nsections + 1,
-						      sizeof *out->sections);
+			out->sections = vec_reserve(out->sections, &capsections, out->nsections + 1,
+						    sizeof *out->sections, 0);
 			out->sections[out->nsections++] = xstrdup(spec_trim(s + 1, close));
 			continue;
 		}
 		eq = strchr(s, '=');
-		out->v = xreallocarray(out->v, out->n + 1, sizeof *out->v);
+		out->v = vec_reserve(out->v, &capv, out->n + 1, sizeof *out->v, 0);
 		{
 			struct spec_entry *e = &out->v[out->n];
 			char *key = eq ? spec_trim(s, eq) : s;
@@ -197,13 +199,14 @@ void spec_find(const char *name, const char *dir, const char *ext, char *buf, si
 
 int spec_not_found(const char *name, const char *dir, const char *ext, struct rs_err *err)
 {
-	char path[1024], looked[4200] = "";
-	size_t n = 0;
+	char path[1024], looked[4200];
+	struct sbuf b;
 
+	sbuf_fixed(&b, looked, sizeof looked);
 	for (int k = 0; k < 4 && strchr(name, '/') == NULL; k++)
-		if (spec_candidate(k, name, dir, ext, path, sizeof path) == 0 && n < sizeof looked)
-			n += (size_t)snprintf(looked + n, sizeof looked - n, "%s%s", n ? ", " : "", path);
-	if (n == 0)
+		if (spec_candidate(k, name, dir, ext, path, sizeof path) == 0)
+			sbuf_item(&b, ", ", "%s", path);
+	if (b.len == 0)
 		return rs_err_set(err, "%s: no such file", name);
 	return rs_err_set(err, "%s: no such %s file (looked for %s)", name, ext + 1, looked);
 }
