@@ -13,6 +13,7 @@
 
 #include "render_png.h"
 #include "render_png_int.h"
+#include "vec.h"
 #include "xalloc.h"
 
 /* A panel of the largest --size at --scale 4.  Drawing in bands keeps
@@ -33,14 +34,15 @@ struct rpng_font {
 
 /* ---- the display list ---- */
 
+/* The arrays of a drawing are tested for room inline, and vec_reserve
+ * called only to grow them: a chart pushes a command per line and a place
+ * per glyph, and the common case stays a compare, not a call. */
 static struct rpng_cmd *push_cmd(struct render_png *p, enum rpng_op op, struct render_color c)
 {
 	struct rpng_cmd *cmd;
 
-	if (p->ncmds == p->capcmds) {
-		p->capcmds = p->capcmds ? 2 * p->capcmds : 256;
-		p->cmds = xreallocarray(p->cmds, p->capcmds, sizeof *p->cmds);
-	}
+	if (p->ncmds == p->capcmds)
+		p->cmds = vec_reserve(p->cmds, &p->capcmds, p->ncmds + 1, sizeof *p->cmds, 256);
 	cmd = &p->cmds[p->ncmds++];
 	memset(cmd, 0, sizeof *cmd);
 	cmd->op = op;
@@ -51,11 +53,8 @@ static struct rpng_cmd *push_cmd(struct render_png *p, enum rpng_op op, struct r
 /* Room for n more doubles of payload; returns where they go. */
 static double *push_f(struct render_png *p, size_t n)
 {
-	if (p->capf - p->nf < n) {
-		while (p->capf - p->nf < n)
-			p->capf = p->capf ? 2 * p->capf : 4096;
-		p->f = xreallocarray(p->f, p->capf, sizeof *p->f);
-	}
+	if (p->capf - p->nf < n)
+		p->f = vec_reserve(p->f, &p->capf, p->nf + n, sizeof *p->f, 4096);
 	p->nf += n;
 	return p->f + p->nf - n;
 }
@@ -107,10 +106,8 @@ static void rpng_fill_band(void *ctx, const double *x, const double *ylo, const 
 		return;
 	cmd = push_cmd(p, RPNG_BAND, c);
 	cmd->a[0] = ix0;
-	if (p->capluts - p->nluts < 768) {
-		p->capluts = p->capluts ? 2 * p->capluts : 768 * 32;
-		p->luts = xrealloc(p->luts, p->capluts);
-	}
+	if (p->capluts - p->nluts < 768)
+		p->luts = vec_reserve(p->luts, &p->capluts, p->nluts + 768, 1, 768 * 32);
 	cmd->kind = (int)p->nluts;
 	rpng_band_lut(c, (uint8_t (*)[256])(p->luts + p->nluts));
 	p->nluts += 768;
@@ -380,10 +377,9 @@ static void rpng_text(void *ctx, double x, double y, const char *utf8, double si
 		pen += rpng_advance(f, cp) * size / 1000;
 		if (g == NULL || g->w == 0)
 			continue;
-		if (p->nplaces == p->capplaces) {
-			p->capplaces = p->capplaces ? 2 * p->capplaces : 1024;
-			p->places = xreallocarray(p->places, p->capplaces, sizeof *p->places);
-		}
+		if (p->nplaces == p->capplaces)
+			p->places = vec_reserve(p->places, &p->capplaces, p->nplaces + 1,
+						sizeof *p->places, 1024);
 		pl = &p->places[p->nplaces++];
 		pl->g = g;
 		if (vertical) {

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "render_png_int.h"
+#include "vec.h"
 #include "xalloc.h"
 
 #define NLIT RPNG_NLIT
@@ -89,11 +90,8 @@ static void flush_bits(struct rpng_deflate *z)
 
 static void reserve(struct rpng_deflate *z, size_t more)
 {
-	if (z->cap - z->len < more) {
-		while (z->cap - z->len < more)
-			z->cap = z->cap ? 2 * z->cap : 65536;
-		z->out = xrealloc(z->out, z->cap);
-	}
+	if (z->cap - z->len < more)
+		z->out = vec_reserve(z->out, &z->cap, z->len + more, 1, 65536);
 }
 
 /* ---- Huffman codes ---- */
@@ -254,10 +252,8 @@ static size_t zero_run(const uint8_t *d, size_t n)
 /* Room for more tokens in the open block. */
 static void tok_reserve(struct rpng_deflate *z, size_t more)
 {
-	if (z->tokcap - z->ntok < more) {
-		z->tokcap = z->ntok + more > 2 * z->tokcap ? z->ntok + more : 2 * z->tokcap;
-		z->tok = xreallocarray(z->tok, z->tokcap, sizeof *z->tok);
-	}
+	if (z->tokcap - z->ntok < more)
+		z->tok = vec_reserve(z->tok, &z->tokcap, z->ntok + more, sizeof *z->tok, 0);
 }
 
 static inline void adler_check(struct rpng_deflate *z)
