@@ -13,8 +13,10 @@
 #include "log.h"
 #include "progress.h"
 #include "spawn.h"
+#include "sbuf.h"
 #include "spec.h"
 #include "sweep.h"
+#include "targets.h"
 #include "workload.h"
 #include "xalloc.h"
 
@@ -42,6 +44,7 @@ struct run_ui {
 	struct progress progress;
 	int quiet;
 	int multi_depth;
+	int multi_target;         /* name each point's target */
 	size_t points;
 	double timed;             /* seconds inside timed windows */
 	long long errors;
@@ -50,12 +53,14 @@ struct run_ui {
 /* One block per point, or with -q one line in redis-benchmark's form. */
 static void run_print_point(struct run_ui *ui, const struct rs_row *r)
 {
-	char name[160];
+	char name[320];
 
 	if (ui->multi_depth)
-		snprintf(name, sizeof name, "%s P=%u", r->test, r->pipeline);
+		snprintf(name, sizeof name, "%s%s%s P=%u", ui->multi_target ? r->label : "",
+			 ui->multi_target ? ": " : "", r->test, r->pipeline);
 	else
-		snprintf(name, sizeof name, "%s", r->test);
+		snprintf(name, sizeof name, "%s%s%s", ui->multi_target ? r->label : "",
+			 ui->multi_target ? ": " : "", r->test);
 	if (ui->quiet) {
 		printf("%s: %.2f requests per second, p50=%.3f msec", name, r->rps, r->p50_ms);
 		if (r->errors > 0)
@@ -157,8 +162,36 @@ static int run_check(struct rs_config *cfg, struct rs_err *err)
 	if (cfg->spawn && (opts_given(cfg, "socket") || opts_given(cfg, "host") ||
 			   opts_given(cfg, "port")))
 		return rs_err_set(err, "--spawn starts its own server: drop -h, -p and -s");
-	if (cfg->spawn_tcp && !cfg->spawn)
+	if (cfg->spawn_tcp && !cfg->spawn && cfg->target.n == 0)
 		return rs_err_set(err, "--spawn-tcp goes with --spawn");
+	if (cfg->spawn_tcp && cfg->target.n > 0)
+		return rs_err_set(err, "--spawn-tcp goes with --spawn: a target says spawn+tcp:");
+	if (cfg->target.n > 0) {
+		/* The command line wins over the sweep file: its -h, -p, -s or
+		 * --spawn replace the file's targets. */
+		int argv_one = opts_origin(cfg, "socket") == ORIGIN_ARGV ||
+			       opts_origin(cfg, "host") == ORIGIN_ARGV ||
+			       opts_origin(cfg, "port") == ORIGIN_ARGV ||
+			       opts_origin(cfg, "spawn") == ORIGIN_ARGV;
+
+		if (opts_origin(cfg, "target") == ORIGIN_FILE && argv_one) {
+			for (size_t i = 0; i < cfg->target.n; i++)
+				free(cfg->target.v[i]);
+			cfg->target.n = 0;
+		} else if (cfg->spawn || opts_given(cfg, "socket") || opts_given(cfg, "host") ||
+			   opts_given(cfg, "port")) {
+			return rs_err_set(err, "--target names every server of the sweep: drop -h, -p, "
+					  "-s and --spawn");
+		}
+	}
+	if (cfg->target.n > 0 && cfg->label != NULL)
+		return rs_err_set(err, "--label names a single server's rows: a --target is "
+				  "labelled LABEL=URI");
+	if (cfg->target.n > 1 && cfg->precision > 0)
+		return rs_err_set(err, "--precision measures one target: with two or more --target "
+				  "use --repeat");
+	if (cfg->target.n == 0 && cfg->spawn_args.n > 0 && !cfg->spawn)
+		return rs_err_set(err, "--spawn-args goes with --spawn or a spawn: target");
 	if (cfg->resume && cfg->output == NULL)
 		return rs_err_set(err, "--resume needs -o FILE.csv");
 	if (cfg->resume && cfg->overwrite)
@@ -191,12 +224,9 @@ static void run_target_desc(const struct rs_config *cfg, char *buf, size_t size)
 
 /* Resuming adds points to series measured before: refuse when this run
  * would measure them differently, rather than mix the two in one line. */
-static int run_check_resume(const struct rs_config *cfg, const char *label,
+static int run_check_resume(const struct rs_config *cfg, const char *label, const char *desc,
 			    const struct rs_rows *rows, struct rs_err *err)
 {
-	char desc[ROW_STR];
-
-	run_target_desc(cfg, desc, sizeof desc);
 	for (size_t i = 0; i < rows->n; i++) {
 		const struct rs_rec *r = &rows->v[i];
 		const char *what = NULL;
@@ -227,17 +257,64 @@ static int run_check_resume(const struct rs_config *cfg, const char *label,
 	return 0;
 }
 
-static void run_dry(const struct rs_config *cfg, const struct workload *w,
-		    const struct sweep_plan *plan, const char *label)
+/* One server of the sweep: what the options name, its (spawned) server,
+ * its settings and its sweep. */
+struct run_tgt {
+	const struct targets_def *def;  /* NULL: the one of -h, -p, -s or --spawn */
+	const char *label;
+	int spawned;
+	const char *binary;       /* spawned: the path given (NULL: on PATH) */
+	int tcp;                  /* spawned: on 127.0.0.1 */
+	const char *const *extra; /* spawned: --spawn-args */
+	char abs[1024];           /* spawned: the binary's absolute path */
+	char version[32];         /* spawned: what its --version says */
+	struct target t;
+	struct spawn sp;
+	struct sweep_config sc;
+	struct sweep *s;
+};
+
+/* What one run is to do, worked out from the options before anything is
+ * touched. */
+struct run_job {
+	struct workload w;
+	struct sweep_plan plan;
+	struct sweep_config sc;   /* the settings every target shares */
+	char host[ROW_STR];
+	const char *label;
+	struct targets targets;   /* --target; none: the one of -h, -p, -s, --spawn */
+	char **spawn_extra;       /* --spawn-args for --spawn */
+	size_t nspawn_extra;
+	struct run_tgt *tg;
+	size_t ntg;
+};
+
+static void run_dry(const struct rs_config *cfg, const struct run_job *job)
 {
+	const struct workload *w = &job->w;
+	const struct sweep_plan *plan = &job->plan;
+	size_t base = plan->n / job->ntg;
 	double total = 0;
 
-	printf("plan: %zu point%s (%zu test%s x %zu depth%s x %llu repeat%s), %zu to run, order %s\n",
-	       plan->n, plan->n == 1 ? "" : "s", w->n, w->n == 1 ? "" : "s", cfg->pipeline.n,
+	printf("plan: %zu point%s (%zu test%s x %zu depth%s x %llu repeat%s", plan->n,
+	       plan->n == 1 ? "" : "s", w->n, w->n == 1 ? "" : "s", cfg->pipeline.n,
 	       cfg->pipeline.n == 1 ? "" : "s", (unsigned long long)cfg->repeat,
-	       cfg->repeat == 1 ? "" : "s", plan->todo,
-	       sweep_order_names[cfg->order]);
-	printf("label: %s\n", label);
+	       cfg->repeat == 1 ? "" : "s");
+	if (job->ntg > 1)
+		printf(" x %zu targets", job->ntg);
+	printf("), %zu to run, order %s%s\n", plan->todo, sweep_order_names[cfg->order],
+	       job->ntg > 1 ? ", targets interleaved ABBA" : "");
+	(void)base;
+	if (job->ntg == 1 && job->tg[0].def == NULL)
+		printf("label: %s\n", job->label);
+	for (size_t k = 0; k < job->ntg && job->tg[k].def != NULL; k++) {
+		const struct targets_def *d = job->tg[k].def;
+
+		printf("target: %s = %s", d->label, d->uri);
+		for (size_t a = 0; a < d->nargs; a++)
+			printf(" %s", d->args[a]);
+		printf("\n");
+	}
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct sweep_point *p = &plan->v[i];
 		/* A rough guess for -n runs: 100k rps at P=1, growing with depth to 1M. */
@@ -246,8 +323,11 @@ static void run_dry(const struct rs_config *cfg, const struct workload *w,
 
 		if (!p->done)
 			total += secs + cfg->warmup + cfg->pause + 0.01;
-		printf("%5u  %-24s P=%-5u repeat %u%s\n", p->order, w->v[p->test].name, p->depth,
-		       p->repeat, p->done ? "  (done)" : "");
+		printf("%5u  ", p->order);
+		if (job->ntg > 1)
+			printf("%-12s ", job->tg[p->target].label);
+		printf("%-24s P=%-5u repeat %u%s\n", w->v[p->test].name, p->depth, p->repeat,
+		       p->done ? "  (done)" : "");
 	}
 	printf("estimated duration: %.0f s%s\n", total,
 	       cfg->duration > 0 ? "" : " (guessing 100k rps at P=1 up to 1M rps; -n runs vary)");
@@ -255,10 +335,9 @@ static void run_dry(const struct rs_config *cfg, const struct workload *w,
 
 /* The sweep's settings, from the options. */
 static void run_sweep_config(const struct rs_config *cfg, const char *label,
-			     const struct target *t, struct run_ui *ui, struct sweep_config *sc)
+			     struct run_ui *ui, struct sweep_config *sc)
 {
 	sc->label = label;
-	sc->target = t;
 	sc->spawned = cfg->spawn;
 	sc->flush = (enum sweep_flush)cfg->flush;
 	sc->force_flush = cfg->force_flush;
@@ -286,25 +365,123 @@ static void run_sweep_config(const struct rs_config *cfg, const char *label,
 	sc->ud = ui;
 }
 
-/* The server: a spawned one (sp), or the one the options name. */
-static int run_target(const struct rs_config *cfg, double timeout, struct spawn *sp,
-		      struct target *t, struct rs_err *err)
+/* The targets of job, from --target (or the one of -h, -p, -s and
+ * --spawn), each with the shared settings and its own label.  Returns 0
+ * or -1 (err of kind RS_E_USAGE). */
+static int run_targets(const struct rs_config *cfg, struct run_job *job, struct rs_err *err)
 {
+	if (cfg->target.n > 0) {
+		if (targets_parse(cfg->target.v, cfg->target.n, &job->targets, err) < 0 ||
+		    targets_spawn_args(&job->targets, cfg->spawn_args.v, cfg->spawn_args.n, err) < 0)
+			return -1;
+	} else if (cfg->spawn_args.n > 0) {
+		struct targets_def d = { .kind = TARGETS_SPAWN };
+		struct targets one = { &d, 1 };
+
+		/* --spawn's server takes the words of every --spawn-args. */
+		xstrlcpy(d.label, job->label, sizeof d.label);
+		snprintf(d.uri, sizeof d.uri, "spawn:");
+		if (targets_spawn_args(&one, cfg->spawn_args.v, cfg->spawn_args.n, err) < 0) {
+			targets_def_free(&d);
+			return -1;
+		}
+		job->spawn_extra = d.args;
+		job->nspawn_extra = d.nargs;
+		d.args = NULL;
+		d.nargs = 0;
+		targets_def_free(&d);
+	}
+	job->ntg = job->targets.n ? job->targets.n : 1;
+	job->tg = xcalloc(job->ntg, sizeof *job->tg);
+	for (size_t k = 0; k < job->ntg; k++) {
+		struct run_tgt *g = &job->tg[k];
+		const struct targets_def *d = job->targets.n ? &job->targets.v[k] : NULL;
+
+		g->def = d;
+		g->sp.pid = -1;
+		g->sc = job->sc;
+		g->label = d ? d->label : job->label;
+		g->spawned = d ? d->kind == TARGETS_SPAWN || d->kind == TARGETS_SPAWN_TCP : cfg->spawn;
+		g->binary = d ? d->path : cfg->spawn_path;
+		g->tcp = d ? d->kind == TARGETS_SPAWN_TCP : cfg->spawn_tcp;
+		g->extra = (const char *const *)(d ? d->args : job->spawn_extra);
+		g->sc.label = g->label;
+		g->sc.spawned = g->spawned;
+		g->sc.target = &g->t;
+	}
+	return 0;
+}
+
+/* What the target column says of g's server: its address, or for a
+ * spawned one what it is (its socket is a new temporary path every run,
+ * which would mean nothing in a row and differ on --resume): the binary
+ * and its arguments for a --target. */
+static void run_target_row(const struct rs_config *cfg, const struct run_tgt *g, char *buf,
+			   size_t size)
+{
+	struct sbuf b;
+
+	if (g->def == NULL) {
+		run_target_desc(cfg, buf, size);
+		return;
+	}
+	sbuf_fixed(&b, buf, size);
+	if (!g->spawned) {
+		sbuf_printf(&b, "%s", g->def->uri);
+		return;
+	}
+	sbuf_printf(&b, "%s%s", g->tcp ? "spawn+tcp:" : "spawn:", g->abs);
+	for (size_t a = 0; a < g->def->nargs; a++)
+		sbuf_printf(&b, " %s", g->def->args[a]);
+}
+
+/* Before anything starts or connects: the spawned binaries are
+ * redis-server.  Returns 0 or -1 (err of kind RS_E_INPUT, naming the
+ * target when there are several). */
+static int run_probe(struct run_job *job, struct rs_err *err)
+{
+	for (size_t k = 0; k < job->ntg; k++) {
+		struct run_tgt *g = &job->tg[k];
+
+		if (!g->spawned)
+			continue;
+		if (spawn_probe(g->binary, g->abs, sizeof g->abs, g->version, sizeof g->version,
+				err) < 0)
+			return g->def ? rs_err_prefix(err, "target '%s'", g->label) : -1;
+		rs_log(RS_LOG_DEBUG, "%s: %s is redis-server %s", g->label, g->abs, g->version);
+	}
+	return 0;
+}
+
+/* g's server: a spawned one, or the one the options name. */
+static int run_target(const struct rs_config *cfg, double timeout, struct run_tgt *g,
+		      struct rs_err *err)
+{
+	struct target *t = &g->t;
+	const struct targets_def *d = g->def;
+
 	t->connect_timeout = cfg->connect_timeout;
 	t->timeout = timeout;
 	t->stop = &run_stop;
-	t->dbnum = (unsigned)cfg->dbnum;
-	t->user = cfg->user;
-	t->password = cfg->password ? cfg->password : getenv("REDISCLI_AUTH");
+	t->dbnum = d && d->has_db ? d->dbnum : (unsigned)cfg->dbnum;
+	t->user = d && d->user ? d->user : cfg->user;
+	t->password = d && d->password ? d->password :
+		      cfg->password ? cfg->password : getenv("REDISCLI_AUTH");
 	if (t->password != NULL && *t->password == '\0')
 		t->password = NULL;
-	if (cfg->spawn) {
-		if (spawn_start(sp, cfg->spawn_path, cfg->spawn_tcp, NULL, 10, err) < 0)
-			return -1;
-		t->socket = sp->socket[0] ? sp->socket : NULL;
+	if (g->spawned) {
+		if (spawn_start(&g->sp, g->abs[0] ? g->abs : g->binary, g->tcp, g->extra, 10,
+				err) < 0)
+			return d ? rs_err_setk(err, RS_E_INPUT, "target '%s': %s", g->label, err->msg) :
+			       -1;
+		t->socket = g->sp.socket[0] ? g->sp.socket : NULL;
 		t->host = "127.0.0.1";
-		t->port = sp->port;
+		t->port = g->sp.port;
 		t->password = NULL;   /* our own server has none */
+	} else if (d != NULL) {
+		t->socket = d->kind == TARGETS_UNIX ? d->path : NULL;
+		t->host = d->host;
+		t->port = d->port;
 	} else {
 		t->socket = cfg->socket;
 		t->host = cfg->host;
@@ -312,7 +489,7 @@ static int run_target(const struct rs_config *cfg, double timeout, struct spawn 
 	}
 	target_describe(t);
 	/* Messages name the real socket; rows, the stable description. */
-	run_target_desc(cfg, t->row_desc, sizeof t->row_desc);
+	run_target_row(cfg, g, t->row_desc, sizeof t->row_desc);
 	return 0;
 }
 
@@ -320,19 +497,24 @@ static int run_target(const struct rs_config *cfg, double timeout, struct spawn 
  * writing, or one that holds results without --resume or --overwrite, is
  * refused at once.  Nothing in it changes until the first row is written
  * (csv.h), so a run the guard refuses leaves no file behind.  With
- * --resume read the rows it holds and mark their points done.  Returns 0
- * or -1 with err's kind set by csv_out_open, or RS_E_REFUSED for a resume
- * that would mix two ways of measuring. */
-static int run_output(const struct rs_config *cfg, const char *label, const struct workload *w,
-		      struct sweep_plan *plan, struct csv_out *out, struct rs_rows *existing,
-		      struct rs_err *err)
+ * --resume read the rows it holds and mark each target's points done.
+ * Returns 0 or -1 with err's kind set by csv_out_open, or RS_E_REFUSED for
+ * a resume that would mix two ways of measuring. */
+static int run_output(const struct rs_config *cfg, struct run_job *job, struct csv_out *out,
+		      struct rs_rows *existing, struct rs_err *err)
 {
 	if (csv_out_open(out, cfg->output, cfg->resume, cfg->overwrite, existing, err) < 0)
 		return -1;
-	if (run_check_resume(cfg, label, existing, err) < 0)
-		return rs_err_as(err, RS_E_REFUSED);
-	sweep_plan_mark_done(plan, w, label, existing);
-	if (plan->todo == 0 && cfg->precision <= 0)
+	for (size_t k = 0; k < job->ntg; k++) {
+		const struct run_tgt *g = &job->tg[k];
+		char desc[ROW_STR];
+
+		run_target_row(cfg, g, desc, sizeof desc);
+		if (run_check_resume(cfg, g->label, desc, existing, err) < 0)
+			return rs_err_as(err, RS_E_REFUSED);
+		sweep_plan_mark_target(&job->plan, &job->w, k, g->label, existing);
+	}
+	if (job->plan.todo == 0 && cfg->precision <= 0)
 		rs_log(RS_LOG_INFO, "every point is already in %s", cfg->output);
 	return 0;
 }
@@ -357,52 +539,101 @@ static int run_status(const struct rs_config *cfg, enum sweep_status ss, struct 
 	return rs_err_as(err, RS_E_FAILED);
 }
 
+/* Start or reach every target and run its guard, before anything is
+ * measured.  With --target, a target that cannot be reached is bad input
+ * (the sweep has not begun): err names it.  Two targets that reach one
+ * server process over one kind of connection and one database are one
+ * target given twice; over a UNIX socket and TCP they share the server.
+ * Returns SWEEP_OK, or how it ended with err set. */
+static enum sweep_status run_open(const struct rs_config *cfg, struct run_job *job,
+				  struct rs_err *err)
+{
+	for (size_t k = 0; k < job->ntg; k++) {
+		struct run_tgt *g = &job->tg[k];
+		enum sweep_status st;
+
+		if (run_target(cfg, g->sc.timeout, g, err) < 0)
+			return SWEEP_FAILED;
+		st = sweep_open(&g->sc, &job->w, &g->s, err);
+		if (st != SWEEP_OK && g->def != NULL) {
+			rs_err_prefix(err, "target '%s'", g->label);
+			if (st == SWEEP_FAILED)
+				rs_err_as(err, RS_E_INPUT);
+		}
+		if (st != SWEEP_OK)
+			return st;
+		for (size_t j = 0; j < k && !g->spawned; j++) {
+			struct run_tgt *h = &job->tg[j];
+
+			if (h->spawned || strcmp(sweep_run_id(h->s), sweep_run_id(g->s)) != 0)
+				continue;
+			if ((h->t.socket != NULL) == (g->t.socket != NULL) && h->t.dbnum == g->t.dbnum) {
+				rs_err_setk(err, RS_E_USAGE, "target '%s': %s reaches the server of target "
+					    "'%s' (%s) again: one target given twice", g->label, g->t.desc,
+					    h->label, h->t.desc);
+				return SWEEP_FAILED;
+			}
+			sweep_share(h->s);
+			sweep_share(g->s);
+		}
+	}
+	return SWEEP_OK;
+}
+
 /* From the output file to the last point: the file, signals, the
- * (spawned) server, the guard, the points, the summary.  Returns 0 or -1
- * (err and its kind set). */
-static int run_sweep(const struct rs_config *cfg, struct sweep_config *sc, struct target *t,
-		     const struct workload *w, struct sweep_plan *plan, struct run_ui *ui,
+ * (spawned) servers, the guards, the points, the summary.  Returns 0 or
+ * -1 (err and its kind set). */
+static int run_sweep(const struct rs_config *cfg, struct run_job *job, struct run_ui *ui,
 		     struct rs_err *err)
 {
 	struct sigaction sa, old_int, old_term;
-	struct spawn sp = { .pid = -1 };
 	struct csv_out out = { .fd = -1 };
 	struct rs_rows existing = { 0 };
-	struct sweep *s = NULL;
-	enum sweep_status ss;
-	int rc = 0;
+	struct sweep **ss;
+	enum sweep_status st;
+	int rc;
 
+	if ((rc = run_probe(job, err)) < 0)
+		return rc;
 	if (cfg->output != NULL &&
-	    ((rc = run_output(cfg, sc->label, w, plan, &out, &existing, err)) < 0 ||
-	     (plan->todo == 0 && sc->precision <= 0)))
+	    ((rc = run_output(cfg, job, &out, &existing, err)) < 0 ||
+	     (job->plan.todo == 0 && job->sc.precision <= 0)))
 		goto close;
-	sc->prior = &existing;
+	for (size_t k = 0; k < job->ntg; k++)
+		job->tg[k].sc.prior = &existing;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = run_on_signal;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 	run_stop = 0;
-	if ((rc = run_target(cfg, sc->timeout, &sp, t, err)) < 0)
-		goto restore;
 	progress_init(&ui->progress, stderr, cfg->quiet);
 	ui->quiet = cfg->quiet;
 	ui->multi_depth = cfg->pipeline.n > 1;
+	ui->multi_target = job->ntg > 1;
+	st = run_open(cfg, job, err);
 	/* A sweep nobody can measure again should not vanish unnoticed. */
-	if (cfg->output == NULL)
+	if (st == SWEEP_OK && cfg->output == NULL)
 		progress_note(&ui->progress, "no -o FILE.csv: the points are printed, not saved "
 			      "(plot, report and --resume need the CSV)");
-	ss = sweep_open(sc, w, &s, err);
-	if (ss == SWEEP_OK)
-		ss = sweep_points(s, plan, cfg->output ? &out : NULL, err);
+	ss = xcalloc(job->ntg, sizeof *ss);
+	for (size_t k = 0; k < job->ntg; k++)
+		ss[k] = job->tg[k].s;
+	if (st == SWEEP_OK)
+		st = sweep_points_all(ss, job->ntg, &job->plan, cfg->output ? &out : NULL, err);
+	free(ss);
 	if (ui->points > 0)
 		progress_summary(&ui->progress, ui->points, ui->timed, ui->errors, cfg->output);
 	else
 		progress_end(&ui->progress);
-	rc = run_status(cfg, ss, err);
-	sweep_close(s);
-restore:
-	spawn_stop(&sp);
+	/* An unreachable or twice-given --target is bad input, not a failure. */
+	rc = st == SWEEP_FAILED && (err->kind == RS_E_INPUT || err->kind == RS_E_USAGE) ? -1 :
+	     run_status(cfg, st, err);
+	for (size_t k = job->ntg; k-- > 0;) {
+		sweep_close(job->tg[k].s);
+		job->tg[k].s = NULL;
+		spawn_stop(&job->tg[k].sp);
+	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 close:
@@ -410,16 +641,6 @@ close:
 	rows_free(&existing);
 	return rc;
 }
-
-/* What one run is to do, worked out from the options before anything is
- * touched. */
-struct run_job {
-	struct workload w;
-	struct sweep_plan plan;
-	struct sweep_config sc;
-	char host[ROW_STR];
-	const char *label;
-};
 
 /* The label rows get: --label, or the machine's name. */
 static const char *run_label(const struct rs_config *cfg, char *host, size_t size)
@@ -430,11 +651,12 @@ static const char *run_label(const struct rs_config *cfg, char *host, size_t siz
 	return host[0] ? host : "rsweep";
 }
 
-/* Step one: the options (and sweep file) into a checked plan of points.
- * Returns 0, or -1 with err of kind RS_E_USAGE (options) or RS_E_INPUT (a
- * sweep file, tests, a custom command). */
-static int run_plan(struct rs_config *cfg, struct target *t, struct run_ui *ui,
-		    struct run_job *job, struct rs_err *err)
+/* Step one: the options (and sweep file) into a checked plan of points
+ * over every target.  Returns 0, or -1 with err of kind RS_E_USAGE
+ * (options, targets) or RS_E_INPUT (a sweep file, tests, a custom
+ * command). */
+static int run_plan(struct rs_config *cfg, struct run_ui *ui, struct run_job *job,
+		    struct rs_err *err)
 {
 	int rc;
 
@@ -447,32 +669,40 @@ static int run_plan(struct rs_config *cfg, struct target *t, struct run_ui *ui,
 	if (rc < 0)
 		return rs_err_as(err, RS_E_INPUT);
 	job->label = run_label(cfg, job->host, sizeof job->host);
-	if (job->w.n * cfg->pipeline.n * cfg->repeat > RUN_MAX_POINTS)
-		return rs_err_setk(err, RS_E_USAGE, "%zu tests x %zu depths x %llu repeats is more "
-				   "than %d points", job->w.n, cfg->pipeline.n,
-				   (unsigned long long)cfg->repeat, RUN_MAX_POINTS);
-	run_sweep_config(cfg, job->label, t, ui, &job->sc);
+	run_sweep_config(cfg, job->label, ui, &job->sc);
+	if (run_targets(cfg, job, err) < 0)
+		return rs_err_as(err, RS_E_USAGE);
+	if (job->w.n * cfg->pipeline.n * cfg->repeat * job->ntg > RUN_MAX_POINTS)
+		return rs_err_setk(err, RS_E_USAGE, "%zu tests x %zu depths x %llu repeats x %zu "
+				   "target%s is more than %d points", job->w.n, cfg->pipeline.n,
+				   (unsigned long long)cfg->repeat, job->ntg, job->ntg == 1 ? "" : "s",
+				   RUN_MAX_POINTS);
 	if (sweep_check(&job->sc, &job->w, &cfg->pipeline, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);
 	sweep_plan_build(job->w.n, &cfg->pipeline, (unsigned)cfg->repeat,
 			 cfg->order == SWEEP_ORDER_SHUFFLED, cfg->seed, &job->plan);
+	sweep_plan_interleave(&job->plan, job->ntg);
 	return 0;
 }
 
 int cmd_run(struct rs_config *cfg, struct rs_err *err)
 {
 	struct run_job job = { 0 };
-	struct target t = { 0 };
 	struct run_ui ui = { 0 };
 	int rc;
 
 	/* Step two: show the plan (--dry-run), or measure it. */
-	rc = run_plan(cfg, &t, &ui, &job, err);
+	rc = run_plan(cfg, &ui, &job, err);
 	if (rc == 0 && cfg->dry_run)
-		run_dry(cfg, &job.w, &job.plan, job.label);
+		run_dry(cfg, &job);
 	else if (rc == 0)
-		rc = run_sweep(cfg, &job.sc, &t, &job.w, &job.plan, &ui, err);
+		rc = run_sweep(cfg, &job, &ui, err);
 	sweep_plan_free(&job.plan);
 	workload_free(&job.w);
+	targets_free(&job.targets);
+	for (size_t i = 0; i < job.nspawn_extra; i++)
+		free(job.spawn_extra[i]);
+	free(job.spawn_extra);
+	free(job.tg);
 	return rc;
 }

@@ -16,6 +16,7 @@
 #include "report.h"
 #include "series.h"
 #include "sweep.h"
+#include "targets.h"
 #include "xalloc.h"
 
 #define OFF(f) offsetof(struct rs_config, f)
@@ -50,6 +51,11 @@ static const struct opt_def opt_table[] = {
 	  "start a private redis-server (PATH, or the one on PATH) and benchmark it" },
 	{ "spawn-tcp", 0, NULL, OT_FLAG, RUN, OFF(spawn_tcp), 0, 0, NULL, NULL, 1,
 	  "with --spawn: listen on a free 127.0.0.1 port instead of a UNIX socket" },
+	{ "target", 0, "LABEL=URI", OT_LIST, RUN, OFF(target), 0, 0, NULL, NULL, 1,
+	  "a server of the sweep (repeat it; unix:///PATH, redis://HOST:PORT[/DB], spawn:[PATH], "
+	  "spawn+tcp:[PATH]); points alternate between targets" },
+	{ "spawn-args", 0, "[LABEL=]ARGS", OT_LIST, RUN, OFF(spawn_args), 0, 0, NULL, NULL, 0,
+	  "more redis-server arguments for a spawned target (all of them without LABEL=)" },
 	/* load */
 	{ "clients", 'c', "N", OT_UINT, RUN | IMPORT, OFF(clients), 1, 100000, NULL, "50", 1,
 	  "parallel connections" },
@@ -328,6 +334,15 @@ static int opts_apply(const struct opt_def *d, const char *value, struct rs_conf
 		return depths_parse(value, (struct depth_list *)(void *)field, err);
 	case OT_SIZE:
 		return opts_size(value, d->min, d->max, &cfg->width, &cfg->height, err);
+	case OT_LIST: {
+		struct opt_list *l = (struct opt_list *)(void *)field;
+
+		if (value == NULL || *value == '\0')
+			return rs_err_set(err, "empty value");
+		l->v = xreallocarray(l->v, l->n + 1, sizeof *l->v);
+		l->v[l->n++] = xstrdup(value);
+		return 0;
+	}
 	}
 	return rs_err_set(err, "unknown option type");
 }
@@ -441,6 +456,9 @@ int opts_set_from_file(enum opts_cmd cmd, const char *name, const char *value,
 		return rs_err_set(err, "%s = %s: a sweep file may not name a program to run "
 				  "(write %s = yes, or give --%s=PATH on the command line)",
 				  name, value, name, name);
+	/* Nor hold a password, or a program's path, in a target. */
+	if (d->off == offsetof(struct rs_config, target) && targets_file_ok(value, err) < 0)
+		return -1;
 	if (opts_apply(d, value, cfg, err) < 0)
 		return rs_err_prefix(err, "%s", name);
 	cfg->given[i] = 1;
@@ -541,6 +559,8 @@ int opts_parse_argv(enum opts_cmd cmd, int argc, char **argv, struct rs_config *
 		 * /proc/PID/cmdline no longer show it. */
 		if (d->off == offsetof(struct rs_config, password) && optarg != NULL)
 			memset(optarg, '*', strlen(optarg));
+		if (d->off == offsetof(struct rs_config, target) && optarg != NULL)
+			targets_blank_password(optarg);
 	}
 	cfg->dashdash = optind > 1 && strcmp(argv[optind - 1], "--") == 0;
 	cfg->args = argv + optind;
@@ -608,6 +628,16 @@ void opts_free(struct rs_config *cfg)
 		case OT_DEPTHS:
 			depths_free((struct depth_list *)(void *)field);
 			break;
+		case OT_LIST: {
+			struct opt_list *l = (struct opt_list *)(void *)field;
+
+			for (size_t k = 0; k < l->n; k++)
+				free(l->v[k]);
+			free(l->v);
+			l->v = NULL;
+			l->n = 0;
+			break;
+		}
 		default:
 			break;
 		}

@@ -30,6 +30,7 @@ enum opt_type {
 	OT_ENUM,                  /* int index into choices ("a|b|c") */
 	OT_DEPTHS,                /* struct depth_list */
 	OT_SIZE,                  /* "WxH" into two unsigned, each in [min, max] */
+	OT_LIST,                  /* struct opt_list: each use adds a value */
 };
 
 /* Where a value came from; later sources override earlier ones. */
@@ -50,6 +51,12 @@ struct opt_def {
 	const char *help;
 };
 
+/* The values of a repeatable option, in the order given. */
+struct opt_list {
+	char **v;
+	size_t n;
+};
+
 /* The parsed options of one invocation.  Strings are owned (opts_free). */
 struct rs_config {
 	/* connection */
@@ -64,6 +71,8 @@ struct rs_config {
 	int spawn;
 	char *spawn_path;         /* follows spawn: OT_OPTSTRING */
 	int spawn_tcp;
+	struct opt_list target;   /* --target LABEL=URI (targets.h) */
+	struct opt_list spawn_args;
 	/* load */
 	uint64_t clients;
 	struct depth_list pipeline;

@@ -259,6 +259,130 @@ int spawn_start(struct spawn *s, const char *path, int tcp, const char *const *e
 	return 0;
 }
 
+/* name as execvp would find it, as an absolute path into abs: 0, or -1
+ * when it is no executable file.  A symbolic link is kept as it is, not
+ * resolved: Debian's redis-server is a link to redis-check-rdb, which
+ * acts on the name it is run by. */
+static int spawn_which(const char *name, char *abs, size_t size)
+{
+	const char *pathvar = getenv("PATH");
+	char cwd[2048];
+	struct stat st;
+
+	if (strchr(name, '/') != NULL) {
+		if (stat(name, &st) != 0 || !S_ISREG(st.st_mode) || access(name, X_OK) != 0)
+			return -1;
+		if (name[0] == '/' || getcwd(cwd, sizeof cwd) == NULL)
+			snprintf(abs, size, "%s", name);
+		else
+			snprintf(abs, size, "%s/%s", cwd, name);
+		return 0;
+	}
+	for (const char *p = pathvar ? pathvar : "/usr/local/bin:/usr/bin:/bin"; *p;) {
+		size_t n = strcspn(p, ":");
+		char cand[4096];
+
+		snprintf(cand, sizeof cand, "%.*s/%s", (int)n, n ? p : ".", name);
+		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0) {
+			if (cand[0] == '/' || getcwd(cwd, sizeof cwd) == NULL)
+				snprintf(abs, size, "%s", cand);
+			else
+				snprintf(abs, size, "%s/%s", cwd, cand);
+			return 0;
+		}
+		p += n;
+		if (*p == ':')
+			p++;
+	}
+	return -1;
+}
+
+/* Run abs --version with its output (both streams) into buf; at most 5 s.
+ * Returns its wait status, or -1 (err set). */
+static int spawn_version_output(const char *abs, char *buf, size_t size, struct rs_err *err)
+{
+	int fd[2], status = 0;
+	size_t got = 0;
+	pid_t pid;
+
+	if (pipe(fd) < 0)
+		return rs_err_set(err, "pipe: %s", strerror(errno));
+	if ((pid = fork()) < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return rs_err_set(err, "fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		char *argv[] = { spawn_arg(abs), spawn_arg("--version"), NULL };
+
+		dup2(fd[1], STDOUT_FILENO);
+		dup2(fd[1], STDERR_FILENO);
+		close(fd[0]);
+		close(fd[1]);
+		setpgid(0, 0);
+		execv(abs, argv);
+		dprintf(STDERR_FILENO, "cannot run: %s\n", strerror(errno));
+		_exit(127);
+	}
+	close(fd[1]);
+	fcntl(fd[0], F_SETFL, O_NONBLOCK);
+	for (int waited = 0;; waited += 10) {
+		ssize_t n = got + 1 < size ? read(fd[0], buf + got, size - 1 - got) : 0;
+		pid_t w;
+
+		if (n > 0) {
+			got += (size_t)n;
+			continue;
+		}
+		if ((w = waitpid(pid, &status, WNOHANG)) == pid) {
+			while (got + 1 < size && (n = read(fd[0], buf + got, size - 1 - got)) > 0)
+				got += (size_t)n;
+			break;
+		}
+		if (waited >= 5000) {
+			/* Something that does not end on --version is no redis-server. */
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			status = -2;
+			break;
+		}
+		spawn_sleep_ms(10);
+	}
+	close(fd[0]);
+	buf[got] = '\0';
+	return status == -2 ? rs_err_setk(err, RS_E_INPUT, "%s --version did not end within 5 s: "
+					  "not redis-server", abs) : status;
+}
+
+int spawn_probe(const char *path, char *abs, size_t abs_size, char *version, size_t version_size,
+		struct rs_err *err)
+{
+	const char *name = path ? path : "redis-server";
+	char out[1024], *v;
+	int status;
+
+	if (spawn_which(name, abs, abs_size) < 0)
+		return rs_err_setk(err, RS_E_INPUT, "%s: %s", name, strchr(name, '/') ?
+				   "no such executable file" : "not found on PATH");
+	if ((status = spawn_version_output(abs, out, sizeof out, err)) < 0)
+		return -1;
+	/* "Redis server v=7.0.15 sha=... malloc=jemalloc-5.3.0 bits=64 build=..." */
+	if (strncmp(out, "Redis server v=", 15) != 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 0) {
+		int n = (int)strcspn(out, "\n");
+
+		if (n > 0)
+			return rs_err_setk(err, RS_E_INPUT, "%s is not redis-server: %.*s", abs,
+					   n > 200 ? 200 : n, out);
+		return rs_err_setk(err, RS_E_INPUT, "%s is not redis-server: --version printed "
+				   "nothing and it %s %d", abs, WIFEXITED(status) ? "exited" : "died of signal",
+				   WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+	}
+	v = out + 15;
+	snprintf(version, version_size, "%.*s", (int)strcspn(v, " \n"), v);
+	return 0;
+}
+
 void spawn_stop(struct spawn *s)
 {
 	if (s->pid > 0) {

@@ -57,12 +57,35 @@ void sweep_plan_build(size_t ntests, const struct depth_list *depths, unsigned r
 	plan->todo = plan->n;
 }
 
-/* Order of plan points by (test, depth, repeat), for bsearch. */
+void sweep_plan_interleave(struct sweep_plan *plan, size_t ntargets)
+{
+	struct sweep_point *v;
+	size_t k = 0;
+
+	if (ntargets < 2)
+		return;
+	v = xcalloc(plan->n * ntargets, sizeof *v);
+	for (size_t i = 0; i < plan->n; i++)
+		for (size_t t = 0; t < ntargets; t++) {
+			v[k] = plan->v[i];
+			v[k].target = i % 2 == 0 ? t : ntargets - 1 - t;
+			v[k].order = (unsigned)k + 1;
+			k++;
+		}
+	free(plan->v);
+	plan->v = v;
+	plan->n = k;
+	plan->todo = k;
+}
+
+/* Order of plan points by (target, test, depth, repeat), for bsearch. */
 static int sweep_point_cmp(const void *a, const void *b)
 {
 	const struct sweep_point *p = *(const struct sweep_point *const *)a;
 	const struct sweep_point *q = *(const struct sweep_point *const *)b;
 
+	if (p->target != q->target)
+		return p->target < q->target ? -1 : 1;
 	if (p->test != q->test)
 		return p->test < q->test ? -1 : 1;
 	if (p->depth != q->depth)
@@ -73,6 +96,12 @@ static int sweep_point_cmp(const void *a, const void *b)
 void sweep_plan_mark_done(struct sweep_plan *plan, const struct workload *w, const char *label,
 			  const struct rs_rows *rows)
 {
+	sweep_plan_mark_target(plan, w, 0, label, rows);
+}
+
+void sweep_plan_mark_target(struct sweep_plan *plan, const struct workload *w, size_t target,
+			    const char *label, const struct rs_rows *rows)
+{
 	/* A file of a million rows against a plan of thousands of points:
 	 * each row finds its point by binary search, not by a scan. */
 	struct sweep_point **by = xcalloc(plan->n ? plan->n : 1, sizeof *by);
@@ -82,7 +111,8 @@ void sweep_plan_mark_done(struct sweep_plan *plan, const struct workload *w, con
 	qsort(by, plan->n, sizeof *by, sweep_point_cmp);
 	for (size_t r = 0; r < rows->n; r++) {
 		const struct rs_rec *row = &rows->v[r];
-		struct sweep_point key = { .depth = row->pipeline, .repeat = row->repeat };
+		struct sweep_point key = { .depth = row->pipeline, .repeat = row->repeat,
+					   .target = target };
 		struct sweep_point *kp = &key, **hit;
 
 		if (strcmp(row->label, label) != 0)
@@ -327,6 +357,7 @@ struct sweep {
 	uint64_t allow, left;
 	int eval_off;             /* the server will not run the check-and-flush script */
 	long clients0;            /* connected_clients before the engine connected; -1 unknown */
+	int shared;               /* another target reaches this server: flush after each point */
 	struct sweep_snap *snaps;
 };
 
@@ -1041,25 +1072,46 @@ static enum sweep_status sweep_engine_open(struct sweep *s, struct rs_err *err)
 	return SWEEP_OK;
 }
 
-enum sweep_status sweep_points(struct sweep *s, struct sweep_plan *plan, struct csv_out *out,
-			       struct rs_err *err)
+/* Name s's target in err, when the sweep has more than one. */
+static void sweep_name_target(const struct sweep *s, size_t n, struct rs_err *err)
 {
-	const struct sweep_config *cfg = s->cfg;
+	if (n > 1)
+		rs_err_prefix(err, "target '%s'", s->cfg->label);
+}
+
+/* After a point of a target that shares its server with another: empty it
+ * again through the guard's checks, as before every point. */
+static enum sweep_status sweep_clean_after(struct sweep *s, struct rs_err *err)
+{
+	enum sweep_step step;
+
+	if (!s->shared || s->cfg->flush == SWEEP_FLUSH_NONE)
+		return SWEEP_OK;
+	step = sweep_flush(s, err);
+	return step == SWEEP_STEP_OK ? SWEEP_OK : step == SWEEP_STEP_FOREIGN ? SWEEP_REFUSED :
+	       SWEEP_FAILED;
+}
+
+enum sweep_status sweep_points_all(struct sweep **ss, size_t n, struct sweep_plan *plan,
+				   struct csv_out *out, struct rs_err *err)
+{
+	/* What the targets share (pause, stop, --precision) is the first's. */
+	const struct sweep_config *cfg = ss[0]->cfg;
 	size_t planned = plan->n;
 	struct sweep_tally tl = { 0 };
 	struct precision pr = { 0 };
 	unsigned round = 0;
 	uint64_t t0 = engine_now_ns();
-	enum sweep_status st;
+	enum sweep_status st = SWEEP_OK;
 
 	if (cfg->precision > 0)
-		sweep_precision_init(cfg, s->w, &pr);
-	if (sweep_engine_open(s, err) != SWEEP_OK) {
-		precision_free(&pr);
-		return sweep_stopped(cfg, SWEEP_FAILED);
-	}
-	for (size_t i = 0;; i++) {
+		sweep_precision_init(cfg, ss[0]->w, &pr);
+	for (size_t k = 0; k < n && st == SWEEP_OK; k++)
+		if ((st = sweep_engine_open(ss[k], err)) != SWEEP_OK)
+			sweep_name_target(ss[k], n, err);
+	for (size_t i = 0; st == SWEEP_OK; i++) {
 		struct sweep_point *p;
+		struct sweep *s;
 		struct rs_row row;
 
 		if (i == plan->n) {
@@ -1077,6 +1129,7 @@ enum sweep_status sweep_points(struct sweep *s, struct sweep_plan *plan, struct 
 			round++;
 		}
 		p = &plan->v[i];
+		s = ss[p->target < n ? p->target : 0];
 		if (p->done)
 			continue;
 		/* A round under way stops when the budget is spent. */
@@ -1090,16 +1143,40 @@ enum sweep_status sweep_points(struct sweep *s, struct sweep_plan *plan, struct 
 		}
 		if (tl.ran > 0 && cfg->pause > 0)
 			sweep_sleep(cfg->pause, cfg->stop);
-		if ((st = sweep_point(s, plan, p, &row, err)) != SWEEP_OK)
+		if ((st = sweep_point(s, plan, p, &row, err)) != SWEEP_OK) {
+			sweep_name_target(s, n, err);
 			break;
+		}
 		if (out != NULL && csv_out_append(out, &row, err) < 0) {
 			st = SWEEP_FAILED;
 			break;
 		}
 		sweep_point_done(s, plan, p, &row, &pr, &tl);
+		if ((st = sweep_clean_after(s, err)) != SWEEP_OK)
+			sweep_name_target(s, n, err);
 	}
 	precision_free(&pr);
-	return sweep_stopped(cfg, sweep_leave(s, st, err));
+	/* The last target first: a target's engine connections count among the
+	 * clients of a server it shares with an earlier one (sweep_engine_gone). */
+	for (size_t k = n; k-- > 0;)
+		st = sweep_leave(ss[k], st, err);
+	return sweep_stopped(cfg, st);
+}
+
+enum sweep_status sweep_points(struct sweep *s, struct sweep_plan *plan, struct csv_out *out,
+			       struct rs_err *err)
+{
+	return sweep_points_all(&s, 1, plan, out, err);
+}
+
+const char *sweep_run_id(const struct sweep *s)
+{
+	return s->env.run_id;
+}
+
+void sweep_share(struct sweep *s)
+{
+	s->shared = 1;
 }
 
 void sweep_close(struct sweep *s)

@@ -21,6 +21,7 @@ struct sweep_point {
 	unsigned depth;
 	unsigned repeat;          /* 1-based */
 	unsigned order;           /* 1-based position in the run order */
+	size_t target;            /* which of the sweep's targets (sweep_points_all) */
 	int done;                 /* already in the CSV (resume) */
 };
 
@@ -34,9 +35,17 @@ struct sweep_plan {
  * sequential order (test, then depth, then repeat). */
 void sweep_plan_build(size_t ntests, const struct depth_list *depths, unsigned repeats,
 		      int shuffled, uint64_t seed, struct sweep_plan *plan);
+/* Measure every point of plan on each of ntargets targets, back to back:
+ * the targets of a point stay together, in turn forwards and backwards
+ * (A B, B A, A B, ...: ABBA), so that neither is always first and a drift
+ * of the machine falls on all alike. */
+void sweep_plan_interleave(struct sweep_plan *plan, size_t ntargets);
 /* Mark points of label already in rows as done. */
 void sweep_plan_mark_done(struct sweep_plan *plan, const struct workload *w, const char *label,
 			  const struct rs_rows *rows);
+/* The same for the points of one target of an interleaved plan. */
+void sweep_plan_mark_target(struct sweep_plan *plan, const struct workload *w, size_t target,
+			    const char *label, const struct rs_rows *rows);
 void sweep_plan_free(struct sweep_plan *plan);
 
 enum sweep_flush { SWEEP_FLUSH_ALL, SWEEP_FLUSH_DB, SWEEP_FLUSH_NONE };
@@ -107,6 +116,19 @@ enum sweep_status sweep_open(const struct sweep_config *cfg, const struct worklo
  * appeared, and from then on nothing was flushed. */
 enum sweep_status sweep_points(struct sweep *s, struct sweep_plan *plan, struct csv_out *out,
 			       struct rs_err *err);
+/* sweep_points for a plan over n targets (sweep_plan_interleave): each
+ * point runs on s[point.target], every target with its own connections,
+ * guard and preparation.  The first failure or refusal stops the sweep,
+ * err naming the target's label; every target is left as sweep_points
+ * leaves its one. */
+enum sweep_status sweep_points_all(struct sweep **s, size_t n, struct sweep_plan *plan,
+				   struct csv_out *out, struct rs_err *err);
+/* The server process s reaches (INFO run_id). */
+const char *sweep_run_id(const struct sweep *s);
+/* s reaches a server another target of the sweep reaches too: empty it
+ * after each of its points (through the guard, as every flush), so that
+ * the other target's guard finds nothing it did not write. */
+void sweep_share(struct sweep *s);
 void sweep_close(struct sweep *s);
 /* sweep_open, sweep_points, sweep_close. */
 enum sweep_status sweep_run(const struct sweep_config *cfg, const struct workload *w,

@@ -90,6 +90,69 @@ Test(sweep, resume_marks_each_point_of_its_label_once)
 	workload_free(&w);
 }
 
+Test(sweep, targets_of_a_point_stay_together_in_abba_order)
+{
+	struct depth_list d = { (unsigned[]){ 1, 2, 4 }, 3 };
+
+	for (int shuffled = 0; shuffled < 2; shuffled++) {
+		for (size_t nt = 2; nt <= 3; nt++) {
+			struct sweep_plan base, plan;
+			size_t first[3] = { 0 };
+
+			sweep_plan_build(2, &d, 2, shuffled, 9, &base);
+			sweep_plan_build(2, &d, 2, shuffled, 9, &plan);
+			sweep_plan_interleave(&plan, nt);
+			cr_assert_eq(plan.n, base.n * nt);
+			cr_assert_eq(plan.todo, plan.n);
+			for (size_t i = 0; i < plan.n; i++) {
+				const struct sweep_point *p = &plan.v[i], *b = &base.v[i / nt];
+				size_t want = (i / nt) % 2 == 0 ? i % nt : nt - 1 - i % nt;
+
+				/* The base plan's order, each point on every target in turn. */
+				cr_assert_eq(p->order, i + 1);
+				cr_assert(p->test == b->test && p->depth == b->depth &&
+					  p->repeat == b->repeat);
+				cr_assert_eq(p->target, want, "point %zu: target %zu, wanted %zu", i,
+					     p->target, want);
+				if (i % nt == 0)
+					first[p->target]++;
+			}
+			/* Neither the first nor the last target is always first. */
+			cr_assert_eq(first[0], (base.n + 1) / 2);
+			cr_assert_eq(first[nt - 1], base.n / 2);
+			sweep_plan_free(&base);
+			sweep_plan_free(&plan);
+		}
+	}
+}
+
+Test(sweep, resume_marks_each_targets_points_by_its_label)
+{
+	struct depth_list d = { (unsigned[]){ 1, 2 }, 2 };
+	struct workload w = { 0 };
+	struct sweep_plan plan;
+	struct rs_rows rows = { 0 };
+	struct rs_err err;
+
+	cr_assert_eq(workload_select("get", 3, &w, &err), 0, "%s", err.msg);
+	sweep_plan_build(w.n, &d, 1, 0, 5, &plan);
+	sweep_plan_interleave(&plan, 2);
+	add(&rows, "a", "GET", 1, 1, 100, NAN);
+	add(&rows, "b", "GET", 2, 1, 100, NAN);
+	sweep_plan_mark_target(&plan, &w, 0, "a", &rows);
+	sweep_plan_mark_target(&plan, &w, 1, "b", &rows);
+	for (size_t i = 0; i < plan.n; i++) {
+		const struct sweep_point *p = &plan.v[i];
+		int want = (p->target == 0 && p->depth == 1) || (p->target == 1 && p->depth == 2);
+
+		cr_assert_eq(p->done, want, "target %zu P=%u", p->target, p->depth);
+	}
+	cr_assert_eq(plan.todo, 2);
+	sweep_plan_free(&plan);
+	rows_free(&rows);
+	workload_free(&w);
+}
+
 Test(sweep, untrustworthy_figures_are_stored_as_unknown)
 {
 	struct rs_row r;

@@ -1,0 +1,439 @@
+/* targets.c: --target LABEL=URI and --spawn-args, parsed and checked. */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "num.h"
+#include "targets.h"
+#include "xalloc.h"
+
+/* The highest database --dbnum takes (opts.c). */
+#define TARGETS_DB_MAX 1000000
+
+/* s[0..n) in a new string. */
+static char *targets_strndup(const char *s, size_t n)
+{
+	char *out = xmalloc(n + 1);
+
+	memcpy(out, s, n);
+	out[n] = '\0';
+	return out;
+}
+
+/* Value of a hex digit, or -1. */
+static int targets_hex(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* s[0..n) percent-decoded into a new string; NULL for a bad escape or a
+ * NUL byte (it would cut the password short without a word). */
+static char *targets_decode(const char *s, size_t n)
+{
+	char *out = xmalloc(n + 1), *o = out;
+
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] != '%') {
+			*o++ = s[i];
+			continue;
+		}
+		if (i + 2 >= n) {
+			free(out);
+			return NULL;
+		}
+		int h = targets_hex(s[i + 1]), l = targets_hex(s[i + 2]);
+
+		if (h < 0 || l < 0 || (h == 0 && l == 0)) {
+			free(out);
+			return NULL;
+		}
+		*o++ = (char)(h * 16 + l);
+		i += 2;
+	}
+	*o = '\0';
+	return out;
+}
+
+/* A label is a CSV label that --baseline and --relabel can name. */
+static int targets_label(const char *spec, size_t n, struct targets_def *d, struct rs_err *err)
+{
+	if (n == 0)
+		return rs_err_setk(err, RS_E_USAGE, "target '%.*s': no label before '=' (write "
+				   "LABEL=URI)", (int)strcspn(spec, ":@"), spec);
+	if (n >= sizeof d->label)
+		return rs_err_setk(err, RS_E_USAGE, "target '%.20s...': the label is longer than %zu "
+				   "characters", spec, sizeof d->label - 1);
+	if (spec[0] == '-')
+		return rs_err_setk(err, RS_E_USAGE, "target '%.*s': a label may not start with '-'",
+				   (int)n, spec);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)spec[i];
+
+		if (c < 0x20 || c == 0x7f || c == ',' || c == ' ')
+			return rs_err_setk(err, RS_E_USAGE, "target label '%.*s' holds %s: use letters, "
+					   "digits, '-', '_' or '.'", (int)n, spec,
+					   c == ',' ? "a comma" : c == ' ' ? "a blank" :
+					   "a control character");
+	}
+	memcpy(d->label, spec, n);
+	d->label[n] = '\0';
+	return 0;
+}
+
+/* redis://[user[:password]@]host[:port][/db], after "redis://". */
+static int targets_tcp(const char *s, struct targets_def *d, struct rs_err *err)
+{
+	const char *at = strrchr(s, '@'), *hp = at ? at + 1 : s, *end, *colon;
+	size_t hlen;
+
+	if (at != NULL) {
+		/* redis-cli -u: "user:password@", or "password@" alone. */
+		const char *c = memchr(s, ':', (size_t)(at - s));
+
+		if (c != NULL) {
+			if (c > s && (d->user = targets_decode(s, (size_t)(c - s))) == NULL)
+				goto bad_escape;
+			if ((d->password = targets_decode(c + 1, (size_t)(at - c - 1))) == NULL)
+				goto bad_escape;
+		} else if ((d->password = targets_decode(s, (size_t)(at - s))) == NULL) {
+			goto bad_escape;
+		}
+		if (d->password != NULL && d->password[0] == '\0') {
+			free(d->password);
+			d->password = NULL;
+		}
+	}
+	end = hp + strcspn(hp, "/");
+	if (*hp == '[') {
+		/* [::1]:6380 */
+		const char *close = memchr(hp, ']', (size_t)(end - hp));
+
+		if (close == NULL)
+			return rs_err_setk(err, RS_E_USAGE, "target '%s': unclosed '[' in the host",
+					   d->label);
+		d->host = targets_strndup(hp + 1, (size_t)(close - hp - 1));
+		colon = close + 1 < end && close[1] == ':' ? close + 1 : NULL;
+		if (close + 1 < end && colon == NULL)
+			return rs_err_setk(err, RS_E_USAGE, "target '%s': ']' not followed by ':PORT'",
+					   d->label);
+	} else {
+		colon = memchr(hp, ':', (size_t)(end - hp));
+		hlen = (size_t)((colon ? colon : end) - hp);
+		d->host = targets_strndup(hp, hlen);
+	}
+	if (d->host[0] == '\0')
+		return rs_err_setk(err, RS_E_USAGE, "target '%s': no host in the URI (redis://HOST:PORT)",
+				   d->label);
+	d->port = 6379;
+	if (colon != NULL) {
+		char num[16];
+		uint64_t v;
+		struct rs_err e;
+
+		snprintf(num, sizeof num, "%.*s", (int)(end - colon - 1), colon + 1);
+		if ((size_t)(end - colon - 1) >= sizeof num || num_parse_u64(num, 1, 65535, 0, &v, &e) < 0)
+			return rs_err_setk(err, RS_E_USAGE, "target '%s': port '%.*s' is not a number in "
+					   "1..65535", d->label, (int)((end - colon - 1) % 16), colon + 1);
+		d->port = (unsigned)v;
+	}
+	if (*end == '/' && end[1] != '\0') {
+		uint64_t v;
+		struct rs_err e;
+
+		if (num_parse_u64(end + 1, 0, TARGETS_DB_MAX, 0, &v, &e) < 0)
+			return rs_err_setk(err, RS_E_USAGE, "target '%s': database '%.16s' is not a number "
+					   "in 0..%d", d->label, end + 1, TARGETS_DB_MAX);
+		d->has_db = 1;
+		d->dbnum = (unsigned)v;
+	}
+	if (strchr(d->host, '?') != NULL || (*end == '/' && strchr(end, '?') != NULL))
+		return rs_err_setk(err, RS_E_USAGE, "target '%s': URI options (?...) are not supported",
+				   d->label);
+	snprintf(d->uri, sizeof d->uri, strchr(d->host, ':') ? "redis://%s%s[%s]:%u" :
+		 "redis://%s%s%s:%u", d->user ? d->user : "", d->user ? "@" : "", d->host, d->port);
+	if (d->has_db)
+		snprintf(d->uri + strlen(d->uri), sizeof d->uri - strlen(d->uri), "/%u", d->dbnum);
+	return 0;
+bad_escape:
+	return rs_err_setk(err, RS_E_USAGE, "target '%s': a bad %%-escape in the user or password",
+			   d->label);
+}
+
+int targets_parse_one(const char *spec, struct targets_def *d, struct rs_err *err)
+{
+	const char *eq = strchr(spec, '='), *uri;
+
+	memset(d, 0, sizeof *d);
+	if (eq == NULL)
+		return rs_err_setk(err, RS_E_USAGE, "target '%.*s': no label (write LABEL=URI, as in "
+				   "a=unix:///run/redis.sock)", (int)strcspn(spec, ":@"), spec);
+	if (targets_label(spec, (size_t)(eq - spec), d, err) < 0)
+		return -1;
+	uri = eq + 1;
+	if (strncmp(uri, "unix://", 7) == 0) {
+		d->kind = TARGETS_UNIX;
+		if (uri[7] == '\0')
+			return rs_err_setk(err, RS_E_USAGE, "target '%s': no socket path (unix:///PATH)",
+					   d->label);
+		if (strlen(uri) >= sizeof d->uri)
+			return rs_err_setk(err, RS_E_USAGE, "target '%s': the socket path is longer than "
+					   "%zu characters", d->label, sizeof d->uri - 8);
+		d->path = xstrdup(uri + 7);
+		snprintf(d->uri, sizeof d->uri, "unix://%s", d->path);
+		return 0;
+	}
+	if (strncmp(uri, "redis://", 8) == 0) {
+		d->kind = TARGETS_TCP;
+		if (strlen(uri) >= sizeof d->uri + 64)
+			return rs_err_setk(err, RS_E_USAGE, "target '%s': the URI is too long", d->label);
+		return targets_tcp(uri + 8, d, err);
+	}
+	if (strncmp(uri, "spawn:", 6) == 0 || strncmp(uri, "spawn+tcp:", 10) == 0) {
+		int tcp = uri[5] == '+';
+		const char *path = uri + (tcp ? 10 : 6);
+
+		d->kind = tcp ? TARGETS_SPAWN_TCP : TARGETS_SPAWN;
+		if (strlen(path) >= sizeof d->uri - 12)
+			return rs_err_setk(err, RS_E_USAGE, "target '%s': the binary's path is too long",
+					   d->label);
+		d->path = *path ? xstrdup(path) : NULL;
+		snprintf(d->uri, sizeof d->uri, "%s", uri);
+		return 0;
+	}
+	if (strncmp(uri, "rediss://", 9) == 0)
+		return rs_err_setk(err, RS_E_USAGE, "target '%s': TLS (rediss://) is not supported",
+				   d->label);
+	/* Only the scheme is quoted: what follows may hold a password. */
+	return rs_err_setk(err, RS_E_USAGE, "target '%s': '%.*s:...' is not a target URI "
+			   "(unix:///PATH, redis://HOST:PORT[/DB], spawn:[PATH] or spawn+tcp:[PATH])",
+			   d->label, (int)strcspn(uri, ":@/"), uri);
+}
+
+/* Whether a and b name one address: the same socket path, or the same
+ * host, port and database (dbnum: the database of a target that names
+ * none). */
+static int targets_same(const struct targets_def *a, const struct targets_def *b)
+{
+	if (a->kind != b->kind)
+		return 0;
+	if (a->kind == TARGETS_UNIX)
+		return strcmp(a->path, b->path) == 0;
+	if (a->kind == TARGETS_TCP)
+		return strcmp(a->host, b->host) == 0 && a->port == b->port &&
+		       (a->has_db ? a->dbnum : 0) == (b->has_db ? b->dbnum : 0);
+	return 0;                 /* each spawn is a server of its own */
+}
+
+int targets_parse(char *const *specs, size_t n, struct targets *ts, struct rs_err *err)
+{
+	ts->v = xcalloc(n ? n : 1, sizeof *ts->v);
+	ts->n = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct targets_def *d = &ts->v[ts->n++];
+
+		if (targets_parse_one(specs[i], d, err) < 0)
+			return -1;
+		for (size_t j = 0; j + 1 < ts->n; j++) {
+			if (strcmp(ts->v[j].label, d->label) == 0)
+				return rs_err_setk(err, RS_E_USAGE, "target '%s': the label is given twice",
+						   d->label);
+			if (targets_same(&ts->v[j], d))
+				return rs_err_setk(err, RS_E_USAGE, "target '%s': %s is target '%s' again",
+						   d->label, d->uri, ts->v[j].label);
+		}
+	}
+	return 0;
+}
+
+int targets_split(const char *s, char ***argv, size_t *n, struct rs_err *err)
+{
+	size_t cap = 4, len = strlen(s);
+	char **v = xcalloc(cap, sizeof *v);
+	char *word = xmalloc(len + 1);
+
+	*n = 0;
+	for (const char *p = s;;) {
+		size_t wl = 0;
+		int any = 0;
+
+		while (*p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		if (*p == '\0')
+			break;
+		while (*p != '\0' && *p != ' ' && *p != '\t' && *p != '\n') {
+			if (*p == '\'' || *p == '"') {
+				const char *close = strchr(p + 1, *p);
+
+				if (close == NULL) {
+					free(word);
+					v[*n] = NULL;
+					*argv = v;
+					return rs_err_setk(err, RS_E_USAGE, "unclosed %c in '%s'", *p, s);
+				}
+				memcpy(word + wl, p + 1, (size_t)(close - p - 1));
+				wl += (size_t)(close - p - 1);
+				p = close + 1;
+				any = 1;
+				continue;
+			}
+			word[wl++] = *p++;
+			any = 1;
+		}
+		if (!any)
+			continue;
+		if (*n + 2 > cap)
+			v = xreallocarray(v, cap *= 2, sizeof *v);
+		v[(*n)++] = targets_strndup(word, wl);
+	}
+	free(word);
+	v[*n] = NULL;
+	*argv = v;
+	return 0;
+}
+
+/* Server options a spawned target keeps as rsweep set them: its address,
+ * its private files, its life as rsweep's child, no password. */
+static const char *const targets_kept[] = {
+	"port", "bind", "unixsocket", "unixsocketperm", "dir", "logfile", "daemonize",
+	"requirepass", "supervised", "pidfile", "tls-port", "bind-source-addr", NULL,
+};
+
+/* Check and set one target's arguments from words w[0..n) (taken over). */
+static int targets_set_args(struct targets_def *d, char **w, size_t n, struct rs_err *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *a = w[i];
+
+		if (i == 0 && strncmp(a, "--", 2) != 0) {
+			rs_err_setk(err, RS_E_USAGE, "target '%s': --spawn-args must start with a "
+				    "--option, not '%s' (a config file goes in with --include PATH)",
+				    d->label, a);
+			goto fail;
+		}
+		if (strncmp(a, "--", 2) != 0)
+			continue;
+		for (size_t k = 0; targets_kept[k]; k++)
+			if (strcasecmp(a + 2, targets_kept[k]) == 0) {
+				rs_err_setk(err, RS_E_USAGE, "target '%s': --spawn-args may not set %s: "
+					    "rsweep sets it for a private server", d->label, a);
+				goto fail;
+			}
+	}
+	for (size_t i = 0; i < d->nargs; i++)
+		free(d->args[i]);
+	free(d->args);
+	d->args = w;
+	d->nargs = n;
+	return 0;
+fail:
+	for (size_t i = 0; i < n; i++)
+		free(w[i]);
+	free(w);
+	return -1;
+}
+
+int targets_spawn_args(struct targets *ts, char *const *specs, size_t n, struct rs_err *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *s = specs[i], *eq = strchr(s, '=');
+		int all = strncmp(s, "--", 2) == 0 || eq == NULL, hit = 0;
+		const char *args = all ? s : eq + 1;
+
+		for (size_t t = 0; t < ts->n; t++) {
+			struct targets_def *d = &ts->v[t];
+			char **w;
+			size_t nw;
+
+			if (!all && (strlen(d->label) != (size_t)(eq - s) ||
+				     strncmp(d->label, s, (size_t)(eq - s)) != 0))
+				continue;
+			if (d->kind != TARGETS_SPAWN && d->kind != TARGETS_SPAWN_TCP) {
+				if (all)
+					continue;
+				return rs_err_setk(err, RS_E_USAGE, "--spawn-args %s: target '%s' is %s, "
+						   "not a spawned server", d->label, d->label, d->uri);
+			}
+			hit = 1;
+			if (targets_split(args, &w, &nw, err) < 0) {
+				for (size_t k = 0; w[k]; k++)
+					free(w[k]);
+				free(w);
+				return rs_err_prefix(err, "target '%s': --spawn-args", d->label);
+			}
+			if (targets_set_args(d, w, nw, err) < 0)
+				return -1;
+		}
+		if (!hit && all)
+			return rs_err_setk(err, RS_E_USAGE, "--spawn-args '%s': no target is a spawned "
+					   "server", s);
+		if (!hit)
+			return rs_err_setk(err, RS_E_USAGE, "--spawn-args %.*s=...: no target is labelled "
+					   "'%.*s'", (int)(eq - s), s, (int)(eq - s), s);
+	}
+	return 0;
+}
+
+int targets_file_ok(const char *spec, struct rs_err *err)
+{
+	struct targets_def d;
+	int rc = targets_parse_one(spec, &d, err);
+
+	if (rc == 0 && (d.kind == TARGETS_SPAWN || d.kind == TARGETS_SPAWN_TCP) && d.path != NULL)
+		rc = rs_err_set(err, "target '%s': a sweep file may not name a program to run (write "
+				"%s=%s, or give --target on the command line)", d.label, d.label,
+				d.kind == TARGETS_SPAWN ? "spawn:" : "spawn+tcp:");
+	else if (rc == 0 && d.password != NULL)
+		rc = rs_err_set(err, "target '%s': a sweep file may not hold a password (use the "
+				"REDISCLI_AUTH environment variable)", d.label);
+	targets_def_free(&d);
+	return rc;
+}
+
+void targets_blank_password(char *spec)
+{
+	char *uri = strchr(spec, '='), *at, *c;
+
+	if (uri == NULL || strncmp(uri + 1, "redis://", 8) != 0)
+		return;
+	uri += 9;
+	if ((at = strrchr(uri, '@')) == NULL)
+		return;
+	c = memchr(uri, ':', (size_t)(at - uri));
+	for (char *p = c ? c + 1 : uri; p < at; p++)
+		*p = '*';
+}
+
+void targets_def_free(struct targets_def *d)
+{
+	free(d->path);
+	free(d->host);
+	free(d->user);
+	if (d->password != NULL) {
+		/* Not left in freed memory for a core dump to show. */
+		memset(d->password, 0, strlen(d->password));
+		free(d->password);
+	}
+	for (size_t i = 0; i < d->nargs; i++)
+		free(d->args[i]);
+	free(d->args);
+	memset(d, 0, sizeof *d);
+}
+
+void targets_free(struct targets *ts)
+{
+	for (size_t i = 0; ts->v != NULL && i < ts->n; i++)
+		targets_def_free(&ts->v[i]);
+	free(ts->v);
+	ts->v = NULL;
+	ts->n = 0;
+}

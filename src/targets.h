@@ -1,0 +1,76 @@
+/* targets.h: the servers of one sweep, as --target LABEL=URI names them.
+ *
+ * A parser only: it never connects, starts or prints anything, so tests and
+ * fuzzers can drive it from strings.  URIs:
+ *
+ *   unix:///path/to.sock                      a UNIX socket
+ *   redis://[user[:password]@]host[:port][/db] TCP (redis-cli -u); port 6379
+ *   spawn:[PATH]                              a private server from PATH (or
+ *                                             redis-server on PATH), UNIX socket
+ *   spawn+tcp:[PATH]                          the same, on a free 127.0.0.1 port
+ *
+ * A password is kept for AUTH and nowhere else: targets_def.uri, which
+ * messages and the CSV show, never holds it. */
+#ifndef RS_TARGETS_H
+#define RS_TARGETS_H
+
+#include <stddef.h>
+
+#include "err.h"
+
+enum targets_kind { TARGETS_UNIX, TARGETS_TCP, TARGETS_SPAWN, TARGETS_SPAWN_TCP };
+
+/* The longest label and URI kept (the CSV's label and target fields). */
+#define TARGETS_LABEL_MAX 64
+#define TARGETS_URI_MAX 128
+
+struct targets_def {
+	char label[TARGETS_LABEL_MAX];
+	enum targets_kind kind;
+	char *path;               /* UNIX: the socket; spawn: the binary (NULL: on PATH) */
+	char *host;               /* TCP */
+	unsigned port;            /* TCP */
+	int has_db;               /* the URI named a database (/db) */
+	unsigned dbnum;
+	char *user, *password;    /* TCP, percent-decoded; NULL when absent */
+	char **args;              /* spawn: extra server arguments (--spawn-args) */
+	size_t nargs;
+	char uri[TARGETS_URI_MAX]; /* the URI without its password, for messages */
+};
+
+struct targets {
+	struct targets_def *v;
+	size_t n;
+};
+
+/* Parse "LABEL=URI" into d (freed with targets_def_free, also after a
+ * failure).  Returns 0, or -1 with err "target 'LABEL': reason" (or
+ * quoting the start of spec when it has no label), never quoting a
+ * password. */
+int targets_parse_one(const char *spec, struct targets_def *d, struct rs_err *err);
+/* Parse every spec into ts, then refuse a label given twice and one
+ * address given twice (same socket path, or same host, port and
+ * database).  Returns 0, or -1 with err naming the target. */
+int targets_parse(char *const *specs, size_t n, struct targets *ts, struct rs_err *err);
+/* Apply --spawn-args values: "LABEL=ARGS" for one spawned target, or ARGS
+ * (starting with "--") for every spawned one.  ARGS split at blanks, with
+ * '...' and "..." quoting.  Arguments that would move the server's address
+ * or files (--port, --bind, --unixsocket, --dir, --daemonize, ...) or give
+ * it a password are refused, as is a label that is not a spawned target.
+ * Returns 0 or -1 with err naming the target and the argument. */
+int targets_spawn_args(struct targets *ts, char *const *specs, size_t n, struct rs_err *err);
+/* Split s into words, as targets_spawn_args does, into a NULL-terminated
+ * malloc'd vector (*argv, *n words).  Returns 0, or -1 for an unclosed
+ * quote. */
+int targets_split(const char *s, char ***argv, size_t *n, struct rs_err *err);
+/* Whether a target from a shared sweep file is acceptable there: no
+ * program to run (spawn:PATH) and no password.  Returns 0 or -1 (err says
+ * why). */
+int targets_file_ok(const char *spec, struct rs_err *err);
+/* Overwrite with '*' the password in "LABEL=redis://user:password@host"
+ * (argv, so that ps and /proc/PID/cmdline no longer show it). */
+void targets_blank_password(char *spec);
+void targets_def_free(struct targets_def *d);
+void targets_free(struct targets *ts);
+
+#endif

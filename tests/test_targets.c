@@ -1,0 +1,186 @@
+/* test_targets.c: --target LABEL=URI and --spawn-args, parsed from strings. */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "targets.h"
+
+/* Parse one spec that must fail; returns the message. */
+static const char *bad(const char *spec)
+{
+	static struct rs_err err;
+	struct targets_def d;
+
+	cr_assert_eq(targets_parse_one(spec, &d, &err), -1, "'%s' was accepted", spec);
+	targets_def_free(&d);
+	cr_assert_eq(err.kind, RS_E_USAGE, "%s", err.msg);
+	return err.msg;
+}
+
+Test(targets, every_scheme)
+{
+	struct targets_def d;
+	struct rs_err err;
+
+	cr_assert_eq(targets_parse_one("a=unix:///run/redis.sock", &d, &err), 0, "%s", err.msg);
+	cr_assert_str_eq(d.label, "a");
+	cr_assert_eq(d.kind, TARGETS_UNIX);
+	cr_assert_str_eq(d.path, "/run/redis.sock");
+	cr_assert_str_eq(d.uri, "unix:///run/redis.sock");
+	targets_def_free(&d);
+
+	cr_assert_eq(targets_parse_one("tcp=redis://10.0.0.2", &d, &err), 0, "%s", err.msg);
+	cr_assert_eq(d.kind, TARGETS_TCP);
+	cr_assert_str_eq(d.host, "10.0.0.2");
+	cr_assert_eq(d.port, 6379);
+	cr_assert_eq(d.has_db, 0);
+	cr_assert_null(d.password);
+	targets_def_free(&d);
+
+	cr_assert_eq(targets_parse_one("b=redis://bob:s%40cret@h:6380/3", &d, &err), 0, "%s", err.msg);
+	cr_assert_str_eq(d.user, "bob");
+	cr_assert_str_eq(d.password, "s@cret");
+	cr_assert_eq(d.port, 6380);
+	cr_assert_eq(d.has_db, 1);
+	cr_assert_eq(d.dbnum, 3);
+	cr_assert_str_eq(d.uri, "redis://bob@h:6380/3");
+	targets_def_free(&d);
+
+	/* redis-cli -u: a userinfo without ':' is the password. */
+	cr_assert_eq(targets_parse_one("c=redis://pw@[::1]:7000", &d, &err), 0, "%s", err.msg);
+	cr_assert_null(d.user);
+	cr_assert_str_eq(d.password, "pw");
+	cr_assert_str_eq(d.host, "::1");
+	cr_assert_eq(d.port, 7000);
+	cr_assert_str_eq(d.uri, "redis://[::1]:7000");
+	targets_def_free(&d);
+
+	cr_assert_eq(targets_parse_one("s=spawn:", &d, &err), 0, "%s", err.msg);
+	cr_assert_eq(d.kind, TARGETS_SPAWN);
+	cr_assert_null(d.path);
+	targets_def_free(&d);
+	cr_assert_eq(targets_parse_one("s=spawn+tcp:/opt/redis/bin/redis-server", &d, &err), 0);
+	cr_assert_eq(d.kind, TARGETS_SPAWN_TCP);
+	cr_assert_str_eq(d.path, "/opt/redis/bin/redis-server");
+	targets_def_free(&d);
+}
+
+Test(targets, malformed_uris_name_the_target_and_never_the_password)
+{
+	cr_assert(strstr(bad("unix:///x.sock"), "no label"));
+	cr_assert(strstr(bad("=unix:///x.sock"), "no label"));
+	cr_assert(strstr(bad("a=http://h:1"), "target 'a'"));
+	cr_assert(strstr(bad("a=unix://"), "no socket path"));
+	cr_assert(strstr(bad("a=redis://:6379"), "no host"));
+	cr_assert(strstr(bad("a=redis://h:0"), "port"));
+	cr_assert(strstr(bad("a=redis://h:65536"), "port"));
+	cr_assert(strstr(bad("a=redis://h:63x"), "port"));
+	cr_assert(strstr(bad("a=redis://h:1/x"), "database"));
+	cr_assert(strstr(bad("a=redis://h:1/2000000"), "database"));
+	cr_assert(strstr(bad("a=rediss://h"), "TLS"));
+	cr_assert(strstr(bad("a=redis://[::1:5"), "'['"));
+	cr_assert(strstr(bad("a,b=spawn:"), "comma"));
+	cr_assert(strstr(bad("-a=spawn:"), "'-'"));
+	cr_assert(strstr(bad("a=redis://u:bad%zzsecret@h"), "escape"));
+	cr_assert_null(strstr(bad("a=redis://u:hunter2@h:0"), "hunter2"));
+	cr_assert_null(strstr(bad("a=ftp://u:hunter2@h"), "hunter2"));
+	cr_assert_null(strstr(bad("redis://u:hunter2@h"), "hunter2"));
+}
+
+Test(targets, a_label_or_an_address_given_twice)
+{
+	struct targets ts;
+	struct rs_err err;
+	char *dup_label[] = { "a=spawn:", "a=unix:///x" };
+	char *dup_addr[] = { "a=redis://h:6379", "b=redis://h" };
+	char *dup_sock[] = { "a=unix:///x", "b=unix:///x" };
+	char *other_db[] = { "a=redis://h", "b=redis://h/1" };
+	char *two_spawns[] = { "a=spawn:", "b=spawn:" };
+
+	cr_assert_eq(targets_parse(dup_label, 2, &ts, &err), -1);
+	cr_assert(strstr(err.msg, "target 'a'") && strstr(err.msg, "twice"), "%s", err.msg);
+	targets_free(&ts);
+	cr_assert_eq(targets_parse(dup_addr, 2, &ts, &err), -1);
+	cr_assert(strstr(err.msg, "target 'b'") && strstr(err.msg, "'a' again"), "%s", err.msg);
+	targets_free(&ts);
+	cr_assert_eq(targets_parse(dup_sock, 2, &ts, &err), -1);
+	targets_free(&ts);
+	cr_assert_eq(targets_parse(other_db, 2, &ts, &err), 0, "%s", err.msg);
+	targets_free(&ts);
+	cr_assert_eq(targets_parse(two_spawns, 2, &ts, &err), 0, "%s", err.msg);
+	cr_assert_eq(ts.n, 2);
+	targets_free(&ts);
+}
+
+Test(targets, spawn_args_split_quote_and_refuse_what_rsweep_sets)
+{
+	struct targets ts;
+	struct rs_err err;
+	char *specs[] = { "a=spawn:", "b=spawn+tcp:", "c=unix:///x" };
+	char *one[] = { "a=--appendonly yes --io-threads 2" };
+	char *all[] = { "--save '' --maxmemory \"1 gb\"" };
+	char *port[] = { "b=--port 7000" };
+	char *bind[] = { "--BIND 0.0.0.0" };
+	char *notspawn[] = { "c=--appendonly yes" };
+	char *nosuch[] = { "z=--appendonly yes" };
+	char *unclosed[] = { "a=--save 'x" };
+	char *file[] = { "a=/etc/redis.conf" };
+
+	cr_assert_eq(targets_parse(specs, 3, &ts, &err), 0, "%s", err.msg);
+	cr_assert_eq(targets_spawn_args(&ts, one, 1, &err), 0, "%s", err.msg);
+	cr_assert_eq(ts.v[0].nargs, 4);
+	cr_assert_str_eq(ts.v[0].args[3], "2");
+	cr_assert_null(ts.v[0].args[4]);
+	cr_assert_eq(ts.v[1].nargs, 0);
+	cr_assert_eq(targets_spawn_args(&ts, all, 1, &err), 0, "%s", err.msg);
+	cr_assert_eq(ts.v[1].nargs, 4);
+	cr_assert_str_eq(ts.v[1].args[1], "");
+	cr_assert_str_eq(ts.v[1].args[3], "1 gb");
+	cr_assert_eq(ts.v[2].nargs, 0);
+	cr_assert_eq(targets_spawn_args(&ts, port, 1, &err), -1);
+	cr_assert(strstr(err.msg, "target 'b'") && strstr(err.msg, "--port"), "%s", err.msg);
+	cr_assert_eq(targets_spawn_args(&ts, bind, 1, &err), -1);
+	cr_assert_eq(targets_spawn_args(&ts, notspawn, 1, &err), -1);
+	cr_assert(strstr(err.msg, "not a spawned server"), "%s", err.msg);
+	cr_assert_eq(targets_spawn_args(&ts, nosuch, 1, &err), -1);
+	cr_assert(strstr(err.msg, "'z'"), "%s", err.msg);
+	cr_assert_eq(targets_spawn_args(&ts, unclosed, 1, &err), -1);
+	cr_assert(strstr(err.msg, "unclosed"), "%s", err.msg);
+	cr_assert_eq(targets_spawn_args(&ts, file, 1, &err), -1);
+	/* What failed left the arguments before it in place. */
+	cr_assert_eq(ts.v[0].nargs, 4);
+	targets_free(&ts);
+}
+
+Test(targets, sweep_files_hold_no_program_and_no_password)
+{
+	struct rs_err err;
+
+	cr_assert_eq(targets_file_ok("a=spawn:", &err), 0);
+	cr_assert_eq(targets_file_ok("a=spawn+tcp:", &err), 0);
+	cr_assert_eq(targets_file_ok("a=redis://h:1/2", &err), 0);
+	cr_assert_eq(targets_file_ok("a=redis://bob@h:1", &err), -1);
+	cr_assert_eq(targets_file_ok("a=spawn:/tmp/evil", &err), -1);
+	cr_assert(strstr(err.msg, "program"), "%s", err.msg);
+	cr_assert_eq(targets_file_ok("a=redis://bob:pw@h:1", &err), -1);
+	cr_assert(strstr(err.msg, "password") && !strstr(err.msg, "pw@"), "%s", err.msg);
+	cr_assert_eq(targets_file_ok("a=bogus", &err), -1);
+}
+
+Test(targets, the_password_is_blanked_in_place)
+{
+	char a[] = "a=redis://bob:hunter2@h:6379/0";
+	char b[] = "b=redis://hunter2@h";
+	char c[] = "c=unix:///x@y";
+	char d[] = "d=redis://h:1";
+
+	targets_blank_password(a);
+	targets_blank_password(b);
+	targets_blank_password(c);
+	targets_blank_password(d);
+	cr_assert_str_eq(a, "a=redis://bob:*******@h:6379/0");
+	cr_assert_str_eq(b, "b=redis://*******@h");
+	cr_assert_str_eq(c, "c=unix:///x@y");
+	cr_assert_str_eq(d, "d=redis://h:1");
+}
