@@ -1,0 +1,72 @@
+#!/bin/sh
+# Bad --target input: one line naming the target, exit 2, and nothing
+# measured (no -o file appears, the server is untouched).  A password in a
+# URI is never printed and is gone from the command line ps shows.
+. "${RS_SRCDIR:-.}/tests/cli/lib.sh"
+
+start_redis
+rcli set keep me >/dev/null
+out=$T/never.csv
+
+# bad TARGET... WHAT: exit 2, one line on stderr holding WHAT, no file.
+bad() {
+	what=$1
+	shift
+	expect_status 2 "$RSWEEP" run -t ping -n 100 -q -o "$out" "$@"
+	[ "$(grep -c . "$T/err")" = 1 ] || fail "$*: not one line: $(cat "$T/err")"
+	grep -q -- "$what" "$T/err" || fail "$*: wanted '$what': $(cat "$T/err")"
+	[ ! -e "$out" ] || fail "$*: $out was written"
+}
+
+bad "target 'a'.*not a target URI" --target a=http://x --target b=unix://"$SOCK"
+bad "no label" --target unix://"$SOCK" --target b=spawn:
+bad "target 'b'.*port" --target a=spawn: --target b=redis://127.0.0.1:99999
+bad "target 'a': the label is given twice" --target a=spawn: --target a=unix://"$SOCK"
+bad "target 'b'.*target 'a' again" --target a=unix://"$SOCK" --target b=unix://"$SOCK"
+# Two paths to one socket: the same server process the same way.  Found
+# before any flush, so even --force-flush leaves the key alone.
+ln -s "$SOCK" "$T/alias.sock"
+bad "target 'b'.*reaches the server of target 'a'.*twice" --force-flush \
+	--target a=unix://"$SOCK" --target b=unix://"$T/alias.sock"
+bad "target 'b'.*$T/none.sock" --target a=spawn: --target b=unix://"$T/none.sock"
+bad "target 'b'.*/bin/false is not redis-server" --target a=spawn: --target b=spawn:/bin/false
+bad "target 'b'.*is not redis-server: .*ls" --target a=spawn: --target b=spawn:/bin/ls
+bad "target 'b'.*not found on PATH" --target a=spawn: --target b=spawn:no-such-redis-server
+bad "target 'a'.*--spawn-args may not set --bind" --target a=spawn: --target b=spawn: \
+	--spawn-args 'a=--bind 0.0.0.0'
+bad "not a spawned server" --target a=spawn: --target b=unix://"$SOCK" --spawn-args 'b=--appendonly yes'
+bad "drop -h, -p, -s" --target a=spawn: -s "$SOCK"
+bad "label" --target a=spawn: --target b=spawn: --label x
+bad "precision" --target a=spawn: --target b=spawn: --precision 5
+# A spawned server that will not start with the arguments given.
+bad "target 'b'.*exited at start" --target a=spawn: --target b=spawn: --spawn-args 'b=--no-such-option 1'
+
+# The password: not in the message, and blanked in argv while rsweep runs.
+bad "target 'b'.*127.0.0.1:1" --target a=spawn: --target b=redis://bob:hunter2@127.0.0.1:1
+grep -q hunter2 "$T/err" && fail "the password was printed: $(cat "$T/err")"
+# The first target is a stopped server, so rsweep waits on it (--timeout)
+# while the test reads its command line.
+kill -STOP "$REDIS_PID"
+"$RSWEEP" run --target a=unix://"$SOCK" --target b=redis://bob:hunter2@127.0.0.1:1 \
+	--timeout 20 -t ping -n 100 -q 2>"$T/err2" &
+pid=$!
+# (Until rsweep has parsed its options the kernel shows them as given.)
+cmdline() {
+	c=$(tr '\0' ' ' <"/proc/$pid/cmdline")
+	case $c in *hunter2*) return 1 ;; *'bob:*******@'*) return 0 ;; esac
+	return 1
+}
+wait_for 10 "the blanked password in rsweep's command line" cmdline
+kill -CONT "$REDIS_PID"
+wait $pid
+grep -q hunter2 "$T/err2" && fail "the password was printed: $(cat "$T/err2")"
+
+# A sweep file names no program and holds no password.
+printf 'tests = ping\ntarget = a=spawn:/bin/sh\ntarget = b=spawn:\n' >"$T/p.sweep"
+bad "p.sweep:2: target 'a': a sweep file may not name a program" --sweep "$T/p.sweep"
+printf 'target = a=redis://u:pw@127.0.0.1:1\n' >"$T/pw.sweep"
+bad "pw.sweep:1: target 'a': a sweep file may not hold a password" --sweep "$T/pw.sweep"
+grep -q "pw@" "$T/err" && fail "the password was printed: $(cat "$T/err")"
+
+[ "$(rcli get keep)" = me ] || fail "the server's key was touched"
+exit 0

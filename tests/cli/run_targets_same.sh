@@ -1,0 +1,51 @@
+#!/bin/sh
+# Two spawned servers from one binary, as two --target of one sweep: the
+# rows alternate targets point by point (ABBA: a b, b a, a b, ...), every
+# point is measured on both, and `rsweep report` (baseline: the first
+# target) calls them "same" at the peak for every test.
+#
+# Why this is not flaky.  As in report_same.sh: the verdict compared is
+# the one at the peaks, whose interval borrows every depth of each series,
+# and "faster" or "slower" needs it wholly beyond 1 +- 3%; the two targets
+# take turns point by point, so a burst of load from other jobs falls on
+# both alike.  A sweep that is still not all "same" is run again, from a
+# fresh file, with a note, up to three times; a real fault (a's rows taken
+# for b's, the targets measured with different settings) fails all three.
+# The order of the rows is checked on every try: it does not depend on
+# timing.  No timing is asserted; every run is bounded by -n and --timeout.
+. "${RS_SRCDIR:-.}/tests/cli/lib.sh"
+
+sweep() {
+	f=$T/same-$1.csv
+	expect_status 0 "$RSWEEP" run --target a=spawn:"$REDIS_SERVER" --target b=spawn: \
+		-t get,set -P 1..8 --repeat 1 -n 4000 -c 4 --timeout 10 -q -o "$f"
+	[ "$(rows "$f")" = 32 ] || fail "$(rows "$f") rows, wanted 32 (2 targets x 2 tests x 8 depths)"
+	check_csv "$f"
+	# Columns by name.  Rows 2k-1 and 2k are one point on both targets,
+	# a first at odd k and b first at even k.
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		 { k = int((NR - 2) / 2); lab = $col["label"]; pt = $col["test"] " " $col["pipeline"]
+		   want = ((NR - 2) % 2 == 0) == (k % 2 == 0) ? "a" : "b"
+		   if (lab != want) { print "row " NR ": label " lab ", wanted " want; exit 1 }
+		   if ((NR - 2) % 2 == 0) first = pt
+		   else if (pt != first) { print "row " NR ": " pt " after " first; exit 1 }
+		   if ($col["order"] != NR - 1) { print "row " NR ": order " $col["order"]; exit 1 }
+		   if ($col["target"] !~ /^spawn:\//) { print "row " NR ": target " $col["target"]; exit 1 } }' \
+		"$f" || fail "the rows of $f do not alternate targets"
+	expect_status 0 "$RSWEEP" report --format csv "$f" -o "$T/rep-$1.csv"
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		 $col["label"] == "b" { n++; v = $col["verdict_at_peak"]
+			   printf "%s: %s (baseline %s)\n", $col["test"], v, $col["baseline"]
+			   if (v != "same" || $col["baseline"] != "a") bad = 1 }
+		 END { if (n != 2) { print n + 0 " rows for b, wanted 2"; exit 2 }
+		       exit bad }' "$T/rep-$1.csv" >"$T/verdicts-$1"
+}
+
+for n in 1 2 3; do
+	if sweep "$n"; then
+		cat "$T/verdicts-$n"
+		exit 0
+	fi
+	echo "note: sweep $n: $(tr '\n' ';' <"$T/verdicts-$n")" >&2
+done
+fail "a and b, one binary, were not 'same' at the peak in three sweeps: $(cat "$T"/verdicts-*)"
