@@ -431,8 +431,13 @@ static void run_target_row(const struct rs_config *cfg, const struct run_tgt *g,
 		return;
 	}
 	sbuf_printf(&b, "%s%s", g->tcp ? "spawn+tcp:" : "spawn:", g->abs);
-	for (size_t a = 0; a < g->def->nargs; a++)
-		sbuf_printf(&b, " %s", g->def->args[a]);
+	/* Quoted as --spawn-args reads them, when a word is empty or has blanks. */
+	for (size_t a = 0; a < g->def->nargs; a++) {
+		const char *w = g->def->args[a];
+
+		sbuf_printf(&b, *w == '\0' || strpbrk(w, " \t'\"") ? strchr(w, '\'') ? " \"%s\"" :
+			    " '%s'" : " %s", w);
+	}
 }
 
 /* Before anything starts or connects: the spawned binaries are

@@ -68,5 +68,16 @@ printf 'target = a=redis://u:pw@127.0.0.1:1\n' >"$T/pw.sweep"
 bad "pw.sweep:1: target 'a': a sweep file may not hold a password" --sweep "$T/pw.sweep"
 grep -q "pw@" "$T/err" && fail "the password was printed: $(cat "$T/err")"
 
+# A sweep file's targets, and the command line's single server replacing them.
+printf 'tests = ping\ntarget = a=unix://%s\ntarget = b=spawn:\n' "$SOCK" >"$T/ok.sweep"
+expect_status 0 "$RSWEEP" run --sweep "$T/ok.sweep" --dry-run
+grep -q "^target: a = unix://$SOCK" "$T/out" && grep -q "^target: b = spawn:" "$T/out" &&
+	grep -q "x 2 targets" "$T/out" || fail "the sweep file's targets: $(cat "$T/out")"
+expect_status 0 "$RSWEEP" run --sweep "$T/ok.sweep" --dry-run -s "$SOCK" --label one
+grep -q "^label: one" "$T/out" && ! grep -q "^target:" "$T/out" || fail "-s did not win: $(cat "$T/out")"
+# The installed sweep is one command for two targets.
+expect_status 0 "$RSWEEP" run --sweep "$RS_SRCDIR/sweeps/unix-vs-tcp.sweep" --dry-run
+grep -q "^target: tcp = redis://127.0.0.1:6379" "$T/out" || fail "$(head -3 "$T/out")"
+
 [ "$(rcli get keep)" = me ] || fail "the server's key was touched"
 exit 0

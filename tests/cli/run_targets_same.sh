@@ -41,6 +41,19 @@ sweep() {
 		       exit bad }' "$T/rep-$1.csv" >"$T/verdicts-$1"
 }
 
+# --spawn-args reach the one server they name (and --spawn's without a
+# label): a GET renamed away there answers errors, only there.
+expect_status 1 "$RSWEEP" run --target a=spawn: --target b=spawn: -t get -n 50 -q --repeat 1 \
+	--spawn-args "b=--rename-command GET ''" -o "$T/args.csv"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	 { e = $col["errors"]; t = $col["target"]; f = $col["first_error"] }
+	 $col["label"] == "a" && (e != 0 || t ~ /rename/) { print "a: " e " errors, " t; bad = 1 }
+	 $col["label"] == "b" && (e != 50 || t !~ /^spawn:\/.* --rename-command GET \047\047$/ ||
+				  f !~ /unknown command/) { print "b: " e " errors, " t ", " f; bad = 1 }
+	 END { exit bad || NR != 3 }' "$T/args.csv" || fail "--spawn-args: $(cat "$T/args.csv")"
+expect_status 1 "$RSWEEP" run --spawn --spawn-args "--rename-command GET ''" -t get -n 50 -q
+grep -q "unknown command" "$T/err" "$T/out" || fail "--spawn did not take --spawn-args: $(cat "$T/err")"
+
 for n in 1 2 3; do
 	if sweep "$n"; then
 		cat "$T/verdicts-$n"
