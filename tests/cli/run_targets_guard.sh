@@ -3,7 +3,8 @@
 # rsweep did not write is refused before anything is measured on either
 # target (exit 2, naming it); keys another client writes to one target
 # mid-sweep stop the sweep, naming that target, with the rows so far
-# intact and the foreign key left alone.
+# intact and the foreign key left alone; a target whose server dies stops
+# the sweep too (exit 1), naming it.
 . "${RS_SRCDIR:-.}/tests/cli/lib.sh"
 
 start_redis
@@ -32,4 +33,20 @@ check_csv "$f"
 n=$(rows "$f")
 [ "$n" -ge 4 ] && [ "$n" -lt 160 ] || fail "$n rows after the refusal"
 [ "$(rcli get intruder)" = 1 ] || fail "the other client's key was flushed"
+
+# A target that fails mid-sweep (its server killed): exit 1 naming it, the
+# rows so far intact, the other target's server stopped.
+rcli flushall >/dev/null
+f=$T/dead.csv
+"$RSWEEP" run --target a=spawn: --target b=unix://"$SOCK" -t get -P 1..40 --repeat 2 -n 2000 \
+	-c 4 --timeout 10 -q -o "$f" >/dev/null 2>"$T/dead.err" &
+pid=$!
+wait_rows "$f" 4
+stop_redis
+wait $pid
+st=$?
+[ "$st" = 1 ] || fail "exit $st after target b's server died, wanted 1: $(cat "$T/dead.err")"
+grep -q "target 'b'" "$T/dead.err" || fail "the message names no target: $(cat "$T/dead.err")"
+check_csv "$f"
+[ "$(rows "$f")" -ge 4 ] || fail "rows lost: $(rows "$f")"
 exit 0

@@ -11,6 +11,12 @@ vg() {
 }
 vg "$RSWEEP" run --spawn -t get,lpop -P 1,8 --repeat 2 --threads 2 -c 4 -n 2000 -o "$T/v.csv" \
 	>"$T/out" 2>"$T/err" || fail "run under valgrind: $(cat "$T/err")"
+# Two targets, one over TCP with arguments of its own.
+vg "$RSWEEP" run --target a=spawn: --target b=spawn+tcp: --spawn-args "b=--appendonly yes" -t get \
+	-P 1,2 --repeat 1 -c 4 -n 500 -o "$T/t.csv" >"$T/out" 2>"$T/err" ||
+	fail "two targets under valgrind: $(cat "$T/err")"
+vg "$RSWEEP" run --target a=spawn: --target a=unix://"$T/x" -t get -n 10 >"$T/out" 2>"$T/err"
+[ $? = 2 ] || fail "a label given twice under valgrind: $(cat "$T/err")"
 vg "$RSWEEP" report "$T/v.csv" >"$T/out" 2>"$T/err" || fail "report: $(cat "$T/err")"
 vg "$RSWEEP" plot "$T/v.csv" -o "$T/v.png" >"$T/out" 2>"$T/err" || fail "plot png: $(cat "$T/err")"
 vg "$RSWEEP" plot "$T/v.csv" -o "$T/v.pdf" >"$T/out" 2>"$T/err" || fail "plot pdf: $(cat "$T/err")"
