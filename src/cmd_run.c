@@ -187,9 +187,6 @@ static int run_check(struct rs_config *cfg, struct rs_err *err)
 	if (cfg->target.n > 0 && cfg->label != NULL)
 		return rs_err_set(err, "--label names a single server's rows: a --target is "
 				  "labelled LABEL=URI");
-	if (cfg->target.n > 1 && cfg->precision > 0)
-		return rs_err_set(err, "--precision measures one target: with two or more --target "
-				  "use --repeat");
 	if (cfg->target.n == 0 && cfg->spawn_args.n > 0 && !cfg->spawn)
 		return rs_err_set(err, "--spawn-args goes with --spawn or a spawn: target");
 	if (cfg->resume && cfg->output == NULL)
@@ -293,7 +290,6 @@ static void run_dry(const struct rs_config *cfg, const struct run_job *job)
 {
 	const struct workload *w = &job->w;
 	const struct sweep_plan *plan = &job->plan;
-	size_t base = plan->n / job->ntg;
 	double total = 0;
 
 	printf("plan: %zu point%s (%zu test%s x %zu depth%s x %llu repeat%s", plan->n,
@@ -304,7 +300,6 @@ static void run_dry(const struct rs_config *cfg, const struct run_job *job)
 		printf(" x %zu targets", job->ntg);
 	printf("), %zu to run, order %s%s\n", plan->todo, sweep_order_names[cfg->order],
 	       job->ntg > 1 ? ", targets interleaved ABBA" : "");
-	(void)base;
 	if (job->ntg == 1 && job->tg[0].def == NULL)
 		printf("label: %s\n", job->label);
 	for (size_t k = 0; k < job->ntg && job->tg[k].def != NULL; k++) {

@@ -882,56 +882,98 @@ static void sweep_precision_init(const struct sweep_config *cfg, const struct wo
 	}
 }
 
-/* The next round of --precision: append to plan the points to measure
- * again.  Returns how many (0: done, or out of repeats or time), or -1
- * (err set). */
+/* The highest repeat number pr has seen of test at depth (0: none). */
+static unsigned sweep_precision_last(const struct precision *pr, size_t test, unsigned depth)
+{
+	for (size_t d = 0; d < pr->ndepths; d++)
+		if (pr->depth[d] == depth)
+			return pr->cells[test * pr->ndepths + d].last;
+	return 0;
+}
+
+/* The next round of --precision over n targets (pr[n], one a target):
+ * append to plan the points to measure again.  A point one target picks
+ * is measured on every target, back to back in ABBA turns as in the plan,
+ * so that the targets stay paired (a target may so get a repeat more than
+ * it needed, or than --max-repeats).  Returns how many points (0: done, or
+ * out of repeats or time), or -1 (err set). */
 static long sweep_more(const struct sweep_config *cfg, struct sweep_plan *plan,
-		       const struct precision *pr, unsigned round, double elapsed,
+		       const struct precision *pr, size_t n, unsigned round, double elapsed,
 		       struct rs_err *err)
 {
-	struct precision_pick *pick;
-	struct precision_state ps;
-	long k;
+	struct precision_pick *all = NULL;
+	struct precision_state ps = { 0, 0 };
+	size_t k = 0, cells = pr[0].ntests * pr[0].ndepths;
+	unsigned char *seen;
 
 	if (cfg->precision <= 0)
 		return 0;
-	k = precision_next(pr, cfg->precision, cfg->max_repeats, cfg->seed + round, &pick, &ps, err);
-	if (k < 0)
-		return -1;
+	seen = xcalloc(cells ? cells : 1, 1);
+	for (size_t t = 0; t < n; t++) {
+		struct precision_pick *pick;
+		struct precision_state st;
+		long m = precision_next(&pr[t], cfg->precision, cfg->max_repeats, cfg->seed + round,
+					&pick, &st, err);
+
+		if (m < 0) {
+			free(all);
+			free(seen);
+			return -1;
+		}
+		ps.worst = isnan(st.worst) || st.worst > ps.worst ? st.worst : ps.worst;
+		ps.over += st.over;
+		all = xreallocarray(all, k + (size_t)m + 1, sizeof *all);
+		for (long i = 0; i < m; i++) {
+			size_t d = 0;
+
+			while (d < pr[t].ndepths && pr[t].depth[d] != pick[i].depth)
+				d++;
+			if (seen[pick[i].test * pr[t].ndepths + d]++ == 0)
+				all[k++] = pick[i];
+		}
+		free(pick);
+	}
+	free(seen);
 	if (k == 0 && ps.over == 0) {
 		sweep_note(cfg, "--precision: every point within +-%g%% (widest +-%.1f%%) after %u "
 			   "round%s", 100 * cfg->precision, 100 * ps.worst, round, round == 1 ? "" : "s");
+		free(all);
 		return 0;
 	}
 	if (k == 0) {
 		sweep_note(cfg, "--precision: %zu point%s still wider than +-%g%% at %u repeats "
 			   "(--max-repeats; widest +-%.1f%%)", ps.over, ps.over == 1 ? "" : "s",
 			   100 * cfg->precision, cfg->max_repeats, 100 * ps.worst);
+		free(all);
 		return 0;
 	}
 	if (cfg->budget > 0 && elapsed >= cfg->budget) {
 		sweep_note(cfg, "--precision: the %g s budget is spent with %zu point%s still wider "
 			   "than +-%g%% (widest +-%.1f%%)", cfg->budget, ps.over,
 			   ps.over == 1 ? "" : "s", 100 * cfg->precision, 100 * ps.worst);
-		free(pick);
+		free(all);
 		return 0;
 	}
-	sweep_debug(cfg, "--precision: round %u measures %ld point%s again (widest +-%.1f%%)",
+	sweep_debug(cfg, "--precision: round %u measures %zu point%s again (widest +-%.1f%%)",
 		    round + 1, k, k == 1 ? "" : "s", 100 * ps.worst);
-	plan->v = xreallocarray(plan->v, plan->n + (size_t)k, sizeof *plan->v);
-	for (long i = 0; i < k; i++) {
-		struct sweep_point *p = &plan->v[plan->n];
+	plan->v = xreallocarray(plan->v, plan->n + k * n, sizeof *plan->v);
+	/* The turns go on from the plan's: its points come n at a time. */
+	for (size_t i = 0, base = plan->n / n; i < k; i++)
+		for (size_t j = 0; j < n; j++) {
+			struct sweep_point *p = &plan->v[plan->n];
+			size_t t = (base + i) % 2 == 0 ? j : n - 1 - j;
 
-		memset(p, 0, sizeof *p);
-		p->test = pick[i].test;
-		p->depth = pick[i].depth;
-		p->repeat = pick[i].repeat;
-		p->order = (unsigned)plan->n + 1;
-		plan->n++;
-		plan->todo++;
-	}
-	free(pick);
-	return k;
+			memset(p, 0, sizeof *p);
+			p->test = all[i].test;
+			p->depth = all[i].depth;
+			p->repeat = sweep_precision_last(&pr[t], all[i].test, all[i].depth) + 1;
+			p->target = t;
+			p->order = (unsigned)plan->n + 1;
+			plan->n++;
+			plan->todo++;
+		}
+	free(all);
+	return (long)(k * n);
 }
 
 /* Seconds since t0 (engine_now_ns). */
@@ -1099,13 +1141,14 @@ enum sweep_status sweep_points_all(struct sweep **ss, size_t n, struct sweep_pla
 	const struct sweep_config *cfg = ss[0]->cfg;
 	size_t planned = plan->n;
 	struct sweep_tally tl = { 0 };
-	struct precision pr = { 0 };
+	struct precision *pr = xcalloc(n, sizeof *pr);
 	unsigned round = 0;
 	uint64_t t0 = engine_now_ns();
 	enum sweep_status st = SWEEP_OK;
 
-	if (cfg->precision > 0)
-		sweep_precision_init(cfg, ss[0]->w, &pr);
+	/* --precision: each target's points by its label (--resume's too). */
+	for (size_t k = 0; k < n && cfg->precision > 0; k++)
+		sweep_precision_init(ss[k]->cfg, ss[k]->w, &pr[k]);
 	for (size_t k = 0; k < n && st == SWEEP_OK; k++)
 		if ((st = sweep_engine_open(ss[k], err)) != SWEEP_OK)
 			sweep_name_target(ss[k], n, err);
@@ -1116,7 +1159,7 @@ enum sweep_status sweep_points_all(struct sweep **ss, size_t n, struct sweep_pla
 
 		if (i == plan->n) {
 			/* The plan is done: --precision may add a round. */
-			long more = sweep_more(cfg, plan, &pr, round, sweep_since(t0), err);
+			long more = sweep_more(cfg, plan, pr, n, round, sweep_since(t0), err);
 
 			if (more < 0) {
 				st = SWEEP_FAILED;
@@ -1151,11 +1194,13 @@ enum sweep_status sweep_points_all(struct sweep **ss, size_t n, struct sweep_pla
 			st = SWEEP_FAILED;
 			break;
 		}
-		sweep_point_done(s, plan, p, &row, &pr, &tl);
+		sweep_point_done(s, plan, p, &row, &pr[p->target < n ? p->target : 0], &tl);
 		if ((st = sweep_clean_after(s, err)) != SWEEP_OK)
 			sweep_name_target(s, n, err);
 	}
-	precision_free(&pr);
+	for (size_t k = 0; k < n; k++)
+		precision_free(&pr[k]);
+	free(pr);
 	/* The last target first: a target's engine connections count among the
 	 * clients of a server it shares with an earlier one (sweep_engine_gone). */
 	for (size_t k = n; k-- > 0;)

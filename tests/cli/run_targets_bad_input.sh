@@ -37,7 +37,6 @@ bad "target 'a'.*--spawn-args may not set --bind" --target a=spawn: --target b=s
 bad "not a spawned server" --target a=spawn: --target b=unix://"$SOCK" --spawn-args 'b=--appendonly yes'
 bad "drop -h, -p, -s" --target a=spawn: -s "$SOCK"
 bad "label" --target a=spawn: --target b=spawn: --label x
-bad "precision" --target a=spawn: --target b=spawn: --precision 5
 # A spawned server that will not start with the arguments given.
 bad "target 'b'.*exited at start" --target a=spawn: --target b=spawn: --spawn-args 'b=--no-such-option 1'
 

@@ -54,6 +54,23 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 expect_status 1 "$RSWEEP" run --spawn --spawn-args "--rename-command GET ''" -t get -n 50 -q
 grep -q "unknown command" "$T/err" "$T/out" || fail "--spawn did not take --spawn-args: $(cat "$T/err")"
 
+# --precision: whatever rounds it takes, each point measured again is
+# measured on both targets, back to back in ABBA turns.
+f=$T/prec.csv
+expect_status 0 "$RSWEEP" run --target a=spawn: --target b=spawn: -t get -P 1,2,3 --repeat 2 \
+	--precision 1 --max-repeats 4 -n 1000 -c 4 --timeout 10 -q -o "$f"
+check_csv "$f"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	 { k = int((NR - 2) / 2); lab = $col["label"]; pt = $col["test"] " " $col["pipeline"]
+	   want = ((NR - 2) % 2 == 0) == (k % 2 == 0) ? "a" : "b"
+	   if (lab != want) { print "row " NR ": label " lab ", wanted " want; exit 1 }
+	   if ((NR - 2) % 2 == 0) first = pt
+	   else if (pt != first) { print "row " NR ": " pt " after " first; exit 1 }
+	   n[lab]++ }
+	 END { if (n["a"] != n["b"]) { print n["a"] " rows of a, " n["b"] " of b"; exit 1 }
+	       if (n["a"] == 6) print "note: --precision measured no point again" }' \
+	"$f" || fail "--precision's rounds do not pair the targets: $(cut -d, -f1-6 "$f")"
+
 for n in 1 2 3; do
 	if sweep "$n"; then
 		cat "$T/verdicts-$n"
