@@ -96,6 +96,13 @@ static void run_on_point(void *ud, const struct rs_row *r, size_t i, size_t n)
 	progress_end(&ui->progress);
 	run_print_point(ui, r);
 	fflush(stdout);
+	if (ui->multi_target) {
+		char name[2 * ROW_STR + 2];
+
+		snprintf(name, sizeof name, "%s: %s", r->label, r->test);
+		progress_point(&ui->progress, i, n, name, r->pipeline, r->rps);
+		return;
+	}
 	progress_point(&ui->progress, i, n, r->test, r->pipeline, r->rps);
 }
 

@@ -2,7 +2,8 @@
 # A two-target sweep killed (SIGKILL) mid-way, then --resume: each target's
 # missing points, and only those, are measured; the file ends with every
 # point of both targets exactly once.  A resume whose target differs from
-# the one a label was measured on is refused.
+# the one a label was measured on is refused.  SIGINT leaves every target
+# as it found it.
 . "${RS_SRCDIR:-.}/tests/cli/lib.sh"
 
 start_redis
@@ -32,4 +33,20 @@ expect_status 2 "$RSWEEP" run --target sock=spawn: --target spawned=spawn: -t ge
 	-P 1..12 --repeat 2 -n 2000 -q -o "$f" --resume
 grep -q "label 'sock' was measured on unix://$SOCK" "$T/err" || fail "$(cat "$T/err")"
 [ "$(rows "$f")" = 96 ] || fail "the refused resume changed the file"
+# SIGINT mid-sweep of a socket and a spawned target: exit 130, rows intact,
+# the socket's server left empty, the spawned server and its directory gone.
+mkdir "$T/tmp"
+rcli flushall >/dev/null
+g=$T/int.csv
+TMPDIR=$T/tmp "$RSWEEP" run --target sock=unix://"$SOCK" --target spawned=spawn: -t get,set \
+	-P 1..12 -n 2000 -c 4 --timeout 10 -q -o "$g" >/dev/null 2>"$T/int.err" &
+pid=$!
+wait_rows "$g" 5
+kill -INT $pid
+wait $pid
+st=$?
+[ "$st" = 130 ] || fail "SIGINT: exit $st, wanted 130: $(cat "$T/int.err")"
+check_csv "$g"
+[ "$(rcli dbsize)" = 0 ] || fail "SIGINT left $(rcli dbsize) keys on the socket's server"
+[ -z "$(ls "$T/tmp")" ] || fail "SIGINT left $(ls "$T/tmp")"
 exit 0
