@@ -619,6 +619,16 @@ static int run_sweep(const struct rs_config *cfg, struct run_job *job, struct ru
 	ui->multi_depth = cfg->pipeline.n > 1;
 	ui->multi_target = job->ntg > 1;
 	st = run_open(cfg, job, err);
+	/* As for -a: a sweep file holds no password, so this one was in argv. */
+	for (size_t k = 0; st == SWEEP_OK && k < job->ntg; k++)
+		if (job->tg[k].def != NULL && job->tg[k].def->password != NULL) {
+			char msg[160];
+
+			snprintf(msg, sizeof msg, "warning: target '%s': a password on the command line "
+				 "may not be safe; prefer the REDISCLI_AUTH environment variable",
+				 job->tg[k].label);
+			progress_note(&ui->progress, msg);
+		}
 	/* A sweep nobody can measure again should not vanish unnoticed. */
 	if (st == SWEEP_OK && cfg->output == NULL)
 		progress_note(&ui->progress, "no -o FILE.csv: the points are printed, not saved "

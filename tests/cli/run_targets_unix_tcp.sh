@@ -3,7 +3,8 @@
 # two --target of one sweep (tcp first: the report's default baseline).
 # The two targets share the server: each empties it after its points, so
 # neither guard finds the other's keys (a refusal would fail the run).
-# The report must find the socket faster at P=1 for GET and SET.
+# The report must find the socket faster at P=1 for GET and SET.  And a
+# password in the URI authenticates without being written down.
 #
 # Why this is not flaky.  On a quiet machine the socket's ratio at P=1 is
 # about 1.3-2x here, and the verdict is "faster".  But on a shared 2-core
@@ -48,6 +49,19 @@ run_pair() {
 		 END { if (n != 2) { print n + 0 " rows for unix, wanted 2"; exit 2 }
 		       exit bad }' "$T/rep-$1.csv" >"$T/ratios-$1"
 }
+
+# A password in a redis:// URI: AUTH with it, never write it down; a
+# wrong one is one line naming the target, exit 2.
+rcli config set requirepass Pw0rd-x >/dev/null
+expect_status 0 "$RSWEEP" run --target t=redis://:Pw0rd-x@127.0.0.1:"$PORT" --target s=spawn: \
+	-t get -n 200 -c 2 --repeat 1 -q -o "$T/pw.csv"
+[ "$(rows "$T/pw.csv")" = 2 ] || fail "$(rows "$T/pw.csv") rows with a password"
+grep -q "Pw0rd" "$T/pw.csv" "$T/out" && fail "the password was written down"
+grep "Pw0rd" "$T/err" | grep -qv "warning" && fail "the password was printed: $(cat "$T/err")"
+expect_status 2 "$RSWEEP" run --target t=redis://:nope@127.0.0.1:"$PORT" --target s=spawn: \
+	-t get -n 200 -q
+grep -q "target 't'.*WRONGPASS" "$T/err" && ! grep -q nope "$T/err" || fail "$(cat "$T/err")"
+redis-cli -s "$SOCK" -a Pw0rd-x --no-auth-warning config set requirepass "" >/dev/null
 
 for n in 1 2 3; do
 	if run_pair "$n"; then
