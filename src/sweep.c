@@ -928,8 +928,10 @@ static long sweep_more(const struct sweep_config *cfg, struct sweep_plan *plan,
 
 			while (d < pr[t].ndepths && pr[t].depth[d] != pick[i].depth)
 				d++;
-			if (seen[pick[i].test * pr[t].ndepths + d]++ == 0)
-				all[k++] = pick[i];
+			if (d == pr[t].ndepths || seen[pick[i].test * pr[t].ndepths + d])
+				continue;
+			seen[pick[i].test * pr[t].ndepths + d] = 1;
+			all[k++] = pick[i];
 		}
 		free(pick);
 	}
