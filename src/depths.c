@@ -108,7 +108,10 @@ int depths_parse(const char *s, struct depth_list *out, struct rs_err *err)
 		return rs_err_set(err, "empty depth list");
 	acc.seen = xcalloc(DEPTHS_MAX_VALUE / 8 + 1, 1);
 	copy = p = xstrdup(s);
-	while (rc == 0 && (item = strsep(&p, ",")) != NULL) {
+	/* strsep's split (an empty item stays one), which POSIX lacks. */
+	for (item = p; rc == 0 && item != NULL; item = p) {
+		if ((p = strchr(item, ',')) != NULL)
+			*p++ = '\0';
 		if (*item == '\0')
 			rc = rs_err_set(err, "'%s': empty item in depth list", s);
 		else

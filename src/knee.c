@@ -11,6 +11,8 @@
 #include "knee_int.h"
 #include "xalloc.h"
 
+/* M_PI is X/Open, not POSIX: not there under strict feature macros. */
+#define KNEE_PI 3.14159265358979323846
 /* The narrowest half-width of the smoother at a depth, in distances to its
  * second nearest neighbour: below 1 that neighbour would have no weight. */
 #define KNEE_MIN_REACH 1.25
@@ -77,7 +79,7 @@ static double knee_medvar(size_t n)
 
 	if (n <= sizeof t / sizeof t[0])
 		return t[n - 1];
-	return M_PI / (2.0 * (double)n) * (1 - (n % 2 ? 0.5 : 1.25) / (double)n);
+	return KNEE_PI / (2.0 * (double)n) * (1 - (n % 2 ? 0.5 : 1.25) / (double)n);
 }
 
 /* ---- the smoother ---- */

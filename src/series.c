@@ -1,6 +1,7 @@
 /* series.c: rows -> series (label x test: depth -> median, min, max over repeats). */
 #include "config.h"
 
+#include <ctype.h>
 #include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
@@ -54,8 +55,20 @@ int series_test_matches(const char *item, const char *test)
 {
 	size_t n = strlen(item);
 
-	if (strpbrk(item, "*?[") != NULL)
-		return fnmatch(item, test, FNM_CASEFOLD) == 0;
+	if (strpbrk(item, "*?[") != NULL) {
+		/* FNM_CASEFOLD is not POSIX: fold both to lower case instead. */
+		char *pat = xstrdup(item), *name = xstrdup(test);
+		int match;
+
+		for (char *s = pat; *s; s++)
+			*s = (char)tolower((unsigned char)*s);
+		for (char *s = name; *s; s++)
+			*s = (char)tolower((unsigned char)*s);
+		match = fnmatch(pat, name, 0) == 0;
+		free(pat);
+		free(name);
+		return match;
+	}
 	return strncasecmp(item, test, n) == 0 && (test[n] == '\0' || test[n] == '_');
 }
 

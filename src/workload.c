@@ -33,7 +33,14 @@ static void workload_find_rand(struct workload_test *t)
 	const char *p = t->cmd, *end = t->cmd + t->len;
 	size_t cap = 0;
 
-	while ((p = memmem(p, (size_t)(end - p), WORKLOAD_RAND, WORKLOAD_RAND_LEN)) != NULL) {
+	/* memmem is not POSIX: its first byte, then the rest. */
+	while ((p = memchr(p, WORKLOAD_RAND[0], (size_t)(end - p))) != NULL) {
+		if ((size_t)(end - p) < WORKLOAD_RAND_LEN)
+			break;
+		if (memcmp(p, WORKLOAD_RAND, WORKLOAD_RAND_LEN) != 0) {
+			p++;
+			continue;
+		}
 		t->rand_off = vec_reserve(t->rand_off, &cap, t->nrand + 1, sizeof *t->rand_off, 4);
 		t->rand_off[t->nrand++] = (size_t)(p - t->cmd);
 		p += WORKLOAD_RAND_LEN;
@@ -163,8 +170,11 @@ int workload_select(const char *list, uint64_t data_size, struct workload *out,
 		return rc;
 	}
 	copy = p = xstrdup(list);
-	while (rc == 0 && (name = strsep(&p, ",")) != NULL) {
+	for (name = p; rc == 0 && name != NULL; name = p) {
 		int found = 0;
+
+		if ((p = strchr(name, ',')) != NULL)
+			*p++ = '\0';
 
 		while (*name == ' ')
 			name++;
