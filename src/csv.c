@@ -11,12 +11,12 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "csv.h"
 #include "depths.h"
 #include "num.h"
+#include "platform.h"
 #include "sbuf.h"
 #include "xalloc.h"
 
@@ -797,35 +797,6 @@ static int csv_out_commit(struct csv_out *o, const char *buf, size_t len, struct
 	return 0;
 }
 
-/* The pid of the process holding a flock on the file behind fd, from
- * /proc/locks; 0 when it cannot be told (no /proc, a file system whose
- * inode numbers differ there, a lock gone meanwhile). */
-static long csv_lock_holder(int fd)
-{
-	struct stat st;
-	char line[256];
-	long pid = 0;
-	FILE *fp;
-
-	if (fstat(fd, &st) < 0 || (fp = fopen("/proc/locks", "re")) == NULL)
-		return 0;
-	while (pid == 0 && fgets(line, sizeof line, fp) != NULL) {
-		char kind[16];
-		long p;
-		unsigned maj, min;
-		unsigned long long ino;
-
-		/* "1: FLOCK  ADVISORY  WRITE 1234 fe:00:10952849 0 EOF"; a waiter's
-		 * line reads "1: -> FLOCK ...", and is skipped by its kind. */
-		if (sscanf(line, "%*u: %15s %*s %*s %ld %x:%x:%llu", kind, &p, &maj, &min, &ino) == 5 &&
-		    strcmp(kind, "FLOCK") == 0 && maj == major(st.st_dev) && min == minor(st.st_dev) &&
-		    ino == (unsigned long long)st.st_ino)
-			pid = p;
-	}
-	fclose(fp);
-	return pid;
-}
-
 static const char *csv_file_kind(mode_t m)
 {
 	return S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device" :
@@ -880,7 +851,7 @@ static int csv_out_lock(struct csv_out *o, const char *path, int create, struct 
 
 		if (errno != EWOULDBLOCK)
 			goto failed;
-		pid = csv_lock_holder(o->fd);
+		pid = platform_lock_holder(o->fd);
 		close(o->fd);
 		o->fd = -1;
 		if (pid > 0)

@@ -4,34 +4,11 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "host.h"
-
-/* The machine-wide "cpu" line of /proc/stat: user nice system idle iowait
- * irq softirq steal (guest and guest_nice are already in user and nice). */
-static int host_ticks(uint64_t *steal, uint64_t *busy, uint64_t *total)
-{
-	unsigned long long v[8] = { 0 };
-	FILE *fp = fopen("/proc/stat", "re");
-	int n;
-
-	if (fp == NULL)
-		return -1;
-	n = fscanf(fp, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
-		   &v[4], &v[5], &v[6], &v[7]);
-	fclose(fp);
-	if (n < 4)
-		return -1;
-	*steal = n >= 8 ? v[7] : 0;
-	*total = 0;
-	for (int i = 0; i < n; i++)
-		*total += v[i];
-	*busy = *total - v[3] - v[4] - *steal;
-	return 0;
-}
+#include "platform.h"
 
 static double host_now(void)
 {
@@ -43,18 +20,12 @@ static double host_now(void)
 
 void host_sample(struct host_sample *s)
 {
-	struct rusage ru;
-
 	memset(s, 0, sizeof *s);
-	if (getrusage(RUSAGE_SELF, &ru) == 0) {
-		s->cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-			   (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
-		s->nivcsw = (int64_t)ru.ru_nivcsw;
-	} else {
+	if (platform_rusage(&s->cpu_s, &s->nivcsw) < 0) {
 		s->cpu_s = NAN;
 		s->nivcsw = -1;
 	}
-	s->have_ticks = host_ticks(&s->steal, &s->busy, &s->total) == 0;
+	s->have_ticks = platform_cpu_ticks(&s->steal, &s->busy, &s->total) == 0;
 	s->wall_s = host_now();
 }
 

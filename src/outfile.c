@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "outfile.h"
+#include "platform.h"
 #include "xalloc.h"
 
 /* Open the target itself: renaming a file over /dev/full or a pipe would
@@ -42,7 +43,7 @@ int outfile_open(struct outfile *o, const char *path, struct rs_err *err)
 		return outfile_open_in_place(o, err);
 	/* Through a link, the file it names is what gets replaced; renaming
 	 * over the link itself would turn it into a file. */
-	o->dest = realpath(path, NULL);
+	o->dest = platform_realpath(path);
 	if (o->dest == NULL)
 		o->dest = xstrdup(path);
 	slash = strrchr(o->dest, '/');

@@ -11,13 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "platform.h"
 #include "spawn.h"
 
 /* A port the kernel considers free on 127.0.0.1 right now. */
@@ -200,7 +200,7 @@ static int spawn_exec(struct spawn *s, struct spawn_cmd *cmd, struct rs_err *err
 	}
 	if (s->pid == 0) {
 		/* Die with rsweep, even if rsweep is killed with SIGKILL. */
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		platform_die_with_parent();
 		if (getppid() != parent)
 			_exit(127);
 		if (logfd >= 0) {

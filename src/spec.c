@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "csv.h"
+#include "platform.h"
 #include "sbuf.h"
 #include "spec.h"
 #include "vec.h"
@@ -133,27 +134,19 @@ void spec_free(struct spec *s)
 
 /* The directory one up from the running binary's: for src/rsweep in a
  * build tree, the tree itself, whose sweeps/ and plots/ serve an rsweep
- * not installed yet.  Linux only (/proc/self/exe); -1 elsewhere. */
+ * not installed yet.  -1 where the system cannot tell the binary's path. */
 static int spec_tree_dir(char *buf, size_t size)
 {
-#ifdef __linux__
-	ssize_t n = readlink("/proc/self/exe", buf, size - 1);
 	char *slash;
 
-	if (n <= 0)
+	if (platform_exe_path(buf, size) < 0)
 		return -1;
-	buf[n] = '\0';
 	for (int up = 0; up < 2; up++) {
 		if ((slash = strrchr(buf, '/')) == NULL)
 			return -1;
 		*slash = '\0';
 	}
 	return 0;
-#else
-	(void)buf;
-	(void)size;
-	return -1;
-#endif
 }
 
 /* Candidate k (0 to 3) for name: as given, the installed data directory,

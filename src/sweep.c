@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/utsname.h>
 #include <time.h>
 
 #include "engine.h"
 #include "host.h"
+#include "platform.h"
 #include "precision.h"
 #include "sbuf.h"
 #include "sweep.h"
@@ -150,37 +150,6 @@ struct sweep_env {
 	char client_cpu[ROW_STR];
 };
 
-static void sweep_client_cpu(char *buf, size_t size)
-{
-	FILE *fp = fopen("/proc/cpuinfo", "r");
-	char line[512];
-	struct utsname u;
-
-	buf[0] = '\0';
-	while (fp != NULL && fgets(line, sizeof line, fp) != NULL) {
-		/* x86: "model name"; some ARM kernels only give "Hardware" or "CPU part". */
-		if (strncmp(line, "model name", 10) == 0 || strncmp(line, "Hardware", 8) == 0) {
-			char *v = strchr(line, ':');
-
-			if (v != NULL) {
-				v++;
-				while (*v == ' ' || *v == '\t')
-					v++;
-				snprintf(buf, size, "%.*s", (int)strcspn(v, "\n"), v);
-				break;
-			}
-		}
-	}
-	if (fp != NULL)
-		fclose(fp);
-	if (buf[0] == '\0' && uname(&u) == 0)
-		snprintf(buf, size, "%s", u.machine);
-	/* Commas are fine (CSV quotes them), but keep the field tidy. */
-	for (char *p = buf; *p; p++)
-		if (*p == '\t')
-			*p = ' ';
-}
-
 static int sweep_env_read(redisContext *c, const struct target *t, struct sweep_env *env,
 			  struct rs_err *err)
 {
@@ -196,7 +165,7 @@ static int sweep_env_read(redisContext *c, const struct target *t, struct sweep_
 	/* "Linux 6.1.0-18-amd64 x86_64": the machine is the last word. */
 	sp = strrchr(env->server_os, ' ');
 	xstrlcpy(env->server_arch, sp ? sp + 1 : env->server_os, sizeof env->server_arch);
-	sweep_client_cpu(env->client_cpu, sizeof env->client_cpu);
+	platform_cpu_model(env->client_cpu, sizeof env->client_cpu);
 	return 0;
 }
 

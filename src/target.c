@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "num.h"
+#include "platform.h"
 #include "target.h"
 #include "xalloc.h"
 
@@ -280,7 +281,7 @@ static int target_exchange(struct target_xchg *x, const char *out, size_t len, s
 		if (ev & POLLNVAL)
 			return target_fail(x, err, "%s: the socket is closed", x->what);
 		if ((ev & POLLOUT) && sent < len && !x->write_failed) {
-			ssize_t w = send(c->fd, out + sent, len - sent, MSG_DONTWAIT | MSG_NOSIGNAL);
+			ssize_t w = platform_send_nowait(c->fd, out + sent, len - sent);
 
 			if (w > 0)
 				sent += (size_t)w;
@@ -333,7 +334,7 @@ static int target_vrun(redisContext *c, const struct target *t, const char *what
 		return rs_err_set(err, "%s: %s: cannot format the command", t->desc, what);
 	rc = target_exchange(&x, cmd, (size_t)len, 1, err);
 	/* A password may be in there. */
-	explicit_bzero(cmd, (size_t)len);
+	platform_wipe(cmd, (size_t)len);
 	redisFreeCommand(cmd);
 	if (rc == 0 && x.write_failed && (*reply)->type == REDIS_REPLY_ERROR) {
 		/* The reply came, but the server had closed: it refused us. */
