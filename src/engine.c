@@ -1,4 +1,4 @@
-/* engine.c: the timed, pipelined load: epoll loops, lock-step batches,
+/* engine.c: the timed, pipelined load: event loops (ev.h), lock-step batches,
  * hiredis' reader with allocation-free object functions. */
 #include "config.h"
 
@@ -11,11 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "engine.h"
+#include "ev.h"
 #include "sbuf.h"
 #include "xalloc.h"
 
@@ -32,7 +32,7 @@ struct conn {
 	char *buf;                /* the batch: own copy when keys are random, else shared */
 	size_t blen, wpos;
 	unsigned inflight;
-	int want_out;             /* EPOLLOUT is registered */
+	int want_out;             /* EV_WRITE is registered */
 	int done;
 	uint64_t partial;         /* bytes the reader consumed of the reply in progress */
 	uint64_t start_ns;        /* write of the current batch */
@@ -42,7 +42,7 @@ struct conn {
 struct ethread {
 	struct engine *e;
 	pthread_t tid;
-	int ep;
+	struct ev_loop *ev;
 	struct conn *conns;
 	unsigned nconns;
 
@@ -178,8 +178,6 @@ static redisReplyObjectFunctions engine_fns = {
 static int engine_conn_open(struct engine *e, struct ethread *th, struct conn *c,
 			    struct rs_err *err)
 {
-	struct epoll_event ev = { .events = EPOLLIN };
-
 	c->fd = target_connect_fd(e->t, err);
 	if (c->fd < 0)
 		return -1;
@@ -194,16 +192,16 @@ static int engine_conn_open(struct engine *e, struct ethread *th, struct conn *c
 	c->reader->maxbuf = 0;
 	c->th = th;
 	c->want_out = 0;
-	ev.data.ptr = c;
-	if (epoll_ctl(th->ep, EPOLL_CTL_ADD, c->fd, &ev) < 0)
-		return rs_err_set(err, "epoll_ctl: %s", strerror(errno));
-	return 0;
+	return ev_add(th->ev, c->fd, EV_READ, c, err);
 }
 
 static void engine_conn_close(struct conn *c)
 {
-	if (c->fd >= 0)
-		close(c->fd);     /* also leaves the epoll set */
+	if (c->fd >= 0) {
+		/* poll would report the closed descriptor: leave the loop first. */
+		ev_del(c->th->ev, c->fd, NULL);
+		close(c->fd);
+	}
 	c->fd = -1;
 	if (c->reader != NULL)
 		redisReaderFree(c->reader);
@@ -220,8 +218,6 @@ int engine_new(const struct target *t, unsigned clients, unsigned threads, struc
 	e->clients = clients;
 	e->nthreads = threads;
 	e->th = xcalloc(threads, sizeof *e->th);
-	for (unsigned i = 0; i < threads; i++)
-		e->th[i].ep = -1;     /* engine_free() must not close(0) */
 	for (unsigned i = 0; i < threads; i++) {
 		struct ethread *th = &e->th[i];
 
@@ -230,9 +226,7 @@ int engine_new(const struct target *t, unsigned clients, unsigned threads, struc
 		th->conns = xcalloc(th->nconns, sizeof *th->conns);
 		for (unsigned k = 0; k < th->nconns; k++)
 			th->conns[k].fd = -1;
-		th->ep = epoll_create1(EPOLL_CLOEXEC);
-		if (th->ep < 0) {
-			rs_err_set(err, "epoll_create1: %s", strerror(errno));
+		if (ev_new(&th->ev, err) < 0) {
 			engine_free(e);
 			return -1;
 		}
@@ -268,8 +262,7 @@ void engine_free(struct engine *e)
 				free(e->th[i].conns[k].buf);
 		}
 		free(e->th[i].conns);
-		if (e->th[i].ep >= 0)
-			close(e->th[i].ep);
+		ev_free(e->th[i].ev);
 	}
 	free(e->th);
 	free(e);
@@ -307,15 +300,15 @@ static inline uint64_t engine_rand(uint64_t *s)
 	return x * 0x2545F4914F6CDD1DULL;
 }
 
-/* Register (out = 1) or drop (0) c's interest in EPOLLOUT.  Returns 0, or
+/* Register (out = 1) or drop (0) c's interest in EV_WRITE.  Returns 0, or
  * -1 with the run failed: a connection the loop can no longer watch would
  * otherwise stall until the timeout, or spin. */
 static int engine_want_out(struct ethread *th, struct conn *c, int out)
 {
-	struct epoll_event ev = { .events = EPOLLIN | (out ? EPOLLOUT : 0u), .data.ptr = c };
+	struct rs_err why;
 
-	if (epoll_ctl(th->ep, EPOLL_CTL_MOD, c->fd, &ev) < 0)
-		return engine_fail(th, "epoll_ctl: %s", strerror(errno));
+	if (ev_mod(th->ev, c->fd, EV_READ | (out ? EV_WRITE : 0u), c, &why) < 0)
+		return engine_fail(th, "%s", why.msg);
 	c->want_out = out;
 	return 0;
 }
@@ -457,7 +450,8 @@ static void *engine_loop(void *arg)
 {
 	struct ethread *th = arg;
 	const struct engine_job *job = th->job;
-	struct epoll_event evs[ENGINE_MAX_EVENTS];
+	struct ev_event evs[ENGINE_MAX_EVENTS];
+	struct rs_err why;
 	uint64_t timeout_ns = (uint64_t)(job->timeout * 1e9);
 	uint64_t now = engine_now_ns(), next_scan = now + ENGINE_TICK_MS * 1000000ULL;
 
@@ -467,18 +461,18 @@ static void *engine_loop(void *arg)
 	for (unsigned i = 0; i < th->nconns && !th->failed; i++)
 		engine_next_batch(th, &th->conns[i], now);
 	while (th->active > 0 && !th->failed) {
-		int n = epoll_wait(th->ep, evs, ENGINE_MAX_EVENTS, ENGINE_TICK_MS);
+		int n = ev_wait(th->ev, evs, ENGINE_MAX_EVENTS, ENGINE_TICK_MS, &why);
 
-		if (n < 0 && errno != EINTR) {
-			engine_fail(th, "epoll_wait: %s", strerror(errno));
+		if (n < 0) {
+			engine_fail(th, "%s", why.msg);
 			break;
 		}
 		for (int i = 0; i < n && !th->failed; i++) {
-			struct conn *c = evs[i].data.ptr;
+			struct conn *c = ev_data(&evs[i]);
 
-			if (evs[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR))
+			if (ev_readable(&evs[i]))
 				engine_on_read(th, c);
-			if (!th->failed && (evs[i].events & EPOLLOUT) && c->wpos < c->blen)
+			if (!th->failed && ev_writable(&evs[i]) && c->wpos < c->blen)
 				engine_flush_out(th, c);
 		}
 		if ((job->stop != NULL && __atomic_load_n(job->stop, __ATOMIC_RELAXED)) ||

@@ -1,6 +1,6 @@
 /* engine.h: the timed, pipelined load.
  *
- * An engine holds -c connections spread over --threads event loops (epoll),
+ * An engine holds -c connections spread over --threads event loops (ev.h),
  * kept open from one point to the next.  engine_run() sends exactly
  * `requests` requests (or runs for `duration` seconds) of one command in
  * lock-step batches of `depth`: write the batch, read its replies, write
