@@ -11,10 +11,12 @@
 # 2. Client cost: user-space instructions per request under callgrind, GET
 #    over the UNIX socket, -c 10: (Ir at -n 60000 - Ir at -n 10000) / 50000,
 #    so start-up and preparation cancel out.
+# PAIRS=0 skips part 1.  The cost is that of the event loop the binary
+# was built with (./configure --with-event-loop=...).
 # It prints figures; it does not pass or fail.
 set -eu
 RSWEEP=${1:-${RSWEEP:-src/rsweep}}
-PAIRS=${2:-5}
+PAIRS=${2:-${PAIRS:-5}}
 N=${N:-200000}
 command -v redis-benchmark >/dev/null || { echo "needs redis-benchmark (redis-tools)"; exit 1; }
 
@@ -40,6 +42,8 @@ print(r["rps"], float(r["server_cpu_s"]) / float(r["seconds"]))' "$T/p.csv"
 }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
+# PAIRS=0: the client cost only (body not indented, to keep diffs small).
+if [ "$PAIRS" -gt 0 ]; then
 echo "# throughput, -c 50 -n $N, $PAIRS interleaved pairs, $(date -u +%Y-%m-%d), $(nproc) cores"
 # "server busy": the server's CPU seconds per second during rsweep's point
 # (INFO cpu delta): near 1.0 the server, not the client, is the limit.
@@ -58,6 +62,7 @@ for via in unix tcp; do
 		done
 	done
 done
+fi
 
 if command -v valgrind >/dev/null; then
 	ir() {  # tool n P
@@ -72,7 +77,7 @@ if command -v valgrind >/dev/null; then
 		sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$T/vg"
 	}
 	echo
-	echo "# client cost: instructions per request (callgrind), GET over UNIX socket, -c 10"
+	echo "# client cost: instructions per request (callgrind), GET over UNIX socket, -c 10, $RSWEEP"
 	printf '%4s  %16s %10s %7s\n' P redis-benchmark rsweep ratio
 	for P in 1 16; do
 		a=$(( ($(ir rb 60000 $P) - $(ir rb 10000 $P)) / 50000 ))
