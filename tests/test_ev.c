@@ -123,7 +123,7 @@ Test(ev, deleted_descriptors_are_not_reported)
 
 Test(ev, deleting_what_is_not_watched_fails_with_a_message)
 {
-	struct rs_err err = { "" };
+	struct rs_err err = { 0 };
 
 	cr_assert_eq(ev_del(l, sp[0][0], &err), -1);
 	cr_assert_neq(err.msg[0], '\0');
