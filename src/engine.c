@@ -1,5 +1,6 @@
-/* engine.c: the timed, pipelined load: event loops (ev.h), lock-step batches,
- * hiredis' reader with allocation-free object functions. */
+/* engine.c: the timed, pipelined load: event loops (ev.h), lock-step
+ * batches or a sliding window, closed or open loop, hiredis' reader with
+ * allocation-free object functions. */
 #include "config.h"
 
 #include <errno.h>
@@ -25,18 +26,44 @@
 
 struct ethread;
 
+/* A count and a time: "requests up to n were sent at t" (one per write
+ * that finished requests), or "request n was due at t" (open loop). */
+struct engine_stamp {
+	uint64_t n, t;
+};
+
+/* A FIFO of stamps that grows by doubling: a write finishes at least one
+ * request, so it never holds more than depth stamps, and most often one
+ * or two (a lock-step batch written at once is one stamp, not P). */
+struct engine_fifo {
+	struct engine_stamp *v;
+	unsigned cap, head, len;  /* cap: 0 or a power of two */
+};
+
 struct conn {
 	int fd;
 	redisReader *reader;
 	struct ethread *th;
 	char *buf;                /* the batch: own copy when keys are random, else shared */
 	size_t blen, wpos;
-	unsigned inflight;
+	unsigned inflight;        /* requests queued and not yet answered */
 	int want_out;             /* EV_WRITE is registered */
 	int done;
 	uint64_t partial;         /* bytes the reader consumed of the reply in progress */
-	uint64_t start_ns;        /* write of the current batch */
-	uint64_t last_io_ns;      /* last byte read, or the batch's start */
+	uint64_t last_io_ns;      /* last reply read, or the send that ended a wait */
+	/* Lock-step's common case costs no stamp: a batch that one write
+	 * took whole was sent at start_ns.  Only a batch the socket took in
+	 * pieces is `stamped` (its requests' times in `sent`), as a window
+	 * always is. */
+	uint64_t start_ns;
+	int stamped;
+	/* Requests numbered from 0 in the order they were queued this run: */
+	uint64_t queued;          /* how many went into the buffer */
+	uint64_t written;         /* how many have all their bytes written */
+	uint64_t replied;         /* how many replies were read */
+	uint64_t batch_base;      /* the number of the buffer's first request */
+	struct engine_fifo sent;  /* when each written request was sent */
+	struct engine_fifo due;   /* open loop: when each one in flight was due */
 };
 
 struct ethread {
@@ -51,6 +78,14 @@ struct ethread {
 	const char *shared;       /* P copies of the command, when keys are fixed */
 	uint64_t remaining;       /* requests left to send (count mode) */
 	uint64_t deadline_ns;     /* duration mode */
+	/* Open loop: this thread's schedule.  Request k is due at t0 + phase
+	 * + k * step (uniform), or after exponential gaps of mean step. */
+	uint64_t t0_ns, next_due_ns, arrival;
+	double step_ns, phase_ns, poisson_ns;
+	unsigned rr;              /* the connection the next due request tries first */
+	int exhausted;            /* no request is left to schedule */
+	/* The job's mode as flags, tested per request without a double. */
+	int open, timed, lockstep;
 	uint64_t rng;
 	unsigned active;
 	uint64_t first_ns, last_ns;
@@ -195,6 +230,36 @@ static int engine_conn_open(struct engine *e, struct ethread *th, struct conn *c
 	return ev_add(th->ev, c->fd, EV_READ, c, err);
 }
 
+static void engine_fifo_grow(struct engine_fifo *f)
+{
+	unsigned cap = f->cap ? f->cap * 2 : 8;
+	struct engine_stamp *v = xreallocarray(NULL, cap, sizeof *v);
+
+	for (unsigned i = 0; i < f->len; i++)
+		v[i] = f->v[(f->head + i) & (f->cap - 1)];
+	free(f->v);
+	f->v = v;
+	f->cap = cap;
+	f->head = 0;
+}
+
+static inline void engine_fifo_push(struct engine_fifo *f, uint64_t n, uint64_t t)
+{
+	struct engine_stamp *s;
+
+	if (f->len == f->cap)
+		engine_fifo_grow(f);
+	s = &f->v[(f->head + f->len++) & (f->cap - 1)];
+	s->n = n;
+	s->t = t;
+}
+
+static inline void engine_fifo_pop(struct engine_fifo *f)
+{
+	f->head = (f->head + 1) & (f->cap - 1);
+	f->len--;
+}
+
 static void engine_conn_close(struct conn *c)
 {
 	if (c->fd >= 0) {
@@ -260,6 +325,8 @@ void engine_free(struct engine *e)
 			engine_conn_close(&e->th[i].conns[k]);
 			if (e->th[i].conns[k].buf != e->th[i].shared)
 				free(e->th[i].conns[k].buf);
+			free(e->th[i].conns[k].sent.v);
+			free(e->th[i].conns[k].due.v);
 		}
 		free(e->th[i].conns);
 		ev_free(e->th[i].ev);
@@ -313,31 +380,62 @@ static int engine_want_out(struct ethread *th, struct conn *c, int out)
 	return 0;
 }
 
-static int engine_flush_out(struct ethread *th, struct conn *c)
+/* Stamp the requests a write just finished as sent at now.  Out of line:
+ * lock-step's common case, a batch its first write takes whole, needs
+ * no stamp (start_ns is its time). */
+static __attribute__((noinline)) void engine_stamp(struct ethread *th, struct conn *c,
+						   uint64_t now)
+{
+	/* Only a request whose last byte is out is sent: the rest of the
+	 * batch may wait for the socket to drain. */
+	uint64_t upto = c->wpos == c->blen ? c->queued : c->batch_base + c->wpos / th->job->len;
+
+	if (!c->stamped) {
+		/* Lock-step: every earlier request is answered, and stamps start
+		 * with this batch (the common case counts neither writes nor
+		 * replies). */
+		c->stamped = 1;
+		c->written = c->replied = c->batch_base;
+	}
+	if (upto > c->written) {
+		engine_fifo_push(&c->sent, upto, now);
+		c->written = upto;
+	}
+}
+
+/* Write what c's buffer still holds at now.  Returns 0, or -1 with the
+ * run failed. */
+static int engine_flush_out(struct ethread *th, struct conn *c, uint64_t now)
 {
 	while (c->wpos < c->blen) {
 		ssize_t w = write(c->fd, c->buf + c->wpos, c->blen - c->wpos);
 
 		if (w > 0) {
 			c->wpos += (size_t)w;
+			if (c->stamped || c->wpos < c->blen)
+				engine_stamp(th, c, now);
 			continue;
 		}
 		if (w < 0 && errno == EINTR)
 			continue;
-		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			/* What waits for the socket is sent when it goes out. */
+			if (!c->stamped)
+				engine_stamp(th, c, now);
 			return c->want_out ? 0 : engine_want_out(th, c, 1);
+		}
 		return engine_fail(th, "write failed: %s", strerror(errno));
 	}
 	return c->want_out ? engine_want_out(th, c, 0) : 0;
 }
 
-/* Write the next batch on c, or retire c when the job is done. */
+/* Lock-step: write the next batch on c, or retire c when the job is done. */
 static int engine_next_batch(struct ethread *th, struct conn *c, uint64_t now)
 {
 	const struct engine_job *job = th->job;
 	unsigned k = job->depth;
 
-	if (job->duration > 0) {
+	if (th->timed) {
 		if (now >= th->deadline_ns)
 			goto retire;
 	} else {
@@ -359,12 +457,188 @@ static int engine_next_batch(struct ethread *th, struct conn *c, uint64_t now)
 	c->blen = (size_t)k * job->len;
 	c->wpos = 0;
 	c->inflight = k;
+	c->batch_base = c->queued;
+	c->queued += k;
+	c->stamped = 0;
 	c->start_ns = c->last_io_ns = now;
-	return engine_flush_out(th, c);
+	return engine_flush_out(th, c, now);
 retire:
 	c->done = 1;
 	th->active--;
 	return 0;
+}
+
+/* Uniform in (0, 1): never 0, so that its log is finite. */
+static inline double engine_unit(uint64_t *s)
+{
+	return ((double)(engine_rand(s) >> 11) + 0.5) * 0x1p-53;
+}
+
+/* Open loop: move the schedule to its next request. */
+static void engine_schedule_next(struct ethread *th)
+{
+	const struct engine_job *job = th->job;
+
+	th->arrival++;
+	if (job->duration <= 0 && --th->remaining == 0) {
+		th->exhausted = 1;
+		return;
+	}
+	if (job->arrivals == ENGINE_POISSON)
+		th->poisson_ns += -log(engine_unit(&th->rng)) * th->step_ns;
+	else
+		th->poisson_ns = th->phase_ns + (double)th->arrival * th->step_ns;
+	th->next_due_ns = th->t0_ns + (uint64_t)th->poisson_ns;
+	if (job->duration > 0 && th->next_due_ns >= th->deadline_ns)
+		th->exhausted = 1;
+}
+
+/* Open loop: give c up to room requests that are due by now, stamped with
+ * the times they were due; returns how many. */
+static __attribute__((noinline)) unsigned engine_take_due(struct ethread *th, struct conn *c,
+							   unsigned room, uint64_t now)
+{
+	unsigned k = 0;
+
+	while (k < room && !th->exhausted && th->next_due_ns <= now) {
+		engine_fifo_push(&c->due, c->queued + k, th->next_due_ns);
+		k++;
+		engine_schedule_next(th);
+	}
+	return k;
+}
+
+/* Queue k requests on c and write them. */
+static int engine_send(struct ethread *th, struct conn *c, unsigned k, uint64_t now)
+{
+	const struct engine_job *job = th->job;
+
+	if (job->nrand > 0 && job->keyspace > 0) {
+		for (unsigned i = 0; i < k; i++) {
+			char *cmd = c->buf + (size_t)i * job->len;
+
+			for (size_t r = 0; r < job->nrand; r++)
+				engine_put_digits(cmd + job->rand_off[r],
+						    engine_rand(&th->rng) % job->keyspace);
+		}
+	}
+	c->blen = (size_t)k * job->len;
+	c->wpos = 0;
+	c->batch_base = c->queued;
+	c->queued += k;
+	/* A connection that was waiting for nothing starts its timeout now;
+	 * one with replies outstanding keeps the time of its last reply, so
+	 * sending more cannot hide a server that stopped answering. */
+	if (c->inflight == 0)
+		c->last_io_ns = now;
+	c->inflight += k;
+	return engine_flush_out(th, c, now);
+}
+
+/* Send on c what its mode lets it send now: lock-step, a batch of depth
+ * once every reply is in (engine_next_batch); a window, one request for
+ * each free place; open loop, the requests that are due, as far as the
+ * window has room.  Retire c when the job has nothing more for it.
+ * Returns 0, or -1 with the run failed. */
+static __attribute__((noinline)) int engine_fill(struct ethread *th, struct conn *c, uint64_t now)
+{
+	const struct engine_job *job = th->job;
+	unsigned k;
+
+	/* The rest of a write is pending: its end fills again. */
+	if (c->wpos < c->blen)
+		return 0;
+	if (th->lockstep)
+		return c->inflight > 0 ? 0 : engine_next_batch(th, c, now);
+	k = job->depth - c->inflight;
+	if (th->open) {
+		k = engine_take_due(th, c, k, now);
+		if (k == 0 && (!th->exhausted || c->inflight > 0))
+			return 0;
+	} else if (th->timed) {
+		if (now >= th->deadline_ns)
+			k = 0;
+	} else {
+		if (th->remaining < k)
+			k = (unsigned)th->remaining;
+		th->remaining -= k;
+	}
+	if (k > 0)
+		return engine_send(th, c, k, now);
+	if (c->inflight == 0) {
+		c->done = 1;
+		th->active--;
+	}
+	return 0;
+}
+
+/* Open loop: hand the requests due by now to the connections in turn,
+ * each taking what its window has room for. */
+static void engine_dispatch(struct ethread *th, uint64_t now)
+{
+	for (unsigned tries = 0; tries < th->nconns && !th->failed; tries++) {
+		struct conn *c = &th->conns[th->rr];
+
+		if (!th->exhausted && th->next_due_ns > now)
+			return;
+		th->rr = th->rr + 1 < th->nconns ? th->rr + 1 : 0;
+		if (!c->done)
+			engine_fill(th, c, now);
+	}
+}
+
+/* How long the loop may sleep: until the next request is due in the open
+ * loop (rounded up to the millisecond ev_wait counts in: a request is sent
+ * late rather than early, and the lateness counts in its latency). */
+static int engine_wait_ms(const struct ethread *th, uint64_t now)
+{
+	uint64_t ms;
+
+	if (!th->open || th->exhausted || th->next_due_ns <= now)
+		return ENGINE_TICK_MS;
+	ms = (th->next_due_ns - now + 999999) / 1000000;
+	return ms < ENGINE_TICK_MS ? (int)ms : ENGINE_TICK_MS;
+}
+
+/* The latency of c's k replies just read at now: each from the write that
+ * sent it into h (and, open loop, from the time it was due into the
+ * result's histogram).  Returns 0, or -1 with the run failed. */
+static __attribute__((noinline)) int engine_record_slow(struct ethread *th, struct conn *c,
+							uint64_t now, uint64_t k)
+{
+	struct hist *h = th->open ? &th->res.service : &th->res.hist;
+	uint64_t r = c->replied, end = c->replied + k;
+
+	while (r < end) {
+		const struct engine_stamp *s;
+		uint64_t m;
+
+		if (c->sent.len == 0)
+			return engine_fail(th, "the server replied to a request before it was sent");
+		s = &c->sent.v[c->sent.head];
+		m = (s->n < end ? s->n : end) - r;
+		hist_record_n(h, now - s->t, m);
+		r += m;
+		if (r == s->n)
+			engine_fifo_pop(&c->sent);
+	}
+	if (th->open)
+		for (r = c->replied; r < end; r++) {
+			hist_record_n(&th->res.hist, now - c->due.v[c->due.head].t, 1);
+			engine_fifo_pop(&c->due);
+		}
+	c->replied = end;
+	return 0;
+}
+
+/* engine_record_slow, after lock-step's common case: a batch written whole. */
+static inline int engine_record(struct ethread *th, struct conn *c, uint64_t now, uint64_t k)
+{
+	if (!c->stamped) {
+		hist_record_n(&th->res.hist, now - c->start_ns, k);
+		return 0;
+	}
+	return engine_record_slow(th, c, now, k);
 }
 
 /* Fail the run on a reply of a kind the job refuses; returns -1. */
@@ -431,19 +705,45 @@ static int engine_on_read(struct ethread *th, struct conn *c)
 		c->last_io_ns = now;
 		if (k > c->inflight)
 			return engine_fail(th, "the server sent more replies than requests");
-		hist_record_n(&th->res.hist, now - c->start_ns, k);
+		if (engine_record(th, c, now, k) < 0)
+			return -1;
 		th->res.requests += k;
 		th->last_ns = now;
 		/* One compare per read; a read may close several slices. */
 		while (th->mark < ENGINE_SLICES && th->res.requests >= th->mark_at[th->mark])
 			th->mark_ns[th->mark++] = now;
 		c->inflight -= (unsigned)k;
-		if (c->inflight == 0)
-			return engine_next_batch(th, c, now);
+		if (th->lockstep) {
+			if (c->inflight == 0)
+				return engine_next_batch(th, c, now);
+		} else if (engine_fill(th, c, now) < 0) {
+			return -1;
+		}
 more:
 		if ((size_t)n < sizeof th->rbuf)
 			return 0;
 	}
+}
+
+/* Open loop: start th's schedule at now.  Each thread has its share of
+ * the rate, and the threads are staggered by a fraction of a step, so
+ * that together they send evenly rather than in step. */
+static void engine_schedule_start(struct ethread *th, uint64_t now)
+{
+	const struct engine_job *job = th->job;
+	struct engine *e = th->e;
+	unsigned i = (unsigned)(th - e->th);
+
+	th->t0_ns = now;
+	th->step_ns = 1e9 * e->nthreads / job->rate;
+	th->phase_ns = th->step_ns * i / e->nthreads;
+	th->poisson_ns = job->arrivals == ENGINE_POISSON ?
+			 -log(engine_unit(&th->rng)) * th->step_ns : th->phase_ns;
+	th->arrival = 0;
+	th->rr = 0;
+	th->next_due_ns = now + (uint64_t)th->poisson_ns;
+	th->exhausted = job->duration > 0 ? th->next_due_ns >= th->deadline_ns :
+			th->remaining == 0;
 }
 
 static void *engine_loop(void *arg)
@@ -458,10 +758,18 @@ static void *engine_loop(void *arg)
 	th->first_ns = th->last_ns = now;
 	th->deadline_ns = now + (uint64_t)(job->duration * 1e9);
 	th->active = th->nconns;
-	for (unsigned i = 0; i < th->nconns && !th->failed; i++)
-		engine_next_batch(th, &th->conns[i], now);
+	th->open = job->rate > 0;
+	th->timed = job->duration > 0;
+	th->lockstep = job->mode == ENGINE_LOCKSTEP && !th->open;
+	if (th->open) {
+		engine_schedule_start(th, now);
+		engine_dispatch(th, now);
+	} else {
+		for (unsigned i = 0; i < th->nconns && !th->failed; i++)
+			engine_fill(th, &th->conns[i], now);
+	}
 	while (th->active > 0 && !th->failed) {
-		int n = ev_wait(th->ev, evs, ENGINE_MAX_EVENTS, ENGINE_TICK_MS, &why);
+		int n = ev_wait(th->ev, evs, ENGINE_MAX_EVENTS, engine_wait_ms(th, now), &why);
 
 		if (n < 0) {
 			engine_fail(th, "%s", why.msg);
@@ -472,9 +780,15 @@ static void *engine_loop(void *arg)
 
 			if (ev_readable(&evs[i]))
 				engine_on_read(th, c);
-			if (!th->failed && ev_writable(&evs[i]) && c->wpos < c->blen)
-				engine_flush_out(th, c);
+			if (!th->failed && ev_writable(&evs[i]) && c->wpos < c->blen) {
+				uint64_t t = engine_now_ns();
+
+				if (engine_flush_out(th, c, t) == 0 && !th->lockstep)
+					engine_fill(th, c, t);
+			}
 		}
+		if (th->open && !th->failed)
+			engine_dispatch(th, now = engine_now_ns());
 		if ((job->stop != NULL && __atomic_load_n(job->stop, __ATOMIC_RELAXED)) ||
 		    __atomic_load_n(&th->e->abort, __ATOMIC_RELAXED)) {
 			engine_fail(th, "interrupted");
@@ -494,7 +808,8 @@ static void *engine_loop(void *arg)
 		for (unsigned i = 0; i < th->nconns; i++) {
 			struct conn *c = &th->conns[i];
 
-			if (!c->done && now - c->last_io_ns > timeout_ns) {
+			/* An open loop's idle connection waits for no reply. */
+			if (!c->done && c->inflight > 0 && now - c->last_io_ns > timeout_ns) {
 				engine_fail(th, "the server stopped answering (no reply for %.1f s)",
 					    job->timeout);
 				break;
@@ -562,6 +877,7 @@ static void engine_thread_prepare(struct engine *e, unsigned i, const struct eng
 	th->first_error[0] = '\0';
 	memset(&th->res, 0, sizeof th->res);
 	hist_init(&th->res.hist);
+	hist_init(&th->res.service);
 	for (unsigned k = 0; k < th->nconns; k++) {
 		struct conn *c = &th->conns[k];
 
@@ -571,6 +887,10 @@ static void engine_thread_prepare(struct engine *e, unsigned i, const struct eng
 		c->inflight = 0;
 		c->partial = 0;
 		c->blen = c->wpos = 0;
+		c->queued = c->written = c->replied = c->batch_base = 0;
+		c->sent.len = c->due.len = 0;
+		c->sent.head = c->due.head = 0;
+		c->stamped = job->mode != ENGINE_LOCKSTEP || job->rate > 0;
 		c->buf = shared != NULL ? shared : engine_batch_new(job);
 	}
 	th->shared = shared;
@@ -629,6 +949,7 @@ static int engine_gather(struct engine *e, struct engine_result *res, const char
 		if (res->first_error[0] == '\0' && th->first_error[0] != '\0')
 			memcpy(res->first_error, th->first_error, sizeof res->first_error);
 		hist_merge(&res->hist, &th->res.hist);
+		hist_merge(&res->service, &th->res.service);
 		if (th->first_ns < first)
 			first = th->first_ns;
 		if (th->last_ns > last)
@@ -652,6 +973,7 @@ int engine_run(struct engine *e, const struct engine_job *job, struct engine_res
 
 	memset(res, 0, sizeof *res);
 	hist_init(&res->hist);
+	hist_init(&res->service);
 	for (unsigned i = 0; i < e->nthreads; i++)
 		engine_thread_prepare(e, i, job, shared);
 	rc = engine_loops(e, err);

@@ -2,12 +2,15 @@
  *
  * An engine holds -c connections spread over --threads event loops (ev.h),
  * kept open from one point to the next.  engine_run() sends exactly
- * `requests` requests (or runs for `duration` seconds) of one command in
- * lock-step batches of `depth`: write the batch, read its replies, write
- * the next.  Replies go through hiredis' reader with object functions that
- * build nothing, so a reply costs no allocation.  Latency is per request:
- * from the write of its batch to the read that brought its reply.  The
- * engine never prints and knows nothing of CSV. */
+ * `requests` requests (or runs for `duration` seconds) of one command, at
+ * most `depth` in flight on a connection: in lock-step batches (write P,
+ * read their P replies, write the next P) or in a sliding window (a new
+ * request for each reply), closed loop, or on a fixed schedule of `rate`
+ * requests a second (open loop).  Replies go through hiredis' reader with
+ * object functions that build nothing, so a reply costs no allocation.
+ * Latency is per request: from the write that sent its last byte (open
+ * loop: from the time it was due) to the read that brought its reply.
+ * The engine never prints and knows nothing of CSV. */
 #ifndef RS_ENGINE_H
 #define RS_ENGINE_H
 
@@ -40,6 +43,18 @@ static inline void engine_put_digits(char *p, uint64_t v)
 	}
 }
 
+/* What depth means (engine_job.mode). */
+enum engine_mode {
+	ENGINE_LOCKSTEP,          /* write P, wait for all P replies, write the next P */
+	ENGINE_WINDOW,            /* keep up to P in flight, a new one as each reply comes */
+};
+
+/* How an open-loop schedule spaces requests (engine_job.arrivals). */
+enum engine_arrivals {
+	ENGINE_UNIFORM,           /* evenly, threads staggered */
+	ENGINE_POISSON,           /* exponential gaps of the same mean */
+};
+
 struct engine_job {
 	const char *cmd;          /* one request's bytes */
 	size_t len;
@@ -47,7 +62,14 @@ struct engine_job {
 	size_t nrand;
 	uint64_t keyspace;        /* 0: leave __rand_int__ literal */
 	uint64_t seed;
-	unsigned depth;           /* requests per batch (the pipeline depth), >= 1 */
+	unsigned depth;           /* requests in flight per connection (the pipeline depth), >= 1 */
+	enum engine_mode mode;
+	/* Open loop: requests a second over all connections, sent when due
+	 * whatever the replies do (a due request waits only for room in a
+	 * window of depth); latency counts from the time it was due.  0:
+	 * closed loop.  Rate runs always use the window. */
+	double rate;
+	enum engine_arrivals arrivals;
 	uint64_t requests;        /* exactly this many, when duration == 0 */
 	double duration;          /* seconds; > 0 switches to a timed run */
 	double timeout;           /* fail after this long without a byte from the server */
@@ -66,7 +88,8 @@ struct engine_result {
 	uint64_t errors;          /* error replies among them */
 	uint64_t misses;          /* nil replies and empty arrays */
 	double seconds;           /* first write to last reply */
-	struct hist hist;         /* latency, ns */
+	struct hist hist;         /* latency, ns (open loop: from the time each was due) */
+	struct hist service;      /* open loop: from each request's actual send; else empty */
 	/* Throughput in each successive quarter of the requests (summed over
 	 * threads); NAN in --duration runs, and for a run of fewer requests
 	 * than slices. */
