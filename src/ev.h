@@ -113,5 +113,11 @@ int ev_del(struct ev_loop *l, int fd, struct rs_err *err);
  * or -1 with err set. */
 int ev_wait(struct ev_loop *l, struct ev_event *evs, int max, int timeout_ms,
 	    struct rs_err *err);
+/* ev_wait with a timeout in nanoseconds, for a caller with a schedule to
+ * keep (the engine's open loop): a millisecond timeout would wake it up
+ * to 1 ms late.  It never wakes early; how late it may wake depends on the
+ * back-end (poll's counts in milliseconds).  Returns as ev_wait. */
+int ev_wait_ns(struct ev_loop *l, struct ev_event *evs, int max, uint64_t timeout_ns,
+	       struct rs_err *err);
 
 #endif

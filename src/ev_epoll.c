@@ -2,10 +2,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ev.h"
@@ -95,4 +97,30 @@ int ev_wait(struct ev_loop *l, struct ev_event *evs, int max, int timeout_ms,
 		return rs_err_set(err, "epoll_wait: %s", strerror(errno));
 	}
 	return n;
+}
+
+int ev_wait_ns(struct ev_loop *l, struct ev_event *evs, int max, uint64_t timeout_ns,
+	       struct rs_err *err)
+{
+	/* epoll_pwait2 came with Linux 5.11: an older kernel says ENOSYS
+	 * once, and every wait after that counts in milliseconds. */
+	static int no_pwait2;
+	struct timespec ts = { (time_t)(timeout_ns / 1000000000u),
+			       (long)(timeout_ns % 1000000000u) };
+	uint64_t ms;
+	int n;
+
+	if (!__atomic_load_n(&no_pwait2, __ATOMIC_RELAXED)) {
+		n = epoll_pwait2(l->ep, (struct epoll_event *)(void *)evs, max, &ts, NULL);
+		if (n >= 0)
+			return n;
+		if (errno == EINTR)
+			return 0;
+		if (errno != ENOSYS)
+			return rs_err_set(err, "epoll_pwait2: %s", strerror(errno));
+		__atomic_store_n(&no_pwait2, 1, __ATOMIC_RELAXED);
+	}
+	/* Rounded up: late rather than early. */
+	ms = (timeout_ns + 999999u) / 1000000u;
+	return ev_wait(l, evs, max, ms > INT_MAX ? INT_MAX : (int)ms, err);
 }

@@ -115,12 +115,12 @@ int ev_del(struct ev_loop *l, int fd, struct rs_err *err)
 	return ev_kq_change(l, ch, 2, err);
 }
 
-int ev_wait(struct ev_loop *l, struct ev_event *evs, int max, int timeout_ms,
-	    struct rs_err *err)
+/* One wait up to *ts (NULL: for ever): kevent takes a timespec, so a
+ * nanosecond timeout costs nothing more than a millisecond one. */
+static int ev_kq_wait(struct ev_loop *l, struct ev_event *evs, int max,
+		      const struct timespec *ts, struct rs_err *err)
 {
-	struct timespec ts = { timeout_ms / 1000, (long)(timeout_ms % 1000) * 1000000L };
-	int n = kevent(l->kq, NULL, 0, l->evs, max < EV_KQ_BATCH ? max : EV_KQ_BATCH,
-		       timeout_ms < 0 ? NULL : &ts);
+	int n = kevent(l->kq, NULL, 0, l->evs, max < EV_KQ_BATCH ? max : EV_KQ_BATCH, ts);
 
 	if (n < 0) {
 		if (errno == EINTR)
@@ -136,4 +136,21 @@ int ev_wait(struct ev_loop *l, struct ev_event *evs, int max, int timeout_ms,
 			      EV_WRITE : EV_READ;
 	}
 	return n;
+}
+
+int ev_wait(struct ev_loop *l, struct ev_event *evs, int max, int timeout_ms,
+	    struct rs_err *err)
+{
+	struct timespec ts = { timeout_ms / 1000, (long)(timeout_ms % 1000) * 1000000L };
+
+	return ev_kq_wait(l, evs, max, timeout_ms < 0 ? NULL : &ts, err);
+}
+
+int ev_wait_ns(struct ev_loop *l, struct ev_event *evs, int max, uint64_t timeout_ns,
+	       struct rs_err *err)
+{
+	struct timespec ts = { (time_t)(timeout_ns / 1000000000u),
+			       (long)(timeout_ns % 1000000000u) };
+
+	return ev_kq_wait(l, evs, max, &ts, err);
 }

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,4 +145,16 @@ int ev_wait(struct ev_loop *l, struct ev_event *evs, int max, int timeout_ms,
 		l->next = k + 1;
 	}
 	return got;
+}
+
+int ev_wait_ns(struct ev_loop *l, struct ev_event *evs, int max, uint64_t timeout_ns,
+	       struct rs_err *err)
+{
+	/* poll counts in milliseconds (ppoll's timespec is not POSIX), so
+	 * the timeout is rounded up, late rather than early: on this
+	 * back-end the engine's open loop sends each request up to 1 ms
+	 * late, and the lateness counts in its latency. */
+	uint64_t ms = (timeout_ns + 999999u) / 1000000u;
+
+	return ev_wait(l, evs, max, ms > INT_MAX ? INT_MAX : (int)ms, err);
 }

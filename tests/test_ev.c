@@ -67,6 +67,22 @@ Test(ev, nothing_ready_times_out_empty)
 	cr_assert_eq(ev_wait(l, evs, 4, 10, &err), 0);
 }
 
+/* The nanosecond wait (the open loop's): a timeout with nothing ready,
+ * then what is ready, at once, and a timeout of 0 does not block. */
+Test(ev, a_nanosecond_wait_times_out_empty_then_reports_what_is_ready)
+{
+	struct ev_event evs[4];
+	struct rs_err err;
+	int tag;
+
+	cr_assert_eq(ev_add(l, sp[0][0], EV_READ, &tag, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_wait_ns(l, evs, 4, 0, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_wait_ns(l, evs, 4, 2500000, &err), 0, "%s", err.msg);
+	cr_assert_eq(write(sp[0][1], "x", 1), 1);
+	cr_assert_eq(ev_wait_ns(l, evs, 4, 1000000000, &err), 1, "%s", err.msg);
+	cr_assert(ev_data(&evs[0]) == &tag && ev_readable(&evs[0]));
+}
+
 Test(ev, readable_after_the_peer_writes_with_its_data)
 {
 	struct rs_err err;
