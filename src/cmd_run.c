@@ -61,6 +61,8 @@ static void run_print_point(struct run_ui *ui, const struct rs_row *r)
 	else
 		snprintf(name, sizeof name, "%s%s%s", ui->multi_target ? r->label : "",
 			 ui->multi_target ? ": " : "", r->test);
+	if (r->rate_offered > 0)
+		snprintf(name + strlen(name), sizeof name - strlen(name), " @%.0f/s", r->rate_offered);
 	if (ui->quiet) {
 		printf("%s: %.2f requests per second, p50=%.3f msec", name, r->rps, r->p50_ms);
 		if (r->errors > 0)
@@ -78,6 +80,11 @@ static void run_print_point(struct run_ui *ui, const struct rs_row *r)
 	printf("  latency (msec): avg %.3f  min %.3f  p50 %.3f  p95 %.3f  p99 %.3f  p99.9 %.3f  "
 	       "max %.3f\n", r->avg_ms, r->min_ms, r->p50_ms, r->p95_ms, r->p99_ms, r->p999_ms,
 	       r->max_ms);
+	if (r->rate_offered > 0)
+		printf("  open loop: offered %.0f/s, achieved %.0f/s%s; service time (msec): p50 %.3f  "
+		       "p99 %.3f  p99.9 %.3f\n", r->rate_offered, r->rps,
+		       r->rate_short > 0 ? " (SHORT: the target did not keep up)" : "", r->svc_p50_ms,
+		       r->svc_p99_ms, r->svc_p999_ms);
 	printf("  server counted %lld calls; misses %lld; CPU seconds: server %.3f, rsweep %.3f\n",
 	       (long long)r->server_calls, (long long)r->misses, r->server_cpu_s, r->client_cpu_s);
 	if (r->errors > 0)
@@ -207,6 +214,12 @@ static int run_check(struct rs_config *cfg, struct rs_err *err)
 		return rs_err_set(err, "-t and a custom command after -- exclude each other");
 	if (cfg->dashdash && cfg->nargs == 0)
 		return rs_err_set(err, "no command after --");
+	if (cfg->rate != NULL && cfg->mode == ENGINE_LOCKSTEP && opts_given(cfg, "mode"))
+		return rs_err_set(err, "--rate keeps a window of -P in flight: drop --mode lockstep");
+	if (cfg->rate == NULL && opts_given(cfg, "arrivals"))
+		return rs_err_set(err, "--arrivals goes with --rate");
+	if (cfg->rate != NULL && cfg->precision > 0)
+		return rs_err_set(err, "--precision does not work with --rate yet");
 	return 0;
 }
 
@@ -287,6 +300,7 @@ struct run_job {
 	char host[ROW_STR];
 	const char *label;
 	struct targets targets;   /* --target; none: the one of -h, -p, -s, --spawn */
+	struct rate_list rates;   /* --rate; none: closed loop */
 	char **spawn_extra;       /* --spawn-args for --spawn */
 	size_t nspawn_extra;
 	struct run_tgt *tg;
@@ -328,8 +342,10 @@ static void run_dry(const struct rs_config *cfg, const struct run_job *job)
 		printf("%5u  ", p->order);
 		if (job->ntg > 1)
 			printf("%-12s ", job->tg[p->target].label);
-		printf("%-24s P=%-5u repeat %u%s\n", w->v[p->test].name, p->depth, p->repeat,
-		       p->done ? "  (done)" : "");
+		printf("%-24s P=%-5u ", w->v[p->test].name, p->depth);
+		if (p->rate > 0)
+			printf("%llu/s ", (unsigned long long)p->rate);
+		printf("repeat %u%s\n", p->repeat, p->done ? "  (done)" : "");
 	}
 	printf("estimated duration: %.0f s%s\n", total,
 	       cfg->duration > 0 ? "" : " (guessing 100k rps at P=1 up to 1M rps; -n runs vary)");
@@ -345,6 +361,8 @@ static void run_sweep_config(const struct rs_config *cfg, const char *label,
 	sc->force_flush = cfg->force_flush;
 	sc->clients = (unsigned)cfg->clients;
 	sc->threads = (unsigned)cfg->threads;
+	sc->mode = cfg->mode;
+	sc->arrivals = cfg->arrivals;
 	sc->requests = cfg->requests;
 	sc->duration = cfg->duration;
 	sc->warmup = cfg->warmup;
@@ -675,12 +693,17 @@ static const char *run_label(const struct rs_config *cfg, char *host, size_t siz
 static int run_plan(struct rs_config *cfg, struct run_ui *ui, struct run_job *job,
 		    struct rs_err *err)
 {
+	size_t nrates;
 	int rc;
 
 	if (cfg->sweep != NULL && run_apply_sweep_file(cfg, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);
 	if (run_check(cfg, err) < 0)
 		return rs_err_as(err, RS_E_USAGE);
+	if (cfg->rate != NULL && rates_parse(cfg->rate, &job->rates, err) < 0) {
+		rs_err_prefix(err, "--rate");
+		return rs_err_as(err, RS_E_USAGE);
+	}
 	rc = cfg->nargs > 0 ? workload_custom(cfg->nargs, cfg->args, &job->w, err) :
 			      workload_select(cfg->tests, cfg->data_size, &job->w, err);
 	if (rc < 0)
@@ -689,15 +712,18 @@ static int run_plan(struct rs_config *cfg, struct run_ui *ui, struct run_job *jo
 	run_sweep_config(cfg, job->label, ui, &job->sc);
 	if (run_targets(cfg, job, err) < 0)
 		return rs_err_as(err, RS_E_USAGE);
-	if (job->w.n * cfg->pipeline.n * cfg->repeat * job->ntg > RUN_MAX_POINTS)
-		return rs_err_setk(err, RS_E_USAGE, "%zu tests x %zu depths x %llu repeats x %zu "
-				   "target%s is more than %d points", job->w.n, cfg->pipeline.n,
-				   (unsigned long long)cfg->repeat, job->ntg, job->ntg == 1 ? "" : "s",
-				   RUN_MAX_POINTS);
+	nrates = job->rates.n ? job->rates.n : 1;
+	if (job->w.n * cfg->pipeline.n * nrates * cfg->repeat * job->ntg > RUN_MAX_POINTS)
+		return rs_err_setk(err, RS_E_USAGE, "%zu tests x %zu depths x %zu rates x %llu "
+				   "repeats x %zu target%s is more than %d points", job->w.n,
+				   cfg->pipeline.n, nrates, (unsigned long long)cfg->repeat, job->ntg,
+				   job->ntg == 1 ? "" : "s", RUN_MAX_POINTS);
 	if (sweep_check(&job->sc, &job->w, &cfg->pipeline, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);
-	sweep_plan_build(job->w.n, &cfg->pipeline, (unsigned)cfg->repeat,
-			 cfg->order == SWEEP_ORDER_SHUFFLED, cfg->seed, &job->plan);
+	sweep_plan_build_rates(job->w.n, &cfg->pipeline, &job->rates, (unsigned)cfg->repeat,
+			       cfg->order == SWEEP_ORDER_SHUFFLED, cfg->seed, &job->plan);
+	job->plan.mode = job->rates.n > 0 || cfg->mode == ENGINE_WINDOW ? "window" : "lockstep";
+	job->plan.arrivals = cfg->arrivals == ENGINE_POISSON ? "poisson" : "uniform";
 	sweep_plan_interleave(&job->plan, job->ntg);
 	return 0;
 }
@@ -717,6 +743,7 @@ int cmd_run(struct rs_config *cfg, struct rs_err *err)
 	sweep_plan_free(&job.plan);
 	workload_free(&job.w);
 	targets_free(&job.targets);
+	rates_free(&job.rates);
 	for (size_t i = 0; i < job.nspawn_extra; i++)
 		free(job.spawn_extra[i]);
 	free(job.spawn_extra);

@@ -77,6 +77,13 @@ static const struct csv_col csv_cols[] = {
 	COL_D(other_cpus, other_cpus, 2),
 	/* Clients differ by 2-3x at shallow depths: a comparison must know. */
 	COL_S(client, client),
+	/* Open loop (--rate): empty in closed-loop rows. */
+	COL_D(rate_offered, rate_offered, 2),
+	COL_I(rate_short, rate_short),
+	COL_S(arrivals, arrivals),
+	COL_D(svc_p50_ms, svc_p50_ms, 4),
+	COL_D(svc_p99_ms, svc_p99_ms, 4),
+	COL_D(svc_p999_ms, svc_p999_ms, 4),
 	/* Last, and quoted when it holds text (csv_format_row): a row a crash
 	 * cut short inside it never reads as whole. */
 	COL_S(first_error, first_error),

@@ -587,17 +587,19 @@ static void engine_dispatch(struct ethread *th, uint64_t now)
 	}
 }
 
-/* How long the loop may sleep: until the next request is due in the open
- * loop (rounded up to the millisecond ev_wait counts in: a request is sent
- * late rather than early, and the lateness counts in its latency). */
-static int engine_wait_ms(const struct ethread *th, uint64_t now)
+/* Wait for events as ev_wait does, but in the open loop only until the
+ * next request is due, to the nanosecond where the back-end can (ev.h's
+ * ev_wait_ns): a millisecond timeout would send every request up to 1 ms
+ * late, and that lateness counts in its latency. */
+static int engine_wait(struct ethread *th, struct ev_event *evs, uint64_t now,
+		       struct rs_err *why)
 {
-	uint64_t ms;
+	uint64_t ns = ENGINE_TICK_MS * 1000000ULL;
 
-	if (!th->open || th->exhausted || th->next_due_ns <= now)
-		return ENGINE_TICK_MS;
-	ms = (th->next_due_ns - now + 999999) / 1000000;
-	return ms < ENGINE_TICK_MS ? (int)ms : ENGINE_TICK_MS;
+	/* Due and no room anywhere: a reply will make room. */
+	if (!th->exhausted && th->next_due_ns > now && th->next_due_ns - now < ns)
+		ns = th->next_due_ns - now;
+	return ev_wait_ns(th->ev, evs, ENGINE_MAX_EVENTS, ns, why);
 }
 
 /* The latency of c's k replies just read at now: each from the write that
@@ -769,7 +771,9 @@ static void *engine_loop(void *arg)
 			engine_fill(th, &th->conns[i], now);
 	}
 	while (th->active > 0 && !th->failed) {
-		int n = ev_wait(th->ev, evs, ENGINE_MAX_EVENTS, engine_wait_ms(th, now), &why);
+		/* Lock-step and the closed window keep the plain tick. */
+		int n = th->open ? engine_wait(th, evs, now, &why) :
+			ev_wait(th->ev, evs, ENGINE_MAX_EVENTS, ENGINE_TICK_MS, &why);
 
 		if (n < 0) {
 			engine_fail(th, "%s", why.msg);

@@ -79,6 +79,9 @@ struct rs_config {
 	uint64_t requests;
 	double duration;
 	uint64_t threads;
+	int mode;                 /* enum engine_mode */
+	char *rate;               /* --rate's list, parsed by rates_parse */
+	int arrivals;             /* enum engine_arrivals */
 	uint64_t keyspace;
 	uint64_t data_size;
 	char *tests;

@@ -22,6 +22,8 @@ void row_init(struct rs_row *r)
 	r->server_cpu_s = r->client_cpu_s = NAN;
 	r->steal_pct = r->drift_pct = r->other_cpus = NAN;
 	r->client_nivcsw = -1;
+	r->rate_offered = r->svc_p50_ms = r->svc_p99_ms = r->svc_p999_ms = NAN;
+	r->rate_short = -1;
 }
 
 /* ---- figures in 32 bits ----
@@ -41,7 +43,7 @@ static const double row_scale[ROW_NFIGS] = {
 	[ROW_RPS] = 1e2, [ROW_SECONDS] = 1e6, [ROW_AVG_MS] = 1e4, [ROW_P50_MS] = 1e4,
 	[ROW_P95_MS] = 1e4, [ROW_P99_MS] = 1e4, [ROW_P999_MS] = 1e4, [ROW_MAX_MS] = 1e4,
 	[ROW_SERVER_CPU_S] = 1e6, [ROW_CLIENT_CPU_S] = 1e6, [ROW_STEAL_PCT] = 1e2,
-	[ROW_DRIFT_PCT] = 1e1, [ROW_OTHER_CPUS] = 1e2, [ROW_NIVCSW] = 1,
+	[ROW_DRIFT_PCT] = 1e1, [ROW_OTHER_CPUS] = 1e2, [ROW_NIVCSW] = 1, [ROW_RATE] = 1e2,
 };
 
 static int row_fig_put(struct rs_rows *rows, double v, enum row_fig f, uint32_t *out,
@@ -155,6 +157,32 @@ static int row_int32(const char *name, int64_t v, int32_t *out, struct rs_err *e
 	return 0;
 }
 
+/* ---- the mode and arrivals columns ---- */
+
+static const char *const row_mode_names[] = { "", "lockstep", "window", NULL };
+static const char *const row_arrivals_names[] = { "", "uniform", "poisson", NULL };
+
+const char *row_mode_name(unsigned mode)
+{
+	return mode < 3 ? row_mode_names[mode] : "";
+}
+
+const char *row_arrivals_name(unsigned arrivals)
+{
+	return arrivals < 3 ? row_arrivals_names[arrivals] : "";
+}
+
+/* s's index in names (NULL-terminated); -1 when it is none of them. */
+static int row_enum(const char *s, const char *const *names, unsigned char *out)
+{
+	for (unsigned i = 0; names[i] != NULL; i++)
+		if (strcmp(s, names[i]) == 0) {
+			*out = (unsigned char)i;
+			return 0;
+		}
+	return -1;
+}
+
 /* ---- the array ---- */
 
 void rows_reserve(struct rs_rows *rows, size_t more)
@@ -177,6 +205,7 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 		[ROW_STEAL_PCT] = r->steal_pct, [ROW_DRIFT_PCT] = r->drift_pct,
 		[ROW_OTHER_CPUS] = r->other_cpus,
 		[ROW_NIVCSW] = r->client_nivcsw >= 0 ? (double)r->client_nivcsw : NAN,
+		[ROW_RATE] = r->rate_offered,
 	};
 	struct rs_rec rec;
 	const char *target, *version, *arch;
@@ -208,6 +237,12 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 	rec.requests = r->requests;
 	rec.errors = r->errors;
 	rec.keyspace = r->keyspace;
+	rec.rate_short = (signed char)(r->rate_short < 0 ? -1 : r->rate_short > 0);
+	if (row_enum(r->mode, row_mode_names, &rec.mode) < 0)
+		return rs_err_set(err, "mode '%s' is neither lockstep nor window", r->mode), NULL;
+	if (row_enum(r->arrivals, row_arrivals_names, &rec.arrivals) < 0)
+		return rs_err_set(err, "arrivals '%s' are neither uniform nor poisson", r->arrivals),
+		       NULL;
 	for (int f = 0; f < ROW_NFIGS; f++)
 		if (row_fig_put(rows, figs[f], (enum row_fig)f, &rec.fig[f], err) < 0)
 			return NULL;

@@ -43,7 +43,7 @@ struct rs_row {
 	int64_t threads;
 	int64_t data_size;        /* -d */
 	int64_t keyspace;         /* -r, 0 when keys are fixed */
-	char mode[16];            /* "lockstep" */
+	char mode[16];            /* "lockstep" or "window" */
 	char target[ROW_STR];     /* unix:/path or host:port */
 	char redis_version[32];
 	char server_arch[32];     /* arch_bits + multiplexing + uname machine */
@@ -59,6 +59,11 @@ struct rs_row {
 	int64_t client_nivcsw;    /* times rsweep was preempted */
 	double drift_pct;         /* throughput's spread across the window's quarters */
 	double other_cpus;        /* CPUs other processes kept busy (host.h) */
+	/* Open loop (--rate); NAN, -1 or empty in a closed-loop row: */
+	double rate_offered;      /* requests a second the schedule sent */
+	int64_t rate_short;       /* 1: the achieved rate (rps) fell short of it */
+	char arrivals[16];        /* "uniform" or "poisson" */
+	double svc_p50_ms, svc_p99_ms, svc_p999_ms; /* service time: from the actual send */
 
 	/* Where a row came from, for messages; not a column. */
 	const char *src;
@@ -81,8 +86,17 @@ enum row_fig {
 	ROW_RPS, ROW_SECONDS, ROW_AVG_MS, ROW_P50_MS, ROW_P95_MS, ROW_P99_MS, ROW_P999_MS,
 	ROW_MAX_MS, ROW_SERVER_CPU_S, ROW_CLIENT_CPU_S,
 	/* What explains noise (host.h); client_nivcsw is a count. */
-	ROW_STEAL_PCT, ROW_DRIFT_PCT, ROW_OTHER_CPUS, ROW_NIVCSW, ROW_NFIGS,
+	ROW_STEAL_PCT, ROW_DRIFT_PCT, ROW_OTHER_CPUS, ROW_NIVCSW,
+	ROW_RATE,                 /* rate_offered: NAN in a closed-loop row */
+	ROW_NFIGS,
 };
+
+/* The mode and arrivals columns as the readers keep them. */
+enum row_mode { ROW_MODE_NONE, ROW_MODE_LOCKSTEP, ROW_MODE_WINDOW };
+enum row_arrivals { ROW_ARRIVALS_NONE, ROW_ARRIVALS_UNIFORM, ROW_ARRIVALS_POISSON };
+/* Their names as the CSV writes them ("" for NONE). */
+const char *row_mode_name(unsigned mode);
+const char *row_arrivals_name(unsigned arrivals);
 
 /* A row as the readers keep it.  The fields have the names and meanings of
  * struct rs_row's; strings point into the rows' pool ("" when absent) and
@@ -104,6 +118,9 @@ struct rs_rec {
 	int64_t errors;
 	int64_t keyspace;
 	uint32_t fig[ROW_NFIGS];  /* encoded: see rows_fig() */
+	unsigned char mode;       /* enum row_mode */
+	unsigned char arrivals;   /* enum row_arrivals */
+	signed char rate_short;   /* 1, 0, or -1 when unknown */
 };
 
 /* A growable array of compact rows and the storage they point into. */
@@ -120,7 +137,8 @@ struct rs_rows {
 
 /* Append the compact form of r to rows; returns it, or NULL (err set) for
  * a figure the compact row cannot hold: clients, threads or data_size
- * above 2147483647 or below -1. */
+ * above 2147483647 or below -1; a mode other than lockstep or window, or
+ * arrivals other than uniform or poisson (empty is unknown). */
 struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_err *err);
 /* Figure f of rec, a row of rows: NAN when unknown. */
 double rows_fig(const struct rs_rows *rows, const struct rs_rec *rec, enum row_fig f);

@@ -27,19 +27,31 @@
 void sweep_plan_build(size_t ntests, const struct depth_list *depths, unsigned repeats,
 		      int shuffled, uint64_t seed, struct sweep_plan *plan)
 {
-	size_t k = 0;
+	sweep_plan_build_rates(ntests, depths, NULL, repeats, shuffled, seed, plan);
+}
+
+void sweep_plan_build_rates(size_t ntests, const struct depth_list *depths,
+			    const struct rate_list *rates, unsigned repeats, int shuffled,
+			    uint64_t seed, struct sweep_plan *plan)
+{
+	static const uint64_t closed = 0;
+	const uint64_t *rv = rates != NULL && rates->n > 0 ? rates->v : &closed;
+	size_t k = 0, nr = rates != NULL && rates->n > 0 ? rates->n : 1;
 	uint64_t s = seed * 6364136223846793005ULL + 1442695040888963407ULL;
 
-	plan->n = ntests * depths->n * repeats;
-	plan->v = xcalloc(plan->n, sizeof *plan->v);
+	memset(plan, 0, sizeof *plan);
+	plan->n = ntests * depths->n * nr * repeats;
+	plan->v = xcalloc(plan->n ? plan->n : 1, sizeof *plan->v);
 	for (size_t t = 0; t < ntests; t++)
 		for (size_t d = 0; d < depths->n; d++)
-			for (unsigned r = 1; r <= repeats; r++) {
-				plan->v[k].test = t;
-				plan->v[k].depth = depths->v[d];
-				plan->v[k].repeat = r;
-				k++;
-			}
+			for (size_t q = 0; q < nr; q++)
+				for (unsigned r = 1; r <= repeats; r++) {
+					plan->v[k].test = t;
+					plan->v[k].depth = depths->v[d];
+					plan->v[k].rate = rv[q];
+					plan->v[k].repeat = r;
+					k++;
+				}
 	if (shuffled) {
 		for (size_t i = plan->n; i > 1; i--) {
 			size_t j;
@@ -90,6 +102,8 @@ static int sweep_point_cmp(const void *a, const void *b)
 		return p->test < q->test ? -1 : 1;
 	if (p->depth != q->depth)
 		return p->depth < q->depth ? -1 : 1;
+	if (p->rate != q->rate)
+		return p->rate < q->rate ? -1 : 1;
 	return p->repeat < q->repeat ? -1 : p->repeat > q->repeat;
 }
 
@@ -105,17 +119,26 @@ void sweep_plan_mark_target(struct sweep_plan *plan, const struct workload *w, s
 	/* A file of a million rows against a plan of thousands of points:
 	 * each row finds its point by binary search, not by a scan. */
 	struct sweep_point **by = xcalloc(plan->n ? plan->n : 1, sizeof *by);
+	const char *mode = plan->mode != NULL ? plan->mode : "lockstep";
+	const char *arrivals = plan->arrivals != NULL ? plan->arrivals : "uniform";
 
 	for (size_t i = 0; i < plan->n; i++)
 		by[i] = &plan->v[i];
 	qsort(by, plan->n, sizeof *by, sweep_point_cmp);
 	for (size_t r = 0; r < rows->n; r++) {
 		const struct rs_rec *row = &rows->v[r];
+		double rate = rows_fig(rows, row, ROW_RATE);
 		struct sweep_point key = { .depth = row->pipeline, .repeat = row->repeat,
+					   .rate = isfinite(rate) ? (uint64_t)rate : 0,
 					   .target = target };
 		struct sweep_point *kp = &key, **hit;
 
 		if (strcmp(row->label, label) != 0)
+			continue;
+		/* A point measured another way is another point. */
+		if (strcmp(row->mode != ROW_MODE_NONE ? row_mode_name(row->mode) : "lockstep", mode) != 0 ||
+		    (key.rate > 0 && strcmp(row->arrivals != ROW_ARRIVALS_NONE ?
+					    row_arrivals_name(row->arrivals) : "uniform", arrivals) != 0))
 			continue;
 		for (key.test = 0; key.test < w->n; key.test++)
 			if (strcmp(w->v[key.test].name, row->test) == 0)
@@ -611,6 +634,15 @@ static void sweep_row_fill(const struct sweep *s, const struct workload_test *t,
 	row->p99_ms = (double)hist_percentile(&res->hist, 99) / 1e6;
 	row->p999_ms = (double)hist_percentile(&res->hist, 99.9) / 1e6;
 	row->max_ms = (double)res->hist.max / 1e6;
+	if (p->rate > 0) {
+		row->rate_offered = (double)p->rate;
+		row->rate_short = row->rps < (double)p->rate * (1 - SWEEP_RATE_SHORT);
+		snprintf(row->arrivals, sizeof row->arrivals, "%s",
+			 cfg->arrivals == ENGINE_POISSON ? "poisson" : "uniform");
+		row->svc_p50_ms = (double)hist_percentile(&res->service, 50) / 1e6;
+		row->svc_p99_ms = (double)hist_percentile(&res->service, 99) / 1e6;
+		row->svc_p999_ms = (double)hist_percentile(&res->service, 99.9) / 1e6;
+	}
 	row->errors = (int64_t)res->errors;
 	row->misses = (int64_t)res->misses;
 	row->server_calls = m->calls1 - m->calls0;
@@ -618,7 +650,8 @@ static void sweep_row_fill(const struct sweep *s, const struct workload_test *t,
 	row->threads = cfg->threads;
 	row->data_size = (int64_t)cfg->data_size;
 	row->keyspace = (int64_t)cfg->keyspace;
-	snprintf(row->mode, sizeof row->mode, "lockstep");
+	snprintf(row->mode, sizeof row->mode, "%s",
+		 cfg->mode == ENGINE_WINDOW || p->rate > 0 ? "window" : "lockstep");
 	xstrlcpy(row->target, cfg->target->row_desc[0] ? cfg->target->row_desc : cfg->target->desc,
 		 sizeof row->target);
 	memcpy(row->redis_version, env->redis_version, sizeof row->redis_version);
@@ -647,6 +680,8 @@ static enum sweep_step sweep_measure(struct sweep *s, const struct workload_test
 	struct engine_job job = {
 		.cmd = t->cmd, .len = t->len, .rand_off = t->rand_off, .nrand = t->nrand,
 		.keyspace = cfg->keyspace, .seed = cfg->seed + p->order, .depth = p->depth,
+		.mode = p->rate > 0 ? ENGINE_WINDOW : cfg->mode, .rate = (double)p->rate,
+		.arrivals = cfg->arrivals,
 		.requests = cfg->requests, .duration = cfg->duration, .timeout = cfg->timeout,
 		.max_reply = sweep_max_reply(cfg->data_size), .expect = t->expect, .stop = cfg->stop,
 	};

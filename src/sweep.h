@@ -11,7 +11,9 @@
 
 #include "csv.h"
 #include "depths.h"
+#include "engine.h"
 #include "err.h"
+#include "rates.h"
 #include "row.h"
 #include "target.h"
 #include "workload.h"
@@ -19,6 +21,7 @@
 struct sweep_point {
 	size_t test;              /* index into the workload */
 	unsigned depth;
+	uint64_t rate;            /* open loop: requests a second; 0: closed loop */
 	unsigned repeat;          /* 1-based */
 	unsigned order;           /* 1-based position in the run order */
 	size_t target;            /* which of the sweep's targets (sweep_points_all) */
@@ -29,12 +32,22 @@ struct sweep_plan {
 	struct sweep_point *v;
 	size_t n;
 	size_t todo;              /* points not done */
+	/* What the points' rows say in the mode and arrivals columns, so
+	 * that --resume skips only points measured the same way. */
+	const char *mode;         /* "lockstep" (NULL too) or "window" */
+	const char *arrivals;     /* with rates: "uniform" (NULL too) or "poisson" */
 };
 
 /* Every test x depth x repeat; shuffled (Fisher-Yates from seed) or in
  * sequential order (test, then depth, then repeat). */
 void sweep_plan_build(size_t ntests, const struct depth_list *depths, unsigned repeats,
 		      int shuffled, uint64_t seed, struct sweep_plan *plan);
+/* The same with every rate of rates (open loop) for each depth: test x
+ * depth x rate x repeat, rate after depth in sequential order.  NULL or
+ * an empty list: closed loop, as sweep_plan_build. */
+void sweep_plan_build_rates(size_t ntests, const struct depth_list *depths,
+			    const struct rate_list *rates, unsigned repeats, int shuffled,
+			    uint64_t seed, struct sweep_plan *plan);
 /* Measure every point of plan on each of ntargets targets, back to back:
  * the targets of a point stay together, in turn forwards and backwards
  * (A B, B A, A B, ...: ABBA), so that neither is always first and a drift
@@ -54,6 +67,10 @@ static const char *const sweep_flush_names[] = { "all", "db", "none", NULL };
 /* The order points run in (sweep_plan_build's shuffled). */
 enum sweep_order { SWEEP_ORDER_SEQUENTIAL, SWEEP_ORDER_SHUFFLED };
 static const char *const sweep_order_names[] = { "sequential", "shuffled", NULL };
+/* --mode's and --arrivals' values, in the order of enum engine_mode and
+ * enum engine_arrivals. */
+static const char *const sweep_mode_names[] = { "lockstep", "window", NULL };
+static const char *const sweep_arrivals_names[] = { "uniform", "poisson", NULL };
 
 enum sweep_status {
 	SWEEP_OK,
@@ -70,6 +87,8 @@ struct sweep_config {
 	enum sweep_flush flush;
 	int force_flush;
 	unsigned clients, threads;
+	enum engine_mode mode;    /* closed loop; a point with a rate uses the window */
+	enum engine_arrivals arrivals;
 	uint64_t requests;
 	double duration, warmup, pause, timeout;
 	uint64_t keyspace, data_size, seed;
@@ -140,6 +159,11 @@ enum sweep_status sweep_run(const struct sweep_config *cfg, const struct workloa
  * RESETSTAT ran during the point.  Returns how many it dropped; why (size
  * bytes) then names them in one line. */
 int sweep_row_sanitise(struct rs_row *row, char *why, size_t size);
+
+/* An open-loop point whose achieved rate is below its offered rate by more
+ * than this fraction is marked short (rate_short): the target could not
+ * keep up with that rate. */
+#define SWEEP_RATE_SHORT 0.05
 
 /* No point fails on a reply smaller than this. */
 #define SWEEP_MAX_REPLY_FLOOR ((uint64_t)64 << 20)

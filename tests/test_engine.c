@@ -66,6 +66,10 @@ static void keep_row(void *ud, const struct rs_row *row, size_t i, size_t n)
 	last_row = *row;
 }
 
+/* How run() sends: closed-loop lock-step unless a test says otherwise. */
+static enum engine_mode run_mode = ENGINE_LOCKSTEP;
+static uint64_t run_rate;
+
 static enum sweep_status run(const char *tests, unsigned depth, uint64_t n, unsigned clients,
 			     unsigned threads, uint64_t data_size, uint64_t keyspace,
 			     struct rs_err *err)
@@ -73,16 +77,17 @@ static enum sweep_status run(const char *tests, unsigned depth, uint64_t n, unsi
 	struct workload w;
 	struct sweep_plan plan;
 	struct depth_list d = { (unsigned[]){ depth }, 1 };
+	struct rate_list rates = { &run_rate, run_rate > 0 };
 	struct sweep_config sc = {
 		.label = "t", .target = &tgt, .spawned = 1, .flush = SWEEP_FLUSH_ALL,
-		.clients = clients, .threads = threads, .requests = n, .timeout = 10,
+		.clients = clients, .threads = threads, .mode = run_mode, .requests = n, .timeout = 10,
 		.keyspace = keyspace, .data_size = data_size, .seed = 1, .prepare = 1,
 		.on_point = keep_row,
 	};
 	enum sweep_status st;
 
 	cr_assert_eq(workload_select(tests, data_size, &w, err), 0, "%s", err->msg);
-	sweep_plan_build(w.n, &d, 1, 0, 1, &plan);
+	sweep_plan_build_rates(w.n, &d, &rates, 1, 0, 1, &plan);
 	memset(&last_row, 0, sizeof last_row);
 	st = sweep_run(&sc, &w, &plan, NULL, err);
 	sweep_plan_free(&plan);
@@ -149,6 +154,46 @@ ParameterizedTest(struct engine_case *c, engine, commandstats_grow_by_exactly_th
 	cr_assert_leq(last_row.min_ms, last_row.p50_ms, "%s P=%u", name, depth);
 	cr_assert_leq(last_row.p50_ms, last_row.p99_ms, "%s P=%u", name, depth);
 	cr_assert_leq(last_row.p99_ms, last_row.max_ms * 1.01, "%s P=%u", name, depth);
+}
+
+/* The window and the open loop send exactly -n requests too, and the
+ * server's commandstats agree, at a depth that divides neither the count
+ * nor the connections. */
+Test(engine, window_and_open_loop_send_exactly_n, .init = setup, .fini = teardown, .timeout = 60)
+{
+	static const char *const tests[] = { "get", "set", "lpush", "incr" };
+	struct rs_err err;
+
+	for (int open = 0; open < 2; open++)
+		for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
+			char field[64];
+			long long before, after;
+
+			snprintf(field, sizeof field, "cmdstat_%s:", tests[i]);
+			run_mode = ENGINE_WINDOW;
+			run_rate = open ? 50000 : 0;
+			before = info_counter("commandstats", field, "calls=");
+			cr_assert_eq(run(tests[i], 7, 3001, 10, 2, 3, 1000, &err), SWEEP_OK, "%s: %s",
+				     tests[i], err.msg);
+			after = info_counter("commandstats", field, "calls=");
+			cr_assert_eq(last_row.requests, 3001, "%s", tests[i]);
+			cr_assert_eq(after - before, 3001, "%s: the server counted %lld", tests[i],
+				     after - before);
+			cr_assert_eq(last_row.server_calls, 3001, "%s", tests[i]);
+			cr_assert_str_eq(last_row.mode, "window");
+			if (open) {
+				cr_assert_float_eq(last_row.rate_offered, 50000, 1e-9);
+				cr_assert(isfinite(last_row.svc_p99_ms), "%s: no service time", tests[i]);
+				/* Timed from when it was due, a request waits at least
+				 * as long as from its send. */
+				cr_assert_geq(last_row.p50_ms * 1.01, last_row.svc_p50_ms, "%s", tests[i]);
+			} else {
+				cr_assert(isnan(last_row.rate_offered));
+				cr_assert_eq(last_row.rate_short, -1);
+			}
+		}
+	run_mode = ENGINE_LOCKSTEP;
+	run_rate = 0;
 }
 
 Test(engine, threads_merge_exactly, .init = setup, .fini = teardown, .timeout = 60)

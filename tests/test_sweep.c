@@ -153,6 +153,54 @@ Test(sweep, resume_marks_each_targets_points_by_its_label)
 	workload_free(&w);
 }
 
+/* --resume skips only what was measured the same way: a lock-step row is
+ * not a window point, and an open-loop row counts only at its own rate. */
+Test(sweep, resume_tells_modes_and_rates_apart)
+{
+	struct depth_list d = { (unsigned[]){ 1, 4 }, 2 };
+	struct rate_list rates = { (uint64_t[]){ 1000, 2000 }, 2 };
+	struct workload w = { 0 };
+	struct sweep_plan plan;
+	struct rs_rows rows = { 0 };
+	struct rs_row r;
+	struct rs_err err;
+	size_t done = 0;
+
+	cr_assert_eq(workload_select("get", 3, &w, &err), 0, "%s", err.msg);
+	sweep_plan_build_rates(w.n, &d, &rates, 1, 1, 5, &plan);
+	cr_assert_eq(plan.n, 4);
+	plan.mode = "window";
+	plan.arrivals = "uniform";
+	fill(&r, "a", "GET", 1, 1, 100, NAN);     /* lock-step: another point */
+	snprintf(r.mode, sizeof r.mode, "lockstep");
+	push(&rows, &r);
+	fill(&r, "a", "GET", 1, 1, 100, NAN);     /* closed-loop window: another point */
+	snprintf(r.mode, sizeof r.mode, "window");
+	push(&rows, &r);
+	fill(&r, "a", "GET", 4, 1, 100, NAN);     /* poisson: another point */
+	snprintf(r.mode, sizeof r.mode, "window");
+	snprintf(r.arrivals, sizeof r.arrivals, "poisson");
+	r.rate_offered = 2000;
+	push(&rows, &r);
+	fill(&r, "a", "GET", 4, 1, 100, NAN);     /* this one */
+	snprintf(r.mode, sizeof r.mode, "window");
+	snprintf(r.arrivals, sizeof r.arrivals, "uniform");
+	r.rate_offered = 2000;
+	push(&rows, &r);
+	sweep_plan_mark_done(&plan, &w, "a", &rows);
+	for (size_t i = 0; i < plan.n; i++) {
+		const struct sweep_point *p = &plan.v[i];
+
+		cr_assert_eq(p->done, p->depth == 4 && p->rate == 2000, "P=%u %llu/s", p->depth,
+			     (unsigned long long)p->rate);
+		done += p->done;
+	}
+	cr_assert_eq(done, 1);
+	sweep_plan_free(&plan);
+	rows_free(&rows);
+	workload_free(&w);
+}
+
 Test(sweep, untrustworthy_figures_are_stored_as_unknown)
 {
 	struct rs_row r;
