@@ -69,7 +69,9 @@ int series_test_matches(const char *item, const char *test)
 		free(name);
 		return match;
 	}
-	return strncasecmp(item, test, n) == 0 && (test[n] == '\0' || test[n] == '_');
+	/* "get" also picks "GET window" and "GET @50000/s", GET's other series. */
+	return strncasecmp(item, test, n) == 0 &&
+	       (test[n] == '\0' || test[n] == '_' || test[n] == ' ');
 }
 
 /* The error for item, which selects none of names: what the data has. */
@@ -249,6 +251,30 @@ struct series_pair {
 	uint32_t label, test, id;
 };
 
+/* workload_rank of a series' test name, which may carry series_variant's
+ * " window" or " @RATE/s[ poisson]": "GET window" ranks as GET, so that a
+ * test's series stay together, in the order first seen. */
+static size_t series_test_rank(const char *name)
+{
+	size_t r = workload_rank(name), len = strlen(name);
+	const char *at = strstr(name, " @");
+	char base[ROW_STR];
+
+	if (r < workload_rank(""))
+		return r;
+	if (len > 7 && strcmp(name + len - 7, " window") == 0)
+		len -= 7;
+	else if (at != NULL)
+		len = (size_t)(at - name);
+	else
+		return r;
+	if (len >= sizeof base)
+		return r;
+	memcpy(base, name, len);
+	base[len] = '\0';
+	return workload_rank(base);
+}
+
 /* Put set->tests in redis-benchmark's order (the catalogue's; names it
  * does not know after, as first seen), whatever order the rows came in (a
  * shuffled run's), so that every report and chart lists them alike.
@@ -262,7 +288,7 @@ static uint32_t *series_order_tests(struct series_set *set)
 	size_t k = 0, last = 0;
 
 	for (size_t t = 0; t < n; t++)
-		if ((rank[t] = workload_rank(set->tests[t])) > last)
+		if ((rank[t] = series_test_rank(set->tests[t])) > last)
 			last = rank[t];
 	/* Rank by rank, each in first-seen order: unknown tests share the
 	 * last rank. */
@@ -388,9 +414,29 @@ static uint32_t series_name(struct strtab *t, const char *s, const char ***list,
 		abort();
 	if (added) {
 		*list = vec_reserve(*list, cap, *n + 1, sizeof **list, 0);
-		(*list)[(*n)++] = s;
+		/* The table's own copy: s may be a name built in a buffer. */
+		(*list)[(*n)++] = strtab_str(t, id);
 	}
 	return id;
+}
+
+/* The name of the series row belongs to, which keeps apart what was
+ * measured differently: the test for lock-step rows (and files without a
+ * mode), "GET window" for a closed-loop window, "GET @50000/s" (and
+ * " poisson") for the open loop.  Returns row->test or buf. */
+static const char *series_variant(const struct rs_rows *rows, const struct rs_rec *row, char *buf,
+				  size_t size)
+{
+	double rate = rows_fig(rows, row, ROW_RATE);
+
+	if (isfinite(rate) && rate > 0)
+		snprintf(buf, size, "%s @%.0f/s%s", row->test, rate,
+			 row->arrivals == ROW_ARRIVALS_POISSON ? " poisson" : "");
+	else if (row->mode == ROW_MODE_WINDOW)
+		snprintf(buf, size, "%s window", row->test);
+	else
+		return row->test;
+	return buf;
 }
 
 /* Group the rows that have metric m (known) or all of them (fail on the
@@ -407,6 +453,7 @@ static int series_make(const struct rs_rows *rows, enum series_metric m, int kno
 	uint32_t *test_to;        /* a test's place in redis-benchmark's order */
 	size_t *start, nkept = 0, most = 0, caplabels = 0, captests = 0;
 	const char *last_label = NULL, *last_test = NULL;
+	const struct rs_rec *last_row = NULL;
 	uint32_t last_pair = 0;
 	double *tmp, *vals;
 	int rc = -1;
@@ -422,6 +469,7 @@ static int series_make(const struct rs_rows *rows, enum series_metric m, int kno
 	for (size_t r = 0, have = 0; r < rows->n; r++) {
 		const struct rs_rec *row = &rows->v[r];
 		uint32_t key[2];
+		char variant[ROW_STR + 48];
 
 		if (!isfinite(series_metric_value(rows, row, m))) {
 			if (known) {
@@ -435,18 +483,22 @@ static int series_make(const struct rs_rows *rows, enum series_metric m, int kno
 		}
 		/* A row's names are most often the row before's, in the same
 		 * copies: no hashing then. */
-		if (have && row->label == last_label && row->test == last_test) {
+		if (have && row->label == last_label && row->test == last_test &&
+		    row->mode == last_row->mode && row->arrivals == last_row->arrivals &&
+		    row->fig[ROW_RATE] == last_row->fig[ROW_RATE]) {
 			of[r] = last_pair;
 			nkept++;
 			continue;
 		}
 		key[0] = series_name(&idx->labels, row->label, &out->labels, &out->nlabels,
 				     &caplabels);
-		key[1] = series_name(&idx->tests, row->test, &out->tests, &out->ntests, &captests);
+		key[1] = series_name(&idx->tests, series_variant(rows, row, variant, sizeof variant),
+				     &out->tests, &out->ntests, &captests);
 		if (strtab_intern(&idx->pairs, key, sizeof key, &of[r], NULL) < 0)
 			abort();  /* as in series_name */
 		last_label = row->label;
 		last_test = row->test;
+		last_row = row;
 		last_pair = of[r];
 		have = 1;
 		nkept++;

@@ -350,3 +350,85 @@ Test(series, tests_pick_is_the_one_reading_of_a_tests_list)
 	cr_assert_eq(out[0], 1);
 	free(out);
 }
+
+/* A series is label x test x mode: lock-step and window rows of one test
+ * are two lines (one chart can overlay them), and an open-loop row is a
+ * series per offered rate; -t get picks every one of them. */
+Test(series, modes_and_rates_are_series_of_their_own)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set set;
+	struct rs_row r;
+
+	fill(&r, "a", "GET", 4, 1, 100, NAN);
+	snprintf(r.mode, sizeof r.mode, "lockstep");
+	push(&rows, &r);
+	fill(&r, "a", "GET", 4, 1, 90, NAN);
+	snprintf(r.mode, sizeof r.mode, "window");
+	push(&rows, &r);
+	fill(&r, "a", "GET", 4, 1, 50, NAN);
+	snprintf(r.mode, sizeof r.mode, "window");
+	r.rate_offered = 50000;
+	snprintf(r.arrivals, sizeof r.arrivals, "uniform");
+	push(&rows, &r);
+	fill(&r, "a", "GET", 4, 1, 49, NAN);
+	snprintf(r.mode, sizeof r.mode, "window");
+	r.rate_offered = 50000;
+	snprintf(r.arrivals, sizeof r.arrivals, "poisson");
+	push(&rows, &r);
+	add(&rows, "a", "GET", 8, 1, 200, NAN);   /* no mode: a file without the column */
+	build(&rows, &set);
+	cr_assert_eq(set.n, 4, "%zu series", set.n);
+	cr_assert_str_eq(set.v[0].test, "GET");
+	cr_assert_eq(set.v[0].npts, 2, "lock-step and mode-less rows are one series");
+	cr_assert_str_eq(set.v[1].test, "GET window");
+	cr_assert_str_eq(set.v[2].test, "GET @50000/s");
+	cr_assert_str_eq(set.v[3].test, "GET @50000/s poisson");
+	cr_assert(series_test_matches("get", "GET window"));
+	cr_assert(series_test_matches("get", "GET @50000/s"));
+	cr_assert_not(series_test_matches("get", "GETRANGE window"));
+	series_set_free(&set);
+	rows_free(&rows);
+}
+
+Test(series, an_unknown_mode_is_refused)
+{
+	struct rs_rows rows = { 0 };
+	struct rs_row r;
+	struct rs_err err = { 0 };
+
+	fill(&r, "a", "GET", 4, 1, 100, NAN);
+	snprintf(r.mode, sizeof r.mode, "burst");
+	cr_assert_null(rows_add(&rows, &r, &err));
+	cr_assert_str_eq(err.msg, "mode 'burst' is neither lockstep nor window");
+	rows_free(&rows);
+}
+
+/* series_order_tests puts a test's other series with it, in the
+ * catalogue's order: a shuffled file's SET window before GET still
+ * charts GET first. */
+Test(series, a_tests_modes_keep_the_catalogue_order)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set set;
+	struct rs_row r;
+
+	fill(&r, "a", "SET", 4, 1, 100, NAN);
+	snprintf(r.mode, sizeof r.mode, "window");
+	push(&rows, &r);
+	fill(&r, "a", "GET", 4, 1, 90, NAN);
+	snprintf(r.mode, sizeof r.mode, "window");
+	r.rate_offered = 50000;
+	snprintf(r.arrivals, sizeof r.arrivals, "uniform");
+	push(&rows, &r);
+	add(&rows, "a", "SET", 4, 1, 80, NAN);
+	add(&rows, "a", "GET", 4, 1, 70, NAN);
+	build(&rows, &set);
+	cr_assert_eq(set.n, 4, "%zu series", set.n);
+	cr_assert_str_eq(set.v[0].test, "SET window");
+	cr_assert_str_eq(set.v[1].test, "SET");
+	cr_assert_str_eq(set.v[2].test, "GET @50000/s");
+	cr_assert_str_eq(set.v[3].test, "GET");
+	series_set_free(&set);
+	rows_free(&rows);
+}
