@@ -500,6 +500,11 @@ static __attribute__((noinline)) unsigned engine_take_due(struct ethread *th, st
 {
 	unsigned k = 0;
 
+	/* A timed run ends its schedule at the deadline: what a saturated
+	 * server left unsent by then is not sent (the point falls short of
+	 * its rate), or the run would go on long past its duration. */
+	if (th->timed && now >= th->deadline_ns)
+		th->exhausted = 1;
 	while (k < room && !th->exhausted && th->next_due_ns <= now) {
 		engine_fifo_push(&c->due, c->queued + k, th->next_due_ns);
 		k++;

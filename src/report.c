@@ -502,12 +502,29 @@ static size_t report_unstable_notes(const struct analysis_series *a, const struc
 	return n;
 }
 
+/* The note on an open-loop series' points whose achieved rate fell short
+ * of the offered one, into buf; 0 when there are none. */
+static int report_short_note(const struct series *s, char *buf, size_t size)
+{
+	struct sbuf b;
+	size_t n = 0;
+
+	sbuf_fixed(&b, buf, size);
+	sbuf_printf(&b, "%s %s: the achieved rate fell short of the offered rate at P=", s->label,
+		  s->test);
+	for (size_t i = 0; i < s->npts; i++)
+		if (s->pts[i].rate_short > 0)
+			sbuf_printf(&b, "%s%u", n++ ? "," : "", s->pts[i].depth);
+	sbuf_printf(&b, ": the server saturated below that rate");
+	return n > 0;
+}
+
 static size_t report_notes(const struct analysis_result *r, const struct report_opts *o,
 			   char ***out)
 {
 	/* At most two notes a series and its unstable points, and one for
 	 * them all: room for them at once, not a reallocation a note. */
-	char **v = xcalloc((3 + REPORT_UNSTABLE_LIST) * r->nseries + r->nlabels + 1, sizeof *v);
+	char **v = xcalloc((4 + REPORT_UNSTABLE_LIST) * r->nseries + r->nlabels + 1, sizeof *v);
 	size_t n = 0;
 	const char *base_client;
 	long other;
@@ -553,6 +570,8 @@ static size_t report_notes(const struct analysis_result *r, const struct report_
 			v[n++] = xstrdup(buf);
 		}
 		n += report_unstable_notes(a, o, v + n);
+		if (report_short_note(s, buf, sizeof buf))
+			v[n++] = xstrdup(buf);
 	}
 	if (r->nsingle == r->nseries) {
 		v[n++] = xstrdup("every series has one depth: no saturation depth or model fit, "

@@ -363,10 +363,12 @@ static void series_point_fill(struct series_point *p, const struct rs_rows *rows
 	p->min = INFINITY;
 	p->max = -INFINITY;
 	p->errors = 0;
+	p->rate_short = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct rs_rec *r = &rows->v[k[i].row];
 		double v = series_metric_value(rows, r, m);
 
+		p->rate_short += r->rate_short > 0;
 		tmp[i] = vals[i] = v;
 		sum += v;
 		p->min = fmin(p->min, v);

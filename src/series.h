@@ -39,6 +39,7 @@ struct series_point {
 	double cv;                /* stddev / mean over repeats; 0 for one repeat */
 	double server_cpu, client_cpu; /* median CPU seconds per timed second, NAN if unknown */
 	int64_t errors;           /* summed over repeats, -1 if unknown */
+	size_t rate_short;        /* open loop: repeats that fell short of the offered rate */
 	struct series_noise noise;
 	const double *v;          /* [n]: each repeat's figure, in repeat order;
 				   * points into series_set.values */

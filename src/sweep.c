@@ -712,6 +712,10 @@ static enum sweep_step sweep_measure(struct sweep *s, const struct workload_test
 	sweep_row_fill(s, t, p, &m, row);
 	if (sweep_row_sanitise(row, why, sizeof why) > 0)
 		sweep_note(cfg, "%s P=%u: %s", t->name, p->depth, why);
+	if (row->rate_short > 0)
+		sweep_note(cfg, "%s P=%u @%llu/s: achieved %.0f/s, short of the offered rate: the "
+			   "server saturated below it", t->name, p->depth, (unsigned long long)p->rate,
+			   row->rps);
 	return SWEEP_STEP_OK;
 }
 

@@ -10,16 +10,18 @@
 start_redis
 
 # run_stalled OUT ARGS...: run GET for 3 s with ARGS; half a second into
-# the timed window (5,000 GETs counted by the server), stop the server for
+# the timed window (5,000 more GETs counted by the server: the count
+# survives FLUSHALL, so from what it was before), stop the server for
 # 300 ms.
 run_stalled() {
 	out=$1
 	shift
+	want=$(($(get_calls) + 5000))
 	"$RSWEEP" run -s "$SOCK" -t get -P 1 -c 10 --duration 3 --warmup 0 --repeat 1 -q \
 		-o "$out" "$@" >/dev/null 2>"$T/err" &
 	pid=$!
 	wait_for 30 "5000 GETs" sh -c "[ \$(redis-cli -s '$SOCK' info commandstats | tr -d '\r' |
-		sed -n 's/^cmdstat_get:calls=\([0-9]*\).*/\1/p' | grep . || echo 0) -ge 5000 ]"
+		sed -n 's/^cmdstat_get:calls=\([0-9]*\).*/\1/p' | grep . || echo 0) -ge $want ]"
 	kill -STOP "$REDIS_PID"
 	sleep 0.3
 	kill -CONT "$REDIS_PID"
@@ -55,4 +57,16 @@ awk -v v="$closed_max" 'BEGIN { exit !(v >= 200) }' ||
 awk -v c="$closed_p99" -v o="$open_p99" 'BEGIN { exit !(c < o / 4) }' ||
 	fail "closed loop p99 $closed_p99 ms is not far below the open loop's $open_p99 ms"
 [ -z "$(field "$T/closed.csv" rate_offered)" ] || fail "a closed-loop row has an offered rate"
+
+# A rate no server keeps up with, for --duration 1: the schedule ends at
+# the deadline (what is still unsent is dropped, not sent for seconds
+# after it, past --timeout), and the point is marked and noted short.
+expect_status 0 "$RSWEEP" run -s "$SOCK" -t get -P 1,2 -c 10 --rate 10M --duration 1 --timeout 1 \
+	--repeat 1 -q -o "$T/sat.csv"
+[ "$(field "$T/sat.csv" rate_short)" = 1 ] || fail "rate_short $(field "$T/sat.csv" rate_short)"
+grep -q "GET P=1 @10000000/s: achieved .*, short of the offered rate" "$T/err" ||
+	fail "no note of the shortfall: $(cat "$T/err")"
+expect_status 0 "$RSWEEP" report "$T/sat.csv"
+grep -q "GET @10000000/s: the achieved rate fell short of the offered rate at P=1,2" "$T/out" ||
+	fail "the report does not say the point fell short: $(cat "$T/out")"
 exit 0
