@@ -2,9 +2,11 @@
 # Coordinated omission: a private server SIGSTOPped for 300 ms during a
 # 3 s run at 10,000 requests/s.  The open loop (--rate) times each request
 # from when it was due, so the stall counts for every request it delayed:
-# p99 of at least 200 ms, and the offered rate still kept.  A closed loop
-# of the same shape sees the stall too (its max), but only on the few
-# requests in flight, and its p99 stays far below.
+# p99 of at least 200 ms, and the offered rate still kept (a window of 4
+# on each of 10 connections leaves room to catch up on a loaded machine).
+# A closed loop of the same shape (the same window) sees the stall too
+# (its max), but only on the 40 requests in flight, and its p99 stays far
+# below.
 . "${RS_SRCDIR:-.}/tests/cli/lib.sh"
 
 start_redis
@@ -17,7 +19,7 @@ run_stalled() {
 	out=$1
 	shift
 	want=$(($(get_calls) + 5000))
-	"$RSWEEP" run -s "$SOCK" -t get -P 1 -c 10 --duration 3 --warmup 0 --repeat 1 -q \
+	"$RSWEEP" run -s "$SOCK" -t get -P 4 -c 10 --duration 3 --warmup 0 --repeat 1 -q \
 		-o "$out" "$@" >/dev/null 2>"$T/err" &
 	pid=$!
 	wait_for 30 "5000 GETs" sh -c "[ \$(redis-cli -s '$SOCK' info commandstats | tr -d '\r' |
@@ -35,7 +37,7 @@ field() {
 }
 
 run_stalled "$T/open.csv" --rate 10k
-run_stalled "$T/closed.csv"
+run_stalled "$T/closed.csv" --mode window
 
 open_p99=$(field "$T/open.csv" p99_ms)
 closed_p99=$(field "$T/closed.csv" p99_ms)
@@ -53,7 +55,7 @@ awk -v v="$open_p99" 'BEGIN { exit !(v >= 200) }' ||
 # The closed loop saw the stall (its slowest request) ...
 awk -v v="$closed_max" 'BEGIN { exit !(v >= 200) }' ||
 	fail "closed loop max $closed_max ms: the stall did not happen during the run"
-# ... and hid it from its percentiles: 10 requests of tens of thousands.
+# ... and hid it from its percentiles: 40 requests of tens of thousands.
 awk -v c="$closed_p99" -v o="$open_p99" 'BEGIN { exit !(c < o / 4) }' ||
 	fail "closed loop p99 $closed_p99 ms is not far below the open loop's $open_p99 ms"
 [ -z "$(field "$T/closed.csv" rate_offered)" ] || fail "a closed-loop row has an offered rate"
