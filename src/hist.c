@@ -1,7 +1,9 @@
-/* hist.c: latency histogram merge and percentiles (recording is inline in hist.h). */
+/* hist.c: latency histogram merge, percentiles and the text form that
+ * stores it (recording is inline in hist.h). */
 #include "config.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hist.h"
@@ -70,4 +72,83 @@ uint64_t hist_percentile(const struct hist *h, double p)
 double hist_mean(const struct hist *h)
 {
 	return h->count ? (double)h->sum / (double)h->count : 0;
+}
+
+void hist_encode(const struct hist *h, struct sbuf *b)
+{
+	sbuf_printf(b, "v1 %llu %llu %llu %llu", (unsigned long long)h->count,
+		    (unsigned long long)h->sum, (unsigned long long)(h->count ? h->min : 0),
+		    (unsigned long long)h->max);
+	for (unsigned i = 0; i < HIST_BUCKETS; i++)
+		if (h->bucket[i] != 0)
+			sbuf_printf(b, " %u:%llu", i, (unsigned long long)h->bucket[i]);
+}
+
+/* One decimal number at *p (before end), then *p past it. */
+static int hist_number(const char **p, const char *end, uint64_t *v)
+{
+	const char *s = *p;
+	uint64_t x = 0;
+
+	if (s == end || *s < '0' || *s > '9')
+		return -1;
+	for (; s < end && *s >= '0' && *s <= '9'; s++) {
+		if (x > (UINT64_MAX - (uint64_t)(*s - '0')) / 10)
+			return -1;
+		x = x * 10 + (uint64_t)(*s - '0');
+	}
+	*p = s;
+	*v = x;
+	return 0;
+}
+
+int hist_decode(const char *s, size_t n, struct hist *h, struct rs_err *err)
+{
+	const char *p = s, *end = s + n;
+	uint64_t head[4], total = 0;
+	long last = -1;
+
+	hist_init(h);
+	if (n < 3 || memcmp(s, "v1 ", 3) != 0)
+		return rs_err_set(err, "histogram: not in the v1 form (\"v1 COUNT SUM MIN MAX ...\")");
+	p += 3;
+	for (int k = 0; k < 4; k++) {
+		if (hist_number(&p, end, &head[k]) < 0 || (k < 3 && (p == end || *p++ != ' ')))
+			return rs_err_set(err, "histogram: expected COUNT SUM MIN MAX after v1");
+	}
+	while (p < end) {
+		uint64_t i, c;
+
+		if (*p++ != ' ' || hist_number(&p, end, &i) < 0 || p == end || *p++ != ':' ||
+		    hist_number(&p, end, &c) < 0)
+			return rs_err_set(err, "histogram: expected INDEX:COUNT");
+		if (i >= HIST_BUCKETS)
+			return rs_err_set(err, "histogram: bucket %llu is past the last (%u)",
+					  (unsigned long long)i, HIST_BUCKETS - 1);
+		if ((long)i <= last)
+			return rs_err_set(err, "histogram: bucket %llu is out of order",
+					  (unsigned long long)i);
+		if (c == 0 || total + c < total)
+			return rs_err_set(err, "histogram: bucket %llu has a bad count",
+					  (unsigned long long)i);
+		h->bucket[i] = c;
+		total += c;
+		last = (long)i;
+	}
+	if (total != head[0])
+		return rs_err_set(err, "histogram: its buckets hold %llu values, COUNT says %llu",
+				  (unsigned long long)total, (unsigned long long)head[0]);
+	if (head[0] > 0 && head[2] > head[3])
+		return rs_err_set(err, "histogram: MIN is above MAX");
+	h->count = head[0];
+	h->sum = head[1];
+	h->min = head[0] ? head[2] : UINT64_MAX;
+	h->max = head[3];
+	return 0;
+}
+
+int hist_equal(const struct hist *a, const struct hist *b)
+{
+	return a->count == b->count && a->sum == b->sum && a->min == b->min && a->max == b->max &&
+	       memcmp(a->bucket, b->bucket, sizeof a->bucket) == 0;
 }

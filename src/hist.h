@@ -9,7 +9,11 @@
 #ifndef RS_HIST_H
 #define RS_HIST_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+#include "err.h"
+#include "sbuf.h"
 
 #define HIST_SUB_BITS 7
 #define HIST_SUB (1u << HIST_SUB_BITS)
@@ -60,5 +64,18 @@ void hist_merge(struct hist *dst, const struct hist *src);
 uint64_t hist_percentile(const struct hist *h, double p);
 /* Mean in ns, 0 when empty. */
 double hist_mean(const struct hist *h);
+
+/* The text form that stores a histogram so that it merges exactly:
+ * "v1 COUNT SUM MIN MAX" then "INDEX:N" for each non-empty bucket in
+ * ascending order (decimal, one space apart; MIN and MAX 0 when empty).
+ * Appended to b. */
+void hist_encode(const struct hist *h, struct sbuf *b);
+/* Parse n bytes of s, in that form, into h.  Fails (err says what, no
+ * position: the caller adds file and line) on anything else: an unknown
+ * version, a bucket out of range or out of order, counts that do not add
+ * up to COUNT, MIN above MAX. */
+int hist_decode(const char *s, size_t n, struct hist *h, struct rs_err *err);
+/* Whether a and b hold the same values: counts, sum, min, max, buckets. */
+int hist_equal(const struct hist *a, const struct hist *b);
 
 #endif

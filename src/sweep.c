@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "engine.h"
+#include "histfile.h"
 #include "host.h"
 #include "platform.h"
 #include "precision.h"
@@ -351,6 +352,7 @@ struct sweep {
 	long clients0;            /* connected_clients before the engine connected; -1 unknown */
 	int shared;               /* another target reaches this server: flush after each point */
 	struct sweep_snap *snaps;
+	struct hist hist;         /* the last point's latency, for the CSV's sidecar */
 };
 
 /* Which databases the guard counts: those a flush or the tests can touch. */
@@ -710,6 +712,7 @@ static enum sweep_step sweep_measure(struct sweep *s, const struct workload_test
 	if (target_point_stats(s->c, cfg->target, t->cmdstat, &m.calls1, &m.cpu1, err) < 0)
 		return SWEEP_STEP_RETRY;
 	sweep_row_fill(s, t, p, &m, row);
+	s->hist = m.res.hist;
 	if (sweep_row_sanitise(row, why, sizeof why) > 0)
 		sweep_note(cfg, "%s P=%u: %s", t->name, p->depth, why);
 	if (row->rate_short > 0)
@@ -1200,7 +1203,10 @@ enum sweep_status sweep_points_all(struct sweep **ss, size_t n, struct sweep_pla
 			sweep_name_target(s, n, err);
 			break;
 		}
-		if (out != NULL && csv_out_append(out, &row, err) < 0) {
+		/* The histogram first: a row without its histogram could not be
+		 * merged, a histogram without its row is ignored. */
+		if (out != NULL && (histfile_append(out->path, &row, &s->hist, err) < 0 ||
+				    csv_out_append(out, &row, err) < 0)) {
 			st = SWEEP_FAILED;
 			break;
 		}

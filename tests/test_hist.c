@@ -1,9 +1,11 @@
-/* test_hist.c: histogram percentiles against an exact sort of random samples. */
+/* test_hist.c: histogram percentiles against an exact sort of random
+ * samples; the stored text form and exact merges. */
 #include "config.h"
 
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "hist.h"
 
@@ -108,4 +110,77 @@ Test(hist, empty_is_zero)
 	hist_init(&h);
 	cr_assert_eq(hist_percentile(&h, 50), 0);
 	cr_assert_eq(hist_mean(&h), 0);
+}
+
+/* The stored form merges exactly: three repeats, each encoded as the
+ * sidecar keeps it and decoded again, add up to the histogram of all
+ * their samples, bucket for bucket (never percentiles averaged). */
+Test(hist, stored_repeats_merge_into_the_histogram_of_all_samples)
+{
+	static struct hist rep[3], back, merged, all;
+	unsigned seed = 11;
+
+	hist_init(&merged);
+	hist_init(&all);
+	for (int r = 0; r < 3; r++)
+		hist_init(&rep[r]);
+	for (int i = 0; i < 30000; i++) {
+		uint64_t x = sample(&seed);
+
+		hist_record_n(&rep[i % 3], x, 1 + (unsigned)(i % 2));
+		hist_record_n(&all, x, 1 + (unsigned)(i % 2));
+	}
+	for (int r = 0; r < 3; r++) {
+		struct sbuf b;
+		struct rs_err err = { 0 };
+
+		sbuf_heap(&b);
+		hist_encode(&rep[r], &b);
+		cr_assert_eq(hist_decode(b.s, b.len, &back, &err), 0, "%s", err.msg);
+		cr_assert(hist_equal(&back, &rep[r]), "repeat %d changed on its way through text", r);
+		free(b.s);
+		hist_merge(&merged, &back);
+	}
+	cr_assert(hist_equal(&merged, &all));
+	cr_assert_eq(hist_percentile(&merged, 99), hist_percentile(&all, 99));
+}
+
+Test(hist, an_empty_histogram_goes_through_text)
+{
+	static struct hist e, back;
+	struct sbuf b;
+	struct rs_err err = { 0 };
+
+	hist_init(&e);
+	sbuf_heap(&b);
+	hist_encode(&e, &b);
+	cr_assert_str_eq(b.s, "v1 0 0 0 0");
+	cr_assert_eq(hist_decode(b.s, b.len, &back, &err), 0, "%s", err.msg);
+	cr_assert(hist_equal(&back, &e));
+	free(b.s);
+}
+
+Test(hist, malformed_text_is_refused_with_a_reason)
+{
+	static struct hist back;
+	static const struct {
+		const char *s, *why;
+	} bad[] = {
+		{ "v2 1 5 5 5 5:1", "not in the v1 form" },
+		{ "v1 1 5 5", "expected COUNT SUM MIN MAX" },
+		{ "v1 2 10 5 5 5:1", "its buckets hold 1 values, COUNT says 2" },
+		{ "v1 2 10 5 6 6:1 5:1", "bucket 5 is out of order" },
+		{ "v1 1 5 5 5 99999:1", "bucket 99999 is past the last" },
+		{ "v1 1 5 5 5 5:0", "bucket 5 has a bad count" },
+		{ "v1 1 5 5 5 5:1 ", "expected INDEX:COUNT" },
+		{ "v1 2 10 6 5 5:1 6:1", "MIN is above MAX" },
+		{ "v1 99999999999999999999 0 0 0", "expected COUNT SUM MIN MAX" },
+	};
+
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct rs_err err = { 0 };
+
+		cr_assert_eq(hist_decode(bad[i].s, strlen(bad[i].s), &back, &err), -1, "'%s'", bad[i].s);
+		cr_assert_not_null(strstr(err.msg, bad[i].why), "'%s': '%s'", bad[i].s, err.msg);
+	}
 }

@@ -1,0 +1,46 @@
+/* histfile.h: each point's latency histogram in a sidecar of the results
+ * CSV, so that repeats (and later several load generators) are combined
+ * by adding histograms, never by averaging percentiles.
+ *
+ * The sidecar of FILE.csv is FILE.csv.hist, itself a CSV with the header
+ * HISTFILE_HEADER: the point's key (label, test, pipeline, mode,
+ * rate_offered, arrivals, repeat, as in its row), started_at, and the
+ * histogram in hist_encode's form.  Its line is written and synced before
+ * the row, so every row has one; a row's histogram is the last line with
+ * its key (a crash between the two writes leaves a line that --resume
+ * measures again), and a line whose key has no row is ignored. */
+#ifndef RS_HISTFILE_H
+#define RS_HISTFILE_H
+
+#include <stddef.h>
+
+#include "err.h"
+#include "hist.h"
+#include "row.h"
+
+#define HISTFILE_SUFFIX ".hist"
+#define HISTFILE_HEADER "label,test,pipeline,mode,rate_offered,arrivals,repeat,started_at,hist"
+
+/* Append row's histogram h to the sidecar of csv_path (made, with its
+ * header, if missing) and sync it.  Returns 0, or -1 with err naming the
+ * sidecar and the reason. */
+int histfile_append(const char *csv_path, const struct rs_row *row, const struct hist *h,
+		    struct rs_err *err);
+
+/* One line of a sidecar as read: the key's fields in a row (the other
+ * figures unknown), and the histogram. */
+struct histfile_line {
+	struct rs_row key;
+	struct hist h;
+};
+
+/* Parse buf[0..len) (a sidecar named name, for messages) and call fn for
+ * each line in order; fn returns 0 to go on, -1 (err set) to stop.
+ * Fails with "name:LINE: reason" on a bad header, a malformed line or a
+ * histogram hist_decode refuses.  Never touches anything but its
+ * arguments. */
+int histfile_parse(const char *buf, size_t len, const char *name,
+		   int (*fn)(void *ud, const struct histfile_line *l, struct rs_err *err), void *ud,
+		   struct rs_err *err);
+
+#endif

@@ -1,0 +1,18 @@
+#!/bin/sh
+# Every row of rsweep run has its latency histogram in FILE.csv.hist, with
+# the row's key and as many values as the row has requests; --resume adds
+# the new points' lines.
+. "${RS_SRCDIR:-.}/tests/cli/lib.sh"
+
+expect_status 0 "$RSWEEP" run --spawn -t get,set -P 1,4 -n 3001 --repeat 2 -q -o "$T/r.csv"
+[ -f "$T/r.csv.hist" ] || fail "no sidecar"
+[ "$(head -1 "$T/r.csv.hist")" = "label,test,pipeline,mode,rate_offered,arrivals,repeat,started_at,hist" ] ||
+	fail "sidecar header: $(head -1 "$T/r.csv.hist")"
+[ "$(rows "$T/r.csv.hist")" = 8 ] || fail "$(rows "$T/r.csv.hist") histograms for 8 rows"
+# Each row's key, requests; each histogram's key, count: the same lists.
+awk -F, 'NR > 1 { print $1, $2, $3, $6, $5 }' "$T/r.csv" | sort >"$T/a"
+awk -F, 'NR > 1 { split($9, h, " "); print $1, $2, $3, $7, h[2] }' "$T/r.csv.hist" | sort >"$T/b"
+cmp -s "$T/a" "$T/b" || fail "rows and histograms differ: $(diff "$T/a" "$T/b")"
+expect_status 0 "$RSWEEP" run --spawn -t get,set -P 1,4,8 -n 3001 --repeat 2 -q -o "$T/r.csv" --resume
+[ "$(rows "$T/r.csv.hist")" = 12 ] || fail "$(rows "$T/r.csv.hist") histograms for 12 rows"
+exit 0
