@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "budget.h"
 #include "cmd.h"
 #include "csv.h"
 #include "log.h"
@@ -52,9 +53,24 @@ static int report_filter_tests(struct rs_rows *rows, const char *list, struct rs
 	return rc < 0 ? rs_err_prefix(err, "--tests") : 0;
 }
 
-/* Write the report to stdout or -o, whole or not at all.  Returns 0 or -1
- * (err set: a failure to write). */
+/* The report and, with --latency-budget, its table (picks, n).  Returns 0
+ * or -1 (err set: a failure to write). */
+static int report_emit(FILE *fp, const struct rs_config *cfg, const struct analysis_result *res,
+		       const struct report_opts *ro, const struct budget_pick *picks, size_t n,
+		       double budget_ms, struct rs_err *err)
+{
+	if (report_write(fp, res, ro, err) < 0)
+		return -1;
+	if (picks != NULL)
+		budget_write(fp, picks, n, budget_metric_names[cfg->budget_metric], budget_ms,
+			     cfg->format == FORMAT_MARKDOWN);
+	return 0;
+}
+
+/* Write the report (and the budget's table) to stdout or -o, whole or not
+ * at all.  Returns 0 or -1 (err set: a failure to write). */
 static int report_output(const struct rs_config *cfg, const struct analysis_result *res,
+			 const struct budget_pick *picks, size_t n, double budget_ms,
 			 struct rs_err *err)
 {
 	struct report_opts ro;
@@ -65,11 +81,11 @@ static int report_output(const struct rs_config *cfg, const struct analysis_resu
 	ro.knee = cfg->knee;
 	ro.cv_limit = cfg->cv_limit;
 	if (cfg->output == NULL || strcmp(cfg->output, "-") == 0)
-		return report_write(stdout, res, &ro, err);
+		return report_emit(stdout, cfg, res, &ro, picks, n, budget_ms, err);
 	/* A report file is written whole or not at all, like charts and imports. */
 	if (outfile_open(&o, cfg->output, err) < 0)
 		return -1;
-	if (report_write(o.fp, res, &ro, err) < 0) {
+	if (report_emit(o.fp, cfg, res, &ro, picks, n, budget_ms, err) < 0) {
 		outfile_abort(&o);
 		return rs_err_prefix(err, "%s", cfg->output);
 	}
@@ -128,13 +144,26 @@ static int report_series(const struct rs_rows *rows, struct series_set *rps,
 int cmd_report(struct rs_config *cfg, struct rs_err *err)
 {
 	struct rs_rows rows = { 0 };
-	struct series_set rps = { 0 }, avg = { 0 };
+	struct series_set rps = { 0 }, avg = { 0 }, lat = { 0 };
+	struct budget_pick *picks = NULL;
+	double budget_ms = 0;
 	struct analysis_result res = { 0 };
 	struct analysis_opts ao;
 	int rc;
 
 	if (cfg->nargs == 0)
 		return rs_err_setk(err, RS_E_USAGE, "no CSV files given (rsweep report FILE.csv...)");
+	if (cfg->latency_budget != NULL) {
+		if (budget_parse(cfg->latency_budget, &budget_ms, err) < 0) {
+			rs_err_prefix(err, "--latency-budget");
+			return rs_err_as(err, RS_E_USAGE);
+		}
+		if (cfg->format != FORMAT_TEXT && cfg->format != FORMAT_MARKDOWN)
+			return rs_err_setk(err, RS_E_USAGE,
+					   "--latency-budget goes with --format text or markdown");
+	} else if (opts_given(cfg, "budget-metric")) {
+		return rs_err_setk(err, RS_E_USAGE, "--budget-metric goes with --latency-budget");
+	}
 	ao.knee = cfg->knee;
 	ao.cv_limit = cfg->cv_limit;
 	ao.baseline = cfg->baseline;
@@ -146,11 +175,18 @@ int cmd_report(struct rs_config *cfg, struct rs_err *err)
 		rc = report_series(&rows, &rps, &avg, err);
 	if (rc == 0)
 		rc = analysis_run(&rps, avg.n ? &avg : NULL, &ao, &res, err);
+	if (rc == 0 && cfg->latency_budget != NULL) {
+		rc = series_build_known(&rows, SM_AVG + cfg->budget_metric, &lat, err);
+		if (rc == 0)
+			budget_find(&rps, &lat, budget_ms, &picks);
+	}
 	/* Everything before the output is about the files and options given. */
 	if (rc < 0)
 		rs_err_as(err, RS_E_INPUT);
 	else
-		rc = report_output(cfg, &res, err);
+		rc = report_output(cfg, &res, picks, rps.n, budget_ms, err);
+	free(picks);
+	series_set_free(&lat);
 	analysis_result_free(&res);
 	series_set_free(&avg);
 	series_set_free(&rps);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "budget.h"
 #include "chart.h"
 #include "import.h"
 #include "num.h"
@@ -153,6 +154,11 @@ static const struct opt_def opt_table[] = {
 	  "text", 1, "report format" },
 	{ "prose", 0, NULL, OT_FLAG, REPORT, OFF(prose), 0, 0, NULL, NULL, 1,
 	  "add one sentence per test comparing each label with the baseline" },
+	{ "latency-budget", 0, "TIME", OT_STRING, REPORT, OFF(latency_budget), 0, 0, NULL, NULL, 1,
+	  "for each series, the depth with the most throughput within TIME (1ms, 250us)" },
+	{ "budget-metric", 0, "METRIC", OT_ENUM, REPORT, OFF(budget_metric), 0, 0,
+	  budget_metric_names, "p99_ms", 1,
+	  "with --latency-budget: the latency it bounds" },
 	/* import */
 	{ "from", 0, "KIND", OT_ENUM, IMPORT, OFF(from), 0, 0, import_kind_names, "auto", 0,
 	  "input: redis-benchmark --csv or -q output (auto: detect)" },

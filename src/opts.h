@@ -123,6 +123,8 @@ struct rs_config {
 	double cv_limit;
 	int format;               /* enum report_format */
 	int prose;
+	char *latency_budget;     /* budget_parse's */
+	int budget_metric;        /* SM_AVG + index into the choices */
 	/* import */
 	int from;                 /* enum import_kind */
 	int skip_bad;
