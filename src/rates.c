@@ -94,7 +94,11 @@ int rates_parse(const char *s, struct rate_list *out, struct rs_err *err)
 	if (s == NULL || *s == '\0')
 		return rs_err_set(err, "empty rate list");
 	copy = p = xstrdup(s);
-	while (rc == 0 && (item = strsep(&p, ",")) != NULL) {
+	/* strsep is not POSIX: split at each comma by hand, empty items too. */
+	for (item = p; rc == 0 && item != NULL; item = p) {
+		p = strchr(item, ',');
+		if (p != NULL)
+			*p++ = '\0';
 		if (*item == '\0')
 			rc = rs_err_set(err, "'%s': empty item in rate list", s);
 		else
