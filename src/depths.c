@@ -9,29 +9,36 @@
 
 #include "depths.h"
 #include "num.h"
+#include "numlist.h"
 #include "sbuf.h"
 #include "vec.h"
 #include "xalloc.h"
 
-static int depths_number(const char *s, size_t n, unsigned *out, const char *item,
+/* n bytes at s as one depth (numlist.h).  "1-8" is what other tools take
+ * for a range: the message says how this one writes it. */
+static int depths_number(const char *s, size_t n, uint64_t *out, const char *item,
 			 struct rs_err *err)
 {
 	char buf[32];
-	uint64_t v;
+	const char *dash;
 	struct rs_err e;
 
 	if (n == 0 || n >= sizeof buf)
 		return rs_err_set(err, "'%s': expected a depth", item);
 	memcpy(buf, s, n);
 	buf[n] = '\0';
-	if (num_parse_u64(buf, 0, UINT32_MAX, 0, &v, &e) < 0)
+	dash = strchr(buf, '-');
+	if (dash != NULL && dash > buf && dash[-1] >= '0' && dash[-1] <= '9' && dash[1] >= '0' &&
+	    dash[1] <= '9')
+		return rs_err_set(err, "'%s' is not a depth; a range is written %.*s..%s", buf,
+				  (int)(dash - buf), buf, dash + 1);
+	if (num_parse_u64(buf, 0, UINT32_MAX, 0, out, &e) < 0)
 		return rs_err_set(err, "'%s': %s", item, e.msg);
-	if (v == 0)
+	if (*out == 0)
 		return rs_err_set(err, "'%s': depth 0 is not a pipeline (depths start at 1)", item);
-	if (v > DEPTHS_MAX_VALUE)
-		return rs_err_set(err, "'%s': depth %llu is over %u", item, (unsigned long long)v,
+	if (*out > DEPTHS_MAX_VALUE)
+		return rs_err_set(err, "'%s': depth %llu is over %u", item, (unsigned long long)*out,
 				  DEPTHS_MAX_VALUE);
-	*out = (unsigned)v;
 	return 0;
 }
 
@@ -44,8 +51,11 @@ struct depths_acc {
 	unsigned char *seen;      /* DEPTHS_MAX_VALUE + 1 bits */
 };
 
-static int depths_add(struct depths_acc *acc, unsigned d, const char *item, struct rs_err *err)
+static int depths_add(void *ud, uint64_t v, const char *item, struct rs_err *err)
 {
+	struct depths_acc *acc = ud;
+	unsigned d = (unsigned)v;  /* depths_number kept it to DEPTHS_MAX_VALUE */
+
 	if (acc->n >= DEPTHS_MAX_POINTS)
 		return rs_err_set(err, "'%s': more than %d depths", item, DEPTHS_MAX_POINTS);
 	if (acc->seen[d / 8] & (1u << (d % 8)))
@@ -56,68 +66,17 @@ static int depths_add(struct depths_acc *acc, unsigned d, const char *item, stru
 	return 0;
 }
 
-/* One comma-separated item: "N", "A..B", "A..B:xK" or "A..B:+K". */
-static int depths_item(const char *item, struct depths_acc *acc, struct rs_err *err)
-{
-	const char *dots = strstr(item, ".."), *colon;
-	unsigned a, b, step = 1;
-	int mul = 0;
-
-	if (dots == NULL) {
-		const char *dash = strchr(item, '-');
-
-		/* "1-8" is what other tools take for a range. */
-		if (dash != NULL && dash > item && dash[-1] >= '0' && dash[-1] <= '9' &&
-		    dash[1] >= '0' && dash[1] <= '9')
-			return rs_err_set(err, "'%s' is not a depth; a range is written %.*s..%s", item,
-					  (int)(dash - item), item, dash + 1);
-		return depths_number(item, strlen(item), &a, item, err) < 0 ? -1 :
-		       depths_add(acc, a, item, err);
-	}
-	colon = strchr(dots, ':');
-	if (depths_number(item, (size_t)(dots - item), &a, item, err) < 0)
-		return -1;
-	if (depths_number(dots + 2, colon ? (size_t)(colon - dots - 2) : strlen(dots + 2), &b,
-			  item, err) < 0)
-		return -1;
-	if (b < a)
-		return rs_err_set(err, "'%s': descending range (%u > %u)", item, a, b);
-	if (colon != NULL) {
-		if (colon[1] == 'x' || colon[1] == '*')
-			mul = 1;
-		else if (colon[1] != '+')
-			return rs_err_set(err, "'%s': a step is ':xK' (multiply) or ':+K' (add)", item);
-		if (depths_number(colon + 2, strlen(colon + 2), &step, item, err) < 0)
-			return -1;
-		if (mul && step < 2)
-			return rs_err_set(err, "'%s': a multiplying step must be at least 2", item);
-	}
-	for (uint64_t d = a; d <= b; d = mul ? d * step : d + step)
-		if (depths_add(acc, (unsigned)d, item, err) < 0)
-			return -1;
-	return 0;
-}
+static const struct numlist_kind depths_kind = { "depth", depths_number, depths_add };
 
 int depths_parse(const char *s, struct depth_list *out, struct rs_err *err)
 {
 	struct depths_acc acc = { NULL, 0, 0, NULL };
-	char *copy, *p, *item;
-	int rc = 0;
+	int rc;
 
 	if (s == NULL || *s == '\0')
 		return rs_err_set(err, "empty depth list");
 	acc.seen = xcalloc(DEPTHS_MAX_VALUE / 8 + 1, 1);
-	copy = p = xstrdup(s);
-	/* strsep's split (an empty item stays one), which POSIX lacks. */
-	for (item = p; rc == 0 && item != NULL; item = p) {
-		if ((p = strchr(item, ',')) != NULL)
-			*p++ = '\0';
-		if (*item == '\0')
-			rc = rs_err_set(err, "'%s': empty item in depth list", s);
-		else
-			rc = depths_item(item, &acc, err);
-	}
-	free(copy);
+	rc = numlist_parse(s, &depths_kind, &acc, err);
 	free(acc.seen);
 	if (rc < 0) {
 		free(acc.v);

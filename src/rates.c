@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "num.h"
+#include "numlist.h"
 #include "rates.h"
 #include "vec.h"
 #include "xalloc.h"
@@ -36,8 +37,10 @@ struct rates_acc {
 	size_t n, cap;
 };
 
-static int rates_add(struct rates_acc *acc, uint64_t r, const char *item, struct rs_err *err)
+static int rates_add(void *ud, uint64_t r, const char *item, struct rs_err *err)
 {
+	struct rates_acc *acc = ud;
+
 	/* At most RATES_MAX_POINTS: a scan is cheaper than a set. */
 	for (size_t i = 0; i < acc->n; i++)
 		if (acc->v[i] == r)
@@ -50,62 +53,13 @@ static int rates_add(struct rates_acc *acc, uint64_t r, const char *item, struct
 	return 0;
 }
 
-/* One item: "N", "A..B", "A..B:xK" or "A..B:+K". */
-static int rates_item(const char *item, struct rates_acc *acc, struct rs_err *err)
-{
-	const char *dots = strstr(item, ".."), *colon;
-	uint64_t a, b, step = 1;
-	int mul = 0;
-
-	if (dots == NULL)
-		return rates_number(item, strlen(item), &a, item, err) < 0 ? -1 :
-		       rates_add(acc, a, item, err);
-	colon = strchr(dots, ':');
-	if (rates_number(item, (size_t)(dots - item), &a, item, err) < 0 ||
-	    rates_number(dots + 2, colon ? (size_t)(colon - dots - 2) : strlen(dots + 2), &b, item,
-			 err) < 0)
-		return -1;
-	if (b < a)
-		return rs_err_set(err, "'%s': descending range (%llu > %llu)", item,
-				  (unsigned long long)a, (unsigned long long)b);
-	if (colon != NULL) {
-		if (colon[1] == 'x' || colon[1] == '*')
-			mul = 1;
-		else if (colon[1] != '+')
-			return rs_err_set(err, "'%s': a step is ':xK' (multiply) or ':+K' (add)", item);
-		if (rates_number(colon + 2, strlen(colon + 2), &step, item, err) < 0)
-			return -1;
-		if (mul && step < 2)
-			return rs_err_set(err, "'%s': a multiplying step must be at least 2", item);
-	}
-	/* a, b and step are at most RATES_MAX_VALUE: no overflow. */
-	for (uint64_t r = a; r <= b; r = mul ? r * step : r + step)
-		if (rates_add(acc, r, item, err) < 0)
-			return -1;
-	return 0;
-}
+static const struct numlist_kind rates_kind = { "rate", rates_number, rates_add };
 
 int rates_parse(const char *s, struct rate_list *out, struct rs_err *err)
 {
 	struct rates_acc acc = { NULL, 0, 0 };
-	char *copy, *p, *item;
-	int rc = 0;
 
-	if (s == NULL || *s == '\0')
-		return rs_err_set(err, "empty rate list");
-	copy = p = xstrdup(s);
-	/* strsep is not POSIX: split at each comma by hand, empty items too. */
-	for (item = p; rc == 0 && item != NULL; item = p) {
-		p = strchr(item, ',');
-		if (p != NULL)
-			*p++ = '\0';
-		if (*item == '\0')
-			rc = rs_err_set(err, "'%s': empty item in rate list", s);
-		else
-			rc = rates_item(item, &acc, err);
-	}
-	free(copy);
-	if (rc < 0) {
+	if (numlist_parse(s, &rates_kind, &acc, err) < 0) {
 		free(acc.v);
 		return -1;
 	}
