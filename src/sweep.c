@@ -743,6 +743,13 @@ static enum sweep_status sweep_reconnect(struct sweep *s, struct rs_err *err)
 		return SWEEP_FAILED;
 	if (strcmp(old_id, s->env.run_id) == 0) {
 		s->vetted = 1;
+	} else if (cfg->spawned) {
+		/* rsweep's own server is gone: whatever answers at its address
+		 * now (another server that took the free port) is not ours, and
+		 * the spawned shortcut of the guard must not pass it. */
+		rs_err_setk(err, RS_E_REFUSED, "%s: the spawned server is gone and another process "
+			    "answers there: not touched", cfg->target->desc);
+		return SWEEP_REFUSED;
 	} else {
 		/* It restarted, or the address now leads to another server:
 		 * none of its keys are rsweep's. */
@@ -880,11 +887,18 @@ enum sweep_status sweep_open(const struct sweep_config *cfg, const struct worklo
 static void sweep_precision_init(const struct sweep_config *cfg, const struct workload *w,
 				 struct precision *pr)
 {
+	/* --precision takes no --rate: the mode alone tells the ways apart. */
+	const char *mode = cfg->mode == ENGINE_WINDOW ? "window" : "lockstep";
+
 	precision_init(pr, w->n, cfg->depths);
 	for (size_t r = 0; cfg->prior != NULL && r < cfg->prior->n; r++) {
 		const struct rs_rec *row = &cfg->prior->v[r];
 
-		if (strcmp(row->label, cfg->label) != 0)
+		/* The rows of this label measured this way: another mode's
+		 * repeats are another point's. */
+		if (strcmp(row->label, cfg->label) != 0 ||
+		    strcmp(row->mode != ROW_MODE_NONE ? row_mode_name(row->mode) : "lockstep",
+			   mode) != 0)
 			continue;
 		for (size_t t = 0; t < w->n; t++)
 			if (strcmp(w->v[t].name, row->test) == 0)

@@ -79,11 +79,18 @@ static int targets_label(const char *spec, size_t n, struct targets_def *d, stru
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)spec[i];
 
-		if (c < 0x20 || c == 0x7f || c == ',' || c == ' ')
-			return rs_err_setk(err, RS_E_USAGE, "target label '%.*s' holds %s: use letters, "
-					   "digits, '-', '_' or '.'", (int)n, spec,
-					   c == ',' ? "a comma" : c == ' ' ? "a blank" :
+		/* Letters, digits, '-', '_', '.' and UTF-8: a label is never
+		 * a URI's start, and quoting it can never show a password. */
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    c == '-' || c == '_' || c == '.' || c >= 0x80)
+			continue;
+		if (c < 0x20 || c == 0x7f || c == ' ' || c == ',')
+			return rs_err_setk(err, RS_E_USAGE, "target label '%.*s...' holds %s: use "
+					   "letters, digits, '-', '_' or '.'", (int)(i < 20 ? i : 20),
+					   spec, c == ',' ? "a comma" : c == ' ' ? "a blank" :
 					   "a control character");
+		return rs_err_setk(err, RS_E_USAGE, "target label '%.*s...' holds '%c': use letters, "
+				   "digits, '-', '_' or '.'", (int)(i < 20 ? i : 20), spec, c);
 	}
 	memcpy(d->label, spec, n);
 	d->label[n] = '\0';
@@ -171,9 +178,13 @@ bad_escape:
 
 int targets_parse_one(const char *spec, struct targets_def *d, struct rs_err *err)
 {
-	const char *eq = strchr(spec, '='), *uri;
+	const char *eq = strchr(spec, '='), *uri, *scheme = strstr(spec, "://");
 
 	memset(d, 0, sizeof *d);
+	/* An '=' after "://" is the URI's own (a password may hold one): no
+	 * label was given. */
+	if (eq != NULL && scheme != NULL && scheme < eq)
+		eq = NULL;
 	if (eq == NULL)
 		return rs_err_setk(err, RS_E_USAGE, "target '%.*s': no label (write LABEL=URI, as in "
 				   "a=unix:///run/redis.sock)", (int)strcspn(spec, ":@"), spec);
@@ -401,11 +412,13 @@ int targets_file_ok(const char *spec, struct rs_err *err)
 
 void targets_blank_password(char *spec)
 {
-	char *uri = strchr(spec, '='), *at, *c;
+	/* Wherever the label ends (or whether there is one): the userinfo
+	 * of the first "redis://" is what may hold a password. */
+	char *uri = strstr(spec, "redis://"), *at, *c;
 
-	if (uri == NULL || strncmp(uri + 1, "redis://", 8) != 0)
+	if (uri == NULL)
 		return;
-	uri += 9;
+	uri += 8;
 	if ((at = strrchr(uri, '@')) == NULL)
 		return;
 	c = memchr(uri, ':', (size_t)(at - uri));

@@ -86,6 +86,14 @@ Test(targets, malformed_uris_name_the_target_and_never_the_password)
 	cr_assert_null(strstr(bad("a=redis://u:hunter2@h:0"), "hunter2"));
 	cr_assert_null(strstr(bad("a=ftp://u:hunter2@h"), "hunter2"));
 	cr_assert_null(strstr(bad("redis://u:hunter2@h"), "hunter2"));
+	/* No label, and an '=' inside the password (base64): the '=' after
+	 * "://" is the URI's, and nothing of the password is quoted. */
+	cr_assert(strstr(bad("redis://default:c2VjcmV0==@db:6379"), "no label"));
+	cr_assert_null(strstr(bad("redis://default:c2VjcmV0==@db:6379"), "c2Vj"));
+	/* A label that holds what a URI holds is refused without quoting past
+	 * the first character a label may not have. */
+	cr_assert_null(strstr(bad("x:hunter2=redis://h"), "hunter2"));
+	cr_assert(strstr(bad("x:hunter2=redis://h"), "':'"));
 }
 
 Test(targets, a_label_or_an_address_given_twice)
@@ -174,6 +182,7 @@ Test(targets, the_password_is_blanked_in_place)
 	char b[] = "b=redis://hunter2@h";
 	char c[] = "c=unix:///x@y";
 	char d[] = "d=redis://h:1";
+	char e[] = "redis://default:c2VjcmV0==@db:6379";
 
 	targets_blank_password(a);
 	targets_blank_password(b);
@@ -183,4 +192,8 @@ Test(targets, the_password_is_blanked_in_place)
 	cr_assert_str_eq(b, "b=redis://*******@h");
 	cr_assert_str_eq(c, "c=unix:///x@y");
 	cr_assert_str_eq(d, "d=redis://h:1");
+	/* Without a label (a mistake the parser refuses) it is blanked all
+	 * the same, before anything shows argv. */
+	targets_blank_password(e);
+	cr_assert_str_eq(e, "redis://default:**********@db:6379");
 }
