@@ -29,6 +29,20 @@ struct redisContext;
  * reading it unbounded is how a server would exhaust rsweep's memory. */
 #define TARGET_MAX_REPLY ((size_t)64 << 20)
 
+/* TLS on the connection, as redis-cli's options mean it.  Certificates and
+ * host names are verified unless insecure is set. */
+struct target_tls {
+	int on;                   /* --tls, or a rediss:// URI */
+	int insecure;             /* --insecure: no verification at all */
+	const char *sni;          /* server name to send and verify (NULL: host) */
+	const char *cacert;       /* PEM file of trusted CAs (NULL: the system's) */
+	const char *cacertdir;    /* directory of trusted CAs */
+	const char *cert;         /* client certificate, PEM */
+	const char *key;          /* its private key, PEM */
+	const char *ciphers;      /* TLS 1.2 and below */
+	const char *ciphersuites; /* TLS 1.3 */
+};
+
 struct target {
 	const char *host;
 	unsigned port;
@@ -36,6 +50,7 @@ struct target {
 	const char *user;
 	const char *password;     /* never printed */
 	unsigned dbnum;
+	struct target_tls tls;
 	double connect_timeout;   /* seconds */
 	double timeout;           /* seconds a command may take, send to end of reply */
 	/* Set by a signal handler to stop (NULL: never).  A command that is
