@@ -6,22 +6,9 @@
 # the platform room builds.  Builds from the distribution tarball, so it is
 # slow: it runs from .ci/run, not from make check.
 set -eu
-tarball=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-T=$(mktemp -d "${TMPDIR:-/tmp}/rsweep-portability.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
-failed=0
-bad() {
-	echo "FAIL: $*" >&2
-	failed=1
-}
-
-tar -C "$T" -xzf "$tarball"
-set -- "$T"/rsweep-*/configure
-cd "$(dirname "$1")"
+check=portability
+. "$(dirname "$0")/lib.sh"
+cd "$src"
 ./configure --enable-portability-check --enable-werror >configure.log 2>&1 ||
 	fail "configure: $(tail -5 configure.log)"
 make -j2 V=1 >make.log 2>&1 || fail "the portability check fails on the tree as it is: $(grep -m5 error: make.log)"

@@ -7,23 +7,8 @@
 # either.  Builds twice from the distribution tarball, so it is slow: it
 # runs from .ci/run, not from make check.
 set -eu
-tarball=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-T=$(mktemp -d "${TMPDIR:-/tmp}/rsweep-reconfigure.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
-# A failed check after the builds: say so, check the rest, fail at the end.
-failed=0
-bad() {
-	echo "FAIL: $*" >&2
-	failed=1
-}
-
-tar -C "$T" -xzf "$tarball"
-set -- "$T"/rsweep-*/configure
-src=$(dirname "$1")
+check=reconfigure
+. "$(dirname "$0")/lib.sh"
 mkdir "$T/build"
 cd "$T/build"
 "$src/configure" --prefix="$T/p1" >configure1.log 2>&1 || fail "configure 1: $(tail -5 configure1.log)"
