@@ -530,6 +530,9 @@ static int run_output(const struct rs_config *cfg, struct run_job *job, struct c
 {
 	if (csv_out_open(out, cfg->output, cfg->resume, cfg->overwrite, existing, err) < 0)
 		return -1;
+	if (out->missing != NULL)
+		rs_log(RS_LOG_NOTE, "%s was written by an older rsweep: the rows added to it leave "
+		       "out %s (a new -o file keeps them)", cfg->output, out->missing);
 	for (size_t k = 0; k < job->ntg; k++) {
 		const struct run_tgt *g = &job->tg[k];
 		char desc[ROW_STR];

@@ -110,7 +110,7 @@ const char *csv_header(void)
 }
 
 static int csv_check_values(const struct rs_row *r, struct rs_err *err);
-static int csv_check_line(const char *line, size_t n, struct rs_err *err);
+static int csv_check_line(const char *hdr, const char *line, size_t n, struct rs_err *err);
 static const char *csv_show_str(char *buf, size_t size, const char *s, size_t max);
 
 /* The bytes that make a field need quotes. */
@@ -157,8 +157,11 @@ void csv_put_field(FILE *fp, const char *s)
 	fputc('"', fp);
 }
 
-/* csv_format_row with the bare reason in err ("rps is negative (-5.00)"). */
-static int csv_format(const struct rs_row *r, char *buf, size_t size, struct rs_err *err)
+/* csv_format_row with the bare reason in err ("rps is negative (-5.00)"),
+ * in the columns of hdr: cols[0..ncols) index csv_cols (cols NULL: all of
+ * them, hdr csv_header()'s). */
+static int csv_format(const struct rs_row *r, const char *hdr, const int *cols, size_t ncols,
+		      char *buf, size_t size, struct rs_err *err)
 {
 	const char *base = (const char *)r;
 	size_t n = 0;
@@ -166,12 +169,13 @@ static int csv_format(const struct rs_row *r, char *buf, size_t size, struct rs_
 	if (csv_check_values(r, err) < 0)
 		return -1;
 
-	for (size_t i = 0; i < CSV_NCOLS; i++) {
+	for (size_t k = 0; k < ncols; k++) {
+		size_t i = cols ? (size_t)cols[k] : k;
 		const struct csv_col *c = &csv_cols[i];
 		char num[64] = "";
 		int rc = 0;
 
-		if (i > 0) {
+		if (k > 0) {
 			if (n + 1 >= size)
 				goto full;
 			buf[n++] = ',';
@@ -181,7 +185,7 @@ static int csv_format(const struct rs_row *r, char *buf, size_t size, struct rs_
 			/* The last field quoted when it holds text: a row a crash cut
 			 * short inside it then ends inside quotes, and the reader does
 			 * not take it for a whole row. */
-			rc = csv_put_str(buf, size, &n, base + c->off, i + 1 == CSV_NCOLS);
+			rc = csv_put_str(buf, size, &n, base + c->off, k + 1 == ncols);
 			break;
 		case CT_UINT:
 			snprintf(num, sizeof num, "%u", *(const unsigned *)(const void *)(base + c->off));
@@ -204,30 +208,32 @@ static int csv_format(const struct rs_row *r, char *buf, size_t size, struct rs_
 		if (rc < 0)
 			goto full;
 		if (c->type != CT_STR) {
-			size_t k = strlen(num);
+			size_t w = strlen(num);
 
-			if (n + k + 1 >= size)
+			if (n + w + 1 >= size)
 				goto full;
-			memcpy(buf + n, num, k);
-			n += k;
+			memcpy(buf + n, num, w);
+			n += w;
 		}
 	}
 	if (n + 2 > size)
 		goto full;
 	buf[n++] = '\n';
 	buf[n] = '\0';
-	if (csv_check_line(buf, n, err) < 0)
+	if (csv_check_line(hdr, buf, n, err) < 0)
 		return -1;
 	return (int)n;
 full:
 	return rs_err_set(err, "it is longer than the %zu bytes of the line buffer", size);
 }
 
-int csv_format_row(const struct rs_row *r, char *buf, size_t size, struct rs_err *err)
+/* csv_format_row in the columns of hdr, as csv_format takes them. */
+static int csv_format_in(const struct rs_row *r, const char *hdr, const int *cols, size_t ncols,
+			 char *buf, size_t size, struct rs_err *err)
 {
 	struct rs_err e;
 	char show[40];
-	int n = csv_format(r, buf, size, &e);
+	int n = csv_format(r, hdr, cols, ncols, buf, size, &e);
 
 	if (n < 0)
 		return rs_err_set(err, "row for %s P=%u not written: %s",
@@ -236,11 +242,16 @@ int csv_format_row(const struct rs_row *r, char *buf, size_t size, struct rs_err
 	return n;
 }
 
+int csv_format_row(const struct rs_row *r, char *buf, size_t size, struct rs_err *err)
+{
+	return csv_format_in(r, csv_header(), NULL, CSV_NCOLS, buf, size, err);
+}
+
 int csv_check_row(const struct rs_row *r, struct rs_err *err)
 {
 	char line[CSV_LINE_MAX];
 
-	return csv_format(r, line, sizeof line, err) < 0 ? -1 : 0;
+	return csv_format(r, csv_header(), NULL, CSV_NCOLS, line, sizeof line, err) < 0 ? -1 : 0;
 }
 
 /* ---- reader ---- */
@@ -684,10 +695,9 @@ static int csv_check_values(const struct rs_row *r, struct rs_err *err)
 
 /* The reader's verdict on one formatted row: asking csv_parse itself keeps
  * its rules in one place, whatever they become. */
-static int csv_check_line(const char *line, size_t n, struct rs_err *err)
+static int csv_check_line(const char *hdr, const char *line, size_t n, struct rs_err *err)
 {
 	static const char where[] = "row:2: ";
-	const char *hdr = csv_header();
 	size_t hl = strlen(hdr);
 	char *buf = xmalloc(hl + n);
 	struct rs_rows rows = { 0 };
@@ -926,6 +936,71 @@ static int csv_out_read(const struct csv_out *o, size_t max, char **bufp, size_t
 	return 0;
 }
 
+/* Resume into a file whose header is another rsweep version's: rows
+ * added to it are written in its columns, so that it stays one table.
+ * Taken only when every column of its header is one this version writes,
+ * its first CSV_NCONTRACT are the contract's and its last is first_error
+ * (which a torn row must end inside); o->cols, o->hdr and o->missing
+ * (this version's columns it lacks) are set.  Returns 0, or -1 with err
+ * saying why not. */
+static int csv_out_older(struct csv_out *o, const char *buf, size_t len, struct rs_err *err)
+{
+	struct csv_field f[CSV_MAXF];
+	int map[CSV_MAXF];
+	struct csv_info info = { 0 };
+	struct sbuf miss;
+	size_t nhdr, pos = 0;
+	unsigned nl = 0;
+	char *scratch = xmalloc(len + CSV_MAXF + 1);
+	char why[160] = "not written by this version of rsweep (its header differs)";
+	int rc = -1;
+
+	if (csv_header_read(buf, len, o->path, &pos, scratch, f, &nhdr, &nl, err) < 0 ||
+	    csv_header_map(f, nhdr, o->path, map, &info, err) < 0) {
+		/* "FILE:1: no 'pipeline' column (...)": the reason is past the place. */
+		const char *r = strstr(err->msg, ":1: ");
+
+		snprintf(why, sizeof why, "%.150s", r ? r + 4 : err->msg);
+		goto refused;
+	}
+	/* One header line, no byte-order mark: what rsweep writes. */
+	if (!info.rsweep_header || nl != 1 || buf[0] != csv_header()[0] ||
+	    map[nhdr - 1] != (int)CSV_NCOLS - 1)
+		goto refused;
+	for (size_t i = 0; i < nhdr; i++)
+		if (map[i] < 0) {
+			snprintf(why, sizeof why, "not written by this version of rsweep (its column "
+				 "%.40s is not one this version writes)", f[i].s);
+			goto refused;
+		}
+	o->cols = xmalloc(nhdr * sizeof *o->cols);
+	memcpy(o->cols, map, nhdr * sizeof *o->cols);
+	o->ncols = nhdr;
+	o->hdr = xmalloc(pos + 1);
+	memcpy(o->hdr, buf, pos);
+	o->hdr[pos] = '\0';
+	sbuf_heap(&miss);
+	for (size_t c = 0; c < CSV_NCOLS; c++) {
+		size_t i = 0;
+
+		while (i < nhdr && map[i] != (int)c)
+			i++;
+		if (i == nhdr)
+			sbuf_item(&miss, ", ", "%s", csv_cols[c].name);
+	}
+	if (miss.len > 0)
+		o->missing = miss.s;
+	else
+		free(miss.s);
+	rc = 0;
+	goto out;
+refused:
+	rc = rs_err_set(err, "%s: %s; resume into it refused, nothing changed", o->path, why);
+out:
+	free(scratch);
+	return rc;
+}
+
 int csv_out_open(struct csv_out *o, const char *path, int resume, int overwrite,
 		 struct rs_rows *existing, struct rs_err *err)
 {
@@ -966,9 +1041,7 @@ int csv_out_open(struct csv_out *o, const char *path, int resume, int overwrite,
 		rc = rs_err_as(err, RS_E_REFUSED);
 		goto fail;
 	}
-	if (len < hlen || memcmp(buf, hdr, hlen) != 0) {
-		rs_err_set(err, "%s: not written by this version of rsweep (its header differs); "
-			   "resume into it refused, nothing changed", path);
+	if ((len < hlen || memcmp(buf, hdr, hlen) != 0) && csv_out_older(o, buf, len, err) < 0) {
 		rc = rs_err_as(err, RS_E_INPUT);
 		goto fail;
 	}
@@ -1066,7 +1139,8 @@ static int csv_out_same(const struct csv_out *o, const struct rs_row *r, int wri
 int csv_out_append(struct csv_out *o, const struct rs_row *r, struct rs_err *err)
 {
 	char line[CSV_LINE_MAX];
-	int n = csv_format_row(r, line, sizeof line, err);
+	int n = o->cols ? csv_format_in(r, o->hdr, o->cols, o->ncols, line, sizeof line, err) :
+			  csv_format_row(r, line, sizeof line, err);
 
 	if (n < 0)
 		return -1;
@@ -1088,5 +1162,10 @@ void csv_out_close(struct csv_out *o)
 		close(o->fd);
 	o->fd = -1;
 	free(o->path);
+	free(o->cols);
+	free(o->hdr);
+	free(o->missing);
 	o->path = NULL;
+	o->cols = NULL;
+	o->hdr = o->missing = NULL;
 }

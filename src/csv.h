@@ -100,6 +100,13 @@ struct csv_out {
 	int replace;              /* empty it and write the header (--overwrite) */
 	int cut_tail;             /* cut the file back to size (a crash's half row) */
 	int add_newline;          /* the last row lacks its newline */
+	/* Resuming into an older rsweep's file: its columns (indices of this
+	 * version's), its header line, and this version's columns it lacks
+	 * ("a, b": rows added to it leave them out); all NULL otherwise. */
+	int *cols;
+	size_t ncols;
+	char *hdr;
+	char *missing;
 };
 
 /* Open path for appending rows, locked against a second writer before
@@ -111,7 +118,9 @@ struct csv_out {
  * holding only rsweep's header gets the header.  An existing file with
  * rows is an error (RS_E_REFUSED) unless resume or overwrite: overwrite
  * replaces it; resume reads its rows into existing (which must be an
- * rsweep CSV with this version's header, readable to the end), and at the
+ * rsweep CSV, readable to the end, with this version's header or an older
+ * one whose columns this version still writes: rows then go in its
+ * columns, and o->missing names those they leave out), and at the
  * first row cuts off a last line that a crash left less than a row, and
  * gives a whole last row its missing newline.  "-" is not allowed (rows must reach a file that can be
  * synced).  Returns 0, or -1 with err's kind: RS_E_REFUSED for a file

@@ -33,6 +33,7 @@ grep -q "already holds results" "$T/err" || fail "no 'already holds results': $(
 [ "$(cat "$T/keep.csv")" = "label,test" ] || fail "keep.csv changed"
 # ... and --resume into a file rsweep did not write is refused, untouched.
 expect_status 2 "$RSWEEP" run --spawn -n 10 -t ping -o "$T/keep.csv" --resume
-grep -q "not written by this version of rsweep" "$T/err" || fail "$(cat "$T/err")"
+grep -q "keep.csv: no 'pipeline' column (not an rsweep results file?); resume into it refused" "$T/err" ||
+	fail "$(cat "$T/err")"
 [ "$(cat "$T/keep.csv")" = "label,test" ] || fail "keep.csv changed"
 echo "ok"
