@@ -8,17 +8,25 @@
 #include <hiredis/hiredis.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+
 #include "platform.h"
 #include "spawn.h"
+#include "tlscert.h"
+#include "xalloc.h"
 
 /* A port the kernel considers free on 127.0.0.1 right now. */
 static int spawn_free_port(unsigned *port, struct rs_err *err)
@@ -77,13 +85,90 @@ static void spawn_log_tail(const struct spawn *s, char *buf, size_t size)
 	fclose(fp);
 }
 
+/* Whether info (INFO server's text) is our own child's, and its version
+ * into s.  Only our own child counts: on a TCP port another server may
+ * have got there first, and it must never be taken for ours. */
+static int spawn_is_ours(struct spawn *s, const char *info)
+{
+	const char *pid = strstr(info, "process_id:");
+	const char *v = strstr(info, "redis_version:");
+
+	if (v != NULL)
+		snprintf(s->version, sizeof s->version, "%.*s", (int)strcspn(v + 14, "\r\n"),
+			 v + 14);
+	return pid != NULL && strtol(pid + 11, NULL, 10) == (long)s->pid;
+}
+
+/* Over TLS, which hiredis 0.14 cannot speak: a blocking handshake that
+ * verifies the server's certificate against s->cafile for 127.0.0.1, as
+ * a client will, then INFO server read with hiredis's reader.  For the
+ * readiness check only; every read and write waits 200 ms at most.
+ * Returns 1 when our child answered, else 0. */
+static int spawn_ping_tls(struct spawn *s)
+{
+	static const char req[] = "*2\r\n$4\r\nINFO\r\n$6\r\nserver\r\n";
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)s->port) };
+	struct timeval tv = { 0, 200000 };
+	redisReader *rd = NULL;
+	SSL_CTX *ctx = NULL;
+	SSL *ssl = NULL;
+	void *reply = NULL;
+	int fd = -1, ok = 0;
+
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) < 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv) < 0 ||
+	    connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0)
+		goto done;
+	if ((ctx = SSL_CTX_new(TLS_client_method())) == NULL ||
+	    SSL_CTX_load_verify_locations(ctx, s->cafile, NULL) != 1)
+		goto done;
+	SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, NULL);
+	if ((ssl = SSL_new(ctx)) == NULL || SSL_set_fd(ssl, fd) != 1 ||
+	    X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), "127.0.0.1") != 1 ||
+	    SSL_connect(ssl) != 1 || SSL_get_verify_result(ssl) != X509_V_OK ||
+	    SSL_write(ssl, req, (int)sizeof req - 1) != (int)sizeof req - 1 ||
+	    (rd = redisReaderCreate()) == NULL)
+		goto done;
+	/* INFO server is a few kilobytes: more is not a redis-server. */
+	for (size_t got = 0; reply == NULL && got < 65536;) {
+		char buf[4096];
+		int n = SSL_read(ssl, buf, sizeof buf);
+
+		if (n <= 0 || redisReaderFeed(rd, buf, (size_t)n) != REDIS_OK ||
+		    redisReaderGetReply(rd, &reply) != REDIS_OK)
+			goto done;
+		got += (size_t)n;
+	}
+	if (reply != NULL && ((redisReply *)reply)->type == REDIS_REPLY_STRING)
+		ok = spawn_is_ours(s, ((redisReply *)reply)->str);
+done:
+	if (reply != NULL)
+		freeReplyObject(reply);
+	if (rd != NULL)
+		redisReaderFree(rd);
+	if (ssl != NULL) {
+		SSL_shutdown(ssl);
+		SSL_free(ssl);
+	}
+	SSL_CTX_free(ctx);
+	if (fd >= 0)
+		close(fd);
+	ERR_clear_error();        /* a refused attempt is no error of the next */
+	return ok;
+}
+
 static int spawn_ping(struct spawn *s)
 {
 	struct timeval tv = { 0, 200000 };
-	redisContext *c = s->socket[0] ? redisConnectUnixWithTimeout(s->socket, tv) :
-					 redisConnectWithTimeout("127.0.0.1", (int)s->port, tv);
+	redisContext *c;
 	int ok = 0;
 
+	if (s->transport == SPAWN_TLS)
+		return spawn_ping_tls(s);
+	c = s->socket[0] ? redisConnectUnixWithTimeout(s->socket, tv) :
+			   redisConnectWithTimeout("127.0.0.1", (int)s->port, tv);
 	if (c != NULL && !c->err) {
 		redisReply *r;
 
@@ -93,18 +178,9 @@ static int spawn_ping(struct spawn *s)
 
 		if (r != NULL)
 			freeReplyObject(r);
-		/* Only our own child counts: on a TCP port another server may have
-		 * got there first, and it must never be taken for ours. */
 		r = pong ? redisCommand(c, "INFO server") : NULL;
-		if (r != NULL && r->type == REDIS_REPLY_STRING) {
-			const char *pid = strstr(r->str, "process_id:");
-			const char *v = strstr(r->str, "redis_version:");
-
-			ok = pid != NULL && strtol(pid + 11, NULL, 10) == (long)s->pid;
-			if (v != NULL)
-				snprintf(s->version, sizeof s->version, "%.*s",
-					 (int)strcspn(v + 14, "\r\n"), v + 14);
-		}
+		if (r != NULL && r->type == REDIS_REPLY_STRING)
+			ok = spawn_is_ours(s, r->str);
 		if (r != NULL)
 			freeReplyObject(r);
 	}
@@ -114,9 +190,10 @@ static int spawn_ping(struct spawn *s)
 }
 
 /* Make s's private directory (mode 0700) and choose its address: a
- * socket in the directory, or a free loopback port.  Returns 0, or -1 with
- * err set and nothing left behind. */
-static int spawn_place(struct spawn *s, int tcp, struct rs_err *err)
+ * socket in the directory, or a free loopback port, for TLS with a
+ * throwaway certificate in the directory.  Returns 0, or -1 with err set
+ * and nothing left behind. */
+static int spawn_place(struct spawn *s, struct rs_err *err)
 {
 	const char *tmp = getenv("TMPDIR");
 
@@ -128,7 +205,7 @@ static int spawn_place(struct spawn *s, int tcp, struct rs_err *err)
 		s->dir[0] = '\0';
 		return rs_err_set(err, "cannot make a private directory: %s", strerror(e));
 	}
-	if (!tcp) {
+	if (s->transport == SPAWN_UNIX) {
 		snprintf(s->socket, sizeof s->socket, "%s/redis.sock", s->dir);
 		return 0;
 	}
@@ -136,12 +213,22 @@ static int spawn_place(struct spawn *s, int tcp, struct rs_err *err)
 		spawn_stop(s);
 		return -1;
 	}
+	if (s->transport == SPAWN_TLS) {
+		struct tlscert_files f;
+
+		if (tlscert_make(s->dir, &f, err) < 0) {
+			spawn_stop(s);
+			return -1;
+		}
+		xstrlcpy(s->cafile, f.cert, sizeof s->cafile);
+		xstrlcpy(s->keyfile, f.key, sizeof s->keyfile);
+	}
 	return 0;
 }
 
 /* The server's command line and the strings it points into. */
 struct spawn_cmd {
-	char port[16], logpath[128], dir[80];
+	char port[16], tls_port[16], logpath[128], dir[80];
 	char *argv[64];
 };
 
@@ -152,7 +239,9 @@ static void spawn_cmdline(const struct spawn *s, const char *path, const char *c
 {
 	int argc = 0;
 
-	snprintf(cmd->port, sizeof cmd->port, "%u", s->port);
+	/* TLS only: no plain port beside it for a client to fall back on. */
+	snprintf(cmd->port, sizeof cmd->port, "%u", s->transport == SPAWN_TLS ? 0 : s->port);
+	snprintf(cmd->tls_port, sizeof cmd->tls_port, "%u", s->port);
 	snprintf(cmd->logpath, sizeof cmd->logpath, "%s/redis.log", s->dir);
 	snprintf(cmd->dir, sizeof cmd->dir, "%s", s->dir);
 	cmd->argv[argc++] = spawn_arg(path ? path : "redis-server");
@@ -166,6 +255,20 @@ static void spawn_cmdline(const struct spawn *s, const char *path, const char *c
 		cmd->argv[argc++] = spawn_arg(s->socket);
 		cmd->argv[argc++] = spawn_arg("--unixsocketperm");
 		cmd->argv[argc++] = spawn_arg("700");
+	}
+	if (s->transport == SPAWN_TLS) {
+		cmd->argv[argc++] = spawn_arg("--tls-port");
+		cmd->argv[argc++] = spawn_arg(cmd->tls_port);
+		cmd->argv[argc++] = spawn_arg("--tls-cert-file");
+		cmd->argv[argc++] = spawn_arg(s->cafile);
+		cmd->argv[argc++] = spawn_arg("--tls-key-file");
+		cmd->argv[argc++] = spawn_arg(s->keyfile);
+		/* The same file: the certificate is its own CA.  No client
+		 * certificates asked for: rsweep sends none. */
+		cmd->argv[argc++] = spawn_arg("--tls-ca-cert-file");
+		cmd->argv[argc++] = spawn_arg(s->cafile);
+		cmd->argv[argc++] = spawn_arg("--tls-auth-clients");
+		cmd->argv[argc++] = spawn_arg("no");
 	}
 	cmd->argv[argc++] = spawn_arg("--save");
 	cmd->argv[argc++] = spawn_arg("");
@@ -238,17 +341,19 @@ static int spawn_wait_ready(struct spawn *s, const char *name, double timeout,
 			return 0;
 		spawn_sleep_ms(10);
 	}
-	return rs_err_set(err, "%s did not answer PING within %g s", name, timeout);
+	return rs_err_set(err, "%s did not answer %s within %g s", name,
+			  s->transport == SPAWN_TLS ? "over TLS" : "PING", timeout);
 }
 
-int spawn_start(struct spawn *s, const char *path, int tcp, const char *const *extra,
-		double timeout, struct rs_err *err)
+int spawn_start(struct spawn *s, const char *path, enum spawn_transport transport,
+		const char *const *extra, double timeout, struct rs_err *err)
 {
 	struct spawn_cmd cmd;
 
 	memset(s, 0, sizeof *s);
 	s->pid = -1;
-	if (spawn_place(s, tcp, err) < 0)
+	s->transport = transport;
+	if (spawn_place(s, err) < 0)
 		return -1;
 	spawn_cmdline(s, path, extra, &cmd);
 	if (spawn_exec(s, &cmd, err) < 0 ||

@@ -1,9 +1,9 @@
 /* spawn.h: start, and always stop, a private redis-server.
  *
  * The server runs with persistence off, in a private temporary directory
- * (mode 0700), on a UNIX socket there or on a free 127.0.0.1 port, and never
- * outlives rsweep: it is stopped by spawn_stop() and, should rsweep die
- * without calling it, by PR_SET_PDEATHSIG. */
+ * (mode 0700), on a UNIX socket there or on a free 127.0.0.1 port (plain or
+ * TLS), and never outlives rsweep: it is stopped by spawn_stop() and,
+ * should rsweep die without calling it, by PR_SET_PDEATHSIG. */
 #ifndef RS_SPAWN_H
 #define RS_SPAWN_H
 
@@ -12,19 +12,35 @@
 
 #include "err.h"
 
+/* How the server is reached.  Zero is the UNIX socket, one plain TCP, so
+ * that a flag "tcp" reads as one. */
+enum spawn_transport {
+	SPAWN_UNIX = 0,           /* dir/redis.sock, and no TCP port at all */
+	SPAWN_TCP = 1,            /* a free 127.0.0.1 port */
+	SPAWN_TLS = 2,            /* TLS only, on a free 127.0.0.1 port, with a
+				   * throwaway certificate (tlscert.h) */
+};
+
 struct spawn {
 	pid_t pid;
+	enum spawn_transport transport;
 	char dir[64];             /* the private directory */
 	char socket[128];         /* dir/redis.sock, or "" for TCP */
-	unsigned port;            /* TCP port, or 0 */
+	unsigned port;            /* TCP or TLS port, or 0 */
+	char cafile[256];         /* TLS: dir/cert.pem, the one CA a client is to
+				   * trust (the server's own certificate); else "" */
+	char keyfile[256];        /* TLS: dir/key.pem, its key; else "" */
 	char version[32];
 };
 
-/* Start path (NULL: "redis-server" from PATH); wait until it answers PING
- * (up to timeout seconds).  tcp: listen on 127.0.0.1 only.  extra is a
- * NULL-terminated list of further "--name value" arguments, or NULL. */
-int spawn_start(struct spawn *s, const char *path, int tcp, const char *const *extra,
-		double timeout, struct rs_err *err);
+/* Start path (NULL: "redis-server" from PATH); wait until it answers, as
+ * itself, on its transport (up to timeout seconds): over TLS that means a
+ * handshake verified against s->cafile for 127.0.0.1.  TCP and TLS listen
+ * on 127.0.0.1 only.  extra is a NULL-terminated list of further
+ * "--name value" arguments, or NULL.  Returns 0, or -1 with err set and
+ * nothing left running or on disk. */
+int spawn_start(struct spawn *s, const char *path, enum spawn_transport transport,
+		const char *const *extra, double timeout, struct rs_err *err);
 /* Before starting anything: find path (NULL: "redis-server" on PATH),
  * its absolute name into abs, and run "path --version" (5 s at most) for
  * its version into version.  Returns 0, or -1 with err of kind RS_E_INPUT
@@ -32,7 +48,8 @@ int spawn_start(struct spawn *s, const char *path, int tcp, const char *const *e
  * first line, or how it ended). */
 int spawn_probe(const char *path, char *abs, size_t abs_size, char *version, size_t version_size,
 		struct rs_err *err);
-/* Stop the server (SIGTERM, then SIGKILL after 2 s) and remove its files.
+/* Stop the server (SIGTERM, then SIGKILL after 2 s) and remove its files
+ * (the certificate and key of a TLS one too).
  * Safe to call twice, or on a spawn that never started. */
 void spawn_stop(struct spawn *s);
 
