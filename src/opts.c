@@ -52,9 +52,11 @@ static const struct opt_def opt_table[] = {
 	  "start a private redis-server (PATH, or the one on PATH) and benchmark it" },
 	{ "spawn-tcp", 0, NULL, OT_FLAG, RUN, OFF(spawn_tcp), 0, 0, NULL, NULL, 1,
 	  "with --spawn: listen on a free 127.0.0.1 port instead of a UNIX socket" },
+	{ "spawn-tls", 0, NULL, OT_FLAG, RUN, OFF(spawn_tls), 0, 0, NULL, NULL, 1,
+	  "with --spawn: TLS only, on a free 127.0.0.1 port, with a throwaway certificate" },
 	{ "target", 0, "LABEL=URI", OT_LIST, RUN, OFF(target), 0, 0, NULL, NULL, 1,
 	  "a server of the sweep (repeat it; unix:///PATH, redis://HOST:PORT[/DB], spawn:[PATH], "
-	  "spawn+tcp:[PATH]); points alternate between targets" },
+	  "spawn+tcp:[PATH], spawn+tls:[PATH]); points alternate between targets" },
 	{ "spawn-args", 0, "[LABEL=]ARGS", OT_LIST, RUN, OFF(spawn_args), 0, 0, NULL, NULL, 0,
 	  "more redis-server arguments for a spawned target (all of them without LABEL=)" },
 	/* load */

@@ -71,6 +71,7 @@ struct rs_config {
 	int spawn;
 	char *spawn_path;         /* follows spawn: OT_OPTSTRING */
 	int spawn_tcp;
+	int spawn_tls;
 	struct opt_list target;   /* --target LABEL=URI (targets.h) */
 	struct opt_list spawn_args;
 	/* load */

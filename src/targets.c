@@ -209,11 +209,12 @@ int targets_parse_one(const char *spec, struct targets_def *d, struct rs_err *er
 			return rs_err_setk(err, RS_E_USAGE, "target '%s': the URI is too long", d->label);
 		return targets_tcp(uri + 8, d, err);
 	}
-	if (strncmp(uri, "spawn:", 6) == 0 || strncmp(uri, "spawn+tcp:", 10) == 0) {
-		int tcp = uri[5] == '+';
-		const char *path = uri + (tcp ? 10 : 6);
+	if (strncmp(uri, "spawn:", 6) == 0 || strncmp(uri, "spawn+tcp:", 10) == 0 ||
+	    strncmp(uri, "spawn+tls:", 10) == 0) {
+		const char *path = uri + (uri[5] == '+' ? 10 : 6);
 
-		d->kind = tcp ? TARGETS_SPAWN_TCP : TARGETS_SPAWN;
+		d->kind = uri[5] != '+' ? TARGETS_SPAWN : uri[7] == 'c' ? TARGETS_SPAWN_TCP :
+			  TARGETS_SPAWN_TLS;
 		if (strlen(path) >= sizeof d->uri - 12)
 			return rs_err_setk(err, RS_E_USAGE, "target '%s': the binary's path is too long",
 					   d->label);
@@ -226,8 +227,14 @@ int targets_parse_one(const char *spec, struct targets_def *d, struct rs_err *er
 				   d->label);
 	/* Only the scheme is quoted: what follows may hold a password. */
 	return rs_err_setk(err, RS_E_USAGE, "target '%s': '%.*s:...' is not a target URI "
-			   "(unix:///PATH, redis://HOST:PORT[/DB], spawn:[PATH] or spawn+tcp:[PATH])",
+			   "(unix:///PATH, redis://HOST:PORT[/DB], spawn:[PATH], spawn+tcp:[PATH] or "
+			   "spawn+tls:[PATH])",
 			   d->label, (int)strcspn(uri, ":@/"), uri);
+}
+
+int targets_spawned(enum targets_kind kind)
+{
+	return kind == TARGETS_SPAWN || kind == TARGETS_SPAWN_TCP || kind == TARGETS_SPAWN_TLS;
 }
 
 /* Whether a and b name one address: the same socket path, or the same
@@ -316,7 +323,10 @@ int targets_split(const char *s, char ***argv, size_t *n, struct rs_err *err)
  * its private files, its life as rsweep's child, no password. */
 static const char *const targets_kept[] = {
 	"port", "bind", "unixsocket", "unixsocketperm", "dir", "logfile", "daemonize",
-	"requirepass", "supervised", "pidfile", "tls-port", "bind-source-addr", NULL,
+	"requirepass", "supervised", "pidfile", "tls-port", "bind-source-addr",
+	/* spawn+tls:'s certificate is the one its client trusts, and the
+	 * client has none of its own to show. */
+	"tls-cert-file", "tls-key-file", "tls-ca-cert-file", "tls-auth-clients", NULL,
 };
 
 /* Check and set one target's arguments from words w[0..n) (taken over). */
@@ -368,7 +378,7 @@ int targets_spawn_args(struct targets *ts, char *const *specs, size_t n, struct 
 			if (!all && (strlen(d->label) != (size_t)(eq - s) ||
 				     strncmp(d->label, s, (size_t)(eq - s)) != 0))
 				continue;
-			if (d->kind != TARGETS_SPAWN && d->kind != TARGETS_SPAWN_TCP) {
+			if (!targets_spawned(d->kind)) {
 				if (all)
 					continue;
 				return rs_err_setk(err, RS_E_USAGE, "--spawn-args %s: target '%s' is %s, "
@@ -399,10 +409,10 @@ int targets_file_ok(const char *spec, struct rs_err *err)
 	struct targets_def d;
 	int rc = targets_parse_one(spec, &d, err);
 
-	if (rc == 0 && (d.kind == TARGETS_SPAWN || d.kind == TARGETS_SPAWN_TCP) && d.path != NULL)
+	if (rc == 0 && targets_spawned(d.kind) && d.path != NULL)
 		rc = rs_err_set(err, "target '%s': a sweep file may not name a program to run (write "
-				"%s=%s, or give --target on the command line)", d.label, d.label,
-				d.kind == TARGETS_SPAWN ? "spawn:" : "spawn+tcp:");
+				"%s=%.*s, or give --target on the command line)", d.label, d.label,
+				(int)strcspn(d.uri, ":") + 1, d.uri);
 	else if (rc == 0 && d.password != NULL)
 		rc = rs_err_set(err, "target '%s': a sweep file may not hold a password (use the "
 				"REDISCLI_AUTH environment variable)", d.label);

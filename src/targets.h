@@ -8,6 +8,8 @@
  *   spawn:[PATH]                              a private server from PATH (or
  *                                             redis-server on PATH), UNIX socket
  *   spawn+tcp:[PATH]                          the same, on a free 127.0.0.1 port
+ *   spawn+tls:[PATH]                          the same over TLS only, with a
+ *                                             throwaway certificate (tlscert.h)
  *
  * A password is kept for AUTH and nowhere else: targets_def.uri, which
  * messages and the CSV show, never holds it. */
@@ -18,7 +20,10 @@
 
 #include "err.h"
 
-enum targets_kind { TARGETS_UNIX, TARGETS_TCP, TARGETS_SPAWN, TARGETS_SPAWN_TCP };
+enum targets_kind { TARGETS_UNIX, TARGETS_TCP, TARGETS_SPAWN, TARGETS_SPAWN_TCP, TARGETS_SPAWN_TLS };
+
+/* Whether kind is a server rsweep starts (spawn:, spawn+tcp:, spawn+tls:). */
+int targets_spawned(enum targets_kind kind);
 
 /* The longest label and URI kept (the CSV's label and target fields). */
 #define TARGETS_LABEL_MAX 64

@@ -66,6 +66,45 @@ Test(targets, every_scheme)
 	targets_def_free(&d);
 }
 
+Test(targets, spawn_tls_is_a_spawned_server_of_its_own)
+{
+	struct targets_def d;
+	struct rs_err err;
+	struct targets ts;
+	char *specs[] = { "a=spawn+tls:", "b=spawn+tls:" };
+	char *args[] = { "b=--tls-protocols TLSv1.3" };
+	char *cert[] = { "b=--tls-cert-file /etc/other.pem" };
+	char *auth[] = { "--tls-auth-clients yes" };
+
+	cr_assert_eq(targets_parse_one("s=spawn+tls:", &d, &err), 0, "%s", err.msg);
+	cr_assert_eq(d.kind, TARGETS_SPAWN_TLS);
+	cr_assert_null(d.path);
+	cr_assert_str_eq(d.uri, "spawn+tls:");
+	targets_def_free(&d);
+	cr_assert_eq(targets_parse_one("s=spawn+tls:/opt/redis/bin/redis-server", &d, &err), 0);
+	cr_assert_eq(d.kind, TARGETS_SPAWN_TLS);
+	cr_assert_str_eq(d.path, "/opt/redis/bin/redis-server");
+	targets_def_free(&d);
+	cr_assert(targets_spawned(TARGETS_SPAWN_TLS) && targets_spawned(TARGETS_SPAWN_TCP) &&
+		  targets_spawned(TARGETS_SPAWN));
+	cr_assert(!targets_spawned(TARGETS_TCP) && !targets_spawned(TARGETS_UNIX));
+	/* Each starts a server of its own: two are no address given twice. */
+	cr_assert_eq(targets_parse(specs, 2, &ts, &err), 0, "%s", err.msg);
+	cr_assert_eq(targets_spawn_args(&ts, args, 1, &err), 0, "%s", err.msg);
+	cr_assert_eq(ts.v[1].nargs, 2);
+	/* Its certificate is the one the client trusts, and the client shows none. */
+	cr_assert_eq(targets_spawn_args(&ts, cert, 1, &err), -1);
+	cr_assert(strstr(err.msg, "--tls-cert-file"), "%s", err.msg);
+	cr_assert_eq(targets_spawn_args(&ts, auth, 1, &err), -1);
+	cr_assert(strstr(err.msg, "--tls-auth-clients"), "%s", err.msg);
+	targets_free(&ts);
+	/* A sweep file may say spawn+tls:, but not which program to run. */
+	cr_assert_eq(targets_file_ok("a=spawn+tls:", &err), 0, "%s", err.msg);
+	cr_assert_eq(targets_file_ok("a=spawn+tls:/tmp/evil", &err), -1);
+	cr_assert(strstr(err.msg, "write a=spawn+tls:,"), "%s", err.msg);
+	cr_assert(strstr(bad("a=spawn+tlsx"), "spawn+tls:[PATH]"));
+}
+
 Test(targets, malformed_uris_name_the_target_and_never_the_password)
 {
 	cr_assert(strstr(bad("unix:///x.sock"), "no label"));

@@ -64,7 +64,7 @@ offers "" -- run plot report import help --help --version
 offers_only r -- report run
 offers_only help "" -- import plot report run
 offers_only run --cl -- --clients
-offers_only run --sp -- --spawn --spawn-args --spawn-tcp
+offers_only run --sp -- --spawn --spawn-args --spawn-tcp --spawn-tls
 offers_only plot --me -- --metric
 offers_only import --me --
 offers_only run --order "" -- sequential shuffled
