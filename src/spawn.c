@@ -116,7 +116,7 @@ static int spawn_ping_tls(struct spawn *s)
 	int fd = -1, ok = 0;
 
 	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0 ||
+	if ((fd = socket(AF_INET, SOCK_STREAM, 0)) < 0 ||
 	    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) < 0 ||
 	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv) < 0 ||
 	    connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0)
