@@ -607,7 +607,8 @@ static enum sweep_status run_open(const struct rs_config *cfg, struct run_job *j
 		 * is refused here, its server started and verified but never sent
 		 * plain text it would only drop. */
 		if (g->t.tls.on) {
-			rs_err_setk(err, RS_E_USAGE, "%s%s%s%s on %s: this rsweep has no TLS client yet",
+			rs_err_setk(err, RS_E_USAGE,
+				    "%s%s%s%s on %s: this rsweep has no TLS client yet",
 				    g->def ? "target '" : "", g->def ? g->label : "",
 				    g->def ? "': " : "", g->t.row_desc, g->t.desc);
 			return SWEEP_FAILED;

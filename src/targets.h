@@ -20,7 +20,9 @@
 
 #include "err.h"
 
-enum targets_kind { TARGETS_UNIX, TARGETS_TCP, TARGETS_SPAWN, TARGETS_SPAWN_TCP, TARGETS_SPAWN_TLS };
+enum targets_kind {
+	TARGETS_UNIX, TARGETS_TCP, TARGETS_SPAWN, TARGETS_SPAWN_TCP, TARGETS_SPAWN_TLS
+};
 
 /* Whether kind is a server rsweep starts (spawn:, spawn+tcp:, spawn+tls:). */
 int targets_spawned(enum targets_kind kind);
