@@ -20,19 +20,20 @@ static void teardown(void)
 	spawn_stop(&srv);
 }
 
-/* Run a shell command line; its first line of output into out, its exit
- * status returned. */
+/* Run a shell command line; its last line of output into out (a reply's
+ * value: CONFIG GET prints the name, then the value), its exit status
+ * returned. */
 static int run(const char *cmd, char *out, size_t size)
 {
 	FILE *fp = popen(cmd, "r");
+	char line[512];
 	int status;
 
 	cr_assert_not_null(fp, "%s", cmd);
 	out[0] = '\0';
-	if (fgets(out, (int)size, fp) != NULL)
-		out[strcspn(out, "\n")] = '\0';
-	while (fgetc(fp) != EOF)
-		;
+	while (fgets(line, sizeof line, fp) != NULL)
+		if (line[0] != '\n')
+			snprintf(out, size, "%.*s", (int)strcspn(line, "\n"), line);
 	status = pclose(fp);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
@@ -73,8 +74,15 @@ Test(spawn_tls, answers_over_tls_verified)
 	snprintf(opts, sizeof opts, "--tls --cacert %s", srv.cafile);
 	cr_assert_eq(cli(opts, "PING", out, sizeof out), 0, "%s", out);
 	cr_assert_str_eq(out, "PONG");
+	/* No client certificate asked for, no plain port, no persistence. */
 	cr_assert_eq(cli(opts, "CONFIG GET tls-auth-clients", out, sizeof out), 0, "%s", out);
-	cr_assert_eq(cli(opts, "CONFIG GET save", out, sizeof out), 0, "%s", out);
+	cr_assert_str_eq(out, "no");
+	cr_assert_eq(cli(opts, "CONFIG GET port", out, sizeof out), 0, "%s", out);
+	cr_assert_str_eq(out, "0");
+	cr_assert_eq(cli(opts, "CONFIG GET appendonly", out, sizeof out), 0, "%s", out);
+	cr_assert_str_eq(out, "no");
+	cr_assert_eq(cli(opts, "CONFIG GET tls-ca-cert-file", out, sizeof out), 0, "%s", out);
+	cr_assert_str_eq(out, srv.cafile);
 }
 
 Test(spawn_tls, no_plain_port_and_no_other_ca)
