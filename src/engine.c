@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "conn.h"
 #include "ev.h"
 #include "sbuf.h"
 #include "xalloc.h"
@@ -40,8 +41,12 @@ struct engine_fifo {
 	unsigned cap, head, len;  /* cap: 0 or a power of two */
 };
 
-struct conn {
-	int fd;
+struct econn {
+	int fd;                   /* conn_fd(cn), read and written directly unless tls */
+	struct conn *cn;
+	int tls;                  /* reads and writes go through cn */
+	int wr_on_read;           /* TLS: the pending write waits for readable */
+	int rd_on_write;          /* TLS: a read waits for writable (a key update) */
 	redisReader *reader;
 	struct ethread *th;
 	char *buf;                /* the batch: own copy when keys are random, else shared */
@@ -70,7 +75,7 @@ struct ethread {
 	struct engine *e;
 	pthread_t tid;
 	struct ev_loop *ev;
-	struct conn *conns;
+	struct econn *conns;
 	unsigned nconns;
 
 	/* per run */
@@ -106,6 +111,7 @@ struct ethread {
 struct engine {
 	const struct target *t;
 	unsigned nthreads, clients;
+	double connect_ms;        /* the slowest connection setup of the last (re)connect */
 	struct ethread *th;
 	int abort;                /* a run could not start all its threads */
 };
@@ -210,15 +216,25 @@ static redisReplyObjectFunctions engine_fns = {
 
 /* ---- connections ---- */
 
-static int engine_conn_open(struct engine *e, struct ethread *th, struct conn *c,
+static int engine_conn_open(struct engine *e, struct ethread *th, struct econn *c,
 			    struct rs_err *err)
 {
-	c->fd = target_connect_fd(e->t, err);
-	if (c->fd < 0)
+	uint64_t t0 = engine_now_ns();
+	double ms;
+
+	if (target_connect_conn(e->t, &c->cn, err) < 0)
 		return -1;
+	/* Connect, TLS handshake, AUTH and SELECT: before any timed window. */
+	ms = (double)(engine_now_ns() - t0) / 1e6;
+	if (ms > e->connect_ms)
+		e->connect_ms = ms;
+	c->fd = conn_fd(c->cn);
+	c->tls = conn_is_tls(c->cn);
+	c->wr_on_read = c->rd_on_write = 0;
 	c->reader = redisReaderCreateWithFunctions(&engine_fns);
 	if (c->reader == NULL) {
-		close(c->fd);
+		conn_close(c->cn);
+		c->cn = NULL;
 		c->fd = -1;
 		return rs_err_set(err, "cannot create a reply reader");
 	}
@@ -260,13 +276,14 @@ static inline void engine_fifo_pop(struct engine_fifo *f)
 	f->len--;
 }
 
-static void engine_conn_close(struct conn *c)
+static void engine_conn_close(struct econn *c)
 {
 	if (c->fd >= 0) {
 		/* poll would report the closed descriptor: leave the loop first. */
 		ev_del(c->th->ev, c->fd, NULL);
-		close(c->fd);
 	}
+	conn_close(c->cn);
+	c->cn = NULL;
 	c->fd = -1;
 	if (c->reader != NULL)
 		redisReaderFree(c->reader);
@@ -306,6 +323,7 @@ int engine_new(const struct target *t, unsigned clients, unsigned threads, struc
 
 int engine_reconnect(struct engine *e, struct rs_err *err)
 {
+	e->connect_ms = 0;
 	for (unsigned i = 0; i < e->nthreads; i++)
 		for (unsigned k = 0; k < e->th[i].nconns; k++) {
 			engine_conn_close(&e->th[i].conns[k]);
@@ -370,7 +388,7 @@ static inline uint64_t engine_rand(uint64_t *s)
 /* Register (out = 1) or drop (0) c's interest in EV_WRITE.  Returns 0, or
  * -1 with the run failed: a connection the loop can no longer watch would
  * otherwise stall until the timeout, or spin. */
-static int engine_want_out(struct ethread *th, struct conn *c, int out)
+static int engine_want_out(struct ethread *th, struct econn *c, int out)
 {
 	struct rs_err why;
 
@@ -383,7 +401,7 @@ static int engine_want_out(struct ethread *th, struct conn *c, int out)
 /* Stamp the requests a write just finished as sent at now.  Out of line:
  * lock-step's common case, a batch its first write takes whole, needs
  * no stamp (start_ns is its time). */
-static __attribute__((noinline)) void engine_stamp(struct ethread *th, struct conn *c,
+static __attribute__((noinline)) void engine_stamp(struct ethread *th, struct econn *c,
 						   uint64_t now)
 {
 	/* Only a request whose last byte is out is sent: the rest of the
@@ -403,12 +421,35 @@ static __attribute__((noinline)) void engine_stamp(struct ethread *th, struct co
 	}
 }
 
+/* A TLS write as write() answers: the count, or -1 with errno EAGAIN when
+ * it must wait (for readable if c->wr_on_read) or EIO with the run failed.
+ * The next call after a wait has the same buffer and length, or longer,
+ * as OpenSSL wants. */
+static __attribute__((noinline)) ssize_t engine_tls_write(struct ethread *th, struct econn *c,
+							  const char *buf, size_t len)
+{
+	struct rs_err why;
+	ssize_t w = conn_write(c->cn, buf, len, &why);
+
+	c->wr_on_read = w == CONN_WANT_READ;
+	if (w >= 0)
+		return w;
+	if (w == CONN_WANT_READ || w == CONN_WANT_WRITE) {
+		errno = EAGAIN;
+		return -1;
+	}
+	engine_fail(th, "%s", why.msg);
+	errno = EIO;
+	return -1;
+}
+
 /* Write what c's buffer still holds at now.  Returns 0, or -1 with the
  * run failed. */
-static int engine_flush_out(struct ethread *th, struct conn *c, uint64_t now)
+static int engine_flush_out(struct ethread *th, struct econn *c, uint64_t now)
 {
 	while (c->wpos < c->blen) {
-		ssize_t w = write(c->fd, c->buf + c->wpos, c->blen - c->wpos);
+		ssize_t w = c->tls ? engine_tls_write(th, c, c->buf + c->wpos, c->blen - c->wpos) :
+				     write(c->fd, c->buf + c->wpos, c->blen - c->wpos);
 
 		if (w > 0) {
 			c->wpos += (size_t)w;
@@ -422,20 +463,24 @@ static int engine_flush_out(struct ethread *th, struct conn *c, uint64_t now)
 			/* What waits for the socket is sent when it goes out. */
 			if (!c->stamped)
 				engine_stamp(th, c, now);
+			/* TLS waiting to read first: the reads call again. */
+			if (c->wr_on_read)
+				return c->want_out && !c->rd_on_write ? engine_want_out(th, c, 0) : 0;
 			return c->want_out ? 0 : engine_want_out(th, c, 1);
 		}
 		return engine_fail(th, "write failed: %s", strerror(errno));
 	}
-	return c->want_out ? engine_want_out(th, c, 0) : 0;
+	return c->want_out && !c->rd_on_write ? engine_want_out(th, c, 0) : 0;
 }
 
 /* Lock-step's first write of a batch: the common case, a socket that
  * takes the whole batch at once, is sent at start_ns and costs no stamp
  * nor any of engine_flush_out's checks; anything else goes on there.
  * Returns 0, or -1 with the run failed. */
-static inline int engine_write_batch(struct ethread *th, struct conn *c, uint64_t now)
+static inline int engine_write_batch(struct ethread *th, struct econn *c, uint64_t now)
 {
-	ssize_t w = write(c->fd, c->buf, c->blen);
+	/* TLS: the whole batch in one SSL_write, records of up to 16 KiB. */
+	ssize_t w = c->tls ? engine_tls_write(th, c, c->buf, c->blen) : write(c->fd, c->buf, c->blen);
 
 	if (w == (ssize_t)c->blen) {
 		c->wpos = c->blen;
@@ -450,7 +495,7 @@ static inline int engine_write_batch(struct ethread *th, struct conn *c, uint64_
 }
 
 /* Lock-step: write the next batch on c, or retire c when the job is done. */
-static int engine_next_batch(struct ethread *th, struct conn *c, uint64_t now)
+static int engine_next_batch(struct ethread *th, struct econn *c, uint64_t now)
 {
 	const struct engine_job *job = th->job;
 	unsigned k = job->depth;
@@ -516,7 +561,7 @@ static void engine_schedule_next(struct ethread *th)
 
 /* Open loop: give c up to room requests that are due by now, stamped with
  * the times they were due; returns how many. */
-static __attribute__((noinline)) unsigned engine_take_due(struct ethread *th, struct conn *c,
+static __attribute__((noinline)) unsigned engine_take_due(struct ethread *th, struct econn *c,
 							   unsigned room, uint64_t now)
 {
 	unsigned k = 0;
@@ -535,7 +580,7 @@ static __attribute__((noinline)) unsigned engine_take_due(struct ethread *th, st
 }
 
 /* Queue k requests on c and write them. */
-static int engine_send(struct ethread *th, struct conn *c, unsigned k, uint64_t now)
+static int engine_send(struct ethread *th, struct econn *c, unsigned k, uint64_t now)
 {
 	const struct engine_job *job = th->job;
 
@@ -566,7 +611,7 @@ static int engine_send(struct ethread *th, struct conn *c, unsigned k, uint64_t 
  * each free place; open loop, the requests that are due, as far as the
  * window has room.  Retire c when the job has nothing more for it.
  * Returns 0, or -1 with the run failed. */
-static __attribute__((noinline)) int engine_fill(struct ethread *th, struct conn *c, uint64_t now)
+static __attribute__((noinline)) int engine_fill(struct ethread *th, struct econn *c, uint64_t now)
 {
 	const struct engine_job *job = th->job;
 	unsigned k;
@@ -603,7 +648,7 @@ static __attribute__((noinline)) int engine_fill(struct ethread *th, struct conn
 static void engine_dispatch(struct ethread *th, uint64_t now)
 {
 	for (unsigned tries = 0; tries < th->nconns && !th->failed; tries++) {
-		struct conn *c = &th->conns[th->rr];
+		struct econn *c = &th->conns[th->rr];
 
 		if (!th->exhausted && th->next_due_ns > now)
 			return;
@@ -631,7 +676,7 @@ static int engine_wait(struct ethread *th, struct ev_event *evs, uint64_t now,
 /* The latency of c's k replies just read at now: each from the write that
  * sent it into h (and, open loop, from the time it was due into the
  * result's histogram).  Returns 0, or -1 with the run failed. */
-static __attribute__((noinline)) int engine_record_slow(struct ethread *th, struct conn *c,
+static __attribute__((noinline)) int engine_record_slow(struct ethread *th, struct econn *c,
 							uint64_t now, uint64_t k)
 {
 	struct hist *h = th->open ? &th->res.service : &th->res.hist;
@@ -660,7 +705,7 @@ static __attribute__((noinline)) int engine_record_slow(struct ethread *th, stru
 }
 
 /* engine_record_slow, after lock-step's common case: a batch written whole. */
-static inline int engine_record(struct ethread *th, struct conn *c, uint64_t now, uint64_t k)
+static inline int engine_record(struct ethread *th, struct econn *c, uint64_t now, uint64_t k)
 {
 	if (!c->stamped) {
 		hist_record_n(&th->res.hist, now - c->start_ns, k);
@@ -685,10 +730,43 @@ static int engine_fail_type(struct ethread *th)
 			   engine_type_name(th->wrong_type), want);
 }
 
-static int engine_on_read(struct ethread *th, struct conn *c)
+/* A TLS read as read() answers: the count, 0 at the end, or -1 with errno
+ * EAGAIN when it must wait (for writable if c->rd_on_write) or EIO with
+ * the run failed. */
+static __attribute__((noinline)) ssize_t engine_tls_read(struct ethread *th, struct econn *c)
+{
+	struct rs_err why;
+	ssize_t n = conn_read(c->cn, th->rbuf, sizeof th->rbuf, &why);
+
+	if (n >= 0)
+		return n;
+	if (n == CONN_WANT_WRITE) {
+		c->rd_on_write = 1;
+		if (!c->want_out && engine_want_out(th, c, 1) < 0) {
+			errno = EIO;
+			return -1;
+		}
+	}
+	if (n == CONN_WANT_READ || n == CONN_WANT_WRITE) {
+		errno = EAGAIN;
+		return -1;
+	}
+	engine_fail(th, "%s", why.msg);
+	errno = EIO;
+	return -1;
+}
+
+/* Read what c has, record the replies, send what they let it send.  tls
+ * is a constant in each caller, so that a plain connection's reads cost
+ * what they did before TLS: read() on the fd, and a short read means the
+ * socket is empty.  A TLS connection reads until SSL_read wants more, so
+ * that no decrypted byte waits unseen by the event loop.  Returns 0, or
+ * -1 with the run failed. */
+static inline __attribute__((always_inline)) int engine_read_any(struct ethread *th,
+								 struct econn *c, const int tls)
 {
 	for (;;) {
-		ssize_t n = read(c->fd, th->rbuf, sizeof th->rbuf);
+		ssize_t n = tls ? engine_tls_read(th, c) : read(c->fd, th->rbuf, sizeof th->rbuf);
 		uint64_t now, k = 0;
 		void *reply;
 
@@ -748,9 +826,27 @@ static int engine_on_read(struct ethread *th, struct conn *c)
 			return -1;
 		}
 more:
-		if ((size_t)n < sizeof th->rbuf)
+		if (!tls && (size_t)n < sizeof th->rbuf)
 			return 0;
 	}
+}
+
+static __attribute__((noinline)) int engine_on_read_tls(struct ethread *th, struct econn *c)
+{
+	c->rd_on_write = 0;
+	if (engine_read_any(th, c, 1) < 0)
+		return -1;
+	/* A write that wanted to read first goes on now. */
+	if (c->wr_on_read && c->wpos < c->blen)
+		return engine_flush_out(th, c, engine_now_ns());
+	if (c->want_out && !c->rd_on_write && c->wpos >= c->blen)
+		return engine_want_out(th, c, 0);
+	return 0;
+}
+
+static int engine_on_read(struct ethread *th, struct econn *c)
+{
+	return c->tls ? engine_on_read_tls(th, c) : engine_read_any(th, c, 0);
 }
 
 /* Open loop: start th's schedule at now.  Each thread has its share of
@@ -806,7 +902,7 @@ static void *engine_loop(void *arg)
 			break;
 		}
 		for (int i = 0; i < n && !th->failed; i++) {
-			struct conn *c = ev_data(&evs[i]);
+			struct econn *c = ev_data(&evs[i]);
 
 			if (ev_readable(&evs[i]))
 				engine_on_read(th, c);
@@ -816,6 +912,9 @@ static void *engine_loop(void *arg)
 				if (engine_flush_out(th, c, t) == 0 && !th->lockstep)
 					engine_fill(th, c, t);
 			}
+			/* A TLS read that wanted to write first. */
+			if (ev_writable(&evs[i]) && c->rd_on_write && !th->failed)
+				engine_on_read(th, c);
 		}
 		if (th->open && !th->failed)
 			engine_dispatch(th, now = engine_now_ns());
@@ -836,7 +935,7 @@ static void *engine_loop(void *arg)
 			break;
 		}
 		for (unsigned i = 0; i < th->nconns; i++) {
-			struct conn *c = &th->conns[i];
+			struct econn *c = &th->conns[i];
 
 			/* An open loop's idle connection waits for no reply. */
 			if (!c->done && c->inflight > 0 && now - c->last_io_ns > timeout_ns) {
@@ -909,7 +1008,7 @@ static void engine_thread_prepare(struct engine *e, unsigned i, const struct eng
 	hist_init(&th->res.hist);
 	hist_init(&th->res.service);
 	for (unsigned k = 0; k < th->nconns; k++) {
-		struct conn *c = &th->conns[k];
+		struct econn *c = &th->conns[k];
 
 		if (c->buf != th->shared)
 			free(c->buf);
@@ -1008,6 +1107,7 @@ int engine_run(struct engine *e, const struct engine_job *job, struct engine_res
 		engine_thread_prepare(e, i, job, shared);
 	rc = engine_loops(e, err);
 	rc = engine_gather(e, res, shared, rc, err);
+	res->connect_ms = e->connect_ms;
 	free(shared);
 	return rc;
 }

@@ -95,6 +95,10 @@ struct engine_result {
 	 * than slices. */
 	double slice_rps[ENGINE_SLICES];
 	char first_error[128];    /* the first error reply's text */
+	/* The slowest setup (connect, TLS handshake, AUTH, SELECT) of the
+	 * connections the run used, in ms, from when they were last opened:
+	 * never inside the timed window. */
+	double connect_ms;
 };
 
 /* Open clients connections to t over threads loops. */

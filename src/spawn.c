@@ -5,7 +5,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <hiredis/hiredis.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdint.h>
@@ -19,12 +18,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <openssl/err.h>
-#include <openssl/ssl.h>
-#include <openssl/x509v3.h>
-
 #include "platform.h"
 #include "spawn.h"
+#include "target.h"
 #include "tlscert.h"
 #include "xalloc.h"
 
@@ -85,107 +81,37 @@ static void spawn_log_tail(const struct spawn *s, char *buf, size_t size)
 	fclose(fp);
 }
 
-/* Whether info (INFO server's text) is our own child's, and its version
- * into s.  Only our own child counts: on a TCP port another server may
- * have got there first, and it must never be taken for ours. */
-static int spawn_is_ours(struct spawn *s, const char *info)
-{
-	const char *pid = strstr(info, "process_id:");
-	const char *v = strstr(info, "redis_version:");
-
-	if (v != NULL)
-		snprintf(s->version, sizeof s->version, "%.*s", (int)strcspn(v + 14, "\r\n"),
-			 v + 14);
-	return pid != NULL && strtol(pid + 11, NULL, 10) == (long)s->pid;
-}
-
-/* Over TLS, which hiredis 0.14 cannot speak: a blocking handshake that
- * verifies the server's certificate against s->cafile for 127.0.0.1, as
- * a client will, then INFO server read with hiredis's reader.  For the
- * readiness check only; every read and write waits 200 ms at most.
- * Returns 1 when our child answered, else 0. */
-static int spawn_ping_tls(struct spawn *s)
-{
-	static const char req[] = "*2\r\n$4\r\nINFO\r\n$6\r\nserver\r\n";
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)s->port) };
-	struct timeval tv = { 0, 200000 };
-	redisReader *rd = NULL;
-	SSL_CTX *ctx = NULL;
-	SSL *ssl = NULL;
-	void *reply = NULL;
-	int fd = -1, ok = 0;
-
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if ((fd = socket(AF_INET, SOCK_STREAM, 0)) < 0 ||
-	    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) < 0 ||
-	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv) < 0 ||
-	    connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0)
-		goto done;
-	if ((ctx = SSL_CTX_new(TLS_client_method())) == NULL ||
-	    SSL_CTX_load_verify_locations(ctx, s->cafile, NULL) != 1)
-		goto done;
-	SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, NULL);
-	if ((ssl = SSL_new(ctx)) == NULL || SSL_set_fd(ssl, fd) != 1 ||
-	    X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), "127.0.0.1") != 1 ||
-	    SSL_connect(ssl) != 1 || SSL_get_verify_result(ssl) != X509_V_OK ||
-	    SSL_write(ssl, req, (int)sizeof req - 1) != (int)sizeof req - 1 ||
-	    (rd = redisReaderCreate()) == NULL)
-		goto done;
-	/* INFO server is a few kilobytes: more is not a redis-server. */
-	for (size_t got = 0; reply == NULL && got < 65536;) {
-		char buf[4096];
-		int n = SSL_read(ssl, buf, sizeof buf);
-
-		if (n <= 0 || redisReaderFeed(rd, buf, (size_t)n) != REDIS_OK ||
-		    redisReaderGetReply(rd, &reply) != REDIS_OK)
-			goto done;
-		got += (size_t)n;
-	}
-	if (reply != NULL && ((redisReply *)reply)->type == REDIS_REPLY_STRING)
-		ok = spawn_is_ours(s, ((redisReply *)reply)->str);
-done:
-	if (reply != NULL)
-		freeReplyObject(reply);
-	if (rd != NULL)
-		redisReaderFree(rd);
-	if (ssl != NULL) {
-		SSL_shutdown(ssl);
-		SSL_free(ssl);
-	}
-	SSL_CTX_free(ctx);
-	if (fd >= 0)
-		close(fd);
-	ERR_clear_error();        /* a refused attempt is no error of the next */
-	return ok;
-}
-
 static int spawn_ping(struct spawn *s)
 {
-	struct timeval tv = { 0, 200000 };
-	redisContext *c;
-	int ok = 0;
+	struct target t = { .host = "127.0.0.1", .port = s->port,
+			    .socket = s->socket[0] ? s->socket : NULL,
+			    .connect_timeout = 0.2, .timeout = 0.2 };
+	struct target_conn *c;
+	struct rs_err err;
+	char *info, pid[32];
+	int ok;
 
-	if (s->transport == SPAWN_TLS)
-		return spawn_ping_tls(s);
-	c = s->socket[0] ? redisConnectUnixWithTimeout(s->socket, tv) :
-			   redisConnectWithTimeout("127.0.0.1", (int)s->port, tv);
-	if (c != NULL && !c->err) {
-		redisReply *r;
-
-		redisSetTimeout(c, tv);
-		r = redisCommand(c, "PING");
-		int pong = r != NULL && r->type == REDIS_REPLY_STATUS;
-
-		if (r != NULL)
-			freeReplyObject(r);
-		r = pong ? redisCommand(c, "INFO server") : NULL;
-		if (r != NULL && r->type == REDIS_REPLY_STRING)
-			ok = spawn_is_ours(s, r->str);
-		if (r != NULL)
-			freeReplyObject(r);
+	/* Over TLS the certificate is checked as any client checks it:
+	 * against the throwaway CA, for 127.0.0.1. */
+	if (s->transport == SPAWN_TLS) {
+		t.tls.on = 1;
+		t.tls.cacert = s->cafile;
 	}
-	if (c != NULL)
-		redisFree(c);
+	target_describe(&t);
+	/* SELECT 0 on the connect is the PING. */
+	if (target_connect(&t, &c, &err) < 0)
+		return 0;
+	if (target_info(c, &t, "server", &info, &err) < 0) {
+		target_close(c);
+		return 0;
+	}
+	/* Only our own child counts: on a TCP port another server may have
+	 * got there first, and it must never be taken for ours. */
+	target_info_field(info, "process_id", pid, sizeof pid);
+	ok = strtol(pid, NULL, 10) == (long)s->pid && pid[0] != '\0';
+	target_info_field(info, "redis_version", s->version, sizeof s->version);
+	free(info);
+	target_close(c);
 	return ok;
 }
 

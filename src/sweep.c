@@ -2,7 +2,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <hiredis/hiredis.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -174,7 +173,7 @@ struct sweep_env {
 	char client_cpu[ROW_STR];
 };
 
-static int sweep_env_read(redisContext *c, const struct target *t, struct sweep_env *env,
+static int sweep_env_read(struct target_conn *c, const struct target *t, struct sweep_env *env,
 			  struct rs_err *err)
 {
 	char *info, *sp;
@@ -289,7 +288,7 @@ struct sweep_snap {
 
 /* Bring back test t's data from its snapshot: 0 done, 1 to prepare
  * instead, -1 the connection failed. */
-static int sweep_restore(const struct sweep_config *cfg, redisContext *c,
+static int sweep_restore(const struct sweep_config *cfg, struct target_conn *c,
 			 const struct workload_test *t, struct sweep_snap *snap, struct rs_err *err)
 {
 	int rc;
@@ -312,7 +311,7 @@ static int sweep_restore(const struct sweep_config *cfg, redisContext *c,
 
 /* Keep what was just prepared for test t as a snapshot, if it is one key
  * and the server lets us.  Only a lost connection is an error. */
-static int sweep_snapshot(const struct sweep_config *cfg, redisContext *c,
+static int sweep_snapshot(const struct sweep_config *cfg, struct target_conn *c,
 			  const struct workload_test *t, struct sweep_snap *snap, struct rs_err *err)
 {
 	int rc;
@@ -335,7 +334,7 @@ static int sweep_snapshot(const struct sweep_config *cfg, redisContext *c,
 struct sweep {
 	const struct sweep_config *cfg;
 	const struct workload *w;
-	redisContext *c;          /* control: guard, flush, prepare, INFO */
+	struct target_conn *c;    /* control: guard, flush, prepare, INFO */
 	struct engine *e;
 	struct sweep_env env;     /* env.run_id: the server process c reaches */
 	/* Nothing flushes through c unless vetted: the guard passed for the
@@ -812,7 +811,7 @@ static int sweep_control_again(struct sweep *s, struct rs_err *err)
 	const struct sweep_config *cfg = s->cfg;
 	struct sweep_env env;
 
-	if (s->c != NULL && s->c->err == 0)
+	if (s->c != NULL && !target_failed(s->c))
 		return 0;
 	target_close(s->c);
 	s->c = NULL;

@@ -3,7 +3,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <hiredis/hiredis.h>
 #include <math.h>
 #include <poll.h>
@@ -11,11 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/time.h>
 #include <time.h>
-#include <unistd.h>
 
+#include "conn.h"
+#include "log.h"
 #include "num.h"
 #include "platform.h"
 #include "target.h"
@@ -40,44 +38,39 @@ void target_describe(struct target *t)
 		snprintf(t->desc, sizeof t->desc, "%s:%u", t->host, t->port);
 }
 
-static struct timeval target_tv(double s)
-{
-	struct timeval tv;
-
-	tv.tv_sec = (time_t)s;
-	tv.tv_usec = (suseconds_t)((s - floor(s)) * 1e6);
-	return tv;
-}
-
-/* A connect error as one line; a timeout says plainly what it means. */
-static int target_connect_error(const struct target *t, struct redisContext *c,
-				struct rs_err *err)
-{
-	if (c->err == REDIS_ERR_IO && (errno == EAGAIN || errno == EINPROGRESS ||
-				       strstr(c->errstr, "timed out")))
-		return rs_err_set(err, "%s: connect timed out after %g s", t->desc, t->connect_timeout);
-	return rs_err_set(err, "%s: cannot connect: %s", t->desc, c->errstr);
-}
+/* The control connection: the conn, hiredis' reader as the parser, and
+ * whether an exchange failed part-way (why: for the commands refused after). */
+struct target_conn {
+	struct conn *conn;
+	redisReader *reader;
+	int failed;
+	char why[160];
+	uint64_t rx;              /* bytes read since the connect */
+	unsigned char first;      /* the first of them: a TLS record's type? */
+	int eof;                  /* the server closed (or reset) the connection */
+};
 
 /* ---- one exchange on the control connection ----
  *
- * hiredis' blocking calls wait with SO_RCVTIMEO, which starts again at every
- * byte, and read a reply of any size: a server trickling a byte at a time or
- * sending a gigabyte would keep rsweep waiting, or eat its memory.  So the
- * context is only hiredis' reader here: writes and reads are rsweep's own,
- * non-blocking, each wait a poll() no longer than the time left and than
- * TARGET_SLICE_MS, so that a stop is seen. */
+ * A blocking read waits with SO_RCVTIMEO, which starts again at every byte,
+ * and hiredis reads a reply of any size: a server trickling a byte at a
+ * time or sending a gigabyte would keep rsweep waiting, or eat its memory.
+ * So hiredis is only the reader here: writes and reads go through the conn
+ * (conn.h), non-blocking, each wait a poll() on the event the conn asked
+ * for, no longer than the time left and than TARGET_SLICE_MS, so that a
+ * stop is seen; and no wait while TLS holds decrypted bytes. */
 
 #define TARGET_SLICE_MS 100
 #define TARGET_READ_CHUNK 16384
 
 struct target_xchg {
-	redisContext *c;
+	struct target_conn *c;
 	const struct target *t;
 	const char *what;         /* the command's name, for messages */
 	int per_reply;            /* the deadline restarts at each reply (pipelines) */
 	int drop_big_bulk;        /* read and drop a bulk over the cap (DUMP) */
 	int write_failed;         /* the server closed before taking the command */
+	short read_ev, write_ev;  /* what the conn's last read, write waits for */
 	sig_atomic_t stop0;       /* *t->stop when the exchange began */
 	double deadline;          /* CLOCK_MONOTONIC seconds */
 	uint64_t fed;             /* bytes read in this exchange */
@@ -113,8 +106,8 @@ static int target_fail(struct target_xchg *x, struct rs_err *err, const char *fm
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	x->c->err = REDIS_ERR_OTHER;
-	snprintf(x->c->errstr, sizeof x->c->errstr, "%.*s", (int)sizeof x->c->errstr - 1, msg);
+	x->c->failed = 1;
+	snprintf(x->c->why, sizeof x->c->why, "%.*s", (int)sizeof x->c->why - 1, msg);
 	return rs_err_set(err, "%s: %s", x->t->desc, msg);
 }
 
@@ -135,11 +128,14 @@ static int target_timed_out(struct target_xchg *x, struct rs_err *err)
 }
 
 /* Wait until the socket is ready for events, within the deadline and while
- * no stop arrives.  Returns poll's revents, or -1 (err filled). */
+ * no stop arrives.  Returns poll's revents, or -1 (err filled).  Decrypted
+ * bytes already buffered count as POLLIN at once. */
 static int target_wait(struct target_xchg *x, short events, struct rs_err *err)
 {
-	struct pollfd p = { .fd = x->c->fd, .events = events };
+	struct pollfd p = { .fd = conn_fd(x->c->conn), .events = events };
 
+	if ((events & POLLIN) && conn_pending(x->c->conn) > 0)
+		return POLLIN;
 	for (;;) {
 		double left = x->deadline - target_now();
 		int n;
@@ -163,14 +159,23 @@ static int target_wait(struct target_xchg *x, short events, struct rs_err *err)
 static int target_read(struct target_xchg *x, size_t max, struct rs_err *err)
 {
 	char buf[TARGET_READ_CHUNK];
-	ssize_t n = recv(x->c->fd, buf, max < sizeof buf ? max : sizeof buf, MSG_DONTWAIT);
+	struct rs_err why;
+	ssize_t n = conn_read(x->c->conn, buf, max < sizeof buf ? max : sizeof buf, &why);
 
-	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+	if (n == CONN_WANT_READ || n == CONN_WANT_WRITE) {
+		x->read_ev = n == CONN_WANT_READ ? POLLIN : POLLOUT;
 		return 0;
+	}
+	x->read_ev = POLLIN;
+	if (n < 0 || n == 0)
+		x->c->eof = n == 0 || errno == ECONNRESET;
 	if (n < 0)
-		return target_fail(x, err, "%s: read failed: %s", x->what, strerror(errno));
+		return target_fail(x, err, "%s: %s", x->what, why.msg);
 	if (n == 0)
 		return target_fail(x, err, "the server closed the connection during %s", x->what);
+	if (x->c->rx == 0)
+		x->c->first = (unsigned char)buf[0];
+	x->c->rx += (uint64_t)n;
 	if (x->headlen < sizeof x->head) {
 		size_t k = sizeof x->head - x->headlen < (size_t)n ? sizeof x->head - x->headlen :
 								      (size_t)n;
@@ -209,15 +214,21 @@ static int target_too_large(struct target_xchg *x, struct rs_err *err)
 	x->c->reader = fresh;
 	for (uint64_t left = total - x->fed; left > 0;) {
 		char buf[TARGET_READ_CHUNK];
+		struct rs_err why;
 		ssize_t n;
-		int ev = target_wait(x, POLLIN, err);
+		int ev = target_wait(x, x->read_ev, err);
 
 		if (ev < 0)
 			return -1;
-		n = recv(x->c->fd, buf, left < sizeof buf ? (size_t)left : sizeof buf, MSG_DONTWAIT);
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+		n = conn_read(x->c->conn, buf, left < sizeof buf ? (size_t)left : sizeof buf, &why);
+		if (n == CONN_WANT_READ || n == CONN_WANT_WRITE) {
+			x->read_ev = n == CONN_WANT_READ ? POLLIN : POLLOUT;
 			continue;
-		if (n <= 0)
+		}
+		x->read_ev = POLLIN;
+		if (n < 0)
+			return target_fail(x, err, "%s: %s", x->what, why.msg);
+		if (n == 0)
 			return target_fail(x, err, "the server closed the connection during %s",
 					   x->what);
 		left -= (uint64_t)n;
@@ -239,12 +250,13 @@ fail:
 static int target_exchange(struct target_xchg *x, const char *out, size_t len, size_t n,
 			   struct rs_err *err)
 {
-	redisContext *c = x->c;
+	struct target_conn *c = x->c;
 	size_t sent = 0, got = 0;
+	int writing;
 
-	if (c->err)
+	if (c->failed)
 		return rs_err_set(err, "%s: %s not sent: the connection failed before (%s)",
-				  x->t->desc, x->what, c->errstr);
+				  x->t->desc, x->what, c->why);
 	if (c->reader->len > c->reader->pos)
 		return target_fail(x, err, "the server sent a reply that nobody asked for "
 				   "(seen before %s)", x->what);
@@ -252,6 +264,8 @@ static int target_exchange(struct target_xchg *x, const char *out, size_t len, s
 	x->deadline = target_now() + x->t->timeout;
 	x->fed = x->partial = 0;
 	x->headlen = 0;
+	x->read_ev = POLLIN;
+	x->write_ev = POLLOUT;
 	while (got < n) {
 		size_t unread = c->reader->len - c->reader->pos;
 		void *reply;
@@ -274,23 +288,25 @@ static int target_exchange(struct target_xchg *x, const char *out, size_t len, s
 		unread = c->reader->len - c->reader->pos;
 		if (x->partial + unread > TARGET_MAX_REPLY)
 			return target_too_large(x, err);
-		ev = target_wait(x, (short)(POLLIN | (sent < len && !x->write_failed ? POLLOUT : 0)),
-				 err);
+		writing = sent < len && !x->write_failed;
+		ev = target_wait(x, (short)(x->read_ev | (writing ? x->write_ev : 0)), err);
 		if (ev < 0)
 			return -1;
 		if (ev & POLLNVAL)
 			return target_fail(x, err, "%s: the socket is closed", x->what);
-		if ((ev & POLLOUT) && sent < len && !x->write_failed) {
-			ssize_t w = platform_send_nowait(c->fd, out + sent, len - sent);
+		if (writing && (ev & (x->write_ev | POLLHUP | POLLERR))) {
+			struct rs_err why;
+			ssize_t w = conn_write(c->conn, out + sent, len - sent, &why);
 
+			x->write_ev = w == CONN_WANT_READ ? POLLIN : POLLOUT;
 			if (w > 0)
 				sent += (size_t)w;
-			else if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+			else if (w == CONN_ERROR)
 				/* The server may have said why before it closed
 				 * ("-ERR max number of clients reached"): read on. */
 				x->write_failed = errno ? errno : EPIPE;
 		}
-		if ((ev & (POLLIN | POLLHUP | POLLERR)) &&
+		if ((ev & (x->read_ev | POLLHUP | POLLERR)) &&
 		    target_read(x, TARGET_MAX_REPLY + 1 - (x->partial + unread), err) < 0)
 			return -1;
 	}
@@ -298,8 +314,8 @@ static int target_exchange(struct target_xchg *x, const char *out, size_t len, s
 		/* Answered before it had it all: an error reply, the server
 		 * about to close.  The reply is the caller's, the rest of the
 		 * command can never be sent. */
-		c->err = REDIS_ERR_OTHER;
-		snprintf(c->errstr, sizeof c->errstr, "the server answered %s before taking all of it",
+		c->failed = 1;
+		snprintf(c->why, sizeof c->why, "the server answered %s before taking all of it",
 			 x->what);
 	}
 	return 0;
@@ -315,7 +331,7 @@ static void target_keep(struct target_xchg *x, redisReply *r)
  * reply (any type, the caller frees it).  what names it in messages (NULL:
  * the format's first word); drop_big as in struct target_xchg.  Returns 0,
  * TARGET_DROPPED, or -1 with err filled. */
-static int target_vrun(redisContext *c, const struct target *t, const char *what, int drop_big,
+static int target_vrun(struct target_conn *c, const struct target *t, const char *what, int drop_big,
 		       redisReply **reply, struct rs_err *err, const char *fmt, va_list ap)
 {
 	struct target_xchg x = { .c = c, .t = t, .drop_big_bulk = drop_big,
@@ -342,14 +358,14 @@ static int target_vrun(redisContext *c, const struct target *t, const char *what
 			   (*reply)->str);
 		freeReplyObject(*reply);
 		*reply = NULL;
-		c->err = REDIS_ERR_EOF;
-		snprintf(c->errstr, sizeof c->errstr, "the server closed the connection");
+		c->failed = 1;
+		snprintf(c->why, sizeof c->why, "the server closed the connection");
 		return -1;
 	}
 	return rc;
 }
 
-static int target_run(redisContext *c, const struct target *t, const char *what,
+static int target_run(struct target_conn *c, const struct target *t, const char *what,
 		      redisReply **reply, struct rs_err *err, const char *fmt, ...)
 {
 	va_list ap;
@@ -361,41 +377,81 @@ static int target_run(redisContext *c, const struct target *t, const char *what,
 	return rc;
 }
 
-int target_connect(const struct target *t, struct redisContext **out, struct rs_err *err)
+/* The first command on a plain connection failed: a server that answered
+ * with a TLS record, or hung up on the first bytes, is a TLS port.  Say so
+ * instead of a protocol error.  Returns -1. */
+static int target_plain_to_tls(const struct target *t, struct target_conn *c, struct rs_err *err)
 {
-	struct timeval ctv = target_tv(t->connect_timeout);
-	redisContext *c;
+	/* 0x15 an alert, 0x16 a handshake: the record types a TLS server
+	 * answers plain bytes with. */
+	if (c->rx > 0 && (c->first == 0x15 || c->first == 0x16))
+		return rs_err_setk(err, RS_E_INPUT, "the server at %s speaks TLS: use --tls or "
+				   "rediss://", t->desc);
+	if (c->rx == 0 && c->eof)
+		return rs_err_setk(err, RS_E_INPUT, "the server at %s closed the connection without "
+				   "a reply: a TLS port? (use --tls or rediss://)", t->desc);
+	return -1;
+}
+
+/* One command of the connect (AUTH, SELECT), a plain connection's first
+ * failure explained by target_plain_to_tls. */
+static int target_run_first(struct target_conn *c, const struct target *t, const char *what,
+			    redisReply **reply, struct rs_err *err, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = target_vrun(c, t, what, 0, reply, err, fmt, ap);
+	va_end(ap);
+	if (rc < 0 && !t->tls.on)
+		target_plain_to_tls(t, c, err);
+	return rc;
+}
+
+int target_connect(const struct target *t, struct target_conn **out, struct rs_err *err)
+{
+	struct target_conn *c;
 	redisReply *r;
 
 	*out = NULL;
-	c = t->socket ? redisConnectUnixWithTimeout(t->socket, ctv) :
-			redisConnectWithTimeout(t->host, (int)t->port, ctv);
-	if (c == NULL)
-		return rs_err_set(err, "%s: cannot allocate a connection", t->desc);
-	if (c->err) {
-		target_connect_error(t, c, err);
-		redisFree(c);
+	c = xcalloc(1, sizeof *c);
+	if ((c->reader = redisReaderCreate()) == NULL) {
+		free(c);
+		return rs_err_set(err, "%s: cannot create a reply reader", t->desc);
+	}
+	if (conn_open(t, &c->conn, err) < 0) {
+		target_close(c);
 		return -1;
 	}
 	if (t->password != NULL) {
+		static int warned;
+
+		/* Once a run, not once for each of the engine's connections. */
+		if (!t->tls.on && !target_is_local(t) && !warned) {
+			warned = 1;
+			rs_log(RS_LOG_WARN, "%s: the password goes over a connection without TLS "
+			       "(--tls or rediss:// would encrypt it)", t->desc);
+		}
 		/* The password goes only into the AUTH command, never into a message. */
-		if ((t->user ? target_run(c, t, "AUTH", &r, err, "AUTH %s %s", t->user, t->password) :
-			       target_run(c, t, "AUTH", &r, err, "AUTH %s", t->password)) < 0) {
-			redisFree(c);
+		if ((t->user ? target_run_first(c, t, "AUTH", &r, err, "AUTH %s %s", t->user,
+						t->password) :
+			       target_run_first(c, t, "AUTH", &r, err, "AUTH %s", t->password)) < 0) {
+			target_close(c);
 			return -1;
 		}
 		if (r->type == REDIS_REPLY_ERROR) {
 			rs_err_set(err, "%s: authentication failed: %.200s", t->desc, r->str);
 			freeReplyObject(r);
-			redisFree(c);
+			target_close(c);
 			return -1;
 		}
 		freeReplyObject(r);
 	}
 	/* SELECT even for db 0: it proves the connection works without adding
 	 * to cmdstat_ping, which the PING tests are checked against. */
-	if (target_run(c, t, "SELECT", &r, err, "SELECT %u", t->dbnum) < 0) {
-		redisFree(c);
+	if (target_run_first(c, t, "SELECT", &r, err, "SELECT %u", t->dbnum) < 0) {
+		target_close(c);
 		return -1;
 	}
 	if (r->type == REDIS_REPLY_ERROR) {
@@ -405,7 +461,7 @@ int target_connect(const struct target *t, struct redisContext **out, struct rs_
 		else
 			rs_err_set(err, "%s: SELECT %u failed: %.200s", t->desc, t->dbnum, r->str);
 		freeReplyObject(r);
-		redisFree(c);
+		target_close(c);
 		return -1;
 	}
 	freeReplyObject(r);
@@ -413,30 +469,20 @@ int target_connect(const struct target *t, struct redisContext **out, struct rs_
 	return 0;
 }
 
-int target_connect_fd(const struct target *t, struct rs_err *err)
+int target_connect_conn(const struct target *t, struct conn **out, struct rs_err *err)
 {
-	redisContext *c;
-	int fd, flags;
+	struct target_conn *c;
 
+	*out = NULL;
 	if (target_connect(t, &c, err) < 0)
 		return -1;
-	/* Keep the socket, let hiredis free its context (which closes its own fd). */
-	fd = dup(c->fd);
-	redisFree(c);
-	if (fd < 0)
-		return rs_err_set(err, "%s: dup: %s", t->desc, strerror(errno));
-	flags = fcntl(fd, F_GETFL);
-	if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0) {
-		int e = errno;
-
-		close(fd);
-		return rs_err_set(err, "%s: fcntl: %s", t->desc, strerror(e));
-	}
-	/* The engine keeps its own idle timeout. */
-	return fd;
+	*out = c->conn;
+	c->conn = NULL;
+	target_close(c);
+	return 0;
 }
 
-int target_simple(struct redisContext *c, const struct target *t, struct rs_err *err,
+int target_simple(struct target_conn *c, const struct target *t, struct rs_err *err,
 		  const char *fmt, ...)
 {
 	va_list ap;
@@ -457,7 +503,7 @@ int target_simple(struct redisContext *c, const struct target *t, struct rs_err 
 	return 0;
 }
 
-int target_info(struct redisContext *c, const struct target *t, const char *section,
+int target_info(struct target_conn *c, const struct target *t, const char *section,
 		char **out, struct rs_err *err)
 {
 	redisReply *r;
@@ -495,7 +541,7 @@ void target_info_field(const char *info, const char *field, char *buf, size_t si
 	}
 }
 
-int target_key_count(struct redisContext *c, const struct target *t, uint64_t *keys,
+int target_key_count(struct target_conn *c, const struct target *t, uint64_t *keys,
 		     struct rs_err *err)
 {
 	char *info, *p;
@@ -510,7 +556,7 @@ int target_key_count(struct redisContext *c, const struct target *t, uint64_t *k
 	return 0;
 }
 
-int target_db_key_count(struct redisContext *c, const struct target *t, unsigned db,
+int target_db_key_count(struct target_conn *c, const struct target *t, unsigned db,
 			uint64_t *keys, struct rs_err *err)
 {
 	char *info, field[32], value[128];
@@ -524,7 +570,7 @@ int target_db_key_count(struct redisContext *c, const struct target *t, unsigned
 	return 0;
 }
 
-int target_flush(struct redisContext *c, const struct target *t, int db, struct rs_err *err)
+int target_flush(struct target_conn *c, const struct target *t, int db, struct rs_err *err)
 {
 	const char *cmd = db ? "FLUSHDB" : "FLUSHALL";
 	redisReply *r;
@@ -544,7 +590,7 @@ int target_flush(struct redisContext *c, const struct target *t, int db, struct 
 	return 0;
 }
 
-int target_point_stats(struct redisContext *c, const struct target *t, const char *name,
+int target_point_stats(struct target_conn *c, const struct target *t, const char *name,
 		       int64_t *calls, double *cpu, struct rs_err *err)
 {
 	char *info = NULL, *more = NULL, field[96], value[256], sys[64], user[64];
@@ -601,7 +647,7 @@ static void target_pipe_reply(struct target_xchg *x, redisReply *r)
 	freeReplyObject(r);
 }
 
-int target_pipeline(struct redisContext *c, const struct target *t, const char *buf, size_t len,
+int target_pipeline(struct target_conn *c, const struct target *t, const char *buf, size_t len,
 		    size_t n, struct rs_err *err)
 {
 	struct target_pipe p = { .failed = 0 };
@@ -622,7 +668,7 @@ int target_pipeline(struct redisContext *c, const struct target *t, const char *
 }
 
 /* One command whose reply target_dump may drop for its size. */
-static int target_run_dump(redisContext *c, const struct target *t, redisReply **reply,
+static int target_run_dump(struct target_conn *c, const struct target *t, redisReply **reply,
 			   struct rs_err *err, const char *fmt, ...)
 {
 	va_list ap;
@@ -634,7 +680,7 @@ static int target_run_dump(redisContext *c, const struct target *t, redisReply *
 	return rc;
 }
 
-int target_dump(struct redisContext *c, const struct target *t, const char *key, char **payload,
+int target_dump(struct target_conn *c, const struct target *t, const char *key, char **payload,
 		size_t *len, struct rs_err *err)
 {
 	redisReply *r;
@@ -655,7 +701,7 @@ int target_dump(struct redisContext *c, const struct target *t, const char *key,
 	return 0;
 }
 
-int target_restore(struct redisContext *c, const struct target *t, const char *key,
+int target_restore(struct target_conn *c, const struct target *t, const char *key,
 		   const char *payload, size_t len, struct rs_err *err)
 {
 	redisReply *r;
@@ -671,10 +717,19 @@ int target_restore(struct redisContext *c, const struct target *t, const char *k
 	return rc;
 }
 
-void target_close(struct redisContext *c)
+int target_failed(const struct target_conn *c)
 {
-	if (c != NULL)
-		redisFree(c);
+	return c->failed;
+}
+
+void target_close(struct target_conn *c)
+{
+	if (c == NULL)
+		return;
+	conn_close(c->conn);
+	if (c->reader != NULL)
+		redisReaderFree(c->reader);
+	free(c);
 }
 
 /* ---- the keyspace, for the safety guard ---- */
@@ -761,7 +816,7 @@ int target_keyspace_within(const struct target_keyspace *ks, unsigned dbnum,
 	return 0;
 }
 
-int target_keyspace(struct redisContext *c, const struct target *t, struct target_keyspace *ks,
+int target_keyspace(struct target_conn *c, const struct target *t, struct target_keyspace *ks,
 		    struct rs_err *err)
 {
 	char *info;
@@ -802,7 +857,7 @@ static const char target_flush_if_lua[] =
 	"if ARGV[4] == '1' then redis.call('FLUSHDB') else redis.call('FLUSHALL') end\n"
 	"return {1, info}\n";
 
-int target_flush_if(struct redisContext *c, const struct target *t, int db, unsigned dbnum,
+int target_flush_if(struct target_conn *c, const struct target *t, int db, unsigned dbnum,
 		    enum target_scope scope, uint64_t allow, struct target_keyspace *ks,
 		    struct rs_err *err)
 {

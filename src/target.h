@@ -1,6 +1,6 @@
 /* target.h: the server rsweep talks to, and its control connection.
  *
- * Connect (TCP or UNIX), AUTH, SELECT; read INFO; flush with the safety
+ * Connect (TCP, UNIX or TLS, through conn.h), AUTH, SELECT; read INFO; flush with the safety
  * guard's help; read commandstats and CPU.  Every call has a timeout; this
  * room never times anything.
  *
@@ -22,7 +22,8 @@
 
 #include "err.h"
 
-struct redisContext;
+struct target_conn;
+struct conn;
 
 /* The largest reply a control command may get, in bytes: the engine's cap
  * for load replies.  INFO is a few kilobytes; a bigger one is garbage, and
@@ -70,57 +71,63 @@ int target_is_local(const struct target *t);
 /* Fill t->desc from the address. */
 void target_describe(struct target *t);
 
-/* Open a blocking connection with timeouts, AUTH and SELECT done.  On
- * failure err reads "<desc>: <reason>" and *out is NULL. */
-int target_connect(const struct target *t, struct redisContext **out, struct rs_err *err);
+/* Open the control connection (conn_open: TCP, UNIX or TLS, within
+ * t->connect_timeout), AUTH and SELECT done.  On failure err reads
+ * "<desc>: <reason>" and *out is NULL; a plain connection whose server
+ * answers its first command as a TLS port does says so (RS_E_INPUT). */
+int target_connect(const struct target *t, struct target_conn **out, struct rs_err *err);
 
-/* Open a connection as target_connect does and hand over its socket, set
- * non-blocking, for the engine. Returns the fd or -1. */
-int target_connect_fd(const struct target *t, struct rs_err *err);
+/* Open a connection as target_connect does and hand over its conn
+ * (conn.h, non-blocking), for the engine.  Returns 0 or -1. */
+int target_connect_conn(const struct target *t, struct conn **out, struct rs_err *err);
 
 /* Run a command whose reply must not be an error; the reply is discarded. */
-int target_simple(struct redisContext *c, const struct target *t, struct rs_err *err,
+int target_simple(struct target_conn *c, const struct target *t, struct rs_err *err,
 		  const char *fmt, ...);
 
 /* INFO section into a malloc'd string (caller frees). */
-int target_info(struct redisContext *c, const struct target *t, const char *section,
+int target_info(struct target_conn *c, const struct target *t, const char *section,
 		char **out, struct rs_err *err);
 /* Copy the value of "field:" in an INFO text into buf ("" if absent). */
 void target_info_field(const char *info, const char *field, char *buf, size_t size);
 
 /* Keys in all databases (INFO keyspace). */
-int target_key_count(struct redisContext *c, const struct target *t, uint64_t *keys,
+int target_key_count(struct target_conn *c, const struct target *t, uint64_t *keys,
 		     struct rs_err *err);
 /* Keys in database db. */
-int target_db_key_count(struct redisContext *c, const struct target *t, unsigned db,
+int target_db_key_count(struct target_conn *c, const struct target *t, unsigned db,
 			uint64_t *keys, struct rs_err *err);
 /* FLUSHALL (db = 0) or FLUSHDB (db = 1).  A renamed or forbidden command is
  * a clear error. */
-int target_flush(struct redisContext *c, const struct target *t, int db, struct rs_err *err);
+int target_flush(struct target_conn *c, const struct target *t, int db, struct rs_err *err);
 /* The counters read around a timed window, in one INFO round trip (two on
  * servers before 7.0, which take one section per INFO): calls= of
  * cmdstat_<name> (0 if the command has not run yet) and used_cpu_sys +
  * used_cpu_user in seconds. */
-int target_point_stats(struct redisContext *c, const struct target *t, const char *name,
+int target_point_stats(struct target_conn *c, const struct target *t, const char *name,
 		       int64_t *calls, double *cpu, struct rs_err *err);
 /* Send a pipeline of n commands held in buf and read n replies; the first
  * error reply fails (after all n are read: the connection stays usable). */
-int target_pipeline(struct redisContext *c, const struct target *t, const char *buf, size_t len,
+int target_pipeline(struct target_conn *c, const struct target *t, const char *buf, size_t len,
 		    size_t n, struct rs_err *err);
 
 /* DUMP key into a malloc'd *payload of *len bytes.  Returns 0, 1 when
  * there is nothing to keep (an error reply: DUMP renamed or forbidden; no
  * such key; or a payload larger than TARGET_MAX_REPLY, read and dropped so
  * that the connection stays usable), or -1 when the connection failed. */
-int target_dump(struct redisContext *c, const struct target *t, const char *key, char **payload,
+int target_dump(struct target_conn *c, const struct target *t, const char *key, char **payload,
 		size_t *len, struct rs_err *err);
 /* RESTORE key from a DUMP payload.  Returns 0, 1 when the server refuses
  * it (an error reply: another version's payload, a key in the way,
  * RESTORE forbidden), or -1 when the connection failed. */
-int target_restore(struct redisContext *c, const struct target *t, const char *key,
+int target_restore(struct target_conn *c, const struct target *t, const char *key,
 		   const char *payload, size_t len, struct rs_err *err);
 
-void target_close(struct redisContext *c);
+/* 1 when a command failed part-way on c and it can carry no more (target
+ * it again), else 0. */
+int target_failed(const struct target_conn *c);
+
+void target_close(struct target_conn *c);
 
 /* Keys per database, as INFO keyspace gives them (a database holding no
  * key is absent). */
@@ -141,7 +148,7 @@ int target_keyspace_parse(const char *info, struct target_keyspace *ks, struct r
 uint64_t target_keyspace_db(const struct target_keyspace *ks, unsigned db);
 void target_keyspace_free(struct target_keyspace *ks);
 /* INFO keyspace, parsed. */
-int target_keyspace(struct redisContext *c, const struct target *t, struct target_keyspace *ks,
+int target_keyspace(struct target_conn *c, const struct target *t, struct target_keyspace *ks,
 		    struct rs_err *err);
 
 /* Which keys a limit counts. */
@@ -160,7 +167,7 @@ int target_keyspace_within(const struct target_keyspace *ks, unsigned dbnum,
  * the limit, 2 the server would not run the script (EVAL renamed, refused
  * by ACL, or the flush refused inside it: nothing was flushed, err says
  * why), -1 the connection failed or the keyspace could not be read. */
-int target_flush_if(struct redisContext *c, const struct target *t, int db, unsigned dbnum,
+int target_flush_if(struct target_conn *c, const struct target *t, int db, unsigned dbnum,
 		    enum target_scope scope, uint64_t allow, struct target_keyspace *ks,
 		    struct rs_err *err);
 

@@ -672,7 +672,7 @@ static void bad_ctl_start(struct target *t, double timeout, enum bad_mode mode, 
 	target_describe(t);
 }
 
-static void bad_ctl_stop(struct redisContext *c)
+static void bad_ctl_stop(struct target_conn *c)
 {
 	target_close(c);
 	bad_stop();
@@ -695,7 +695,7 @@ Test(badserver, the_control_fake_answers_what_rsweep_asks)
 {
 	struct target t;
 	struct rs_err err;
-	struct redisContext *c;
+	struct target_conn *c;
 	int64_t calls;
 	double cpu;
 	uint64_t keys;
@@ -715,7 +715,7 @@ Test(badserver, a_trickled_select_reply_fails_at_the_timeout)
 {
 	struct target t;
 	struct rs_err err;
-	struct redisContext *c;
+	struct target_conn *c;
 	double t0;
 	int rc;
 
@@ -730,7 +730,7 @@ Test(badserver, a_trickled_info_reply_fails_at_the_timeout)
 {
 	struct target t;
 	struct rs_err err;
-	struct redisContext *c;
+	struct target_conn *c;
 	char *info = NULL;
 	double t0;
 	int rc;
@@ -748,7 +748,7 @@ Test(badserver, a_trickled_flushall_reply_fails_at_the_timeout)
 {
 	struct target t;
 	struct rs_err err;
-	struct redisContext *c;
+	struct target_conn *c;
 	double t0;
 	int rc;
 
@@ -769,7 +769,7 @@ Test(badserver, a_trickled_reply_in_a_preparation_pipeline_fails_at_the_timeout)
 				   "*3\r\n$5\r\nRPUSH\r\n$1\r\nl\r\n$1\r\nx\r\n";
 	struct target t;
 	struct rs_err err;
-	struct redisContext *c;
+	struct target_conn *c;
 	double t0;
 	int rc;
 
@@ -795,7 +795,7 @@ Test(badserver, a_300_mb_info_reply_fails_at_the_cap_in_bounded_memory)
 {
 	struct target t;
 	struct rs_err err;
-	struct redisContext *c;
+	struct target_conn *c;
 	char *info = NULL, what[96];
 	const char *san = getenv("RS_SANITIZERS");
 	int rc;
@@ -826,7 +826,7 @@ Test(badserver, a_dump_larger_than_the_cap_is_dropped_and_the_connection_kept)
 {
 	struct target t;
 	struct rs_err err;
-	struct redisContext *c;
+	struct target_conn *c;
 	char *payload = NULL;
 	size_t len = 0;
 	int rc;
@@ -848,7 +848,7 @@ Test(badserver, an_error_reply_with_a_newline_is_one_line)
 {
 	struct target t;
 	struct rs_err err;
-	struct redisContext *c;
+	struct target_conn *c;
 	int rc;
 
 	bad_ctl_start(&t, 1, BAD_CTL_ERR_NEWLINE, "SELECT", 0);
