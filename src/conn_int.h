@@ -11,6 +11,7 @@ struct ssl_st;
 struct conn {
 	int fd;
 	struct ssl_st *ssl;       /* NULL: plain */
+	int tls_failed;           /* a fatal TLS error: no close_notify */
 };
 
 /* Seconds on CLOCK_MONOTONIC. */
