@@ -149,6 +149,36 @@ static int run_apply_sweep_file(struct rs_config *cfg, struct rs_err *err)
 	return 0;
 }
 
+/* The TLS options: --tls for -h and -p (a --target says rediss://), and
+ * the others only where TLS is on, since silently ignoring a --cacert
+ * would measure a connection the user did not ask for.  Returns 0 or -1
+ * (usage). */
+static int run_check_tls(const struct rs_config *cfg, struct rs_err *err)
+{
+	static const char *const opt[] = { "sni", "cacert", "cacertdir", "cert", "key", "insecure",
+					   "tls-ciphers", "tls-ciphersuites" };
+	int on = cfg->tls;
+
+	if (cfg->tls && cfg->target.n > 0)
+		return rs_err_set(err, "--tls is for -h and -p: a --target says rediss://HOST:PORT");
+	if (cfg->tls && cfg->spawn)
+		return rs_err_set(err, "--tls: a --spawn server listens without TLS");
+	if (cfg->tls && opts_given(cfg, "socket"))
+		return rs_err_set(err, "--tls is for TCP (-h, -p), not a UNIX socket (-s)");
+	for (size_t i = 0; i < cfg->target.n && !on; i++) {
+		const char *eq = strchr(cfg->target.v[i], '=');
+
+		on = eq != NULL && strncmp(eq + 1, "rediss://", 9) == 0;
+	}
+	for (size_t i = 0; i < sizeof opt / sizeof opt[0]; i++)
+		if (opts_given(cfg, opt[i]) && !on)
+			return rs_err_set(err, "--%s is a TLS option: add --tls (or a rediss:// target)",
+					  opt[i]);
+	if (cfg->key != NULL && cfg->cert == NULL)
+		return rs_err_set(err, "--key goes with --cert");
+	return 0;
+}
+
 /* Checks that need more than one option; all before anything is touched. */
 static int run_check(struct rs_config *cfg, struct rs_err *err)
 {
@@ -210,6 +240,8 @@ static int run_check(struct rs_config *cfg, struct rs_err *err)
 				  "labelled LABEL=URI");
 	if (cfg->target.n == 0 && cfg->spawn_args.n > 0 && !cfg->spawn)
 		return rs_err_set(err, "--spawn-args goes with --spawn or a spawn: target");
+	if (run_check_tls(cfg, err) < 0)
+		return -1;
 	if (cfg->resume && cfg->output == NULL)
 		return rs_err_set(err, "--resume needs -o FILE.csv");
 	if (cfg->resume && cfg->overwrite)
@@ -243,7 +275,14 @@ static void run_target_desc(const struct rs_config *cfg, char *buf, size_t size)
 		return;
 	}
 	target_describe(&t);
-	xstrlcpy(buf, t.desc, size);
+	if (cfg->tls) {
+		struct sbuf b;
+
+		sbuf_fixed(&b, buf, size);
+		sbuf_printf(&b, "rediss://%s%s", t.desc, cfg->insecure ? " (insecure)" : "");
+	} else {
+		xstrlcpy(buf, t.desc, size);
+	}
 }
 
 /* Resuming adds points to series measured before: refuse when this run
@@ -459,7 +498,8 @@ static void run_target_row(const struct rs_config *cfg, const struct run_tgt *g,
 	}
 	sbuf_fixed(&b, buf, size);
 	if (!g->spawned) {
-		sbuf_printf(&b, "%s", g->def->uri);
+		/* Unverified numbers say so wherever they go. */
+		sbuf_printf(&b, "%s%s", g->def->uri, g->def->tls && cfg->insecure ? " (insecure)" : "");
 		return;
 	}
 	sbuf_printf(&b, "%s%s", g->transport == SPAWN_TLS ? "spawn+tls:" :
@@ -528,10 +568,22 @@ static int run_target(const struct rs_config *cfg, double timeout, struct run_tg
 		t->socket = d->kind == TARGETS_UNIX ? d->path : NULL;
 		t->host = d->host;
 		t->port = d->port;
+		t->tls.on = d->tls;
 	} else {
 		t->socket = cfg->socket;
 		t->host = cfg->host;
 		t->port = (unsigned)cfg->port;
+		t->tls.on = cfg->tls;
+	}
+	if (t->tls.on) {
+		t->tls.insecure = cfg->insecure;
+		t->tls.sni = cfg->sni;
+		t->tls.cacert = cfg->cacert;
+		t->tls.cacertdir = cfg->cacertdir;
+		t->tls.cert = cfg->cert;
+		t->tls.key = cfg->key;
+		t->tls.ciphers = cfg->tls_ciphers;
+		t->tls.ciphersuites = cfg->tls_ciphersuites;
 	}
 	target_describe(t);
 	/* Messages name the real socket; rows, the stable description. */
@@ -695,8 +747,10 @@ static int run_sweep(const struct rs_config *cfg, struct run_job *job, struct ru
 		progress_summary(&ui->progress, ui->points, ui->timed, ui->errors, cfg->output);
 	else
 		progress_end(&ui->progress);
-	/* An unreachable or twice-given --target is bad input, not a failure. */
-	rc = st == SWEEP_FAILED && (err->kind == RS_E_INPUT || err->kind == RS_E_USAGE) ? -1 :
+	/* An unreachable or twice-given --target is bad input, not a failure;
+	 * so is a certificate that does not verify (refused). */
+	rc = st == SWEEP_FAILED && (err->kind == RS_E_INPUT || err->kind == RS_E_USAGE ||
+				    err->kind == RS_E_REFUSED) ? -1 :
 	     run_status(cfg, st, err);
 	for (size_t k = job->ntg; k-- > 0;) {
 		sweep_close(job->tg[k].s);

@@ -68,6 +68,11 @@ struct rs_config {
 	uint64_t dbnum;
 	double connect_timeout;
 	double timeout;
+	/* TLS, as redis-cli's options mean it (target.h: struct target_tls) */
+	int tls;
+	char *sni, *cacert, *cacertdir, *cert, *key;
+	int insecure;
+	char *tls_ciphers, *tls_ciphersuites;
 	int spawn;
 	char *spawn_path;         /* follows spawn: OT_OPTSTRING */
 	int spawn_tcp;

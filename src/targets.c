@@ -166,8 +166,9 @@ static int targets_tcp(const char *s, struct targets_def *d, struct rs_err *err)
 	if (strchr(d->host, '?') != NULL || (*end == '/' && strchr(end, '?') != NULL))
 		return rs_err_setk(err, RS_E_USAGE, "target '%s': URI options (?...) are not supported",
 				   d->label);
-	snprintf(d->uri, sizeof d->uri, strchr(d->host, ':') ? "redis://%s%s[%s]:%u" :
-		 "redis://%s%s%s:%u", d->user ? d->user : "", d->user ? "@" : "", d->host, d->port);
+	snprintf(d->uri, sizeof d->uri, strchr(d->host, ':') ? "%s://%s%s[%s]:%u" :
+		 "%s://%s%s%s:%u", d->tls ? "rediss" : "redis", d->user ? d->user : "",
+		 d->user ? "@" : "", d->host, d->port);
 	if (d->has_db)
 		snprintf(d->uri + strlen(d->uri), sizeof d->uri - strlen(d->uri), "/%u", d->dbnum);
 	return 0;
@@ -203,11 +204,12 @@ int targets_parse_one(const char *spec, struct targets_def *d, struct rs_err *er
 		snprintf(d->uri, sizeof d->uri, "unix://%s", d->path);
 		return 0;
 	}
-	if (strncmp(uri, "redis://", 8) == 0) {
+	if (strncmp(uri, "redis://", 8) == 0 || strncmp(uri, "rediss://", 9) == 0) {
 		d->kind = TARGETS_TCP;
+		d->tls = uri[5] == 's';
 		if (strlen(uri) >= sizeof d->uri + 64)
 			return rs_err_setk(err, RS_E_USAGE, "target '%s': the URI is too long", d->label);
-		return targets_tcp(uri + 8, d, err);
+		return targets_tcp(uri + (d->tls ? 9 : 8), d, err);
 	}
 	if (strncmp(uri, "spawn:", 6) == 0 || strncmp(uri, "spawn+tcp:", 10) == 0 ||
 	    strncmp(uri, "spawn+tls:", 10) == 0) {
@@ -222,13 +224,10 @@ int targets_parse_one(const char *spec, struct targets_def *d, struct rs_err *er
 		snprintf(d->uri, sizeof d->uri, "%s", uri);
 		return 0;
 	}
-	if (strncmp(uri, "rediss://", 9) == 0)
-		return rs_err_setk(err, RS_E_USAGE, "target '%s': TLS (rediss://) is not supported",
-				   d->label);
 	/* Only the scheme is quoted: what follows may hold a password. */
 	return rs_err_setk(err, RS_E_USAGE, "target '%s': '%.*s:...' is not a target URI "
-			   "(unix:///PATH, redis://HOST:PORT[/DB], spawn:[PATH], spawn+tcp:[PATH] or "
-			   "spawn+tls:[PATH])",
+			   "(unix:///PATH, redis://HOST:PORT[/DB], rediss://HOST:PORT[/DB], spawn:[PATH], "
+			   "spawn+tcp:[PATH] or spawn+tls:[PATH])",
 			   d->label, (int)strcspn(uri, ":@/"), uri);
 }
 

@@ -5,6 +5,8 @@
  *
  *   unix:///path/to.sock                      a UNIX socket
  *   redis://[user[:password]@]host[:port][/db] TCP (redis-cli -u); port 6379
+ *   rediss://[user[:password]@]host[:port][/db] the same over TLS, with the
+ *                                             global TLS options (--cacert...)
  *   spawn:[PATH]                              a private server from PATH (or
  *                                             redis-server on PATH), UNIX socket
  *   spawn+tcp:[PATH]                          the same, on a free 127.0.0.1 port
@@ -40,6 +42,7 @@ struct targets_def {
 	int has_db;               /* the URI named a database (/db) */
 	unsigned dbnum;
 	char *user, *password;    /* TCP, percent-decoded; NULL when absent */
+	int tls;                  /* TCP: rediss:// */
 	char **args;              /* spawn: extra server arguments (--spawn-args) */
 	size_t nargs;
 	char uri[TARGETS_URI_MAX]; /* the URI without its password, for messages */

@@ -54,6 +54,17 @@ Test(targets, every_scheme)
 	cr_assert_str_eq(d.host, "::1");
 	cr_assert_eq(d.port, 7000);
 	cr_assert_str_eq(d.uri, "redis://[::1]:7000");
+	cr_assert_eq(d.tls, 0);
+	targets_def_free(&d);
+
+	/* rediss://: TLS on, the rest as redis://. */
+	cr_assert_eq(targets_parse_one("t=rediss://bob:pw@h:6390/2", &d, &err), 0, "%s", err.msg);
+	cr_assert_eq(d.kind, TARGETS_TCP);
+	cr_assert_eq(d.tls, 1);
+	cr_assert_str_eq(d.host, "h");
+	cr_assert_str_eq(d.password, "pw");
+	cr_assert_eq(d.port, 6390);
+	cr_assert_str_eq(d.uri, "rediss://bob@h:6390/2");
 	targets_def_free(&d);
 
 	cr_assert_eq(targets_parse_one("s=spawn:", &d, &err), 0, "%s", err.msg);
@@ -117,7 +128,6 @@ Test(targets, malformed_uris_name_the_target_and_never_the_password)
 	cr_assert(strstr(bad("a=redis://h:63x"), "port"));
 	cr_assert(strstr(bad("a=redis://h:1/x"), "database"));
 	cr_assert(strstr(bad("a=redis://h:1/2000000"), "database"));
-	cr_assert(strstr(bad("a=rediss://h"), "TLS"));
 	cr_assert(strstr(bad("a=redis://[::1:5"), "'['"));
 	cr_assert(strstr(bad("a,b=spawn:"), "comma"));
 	cr_assert(strstr(bad("-a=spawn:"), "'-'"));
