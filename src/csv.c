@@ -84,6 +84,8 @@ static const struct csv_col csv_cols[] = {
 	COL_D(svc_p50_ms, svc_p50_ms, 4),
 	COL_D(svc_p99_ms, svc_p99_ms, 4),
 	COL_D(svc_p999_ms, svc_p999_ms, 4),
+	/* TLS handshakes are timed apart from the window. */
+	COL_D(connect_ms, connect_ms, 3),
 	/* Last, and quoted when it holds text (csv_format_row): a row a crash
 	 * cut short inside it never reads as whole. */
 	COL_S(first_error, first_error),

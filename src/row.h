@@ -64,6 +64,10 @@ struct rs_row {
 	int64_t rate_short;       /* 1: the achieved rate (rps) fell short of it */
 	char arrivals[16];        /* "uniform" or "poisson" */
 	double svc_p50_ms, svc_p99_ms, svc_p999_ms; /* service time: from the actual send */
+	/* The slowest setup (connect, TLS handshake, AUTH, SELECT) of the
+	 * load connections the point ran on, from when they were last
+	 * opened; NAN in rows written before it was kept. */
+	double connect_ms;
 
 	/* Where a row came from, for messages; not a column. */
 	const char *src;

@@ -627,6 +627,7 @@ static void sweep_row_fill(const struct sweep *s, const struct workload_test *t,
 	row->requests = (int64_t)res->requests;
 	row->repeat = p->repeat;
 	row->seconds = res->seconds;
+	row->connect_ms = res->connect_ms > 0 ? res->connect_ms : NAN;
 	row->rps = res->seconds > 0 ? (double)res->requests / res->seconds : 0;
 	row->avg_ms = hist_mean(&res->hist) / 1e6;
 	row->min_ms = res->hist.count ? (double)res->hist.min / 1e6 : 0;
