@@ -1,0 +1,154 @@
+#!/bin/sh
+# TLS end to end, against a private redis-server with a TLS port and
+# certificates this test makes with the openssl command: exact request
+# counts over TLS at P=1 and P=16 (INFO commandstats grows by what the rows
+# report); an unknown CA, a certificate for another host, an expired one,
+# each its own line, exit 2 and no row; --insecure against the unknown CA,
+# said in the target column; a TLS client at a plain port and a plain client
+# at the TLS port, each its line; a server that completes the handshake and
+# then never answers fails after --timeout.  The certificates are switched
+# on the one server with CONFIG SET.  No timing is asserted; every run is
+# bounded by -n, --timeout and --connect-timeout.
+. "${RS_SRCDIR:-.}/tests/cli/lib.sh"
+command -v openssl >/dev/null 2>&1 || { echo "SKIP: no openssl"; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
+
+C=$T/certs
+mkdir "$C"
+# cert NAME CA SAN DAYS: a server certificate signed by CA.
+SERIAL=100
+cert() {
+	SERIAL=$((SERIAL + 1))
+	openssl req -newkey rsa:2048 -nodes -keyout "$C/$1.key" -out "$C/$1.csr" \
+		-subj "/CN=$1" 2>/dev/null || fail "openssl req for $1"
+	printf 'subjectAltName=%s\n' "$3" >"$C/$1.ext"
+	openssl x509 -req -in "$C/$1.csr" -CA "$C/$2.crt" -CAkey "$C/$2.key" -set_serial "$SERIAL" \
+		-days "$4" -extfile "$C/$1.ext" -out "$C/$1.crt" 2>/dev/null || fail "openssl x509 for $1"
+}
+for ca in ca otherca; do
+	openssl req -x509 -newkey rsa:2048 -nodes -keyout "$C/$ca.key" -out "$C/$ca.crt" \
+		-subj "/CN=rsweep test $ca" -days 2 2>/dev/null || fail "openssl: no CA $ca"
+done
+cert good ca "IP:127.0.0.1,DNS:localhost" 2
+cert stranger otherca "IP:127.0.0.1,DNS:localhost" 2
+cert elsewhere ca "DNS:elsewhere.example" 2
+# -days -1: notAfter a day before notBefore, and before now.
+cert expired ca "IP:127.0.0.1,DNS:localhost" -1
+
+free_port() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+# The server: TLS on TPORT, plain TCP on PPORT, and the UNIX socket the
+# test reads counters on.  A port taken between free_port and the start
+# is tried again.
+for try in 1 2 3 4 5; do
+	TPORT=$(free_port)
+	PPORT=$(free_port)
+	[ "$TPORT" != "$PPORT" ] || continue
+	start_redis --port "$PPORT" --bind 127.0.0.1 --tls-port "$TPORT" \
+		--tls-cert-file "$C/good.crt" --tls-key-file "$C/good.key" \
+		--tls-ca-cert-file "$C/ca.crt" --tls-auth-clients no
+	redis-cli --tls --cacert "$C/ca.crt" -h 127.0.0.1 -p "$TPORT" ping 2>/dev/null |
+		grep -q PONG && break
+	stop_redis
+	TPORT=
+done
+[ -n "$TPORT" ] || fail "no TLS server"
+
+use_cert() {
+	rcli config set tls-cert-file "$C/$1.crt" tls-key-file "$C/$1.key" | grep -q OK ||
+		fail "CONFIG SET to the $1 certificate"
+}
+TLS="-h 127.0.0.1 -p $TPORT --tls --connect-timeout 5 --timeout 10"
+
+# 1. Exact counts over TLS, P=1 and P=16, and the handshakes timed.
+f=$T/tls.csv
+before=$(get_calls)
+expect_status 0 "$RSWEEP" run $TLS --cacert "$C/ca.crt" -t get -P 1,16 --repeat 1 -n 3000 \
+	-c 4 -q -o "$f"
+after=$(get_calls)
+[ "$(rows "$f")" = 2 ] || fail "$(rows "$f") rows, wanted 2"
+check_csv "$f"
+sum=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { s += $c["requests"] } END { print s }' "$f")
+[ "$sum" = 6000 ] || fail "the rows report $sum requests, wanted 6000"
+[ $((after - before)) = "$sum" ] || fail "cmdstat_get grew by $((after - before)), the rows report $sum"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	 !($c["connect_ms"] > 0) || $c["target"] != "rediss://127.0.0.1:'"$TPORT"'" { bad = 1 }
+	 END { exit bad }' "$f" || fail "connect_ms or the target column is wrong: $(cat "$f")"
+
+# 2. An unknown CA, refused with what to do; --insecure goes through.
+use_cert stranger
+expect_status 2 "$RSWEEP" run $TLS --cacert "$C/ca.crt" -t get -n 100 -c 2 -q -o "$T/no1.csv"
+grep -q "certificate verify failed: .*(unknown CA; --cacert names the CA, --insecure skips the check)" \
+	"$T/err" || fail "unknown CA: $(cat "$T/err")"
+[ "$(wc -l <"$T/err")" = 1 ] || fail "more than one line: $(cat "$T/err")"
+[ ! -s "$T/no1.csv" ] || fail "a refused certificate left rows: $(cat "$T/no1.csv")"
+expect_status 0 "$RSWEEP" run $TLS --insecure -t get -n 200 -c 2 --repeat 1 -q -o "$T/ins.csv"
+grep -q ",rediss://127.0.0.1:$TPORT (insecure)," "$T/ins.csv" ||
+	fail "--insecure is not in the target column: $(cat "$T/ins.csv")"
+
+# 3. A certificate for another host, and the name to expect given with --sni.
+use_cert elsewhere
+expect_status 2 "$RSWEEP" run $TLS --cacert "$C/ca.crt" -t get -n 100 -c 2 -q -o "$T/no2.csv"
+grep -q "certificate verify failed: the certificate is not for 127.0.0.1 (--sni" "$T/err" ||
+	fail "host name mismatch: $(cat "$T/err")"
+[ ! -s "$T/no2.csv" ] || fail "a host name mismatch left rows"
+expect_status 0 "$RSWEEP" run $TLS --cacert "$C/ca.crt" --sni elsewhere.example -t get -n 200 \
+	-c 2 --repeat 1 -q -o "$T/sni.csv"
+
+# 4. An expired certificate.
+use_cert expired
+expect_status 2 "$RSWEEP" run $TLS --cacert "$C/ca.crt" -t get -n 100 -c 2 -q -o "$T/no3.csv"
+grep -q "certificate verify failed: certificate has expired" "$T/err" ||
+	fail "expired: $(cat "$T/err")"
+[ ! -s "$T/no3.csv" ] || fail "an expired certificate left rows"
+use_cert good
+
+# 5. TLS at the plain port, plain at the TLS port: one line each, exit 2.
+expect_status 2 "$RSWEEP" run -h 127.0.0.1 -p "$PPORT" --tls --cacert "$C/ca.crt" \
+	--connect-timeout 1 -t get -n 100 -c 2 -q -o "$T/no4.csv"
+grep -q "^rsweep run: the server at 127.0.0.1:$PPORT does not speak TLS (a plain port?)" "$T/err" ||
+	fail "TLS at a plain port: $(cat "$T/err")"
+expect_status 2 "$RSWEEP" run --target plain=redis://127.0.0.1:"$TPORT" -t get -n 100 -c 2 -q \
+	-o "$T/no5.csv"
+grep -q "the server at 127.0.0.1:$TPORT .*TLS.*use --tls or rediss://" "$T/err" ||
+	fail "plain at the TLS port: $(cat "$T/err")"
+[ ! -s "$T/no4.csv" ] && [ ! -s "$T/no5.csv" ] || fail "a wrong port left rows"
+
+# 6. rediss:// in a --target takes the global TLS options.
+expect_status 0 "$RSWEEP" run --target tls=rediss://127.0.0.1:"$TPORT" --cacert "$C/ca.crt" \
+	-t get -n 200 -c 2 --repeat 1 -q -o "$T/uri.csv"
+grep -q "^tls,GET,.*,rediss://127.0.0.1:$TPORT," "$T/uri.csv" || fail "rediss:// rows: $(cat "$T/uri.csv")"
+
+# 7. A TLS option without TLS is a usage error.
+expect_status 2 "$RSWEEP" run -s "$SOCK" --cacert "$C/ca.crt" -t get -n 100 -q
+grep -q -- "--cacert is a TLS option" "$T/err" || fail "--cacert without --tls: $(cat "$T/err")"
+
+# 8. A server that completes the handshake and never answers: --timeout.
+cat >"$T/mute.py" <<'PY'
+import signal, socket, ssl, sys
+signal.alarm(60)
+ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+ctx.load_cert_chain(sys.argv[1], sys.argv[2])
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+s.listen(8)
+print(s.getsockname()[1], flush=True)
+keep = []
+while True:
+    c, _ = s.accept()
+    try:
+        keep.append(ctx.wrap_socket(c, server_side=True))
+    except (ssl.SSLError, OSError):
+        pass
+PY
+python3 "$T/mute.py" "$C/good.crt" "$C/good.key" >"$T/mute.port" &
+MUTE=$!
+trap 'kill $MUTE 2>/dev/null; cleanup' EXIT
+wait_for 10 "the mute TLS server to listen" test -s "$T/mute.port"
+MPORT=$(cat "$T/mute.port")
+expect_status 1 "$RSWEEP" run -h 127.0.0.1 -p "$MPORT" --tls --cacert "$C/ca.crt" --timeout 1 \
+	-t get -n 100 -c 2 -q -o "$T/no6.csv"
+grep -q "timed out after 1 s" "$T/err" || fail "the mute server: $(cat "$T/err")"
+[ ! -s "$T/no6.csv" ] || fail "the mute server left rows"
+exit 0
