@@ -2,7 +2,7 @@
 # TLS end to end, against a private redis-server with a TLS port and
 # certificates this test makes with the openssl command: exact request
 # counts over TLS at P=1 and P=16 (INFO commandstats grows by what the rows
-# report); an unknown CA, a certificate for another host, an expired one,
+# report), and with batches of 1 MiB; an unknown CA, a certificate for another host, an expired one,
 # each its own line, exit 2 and no row; --insecure against the unknown CA,
 # said in the target column; a TLS client at a plain port and a plain client
 # at the TLS port, each its line; a server that completes the handshake and
@@ -75,6 +75,19 @@ sum=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { s += $c["
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	 !($c["connect_ms"] > 0) || $c["target"] != "rediss://127.0.0.1:'"$TPORT"'" { bad = 1 }
 	 END { exit bad }' "$f" || fail "connect_ms or the target column is wrong: $(cat "$f")"
+
+# 1b. Batches of 1 MiB (16 values of 64 KiB): many records a batch, and
+# writes the socket takes in parts; still exactly one SET a request.
+set_calls() {
+	rcli info commandstats | tr -d '\r' | sed -n 's/^cmdstat_set:calls=\([0-9]*\).*/\1/p' | grep . || echo 0
+}
+before=$(set_calls)
+expect_status 0 "$RSWEEP" run $TLS --cacert "$C/ca.crt" -t set -d 65536 -P 16 --repeat 1 -n 320 \
+	-c 2 -q -o "$T/big.csv"
+after=$(set_calls)
+got=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["requests"] }' "$T/big.csv")
+[ "$got" = 320 ] && [ $((after - before)) = 320 ] ||
+	fail "SET -d 65536 -P 16: the row reports $got, cmdstat_set grew by $((after - before)), wanted 320"
 
 # 2. An unknown CA, refused with what to do; --insecure goes through.
 use_cert stranger
