@@ -129,6 +129,20 @@ fail:
 	return NULL;
 }
 
+/* At exit, before OpenSSL's own clean-up (registered earlier, so run
+ * later): the contexts go, and valgrind sees nothing left behind. */
+static void conn_tls_free_all(void)
+{
+	while (conn_tls_ctxs != NULL) {
+		struct conn_tls_ctx *x = conn_tls_ctxs;
+
+		conn_tls_ctxs = x->next;
+		SSL_CTX_free(x->ctx);
+		free(x->key);
+		free(x);
+	}
+}
+
 /* The context for t's options, built on first use.  Returns it, or NULL
  * with err filled. */
 static SSL_CTX *conn_tls_ctx(const struct target *t, struct rs_err *err)
@@ -144,6 +158,8 @@ static SSL_CTX *conn_tls_ctx(const struct target *t, struct rs_err *err)
 			break;
 		}
 	if (ctx == NULL && (ctx = conn_tls_build(t, err)) != NULL) {
+		if (conn_tls_ctxs == NULL)
+			atexit(conn_tls_free_all);
 		x = xcalloc(1, sizeof *x);
 		x->key = key;
 		key = NULL;

@@ -2,12 +2,14 @@
 # TLS end to end, against a private redis-server with a TLS port and
 # certificates this test makes with the openssl command: exact request
 # counts over TLS at P=1 and P=16 (INFO commandstats grows by what the rows
-# report), and with batches of 1 MiB; an unknown CA, a certificate for another host, an expired one,
-# each its own line, exit 2 and no row; --insecure against the unknown CA,
-# said in the target column; a TLS client at a plain port and a plain client
-# at the TLS port, each its line; a server that completes the handshake and
-# then never answers fails after --timeout.  The certificates are switched
-# on the one server with CONFIG SET.  No timing is asserted; every run is
+# report), and with batches of 1 MiB; an unknown CA, a certificate for
+# another host, an expired one, each its own line, exit 2 and no row;
+# --insecure against the unknown CA, said in the target column; a TLS
+# client at a plain port and a plain client at the TLS port, each its
+# line; valgrind finds nothing over a TLS sweep (skipped without valgrind
+# or in a sanitizer build); a server that completes the handshake and then
+# never answers fails after --timeout.  The certificates are switched on
+# the one server with CONFIG SET.  No timing is asserted; every run is
 # bounded by -n, --timeout and --connect-timeout.
 . "${RS_SRCDIR:-.}/tests/cli/lib.sh"
 command -v openssl >/dev/null 2>&1 || { echo "SKIP: no openssl"; exit 77; }
@@ -137,7 +139,20 @@ grep -q "^tls,GET,.*,rediss://127.0.0.1:$TPORT," "$T/uri.csv" || fail "rediss://
 expect_status 2 "$RSWEEP" run -s "$SOCK" --cacert "$C/ca.crt" -t get -n 100 -q
 grep -q -- "--cacert is a TLS option" "$T/err" || fail "--cacert without --tls: $(cat "$T/err")"
 
-# 8. A server that completes the handshake and never answers: --timeout.
+# 8. Under valgrind, a TLS sweep over two threads and a refused
+# certificate: no error, nothing left behind (OpenSSL's state included).
+if command -v valgrind >/dev/null 2>&1 && [ "${RS_SANITIZERS:-no}" != yes ]; then
+	vg() {
+		valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all \
+			--error-exitcode=99 "$@" >"$T/out" 2>"$T/err"
+	}
+	vg "$RSWEEP" run $TLS --cacert "$C/ca.crt" -t get,set -P 1,16 --repeat 1 -n 400 -c 4 \
+		--threads 2 -q -o "$T/vg.csv" || fail "TLS sweep under valgrind: $(cat "$T/err")"
+	vg "$RSWEEP" run $TLS --cacert "$C/otherca.crt" -t get -n 100 -c 2 -q
+	[ $? = 2 ] || fail "refused certificate under valgrind: $(cat "$T/err")"
+fi
+
+# 9. A server that completes the handshake and never answers: --timeout.
 cat >"$T/mute.py" <<'PY'
 import signal, socket, ssl, sys
 signal.alarm(60)
