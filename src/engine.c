@@ -914,7 +914,7 @@ static void *engine_loop(void *arg)
 			}
 			/* A TLS read that wanted to write first. */
 			if (ev_writable(&evs[i]) && c->rd_on_write && !th->failed)
-				engine_on_read(th, c);
+				engine_on_read_tls(th, c);
 		}
 		if (th->open && !th->failed)
 			engine_dispatch(th, now = engine_now_ns());
