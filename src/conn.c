@@ -191,6 +191,7 @@ int conn_open(const struct target *t, struct conn **out, struct rs_err *err)
 ssize_t conn_read(struct conn *c, void *buf, size_t len, struct rs_err *err)
 {
 	ssize_t n;
+	int e;
 
 	if (c->ssl != NULL)
 		return conn_tls_read(c, buf, len, err);
@@ -201,13 +202,16 @@ ssize_t conn_read(struct conn *c, void *buf, size_t len, struct rs_err *err)
 		return n;
 	if (errno == EAGAIN || errno == EWOULDBLOCK)
 		return CONN_WANT_READ;
-	rs_err_set(err, "read failed: %s", strerror(errno));
+	e = errno;
+	rs_err_set(err, "read failed: %s", strerror(e));
+	errno = e;                /* callers tell a reset from other errors */
 	return CONN_ERROR;
 }
 
 ssize_t conn_write(struct conn *c, const void *buf, size_t len, struct rs_err *err)
 {
 	ssize_t n;
+	int e;
 
 	if (c->ssl != NULL)
 		return conn_tls_write(c, buf, len, err);
@@ -218,7 +222,9 @@ ssize_t conn_write(struct conn *c, const void *buf, size_t len, struct rs_err *e
 		return n;
 	if (errno == EAGAIN || errno == EWOULDBLOCK)
 		return CONN_WANT_WRITE;
-	rs_err_set(err, "write failed: %s", strerror(errno));
+	e = errno;
+	rs_err_set(err, "write failed: %s", strerror(e));
+	errno = e;                /* callers tell a reset from other errors */
 	return CONN_ERROR;
 }
 
