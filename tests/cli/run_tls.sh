@@ -5,8 +5,8 @@
 # report), and with batches of 1 MiB; an unknown CA, a certificate for
 # another host, an expired one, each its own line, exit 2 and no row;
 # --insecure against the unknown CA, said in the target column; a TLS
-# client at a plain port and a plain client at the TLS port, each its
-# line; valgrind finds nothing over a TLS sweep (skipped without valgrind
+# client at a plain port (silent, or answering with an error reply) and a
+# plain client at the TLS port, each its line; valgrind finds nothing over a TLS sweep (skipped without valgrind
 # or in a sanitizer build); a server that completes the handshake and then
 # never answers fails after --timeout.  The certificates are switched on
 # the one server with CONFIG SET.  No timing is asserted; every run is
@@ -129,6 +129,32 @@ expect_status 2 "$RSWEEP" run --target plain=redis://127.0.0.1:"$TPORT" -t get -
 grep -q "the server at 127.0.0.1:$TPORT .*TLS.*use --tls or rediss://" "$T/err" ||
 	fail "plain at the TLS port: $(cat "$T/err")"
 [ ! -s "$T/no4.csv" ] && [ ! -s "$T/no5.csv" ] || fail "a wrong port left rows"
+
+# 5b. A plain server that answers the handshake with an error reply (a
+# ClientHello with a newline in it is an inline command to Redis).
+cat >"$T/plain.py" <<'PY'
+import signal, socket
+signal.alarm(60)
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+s.listen(8)
+print(s.getsockname()[1], flush=True)
+while True:
+    c, _ = s.accept()
+    c.recv(4096)
+    c.sendall(b"-ERR unknown command\r\n")
+    c.close()
+PY
+python3 "$T/plain.py" >"$T/plain.port" &
+PLAIN=$!
+trap 'kill $PLAIN 2>/dev/null; cleanup' EXIT
+wait_for 10 "the plain fake server to listen" test -s "$T/plain.port"
+expect_status 2 "$RSWEEP" run -h 127.0.0.1 -p "$(cat "$T/plain.port")" --tls --cacert "$C/ca.crt" \
+	-t get -n 100 -c 2 -q -o "$T/no7.csv"
+grep -q "does not speak TLS (a plain port?): its answer to the TLS handshake is not TLS" "$T/err" ||
+	fail "an error reply to the handshake: $(cat "$T/err")"
+kill $PLAIN 2>/dev/null
+trap cleanup EXIT
 
 # 6. rediss:// in a --target takes the global TLS options.
 expect_status 0 "$RSWEEP" run --target tls=rediss://127.0.0.1:"$TPORT" --cacert "$C/ca.crt" \
