@@ -6,11 +6,12 @@
 # another host, an expired one, each its own line, exit 2 and no row;
 # --insecure against the unknown CA, said in the target column; a TLS
 # client at a plain port (silent, or answering with an error reply) and a
-# plain client at the TLS port, each its line; valgrind finds nothing over a TLS sweep (skipped without valgrind
-# or in a sanitizer build); a server that completes the handshake and then
-# never answers fails after --timeout.  The certificates are switched on
-# the one server with CONFIG SET.  No timing is asserted; every run is
-# bounded by -n, --timeout and --connect-timeout.
+# plain client at the TLS port, each its line; valgrind finds nothing over
+# a TLS sweep (skipped without valgrind or in a sanitizer build); a server
+# that completes the handshake and then never answers fails after
+# --timeout.  The certificates are switched on the one server with CONFIG
+# SET.  No timing is asserted; every run is bounded by -n, --timeout and
+# --connect-timeout.
 . "${RS_SRCDIR:-.}/tests/cli/lib.sh"
 command -v openssl >/dev/null 2>&1 || { echo "SKIP: no openssl"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
