@@ -6,12 +6,12 @@
 # another host, an expired one, each its own line, exit 2 and no row;
 # --insecure against the unknown CA, said in the target column; a TLS
 # client at a plain port (silent, or answering with an error reply) and a
-# plain client at the TLS port, each its line; valgrind finds nothing over
-# a TLS sweep (skipped without valgrind or in a sanitizer build); a server
-# that completes the handshake and then never answers fails after
-# --timeout.  The certificates are switched on the one server with CONFIG
-# SET.  No timing is asserted; every run is bounded by -n, --timeout and
-# --connect-timeout.
+# plain client at the TLS port (Redis, and a fake sending an alert), each
+# its line; valgrind finds nothing over a TLS sweep (skipped without
+# valgrind or in a sanitizer build); a server that completes the handshake
+# and then never answers fails after --timeout.  The certificates are
+# switched on the one server with CONFIG SET.  No timing is asserted;
+# every run is bounded by -n, --timeout and --connect-timeout.
 . "${RS_SRCDIR:-.}/tests/cli/lib.sh"
 command -v openssl >/dev/null 2>&1 || { echo "SKIP: no openssl"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
@@ -131,11 +131,14 @@ grep -q "the server at 127.0.0.1:$TPORT .*TLS.*use --tls or rediss://" "$T/err" 
 	fail "plain at the TLS port: $(cat "$T/err")"
 [ ! -s "$T/no4.csv" ] && [ ! -s "$T/no5.csv" ] || fail "a wrong port left rows"
 
-# 5b. A plain server that answers the handshake with an error reply (a
-# ClientHello with a newline in it is an inline command to Redis).
-cat >"$T/plain.py" <<'PY'
-import signal, socket
+# 5b. Fake servers that answer the first bytes with REPLY (hex) and close:
+# a plain one with an error reply (a ClientHello with a newline in it is
+# an inline command to Redis), and a TLS one with an alert record to a
+# plain client.
+cat >"$T/answer.py" <<'PY'
+import signal, socket, sys
 signal.alarm(60)
+reply = bytes.fromhex(sys.argv[1])
 s = socket.socket()
 s.bind(("127.0.0.1", 0))
 s.listen(8)
@@ -143,19 +146,28 @@ print(s.getsockname()[1], flush=True)
 while True:
     c, _ = s.accept()
     c.recv(4096)
-    c.sendall(b"-ERR unknown command\r\n")
+    c.sendall(reply)
     c.close()
 PY
-python3 "$T/plain.py" >"$T/plain.port" &
-PLAIN=$!
-trap 'kill $PLAIN 2>/dev/null; cleanup' EXIT
-wait_for 10 "the plain fake server to listen" test -s "$T/plain.port"
+# answer NAME REPLY: start the fake, its port in $T/NAME.port.
+answer() {
+	python3 "$T/answer.py" "$2" >"$T/$1.port" &
+	echo $! >"$T/$1.pid"
+	wait_for 10 "the fake server $1 to listen" test -s "$T/$1.port"
+}
+trap 'kill $(cat "$T"/*.pid 2>/dev/null) 2>/dev/null; cleanup' EXIT
+answer plain "$(printf '%s' '-ERR unknown command' | od -An -tx1 | tr -d ' \n')0d0a"
 expect_status 2 "$RSWEEP" run -h 127.0.0.1 -p "$(cat "$T/plain.port")" --tls --cacert "$C/ca.crt" \
 	-t get -n 100 -c 2 -q -o "$T/no7.csv"
 grep -q "does not speak TLS (a plain port?): its answer to the TLS handshake is not TLS" "$T/err" ||
 	fail "an error reply to the handshake: $(cat "$T/err")"
-kill $PLAIN 2>/dev/null
-trap cleanup EXIT
+# A TLS 1.2 alert record: protocol_version, fatal.
+answer alert 15030300020246
+expect_status 2 "$RSWEEP" run -h 127.0.0.1 -p "$(cat "$T/alert.port")" -t get -n 100 -c 2 -q \
+	-o "$T/no8.csv"
+grep -q "^rsweep run: the server at 127.0.0.1:$(cat "$T/alert.port") speaks TLS: use --tls or rediss://$" \
+	"$T/err" || fail "a TLS alert to a plain client: $(cat "$T/err")"
+[ ! -s "$T/no7.csv" ] && [ ! -s "$T/no8.csv" ] || fail "a fake server left rows"
 
 # 6. rediss:// in a --target takes the global TLS options.
 expect_status 0 "$RSWEEP" run --target tls=rediss://127.0.0.1:"$TPORT" --cacert "$C/ca.crt" \
@@ -198,8 +210,7 @@ while True:
         pass
 PY
 python3 "$T/mute.py" "$C/good.crt" "$C/good.key" >"$T/mute.port" &
-MUTE=$!
-trap 'kill $MUTE 2>/dev/null; cleanup' EXIT
+echo $! >"$T/mute.pid"
 wait_for 10 "the mute TLS server to listen" test -s "$T/mute.port"
 MPORT=$(cat "$T/mute.port")
 expect_status 1 "$RSWEEP" run -h 127.0.0.1 -p "$MPORT" --tls --cacert "$C/ca.crt" --timeout 1 \
