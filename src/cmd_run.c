@@ -162,7 +162,8 @@ static int run_check_tls(const struct rs_config *cfg, struct rs_err *err)
 	if (cfg->tls && cfg->target.n > 0)
 		return rs_err_set(err, "--tls is for -h and -p: a --target says rediss://HOST:PORT");
 	if (cfg->tls && cfg->spawn)
-		return rs_err_set(err, "--tls: a --spawn server listens without TLS");
+		return rs_err_set(err, "--tls with --spawn: say --spawn-tls (a spawned TLS server is "
+				  "trusted by its own certificate)");
 	if (cfg->tls && opts_given(cfg, "socket"))
 		return rs_err_set(err, "--tls is for TCP (-h, -p), not a UNIX socket (-s)");
 	for (size_t i = 0; i < cfg->target.n && !on; i++) {
@@ -575,7 +576,7 @@ static int run_target(const struct rs_config *cfg, double timeout, struct run_tg
 		t->port = (unsigned)cfg->port;
 		t->tls.on = cfg->tls;
 	}
-	if (t->tls.on) {
+	if (t->tls.on && !g->spawned) {
 		t->tls.insecure = cfg->insecure;
 		t->tls.sni = cfg->sni;
 		t->tls.cacert = cfg->cacert;
@@ -655,16 +656,6 @@ static enum sweep_status run_open(const struct rs_config *cfg, struct run_job *j
 
 		if (run_target(cfg, g->sc.timeout, g, err) < 0)
 			return SWEEP_FAILED;
-		/* Until the connection room speaks TLS (issue 16), a TLS target
-		 * is refused here, its server started and verified but never sent
-		 * plain text it would only drop. */
-		if (g->t.tls.on) {
-			rs_err_setk(err, RS_E_USAGE,
-				    "%s%s%s%s on %s: this rsweep has no TLS client yet",
-				    g->def ? "target '" : "", g->def ? g->label : "",
-				    g->def ? "': " : "", g->t.row_desc, g->t.desc);
-			return SWEEP_FAILED;
-		}
 		st = sweep_open(&g->sc, &job->w, &g->s, err);
 		if (st != SWEEP_OK && g->def != NULL) {
 			rs_err_prefix(err, "target '%s'", g->label);
