@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "histfile.h"
 #include "log.h"
 #include "progress.h"
 #include "spawn.h"
@@ -594,7 +595,8 @@ static int run_target(const struct rs_config *cfg, double timeout, struct run_tg
 
 /* Open the -o file before anything connects: a file another rsweep is
  * writing, or one that holds results without --resume or --overwrite, is
- * refused at once.  Nothing in it changes until the first row is written
+ * refused at once, and so is a sidecar (histfile.h) not ours to add to.
+ * Nothing in it changes until the first row is written
  * (csv.h), so a run the guard refuses leaves no file behind.  With
  * --resume read the rows it holds and mark each target's points done.
  * Returns 0 or -1 with err's kind set by csv_out_open, or RS_E_REFUSED for
@@ -602,7 +604,8 @@ static int run_target(const struct rs_config *cfg, double timeout, struct run_tg
 static int run_output(const struct rs_config *cfg, struct run_job *job, struct csv_out *out,
 		      struct rs_rows *existing, struct rs_err *err)
 {
-	if (csv_out_open(out, cfg->output, cfg->resume, cfg->overwrite, existing, err) < 0)
+	if (csv_out_open(out, cfg->output, cfg->resume, cfg->overwrite, existing, err) < 0 ||
+	    histfile_check(cfg->output, err) < 0)
 		return -1;
 	if (out->missing != NULL)
 		rs_log(RS_LOG_NOTE, "%s was written by an older rsweep: the rows added to it leave "

@@ -823,23 +823,65 @@ static const char *csv_file_kind(mode_t m)
 	       S_ISSOCK(m) ? "a socket" : "not a file";
 }
 
+int csv_open_file(const char *path, int flags, const char *what, struct rs_err *err)
+{
+	struct stat fs, ps;
+	int fd, fl, e;
+
+	/* O_NONBLOCK keeps open() from waiting for a FIFO's other end. */
+	fd = open(path, flags | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0644);
+	if (fd < 0) {
+		e = errno;
+		if (e == EISDIR || (e == ENXIO && stat(path, &ps) == 0 && !S_ISREG(ps.st_mode))) {
+			rs_err_set(err, "%s is not a regular file (%s): %s go to a regular file", path,
+				   e == EISDIR ? "a directory" : csv_file_kind(ps.st_mode), what);
+			return rs_err_as(err, RS_E_INPUT);
+		}
+		/* O_NOFOLLOW's refusal: Linux says ELOOP, the BSDs EMLINK or EFTYPE. */
+		if ((flags & O_NOFOLLOW) && e != ENOENT && e != EEXIST && lstat(path, &ps) == 0 &&
+		    S_ISLNK(ps.st_mode)) {
+			rs_err_set(err, "%s is a symbolic link: %s go to a regular file, not through a "
+				   "link", path, what);
+			return rs_err_as(err, RS_E_INPUT);
+		}
+		rs_err_set(err, "%s: %s", path, strerror(e));
+		errno = e;
+		return -1;
+	}
+	if (fstat(fd, &fs) < 0)
+		goto failed;
+	if (!S_ISREG(fs.st_mode)) {
+		close(fd);
+		rs_err_set(err, "%s is not a regular file (%s): %s go to a regular file", path,
+			   csv_file_kind(fs.st_mode), what);
+		return rs_err_as(err, RS_E_INPUT);
+	}
+	if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0)
+		goto failed;
+	return fd;
+failed:
+	e = errno;
+	close(fd);
+	rs_err_set(err, "%s: %s", path, strerror(e));
+	return rs_err_as(err, RS_E_IO);
+}
+
 /* A path that names no file yet (csv_out_lock without create). */
 #define CSV_ABSENT 1
 
 /* Open path to read it and append to it, and lock it; with create, make it
  * (it must not exist: another process that made it meanwhile is not ours
- * to write into).  O_NONBLOCK keeps open() from waiting for a FIFO's other
- * end; what was opened is then checked on the descriptor, so nothing can
- * be swapped in between a check and the open.  Returns 0, CSV_ABSENT (not
- * create, and no such file), or -1: of kind RS_E_INPUT for what is not a
- * regular file. */
+ * to write into).  What was opened is checked on the descriptor
+ * (csv_open_file), so nothing can be swapped in between a check and the
+ * open.  Returns 0, CSV_ABSENT (not create, and no such file), or -1: of
+ * kind RS_E_INPUT for what is not a regular file. */
 static int csv_out_lock(struct csv_out *o, const char *path, int create, struct rs_err *err)
 {
 	struct stat fs, ps;
-	int fl, e;
+	int e;
 
-	o->fd = open(path, O_RDWR | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NONBLOCK |
-		     (create ? O_CREAT | O_EXCL : 0), 0644);
+	o->fd = csv_open_file(path, O_RDWR | O_APPEND | (create ? O_CREAT | O_EXCL : 0), "rows",
+			      err);
 	if (o->fd < 0) {
 		e = errno;
 		if (!create && e == ENOENT)
@@ -847,23 +889,9 @@ static int csv_out_lock(struct csv_out *o, const char *path, int create, struct 
 		if (create && e == EEXIST)
 			return rs_err_set(err, "%s was created by another process during the run; "
 					  "nothing written to it", path);
-		if (e == EISDIR || (e == ENXIO && stat(path, &ps) == 0 && !S_ISREG(ps.st_mode))) {
-			rs_err_set(err, "%s is not a regular file (%s): rows go to a regular file", path,
-				   e == EISDIR ? "a directory" : csv_file_kind(ps.st_mode));
-			return rs_err_as(err, RS_E_INPUT);
-		}
-		return rs_err_set(err, "%s: %s", path, strerror(e));
+		return -1;
 	}
 	if (fstat(o->fd, &fs) < 0)
-		goto failed;
-	if (!S_ISREG(fs.st_mode)) {
-		rs_err_set(err, "%s is not a regular file (%s): rows go to a regular file", path,
-			   csv_file_kind(fs.st_mode));
-		close(o->fd);
-		o->fd = -1;
-		return rs_err_as(err, RS_E_INPUT);
-	}
-	if ((fl = fcntl(o->fd, F_GETFL)) < 0 || fcntl(o->fd, F_SETFL, fl & ~O_NONBLOCK) < 0)
 		goto failed;
 	if (flock(o->fd, LOCK_EX | LOCK_NB) < 0) {
 		long pid;
@@ -1064,10 +1092,10 @@ fail:
 	return rc;
 }
 
-/* What csv_out_open left for the first row: make the file, or empty it
- * for the header, or mend the tail a crash left. */
-static int csv_out_start(struct csv_out *o, struct rs_err *err)
+int csv_out_ready(struct csv_out *o, struct rs_err *err)
 {
+	int fresh = o->create || o->replace;
+
 	if (o->create) {
 		if (csv_out_lock(o, o->path, 1, err) < 0)
 			return -1;
@@ -1093,7 +1121,7 @@ static int csv_out_start(struct csv_out *o, struct rs_err *err)
 			return -1;
 		o->add_newline = 0;
 	}
-	return 0;
+	return fresh;
 }
 
 /* "point 12 (GET P=4)", the row's place in the run for messages. */
@@ -1148,7 +1176,7 @@ int csv_out_append(struct csv_out *o, const struct rs_row *r, struct rs_err *err
 		return -1;
 	if (o->fd >= 0 && csv_out_same(o, r, 0, err) < 0)
 		return -1;
-	if (csv_out_start(o, err) < 0)
+	if (csv_out_ready(o, err) < 0)
 		return -1;
 	if (csv_out_commit(o, line, (size_t)n, err) < 0)
 		return -1;

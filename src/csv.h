@@ -85,6 +85,16 @@ int csv_read_file(const char *path, struct rs_rows *rows, struct csv_info *info,
  * NUL.  Refuses files over max bytes.  Shared by the other file parsers. */
 int csv_slurp(const char *path, size_t max, char **buf, size_t *len, struct rs_err *err);
 
+/* Open path with open(2)'s flags (O_CLOEXEC and O_NOCTTY added), and only
+ * if it is a regular file, as checked on the descriptor once open; a FIFO
+ * does not block the open.  what names what goes there, for messages
+ * ("rows").  With O_NOFOLLOW a symbolic link is refused as such.  Returns
+ * the descriptor, or -1 with err set and errno kept from open(2) (ENOENT,
+ * EEXIST for the caller to tell apart): of kind RS_E_INPUT for a FIFO, a
+ * device, a directory or a link, "PATH is not a regular file (a FIFO):
+ * rows go to a regular file". */
+int csv_open_file(const char *path, int flags, const char *what, struct rs_err *err);
+
 /* An output CSV that survives crashes: each row is appended with one write
  * and pushed to disk (fsync) before the next point starts; a write that
  * fails half-way (full disk) is cut back off, so the file always ends with
@@ -135,6 +145,12 @@ int csv_out_open(struct csv_out *o, const char *path, int resume, int overwrite,
  * replaced, moved) the row is refused, or if that happened while it was
  * written it went where the others are: err says where that is. */
 int csv_out_append(struct csv_out *o, const struct rs_row *r, struct rs_err *err);
+/* Do now what csv_out_open left for the first row (make the file and lock
+ * it, or empty it for the header, or mend a crash's tail), so that files
+ * that go with it are written under its lock.  Returns 1 when this call
+ * made the file or emptied it (files that go with it hold nothing of it
+ * then), 0 when there was nothing left to do, -1 with err set. */
+int csv_out_ready(struct csv_out *o, struct rs_err *err);
 void csv_out_close(struct csv_out *o);
 
 #endif

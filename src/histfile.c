@@ -33,23 +33,120 @@ static void histfile_put_field(struct sbuf *b, const char *s)
 	sbuf_add(b, "\"", 1);
 }
 
-int histfile_append(const char *csv_path, const struct rs_row *row, const struct hist *h,
-		    struct rs_err *err)
+/* The sidecar's path for the CSV at csv_path, malloc'd. */
+static char *histfile_path(const char *csv_path)
 {
-	struct sbuf path, b;
-	int fd, rc = 0;
-	off_t end;
+	struct sbuf path;
 
 	sbuf_heap(&path);
 	sbuf_printf(&path, "%s%s", csv_path, HISTFILE_SUFFIX);
-	fd = open(path.s, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0 || (end = lseek(fd, 0, SEEK_END)) < 0) {
-		rs_err_set(err, "%s: %s", path.s, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		free(path.s);
+	return path.s;
+}
+
+/* Open the sidecar at path (made when create), never through a link and
+ * only a regular file: the name is not one the user chose, so what is
+ * there is not to be written through.  Returns the descriptor or -1. */
+static int histfile_open(const char *path, int create, struct rs_err *err)
+{
+	return csv_open_file(path, O_RDWR | O_APPEND | O_NOFOLLOW | (create ? O_CREAT : 0),
+			     "histograms", err);
+}
+
+/* Where the sidecar open as fd, end bytes long, should end: end itself, or
+ * after its last whole line when a crash left a half one (0 when even the
+ * header is torn).  A file that does not start with our header is refused
+ * (RS_E_INPUT): it is not ours to add to.  Returns 0 with *keep set, or -1. */
+static int histfile_tail(int fd, const char *path, off_t end, off_t *keep, struct rs_err *err)
+{
+	size_t hl = strlen(HISTFILE_HEADER);
+	char buf[4096];
+	off_t at = end;
+	ssize_t k;
+
+	*keep = end;
+	if (end == 0)
+		return 0;
+	k = pread(fd, buf, hl + 1 < sizeof buf ? hl + 1 : sizeof buf, 0);
+	if (k < 0)
+		return rs_err_set(err, "%s: %s", path, strerror(errno));
+	if ((size_t)k <= hl ? memcmp(buf, HISTFILE_HEADER, (size_t)k) != 0 :
+	    memcmp(buf, HISTFILE_HEADER "\n", hl + 1) != 0)
+		return rs_err_setk(err, RS_E_INPUT, "%s: not an rsweep histogram file (header is not "
+				   "%s); nothing written to it", path, HISTFILE_HEADER);
+	/* Back from the end to the last newline, a block at a time. */
+	while (at > 0) {
+		size_t n = at < (off_t)sizeof buf ? (size_t)at : sizeof buf;
+
+		k = pread(fd, buf, n, at - (off_t)n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k != (ssize_t)n)
+			return rs_err_set(err, "%s: %s", path, k < 0 ? strerror(errno) : "short read");
+		for (size_t i = n; i-- > 0;)
+			if (buf[i] == '\n') {
+				*keep = at - (off_t)n + (off_t)i + 1;
+				return 0;
+			}
+		at -= (off_t)n;
+	}
+	*keep = 0;
+	return 0;
+}
+
+int histfile_check(const char *csv_path, struct rs_err *err)
+{
+	char *path = histfile_path(csv_path);
+	off_t end, keep;
+	int fd = histfile_open(path, 0, err), rc = 0;
+
+	if (fd < 0) {
+		rc = errno == ENOENT ? 0 : -1;
+	} else {
+		if ((end = lseek(fd, 0, SEEK_END)) < 0)
+			rc = rs_err_set(err, "%s: %s", path, strerror(errno));
+		else
+			rc = histfile_tail(fd, path, end, &keep, err);
+		close(fd);
+	}
+	free(path);
+	return rc;
+}
+
+int histfile_append(struct csv_out *o, const struct rs_row *row, const struct hist *h,
+		    struct rs_err *err)
+{
+	struct sbuf b;
+	char *path;
+	int fd, fresh, rc = 0;
+	off_t end, keep;
+
+	/* The CSV made and locked first: a second rsweep making the same new
+	 * file is refused there, before it writes a line here. */
+	if ((fresh = csv_out_ready(o, err)) < 0)
+		return -1;
+	path = histfile_path(o->path);
+	if ((fd = histfile_open(path, 1, err)) < 0) {
+		free(path);
 		return -1;
 	}
+	/* A CSV just made or emptied (--overwrite) has no rows: whatever our
+	 * sidecar held went with them (a file not ours is refused, not
+	 * emptied).  A crash's half line is cut back, as the CSV's is, or the
+	 * next line would be glued to it. */
+	if ((end = lseek(fd, 0, SEEK_END)) < 0) {
+		rc = rs_err_set(err, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	if ((rc = histfile_tail(fd, path, end, &keep, err)) < 0)
+		goto out;
+	if (fresh)
+		keep = 0;
+	if (keep != end && ftruncate(fd, keep) != 0) {
+		rc = rs_err_set(err, "%s: cannot %s: %s", path,
+				fresh ? "empty it" : "cut off a half-written last line", strerror(errno));
+		goto out;
+	}
+	end = keep;
 	/* The whole line in one buffer, so that a write that fails half-way
 	 * (a full disk) is cut back off and the file ends with a whole line. */
 	sbuf_heap(&b);
@@ -72,16 +169,17 @@ int histfile_append(const char *csv_path, const struct rs_row *row, const struct
 		else if (w < 0 && errno == EINTR)
 			continue;
 		else
-			rc = rs_err_set(err, "%s: cannot write: %s (the rows before are intact)", path.s,
+			rc = rs_err_set(err, "%s: cannot write: %s (the rows before are intact)", path,
 					w < 0 ? strerror(errno) : "no progress");
 	}
 	if (rc == 0 && fsync(fd) != 0)
-		rc = rs_err_set(err, "%s: cannot sync: %s", path.s, strerror(errno));
+		rc = rs_err_set(err, "%s: cannot sync: %s", path, strerror(errno));
 	if (rc != 0 && ftruncate(fd, end) != 0)
 		rs_err_prefix(err, "and cannot cut back a half line (%s)", strerror(errno));
-	close(fd);
 	free(b.s);
-	free(path.s);
+out:
+	close(fd);
+	free(path);
 	return rc;
 }
 

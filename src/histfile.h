@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 
+#include "csv.h"
 #include "err.h"
 #include "hist.h"
 #include "row.h"
@@ -21,11 +22,22 @@
 #define HISTFILE_SUFFIX ".hist"
 #define HISTFILE_HEADER "label,test,pipeline,mode,rate_offered,arrivals,repeat,started_at,hist"
 
-/* Append row's histogram h to the sidecar of csv_path (made, with its
- * header, if missing) and sync it.  Returns 0, or -1 with err naming the
- * sidecar and the reason. */
-int histfile_append(const char *csv_path, const struct rs_row *row, const struct hist *h,
+/* Append row's histogram h to the sidecar of the CSV o (made, with its
+ * header, if missing) and sync it, before the row goes into o.  The CSV is
+ * made and locked first (csv_out_ready), so the sidecar is written only
+ * under its lock; when that made or emptied the CSV (--overwrite) the
+ * sidecar is emptied too; a crash's half last line is cut back first.
+ * The sidecar must be a regular file, not a link, that starts with
+ * HISTFILE_HEADER.  Returns 0, or -1 with err naming the file and the
+ * reason (RS_E_INPUT for a sidecar that is not a regular file or not
+ * ours). */
+int histfile_append(struct csv_out *o, const struct rs_row *row, const struct hist *h,
 		    struct rs_err *err);
+
+/* Whether histfile_append could add to the sidecar of csv_path as it is
+ * now (absent is fine), to refuse before anything is measured.  Returns 0,
+ * or -1 with err as histfile_append's. */
+int histfile_check(const char *csv_path, struct rs_err *err);
 
 /* One line of a sidecar as read: the key's fields in a row (the other
  * figures unknown), and the histogram. */

@@ -1219,7 +1219,7 @@ enum sweep_status sweep_points_all(struct sweep **ss, size_t n, struct sweep_pla
 		}
 		/* The histogram first: a row without its histogram could not be
 		 * merged, a histogram without its row is ignored. */
-		if (out != NULL && (histfile_append(out->path, &row, &s->hist, err) < 0 ||
+		if (out != NULL && (histfile_append(out, &row, &s->hist, err) < 0 ||
 				    csv_out_append(out, &row, err) < 0)) {
 			st = SWEEP_FAILED;
 			break;

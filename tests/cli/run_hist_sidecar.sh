@@ -1,7 +1,8 @@
 #!/bin/sh
 # Every row of rsweep run has its latency histogram in FILE.csv.hist, with
 # the row's key and as many values as the row has requests; --resume adds
-# the new points' lines.
+# the new points' lines, --overwrite starts both files anew; a sidecar that
+# is a link is refused before anything runs.
 . "${RS_SRCDIR:-.}/tests/cli/lib.sh"
 
 expect_status 0 "$RSWEEP" run --spawn -t get,set -P 1,4 -n 3001 --repeat 2 -q -o "$T/r.csv"
@@ -15,4 +16,13 @@ awk -F, 'NR > 1 { split($9, h, " "); print $1, $2, $3, $7, h[2] }' "$T/r.csv.his
 cmp -s "$T/a" "$T/b" || fail "rows and histograms differ: $(diff "$T/a" "$T/b")"
 expect_status 0 "$RSWEEP" run --spawn -t get,set -P 1,4,8 -n 3001 --repeat 2 -q -o "$T/r.csv" --resume
 [ "$(rows "$T/r.csv.hist")" = 12 ] || fail "$(rows "$T/r.csv.hist") histograms for 12 rows"
+expect_status 0 "$RSWEEP" run --spawn -t get -P 2 -n 3001 --repeat 1 -q -o "$T/r.csv" --overwrite
+[ "$(rows "$T/r.csv")" = 1 ] || fail "--overwrite: $(rows "$T/r.csv") rows"
+[ "$(rows "$T/r.csv.hist")" = 1 ] || fail "--overwrite kept $(rows "$T/r.csv.hist") histograms"
+echo precious >"$T/victim"
+ln -s "$T/victim" "$T/l.csv.hist"
+expect_status 2 "$RSWEEP" run --spawn -t get -P 2 -n 3001 -q -o "$T/l.csv"
+grep -q "l.csv.hist is a symbolic link" "$T/err" || fail "link: $(cat "$T/err")"
+[ ! -e "$T/l.csv" ] || fail "link: the CSV was made"
+[ "$(cat "$T/victim")" = precious ] || fail "written through the link"
 exit 0
