@@ -897,8 +897,8 @@ Test(manpage, catches_drift)
 		      "short name");
 	expect_caught(buf, "Default: 6379.", "Default: 6380.", "Default: 6379.");
 	expect_caught(buf, ".Cm shuffled\n(a random", ".Cm random\n(a random", "'shuffled'");
-	expect_caught(buf, "Replace an existing non-empty output file.\nCommand line only.\n.It Fl \\-resume",
-		      "Replace an existing non-empty output file.\n.It Fl \\-resume",
+	expect_caught(buf, "with it.\nCommand line only.\n.It Fl \\-resume",
+		      "with it.\n.It Fl \\-resume",
 		      "Command line only.");
 	expect_caught(buf, ".It Li p999_ms\n", ".It Li p99_9ms\n", "p999_ms");
 	expect_caught(buf, ".Ss rsweep import\n", ".Ss rsweep importing\n", "no subsection");
