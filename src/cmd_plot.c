@@ -16,6 +16,7 @@
 #include "cmd.h"
 #include "csv.h"
 #include "font.h"
+#include "latency.h"
 #include "log.h"
 #include "outfile.h"
 #include "plotfile.h"
@@ -46,6 +47,8 @@ struct plot {
 	struct rs_rows rows;
 	struct series_set set;
 	struct analysis_result an; /* the figures of set, as report has them */
+	struct latency_set lat;   /* the rows' histograms, from the sidecars */
+	struct latency_points lpts; /* set's points' merged percentiles */
 	size_t *by_test;          /* indices into set.v, by test, labels in order */
 	size_t *by_test_start;    /* test t's are by_test[start[t]..start[t+1]) */
 	struct plot_panel *panels;
@@ -66,6 +69,8 @@ static void plot_free(struct plot *p)
 	free(p->by_test);
 	free(p->by_test_start);
 	analysis_result_free(&p->an);
+	latency_points_free(&p->lpts);
+	latency_free(&p->lat);
 	series_set_free(&p->set);
 	rows_free(&p->rows);
 }
@@ -302,6 +307,7 @@ static int plot_analyse(struct plot *p, struct rs_err *err)
 static int plot_read(struct plot *p, struct rs_err *err)
 {
 	struct rs_config *cfg = p->cfg;
+	char lnote[RS_ERR_LEN];
 
 	for (int i = 0; i < p->nfiles; i++) {
 		const char *path = p->files[i];
@@ -318,12 +324,21 @@ static int plot_read(struct plot *p, struct rs_err *err)
 		if (p->rows.n == before)
 			return rs_err_setk(err, RS_E_INPUT, "%s: no result rows, only a header", path);
 	}
+	/* The histograms by row before --relabel: the sidecars know the rows
+	 * by their labels as written. */
+	if (latency_load(&p->rows, &p->lat, err) < 0)
+		return rs_err_as(err, RS_E_INPUT);
 	if (cfg->relabel && rows_relabel(&p->rows, cfg->relabel, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);
 	if (cfg->depths.n > 0 && series_keep_depths(&p->rows, &cfg->depths, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);
 	if (series_build(&p->rows, (enum series_metric)cfg->metric, &p->set, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);
+	/* A percentile over repeats is the merged histograms'. */
+	latency_apply(&p->set, &p->rows, &p->lat, &p->lpts);
+	if (latency_note(&p->lat, &p->lpts, series_metric_name(p->set.metric), lnote,
+			 sizeof lnote) != NULL)
+		rs_log(RS_LOG_DEBUG, "%s", lnote);
 	return plot_analyse(p, err);
 }
 

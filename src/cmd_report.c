@@ -9,6 +9,7 @@
 
 #include "analysis.h"
 #include "budget.h"
+#include "latency.h"
 #include "cmd.h"
 #include "csv.h"
 #include "log.h"
@@ -53,17 +54,45 @@ static int report_filter_tests(struct rs_rows *rows, const char *list, struct rs
 	return rc < 0 ? rs_err_prefix(err, "--tests") : 0;
 }
 
-/* The report and, with --latency-budget, its table (picks, n).  Returns 0
- * or -1 (err set: a failure to write). */
+/* The budget's picks, for report_json's hook. */
+struct report_budget {
+	const struct budget_pick *picks;
+	size_t n;
+	const char *metric;
+	double budget_ms;
+};
+
+static void report_budget_json(FILE *fp, void *ud)
+{
+	const struct report_budget *b = ud;
+
+	budget_write_json(fp, b->picks, b->n, b->metric, b->budget_ms);
+}
+
+/* The report and, with --latency-budget, its table (picks, n): after the
+ * text or markdown report, inside the json one, and in place of the csv
+ * one (a CSV holds one table).  Returns 0 or -1 (err set: a failure to
+ * write). */
 static int report_emit(FILE *fp, const struct rs_config *cfg, const struct analysis_result *res,
-		       const struct report_opts *ro, const struct budget_pick *picks, size_t n,
+		       struct report_opts *ro, const struct budget_pick *picks, size_t n,
 		       double budget_ms, struct rs_err *err)
 {
+	struct report_budget b = { picks, n, budget_metric_names[cfg->budget_metric], budget_ms };
+
+	if (picks != NULL && cfg->format == FORMAT_CSV) {
+		budget_write_csv(fp, picks, n, b.metric, budget_ms);
+		if (ferror(fp))
+			return rs_err_set(err, "%s", strerror(errno ? errno : EIO));
+		return 0;
+	}
+	if (picks != NULL && cfg->format == FORMAT_JSON) {
+		ro->json_more = report_budget_json;
+		ro->json_ud = &b;
+	}
 	if (report_write(fp, res, ro, err) < 0)
 		return -1;
-	if (picks != NULL)
-		budget_write(fp, picks, n, budget_metric_names[cfg->budget_metric], budget_ms,
-			     cfg->format == FORMAT_MARKDOWN);
+	if (picks != NULL && cfg->format != FORMAT_JSON)
+		budget_write(fp, picks, n, b.metric, budget_ms, cfg->format == FORMAT_MARKDOWN);
 	return 0;
 }
 
@@ -73,7 +102,7 @@ static int report_output(const struct rs_config *cfg, const struct analysis_resu
 			 const struct budget_pick *picks, size_t n, double budget_ms,
 			 struct rs_err *err)
 {
-	struct report_opts ro;
+	struct report_opts ro = { 0 };
 	struct outfile o;
 
 	ro.format = (enum report_format)cfg->format;
@@ -92,9 +121,12 @@ static int report_output(const struct rs_config *cfg, const struct analysis_resu
 	return outfile_commit(&o, err);
 }
 
-/* Step one: the rows of the CSV files, relabelled and narrowed to --tests
- * and --depths.  Returns 0 or -1 (err set; the caller makes it bad input). */
-static int report_rows(const struct rs_config *cfg, struct rs_rows *rows, struct rs_err *err)
+/* Step one: the rows of the CSV files (with their histograms, read before
+ * --relabel changes the labels their sidecars know them by), relabelled
+ * and narrowed to --tests and --depths.  Returns 0 or -1 (err set; the
+ * caller makes it bad input). */
+static int report_rows(const struct rs_config *cfg, struct rs_rows *rows, struct latency_set *ls,
+		       struct rs_err *err)
 {
 	for (int i = 0; i < cfg->nargs; i++) {
 		struct csv_info info;
@@ -108,6 +140,8 @@ static int report_rows(const struct rs_config *cfg, struct rs_rows *rows, struct
 	if (rows->n == 0)
 		return rs_err_set(err, "no result rows in %s%s", cfg->args[0],
 				  cfg->nargs > 1 ? " and the others" : "");
+	if (cfg->latency_budget != NULL && latency_load(rows, ls, err) < 0)
+		return -1;
 	if (cfg->relabel && rows_relabel(rows, cfg->relabel, err) < 0)
 		return -1;
 	if (cfg->tests && report_filter_tests(rows, cfg->tests, err) < 0)
@@ -146,6 +180,9 @@ int cmd_report(struct rs_config *cfg, struct rs_err *err)
 	struct rs_rows rows = { 0 };
 	struct series_set rps = { 0 }, avg = { 0 }, lat = { 0 };
 	struct budget_pick *picks = NULL;
+	struct latency_set ls = { 0 };
+	struct latency_points lp = { 0 };
+	char note[RS_ERR_LEN];
 	double budget_ms = 0;
 	struct analysis_result res = { 0 };
 	struct analysis_opts ao;
@@ -158,9 +195,6 @@ int cmd_report(struct rs_config *cfg, struct rs_err *err)
 			rs_err_prefix(err, "--latency-budget");
 			return rs_err_as(err, RS_E_USAGE);
 		}
-		if (cfg->format != FORMAT_TEXT && cfg->format != FORMAT_MARKDOWN)
-			return rs_err_setk(err, RS_E_USAGE,
-					   "--latency-budget goes with --format text or markdown");
 	} else if (opts_given(cfg, "budget-metric")) {
 		return rs_err_setk(err, RS_E_USAGE, "--budget-metric goes with --latency-budget");
 	}
@@ -170,15 +204,21 @@ int cmd_report(struct rs_config *cfg, struct rs_err *err)
 	ao.depth = (unsigned)cfg->depth;
 	/* Only json prints an interval per depth. */
 	ao.per_depth_ci = cfg->format == FORMAT_JSON;
-	rc = report_rows(cfg, &rows, err);
+	rc = report_rows(cfg, &rows, &ls, err);
 	if (rc == 0)
 		rc = report_series(&rows, &rps, &avg, err);
 	if (rc == 0)
 		rc = analysis_run(&rps, avg.n ? &avg : NULL, &ao, &res, err);
 	if (rc == 0 && cfg->latency_budget != NULL) {
 		rc = series_build_known(&rows, SM_AVG + cfg->budget_metric, &lat, err);
-		if (rc == 0)
-			budget_find(&rps, &lat, budget_ms, &picks);
+		if (rc == 0) {
+			/* Percentiles over repeats from the merged histograms. */
+			latency_apply(&lat, &rows, &ls, &lp);
+			if (latency_note(&ls, &lp, budget_metric_names[cfg->budget_metric], note,
+					 sizeof note) != NULL)
+				rs_log(RS_LOG_DEBUG, "%s", note);
+			budget_find(&rps, &lat, &lp, budget_ms, &picks);
+		}
 	}
 	/* Everything before the output is about the files and options given. */
 	if (rc < 0)
@@ -186,6 +226,8 @@ int cmd_report(struct rs_config *cfg, struct rs_err *err)
 	else
 		rc = report_output(cfg, &res, picks, rps.n, budget_ms, err);
 	free(picks);
+	latency_points_free(&lp);
+	latency_free(&ls);
 	series_set_free(&lat);
 	analysis_result_free(&res);
 	series_set_free(&avg);

@@ -41,6 +41,14 @@ static void hist_bucket_range(unsigned i, uint64_t *lo, uint64_t *width)
 	*width = (uint64_t)1 << shift;
 }
 
+uint64_t hist_bucket_mid(unsigned i)
+{
+	uint64_t lo, width;
+
+	hist_bucket_range(i, &lo, &width);
+	return lo + width / 2;
+}
+
 uint64_t hist_percentile(const struct hist *h, double p)
 {
 	uint64_t rank, seen = 0;

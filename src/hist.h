@@ -62,6 +62,9 @@ void hist_merge(struct hist *dst, const struct hist *src);
  * holds the ceil(p/100 * count)-th smallest value, kept within [min, max].
  * 0 for an empty histogram. */
 uint64_t hist_percentile(const struct hist *h, double p);
+/* The midpoint of bucket i (< HIST_BUCKETS), the value hist_percentile
+ * gives for it before clamping to [min, max]. */
+uint64_t hist_bucket_mid(unsigned i);
 /* Mean in ns, 0 when empty. */
 double hist_mean(const struct hist *h);
 

@@ -935,11 +935,8 @@ static size_t json_utf8_len(const unsigned char *s)
 	return n;
 }
 
-/* s as a JSON string.  JSON text is UTF-8: labels and test names come from
- * CSV files in any encoding, so each byte that is not part of well-formed
- * UTF-8 becomes U+FFFD (as a decoder would show it), and what JSON forbids
- * raw is escaped. */
-static void json_str(FILE *fp, const char *s)
+#define json_str report_json_str
+void report_json_str(FILE *fp, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 
@@ -1167,7 +1164,12 @@ static void report_json(FILE *fp, const struct analysis_result *r, const struct 
 		fputs(i ? ",\n" : "\n", fp);
 		json_str(fp, notes[i]);
 	}
-	fputs("]}\n", fp);
+	fputs("]", fp);
+	if (o->json_more != NULL) {
+		fputs(",\n", fp);
+		o->json_more(fp, o->json_ud);
+	}
+	fputs("}\n", fp);
 	report_free_notes(notes, nnotes);
 }
 

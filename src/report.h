@@ -33,6 +33,10 @@ struct report_opts {
 	int prose;                /* add one sentence per comparison */
 	double knee;              /* as analysed, for the headings */
 	double cv_limit;
+	/* json: writes more members of the top-level object (the budget's),
+	 * without a comma before or after; NULL for none. */
+	void (*json_more)(FILE *fp, void *ud);
+	void *json_ud;
 };
 
 /* Write r to fp in o->format.  Returns 0, or -1 when fp reports a write
@@ -48,6 +52,12 @@ int report_write(FILE *fp, const struct analysis_result *r, const struct report_
  * (truncated to size like snprintf). */
 int report_prose(const struct analysis_result *r, const struct analysis_cmp *c, char *buf,
 		 size_t size);
+
+/* s as a JSON string.  JSON text is UTF-8: labels and test names come from
+ * CSV files in any encoding, so each byte that is not part of well-formed
+ * UTF-8 becomes U+FFFD (as a decoder would show it), and what JSON forbids
+ * raw is escaped. */
+void report_json_str(FILE *fp, const char *s);
 
 /* A depth list in the -P syntax, shortest form ("1..40", "1..64:x2",
  * "1..8,16"), for n depths v (ascending). */

@@ -422,12 +422,8 @@ static uint32_t series_name(struct strtab *t, const char *s, const char ***list,
 	return id;
 }
 
-/* The name of the series row belongs to, which keeps apart what was
- * measured differently: the test for lock-step rows (and files without a
- * mode), "GET window" for a closed-loop window, "GET @50000/s" (and
- * " poisson") for the open loop.  Returns row->test or buf. */
-static const char *series_variant(const struct rs_rows *rows, const struct rs_rec *row, char *buf,
-				  size_t size)
+const char *series_variant(const struct rs_rows *rows, const struct rs_rec *row, char *buf,
+			   size_t size)
 {
 	double rate = rows_fig(rows, row, ROW_RATE);
 

@@ -81,6 +81,14 @@ int series_build_known(const struct rs_rows *rows, enum series_metric m,
 		       struct series_set *out, struct rs_err *err);
 void series_set_free(struct series_set *set);
 
+/* The name of the series row belongs to (its test in series.test), which
+ * keeps apart what was measured differently: the test for lock-step rows
+ * (and files without a mode), "GET window" for a closed-loop window, "GET
+ * @50000/s" (and " poisson") for the open loop.  Returns row->test or buf
+ * (room for ROW_STR + 48). */
+const char *series_variant(const struct rs_rows *rows, const struct rs_rec *row, char *buf,
+			   size_t size);
+
 /* The series of (label, test), or NULL.  Constant time. */
 const struct series *series_find(const struct series_set *set, const char *label,
 				 const char *test);
