@@ -572,6 +572,8 @@ static int chart_lay_kind(struct chart_lay *L, struct rs_err *err)
 
 	if (in->kind == CHART_SPEEDUP)
 		return chart_lay_speedup(L, err);
+	if (CHART_KIND_LATENCY(in->kind))
+		return chart_lay_latency(L, err);
 	if (L->ntests <= CHART_NPALETTE && L->nlabels <= CHART_NDASHES) {
 		for (size_t i = 0; i < in->nseries; i++)
 			L->colour_of[i] = L->test_of[i];
@@ -594,7 +596,7 @@ int chart_layout(const struct chart_input *in0, const struct render_ops *ops, vo
 	int rc;
 
 	*out = NULL;
-	if (in.nseries == 0)
+	if (in.nseries == 0 && !(in.kind == CHART_LATENCY_CDF && in.ndist > 0))
 		return rs_err_set(err, "nothing to draw: no series");
 	for (size_t i = 0; i < in.nseries; i++)
 		if (in.series[i]->npts == 0)

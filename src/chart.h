@@ -11,12 +11,29 @@
 
 #include "analysis.h"
 #include "err.h"
+#include "hist.h"
+#include "latency.h"
 #include "render.h"
 #include "series.h"
 
-enum chart_kind { CHART_LINES, CHART_SPEEDUP };
+enum chart_kind {
+	CHART_LINES, CHART_SPEEDUP,
+	CHART_LATENCY,            /* latency against achieved throughput: the hockey stick */
+	CHART_LATENCY_DEPTH,      /* latency against depth */
+	CHART_LATENCY_CDF,        /* chosen points' latency percentiles */
+};
 /* --kind's and plot files' names of the kinds, in enum order. */
-static const char *const chart_kind_names[] = { "lines", "speedup", NULL };
+static const char *const chart_kind_names[] = { "lines", "speedup", "latency", "latency-depth",
+						 "latency-cdf", NULL };
+/* Whether kind k draws latency (chart_latency.c). */
+#define CHART_KIND_LATENCY(k) ((k) >= CHART_LATENCY)
+
+/* One latency distribution for CHART_LATENCY_CDF: a point's repeats'
+ * histograms merged, and its name in the legend ("a GET P=16"). */
+struct chart_dist {
+	const char *name;
+	const struct hist *h;
+};
 
 struct chart_input {
 	enum chart_kind kind;
@@ -36,6 +53,17 @@ struct chart_input {
 	 * chart says what the report says.  A series it does not hold is an
 	 * error. */
 	const struct analysis_result *an;
+	/* The latency kinds.  series are then requests per second; lat[i] is
+	 * the series of series[i]'s label and test for the latency metric
+	 * (lat_metric), NULL when it has none, and lat_ci[i] its points'
+	 * figures with their intervals (latency_apply's, in its points'
+	 * order), NULL when unknown.  an may be NULL for them. */
+	const struct series *const *lat;
+	const struct latency_ci *const *lat_ci;
+	enum series_metric lat_metric;
+	/* CHART_LATENCY_CDF: the distributions to draw. */
+	const struct chart_dist *dist;
+	size_t ndist;
 };
 
 struct chart_box {

@@ -189,5 +189,7 @@ int chart_lay_lines(struct chart_lay *L, struct rs_err *err);
 /* Small multiples: one panel per test, the labels as colours. */
 int chart_lay_facets(struct chart_lay *L, struct rs_err *err);
 int chart_lay_speedup(struct chart_lay *L, struct rs_err *err);
+/* The latency kinds (chart_latency.c). */
+int chart_lay_latency(struct chart_lay *L, struct rs_err *err);
 
 #endif

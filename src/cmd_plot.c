@@ -16,6 +16,7 @@
 #include "cmd.h"
 #include "csv.h"
 #include "font.h"
+#include "histfile.h"
 #include "latency.h"
 #include "log.h"
 #include "outfile.h"
@@ -49,6 +50,11 @@ struct plot {
 	struct analysis_result an; /* the figures of set, as report has them */
 	struct latency_set lat;   /* the rows' histograms, from the sidecars */
 	struct latency_points lpts; /* set's points' merged percentiles */
+	/* The latency kinds: set is requests per second, lset the latency
+	 * metric's series of the rows that have it, lset_pts its points. */
+	enum series_metric lat_metric;
+	struct series_set lset;
+	struct latency_points lset_pts;
 	size_t *by_test;          /* indices into set.v, by test, labels in order */
 	size_t *by_test_start;    /* test t's are by_test[start[t]..start[t+1]) */
 	struct plot_panel *panels;
@@ -70,6 +76,8 @@ static void plot_free(struct plot *p)
 	free(p->by_test_start);
 	analysis_result_free(&p->an);
 	latency_points_free(&p->lpts);
+	latency_points_free(&p->lset_pts);
+	series_set_free(&p->lset);
 	latency_free(&p->lat);
 	series_set_free(&p->set);
 	rows_free(&p->rows);
@@ -332,17 +340,131 @@ static int plot_read(struct plot *p, struct rs_err *err)
 		return rs_err_as(err, RS_E_INPUT);
 	if (cfg->depths.n > 0 && series_keep_depths(&p->rows, &cfg->depths, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);
-	if (series_build(&p->rows, (enum series_metric)cfg->metric, &p->set, err) < 0)
+	/* The latency kinds draw the latency metric against the throughput. */
+	if (series_build(&p->rows, CHART_KIND_LATENCY(cfg->kind) ? SM_RPS :
+			 (enum series_metric)cfg->metric, &p->set, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);
 	/* A percentile over repeats is the merged histograms'. */
 	latency_apply(&p->set, &p->rows, &p->lat, &p->lpts);
 	if (latency_note(&p->lat, &p->lpts, series_metric_name(p->set.metric), lnote,
 			 sizeof lnote) != NULL)
 		rs_log(RS_LOG_DEBUG, "%s", lnote);
+	p->lat_metric = opts_given(cfg, "metric") ? (enum series_metric)cfg->metric : SM_P99;
+	if (series_build_known(&p->rows, p->lat_metric, &p->lset, err) < 0)
+		return rs_err_as(err, RS_E_INPUT);
+	latency_apply(&p->lset, &p->rows, &p->lat, &p->lset_pts);
+	if (CHART_KIND_LATENCY(cfg->kind) && cfg->kind != CHART_LATENCY_CDF &&
+	    latency_note(&p->lat, &p->lset_pts, series_metric_name(p->lat_metric), lnote,
+			 sizeof lnote) != NULL)
+		rs_log(RS_LOG_DEBUG, "%s", lnote);
 	return plot_analyse(p, err);
 }
 
 /* ---- drawing ---- */
+
+/* What a latency chart draws besides the panel's series: each one's
+ * latency series and figures, and for latency-cdf the merged histograms
+ * of the --points depths (by default each series' first and last). */
+struct plot_lat {
+	const struct series **lat;
+	const struct latency_ci **ci;
+	struct chart_dist *dist;
+	struct hist *h;
+	char **names;
+	size_t ndist;
+};
+
+static void plot_lat_free(struct plot_lat *pl)
+{
+	for (size_t i = 0; i < pl->ndist; i++)
+		free(pl->names[i]);
+	free(pl->names);
+	free(pl->lat);
+	free(pl->ci);
+	free(pl->dist);
+	free(pl->h);
+	memset(pl, 0, sizeof *pl);
+}
+
+/* The merged histogram of series s's rows at depth d into h; 0, or -1
+ * (RS_E_INPUT) naming the file of a row without one. */
+static int plot_dist(const struct plot *p, const struct series *s, unsigned d, struct hist *h,
+		     struct rs_err *err)
+{
+	char variant[ROW_STR + 48];
+
+	hist_init(h);
+	for (size_t r = 0; r < p->rows.n; r++) {
+		const struct rs_rec *row = &p->rows.v[r];
+
+		if (row->pipeline != d || strcmp(row->label, s->label) != 0 ||
+		    strcmp(series_variant(&p->rows, row, variant, sizeof variant), s->test) != 0)
+			continue;
+		if (latency_row_merge(&p->lat, row, h) < 0)
+			return rs_err_setk(err, RS_E_INPUT, "%s:%u: no latency histogram for this row "
+					   "(%s%s): --kind latency-cdf draws the histograms that rsweep "
+					   "run keeps there", row->src, row->line, row->src,
+					   HISTFILE_SUFFIX);
+	}
+	return 0;
+}
+
+static int plot_lat_input(const struct plot *p, const struct plot_panel *panel,
+			  struct plot_lat *pl, struct rs_err *err)
+{
+	const struct depth_list *pts = &p->cfg->points;
+	size_t cap;
+
+	memset(pl, 0, sizeof *pl);
+	if (p->set.metric != SM_RPS)
+		return rs_err_setk(err, RS_E_USAGE, "--kind %s with --metric %s: a latency chart's "
+				   "metric is its latency; give --kind %s on the command line",
+				   chart_kind_names[panel->kind], series_metric_name(p->set.metric),
+				   chart_kind_names[panel->kind]);
+	pl->lat = xcalloc(panel->n + 1, sizeof *pl->lat);
+	pl->ci = xcalloc(panel->n + 1, sizeof *pl->ci);
+	for (size_t i = 0; i < panel->n; i++) {
+		const struct series *s = panel->series[i];
+		const struct series *l = series_find(&p->lset, s->label, s->test);
+
+		pl->lat[i] = l;
+		if (l != NULL && p->lset_pts.ci != NULL)
+			pl->ci[i] = &p->lset_pts.ci[p->lset_pts.off[l - p->lset.v]];
+	}
+	if (panel->kind != CHART_LATENCY_CDF)
+		return 0;
+	cap = panel->n * (pts->n > 0 ? pts->n : 2) + 1;
+	pl->dist = xcalloc(cap, sizeof *pl->dist);
+	pl->h = xcalloc(cap, sizeof *pl->h);
+	pl->names = xcalloc(cap, sizeof *pl->names);
+	for (size_t i = 0; i < panel->n; i++) {
+		const struct series *s = panel->series[i];
+		size_t nd = pts->n > 0 ? pts->n : s->npts > 1 ? 2 : 1;
+
+		for (size_t k = 0; k < nd; k++) {
+			unsigned d = pts->n > 0 ? pts->v[k] : k == 0 ? s->pts[0].depth :
+								s->pts[s->npts - 1].depth;
+			char name[ROW_STR * 2 + 64];
+
+			if (series_at(s, d) == NULL)
+				continue;
+			if (plot_dist(p, s, d, &pl->h[pl->ndist], err) < 0)
+				return -1;
+			if (p->set.nlabels > 1)
+				snprintf(name, sizeof name, "%s %s P=%u", s->label, s->test, d);
+			else
+				snprintf(name, sizeof name, "%s P=%u", s->test, d);
+			pl->names[pl->ndist] = xstrdup(name);
+			pl->dist[pl->ndist].name = pl->names[pl->ndist];
+			pl->dist[pl->ndist].h = &pl->h[pl->ndist];
+			pl->ndist++;
+		}
+	}
+	if (pl->ndist == 0)
+		return rs_err_setk(err, RS_E_INPUT, "--points: no series has %s of these depths",
+				   pts->n == 1 ? "the depth" : "any");
+	return 0;
+}
 
 static void plot_input(const struct plot *p, const struct plot_panel *panel,
 		       struct chart_input *in)
@@ -364,14 +486,24 @@ static int plot_layout(const struct plot *p, size_t i, const struct render_ops *
 		       struct chart **c, struct rs_err *err)
 {
 	struct chart_input in;
+	struct plot_lat pl = { 0 };
+	int rc = 0;
 
 	plot_input(p, &p->panels[i], &in);
-	if (chart_layout(&in, ops, ctx, c, err) < 0) {
-		if (p->npanels > 1 && p->panels[i].title)
-			rs_err_prefix(err, "panel '%s'", p->panels[i].title);
-		return -1;
+	if (CHART_KIND_LATENCY(p->panels[i].kind)) {
+		rc = plot_lat_input(p, &p->panels[i], &pl, err);
+		in.lat = pl.lat;
+		in.lat_ci = pl.ci;
+		in.lat_metric = p->lat_metric;
+		in.dist = pl.dist;
+		in.ndist = pl.ndist;
 	}
-	return 0;
+	if (rc == 0)
+		rc = chart_layout(&in, ops, ctx, c, err);
+	plot_lat_free(&pl);
+	if (rc < 0 && p->npanels > 1 && p->panels[i].title)
+		rs_err_prefix(err, "panel '%s'", p->panels[i].title);
+	return rc;
 }
 
 /* A font that does not load is bad input when the user named it (--font),
@@ -500,6 +632,15 @@ static int plot_check(const struct rs_config *cfg, int nfiles, struct rs_err *er
 	if (cfg->kind == CHART_SPEEDUP && cfg->metric != SM_RPS)
 		return rs_err_setk(err, RS_E_USAGE, "--kind speedup compares requests per second: "
 				   "drop --metric");
+	if (CHART_KIND_LATENCY(cfg->kind) && opts_given(cfg, "metric") &&
+	    (cfg->metric == SM_RPS || cfg->kind == CHART_LATENCY_CDF))
+		return rs_err_setk(err, RS_E_USAGE, "--kind %s draws %s: %s",
+				   chart_kind_names[cfg->kind], cfg->kind == CHART_LATENCY_CDF ?
+				   "whole latency distributions" : "a latency",
+				   cfg->kind == CHART_LATENCY_CDF ? "drop --metric" :
+				   "--metric is avg, p50, p95, p99 (the default), p999 or max");
+	if (cfg->points.n > 0 && cfg->kind != CHART_LATENCY_CDF)
+		return rs_err_setk(err, RS_E_USAGE, "--points goes with --kind latency-cdf");
 	if (cfg->split && strcasecmp(ext, ".png") != 0)
 		return rs_err_setk(err, RS_E_USAGE, "--split is for PNG output (a PDF has one page "
 				   "per panel)");

@@ -115,6 +115,7 @@ struct rs_config {
 	char *plot;
 	int metric;               /* enum series_metric */
 	struct depth_list depths;
+	struct depth_list points; /* --kind latency-cdf's depths */
 	uint64_t depth;
 	char *title;
 	unsigned width, height;   /* OT_SIZE */

@@ -978,3 +978,144 @@ Test(chart, legend_in_benchmark_order)
 	series_set_free(&set);
 	rows_free(&rows);
 }
+
+/* ---- latency charts ---- */
+
+/* GET and SET over depths 1..16 (p99 from 0.035 to 6.5 ms), or GET at three
+ * offered rates (rate: open loop), 3 repeats; lays out kind into *c. */
+static void latency_layout(enum chart_kind kind, int rate, struct chart **c)
+{
+	static struct rs_rows rows;
+	static struct series_set rps, lat;
+	const struct series **list, **lats;
+	struct chart_input in = { 0 };
+	struct rs_err err = { 0 };
+
+	memset(&rows, 0, sizeof rows);
+	for (unsigned t = 0; t < 2; t++)
+		for (unsigned d = 1; d <= 16; d *= 2)
+			for (unsigned k = 0; k < (rate ? 3u : 1u); k++)
+				for (unsigned r = 1; r <= 3; r++) {
+					struct rs_row row;
+
+					fill(&row, "a", t ? "SET" : "GET", d, r, 1e5 * d / (1 + 0.1 * d) +
+					     r, NAN);
+					row.p99_ms = 0.2 * d * d / 8 + 0.1 * t + 0.01 * r + k;
+					snprintf(row.mode, sizeof row.mode, "lockstep");
+					if (rate) {
+						row.rate_offered = 20000.0 * (k + 1);
+						snprintf(row.arrivals, sizeof row.arrivals, "uniform");
+					}
+					push(&rows, &row);
+				}
+	cr_assert_eq(series_build(&rows, SM_RPS, &rps, &err), 0, "%s", err.msg);
+	cr_assert_eq(series_build(&rows, SM_P99, &lat, &err), 0, "%s", err.msg);
+	list = calloc(rps.n, sizeof *list);
+	lats = calloc(rps.n, sizeof *lats);
+	for (size_t i = 0; i < rps.n; i++) {
+		list[i] = &rps.v[i];
+		lats[i] = series_find(&lat, rps.v[i].label, rps.v[i].test);
+	}
+	in.kind = kind;
+	in.width = 1200;
+	in.height = 800;
+	in.metric = SM_RPS;
+	in.series = list;
+	in.nseries = rps.n;
+	in.lat = lats;
+	in.lat_metric = SM_P99;
+	cr_assert_eq(chart_layout(&in, &measure_only, NULL, c, &err), 0, "%s", err.msg);
+	free(list);
+	free(lats);
+	series_set_free(&rps);
+	series_set_free(&lat);
+	rows_free(&rows);
+}
+
+/* Whether the chart has a tick labelled s. */
+static int has_tick(const struct chart *c, const char *s)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->items[i].op == CHART_TEXT && c->items[i].role == ROLE_TICK &&
+		    strcmp(c->items[i].text, s) == 0)
+			return 1;
+	return 0;
+}
+
+static size_t count_lines(const struct chart *c)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->n; i++)
+		n += c->items[i].op == CHART_LINE && c->items[i].series >= 0;
+	return n;
+}
+
+Test(chart, latency_hockey_stick_on_a_log_axis)
+{
+	struct chart *c;
+
+	latency_layout(CHART_LATENCY, 0, &c);
+	/* 0.035 to 6.5 ms: whole decades 0.01 to 10, readable ticks. */
+	cr_assert(has_tick(c, "0.01") && has_tick(c, "0.1") && has_tick(c, "1") && has_tick(c, "10"));
+	cr_assert_eq(count_lines(c), 2, "one line per test");
+	check_no_overlaps(c, 2);
+	chart_free(c);
+	latency_layout(CHART_LATENCY_DEPTH, 0, &c);
+	cr_assert(has_tick(c, "1") && has_tick(c, "16"));
+	cr_assert_eq(count_lines(c), 2);
+	chart_free(c);
+}
+
+/* Open loop: the series are offered rates; the hockey stick has one line
+ * per test and depth through the rates. */
+Test(chart, latency_open_loop_one_line_per_depth)
+{
+	struct chart *c;
+	size_t legend = 0;
+
+	latency_layout(CHART_LATENCY, 1, &c);
+	cr_assert_eq(count_lines(c), 10, "2 tests x 5 depths");
+	for (size_t i = 0; i < c->n; i++)
+		if (c->items[i].op == CHART_TEXT && c->items[i].role == ROLE_LEGEND) {
+			legend++;
+			cr_assert_not_null(strstr(c->items[i].text, " P="), "%s", c->items[i].text);
+		}
+	cr_assert_eq(legend, 10);
+	chart_free(c);
+}
+
+/* The percentile chart: x ticks at 50%, 90%, 99%, 99.9%. */
+Test(chart, latency_percentiles_spaced_by_nines)
+{
+	static struct hist h;
+	struct chart_dist d = { "GET P=1", &h };
+	struct rs_rows rows = { 0 };
+	struct series_set set;
+	const struct series *list[1];
+	struct chart_input in = { 0 };
+	struct chart *c = NULL;
+	struct rs_err err = { 0 };
+
+	add(&rows, "a", "GET", 1, 1, 1000, NAN);
+	add(&rows, "a", "GET", 2, 1, 2000, NAN);
+	cr_assert_eq(series_build(&rows, SM_RPS, &set, &err), 0, "%s", err.msg);
+	list[0] = &set.v[0];
+	hist_init(&h);
+	for (uint64_t v = 1; v <= 100000; v++)
+		hist_record_n(&h, v * 100, 1);
+	in.kind = CHART_LATENCY_CDF;
+	in.width = 1200;
+	in.height = 800;
+	in.series = list;
+	in.nseries = 1;
+	in.dist = &d;
+	in.ndist = 1;
+	cr_assert_eq(chart_layout(&in, &measure_only, NULL, &c, &err), 0, "%s", err.msg);
+	cr_assert(has_tick(c, "50%") && has_tick(c, "90%") && has_tick(c, "99%") &&
+		  has_tick(c, "99.9%"));
+	cr_assert_eq(count_lines(c), 1);
+	chart_free(c);
+	series_set_free(&set);
+	rows_free(&rows);
+}
