@@ -61,6 +61,7 @@ struct plot {
 	size_t npanels;
 	enum plot_format format;
 	const char *font;
+	int need_lat;             /* some panel is a latency chart */
 	char **files;             /* the CSV operands (cfg->args) */
 	int nfiles;
 };
@@ -333,8 +334,9 @@ static int plot_read(struct plot *p, struct rs_err *err)
 			return rs_err_setk(err, RS_E_INPUT, "%s: no result rows, only a header", path);
 	}
 	/* The histograms by row before --relabel: the sidecars know the rows
-	 * by their labels as written. */
-	if (latency_load(&p->rows, &p->lat, err) < 0)
+	 * by their labels as written.  Only a percentile needs them. */
+	if ((p->need_lat || isfinite(latency_metric_pct((enum series_metric)cfg->metric))) &&
+	    latency_load(&p->rows, &p->lat, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);
 	if (cfg->relabel && rows_relabel(&p->rows, cfg->relabel, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);
@@ -350,6 +352,8 @@ static int plot_read(struct plot *p, struct rs_err *err)
 			 sizeof lnote) != NULL)
 		rs_log(RS_LOG_DEBUG, "%s", lnote);
 	p->lat_metric = opts_given(cfg, "metric") ? (enum series_metric)cfg->metric : SM_P99;
+	if (!p->need_lat)
+		return plot_analyse(p, err);
 	if (series_build_known(&p->rows, p->lat_metric, &p->lset, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);
 	latency_apply(&p->lset, &p->rows, &p->lat, &p->lset_pts);
@@ -668,6 +672,9 @@ int cmd_plot(struct rs_config *cfg, struct rs_err *err)
 		/* font_find's error has its kind: a bad --font, or no font installed. */
 		rc = font_find(cfg->font, RS_DEFAULT_FONT, font, sizeof font, err);
 	}
+	p.need_lat = CHART_KIND_LATENCY(cfg->kind);
+	for (size_t i = 0; cfg->plot && i < pf.n; i++)
+		p.need_lat |= pf.v[i].kind >= 0 && CHART_KIND_LATENCY(pf.v[i].kind);
 	if (rc == 0)
 		rc = plot_read(&p, err);
 	if (rc == 0)

@@ -119,7 +119,7 @@ static int latency_cmp_row(const void *a, const void *b)
 /* Read the sidecar of src, if there is one, and keep the histogram of each
  * of rows' rows from src. */
 static int latency_load_file(const struct rs_rows *rows, const char *src, struct latency_set *ls,
-			     struct rs_err *err)
+			     size_t *cap, struct rs_err *err)
 {
 	struct latency_file f = { 0 };
 	struct sbuf path;
@@ -154,7 +154,10 @@ static int latency_load_file(const struct rs_rows *rows, const char *src, struct
 		id = strtab_find(&f.keys, f.key.s, f.key.len);
 		if (id < 0)
 			continue;
-		ls->v = xreallocarray(ls->v, ls->n + 1, sizeof *ls->v);
+		if (ls->n == *cap) {
+			*cap = *cap ? 2 * *cap : 64;
+			ls->v = xreallocarray(ls->v, *cap, sizeof *ls->v);
+		}
 		ls->v[ls->n].src = r->src;
 		ls->v[ls->n].line = r->line;
 		/* The row takes the line's histogram: a key is one row's. */
@@ -176,6 +179,7 @@ static int latency_load_file(const struct rs_rows *rows, const char *src, struct
 int latency_load(const struct rs_rows *rows, struct latency_set *ls, struct rs_err *err)
 {
 	struct strtab files = { 0 };
+	size_t cap = 0;
 	int rc = 0;
 
 	memset(ls, 0, sizeof *ls);
@@ -186,7 +190,7 @@ int latency_load(const struct rs_rows *rows, struct latency_set *ls, struct rs_e
 		if (strtab_intern(&files, rows->v[i].src, strlen(rows->v[i].src), &id, &added) < 0)
 			abort();
 		if (added)
-			rc = latency_load_file(rows, rows->v[i].src, ls, err);
+			rc = latency_load_file(rows, rows->v[i].src, ls, &cap, err);
 	}
 	strtab_free(&files);
 	if (rc < 0) {

@@ -200,3 +200,31 @@ Test(latency, a_bad_sidecar_is_named)
 	rows_free(&rows);
 	rm(&pl);
 }
+
+/* --relabel after the load: rows keep their histograms under a new label. */
+Test(latency, histograms_survive_relabel)
+{
+	static struct hist all;
+	struct place pl;
+	struct rs_rows rows = { 0 };
+	struct latency_set ls;
+	struct series_set lat;
+	struct latency_points pts;
+	struct csv_info info;
+	struct rs_err err = { 0 };
+
+	make(&pl, 1, 0, &all);
+	cr_assert_eq(csv_read_file(pl.csv, &rows, &info, &err), 0, "%s", err.msg);
+	cr_assert_eq(latency_load(&rows, &ls, &err), 0, "%s", err.msg);
+	cr_assert_eq(rows_relabel(&rows, "a=b", &err), 0, "%s", err.msg);
+	cr_assert_eq(series_build(&rows, SM_P99, &lat, &err), 0, "%s", err.msg);
+	cr_assert_eq(latency_apply(&lat, &rows, &ls, &pts), 0);
+	cr_assert_str_eq(lat.v[0].label, "b");
+	cr_assert_eq(pts.merged, 2);
+	cr_assert(series_at(&lat.v[0], 1)->median > 90);
+	latency_points_free(&pts);
+	latency_free(&ls);
+	series_set_free(&lat);
+	rows_free(&rows);
+	rm(&pl);
+}

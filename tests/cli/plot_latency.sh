@@ -29,10 +29,20 @@ png_ok "$T/a.png" 1200 800
 expect_status 0 "$RSWEEP" plot "$T/r.csv" --kind latency-cdf --points 1,16 --tests get -o "$T/c.png"
 png_ok "$T/c.png" 1200 800
 
+# With the sidecar every point is merged; without it -v says so once.
+cp "$T/r.csv" "$T/noside.csv"
+expect_status 0 "$RSWEEP" plot "$T/r.csv" --kind latency -v -o "$T/v.png"
+! grep -q "histogram" "$T/err" || fail "with a sidecar: $(cat "$T/err")"
+expect_status 0 "$RSWEEP" plot "$T/noside.csv" --kind latency -v -o "$T/v.png"
+[ "$(grep -c "noside.csv has no histogram sidecar" "$T/err")" = 1 ] ||
+	fail "without a sidecar: $(cat "$T/err")"
+expect_status 0 "$RSWEEP" report "$T/r.csv" --latency-budget 1s -v
+! grep -q "histogram" "$T/err" || fail "report with a sidecar: $(cat "$T/err")"
+grep -q "^  [^ ].* GET  *[0-9]" "$T/out" || fail "report: $(cat "$T/out")"
+
 # Bad input: one line, exit 2, keep.png as it was.
 cp "$T/latency.png" "$T/keep.png"
 printf 'label,test,pipeline,repeat,rps\na,GET,1,1,1000\na,GET,4,1,3000\n' >"$T/nolat.csv"
-cp "$T/r.csv" "$T/noside.csv"
 bad() {
 	msg=$1
 	shift
