@@ -935,7 +935,6 @@ static size_t json_utf8_len(const unsigned char *s)
 	return n;
 }
 
-#define json_str report_json_str
 void report_json_str(FILE *fp, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -1028,12 +1027,12 @@ static void json_series(FILE *fp, const struct analysis_series *a, int first)
 
 	fputs(first ? "\n{" : ",\n{", fp);
 	fputs("\"label\":", fp);
-	json_str(fp, a->rps->label);
+	report_json_str(fp, a->rps->label);
 	fputs(",\"test\":", fp);
-	json_str(fp, a->rps->test);
+	report_json_str(fp, a->rps->test);
 	report_depths(a->rps, b, sizeof b);
 	fputs(",\"depths\":", fp);
-	json_str(fp, b);
+	report_json_str(fp, b);
 	fprintf(fp, ",\"points\":%zu", a->rps->npts);
 	json_num(fp, "rps_at_1", a->rps_at_1, 2, 1);
 	json_num(fp, "peak_rps", a->peak_rps, 2, 1);
@@ -1047,7 +1046,7 @@ static void json_series(FILE *fp, const struct analysis_series *a, int first)
 	json_num(fp, "saturation_hi", a->sat_hi, 0, 1);
 	fputs(",\"saturated\":", fp);
 	if (*report_saturated(a->saturated))
-		json_str(fp, report_saturated(a->saturated));
+		report_json_str(fp, report_saturated(a->saturated));
 	else
 		fputs("null", fp);
 	json_num(fp, "gain", a->gain, 4, 1);
@@ -1067,14 +1066,14 @@ static void json_series(FILE *fp, const struct analysis_series *a, int first)
 		json_num(fp, "cv", a->unstable[k].cv, 4, 1);
 		fprintf(fp, ",\"cause\":\"%s\",\"why\":", cause_name(a->unstable[k].cause.kind));
 		cause_format(&a->unstable[k].cause, b, sizeof b);
-		json_str(fp, b);
+		report_json_str(fp, b);
 		fputc('}', fp);
 	}
 	fputs("],\"busier\":", fp);
 	if (a->bound == BOUND_UNKNOWN)
 		fputs("null", fp);
 	else
-		json_str(fp, report_bound_name(a->bound));
+		report_json_str(fp, report_bound_name(a->bound));
 	json_num(fp, "server_cpu", a->server_cpu, 4, 1);
 	json_num(fp, "client_cpu", a->client_cpu, 4, 1);
 	fputc('}', fp);
@@ -1086,9 +1085,9 @@ static void json_cmp(FILE *fp, const struct analysis_result *r, const struct ana
 {
 	fputs(first ? "\n{" : ",\n{", fp);
 	fputs("\"label\":", fp);
-	json_str(fp, r->series[c->other].rps->label);
+	report_json_str(fp, r->series[c->other].rps->label);
 	fputs(",\"test\":", fp);
-	json_str(fp, r->series[c->other].rps->test);
+	report_json_str(fp, r->series[c->other].rps->test);
 	json_delta(fp, "at_1", &c->at_1);
 	json_delta(fp, "at_peak", &c->at_peak);
 	if (r->depth)
@@ -1115,7 +1114,7 @@ static void json_cmp(FILE *fp, const struct analysis_result *r, const struct ana
 
 		report_prose(r, c, s, sizeof s);
 		fputs(",\"prose\":", fp);
-		json_str(fp, s);
+		report_json_str(fp, s);
 	}
 	fputc('}', fp);
 }
@@ -1127,9 +1126,9 @@ static void json_speedup(FILE *fp, const struct analysis_result *r,
 	const struct analysis_cmp *c = &r->cmps[sp->cmp];
 
 	fputs(first ? "\n{\"label\":" : ",\n{\"label\":", fp);
-	json_str(fp, r->series[c->other].rps->label);
+	report_json_str(fp, r->series[c->other].rps->label);
 	fputs(",\"test\":", fp);
-	json_str(fp, r->series[c->other].rps->test);
+	report_json_str(fp, r->series[c->other].rps->test);
 	json_num(fp, "ratio", sp->ratio, 4, 1);
 	json_num(fp, "ratio_lo", analysis_cmp_delta(r, c)->ci.lo, 4, 1);
 	json_num(fp, "ratio_hi", analysis_cmp_delta(r, c)->ci.hi, 4, 1);
@@ -1145,7 +1144,7 @@ static void report_json(FILE *fp, const struct analysis_result *r, const struct 
 	json_num(fp, "knee", o->knee, 4, 0);
 	json_num(fp, "cv_limit", o->cv_limit, 4, 1);
 	fputs(",\"baseline\":", fp);
-	json_str(fp, r->baseline);
+	report_json_str(fp, r->baseline);
 	if (r->depth)
 		fprintf(fp, ",\"depth\":%u", r->depth);
 	else
@@ -1162,7 +1161,7 @@ static void report_json(FILE *fp, const struct analysis_result *r, const struct 
 	fputs("],\n\"notes\":[", fp);
 	for (size_t i = 0; i < nnotes; i++) {
 		fputs(i ? ",\n" : "\n", fp);
-		json_str(fp, notes[i]);
+		report_json_str(fp, notes[i]);
 	}
 	fputs("]", fp);
 	if (o->json_more != NULL) {
