@@ -13,6 +13,7 @@
 
 #include "cmd.h"
 #include "csv.h"
+#include "histfile.h"
 #include "import.h"
 #include "log.h"
 #include "opts.h"
@@ -253,8 +254,24 @@ static int import_write_atomic(const char *path, const char *buf, size_t len, st
 	return outfile_commit(&o, err);
 }
 
+/* Whether anything is at path's sidecar name (a link too). */
+static int import_has_sidecar(const char *path)
+{
+	struct stat st;
+	char *side = xmalloc(strlen(path) + sizeof HISTFILE_SUFFIX);
+	int has;
+
+	strcpy(side, path);
+	strcat(side, HISTFILE_SUFFIX);
+	has = lstat(side, &st) == 0;
+	free(side);
+	return has;
+}
+
 /* Write the rows to stdout or, atomically, to -o.  Returns 0 or -1: of kind
- * RS_E_REFUSED for a file that holds something, else a failure to write. */
+ * RS_E_REFUSED for a file that holds something, or one beside a histogram
+ * sidecar (histfile.h), which readers would take for the new rows'; else
+ * a failure to write. */
 static int import_output(const struct rs_config *cfg, const char *buf, size_t len,
 			 struct rs_err *err)
 {
@@ -268,6 +285,13 @@ static int import_output(const struct rs_config *cfg, const char *buf, size_t le
 	if (stat(cfg->output, &st) == 0 && st.st_size > 0 && !cfg->overwrite)
 		return rs_err_setk(err, RS_E_REFUSED, "%s exists and is not empty (give --overwrite "
 				   "to replace it)", cfg->output);
+	/* Imported rows have no histograms: a sidecar left there is another
+	 * run's, and removing it could lose the only copy of it. */
+	if (import_has_sidecar(cfg->output))
+		return rs_err_setk(err, RS_E_REFUSED, "%s%s holds the latency histograms of "
+				   "another run's rows, which would be read as the imported rows': "
+				   "move it away, or import to another file", cfg->output,
+				   HISTFILE_SUFFIX);
 	return import_write_atomic(cfg->output, buf, len, err);
 }
 

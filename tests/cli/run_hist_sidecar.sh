@@ -2,7 +2,8 @@
 # Every row of rsweep run has its latency histogram in FILE.csv.hist, with
 # the row's key and as many values as the row has requests; --resume adds
 # the new points' lines, --overwrite starts both files anew; a sidecar that
-# is a link is refused before anything runs.
+# is a link is refused before anything runs; import does not write beside
+# one.
 . "${RS_SRCDIR:-.}/tests/cli/lib.sh"
 
 expect_status 0 "$RSWEEP" run --spawn -t get,set -P 1,4 -n 3001 --repeat 2 -q -o "$T/r.csv"
@@ -19,6 +20,14 @@ expect_status 0 "$RSWEEP" run --spawn -t get,set -P 1,4,8 -n 3001 --repeat 2 -q 
 expect_status 0 "$RSWEEP" run --spawn -t get -P 2 -n 3001 --repeat 1 -q -o "$T/r.csv" --overwrite
 [ "$(rows "$T/r.csv")" = 1 ] || fail "--overwrite: $(rows "$T/r.csv") rows"
 [ "$(rows "$T/r.csv.hist")" = 1 ] || fail "--overwrite kept $(rows "$T/r.csv.hist") histograms"
+# Imported rows have no histograms: import refuses to write beside a
+# sidecar (even with --overwrite), and changes neither file.
+cp "$T/r.csv" "$T/r.before"
+cp "$T/r.csv.hist" "$T/h.before"
+expect_status 2 "$RSWEEP" import --overwrite -P 1 -o "$T/r.csv" "${RS_SRCDIR:-.}/tests/data/import/redis-6.2-loop-q.txt"
+grep -q "r.csv.hist holds the latency histograms of another run's rows" "$T/err" ||
+	fail "import: $(cat "$T/err")"
+cmp -s "$T/r.csv" "$T/r.before" && cmp -s "$T/r.csv.hist" "$T/h.before" || fail "import changed the files"
 echo precious >"$T/victim"
 ln -s "$T/victim" "$T/l.csv.hist"
 expect_status 2 "$RSWEEP" run --spawn -t get -P 2 -n 3001 -q -o "$T/l.csv"
