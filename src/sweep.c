@@ -1217,8 +1217,9 @@ enum sweep_status sweep_points_all(struct sweep **ss, size_t n, struct sweep_pla
 			sweep_name_target(s, n, err);
 			break;
 		}
-		/* The histogram first: a row without its histogram could not be
-		 * merged, a histogram without its row is ignored. */
+		/* The histogram before the row (under the CSV's lock, which
+		 * histfile_append takes first): a row without its histogram could
+		 * not be merged, a histogram without its row is ignored. */
 		if (out != NULL && (histfile_append(out, &row, &s->hist, err) < 0 ||
 				    csv_out_append(out, &row, err) < 0)) {
 			st = SWEEP_FAILED;
