@@ -667,6 +667,13 @@ static int engine_wait(struct ethread *th, struct ev_event *evs, uint64_t now,
 {
 	uint64_t ns = ENGINE_TICK_MS * 1000000ULL;
 
+	/* Fallen due since the last dispatch (now is later than it): hand it
+	 * out first, or it would wait a whole tick, and that wait would count
+	 * in its latency. */
+	if (!th->exhausted && th->next_due_ns <= now)
+		engine_dispatch(th, now);
+	if (th->failed)
+		return 0;
 	/* Due and no room anywhere: a reply will make room. */
 	if (!th->exhausted && th->next_due_ns > now && th->next_due_ns - now < ns)
 		ns = th->next_due_ns - now;
