@@ -102,6 +102,8 @@ struct ethread {
 	uint64_t errors, misses;  /* counted by the reader's object functions */
 	int wrong_type;           /* REDIS_REPLY_* of a reply job->expect refuses, or 0 */
 	char first_error[128];
+	uint64_t retry;           /* replies of the read under way the route retries */
+	char retry_msg[160];      /* why the last one was retried */
 	struct engine_result res;
 	int failed;
 	struct rs_err err;
@@ -165,12 +167,37 @@ static const char *engine_type_name(int type)
 	}
 }
 
+static int engine_fail(struct ethread *th, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Cluster: an error reply the route retries (1: not counted as an error)
+ * or fails the run on (1 too, th failed). */
+static __attribute__((noinline)) int engine_route_error(struct ethread *th, const char *str,
+							size_t len)
+{
+	char why[sizeof th->retry_msg];
+	int rc = th->job->route->on_error(th->job->route, str, len, why, sizeof why);
+
+	if (rc == ENGINE_ROUTE_COUNT)
+		return 0;
+	if (rc == ENGINE_ROUTE_FAIL) {
+		engine_fail(th, "%s", why);
+		return 1;
+	}
+	th->retry++;
+	th->res.redirects++;
+	memcpy(th->retry_msg, why, sizeof why);
+	return 1;
+}
+
 static void *engine_create_string(const redisReadTask *task, char *str, size_t len)
 {
 	engine_check_type(task);
 	if (task->parent == NULL && task->type == REDIS_REPLY_ERROR) {
 		struct ethread *th = task->privdata;
 
+		if (th->job->route != NULL && engine_route_error(th, str, len))
+			return &engine_obj;
 		if (th->errors++ == 0) {
 			size_t n = len < sizeof th->first_error - 1 ? len : sizeof th->first_error - 1;
 
@@ -357,9 +384,6 @@ void engine_free(struct engine *e)
 
 /* Record the thread's first failure as "<target>: <reason>". */
 static int engine_fail(struct ethread *th, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int engine_fail(struct ethread *th, const char *fmt, ...)
 {
 	char why[256];
 	va_list ap;
@@ -383,6 +407,26 @@ static inline uint64_t engine_rand(uint64_t *s)
 	x ^= x >> 27;
 	*s = x;
 	return x * 0x2545F4914F6CDD1DULL;
+}
+
+/* Cluster: draw the key of the request at cmd again until its slot is on
+ * this connection's master (rejection sampling: the keys stay uniform over
+ * that master's share of the keyspace).  Bounded: a master the keyspace
+ * no longer reaches (its slots resharded away) sends the key as it is,
+ * and the reply's MOVED says so. */
+static __attribute__((noinline)) void engine_route_key(struct ethread *th, char *cmd)
+{
+	const struct engine_job *job = th->job;
+	const struct engine_route *rt = job->route;
+
+	if (rt->accept == NULL)
+		return;
+	for (unsigned tries = 0; tries < 100000; tries++) {
+		if (rt->accept(rt, cmd + rt->key_off, rt->key_len))
+			return;
+		engine_put_digits(cmd + job->rand_off[rt->rand_idx],
+				    engine_rand(&th->rng) % job->keyspace);
+	}
 }
 
 /* Register (out = 1) or drop (0) c's interest in EV_WRITE.  Returns 0, or
@@ -517,6 +561,8 @@ static int engine_next_batch(struct ethread *th, struct econn *c, uint64_t now)
 			for (size_t r = 0; r < job->nrand; r++)
 				engine_put_digits(cmd + job->rand_off[r],
 						    engine_rand(&th->rng) % job->keyspace);
+			if (job->route != NULL)
+				engine_route_key(th, cmd);
 		}
 	}
 	c->blen = (size_t)k * job->len;
@@ -591,6 +637,8 @@ static int engine_send(struct ethread *th, struct econn *c, unsigned k, uint64_t
 			for (size_t r = 0; r < job->nrand; r++)
 				engine_put_digits(cmd + job->rand_off[r],
 						    engine_rand(&th->rng) % job->keyspace);
+			if (job->route != NULL)
+				engine_route_key(th, cmd);
 		}
 	}
 	c->blen = (size_t)k * job->len;
@@ -684,7 +732,7 @@ static int engine_wait(struct ethread *th, struct ev_event *evs, uint64_t now,
  * sent it into h (and, open loop, from the time it was due into the
  * result's histogram).  Returns 0, or -1 with the run failed. */
 static __attribute__((noinline)) int engine_record_slow(struct ethread *th, struct econn *c,
-							uint64_t now, uint64_t k)
+							uint64_t now, uint64_t k, uint64_t skip)
 {
 	struct hist *h = th->open ? &th->res.service : &th->res.hist;
 	uint64_t r = c->replied, end = c->replied + k;
@@ -697,7 +745,11 @@ static __attribute__((noinline)) int engine_record_slow(struct ethread *th, stru
 			return engine_fail(th, "the server replied to a request before it was sent");
 		s = &c->sent.v[c->sent.head];
 		m = (s->n < end ? s->n : end) - r;
-		hist_record_n(h, now - s->t, m);
+		/* Retried replies (skip) have no latency of their own: a read's
+		 * replies are alike, so which of them go unrecorded matters not. */
+		if (m > skip)
+			hist_record_n(h, now - s->t, m - skip);
+		skip = m > skip ? 0 : skip - m;
 		r += m;
 		if (r == s->n)
 			engine_fifo_pop(&c->sent);
@@ -712,13 +764,15 @@ static __attribute__((noinline)) int engine_record_slow(struct ethread *th, stru
 }
 
 /* engine_record_slow, after lock-step's common case: a batch written whole. */
-static inline int engine_record(struct ethread *th, struct econn *c, uint64_t now, uint64_t k)
+static inline int engine_record(struct ethread *th, struct econn *c, uint64_t now, uint64_t k,
+				uint64_t skip)
 {
 	if (!c->stamped) {
-		hist_record_n(&th->res.hist, now - c->start_ns, k);
+		if (k > skip)
+			hist_record_n(&th->res.hist, now - c->start_ns, k - skip);
 		return 0;
 	}
-	return engine_record_slow(th, c, now, k);
+	return engine_record_slow(th, c, now, k, skip);
 }
 
 /* Fail the run on a reply of a kind the job refuses; returns -1. */
@@ -735,6 +789,26 @@ static int engine_fail_type(struct ethread *th)
 			sbuf_item(&b, " or ", "%s", engine_type_name(types[i]));
 	return engine_fail(th, "the server replied with %s where the command gets %s",
 			   engine_type_name(th->wrong_type), want);
+}
+
+/* Of k replies just read on c, th->retry were retried by the route: they
+ * are not answers, and as many requests go out again in their place.
+ * Returns 0, or -1 with the run failed. */
+static __attribute__((noinline)) int engine_retried(struct ethread *th, struct econn *c,
+						    uint64_t now, uint64_t k)
+{
+	uint64_t retry = th->retry;
+
+	th->retry = 0;
+	if (engine_record(th, c, now, k, retry) < 0)
+		return -1;
+	if (retry < k) {
+		th->res.requests += k - retry;
+		th->last_ns = now;
+	}
+	if (!th->timed)
+		th->remaining += retry;
+	return 0;
 }
 
 /* A TLS read as read() answers: the count, 0 at the end, or -1 with errno
@@ -806,6 +880,8 @@ static inline __attribute__((always_inline)) int engine_read_any(struct ethread 
 			c->partial = 0;
 			k++;
 		}
+		if (th->failed)
+			return -1;
 		if (th->wrong_type != 0)
 			return engine_fail_type(th);
 		if (c->partial + (c->reader->len - c->reader->pos) > th->job->max_reply)
@@ -818,10 +894,15 @@ static inline __attribute__((always_inline)) int engine_read_any(struct ethread 
 		c->last_io_ns = now;
 		if (k > c->inflight)
 			return engine_fail(th, "the server sent more replies than requests");
-		if (engine_record(th, c, now, k) < 0)
-			return -1;
-		th->res.requests += k;
-		th->last_ns = now;
+		if (th->retry > 0) {
+			if (engine_retried(th, c, now, k) < 0)
+				return -1;
+		} else {
+			if (engine_record(th, c, now, k, 0) < 0)
+				return -1;
+			th->res.requests += k;
+			th->last_ns = now;
+		}
 		/* One compare per read; a read may close several slices. */
 		while (th->mark < ENGINE_SLICES && th->res.requests >= th->mark_at[th->mark])
 			th->mark_ns[th->mark++] = now;
@@ -941,6 +1022,13 @@ static void *engine_loop(void *arg)
 				    job->timeout);
 			break;
 		}
+		/* Cluster: replies that all say "not now" (CLUSTERDOWN, TRYAGAIN,
+		 * MOVED to itself) are no progress either. */
+		if (th->retry_msg[0] != '\0' && now - th->last_ns > timeout_ns) {
+			engine_fail(th, "no request answered for %.1f s: %s", job->timeout,
+				    th->retry_msg);
+			break;
+		}
 		for (unsigned i = 0; i < th->nconns; i++) {
 			struct econn *c = &th->conns[i];
 
@@ -1011,6 +1099,8 @@ static void engine_thread_prepare(struct engine *e, unsigned i, const struct eng
 	th->errors = th->misses = 0;
 	th->wrong_type = 0;
 	th->first_error[0] = '\0';
+	th->retry = 0;
+	th->retry_msg[0] = '\0';
 	memset(&th->res, 0, sizeof th->res);
 	hist_init(&th->res.hist);
 	hist_init(&th->res.service);
@@ -1082,6 +1172,7 @@ static int engine_gather(struct engine *e, struct engine_result *res, const char
 		res->requests += th->res.requests;
 		res->errors += th->errors;
 		res->misses += th->misses;
+		res->redirects += th->res.redirects;
 		if (res->first_error[0] == '\0' && th->first_error[0] != '\0')
 			memcpy(res->first_error, th->first_error, sizeof res->first_error);
 		hist_merge(&res->hist, &th->res.hist);

@@ -55,6 +55,27 @@ enum engine_arrivals {
 	ENGINE_POISSON,           /* exponential gaps of the same mean */
 };
 
+/* Redis Cluster: keys that follow the slot map, and replies that
+ * redirect.  NULL in engine_job.route for a plain server. */
+struct engine_route {
+	/* Whether a request's key (key_len bytes at key_off in the request,
+	 * after its random digits are in) belongs to this connection's
+	 * master: one that does not is drawn again, the digits at
+	 * rand_off[rand_idx] only (NULL: every key does). */
+	int (*accept)(const struct engine_route *r, const char *key, size_t len);
+	size_t key_off, key_len, rand_idx;
+	/* An error reply's text: ENGINE_ROUTE_COUNT it as any error;
+	 * ENGINE_ROUTE_RETRY the request was not run (MOVED, ASK, TRYAGAIN,
+	 * CLUSTERDOWN): it does not count, another takes its place, and why
+	 * says what happened; ENGINE_ROUTE_FAIL fail the run with why. */
+	int (*on_error)(const struct engine_route *r, const char *msg, size_t len, char *why,
+			size_t size);
+	void *ctx;
+};
+#define ENGINE_ROUTE_COUNT 0
+#define ENGINE_ROUTE_RETRY 1
+#define ENGINE_ROUTE_FAIL (-1)
+
 struct engine_job {
 	const char *cmd;          /* one request's bytes */
 	size_t len;
@@ -77,6 +98,9 @@ struct engine_job {
 	unsigned expect;          /* ENGINE_REPLY_* the command's replies may be, 0: any; an
 				   * error reply is always allowed (counted in errors) */
 	volatile sig_atomic_t *stop; /* set asynchronously to abandon the run, or NULL */
+	/* Cluster (closed loop only): requests route->on_error retries are
+	 * not counted and are replaced, so that `requests` still complete. */
+	const struct engine_route *route;
 };
 
 /* A timed window is cut in this many slices of equal request counts, so
@@ -99,6 +123,7 @@ struct engine_result {
 	 * connections the run used, in ms, from when they were last opened:
 	 * never inside the timed window. */
 	double connect_ms;
+	uint64_t redirects;       /* replies job->route retried (not in requests) */
 };
 
 /* Open clients connections to t over threads loops. */

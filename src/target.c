@@ -521,6 +521,42 @@ int target_info(struct target_conn *c, const struct target *t, const char *secti
 	return 0;
 }
 
+int target_cluster_slots(struct target_conn *c, const struct target *t,
+			 struct redisReply **out, struct rs_err *err)
+{
+	redisReply *r;
+
+	*out = NULL;
+	if (target_run(c, t, "CLUSTER SLOTS", &r, err, "CLUSTER SLOTS") < 0)
+		return -1;
+	if (r->type != REDIS_REPLY_ARRAY) {
+		rs_err_set(err, "%s: CLUSTER SLOTS failed: %.200s", t->desc,
+			   r->type == REDIS_REPLY_ERROR ? r->str : "unexpected reply type");
+		freeReplyObject(r);
+		return -1;
+	}
+	*out = r;
+	return 0;
+}
+
+int target_cluster_info(struct target_conn *c, const struct target *t, char **out,
+			struct rs_err *err)
+{
+	redisReply *r;
+
+	if (target_run(c, t, "CLUSTER INFO", &r, err, "CLUSTER INFO") < 0)
+		return -1;
+	if (r->type != REDIS_REPLY_STRING) {
+		rs_err_set(err, "%s: CLUSTER INFO failed: %.200s", t->desc,
+			   r->type == REDIS_REPLY_ERROR ? r->str : "unexpected reply type");
+		freeReplyObject(r);
+		return -1;
+	}
+	*out = xstrdup(r->str);
+	freeReplyObject(r);
+	return 0;
+}
+
 void target_info_field(const char *info, const char *field, char *buf, size_t size)
 {
 	size_t flen = strlen(field);

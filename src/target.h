@@ -88,6 +88,14 @@ int target_simple(struct target_conn *c, const struct target *t, struct rs_err *
 /* INFO section into a malloc'd string (caller frees). */
 int target_info(struct target_conn *c, const struct target *t, const char *section,
 		char **out, struct rs_err *err);
+/* Redis Cluster: the CLUSTER SLOTS reply as hiredis built it (caller
+ * frees it with freeReplyObject); an error reply fails, quoting it. */
+struct redisReply;
+int target_cluster_slots(struct target_conn *c, const struct target *t,
+			 struct redisReply **out, struct rs_err *err);
+/* CLUSTER INFO's text into a malloc'd string (caller frees). */
+int target_cluster_info(struct target_conn *c, const struct target *t, char **out,
+			struct rs_err *err);
 /* Copy the value of "field:" in an INFO text into buf ("" if absent). */
 void target_info_field(const char *info, const char *field, char *buf, size_t size);
 
