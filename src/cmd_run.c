@@ -205,6 +205,13 @@ static int run_check(struct rs_config *cfg, struct rs_err *err)
 	if (cfg->threads > cfg->clients)
 		return rs_err_set(err, "--threads %llu is more than -c %llu connections",
 				  (unsigned long long)cfg->threads, (unsigned long long)cfg->clients);
+	if (cfg->cluster && (cfg->spawn || opts_given(cfg, "socket") || cfg->target.n > 1 ||
+			     cfg->rate != NULL || cfg->dbnum != 0))
+		return rs_err_set(err, "--cluster takes one node's TCP address (-h/-p or a --target "
+				  "redis:// URI), closed loop, database 0: drop %s",
+				  cfg->spawn ? "--spawn" : opts_given(cfg, "socket") ? "-s" :
+				  cfg->target.n > 1 ? "the other --target" : cfg->rate != NULL ? "--rate" :
+				  "--dbnum");
 	if (cfg->spawn && (opts_given(cfg, "socket") || opts_given(cfg, "host") ||
 			   opts_given(cfg, "port")))
 		return rs_err_set(err, "--spawn starts its own server: drop -h, -p and -s");
@@ -407,6 +414,7 @@ static void run_sweep_config(const struct rs_config *cfg, const char *label,
 	sc->spawned = cfg->spawn;
 	sc->flush = (enum sweep_flush)cfg->flush;
 	sc->force_flush = cfg->force_flush;
+	sc->cluster = cfg->cluster;
 	sc->clients = (unsigned)cfg->clients;
 	sc->threads = (unsigned)cfg->threads;
 	sc->mode = cfg->mode;

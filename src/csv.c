@@ -86,6 +86,11 @@ static const struct csv_col csv_cols[] = {
 	COL_D(svc_p999_ms, svc_p999_ms, 4),
 	/* TLS handshakes are timed apart from the window. */
 	COL_D(connect_ms, connect_ms, 3),
+	/* Redis Cluster (--cluster): empty for a single server. */
+	COL_I(redirects, redirects),
+	COL_I(masters, masters),
+	COL_S(busy_master, busy_master),
+	COL_D(busy_cpu_s, busy_cpu_s, 6),
 	/* Last, and quoted when it holds text (csv_format_row): a row a crash
 	 * cut short inside it never reads as whole. */
 	COL_S(first_error, first_error),

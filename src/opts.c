@@ -132,6 +132,8 @@ static const struct opt_def opt_table[] = {
 	  "between points: FLUSHALL, FLUSHDB on --dbnum, or nothing" },
 	{ "force-flush", 0, NULL, OT_FLAG, RUN, OFF(force_flush), 0, 0, NULL, NULL, 0,
 	  "flush even a server that holds keys rsweep did not write" },
+	{ "cluster", 0, NULL, OT_FLAG, RUN, OFF(cluster), 0, 0, NULL, NULL, 1,
+	  "the target is a node of a Redis Cluster: load, guard and flush every master" },
 	{ "retries", 0, "N", OT_UINT, RUN, OFF(retries), 0, 100, NULL, "0", 1,
 	  "reconnect and measure a failed point again, up to N times" },
 	{ "fail-on-error", 0, NULL, OT_FLAG, RUN, OFF(fail_on_error), 0, 0, NULL, NULL, 1,

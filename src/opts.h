@@ -107,6 +107,7 @@ struct rs_config {
 	double warmup;
 	int flush;                /* enum sweep_flush */
 	int force_flush;
+	int cluster;              /* --cluster */
 	uint64_t retries;
 	int fail_on_error;
 	int dry_run;

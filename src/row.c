@@ -25,6 +25,8 @@ void row_init(struct rs_row *r)
 	r->rate_offered = r->svc_p50_ms = r->svc_p99_ms = r->svc_p999_ms = NAN;
 	r->rate_short = -1;
 	r->connect_ms = NAN;
+	r->redirects = r->masters = -1;
+	r->busy_cpu_s = NAN;
 }
 
 /* ---- figures in 32 bits ----

@@ -68,6 +68,11 @@ struct rs_row {
 	 * load connections the point ran on, from when they were last
 	 * opened; NAN in rows written before it was kept. */
 	double connect_ms;
+	/* Redis Cluster (--cluster); -1, NAN or empty otherwise: */
+	int64_t redirects;        /* MOVED, ASK, TRYAGAIN, CLUSTERDOWN replies, sent again */
+	int64_t masters;          /* masters the load went to */
+	char busy_master[64];     /* host:port of the master with the most server CPU */
+	double busy_cpu_s;        /* its CPU seconds (server_cpu_s sums every master's) */
 
 	/* Where a row came from, for messages; not a column. */
 	const char *src;

@@ -17,6 +17,7 @@
 #include "precision.h"
 #include "sbuf.h"
 #include "sweep.h"
+#include "cluster_load.h"
 #include "xalloc.h"
 
 /* Elements prepared per second of --duration or --warmup for the pop tests:
@@ -352,6 +353,16 @@ struct sweep {
 	int shared;               /* another target reaches this server: flush after each point */
 	struct sweep_snap *snaps;
 	struct hist hist;         /* the last point's latency, for the CSV's sidecar */
+	/* --cluster: the topology read through c, a sweep of its own per
+	 * master (its guard, flush, preparation and INFO; c only reads the
+	 * topology), the load on them all, and each master's share of it. */
+	struct cluster_topo *topo;
+	struct sweep **shard;
+	struct sweep_config *shard_cfg;
+	struct target *shard_t;
+	struct cluster_load *cl;
+	struct engine_result *per;
+	double *cpu0, *cpu1;
 };
 
 /* Which databases the guard counts: those a flush or the tests can touch. */
@@ -515,7 +526,11 @@ static enum sweep_step sweep_flush(struct sweep *s, struct rs_err *err)
 	s->left = scope == TARGET_SCOPE_ALL ? ks.total : 0;
 	s->allow = s->left;
 	target_keyspace_free(&ks);
-	sweep_debug(cfg, "%s done, 0 keys", cmd);
+	if (cfg->shard_topo != NULL)
+		sweep_debug(cfg, "%s: %s done, 0 keys (master %zu of %zu)", t->desc, cmd,
+			    cfg->shard_idx + 1, cfg->shard_topo->n);
+	else
+		sweep_debug(cfg, "%s done, 0 keys", cmd);
 	return SWEEP_STEP_OK;
 }
 
@@ -523,6 +538,30 @@ static enum sweep_step sweep_flush(struct sweep *s, struct rs_err *err)
 static uint64_t sweep_sent(const struct sweep_config *cfg)
 {
 	return cfg->duration > 0 || cfg->warmup > 0 ? UINT64_MAX : cfg->requests;
+}
+
+/* A master of a cluster: of the preparation in *buf, the commands whose
+ * keys are on this master; for a test of one key (mylist) all of them,
+ * on the master's own tagged key as the load uses it (cluster_load.h).
+ * Returns 0 or -1. */
+static int sweep_shard_prepare(const struct sweep_config *cfg, const struct workload_test *t,
+			       char **buf, size_t *len, size_t *ncmds, struct rs_err *err)
+{
+	size_t koff, klen, n;
+	int random = 0, rc;
+	char tag[24], *out;
+
+	if (cluster_key_arg(t->cmd, t->len, &koff, &klen) == 0)
+		for (size_t r = 0; r < t->nrand && cfg->keyspace > 0; r++)
+			random |= t->rand_off[r] >= koff && t->rand_off[r] < koff + klen;
+	if (!random && cluster_tag(cfg->shard_topo, cfg->shard_idx, tag, sizeof tag) < 0)
+		return rs_err_set(err, "%s serves no slot", cfg->target->desc);
+	rc = cluster_route_cmds(cfg->shard_topo, cfg->shard_idx, random ? NULL : tag, *buf, *len,
+				*ncmds, &out, len, &n, err);
+	free(*buf);
+	*buf = out;
+	*ncmds = n;
+	return rc;
 }
 
 /* Flush and prepare for test t, on the control connection. */
@@ -548,6 +587,8 @@ static enum sweep_step sweep_ready(struct sweep *s, const struct workload_test *
 		return rc == 0 ? SWEEP_STEP_OK : SWEEP_STEP_RETRY;
 	if (workload_prepare_cmds(t, sweep_prepare_count(cfg), cfg->keyspace, cfg->data_size, &buf,
 				  &len, &ncmds, err) < 0)
+		return SWEEP_STEP_FINAL;
+	if (cfg->shard_topo != NULL && sweep_shard_prepare(cfg, t, &buf, &len, &ncmds, err) < 0)
 		return SWEEP_STEP_FINAL;
 	rc = target_pipeline(s->c, cfg->target, buf, len, ncmds, err);
 	free(buf);
@@ -672,6 +713,68 @@ static void sweep_row_fill(const struct sweep *s, const struct workload_test *t,
 	snprintf(row->first_error, sizeof row->first_error, "%s", res->first_error);
 }
 
+/* ---- --cluster: hooks that send the steps of a point to every master ---- */
+
+/* Flush and prepare every master for test t, each through its own guard. */
+static enum sweep_step sweep_cluster_ready(struct sweep *s, const struct workload_test *t,
+					   struct rs_err *err)
+{
+	size_t ti = (size_t)(t - s->w->v);
+
+	for (size_t i = 0; i < s->topo->n; i++) {
+		enum sweep_step step = sweep_ready(s->shard[i], t, &s->shard[i]->snaps[ti], err);
+
+		if (step != SWEEP_STEP_OK)
+			return step;
+	}
+	return SWEEP_STEP_OK;
+}
+
+/* Run job on s's server, or on every master of its cluster. */
+static int sweep_load(struct sweep *s, const struct engine_job *job, struct engine_result *res,
+		      struct rs_err *err)
+{
+	if (s->cl != NULL)
+		return cluster_load_run(s->cl, job, res, s->per, err);
+	return engine_run(s->e, job, res, err);
+}
+
+/* target_point_stats on s's server, or summed over every master (each
+ * one's CPU into cpus[i] too). */
+static int sweep_stats(struct sweep *s, const char *name, int64_t *calls, double *cpu,
+		       double *cpus, struct rs_err *err)
+{
+	if (s->topo == NULL)
+		return target_point_stats(s->c, s->cfg->target, name, calls, cpu, err);
+	*calls = 0;
+	*cpu = 0;
+	for (size_t i = 0; i < s->topo->n; i++) {
+		struct sweep *sh = s->shard[i];
+		int64_t c;
+
+		if (target_point_stats(sh->c, sh->cfg->target, name, &c, &cpus[i], err) < 0)
+			return -1;
+		*calls += c;
+		*cpu += cpus[i];
+	}
+	return 0;
+}
+
+/* A cluster's columns: redirects, masters, the busiest master. */
+static void sweep_cluster_row(const struct sweep *s, const struct engine_result *res,
+			      struct rs_row *row)
+{
+	size_t busy = 0;
+
+	row->redirects = (int64_t)res->redirects;
+	row->masters = (int64_t)s->topo->n;
+	for (size_t i = 1; i < s->topo->n; i++)
+		if (s->cpu1[i] - s->cpu0[i] > s->cpu1[busy] - s->cpu0[busy])
+			busy = i;
+	xstrlcpy(row->busy_master, s->shard_t[busy].desc, sizeof row->busy_master);
+	row->busy_cpu_s = s->cpu1[busy] - s->cpu0[busy];
+}
+
 /* Measure one point into row: ready the server, warm up, run the timed
  * window between two readings of the server's counters. */
 static enum sweep_step sweep_measure(struct sweep *s, const struct workload_test *t,
@@ -688,30 +791,35 @@ static enum sweep_step sweep_measure(struct sweep *s, const struct workload_test
 		.max_reply = sweep_max_reply(cfg->data_size), .expect = t->expect, .stop = cfg->stop,
 	};
 	struct sweep_sample m;
-	enum sweep_step step = sweep_ready(s, t, snap, err);
+	enum sweep_step step;
 	char why[256];
 
+	if (s->cl != NULL && cluster_load_check(s->cl, &job, err) < 0)
+		return SWEEP_STEP_FINAL;
+	step = s->topo != NULL ? sweep_cluster_ready(s, t, err) : sweep_ready(s, t, snap, err);
 	if (step != SWEEP_STEP_OK)
 		return step;
 	if (cfg->warmup > 0) {
 		struct engine_job warm = job;
 
 		warm.duration = cfg->warmup;
-		if (engine_run(s->e, &warm, &m.res, err) < 0) {
+		if (sweep_load(s, &warm, &m.res, err) < 0) {
 			rs_err_prefix(err, "warm-up");
 			return SWEEP_STEP_RETRY;
 		}
 	}
-	if (target_point_stats(s->c, cfg->target, t->cmdstat, &m.calls0, &m.cpu0, err) < 0)
+	if (sweep_stats(s, t->cmdstat, &m.calls0, &m.cpu0, s->cpu0, err) < 0)
 		return SWEEP_STEP_RETRY;
 	sweep_iso_now(row->started_at, sizeof row->started_at);
 	host_sample(&m.h0);
-	if (engine_run(s->e, &job, &m.res, err) < 0)
+	if (sweep_load(s, &job, &m.res, err) < 0)
 		return SWEEP_STEP_RETRY;
 	host_sample(&m.h1);
-	if (target_point_stats(s->c, cfg->target, t->cmdstat, &m.calls1, &m.cpu1, err) < 0)
+	if (sweep_stats(s, t->cmdstat, &m.calls1, &m.cpu1, s->cpu1, err) < 0)
 		return SWEEP_STEP_RETRY;
 	sweep_row_fill(s, t, p, &m, row);
+	if (s->topo != NULL)
+		sweep_cluster_row(s, &m.res, row);
 	s->hist = m.res.hist;
 	if (sweep_row_sanitise(row, why, sizeof why) > 0)
 		sweep_note(cfg, "%s P=%u: %s", t->name, p->depth, why);
@@ -720,6 +828,98 @@ static enum sweep_step sweep_measure(struct sweep *s, const struct workload_test
 			   "server saturated below it", t->name, p->depth, (unsigned long long)p->rate,
 			   row->rps);
 	return SWEEP_STEP_OK;
+}
+
+static enum sweep_status sweep_reconnect(struct sweep *s, struct rs_err *err);
+
+/* --cluster: read the topology through s->c and open a sweep per master,
+ * each with its guard: nothing is changed anywhere unless every master
+ * passes. */
+static enum sweep_status sweep_cluster_open(struct sweep *s, struct rs_err *err)
+{
+	const struct sweep_config *cfg = s->cfg;
+	char list[512];
+	struct sbuf b;
+	size_t n;
+
+	s->topo = xcalloc(1, sizeof *s->topo);
+	if (cluster_read(s->c, cfg->target, s->topo, err) < 0) {
+		cluster_topo_free(s->topo);
+		return SWEEP_FAILED;
+	}
+	n = s->topo->n;
+	s->shard = xcalloc(n, sizeof *s->shard);
+	s->shard_cfg = xcalloc(n, sizeof *s->shard_cfg);
+	s->shard_t = xcalloc(n, sizeof *s->shard_t);
+	s->per = xcalloc(n, sizeof *s->per);
+	s->cpu0 = xcalloc(n, sizeof *s->cpu0);
+	s->cpu1 = xcalloc(n, sizeof *s->cpu1);
+	sbuf_fixed(&b, list, sizeof list);
+	for (size_t i = 0; i < n; i++) {
+		enum sweep_status st;
+
+		s->shard_t[i] = *cfg->target;
+		s->shard_t[i].host = s->topo->m[i].host;
+		s->shard_t[i].port = s->topo->m[i].port;
+		s->shard_t[i].socket = NULL;
+		s->shard_t[i].row_desc[0] = '\0';
+		target_describe(&s->shard_t[i]);
+		s->shard_cfg[i] = *cfg;
+		s->shard_cfg[i].cluster = 0;
+		s->shard_cfg[i].target = &s->shard_t[i];
+		s->shard_cfg[i].shard_topo = s->topo;
+		s->shard_cfg[i].shard_idx = i;
+		sbuf_item(&b, ", ", "%s (%u slots)", s->shard_t[i].desc, s->topo->m[i].slots);
+		if ((st = sweep_open(&s->shard_cfg[i], s->w, &s->shard[i], err)) != SWEEP_OK)
+			return st;
+	}
+	sweep_debug(cfg, "%s: a cluster of %zu master%s: %s; the guard and every flush cover each "
+		    "master", cfg->target->desc, n, n == 1 ? "" : "s", list);
+	s->vetted = 1;
+	return SWEEP_OK;
+}
+
+/* --cluster, after a failure: read the topology again (through a new
+ * connection to the node given) and reconnect every master's sweep and
+ * the load.  Masters that are not those the sweep began with (added,
+ * gone, or a failover) fail it: their guard never checked them. */
+static enum sweep_status sweep_cluster_reconnect(struct sweep *s, struct rs_err *err)
+{
+	const struct sweep_config *cfg = s->cfg;
+	struct cluster_topo fresh;
+	enum sweep_status st;
+
+	target_close(s->c);
+	s->c = NULL;
+	if (target_connect(cfg->target, &s->c, err) < 0)
+		return SWEEP_FAILED;
+	if (cluster_read(s->c, cfg->target, &fresh, err) < 0) {
+		cluster_topo_free(&fresh);
+		rs_err_as(err, RS_E_FAILED);
+		return SWEEP_FAILED;
+	}
+	for (size_t i = 0; i < fresh.n; i++)
+		if (fresh.n != s->topo->n ||
+		    cluster_find(s->topo, fresh.m[i].host, fresh.m[i].port) < 0) {
+			rs_err_set(err, "%s: the cluster's masters changed (%s is new): start the "
+				   "sweep again", cfg->target->desc, fresh.m[i].desc);
+			cluster_topo_free(&fresh);
+			return SWEEP_FAILED;
+		}
+	for (size_t slot = 0; slot < CLUSTER_SLOTS; slot++) {
+		unsigned o = fresh.owner[slot];
+
+		s->topo->owner[slot] = (uint16_t)cluster_find(s->topo, fresh.m[o].host,
+							      fresh.m[o].port);
+	}
+	cluster_topo_free(&fresh);
+	for (size_t i = 0; i < s->topo->n; i++)
+		if ((st = sweep_reconnect(s->shard[i], err)) != SWEEP_OK)
+			return st;
+	if (s->cl == NULL)
+		return cluster_load_new(cfg->target, s->topo, cfg->clients, cfg->threads, &s->cl,
+					err) < 0 ? SWEEP_FAILED : SWEEP_OK;
+	return cluster_load_reconnect(s->cl, err) < 0 ? SWEEP_FAILED : SWEEP_OK;
 }
 
 /* Drop the control connection and the engine's and open them again, the
@@ -732,6 +932,8 @@ static enum sweep_status sweep_reconnect(struct sweep *s, struct rs_err *err)
 	char old_id[sizeof s->env.run_id];
 	enum sweep_status st;
 
+	if (s->topo != NULL)
+		return sweep_cluster_reconnect(s, err);
 	target_close(s->c);
 	s->c = NULL;
 	s->vetted = 0;
@@ -758,6 +960,9 @@ static enum sweep_status sweep_reconnect(struct sweep *s, struct rs_err *err)
 		if ((st = sweep_guard(s, 0, err)) != SWEEP_OK)
 			return st;
 	}
+	/* A master of a cluster: the cluster's sweep holds the load. */
+	if (cfg->shard_topo != NULL)
+		return SWEEP_OK;
 	if (s->e == NULL)
 		return engine_new(cfg->target, cfg->clients, cfg->threads, &s->e, err) < 0 ?
 		       SWEEP_FAILED : SWEEP_OK;
@@ -832,6 +1037,15 @@ static enum sweep_status sweep_leave(struct sweep *s, enum sweep_status st, stru
 	struct rs_err fe;
 	enum sweep_step step;
 
+	if (s->topo != NULL) {
+		/* The load's connections first: each master waits for them to go. */
+		cluster_load_free(s->cl);
+		s->cl = NULL;
+		for (size_t i = 0; i < s->topo->n; i++)
+			if (s->shard[i] != NULL)
+				st = sweep_leave(s->shard[i], st, err);
+		return st;
+	}
 	if (!s->dirty || s->c == NULL || cfg->flush == SWEEP_FLUSH_NONE || cfg->spawned)
 		return st;
 	if (!s->vetted || s->foreign) {
@@ -874,6 +1088,8 @@ enum sweep_status sweep_open(const struct sweep_config *cfg, const struct worklo
 	if (target_connect(cfg->target, &s->c, err) < 0 ||
 	    sweep_env_read(s->c, cfg->target, &s->env, err) < 0)
 		return sweep_stopped(cfg, SWEEP_FAILED);
+	if (cfg->cluster)
+		return sweep_stopped(cfg, sweep_cluster_open(s, err));
 	if (!cfg->spawned && cfg->flush != SWEEP_FLUSH_NONE && w->n > 0 && w->v[0].custom &&
 	    workload_key_bound(&w->v[0], sweep_sent(cfg), cfg->keyspace, 0) == UINT64_MAX)
 		sweep_note(cfg, "the guard cannot tell the keys %s writes from another client's: "
@@ -1131,6 +1347,17 @@ static enum sweep_status sweep_engine_open(struct sweep *s, struct rs_err *err)
 {
 	const struct sweep_config *cfg = s->cfg;
 
+	if (s->topo != NULL) {
+		for (size_t i = 0; i < s->topo->n && s->cl == NULL; i++)
+			s->shard[i]->clients0 = sweep_clients(s->shard[i]);
+		if (s->cl == NULL && cluster_load_new(cfg->target, s->topo, cfg->clients, cfg->threads,
+						      &s->cl, err) < 0)
+			return SWEEP_FAILED;
+		sweep_debug(cfg, "%s: %u connections to each of %zu masters over %u thread%s each",
+			    cfg->target->desc, cfg->clients, s->topo->n, cfg->threads,
+			    cfg->threads == 1 ? "" : "s");
+		return SWEEP_OK;
+	}
 	s->clients0 = s->e == NULL ? sweep_clients(s) : -1;
 	if (s->e == NULL &&
 	    engine_new(cfg->target, cfg->clients, cfg->threads, &s->e, err) < 0)
@@ -1259,6 +1486,19 @@ void sweep_close(struct sweep *s)
 {
 	if (s == NULL)
 		return;
+	if (s->topo != NULL) {
+		cluster_load_free(s->cl);
+		for (size_t i = 0; i < s->topo->n; i++)
+			sweep_close(s->shard[i]);
+		free(s->shard);
+		free(s->shard_cfg);
+		free(s->shard_t);
+		free(s->per);
+		free(s->cpu0);
+		free(s->cpu1);
+		cluster_topo_free(s->topo);
+		free(s->topo);
+	}
 	engine_free(s->e);
 	target_close(s->c);
 	for (size_t i = 0; i < s->w->n; i++)

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdint.h>
 
+#include "cluster.h"
 #include "csv.h"
 #include "depths.h"
 #include "engine.h"
@@ -84,6 +85,13 @@ struct sweep_config {
 	const char *label;
 	const struct target *target;
 	int spawned;              /* the server is ours: no guard needed */
+	/* --cluster: target is one node of a cluster; the sweep reads its
+	 * topology and runs a sweep of its own per master (guard, flush,
+	 * preparation, INFO), the load on all masters at once. */
+	int cluster;
+	/* Set in those per-master sweeps: the topology and which master. */
+	const struct cluster_topo *shard_topo;
+	size_t shard_idx;
 	enum sweep_flush flush;
 	int force_flush;
 	unsigned clients, threads;

@@ -1,0 +1,92 @@
+# cluster_lib.sh: a 3-master Redis Cluster on 127.0.0.1, started by the
+# test itself on free ports, and torn down on exit (sourced after lib.sh).
+CL_PIDS=
+CL_PORTS=
+
+cluster_cleanup() {
+	stop_cluster
+	cleanup
+}
+trap cluster_cleanup EXIT
+
+stop_cluster() {
+	for pid in $CL_PIDS; do
+		kill -CONT "$pid" 2>/dev/null
+		kill -KILL "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+	done
+	CL_PIDS=
+}
+
+# ccli PORT ARGS...: redis-cli to one node.
+ccli() {
+	p=$1
+	shift
+	redis-cli -h 127.0.0.1 -p "$p" "$@"
+}
+
+cluster_node_up() {
+	ccli "$1" ping 2>/dev/null | grep -q PONG
+}
+
+cluster_ok_on() {
+	ccli "$1" cluster info 2>/dev/null | tr -d '\r' | grep -q '^cluster_state:ok'
+}
+
+# all_ok: cluster_state:ok on every node (and every node sees all three).
+cluster_all_ok() {
+	for p in $CL_PORTS; do
+		cluster_ok_on "$p" || return 1
+		[ "$(ccli "$p" cluster nodes 2>/dev/null | grep -c master)" = 3 ] || return 1
+	done
+}
+
+# start_cluster: three masters, P1 P2 P3 their ports, ID1 ID2 ID3 their ids.
+start_cluster() {
+	for attempt in 1 2 3 4 5; do
+		# Ports and their bus ports (+10000) below 32768.
+		base=$((15000 + ($$ * 7 + attempt * 1009) % 5000 * 3))
+		CL_PORTS="$base $((base + 1)) $((base + 2))"
+		CL_PIDS=
+		for p in $CL_PORTS; do
+			mkdir -p "$T/n$p"
+			"$REDIS_SERVER" --port "$p" --bind 127.0.0.1 --cluster-enabled yes \
+				--cluster-config-file "$T/n$p/nodes-$p.conf" --dir "$T/n$p" --save '' \
+				--appendonly no --daemonize no --logfile "$T/n$p/redis.log" &
+			CL_PIDS="$CL_PIDS $!"
+		done
+		up=1
+		for p in $CL_PORTS; do
+			for _ in $(seq 1 300); do
+				cluster_node_up "$p" && break
+				sleep 0.01
+			done
+			cluster_node_up "$p" || up=0
+		done
+		[ "$up" = 1 ] && break
+		stop_cluster
+		rm -rf "$T"/n*
+	done
+	[ "$up" = 1 ] || fail "cluster nodes did not start"
+	set -- $CL_PORTS
+	P1=$1 P2=$2 P3=$3
+	redis-cli --cluster create "127.0.0.1:$P1" "127.0.0.1:$P2" "127.0.0.1:$P3" \
+		--cluster-replicas 0 --cluster-yes >"$T/create.log" 2>&1 ||
+		fail "cluster create: $(tail -3 "$T/create.log")"
+	wait_for 20 "cluster_state:ok on all three" cluster_all_ok
+	ID1=$(ccli "$P1" cluster myid | tr -d '\r')
+	ID2=$(ccli "$P2" cluster myid | tr -d '\r')
+	ID3=$(ccli "$P3" cluster myid | tr -d '\r')
+}
+
+# calls PORT CMD: calls of CMD (lower case) on one node (0 before the first).
+cl_calls() {
+	ccli "$1" info commandstats | tr -d '\r' |
+		sed -n "s/^cmdstat_$2:calls=\([0-9]*\).*/\1/p" | grep . || echo 0
+}
+
+# csv_col FILE NAME: the values of column NAME, one a line.
+csv_col() {
+	awk -F, -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }
+		{ print $c }' "$1"
+}
