@@ -352,8 +352,7 @@ static size_t cluster_split_mset(const struct cluster_topo *topo, size_t master,
 	return w;
 }
 
-/* Whether the RESP command at cmd is an MSET (its name at offset 4..). */
-static int cluster_is_mset(const char *cmd, size_t cl)
+int cluster_is_mset(const char *cmd, size_t cl)
 {
 	size_t pos = 0;
 

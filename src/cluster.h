@@ -74,6 +74,8 @@ int cluster_key_arg(const char *cmd, size_t len, size_t *off, size_t *klen);
  * whole one. */
 size_t cluster_cmd_len(const char *buf, size_t len);
 
+/* Whether the RESP command cmd (len bytes) is an MSET: 1 or 0. */
+int cluster_is_mset(const char *cmd, size_t len);
 /* A hash tag "{N}" whose slot master serves, N the smallest that does,
  * into buf.  Returns 0, or -1 when the master serves no slot. */
 int cluster_tag(const struct cluster_topo *topo, size_t master, char *buf, size_t size);

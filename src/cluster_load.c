@@ -161,6 +161,9 @@ int cluster_load_check(const struct cluster_load *cl, const struct engine_job *j
 
 	if (job->rate > 0)
 		return rs_err_setk(err, RS_E_USAGE, "--cluster runs closed loop only: drop --rate");
+	if (cluster_is_mset(job->cmd, job->len) && job->nrand > 1 && job->keyspace > 0)
+		return rs_err_setk(err, RS_E_INPUT, "--cluster: MSET's random keys fall in "
+				   "different slots, which a cluster refuses (CROSSSLOT): leave MSET out");
 	if (cluster_load_key(job, &koff, &klen, &ri) != 1)
 		return 0;
 	for (size_t i = 0; i < cl->n; i++)

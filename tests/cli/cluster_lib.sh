@@ -45,14 +45,15 @@ cluster_all_ok() {
 start_cluster() {
 	for attempt in 1 2 3 4 5; do
 		# Ports and their bus ports (+10000) below 32768.
-		base=$((15000 + ($$ * 7 + attempt * 1009) % 5000 * 3))
+		base=$((10000 + ($$ * 7 + attempt * 1009) % 3000 * 3))
 		CL_PORTS="$base $((base + 1)) $((base + 2))"
 		CL_PIDS=
 		for p in $CL_PORTS; do
 			mkdir -p "$T/n$p"
 			"$REDIS_SERVER" --port "$p" --bind 127.0.0.1 --cluster-enabled yes \
 				--cluster-config-file "$T/n$p/nodes-$p.conf" --dir "$T/n$p" --save '' \
-				--appendonly no --daemonize no --logfile "$T/n$p/redis.log" &
+				--appendonly no --daemonize no --logfile "$T/n$p/redis.log" \
+				--cluster-node-timeout "${CL_NODE_TIMEOUT:-15000}" &
 			CL_PIDS="$CL_PIDS $!"
 		done
 		up=1
