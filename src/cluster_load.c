@@ -134,8 +134,11 @@ void cluster_load_free(struct cluster_load *cl)
 {
 	if (cl == NULL)
 		return;
-	for (size_t i = 0; i < cl->n; i++)
+	for (size_t i = 0; i < cl->n; i++) {
 		engine_free(cl->sh[i].e);
+		free(cl->sh[i].cmd);
+		free(cl->sh[i].rand_off);
+	}
 	free(cl->sh);
 	free(cl);
 }

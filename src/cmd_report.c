@@ -99,12 +99,13 @@ static int report_emit(FILE *fp, const struct rs_config *cfg, const struct analy
 /* Write the report (and the budget's table) to stdout or -o, whole or not
  * at all.  Returns 0 or -1 (err set: a failure to write). */
 static int report_output(const struct rs_config *cfg, const struct analysis_result *res,
-			 const struct budget_pick *picks, size_t n, double budget_ms,
-			 struct rs_err *err)
+			 const struct rs_rows *rows, const struct budget_pick *picks, size_t n,
+			 double budget_ms, struct rs_err *err)
 {
 	struct report_opts ro = { 0 };
 	struct outfile o;
 
+	ro.rows = rows;
 	ro.format = (enum report_format)cfg->format;
 	ro.prose = cfg->prose;
 	ro.knee = cfg->knee;
@@ -224,7 +225,7 @@ int cmd_report(struct rs_config *cfg, struct rs_err *err)
 	if (rc < 0)
 		rs_err_as(err, RS_E_INPUT);
 	else
-		rc = report_output(cfg, &res, picks, rps.n, budget_ms, err);
+		rc = report_output(cfg, &res, &rows, picks, rps.n, budget_ms, err);
 	free(picks);
 	latency_points_free(&lp);
 	latency_free(&ls);

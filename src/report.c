@@ -519,6 +519,47 @@ static int report_short_note(const struct series *s, char *buf, size_t size)
 	return n > 0;
 }
 
+/* A cluster's series: at the saturation depth, the master whose CPU
+ * limits the cluster, when one does: busy at least 0.8 CPU and 1.5 times
+ * the mean of the others (rows' busy_cpu_s, server_cpu_s, masters, over
+ * the point's repeats).  Returns 1 with the note in buf, or 0. */
+static int report_busy_note(const struct rs_rows *rows, const struct series *s, unsigned depth,
+			    char *buf, size_t size)
+{
+	double busy = 0, others = 0;
+	const char *who = NULL;
+	size_t n = 0;
+
+	if (rows == NULL || depth == 0)
+		return 0;
+	for (size_t i = 0; i < rows->n; i++) {
+		const struct rs_rec *r = &rows->v[i];
+		double secs = rows_fig(rows, r, ROW_SECONDS), m = rows_fig(rows, r, ROW_MASTERS);
+		double b = rows_fig(rows, r, ROW_BUSY_CPU_S), all = rows_fig(rows, r, ROW_SERVER_CPU_S);
+
+		if (r->pipeline != depth || strcmp(r->label, s->label) != 0 ||
+		    strcmp(r->test, s->test) != 0 || !(m >= 2) || !(secs > 0) || isnan(b) ||
+		    isnan(all) || r->busy_master[0] == '\0')
+			continue;
+		busy += b / secs;
+		others += (all - b) / (m - 1) / secs;
+		if (who == NULL)
+			who = r->busy_master;
+		else if (strcmp(who, r->busy_master) != 0)
+			return 0;     /* the repeats disagree on which: none limits alone */
+		n++;
+	}
+	if (n == 0)
+		return 0;
+	busy /= (double)n;
+	others /= (double)n;
+	if (busy < 0.8 || busy < 1.5 * others)
+		return 0;
+	snprintf(buf, size, "%s %s: at P=%u %s at %.2f CPU while the others are at %.2f: one shard "
+		 "limits this cluster", s->label, s->test, depth, who, busy, others);
+	return 1;
+}
+
 static size_t report_notes(const struct analysis_result *r, const struct report_opts *o,
 			   char ***out)
 {
@@ -571,6 +612,8 @@ static size_t report_notes(const struct analysis_result *r, const struct report_
 		}
 		n += report_unstable_notes(a, o, v + n);
 		if (report_short_note(s, buf, sizeof buf))
+			v[n++] = xstrdup(buf);
+		if (report_busy_note(o->rows, s, a->sat_depth, buf, sizeof buf))
 			v[n++] = xstrdup(buf);
 	}
 	if (r->nsingle == r->nseries) {

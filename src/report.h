@@ -37,6 +37,7 @@ struct report_opts {
 	 * without a comma before or after; NULL for none. */
 	void (*json_more)(FILE *fp, void *ud);
 	void *json_ud;
+	const struct rs_rows *rows; /* the rows analysed, for the cluster's busiest master (NULL: none) */
 };
 
 /* Write r to fp in o->format.  Returns 0, or -1 when fp reports a write

@@ -47,6 +47,7 @@ static const double row_scale[ROW_NFIGS] = {
 	[ROW_P95_MS] = 1e4, [ROW_P99_MS] = 1e4, [ROW_P999_MS] = 1e4, [ROW_MAX_MS] = 1e4,
 	[ROW_SERVER_CPU_S] = 1e6, [ROW_CLIENT_CPU_S] = 1e6, [ROW_STEAL_PCT] = 1e2,
 	[ROW_DRIFT_PCT] = 1e1, [ROW_OTHER_CPUS] = 1e2, [ROW_NIVCSW] = 1, [ROW_RATE] = 1e2,
+	[ROW_BUSY_CPU_S] = 1e6, [ROW_MASTERS] = 1,
 };
 
 static int row_fig_put(struct rs_rows *rows, double v, enum row_fig f, uint32_t *out,
@@ -209,6 +210,8 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 		[ROW_OTHER_CPUS] = r->other_cpus,
 		[ROW_NIVCSW] = r->client_nivcsw >= 0 ? (double)r->client_nivcsw : NAN,
 		[ROW_RATE] = r->rate_offered,
+		[ROW_BUSY_CPU_S] = r->busy_cpu_s,
+		[ROW_MASTERS] = r->masters >= 0 ? (double)r->masters : NAN,
 	};
 	struct rs_rec rec;
 	const char *target, *version, *arch;
@@ -217,10 +220,11 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 	rec.label = row_str(rows, r->label, prev ? prev->label : NULL, err);
 	rec.test = row_str(rows, r->test, prev ? prev->test : NULL, err);
 	rec.client = row_str(rows, r->client, prev ? prev->client : NULL, err);
+	rec.busy_master = row_str(rows, r->busy_master, prev ? prev->busy_master : NULL, err);
 	target = row_str(rows, r->target, ps ? ps->target : NULL, err);
 	version = row_str(rows, r->redis_version, ps ? ps->redis_version : NULL, err);
 	arch = row_str(rows, r->server_arch, ps ? ps->server_arch : NULL, err);
-	if (!rec.label || !rec.test || !rec.client || !target || !version || !arch)
+	if (!rec.label || !rec.test || !rec.client || !rec.busy_master || !target || !version || !arch)
 		return NULL;
 	if ((rec.server = row_server(rows, target, version, arch, ps, err)) == NULL)
 		return NULL;

@@ -97,6 +97,8 @@ enum row_fig {
 	/* What explains noise (host.h); client_nivcsw is a count. */
 	ROW_STEAL_PCT, ROW_DRIFT_PCT, ROW_OTHER_CPUS, ROW_NIVCSW,
 	ROW_RATE,                 /* rate_offered: NAN in a closed-loop row */
+	ROW_BUSY_CPU_S,           /* --cluster: the busiest master's CPU seconds */
+	ROW_MASTERS,              /* --cluster: masters; NAN for a single server */
 	ROW_NFIGS,
 };
 
@@ -115,6 +117,7 @@ struct rs_rec {
 	const char *label;
 	const char *test;
 	const char *client;       /* what measured it: "rsweep 0.1.0", "redis-benchmark" */
+	const char *busy_master;  /* --cluster: host:port ("" for a single server) */
 	const struct rs_server *server;
 	const char *src;          /* file name, for messages */
 	unsigned pipeline;

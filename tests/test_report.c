@@ -45,7 +45,7 @@ static void fixture_free(struct fixture *f)
 /* The report of f as a string (malloc'd). */
 static char *render(const struct fixture *f, enum report_format fmt, int prose)
 {
-	struct report_opts o = { fmt, prose, 0.95, 0.10, NULL, NULL };
+	struct report_opts o = { fmt, prose, 0.95, 0.10, NULL, NULL, NULL };
 	struct rs_err err = { 0 };
 	char *buf = NULL;
 	size_t len = 0;
