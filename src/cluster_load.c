@@ -23,6 +23,8 @@ struct cluster_shard {
 	struct engine_job job;
 	char *cmd;                /* the retagged command, or NULL */
 	size_t *rand_off;
+	uint32_t *pool;           /* the keyspace's numbers whose keys are here */
+	size_t npool, cappool;
 	struct engine_result res;
 	struct rs_err err;
 	int rc;
@@ -138,6 +140,7 @@ void cluster_load_free(struct cluster_load *cl)
 		engine_free(cl->sh[i].e);
 		free(cl->sh[i].cmd);
 		free(cl->sh[i].rand_off);
+		free(cl->sh[i].pool);
 	}
 	free(cl->sh);
 	free(cl);
@@ -186,6 +189,39 @@ static void *cluster_load_thread(void *arg)
 	return NULL;
 }
 
+/* The key pools: each master's numbers of the keyspace, from the slot map
+ * as it is, so that a draw costs one hash, not one per master (rejection
+ * alone).  For a keyspace of CLUSTER_LOAD_POOL_MAX numbers at most;
+ * beyond, the engine rejects as it draws. */
+#define CLUSTER_LOAD_POOL_MAX (1u << 22)
+
+static void cluster_load_pools(struct cluster_load *cl, const struct engine_job *job,
+			       size_t koff, size_t klen, size_t ri)
+{
+	char key[512];
+
+	for (size_t i = 0; i < cl->n; i++)
+		cl->sh[i].npool = 0;
+	if (job->keyspace > CLUSTER_LOAD_POOL_MAX || klen > sizeof key)
+		return;
+	memcpy(key, job->cmd + koff, klen);
+	for (uint32_t v = 0; v < job->keyspace; v++) {
+		struct cluster_shard *sh;
+		unsigned o;
+
+		engine_put_digits(key + (job->rand_off[ri] - koff), v);
+		o = cl->topo->owner[cluster_key_slot(key, klen)];
+		if (o >= cl->n)
+			continue;
+		sh = &cl->sh[o];
+		if (sh->npool == sh->cappool) {
+			sh->cappool = sh->cappool ? sh->cappool * 2 : 1024;
+			sh->pool = xreallocarray(sh->pool, sh->cappool, sizeof *sh->pool);
+		}
+		sh->pool[sh->npool++] = v;
+	}
+}
+
 /* Master i's job: its share of the requests, its key. */
 static int cluster_load_job(struct cluster_load *cl, size_t i, const struct engine_job *job,
 			    struct rs_err *err)
@@ -202,6 +238,8 @@ static int cluster_load_job(struct cluster_load *cl, size_t i, const struct engi
 	sh->route.key_len = klen;
 	sh->route.rand_idx = ri;
 	sh->route.accept = kind == 1 ? cluster_load_accept : NULL;
+	sh->route.pool = sh->pool;
+	sh->route.npool = sh->npool;
 	free(sh->cmd);
 	free(sh->rand_off);
 	sh->cmd = NULL;
@@ -221,6 +259,7 @@ static int cluster_load_job(struct cluster_load *cl, size_t i, const struct engi
 int cluster_load_run(struct cluster_load *cl, const struct engine_job *job,
 		     struct engine_result *res, struct engine_result *per, struct rs_err *err)
 {
+	size_t koff = 0, klen = 0, ri = 0;
 	sigset_t all, old;
 	size_t started = 0;
 	int rc = 0;
@@ -228,6 +267,11 @@ int cluster_load_run(struct cluster_load *cl, const struct engine_job *job,
 	memset(res, 0, sizeof *res);
 	hist_init(&res->hist);
 	hist_init(&res->service);
+	if (cluster_load_key(job, &koff, &klen, &ri) == 1)
+		cluster_load_pools(cl, job, koff, klen, ri);
+	else
+		for (size_t i = 0; i < cl->n; i++)
+			cl->sh[i].npool = 0;
 	for (size_t i = 0; i < cl->n; i++)
 		if (cluster_load_job(cl, i, job, err) < 0)
 			return -1;

@@ -1,6 +1,8 @@
 /* cluster_load.h: the load on a Redis Cluster: one engine per master,
  * run side by side, each with -c connections and its share of the
- * requests, its keys drawn for its own slots (cluster.h).
+ * requests, its keys drawn for its own slots (cluster.h): uniformly from
+ * a pool of the keyspace's numbers whose keys the master had when the run
+ * began, checked against the live slot map.
  *
  * Each master gets the same offered load (the same connections, depth
  * and request count), so that the busiest master shows: the point ends

@@ -421,10 +421,14 @@ static __attribute__((noinline)) void engine_route_key(struct ethread *th, char 
 
 	if (rt->accept == NULL)
 		return;
+	if (rt->npool > 0)
+		engine_put_digits(cmd + job->rand_off[rt->rand_idx],
+				    rt->pool[engine_rand(&th->rng) % rt->npool]);
 	for (unsigned tries = 0; tries < 100000; tries++) {
 		if (rt->accept(rt, cmd + rt->key_off, rt->key_len))
 			return;
 		engine_put_digits(cmd + job->rand_off[rt->rand_idx],
+				    rt->npool > 0 ? rt->pool[engine_rand(&th->rng) % rt->npool] :
 				    engine_rand(&th->rng) % job->keyspace);
 	}
 }

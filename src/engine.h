@@ -64,6 +64,12 @@ struct engine_route {
 	 * rand_off[rand_idx] only (NULL: every key does). */
 	int (*accept)(const struct engine_route *r, const char *key, size_t len);
 	size_t key_off, key_len, rand_idx;
+	/* The keyspace's numbers whose keys were on this master when the run
+	 * began (npool 0: none given): drawn from uniformly, they are the
+	 * master's keys at one draw each, most of the time; accept still
+	 * has the last word, since slots may move during the run. */
+	const uint32_t *pool;
+	size_t npool;
 	/* An error reply's text: ENGINE_ROUTE_COUNT it as any error;
 	 * ENGINE_ROUTE_RETRY the request was not run (MOVED, ASK, TRYAGAIN,
 	 * CLUSTERDOWN): it does not count, another takes its place, and why
