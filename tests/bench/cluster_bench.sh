@@ -12,7 +12,12 @@
 #    under callgrind, GET -r 100000, -c 4: (Ir at -n 40000 - Ir at -n 10000)
 #    / 30000, with --cluster on the cluster and without on a plain
 #    server started for it: the difference is the routing.
-# PAIRS=0 skips part 1.  It prints figures; it does not pass or fail.
+# 3. DEPTHS=LIST (e.g. 1..40): GET over those depths, -c 16 -n 100000,
+#    on the cluster (16 connections to each master) and on one plain
+#    server (16 connections), sequential, one repeat each: the rps per
+#    depth side by side.
+# PAIRS=0 skips part 1, COST=0 part 2.  It prints figures; it does not
+# pass or fail.
 set -eu
 RSWEEP=${1:-${RSWEEP:-src/rsweep}}
 PAIRS=${2:-${PAIRS:-3}}
@@ -89,7 +94,7 @@ for t in get set; do
 done
 fi
 
-if command -v valgrind >/dev/null; then
+if [ "${COST:-1}" != 0 ] && command -v valgrind >/dev/null; then
 	ir() {  # cluster|plain n
 		if [ "$1" = cluster ]; then a="--cluster -p $P1"; else a="-p $PLAIN"; fi
 		valgrind --tool=callgrind --callgrind-out-file=/dev/null "$RSWEEP" run -h 127.0.0.1 $a \
@@ -102,4 +107,24 @@ if command -v valgrind >/dev/null; then
 	a=$(( ($(ir plain 40000) - $(ir plain 10000)) / 30000 ))
 	b=$(( ($(ir cluster 40000) - $(ir cluster 10000)) / 30000 ))
 	printf '%-24s %8s\n' "one server" "$a" "--cluster, 3 masters" "$b"
+fi
+
+if [ -n "${DEPTHS:-}" ]; then
+	for where in cluster plain; do
+		if [ $where = cluster ]; then a="--cluster -p $P1"; else a="-p $PLAIN"; fi
+		"$RSWEEP" run -h 127.0.0.1 $a -c 16 -n 100000 -P "$DEPTHS" -t get -r 100000 \
+			--repeat 1 --order sequential --force-flush -o "$T/$where.csv" -q >/dev/null 2>&1
+	done
+	echo
+	echo "# GET rps by depth, -c 16 -n 100000 -r 100000: a 3-master cluster and one server"
+	python3 - "$T/cluster.csv" "$T/plain.csv" <<'PY'
+import csv, sys
+c = {int(r["pipeline"]): r for r in csv.DictReader(open(sys.argv[1]))}
+p = {int(r["pipeline"]): r for r in csv.DictReader(open(sys.argv[2]))}
+print("%4s %12s %12s %7s %16s" % ("P", "cluster rps", "server rps", "ratio", "busiest master"))
+for d in sorted(c):
+    rc, rp = float(c[d]["rps"]), float(p[d]["rps"])
+    busy = float(c[d]["busy_cpu_s"]) / float(c[d]["seconds"])
+    print("%4d %12.0f %12.0f %7.2f %12.2f CPU" % (d, rc, rp, rc / rp, busy))
+PY
 fi
