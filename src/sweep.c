@@ -577,6 +577,11 @@ static enum sweep_step sweep_ready(struct sweep *s, const struct workload_test *
 
 	if (cfg->flush != SWEEP_FLUSH_NONE && (step = sweep_flush(s, err)) != SWEEP_STEP_OK)
 		return step;
+	/* A master of a cluster may end up with any master's keys (a reshard
+	 * migrates them), each master's tagged key of a single-key test too. */
+	if (cfg->shard_topo != NULL)
+		bound = bound > UINT64_MAX / cfg->shard_topo->n ? UINT64_MAX :
+			bound * cfg->shard_topo->n;
 	/* From here on the server may hold this test's keys. */
 	s->dirty = 1;
 	s->allow = s->left > UINT64_MAX - bound ? UINT64_MAX : s->left + bound;
@@ -898,9 +903,14 @@ static enum sweep_status sweep_cluster_reconnect(struct sweep *s, struct rs_err 
 		rs_err_as(err, RS_E_FAILED);
 		return SWEEP_FAILED;
 	}
+	if (fresh.n != s->topo->n) {
+		rs_err_set(err, "%s: the cluster has %zu masters now, %zu when the sweep began: "
+			   "start the sweep again", cfg->target->desc, fresh.n, s->topo->n);
+		cluster_topo_free(&fresh);
+		return SWEEP_FAILED;
+	}
 	for (size_t i = 0; i < fresh.n; i++)
-		if (fresh.n != s->topo->n ||
-		    cluster_find(s->topo, fresh.m[i].host, fresh.m[i].port) < 0) {
+		if (cluster_find(s->topo, fresh.m[i].host, fresh.m[i].port) < 0) {
 			rs_err_set(err, "%s: the cluster's masters changed (%s is new): start the "
 				   "sweep again", cfg->target->desc, fresh.m[i].desc);
 			cluster_topo_free(&fresh);
