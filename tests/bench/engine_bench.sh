@@ -35,7 +35,7 @@ rb_rps() {  # transport test P
 }
 rs_rps() {
 	if [ "$1" = unix ]; then a="-s $T/redis.sock"; else a="-h 127.0.0.1 -p $PORT"; fi
-	"$RSWEEP" run $a -c 50 -n "$N" -P "$3" -t "$2" --force-flush -o "$T/p.csv" --overwrite -q \
+	"$RSWEEP" run $a -c 50 -n "$N" -P "$3" -t "$2" --repeat 1 --force-flush -o "$T/p.csv" --overwrite -q \
 		>/dev/null 2>&1 && python3 -c 'import csv, sys
 r = next(csv.DictReader(open(sys.argv[1])))
 print(r["rps"], float(r["server_cpu_s"]) / float(r["seconds"]))' "$T/p.csv"
@@ -71,7 +71,7 @@ if command -v valgrind >/dev/null; then
 				-s "$T/redis.sock" -c 10 -n "$2" -P "$3" -t get -q >/dev/null 2>"$T/vg" || true
 		else
 			valgrind --tool=callgrind --callgrind-out-file=/dev/null "$RSWEEP" run \
-				-s "$T/redis.sock" -c 10 -n "$2" -P "$3" -t get --force-flush -q \
+				-s "$T/redis.sock" -c 10 -n "$2" -P "$3" -t get --repeat 1 --force-flush -q \
 				>/dev/null 2>"$T/vg" || true
 		fi
 		sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$T/vg"
