@@ -503,15 +503,19 @@ int target_simple(struct target_conn *c, const struct target *t, struct rs_err *
 	return 0;
 }
 
-int target_info(struct target_conn *c, const struct target *t, const char *section,
-		char **out, struct rs_err *err)
+/* A command whose reply is text (INFO, CLUSTER INFO) into a malloc'd
+ * string; what names it in messages as target_run's do, shown (with its
+ * argument) when it fails. */
+static int target_text(struct target_conn *c, const struct target *t, const char *what,
+		       const char *shown, char **out, struct rs_err *err, const char *fmt,
+		       const char *arg)
 {
 	redisReply *r;
 
-	if (target_run(c, t, "INFO", &r, err, "INFO %s", section) < 0)
+	if (target_run(c, t, what, &r, err, fmt, arg) < 0)
 		return -1;
 	if (r->type != REDIS_REPLY_STRING) {
-		rs_err_set(err, "%s: INFO %s failed: %.200s", t->desc, section,
+		rs_err_set(err, "%s: %s failed: %.200s", t->desc, shown,
 			   r->type == REDIS_REPLY_ERROR ? r->str : "unexpected reply type");
 		freeReplyObject(r);
 		return -1;
@@ -519,6 +523,15 @@ int target_info(struct target_conn *c, const struct target *t, const char *secti
 	*out = xstrdup(r->str);
 	freeReplyObject(r);
 	return 0;
+}
+
+int target_info(struct target_conn *c, const struct target *t, const char *section,
+		char **out, struct rs_err *err)
+{
+	char what[64];
+
+	snprintf(what, sizeof what, "INFO %.50s", section);
+	return target_text(c, t, "INFO", what, out, err, "INFO %s", section);
 }
 
 int target_cluster_slots(struct target_conn *c, const struct target *t,
@@ -542,19 +555,7 @@ int target_cluster_slots(struct target_conn *c, const struct target *t,
 int target_cluster_info(struct target_conn *c, const struct target *t, char **out,
 			struct rs_err *err)
 {
-	redisReply *r;
-
-	if (target_run(c, t, "CLUSTER INFO", &r, err, "CLUSTER INFO") < 0)
-		return -1;
-	if (r->type != REDIS_REPLY_STRING) {
-		rs_err_set(err, "%s: CLUSTER INFO failed: %.200s", t->desc,
-			   r->type == REDIS_REPLY_ERROR ? r->str : "unexpected reply type");
-		freeReplyObject(r);
-		return -1;
-	}
-	*out = xstrdup(r->str);
-	freeReplyObject(r);
-	return 0;
+	return target_text(c, t, "CLUSTER INFO", "CLUSTER INFO", out, err, "CLUSTER %s", "INFO");
 }
 
 void target_info_field(const char *info, const char *field, char *buf, size_t size)
