@@ -67,7 +67,7 @@ rb_rps() {  # test P
 }
 # shellcheck disable=SC2086
 rs_rps() {
-	"$RSWEEP" run $TLS -c 50 -n "$N" -P "$2" -t "$1" --force-flush -o "$T/p.csv" --overwrite -q \
+	"$RSWEEP" run $TLS -c 50 -n "$N" -P "$2" -t "$1" --repeat 1 --force-flush -o "$T/p.csv" --overwrite -q \
 		>/dev/null 2>"$T/rs.err" || { echo "rsweep failed: $(head -2 "$T/rs.err")" >&2; exit 1; }
 	python3 -c 'import csv, sys
 r = next(csv.DictReader(open(sys.argv[1])))
@@ -105,7 +105,7 @@ if command -v valgrind >/dev/null; then
 				$TLS -c 10 -n "$2" -P "$3" -t get -q >/dev/null 2>"$T/vg" || true
 		else
 			valgrind --tool=callgrind --callgrind-out-file=/dev/null "$RSWEEP" run \
-				$TLS -c 10 -n "$2" -P "$3" -t get --force-flush -q \
+				$TLS -c 10 -n "$2" -P "$3" -t get --repeat 1 --force-flush -q \
 				>/dev/null 2>"$T/vg" || true
 		fi
 		sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$T/vg" | grep . ||
