@@ -363,6 +363,11 @@ struct sweep {
 	struct cluster_load *cl;
 	struct engine_result *per;
 	double *cpu0, *cpu1;
+	/* Keys in scope the masters together may hold that are rsweep's: each
+	 * master's own allow bounds one master, this the cluster (a reshard
+	 * moves keys between masters, it does not multiply them).  UINT64_MAX
+	 * until the first test is ready. */
+	uint64_t cl_allow;
 };
 
 /* Which databases the guard counts: those a flush or the tests can touch. */
@@ -577,11 +582,12 @@ static enum sweep_step sweep_ready(struct sweep *s, const struct workload_test *
 
 	if (cfg->flush != SWEEP_FLUSH_NONE && (step = sweep_flush(s, err)) != SWEEP_STEP_OK)
 		return step;
-	/* A master of a cluster may end up with any master's keys (a reshard
-	 * migrates them), each master's tagged key of a single-key test too. */
+	/* A master of a cluster may end up with any of the test's random keys
+	 * (a reshard migrates them), and with every master's tagged key of a
+	 * single-key test: at most bound + n, however they are spread. */
 	if (cfg->shard_topo != NULL)
-		bound = bound > UINT64_MAX / cfg->shard_topo->n ? UINT64_MAX :
-			bound * cfg->shard_topo->n;
+		bound = bound > UINT64_MAX - cfg->shard_topo->n ? UINT64_MAX :
+			bound + cfg->shard_topo->n;
 	/* From here on the server may hold this test's keys. */
 	s->dirty = 1;
 	s->allow = s->left > UINT64_MAX - bound ? UINT64_MAX : s->left + bound;
@@ -721,17 +727,58 @@ static void sweep_row_fill(const struct sweep *s, const struct workload_test *t,
 /* ---- --cluster: hooks that send the steps of a point to every master ---- */
 
 /* Flush and prepare every master for test t, each through its own guard. */
+/* Before any master is flushed: the keys in scope on all the masters
+ * together must be no more than rsweep's own can be (s->cl_allow), since
+ * each master's check alone would let every master hold the whole test's
+ * keys.  Returns SWEEP_STEP_OK, or how the step ends with err set. */
+static enum sweep_step sweep_cluster_keys(struct sweep *s, struct rs_err *err)
+{
+	uint64_t total = 0;
+
+	if (s->cl_allow == UINT64_MAX || s->cfg->flush == SWEEP_FLUSH_NONE)
+		return SWEEP_STEP_OK;
+	for (size_t i = 0; i < s->topo->n; i++) {
+		struct sweep *sh = s->shard[i];
+		const struct target *t = sh->cfg->target;
+		struct target_keyspace ks;
+
+		if (target_keyspace(sh->c, t, &ks, err) < 0)
+			return SWEEP_STEP_RETRY;
+		total += sweep_scope(sh) == TARGET_SCOPE_ALL ? ks.total :
+							      target_keyspace_db(&ks, t->dbnum);
+		target_keyspace_free(&ks);
+	}
+	if (total <= s->cl_allow)
+		return SWEEP_STEP_OK;
+	for (size_t i = 0; i < s->topo->n; i++)
+		s->shard[i]->foreign = 1;
+	rs_err_set(err, "%s: keys rsweep did not write appeared during the sweep (%llu keys on "
+		   "the %zu masters together, at most %llu of them rsweep's): another client is "
+		   "writing to this cluster; stopped without flushing it", s->cfg->target->desc,
+		   (unsigned long long)total, s->topo->n, (unsigned long long)s->cl_allow);
+	return SWEEP_STEP_FOREIGN;
+}
+
 static enum sweep_step sweep_cluster_ready(struct sweep *s, const struct workload_test *t,
 					   struct rs_err *err)
 {
 	size_t ti = (size_t)(t - s->w->v);
+	uint64_t bound = workload_key_bound(t, sweep_sent(s->cfg), s->cfg->keyspace,
+					    s->cfg->prepare);
+	uint64_t left = 0;
+	enum sweep_step step = sweep_cluster_keys(s, err);
 
+	if (step != SWEEP_STEP_OK)
+		return step;
 	for (size_t i = 0; i < s->topo->n; i++) {
-		enum sweep_step step = sweep_ready(s->shard[i], t, &s->shard[i]->snaps[ti], err);
-
+		step = sweep_ready(s->shard[i], t, &s->shard[i]->snaps[ti], err);
 		if (step != SWEEP_STEP_OK)
 			return step;
+		left = left > UINT64_MAX - s->shard[i]->left ? UINT64_MAX : left + s->shard[i]->left;
 	}
+	/* The test's keys, once, and each master's tagged key. */
+	bound = bound > UINT64_MAX - s->topo->n ? UINT64_MAX : bound + s->topo->n;
+	s->cl_allow = left > UINT64_MAX - bound ? UINT64_MAX : left + bound;
 	return SWEEP_STEP_OK;
 }
 
@@ -847,6 +894,7 @@ static enum sweep_status sweep_cluster_open(struct sweep *s, struct rs_err *err)
 	struct sbuf b;
 	size_t n;
 
+	s->cl_allow = UINT64_MAX;
 	s->topo = xcalloc(1, sizeof *s->topo);
 	if (cluster_read(s->c, cfg->target, s->topo, err) < 0) {
 		cluster_topo_free(s->topo);
