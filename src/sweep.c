@@ -882,6 +882,31 @@ static enum sweep_step sweep_measure(struct sweep *s, const struct workload_test
 	return SWEEP_STEP_OK;
 }
 
+/* A master of a cluster: the process at its address is the node CLUSTER
+ * SLOTS named, by node id, or nothing there is touched (a slot map can
+ * name any address, and a plain server or another cluster's node there
+ * must not be guarded, flushed or loaded as this cluster's).  Returns
+ * SWEEP_OK, or SWEEP_REFUSED with err set. */
+static enum sweep_status sweep_shard_identity(struct sweep *s, struct rs_err *err)
+{
+	const struct sweep_config *cfg = s->cfg;
+	const struct cluster_master *m = &cfg->shard_topo->m[cfg->shard_idx];
+	char id[64];
+
+	if (target_cluster_myid(s->c, cfg->target, id, sizeof id, err) < 0) {
+		rs_err_setk(err, RS_E_REFUSED, "%s: named a master of the cluster, but it answers "
+			    "no node id (%s): not touched", cfg->target->desc, err->msg);
+		return SWEEP_REFUSED;
+	}
+	if (m->id[0] == '\0' || strcmp(id, m->id) != 0) {
+		rs_err_setk(err, RS_E_REFUSED, "%s: named master %.40s of the cluster, but the node "
+			    "there is %.40s: not touched", cfg->target->desc,
+			    m->id[0] ? m->id : "(no id)", id);
+		return SWEEP_REFUSED;
+	}
+	return SWEEP_OK;
+}
+
 static enum sweep_status sweep_reconnect(struct sweep *s, struct rs_err *err);
 
 /* --cluster: read the topology through s->c and open a sweep per master,
@@ -925,6 +950,15 @@ static enum sweep_status sweep_cluster_open(struct sweep *s, struct rs_err *err)
 		sbuf_item(&b, ", ", "%s (%u slots)", s->shard_t[i].desc, s->topo->m[i].slots);
 		if ((st = sweep_open(&s->shard_cfg[i], s->w, &s->shard[i], err)) != SWEEP_OK)
 			return st;
+		/* Two masters that are one process (two addresses of one node)
+		 * would flush each other's prepared keys. */
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(s->shard[j]->env.run_id, s->shard[i]->env.run_id) == 0) {
+				rs_err_setk(err, RS_E_REFUSED, "%s and %s are one server process: the "
+					    "slot map is not a cluster's", s->shard_t[j].desc,
+					    s->shard_t[i].desc);
+				return SWEEP_REFUSED;
+			}
 	}
 	sweep_debug(cfg, "%s: a cluster of %zu master%s: %s; the guard and every flush cover each "
 		    "master", cfg->target->desc, n, n == 1 ? "" : "s", list);
@@ -1001,6 +1035,8 @@ static enum sweep_status sweep_reconnect(struct sweep *s, struct rs_err *err)
 	memcpy(old_id, s->env.run_id, sizeof old_id);
 	if (sweep_env_read(s->c, cfg->target, &s->env, err) < 0)
 		return SWEEP_FAILED;
+	if (cfg->shard_topo != NULL && (st = sweep_shard_identity(s, err)) != SWEEP_OK)
+		return st;
 	if (strcmp(old_id, s->env.run_id) == 0) {
 		s->vetted = 1;
 	} else if (cfg->spawned) {
@@ -1146,6 +1182,12 @@ enum sweep_status sweep_open(const struct sweep_config *cfg, const struct worklo
 	if (target_connect(cfg->target, &s->c, err) < 0 ||
 	    sweep_env_read(s->c, cfg->target, &s->env, err) < 0)
 		return sweep_stopped(cfg, SWEEP_FAILED);
+	if (cfg->shard_topo != NULL) {
+		enum sweep_status st = sweep_shard_identity(s, err);
+
+		if (st != SWEEP_OK)
+			return sweep_stopped(cfg, st);
+	}
 	if (cfg->cluster)
 		return sweep_stopped(cfg, sweep_cluster_open(s, err));
 	if (!cfg->spawned && cfg->flush != SWEEP_FLUSH_NONE && w->n > 0 && w->v[0].custom &&

@@ -552,6 +552,24 @@ int target_cluster_slots(struct target_conn *c, const struct target *t,
 	return 0;
 }
 
+int target_cluster_myid(struct target_conn *c, const struct target *t, char *id, size_t size,
+			struct rs_err *err)
+{
+	redisReply *r;
+
+	if (target_run(c, t, "CLUSTER MYID", &r, err, "CLUSTER MYID") < 0)
+		return -1;
+	if (r->type != REDIS_REPLY_STRING && r->type != REDIS_REPLY_STATUS) {
+		rs_err_set(err, "%s: CLUSTER MYID failed: %.200s", t->desc,
+			   r->type == REDIS_REPLY_ERROR ? r->str : "unexpected reply type");
+		freeReplyObject(r);
+		return -1;
+	}
+	snprintf(id, size, "%.*s", (int)(r->len < size ? r->len : size - 1), r->str);
+	freeReplyObject(r);
+	return 0;
+}
+
 int target_cluster_info(struct target_conn *c, const struct target *t, char **out,
 			struct rs_err *err)
 {

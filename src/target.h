@@ -94,6 +94,10 @@ struct redisReply;
 int target_cluster_slots(struct target_conn *c, const struct target *t,
 			 struct redisReply **out, struct rs_err *err);
 /* CLUSTER INFO's text into a malloc'd string (caller frees). */
+/* CLUSTER MYID: the node's id into id (cut to size).  An error reply (a
+ * node not in cluster mode) fails, err naming it. */
+int target_cluster_myid(struct target_conn *c, const struct target *t, char *id, size_t size,
+			struct rs_err *err);
 int target_cluster_info(struct target_conn *c, const struct target *t, char **out,
 			struct rs_err *err);
 /* Copy the value of "field:" in an INFO text into buf ("" if absent). */
