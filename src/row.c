@@ -166,6 +166,18 @@ static int row_int32(const char *name, int64_t v, int32_t *out, struct rs_err *e
 static const char *const row_mode_names[] = { "", "lockstep", "window", NULL };
 static const char *const row_arrivals_names[] = { "", "uniform", "poisson", NULL };
 
+uint32_t row_started_hash(const char *started_at)
+{
+	/* FNV-1a; 0 is kept for "none". */
+	uint32_t h = 2166136261u;
+
+	if (*started_at == '\0')
+		return 0;
+	for (const unsigned char *p = (const unsigned char *)started_at; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	return h ? h : 1;
+}
+
 const char *row_mode_name(unsigned mode)
 {
 	return mode < 3 ? row_mode_names[mode] : "";
@@ -245,6 +257,7 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 	rec.errors = r->errors;
 	rec.keyspace = r->keyspace;
 	rec.rate_short = (signed char)(r->rate_short < 0 ? -1 : r->rate_short > 0);
+	rec.started_hash = row_started_hash(r->started_at);
 	if (row_enum(r->mode, row_mode_names, &rec.mode) < 0)
 		return rs_err_set(err, "mode '%s' is neither lockstep nor window", r->mode), NULL;
 	if (row_enum(r->arrivals, row_arrivals_names, &rec.arrivals) < 0)

@@ -133,7 +133,14 @@ struct rs_rec {
 	unsigned char mode;       /* enum row_mode */
 	unsigned char arrivals;   /* enum row_arrivals */
 	signed char rate_short;   /* 1, 0, or -1 when unknown */
+	/* Of started_at: pairs the row with its histogram in the sidecar
+	 * (latency.c), so that a CSV copied over another's never takes the
+	 * other's histograms.  0 when the row has no started_at. */
+	uint32_t started_hash;
 };
+
+/* The started_hash of a started_at text ("" gives 0). */
+uint32_t row_started_hash(const char *started_at);
 
 /* A growable array of compact rows and the storage they point into. */
 struct rs_rows {

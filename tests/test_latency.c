@@ -34,11 +34,12 @@ static void make(struct place *pl, int side, unsigned skip, struct hist *all)
 	snprintf(pl->csv, sizeof pl->csv, "%s/r.csv", pl->dir);
 	snprintf(pl->side, sizeof pl->side, "%s%s", pl->csv, HISTFILE_SUFFIX);
 	cr_assert_not_null(fp = fopen(pl->csv, "w"));
-	fputs("label,test,pipeline,repeat,rps,p99_ms,mode\n"
-	      "a,GET,1,1,1000,1.0,lockstep\n"
-	      "a,GET,1,2,1100,1.0,lockstep\n"
-	      "a,GET,1,3,1200,100.0,lockstep\n"
-	      "a,GET,2,1,1500,1.0,lockstep\n", fp);
+	/* started_at as in the sidecar's lines: it pairs them. */
+	fputs("label,test,pipeline,repeat,rps,p99_ms,mode,started_at\n"
+	      "a,GET,1,1,1000,1.0,lockstep,t\n"
+	      "a,GET,1,2,1100,1.0,lockstep,t\n"
+	      "a,GET,1,3,1200,100.0,lockstep,t\n"
+	      "a,GET,2,1,1500,1.0,lockstep,t\n", fp);
 	fclose(fp);
 	hist_init(all);
 	if (!side)
