@@ -615,9 +615,25 @@ static int run_output(const struct rs_config *cfg, struct run_job *job, struct c
 	if (csv_out_open(out, cfg->output, cfg->resume, cfg->overwrite, existing, err) < 0 ||
 	    histfile_check(cfg->output, err) < 0)
 		return -1;
-	if (out->missing != NULL)
+	if (out->missing != NULL) {
+		/* The columns that tell how a row was measured: without them a
+		 * window, open-loop or cluster row would read as a plain one. */
+		static const struct { const char *col, *why; } need[] = {
+			{ "mode", "--mode window" }, { "rate_offered", "--rate" },
+			{ "arrivals", "--rate" }, { "masters", "--cluster" },
+		};
+		int uses[] = { cfg->mode == ENGINE_WINDOW || cfg->rate != NULL, cfg->rate != NULL,
+			       cfg->rate != NULL, cfg->cluster };
+
+		for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+			if (uses[i] && csv_out_lacks(out, need[i].col))
+				return rs_err_setk(err, RS_E_INPUT, "%s was written by an older rsweep "
+						   "and has no %s column, which %s rows need to be "
+						   "told apart: use a new -o file", cfg->output,
+						   need[i].col, need[i].why);
 		rs_log(RS_LOG_NOTE, "%s was written by an older rsweep: the rows added to it leave "
 		       "out %s (a new -o file keeps them)", cfg->output, out->missing);
+	}
 	for (size_t k = 0; k < job->ntg; k++) {
 		const struct run_tgt *g = &job->tg[k];
 		char desc[ROW_STR];

@@ -1189,6 +1189,19 @@ int csv_out_append(struct csv_out *o, const struct rs_row *r, struct rs_err *err
 	return csv_out_same(o, r, 1, err);
 }
 
+int csv_out_lacks(const struct csv_out *o, const char *name)
+{
+	if (o->cols == NULL)
+		return 0;
+	for (size_t i = 0; i < o->ncols; i++)
+		if (strcmp(csv_cols[o->cols[i]].name, name) == 0)
+			return 0;
+	for (size_t c = 0; c < CSV_NCOLS; c++)
+		if (strcmp(csv_cols[c].name, name) == 0)
+			return 1;
+	return 0;
+}
+
 void csv_out_close(struct csv_out *o)
 {
 	if (o == NULL)

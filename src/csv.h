@@ -151,6 +151,9 @@ int csv_out_append(struct csv_out *o, const struct rs_row *r, struct rs_err *err
  * made the file or emptied it (files that go with it hold nothing of it
  * then), 0 when there was nothing left to do, -1 with err set. */
 int csv_out_ready(struct csv_out *o, struct rs_err *err);
+/* Whether o is an older rsweep's file without column name (one this
+ * version writes): 1 yes, 0 no. */
+int csv_out_lacks(const struct csv_out *o, const char *name);
 void csv_out_close(struct csv_out *o);
 
 #endif
