@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -310,6 +311,14 @@ static int run_check_resume(const struct rs_config *cfg, const char *label, cons
 			return rs_err_set(err, "%s:%u: label '%s' was measured on %s, this run is on %s: "
 					  "resume on the same server, or use another --label", r->src,
 					  r->line, label, r->server->target, desc);
+		/* A cluster's rows and one server's are not one series, though
+		 * the target column names the seed node alike. */
+		if (isfinite(rows_fig(rows, r, ROW_MASTERS)) != (cfg->cluster != 0))
+			return rs_err_set(err, "%s:%u: label '%s' was measured %s, this run %s: "
+					  "resume the same way, or use another --label", r->src,
+					  r->line, label, cfg->cluster ? "on one server" :
+					  "with --cluster", cfg->cluster ? "with --cluster" :
+					  "on one server");
 		if (r->clients >= 0 && r->clients != (int64_t)cfg->clients)
 			what = "-c", was = r->clients, now = (long long)cfg->clients;
 		else if (r->data_size >= 0 && r->data_size != (int64_t)cfg->data_size)

@@ -5,6 +5,7 @@
 # were flushed with rsweep's.  Now a master may hold the test's keys plus
 # one tagged key per master, and all the masters together no more than
 # that: either way the sweep stops without flushing, and the keys stay.
+# And --resume keeps one node's rows and the cluster's apart.
 . "${RS_SRCDIR:-.}/tests/cli/lib.sh"
 . "${RS_SRCDIR:-.}/tests/cli/cluster_lib.sh"
 
@@ -58,4 +59,12 @@ for p in $P1 $P2 $P3; do
 	left=$((left + $(ccli "$p" eval "return #redis.call('keys', '*foreign:*')" 0 | tr -d '\r')))
 done
 [ "$left" = 1200 ] || fail "the foreign keys spread over the masters were flushed ($left left)"
+for p in $P1 $P2 $P3; do ccli "$p" flushall >/dev/null; done
+
+# --resume does not mix one node's rows and the cluster's into one series.
+expect_status 0 "$RSWEEP" run -h 127.0.0.1 -p "$P1" -t ping -P 1 -n 500 --repeat 1 --label one -q -o "$T/m.csv"
+expect_status 2 "$RSWEEP" run -h 127.0.0.1 -p "$P1" --cluster -t ping -P 1,2 -n 500 --repeat 1 --label one -q \
+	-o "$T/m.csv" --resume
+grep -q "label 'one' was measured on one server, this run with --cluster" "$T/err" ||
+	fail "a cluster resume of one node's rows: $(cat "$T/err")"
 exit 0
