@@ -168,11 +168,15 @@ static int run_check_tls(const struct rs_config *cfg, struct rs_err *err)
 				  "trusted by its own certificate)");
 	if (cfg->tls && opts_given(cfg, "socket"))
 		return rs_err_set(err, "--tls is for TCP (-h, -p), not a UNIX socket (-s)");
-	for (size_t i = 0; i < cfg->target.n && !on; i++) {
+	for (size_t i = 0; i < cfg->target.n; i++) {
 		const char *eq = strchr(cfg->target.v[i], '=');
 
-		on = eq != NULL && strncmp(eq + 1, "rediss://", 9) == 0;
+		on += eq != NULL && strncmp(eq + 1, "rediss://", 9) == 0;
 	}
+	/* One name for every server would verify B's certificate for A's. */
+	if (on > 1 && opts_given(cfg, "sni"))
+		return rs_err_set(err, "--sni names one server, and %d rediss:// targets are given: "
+				  "give each its host name in its URI instead", on);
 	for (size_t i = 0; i < sizeof opt / sizeof opt[0]; i++)
 		if (opts_given(cfg, opt[i]) && !on)
 			return rs_err_set(err, "--%s is a TLS option: add --tls (or a rediss:// target)",

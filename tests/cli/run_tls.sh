@@ -169,7 +169,12 @@ grep -q "^rsweep run: the server at 127.0.0.1:$(cat "$T/alert.port") speaks TLS:
 	"$T/err" || fail "a TLS alert to a plain client: $(cat "$T/err")"
 [ ! -s "$T/no7.csv" ] && [ ! -s "$T/no8.csv" ] || fail "a fake server left rows"
 
-# 6. rediss:// in a --target takes the global TLS options.
+# 6. rediss:// in a --target takes the global TLS options, but not one
+# --sni for two servers.
+expect_status 2 "$RSWEEP" run --target a=rediss://127.0.0.1:"$TPORT" --target b=rediss://localhost:"$TPORT" \
+	--cacert "$C/ca.crt" --sni localhost -t get -n 200 --dry-run
+grep -q -- "--sni names one server, and 2 rediss:// targets are given" "$T/err" ||
+	fail "--sni with two TLS targets: $(cat "$T/err")"
 expect_status 0 "$RSWEEP" run --target tls=rediss://127.0.0.1:"$TPORT" --cacert "$C/ca.crt" \
 	-t get -n 200 -c 2 --repeat 1 -q -o "$T/uri.csv"
 grep -q "^tls,GET,.*,rediss://127.0.0.1:$TPORT," "$T/uri.csv" || fail "rediss:// rows: $(cat "$T/uri.csv")"
