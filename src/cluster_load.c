@@ -316,6 +316,9 @@ int cluster_load_run(struct cluster_load *cl, const struct engine_job *job,
 		res->redirects += sh->res.redirects;
 		if (sh->res.seconds > res->seconds)
 			res->seconds = sh->res.seconds;
+		/* The slowest setup of any master's connections. */
+		if (sh->res.connect_ms > res->connect_ms)
+			res->connect_ms = sh->res.connect_ms;
 		hist_merge(&res->hist, &sh->res.hist);
 		hist_merge(&res->service, &sh->res.service);
 		for (size_t k = 0; k < ENGINE_SLICES; k++)

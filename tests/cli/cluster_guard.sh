@@ -67,4 +67,9 @@ expect_status 2 "$RSWEEP" run -h 127.0.0.1 -p "$P1" --cluster -t ping -P 1,2 -n 
 	-o "$T/m.csv" --resume
 grep -q "label 'one' was measured on one server, this run with --cluster" "$T/err" ||
 	fail "a cluster resume of one node's rows: $(cat "$T/err")"
+# A cluster's row has its connections' setup time, as one server's has.
+expect_status 0 "$RSWEEP" run -h 127.0.0.1 -p "$P1" --cluster -t ping -P 1 -n 500 --repeat 1 -q \
+	-o "$T/c.csv"
+ms=$(csv_col "$T/c.csv" connect_ms)
+[ -n "$ms" ] || fail "no connect_ms in a cluster's row: $(cat "$T/c.csv")"
 exit 0
