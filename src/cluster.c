@@ -304,8 +304,16 @@ int cluster_retag(const char *cmd, size_t len, const size_t *rand_off, size_t nr
 	size_t cl, ks, ko, kl, tl = strlen(tag);
 	long shift_hdr;
 
+	const char *open, *close;
+
 	if (cluster_walk(cmd, len, &cl, &ks, &ko, &kl) != 0 || cl != len)
 		return -1;
+	/* A key with a hash tag of its own ("k{42}") hashes by that tag
+	 * whatever follows it: the master's tag would change nothing. */
+	if ((open = memchr(cmd + ko, '{', kl)) != NULL &&
+	    (close = memchr(open + 1, '}', (size_t)(cmd + ko + kl - open - 1))) != NULL &&
+	    close > open + 1)
+		return -2;
 	*out = xmalloc(len + tl + 32);
 	*outlen = cluster_put_retagged(cmd, cl, ks, ko, kl, tag, *out);
 	/* The header may have grown a digit; what follows the key moved by

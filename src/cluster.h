@@ -81,8 +81,9 @@ int cluster_is_mset(const char *cmd, size_t len);
 int cluster_tag(const struct cluster_topo *topo, size_t master, char *buf, size_t size);
 /* cmd with its key (argument 1) followed by tag, into a malloc'd *out of
  * *outlen bytes; the nrand offsets of rand_off are moved to where the
- * same bytes are now, into out_off (nrand entries).  Returns 0, or -1
- * when cmd has no key (cluster_key_arg). */
+ * same bytes are now, into out_off (nrand entries).  Returns 0, -1
+ * when cmd has no key (cluster_key_arg), or -2 when its key has a hash
+ * tag of its own, which a tag after it would not override. */
 int cluster_retag(const char *cmd, size_t len, const size_t *rand_off, size_t nrand,
 		  const char *tag, char **out, size_t *outlen, size_t *out_off);
 /* Of the ncmds RESP commands in buf, those for master: with tag NULL

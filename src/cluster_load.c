@@ -236,7 +236,7 @@ static int cluster_load_job(struct cluster_load *cl, size_t i, const struct engi
 {
 	struct cluster_shard *sh = &cl->sh[i];
 	size_t koff = 0, klen = 0, ri = 0;
-	int kind = cluster_load_key(job, &koff, &klen, &ri);
+	int kind = cluster_load_key(job, &koff, &klen, &ri), rc;
 
 	/* Slots may have moved since the last run (MOVED, a fresh topology):
 	 * the tag follows them, as the preparation's does (sweep.c). */
@@ -260,8 +260,13 @@ static int cluster_load_job(struct cluster_load *cl, size_t i, const struct engi
 		return 0;
 	/* One fixed key: each master its own, on one of its slots. */
 	sh->rand_off = xcalloc(job->nrand ? job->nrand : 1, sizeof *sh->rand_off);
-	if (cluster_retag(job->cmd, job->len, job->rand_off, job->nrand, sh->tag, &sh->cmd,
-			  &sh->job.len, sh->rand_off) < 0)
+	rc = cluster_retag(job->cmd, job->len, job->rand_off, job->nrand, sh->tag, &sh->cmd,
+			   &sh->job.len, sh->rand_off);
+	if (rc == -2)
+		return rs_err_setk(err, RS_E_INPUT, "the command's key has a hash tag of its own "
+				   "({...}): with --cluster a fixed key gets one per master, so it "
+				   "must have none");
+	if (rc < 0)
 		return rs_err_set(err, "cannot give the command's key a hash tag");
 	sh->job.cmd = sh->cmd;
 	sh->job.rand_off = sh->rand_off;

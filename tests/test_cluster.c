@@ -156,6 +156,14 @@ Test(cluster, key_argument_and_retag)
 			    olen), 0);
 	cr_assert_eq(memcmp(out + noff[0], "__rand_int__", 12), 0);
 	free(out);
+	/* A key with a tag of its own hashes by it: a tag after it would not
+	 * move it to another master, so it is refused; an empty "{}" is no tag. */
+	static const char tagged[] = "*2\r\n$4\r\nLLEN\r\n$5\r\nk{42}\r\n";
+	static const char empty[] = "*2\r\n$4\r\nLLEN\r\n$3\r\nk{}\r\n";
+
+	cr_assert_eq(cluster_retag(tagged, strlen(tagged), roff, 0, "{7}", &out, &olen, noff), -2);
+	cr_assert_eq(cluster_retag(empty, strlen(empty), roff, 0, "{7}", &out, &olen, noff), 0);
+	free(out);
 }
 
 Test(cluster, tags_and_preparation_go_to_their_master)
