@@ -24,6 +24,7 @@ struct cluster_shard {
 	char *cmd;                /* the retagged command, or NULL */
 	size_t *rand_off;
 	uint32_t *pool;           /* the keyspace's numbers whose keys are here */
+	uint16_t *pool_slot;      /* their keys' slots */
 	size_t npool, cappool;
 	struct engine_result res;
 	struct rs_err err;
@@ -149,6 +150,7 @@ void cluster_load_free(struct cluster_load *cl)
 		free(cl->sh[i].cmd);
 		free(cl->sh[i].rand_off);
 		free(cl->sh[i].pool);
+		free(cl->sh[i].pool_slot);
 	}
 	free(cl->sh);
 	free(cl);
@@ -198,8 +200,8 @@ static void *cluster_load_thread(void *arg)
 }
 
 /* The key pools: each master's numbers of the keyspace, from the slot map
- * as it is, so that a draw costs one hash, not one per master (rejection
- * alone).  For a keyspace of CLUSTER_LOAD_POOL_MAX numbers at most;
+ * as it is, and their keys' slots, so that a draw costs a look-up in the
+ * live map, not a hash per master (rejection alone).  For a keyspace of CLUSTER_LOAD_POOL_MAX numbers at most;
  * beyond, the engine rejects as it draws. */
 #define CLUSTER_LOAD_POOL_MAX (1u << 22)
 
@@ -215,17 +217,21 @@ static void cluster_load_pools(struct cluster_load *cl, const struct engine_job 
 	memcpy(key, job->cmd + koff, klen);
 	for (uint32_t v = 0; v < job->keyspace; v++) {
 		struct cluster_shard *sh;
-		unsigned o;
+		unsigned o, slot;
 
 		engine_put_digits(key + (job->rand_off[ri] - koff), v);
-		o = cl->topo->owner[cluster_key_slot(key, klen)];
+		slot = cluster_key_slot(key, klen);
+		o = cl->topo->owner[slot];
 		if (o >= cl->n)
 			continue;
 		sh = &cl->sh[o];
 		if (sh->npool == sh->cappool) {
 			sh->cappool = sh->cappool ? sh->cappool * 2 : 1024;
 			sh->pool = xreallocarray(sh->pool, sh->cappool, sizeof *sh->pool);
+			sh->pool_slot = xreallocarray(sh->pool_slot, sh->cappool,
+						      sizeof *sh->pool_slot);
 		}
+		sh->pool_slot[sh->npool] = (uint16_t)slot;
 		sh->pool[sh->npool++] = v;
 	}
 }
@@ -252,6 +258,9 @@ static int cluster_load_job(struct cluster_load *cl, size_t i, const struct engi
 	sh->route.accept = kind == 1 ? cluster_load_accept : NULL;
 	sh->route.pool = sh->pool;
 	sh->route.npool = sh->npool;
+	sh->route.pool_slot = sh->pool_slot;
+	sh->route.owner = cl->topo->owner;
+	sh->route.self = (uint16_t)i;
 	free(sh->cmd);
 	free(sh->rand_off);
 	sh->cmd = NULL;

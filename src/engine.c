@@ -422,25 +422,33 @@ static inline uint64_t engine_rand(uint64_t *s)
 
 /* Cluster: draw the key of the request at cmd again until its slot is on
  * this connection's master (rejection sampling: the keys stay uniform over
- * that master's share of the keyspace).  Bounded: a master the keyspace
- * no longer reaches (its slots resharded away) sends the key as it is,
- * and the reply's MOVED says so. */
+ * that master's share of the keyspace).  A pool's draw is checked by its
+ * slot, known beforehand, and its digits written once it is taken.
+ * Bounded: a master the keyspace no longer reaches (its slots resharded
+ * away) sends the key as it is, and the reply's MOVED says so. */
 static __attribute__((noinline)) void engine_route_key(struct ethread *th, char *cmd)
 {
 	const struct engine_job *job = th->job;
 	const struct engine_route *rt = job->route;
+	char *digits = cmd + job->rand_off[rt->rand_idx];
 
 	if (rt->accept == NULL)
 		return;
-	if (rt->npool > 0)
-		engine_put_digits(cmd + job->rand_off[rt->rand_idx],
-				    rt->pool[engine_rand(&th->rng) % rt->npool]);
+	if (rt->npool > 0) {
+		size_t j = 0;
+
+		for (unsigned tries = 0; tries < 100000; tries++) {
+			j = (size_t)(engine_rand(&th->rng) % rt->npool);
+			if (__atomic_load_n(&rt->owner[rt->pool_slot[j]], __ATOMIC_RELAXED) == rt->self)
+				break;
+		}
+		engine_put_digits(digits, rt->pool[j]);
+		return;
+	}
 	for (unsigned tries = 0; tries < 100000; tries++) {
 		if (rt->accept(rt, cmd + rt->key_off, rt->key_len))
 			return;
-		engine_put_digits(cmd + job->rand_off[rt->rand_idx],
-				    rt->npool > 0 ? rt->pool[engine_rand(&th->rng) % rt->npool] :
-				    engine_rand(&th->rng) % job->keyspace);
+		engine_put_digits(digits, engine_rand(&th->rng) % job->keyspace);
 	}
 }
 
@@ -558,21 +566,25 @@ static inline int engine_write_batch(struct ethread *th, struct econn *c, uint64
 	return engine_flush_out(th, c, now);
 }
 
-/* Lock-step: write the next batch on c, or retire c when the job is done. */
 /* Fresh random keys in the first k requests of c's buffer; in a cluster
  * each key then routed to c's master, apart, so that the plain loop
  * costs what it did before clusters (callgrind: 4 instructions a request
- * at P=1). */
+ * at P=1).  The routed key's digits come from the pool, drawn there:
+ * not drawn here first as well. */
 static __attribute__((noinline)) void engine_randomize_routed(struct ethread *th, struct econn *c,
 							      unsigned k)
 {
 	const struct engine_job *job = th->job;
+	const struct engine_route *rt = job->route;
+	size_t skip = rt->accept != NULL && rt->npool > 0 ? rt->rand_idx : job->nrand;
 
 	for (unsigned i = 0; i < k; i++) {
 		char *cmd = c->buf + (size_t)i * job->len;
 
 		for (size_t r = 0; r < job->nrand; r++)
-			engine_put_digits(cmd + job->rand_off[r], engine_rand(&th->rng) % job->keyspace);
+			if (r != skip)
+				engine_put_digits(cmd + job->rand_off[r],
+						  engine_rand(&th->rng) % job->keyspace);
 		engine_route_key(th, cmd);
 	}
 }
@@ -593,6 +605,7 @@ static inline void engine_randomize(struct ethread *th, struct econn *c, unsigne
 	}
 }
 
+/* Lock-step: write the next batch on c, or retire c when the job is done. */
 static int engine_next_batch(struct ethread *th, struct econn *c, uint64_t now)
 {
 	const struct engine_job *job = th->job;

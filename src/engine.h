@@ -32,14 +32,25 @@ struct engine;
 
 /* Random keys: the engine overwrites ENGINE_RAND_DIGITS bytes at each of a
  * job's rand_off places with a zero-padded decimal per request. */
-#define ENGINE_RAND_DIGITS 12
+#define ENGINE_RAND_DIGITS 12     /* even: engine_put_digits writes two at a time */
 
-/* Write v as ENGINE_RAND_DIGITS zero-padded decimal digits at p (no NUL). */
+/* Write v as ENGINE_RAND_DIGITS zero-padded decimal digits at p (no NUL):
+ * two digits a step, since this runs once a request. */
 static inline void engine_put_digits(char *p, uint64_t v)
 {
-	for (int i = ENGINE_RAND_DIGITS - 1; i >= 0; i--) {
-		p[i] = (char)('0' + v % 10);
-		v /= 10;
+	static const char pairs[201] =
+		"0001020304050607080910111213141516171819"
+		"2021222324252627282930313233343536373839"
+		"4041424344454647484950515253545556575859"
+		"6061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
+
+	for (int i = ENGINE_RAND_DIGITS - 2; i >= 0; i -= 2) {
+		unsigned d = (unsigned)(v % 100) * 2;
+
+		p[i] = pairs[d];
+		p[i + 1] = pairs[d + 1];
+		v /= 100;
 	}
 }
 
@@ -70,6 +81,13 @@ struct engine_route {
 	 * has the last word, since slots may move during the run. */
 	const uint32_t *pool;
 	size_t npool;
+	/* With a pool: pool_slot[j] is the slot of pool[j]'s key, and a draw
+	 * is this master's when owner[pool_slot[j]] (the live slot map) is
+	 * self, so that a draw costs no hash; accept then only serves draws
+	 * beyond the pool. */
+	const uint16_t *pool_slot;
+	const uint16_t *owner;
+	uint16_t self;
 	/* An error reply's text: ENGINE_ROUTE_COUNT it as any error;
 	 * ENGINE_ROUTE_RETRY the request was not run (MOVED, ASK, TRYAGAIN,
 	 * CLUSTERDOWN): it does not count, another takes its place, and why

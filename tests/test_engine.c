@@ -103,6 +103,23 @@ Test(engine, digits_patch_in_place)
 	cr_assert_str_eq(buf, "key:000000000042");
 }
 
+/* Every digit place, and a number wider than the field: its low digits,
+ * as the server would see them from any way of writing them. */
+Test(engine, digits_are_the_numbers_low_decimal_digits)
+{
+	static const uint64_t vs[] = { 0, 7, 10, 99, 100, 123456789012ULL, 999999999999ULL,
+				       1000000000000ULL, 18446744073709551615ULL };
+
+	for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) {
+		char want[32], got[ENGINE_RAND_DIGITS + 1] = { 0 };
+
+		snprintf(want, sizeof want, "%012llu",
+			 (unsigned long long)(vs[i] % 1000000000000ULL));
+		engine_put_digits(got, vs[i]);
+		cr_assert_str_eq(got, want, "%llu", (unsigned long long)vs[i]);
+	}
+}
+
 /* One case: a test of the catalogue, by its index in workload_names(), at
  * one depth. */
 struct engine_case {
