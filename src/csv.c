@@ -91,6 +91,7 @@ static const struct csv_col csv_cols[] = {
 	COL_I(masters, masters),
 	COL_S(busy_master, busy_master),
 	COL_D(busy_cpu_s, busy_cpu_s, 6),
+	COL_S(master_rps, master_rps),
 	/* Last, and quoted when it holds text (csv_format_row): a row a crash
 	 * cut short inside it never reads as whole. */
 	COL_S(first_error, first_error),

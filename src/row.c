@@ -110,6 +110,38 @@ static const char *row_str(struct rs_rows *rows, const char *s, const char *prev
 	return strtab_str(&rows->pool, id);
 }
 
+/* A row without a busiest master or master_rps: both read as "". */
+static const char row_empty_pair[2] = "";
+
+/* busy_master and master_rps as one interned string, "BUSY\0RATES"
+ * (struct rs_rec's busy_master); prev, the last row's, is tried first. */
+static const char *row_cluster_str(struct rs_rows *rows, const char *busy, const char *rates,
+				   const char *prev, struct rs_err *err)
+{
+	char key[sizeof ((struct rs_row *)0)->busy_master + sizeof ((struct rs_row *)0)->master_rps];
+	size_t bl = strnlen(busy, sizeof ((struct rs_row *)0)->busy_master - 1);
+	size_t rl = strnlen(rates, sizeof ((struct rs_row *)0)->master_rps - 1);
+	uint32_t id;
+
+	if (bl == 0 && rl == 0)
+		return row_empty_pair;
+	if (prev != NULL && strcmp(prev, busy) == 0 && strcmp(prev + strlen(prev) + 1, rates) == 0)
+		return prev;
+	memcpy(key, busy, bl);
+	key[bl] = '\0';
+	memcpy(key + bl + 1, rates, rl);
+	if (strtab_intern(&rows->pool, key, bl + 1 + rl, &id, NULL) < 0) {
+		rs_err_set(err, "too many distinct strings");
+		return NULL;
+	}
+	return strtab_str(&rows->pool, id);
+}
+
+const char *rows_master_rps(const struct rs_rec *rec)
+{
+	return rec->busy_master + strlen(rec->busy_master) + 1;
+}
+
 const char *rows_add_name(struct rs_rows *rows, const char *name)
 {
 	uint32_t id;
@@ -232,7 +264,8 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 	rec.label = row_str(rows, r->label, prev ? prev->label : NULL, err);
 	rec.test = row_str(rows, r->test, prev ? prev->test : NULL, err);
 	rec.client = row_str(rows, r->client, prev ? prev->client : NULL, err);
-	rec.busy_master = row_str(rows, r->busy_master, prev ? prev->busy_master : NULL, err);
+	rec.busy_master = row_cluster_str(rows, r->busy_master, r->master_rps,
+					  prev ? prev->busy_master : NULL, err);
 	target = row_str(rows, r->target, ps ? ps->target : NULL, err);
 	version = row_str(rows, r->redis_version, ps ? ps->redis_version : NULL, err);
 	arch = row_str(rows, r->server_arch, ps ? ps->server_arch : NULL, err);
@@ -343,4 +376,90 @@ out:
 	free(to);
 	free(list);
 	return rc;
+}
+
+/* One item of a master_rps list, "host:port=rps", into its name (of
+ * size) and rate.  Returns 0, or -1 with why. */
+static int row_master_item(const char *item, size_t len, char *name, size_t size, double *rate,
+			   const char **why)
+{
+	const char *eq = NULL;
+	char num[64], *end;
+
+	for (size_t i = 0; i < len; i++)
+		if (item[i] == '=')
+			eq = item + i;
+	if (eq == NULL || eq == item)
+		return *why = "is not host:port=rps", -1;
+	if ((size_t)(eq - item) >= size)
+		return *why = "names a master too long for a label", -1;
+	if ((size_t)(item + len - (eq + 1)) >= sizeof num || eq + 1 == item + len)
+		return *why = "has no rate or one too long", -1;
+	memcpy(name, item, (size_t)(eq - item));
+	name[eq - item] = '\0';
+	memcpy(num, eq + 1, (size_t)(item + len - (eq + 1)));
+	num[item + len - (eq + 1)] = '\0';
+	*rate = strtod(num, &end);
+	if (*end != '\0' || !isfinite(*rate) || *rate < 0)
+		return *why = "has a rate that is not a number of requests per second", -1;
+	return 0;
+}
+
+int rows_by_master(struct rs_rows *rows, struct rs_err *err)
+{
+	struct rs_rec *v = NULL;
+	size_t n = 0, cap = 0;
+	int several = 0;
+
+	for (size_t i = 1; i < rows->n; i++)
+		several |= rows->v[i].label != rows->v[0].label;
+	for (size_t i = 0; i < rows->n; i++) {
+		const struct rs_rec *rec = &rows->v[i];
+		const char *list = rows_master_rps(rec), *why = NULL;
+
+		if (*list == '\0') {
+			rs_err_set(err, "%s:%u: no master_rps in this row: --kind masters draws the "
+				   "rates of each master that rsweep run --cluster writes there",
+				   rec->src, rec->line);
+			goto fail;
+		}
+		while (*list != '\0') {
+			size_t len = strcspn(list, ";");
+			char name[ROW_STR], label[ROW_STR];
+			double rate;
+			struct rs_rec m = *rec;
+			int k;
+
+			if (row_master_item(list, len, name, sizeof name, &rate, &why) < 0)
+				break;
+			k = several ? snprintf(label, sizeof label, "%s %s", rec->label, name) :
+				      snprintf(label, sizeof label, "%s", name);
+			if (k < 0 || (size_t)k >= sizeof label) {
+				why = "names a master too long for a label";
+				break;
+			}
+			m.label = rows_add_name(rows, label);
+			if (row_fig_put(rows, rate, ROW_RPS, &m.fig[ROW_RPS], err) < 0)
+				goto fail;
+			v = vec_reserve(v, &cap, n + 1, sizeof *v, 64);
+			v[n++] = m;
+			list += len;
+			if (*list == ';' && *++list == '\0') {
+				why = "ends in ';'";
+				break;
+			}
+		}
+		if (why != NULL) {
+			rs_err_set(err, "%s:%u: master_rps %s", rec->src, rec->line, why);
+			goto fail;
+		}
+	}
+	free(rows->v);
+	rows->v = v;
+	rows->n = n;
+	rows->cap = cap;
+	return 0;
+fail:
+	free(v);
+	return -1;
 }

@@ -73,6 +73,10 @@ struct rs_row {
 	int64_t masters;          /* masters the load went to */
 	char busy_master[64];     /* host:port of the master with the most server CPU */
 	double busy_cpu_s;        /* its CPU seconds (server_cpu_s sums every master's) */
+	/* Each master's own rate, its requests over its own window:
+	 * "host:port=rps;host:port=rps", in the topology's order (empty when
+	 * the list would not fit). */
+	char master_rps[1024];
 
 	/* Where a row came from, for messages; not a column. */
 	const char *src;
@@ -117,7 +121,10 @@ struct rs_rec {
 	const char *label;
 	const char *test;
 	const char *client;       /* what measured it: "rsweep 0.1.0", "redis-benchmark" */
-	const char *busy_master;  /* --cluster: host:port ("" for a single server) */
+	/* --cluster: host:port ("" for a single server), and past its NUL the
+	 * row's master_rps (rows_master_rps()): one string, so that the row
+	 * stays small. */
+	const char *busy_master;
 	const struct rs_server *server;
 	const char *src;          /* file name, for messages */
 	unsigned pipeline;
@@ -159,6 +166,8 @@ struct rs_rows {
  * above 2147483647 or below -1; a mode other than lockstep or window, or
  * arrivals other than uniform or poisson (empty is unknown). */
 struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_err *err);
+/* rec's master_rps column ("" when the row has none). */
+const char *rows_master_rps(const struct rs_rec *rec);
 /* Figure f of rec, a row of rows: NAN when unknown. */
 double rows_fig(const struct rs_rows *rows, const struct rs_rec *rec, enum row_fig f);
 /* Room for more rows without moving the array again (a reader that knows
@@ -172,6 +181,12 @@ const char *rows_add_name(struct rs_rows *rows, const char *name);
  * Fails (err set, rows unchanged) on a malformed list, a NEW the CSV's
  * readers would refuse, or an OLD that labels no row. */
 int rows_relabel(struct rs_rows *rows, const char *spec, struct rs_err *err);
+/* --kind masters: replace each row by one row per master of its
+ * master_rps, labelled "host:port" ("LABEL host:port" when the rows have
+ * several labels), its rps the master's; every other figure is the
+ * row's.  Fails (err "FILE:LINE: ...", rows unchanged) for a row without
+ * master_rps or with one that does not read as host:port=rps;... */
+int rows_by_master(struct rs_rows *rows, struct rs_err *err);
 /* Release rows (NULL is allowed); a zeroed struct rs_rows is empty. */
 void rows_free(struct rs_rows *rows);
 

@@ -812,7 +812,32 @@ static int sweep_stats(struct sweep *s, const char *name, int64_t *calls, double
 	return 0;
 }
 
-/* A cluster's columns: redirects, masters, the busiest master. */
+/* master_rps: each master's requests over its own window, which with -n
+ * (the same requests on each) is shortest on the fastest master; the one
+ * that limits has the lowest rate.  Left empty, with a note, when the
+ * list does not fit the column. */
+static void sweep_master_rps(const struct sweep *s, struct rs_row *row)
+{
+	size_t n = 0, size = sizeof row->master_rps;
+
+	row->master_rps[0] = '\0';
+	for (size_t i = 0; i < s->topo->n; i++) {
+		const struct engine_result *m = &s->per[i];
+		int k = snprintf(row->master_rps + n, size - n, "%s%s=%.2f", i ? ";" : "",
+				 s->shard_t[i].desc, m->seconds > 0 ? (double)m->requests / m->seconds : 0);
+
+		if (k < 0 || (size_t)k >= size - n) {
+			row->master_rps[0] = '\0';
+			sweep_note(s->cfg, "%zu masters' rates do not fit the master_rps column (%zu "
+				   "bytes): left empty", s->topo->n, size - 1);
+			return;
+		}
+		n += (size_t)k;
+	}
+}
+
+/* A cluster's columns: redirects, masters, the busiest master, each
+ * master's rate. */
 static void sweep_cluster_row(const struct sweep *s, const struct engine_result *res,
 			      struct rs_row *row)
 {
@@ -825,6 +850,7 @@ static void sweep_cluster_row(const struct sweep *s, const struct engine_result 
 			busy = i;
 	xstrlcpy(row->busy_master, s->shard_t[busy].desc, sizeof row->busy_master);
 	row->busy_cpu_s = s->cpu1[busy] - s->cpu0[busy];
+	sweep_master_rps(s, row);
 }
 
 /* Measure one point into row: ready the server, warm up, run the timed

@@ -221,3 +221,93 @@ Test(row, relabel_refuses_without_changing_a_row)
 	cr_assert_str_eq(rows.v[0].label, "a");
 	rows_free(&rows);
 }
+
+/* --kind masters: a row per master of master_rps, its rate exactly, the
+ * row's other figures kept; a row that carries the column keeps its
+ * busiest master as it was. */
+Test(row, master_rps_splits_a_row_by_master)
+{
+	struct rs_rows rows = { 0 };
+	struct rs_err err = { 0 };
+	struct rs_row r;
+
+	base(&r, "c", "GET");
+	r.rps = 300000.5;
+	r.requests = 9000;
+	snprintf(r.busy_master, sizeof r.busy_master, "127.0.0.1:7002");
+	snprintf(r.master_rps, sizeof r.master_rps,
+		 "127.0.0.1:7001=120000.25;127.0.0.1:7002=100000.17;127.0.0.1:7003=130000.00");
+	cr_assert_not_null(rows_add(&rows, &r, &err), "%s", err.msg);
+	cr_assert_str_eq(rows.v[0].busy_master, "127.0.0.1:7002");
+	cr_assert_str_eq(rows_master_rps(&rows.v[0]), r.master_rps);
+	r.pipeline = 8;
+	cr_assert_not_null(rows_add(&rows, &r, &err), "%s", err.msg);
+	cr_assert_eq(rows_by_master(&rows, &err), 0, "%s", err.msg);
+	cr_assert_eq(rows.n, 6);
+	cr_assert_str_eq(rows.v[0].label, "127.0.0.1:7001");
+	cr_assert_str_eq(rows.v[1].label, "127.0.0.1:7002");
+	cr_assert_str_eq(rows.v[2].label, "127.0.0.1:7003");
+	cr_assert_eq(rows_fig(&rows, &rows.v[1], ROW_RPS), 100000.17);
+	cr_assert_eq(rows_fig(&rows, &rows.v[5], ROW_RPS), 130000.0);
+	cr_assert_eq(rows.v[4].pipeline, 8);
+	cr_assert_eq(rows.v[4].requests, 9000);
+	cr_assert_str_eq(rows.v[4].test, "GET");
+	rows_free(&rows);
+}
+
+/* Two labels: the master's address follows the label. */
+Test(row, master_rps_of_two_labels)
+{
+	struct rs_rows rows = { 0 };
+	struct rs_err err = { 0 };
+	struct rs_row r;
+
+	base(&r, "a", "GET");
+	snprintf(r.master_rps, sizeof r.master_rps, "h:1=5");
+	cr_assert_not_null(rows_add(&rows, &r, &err), "%s", err.msg);
+	base(&r, "b", "GET");
+	snprintf(r.master_rps, sizeof r.master_rps, "h:1=6");
+	cr_assert_not_null(rows_add(&rows, &r, &err), "%s", err.msg);
+	cr_assert_str_eq(rows.v[0].busy_master, "", "no busiest master: empty");
+	cr_assert_eq(rows_by_master(&rows, &err), 0, "%s", err.msg);
+	cr_assert_str_eq(rows.v[0].label, "a h:1");
+	cr_assert_str_eq(rows.v[1].label, "b h:1");
+	rows_free(&rows);
+}
+
+/* A row without the column, as every row of a single server or of an
+ * older file, and lists that do not read: FILE:LINE, rows unchanged. */
+Test(row, master_rps_refused_naming_the_line)
+{
+	static const struct {
+		const char *list, *msg;
+	} bad[] = {
+		{ "", "x.csv:7: no master_rps in this row: --kind masters draws the rates of each "
+		      "master that rsweep run --cluster writes there" },
+		{ "h:1", "x.csv:7: master_rps is not host:port=rps" },
+		{ "h:1=5;", "x.csv:7: master_rps ends in ';'" },
+		{ "h:1=5;;h:2=3", "x.csv:7: master_rps is not host:port=rps" },
+		{ "=5", "x.csv:7: master_rps is not host:port=rps" },
+		{ "h:1=", "x.csv:7: master_rps has no rate or one too long" },
+		{ "h:1=5x", "x.csv:7: master_rps has a rate that is not a number of requests per second" },
+		{ "h:1=-5", "x.csv:7: master_rps has a rate that is not a number of requests per second" },
+		{ "h:1=nan", "x.csv:7: master_rps has a rate that is not a number of requests per second" },
+	};
+
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct rs_rows rows = { 0 };
+		struct rs_err err = { 0 };
+		struct rs_row r;
+
+		base(&r, "c", "GET");
+		r.src = "x.csv";
+		r.line = 7;
+		snprintf(r.master_rps, sizeof r.master_rps, "%s", bad[i].list);
+		cr_assert_not_null(rows_add(&rows, &r, &err), "%s", err.msg);
+		cr_assert_eq(rows_by_master(&rows, &err), -1, "%s", bad[i].list);
+		cr_assert_str_eq(err.msg, bad[i].msg);
+		cr_assert_eq(rows.n, 1);
+		cr_assert_str_eq(rows.v[0].label, "c");
+		rows_free(&rows);
+	}
+}
