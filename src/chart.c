@@ -563,9 +563,10 @@ static void chart_lay_free(struct chart_lay *L)
 	free(L->labels);
 }
 
-/* The kind's layout: speed-up bars; lines, each test a colour; or, when
- * one chart would repeat colours (tests) or dashes (labels), a panel per
- * test, the labels told apart by colour. */
+/* The kind's layout: speed-up bars; lines, each test a colour (each
+ * master, --kind masters); or, when one chart would repeat colours
+ * (tests) or dashes (labels), a panel per test, the labels told apart by
+ * colour. */
 static int chart_lay_kind(struct chart_lay *L, struct rs_err *err)
 {
 	const struct chart_input *in = L->in;
@@ -574,6 +575,17 @@ static int chart_lay_kind(struct chart_lay *L, struct rs_err *err)
 		return chart_lay_speedup(L, err);
 	if (CHART_KIND_LATENCY(in->kind))
 		return chart_lay_latency(L, err);
+	/* One test's masters: the one that limits the cluster is the line
+	 * below the others, told apart by its colour. */
+	if (in->kind == CHART_MASTERS) {
+		if (L->nlabels > CHART_NPALETTE)
+			return rs_err_set(err, "%zu masters but the palette has %d colours: --kind "
+					  "masters draws at most %d", L->nlabels, CHART_NPALETTE,
+					  CHART_NPALETTE);
+		for (size_t i = 0; i < in->nseries; i++)
+			L->colour_of[i] = L->label_of[i];
+		return chart_lay_lines(L, err);
+	}
 	if (L->ntests <= CHART_NPALETTE && L->nlabels <= CHART_NDASHES) {
 		for (size_t i = 0; i < in->nseries; i++)
 			L->colour_of[i] = L->test_of[i];

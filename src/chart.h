@@ -18,12 +18,13 @@
 
 enum chart_kind {
 	CHART_LINES, CHART_SPEEDUP,
+	CHART_MASTERS,            /* lines, a colour per label: one test's masters (cmd_plot.c) */
 	CHART_LATENCY,            /* latency against achieved throughput: the hockey stick */
 	CHART_LATENCY_DEPTH,      /* latency against depth */
 	CHART_LATENCY_CDF,        /* chosen points' latency percentiles */
 };
 /* --kind's and plot files' names of the kinds, in enum order. */
-static const char *const chart_kind_names[] = { "lines", "speedup", "latency", "latency-depth",
+static const char *const chart_kind_names[] = { "lines", "speedup", "masters", "latency", "latency-depth",
 						 "latency-cdf", NULL };
 /* Whether kind k draws latency (chart_latency.c). */
 #define CHART_KIND_LATENCY(k) ((k) >= CHART_LATENCY)

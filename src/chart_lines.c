@@ -196,7 +196,7 @@ static int lines_frame_vertical(struct lines *S, struct rs_err *err)
 	chart_lines_titles(L, S->maxrep, S->bands, "", title, sizeof title, subtitle, sizeof subtitle);
 	S->top = chart_titles(L, title, subtitle);
 	/* The ring's legend entry only where there is a ring to explain. */
-	S->top = chart_legend(L, S->top, lines_has_rings(S), 0);
+	S->top = chart_legend(L, S->top, lines_has_rings(S), L->in->kind == CHART_MASTERS);
 	for (size_t i = 0; i < c->n; i++)
 		if (c->items[i].op == CHART_TEXT)
 			chart_take(L, c->items[i].box);
@@ -342,8 +342,8 @@ static void lines_bands(struct lines *S)
 		chart_series_bands(L, i, &S->xs, &S->ys, L->nlabels > 1 ? 36 : 46);
 }
 
-/* The lines (colour by test, dash by label), then every marker over them;
- * smaller markers on a crowded line. */
+/* The lines (colour by test, or by master: colour_of; dash by label),
+ * then every marker over them; smaller markers on a crowded line. */
 static void lines_data(struct lines *S)
 {
 	struct chart_lay *L = S->L;
@@ -358,7 +358,7 @@ static void lines_data(struct lines *S)
 			xy[2 * p] = chart_xmap(&S->xs, s->pts[p].depth);
 			xy[2 * p + 1] = chart_ymap(&S->ys, s->pts[p].median);
 		}
-		chart_line(L->c, xy, s->npts, 2 * f, chart_palette(L->test_of[i]),
+		chart_line(L->c, xy, s->npts, 2 * f, chart_palette(L->colour_of[i]),
 			   (enum render_dash)(L->label_of[i] % 4), (int)i);
 		free(xy);
 	}
@@ -368,8 +368,8 @@ static void lines_data(struct lines *S)
 
 		for (size_t p = 0; p < s->npts; p++)
 			chart_mark(L->c, chart_xmap(&S->xs, s->pts[p].depth),
-				   chart_ymap(&S->ys, s->pts[p].median), ms, chart_marker(L->test_of[i]),
-				   chart_palette(L->test_of[i]), C_WHITE, 0.8 * f, (int)i);
+				   chart_ymap(&S->ys, s->pts[p].median), ms, chart_marker(L->colour_of[i]),
+				   chart_palette(L->colour_of[i]), C_WHITE, 0.8 * f, (int)i);
 	}
 }
 
@@ -421,7 +421,7 @@ static void lines_place_ends(struct lines *S)
 	for (size_t e = 0; S->use_ends && e < S->nend; e++) {
 		size_t i = S->ends[e].series;
 		const struct series *s = in->series[i];
-		struct render_color col = chart_palette(L->test_of[i]);
+		struct render_color col = chart_palette(L->colour_of[i]);
 		double ex = chart_xmap(&S->xs, s->pts[s->npts - 1].depth), ey = S->ends[e].want;
 		double lx = S->right + 8 * f;
 		struct chart_item *it;
@@ -466,7 +466,7 @@ static void lines_saturation(struct lines *S)
 			continue;
 		cx = chart_xmap(&S->xs, sat[i]->depth);
 		cy = chart_ymap(&S->ys, sat[i]->median);
-		chart_mark(c, cx, cy, 2 * rr, RENDER_CIRCLE, none, chart_palette(L->test_of[i]), 2 * f,
+		chart_mark(c, cx, cy, 2 * rr, RENDER_CIRCLE, none, chart_palette(L->colour_of[i]), 2 * f,
 			   (int)i);
 		c->items[c->n - 1].role = ROLE_SATURATION;
 		chart_take(L, (struct chart_box){ cx - rr, cy - rr, cx + rr, cy + rr });

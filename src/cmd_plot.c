@@ -235,7 +235,7 @@ static int plot_panels_check(const struct plot *p, const struct plotfile *pf,
 	/* A line chart needs two depths (the chart's rule): bad input, said
 	 * before any file is written. */
 	for (size_t i = 0; i < p->npanels; i++)
-		if (p->panels[i].kind == CHART_LINES &&
+		if ((p->panels[i].kind == CHART_LINES || p->panels[i].kind == CHART_MASTERS) &&
 		    chart_lines_check(p->panels[i].series, p->panels[i].n, err) < 0)
 			return rs_err_as(err, RS_E_INPUT);
 	return 0;
@@ -260,9 +260,23 @@ static int plot_panels(struct plot *p, const struct plotfile *pf, struct rs_err 
 		for (size_t j = 0; j < nfilter; j++)
 			in_filter[filter[j]] = 1;
 	}
+	if (cfg->kind == CHART_MASTERS && (filter ? nfilter : p->set.ntests) != 1) {
+		free(filter);
+		free(in_filter);
+		return rs_err_setk(err, RS_E_USAGE, "--kind masters draws one test's masters and "
+				   "the data has %zu tests: choose one with --tests",
+				   filter ? nfilter : p->set.ntests);
+	}
 	if (pf == NULL || pf->n == 0) {
-		struct plot_panel *panel = plot_add_panel(p, cfg->title, cfg->kind);
+		char mt[ROW_STR + 64];
+		struct plot_panel *panel;
 		size_t *all = NULL, nall = 0;
+
+		if (cfg->kind == CHART_MASTERS && cfg->title == NULL)
+			snprintf(mt, sizeof mt, "%s: requests per second of each master against "
+				 "pipeline depth", p->set.tests[filter ? filter[0] : 0]);
+		panel = plot_add_panel(p, cfg->kind == CHART_MASTERS && cfg->title == NULL ? mt :
+				       cfg->title, cfg->kind);
 
 		if (filter == NULL) {
 			all = xcalloc(p->set.ntests, sizeof *all);
@@ -341,6 +355,9 @@ static int plot_read(struct plot *p, struct rs_err *err)
 	if (cfg->relabel && rows_relabel(&p->rows, cfg->relabel, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);
 	if (cfg->depths.n > 0 && series_keep_depths(&p->rows, &cfg->depths, err) < 0)
+		return rs_err_as(err, RS_E_INPUT);
+	/* Each master a series of its own, labelled by its address. */
+	if (cfg->kind == CHART_MASTERS && rows_by_master(&p->rows, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);
 	/* The latency kinds draw the latency metric against the throughput. */
 	if (series_build(&p->rows, CHART_KIND_LATENCY(cfg->kind) ? SM_RPS :
@@ -636,6 +653,9 @@ static int plot_check(const struct rs_config *cfg, int nfiles, struct rs_err *er
 	if (cfg->kind == CHART_SPEEDUP && cfg->metric != SM_RPS)
 		return rs_err_setk(err, RS_E_USAGE, "--kind speedup compares requests per second: "
 				   "drop --metric");
+	if (cfg->kind == CHART_MASTERS && cfg->metric != SM_RPS)
+		return rs_err_setk(err, RS_E_USAGE, "--kind masters draws each master's requests "
+				   "per second: drop --metric");
 	if (CHART_KIND_LATENCY(cfg->kind) && opts_given(cfg, "metric") &&
 	    (cfg->metric == SM_RPS || cfg->kind == CHART_LATENCY_CDF))
 		return rs_err_setk(err, RS_E_USAGE, "--kind %s draws %s: %s",
@@ -675,6 +695,12 @@ int cmd_plot(struct rs_config *cfg, struct rs_err *err)
 	p.need_lat = CHART_KIND_LATENCY(cfg->kind);
 	for (size_t i = 0; cfg->plot && i < pf.n; i++)
 		p.need_lat |= pf.v[i].kind >= 0 && CHART_KIND_LATENCY(pf.v[i].kind);
+	/* The masters' rows replace the data's, for every panel at once. */
+	for (size_t i = 0; rc == 0 && cfg->plot && i < pf.n; i++)
+		if (pf.v[i].kind == CHART_MASTERS || cfg->kind == CHART_MASTERS)
+			rc = rs_err_setk(err, RS_E_USAGE, "%s: --kind masters draws one chart, "
+					 "not a plot file's panel: give it on the command line, "
+					 "without --plot", pf.name);
 	if (rc == 0)
 		rc = plot_read(&p, err);
 	if (rc == 0)

@@ -1119,3 +1119,48 @@ Test(chart, latency_percentiles_spaced_by_nines)
 	series_set_free(&set);
 	rows_free(&rows);
 }
+
+/* --kind masters: one test's masters (rows_by_master's labels), each its
+ * own colour in its line and the legend, and no legend entry for the
+ * test. */
+Test(chart, masters_each_a_colour)
+{
+	static const char *const masters[] = { "127.0.0.1:7001", "127.0.0.1:7002",
+					       "127.0.0.1:7003" };
+	struct rs_rows rows = { 0 };
+	struct series_set set = { 0 };
+	const struct series **list;
+	struct chart *c;
+	struct rs_err err = { 0 };
+	struct render_color seen[3];
+	size_t nlegend = 0;
+
+	for (size_t m = 0; m < 3; m++)
+		for (unsigned d = 1; d <= 16; d *= 2)
+			add(&rows, masters[m], "GET", d, 1, (m == 1 ? 0.6 : 1.0) * 4e4 * d, NAN);
+	cr_assert_eq(series_build(&rows, SM_RPS, &set, &err), 0, "%s", err.msg);
+	c = layout_set(&set, &list, CHART_MASTERS);
+	for (size_t i = 0; i < c->n; i++)
+		if (c->items[i].op == CHART_TEXT && c->items[i].role == ROLE_LEGEND &&
+		    strncmp(c->items[i].text, "saturation", 10) != 0) {
+			cr_assert_lt(nlegend, 3, "%s", c->items[i].text);
+			cr_assert_str_eq(c->items[i].text, masters[nlegend]);
+			nlegend++;
+		}
+	cr_assert_eq(nlegend, 3);
+	for (size_t i = 0; i < c->n; i++)
+		if (c->items[i].op == CHART_LINE && c->items[i].series >= 0) {
+			size_t s = (size_t)c->items[i].series;
+
+			for (size_t m = 0; m < 3; m++)
+				if (strcmp(set.v[s].label, masters[m]) == 0)
+					seen[m] = c->items[i].color;
+		}
+	cr_assert(memcmp(&seen[0], &seen[1], sizeof seen[0]) != 0);
+	cr_assert(memcmp(&seen[1], &seen[2], sizeof seen[0]) != 0);
+	cr_assert(memcmp(&seen[0], &seen[2], sizeof seen[0]) != 0);
+	chart_free(c);
+	free(list);
+	series_set_free(&set);
+	rows_free(&rows);
+}
