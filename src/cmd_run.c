@@ -171,7 +171,9 @@ static int run_check_tls(const struct rs_config *cfg, struct rs_err *err)
 	for (size_t i = 0; i < cfg->target.n; i++) {
 		const char *eq = strchr(cfg->target.v[i], '=');
 
-		on += eq != NULL && strncmp(eq + 1, "rediss://", 9) == 0;
+		/* Without its LABEL= it is still a TLS target, and the missing
+		 * label is what the target checks then say. */
+		on += strncmp(eq != NULL ? eq + 1 : cfg->target.v[i], "rediss://", 9) == 0;
 	}
 	/* One name for every server would verify B's certificate for A's. */
 	if (on > 1 && opts_given(cfg, "sni"))
