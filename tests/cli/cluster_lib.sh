@@ -18,11 +18,26 @@ stop_cluster() {
 	CL_PIDS=
 }
 
+# CL_CA, CL_CERT, CL_KEY (set before start_cluster): the nodes speak TLS
+# only, clients and the cluster bus (--port 0, --tls-cluster yes), with
+# CL_CERT signed by CL_CA; ccli then speaks TLS too.
+
 # ccli PORT ARGS...: redis-cli to one node.
 ccli() {
 	p=$1
 	shift
-	redis-cli -h 127.0.0.1 -p "$p" "$@"
+	redis-cli ${CL_CA:+--tls --cacert "$CL_CA"} -h 127.0.0.1 -p "$p" "$@"
+}
+
+# cl_listen PORT: a node's listening arguments, plain or TLS.
+cl_listen() {
+	if [ -n "${CL_CA:-}" ]; then
+		echo "--port 0 --tls-port $1 --tls-cluster yes --tls-replication yes" \
+			"--tls-cert-file $CL_CERT --tls-key-file $CL_KEY --tls-ca-cert-file $CL_CA" \
+			"--tls-auth-clients no"
+	else
+		echo "--port $1"
+	fi
 }
 
 cluster_node_up() {
@@ -50,7 +65,8 @@ start_cluster() {
 		CL_PIDS=
 		for p in $CL_PORTS; do
 			mkdir -p "$T/n$p"
-			"$REDIS_SERVER" --port "$p" --bind 127.0.0.1 --cluster-enabled yes \
+			# shellcheck disable=SC2046
+			"$REDIS_SERVER" $(cl_listen "$p") --bind 127.0.0.1 --cluster-enabled yes \
 				--cluster-config-file "$T/n$p/nodes-$p.conf" --dir "$T/n$p" --save '' \
 				--appendonly no --daemonize no --logfile "$T/n$p/redis.log" \
 				--cluster-node-timeout "${CL_NODE_TIMEOUT:-15000}" &
@@ -71,7 +87,8 @@ start_cluster() {
 	[ "$up" = 1 ] || fail "cluster nodes did not start"
 	set -- $CL_PORTS
 	P1=$1 P2=$2 P3=$3
-	redis-cli --cluster create "127.0.0.1:$P1" "127.0.0.1:$P2" "127.0.0.1:$P3" \
+	redis-cli ${CL_CA:+--tls --cacert "$CL_CA"} \
+		--cluster create "127.0.0.1:$P1" "127.0.0.1:$P2" "127.0.0.1:$P3" \
 		--cluster-replicas 0 --cluster-yes >"$T/create.log" 2>&1 ||
 		fail "cluster create: $(tail -3 "$T/create.log")"
 	wait_for 20 "cluster_state:ok on all three" cluster_all_ok
