@@ -202,7 +202,8 @@ int latency_load(const struct rs_rows *rows, struct latency_set *ls, struct rs_e
 		latency_free(ls);
 		return -1;
 	}
-	qsort(ls->v, ls->n, sizeof *ls->v, latency_cmp_row);
+	if (ls->n > 1)
+		qsort(ls->v, ls->n, sizeof *ls->v, latency_cmp_row);
 	return 0;
 }
 
