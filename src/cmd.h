@@ -12,5 +12,13 @@ int cmd_run(struct rs_config *cfg, struct rs_err *err);
 int cmd_plot(struct rs_config *cfg, struct rs_err *err);
 int cmd_report(struct rs_config *cfg, struct rs_err *err);
 int cmd_import(struct rs_config *cfg, struct rs_err *err);
+int cmd_agent(struct rs_config *cfg, struct rs_err *err);
+
+struct targets_def;
+struct target;
+/* --control's URI (redis://, rediss://, unix://) into d (targets_def_free)
+ * and t, with the connection options of cfg.  Returns 0 or -1 (RS_E_USAGE). */
+int cmd_agent_control(const struct rs_config *cfg, struct targets_def *d, struct target *t,
+		      struct rs_err *err);
 
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agents.h"
 #include "cmd.h"
 #include "histfile.h"
 #include "log.h"
@@ -271,6 +272,20 @@ static int run_check(struct rs_config *cfg, struct rs_err *err)
 		return rs_err_set(err, "no command after --");
 	if (cfg->rate != NULL && cfg->mode == ENGINE_LOCKSTEP && opts_given(cfg, "mode"))
 		return rs_err_set(err, "--rate keeps a window of -P in flight: drop --mode lockstep");
+	if ((cfg->control != NULL) != (cfg->agents > 0))
+		return rs_err_set(err, "--control and --agents go together");
+	if (opts_given(cfg, "agents-wait") && cfg->agents == 0)
+		return rs_err_set(err, "--agents-wait goes with --agents");
+	if (cfg->agents > 0 && (cfg->spawn || cfg->cluster || cfg->rate != NULL || cfg->nargs > 0 ||
+				cfg->target.n > 1))
+		return rs_err_set(err, "--agents loads one server the agents reach (a --target "
+				  "redis://, rediss:// or unix://, or -h/-p/-s) with catalogue tests, "
+				  "closed loop: drop %s", cfg->spawn ? "--spawn" : cfg->cluster ?
+				  "--cluster" : cfg->rate != NULL ? "--rate" : cfg->nargs > 0 ?
+				  "the command after --" : "the other --target");
+	if (cfg->agents > 0 && cfg->duration <= 0 && cfg->requests < cfg->agents)
+		return rs_err_set(err, "-n %llu is fewer requests than --agents %llu",
+				  (unsigned long long)cfg->requests, (unsigned long long)cfg->agents);
 	if (cfg->rate == NULL && opts_given(cfg, "arrivals"))
 		return rs_err_set(err, "--arrivals goes with --rate");
 	if (cfg->rate != NULL && cfg->precision > 0)
@@ -375,6 +390,9 @@ struct run_job {
 	size_t nspawn_extra;
 	struct run_tgt *tg;
 	size_t ntg;
+	struct agents *agents;    /* --agents: the leader's side */
+	struct targets_def control_def; /* --control, parsed */
+	struct target control;
 };
 
 static void run_dry(const struct rs_config *cfg, const struct run_job *job)
@@ -724,6 +742,75 @@ static enum sweep_status run_open(const struct rs_config *cfg, struct run_job *j
 	return SWEEP_OK;
 }
 
+/* What the agents connect to: the one target's URI, without a password
+ * (they take theirs from REDISCLI_AUTH). */
+static void run_agents_uri(const struct rs_config *cfg, const struct run_job *job, char *buf,
+			   size_t size)
+{
+	const struct target *t = &job->tg[0].t;
+
+	if (job->tg[0].def != NULL)
+		snprintf(buf, size, "%s", job->tg[0].def->uri);
+	else if (t->socket != NULL)
+		snprintf(buf, size, "unix://%s", t->socket);
+	else
+		snprintf(buf, size, "%s://%s:%u/%u", cfg->tls ? "rediss" : "redis", t->host, t->port,
+			 t->dbnum);
+}
+
+/* Whether two targets name one address: the same socket, or the same
+ * host and port. */
+static int run_same_address(const struct target *a, const struct target *b)
+{
+	if ((a->socket != NULL) != (b->socket != NULL))
+		return 0;
+	if (a->socket != NULL)
+		return strcmp(a->socket, b->socket) == 0;
+	return a->port == b->port && strcmp(a->host, b->host) == 0;
+}
+
+/* --control, --agents: refuse a control Redis that is the target (by
+ * address, then by server process), and wait for the agents.  Returns
+ * SWEEP_OK, or SWEEP_FAILED with err (RS_E_USAGE for the control Redis
+ * being the target). */
+static enum sweep_status run_agents(const struct rs_config *cfg, struct run_job *job,
+				    struct rs_err *err)
+{
+	struct run_tgt *g = &job->tg[0];
+	struct targets_def *d = &job->control_def;
+	struct target *ctl = &job->control;
+	struct agents_config ac = { 0 };
+	char uri[TARGETS_URI_MAX];
+	int rc;
+
+	if (cmd_agent_control(cfg, d, ctl, err) < 0)
+		return SWEEP_FAILED;
+	ctl->stop = &run_stop;
+	run_agents_uri(cfg, job, uri, sizeof uri);
+	if (run_same_address(ctl, &g->t)) {
+		rs_err_setk(err, RS_E_USAGE, "--control %s is the target's address: the control "
+			    "Redis must be another server (the target is flushed)", ctl->desc);
+		return SWEEP_FAILED;
+	}
+	ac.control = ctl;
+	ac.n = (unsigned)cfg->agents;
+	ac.wait = cfg->agents_wait;
+	ac.target_uri = uri;
+	ac.clients = (unsigned)cfg->clients;
+	ac.threads = (unsigned)cfg->threads;
+	ac.data_size = cfg->data_size;
+	ac.stop = &run_stop;
+	rc = agents_open(&ac, &job->agents, err);
+	if (rc == 0 && strcmp(agents_control_run_id(job->agents), sweep_run_id(g->s)) == 0)
+		rc = rs_err_setk(err, RS_E_USAGE, "--control %s reaches the target's server (%s): "
+				 "the control Redis must be another server (the target is flushed)",
+				 ctl->desc, g->t.desc);
+	if (rc < 0)
+		return SWEEP_FAILED;
+	g->sc.agents = job->agents;
+	return SWEEP_OK;
+}
+
 /* From the output file to the last point: the file, signals, the
  * (spawned) servers, the guards, the points, the summary.  Returns 0 or
  * -1 (err and its kind set). */
@@ -756,6 +843,8 @@ static int run_sweep(const struct rs_config *cfg, struct run_job *job, struct ru
 	ui->multi_depth = cfg->pipeline.n > 1;
 	ui->multi_target = job->ntg > 1;
 	st = run_open(cfg, job, err);
+	if (st == SWEEP_OK && cfg->agents > 0)
+		st = run_agents(cfg, job, err);
 	/* As for -a: a sweep file holds no password, so this one was in argv. */
 	for (size_t k = 0; st == SWEEP_OK && k < job->ntg; k++)
 		if (job->tg[k].def != NULL && job->tg[k].def->password != NULL) {
@@ -785,6 +874,8 @@ static int run_sweep(const struct rs_config *cfg, struct run_job *job, struct ru
 	rc = st == SWEEP_FAILED && (err->kind == RS_E_INPUT || err->kind == RS_E_USAGE ||
 				    err->kind == RS_E_REFUSED) ? -1 :
 	     run_status(cfg, st, err);
+	agents_close(job->agents);
+	job->agents = NULL;
 	for (size_t k = job->ntg; k-- > 0;) {
 		sweep_close(job->tg[k].s);
 		job->tg[k].s = NULL;
@@ -864,6 +955,7 @@ int cmd_run(struct rs_config *cfg, struct rs_err *err)
 	sweep_plan_free(&job.plan);
 	workload_free(&job.w);
 	targets_free(&job.targets);
+	targets_def_free(&job.control_def);
 	rates_free(&job.rates);
 	for (size_t i = 0; i < job.nspawn_extra; i++)
 		free(job.spawn_extra[i]);

@@ -92,6 +92,11 @@ static const struct csv_col csv_cols[] = {
 	COL_S(busy_master, busy_master),
 	COL_D(busy_cpu_s, busy_cpu_s, 6),
 	COL_S(master_rps, master_rps),
+	/* Agents (--control --agents): empty for a load from rsweep run itself. */
+	COL_I(agents_ok, agents_ok),
+	COL_I(agents_expected, agents_expected),
+	COL_D(skew_ms, skew_ms, 3),
+	COL_S(agent_rps, agent_rps),
 	/* Last, and quoted when it holds text (csv_format_row): a row a crash
 	 * cut short inside it never reads as whole. */
 	COL_S(first_error, first_error),

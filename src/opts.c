@@ -25,7 +25,8 @@
 #define PLOT CMD_PLOT
 #define REPORT CMD_REPORT
 #define IMPORT CMD_IMPORT
-#define ALL (CMD_RUN | CMD_PLOT | CMD_REPORT | CMD_IMPORT)
+#define AGENT CMD_AGENT
+#define ALL (CMD_RUN | CMD_PLOT | CMD_REPORT | CMD_IMPORT | CMD_AGENT)
 #define BIG 1e15
 
 /* name, short, arg, type, commands, field, min, max, choices, default, in files, help.
@@ -44,27 +45,27 @@ static const struct opt_def opt_table[] = {
 	  "password for AUTH (prefer the REDISCLI_AUTH environment variable)" },
 	{ "dbnum", 0, "N", OT_UINT, RUN, OFF(dbnum), 0, 1000000, NULL, "0", 1,
 	  "database number to SELECT" },
-	{ "connect-timeout", 0, "SECONDS", OT_DOUBLE, RUN, OFF(connect_timeout), 0.001, 3600, NULL,
+	{ "connect-timeout", 0, "SECONDS", OT_DOUBLE, RUN | AGENT, OFF(connect_timeout), 0.001, 3600, NULL,
 	  "5", 1, "give up connecting after SECONDS" },
-	{ "timeout", 0, "SECONDS", OT_DOUBLE, RUN, OFF(timeout), 0, 86400, NULL, "0", 1,
+	{ "timeout", 0, "SECONDS", OT_DOUBLE, RUN | AGENT, OFF(timeout), 0, 86400, NULL, "0", 1,
 	  "fail when no reply comes for SECONDS (0: 10 s)" },
 	{ "tls", 0, NULL, OT_FLAG, RUN, OFF(tls), 0, 0, NULL, NULL, 1,
 	  "connect with TLS (-h, -p; a --target says rediss://)" },
-	{ "sni", 0, "HOST", OT_STRING, RUN, OFF(sni), 0, 0, NULL, NULL, 1,
+	{ "sni", 0, "HOST", OT_STRING, RUN | AGENT, OFF(sni), 0, 0, NULL, NULL, 1,
 	  "TLS: the server name to send and to check the certificate against (default: -h)" },
-	{ "cacert", 0, "FILE", OT_STRING, RUN, OFF(cacert), 0, 0, NULL, NULL, 1,
+	{ "cacert", 0, "FILE", OT_STRING, RUN | AGENT, OFF(cacert), 0, 0, NULL, NULL, 1,
 	  "TLS: trust the CA certificates in FILE (PEM) instead of the system's" },
-	{ "cacertdir", 0, "DIR", OT_STRING, RUN, OFF(cacertdir), 0, 0, NULL, NULL, 1,
+	{ "cacertdir", 0, "DIR", OT_STRING, RUN | AGENT, OFF(cacertdir), 0, 0, NULL, NULL, 1,
 	  "TLS: trust the CA certificates in DIR (hashed, as c_rehash makes it)" },
-	{ "cert", 0, "FILE", OT_STRING, RUN, OFF(cert), 0, 0, NULL, NULL, 1,
+	{ "cert", 0, "FILE", OT_STRING, RUN | AGENT, OFF(cert), 0, 0, NULL, NULL, 1,
 	  "TLS: the client certificate (PEM)" },
-	{ "key", 0, "FILE", OT_STRING, RUN, OFF(key), 0, 0, NULL, NULL, 1,
+	{ "key", 0, "FILE", OT_STRING, RUN | AGENT, OFF(key), 0, 0, NULL, NULL, 1,
 	  "TLS: the client certificate's private key (PEM; default: in --cert's file)" },
-	{ "insecure", 0, NULL, OT_FLAG, RUN, OFF(insecure), 0, 0, NULL, NULL, 1,
+	{ "insecure", 0, NULL, OT_FLAG, RUN | AGENT, OFF(insecure), 0, 0, NULL, NULL, 1,
 	  "TLS: check neither the certificate nor the host name (shown in the target column)" },
-	{ "tls-ciphers", 0, "LIST", OT_STRING, RUN, OFF(tls_ciphers), 0, 0, NULL, NULL, 1,
+	{ "tls-ciphers", 0, "LIST", OT_STRING, RUN | AGENT, OFF(tls_ciphers), 0, 0, NULL, NULL, 1,
 	  "TLS 1.2: the ciphers to offer (OpenSSL's cipher list syntax)" },
-	{ "tls-ciphersuites", 0, "LIST", OT_STRING, RUN, OFF(tls_ciphersuites), 0, 0, NULL, NULL, 1,
+	{ "tls-ciphersuites", 0, "LIST", OT_STRING, RUN | AGENT, OFF(tls_ciphersuites), 0, 0, NULL, NULL, 1,
 	  "TLS 1.3: the cipher suites to offer (OpenSSL's syntax)" },
 	{ "spawn", 0, "PATH", OT_OPTSTRING, RUN, OFF(spawn), 0, 0, NULL, NULL, 1,
 	  "start a private redis-server (PATH, or the one on PATH) and benchmark it" },
@@ -134,6 +135,14 @@ static const struct opt_def opt_table[] = {
 	  "flush even a server that holds keys rsweep did not write" },
 	{ "cluster", 0, NULL, OT_FLAG, RUN, OFF(cluster), 0, 0, NULL, NULL, 1,
 	  "the target is a node of a Redis Cluster: load, guard and flush every master" },
+	{ "control", 0, "URI", OT_STRING, RUN | AGENT, OFF(control), 0, 0, NULL, NULL, 0,
+	  "the control Redis agents and their leader meet on (redis://, rediss://, unix://)" },
+	{ "agents", 0, "N", OT_UINT, RUN, OFF(agents), 0, 1000, NULL, "0", 0,
+	  "with --control: load from N agents (rsweep agent), not from this process" },
+	{ "agents-wait", 0, "SECONDS", OT_DOUBLE, RUN, OFF(agents_wait), 0.1, 86400, NULL, "30", 0,
+	  "with --agents: how long to wait for them to be heartbeating" },
+	{ "id", 0, "NAME", OT_STRING, AGENT, OFF(id), 0, 0, NULL, NULL, 0,
+	  "agent: its name on the control Redis (1 to 64 of A-Z a-z 0-9 . _ -)" },
 	{ "retries", 0, "N", OT_UINT, RUN, OFF(retries), 0, 100, NULL, "0", 1,
 	  "reconnect and measure a failed point again, up to N times" },
 	{ "fail-on-error", 0, NULL, OT_FLAG, RUN, OFF(fail_on_error), 0, 0, NULL, NULL, 1,
@@ -216,6 +225,8 @@ static const struct {
 	  "saturation depth, peak, throughput model and comparisons" },
 	{ "import", CMD_IMPORT, "[options] FILE -o OUT.csv",
 	  "convert redis-benchmark --csv or -q output into rsweep rows" },
+	{ "agent", CMD_AGENT, "--control URI --id NAME [options]",
+	  "generate load for a leader (run --control --agents) on another machine" },
 };
 
 const struct opt_def *opts_table(size_t *n)

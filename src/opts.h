@@ -18,6 +18,7 @@ enum opts_cmd {
 	CMD_PLOT = 1 << 1,
 	CMD_REPORT = 1 << 2,
 	CMD_IMPORT = 1 << 3,
+	CMD_AGENT = 1 << 4,
 };
 
 enum opt_type {
@@ -108,6 +109,10 @@ struct rs_config {
 	int flush;                /* enum sweep_flush */
 	int force_flush;
 	int cluster;              /* --cluster */
+	char *control;            /* --control URI: the control Redis (agents) */
+	uint64_t agents;          /* --agents N: the leader's agents; 0: none */
+	double agents_wait;       /* --agents-wait SECONDS */
+	char *id;                 /* agent --id NAME */
 	uint64_t retries;
 	int fail_on_error;
 	int dry_run;

@@ -27,6 +27,8 @@ void row_init(struct rs_row *r)
 	r->connect_ms = NAN;
 	r->redirects = r->masters = -1;
 	r->busy_cpu_s = NAN;
+	r->agents_ok = r->agents_expected = -1;
+	r->skew_ms = NAN;
 }
 
 /* ---- figures in 32 bits ----

@@ -77,6 +77,11 @@ struct rs_row {
 	 * "host:port=rps;host:port=rps", in the topology's order (empty when
 	 * the list would not fit). */
 	char master_rps[1024];
+	/* Agents (run --control --agents); -1, NAN or empty otherwise: */
+	int64_t agents_ok;        /* agents whose results the row merges */
+	int64_t agents_expected;  /* --agents N */
+	double skew_ms;           /* the worst agent's start off the common instant */
+	char agent_rps[256];      /* "ID=rps;ID=rps": each agent's own rate */
 
 	/* Where a row came from, for messages; not a column. */
 	const char *src;

@@ -25,6 +25,7 @@ static const struct {
 	{ CMD_PLOT, cmd_plot },
 	{ CMD_REPORT, cmd_report },
 	{ CMD_IMPORT, cmd_import },
+	{ CMD_AGENT, cmd_agent },
 };
 
 /* Print a usage error (err, of kind RS_E_USAGE) with the way to help, and
@@ -89,7 +90,7 @@ int main(int argc, char **argv)
 	/* A peer that goes away is an error to report (EPIPE), not a reason to die. */
 	signal(SIGPIPE, SIG_IGN);
 	if (argc < 2) {
-		rs_err_setk(&err, RS_E_USAGE, "no command given (run, plot, report or import)");
+		rs_err_setk(&err, RS_E_USAGE, "no command given (run, plot, report, import or agent)");
 		return main_usage(&err, "rsweep", NULL);
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||

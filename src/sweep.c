@@ -782,10 +782,14 @@ static enum sweep_step sweep_cluster_ready(struct sweep *s, const struct workloa
 	return SWEEP_STEP_OK;
 }
 
-/* Run job on s's server, or on every master of its cluster. */
-static int sweep_load(struct sweep *s, const struct engine_job *job, struct engine_result *res,
+/* Run job (test t's, point p's; warm: the warm-up) on s's server, on every
+ * master of its cluster, or from the agents. */
+static int sweep_load(struct sweep *s, const struct engine_job *job, const struct workload_test *t,
+		      const struct sweep_point *p, int warm, struct engine_result *res,
 		      struct rs_err *err)
 {
+	if (s->cfg->agents != NULL)
+		return agents_load(s->cfg->agents, job, t->name, p->order, warm, res, err);
 	if (s->cl != NULL)
 		return cluster_load_run(s->cl, job, res, s->per, err);
 	return engine_run(s->e, job, res, err);
@@ -881,7 +885,7 @@ static enum sweep_step sweep_measure(struct sweep *s, const struct workload_test
 		struct engine_job warm = job;
 
 		warm.duration = cfg->warmup;
-		if (sweep_load(s, &warm, &m.res, err) < 0) {
+		if (sweep_load(s, &warm, t, p, 1, &m.res, err) < 0) {
 			rs_err_prefix(err, "warm-up");
 			return SWEEP_STEP_RETRY;
 		}
@@ -890,14 +894,16 @@ static enum sweep_step sweep_measure(struct sweep *s, const struct workload_test
 		return SWEEP_STEP_RETRY;
 	sweep_iso_now(row->started_at, sizeof row->started_at);
 	host_sample(&m.h0);
-	if (sweep_load(s, &job, &m.res, err) < 0)
-		return SWEEP_STEP_RETRY;
+	if (sweep_load(s, &job, t, p, 0, &m.res, err) < 0)
+		return err->kind == RS_E_USAGE ? SWEEP_STEP_FINAL : SWEEP_STEP_RETRY;
 	host_sample(&m.h1);
 	if (sweep_stats(s, t->cmdstat, &m.calls1, &m.cpu1, s->cpu1, err) < 0)
 		return SWEEP_STEP_RETRY;
 	sweep_row_fill(s, t, p, &m, row);
 	if (s->topo != NULL)
 		sweep_cluster_row(s, &m.res, row);
+	if (cfg->agents != NULL)
+		agents_row(cfg->agents, row);
 	s->hist = m.res.hist;
 	if (sweep_row_sanitise(row, why, sizeof why) > 0)
 		sweep_note(cfg, "%s P=%u: %s", t->name, p->depth, why);
@@ -1080,8 +1086,9 @@ static enum sweep_status sweep_reconnect(struct sweep *s, struct rs_err *err)
 		if ((st = sweep_guard(s, 0, err)) != SWEEP_OK)
 			return st;
 	}
-	/* A master of a cluster: the cluster's sweep holds the load. */
-	if (cfg->shard_topo != NULL)
+	/* A master of a cluster: the cluster's sweep holds the load; agents
+	 * hold theirs. */
+	if (cfg->shard_topo != NULL || cfg->agents != NULL)
 		return SWEEP_OK;
 	if (s->e == NULL)
 		return engine_new(cfg->target, cfg->clients, cfg->threads, &s->e, err) < 0 ?
@@ -1482,6 +1489,12 @@ static enum sweep_status sweep_engine_open(struct sweep *s, struct rs_err *err)
 		sweep_debug(cfg, "%s: %u connections to each of %zu masters over %u thread%s each",
 			    cfg->target->desc, cfg->clients, s->topo->n, cfg->threads,
 			    cfg->threads == 1 ? "" : "s");
+		return SWEEP_OK;
+	}
+	if (cfg->agents != NULL) {
+		s->clients0 = -1;
+		sweep_debug(cfg, "%s: redis %s on %s; the load comes from the agents",
+			    cfg->target->desc, s->env.redis_version, s->env.server_os);
 		return SWEEP_OK;
 	}
 	s->clients0 = s->e == NULL ? sweep_clients(s) : -1;

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdint.h>
 
+#include "agents.h"
 #include "cluster.h"
 #include "csv.h"
 #include "depths.h"
@@ -92,6 +93,10 @@ struct sweep_config {
 	/* Set in those per-master sweeps: the topology and which master. */
 	const struct cluster_topo *shard_topo;
 	size_t shard_idx;
+	/* --control --agents: the load runs on the agents (agents.h), not
+	 * here; the sweep still guards, flushes, prepares and reads the
+	 * server's counters around each point.  NULL: the local engine. */
+	struct agents *agents;
 	enum sweep_flush flush;
 	int force_flush;
 	unsigned clients, threads;

@@ -570,6 +570,34 @@ int target_cluster_myid(struct target_conn *c, const struct target *t, char *id,
 	return 0;
 }
 
+int target_command(struct target_conn *c, const struct target *t, int argc, const char **argv,
+		   const size_t *argvlen, struct redisReply **out, struct rs_err *err)
+{
+	struct target_xchg x = { .c = c, .t = t, .on_reply = target_keep, .ud = out };
+	char name[32];
+	long long len;
+	char *cmd;
+	int rc;
+
+	*out = NULL;
+	snprintf(name, sizeof name, "%.*s", (int)(argvlen[0] < 31 ? argvlen[0] : 31), argv[0]);
+	x.what = name;
+	len = redisFormatCommandArgv(&cmd, argc, argv, argvlen);
+	if (len < 0)
+		return rs_err_set(err, "%s: %s: cannot format the command", t->desc, name);
+	rc = target_exchange(&x, cmd, (size_t)len, 1, err);
+	redisFreeCommand(cmd);
+	if (rc < 0)
+		return -1;
+	if ((*out)->type == REDIS_REPLY_ERROR) {
+		rs_err_set(err, "%s: %s failed: %.200s", t->desc, name, (*out)->str);
+		freeReplyObject(*out);
+		*out = NULL;
+		return -1;
+	}
+	return 0;
+}
+
 int target_cluster_info(struct target_conn *c, const struct target *t, char **out,
 			struct rs_err *err)
 {

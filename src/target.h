@@ -93,6 +93,11 @@ int target_info(struct target_conn *c, const struct target *t, const char *secti
 struct redisReply;
 int target_cluster_slots(struct target_conn *c, const struct target *t,
 			 struct redisReply **out, struct rs_err *err);
+/* Run the command of argc arguments (argv[i], argvlen[i] bytes) and hand
+ * back its reply (caller frees it with freeReplyObject); an error reply
+ * fails, quoting it. */
+int target_command(struct target_conn *c, const struct target *t, int argc, const char **argv,
+		   const size_t *argvlen, struct redisReply **out, struct rs_err *err);
 /* CLUSTER INFO's text into a malloc'd string (caller frees). */
 /* CLUSTER MYID: the node's id into id (cut to size).  An error reply (a
  * node not in cluster mode) fails, err naming it. */

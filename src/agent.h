@@ -1,0 +1,46 @@
+/* agent.h: rsweep agent, a stateless load generator a leader drives through
+ * a control Redis (agentmsg.h says what they say).
+ *
+ * It registers under its id and heartbeats from a thread of its own, so
+ * that a heartbeat stops only when the process stops (killed, stalled).
+ * It waits for point messages on its work stream; for each one it connects
+ * to the target the message names (only there), warms up its connections
+ * before the common instant, sleeps until that instant on its clock
+ * corrected against the control Redis's TIME, runs its share with the
+ * engine, and reports on the run's results stream.  It never flushes,
+ * prepares or guards the target: the leader alone does.  A message that
+ * does not decode, or whose instant is more than a second past, is refused
+ * (one line in the agent's log, and an error result for its leader). */
+#ifndef RS_AGENT_H
+#define RS_AGENT_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "target.h"
+
+struct agent_config {
+	const struct target *control; /* where the leader is reached */
+	const char *id;           /* agentmsg_id_ok */
+	/* How the agent reaches a target: TLS options for rediss://, the
+	 * connect timeout; the password from REDISCLI_AUTH. */
+	struct target_tls tls;
+	const char *password;
+	double connect_timeout;
+	volatile sig_atomic_t *stop; /* SIGINT, SIGTERM: unregister and return */
+};
+
+/* Run until stopped.  Returns -1 with err: RS_E_INTERRUPTED when stopped
+ * (the agent has unregistered), RS_E_REFUSED when another live agent holds
+ * the id, RS_E_FAILED when the control Redis cannot be reached or stops
+ * answering. */
+int agent_run(const struct agent_config *cfg, struct rs_err *err);
+
+/* The offset of the control Redis's TIME from this machine's monotonic
+ * clock: control_ns = monotonic_ns + *offset, from the sample of `samples`
+ * with the least round trip (*rtt_ns).  Returns 0 or -1. */
+int agent_clock(struct target_conn *c, const struct target *t, unsigned samples,
+		int64_t *offset, uint64_t *rtt_ns, struct rs_err *err);
+
+#endif

@@ -1,0 +1,122 @@
+/* agentmsg.h: what the leader and its agents say to each other through the
+ * control Redis (rsweep agent, rsweep run --control).
+ *
+ * A message is a flat list of field=value pairs, the fields of one stream
+ * entry.  The plan is data: a point message names a target URI, a test of
+ * the catalogue and numbers, never a command, so nothing an agent receives
+ * makes it send anything but a benchmark's requests to the target named.
+ *
+ * A parser only: it never touches a socket, stdout or the clock, so tests
+ * and fuzzers drive it from strings.  Decoding is strict: a field it does
+ * not know, a field missing or given twice, a number that does not read
+ * whole or is out of range, a test not in the catalogue, a target that is
+ * not redis://, rediss:// or unix://, another rsweep's version: each is
+ * refused with one line naming the field (RS_E_INPUT). */
+#ifndef RS_AGENTMSG_H
+#define RS_AGENTMSG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "hist.h"
+#include "targets.h"
+
+/* Keys on the control Redis (RUN: the leader's run id, ID: an agent's). */
+#define AGENTMSG_KEY_AGENTS "rsweep:agents"          /* set of the agents' ids */
+#define AGENTMSG_KEY_ALIVE "rsweep:agent:"           /* + ID: "VERSION PID HOST", EX 3 */
+#define AGENTMSG_KEY_WORK "rsweep:work:"             /* + ID: its stream of point messages */
+#define AGENTMSG_KEY_RESULTS "rsweep:run:"           /* + RUN + ":results": results stream */
+#define AGENTMSG_HEARTBEAT_TTL 3                     /* seconds a heartbeat lives */
+#define AGENTMSG_STREAM_MAX 1000                     /* XADD MAXLEN ~ */
+#define AGENTMSG_KEY_TTL 86400                       /* streams expire a day after use */
+
+/* The most fields a message has, and the longest value but a histogram's. */
+#define AGENTMSG_MAX_FIELDS 24
+#define AGENTMSG_ID_MAX 65
+#define AGENTMSG_RUN_LEN 16                          /* hex digits of a run id */
+
+/* One field of a message, as a stream entry holds it (not NUL-terminated). */
+struct agentmsg_field {
+	const char *name;
+	size_t name_len;
+	const char *value;
+	size_t value_len;
+};
+
+/* A message being built: fields whose names are literals and values are
+ * the builder's (agentmsg_fields_free). */
+struct agentmsg_fields {
+	struct agentmsg_field f[AGENTMSG_MAX_FIELDS];
+	char *own[AGENTMSG_MAX_FIELDS]; /* the values, to free */
+	size_t n;
+};
+void agentmsg_fields_free(struct agentmsg_fields *fs);
+
+/* What a point message asks: warm-up (untimed, by duration) or the timed
+ * run of a point, one agent's share of it. */
+enum agentmsg_kind { AGENTMSG_WARMUP, AGENTMSG_POINT };
+
+struct agentmsg_point {
+	char run[AGENTMSG_RUN_LEN + 1];
+	uint64_t point;           /* the sweep's point number (order), 1-based */
+	enum agentmsg_kind kind;
+	char target[TARGETS_URI_MAX]; /* redis://, rediss:// or unix://, no password */
+	char test[64];            /* a catalogue name */
+	unsigned depth;
+	int window;               /* 0 lock-step, 1 sliding window */
+	unsigned clients, threads; /* this agent's connections and event loops */
+	uint64_t keyspace, data_size, seed;
+	uint64_t requests;        /* this agent's share; 0 with a duration */
+	double duration;          /* seconds; 0 with requests */
+	uint64_t start_ns;        /* the common instant, on the control Redis's TIME */
+	double timeout;           /* the engine's --timeout, seconds */
+};
+
+struct agentmsg_result {
+	char run[AGENTMSG_RUN_LEN + 1];
+	uint64_t point;
+	enum agentmsg_kind kind;
+	char agent[AGENTMSG_ID_MAX];
+	int ok;                   /* 0: error says why, the figures are 0 */
+	char error[256];
+	uint64_t requests, errors, misses;
+	double seconds;           /* the agent's first write to last reply */
+	uint64_t start_ns, end_ns; /* when it began and ended, on the control clock */
+	double cpu_s;             /* its CPU seconds over the run */
+	char first_error[128];
+	struct hist hist;         /* latency, ns; empty for a warm-up */
+};
+
+/* Whether s (n bytes) is an acceptable agent id: 1 to 64 of [A-Za-z0-9._-]. */
+int agentmsg_id_ok(const char *s, size_t n);
+/* Whether s is a run id: AGENTMSG_RUN_LEN lower-case hex digits. */
+int agentmsg_run_ok(const char *s, size_t n);
+
+/* Check a target URI the way an agent will take it: redis://, rediss:// or
+ * unix:// (targets.h), no password (it would travel through the control
+ * Redis).  d, when not NULL, gets it parsed (targets_def_free).  Returns 0
+ * or -1 with err. */
+int agentmsg_target_ok(const char *uri, struct targets_def *d, struct rs_err *err);
+
+/* Encode p (version: this rsweep's) into fs.  Returns 0 or -1 (p holds
+ * something decoding would refuse; err says what). */
+int agentmsg_point_encode(const struct agentmsg_point *p, struct agentmsg_fields *fs,
+			  struct rs_err *err);
+/* Decode a point message.  Returns 0, or -1 with err (RS_E_INPUT) naming the
+ * field; another version is refused as "rsweep VERSION, not ours". */
+int agentmsg_point_decode(const struct agentmsg_field *f, size_t n, struct agentmsg_point *p,
+			  struct rs_err *err);
+
+/* The same for a result message. */
+int agentmsg_result_encode(const struct agentmsg_result *r, struct agentmsg_fields *fs,
+			   struct rs_err *err);
+int agentmsg_result_decode(const struct agentmsg_field *f, size_t n, struct agentmsg_result *r,
+			   struct rs_err *err);
+
+/* The heartbeat's value "VERSION PID HOST" into buf; and its parse:
+ * version into ver (size vsize).  Returns 0, or -1 when it does not read. */
+void agentmsg_alive_encode(char *buf, size_t size, long pid, const char *host);
+int agentmsg_alive_decode(const char *s, size_t n, char *ver, size_t vsize);
+
+#endif

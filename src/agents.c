@@ -1,0 +1,560 @@
+/* agents.c: the leader: wait for the agents, hand out each point's shares
+ * with a common start, collect and merge their results. */
+#include "config.h"
+
+#include <hiredis/hiredis.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "agentmsg.h"
+#include "agents.h"
+#include "log.h"
+#include "sbuf.h"
+#include "xalloc.h"
+
+/* The start instant is this far ahead of the leader's reading of TIME, plus
+ * two of its round trips: time for every agent to read the message and
+ * open its connections before it. */
+#define AGENTS_MARGIN_NS 250000000ull
+/* How often the agents' heartbeats are checked while a point runs, ms;
+ * and the result stream's XREAD block. */
+#define AGENTS_POLL_MS 200
+/* The floor of an agent's expected rate, for the deadline of a point by
+ * requests: a share of n requests is given n ms, plus --timeout. */
+#define AGENTS_MIN_RPS 1000.0
+
+struct agents_member {
+	char id[AGENTMSG_ID_MAX];
+	char alive[160];          /* its heartbeat's value when taken: a restart changes it */
+	int dead;
+	/* the point under way */
+	uint64_t share;
+	int answered;
+	double rps, skew_ms, cpu_s;
+};
+
+struct agents {
+	struct agents_config cfg;
+	struct target ctl;
+	struct target_conn *c;
+	char run[AGENTMSG_RUN_LEN + 1];
+	char results_key[96];
+	char last_id[48];
+	char ctl_run_id[48];
+	struct agents_member *m;
+	size_t n;
+	uint64_t seq;             /* point messages sent: each one's number */
+	/* the last timed point */
+	unsigned ok;
+	double skew_ms, cpu_s;
+	double *skews;
+	size_t nskews;
+	char rps[256];
+};
+
+/* Run argv (NUL-terminated strings) on the control Redis. */
+static int agents_cmd(struct agents *a, redisReply **r, struct rs_err *err, int argc,
+		      const char **argv)
+{
+	size_t len[64];
+	redisReply *tmp;
+
+	for (int i = 0; i < argc; i++)
+		len[i] = strlen(argv[i]);
+	if (target_command(a->c, &a->ctl, argc, argv, len, r ? r : &tmp, err) < 0)
+		return rs_err_prefix(err, "control");
+	if (r == NULL)
+		freeReplyObject(tmp);
+	return 0;
+}
+
+/* An agent's heartbeat value into buf ("" when it has none). */
+static int agents_alive(struct agents *a, const char *id, char *buf, size_t size,
+			struct rs_err *err)
+{
+	char key[96];
+	const char *argv[] = { "GET", key };
+	redisReply *r;
+
+	snprintf(key, sizeof key, "%s%s", AGENTMSG_KEY_ALIVE, id);
+	if (agents_cmd(a, &r, err, 2, argv) < 0)
+		return -1;
+	snprintf(buf, size, "%s", r->type == REDIS_REPLY_STRING ? r->str : "");
+	freeReplyObject(r);
+	return 0;
+}
+
+static int agents_id_cmp(const void *x, const void *y)
+{
+	return strcmp(((const struct agents_member *)x)->id, ((const struct agents_member *)y)->id);
+}
+
+/* One look at who is there: the heartbeating agents of this version into
+ * a->m (sorted by id), the others listed in silent and other. */
+static int agents_look(struct agents *a, struct sbuf *silent, struct sbuf *other,
+		       struct rs_err *err)
+{
+	const char *argv[] = { "SMEMBERS", AGENTMSG_KEY_AGENTS };
+	redisReply *r;
+
+	if (agents_cmd(a, &r, err, 2, argv) < 0)
+		return -1;
+	free(a->m);
+	a->m = xcalloc(r->elements + 1, sizeof *a->m);
+	a->n = 0;
+	for (size_t i = 0; r->type == REDIS_REPLY_ARRAY && i < r->elements; i++) {
+		const redisReply *e = r->element[i];
+		char alive[160], ver[40];
+
+		if (e->type != REDIS_REPLY_STRING || !agentmsg_id_ok(e->str, e->len))
+			continue;
+		if (agents_alive(a, e->str, alive, sizeof alive, err) < 0) {
+			freeReplyObject(r);
+			return -1;
+		}
+		if (alive[0] == '\0') {
+			sbuf_item(silent, ", ", "%s", e->str);
+			continue;
+		}
+		if (agentmsg_alive_decode(alive, strlen(alive), ver, sizeof ver) < 0 ||
+		    strcmp(ver, PACKAGE_VERSION) != 0) {
+			sbuf_item(other, ", ", "%s (rsweep %s)", e->str, ver);
+			continue;
+		}
+		xstrlcpy(a->m[a->n].id, e->str, sizeof a->m[a->n].id);
+		xstrlcpy(a->m[a->n].alive, alive, sizeof a->m[a->n].alive);
+		a->n++;
+	}
+	freeReplyObject(r);
+	qsort(a->m, a->n, sizeof *a->m, agents_id_cmp);
+	return 0;
+}
+
+/* A run id from the clocks and the pid: unique enough among the leaders
+ * of one control Redis, and never a secret. */
+static void agents_run_id(char *buf, size_t size)
+{
+	struct timespec ts;
+	uint64_t x;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	x = (uint64_t)ts.tv_sec * 1000000007ull ^ (uint64_t)ts.tv_nsec ^
+	    ((uint64_t)getpid() << 40) ^ engine_now_ns();
+	/* splitmix64's finaliser: every bit of the inputs moves every digit. */
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	x ^= x >> 31;
+	snprintf(buf, size, "%016llx", (unsigned long long)x);
+}
+
+static void agents_sleep_ms(unsigned ms)
+{
+	struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+int agents_open(const struct agents_config *cfg, struct agents **out, struct rs_err *err)
+{
+	struct agents *a = xcalloc(1, sizeof *a);
+	uint64_t deadline = engine_now_ns() + (uint64_t)(cfg->wait * 1e9);
+	char silent[256], other[256], have[256];
+	char *info;
+
+	*out = a;
+	a->cfg = *cfg;
+	a->ctl = *cfg->control;
+	if (a->ctl.timeout < AGENTS_POLL_MS / 1000.0 + 4)
+		a->ctl.timeout = AGENTS_POLL_MS / 1000.0 + 4;
+	agents_run_id(a->run, sizeof a->run);
+	snprintf(a->results_key, sizeof a->results_key, "%s%s:results", AGENTMSG_KEY_RESULTS,
+		 a->run);
+	/* A new run's stream: everything in it is this run's. */
+	snprintf(a->last_id, sizeof a->last_id, "0-0");
+	if (target_connect(&a->ctl, &a->c, err) < 0)
+		return rs_err_prefix(err, "control");
+	if (target_info(a->c, &a->ctl, "server", &info, err) < 0)
+		return rs_err_prefix(err, "control");
+	target_info_field(info, "run_id", a->ctl_run_id, sizeof a->ctl_run_id);
+	free(info);
+	for (;;) {
+		struct sbuf s, o, h;
+
+		sbuf_fixed(&s, silent, sizeof silent);
+		sbuf_fixed(&o, other, sizeof other);
+		sbuf_fixed(&h, have, sizeof have);
+		if (agents_look(a, &s, &o, err) < 0)
+			return -1;
+		for (size_t i = 0; i < a->n; i++)
+			sbuf_item(&h, ", ", "%s", a->m[i].id);
+		if (a->n >= cfg->n) {
+			/* The first n by id: the same agents however often it is run. */
+			a->n = cfg->n;
+			rs_log(RS_LOG_DEBUG, "run %s: %u agents on %s: %s", a->run, cfg->n,
+			       a->ctl.desc, have);
+			return 0;
+		}
+		if (cfg->stop && *cfg->stop)
+			return rs_err_setk(err, RS_E_INTERRUPTED, "interrupted while waiting for "
+					   "agents");
+		if (engine_now_ns() >= deadline)
+			break;
+		agents_sleep_ms(100);
+	}
+	return rs_err_set(err, "waited %g s for %u agent%s on %s: %zu heartbeating%s%s%s; "
+			  "missing %zu%s%s%s%s", cfg->wait, cfg->n, cfg->n == 1 ? "" : "s",
+			  a->ctl.desc, a->n, a->n ? " (" : "", have, a->n ? ")" : "",
+			  (size_t)cfg->n - a->n, silent[0] ? ", registered but silent: " : "", silent,
+			  other[0] ? ", of another rsweep version: " : "", other);
+}
+
+const char *agents_control_run_id(const struct agents *a)
+{
+	return a->ctl_run_id;
+}
+
+/* XADD point message p to member m's work stream, capped, expiring. */
+static int agents_send(struct agents *a, const struct agents_member *m,
+		       const struct agentmsg_point *p, struct rs_err *err)
+{
+	struct agentmsg_fields fs;
+	const char *argv[8 + 2 * AGENTMSG_MAX_FIELDS];
+	size_t len[8 + 2 * AGENTMSG_MAX_FIELDS];
+	char key[96], cap[16], ttl[16];
+	redisReply *r;
+	int argc = 0, rc;
+
+	if (agentmsg_point_encode(p, &fs, err) < 0)
+		return -1;
+	snprintf(key, sizeof key, "%s%s", AGENTMSG_KEY_WORK, m->id);
+	snprintf(cap, sizeof cap, "%d", AGENTMSG_STREAM_MAX);
+	snprintf(ttl, sizeof ttl, "%d", AGENTMSG_KEY_TTL);
+	argv[argc++] = "XADD";
+	argv[argc++] = key;
+	argv[argc++] = "MAXLEN";
+	argv[argc++] = "~";
+	argv[argc++] = cap;
+	argv[argc++] = "*";
+	for (int i = 0; i < argc; i++)
+		len[i] = strlen(argv[i]);
+	for (size_t i = 0; i < fs.n; i++) {
+		argv[argc] = fs.f[i].name;
+		len[argc++] = fs.f[i].name_len;
+		argv[argc] = fs.f[i].value;
+		len[argc++] = fs.f[i].value_len;
+	}
+	rc = target_command(a->c, &a->ctl, argc, argv, len, &r, err);
+	agentmsg_fields_free(&fs);
+	if (rc < 0)
+		return rs_err_prefix(err, "control");
+	freeReplyObject(r);
+	{
+		const char *exp[] = { "EXPIRE", key, ttl };
+
+		return agents_cmd(a, NULL, err, 3, exp);
+	}
+}
+
+/* Whether member m still heartbeats as it did when taken: 1 yes, 0 no. */
+static int agents_beating(struct agents *a, struct agents_member *m, struct rs_err *err)
+{
+	char alive[160];
+
+	if (agents_alive(a, m->id, alive, sizeof alive, err) < 0)
+		return -1;
+	return strcmp(alive, m->alive) == 0;
+}
+
+/* What the collection of one point found. */
+struct agents_take {
+	uint64_t seq, start_ns;
+	int warm;
+	size_t want, got;
+	uint64_t end_ns;          /* the latest end */
+	struct engine_result *res;
+	int failed;               /* an agent failed: err holds the first reason */
+};
+
+/* Take one result entry (its fields in e). */
+static void agents_result(struct agents *a, struct agents_take *k, const redisReply *e,
+			  struct rs_err *err)
+{
+	struct agentmsg_field f[AGENTMSG_MAX_FIELDS];
+	struct agentmsg_result *r;
+	struct agents_member *m = NULL;
+	struct rs_err why = { 0 };
+	size_t n = 0;
+
+	if (e->type != REDIS_REPLY_ARRAY || e->elements % 2 != 0 ||
+	    e->elements / 2 > AGENTMSG_MAX_FIELDS)
+		return;
+	for (size_t i = 0; i + 1 < e->elements; i += 2, n++) {
+		f[n].name = e->element[i]->str ? e->element[i]->str : "";
+		f[n].name_len = e->element[i]->str ? e->element[i]->len : 0;
+		f[n].value = e->element[i + 1]->str ? e->element[i + 1]->str : "";
+		f[n].value_len = e->element[i + 1]->str ? e->element[i + 1]->len : 0;
+	}
+	r = xcalloc(1, sizeof *r);
+	if (agentmsg_result_decode(f, n, r, &why) < 0) {
+		/* Whose it is cannot be trusted: say so, and let the deadline
+		 * or the heartbeat decide. */
+		rs_log(RS_LOG_WARN, "a result on %s refused: %s", a->results_key, why.msg);
+		free(r);
+		return;
+	}
+	for (size_t i = 0; i < a->n; i++)
+		if (strcmp(a->m[i].id, r->agent) == 0)
+			m = &a->m[i];
+	/* Another try's, or an agent not asked: not this point's. */
+	if (m == NULL || m->dead || m->answered || r->point != k->seq ||
+	    strcmp(r->run, a->run) != 0) {
+		free(r);
+		return;
+	}
+	m->answered = 1;
+	k->got++;
+	if (!r->ok) {
+		if (!k->failed)
+			rs_err_set(err, "agent %s: %s", m->id, r->error);
+		k->failed = 1;
+		m->dead = 1;
+		free(r);
+		return;
+	}
+	if (!k->warm) {
+		struct engine_result *res = k->res;
+
+		res->requests += r->requests;
+		res->errors += r->errors;
+		res->misses += r->misses;
+		hist_merge(&res->hist, &r->hist);
+		if (res->first_error[0] == '\0' && r->first_error[0] != '\0')
+			xstrlcpy(res->first_error, r->first_error, sizeof res->first_error);
+	}
+	if (r->end_ns > k->end_ns)
+		k->end_ns = r->end_ns;
+	m->rps = r->seconds > 0 ? (double)r->requests / r->seconds : 0;
+	m->skew_ms = ((double)r->start_ns - (double)k->start_ns) / 1e6;
+	m->cpu_s = r->cpu_s;
+	free(r);
+}
+
+/* Read results until every agent asked has answered, the deadline passes,
+ * or one stops heartbeating.  A failure does not end the wait for the
+ * others: an agent still loading the target would run into the flush of
+ * the next try. */
+static int agents_collect(struct agents *a, struct agents_take *k, uint64_t deadline,
+			  struct rs_err *err)
+{
+	uint64_t next_beat = engine_now_ns();
+
+	while (k->got < k->want) {
+		const char *argv[] = { "XREAD", "COUNT", "16", "BLOCK", "200", "STREAMS",
+				       a->results_key, a->last_id };
+		redisReply *r;
+		uint64_t now = engine_now_ns();
+
+		if (a->cfg.stop && *a->cfg.stop)
+			return rs_err_setk(err, RS_E_INTERRUPTED, "interrupted");
+		if (now >= deadline) {
+			struct sbuf b;
+			char late[200];
+
+			sbuf_fixed(&b, late, sizeof late);
+			for (size_t i = 0; i < a->n; i++)
+				if (!a->m[i].dead && !a->m[i].answered) {
+					sbuf_item(&b, ", ", "%s", a->m[i].id);
+					a->m[i].dead = 1;
+				}
+			if (!k->failed)
+				rs_err_set(err, "no result by the point's deadline from agent%s %s",
+					   strchr(late, ',') ? "s" : "", late);
+			return -1;
+		}
+		if (now >= next_beat) {
+			next_beat = now + 500000000ull;
+			for (size_t i = 0; i < a->n; i++) {
+				struct agents_member *m = &a->m[i];
+				int b;
+
+				if (m->dead || m->answered)
+					continue;
+				if ((b = agents_beating(a, m, err)) < 0)
+					return -1;
+				if (b == 0) {
+					if (!k->failed)
+						rs_err_set(err, "agent %s stopped heartbeating (no "
+							   "%s%s within %d s)", m->id, AGENTMSG_KEY_ALIVE,
+							   m->id, AGENTMSG_HEARTBEAT_TTL);
+					k->failed = 1;
+					m->dead = 1;
+					k->want--;
+				}
+			}
+			continue;
+		}
+		if (agents_cmd(a, &r, err, 8, argv) < 0)
+			return -1;
+		if (r->type == REDIS_REPLY_ARRAY && r->elements == 1 &&
+		    r->element[0]->type == REDIS_REPLY_ARRAY && r->element[0]->elements == 2 &&
+		    r->element[0]->element[1]->type == REDIS_REPLY_ARRAY) {
+			const redisReply *en = r->element[0]->element[1];
+
+			for (size_t i = 0; i < en->elements; i++) {
+				const redisReply *x = en->element[i];
+
+				if (x->type != REDIS_REPLY_ARRAY || x->elements != 2 ||
+				    x->element[0]->type != REDIS_REPLY_STRING)
+					continue;
+				snprintf(a->last_id, sizeof a->last_id, "%.40s", x->element[0]->str);
+				agents_result(a, k, x->element[1], err);
+			}
+		}
+		freeReplyObject(r);
+	}
+	return k->failed ? -1 : 0;
+}
+
+int agents_load(struct agents *a, const struct engine_job *job, const char *test, unsigned order,
+		int warm, struct engine_result *res, struct rs_err *err)
+{
+	struct agents_take k = { .warm = warm, .res = res };
+	size_t alive = 0, idx = 0;
+	int64_t offset;
+	uint64_t rtt, per, rest, longest = 0, deadline;
+	double expect;
+
+	(void)order;
+	memset(res, 0, sizeof *res);
+	hist_init(&res->hist);
+	hist_init(&res->service);
+	for (int i = 0; i < ENGINE_SLICES; i++)
+		res->slice_rps[i] = NAN;
+	/* Who is still there, before anything is sent: a point that would
+	 * go to fewer agents than were asked is partial, and fails. */
+	for (size_t i = 0; i < a->n; i++) {
+		struct agents_member *m = &a->m[i];
+		int b;
+
+		m->answered = 0;
+		if (m->dead)
+			continue;
+		if ((b = agents_beating(a, m, err)) < 0)
+			return -1;
+		if (b == 0) {
+			m->dead = 1;
+			return rs_err_set(err, "agent %s stopped heartbeating (no %s%s within %d s)",
+					  m->id, AGENTMSG_KEY_ALIVE, m->id, AGENTMSG_HEARTBEAT_TTL);
+		}
+		alive++;
+	}
+	if (alive == 0)
+		return rs_err_set(err, "no agent left alive");
+	if (job->duration <= 0 && job->requests < alive)
+		return rs_err_setk(err, RS_E_USAGE, "-n %llu is fewer requests than %zu agents",
+				   (unsigned long long)job->requests, alive);
+	if (agent_clock(a->c, &a->ctl, 3, &offset, &rtt, err) < 0)
+		return rs_err_prefix(err, "control");
+	k.seq = ++a->seq;
+	k.start_ns = (uint64_t)((int64_t)engine_now_ns() + offset) + AGENTS_MARGIN_NS + 2 * rtt;
+	k.want = alive;
+	per = job->duration > 0 ? 0 : job->requests / alive;
+	rest = job->duration > 0 ? 0 : job->requests % alive;
+	for (size_t i = 0; i < a->n; i++) {
+		struct agents_member *m = &a->m[i];
+		struct agentmsg_point p = { 0 };
+
+		if (m->dead)
+			continue;
+		/* Exact: the shares sum to -n. */
+		m->share = per + (idx < rest ? 1 : 0);
+		if (m->share > longest)
+			longest = m->share;
+		memcpy(p.run, a->run, sizeof p.run);
+		p.point = k.seq;
+		p.kind = warm ? AGENTMSG_WARMUP : AGENTMSG_POINT;
+		xstrlcpy(p.target, a->cfg.target_uri, sizeof p.target);
+		xstrlcpy(p.test, test, sizeof p.test);
+		p.depth = job->depth;
+		p.window = job->mode == ENGINE_WINDOW;
+		p.clients = a->cfg.clients;
+		p.threads = a->cfg.threads;
+		p.keyspace = job->keyspace;
+		p.data_size = a->cfg.data_size;
+		/* Each agent its own keys' sequence: the same seed would send
+		 * the same keys in the same order from every agent. */
+		p.seed = job->seed + (uint64_t)idx * 0x9e3779b97f4a7c15ull;
+		p.requests = m->share;
+		p.duration = job->duration > 0 ? job->duration : 0;
+		p.start_ns = k.start_ns;
+		p.timeout = job->timeout;
+		if (agents_send(a, m, &p, err) < 0)
+			return -1;
+		idx++;
+	}
+	expect = job->duration > 0 ? job->duration : (double)longest / AGENTS_MIN_RPS;
+	deadline = (uint64_t)((int64_t)k.start_ns - offset) + (uint64_t)((expect + job->timeout) * 1e9);
+	if (agents_collect(a, &k, deadline, err) < 0)
+		return -1;
+	res->seconds = k.end_ns > k.start_ns ? (double)(k.end_ns - k.start_ns) / 1e9 : 0;
+	if (warm)
+		return 0;
+	/* The columns of this point. */
+	{
+		struct sbuf b;
+
+		a->ok = 0;
+		a->skew_ms = 0;
+		a->cpu_s = 0;
+		free(a->skews);
+		a->skews = xcalloc(a->n + 1, sizeof *a->skews);
+		a->nskews = 0;
+		sbuf_fixed(&b, a->rps, sizeof a->rps);
+		for (size_t i = 0; i < a->n; i++) {
+			const struct agents_member *m = &a->m[i];
+
+			if (m->dead || !m->answered)
+				continue;
+			a->ok++;
+			a->cpu_s += m->cpu_s;
+			a->skews[a->nskews++] = m->skew_ms;
+			if (fabs(m->skew_ms) > a->skew_ms)
+				a->skew_ms = fabs(m->skew_ms);
+			sbuf_item(&b, ";", "%s=%.0f", m->id, m->rps);
+		}
+	}
+	return 0;
+}
+
+void agents_row(const struct agents *a, struct rs_row *row)
+{
+	row->agents_ok = a->ok;
+	row->agents_expected = a->cfg.n;
+	row->skew_ms = a->skew_ms;
+	xstrlcpy(row->agent_rps, a->rps, sizeof row->agent_rps);
+	row->clients = (int64_t)a->cfg.clients * a->ok;
+	row->client_cpu_s = a->cpu_s;
+}
+
+const double *agents_skews(const struct agents *a, size_t *n)
+{
+	*n = a->nskews;
+	return a->skews;
+}
+
+void agents_close(struct agents *a)
+{
+	if (a == NULL)
+		return;
+	target_close(a->c);
+	free(a->m);
+	free(a->skews);
+	free(a);
+}

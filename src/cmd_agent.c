@@ -1,0 +1,101 @@
+/* cmd_agent.c: "rsweep agent": options -> the control Redis -> agent_run. */
+#include "config.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent.h"
+#include "agentmsg.h"
+#include "cmd.h"
+#include "targets.h"
+
+static volatile sig_atomic_t agent_stop;
+
+static void agent_on_signal(int sig)
+{
+	(void)sig;
+	agent_stop = 1;
+}
+
+int cmd_agent_control(const struct rs_config *cfg, struct targets_def *d, struct target *t,
+		      struct rs_err *err)
+{
+	char spec[TARGETS_URI_MAX + 16];
+
+	memset(t, 0, sizeof *t);
+	if (cfg->control == NULL)
+		return rs_err_setk(err, RS_E_USAGE, "--control URI is needed");
+	if (strncmp(cfg->control, "redis://", 8) != 0 && strncmp(cfg->control, "rediss://", 9) != 0 &&
+	    strncmp(cfg->control, "unix://", 7) != 0)
+		return rs_err_setk(err, RS_E_USAGE, "--control '%.100s' is not redis://, rediss:// or "
+				   "unix://", cfg->control);
+	snprintf(spec, sizeof spec, "control=%s", cfg->control);
+	if (targets_parse_one(spec, d, err) < 0)
+		return rs_err_as(err, RS_E_USAGE);
+	t->socket = d->kind == TARGETS_UNIX ? d->path : NULL;
+	t->host = d->host;
+	t->port = d->port;
+	t->dbnum = d->has_db ? d->dbnum : 0;
+	t->user = d->user;
+	t->password = d->password;
+	t->connect_timeout = cfg->connect_timeout;
+	t->timeout = cfg->timeout > 0 ? cfg->timeout : 10;
+	if (d->tls) {
+		t->tls.on = 1;
+		t->tls.insecure = cfg->insecure;
+		t->tls.sni = cfg->sni;
+		t->tls.cacert = cfg->cacert;
+		t->tls.cacertdir = cfg->cacertdir;
+		t->tls.cert = cfg->cert;
+		t->tls.key = cfg->key;
+		t->tls.ciphers = cfg->tls_ciphers;
+		t->tls.ciphersuites = cfg->tls_ciphersuites;
+	}
+	target_describe(t);
+	return 0;
+}
+
+int cmd_agent(struct rs_config *cfg, struct rs_err *err)
+{
+	struct targets_def d = { 0 };
+	struct target ctl;
+	struct agent_config ac = { 0 };
+	struct sigaction sa;
+	int rc;
+
+	if (cfg->nargs > 0)
+		return rs_err_setk(err, RS_E_USAGE, "unexpected operand '%s'", cfg->args[0]);
+	if (cfg->id == NULL)
+		return rs_err_setk(err, RS_E_USAGE, "--id NAME is needed");
+	if (!agentmsg_id_ok(cfg->id, strlen(cfg->id)))
+		return rs_err_setk(err, RS_E_USAGE, "--id '%.80s': 1 to 64 of A-Z a-z 0-9 . _ -",
+				   cfg->id);
+	if (cmd_agent_control(cfg, &d, &ctl, err) < 0) {
+		targets_def_free(&d);
+		return -1;
+	}
+	ac.control = &ctl;
+	ac.id = cfg->id;
+	ac.connect_timeout = cfg->connect_timeout;
+	ac.tls.insecure = cfg->insecure;
+	ac.tls.sni = cfg->sni;
+	ac.tls.cacert = cfg->cacert;
+	ac.tls.cacertdir = cfg->cacertdir;
+	ac.tls.cert = cfg->cert;
+	ac.tls.key = cfg->key;
+	ac.tls.ciphers = cfg->tls_ciphers;
+	ac.tls.ciphersuites = cfg->tls_ciphersuites;
+	ac.password = getenv("REDISCLI_AUTH");
+	if (ac.password != NULL && *ac.password == '\0')
+		ac.password = NULL;
+	ac.stop = &agent_stop;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = agent_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	rc = agent_run(&ac, err);
+	targets_def_free(&d);
+	return rc;
+}
