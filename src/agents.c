@@ -539,7 +539,6 @@ void agents_row(const struct agents *a, struct rs_row *row)
 	row->agents_expected = a->cfg.n;
 	row->skew_ms = a->skew_ms;
 	xstrlcpy(row->agent_rps, a->rps, sizeof row->agent_rps);
-	row->clients = (int64_t)a->cfg.clients * a->ok;
 	row->client_cpu_s = a->cpu_s;
 }
 

@@ -51,7 +51,8 @@ int agents_load(struct agents *a, const struct engine_job *job, const char *test
 		int warm, struct engine_result *res, struct rs_err *err);
 
 /* The agents' columns of the last timed point: agents_ok, agents_expected,
- * skew_ms, agent_rps, and clients and client_cpu_s over every agent. */
+ * skew_ms, agent_rps, and client_cpu_s summed over the agents (clients
+ * stays -c, each agent's connections, so that --resume compares alike). */
 void agents_row(const struct agents *a, struct rs_row *row);
 
 /* The start skews of the last timed point, ms (for figures): n of them. */

@@ -1,0 +1,58 @@
+#!/bin/sh
+# Three agents drive one target: every row's requests are the target's
+# commandstats growth over the point, agents_ok and agents_expected are 3,
+# the histogram merged from the agents holds one value per request, and the
+# agents' shares add up to -n exactly.
+. "$RS_SRCDIR/tests/cli/lib.sh"
+. "$RS_SRCDIR/tests/cli/agents_lib.sh"
+
+start_redis
+start_control
+for a in a1 a2 a3; do start_agent $a; done
+
+expect_status 0 timeout 120 "$RSWEEP" run --control "$CTL" --agents 3 --agents-wait 10 \
+	--target t=unix://"$SOCK" -t get,set -P 1,8 -n 3001 --repeat 1 -c 4 -q -o "$T/a.csv"
+check_csv "$T/a.csv"
+[ "$(rows "$T/a.csv")" = 4 ] || fail "expected 4 rows: $(cat "$T/a.csv")"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	 { if ($c["requests"] != 3001) { print "requests " $c["requests"]; bad = 1 }
+	   if ($c["server_calls"] != $c["requests"]) { print "server_calls " $c["server_calls"]; bad = 1 }
+	   if ($c["agents_ok"] != 3 || $c["agents_expected"] != 3) { print "agents " $c["agents_ok"]; bad = 1 }
+	   if ($c["clients"] != 4) { print "clients " $c["clients"]; bad = 1 }
+	   if ($c["skew_ms"] == "") { print "no skew"; bad = 1 }
+	   if (split($c["agent_rps"], parts, ";") != 3) { print "agent_rps " $c["agent_rps"]; bad = 1 } }
+	 END { exit bad }' "$T/a.csv" || fail "rows do not add up: $(cat "$T/a.csv")"
+# GET and SET ran 2 points each of 3001 requests: the server saw exactly
+# that (the preparation of GET writes with SET... so GET's count alone).
+[ "$(get_calls)" = 6002 ] || fail "the target ran $(get_calls) GETs, not 6002"
+# The merged histograms: one value per request, in the sidecar the sweep writes.
+[ -f "$T/a.csv.hist" ] || fail "no histogram sidecar"
+awk '{ for (i = 1; i <= NF; i++) if ($i == "v1") { print $(i + 1); break } }' "$T/a.csv.hist" |
+	sort | uniq -c | awk '$2 != 3001 { bad = 1 } END { exit bad }' ||
+	fail "merged histograms do not hold 3001 values each: $(head -c 300 "$T/a.csv.hist")"
+# Each agent said where its load went.
+for a in a1 a2 a3; do
+	grep -q "load goes to unix://$SOCK" "$T/agent-$a.log" || fail "agent $a did not log its target"
+done
+# The control Redis holds only the run's capped streams and the agents' keys.
+ccli keys 'rsweep:run:*:results' | grep -q results || fail "no results stream on the control Redis"
+[ "$(ccli ttl "$(ccli keys 'rsweep:run:*:results' | head -1)")" -gt 0 ] || fail "results stream does not expire"
+
+# The control Redis must not be the target: by address, and by process.
+expect_status 2 "$RSWEEP" run --control "unix://$SOCK" --agents 1 --target t=unix://"$SOCK" -t get -P 1 -n 10 -q
+grep -q "control Redis must be another server" "$T/err" || fail "no refusal: $(cat "$T/err")"
+# Bad combinations are usage errors.
+expect_status 2 "$RSWEEP" run --control "$CTL" --target t=unix://"$SOCK" -t get -n 10 -q
+expect_status 2 "$RSWEEP" run --control "$CTL" --agents 3 --target t=unix://"$SOCK" -t get -n 2 -q
+expect_status 2 "$RSWEEP" agent --control "$CTL"
+expect_status 2 "$RSWEEP" agent --control "$CTL" --id 'bad id'
+# An id already heartbeating is refused.
+expect_status 2 timeout 20 "$RSWEEP" agent --control "$CTL" --id a1
+grep -q "taken by a live agent" "$T/err" || fail "a second a1 was not refused: $(cat "$T/err")"
+# Too few agents: the wait ends, naming who is there and who is missing.
+ccli sadd rsweep:agents ghost >/dev/null
+expect_status 1 timeout 60 "$RSWEEP" run --control "$CTL" --agents 4 --agents-wait 1 \
+	--target t=unix://"$SOCK" -t get -P 1 -n 100 -q
+grep -q "3 heartbeating (a1, a2, a3); missing 1, registered but silent: ghost" "$T/err" ||
+	fail "the wait did not name the missing: $(cat "$T/err")"
+exit 0

@@ -1,0 +1,237 @@
+/* test_agentmsg.c: the leader's and agents' messages, encoded, decoded and
+ * refused from strings (no socket). */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "agentmsg.h"
+#include "xalloc.h"
+
+static struct agentmsg_point sample_point(void)
+{
+	struct agentmsg_point p = { 0 };
+
+	memcpy(p.run, "0123456789abcdef", 17);
+	p.point = 7;
+	p.kind = AGENTMSG_POINT;
+	snprintf(p.target, sizeof p.target, "redis://127.0.0.2:6380/3");
+	snprintf(p.test, sizeof p.test, "GET");
+	p.depth = 16;
+	p.window = 1;
+	p.clients = 10;
+	p.threads = 2;
+	p.keyspace = 100000;
+	p.data_size = 3;
+	p.seed = 18446744073709551615ull;
+	p.requests = 33334;
+	p.start_ns = 1764600000123456789ull;
+	p.timeout = 10;
+	return p;
+}
+
+/* A copy of fs's fields with field name's value replaced (NULL: dropped),
+ * or one more field when name is not there. */
+static size_t edit(const struct agentmsg_fields *fs, struct agentmsg_field *out, const char *name,
+		   const char *value)
+{
+	size_t n = 0, found = 0;
+
+	for (size_t i = 0; i < fs->n; i++) {
+		out[n] = fs->f[i];
+		if (strcmp(fs->f[i].name, name) == 0) {
+			found = 1;
+			if (value == NULL)
+				continue;
+			out[n].value = value;
+			out[n].value_len = strlen(value);
+		}
+		n++;
+	}
+	if (!found) {
+		out[n].name = name;
+		out[n].name_len = strlen(name);
+		out[n].value = value;
+		out[n].value_len = strlen(value);
+		n++;
+	}
+	return n;
+}
+
+/* Decoding the sample with one field changed must fail saying want. */
+static void refused(const char *name, const char *value, const char *want)
+{
+	struct agentmsg_point p = sample_point(), q;
+	struct agentmsg_fields fs;
+	struct agentmsg_field f[AGENTMSG_MAX_FIELDS + 1];
+	struct rs_err err = { 0 };
+	size_t n;
+
+	cr_assert_eq(agentmsg_point_encode(&p, &fs, &err), 0, "%s", err.msg);
+	n = edit(&fs, f, name, value);
+	cr_assert_eq(agentmsg_point_decode(f, n, &q, &err), -1, "%s=%s was accepted", name,
+		     value ? value : "(none)");
+	cr_assert_eq(err.kind, RS_E_INPUT);
+	cr_assert(strstr(err.msg, want) != NULL, "%s=%s: '%s' does not say '%s'", name,
+		  value ? value : "(none)", err.msg, want);
+	cr_assert(strchr(err.msg, '\n') == NULL);
+	agentmsg_fields_free(&fs);
+}
+
+Test(agentmsg, point_round_trip)
+{
+	struct agentmsg_point p = sample_point(), q;
+	struct agentmsg_fields fs;
+	struct rs_err err = { 0 };
+
+	cr_assert_eq(agentmsg_point_encode(&p, &fs, &err), 0, "%s", err.msg);
+	cr_assert_eq(agentmsg_point_decode(fs.f, fs.n, &q, &err), 0, "%s", err.msg);
+	cr_assert_str_eq(q.run, p.run);
+	cr_assert_eq(q.point, 7);
+	cr_assert_str_eq(q.target, p.target);
+	cr_assert_str_eq(q.test, "GET");
+	cr_assert_eq(q.depth, 16);
+	cr_assert_eq(q.window, 1);
+	cr_assert_eq(q.seed, p.seed);
+	cr_assert_eq(q.requests, 33334);
+	cr_assert_eq(q.start_ns, p.start_ns);
+	cr_assert_eq(q.timeout, 10);
+	agentmsg_fields_free(&fs);
+}
+
+Test(agentmsg, point_refusals)
+{
+	refused("cmd", "FLUSHALL", "unknown field 'cmd'");
+	refused("v", "0.0.1-other", "from rsweep 0.0.1-other, this is rsweep");
+	refused("v", NULL, "no field v");
+	refused("depth", NULL, "no field depth");
+	refused("depth", "0", "field depth");
+	refused("depth", "16x", "field depth");
+	refused("depth", "-1", "field depth");
+	refused("requests", "1e3", "field requests");
+	refused("test", "FLUSHALL", "not a test of the catalogue");
+	refused("test", "GET\nFLUSHALL", "control character");
+	refused("target", "spawn:/bin/sh", "not redis://, rediss:// or unix://");
+	refused("target", "redis://u:secret@host:1", "holds a password");
+	refused("target", "redis://host:99999", "field target");
+	refused("run", "XYZ", "not a run id");
+	refused("mode", "fast", "not lockstep or window");
+	refused("kind", "flush", "not warmup or point");
+	refused("timeout", "nan", "field timeout");
+	refused("threads", "11", "more than 10 clients");
+	refused("duration", "5", "exactly one of them");
+}
+
+Test(agentmsg, field_twice)
+{
+	struct agentmsg_point p = sample_point(), q;
+	struct agentmsg_fields fs;
+	struct agentmsg_field f[AGENTMSG_MAX_FIELDS + 1];
+	struct rs_err err = { 0 };
+
+	cr_assert_eq(agentmsg_point_encode(&p, &fs, &err), 0, "%s", err.msg);
+	memcpy(f, fs.f, fs.n * sizeof f[0]);
+	f[fs.n] = fs.f[3];
+	cr_assert_eq(agentmsg_point_decode(f, fs.n + 1, &q, &err), -1);
+	cr_assert(strstr(err.msg, "given twice") != NULL, "%s", err.msg);
+	agentmsg_fields_free(&fs);
+}
+
+Test(agentmsg, encode_refuses_what_decode_would)
+{
+	struct agentmsg_point p = sample_point();
+	struct agentmsg_fields fs;
+	struct rs_err err = { 0 };
+
+	snprintf(p.test, sizeof p.test, "NOSUCH");
+	cr_assert_eq(agentmsg_point_encode(&p, &fs, &err), -1);
+	cr_assert(strstr(err.msg, "catalogue") != NULL, "%s", err.msg);
+}
+
+/* Three agents' histograms merged, sent through their result messages,
+ * equal one histogram of all their samples. */
+Test(agentmsg, result_hist_merges_exactly)
+{
+	struct hist *all = xcalloc(1, sizeof *all), *merged = xcalloc(1, sizeof *merged);
+	struct rs_err err = { 0 };
+
+	hist_init(all);
+	hist_init(merged);
+	for (int a = 0; a < 3; a++) {
+		struct agentmsg_result *r = xcalloc(1, sizeof *r), *q = xcalloc(1, sizeof *q);
+		struct agentmsg_fields fs;
+		uint64_t x = 88172645463325252ull + (uint64_t)a;
+
+		memcpy(r->run, "0123456789abcdef", 17);
+		r->point = 3;
+		snprintf(r->agent, sizeof r->agent, "agent-%d", a);
+		r->ok = 1;
+		hist_init(&r->hist);
+		for (int i = 0; i < 5000 + a * 777; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			hist_record_n(&r->hist, 1000 + x % (5000000u * (unsigned)(a + 1)), 1);
+			hist_record_n(all, 1000 + x % (5000000u * (unsigned)(a + 1)), 1);
+		}
+		r->requests = r->hist.count;
+		r->start_ns = 10;
+		r->end_ns = 20;
+		cr_assert_eq(agentmsg_result_encode(r, &fs, &err), 0, "%s", err.msg);
+		cr_assert_eq(agentmsg_result_decode(fs.f, fs.n, q, &err), 0, "%s", err.msg);
+		cr_assert_str_eq(q->agent, r->agent);
+		hist_merge(merged, &q->hist);
+		agentmsg_fields_free(&fs);
+		free(r);
+		free(q);
+	}
+	cr_assert(hist_equal(all, merged));
+	cr_assert_eq(hist_percentile(all, 99.9), hist_percentile(merged, 99.9));
+	free(all);
+	free(merged);
+}
+
+Test(agentmsg, result_refusals)
+{
+	struct agentmsg_result *r = xcalloc(1, sizeof *r), *q = xcalloc(1, sizeof *q);
+	struct agentmsg_fields fs;
+	struct agentmsg_field f[AGENTMSG_MAX_FIELDS];
+	struct rs_err err = { 0 };
+	size_t n;
+
+	memcpy(r->run, "0123456789abcdef", 17);
+	r->point = 1;
+	snprintf(r->agent, sizeof r->agent, "a1");
+	r->ok = 1;
+	hist_init(&r->hist);
+	hist_record_n(&r->hist, 5000, 10);
+	r->requests = 10;
+	cr_assert_eq(agentmsg_result_encode(r, &fs, &err), 0, "%s", err.msg);
+	/* A histogram that does not hold one value per request. */
+	n = edit(&fs, f, "requests", "11");
+	cr_assert_eq(agentmsg_result_decode(f, n, q, &err), -1);
+	cr_assert(strstr(err.msg, "10 values for 11 requests") != NULL, "%s", err.msg);
+	n = edit(&fs, f, "hist", "v1 10 50000 5000 5000 9999:10");
+	cr_assert_eq(agentmsg_result_decode(f, n, q, &err), -1);
+	cr_assert(strstr(err.msg, "field hist") != NULL, "%s", err.msg);
+	n = edit(&fs, f, "agent", "a b");
+	cr_assert_eq(agentmsg_result_decode(f, n, q, &err), -1);
+	cr_assert(strstr(err.msg, "not an agent id") != NULL, "%s", err.msg);
+	n = edit(&fs, f, "errors", "12");
+	cr_assert_eq(agentmsg_result_decode(f, n, q, &err), -1);
+	agentmsg_fields_free(&fs);
+	free(r);
+	free(q);
+}
+
+Test(agentmsg, alive)
+{
+	char buf[160], ver[40];
+
+	agentmsg_alive_encode(buf, sizeof buf, 123, "host-a");
+	cr_assert_eq(agentmsg_alive_decode(buf, strlen(buf), ver, sizeof ver), 0);
+	cr_assert_str_eq(ver, PACKAGE_VERSION);
+	cr_assert_eq(agentmsg_alive_decode("nospace", 7, ver, sizeof ver), -1);
+	cr_assert_eq(agentmsg_alive_decode("", 0, ver, sizeof ver), -1);
+}
