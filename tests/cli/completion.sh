@@ -62,7 +62,7 @@ offers_only() {
 
 offers "" -- run plot report import help --help --version
 offers_only r -- report run
-offers_only help "" -- import plot report run
+offers_only help "" -- agent import plot report run
 offers_only run --cli -- --clients
 offers_only run --sp -- --spawn --spawn-args --spawn-tcp --spawn-tls
 offers_only plot --me -- --metric
