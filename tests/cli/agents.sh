@@ -50,9 +50,11 @@ expect_status 2 "$RSWEEP" agent --control "$CTL" --id 'bad id'
 expect_status 2 timeout 20 "$RSWEEP" agent --control "$CTL" --id a1
 grep -q "taken by a live agent" "$T/err" || fail "a second a1 was not refused: $(cat "$T/err")"
 # Too few agents: the wait ends, naming who is there and who is missing.
-ccli sadd rsweep:agents ghost >/dev/null
+# An agent of another version is not taken, and named as such.
+ccli sadd rsweep:agents ghost old >/dev/null
+ccli set rsweep:agent:old "0.0.9 1 elsewhere" ex 60 >/dev/null
 expect_status 1 timeout 60 "$RSWEEP" run --control "$CTL" --agents 4 --agents-wait 1 \
 	--target t=unix://"$SOCK" -t get -P 1 -n 100 -q
-grep -q "3 heartbeating (a1, a2, a3); missing 1, registered but silent: ghost" "$T/err" ||
+grep -q "3 heartbeating (a1, a2, a3); missing 1, registered but silent: ghost, of another rsweep version: old (rsweep 0.0.9)" "$T/err" ||
 	fail "the wait did not name the missing: $(cat "$T/err")"
 exit 0
