@@ -422,8 +422,8 @@ static int agents_collect(struct agents *a, struct agents_take *k, uint64_t dead
 	return k->failed ? -1 : 0;
 }
 
-int agents_load(struct agents *a, const struct engine_job *job, const char *test, unsigned order,
-		int warm, struct engine_result *res, struct rs_err *err)
+int agents_load(struct agents *a, const struct engine_job *job, const char *test, int warm,
+		 struct engine_result *res, struct rs_err *err)
 {
 	struct agents_take k = { .warm = warm, .res = res };
 	size_t alive = 0, idx = 0;
@@ -431,7 +431,6 @@ int agents_load(struct agents *a, const struct engine_job *job, const char *test
 	uint64_t rtt, per, rest, longest = 0, deadline;
 	double expect;
 
-	(void)order;
 	memset(res, 0, sizeof *res);
 	hist_init(&res->hist);
 	hist_init(&res->service);

@@ -44,11 +44,11 @@ int agents_open(const struct agents_config *cfg, struct agents **out, struct rs_
 /* The control Redis's INFO run_id, to tell it from the target. */
 const char *agents_control_run_id(const struct agents *a);
 
-/* Run job (test named test, point number order) on the agents alive: a
+/* Run job (of the test named test) on the agents alive: a
  * warm-up (warm: by job->duration) or the timed window, into res as if one
  * engine had run it; seconds is from T to the last agent's last reply. */
-int agents_load(struct agents *a, const struct engine_job *job, const char *test, unsigned order,
-		int warm, struct engine_result *res, struct rs_err *err);
+int agents_load(struct agents *a, const struct engine_job *job, const char *test, int warm,
+		 struct engine_result *res, struct rs_err *err);
 
 /* The agents' columns of the last timed point: agents_ok, agents_expected,
  * skew_ms, agent_rps, and client_cpu_s summed over the agents (clients

@@ -782,14 +782,13 @@ static enum sweep_step sweep_cluster_ready(struct sweep *s, const struct workloa
 	return SWEEP_STEP_OK;
 }
 
-/* Run job (test t's, point p's; warm: the warm-up) on s's server, on every
- * master of its cluster, or from the agents. */
+/* Run job (test t's; warm: the warm-up) on s's server, on every master of
+ * its cluster, or from the agents. */
 static int sweep_load(struct sweep *s, const struct engine_job *job, const struct workload_test *t,
-		      const struct sweep_point *p, int warm, struct engine_result *res,
-		      struct rs_err *err)
+		      int warm, struct engine_result *res, struct rs_err *err)
 {
 	if (s->cfg->agents != NULL)
-		return agents_load(s->cfg->agents, job, t->name, p->order, warm, res, err);
+		return agents_load(s->cfg->agents, job, t->name, warm, res, err);
 	if (s->cl != NULL)
 		return cluster_load_run(s->cl, job, res, s->per, err);
 	return engine_run(s->e, job, res, err);
@@ -885,7 +884,7 @@ static enum sweep_step sweep_measure(struct sweep *s, const struct workload_test
 		struct engine_job warm = job;
 
 		warm.duration = cfg->warmup;
-		if (sweep_load(s, &warm, t, p, 1, &m.res, err) < 0) {
+		if (sweep_load(s, &warm, t, 1, &m.res, err) < 0) {
 			rs_err_prefix(err, "warm-up");
 			return SWEEP_STEP_RETRY;
 		}
@@ -894,7 +893,7 @@ static enum sweep_step sweep_measure(struct sweep *s, const struct workload_test
 		return SWEEP_STEP_RETRY;
 	sweep_iso_now(row->started_at, sizeof row->started_at);
 	host_sample(&m.h0);
-	if (sweep_load(s, &job, t, p, 0, &m.res, err) < 0)
+	if (sweep_load(s, &job, t, 0, &m.res, err) < 0)
 		return err->kind == RS_E_USAGE ? SWEEP_STEP_FINAL : SWEEP_STEP_RETRY;
 	host_sample(&m.h1);
 	if (sweep_stats(s, t->cmdstat, &m.calls1, &m.cpu1, s->cpu1, err) < 0)

@@ -25,9 +25,10 @@ grep -q "agent k3 stopped heartbeating" "$T/k.err" || fail "no line names the lo
 check_csv "$T/k.csv"
 [ "$(col "$T/k.csv" agents_ok | sort -u)" = 3 ] || fail "a row of the failed run is not of 3 agents"
 
-# ---- the same under --retries: it goes on with two, and says so in the rows
+# ---- the same under --retries (and a warm-up on the agents before each
+# point): it goes on with two, and says so in the rows
 start_agent k4
-timeout 180 "$RSWEEP" run $args --retries 3 -q -o "$T/r.csv" >/dev/null 2>"$T/r.err" &
+timeout 180 "$RSWEEP" run $args --retries 3 --warmup 0.1 -q -o "$T/r.csv" >/dev/null 2>"$T/r.err" &
 run=$!
 wait_rows "$T/r.csv" 2
 kill -KILL "$PID_k4"
