@@ -282,6 +282,37 @@ static int agent_report(struct agent *a, const struct agentmsg_result *r, struct
 	}
 }
 
+/* Whether run is one this agent may serve: its leader heartbeats, and it
+ * holds this agent's claim.  Returns 0 yes, 1 no (why says which), -1 the
+ * control Redis failed (why). */
+static int agent_run_known(struct agent *a, const char *run, struct rs_err *why)
+{
+	char lkey[96], ckey[96];
+	const char *exists[] = { "EXISTS", lkey };
+	const char *get[] = { "GET", ckey };
+	redisReply *r;
+	int ok;
+
+	snprintf(lkey, sizeof lkey, "%s%s%s", AGENTMSG_KEY_RESULTS, run, AGENTMSG_KEY_LEADER);
+	snprintf(ckey, sizeof ckey, "%s%s", AGENTMSG_KEY_CLAIM, a->cfg->id);
+	if (agent_cmd(a->c, &a->ctl, &r, why, 2, exists) < 0)
+		return -1;
+	ok = r->type == REDIS_REPLY_INTEGER && r->integer == 1;
+	freeReplyObject(r);
+	if (!ok) {
+		rs_err_setk(why, RS_E_INPUT, "unknown run %s: no leader heartbeats for it", run);
+		return 1;
+	}
+	if (agent_cmd(a->c, &a->ctl, &r, why, 2, get) < 0)
+		return -1;
+	ok = r->type == REDIS_REPLY_STRING && strcmp(r->str, run) == 0;
+	if (!ok)
+		rs_err_setk(why, RS_E_INPUT, "run %s has not claimed this agent (%s holds it)", run,
+			    r->type == REDIS_REPLY_STRING ? r->str : "no run");
+	freeReplyObject(r);
+	return ok ? 0 : 1;
+}
+
 /* Handle one work entry (its fields in e, a flat array of name, value). */
 static int agent_entry(struct agent *a, const redisReply *e, struct rs_err *err)
 {
@@ -321,6 +352,13 @@ static int agent_entry(struct agent *a, const redisReply *e, struct rs_err *err)
 		if (now - (int64_t)p.start_ns > AGENT_STALE_NS)
 			bad = rs_err_setk(&why, RS_E_INPUT, "its start is %.1f s past: no leader waits "
 					  "for it", (double)(now - (int64_t)p.start_ns) / 1e9);
+		else if ((bad = agent_run_known(a, p.run, &why)) > 0)
+			bad = -1;
+		else if (bad < 0) {
+			free(r);
+			*err = why;
+			return -1;
+		}
 	}
 	if (bad < 0) {
 		rs_log(RS_LOG_WARN, "work entry %s refused: %s", a->last_id, why.msg);

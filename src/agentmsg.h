@@ -27,7 +27,10 @@
 #define AGENTMSG_KEY_ALIVE "rsweep:agent:"           /* + ID: "VERSION PID HOST", EX 3 */
 #define AGENTMSG_KEY_WORK "rsweep:work:"             /* + ID: its stream of point messages */
 #define AGENTMSG_KEY_RESULTS "rsweep:run:"           /* + RUN + ":results": results stream */
+#define AGENTMSG_KEY_CLAIM "rsweep:claim:"           /* + ID: the RUN whose leader holds it */
+#define AGENTMSG_KEY_LEADER ":leader"                /* RESULTS + RUN + this: its leader lives */
 #define AGENTMSG_HEARTBEAT_TTL 3                     /* seconds a heartbeat lives */
+#define AGENTMSG_LEASE_TTL 5                         /* seconds a claim and a leader's key live */
 #define AGENTMSG_STREAM_MAX 1000                     /* XADD MAXLEN ~ */
 #define AGENTMSG_KEY_TTL 86400                       /* streams expire a day after use */
 

@@ -44,6 +44,7 @@ struct agents {
 	struct target_conn *c;
 	char run[AGENTMSG_RUN_LEN + 1];
 	char results_key[96];
+	char leader_key[96];
 	char last_id[48];
 	char ctl_run_id[48];
 	struct agents_member *m;
@@ -89,6 +90,49 @@ static int agents_alive(struct agents *a, const char *id, char *buf, size_t size
 	return 0;
 }
 
+/* Claim agent id for this run (SET NX, with the lease's expiry), or
+ * renew a claim that is this run's already.  Returns 1 claimed, 0 held by
+ * another run (holder: which), -1 on failure. */
+static int agents_claim(struct agents *a, const char *id, char *holder, size_t size,
+			struct rs_err *err)
+{
+	char key[96], ttl[16];
+	const char *set[] = { "SET", key, a->run, "NX", "EX", ttl };
+	const char *get[] = { "GET", key };
+	const char *exp[] = { "EXPIRE", key, ttl };
+	redisReply *r;
+	int mine;
+
+	snprintf(key, sizeof key, "%s%s", AGENTMSG_KEY_CLAIM, id);
+	snprintf(ttl, sizeof ttl, "%d", AGENTMSG_LEASE_TTL);
+	if (agents_cmd(a, &r, err, 6, set) < 0)
+		return -1;
+	mine = r->type != REDIS_REPLY_NIL;
+	freeReplyObject(r);
+	if (mine)
+		return 1;
+	if (agents_cmd(a, &r, err, 2, get) < 0)
+		return -1;
+	mine = r->type == REDIS_REPLY_STRING && strcmp(r->str, a->run) == 0;
+	snprintf(holder, size, "%.40s", r->type == REDIS_REPLY_STRING ? r->str : "?");
+	freeReplyObject(r);
+	if (!mine)
+		return 0;
+	return agents_cmd(a, NULL, err, 3, exp) < 0 ? -1 : 1;
+}
+
+/* The leader's own heartbeat: agents run only a run whose leader lives. */
+static int agents_lead(struct agents *a, struct rs_err *err)
+{
+	char ttl[16], alive[160], host[100] = "";
+	const char *set[] = { "SET", a->leader_key, alive, "EX", ttl };
+
+	gethostname(host, sizeof host - 1);
+	agentmsg_alive_encode(alive, sizeof alive, (long)getpid(), host);
+	snprintf(ttl, sizeof ttl, "%d", AGENTMSG_LEASE_TTL);
+	return agents_cmd(a, NULL, err, 5, set);
+}
+
 static int agents_id_cmp(const void *x, const void *y)
 {
 	return strcmp(((const struct agents_member *)x)->id, ((const struct agents_member *)y)->id);
@@ -96,8 +140,15 @@ static int agents_id_cmp(const void *x, const void *y)
 
 /* One look at who is there: the heartbeating agents of this version into
  * a->m (sorted by id), the others listed in silent and other. */
+static int agents_str_cmp(const void *x, const void *y)
+{
+	const redisReply *a = *(redisReply *const *)x, *b = *(redisReply *const *)y;
+
+	return strcmp(a->str ? a->str : "", b->str ? b->str : "");
+}
+
 static int agents_look(struct agents *a, struct sbuf *silent, struct sbuf *other,
-		       struct rs_err *err)
+		       struct sbuf *busy, struct rs_err *err)
 {
 	const char *argv[] = { "SMEMBERS", AGENTMSG_KEY_AGENTS };
 	redisReply *r;
@@ -107,7 +158,11 @@ static int agents_look(struct agents *a, struct sbuf *silent, struct sbuf *other
 	free(a->m);
 	a->m = xcalloc(r->elements + 1, sizeof *a->m);
 	a->n = 0;
-	for (size_t i = 0; r->type == REDIS_REPLY_ARRAY && i < r->elements; i++) {
+	/* By id: the same agents however often it is run. */
+	if (r->type == REDIS_REPLY_ARRAY && r->elements > 1)
+		qsort(r->element, r->elements, sizeof *r->element, agents_str_cmp);
+	for (size_t i = 0; r->type == REDIS_REPLY_ARRAY && i < r->elements &&
+			   a->n < a->cfg.n; i++) {
 		const redisReply *e = r->element[i];
 		char alive[160], ver[40];
 
@@ -124,6 +179,14 @@ static int agents_look(struct agents *a, struct sbuf *silent, struct sbuf *other
 		if (agentmsg_alive_decode(alive, strlen(alive), ver, sizeof ver) < 0 ||
 		    strcmp(ver, PACKAGE_VERSION) != 0) {
 			sbuf_item(other, ", ", "%s (rsweep %s)", e->str, ver);
+			continue;
+		}
+		switch (agents_claim(a, e->str, ver, sizeof ver, err)) {
+		case -1:
+			freeReplyObject(r);
+			return -1;
+		case 0:
+			sbuf_item(busy, ", ", "%s (run %s)", e->str, ver);
 			continue;
 		}
 		xstrlcpy(a->m[a->n].id, e->str, sizeof a->m[a->n].id);
@@ -165,7 +228,7 @@ int agents_open(const struct agents_config *cfg, struct agents **out, struct rs_
 {
 	struct agents *a = xcalloc(1, sizeof *a);
 	uint64_t deadline = engine_now_ns() + (uint64_t)(cfg->wait * 1e9);
-	char silent[256], other[256], have[256];
+	char silent[256], other[256], have[256], busy[256];
 	char *info;
 
 	*out = a;
@@ -176,6 +239,8 @@ int agents_open(const struct agents_config *cfg, struct agents **out, struct rs_
 	agents_run_id(a->run, sizeof a->run);
 	snprintf(a->results_key, sizeof a->results_key, "%s%s:results", AGENTMSG_KEY_RESULTS,
 		 a->run);
+	snprintf(a->leader_key, sizeof a->leader_key, "%s%s%s", AGENTMSG_KEY_RESULTS, a->run,
+		 AGENTMSG_KEY_LEADER);
 	/* A new run's stream: everything in it is this run's. */
 	snprintf(a->last_id, sizeof a->last_id, "0-0");
 	if (target_connect(&a->ctl, &a->c, err) < 0)
@@ -185,18 +250,17 @@ int agents_open(const struct agents_config *cfg, struct agents **out, struct rs_
 	target_info_field(info, "run_id", a->ctl_run_id, sizeof a->ctl_run_id);
 	free(info);
 	for (;;) {
-		struct sbuf s, o, h;
+		struct sbuf s, o, h, b;
 
+		sbuf_fixed(&b, busy, sizeof busy);
 		sbuf_fixed(&s, silent, sizeof silent);
 		sbuf_fixed(&o, other, sizeof other);
 		sbuf_fixed(&h, have, sizeof have);
-		if (agents_look(a, &s, &o, err) < 0)
+		if (agents_lead(a, err) < 0 || agents_look(a, &s, &o, &b, err) < 0)
 			return -1;
 		for (size_t i = 0; i < a->n; i++)
 			sbuf_item(&h, ", ", "%s", a->m[i].id);
 		if (a->n >= cfg->n) {
-			/* The first n by id: the same agents however often it is run. */
-			a->n = cfg->n;
 			rs_log(RS_LOG_DEBUG, "run %s: %u agents on %s: %s", a->run, cfg->n,
 			       a->ctl.desc, have);
 			return 0;
@@ -209,10 +273,11 @@ int agents_open(const struct agents_config *cfg, struct agents **out, struct rs_
 		agents_sleep_ms(100);
 	}
 	return rs_err_set(err, "waited %g s for %u agent%s on %s: %zu heartbeating%s%s%s; "
-			  "missing %zu%s%s%s%s", cfg->wait, cfg->n, cfg->n == 1 ? "" : "s",
+			  "missing %zu%s%s%s%s%s%s", cfg->wait, cfg->n, cfg->n == 1 ? "" : "s",
 			  a->ctl.desc, a->n, a->n ? " (" : "", have, a->n ? ")" : "",
 			  (size_t)cfg->n - a->n, silent[0] ? ", registered but silent: " : "", silent,
-			  other[0] ? ", of another rsweep version: " : "", other);
+			  other[0] ? ", of another rsweep version: " : "", other,
+			  busy[0] ? ", claimed by another leader: " : "", busy);
 }
 
 const char *agents_control_run_id(const struct agents *a)
@@ -265,11 +330,21 @@ static int agents_send(struct agents *a, const struct agents_member *m,
 /* Whether member m still heartbeats as it did when taken: 1 yes, 0 no. */
 static int agents_beating(struct agents *a, struct agents_member *m, struct rs_err *err)
 {
-	char alive[160];
+	char alive[160], holder[48];
 
 	if (agents_alive(a, m->id, alive, sizeof alive, err) < 0)
 		return -1;
-	return strcmp(alive, m->alive) == 0;
+	if (strcmp(alive, m->alive) != 0)
+		return 0;
+	/* Renew the claim; one another leader took (ours expired) loses it. */
+	switch (agents_claim(a, m->id, holder, sizeof holder, err)) {
+	case -1:
+		return -1;
+	case 0:
+		rs_log(RS_LOG_WARN, "agent %s is claimed by run %s now", m->id, holder);
+		return 0;
+	}
+	return 1;
 }
 
 /* What the collection of one point found. */
@@ -380,6 +455,8 @@ static int agents_collect(struct agents *a, struct agents_take *k, uint64_t dead
 		}
 		if (now >= next_beat) {
 			next_beat = now + 500000000ull;
+			if (agents_lead(a, err) < 0)
+				return -1;
 			for (size_t i = 0; i < a->n; i++) {
 				struct agents_member *m = &a->m[i];
 				int b;
@@ -436,6 +513,8 @@ int agents_load(struct agents *a, const struct engine_job *job, const char *test
 	hist_init(&res->service);
 	for (int i = 0; i < ENGINE_SLICES; i++)
 		res->slice_rps[i] = NAN;
+	if (agents_lead(a, err) < 0)
+		return -1;
 	/* Who is still there, before anything is sent: a point that would
 	 * go to fewer agents than were asked is partial, and fails. */
 	for (size_t i = 0; i < a->n; i++) {
@@ -549,8 +628,26 @@ const double *agents_skews(const struct agents *a, size_t *n)
 
 void agents_close(struct agents *a)
 {
+	struct rs_err e;
+
 	if (a == NULL)
 		return;
+	/* Let the agents go at once: another leader need not wait for the
+	 * leases to expire. */
+	if (a->c != NULL && !target_failed(a->c)) {
+		const char *del[] = { "DEL", a->leader_key };
+		char holder[48];
+
+		agents_cmd(a, NULL, &e, 2, del);
+		for (size_t i = 0; i < a->n; i++) {
+			char key[96];
+			const char *d[] = { "DEL", key };
+
+			snprintf(key, sizeof key, "%s%s", AGENTMSG_KEY_CLAIM, a->m[i].id);
+			if (agents_claim(a, a->m[i].id, holder, sizeof holder, &e) == 1)
+				agents_cmd(a, NULL, &e, 2, d);
+		}
+	}
 	target_close(a->c);
 	free(a->m);
 	free(a->skews);

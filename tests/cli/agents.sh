@@ -38,6 +38,23 @@ done
 ccli keys 'rsweep:run:*:results' | grep -q results || fail "no results stream on the control Redis"
 [ "$(ccli ttl "$(ccli keys 'rsweep:run:*:results' | head -1)")" -gt 0 ] || fail "results stream does not expire"
 
+# A second leader does not take agents a live leader holds: it names them.
+timeout 120 "$RSWEEP" run --control "$CTL" --agents 3 --target t=unix://"$SOCK" -t get -P 1 \
+	--repeat 30 -n 20000 -c 2 -q -o "$T/first.csv" >/dev/null 2>"$T/first.err" &
+first=$!
+wait_rows "$T/first.csv" 1
+# Its own target: the first one's keys would stop it at the guard.
+"$REDIS_SERVER" --port 0 --unixsocket "$T/t2.sock" --unixsocketperm 700 --save '' \
+	--appendonly no --daemonize no --dir "$T" --logfile "$T/t2.log" &
+AGENT_PIDS="$AGENT_PIDS $!"
+wait_for 5 "the second target started" sh -c "redis-cli -s '$T/t2.sock' ping 2>/dev/null | grep -q PONG"
+expect_status 1 timeout 60 "$RSWEEP" run --control "$CTL" --agents 1 --agents-wait 1 \
+	--target t2=unix://"$T/t2.sock" -t get -P 1 -n 100 -q
+grep -q "claimed by another leader: a1 (run [0-9a-f]*), a2" "$T/err" ||
+	fail "the second leader did not name the claimed agents: $(cat "$T/err")"
+wait "$first" || fail "the first leader failed: $(cat "$T/first.err")"
+[ "$(rows "$T/first.csv")" = 30 ] || fail "the first leader wrote $(rows "$T/first.csv") rows"
+
 # The control Redis must not be the target: by address, and by process.
 expect_status 2 "$RSWEEP" run --control "unix://$SOCK" --agents 1 --target t=unix://"$SOCK" -t get -P 1 -n 10 -q
 grep -q "control Redis must be another server" "$T/err" || fail "no refusal: $(cat "$T/err")"

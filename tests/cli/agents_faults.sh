@@ -4,7 +4,8 @@
 # with the two left and no row claims three after the loss; a stalled
 # agent (SIGSTOP) fails its point by the heartbeat's deadline; a leader
 # killed mid-sweep leaves the agents waiting, and --resume takes them over;
-# a message an agent must not run (unknown field, too old) is refused.
+# a message an agent must not run (unknown field, too old, a run without a
+# leader) is refused.
 . "$RS_SRCDIR/tests/cli/lib.sh"
 . "$RS_SRCDIR/tests/cli/agents_lib.sh"
 
@@ -74,8 +75,10 @@ expect_status 0 timeout 120 "$RSWEEP" run --control "$CTL" --agents 3 --agents-w
 check_csv "$T/l.csv"
 [ "$(rows "$T/l.csv")" = 12 ] || fail "$(rows "$T/l.csv") rows after --resume, wanted 12"
 
-# ---- what an agent refuses: a field it does not know, a start long past
+# ---- what an agent refuses: a field it does not know, a start long past, a
+# run whose leader does not heartbeat
 v=$("$RSWEEP" --version | cut -d' ' -f2)
+calls=$(get_calls)
 now=$(ccli time | head -1)
 msg="v $v run 0123456789abcdef point 1 kind point target unix://$SOCK test GET depth 1 mode lockstep
 clients 1 threads 1 keyspace 0 data 3 seed 1 requests 10 duration 0 timeout 5"
@@ -83,8 +86,13 @@ clients 1 threads 1 keyspace 0 data 3 seed 1 requests 10 duration 0 timeout 5"
 ccli xadd rsweep:work:s2 '*' $msg start "${now}000000000" cmd FLUSHALL >/dev/null
 # shellcheck disable=SC2086
 ccli xadd rsweep:work:s2 '*' $msg start "$((now - 60))000000000" >/dev/null
-wait_for 10 "two refusals in the results" sh -c \
-	"[ \"\$(redis-cli -s '$CTL_SOCK' xlen rsweep:run:0123456789abcdef:results)\" = 2 ]"
+# shellcheck disable=SC2086
+ccli xadd rsweep:work:s2 '*' $msg start "$((now + 1))000000000" >/dev/null
+wait_for 10 "three refusals in the results" sh -c \
+	"[ \"\$(redis-cli -s '$CTL_SOCK' xlen rsweep:run:0123456789abcdef:results)\" = 3 ]"
+ccli xrange rsweep:run:0123456789abcdef:results - + | grep -q "unknown run 0123456789abcdef: no leader heartbeats" ||
+	fail "a message of a run without a leader was not refused"
+[ "$(get_calls)" = "$calls" ] || fail "an agent ran a refused message: $calls GETs before, $(get_calls) after"
 ccli xrange rsweep:run:0123456789abcdef:results - + | grep -q "unknown field 'cmd'" ||
 	fail "the unknown field was not refused: $(ccli xrange rsweep:run:0123456789abcdef:results - +)"
 ccli xrange rsweep:run:0123456789abcdef:results - + | grep -q "s past: no leader waits" ||
