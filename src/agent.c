@@ -34,6 +34,7 @@ struct agent {
 	struct target_conn *c;
 	char alive_key[96], work_key[96], alive[160];
 	char last_id[48];         /* the last work entry read */
+	char last_target[TARGETS_URI_MAX]; /* where the last point's load went */
 	int64_t offset;           /* control_ns = monotonic + offset */
 	uint64_t rtt;
 	/* the heartbeat thread */
@@ -178,14 +179,13 @@ static void agent_point(struct agent *a, const struct agentmsg_point *p, struct 
 	struct host_sample h0, h1;
 	struct rs_err err = { 0 };
 	uint64_t start_mono, t0, t1;
-	static char last_target[TARGETS_URI_MAX];
 
 	if (agent_target(a, p, &d, &t, &err) < 0)
 		goto failed;
 	/* The log says where the load goes, every time that changes. */
-	if (strcmp(last_target, p->target) != 0) {
+	if (strcmp(a->last_target, p->target) != 0) {
 		rs_log(RS_LOG_INFO, "run %s: load goes to %s (%s)", p->run, p->target, t.desc);
-		xstrlcpy(last_target, p->target, sizeof last_target);
+		xstrlcpy(a->last_target, p->target, sizeof a->last_target);
 	}
 	rs_log(RS_LOG_DEBUG, "run %s: %s %llu: %s P=%u, %llu requests, %g s", p->run,
 	       p->kind == AGENTMSG_WARMUP ? "warm-up" : "point", (unsigned long long)p->point,

@@ -25,8 +25,11 @@
  * and the result stream's XREAD block. */
 #define AGENTS_POLL_MS 200
 /* The floor of an agent's expected rate, for the deadline of a point by
- * requests: a share of n requests is given n ms, plus --timeout. */
-#define AGENTS_MIN_RPS 1000.0
+ * requests: a share of n requests is given n / 100 seconds, plus
+ * --timeout.  Generous: a stalled or dead agent is caught by its
+ * heartbeat within seconds, and a stuck load by the engine's --timeout;
+ * this bounds only an agent that heartbeats and never answers. */
+#define AGENTS_MIN_RPS 100.0
 
 struct agents_member {
 	char id[AGENTMSG_ID_MAX];
