@@ -5,7 +5,8 @@
 # agent (SIGSTOP) fails its point by the heartbeat's deadline; a leader
 # killed mid-sweep leaves the agents waiting, and --resume takes them over;
 # a message an agent must not run (unknown field, too old, a run without a
-# leader) is refused.
+# leader) is refused; an agent that cannot reach the target says so, and so
+# does its leader.
 . "$RS_SRCDIR/tests/cli/lib.sh"
 . "$RS_SRCDIR/tests/cli/agents_lib.sh"
 
@@ -98,4 +99,17 @@ ccli xrange rsweep:run:0123456789abcdef:results - + | grep -q "unknown field 'cm
 ccli xrange rsweep:run:0123456789abcdef:results - + | grep -q "s past: no leader waits" ||
 	fail "the old message was not refused"
 grep -q "refused: unknown field 'cmd'" "$T/agent-s2.log" || fail "the agent's log does not say why"
+
+# ---- an agent that cannot reach the target: one line on each side.  The
+# leader has the password (REDISCLI_AUTH), the agents do not.
+"$REDIS_SERVER" --port 0 --unixsocket "$T/pw.sock" --unixsocketperm 700 --save '' \
+	--appendonly no --daemonize no --dir "$T" --logfile "$T/pw.log" --requirepass sesame &
+AGENT_PIDS="$AGENT_PIDS $!"
+wait_for 5 "the password server started" sh -c "redis-cli -s '$T/pw.sock' ping 2>/dev/null | grep -q NOAUTH"
+expect_status 1 env REDISCLI_AUTH=sesame timeout 60 "$RSWEEP" run --control "$CTL" --agents 1 \
+	--target p=unix://"$T/pw.sock" -t get -P 1 -n 100 -q
+grep -q "agent k1: .*unix:$T/pw.sock: the server needs a password" "$T/err" ||
+	fail "the leader does not say which agent could not reach the target: $(cat "$T/err")"
+grep -q "point [0-9]* failed: .*unix:$T/pw.sock: the server needs a password" "$T/agent-k1.log" ||
+	fail "the agent's log does not say it could not reach the target"
 exit 0
