@@ -242,18 +242,15 @@ done:
 }
 
 /* XADD the result r to its run's results stream, capped, expiring. */
-static int agent_report(struct agent *a, const struct agentmsg_result *r, struct rs_err *err)
+int agent_xadd(struct target_conn *c, const struct target *t, const char *key,
+	       const struct agentmsg_fields *fs, struct rs_err *err)
 {
-	struct agentmsg_fields fs;
 	const char *argv[8 + 2 * AGENTMSG_MAX_FIELDS];
 	size_t len[8 + 2 * AGENTMSG_MAX_FIELDS];
-	char key[96], cap[16], ttl[16];
+	char cap[16], ttl[16];
 	redisReply *rep;
-	int argc = 0, rc;
+	int argc = 0;
 
-	if (agentmsg_result_encode(r, &fs, err) < 0)
-		return -1;
-	snprintf(key, sizeof key, "%s%s:results", AGENTMSG_KEY_RESULTS, r->run);
 	snprintf(cap, sizeof cap, "%d", AGENTMSG_STREAM_MAX);
 	snprintf(ttl, sizeof ttl, "%d", AGENTMSG_KEY_TTL);
 	argv[argc++] = "XADD";
@@ -264,22 +261,34 @@ static int agent_report(struct agent *a, const struct agentmsg_result *r, struct
 	argv[argc++] = "*";
 	for (int i = 0; i < argc; i++)
 		len[i] = strlen(argv[i]);
-	for (size_t i = 0; i < fs.n; i++) {
-		argv[argc] = fs.f[i].name;
-		len[argc++] = fs.f[i].name_len;
-		argv[argc] = fs.f[i].value;
-		len[argc++] = fs.f[i].value_len;
+	for (size_t i = 0; i < fs->n; i++) {
+		argv[argc] = fs->f[i].name;
+		len[argc++] = fs->f[i].name_len;
+		argv[argc] = fs->f[i].value;
+		len[argc++] = fs->f[i].value_len;
 	}
-	rc = target_command(a->c, &a->ctl, argc, argv, len, &rep, err);
-	agentmsg_fields_free(&fs);
-	if (rc < 0)
+	if (target_command(c, t, argc, argv, len, &rep, err) < 0)
 		return -1;
 	freeReplyObject(rep);
 	{
 		const char *exp[] = { "EXPIRE", key, ttl };
 
-		return agent_cmd(a->c, &a->ctl, NULL, err, 3, exp);
+		return agent_cmd(c, t, NULL, err, 3, exp);
 	}
+}
+
+static int agent_report(struct agent *a, const struct agentmsg_result *r, struct rs_err *err)
+{
+	struct agentmsg_fields fs;
+	char key[96];
+	int rc;
+
+	if (agentmsg_result_encode(r, &fs, err) < 0)
+		return -1;
+	snprintf(key, sizeof key, "%s%s:results", AGENTMSG_KEY_RESULTS, r->run);
+	rc = agent_xadd(a->c, &a->ctl, key, &fs, err);
+	agentmsg_fields_free(&fs);
+	return rc;
 }
 
 /* Whether run is one this agent may serve: its leader heartbeats, and it

@@ -43,4 +43,11 @@ int agent_run(const struct agent_config *cfg, struct rs_err *err);
 int agent_clock(struct target_conn *c, const struct target *t, unsigned samples,
 		int64_t *offset, uint64_t *rtt_ns, struct rs_err *err);
 
+struct agentmsg_fields;
+/* XADD the message fs to the stream key on the control Redis, capped at
+ * AGENTMSG_STREAM_MAX entries, and give the stream AGENTMSG_KEY_TTL
+ * seconds to live: both sides' one way to post.  Returns 0 or -1. */
+int agent_xadd(struct target_conn *c, const struct target *t, const char *key,
+	       const struct agentmsg_fields *fs, struct rs_err *err);
+
 #endif

@@ -293,41 +293,15 @@ static int agents_send(struct agents *a, const struct agents_member *m,
 		       const struct agentmsg_point *p, struct rs_err *err)
 {
 	struct agentmsg_fields fs;
-	const char *argv[8 + 2 * AGENTMSG_MAX_FIELDS];
-	size_t len[8 + 2 * AGENTMSG_MAX_FIELDS];
-	char key[96], cap[16], ttl[16];
-	redisReply *r;
-	int argc = 0, rc;
+	char key[96];
+	int rc;
 
 	if (agentmsg_point_encode(p, &fs, err) < 0)
 		return -1;
 	snprintf(key, sizeof key, "%s%s", AGENTMSG_KEY_WORK, m->id);
-	snprintf(cap, sizeof cap, "%d", AGENTMSG_STREAM_MAX);
-	snprintf(ttl, sizeof ttl, "%d", AGENTMSG_KEY_TTL);
-	argv[argc++] = "XADD";
-	argv[argc++] = key;
-	argv[argc++] = "MAXLEN";
-	argv[argc++] = "~";
-	argv[argc++] = cap;
-	argv[argc++] = "*";
-	for (int i = 0; i < argc; i++)
-		len[i] = strlen(argv[i]);
-	for (size_t i = 0; i < fs.n; i++) {
-		argv[argc] = fs.f[i].name;
-		len[argc++] = fs.f[i].name_len;
-		argv[argc] = fs.f[i].value;
-		len[argc++] = fs.f[i].value_len;
-	}
-	rc = target_command(a->c, &a->ctl, argc, argv, len, &r, err);
+	rc = agent_xadd(a->c, &a->ctl, key, &fs, err);
 	agentmsg_fields_free(&fs);
-	if (rc < 0)
-		return rs_err_prefix(err, "control");
-	freeReplyObject(r);
-	{
-		const char *exp[] = { "EXPIRE", key, ttl };
-
-		return agents_cmd(a, NULL, err, 3, exp);
-	}
+	return rc < 0 ? rs_err_prefix(err, "control") : 0;
 }
 
 /* Whether member m still heartbeats as it did when taken: 1 yes, 0 no. */

@@ -20,5 +20,9 @@ struct target;
  * and t, with the connection options of cfg.  Returns 0 or -1 (RS_E_USAGE). */
 int cmd_agent_control(const struct rs_config *cfg, struct targets_def *d, struct target *t,
 		      struct rs_err *err);
+struct target_tls;
+/* The TLS options of cfg (--insecure, --sni, --cacert, ...) into tls,
+ * whose on stays as it is. */
+void cmd_tls_settings(const struct rs_config *cfg, struct target_tls *tls);
 
 #endif

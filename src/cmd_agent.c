@@ -43,14 +43,7 @@ int cmd_agent_control(const struct rs_config *cfg, struct targets_def *d, struct
 	t->timeout = cfg->timeout > 0 ? cfg->timeout : 10;
 	if (d->tls) {
 		t->tls.on = 1;
-		t->tls.insecure = cfg->insecure;
-		t->tls.sni = cfg->sni;
-		t->tls.cacert = cfg->cacert;
-		t->tls.cacertdir = cfg->cacertdir;
-		t->tls.cert = cfg->cert;
-		t->tls.key = cfg->key;
-		t->tls.ciphers = cfg->tls_ciphers;
-		t->tls.ciphersuites = cfg->tls_ciphersuites;
+		cmd_tls_settings(cfg, &t->tls);
 	}
 	target_describe(t);
 	return 0;

@@ -189,6 +189,18 @@ static int run_check_tls(const struct rs_config *cfg, struct rs_err *err)
 	return 0;
 }
 
+void cmd_tls_settings(const struct rs_config *cfg, struct target_tls *tls)
+{
+	tls->insecure = cfg->insecure;
+	tls->sni = cfg->sni;
+	tls->cacert = cfg->cacert;
+	tls->cacertdir = cfg->cacertdir;
+	tls->cert = cfg->cert;
+	tls->key = cfg->key;
+	tls->ciphers = cfg->tls_ciphers;
+	tls->ciphersuites = cfg->tls_ciphersuites;
+}
+
 /* Checks that need more than one option; all before anything is touched. */
 static int run_check(struct rs_config *cfg, struct rs_err *err)
 {
@@ -619,14 +631,7 @@ static int run_target(const struct rs_config *cfg, double timeout, struct run_tg
 		t->tls.on = cfg->tls;
 	}
 	if (t->tls.on && !g->spawned) {
-		t->tls.insecure = cfg->insecure;
-		t->tls.sni = cfg->sni;
-		t->tls.cacert = cfg->cacert;
-		t->tls.cacertdir = cfg->cacertdir;
-		t->tls.cert = cfg->cert;
-		t->tls.key = cfg->key;
-		t->tls.ciphers = cfg->tls_ciphers;
-		t->tls.ciphersuites = cfg->tls_ciphersuites;
+		cmd_tls_settings(cfg, &t->tls);
 	}
 	target_describe(t);
 	/* Messages name the real socket; rows, the stable description. */
