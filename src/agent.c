@@ -27,6 +27,8 @@
  * leader that died left it, or it waited in the stream while the agent was
  * stopped; either way nobody is measuring it. */
 #define AGENT_STALE_NS 1000000000LL
+/* A start further ahead than this is no leader's (it plans a second at most). */
+#define AGENT_AHEAD_NS 10000000000LL
 
 struct agent {
 	const struct agent_config *cfg;
@@ -43,6 +45,15 @@ struct agent {
 	volatile int hb_quit;
 	volatile int hb_failed;
 	char hb_why[RS_ERR_LEN];
+	/* While a point runs (serving set, serving_run its run): the heartbeat
+	 * checks each second that the run still holds this agent's claim,
+	 * and sets abandon when it does not (the leader dropped this agent,
+	 * or died and its claim expired), or when the agent is stopped: the
+	 * engine then ends at once, and the agent loads no target nobody
+	 * measures. */
+	int serving;
+	char serving_run[AGENTMSG_RUN_LEN + 1];
+	volatile sig_atomic_t abandon;
 };
 
 /* Run argv on c, replying into *r (NULL: freed here). */
@@ -101,21 +112,37 @@ static void *agent_heartbeat(void *arg)
 	struct agent *a = arg;
 	struct target_conn *c = NULL;
 	struct rs_err e = { 0 };
-	char ttl[16];
+	char ttl[16], ckey[96];
 
 	snprintf(ttl, sizeof ttl, "%d", AGENTMSG_HEARTBEAT_TTL);
+	snprintf(ckey, sizeof ckey, "%s%s", AGENTMSG_KEY_CLAIM, a->cfg->id);
 	if (target_connect(&a->ctl, &c, &e) < 0)
 		goto failed;
 	while (!a->hb_quit) {
 		const char *set[] = { "SET", a->alive_key, a->alive, "EX", ttl };
 		const char *sadd[] = { "SADD", AGENTMSG_KEY_AGENTS, a->cfg->id };
+		const char *get[] = { "GET", ckey };
 		struct timespec ts = { 0, 100 * 1000 * 1000 };
+		redisReply *r;
 
 		if (agent_cmd(c, &a->ctl, NULL, &e, 5, set) < 0 ||
 		    agent_cmd(c, &a->ctl, NULL, &e, 3, sadd) < 0)
 			goto failed;
-		for (int i = 0; i < 10 && !a->hb_quit; i++)
+		if (__atomic_load_n(&a->serving, __ATOMIC_ACQUIRE)) {
+			if (agent_cmd(c, &a->ctl, &r, &e, 2, get) < 0)
+				goto failed;
+			if (r->type != REDIS_REPLY_STRING || strcmp(r->str, a->serving_run) != 0) {
+				rs_log(RS_LOG_WARN, "run %s no longer holds this agent: its load stops",
+				       a->serving_run);
+				a->abandon = 1;
+			}
+			freeReplyObject(r);
+		}
+		for (int i = 0; i < 10 && !a->hb_quit; i++) {
+			if (a->cfg->stop != NULL && *a->cfg->stop)
+				a->abandon = 1;
 			nanosleep(&ts, NULL);
+		}
 	}
 	target_close(c);
 	return NULL;
@@ -206,14 +233,20 @@ static void agent_point(struct agent *a, const struct agentmsg_point *p, struct 
 			.depth = p->depth, .mode = p->window ? ENGINE_WINDOW : ENGINE_LOCKSTEP,
 			.requests = p->requests, .duration = p->duration, .timeout = p->timeout,
 			.max_reply = sweep_max_reply(p->data_size), .expect = w.v[0].expect,
-			.stop = a->cfg->stop,
+			.stop = &a->abandon,
 		};
+		int rc;
 
+		a->abandon = a->cfg->stop != NULL && *a->cfg->stop;
+		memcpy(a->serving_run, p->run, sizeof a->serving_run);
+		__atomic_store_n(&a->serving, 1, __ATOMIC_RELEASE);
 		start_mono = (uint64_t)((int64_t)p->start_ns - a->offset);
-		agent_sleep_until(start_mono, a->cfg->stop);
+		agent_sleep_until(start_mono, &a->abandon);
 		host_sample(&h0);
 		t0 = engine_now_ns();
-		if (engine_run(e, &job, &res, &err) < 0)
+		rc = engine_run(e, &job, &res, &err);
+		__atomic_store_n(&a->serving, 0, __ATOMIC_RELEASE);
+		if (rc < 0)
 			goto failed;
 		t1 = engine_now_ns();
 		host_sample(&h1);
@@ -361,6 +394,9 @@ static int agent_entry(struct agent *a, const redisReply *e, struct rs_err *err)
 		if (now - (int64_t)p.start_ns > AGENT_STALE_NS)
 			bad = rs_err_setk(&why, RS_E_INPUT, "its start is %.1f s past: no leader waits "
 					  "for it", (double)(now - (int64_t)p.start_ns) / 1e9);
+		else if ((int64_t)p.start_ns - now > AGENT_AHEAD_NS)
+			bad = rs_err_setk(&why, RS_E_INPUT, "its start is %.1f s ahead: no leader "
+					  "plans that far", (double)((int64_t)p.start_ns - now) / 1e9);
 		else if ((bad = agent_run_known(a, p.run, &why)) > 0)
 			bad = -1;
 		else if (bad < 0) {

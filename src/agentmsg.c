@@ -40,6 +40,8 @@ struct agentmsg_def {
 #define PT(f) offsetof(struct agentmsg_point, f), sizeof(((struct agentmsg_point *)0)->f)
 #define RS(f) offsetof(struct agentmsg_result, f), sizeof(((struct agentmsg_result *)0)->f)
 #define U64MAX 18446744073709551615.0
+/* Instants: the agents do signed arithmetic on them. */
+#define I64MAX 9223372036854775807.0
 
 static const struct agentmsg_def agentmsg_point_defs[] = {
 	{ "v", AT_VERSION, 0, 0, 0, 0 },
@@ -57,7 +59,7 @@ static const struct agentmsg_def agentmsg_point_defs[] = {
 	{ "seed", AT_U64, PT(seed), 0, U64MAX },
 	{ "requests", AT_U64, PT(requests), 0, 1e15 },
 	{ "duration", AT_DBL, PT(duration), 0, 86400 },
-	{ "start", AT_U64, PT(start_ns), 1, U64MAX },
+	{ "start", AT_U64, PT(start_ns), 1, I64MAX },
 	{ "timeout", AT_DBL, PT(timeout), 0.001, 86400 },
 };
 
@@ -73,8 +75,8 @@ static const struct agentmsg_def agentmsg_result_defs[] = {
 	{ "errors", AT_U64, RS(errors), 0, 1e15 },
 	{ "misses", AT_U64, RS(misses), 0, 1e15 },
 	{ "seconds", AT_DBL, RS(seconds), 0, 1e7 },
-	{ "start", AT_U64, RS(start_ns), 0, U64MAX },
-	{ "end", AT_U64, RS(end_ns), 0, U64MAX },
+	{ "start", AT_U64, RS(start_ns), 0, I64MAX },
+	{ "end", AT_U64, RS(end_ns), 0, I64MAX },
 	{ "cpu", AT_DBL, RS(cpu_s), 0, 1e7 },
 	{ "first_error", AT_TEXT, RS(first_error), 0, 0 },
 	{ "hist", AT_HIST, RS(hist), 0, 0 },
@@ -267,8 +269,10 @@ static int agentmsg_field(const struct agentmsg_def *d, const char *v, size_t n,
 	case AT_TEXT:
 		break;
 	case AT_U64: case AT_UNS:
+		/* The two limits a double cannot hold exactly, spelt out. */
 		if (num_parse_u64(tmp, (uint64_t)d->min, d->max >= U64MAX ? UINT64_MAX :
-				  (uint64_t)d->max, 0, &u, err) < 0)
+				  d->max >= I64MAX ? (uint64_t)INT64_MAX : (uint64_t)d->max, 0, &u,
+				  err) < 0)
 			return rs_err_prefix(err, "field %s", d->name), rs_err_as(err, RS_E_INPUT);
 		if (d->type == AT_U64)
 			*(uint64_t *)(void *)p = u;

@@ -53,6 +53,7 @@ struct agents {
 	struct agents_member *m;
 	size_t n;
 	uint64_t seq;             /* point messages sent: each one's number */
+	int dropped;              /* an agent was given up during the point under way */
 	/* the last timed point */
 	unsigned ok;
 	double skew_ms, cpu_s;
@@ -122,6 +123,48 @@ static int agents_claim(struct agents *a, const char *id, char *holder, size_t s
 	if (!mine)
 		return 0;
 	return agents_cmd(a, NULL, err, 3, exp) < 0 ? -1 : 1;
+}
+
+/* Give up agent m for the rest of the run, and let it know: its claim
+ * goes, so that its heartbeat stops a load it may still be running
+ * (within a second) instead of loading a point nobody measures. */
+static void agents_drop(struct agents *a, struct agents_member *m)
+{
+	char key[96];
+	const char *del[] = { "DEL", key };
+	struct rs_err e;
+
+	m->dead = 1;
+	a->dropped = 1;
+	snprintf(key, sizeof key, "%s%s", AGENTMSG_KEY_CLAIM, m->id);
+	if (a->c != NULL && !target_failed(a->c))
+		(void)agents_cmd(a, NULL, &e, 2, del);
+}
+
+/* Forget the agents of the set that no longer heartbeat: one killed
+ * (SIGKILL, out of memory) never unregistered, and a launcher that names
+ * agents after their pods would grow the set without end.  One that is
+ * only stopped adds itself again when it goes on. */
+static void agents_prune(struct agents *a)
+{
+	const char *members[] = { "SMEMBERS", AGENTMSG_KEY_AGENTS };
+	redisReply *r;
+	struct rs_err e;
+
+	if (agents_cmd(a, &r, &e, 2, members) < 0)
+		return;
+	for (size_t i = 0; r->type == REDIS_REPLY_ARRAY && i < r->elements; i++) {
+		const redisReply *m = r->element[i];
+		const char *srem[] = { "SREM", AGENTMSG_KEY_AGENTS, m->str };
+		char alive[160];
+
+		if (m->type != REDIS_REPLY_STRING ||
+		    agents_alive(a, m->str, alive, sizeof alive, &e) < 0)
+			continue;
+		if (alive[0] == '\0')
+			(void)agents_cmd(a, NULL, &e, 3, srem);
+	}
+	freeReplyObject(r);
 }
 
 /* The leader's own heartbeat: agents run only a run whose leader lives. */
@@ -219,6 +262,10 @@ static void agents_run_id(char *buf, size_t size)
 	x ^= x >> 31;
 	snprintf(buf, size, "%016llx", (unsigned long long)x);
 }
+
+/* After a point lost an agent: a second for its heartbeat to see its
+ * claim gone, a tick for its engine to stop, and a margin. */
+#define AGENTS_SETTLE_MS 2000
 
 static void agents_sleep_ms(unsigned ms)
 {
@@ -328,6 +375,7 @@ static int agents_beating(struct agents *a, struct agents_member *m, struct rs_e
 struct agents_take {
 	uint64_t seq, start_ns;
 	int warm;
+	int counted;              /* -n: each agent's requests must be its share */
 	size_t want, got;
 	uint64_t end_ns;          /* the latest end */
 	struct engine_result *res;
@@ -372,11 +420,18 @@ static void agents_result(struct agents *a, struct agents_take *k, const redisRe
 	}
 	m->answered = 1;
 	k->got++;
+	/* A whole result of a count run has its share, exactly: the row's
+	 * requests must be what the server ran. */
+	if (r->ok && !k->warm && k->counted && r->requests != m->share) {
+		r->ok = 0;
+		snprintf(r->error, sizeof r->error, "reported %llu requests of a share of %llu",
+			 (unsigned long long)r->requests, (unsigned long long)m->share);
+	}
 	if (!r->ok) {
 		if (!k->failed)
 			rs_err_set(err, "agent %s: %s", m->id, r->error);
 		k->failed = 1;
-		m->dead = 1;
+		agents_drop(a, m);
 		free(r);
 		return;
 	}
@@ -423,7 +478,7 @@ static int agents_collect(struct agents *a, struct agents_take *k, uint64_t dead
 			for (size_t i = 0; i < a->n; i++)
 				if (!a->m[i].dead && !a->m[i].answered) {
 					sbuf_item(&b, ", ", "%s", a->m[i].id);
-					a->m[i].dead = 1;
+					agents_drop(a, &a->m[i]);
 				}
 			if (!k->failed)
 				rs_err_set(err, "no result by the point's deadline from agent%s %s",
@@ -448,7 +503,7 @@ static int agents_collect(struct agents *a, struct agents_take *k, uint64_t dead
 							   "%s%s within %d s)", m->id, AGENTMSG_KEY_ALIVE,
 							   m->id, AGENTMSG_HEARTBEAT_TTL);
 					k->failed = 1;
-					m->dead = 1;
+					agents_drop(a, m);
 					k->want--;
 				}
 			}
@@ -504,7 +559,7 @@ int agents_load(struct agents *a, const struct engine_job *job, const char *test
 		if ((b = agents_beating(a, m, err)) < 0)
 			return -1;
 		if (b == 0) {
-			m->dead = 1;
+			agents_drop(a, m);
 			return rs_err_set(err, "agent %s stopped heartbeating (no %s%s within %d s)",
 					  m->id, AGENTMSG_KEY_ALIVE, m->id, AGENTMSG_HEARTBEAT_TTL);
 		}
@@ -556,8 +611,16 @@ int agents_load(struct agents *a, const struct engine_job *job, const char *test
 	}
 	expect = job->duration > 0 ? job->duration : (double)longest / AGENTS_MIN_RPS;
 	deadline = (uint64_t)((int64_t)k.start_ns - offset) + (uint64_t)((expect + job->timeout) * 1e9);
-	if (agents_collect(a, &k, deadline, err) < 0)
+	a->dropped = 0;
+	k.counted = job->duration <= 0;
+	if (agents_collect(a, &k, deadline, err) < 0) {
+		/* A dropped agent may still be loading: its heartbeat sees its
+		 * claim gone within a second, its engine stops within a tick;
+		 * the next flush waits for that. */
+		if (a->dropped)
+			agents_sleep_ms(AGENTS_SETTLE_MS);
 		return -1;
+	}
 	res->seconds = k.end_ns > k.start_ns ? (double)(k.end_ns - k.start_ns) / 1e9 : 0;
 	if (warm)
 		return 0;
@@ -609,13 +672,25 @@ void agents_close(struct agents *a)
 
 	if (a == NULL)
 		return;
+	/* A ^C fails the command under way and with it the connection: a
+	 * fresh one, deaf to the stop, so that the keys below still go and the
+	 * agents stop loading now, not when the leases expire. */
+	if (a->c != NULL && target_failed(a->c)) {
+		target_close(a->c);
+		a->c = NULL;
+		a->ctl.stop = NULL;
+		if (target_connect(&a->ctl, &a->c, &e) < 0)
+			a->c = NULL;
+	}
 	/* Let the agents go at once: another leader need not wait for the
-	 * leases to expire. */
+	 * leases to expire, and an agent still loading stops (its heartbeat
+	 * sees its claim gone). */
 	if (a->c != NULL && !target_failed(a->c)) {
 		const char *del[] = { "DEL", a->leader_key };
 		char holder[48];
 
 		agents_cmd(a, NULL, &e, 2, del);
+		agents_prune(a);
 		for (size_t i = 0; i < a->n; i++) {
 			char key[96];
 			const char *d[] = { "DEL", key };

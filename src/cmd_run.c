@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agentmsg.h"
 #include "agents.h"
 #include "cmd.h"
 #include "histfile.h"
@@ -792,6 +793,26 @@ static enum sweep_status run_agents(const struct rs_config *cfg, struct run_job 
 		return SWEEP_FAILED;
 	ctl->stop = &run_stop;
 	run_agents_uri(cfg, job, uri, sizeof uri);
+	{
+		/* The database the agents will load, as they read the URI, is
+		 * the one this sweep guards and flushes, or nothing runs. */
+		struct targets_def u = { 0 };
+		unsigned db;
+
+		if (agentmsg_target_ok(uri, &u, err) < 0) {
+			targets_def_free(&u);
+			return SWEEP_FAILED;
+		}
+		db = u.has_db ? u.dbnum : 0;
+		targets_def_free(&u);
+		if (db != g->t.dbnum) {
+			rs_err_setk(err, RS_E_USAGE, "--agents: the agents would load database %u of "
+				    "%s, and this sweep guards database %u: give the database in a "
+				    "redis:// URI (redis://HOST:PORT/%u)", db, uri, g->t.dbnum,
+				    g->t.dbnum);
+			return SWEEP_FAILED;
+		}
+	}
 	if (run_same_address(ctl, &g->t)) {
 		rs_err_setk(err, RS_E_USAGE, "--control %s is the target's address: the control "
 			    "Redis must be another server (the target is flushed)", ctl->desc);

@@ -58,6 +58,12 @@ wait "$first" || fail "the first leader failed: $(cat "$T/first.err")"
 # The control Redis must not be the target: by address, and by process.
 expect_status 2 "$RSWEEP" run --control "unix://$SOCK" --agents 1 --target t=unix://"$SOCK" -t get -P 1 -n 10 -q
 grep -q "control Redis must be another server" "$T/err" || fail "no refusal: $(cat "$T/err")"
+# The agents load the database the sweep guards, or nothing runs: a unix://
+# target has none in its URI, so --dbnum 5 would send them to database 0.
+expect_status 2 "$RSWEEP" run --control "$CTL" --agents 1 --target t=unix://"$SOCK" --dbnum 5 \
+	--flush db -t set -P 1 -n 10 -q
+grep -q "the agents would load database 0 of unix://$SOCK, and this sweep guards database 5" \
+	"$T/err" || fail "--dbnum with agents: $(cat "$T/err")"
 # Bad combinations are usage errors.
 expect_status 2 "$RSWEEP" run --control "$CTL" --target t=unix://"$SOCK" -t get -n 10 -q
 expect_status 2 "$RSWEEP" run --control "$CTL" --agents 3 --target t=unix://"$SOCK" -t get -n 2 -q
