@@ -42,8 +42,8 @@ struct agent {
 	/* the heartbeat thread */
 	pthread_t hb;
 	int hb_started;
-	volatile int hb_quit;
-	volatile int hb_failed;
+	int hb_quit;              /* __atomic: set by the main thread */
+	int hb_failed;            /* __atomic: set after hb_why, read before it */
 	char hb_why[RS_ERR_LEN];
 	/* While a point runs (serving set, serving_run its run): the heartbeat
 	 * checks each second that the run still holds this agent's claim,
@@ -118,7 +118,7 @@ static void *agent_heartbeat(void *arg)
 	snprintf(ckey, sizeof ckey, "%s%s", AGENTMSG_KEY_CLAIM, a->cfg->id);
 	if (target_connect(&a->ctl, &c, &e) < 0)
 		goto failed;
-	while (!a->hb_quit) {
+	while (!__atomic_load_n(&a->hb_quit, __ATOMIC_ACQUIRE)) {
 		const char *set[] = { "SET", a->alive_key, a->alive, "EX", ttl };
 		const char *sadd[] = { "SADD", AGENTMSG_KEY_AGENTS, a->cfg->id };
 		const char *get[] = { "GET", ckey };
@@ -134,13 +134,13 @@ static void *agent_heartbeat(void *arg)
 			if (r->type != REDIS_REPLY_STRING || strcmp(r->str, a->serving_run) != 0) {
 				rs_log(RS_LOG_WARN, "run %s no longer holds this agent: its load stops",
 				       a->serving_run);
-				a->abandon = 1;
+				__atomic_store_n(&a->abandon, 1, __ATOMIC_RELAXED);
 			}
 			freeReplyObject(r);
 		}
-		for (int i = 0; i < 10 && !a->hb_quit; i++) {
+		for (int i = 0; i < 10 && !__atomic_load_n(&a->hb_quit, __ATOMIC_ACQUIRE); i++) {
 			if (a->cfg->stop != NULL && *a->cfg->stop)
-				a->abandon = 1;
+				__atomic_store_n(&a->abandon, 1, __ATOMIC_RELAXED);
 			nanosleep(&ts, NULL);
 		}
 	}
@@ -148,7 +148,7 @@ static void *agent_heartbeat(void *arg)
 	return NULL;
 failed:
 	snprintf(a->hb_why, sizeof a->hb_why, "heartbeat: %.400s", e.msg);
-	a->hb_failed = 1;
+	__atomic_store_n(&a->hb_failed, 1, __ATOMIC_RELEASE);
 	target_close(c);
 	return NULL;
 }
@@ -529,13 +529,13 @@ int agent_run(const struct agent_config *cfg, struct rs_err *err)
 			rc = rs_err_setk(err, RS_E_INTERRUPTED, "agent %s: stopped", cfg->id);
 			break;
 		}
-		if (a.hb_failed) {
+		if (__atomic_load_n(&a.hb_failed, __ATOMIC_ACQUIRE)) {
 			rc = rs_err_set(err, "%s", a.hb_why);
 			break;
 		}
 		rc = agent_wait(&a, err);
 	}
-	a.hb_quit = 1;
+	__atomic_store_n(&a.hb_quit, 1, __ATOMIC_RELEASE);
 	pthread_join(a.hb, NULL);
 	agent_unregister(&a);
 	target_close(a.c);
