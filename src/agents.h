@@ -29,7 +29,8 @@ struct agents_config {
 	const struct target *control;
 	unsigned n;               /* agents to wait for */
 	double wait;              /* seconds to wait for them */
-	const char *target_uri;   /* what the agents connect to (no password) */
+	const char *target_uri;   /* what the agents connect to (no password); the
+				   * caller keeps it until agents_close */
 	unsigned clients, threads; /* each agent's */
 	uint64_t data_size;
 	volatile sig_atomic_t *stop;

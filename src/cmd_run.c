@@ -404,6 +404,7 @@ struct run_job {
 	struct run_tgt *tg;
 	size_t ntg;
 	struct agents *agents;    /* --agents: the leader's side */
+	char agents_uri[TARGETS_URI_MAX]; /* what the agents connect to: the leader keeps it */
 	struct targets_def control_def; /* --control, parsed */
 	struct target control;
 };
@@ -786,13 +787,13 @@ static enum sweep_status run_agents(const struct rs_config *cfg, struct run_job 
 	struct targets_def *d = &job->control_def;
 	struct target *ctl = &job->control;
 	struct agents_config ac = { 0 };
-	char uri[TARGETS_URI_MAX];
+	char *uri = job->agents_uri;
 	int rc;
 
 	if (cmd_agent_control(cfg, d, ctl, err) < 0)
 		return SWEEP_FAILED;
 	ctl->stop = &run_stop;
-	run_agents_uri(cfg, job, uri, sizeof uri);
+	run_agents_uri(cfg, job, uri, sizeof job->agents_uri);
 	{
 		/* The database the agents will load, as they read the URI, is
 		 * the one this sweep guards and flushes, or nothing runs. */
