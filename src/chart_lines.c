@@ -110,7 +110,7 @@ void chart_lines_extent(const struct chart_lay *L, struct chart_extent *e)
 	}
 	e->dmin = depths[0];
 	e->dmax = depths[nd - 1];
-	e->logx = in->log_x || depths_powers_of_two(depths, nd);
+	e->logx = in->log_x || depths_log_axis(depths, nd);
 	free(depths);
 }
 

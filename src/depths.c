@@ -107,6 +107,21 @@ int depths_powers_of_two(const unsigned *v, size_t n)
 	return 1;
 }
 
+int depths_log_axis(const unsigned *v, size_t n)
+{
+	size_t crowded = 0;
+
+	if (n < 3)
+		return 0;
+	if (depths_powers_of_two(v, n))
+		return 1;
+	/* On a linear axis the first tenth of the range would hold these. */
+	for (size_t i = 0; i < n; i++)
+		if ((double)(v[i] - v[0]) <= 0.1 * (double)(v[n - 1] - v[0]))
+			crowded++;
+	return 2 * crowded >= n;
+}
+
 int depths_contains(const struct depth_list *d, unsigned depth)
 {
 	for (size_t i = 0; i < d->n; i++)

@@ -37,6 +37,11 @@ int depths_parse(const char *s, struct depth_list *out, struct rs_err *err);
 void depths_free(struct depth_list *d);
 /* 1 if every depth is a power of two and there are at least 3 of them. */
 int depths_powers_of_two(const unsigned *v, size_t n);
+/* 1 if a chart of the ascending, distinct depths v[0..n) wants a log2
+ * axis: three or more depths, and either all powers of two or half of them
+ * or more in the first tenth of the range, where a linear axis would crowd
+ * them ("1..16,24,32,...,256": 17 of 24 in the first tenth). */
+int depths_log_axis(const unsigned *v, size_t n);
 /* Whether d holds depth. */
 int depths_contains(const struct depth_list *d, unsigned depth);
 /* The shortest text of the ascending, distinct depths v[0..n) in the

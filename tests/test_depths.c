@@ -86,6 +86,18 @@ Test(depths, powers_of_two)
 {
 	cr_assert(depths_powers_of_two((unsigned[]){ 1, 2, 4, 8 }, 4));
 	cr_assert(!depths_powers_of_two((unsigned[]){ 1, 2, 3 }, 3));
+	/* The README's list: nine powers of two among 24 depths, 17 of them in
+	 * the first tenth of 1..256. */
+	cr_assert(depths_log_axis((unsigned[]){ 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+						16, 24, 32, 48, 64, 96, 128, 192, 256 }, 24));
+	cr_assert(depths_log_axis((unsigned[]){ 1, 2, 4, 8, 16, 32, 64 }, 7));
+	/* Every depth 1..40: evenly spread, a linear axis. */
+	unsigned lin[40];
+	for (unsigned i = 0; i < 40; i++)
+		lin[i] = i + 1;
+	cr_assert(!depths_log_axis(lin, 40));
+	cr_assert(!depths_log_axis((unsigned[]){ 1, 2 }, 2));
+	cr_assert(!depths_log_axis((unsigned[]){ 1, 3, 5, 7 }, 4));
 }
 
 /* The printer lives next to the parser: what it writes reads back. */
