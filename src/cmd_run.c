@@ -724,6 +724,15 @@ static enum sweep_status run_open(const struct rs_config *cfg, struct run_job *j
 		if (run_target(cfg, g->sc.timeout, g, err) < 0)
 			return SWEEP_FAILED;
 		st = sweep_open(&g->sc, &job->w, &g->s, err);
+		/* No server where the user pointed (or at the default address):
+		 * say how to get one. */
+		if (st == SWEEP_FAILED && !g->spawned && strstr(err->msg, ": cannot connect: ") != NULL) {
+			char was[RS_ERR_LEN];
+
+			xstrlcpy(was, err->msg, sizeof was);
+			rs_err_setk(err, err->kind, "%s (no server there? --spawn starts a private one)",
+				    was);
+		}
 		if (st != SWEEP_OK && g->def != NULL) {
 			rs_err_prefix(err, "target '%s'", g->label);
 			if (st == SWEEP_FAILED)
@@ -925,6 +934,27 @@ static const char *run_label(const struct rs_config *cfg, char *host, size_t siz
 	return host[0] ? host : "rsweep";
 }
 
+/* A fixed count smaller than one batch per connection leaves connections
+ * idle: the point measures fewer connections than -c says.  Warn once,
+ * at the shallowest depth where it happens. */
+static void run_warn_idle(const struct rs_config *cfg)
+{
+	if (cfg->duration > 0 || cfg->rate != NULL || cfg->agents > 0)
+		return;
+	for (size_t i = 0; i < cfg->pipeline.n; i++) {
+		uint64_t batch = cfg->clients * (uint64_t)cfg->pipeline.v[i];
+
+		if (cfg->requests >= batch)
+			continue;
+		rs_log(RS_LOG_WARN, "-n %llu is less than one batch for each of the %llu connections "
+		       "from P=%u on (%llu requests): some connections sit idle there; raise -n or "
+		       "lower -c", (unsigned long long)cfg->requests,
+		       (unsigned long long)cfg->clients, cfg->pipeline.v[i],
+		       (unsigned long long)batch);
+		return;
+	}
+}
+
 /* Step one: the options (and sweep file) into a checked plan of points
  * over every target.  Returns 0, or -1 with err of kind RS_E_USAGE
  * (options, targets) or RS_E_INPUT (a sweep file, tests, a custom
@@ -959,6 +989,7 @@ static int run_plan(struct rs_config *cfg, struct run_ui *ui, struct run_job *jo
 				   job->ntg == 1 ? "" : "s", RUN_MAX_POINTS);
 	if (sweep_check(&job->sc, &job->w, &cfg->pipeline, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);
+	run_warn_idle(cfg);
 	sweep_plan_build_rates(job->w.n, &cfg->pipeline, &job->rates, (unsigned)cfg->repeat,
 			       cfg->order == SWEEP_ORDER_SHUFFLED, cfg->seed, &job->plan);
 	job->plan.mode = job->rates.n > 0 || cfg->mode == ENGINE_WINDOW ? "window" : "lockstep";

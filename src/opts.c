@@ -52,7 +52,7 @@ static const struct opt_def opt_table[] = {
 	{ "tls", 0, NULL, OT_FLAG, RUN, OFF(tls), 0, 0, NULL, NULL, 1,
 	  "connect with TLS (-h, -p; a --target says rediss://)" },
 	{ "sni", 0, "HOST", OT_STRING, RUN | AGENT, OFF(sni), 0, 0, NULL, NULL, 1,
-	  "TLS: the server name to send and to check the certificate against (default: -h)" },
+	  "TLS: the server name to send and to check the certificate against (default: the target's host)" },
 	{ "cacert", 0, "FILE", OT_STRING, RUN | AGENT, OFF(cacert), 0, 0, NULL, NULL, 1,
 	  "TLS: trust the CA certificates in FILE (PEM) instead of the system's" },
 	{ "cacertdir", 0, "DIR", OT_STRING, RUN | AGENT, OFF(cacertdir), 0, 0, NULL, NULL, 1,
@@ -107,7 +107,7 @@ static const struct opt_def opt_table[] = {
 	/* sweep */
 	{ "label", 'l', "LABEL", OT_STRING, RUN | IMPORT, OFF(label), 0, 0, NULL, NULL, 1,
 	  "name of this sweep in the CSV (default: the host name)" },
-	{ "output", 'o', "FILE", OT_STRING, ALL, OFF(output), 0, 0, NULL, NULL, 1,
+	{ "output", 'o', "FILE", OT_STRING, RUN | PLOT | REPORT | IMPORT, OFF(output), 0, 0, NULL, NULL, 1,
 	  "write to FILE (run, import: CSV; plot: .png or .pdf; report: the report)" },
 	{ "overwrite", 0, NULL, OT_FLAG, RUN | IMPORT, OFF(overwrite), 0, 0, NULL, NULL, 0,
 	  "replace an existing non-empty output file" },
@@ -524,6 +524,31 @@ int opts_set_file_key(enum opts_cmd cmd, struct rs_config *cfg, const char *file
 	return 0;
 }
 
+/* getopt_long takes "--keys" for --keyspace.  rsweep does not: an option
+ * added later whose name starts the same way would change what an old
+ * command line means.  1 with err set when the long option d was just
+ * read from an abbreviation of its name. */
+static int opts_abbreviated(int argc, char **argv, const struct opt_def *d, struct rs_err *err)
+{
+	/* The option's own word: argv[optind - 1], or the one before it when
+	 * the argument came as a word of its own ("--keyspace 10"). */
+	int k = optind - 1;
+	const char *a;
+	size_t n;
+
+	if (k >= 1 && optarg != NULL && optarg == argv[k] && k - 1 >= 1)
+		k--;
+	if (k < 1 || k >= argc || strncmp(argv[k], "--", 2) != 0)
+		return 0;
+	a = argv[k] + 2;
+	n = strcspn(a, "=");
+	if (n == strlen(d->name) && strncmp(a, d->name, n) == 0)
+		return 0;
+	rs_err_set(err, "unknown option --%.*s (options are never abbreviated: "
+		    "did you mean --%s?)", (int)n, a, d->name);
+	return 1;
+}
+
 int opts_parse_argv(enum opts_cmd cmd, int argc, char **argv, struct rs_config *cfg,
 		    struct rs_err *err)
 {
@@ -586,6 +611,8 @@ int opts_parse_argv(enum opts_cmd cmd, int argc, char **argv, struct rs_config *
 		if (c >= 256) {
 			i = (size_t)c - 256;
 			d = &opt_table[i];
+			if (opts_abbreviated(argc, argv, d, err))
+				return -1;
 		} else {
 			for (i = 0; i < OPT_N; i++)
 				if (opt_table[i].short_name == c && (opt_table[i].cmds & cmd)) {
@@ -603,7 +630,7 @@ int opts_parse_argv(enum opts_cmd cmd, int argc, char **argv, struct rs_config *
 		cfg->given[i] = 1;
 		cfg->origin[i] = ORIGIN_ARGV;
 		/* The config holds its own copy of a password: blank the one in argv,
-		 * whatever form it came in (-aX, -qa X, --pass=X), so that ps and
+		 * whatever form it came in (-aX, -qa X, --password=X), so that ps and
 		 * /proc/PID/cmdline no longer show it. */
 		if (d->off == offsetof(struct rs_config, password) && optarg != NULL)
 			memset(optarg, '*', strlen(optarg));

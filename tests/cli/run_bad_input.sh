@@ -25,6 +25,12 @@ bad "--threads 4 is more than -c 2 connections" -c 2 --threads 4
 bad "unexpected operand 'GET'" GET key
 bad "no command after --" --
 bad "cannot open\|No such file" --sweep "$T/missing.sweep"
+# getopt_long would take --keys for --keyspace: never abbreviated, in
+# either form, and a password's value is never echoed.
+bad "unknown option --keys (options are never abbreviated: did you mean --keyspace?)" --keys 10
+bad "unknown option --keys (options are never abbreviated: did you mean --keyspace?)" --keys=10
+bad "unknown option --pass (options are never abbreviated: did you mean --password?)" --pass=s3cret
+! grep -q s3cret "$T/err" || fail "the password was echoed: $(cat "$T/err")"
 
 # An existing results file is neither overwritten nor appended to by accident.
 echo "label,test" >"$T/keep.csv"
@@ -36,4 +42,15 @@ expect_status 2 "$RSWEEP" run --spawn -n 10 -t ping -o "$T/keep.csv" --resume
 grep -q "keep.csv: no 'pipeline' column (not an rsweep results file?); resume into it refused" "$T/err" ||
 	fail "$(cat "$T/err")"
 [ "$(cat "$T/keep.csv")" = "label,test" ] || fail "keep.csv changed"
+
+# No server where pointed: the address, and how to get a private one.
+expect_status 1 "$RSWEEP" run -s "$T/none.sock" -t get -P 1 -n 10 -c 1
+grep -q "unix:$T/none.sock: cannot connect: .*(no server there? --spawn starts a private one)" "$T/err" ||
+	fail "no hint: $(cat "$T/err")"
+# A count below one batch per connection: warned, at the first such depth.
+"$RSWEEP" run -t get -P 1,4 -n 100 -c 50 --dry-run >/dev/null 2>"$T/err" || fail "dry run failed"
+grep -q "warning: -n 100 is less than one batch for each of the 50 connections from P=4 on" "$T/err" ||
+	fail "no idle warning: $(cat "$T/err")"
+"$RSWEEP" run -t get -P 1,4 -n 200 -c 50 --dry-run >/dev/null 2>"$T/err" || fail "dry run failed"
+[ ! -s "$T/err" ] || fail "warned for a count that fills every connection: $(cat "$T/err")"
 echo "ok"
