@@ -908,6 +908,21 @@ Test(manpage, catches_drift)
 	free(buf);
 }
 
+/* An option that several commands take has one definition: --knee is the
+ * fitted level's fraction for plot and report alike (knee.h). */
+Test(manpage, one_definition_of_the_saturation_depth)
+{
+	char *buf = read_page();
+	const char *def = "The saturation depth is the smallest depth whose fitted level reaches\n";
+	size_t n = 0;
+
+	for (const char *p = buf; (p = strstr(p, def)) != NULL; p++)
+		n++;
+	cr_expect_eq(n, 2, "--knee under plot and report: %zu items say \"%s\"", n, def);
+	cr_expect_null(strstr(buf, "smallest depth whose median reaches"));
+	free(buf);
+}
+
 /* The completion's static list of test names is the catalogue, lower case,
  * plus the groups "ping" and "lrange". */
 Test(completion, test_names_are_the_catalogue)

@@ -13,6 +13,13 @@ if command -v mandoc >/dev/null 2>&1; then
 		printf 'FAIL: mandoc -T lint -W warning:\n%s\n' "$out" >&2
 		exit 1
 	fi
+	# Quotes that open inside quotes: ".Pq Ql a , Ql b" renders as
+	# "(‘a, ‘b’’)", since each Ql encloses the rest of its line.
+	nested=$(mandoc -T utf8 "$page" 2>/dev/null | sed "s/.\x08//g" | grep -n "‘[^’]*‘")
+	if [ -n "$nested" ]; then
+		printf 'FAIL: nested quotes in the rendered page (one .Ql a line each):\n%s\n' "$nested" >&2
+		exit 1
+	fi
 	ran=1
 fi
 if command -v groff >/dev/null 2>&1; then
