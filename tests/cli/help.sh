@@ -91,4 +91,9 @@ grep -q "^plan: 3 points (1 test x 1 depth x 3 repeats), 3 to run, order shuffle
 	fail "$(head -1 "$T/out")"
 ok run --dry-run -t get,set -P 1..3 --repeat 2
 grep -q "^plan: 12 points (2 tests x 3 depths x 2 repeats)," "$T/out" || fail "$(head -1 "$T/out")"
+# Each command's help lists its own options only: agent writes no file,
+# and a default names what it is for that command.
+ok agent --help
+! grep -q -- "--output" "$T/out" || fail "agent --help lists -o: $(grep -- --output "$T/out")"
+! grep -q "default: -h)" "$T/out" || fail "agent --help gives a default of -h, which agent has not"
 exit 0
