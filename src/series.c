@@ -82,9 +82,19 @@ static int series_tests_unknown(const char *item, const char *const *names, size
 	struct sbuf b;
 
 	sbuf_fixed(&b, have, sizeof have);
-	for (size_t t = 0; t < n && !b.cut; t++)
-		sbuf_item(&b, ", ", "%s", names[t]);
-	return rs_err_setk(err, RS_E_INPUT, "unknown test '%s' (the data has %s)", item, have);
+	/* Tests, not series: "GET window" and "GET @50000/s" are GET's. */
+	for (size_t t = 0; t < n && !b.cut; t++) {
+		size_t len = strcspn(names[t], " ");
+		size_t u = 0;
+
+		while (u < t && !(strncmp(names[u], names[t], len) == 0 &&
+				  (names[u][len] == '\0' || names[u][len] == ' ')))
+			u++;
+		if (u == t)
+			sbuf_item(&b, ", ", "%.*s", (int)len, names[t]);
+	}
+	return rs_err_setk(err, RS_E_INPUT, "unknown test '%s' (tests in these files: %s)", item,
+			   have);
 }
 
 int series_tests_pick(const char *list, const char *const *names, size_t n, int strict,

@@ -337,8 +337,17 @@ Test(series, tests_pick_is_the_one_reading_of_a_tests_list)
 	/* Strict: a typo or an empty item is bad input, never a test dropped. */
 	cr_assert_eq(series_tests_pick("get,gett", names, 4, 1, &out, &n, &err), -1);
 	cr_assert_eq(err.kind, RS_E_INPUT);
-	cr_assert_str_eq(err.msg, "unknown test 'gett' (the data has GET, SET, LRANGE_100, "
+	cr_assert_str_eq(err.msg, "unknown test 'gett' (tests in these files: GET, SET, LRANGE_100, "
 			 "LRANGE_300)");
+	/* Series of other modes and rates are their tests'. */
+	{
+		static const char *const modes[] = { "GET", "SET window", "GET window", "SET @5000/s" };
+		size_t *o2 = NULL, n2 = 0;
+
+		cr_assert_eq(series_tests_pick("lrange", modes, 4, 1, &o2, &n2, &err), -1);
+		cr_assert_str_eq(err.msg, "unknown test 'lrange' (tests in these files: GET, SET)");
+		free(o2);
+	}
 	cr_assert_eq(series_tests_pick("get,,set", names, 4, 1, &out, &n, &err), -1);
 	cr_assert_str_eq(err.msg, "'get,,set': empty item");
 	free(out);
