@@ -33,5 +33,19 @@ $t on $p: exit $st, fk$i '$got': $(tail -1 "$T/err")"
 		for q in $P1 $P2 $P3; do ccli "$q" flushall >/dev/null; done
 	done
 done
+# A script with no keys runs as sent (seen before: the master's hash tag was
+# appended to its body, so every reply was an error); one with keys is
+# refused, since they could be on any master.
+"$RSWEEP" run -h 127.0.0.1 -p "$P1" --cluster -P 1,2 -n 300 --repeat 1 -q -o "$T/e.csv" \
+	-- EVAL "return 1" 0 >/dev/null 2>"$T/err"
+st=$?
+errs=$(csv_col "$T/e.csv" errors | sort -u | tr '\n' ' ')
+[ "$st:$errs" = "0:0 " ] || failed="$failed
+EVAL with no keys: exit $st, errors '$errs': $(tail -1 "$T/err")"
+"$RSWEEP" run -h 127.0.0.1 -p "$P1" --cluster -P 1 -n 300 --repeat 1 -q \
+	-- EVAL "return redis.call('get', KEYS[1])" 1 k >/dev/null 2>"$T/err"
+st=$?
+[ "$st" = 2 ] && grep -q "numkeys 0" "$T/err" || failed="$failed
+EVAL with a key: exit $st: $(cat "$T/err")"
 [ -z "$failed" ] || fail "$failed"
 echo "ok ($n cases)"
