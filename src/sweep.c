@@ -1177,6 +1177,7 @@ static void sweep_engine_gone(struct sweep *s)
 static int sweep_control_again(struct sweep *s, struct rs_err *err)
 {
 	const struct sweep_config *cfg = s->cfg;
+	struct target deaf = *cfg->target;
 	struct sweep_env env;
 
 	if (s->c != NULL && !target_failed(s->c))
@@ -1184,8 +1185,10 @@ static int sweep_control_again(struct sweep *s, struct rs_err *err)
 	target_close(s->c);
 	s->c = NULL;
 	s->vetted = 0;
-	if (target_connect(cfg->target, &s->c, err) < 0 ||
-	    sweep_env_read(s->c, cfg->target, &env, err) < 0)
+	/* On the way out of an interrupted run: a connection deaf to the stop,
+	 * so that the guarded flush still happens (S1, S2). */
+	deaf.stop = NULL;
+	if (target_connect(&deaf, &s->c, err) < 0 || sweep_env_read(s->c, &deaf, &env, err) < 0)
 		return -1;
 	if (strcmp(env.run_id, s->env.run_id) != 0)
 		return rs_err_set(err, "%s is another server process now", cfg->target->desc);
