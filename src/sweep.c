@@ -529,7 +529,9 @@ static enum sweep_step sweep_flush(struct sweep *s, struct rs_err *err)
 			if (target_keyspace(s->c, t, &ks, err) < 0)
 				return SWEEP_STEP_RETRY;
 			rc = !target_keyspace_within(&ks, t->dbnum, scope, s->allow);
-			if (!rc && !s->names.unnamed && s->allow != UINT64_MAX && scope != TARGET_SCOPE_ALL) {
+			/* No key in the database: no name to check. */
+			if (!rc && !s->names.unnamed && s->allow != UINT64_MAX && scope != TARGET_SCOPE_ALL &&
+			    target_keyspace_db(&ks, t->dbnum) > 0) {
 				rc = target_scan_names(s->c, t, sweep_name_ok, s, s->bad, sizeof s->bad, err);
 				if (rc < 0) {
 					target_keyspace_free(&ks);
