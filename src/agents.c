@@ -267,6 +267,8 @@ static void agents_run_id(char *buf, size_t size)
  * claim gone, a tick for its engine to stop, and a margin. */
 #define AGENTS_SETTLE_MS 2000
 
+static void agents_release(struct agents *a);
+
 static void agents_sleep_ms(unsigned ms)
 {
 	struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L };
@@ -619,6 +621,13 @@ int agents_load(struct agents *a, const struct engine_job *job, const char *test
 		 * the next flush waits for that. */
 		if (a->dropped)
 			agents_sleep_ms(AGENTS_SETTLE_MS);
+		/* Interrupted (S1): the agents would go on loading after the
+		 * leader's last flush and leave the test's keys; let them go
+		 * now, and let the flush wait for their engines to stop. */
+		if (a->cfg.stop && *a->cfg.stop) {
+			agents_release(a);
+			agents_sleep_ms(AGENTS_SETTLE_MS);
+		}
 		return -1;
 	}
 	res->seconds = k.end_ns > k.start_ns ? (double)(k.end_ns - k.start_ns) / 1e9 : 0;
@@ -666,12 +675,12 @@ const double *agents_skews(const struct agents *a, size_t *n)
 	return a->skews;
 }
 
-void agents_close(struct agents *a)
+/* Give up the lead and every claim, on a connection deaf to the stop, so
+ * that the agents stop loading now, not when the leases expire. */
+static void agents_release(struct agents *a)
 {
 	struct rs_err e;
 
-	if (a == NULL)
-		return;
 	/* A ^C fails the command under way and with it the connection: a
 	 * fresh one, deaf to the stop, so that the keys below still go and the
 	 * agents stop loading now, not when the leases expire. */
@@ -700,6 +709,13 @@ void agents_close(struct agents *a)
 				agents_cmd(a, NULL, &e, 2, d);
 		}
 	}
+}
+
+void agents_close(struct agents *a)
+{
+	if (a == NULL)
+		return;
+	agents_release(a);
 	target_close(a->c);
 	free(a->m);
 	free(a->skews);

@@ -256,6 +256,43 @@ int cluster_key_arg(const char *cmd, size_t len, size_t *off, size_t *klen)
 	return cluster_walk(cmd, len, &cl, &ks, off, klen) == 0 ? 0 : -1;
 }
 
+int cluster_arg(const char *cmd, size_t len, long idx, size_t *off, size_t *alen)
+{
+	size_t pos = 0;
+	long argc = cluster_hdr(cmd, len, &pos, '*');
+
+	for (long a = 0; a < argc; a++) {
+		long n = cluster_hdr(cmd, len, &pos, '$');
+
+		if (n < 0 || pos + (size_t)n + 2 > len)
+			return -1;
+		if (a == idx) {
+			*off = pos;
+			*alen = (size_t)n;
+			return 0;
+		}
+		pos += (size_t)n + 2;
+	}
+	return -1;
+}
+
+int cluster_is_script(const char *cmd, size_t len, int *numkeys0)
+{
+	static const char *const names[] = { "EVAL", "EVALSHA", "EVAL_RO", "EVALSHA_RO", "FCALL",
+					     "FCALL_RO" };
+	size_t off, n;
+
+	if (cluster_arg(cmd, len, 0, &off, &n) < 0)
+		return 0;
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strlen(names[i]) == n && strncasecmp(cmd + off, names[i], n) == 0) {
+			*numkeys0 = cluster_arg(cmd, len, 2, &off, &n) == 0 && n == 1 &&
+				    cmd[off] == '0';
+			return 1;
+		}
+	return 0;
+}
+
 size_t cluster_cmd_len(const char *buf, size_t len)
 {
 	size_t cl, ks, ko, kl;

@@ -70,6 +70,12 @@ enum cluster_redirect cluster_parse_error(const char *msg, size_t len, unsigned 
  * Returns 0, or -1 when cmd is not a RESP array of at least two bulk
  * strings (an inline command, PING). */
 int cluster_key_arg(const char *cmd, size_t len, size_t *off, size_t *klen);
+/* Where argument idx of the RESP command cmd is.  Returns 0 or -1. */
+int cluster_arg(const char *cmd, size_t len, long idx, size_t *off, size_t *alen);
+/* Whether cmd runs a script or function (EVAL, EVALSHA, FCALL and their
+ * _RO forms), whose argument 1 is the script, not a key: 1 with
+ * *numkeys0 set when it names no key, else 0. */
+int cluster_is_script(const char *cmd, size_t len, int *numkeys0);
 /* The length of the first RESP command in buf, or 0 when it is not a
  * whole one. */
 size_t cluster_cmd_len(const char *buf, size_t len);

@@ -160,6 +160,11 @@ void cluster_load_free(struct cluster_load *cl)
  * in *ri), 0 fixed, -1 no key at all (PING). */
 static int cluster_load_key(const struct engine_job *job, size_t *koff, size_t *klen, size_t *ri)
 {
+	int none;
+
+	/* A script's argument 1 is its body: with no keys it runs anywhere. */
+	if (cluster_is_script(job->cmd, job->len, &none))
+		return -1;
 	if (cluster_key_arg(job->cmd, job->len, koff, klen) < 0)
 		return -1;
 	for (size_t r = 0; r < job->nrand && job->keyspace > 0; r++)
@@ -174,9 +179,13 @@ int cluster_load_check(const struct cluster_load *cl, const struct engine_job *j
 		       struct rs_err *err)
 {
 	size_t koff, klen, ri;
+	int none;
 
 	if (job->rate > 0)
 		return rs_err_setk(err, RS_E_USAGE, "--cluster runs closed loop only: drop --rate");
+	if (cluster_is_script(job->cmd, job->len, &none) && !none)
+		return rs_err_setk(err, RS_E_USAGE, "--cluster runs a script or function only with "
+				   "no keys (numkeys 0): its keys could be on any master");
 	if (cluster_is_mset(job->cmd, job->len) && job->nrand > 1 && job->keyspace > 0)
 		return rs_err_setk(err, RS_E_INPUT, "--cluster: MSET's random keys fall in "
 				   "different slots, which a cluster refuses (CROSSSLOT): leave MSET out");

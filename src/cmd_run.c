@@ -26,16 +26,19 @@
 
 static volatile sig_atomic_t run_stop;
 
-/* The first ^C abandons the point and lets the run end cleanly; a second one,
- * should anything keep the first waiting, ends rsweep at once (a spawned
- * server follows it through PR_SET_PDEATHSIG). */
+/* The first ^C (or TERM) abandons the point and lets the run end cleanly,
+ * with its guarded flush; a second one, often sent within a millisecond of
+ * the first (timeout(1), a shell's kill and a supervisor's), must not cut
+ * that flush short, so only a third, should anything keep the first
+ * waiting, ends rsweep at once (a spawned server follows it through
+ * PR_SET_PDEATHSIG). */
 static void run_on_signal(int sig)
 {
-	if (run_stop) {
+	if (run_stop >= 2) {
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}
-	run_stop = 1;
+	run_stop++;
 }
 
 /* Seconds without a reply before a point fails, when --timeout is 0. */

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "engine.h"
+#include "guard.h"
 #include "histfile.h"
 #include "host.h"
 #include "platform.h"
@@ -349,6 +350,10 @@ struct sweep {
 	 * command whose keys have no bound). */
 	uint64_t allow, left;
 	int eval_off;             /* the server will not run the check-and-flush script */
+	char bad[80];             /* the foreign key the last check named, or "" */
+	/* The names of the keys rsweep can have written since the last flush:
+	 * a key in scope without one is foreign, however few keys there are. */
+	struct guard_names names;
 	long clients0;            /* connected_clients before the engine connected; -1 unknown */
 	int shared;               /* another target reaches this server: flush after each point */
 	struct sweep_snap *snaps;
@@ -420,6 +425,7 @@ static enum sweep_status sweep_guard(struct sweep *s, int fresh, struct rs_err *
 
 	s->allow = s->left = 0;
 	s->dirty = 0;
+	guard_names_clear(&s->names);
 	if (cfg->spawned || cfg->force_flush) {
 		/* Ours, or the user said its keys may go: the first flush takes them. */
 		s->allow = cfg->spawned ? 0 : UINT64_MAX;
@@ -455,10 +461,23 @@ static enum sweep_step sweep_foreign(struct sweep *s, const struct target_keyspa
 	char what[256];
 
 	sweep_keys_text(s, ks, 0, what, sizeof what);
+	if (s->bad[0] != '\0') {
+		size_t n = strlen(what);
+
+		snprintf(what + n, sizeof what - n, "; '%s' is not a name rsweep writes", s->bad);
+	}
 	s->foreign = 1;
 	rs_err_set(err, "%s: keys rsweep did not write %s (%s): another client is writing to "
 		   "this server; stopped without flushing it", s->cfg->target->desc, when, what);
 	return SWEEP_STEP_FOREIGN;
+}
+
+/* For target_scan_names: whether a key can be rsweep's. */
+static int sweep_name_ok(void *ud, const char *key, size_t len)
+{
+	const struct sweep *s = ud;
+
+	return guard_name_ok(&s->names, key, len);
 }
 
 /* The one way rsweep flushes: through a vetted connection, and only when
@@ -482,8 +501,15 @@ static enum sweep_step sweep_flush(struct sweep *s, struct rs_err *err)
 		rs_err_set(err, "%s: not flushed: the guard has not passed this server", t->desc);
 		return SWEEP_STEP_FINAL;
 	}
+	s->bad[0] = '\0';
 	if (!s->eval_off && !cfg->spawned) {
-		rc = target_flush_if(s->c, t, db, t->dbnum, scope, s->allow, &ks, err);
+		struct target_names names = { NULL, 0 };
+
+		if (!s->names.unnamed)
+			names.n = guard_patterns(&s->names, &names.pat);
+		rc = target_flush_if(s->c, t, db, t->dbnum, scope, s->allow,
+				     s->names.unnamed ? NULL : &names, &ks, s->bad, sizeof s->bad, err);
+		guard_patterns_free(names.pat, names.n);
 		if (rc == 2) {
 			sweep_note(cfg, "%s; the guard checks the keys, then flushes (a write in "
 				   "between goes unseen)", err->msg);
@@ -502,7 +528,17 @@ static enum sweep_step sweep_flush(struct sweep *s, struct rs_err *err)
 		if (!cfg->spawned) {
 			if (target_keyspace(s->c, t, &ks, err) < 0)
 				return SWEEP_STEP_RETRY;
-			if (!target_keyspace_within(&ks, t->dbnum, scope, s->allow)) {
+			rc = !target_keyspace_within(&ks, t->dbnum, scope, s->allow);
+			/* No key in the database: no name to check. */
+			if (!rc && !s->names.unnamed && s->allow != UINT64_MAX && scope != TARGET_SCOPE_ALL &&
+			    target_keyspace_db(&ks, t->dbnum) > 0) {
+				rc = target_scan_names(s->c, t, sweep_name_ok, s, s->bad, sizeof s->bad, err);
+				if (rc < 0) {
+					target_keyspace_free(&ks);
+					return SWEEP_STEP_RETRY;
+				}
+			}
+			if (rc) {
 				step = sweep_foreign(s, &ks, "appeared during the sweep", err);
 				target_keyspace_free(&ks);
 				return step;
@@ -513,6 +549,7 @@ static enum sweep_step sweep_flush(struct sweep *s, struct rs_err *err)
 			return SWEEP_STEP_RETRY;
 	}
 	s->dirty = 0;
+	guard_names_clear(&s->names);
 	/* Every point starts from nothing: check it, since a replica, a module
 	 * or another client could refill the server under us. */
 	if (target_keyspace(s->c, t, &ks, err) < 0)
@@ -591,6 +628,7 @@ static enum sweep_step sweep_ready(struct sweep *s, const struct workload_test *
 	/* From here on the server may hold this test's keys. */
 	s->dirty = 1;
 	s->allow = s->left > UINT64_MAX - bound ? UINT64_MAX : s->left + bound;
+	guard_names_add(&s->names, t);
 	if (!cfg->prepare)
 		return SWEEP_STEP_OK;
 	/* Snapshots only onto an emptied server, where nothing is in the way. */
@@ -1141,6 +1179,7 @@ static void sweep_engine_gone(struct sweep *s)
 static int sweep_control_again(struct sweep *s, struct rs_err *err)
 {
 	const struct sweep_config *cfg = s->cfg;
+	struct target deaf = *cfg->target;
 	struct sweep_env env;
 
 	if (s->c != NULL && !target_failed(s->c))
@@ -1148,8 +1187,10 @@ static int sweep_control_again(struct sweep *s, struct rs_err *err)
 	target_close(s->c);
 	s->c = NULL;
 	s->vetted = 0;
-	if (target_connect(cfg->target, &s->c, err) < 0 ||
-	    sweep_env_read(s->c, cfg->target, &env, err) < 0)
+	/* On the way out of an interrupted run: a connection deaf to the stop,
+	 * so that the guarded flush still happens (S1, S2). */
+	deaf.stop = NULL;
+	if (target_connect(&deaf, &s->c, err) < 0 || sweep_env_read(s->c, &deaf, &env, err) < 0)
 		return -1;
 	if (strcmp(env.run_id, s->env.run_id) != 0)
 		return rs_err_set(err, "%s is another server process now", cfg->target->desc);
@@ -1209,6 +1250,7 @@ enum sweep_status sweep_open(const struct sweep_config *cfg, const struct worklo
 	s->cfg = cfg;
 	s->w = w;
 	s->snaps = xcalloc(w->n ? w->n : 1, sizeof *s->snaps);
+	guard_names_init(&s->names, cfg->shard_topo != NULL);
 	*out = s;
 	/* The facts first, on the connection the guard then checks. */
 	if (target_connect(cfg->target, &s->c, err) < 0 ||
@@ -1642,6 +1684,7 @@ void sweep_close(struct sweep *s)
 	for (size_t i = 0; i < s->w->n; i++)
 		free(s->snaps[i].payload);
 	free(s->snaps);
+	guard_names_free(&s->names);
 	free(s);
 }
 

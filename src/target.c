@@ -570,6 +570,28 @@ int target_cluster_myid(struct target_conn *c, const struct target *t, char *id,
 	return 0;
 }
 
+/* target_command, with an error reply kept in *out for the caller. */
+static int target_command_any(struct target_conn *c, const struct target *t, int argc,
+			      const char **argv, const size_t *argvlen, struct redisReply **out,
+			      struct rs_err *err)
+{
+	struct target_xchg x = { .c = c, .t = t, .on_reply = target_keep, .ud = out };
+	char name[32];
+	long long len;
+	char *cmd;
+	int rc;
+
+	*out = NULL;
+	snprintf(name, sizeof name, "%.*s", (int)(argvlen[0] < 31 ? argvlen[0] : 31), argv[0]);
+	x.what = name;
+	len = redisFormatCommandArgv(&cmd, argc, argv, argvlen);
+	if (len < 0)
+		return rs_err_set(err, "%s: %s: cannot format the command", t->desc, name);
+	rc = target_exchange(&x, cmd, (size_t)len, 1, err);
+	redisFreeCommand(cmd);
+	return rc < 0 ? -1 : 0;
+}
+
 int target_command(struct target_conn *c, const struct target *t, int argc, const char **argv,
 		   const size_t *argvlen, struct redisReply **out, struct rs_err *err)
 {
@@ -936,39 +958,70 @@ static const char target_flush_if_lua[] =
 	"  if scope == 'db' then ok = mine <= allow\n"
 	"  elseif scope == 'only' then ok = mine <= allow and total == mine end\n"
 	"  if not ok then return {0, info} end\n"
+	"  if ARGV[5] == '1' then\n"
+	"    for _, k in ipairs(redis.call('KEYS', '*')) do\n"
+	"      local mine = false\n"
+	"      for i = 6, #ARGV do\n"
+	"        if string.find(k, ARGV[i]) then mine = true; break end\n"
+	"      end\n"
+	"      if not mine then return {0, info, k} end\n"
+	"    end\n"
+	"  end\n"
 	"end\n"
 	"if ARGV[4] == '1' then redis.call('FLUSHDB') else redis.call('FLUSHALL') end\n"
 	"return {1, info}\n";
 
 int target_flush_if(struct target_conn *c, const struct target *t, int db, unsigned dbnum,
-		    enum target_scope scope, uint64_t allow, struct target_keyspace *ks,
-		    struct rs_err *err)
+		    enum target_scope scope, uint64_t allow, const struct target_names *names,
+		    struct target_keyspace *ks, char *bad, size_t badsize, struct rs_err *err)
 {
 	static const char *const scopes[] = { "db", "only", "all" };
+	size_t n = 8 + (names != NULL ? names->n : 0);
+	const char **argv = xmalloc(n * sizeof *argv);
+	size_t *lens = xmalloc(n * sizeof *lens);
 	char dbs[16], allows[32];
 	redisReply *r;
 	int rc;
 
 	memset(ks, 0, sizeof *ks);
+	if (badsize > 0)
+		bad[0] = '\0';
 	snprintf(dbs, sizeof dbs, "%u", dbnum);
 	/* Lua counts in doubles: beyond 2^53 a limit means nothing anyway. */
 	if (allow >= (uint64_t)1 << 53)
 		snprintf(allows, sizeof allows, "-1");
 	else
 		snprintf(allows, sizeof allows, "%llu", (unsigned long long)allow);
-	if (target_run(c, t, "EVAL", &r, err, "EVAL %s 0 %s %s %s %s", target_flush_if_lua, dbs,
-		       scopes[scope], allows, db ? "1" : "0") < 0)
+	argv[0] = "EVAL";
+	argv[1] = target_flush_if_lua;
+	argv[2] = "0";
+	argv[3] = dbs;
+	argv[4] = scopes[scope];
+	argv[5] = allows;
+	argv[6] = db ? "1" : "0";
+	/* Names are checked only in the database the script runs in: the
+	 * scope's count has already seen every other one empty. */
+	argv[7] = names != NULL && scope != TARGET_SCOPE_ALL ? "1" : "0";
+	n = 8;
+	for (size_t i = 0; names != NULL && i < names->n; i++)
+		argv[n++] = names->pat[i];
+	for (size_t i = 0; i < n; i++)
+		lens[i] = strlen(argv[i]);
+	rc = target_command_any(c, t, (int)n, argv, lens, &r, err);
+	free(argv);
+	free(lens);
+	if (rc < 0)
 		return -1;
 	if (r->type == REDIS_REPLY_ERROR) {
 		/* "unknown command 'EVAL', with args beginning with: <the script>" */
 		const char *args = strstr(r->str, ", with args");
-		int n = args != NULL && args - r->str < 200 ? (int)(args - r->str) : 200;
+		int m = args != NULL && args - r->str < 200 ? (int)(args - r->str) : 200;
 
-		rs_err_set(err, "%s: EVAL refused: %.*s", t->desc, n, r->str);
+		rs_err_set(err, "%s: EVAL refused: %.*s", t->desc, m, r->str);
 		freeReplyObject(r);
 		return 2;
 	}
-	if (r->type != REDIS_REPLY_ARRAY || r->elements != 2 ||
+	if (r->type != REDIS_REPLY_ARRAY || r->elements < 2 || r->elements > 3 ||
 	    r->element[0]->type != REDIS_REPLY_INTEGER ||
 	    r->element[1]->type != REDIS_REPLY_STRING) {
 		/* Not what the script returns: it may not have run at all. */
@@ -977,8 +1030,54 @@ int target_flush_if(struct target_conn *c, const struct target *t, int db, unsig
 		return 2;
 	}
 	rc = r->element[0]->integer == 1 ? 0 : 1;
+	if (rc == 1 && r->elements == 3 && r->element[2]->type == REDIS_REPLY_STRING && badsize > 0)
+		snprintf(bad, badsize, "%.*s", (int)(r->element[2]->len < 64 ? r->element[2]->len : 64),
+			 r->element[2]->str);
 	if (target_keyspace_parse(r->element[1]->str, ks, err) < 0)
 		rc = rs_err_prefix(err, "%s", t->desc);
 	freeReplyObject(r);
 	return rc;
+}
+
+int target_scan_names(struct target_conn *c, const struct target *t,
+		      int (*ok)(void *ud, const char *key, size_t len), void *ud, char *bad,
+		      size_t badsize, struct rs_err *err)
+{
+	char cursor[32] = "0";
+	unsigned rounds = 0;
+
+	if (badsize > 0)
+		bad[0] = '\0';
+	do {
+		const char *argv[] = { "SCAN", cursor, "COUNT", "1000" };
+		size_t lens[] = { 4, strlen(cursor), 5, 4 };
+		redisReply *r, *keys;
+		int foreign = 0;
+
+		if (target_command(c, t, 4, argv, lens, &r, err) < 0)
+			return -1;
+		if (r->type != REDIS_REPLY_ARRAY || r->elements != 2 ||
+		    r->element[0]->type != REDIS_REPLY_STRING || r->element[0]->len >= sizeof cursor ||
+		    r->element[1]->type != REDIS_REPLY_ARRAY) {
+			freeReplyObject(r);
+			return rs_err_set(err, "%s: SCAN gave an unexpected reply", t->desc);
+		}
+		keys = r->element[1];
+		for (size_t i = 0; i < keys->elements && !foreign; i++) {
+			redisReply *k = keys->element[i];
+
+			if (k->type != REDIS_REPLY_STRING || !ok(ud, k->str, k->len)) {
+				foreign = 1;
+				if (badsize > 0 && k->type == REDIS_REPLY_STRING)
+					snprintf(bad, badsize, "%.*s", (int)(k->len < 64 ? k->len : 64), k->str);
+			}
+		}
+		memcpy(cursor, r->element[0]->str, r->element[0]->len);
+		cursor[r->element[0]->len] = '\0';
+		freeReplyObject(r);
+		if (foreign)
+			return 1;
+		/* A bounded walk: the count check has already capped the keys. */
+	} while (strcmp(cursor, "0") != 0 && ++rounds < 1u << 20);
+	return 0;
 }

@@ -177,15 +177,29 @@ enum target_scope {
 /* Whether ks holds at most allow keys in scope: 1 yes, 0 no. */
 int target_keyspace_within(const struct target_keyspace *ks, unsigned dbnum,
 			   enum target_scope scope, uint64_t allow);
+/* Anchored Lua patterns, one of which every key rsweep can have written
+ * matches (guard_patterns). */
+struct target_names {
+	char **pat;
+	size_t n;
+};
 /* In one script (EVAL), so that no other command comes between: read the
  * keyspace into ks and, only when it is within scope and allow (2^53 or
- * more: no limit), FLUSHALL (db = 0) or FLUSHDB on the connection's
- * database (db = 1).  Returns 0 flushed, 1 left alone because ks is beyond
- * the limit, 2 the server would not run the script (EVAL renamed, refused
- * by ACL, or the flush refused inside it: nothing was flushed, err says
- * why), -1 the connection failed or the keyspace could not be read. */
+ * more: no limit) and, names not NULL, every key of the connection's
+ * database matches one of names (a foreign name is copied into bad),
+ * FLUSHALL (db = 0) or FLUSHDB on the connection's database (db = 1).
+ * Returns 0 flushed, 1 left alone because ks is beyond the limit or a key
+ * is not rsweep's, 2 the server would not run the script (EVAL renamed,
+ * refused by ACL, or the flush refused inside it: nothing was flushed, err
+ * says why), -1 the connection failed or the keyspace could not be read. */
 int target_flush_if(struct target_conn *c, const struct target *t, int db, unsigned dbnum,
-		    enum target_scope scope, uint64_t allow, struct target_keyspace *ks,
-		    struct rs_err *err);
+		    enum target_scope scope, uint64_t allow, const struct target_names *names,
+		    struct target_keyspace *ks, char *bad, size_t badsize, struct rs_err *err);
+/* The fallback without EVAL: SCAN the connection's database; *bad (up
+ * to badsize) gets the first key ok(ud, key, len) says is not rsweep's.
+ * Returns 0 all rsweep's, 1 one is not, -1 the connection failed. */
+int target_scan_names(struct target_conn *c, const struct target *t,
+		      int (*ok)(void *ud, const char *key, size_t len), void *ud, char *bad,
+		      size_t badsize, struct rs_err *err);
 
 #endif

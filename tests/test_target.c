@@ -201,7 +201,7 @@ Test(target, flush_if_within_the_limit_only, .init = setup, .fini = teardown)
 	run_ok("SET a 1");
 	run_ok("SET b 1");
 	/* Two keys, one allowed: left alone, and the keyspace says why. */
-	cr_assert_eq(target_flush_if(ctl, &tgt, 0, 0, TARGET_SCOPE_DB, 1, &ks, &err), 1, "%s",
+	cr_assert_eq(target_flush_if(ctl, &tgt, 0, 0, TARGET_SCOPE_DB, 1, NULL, &ks, NULL, 0, &err), 1, "%s",
 		     err.msg);
 	cr_assert_eq(ks.total, 2);
 	cr_assert_eq(target_keyspace_db(&ks, 0), 2);
@@ -211,9 +211,9 @@ Test(target, flush_if_within_the_limit_only, .init = setup, .fini = teardown)
 	/* Keys elsewhere: "only" refuses, "db" does not look there. */
 	run_ok("SELECT 2");
 	run_ok("SET c 1");
-	cr_assert_eq(target_flush_if(ctl, &tgt, 1, 0, TARGET_SCOPE_ONLY, 2, &ks, &err), 1);
+	cr_assert_eq(target_flush_if(ctl, &tgt, 1, 0, TARGET_SCOPE_ONLY, 2, NULL, &ks, NULL, 0, &err), 1);
 	target_keyspace_free(&ks);
-	cr_assert_eq(target_flush_if(ctl, &tgt, 1, 0, TARGET_SCOPE_DB, 2, &ks, &err), 0, "%s",
+	cr_assert_eq(target_flush_if(ctl, &tgt, 1, 0, TARGET_SCOPE_DB, 2, NULL, &ks, NULL, 0, &err), 0, "%s",
 		     err.msg);
 	target_keyspace_free(&ks);
 	/* FLUSHDB ran on the connection's database, 2. */
@@ -222,8 +222,58 @@ Test(target, flush_if_within_the_limit_only, .init = setup, .fini = teardown)
 	cr_assert_eq(target_db_key_count(ctl, &tgt, 2, &keys, &err), 0);
 	cr_assert_eq(keys, 0);
 	/* No limit: FLUSHALL. */
-	cr_assert_eq(target_flush_if(ctl, &tgt, 0, 0, TARGET_SCOPE_ALL, UINT64_MAX, &ks, &err), 0,
+	cr_assert_eq(target_flush_if(ctl, &tgt, 0, 0, TARGET_SCOPE_ALL, UINT64_MAX, NULL, &ks, NULL, 0, &err), 0,
 		     "%s", err.msg);
+	target_keyspace_free(&ks);
+	cr_assert_eq(target_key_count(ctl, &tgt, &keys, &err), 0);
+	cr_assert_eq(keys, 0);
+}
+
+/* For target_scan_names: rsweep's keys in this test are the "my*" ones. */
+static int names_my(void *ud, const char *key, size_t len)
+{
+	(void)ud;
+	return len >= 2 && memcmp(key, "my", 2) == 0;
+}
+
+Test(target, flush_if_checks_names_in_the_same_script, .init = setup, .fini = teardown)
+{
+	char *only_mylist[] = { "^mylist$", "^mylist{%d+}$" };
+	char *with_fk[] = { "^mylist$", "^fk:%d+$" };
+	struct target_names n1 = { only_mylist, 2 }, n2 = { with_fk, 2 };
+	struct rs_err err = { 0 };
+	struct target_keyspace ks;
+	char bad[80];
+	uint64_t keys;
+
+	/* A pop test's count allows a key; the one there is not its name. */
+	run_ok("SET fk:1 v");
+	cr_assert_eq(target_flush_if(ctl, &tgt, 0, 0, TARGET_SCOPE_DB, 1, &n1, &ks, bad, sizeof bad,
+				     &err), 1, "%s", err.msg);
+	target_keyspace_free(&ks);
+	cr_assert_str_eq(bad, "fk:1");
+	cr_assert_eq(target_key_count(ctl, &tgt, &keys, &err), 0);
+	cr_assert_eq(keys, 1, "a foreign name was flushed");
+	/* Hidden among the test's own keys, wherever it comes. */
+	run_ok("RPUSH mylist a");
+	run_ok("RPUSH mylist{7} a");
+	cr_assert_eq(target_flush_if(ctl, &tgt, 0, 0, TARGET_SCOPE_DB, 3, &n1, &ks, bad, sizeof bad,
+				     &err), 1, "%s", err.msg);
+	target_keyspace_free(&ks);
+	cr_assert_str_eq(bad, "fk:1");
+	cr_assert_eq(target_scan_names(ctl, &tgt, names_my, NULL, bad, sizeof bad, &err), 1);
+	cr_assert_str_eq(bad, "fk:1");
+	/* Every name rsweep's: flushed. */
+	run_ok("DEL fk:1");
+	cr_assert_eq(target_scan_names(ctl, &tgt, names_my, NULL, bad, sizeof bad, &err), 0);
+	run_ok("SET fk:2 v");
+	cr_assert_eq(target_flush_if(ctl, &tgt, 0, 0, TARGET_SCOPE_DB, 3, &n2, &ks, bad, sizeof bad,
+				     &err), 1, "mylist{7} is not a name of n2");
+	target_keyspace_free(&ks);
+	cr_assert_str_eq(bad, "mylist{7}");
+	run_ok("DEL mylist{7}");
+	cr_assert_eq(target_flush_if(ctl, &tgt, 0, 0, TARGET_SCOPE_DB, 3, &n2, &ks, bad, sizeof bad,
+				     &err), 0, "%s", err.msg);
 	target_keyspace_free(&ks);
 	cr_assert_eq(target_key_count(ctl, &tgt, &keys, &err), 0);
 	cr_assert_eq(keys, 0);
@@ -278,7 +328,7 @@ Test(target, renamed_flush_and_eval, .fini = teardown)
 		  err.msg);
 	cr_assert(strstr(err.msg, "use --flush none") != NULL, "%s", err.msg);
 	cr_assert_eq(target_flush(ctl, &tgt, 1, &err), 0, "FLUSHDB is still there: %s", err.msg);
-	cr_assert_eq(target_flush_if(ctl, &tgt, 0, 0, TARGET_SCOPE_ALL, 0, &ks, &err), 2);
+	cr_assert_eq(target_flush_if(ctl, &tgt, 0, 0, TARGET_SCOPE_ALL, 0, NULL, &ks, NULL, 0, &err), 2);
 	cr_assert(strstr(err.msg, "EVAL refused: ERR unknown command") != NULL, "%s", err.msg);
 	cr_assert(strstr(err.msg, "redis.call") == NULL, "the script was quoted: %s", err.msg);
 	target_keyspace_free(&ks);
@@ -405,7 +455,7 @@ Test(target, fake_flush_if_unreadable_keyspace, .fini = fake_stop)
 	struct target_keyspace ks;
 
 	fake_start(replies);
-	cr_assert_eq(target_flush_if(ctl, &tgt, 0, 0, TARGET_SCOPE_ALL, 0, &ks, &err), -1);
+	cr_assert_eq(target_flush_if(ctl, &tgt, 0, 0, TARGET_SCOPE_ALL, 0, NULL, &ks, NULL, 0, &err), -1);
 	cr_assert(strstr(err.msg, "INFO keyspace has a line rsweep cannot read: 'db0:xx'") != NULL,
 		  "%s", err.msg);
 	cr_assert_eq(strncmp(err.msg, tgt.desc, strlen(tgt.desc)), 0, "%s", err.msg);
@@ -421,7 +471,7 @@ Test(target, fake_flush_if_unexpected_reply, .fini = fake_stop)
 	char want[256];
 
 	fake_start(replies);
-	cr_assert_eq(target_flush_if(ctl, &tgt, 0, 0, TARGET_SCOPE_ALL, 0, &ks, &err), 2);
+	cr_assert_eq(target_flush_if(ctl, &tgt, 0, 0, TARGET_SCOPE_ALL, 0, NULL, &ks, NULL, 0, &err), 2);
 	snprintf(want, sizeof want, "%s: EVAL gave an unexpected reply", tgt.desc);
 	cr_assert_str_eq(err.msg, want);
 	target_keyspace_free(&ks);

@@ -1,0 +1,57 @@
+#!/bin/sh
+# A signal never leaves the test's keys (issue 25 S1, S2): one INT or TERM
+# to the leader during a point of an agents sweep, two within a
+# millisecond, and timeout(1), each end with the guarded flush, so the
+# target is empty and the next run is not refused; a second signal does not
+# kill the process before that flush (seen before: exit 143, keys left).
+# Five tries of each; every failed case is listed.
+. "$RS_SRCDIR/tests/cli/lib.sh"
+. "$RS_SRCDIR/tests/cli/agents_lib.sh"
+
+failed=
+start_redis
+start_control
+start_agent s1
+# interrupt HOW AGENTS: HOW one of "INT", "TERM", "INT INT", "TERM TERM".
+interrupt() {
+	if [ "$2" = 1 ]; then
+		set -- "$1" --control "$CTL" --agents 1 --agents-wait 10 --target t=unix://"$SOCK"
+	else
+		set -- "$1" -s "$SOCK"
+	fi
+	how=$1
+	shift
+	"$RSWEEP" run "$@" -t lpush -P 1 -n 50000000 --repeat 1 -c 2 -q -o "$T/s.csv" \
+		>/dev/null 2>"$T/s.err" &
+	run=$!
+	wait_for 20 "the test's key on the target" sh -c "[ \"\$(redis-cli -s '$SOCK' dbsize)\" -gt 0 ]"
+	for sig in $how; do kill -"$sig" "$run"; done
+	wait "$run"
+	st=$?
+	keys=$(rcli dbsize)
+	case "$st:$keys" in
+	130:0 | 143:0) ;;
+	*) failed="$failed
+$how ($*): exit $st, $keys keys left: $(tail -1 "$T/s.err")" ;;
+	esac
+	rcli flushall >/dev/null
+	rm -f "$T/s.csv" "$T/s.csv.hist"
+}
+for i in 1 2 3 4 5; do
+	for how in INT TERM "INT INT" "TERM TERM"; do
+		interrupt "$how" 1
+		[ "$i" -gt 2 ] || interrupt "$how" 0
+	done
+done
+# timeout(1) sends one TERM.
+for i in 1 2 3; do
+	timeout 1 "$RSWEEP" run -s "$SOCK" -t lpush -P 1 -n 50000000 --repeat 1 -c 2 -q \
+		>/dev/null 2>"$T/s.err"
+	st=$?
+	keys=$(rcli dbsize)
+	[ "$keys" = 0 ] || failed="$failed
+timeout: exit $st, $keys keys left: $(tail -1 "$T/s.err")"
+	rcli flushall >/dev/null
+done
+[ -z "$failed" ] || fail "$failed"
+echo "ok"
