@@ -28,8 +28,10 @@ int cmd_agent_control(const struct rs_config *cfg, struct targets_def *d, struct
 		return rs_err_setk(err, RS_E_USAGE, "--control URI is needed");
 	if (strncmp(cfg->control, "redis://", 8) != 0 && strncmp(cfg->control, "rediss://", 9) != 0 &&
 	    strncmp(cfg->control, "unix://", 7) != 0)
-		return rs_err_setk(err, RS_E_USAGE, "--control '%.100s' is not redis://, rediss:// or "
-				   "unix://", cfg->control);
+		/* Only the scheme is quoted, as for --target: the rest may hold
+		 * a password. */
+		return rs_err_setk(err, RS_E_USAGE, "--control '%.*s...' is not redis://, rediss:// "
+				   "or unix://", (int)strcspn(cfg->control, ":/@"), cfg->control);
 	snprintf(spec, sizeof spec, "control=%s", cfg->control);
 	if (targets_parse_one(spec, d, err) < 0)
 		return rs_err_as(err, RS_E_USAGE);

@@ -607,7 +607,9 @@ int opts_parse_argv(enum opts_cmd cmd, int argc, char **argv, struct rs_config *
 		 * /proc/PID/cmdline no longer show it. */
 		if (d->off == offsetof(struct rs_config, password) && optarg != NULL)
 			memset(optarg, '*', strlen(optarg));
-		if (d->off == offsetof(struct rs_config, target) && optarg != NULL)
+		/* One rule for every option that takes a URI (its row says so),
+		 * in every form (--control X, --control=X, --target=L=X). */
+		if (d->arg != NULL && strstr(d->arg, "URI") != NULL && optarg != NULL)
 			targets_blank_password(optarg);
 	}
 	cfg->dashdash = optind > 1 && strcmp(argv[optind - 1], "--") == 0;
