@@ -408,7 +408,7 @@ static int agent_entry(struct agent *a, const redisReply *e, struct rs_err *err)
 	if (bad < 0) {
 		rs_log(RS_LOG_WARN, "work entry %s refused: %s", a->last_id, why.msg);
 		r->ok = 0;
-		snprintf(r->error, sizeof r->error, "agent %s refused the message: %.150s", a->cfg->id,
+		snprintf(r->error, sizeof r->error, "agent %s refused the message: %.400s", a->cfg->id,
 			 why.msg);
 	} else {
 		agent_point(a, &p, r);
