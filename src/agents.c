@@ -299,6 +299,11 @@ int agents_open(const struct agents_config *cfg, struct agents **out, struct rs_
 		return rs_err_prefix(err, "control");
 	target_info_field(info, "run_id", a->ctl_run_id, sizeof a->ctl_run_id);
 	free(info);
+	if (cfg->target_run_id != NULL && cfg->target_run_id[0] != '\0' &&
+	    strcmp(a->ctl_run_id, cfg->target_run_id) == 0)
+		return rs_err_setk(err, RS_E_USAGE, "--control %s reaches the target's server (%s): "
+				   "the control Redis must be another server (the target is "
+				   "flushed)", a->ctl.desc, cfg->target_desc ? cfg->target_desc : "");
 	for (;;) {
 		struct sbuf s, o, h, b;
 

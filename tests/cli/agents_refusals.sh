@@ -1,0 +1,38 @@
+#!/bin/sh
+# What a leader refuses at once and what it passes on whole: a control
+# Redis that is the target's server under another address is refused
+# before any wait for agents (O8); an agent's error longer than 128 bytes
+# (an AUTH refusal on a long socket path) reaches the user as it is, at
+# once, not as "no result by the point's deadline" (A3).
+. "$RS_SRCDIR/tests/cli/lib.sh"
+. "$RS_SRCDIR/tests/cli/agents_lib.sh"
+command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
+
+# ---- O8: the target on its UNIX socket, the control on its TCP port
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+start_redis --port "$PORT" --bind 127.0.0.1
+timeout 20 "$RSWEEP" run --control "redis://127.0.0.1:$PORT" --agents 1 --agents-wait 600 \
+	--target "t=unix://$SOCK" -t get -P 1 -n 100 -q -o "$T/same.csv" >/dev/null 2>"$T/same.err"
+st=$?
+[ "$st" = 2 ] || fail "a control Redis that is the target exited $st, wanted 2 at once: $(cat "$T/same.err")"
+grep -q "reaches the target's server" "$T/same.err" || fail "no line says why: $(cat "$T/same.err")"
+stop_redis
+
+# ---- A3: a long error from an agent reaches the user whole
+SOCK=$T/a-socket-directory-with-a-rather-long-name-0123456789/redis.sock
+mkdir -p "$(dirname "$SOCK")"
+start_redis --requirepass right
+start_control
+REDISCLI_AUTH=wrong-password "$RSWEEP" agent --control "$CTL" --id e1 -v >"$T/agent-e1.log" 2>&1 &
+AGENT_PIDS="$AGENT_PIDS $!"
+wait_for 10 "agent e1 heartbeating" agent_beats e1
+# The point's deadline would be 40 s (4000 requests at 100 a second).
+REDISCLI_AUTH=right timeout 30 "$RSWEEP" run --control "$CTL" --agents 1 --agents-wait 10 \
+	--target "t=unix://$SOCK" -t get -P 1 -n 4000 -c 1 -q -o "$T/e.csv" >/dev/null 2>"$T/e.err"
+st=$?
+[ "$st" = 1 ] || fail "a failing agent's run exited $st, wanted 1 at once: $(cat "$T/e.err")"
+grep -q "agent e1: .*WRONGPASS" "$T/e.err" || fail "the agent's error does not reach the user: $(cat "$T/e.err")"
+line=$(grep "agent e1: " "$T/e.err" | head -1)
+[ "${#line}" -gt 140 ] || fail "the error is not a long one ($line): the test proves nothing"
+if grep -q "deadline" "$T/e.err"; then fail "blamed on the deadline: $(cat "$T/e.err")"; fi
+exit 0
