@@ -195,6 +195,29 @@ static void agent_sleep_until(uint64_t until, volatile sig_atomic_t *stop)
 	}
 }
 
+/* Whether point p fits this agent's memory cap, half the machine's
+ * physical memory, before anything is allocated: the request (data size
+ * and its framing), one batch of depth requests per connection when keys
+ * are random (one shared otherwise), and each connection's rings of depth
+ * timestamps.  A message is data from the control Redis: what rsweep run
+ * would refuse to allocate, an agent refuses too.  Returns 0, or -1 with
+ * err saying how much and how much is allowed. */
+static int agent_memory_ok(const struct agentmsg_point *p, struct rs_err *err)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+	double cap = pages > 0 && psize > 0 ? (double)pages * (double)psize / 2 : 4e9;
+	double req = (double)p->data_size + 128;
+	double batches = p->keyspace > 0 ? p->clients : 1;
+	double need = req + batches * p->depth * req + (double)p->clients * p->depth * 24.0;
+
+	if (need > cap)
+		return rs_err_set(err, "point of test %s, depth %u, %u connections, data %llu: "
+				  "needs about %.0f MB, more than this agent's cap of %.0f MB "
+				  "(half its memory)", p->test, p->depth, p->clients,
+				  (unsigned long long)p->data_size, need / 1e6, cap / 1e6);
+	return 0;
+}
+
 /* Run point p into r (r->ok 0 with r->error on failure). */
 static void agent_point(struct agent *a, const struct agentmsg_point *p, struct agentmsg_result *r)
 {
@@ -217,6 +240,8 @@ static void agent_point(struct agent *a, const struct agentmsg_point *p, struct 
 	rs_log(RS_LOG_DEBUG, "run %s: %s %llu: %s P=%u, %llu requests, %g s", p->run,
 	       p->kind == AGENTMSG_WARMUP ? "warm-up" : "point", (unsigned long long)p->point,
 	       p->test, p->depth, (unsigned long long)p->requests, p->duration);
+	if (agent_memory_ok(p, &err) < 0)
+		goto failed;
 	if (workload_select(p->test, p->data_size, &w, &err) < 0 || w.n != 1) {
 		if (w.n != 1 && err.msg[0] == '\0')
 			rs_err_set(&err, "test %s selects %zu tests", p->test, w.n);

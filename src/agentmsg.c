@@ -53,8 +53,9 @@ static const struct agentmsg_def agentmsg_point_defs[] = {
 	{ "depth", AT_UNS, PT(depth), 1, 1e6 },
 	{ "mode", AT_MODE, PT(window), 0, 0 },
 	{ "clients", AT_UNS, PT(clients), 1, 1e5 },
-	{ "threads", AT_UNS, PT(threads), 1, 1024 },
-	{ "keyspace", AT_U64, PT(keyspace), 0, 1e15 },
+	/* The limits of rsweep run's own --threads and --keyspace. */
+	{ "threads", AT_UNS, PT(threads), 1, 256 },
+	{ "keyspace", AT_U64, PT(keyspace), 0, 1e12 },
 	{ "data", AT_U64, PT(data_size), 1, 512.0 * 1024 * 1024 },
 	{ "seed", AT_U64, PT(seed), 0, U64MAX },
 	{ "requests", AT_U64, PT(requests), 0, 1e15 },

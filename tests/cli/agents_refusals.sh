@@ -3,7 +3,9 @@
 # Redis that is the target's server under another address is refused
 # before any wait for agents (O8); an agent's error longer than 128 bytes
 # (an AUTH refusal on a long socket path) reaches the user as it is, at
-# once, not as "no result by the point's deadline" (A3).
+# once, not as "no result by the point's deadline" (A3); a point message
+# that would take more memory than the agent's cap is refused before it
+# allocates, and the agent lives on (A2).
 . "$RS_SRCDIR/tests/cli/lib.sh"
 . "$RS_SRCDIR/tests/cli/agents_lib.sh"
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
@@ -35,4 +37,25 @@ grep -q "agent e1: .*WRONGPASS" "$T/e.err" || fail "the agent's error does not r
 line=$(grep "agent e1: " "$T/e.err" | head -1)
 [ "${#line}" -gt 140 ] || fail "the error is not a long one ($line): the test proves nothing"
 if grep -q "deadline" "$T/e.err"; then fail "blamed on the deadline: $(cat "$T/e.err")"; fi
+
+# ---- A2: a hostile point message, for a run made up on the control Redis
+start_agent h1
+v=$("$RSWEEP" --version | cut -d' ' -f2)
+run=fedcba9876543210
+ccli set "rsweep:run:$run:leader" "$v 1 x" ex 60 >/dev/null
+ccli set rsweep:claim:h1 "$run" ex 60 >/dev/null
+now=$(ccli time | head -1)
+base="v $v run $run kind point target unix://$SOCK mode lockstep threads 1 seed 1 requests 10
+duration 0 timeout 5 start $((now + 1))000000000"
+# shellcheck disable=SC2086
+ccli xadd rsweep:work:h1 '*' $base point 1 test SET data 536870912 depth 1000000 clients 1 \
+	keyspace 0 >/dev/null
+# shellcheck disable=SC2086
+ccli xadd rsweep:work:h1 '*' $base point 2 test GET data 3 depth 1000000 clients 1000 \
+	keyspace 1 >/dev/null
+wait_for 20 "two refusals in the results" sh -c \
+	"[ \"\$(redis-cli -s '$CTL_SOCK' xlen rsweep:run:$run:results)\" = 2 ]"
+[ "$(ccli xrange "rsweep:run:$run:results" - + | grep -c "more than this agent's cap")" = 2 ] ||
+	fail "the hostile points were not refused by the cap: $(ccli xrange "rsweep:run:$run:results" - +)"
+agent_beats h1 || fail "the agent died of a hostile point: $(tail -3 "$T/agent-h1.log")"
 exit 0
