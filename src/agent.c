@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <hiredis/hiredis.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -154,11 +155,44 @@ failed:
 }
 
 /* Build the target p names, as this agent reaches it. */
+/* Whether allowed (an --allow-target) names the target d: a pattern
+ * matches the URI's text, a URI the same server (scheme, host and port, or
+ * socket path; any database). */
+static int agent_allowed_one(const char *allowed, const char *uri, const struct targets_def *d)
+{
+	struct targets_def w = { 0 };
+	struct rs_err e;
+	int same;
+
+	if (strpbrk(allowed, "*?[") != NULL)
+		return fnmatch(allowed, uri, 0) == 0;
+	if (agentmsg_target_ok(allowed, &w, &e) < 0) {
+		targets_def_free(&w);
+		return 0;
+	}
+	same = w.kind == d->kind && w.tls == d->tls && w.port == d->port &&
+	       (w.path == NULL) == (d->path == NULL) && (w.path == NULL || strcmp(w.path, d->path) == 0) &&
+	       (w.host == NULL) == (d->host == NULL) && (w.host == NULL || strcmp(w.host, d->host) == 0);
+	targets_def_free(&w);
+	return same;
+}
+
 static int agent_target(const struct agent *a, const struct agentmsg_point *p,
 			struct targets_def *d, struct target *t, struct rs_err *err)
 {
+	size_t i;
+
 	if (agentmsg_target_ok(p->target, d, err) < 0)
 		return -1;
+	/* Before any connection: the control Redis's writers choose the
+	 * target of a message, the agent's own command line what it may be
+	 * (its password goes there). */
+	for (i = 0; i < a->cfg->nallow; i++)
+		if (agent_allowed_one(a->cfg->allow[i], p->target, d))
+			break;
+	if (i == a->cfg->nallow)
+		return rs_err_set(err, "target %.128s is not allowed to this agent (its "
+				  "--allow-target): nothing sent to it", p->target);
 	memset(t, 0, sizeof *t);
 	t->socket = d->kind == TARGETS_UNIX ? d->path : NULL;
 	t->host = d->host;

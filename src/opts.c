@@ -141,6 +141,9 @@ static const struct opt_def opt_table[] = {
 	  "with --control: load from N agents (rsweep agent), not from this process" },
 	{ "agents-wait", 0, "SECONDS", OT_DOUBLE, RUN, OFF(agents_wait), 0.1, 86400, NULL, "30", 0,
 	  "with --agents: how long to wait for them to be heartbeating" },
+	{ "allow-target", 0, "URI", OT_LIST, AGENT, OFF(allow_target), 0, 0, NULL, NULL, 0,
+	  "agent: a target it may load and send its password to (repeat it; a URI, or a "
+	  "pattern with * ? [ ]); needed" },
 	{ "id", 0, "NAME", OT_STRING, AGENT, OFF(id), 0, 0, NULL, NULL, 0,
 	  "agent: its name on the control Redis (1 to 64 of A-Z a-z 0-9 . _ -)" },
 	{ "retries", 0, "N", OT_UINT, RUN, OFF(retries), 0, 100, NULL, "0", 1,

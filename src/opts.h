@@ -82,6 +82,7 @@ struct rs_config {
 	int spawn_tls;
 	struct opt_list target;   /* --target LABEL=URI (targets.h) */
 	struct opt_list spawn_args;
+	struct opt_list allow_target; /* agent: --allow-target URI|PATTERN */
 	/* load */
 	uint64_t clients;
 	struct depth_list pipeline;

@@ -25,7 +25,7 @@ SOCK=$T/a-socket-directory-with-a-rather-long-name-0123456789/redis.sock
 mkdir -p "$(dirname "$SOCK")"
 start_redis --requirepass right
 start_control
-REDISCLI_AUTH=wrong-password "$RSWEEP" agent --control "$CTL" --id e1 -v >"$T/agent-e1.log" 2>&1 &
+REDISCLI_AUTH=wrong-password "$RSWEEP" agent --control "$CTL" --id e1 --allow-target "unix://$SOCK" -v >"$T/agent-e1.log" 2>&1 &
 AGENT_PIDS="$AGENT_PIDS $!"
 wait_for 10 "agent e1 heartbeating" agent_beats e1
 # The point's deadline would be 40 s (4000 requests at 100 a second).
@@ -58,4 +58,40 @@ wait_for 20 "two refusals in the results" sh -c \
 [ "$(ccli xrange "rsweep:run:$run:results" - + | grep -c "more than this agent's cap")" = 2 ] ||
 	fail "the hostile points were not refused by the cap: $(ccli xrange "rsweep:run:$run:results" - +)"
 agent_beats h1 || fail "the agent died of a hostile point: $(tail -3 "$T/agent-h1.log")"
+
+# ---- A1: a point naming a target the agent was not allowed: refused, and
+# nothing reaches that server (a listener that logs every byte it gets)
+"$RSWEEP" agent --control "$CTL" --id x1 --allow-target "unix://$SOCK" -v \
+	>"$T/agent-x1.log" 2>&1 &
+AGENT_PIDS="$AGENT_PIDS $!"
+wait_for 10 "agent x1 heartbeating" agent_beats x1
+python3 -c '
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(8); s.settimeout(0.2)
+end = time.time() + 30
+while time.time() < end:
+    try:
+        c, _ = s.accept()
+    except socket.timeout:
+        continue
+    c.settimeout(1)
+    try:
+        open(sys.argv[2], "ab").write(b"connected " + c.recv(4096) + b"\n")
+    except socket.timeout:
+        open(sys.argv[2], "ab").write(b"connected\n")
+' "$T/attacker.sock" "$T/attacker.log" &
+AGENT_PIDS="$AGENT_PIDS $!"
+wait_for 5 "the listener started" test -S "$T/attacker.sock"
+ccli set rsweep:claim:x1 "$run" ex 60 >/dev/null
+now=$(ccli time | head -1)
+base="v $v run $run kind point mode lockstep threads 1 seed 1 requests 10 duration 0 timeout 5
+start $((now + 1))000000000 test GET data 3 depth 1 clients 1 keyspace 0"
+# shellcheck disable=SC2086
+ccli xadd rsweep:work:x1 '*' $base point 3 target "unix://$T/attacker.sock" >/dev/null
+wait_for 20 "the refusal in the results" sh -c \
+	"redis-cli -s '$CTL_SOCK' xrange rsweep:run:$run:results - + | grep -q 'unix://$T/attacker.sock'"
+ccli xrange "rsweep:run:$run:results" - + | grep -q "is not allowed to this agent" ||
+	fail "a target not allowed was not refused: $(ccli xrange "rsweep:run:$run:results" - +)"
+sleep 0.5
+[ ! -s "$T/attacker.log" ] || fail "the agent reached the server it was not allowed: $(cat "$T/attacker.log")"
 exit 0
