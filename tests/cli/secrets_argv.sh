@@ -55,11 +55,11 @@ check "run --control" run --control "redis://:SECRET@127.0.0.1:$P" --agents 1 \
 	--target "t=redis://127.0.0.1:$P" $ct
 check "run --control=" run "--control=redis://bob:SECRET@127.0.0.1:$P" --agents 1 \
 	--target "t=redis://127.0.0.1:$P" $ct
-check "agent --control" agent --control "redis://bob:SECRET@127.0.0.1:$P" --id a1 \
+check "agent --control" agent --control "redis://bob:SECRET@127.0.0.1:$P" --id a1 --allow-target unix:///x \
 	--connect-timeout 10
 
 # P3: a refused scheme is quoted by its scheme only.
-"$RSWEEP" agent --control "ftp://:SECRET@x" --id a1 >/dev/null 2>"$T/ftp.err"
+"$RSWEEP" agent --control "ftp://:SECRET@x" --id a1 --allow-target unix:///x >/dev/null 2>"$T/ftp.err"
 st=$?
 [ "$st" = 2 ] || fail "--control ftp:// exited $st, wanted 2: $(cat "$T/ftp.err")"
 grep -q "not redis://" "$T/ftp.err" || fail "no line says why: $(cat "$T/ftp.err")"
