@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <hiredis/hiredis.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -154,11 +155,44 @@ failed:
 }
 
 /* Build the target p names, as this agent reaches it. */
+/* Whether allowed (an --allow-target) names the target d: a pattern
+ * matches the URI's text, a URI the same server (scheme, host and port, or
+ * socket path; any database). */
+static int agent_allowed_one(const char *allowed, const char *uri, const struct targets_def *d)
+{
+	struct targets_def w = { 0 };
+	struct rs_err e;
+	int same;
+
+	if (strpbrk(allowed, "*?[") != NULL)
+		return fnmatch(allowed, uri, 0) == 0;
+	if (agentmsg_target_ok(allowed, &w, &e) < 0) {
+		targets_def_free(&w);
+		return 0;
+	}
+	same = w.kind == d->kind && w.tls == d->tls && w.port == d->port &&
+	       (w.path == NULL) == (d->path == NULL) && (w.path == NULL || strcmp(w.path, d->path) == 0) &&
+	       (w.host == NULL) == (d->host == NULL) && (w.host == NULL || strcmp(w.host, d->host) == 0);
+	targets_def_free(&w);
+	return same;
+}
+
 static int agent_target(const struct agent *a, const struct agentmsg_point *p,
 			struct targets_def *d, struct target *t, struct rs_err *err)
 {
+	size_t i;
+
 	if (agentmsg_target_ok(p->target, d, err) < 0)
 		return -1;
+	/* Before any connection: the control Redis's writers choose the
+	 * target of a message, the agent's own command line what it may be
+	 * (its password goes there). */
+	for (i = 0; i < a->cfg->nallow; i++)
+		if (agent_allowed_one(a->cfg->allow[i], p->target, d))
+			break;
+	if (i == a->cfg->nallow)
+		return rs_err_set(err, "target %.128s is not allowed to this agent (its "
+				  "--allow-target): nothing sent to it", p->target);
 	memset(t, 0, sizeof *t);
 	t->socket = d->kind == TARGETS_UNIX ? d->path : NULL;
 	t->host = d->host;
@@ -195,6 +229,29 @@ static void agent_sleep_until(uint64_t until, volatile sig_atomic_t *stop)
 	}
 }
 
+/* Whether point p fits this agent's memory cap, half the machine's
+ * physical memory, before anything is allocated: the request (data size
+ * and its framing), one batch of depth requests per connection when keys
+ * are random (one shared otherwise), and each connection's rings of depth
+ * timestamps.  A message is data from the control Redis: what rsweep run
+ * would refuse to allocate, an agent refuses too.  Returns 0, or -1 with
+ * err saying how much and how much is allowed. */
+static int agent_memory_ok(const struct agentmsg_point *p, struct rs_err *err)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+	double cap = pages > 0 && psize > 0 ? (double)pages * (double)psize / 2 : 4e9;
+	double req = (double)p->data_size + 128;
+	double batches = p->keyspace > 0 ? p->clients : 1;
+	double need = req + batches * p->depth * req + (double)p->clients * p->depth * 24.0;
+
+	if (need > cap)
+		return rs_err_set(err, "point of test %s, depth %u, %u connections, data %llu: "
+				  "needs about %.0f MB, more than this agent's cap of %.0f MB "
+				  "(half its memory)", p->test, p->depth, p->clients,
+				  (unsigned long long)p->data_size, need / 1e6, cap / 1e6);
+	return 0;
+}
+
 /* Run point p into r (r->ok 0 with r->error on failure). */
 static void agent_point(struct agent *a, const struct agentmsg_point *p, struct agentmsg_result *r)
 {
@@ -217,6 +274,8 @@ static void agent_point(struct agent *a, const struct agentmsg_point *p, struct 
 	rs_log(RS_LOG_DEBUG, "run %s: %s %llu: %s P=%u, %llu requests, %g s", p->run,
 	       p->kind == AGENTMSG_WARMUP ? "warm-up" : "point", (unsigned long long)p->point,
 	       p->test, p->depth, (unsigned long long)p->requests, p->duration);
+	if (agent_memory_ok(p, &err) < 0)
+		goto failed;
 	if (workload_select(p->test, p->data_size, &w, &err) < 0 || w.n != 1) {
 		if (w.n != 1 && err.msg[0] == '\0')
 			rs_err_set(&err, "test %s selects %zu tests", p->test, w.n);
@@ -408,7 +467,7 @@ static int agent_entry(struct agent *a, const redisReply *e, struct rs_err *err)
 	if (bad < 0) {
 		rs_log(RS_LOG_WARN, "work entry %s refused: %s", a->last_id, why.msg);
 		r->ok = 0;
-		snprintf(r->error, sizeof r->error, "agent %s refused the message: %.150s", a->cfg->id,
+		snprintf(r->error, sizeof r->error, "agent %s refused the message: %.400s", a->cfg->id,
 			 why.msg);
 	} else {
 		agent_point(a, &p, r);

@@ -29,6 +29,10 @@ struct agent_config {
 	const char *password;
 	double connect_timeout;
 	volatile sig_atomic_t *stop; /* SIGINT, SIGTERM: unregister and return */
+	/* --allow-target: the only targets a point may name (a URI, compared
+	 * parsed, or an fnmatch pattern on the URI); at least one. */
+	char *const *allow;
+	size_t nallow;
 };
 
 /* Run until stopped.  Returns -1 with err: RS_E_INTERRUPTED when stopped

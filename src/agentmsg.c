@@ -53,8 +53,9 @@ static const struct agentmsg_def agentmsg_point_defs[] = {
 	{ "depth", AT_UNS, PT(depth), 1, 1e6 },
 	{ "mode", AT_MODE, PT(window), 0, 0 },
 	{ "clients", AT_UNS, PT(clients), 1, 1e5 },
-	{ "threads", AT_UNS, PT(threads), 1, 1024 },
-	{ "keyspace", AT_U64, PT(keyspace), 0, 1e15 },
+	/* The limits of rsweep run's own --threads and --keyspace. */
+	{ "threads", AT_UNS, PT(threads), 1, 256 },
+	{ "keyspace", AT_U64, PT(keyspace), 0, 1e12 },
 	{ "data", AT_U64, PT(data_size), 1, 512.0 * 1024 * 1024 },
 	{ "seed", AT_U64, PT(seed), 0, U64MAX },
 	{ "requests", AT_U64, PT(requests), 0, 1e15 },
@@ -83,6 +84,9 @@ static const struct agentmsg_def agentmsg_result_defs[] = {
 };
 
 #define NDEFS(a) (sizeof a / sizeof a[0])
+
+_Static_assert(TARGETS_URI_MAX <= AGENTMSG_TEXT_MAX && RS_ERR_LEN <= AGENTMSG_TEXT_MAX,
+	       "a field's copy must hold a target and an agent's error");
 
 void agentmsg_fields_free(struct agentmsg_fields *fs)
 {
@@ -220,14 +224,18 @@ static int agentmsg_field(const struct agentmsg_def *d, const char *v, size_t n,
 			  struct rs_err *err)
 {
 	char *p = (char *)base + d->off;
-	char tmp[TARGETS_URI_MAX + 1];
+	/* As long as the longest field it may hold (a result's error). */
+	char tmp[AGENTMSG_TEXT_MAX + 1];
 	uint64_t u;
 	double x;
 
 	/* Every value but a histogram's is short: copy it NUL-terminated. */
 	if (d->type != AT_HIST) {
-		if (n >= sizeof tmp || (d->size > 0 && d->type <= AT_TEXT && n >= d->size))
-			return rs_err_setk(err, RS_E_INPUT, "field %s: longer than it may be", d->name);
+		size_t most = d->size > 0 && d->type <= AT_TEXT ? d->size - 1 : sizeof tmp - 1;
+
+		if (n > most)
+			return rs_err_setk(err, RS_E_INPUT, "field %s: %zu bytes, longer than the %zu "
+					   "it may be", d->name, n, most);
 		if (!agentmsg_text_ok(v, n))
 			return rs_err_setk(err, RS_E_INPUT, "field %s: holds a control character",
 					   d->name);

@@ -38,6 +38,9 @@
 #define AGENTMSG_MAX_FIELDS 24
 #define AGENTMSG_ID_MAX 65
 #define AGENTMSG_RUN_LEN 16                          /* hex digits of a run id */
+/* The longest field but a histogram, its NUL included: a result's error,
+ * which holds a whole rs_err's message. */
+#define AGENTMSG_TEXT_MAX RS_ERR_LEN
 
 /* One field of a message, as a stream entry holds it (not NUL-terminated). */
 struct agentmsg_field {
@@ -82,7 +85,7 @@ struct agentmsg_result {
 	enum agentmsg_kind kind;
 	char agent[AGENTMSG_ID_MAX];
 	int ok;                   /* 0: error says why, the figures are 0 */
-	char error[256];
+	char error[AGENTMSG_TEXT_MAX];
 	uint64_t requests, errors, misses;
 	double seconds;           /* the agent's first write to last reply */
 	uint64_t start_ns, end_ns; /* when it began and ended, on the control clock */

@@ -301,6 +301,11 @@ int agents_open(const struct agents_config *cfg, struct agents **out, struct rs_
 		return rs_err_prefix(err, "control");
 	target_info_field(info, "run_id", a->ctl_run_id, sizeof a->ctl_run_id);
 	free(info);
+	if (cfg->target_run_id != NULL && cfg->target_run_id[0] != '\0' &&
+	    strcmp(a->ctl_run_id, cfg->target_run_id) == 0)
+		return rs_err_setk(err, RS_E_USAGE, "--control %s reaches the target's server (%s): "
+				   "the control Redis must be another server (the target is "
+				   "flushed)", a->ctl.desc, cfg->target_desc ? cfg->target_desc : "");
 	for (;;) {
 		struct sbuf s, o, h, b;
 
@@ -384,6 +389,37 @@ struct agents_take {
 	int failed;               /* an agent failed: err holds the first reason */
 };
 
+/* The member of this point a refused result names by its fields agent, run
+ * and point (all three this point's), or NULL. */
+static struct agents_member *agents_refused_whose(struct agents *a, const struct agents_take *k,
+						  const struct agentmsg_field *f, size_t n)
+{
+	const struct agentmsg_field *id = NULL, *run = NULL, *pt = NULL;
+	char num[24];
+
+	for (size_t i = 0; i < n; i++) {
+		if (f[i].name_len == 5 && memcmp(f[i].name, "agent", 5) == 0)
+			id = &f[i];
+		else if (f[i].name_len == 3 && memcmp(f[i].name, "run", 3) == 0)
+			run = &f[i];
+		else if (f[i].name_len == 5 && memcmp(f[i].name, "point", 5) == 0)
+			pt = &f[i];
+	}
+	if (id == NULL || run == NULL || pt == NULL)
+		return NULL;
+	snprintf(num, sizeof num, "%llu", (unsigned long long)k->seq);
+	if (run->value_len != strlen(a->run) || memcmp(run->value, a->run, run->value_len) != 0 ||
+	    pt->value_len != strlen(num) || memcmp(pt->value, num, pt->value_len) != 0)
+		return NULL;
+	for (size_t i = 0; i < a->n; i++) {
+		struct agents_member *m = &a->m[i];
+
+		if (strlen(m->id) == id->value_len && memcmp(m->id, id->value, id->value_len) == 0)
+			return m->dead || m->answered ? NULL : m;
+	}
+	return NULL;
+}
+
 /* Take one result entry (its fields in e). */
 static void agents_result(struct agents *a, struct agents_take *k, const redisReply *e,
 			  struct rs_err *err)
@@ -405,9 +441,19 @@ static void agents_result(struct agents *a, struct agents_take *k, const redisRe
 	}
 	r = xcalloc(1, sizeof *r);
 	if (agentmsg_result_decode(f, n, r, &why) < 0) {
-		/* Whose it is cannot be trusted: say so, and let the deadline
-		 * or the heartbeat decide. */
+		/* Whose it is cannot be trusted, but when it names an agent of
+		 * this point, this run and point, the point fails now with the
+		 * real cause rather than by its deadline. */
 		rs_log(RS_LOG_WARN, "a result on %s refused: %s", a->results_key, why.msg);
+		m = agents_refused_whose(a, k, f, n);
+		if (m != NULL) {
+			m->answered = 1;
+			k->got++;
+			if (!k->failed)
+				rs_err_set(err, "agent %s: its result is refused: %s", m->id, why.msg);
+			k->failed = 1;
+			agents_drop(a, m);
+		}
 		free(r);
 		return;
 	}

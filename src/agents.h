@@ -34,6 +34,10 @@ struct agents_config {
 	unsigned clients, threads; /* each agent's */
 	uint64_t data_size;
 	volatile sig_atomic_t *stop;
+	/* The target's INFO run_id and description, when known: a control
+	 * Redis that is that server is refused at once (RS_E_USAGE), before
+	 * any wait for agents. */
+	const char *target_run_id, *target_desc;
 };
 
 /* Connect to the control Redis, take a run id, and wait for cfg->n agents

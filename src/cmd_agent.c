@@ -28,8 +28,10 @@ int cmd_agent_control(const struct rs_config *cfg, struct targets_def *d, struct
 		return rs_err_setk(err, RS_E_USAGE, "--control URI is needed");
 	if (strncmp(cfg->control, "redis://", 8) != 0 && strncmp(cfg->control, "rediss://", 9) != 0 &&
 	    strncmp(cfg->control, "unix://", 7) != 0)
-		return rs_err_setk(err, RS_E_USAGE, "--control '%.100s' is not redis://, rediss:// or "
-				   "unix://", cfg->control);
+		/* Only the scheme is quoted, as for --target: the rest may hold
+		 * a password. */
+		return rs_err_setk(err, RS_E_USAGE, "--control '%.*s...' is not redis://, rediss:// "
+				   "or unix://", (int)strcspn(cfg->control, ":/@"), cfg->control);
 	snprintf(spec, sizeof spec, "control=%s", cfg->control);
 	if (targets_parse_one(spec, d, err) < 0)
 		return rs_err_as(err, RS_E_USAGE);
@@ -64,6 +66,15 @@ int cmd_agent(struct rs_config *cfg, struct rs_err *err)
 	if (!agentmsg_id_ok(cfg->id, strlen(cfg->id)))
 		return rs_err_setk(err, RS_E_USAGE, "--id '%.80s': 1 to 64 of A-Z a-z 0-9 . _ -",
 				   cfg->id);
+	if (cfg->allow_target.n == 0)
+		return rs_err_setk(err, RS_E_USAGE, "--allow-target URI is needed: the targets this "
+				   "agent may load and send its password to");
+	for (size_t i = 0; i < cfg->allow_target.n; i++) {
+		const char *u = cfg->allow_target.v[i];
+
+		if (strpbrk(u, "*?[") == NULL && agentmsg_target_ok(u, NULL, err) < 0)
+			return rs_err_prefix(err, "--allow-target"), rs_err_as(err, RS_E_USAGE);
+	}
 	if (cmd_agent_control(cfg, &d, &ctl, err) < 0) {
 		targets_def_free(&d);
 		return -1;
@@ -83,6 +94,8 @@ int cmd_agent(struct rs_config *cfg, struct rs_err *err)
 	if (ac.password != NULL && *ac.password == '\0')
 		ac.password = NULL;
 	ac.stop = &agent_stop;
+	ac.allow = cfg->allow_target.v;
+	ac.nallow = cfg->allow_target.n;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = agent_on_signal;
 	sigemptyset(&sa.sa_mask);

@@ -839,6 +839,8 @@ static enum sweep_status run_agents(const struct rs_config *cfg, struct run_job 
 	ac.threads = (unsigned)cfg->threads;
 	ac.data_size = cfg->data_size;
 	ac.stop = &run_stop;
+	ac.target_run_id = sweep_run_id(g->s);
+	ac.target_desc = g->t.desc;
 	rc = agents_open(&ac, &job->agents, err);
 	if (rc == 0 && strcmp(agents_control_run_id(job->agents), sweep_run_id(g->s)) == 0)
 		rc = rs_err_setk(err, RS_E_USAGE, "--control %s reaches the target's server (%s): "

@@ -141,6 +141,9 @@ static const struct opt_def opt_table[] = {
 	  "with --control: load from N agents (rsweep agent), not from this process" },
 	{ "agents-wait", 0, "SECONDS", OT_DOUBLE, RUN, OFF(agents_wait), 0.1, 86400, NULL, "30", 0,
 	  "with --agents: how long to wait for them to be heartbeating" },
+	{ "allow-target", 0, "URI", OT_LIST, AGENT, OFF(allow_target), 0, 0, NULL, NULL, 0,
+	  "agent: a target it may load and send its password to (repeat it; a URI, or a "
+	  "pattern with * ? [ ]); needed" },
 	{ "id", 0, "NAME", OT_STRING, AGENT, OFF(id), 0, 0, NULL, NULL, 0,
 	  "agent: its name on the control Redis (1 to 64 of A-Z a-z 0-9 . _ -)" },
 	{ "retries", 0, "N", OT_UINT, RUN, OFF(retries), 0, 100, NULL, "0", 1,
@@ -634,7 +637,9 @@ int opts_parse_argv(enum opts_cmd cmd, int argc, char **argv, struct rs_config *
 		 * /proc/PID/cmdline no longer show it. */
 		if (d->off == offsetof(struct rs_config, password) && optarg != NULL)
 			memset(optarg, '*', strlen(optarg));
-		if (d->off == offsetof(struct rs_config, target) && optarg != NULL)
+		/* One rule for every option that takes a URI (its row says so),
+		 * in every form (--control X, --control=X, --target=L=X). */
+		if (d->arg != NULL && strstr(d->arg, "URI") != NULL && optarg != NULL)
 			targets_blank_password(optarg);
 	}
 	cfg->dashdash = optind > 1 && strcmp(argv[optind - 1], "--") == 0;

@@ -40,7 +40,9 @@ enum opt_origin { ORIGIN_DEFAULT, ORIGIN_FILE, ORIGIN_ARGV };
 struct opt_def {
 	const char *name;         /* long name; also the sweep/plot file key */
 	int short_name;           /* 0 if none */
-	const char *arg;          /* argument name for help and man, NULL for flags */
+	const char *arg;          /* argument name for help and man, NULL for flags;
+				   * one that says URI marks a value whose userinfo
+				   * may hold a password (blanked in argv) */
 	enum opt_type type;
 	unsigned cmds;            /* enum opts_cmd mask */
 	size_t off;               /* into struct rs_config */
@@ -80,6 +82,7 @@ struct rs_config {
 	int spawn_tls;
 	struct opt_list target;   /* --target LABEL=URI (targets.h) */
 	struct opt_list spawn_args;
+	struct opt_list allow_target; /* agent: --allow-target URI|PATTERN */
 	/* load */
 	uint64_t clients;
 	struct depth_list pipeline;

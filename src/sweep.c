@@ -681,6 +681,15 @@ int sweep_row_sanitise(struct rs_row *row, char *why, size_t size)
 	if (dropped > 0)
 		sbuf_printf(&b, " cannot be right (the server restarted, or CONFIG "
 			    "RESETSTAT ran?): stored as unknown");
+	/* Fewer calls than replies counted: the server did not run what the
+	 * row claims (a result that was not measured, or calls it rejected).
+	 * Kept, never as whole without this note. */
+	if (row->requests > 0 && row->server_calls >= 0 && row->server_calls < row->requests) {
+		sbuf_item(&b, "; ", "server_calls %lld, fewer than requests %lld: the server did "
+			  "not run what was counted", (long long)row->server_calls,
+			  (long long)row->requests);
+		dropped++;
+	}
 	return dropped;
 }
 

@@ -169,8 +169,9 @@ enum sweep_status sweep_run(const struct sweep_config *cfg, const struct workloa
 /* Make unknown (NAN, or -1 for counts) the figures of a measured row that
  * cannot be right: negative or not finite, such as a server CPU time or
  * call count that went backwards because the server restarted or CONFIG
- * RESETSTAT ran during the point.  Returns how many it dropped; why (size
- * bytes) then names them in one line. */
+ * RESETSTAT ran during the point; and note, keeping it, a server_calls
+ * below requests (the server did not run what was counted).  Returns how
+ * many it dropped or noted; why (size bytes) then names them in one line. */
 int sweep_row_sanitise(struct rs_row *row, char *why, size_t size);
 
 /* An open-loop point whose achieved rate is below its offered rate by more

@@ -421,13 +421,16 @@ int targets_file_ok(const char *spec, struct rs_err *err)
 
 void targets_blank_password(char *spec)
 {
-	/* Wherever the label ends (or whether there is one): the userinfo
-	 * of the first "redis://" is what may hold a password. */
-	char *uri = strstr(spec, "redis://"), *at, *c;
+	/* Wherever the label ends (or whether there is one), whatever the
+	 * scheme (redis://, rediss://, unix://, or one that is refused later):
+	 * the userinfo after the first "://" is what may hold a password.  The
+	 * last '@' ends it, as targets_parse_one reads it. */
+	char *uri = strstr(spec, "://"), *at, *c;
 
-	if (uri == NULL)
+	/* "unix:///PATH": no authority, so nothing that is a password. */
+	if (uri == NULL || uri[3] == '/')
 		return;
-	uri += 8;
+	uri += 3;
 	if ((at = strrchr(uri, '@')) == NULL)
 		return;
 	c = memchr(uri, ':', (size_t)(at - uri));

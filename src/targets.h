@@ -77,8 +77,9 @@ int targets_split(const char *s, char ***argv, size_t *n, struct rs_err *err);
  * program to run (spawn:PATH) and no password.  Returns 0 or -1 (err says
  * why). */
 int targets_file_ok(const char *spec, struct rs_err *err);
-/* Overwrite with '*' the password in "LABEL=redis://user:password@host"
- * (argv, so that ps and /proc/PID/cmdline no longer show it). */
+/* Overwrite with '*' the password in "LABEL=SCHEME://user:password@host"
+ * (any scheme: argv, so that ps and /proc/PID/cmdline no longer show it;
+ * every option whose argument in opts.c's table says URI goes through it). */
 void targets_blank_password(char *spec);
 void targets_def_free(struct targets_def *d);
 void targets_free(struct targets *ts);

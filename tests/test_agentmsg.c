@@ -225,6 +225,41 @@ Test(agentmsg, result_refusals)
 	free(q);
 }
 
+/* A3: an agent's error as long as an rs_err may hold travels whole; one
+ * longer is refused by a line that says how long. */
+Test(agentmsg, a_long_error_travels_whole)
+{
+	struct agentmsg_result *r = xcalloc(1, sizeof *r), *q = xcalloc(1, sizeof *q);
+	struct agentmsg_fields fs;
+	struct agentmsg_field f[AGENTMSG_MAX_FIELDS];
+	struct rs_err err = { 0 };
+	char *big = xmalloc(AGENTMSG_TEXT_MAX + 1);
+	size_t n;
+
+	memcpy(r->run, "0123456789abcdef", 17);
+	r->point = 1;
+	snprintf(r->agent, sizeof r->agent, "a1");
+	r->ok = 0;
+	hist_init(&r->hist);
+	memset(r->error, 'e', sizeof r->error - 1);
+	memcpy(r->error, "AUTH failed: ", 13);
+	r->error[sizeof r->error - 1] = '\0';
+	cr_assert_gt(strlen(r->error), 255);
+	cr_assert_eq(agentmsg_result_encode(r, &fs, &err), 0, "%s", err.msg);
+	cr_assert_eq(agentmsg_result_decode(fs.f, fs.n, q, &err), 0, "%s", err.msg);
+	cr_assert_str_eq(q->error, r->error);
+	memset(big, 'x', AGENTMSG_TEXT_MAX);
+	big[AGENTMSG_TEXT_MAX] = '\0';
+	n = edit(&fs, f, "error", big);
+	cr_assert_eq(agentmsg_result_decode(f, n, q, &err), -1);
+	cr_assert(strstr(err.msg, "field error: 512 bytes, longer than the 511") != NULL, "%s",
+		  err.msg);
+	agentmsg_fields_free(&fs);
+	free(big);
+	free(r);
+	free(q);
+}
+
 Test(agentmsg, alive)
 {
 	char buf[160], ver[40];

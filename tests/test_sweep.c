@@ -234,6 +234,18 @@ Test(sweep, untrustworthy_figures_are_stored_as_unknown)
 	/* What is left is what the CSV writes and reads back. */
 	cr_assert_eq(r.rps, 1000);
 	cr_assert_eq(r.requests, 1500);
+
+	/* W1: fewer calls than requests (a forged agent result) is noted. */
+	r.server_cpu_s = 0.25;
+	r.client_cpu_s = 0.5;
+	r.p99_ms = 1;
+	r.requests = 300000;
+	r.server_calls = 52638;
+	cr_assert_eq(sweep_row_sanitise(&r, why, sizeof why), 1);
+	cr_assert(strstr(why, "server_calls 52638, fewer than requests 300000"), "%s", why);
+	cr_assert_eq(r.server_calls, 52638);
+	r.server_calls = 300000;
+	cr_assert_eq(sweep_row_sanitise(&r, why, sizeof why), 0);
 }
 
 Test(sweep, max_reply_holds_lrange_600_at_any_data_size)

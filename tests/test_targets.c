@@ -246,3 +246,20 @@ Test(targets, the_password_is_blanked_in_place)
 	targets_blank_password(e);
 	cr_assert_str_eq(e, "redis://default:**********@db:6379");
 }
+
+Test(targets, every_scheme_is_blanked)
+{
+	char a[] = "t=rediss://:hunter2@h:6380";
+	char b[] = "rediss://bob:hunter2@h";
+	char c[] = "ftp://:hunter2@x";
+	char d[] = "unix:///tmp/a@b";
+
+	targets_blank_password(a);
+	targets_blank_password(b);
+	targets_blank_password(c);
+	targets_blank_password(d);
+	cr_assert_str_eq(a, "t=rediss://:*******@h:6380");
+	cr_assert_str_eq(b, "rediss://bob:*******@h");
+	cr_assert_str_eq(c, "ftp://:*******@x");
+	cr_assert_str_eq(d, "unix:///tmp/a@b");
+}

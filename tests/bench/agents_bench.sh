@@ -25,7 +25,7 @@ server() {
 	until redis-cli -s "$T/$1.sock" ping 2>/dev/null | grep -q PONG; do sleep 0.05; done
 }
 agent() {
-	"$RSWEEP" agent --control "unix://$T/ctl.sock" --id "$1" 2>"$T/agent-$1.log" &
+	"$RSWEEP" agent --control "unix://$T/ctl.sock" --id "$1" --allow-target "unix://$T/*" 2>"$T/agent-$1.log" &
 	PIDS="$PIDS $!"
 	until [ "$(redis-cli -s "$T/ctl.sock" exists "rsweep:agent:$1")" = 1 ]; do sleep 0.05; done
 }

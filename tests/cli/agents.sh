@@ -69,8 +69,11 @@ expect_status 2 "$RSWEEP" run --control "$CTL" --target t=unix://"$SOCK" -t get 
 expect_status 2 "$RSWEEP" run --control "$CTL" --agents 3 --target t=unix://"$SOCK" -t get -n 2 -q
 expect_status 2 "$RSWEEP" agent --control "$CTL"
 expect_status 2 "$RSWEEP" agent --control "$CTL" --id 'bad id'
+# No --allow-target: refused, saying what is needed.
+expect_status 2 "$RSWEEP" agent --control "$CTL" --id z9
+grep -q "allow-target URI is needed" "$T/err" || fail "no --allow-target: $(cat "$T/err")"
 # An id already heartbeating is refused.
-expect_status 2 timeout 20 "$RSWEEP" agent --control "$CTL" --id a1
+expect_status 2 timeout 20 "$RSWEEP" agent --control "$CTL" --id a1 --allow-target "unix://$SOCK"
 grep -q "taken by a live agent" "$T/err" || fail "a second a1 was not refused: $(cat "$T/err")"
 # Too few agents: the wait ends, naming who is there and who is missing.
 # An agent of another version is not taken, and named as such.

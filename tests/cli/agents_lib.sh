@@ -37,7 +37,8 @@ start_control() {
 # start_agent ID: a background agent; its pid in the variable PID_ID, its
 # log in $T/agent-ID.log.  Waits until it heartbeats.
 start_agent() {
-	"$RSWEEP" agent --control "$CTL" --id "$1" -v >"$T/agent-$1.log" 2>&1 &
+	"$RSWEEP" agent --control "$CTL" --id "$1" --allow-target "unix://$T/*" -v \
+		>"$T/agent-$1.log" 2>&1 &
 	eval "PID_$1=$!"
 	AGENT_PIDS="$AGENT_PIDS $!"
 	wait_for 10 "agent $1 heartbeating" agent_beats "$1"

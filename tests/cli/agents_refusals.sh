@@ -1,0 +1,97 @@
+#!/bin/sh
+# What a leader refuses at once and what it passes on whole: a control
+# Redis that is the target's server under another address is refused
+# before any wait for agents (O8); an agent's error longer than 128 bytes
+# (an AUTH refusal on a long socket path) reaches the user as it is, at
+# once, not as "no result by the point's deadline" (A3); a point message
+# that would take more memory than the agent's cap is refused before it
+# allocates, and the agent lives on (A2).
+. "$RS_SRCDIR/tests/cli/lib.sh"
+. "$RS_SRCDIR/tests/cli/agents_lib.sh"
+command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
+
+# ---- O8: the target on its UNIX socket, the control on its TCP port
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+start_redis --port "$PORT" --bind 127.0.0.1
+timeout 20 "$RSWEEP" run --control "redis://127.0.0.1:$PORT" --agents 1 --agents-wait 600 \
+	--target "t=unix://$SOCK" -t get -P 1 -n 100 -q -o "$T/same.csv" >/dev/null 2>"$T/same.err"
+st=$?
+[ "$st" = 2 ] || fail "a control Redis that is the target exited $st, wanted 2 at once: $(cat "$T/same.err")"
+grep -q "reaches the target's server" "$T/same.err" || fail "no line says why: $(cat "$T/same.err")"
+stop_redis
+
+# ---- A3: a long error from an agent reaches the user whole
+SOCK=$T/a-socket-directory-with-a-rather-long-name-0123456789/redis.sock
+mkdir -p "$(dirname "$SOCK")"
+start_redis --requirepass right
+start_control
+REDISCLI_AUTH=wrong-password "$RSWEEP" agent --control "$CTL" --id e1 --allow-target "unix://$SOCK" -v >"$T/agent-e1.log" 2>&1 &
+AGENT_PIDS="$AGENT_PIDS $!"
+wait_for 10 "agent e1 heartbeating" agent_beats e1
+# The point's deadline would be 40 s (4000 requests at 100 a second).
+REDISCLI_AUTH=right timeout 30 "$RSWEEP" run --control "$CTL" --agents 1 --agents-wait 10 \
+	--target "t=unix://$SOCK" -t get -P 1 -n 4000 -c 1 -q -o "$T/e.csv" >/dev/null 2>"$T/e.err"
+st=$?
+[ "$st" = 1 ] || fail "a failing agent's run exited $st, wanted 1 at once: $(cat "$T/e.err")"
+grep -q "agent e1: .*WRONGPASS" "$T/e.err" || fail "the agent's error does not reach the user: $(cat "$T/e.err")"
+line=$(grep "agent e1: " "$T/e.err" | head -1)
+[ "${#line}" -gt 140 ] || fail "the error is not a long one ($line): the test proves nothing"
+if grep -q "deadline" "$T/e.err"; then fail "blamed on the deadline: $(cat "$T/e.err")"; fi
+
+# ---- A2: a hostile point message, for a run made up on the control Redis
+start_agent h1
+v=$("$RSWEEP" --version | cut -d' ' -f2)
+run=fedcba9876543210
+ccli set "rsweep:run:$run:leader" "$v 1 x" ex 60 >/dev/null
+ccli set rsweep:claim:h1 "$run" ex 60 >/dev/null
+now=$(ccli time | head -1)
+base="v $v run $run kind point target unix://$SOCK mode lockstep threads 1 seed 1 requests 10
+duration 0 timeout 5 start $((now + 1))000000000"
+# shellcheck disable=SC2086
+ccli xadd rsweep:work:h1 '*' $base point 1 test SET data 536870912 depth 1000000 clients 1 \
+	keyspace 0 >/dev/null
+# shellcheck disable=SC2086
+ccli xadd rsweep:work:h1 '*' $base point 2 test GET data 3 depth 1000000 clients 1000 \
+	keyspace 1 >/dev/null
+wait_for 20 "two refusals in the results" sh -c \
+	"[ \"\$(redis-cli -s '$CTL_SOCK' xlen rsweep:run:$run:results)\" = 2 ]"
+[ "$(ccli xrange "rsweep:run:$run:results" - + | grep -c "more than this agent's cap")" = 2 ] ||
+	fail "the hostile points were not refused by the cap: $(ccli xrange "rsweep:run:$run:results" - +)"
+agent_beats h1 || fail "the agent died of a hostile point: $(tail -3 "$T/agent-h1.log")"
+
+# ---- A1: a point naming a target the agent was not allowed: refused, and
+# nothing reaches that server (a listener that logs every byte it gets)
+"$RSWEEP" agent --control "$CTL" --id x1 --allow-target "unix://$SOCK" -v \
+	>"$T/agent-x1.log" 2>&1 &
+AGENT_PIDS="$AGENT_PIDS $!"
+wait_for 10 "agent x1 heartbeating" agent_beats x1
+python3 -c '
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(8); s.settimeout(0.2)
+end = time.time() + 30
+while time.time() < end:
+    try:
+        c, _ = s.accept()
+    except socket.timeout:
+        continue
+    c.settimeout(1)
+    try:
+        open(sys.argv[2], "ab").write(b"connected " + c.recv(4096) + b"\n")
+    except socket.timeout:
+        open(sys.argv[2], "ab").write(b"connected\n")
+' "$T/attacker.sock" "$T/attacker.log" &
+AGENT_PIDS="$AGENT_PIDS $!"
+wait_for 5 "the listener started" test -S "$T/attacker.sock"
+ccli set rsweep:claim:x1 "$run" ex 60 >/dev/null
+now=$(ccli time | head -1)
+base="v $v run $run kind point mode lockstep threads 1 seed 1 requests 10 duration 0 timeout 5
+start $((now + 1))000000000 test GET data 3 depth 1 clients 1 keyspace 0"
+# shellcheck disable=SC2086
+ccli xadd rsweep:work:x1 '*' $base point 3 target "unix://$T/attacker.sock" >/dev/null
+wait_for 20 "the refusal in the results" sh -c \
+	"redis-cli -s '$CTL_SOCK' xrange rsweep:run:$run:results - + | grep -q 'unix://$T/attacker.sock'"
+ccli xrange "rsweep:run:$run:results" - + | grep -q "is not allowed to this agent" ||
+	fail "a target not allowed was not refused: $(ccli xrange "rsweep:run:$run:results" - +)"
+sleep 0.5
+[ ! -s "$T/attacker.log" ] || fail "the agent reached the server it was not allowed: $(cat "$T/attacker.log")"
+exit 0
