@@ -519,8 +519,11 @@ static int import_prompt(const char *s, size_t n)
 		return 1;
 	if (nw > 1) {
 		nw = import_words(w[0] + wl[0], n - (size_t)(w[0] + wl[0] - s), w + 1, wl + 1, 1);
+		/* w[0] is not NUL-terminated (it may end a 2048-byte buffer, or
+		 * lie before megabytes of input): look only inside the word. */
 		if (nw >= 1 && wl[1] == 1 && strchr("$#%>", w[1][0]) != NULL &&
-		    strpbrk(w[0], "/@~:") != NULL && (size_t)(strpbrk(w[0], "/@~:") - w[0]) < wl[0])
+		    (memchr(w[0], '/', wl[0]) || memchr(w[0], '@', wl[0]) ||
+		     memchr(w[0], '~', wl[0]) || memchr(w[0], ':', wl[0])))
 			return 1;
 	}
 	return 0;
