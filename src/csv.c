@@ -15,6 +15,7 @@
 
 #include "csv.h"
 #include "depths.h"
+#include "infile.h"
 #include "num.h"
 #include "platform.h"
 #include "sbuf.h"
@@ -733,12 +734,20 @@ static int csv_check_line(const char *hdr, const char *line, size_t n, struct rs
 
 int csv_slurp(const char *path, size_t max, char **bufp, size_t *lenp, struct rs_err *err)
 {
-	FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	FILE *fp = stdin;
 	size_t cap = 65536, n = 0;
 	char *buf;
 
-	if (fp == NULL)
-		return rs_err_set(err, "%s: %s", path, strerror(errno));
+	if (strcmp(path, "-") != 0) {
+		int fd = infile_open(path, err);
+
+		if (fd < 0)
+			return -1;
+		if ((fp = fdopen(fd, "rb")) == NULL) {
+			close(fd);
+			return rs_err_set(err, "%s: %s", path, strerror(errno));
+		}
+	}
 	buf = xmalloc(cap + 1);
 	for (;;) {
 		size_t k;
