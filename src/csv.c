@@ -1171,9 +1171,20 @@ static int csv_out_same(const struct csv_out *o, const struct rs_row *r, int wri
 	if (fstat(o->fd, &fs) < 0)
 		return rs_err_set(err, "%s: %s", o->path, strerror(errno));
 	gone = stat(o->path, &ps) < 0;
+	csv_out_point(point, sizeof point, r);
+	/* Emptied or cut short under us (": > FILE", logrotate's
+	 * copytruncate): rows appended now would follow no header, or half a
+	 * row, and the file would read as no results at all.  Nothing pending
+	 * (create, replace) means o->size is what rsweep has written. */
+	if (!gone && ps.st_dev == fs.st_dev && ps.st_ino == fs.st_ino && !o->create &&
+	    !o->replace && (long long)fs.st_size < o->size)
+		return rs_err_set(err, "%s was truncated during the run (%lld of its %lld bytes "
+				  "left): the rows %s %s were cut from it (in the copy, if it was "
+				  "copied before), and nothing more is written to it%s", o->path,
+				  (long long)fs.st_size, o->size, written ? "up to" : "before", point,
+				  written ? "" : "; that point is in no file");
 	if (!gone && ps.st_dev == fs.st_dev && ps.st_ino == fs.st_ino)
 		return 0;
-	csv_out_point(point, sizeof point, r);
 	if (fs.st_nlink == 0)
 		return rs_err_set(err, "%s was %s during the run: the rows %s held are gone with it, "
 				  "and %s is in no file%s", o->path,

@@ -58,6 +58,19 @@ grep -q "rep.csv was replaced by another file during the run" "$T/err" ||
 	fail "replaced: $(cat "$T/err")"
 [ "$(cat "$T/rep.csv")" = "someone else's" ] || fail "the new rep.csv was written to"
 
+# ... or truncated (": >", logrotate's copytruncate): stopped, exit 1, not
+# rows going on without a header into a file that then reads as none.
+"$RSWEEP" run $long -o "$T/trunc.csv" >/dev/null 2>"$T/err" &
+pid=$!
+wait_rows "$T/trunc.csv" 2
+: >"$T/trunc.csv"
+wait "$pid"
+st=$?
+[ "$st" = 1 ] || fail "truncated: exit $st, wanted 1: $(cat "$T/err")"
+grep -q "trunc.csv was truncated during the run (0 of its [0-9]* bytes left): the rows \(before\|up to\) point [0-9]* (.*) were cut from it" "$T/err" ||
+	fail "truncated: $(cat "$T/err")"
+[ "$(wc -l <"$T/trunc.csv")" -le 1 ] || fail "truncated: rows went on: $(cat "$T/trunc.csv")"
+
 # Not a regular file: refused at once with one line, exit 2 (timeout: a
 # regression fails instead of hanging in open()).
 mkfifo "$T/fifo"
