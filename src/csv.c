@@ -894,14 +894,18 @@ failed:
  * to write into).  What was opened is checked on the descriptor
  * (csv_open_file), so nothing can be swapped in between a check and the
  * open.  Returns 0, CSV_ABSENT (not create, and no such file), or -1: of
- * kind RS_E_INPUT for what is not a regular file. */
+ * kind RS_E_INPUT for what is not a regular file, a symbolic link among them. */
 static int csv_out_lock(struct csv_out *o, const char *path, int create, struct rs_err *err)
 {
 	struct stat fs, ps;
 	int e;
 
-	o->fd = csv_open_file(path, O_RDWR | O_APPEND | (create ? O_CREAT | O_EXCL : 0), "rows",
-			      err);
+	/* Never through a symbolic link: the histograms' sidecar is made
+	 * beside the name given (histfile.c, O_NOFOLLOW), so rows through a
+	 * link would land apart from their histograms, and a dangling link was
+	 * found only when the first row came, after measuring. */
+	o->fd = csv_open_file(path, O_RDWR | O_APPEND | O_NOFOLLOW |
+			      (create ? O_CREAT | O_EXCL : 0), "rows", err);
 	if (o->fd < 0) {
 		e = errno;
 		if (!create && e == ENOENT)

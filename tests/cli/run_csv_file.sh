@@ -80,6 +80,24 @@ for out in "$T/fifo" /dev/null "$T"; do
 	[ "$(wc -l <"$T/err")" = 1 ] || fail "$out: not one line: $(cat "$T/err")"
 done
 
+# A symbolic link as -o, to a file or dangling: refused before measuring,
+# exit 2, nothing written on either side of it.
+echo "untouched" >"$T/target.csv"
+ln -s "$T/target.csv" "$T/link.csv"
+ln -s "$T/nowhere.csv" "$T/dangling.csv"
+for out in "$T/link.csv" "$T/dangling.csv"; do
+	for mode in "" --resume --overwrite; do
+		expect_status 2 timeout 5 "$RSWEEP" run -s "$SOCK" -t get -n 100 -o "$out" $mode
+		grep -q "$out is a symbolic link: rows go to a regular file, not through a link" "$T/err" ||
+			fail "$out $mode: $(cat "$T/err")"
+		[ "$(wc -l <"$T/err")" = 1 ] || fail "$out: not one line: $(cat "$T/err")"
+		grep -q "points in" "$T/err" && fail "$out: measured"
+	done
+done
+[ "$(cat "$T/target.csv")" = untouched ] || fail "the link's target was written to"
+[ ! -e "$T/nowhere.csv" ] && [ ! -e "$T/link.csv.hist" ] && [ ! -e "$T/target.csv.hist" ] ||
+	fail "a file was made through or beside a link"
+
 # A write that fails (here: over the file size limit, SIGXFSZ ignored) is
 # an error, exit 1, and the file keeps whole rows only.  The histograms'
 # sidecar, written before each row and with longer lines, most often
