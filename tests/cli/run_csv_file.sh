@@ -33,6 +33,15 @@ wait "$first" || fail "the first run failed: $(cat "$T/err1")"
 [ "$(rows "$T/two.csv")" = 60 ] || fail "two.csv: $(rows "$T/two.csv") rows"
 check_csv "$T/two.csv"
 
+# A file report refuses (a row given twice) is refused by --resume too,
+# not taken as "every point is already in".
+{ cat "$T/two.csv"; tail -n 1 "$T/two.csv"; } >"$T/dup.csv"
+expect_status 2 "$RSWEEP" run $long -o "$T/dup.csv" --resume
+grep -q "dup.csv:62: duplicate point (.*first at .*dup.csv:61) (report and plot refuse this file too)" "$T/err" ||
+	fail "duplicate row: $(cat "$T/err")"
+expect_status 2 "$RSWEEP" report "$T/dup.csv"
+grep -q "dup.csv:62: duplicate point" "$T/err" || fail "report, duplicate row: $(cat "$T/err")"
+
 # The CSV deleted mid-sweep: exit 1 with a message naming it, not success.
 "$RSWEEP" run $long -o "$T/del.csv" >/dev/null 2>"$T/err" &
 pid=$!
