@@ -732,7 +732,12 @@ static int csv_check_line(const char *hdr, const char *line, size_t n, struct rs
 	return 0;
 }
 
-int csv_slurp(const char *path, size_t max, char **bufp, size_t *lenp, struct rs_err *err)
+/* With text, a NUL byte ends the read at once: no file these readers take
+ * holds one (the CSV, spec and sidecar parsers all refuse it), and
+ * standard input from /dev/zero or /dev/urandom would otherwise be read up
+ * to max, a gigabyte, before the parser said so. */
+static int csv_slurp_as(const char *path, size_t max, int text, char **bufp, size_t *lenp,
+			struct rs_err *err)
 {
 	FILE *fp = stdin;
 	size_t cap = 65536, n = 0;
@@ -763,6 +768,18 @@ int csv_slurp(const char *path, size_t max, char **bufp, size_t *lenp, struct rs
 			buf = xrealloc(buf, cap + 1);
 		}
 		k = fread(buf + n, 1, cap - n, fp);
+		if (text && k > 0 && memchr(buf + n, '\0', k) != NULL) {
+			const char *nul = memchr(buf + n, '\0', k);
+			unsigned line = 1;
+
+			for (const char *q = buf; (q = memchr(q, '\n', (size_t)(nul - q))) != NULL; q++)
+				line++;
+			free(buf);
+			if (fp != stdin)
+				fclose(fp);
+			return rs_err_setk(err, RS_E_INPUT, "%s:%u: a NUL byte: not a text file", path,
+					   line);
+		}
 		n += k;
 		if (k == 0)
 			break;
@@ -781,6 +798,16 @@ int csv_slurp(const char *path, size_t max, char **bufp, size_t *lenp, struct rs
 	*bufp = buf;
 	*lenp = n;
 	return 0;
+}
+
+int csv_slurp(const char *path, size_t max, char **bufp, size_t *lenp, struct rs_err *err)
+{
+	return csv_slurp_as(path, max, 1, bufp, lenp, err);
+}
+
+int csv_slurp_bytes(const char *path, size_t max, char **bufp, size_t *lenp, struct rs_err *err)
+{
+	return csv_slurp_as(path, max, 0, bufp, lenp, err);
 }
 
 int csv_read_file(const char *path, struct rs_rows *rows, struct csv_info *info,

@@ -49,6 +49,19 @@ ln -s /dev/zero "$T/r.csv.hist"
 bad "r.csv.hist: a device, not a regular file" report "$T/r.csv" --latency-budget 1ms
 bad "$T: a directory, not a regular file" report "$T"
 
+# From standard input, or a regular file of binary: the read stops at the
+# first NUL, not at the 1 GB limit.
+for src in /dev/zero /dev/urandom; do
+	timeout 20 "$RSWEEP" report - <"$src" >"$T/out" 2>"$T/err"
+	st=$?
+	[ "$st" = 2 ] || fail "report - <$src: exit $st: $(cat "$T/err")"
+	grep -q "^rsweep report: -:[0-9]*: a NUL byte: not a text file$" "$T/err" ||
+		fail "report - <$src: $(cat "$T/err")"
+done
+{ cat "$T/r.csv"; head -c 100000 /dev/zero; } >"$T/bin.csv"
+bad "bin.csv:4: a NUL byte: not a text file" report "$T/bin.csv"
+bad "bin.csv:4: a NUL byte: not a text file" plot "$T/bin.csv" -o "$T/p.png"
+
 # Standard input is still read, and a missing sidecar is still no sidecar.
 rm -f "$T/r.csv.hist"
 timeout 20 "$RSWEEP" report - <"$T/r.csv" >"$T/out" 2>"$T/err" || fail "report -: $(cat "$T/err")"
