@@ -365,7 +365,7 @@ int cmd_import(struct rs_config *cfg, struct rs_err *err)
 	if (import_label(cfg, path, label, sizeof label, err) < 0)
 		return -1;
 	/* An input that cannot be read is bad input, as a CSV is to report. */
-	if (csv_slurp(path, IMPORT_MAX_INPUT, &in, &inlen, err) < 0)
+	if (csv_slurp_bytes(path, IMPORT_MAX_INPUT, &in, &inlen, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);
 	if (strcmp(path, "-") == 0)
 		path = "<stdin>";

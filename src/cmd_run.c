@@ -18,6 +18,7 @@
 #include "progress.h"
 #include "spawn.h"
 #include "sbuf.h"
+#include "series.h"
 #include "spec.h"
 #include "sweep.h"
 #include "targets.h"
@@ -658,6 +659,19 @@ static int run_output(const struct rs_config *cfg, struct run_job *job, struct c
 	if (csv_out_open(out, cfg->output, cfg->resume, cfg->overwrite, existing, err) < 0 ||
 	    histfile_check(cfg->output, err) < 0)
 		return -1;
+	/* A file report refuses (a duplicate point) is not one to add to:
+	 * the point would count as done here and break the report there. */
+	if (existing->n > 0) {
+		struct series_set set;
+		struct rs_err why;
+
+		if (series_build_known(existing, SM_RPS, &set, &why) < 0) {
+			rs_err_set(err, "%s (report and plot refuse this file too): fix it, or use a "
+				   "new -o file", why.msg);
+			return rs_err_as(err, RS_E_INPUT);
+		}
+		series_set_free(&set);
+	}
 	if (out->missing != NULL) {
 		/* The columns that tell how a row was measured: without them a
 		 * window, open-loop or cluster row would read as a plain one. */

@@ -18,6 +18,7 @@
 #include <openssl/x509v3.h>
 
 #include "conn_int.h"
+#include "infile.h"
 #include "sbuf.h"
 #include "xalloc.h"
 
@@ -91,6 +92,11 @@ static SSL_CTX *conn_tls_build(const struct target *t, struct rs_err *err)
 			goto fail;
 		}
 	}
+	/* OpenSSL opens these by name and would wait on a FIFO for ever. */
+	if ((o->cacert != NULL && infile_check("--cacert", o->cacert, err) < 0) ||
+	    (o->cert != NULL && infile_check("--cert", o->cert, err) < 0) ||
+	    (o->key != NULL && infile_check("--key", o->key, err) < 0))
+		goto fail;
 	if ((o->cacert != NULL || o->cacertdir != NULL) &&
 	    SSL_CTX_load_verify_locations(ctx, o->cacert, o->cacertdir) != 1) {
 		rs_err_setk(err, RS_E_INPUT, "%s %s: cannot load CA certificates: %s",

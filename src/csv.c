@@ -15,6 +15,7 @@
 
 #include "csv.h"
 #include "depths.h"
+#include "infile.h"
 #include "num.h"
 #include "platform.h"
 #include "sbuf.h"
@@ -731,14 +732,27 @@ static int csv_check_line(const char *hdr, const char *line, size_t n, struct rs
 	return 0;
 }
 
-int csv_slurp(const char *path, size_t max, char **bufp, size_t *lenp, struct rs_err *err)
+/* With text, a NUL byte ends the read at once: no file these readers take
+ * holds one (the CSV, spec and sidecar parsers all refuse it), and
+ * standard input from /dev/zero or /dev/urandom would otherwise be read up
+ * to max, a gigabyte, before the parser said so. */
+static int csv_slurp_as(const char *path, size_t max, int text, char **bufp, size_t *lenp,
+			struct rs_err *err)
 {
-	FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	FILE *fp = stdin;
 	size_t cap = 65536, n = 0;
 	char *buf;
 
-	if (fp == NULL)
-		return rs_err_set(err, "%s: %s", path, strerror(errno));
+	if (strcmp(path, "-") != 0) {
+		int fd = infile_open(path, err);
+
+		if (fd < 0)
+			return -1;
+		if ((fp = fdopen(fd, "rb")) == NULL) {
+			close(fd);
+			return rs_err_set(err, "%s: %s", path, strerror(errno));
+		}
+	}
 	buf = xmalloc(cap + 1);
 	for (;;) {
 		size_t k;
@@ -754,6 +768,18 @@ int csv_slurp(const char *path, size_t max, char **bufp, size_t *lenp, struct rs
 			buf = xrealloc(buf, cap + 1);
 		}
 		k = fread(buf + n, 1, cap - n, fp);
+		if (text && k > 0 && memchr(buf + n, '\0', k) != NULL) {
+			const char *nul = memchr(buf + n, '\0', k);
+			unsigned line = 1;
+
+			for (const char *q = buf; (q = memchr(q, '\n', (size_t)(nul - q))) != NULL; q++)
+				line++;
+			free(buf);
+			if (fp != stdin)
+				fclose(fp);
+			return rs_err_setk(err, RS_E_INPUT, "%s:%u: a NUL byte: not a text file", path,
+					   line);
+		}
 		n += k;
 		if (k == 0)
 			break;
@@ -772,6 +798,16 @@ int csv_slurp(const char *path, size_t max, char **bufp, size_t *lenp, struct rs
 	*bufp = buf;
 	*lenp = n;
 	return 0;
+}
+
+int csv_slurp(const char *path, size_t max, char **bufp, size_t *lenp, struct rs_err *err)
+{
+	return csv_slurp_as(path, max, 1, bufp, lenp, err);
+}
+
+int csv_slurp_bytes(const char *path, size_t max, char **bufp, size_t *lenp, struct rs_err *err)
+{
+	return csv_slurp_as(path, max, 0, bufp, lenp, err);
 }
 
 int csv_read_file(const char *path, struct rs_rows *rows, struct csv_info *info,
@@ -885,14 +921,18 @@ failed:
  * to write into).  What was opened is checked on the descriptor
  * (csv_open_file), so nothing can be swapped in between a check and the
  * open.  Returns 0, CSV_ABSENT (not create, and no such file), or -1: of
- * kind RS_E_INPUT for what is not a regular file. */
+ * kind RS_E_INPUT for what is not a regular file, a symbolic link among them. */
 static int csv_out_lock(struct csv_out *o, const char *path, int create, struct rs_err *err)
 {
 	struct stat fs, ps;
 	int e;
 
-	o->fd = csv_open_file(path, O_RDWR | O_APPEND | (create ? O_CREAT | O_EXCL : 0), "rows",
-			      err);
+	/* Never through a symbolic link: the histograms' sidecar is made
+	 * beside the name given (histfile.c, O_NOFOLLOW), so rows through a
+	 * link would land apart from their histograms, and a dangling link was
+	 * found only when the first row came, after measuring. */
+	o->fd = csv_open_file(path, O_RDWR | O_APPEND | O_NOFOLLOW |
+			      (create ? O_CREAT | O_EXCL : 0), "rows", err);
 	if (o->fd < 0) {
 		e = errno;
 		if (!create && e == ENOENT)
@@ -1162,9 +1202,20 @@ static int csv_out_same(const struct csv_out *o, const struct rs_row *r, int wri
 	if (fstat(o->fd, &fs) < 0)
 		return rs_err_set(err, "%s: %s", o->path, strerror(errno));
 	gone = stat(o->path, &ps) < 0;
+	csv_out_point(point, sizeof point, r);
+	/* Emptied or cut short under us (": > FILE", logrotate's
+	 * copytruncate): rows appended now would follow no header, or half a
+	 * row, and the file would read as no results at all.  Nothing pending
+	 * (create, replace) means o->size is what rsweep has written. */
+	if (!gone && ps.st_dev == fs.st_dev && ps.st_ino == fs.st_ino && !o->create &&
+	    !o->replace && (long long)fs.st_size < o->size)
+		return rs_err_set(err, "%s was truncated during the run (%lld of its %lld bytes "
+				  "left): the rows %s %s were cut from it (in the copy, if it was "
+				  "copied before), and nothing more is written to it%s", o->path,
+				  (long long)fs.st_size, o->size, written ? "up to" : "before", point,
+				  written ? "" : "; that point is in no file");
 	if (!gone && ps.st_dev == fs.st_dev && ps.st_ino == fs.st_ino)
 		return 0;
-	csv_out_point(point, sizeof point, r);
 	if (fs.st_nlink == 0)
 		return rs_err_set(err, "%s was %s during the run: the rows %s held are gone with it, "
 				  "and %s is in no file%s", o->path,

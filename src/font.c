@@ -10,6 +10,7 @@
 #endif
 
 #include "font.h"
+#include "infile.h"
 #include "xalloc.h"
 
 #ifdef HAVE_FONTCONFIG
@@ -59,6 +60,8 @@ static int font_fontconfig(char *out, size_t n)
 int font_find(const char *given, const char *built_in, char *out, size_t n, struct rs_err *err)
 {
 	if (given != NULL) {
+		if (infile_check("--font", given, err) < 0)
+			return -1;
 		if (xstrlcpy(out, given, n) < 0)
 			return rs_err_setk(err, RS_E_INPUT, "--font: the path is too long");
 		return 0;

@@ -244,6 +244,13 @@ int histfile_parse(const char *buf, size_t len, const char *name,
 			/* A crash's half line: the row it was for was never written. */
 			break;
 		}
+		/* rsweep never writes one; read as a C string the field would be
+		 * cut short (a label "v\0m" keyed as "v": its row silently without
+		 * a histogram here, an error there).  One rule: refused. */
+		if (memchr(s, '\0', n) != NULL) {
+			rc = rs_err_set(err, "%s:%u: a NUL byte (not a line rsweep wrote)", name, line);
+			break;
+		}
 		nf = csv_split_line(s, n, scratch, f, HISTFILE_FIELDS + 1, err);
 		if (nf < 0) {
 			rc = rs_err_prefix(err, "%s:%u", name, line);

@@ -411,7 +411,17 @@ struct import_cmd {
 	unsigned depth;           /* -P */
 	int64_t clients, requests, data_size;
 	int version;              /* --version: starts no run */
+	int bad_depth;            /* -P followed by a number out of 1..1000000 */
+	char depth_text[24];      /* that number as written, cut short */
 };
+
+static int import_all_digits(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return n > 0;
+}
 
 /* If s[0..n) holds a redis-benchmark command line (typed after a prompt, in
  * script(1)'s COMMAND="...", after time), fill c and return 1.  An option's
@@ -449,7 +459,16 @@ static int import_command(const char *s, size_t n, struct import_cmd *c)
 			c->version = 1;
 		else if (import_word_is(w[i], wl[i], "-P") && have && v >= 1 && v <= 1000000)
 			c->depth = (unsigned)v;
-		else if (import_word_is(w[i], wl[i], "-c") && have)
+		else if (import_word_is(w[i], wl[i], "-P") && i + 1 < nw &&
+			 import_all_digits(w[i + 1], wl[i + 1])) {
+			/* redis-benchmark refuses these or runs something else:
+			 * recording P=1 for them would be a made-up depth. */
+			size_t dk = wl[i + 1] < sizeof c->depth_text ? wl[i + 1] : sizeof c->depth_text - 1;
+
+			c->bad_depth = 1;
+			memcpy(c->depth_text, w[i + 1], dk);
+			c->depth_text[dk] = '\0';
+		} else if (import_word_is(w[i], wl[i], "-c") && have)
 			c->clients = v;
 		else if (import_word_is(w[i], wl[i], "-n") && have)
 			c->requests = v;
@@ -519,8 +538,11 @@ static int import_prompt(const char *s, size_t n)
 		return 1;
 	if (nw > 1) {
 		nw = import_words(w[0] + wl[0], n - (size_t)(w[0] + wl[0] - s), w + 1, wl + 1, 1);
+		/* w[0] is not NUL-terminated (it may end a 2048-byte buffer, or
+		 * lie before megabytes of input): look only inside the word. */
 		if (nw >= 1 && wl[1] == 1 && strchr("$#%>", w[1][0]) != NULL &&
-		    strpbrk(w[0], "/@~:") != NULL && (size_t)(strpbrk(w[0], "/@~:") - w[0]) < wl[0])
+		    (memchr(w[0], '/', wl[0]) || memchr(w[0], '@', wl[0]) ||
+		     memchr(w[0], '~', wl[0]) || memchr(w[0], ':', wl[0])))
 			return 1;
 	}
 	return 0;
@@ -753,6 +775,12 @@ static int import_line(struct import_state *st, enum import_kind want, unsigned 
 	}
 	/* zsh's time line names the command too, but starts no run. */
 	if (!import_time_line(s, n) && import_command(s, n, &cmd)) {
+		if (cmd.bad_depth) {
+			/* Refused even with --skip-bad: the results that follow
+			 * would be given some other depth than they were run at. */
+			return rs_err_set(err, "%s:%u: redis-benchmark -P %s: a pipeline depth "
+					  "must be 1 to 1000000", st->name, line, cmd.depth_text);
+		}
 		if (!cmd.version) {
 			char version[sizeof st->next.version];
 
@@ -784,6 +812,46 @@ static int import_line(struct import_state *st, enum import_kind want, unsigned 
 	return import_bad_line(st->out, st->name, line, st->skip_bad, &lerr, err);
 }
 
+/* A line longer than the line buffer is accepted when a terminal would
+ * show only a short part of it: redis-benchmark rewrites its progress with
+ * '\r' several times a second, so a long test leaves one line of many
+ * overwritten segments.  Sets s[0..n) to the last segment that shows
+ * something (the one import_visible would choose), escapes and all; returns
+ * -1 if that segment itself is longer than IMPORT_LINE.  clean is scratch
+ * of IMPORT_LINE bytes.  Each byte is looked at a bounded number of times. */
+static int import_last_segment(const char **s, size_t *n, char *clean)
+{
+	const char *start = *s, *end = *s + *n;
+
+	for (;;) {
+		const char *seg = end, *t;
+		size_t k;
+
+		while (seg > start && seg[-1] != '\r')
+			seg--;
+		if ((size_t)(end - seg) > IMPORT_LINE)
+			return -1;
+		t = seg;
+		k = (size_t)(end - seg);
+		if (memchr(t, '\033', k) != NULL) {
+			k = import_strip_escapes(t, k, clean);
+			t = clean;
+		}
+		while (k > 0 && (t[k - 1] == ' ' || t[k - 1] == '\t'))
+			k--;
+		while (k > 0 && (*t == ' ' || *t == '\t')) {
+			t++;
+			k--;
+		}
+		if (k > 0 || seg == start) {
+			*s = seg;
+			*n = (size_t)(end - seg);
+			return 0;
+		}
+		end = seg - 1;    /* a blank segment: look before its '\r' */
+	}
+}
+
 int import_parse(const char *buf, size_t len, const char *name, enum import_kind kind,
 		 int skip_bad, struct import_result *out, struct rs_err *err)
 {
@@ -813,7 +881,7 @@ int import_parse(const char *buf, size_t len, const char *name, enum import_kind
 				goto fail;
 			continue;
 		}
-		if (n > IMPORT_LINE) {
+		if (n > IMPORT_LINE && import_last_segment(&s, &n, clean) < 0) {
 			rs_err_set(&lerr, "line longer than %d characters", IMPORT_LINE);
 			if (import_bad_line(out, name, line, skip_bad, &lerr, err) < 0)
 				goto fail;

@@ -194,14 +194,20 @@ static int sweep_env_read(struct target_conn *c, const struct target *t, struct 
 	return 0;
 }
 
+/* To the nanosecond: started_at pairs a row with its histogram in the
+ * sidecar (latency.c), and two runs started in one second must not pair
+ * each other's (a copied CSV took the other run's histograms).  Older
+ * files' whole seconds still read: the key is compared as text. */
 static void sweep_iso_now(char *buf, size_t size)
 {
 	struct timespec ts;
 	struct tm tm;
+	char sec[24];
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	gmtime_r(&ts.tv_sec, &tm);
-	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	strftime(sec, sizeof sec, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf, size, "%.19s.%09uZ", sec, (unsigned)ts.tv_nsec % 1000000000u);
 }
 
 static void sweep_sleep(double s, volatile sig_atomic_t *stop)

@@ -105,6 +105,29 @@ Test(histfile, bad_input_is_named_by_file_and_line)
 	}
 }
 
+/* A NUL anywhere in a line is one error for report and plot alike: read
+ * as a C string a label "v\0m" became "v", and its row silently had no
+ * histogram. */
+Test(histfile, a_nul_byte_is_refused_wherever_it_is)
+{
+	static const char line[] = "vm,GET,4,lockstep,,,1,2026-01-01T00:00:00Z,v1 0 0 0 0\n";
+	char text[256];
+
+	for (size_t at = 0; at + 1 < sizeof line - 1; at++) {
+		static struct seen s;
+		struct rs_err err = { 0 };
+		size_t hl = strlen(HISTFILE_HEADER) + 1;
+
+		memcpy(text, HISTFILE_HEADER "\n", hl);
+		memcpy(text + hl, line, sizeof line - 1);
+		text[hl + at] = '\0';
+		memset(&s, 0, sizeof s);
+		cr_assert_eq(histfile_parse(text, hl + sizeof line - 1, "f.hist", keep, &s, &err), -1,
+			     "NUL at %zu accepted", at);
+		cr_assert_not_null(strstr(err.msg, "f.hist:2: a NUL byte"), "%zu: '%s'", at, err.msg);
+	}
+}
+
 /* A crash's half line at the end: its row was never written, so it is
  * ignored. */
 Test(histfile, a_half_last_line_is_ignored)

@@ -362,8 +362,12 @@ Test(render_png, font_from_option_default_or_fontconfig)
 	struct rs_err err = { 0 };
 	struct render_png *png;
 
-	cr_assert_eq(font_find("/my/font.ttf", font(), out, sizeof out, &err), 0);
-	cr_assert_str_eq(out, "/my/font.ttf");
+	/* --font names a file: it must be one (a FIFO would hang the reader). */
+	cr_assert_eq(font_find("/my/font.ttf", font(), out, sizeof out, &err), -1);
+	cr_assert_not_null(strstr(err.msg, "--font /my/font.ttf: No such file"), "%s", err.msg);
+	cr_assert_eq(font_find(font(), "/nonexistent/built-in.ttf", out, sizeof out, &err), 0, "%s",
+		     err.msg);
+	cr_assert_str_eq(out, font());
 	cr_assert_eq(font_find(NULL, font(), out, sizeof out, &err), 0);
 	cr_assert_str_eq(out, font());
 #ifdef HAVE_FONTCONFIG

@@ -33,6 +33,15 @@ wait "$first" || fail "the first run failed: $(cat "$T/err1")"
 [ "$(rows "$T/two.csv")" = 60 ] || fail "two.csv: $(rows "$T/two.csv") rows"
 check_csv "$T/two.csv"
 
+# A file report refuses (a row given twice) is refused by --resume too,
+# not taken as "every point is already in".
+{ cat "$T/two.csv"; tail -n 1 "$T/two.csv"; } >"$T/dup.csv"
+expect_status 2 "$RSWEEP" run $long -o "$T/dup.csv" --resume
+grep -q "dup.csv:62: duplicate point (.*first at .*dup.csv:61) (report and plot refuse this file too)" "$T/err" ||
+	fail "duplicate row: $(cat "$T/err")"
+expect_status 2 "$RSWEEP" report "$T/dup.csv"
+grep -q "dup.csv:62: duplicate point" "$T/err" || fail "report, duplicate row: $(cat "$T/err")"
+
 # The CSV deleted mid-sweep: exit 1 with a message naming it, not success.
 "$RSWEEP" run $long -o "$T/del.csv" >/dev/null 2>"$T/err" &
 pid=$!
@@ -58,6 +67,19 @@ grep -q "rep.csv was replaced by another file during the run" "$T/err" ||
 	fail "replaced: $(cat "$T/err")"
 [ "$(cat "$T/rep.csv")" = "someone else's" ] || fail "the new rep.csv was written to"
 
+# ... or truncated (": >", logrotate's copytruncate): stopped, exit 1, not
+# rows going on without a header into a file that then reads as none.
+"$RSWEEP" run $long -o "$T/trunc.csv" >/dev/null 2>"$T/err" &
+pid=$!
+wait_rows "$T/trunc.csv" 2
+: >"$T/trunc.csv"
+wait "$pid"
+st=$?
+[ "$st" = 1 ] || fail "truncated: exit $st, wanted 1: $(cat "$T/err")"
+grep -q "trunc.csv was truncated during the run (0 of its [0-9]* bytes left): the rows \(before\|up to\) point [0-9]* (.*) were cut from it" "$T/err" ||
+	fail "truncated: $(cat "$T/err")"
+[ "$(wc -l <"$T/trunc.csv")" -le 1 ] || fail "truncated: rows went on: $(cat "$T/trunc.csv")"
+
 # Not a regular file: refused at once with one line, exit 2 (timeout: a
 # regression fails instead of hanging in open()).
 mkfifo "$T/fifo"
@@ -66,6 +88,24 @@ for out in "$T/fifo" /dev/null "$T"; do
 	grep -q "$out is not a regular file" "$T/err" || fail "$out: $(cat "$T/err")"
 	[ "$(wc -l <"$T/err")" = 1 ] || fail "$out: not one line: $(cat "$T/err")"
 done
+
+# A symbolic link as -o, to a file or dangling: refused before measuring,
+# exit 2, nothing written on either side of it.
+echo "untouched" >"$T/target.csv"
+ln -s "$T/target.csv" "$T/link.csv"
+ln -s "$T/nowhere.csv" "$T/dangling.csv"
+for out in "$T/link.csv" "$T/dangling.csv"; do
+	for mode in "" --resume --overwrite; do
+		expect_status 2 timeout 5 "$RSWEEP" run -s "$SOCK" -t get -n 100 -o "$out" $mode
+		grep -q "$out is a symbolic link: rows go to a regular file, not through a link" "$T/err" ||
+			fail "$out $mode: $(cat "$T/err")"
+		[ "$(wc -l <"$T/err")" = 1 ] || fail "$out: not one line: $(cat "$T/err")"
+		grep -q "points in" "$T/err" && fail "$out: measured"
+	done
+done
+[ "$(cat "$T/target.csv")" = untouched ] || fail "the link's target was written to"
+[ ! -e "$T/nowhere.csv" ] && [ ! -e "$T/link.csv.hist" ] && [ ! -e "$T/target.csv.hist" ] ||
+	fail "a file was made through or beside a link"
 
 # A write that fails (here: over the file size limit, SIGXFSZ ignored) is
 # an error, exit 1, and the file keeps whole rows only.  The histograms'

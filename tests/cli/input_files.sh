@@ -1,0 +1,69 @@
+#!/bin/sh
+# input_files.sh: every file a user names as input is read only if it is a
+# regular file.  A FIFO blocked report --latency-budget and plot --kind
+# latency (as FILE.csv.hist), --sweep, --plot, --font and --cacert for ever;
+# /dev/zero as a CSV or sidecar was read to 1 GB before its size limit.
+# Each is refused at once with one line naming the file, exit 2.  timeout(1)
+# turns a hang back into a failure here.  Standard input ("-") still reads.
+set -u
+: "${RSWEEP:?RSWEEP must point at the rsweep binary}"
+T=$(mktemp -d "${TMPDIR:-/tmp}/rsweep-inputs.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# bad MESSAGE CMD ARGS...: rsweep CMD ARGS exits 2 within 20 s with one
+# line saying MESSAGE.
+bad() {
+	msg=$1
+	shift
+	timeout 20 "$RSWEEP" "$@" >"$T/out" 2>"$T/err" </dev/null
+	got=$?
+	[ "$got" = 2 ] || fail "'$*' exited $got, wanted 2: $(cat "$T/err")"
+	[ "$(wc -l <"$T/err")" = 1 ] || fail "'$*': message is not one line: $(cat "$T/err")"
+	grep -q -- "$msg" "$T/err" || fail "'$*': '$(cat "$T/err")' does not say '$msg'"
+}
+
+printf 'label,test,pipeline,rps\nx,GET,1,1000\nx,GET,2,1900\n' >"$T/r.csv"
+mkfifo "$T/fifo" "$T/r.csv.hist"
+
+bad "r.csv.hist: a FIFO, not a regular file" report "$T/r.csv" --latency-budget 1ms
+bad "r.csv.hist: a FIFO, not a regular file" plot --kind latency "$T/r.csv" -o "$T/l.png"
+bad "fifo: a FIFO, not a regular file" report "$T/fifo"
+bad "fifo: a FIFO, not a regular file" plot "$T/fifo" -o "$T/p.png"
+bad "fifo: a FIFO, not a regular file" import "$T/fifo" -o "$T/i.csv"
+bad "fifo: a FIFO, not a regular file" run --sweep "$T/fifo" -s "$T/none.sock" -o "$T/s.csv"
+bad "fifo: a FIFO, not a regular file" plot --plot "$T/fifo" "$T/r.csv" -o "$T/p.png"
+bad -- "--font $T/fifo: a FIFO, not a regular file" plot --font "$T/fifo" "$T/r.csv" -o "$T/p.png"
+bad -- "--cacert $T/fifo: a FIFO, not a regular file" run --target "rediss://127.0.0.1:1" \
+	--cacert "$T/fifo" -t get -P 1 -n 10 -o "$T/t.csv"
+
+# Devices: refused before a byte is read, not after a gigabyte.
+bad "/dev/zero: a device, not a regular file" report /dev/zero
+bad "/dev/urandom: a device, not a regular file" plot /dev/urandom -o "$T/p.png"
+rm -f "$T/r.csv.hist"
+ln -s /dev/zero "$T/r.csv.hist"
+bad "r.csv.hist: a device, not a regular file" report "$T/r.csv" --latency-budget 1ms
+bad "$T: a directory, not a regular file" report "$T"
+
+# From standard input, or a regular file of binary: the read stops at the
+# first NUL, not at the 1 GB limit.
+for src in /dev/zero /dev/urandom; do
+	timeout 20 "$RSWEEP" report - <"$src" >"$T/out" 2>"$T/err"
+	st=$?
+	[ "$st" = 2 ] || fail "report - <$src: exit $st: $(cat "$T/err")"
+	grep -q "^rsweep report: -:[0-9]*: a NUL byte: not a text file$" "$T/err" ||
+		fail "report - <$src: $(cat "$T/err")"
+done
+{ cat "$T/r.csv"; head -c 100000 /dev/zero; } >"$T/bin.csv"
+bad "bin.csv:4: a NUL byte: not a text file" report "$T/bin.csv"
+bad "bin.csv:4: a NUL byte: not a text file" plot "$T/bin.csv" -o "$T/p.png"
+
+# Standard input is still read, and a missing sidecar is still no sidecar.
+rm -f "$T/r.csv.hist"
+timeout 20 "$RSWEEP" report - <"$T/r.csv" >"$T/out" 2>"$T/err" || fail "report -: $(cat "$T/err")"
+timeout 20 "$RSWEEP" report "$T/r.csv" >"$T/out" 2>"$T/err" || fail "report: $(cat "$T/err")"
+exit 0
