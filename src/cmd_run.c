@@ -992,6 +992,19 @@ static int run_plan(struct rs_config *cfg, struct run_ui *ui, struct run_job *jo
 		rs_err_prefix(err, "--rate");
 		return rs_err_as(err, RS_E_USAGE);
 	}
+	if (cfg->nargs == 0) {
+		unsigned deepest = 0;
+
+		/* Before workload_select formats -d bytes into every test: a
+		 * point too large for memory is refused here, not after
+		 * seconds and gigabytes of building it (issue 25, M1). */
+		for (size_t d = 0; d < cfg->pipeline.n; d++)
+			if (cfg->pipeline.v[d] > deepest)
+				deepest = cfg->pipeline.v[d];
+		if (workload_memory_check(cfg->tests, cfg->data_size, deepest, cfg->clients,
+					  cfg->keyspace, err) < 0)
+			return rs_err_as(err, RS_E_USAGE);
+	}
 	rc = cfg->nargs > 0 ? workload_custom(cfg->nargs, cfg->args, &job->w, err) :
 			      workload_select(cfg->tests, cfg->data_size, &job->w, err);
 	if (rc < 0)

@@ -337,6 +337,22 @@ static ssize_t conn_tls_io_error(struct conn *c, int e, const char *op, struct r
 		errno = en;
 		return CONN_ERROR;
 	}
+	/* An alert from the server after the handshake: under TLS 1.3 the
+	 * server checks the client's certificate after the client thinks
+	 * the handshake done, so a missing or refused one shows at the first
+	 * read.  A TLS failure, as a failed handshake is (exit 2), not a
+	 * run-time one (issue 25, O1). */
+	if (ERR_GET_LIB(q) == ERR_LIB_SSL && ERR_GET_REASON(q) >= SSL_AD_REASON_OFFSET &&
+	    ERR_GET_REASON(q) < SSL_AD_REASON_OFFSET + 256) {
+		int cert = SSL_get_certificate(c->ssl) != NULL;
+
+		rs_err_setk(err, RS_E_REFUSED, "%s failed: TLS: %s%s", op,
+			    conn_tls_reason(why, sizeof why),
+			    cert ? " (the server refused the client certificate)" :
+				   " (the server wants a client certificate: --cert and --key)");
+		errno = EPROTO;
+		return CONN_ERROR;
+	}
 	rs_err_set(err, "%s failed: TLS: %s", op, conn_tls_reason(why, sizeof why));
 	errno = EPROTO;
 	return CONN_ERROR;

@@ -523,24 +523,85 @@ static int report_short_note(const struct series *s, char *buf, size_t size)
  * limits the cluster, when one does: busy at least 0.8 CPU and 1.5 times
  * the mean of the others (rows' busy_cpu_s, server_cpu_s, masters, over
  * the point's repeats).  Returns 1 with the note in buf, or 0. */
-static int report_busy_note(const struct rs_rows *rows, const struct series *s, unsigned depth,
+/* The rows report_busy_note can use (a cluster's, with a busy master),
+ * sorted by label, test, depth, then file order: each series finds its
+ * own with a binary search instead of a scan of every row, which made the
+ * notes quadratic in the number of series (issue 25, T2). */
+struct report_busy {
+	const struct rs_rows *rows;
+	const struct rs_rec **v;
+	size_t n;
+};
+
+static int report_busy_cmp(const void *a, const void *b)
+{
+	const struct rs_rec *x = *(const struct rs_rec *const *)a;
+	const struct rs_rec *y = *(const struct rs_rec *const *)b;
+	int c = strcmp(x->label, y->label);
+
+	if (c == 0)
+		c = strcmp(x->test, y->test);
+	if (c == 0)
+		c = (x->pipeline > y->pipeline) - (x->pipeline < y->pipeline);
+	if (c == 0)
+		c = (x > y) - (x < y);   /* file order: the sums and "who" as before */
+	return c;
+}
+
+static void report_busy_index(const struct rs_rows *rows, struct report_busy *b)
+{
+	b->rows = rows;
+	b->v = NULL;
+	b->n = 0;
+	if (rows == NULL)
+		return;
+	for (size_t i = 0; i < rows->n; i++) {
+		const struct rs_rec *r = &rows->v[i];
+		double secs = rows_fig(rows, r, ROW_SECONDS), m = rows_fig(rows, r, ROW_MASTERS);
+
+		if (!(m >= 2) || !(secs > 0) || isnan(rows_fig(rows, r, ROW_BUSY_CPU_S)) ||
+		    isnan(rows_fig(rows, r, ROW_SERVER_CPU_S)) || r->busy_master[0] == '\0')
+			continue;
+		if (b->v == NULL)
+			b->v = xmalloc((rows->n - i) * sizeof *b->v);
+		b->v[b->n++] = r;
+	}
+	if (b->n > 1)
+		qsort(b->v, b->n, sizeof *b->v, report_busy_cmp);
+}
+
+static int report_busy_note(const struct report_busy *idx, const struct series *s, unsigned depth,
 			    char *buf, size_t size)
 {
+	const struct rs_rows *rows = idx->rows;
 	double busy = 0, others = 0;
 	const char *who = NULL;
-	size_t n = 0;
+	size_t n = 0, lo = 0, hi = idx->n;
 
 	if (rows == NULL || depth == 0)
 		return 0;
-	for (size_t i = 0; i < rows->n; i++) {
-		const struct rs_rec *r = &rows->v[i];
+	while (lo < hi) {        /* the first row of (label, test, depth) */
+		size_t mid = lo + (hi - lo) / 2;
+		const struct rs_rec *r = idx->v[mid];
+		int c = strcmp(r->label, s->label);
+
+		if (c == 0)
+			c = strcmp(r->test, s->test);
+		if (c == 0)
+			c = (r->pipeline > depth) - (r->pipeline < depth);
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < idx->n; i++) {
+		const struct rs_rec *r = idx->v[i];
 		double secs = rows_fig(rows, r, ROW_SECONDS), m = rows_fig(rows, r, ROW_MASTERS);
 		double b = rows_fig(rows, r, ROW_BUSY_CPU_S), all = rows_fig(rows, r, ROW_SERVER_CPU_S);
 
 		if (r->pipeline != depth || strcmp(r->label, s->label) != 0 ||
-		    strcmp(r->test, s->test) != 0 || !(m >= 2) || !(secs > 0) || isnan(b) ||
-		    isnan(all) || r->busy_master[0] == '\0')
-			continue;
+		    strcmp(r->test, s->test) != 0)
+			break;
 		busy += b / secs;
 		others += (all - b) / (m - 1) / secs;
 		if (who == NULL)
@@ -569,7 +630,9 @@ static size_t report_notes(const struct analysis_result *r, const struct report_
 	size_t n = 0;
 	const char *base_client;
 	long other;
+	struct report_busy busy;
 
+	report_busy_index(o->rows, &busy);
 	for (size_t i = 0; i < r->nseries; i++) {
 		const struct analysis_series *a = &r->series[i];
 		const struct series *s = a->rps;
@@ -613,7 +676,7 @@ static size_t report_notes(const struct analysis_result *r, const struct report_
 		n += report_unstable_notes(a, o, v + n);
 		if (report_short_note(s, buf, sizeof buf))
 			v[n++] = xstrdup(buf);
-		if (report_busy_note(o->rows, s, a->sat_depth, buf, sizeof buf))
+		if (report_busy_note(&busy, s, a->sat_depth, buf, sizeof buf))
 			v[n++] = xstrdup(buf);
 	}
 	if (r->nsingle == r->nseries) {
@@ -626,6 +689,7 @@ static size_t report_notes(const struct analysis_result *r, const struct report_
 		report_client_note(r, (size_t)other, base_client, buf, sizeof buf);
 		v[n++] = xstrdup(buf);
 	}
+	free(busy.v);
 	*out = v;
 	return n;
 }

@@ -115,6 +115,130 @@ static int spawn_ping(struct spawn *s)
 	return ok;
 }
 
+/* The owner file of a spawn directory: "PID START\n", START the
+ * process's start time in clock ticks since boot (/proc/PID/stat's 22nd
+ * field; 0 where there is no /proc), so that a reused PID is not taken
+ * for the run that made the directory. */
+#define SPAWN_OWNER "rsweep.owner"
+
+static unsigned long long spawn_start_time(long pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long t = 0;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	/* After the command's closing parenthesis: state is field 3. */
+	if ((p = strrchr(buf, ')')) == NULL)
+		return 0;
+	for (int field = 2; field < 22 && p != NULL; field++)
+		p = strchr(p + 1, ' ');
+	if (p != NULL)
+		t = strtoull(p + 1, NULL, 10);
+	return t;
+}
+
+/* Whether the run that wrote owner file text is gone. */
+static int spawn_owner_gone(const char *text)
+{
+	long pid;
+	unsigned long long start, now;
+	char *end;
+
+	errno = 0;
+	pid = strtol(text, &end, 10);
+	if (errno != 0 || end == text || *end != ' ' || pid <= 0)
+		return 0;             /* not one rsweep wrote: leave it */
+	start = strtoull(end + 1, &end, 10);
+	if (*end != '\n')
+		return 0;
+	if (kill((pid_t)pid, 0) < 0)
+		return errno == ESRCH;
+	/* Alive: the same process, or a later one with its PID. */
+	now = spawn_start_time(pid);
+	return start != 0 && now != 0 && now != start;
+}
+
+/* Remove what a run killed outright (kill -9, a crash) left in tmp: the
+ * directories rsweep-XXXXXX that hold an owner file whose run is gone.
+ * Only directories of ours: not a symbolic link (opened O_NOFOLLOW and
+ * checked on the descriptor), owned by this user, mode 0700, and only
+ * the plain entries in them, removed relative to that descriptor, so a
+ * name swapped for a link between the check and the removal removes the
+ * link, never what it points at.  A directory just made by a live run
+ * has no owner file yet, or one naming a live process: it is left. */
+static void spawn_clean_stale(const char *tmp)
+{
+	int tfd = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *t = tfd >= 0 ? fdopendir(tfd) : NULL;
+	struct dirent *e;
+
+	if (t == NULL) {
+		if (tfd >= 0)
+			close(tfd);
+		return;
+	}
+	while ((e = readdir(t)) != NULL) {
+		struct stat st;
+		char text[64];
+		ssize_t n;
+		int dfd, ofd;
+		DIR *d;
+		struct dirent *f;
+
+		if (strncmp(e->d_name, "rsweep-", 7) != 0 || strlen(e->d_name) != 13)
+			continue;
+		dfd = openat(tfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (dfd < 0)
+			continue;
+		if (fstat(dfd, &st) < 0 || st.st_uid != geteuid() || (st.st_mode & 07777) != 0700 ||
+		    (ofd = openat(dfd, SPAWN_OWNER, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
+			close(dfd);
+			continue;
+		}
+		n = read(ofd, text, sizeof text - 1);
+		close(ofd);
+		text[n > 0 ? n : 0] = '\0';
+		if (n <= 0 || !spawn_owner_gone(text) || (d = fdopendir(dfd)) == NULL) {
+			close(dfd);
+			continue;
+		}
+		while ((f = readdir(d)) != NULL)
+			if (strcmp(f->d_name, ".") != 0 && strcmp(f->d_name, "..") != 0)
+				unlinkat(dirfd(d), f->d_name, 0);   /* a directory stays */
+		closedir(d);
+		unlinkat(tfd, e->d_name, AT_REMOVEDIR);
+	}
+	closedir(t);
+}
+
+/* Write s's owner file; -1 with err set. */
+static int spawn_own(const struct spawn *s, struct rs_err *err)
+{
+	char path[sizeof s->dir + sizeof SPAWN_OWNER + 1], text[64];
+	int fd, n, e;
+
+	snprintf(path, sizeof path, "%s/%s", s->dir, SPAWN_OWNER);
+	n = snprintf(text, sizeof text, "%ld %llu\n", (long)getpid(), spawn_start_time(getpid()));
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0 ||
+	    write(fd, text, (size_t)n) != n) {
+		e = errno;
+		if (fd >= 0)
+			close(fd);
+		return rs_err_set(err, "%s: cannot write %s: %s", s->dir, SPAWN_OWNER, strerror(e));
+	}
+	close(fd);
+	return 0;
+}
+
 /* Make s's private directory (mode 0700) and choose its address: a
  * socket in the directory, or a free loopback port, for TLS with a
  * throwaway certificate in the directory.  Returns 0, or -1 with err set
@@ -123,13 +247,19 @@ static int spawn_place(struct spawn *s, struct rs_err *err)
 {
 	const char *tmp = getenv("TMPDIR");
 
-	snprintf(s->dir, sizeof s->dir, "%s/rsweep-XXXXXX",
-		 tmp != NULL && strlen(tmp) < 40 ? tmp : "/tmp");
+	if (tmp == NULL || strlen(tmp) >= 40)
+		tmp = "/tmp";
+	spawn_clean_stale(tmp);
+	snprintf(s->dir, sizeof s->dir, "%s/rsweep-XXXXXX", tmp);
 	if (mkdtemp(s->dir) == NULL) {    /* mkdtemp makes it 0700 */
 		int e = errno;
 
 		s->dir[0] = '\0';
 		return rs_err_set(err, "cannot make a private directory: %s", strerror(e));
+	}
+	if (spawn_own(s, err) < 0) {
+		spawn_stop(s);
+		return -1;
 	}
 	if (s->transport == SPAWN_UNIX) {
 		snprintf(s->socket, sizeof s->socket, "%s/redis.sock", s->dir);

@@ -159,7 +159,7 @@ static int target_wait(struct target_xchg *x, short events, struct rs_err *err)
 static int target_read(struct target_xchg *x, size_t max, struct rs_err *err)
 {
 	char buf[TARGET_READ_CHUNK];
-	struct rs_err why;
+	struct rs_err why = { .kind = RS_E_FAILED };
 	ssize_t n = conn_read(x->c->conn, buf, max < sizeof buf ? max : sizeof buf, &why);
 
 	if (n == CONN_WANT_READ || n == CONN_WANT_WRITE) {
@@ -169,8 +169,11 @@ static int target_read(struct target_xchg *x, size_t max, struct rs_err *err)
 	x->read_ev = POLLIN;
 	if (n < 0 || n == 0)
 		x->c->eof = n == 0 || errno == ECONNRESET;
-	if (n < 0)
-		return target_fail(x, err, "%s: %s", x->what, why.msg);
+	if (n < 0) {
+		target_fail(x, err, "%s: %s", x->what, why.msg);
+		/* A TLS alert (no client certificate) is a TLS failure, exit 2. */
+		return why.kind == RS_E_REFUSED ? rs_err_as(err, RS_E_REFUSED) : -1;
+	}
 	if (n == 0)
 		return target_fail(x, err, "the server closed the connection during %s", x->what);
 	if (x->c->rx == 0)

@@ -325,7 +325,13 @@ static const char *const targets_kept[] = {
 	"requirepass", "supervised", "pidfile", "tls-port", "bind-source-addr",
 	/* spawn+tls:'s certificate is the one its client trusts, and the
 	 * client has none of its own to show. */
-	"tls-cert-file", "tls-key-file", "tls-ca-cert-file", "tls-auth-clients", NULL,
+	"tls-cert-file", "tls-key-file", "tls-ca-cert-file", "tls-auth-clients",
+	/* What would set the kept ones from elsewhere (issue 25, O3): a
+	 * config file (--include; the one as first word is refused below),
+	 * and the ACL that gives the default user a password as requirepass
+	 * does.  Refused, not read: the file can change between a check and
+	 * the server's start. */
+	"include", "aclfile", "user", NULL,
 };
 
 /* Check and set one target's arguments from words w[0..n) (taken over). */
@@ -336,8 +342,16 @@ static int targets_set_args(struct targets_def *d, char **w, size_t n, struct rs
 
 		if (i == 0 && strncmp(a, "--", 2) != 0) {
 			rs_err_setk(err, RS_E_USAGE, "target '%s': --spawn-args must start with a "
-				    "--option, not '%s' (a config file goes in with --include PATH)",
+				    "--option, not '%s' (a config file is refused: its options go in as --OPTION "
+				    "VALUE)",
 				    d->label, a);
+			goto fail;
+		}
+		/* redis-server joins its arguments into config lines: a word
+		 * with a line break in it would be a directive of its own. */
+		if (strpbrk(a, "\r\n") != NULL) {
+			rs_err_setk(err, RS_E_USAGE, "target '%s': --spawn-args: a word with a line "
+				    "break", d->label);
 			goto fail;
 		}
 		if (strncmp(a, "--", 2) != 0)

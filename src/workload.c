@@ -352,6 +352,80 @@ uint64_t workload_key_bound(const struct workload_test *t, uint64_t sent, uint64
 	return made < names ? made : names;
 }
 
+/* a * b + c, UINT64_MAX when it does not fit. */
+static uint64_t workload_mac(uint64_t a, uint64_t b, uint64_t c)
+{
+	uint64_t m;
+
+	if (__builtin_mul_overflow(a, b, &m) || __builtin_add_overflow(m, c, &m))
+		return UINT64_MAX;
+	return m;
+}
+
+/* Values of data_size one reply of t carries. */
+static uint64_t workload_reply_values(const struct workload_test *t)
+{
+	if (strcmp(t->name, "GET") == 0)
+		return 1;
+	if (strcmp(t->name, "LRANGE_500") == 0)
+		return 450;       /* redis-benchmark's: LRANGE mylist 0 449 */
+	if (strncmp(t->name, "LRANGE_", 7) == 0)
+		return strtoull(t->name + 7, NULL, 10);
+	return 0;
+}
+
+int workload_memory(const char *list, uint64_t data_size, unsigned depth, uint64_t clients,
+		    uint64_t keyspace, struct workload_memory *out, struct rs_err *err)
+{
+	struct workload w0, w1;
+	unsigned digits = 1;
+
+	/* A request's length at data_size from its lengths at 0 and 1 bytes:
+	 * each copy of the data adds its bytes and its length's digits. */
+	if (workload_select(list, 0, &w0, err) < 0)
+		return -1;
+	if (workload_select(list, 1, &w1, err) < 0) {
+		workload_free(&w0);
+		return -1;
+	}
+	for (uint64_t d = data_size; d >= 10; d /= 10)
+		digits++;
+	out->bytes = 0;
+	out->test[0] = '\0';
+	for (size_t i = 0; i < w0.n; i++) {
+		const struct workload_test *t = &w0.v[i];
+		uint64_t copies = t->nrand && keyspace ? workload_mac(depth, clients, 0) : depth;
+		uint64_t len = workload_mac(w1.v[i].len - t->len, data_size + digits - 1, t->len);
+		uint64_t reply = workload_mac(workload_reply_values(t), data_size + 16, 0);
+		uint64_t need = workload_mac(copies, len, len);
+
+		need = workload_mac(reply, clients, need);
+		if (need > out->bytes || out->test[0] == '\0') {
+			out->bytes = need;
+			snprintf(out->test, sizeof out->test, "%s", t->name);
+		}
+	}
+	workload_free(&w0);
+	workload_free(&w1);
+	return 0;
+}
+
+int workload_memory_check(const char *list, uint64_t data_size, unsigned depth,
+			  uint64_t clients, uint64_t keyspace, struct rs_err *err)
+{
+	struct workload_memory m;
+
+	if (workload_memory(list, data_size, depth, clients, keyspace, &m, err) < 0)
+		return -1;
+	if (m.bytes <= WORKLOAD_MEMORY_MAX)
+		return 0;
+	return rs_err_set(err, "%s at P=%u with %llu client%s needs %s%llu bytes of request buffers "
+			  "and replies (more than 1 GiB): use a smaller -d, -P or -c", m.test, depth,
+			  (unsigned long long)clients, clients == 1 ? "" : "s",
+			  m.bytes == UINT64_MAX ? "more than " : "",
+			  (unsigned long long)m.bytes);
+}
+
 int workload_prepare_check(const struct workload_test *t, uint64_t count, uint64_t keyspace,
 			   uint64_t data_size, struct rs_err *err)
 {

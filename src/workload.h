@@ -60,6 +60,29 @@ int workload_select(const char *list, uint64_t data_size, struct workload *out,
 int workload_custom(int argc, char **argv, struct workload *out, struct rs_err *err);
 void workload_free(struct workload *w);
 
+/* What one point of a test needs in rsweep's memory, worked out from the
+ * options alone (nothing of data_size is formatted): the request
+ * template, the batch buffers (depth copies of a request, one set per
+ * connection when keys are random, keyspace > 0), and one reply per
+ * connection in the reader for the tests whose replies carry the data
+ * (GET one value, LRANGE_N N of them).  A point that needs more than
+ * WORKLOAD_MEMORY_MAX is refused, by run before it allocates and by an
+ * agent before it loads: one rule for both. */
+#define WORKLOAD_MEMORY_MAX ((uint64_t)1 << 30)
+struct workload_memory {
+	uint64_t bytes;           /* the largest over the tests (UINT64_MAX: overflows) */
+	char test[128];           /* the test that needs it */
+};
+/* For the tests of list (as workload_select takes it) at depth with
+ * clients connections; 0, or -1 with err set for an unknown test. */
+int workload_memory(const char *list, uint64_t data_size, unsigned depth, uint64_t clients,
+		    uint64_t keyspace, struct workload_memory *out, struct rs_err *err);
+/* The same check as one rule: 0 when the point fits WORKLOAD_MEMORY_MAX,
+ * else -1 with err naming the test, depth and bytes ("use a smaller -d,
+ * -P or -c"). */
+int workload_memory_check(const char *list, uint64_t data_size, unsigned depth,
+			  uint64_t clients, uint64_t keyspace, struct rs_err *err);
+
 /* The names of the catalogue, NULL-terminated (for help and completion). */
 const char *const *workload_names(void);
 /* Where test name (any case) stands in redis-benchmark's order, the

@@ -866,3 +866,52 @@ Test(knee, many_repeats_draw_the_resampled_median_from_its_law)
 		knee_result_free(&r);
 	}
 }
+
+/* Issue 25, T3: with thousands of repeats the law's sum from h underflowed
+ * to 0 for p well above h / n, so a draw's binary search ran to the top
+ * repeats and the interval reached +5.9% where resampling gives +0.1%.
+ * (The sum is also no longer quadratic in n; that is timed by
+ * tests/bench/report_bench.sh, not here.) */
+Test(knee, thousands_of_repeats_draw_the_median_from_its_law, .timeout = 60)
+{
+	static const size_t sizes[] = { 12000, 12001 };
+
+	for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+		size_t n = sizes[k];
+		unsigned depth[3] = { 1, 2, 4 };
+		size_t ns[3];
+		double *v[3];
+		struct knee_series s = { 3, depth, ns, (const double *const *)v };
+		struct knee_result r;
+		struct knee_opts o;
+		struct stats_rng g;
+		struct stats_ci slow;
+		struct rs_err err;
+
+		stats_rng_seed(&g, 300 + k);
+		for (size_t i = 0; i < 3; i++) {
+			ns[i] = n;
+			v[i] = malloc(n * sizeof *v[i]);
+			for (size_t j = 0; j < n; j++)
+				v[i][j] = 1e5 * depth[i] / (1.0 + depth[i]) * exp(0.05 * stats_rng_normal(&g));
+		}
+		knee_opts_default(&o);
+		o.B = 3000;
+		cr_assert_eq(knee_analyse(&s, &o, &r, &err), 0, "%s", err.msg);
+		for (size_t i = 0; i < 3; i++) {
+			cr_assert_eq(stats_bootstrap(v[i], n, stats_median_statistic, NULL, 3000, 0.95,
+						     7 + i, &slow, NULL, &err), 0, "%s", err.msg);
+			cr_assert_eq(r.pts[i].method, KNEE_CI_REPEATS);
+			/* The median's rank spreads by sqrt(n) / 2 = 55; each end's
+			 * Monte Carlo noise is about 3 ranks. */
+			cr_assert_leq(fabs(rank_of(v[i], n, r.pts[i].median.lo) - rank_of(v[i], n, slow.lo)),
+				      20.0, "n %zu depth %u: lo %g against %g", n, depth[i],
+				      r.pts[i].median.lo, slow.lo);
+			cr_assert_leq(fabs(rank_of(v[i], n, r.pts[i].median.hi) - rank_of(v[i], n, slow.hi)),
+				      20.0, "n %zu depth %u: hi %g against %g", n, depth[i],
+				      r.pts[i].median.hi, slow.hi);
+			free(v[i]);
+		}
+		knee_result_free(&r);
+	}
+}

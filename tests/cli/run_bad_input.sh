@@ -32,6 +32,18 @@ bad "unknown option --keys (options are never abbreviated: did you mean --keyspa
 bad "unknown option --pass (options are never abbreviated: did you mean --password?)" --pass=s3cret
 ! grep -q s3cret "$T/err" || fail "the password was echoed: $(cat "$T/err")"
 
+# A point too large for memory is refused before anything of -d is built
+# (issue 25, M1): it used to be refused after 4 s and 1.5 GB.  Under a
+# 256 MB address-space limit (not in a sanitizer build, whose shadow memory
+# needs more) that allocation fails; the check before it does not.
+bad "SET at P=3 with 1 client needs 2048000200 bytes of request buffers and replies" -t set -d 512M -P 3 -c 1
+bad "GET at P=1 with 4 clients needs 1600000136 bytes" -t get -d 400M -c 4
+case "${RS_SANITIZERS:-no}" in
+yes) ;;
+*) (ulimit -v 262144 && exec "$RSWEEP" run -o "$T/out.csv" -t set -d 512M -P 3 -c 1) 2>"$T/err" &&
+	fail "a 1.5 GB point was not refused"
+   grep -q "needs 2048000200 bytes" "$T/err" || fail "not refused before allocating: $(cat "$T/err")" ;;
+esac
 # An existing results file is neither overwritten nor appended to by accident.
 echo "label,test" >"$T/keep.csv"
 expect_status 2 "$RSWEEP" run --spawn -n 10 -t ping -o "$T/keep.csv"

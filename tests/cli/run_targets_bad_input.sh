@@ -37,6 +37,17 @@ bad "target 'b'.*is not redis-server: .*ls" --target a=spawn: --target b=spawn:/
 bad "target 'b'.*not found on PATH" --target a=spawn: --target b=spawn:no-such-redis-server
 bad "target 'a'.*--spawn-args may not set --bind" --target a=spawn: --target b=spawn: \
 	--spawn-args 'a=--bind 0.0.0.0'
+# Nor from a config file or an ACL (issue 25, O3: --include got round it).
+printf 'port 6399\nrequirepass x\n' >"$T/evil.conf"
+bad "target 'a'.*--spawn-args may not set --include" --target a=spawn: --target b=spawn: \
+	--spawn-args "a=--appendonly no --include $T/evil.conf"
+bad "target 'a'.*--spawn-args may not set --aclfile" --target a=spawn: --target b=spawn: \
+	--spawn-args "a=--aclfile $T/evil.conf"
+bad "target 'a'.*--spawn-args may not set --user" --target a=spawn: --target b=spawn: \
+	--spawn-args "a=--user default on >pw"
+bad "target 'a'.*--spawn-args: a word with a line break" --target a=spawn: --target b=spawn: \
+	--spawn-args "a=--maxmemory-policy 'noeviction
+port 6399'"
 bad "not a spawned server" --target a=spawn: --target b=unix://"$SOCK" --spawn-args 'b=--appendonly yes'
 bad "drop -h, -p, -s" --target a=spawn: -s "$SOCK"
 bad "label" --target a=spawn: --target b=spawn: --label x

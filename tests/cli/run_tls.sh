@@ -222,4 +222,16 @@ expect_status 1 "$RSWEEP" run -h 127.0.0.1 -p "$MPORT" --tls --cacert "$C/ca.crt
 	-t get -n 100 -c 2 -q -o "$T/no6.csv"
 grep -q "timed out after 1 s" "$T/err" || fail "the mute server: $(cat "$T/err")"
 [ ! -s "$T/no6.csv" ] || fail "the mute server left rows"
+# 10. Mutual TLS without --cert: under TLS 1.3 the server refuses it after
+# the client's handshake is done, at the first read.  A TLS failure, exit 2,
+# saying what to give (issue 25, O1: it was exit 1); with --cert it runs.
+rcli config set tls-auth-clients yes | grep -q OK || fail "CONFIG SET tls-auth-clients"
+expect_status 2 "$RSWEEP" run $TLS --cacert "$C/ca.crt" -t get -n 100 -c 2 -q -o "$T/no7.csv"
+grep -q "certificate required (the server wants a client certificate: --cert and --key)" "$T/err" ||
+	fail "mTLS without --cert: $(cat "$T/err")"
+[ ! -s "$T/no7.csv" ] || fail "mTLS without --cert left rows"
+expect_status 0 "$RSWEEP" run $TLS --cacert "$C/ca.crt" --cert "$C/good.crt" --key "$C/good.key" \
+	-t get -n 100 -c 2 --repeat 1 -q -o "$T/mtls.csv"
+[ "$(rows "$T/mtls.csv")" = 1 ] || fail "mTLS with --cert: $(rows "$T/mtls.csv") rows"
+rcli config set tls-auth-clients no | grep -q OK || fail "CONFIG SET tls-auth-clients no"
 exit 0
