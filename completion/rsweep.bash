@@ -25,7 +25,7 @@ _rsweep_options()
 {
 	local line short long arg choices
 	local re='^ +(-([^ ,]), )?--([a-z0-9-]+)(\[=([A-Z][A-Za-z]*)\]| ([A-Z][A-Za-z]*))? +(.*)$'
-	local re_choices='\(([a-z0-9]+(\|[a-z0-9]+)+)\)'
+	local re_choices='\(([a-z0-9-]+(\|[a-z0-9-]+)+)\)'
 
 	"$1" "$2" --help 2>/dev/null | while IFS= read -r line; do
 		[[ $line =~ $re ]] || continue
@@ -167,7 +167,7 @@ _rsweep()
 		return
 	fi
 	case $cmd in
-	plot | report) _rsweep_files csv ;;
+	plot | report | export) _rsweep_files csv ;;
 	import) _rsweep_files "" ;;
 	esac
 }

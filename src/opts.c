@@ -9,6 +9,7 @@
 
 #include "budget.h"
 #include "chart.h"
+#include "export.h"
 #include "import.h"
 #include "num.h"
 #include "opts.h"
@@ -26,7 +27,8 @@
 #define REPORT CMD_REPORT
 #define IMPORT CMD_IMPORT
 #define AGENT CMD_AGENT
-#define ALL (CMD_RUN | CMD_PLOT | CMD_REPORT | CMD_IMPORT | CMD_AGENT)
+#define EXPORT CMD_EXPORT
+#define ALL (CMD_RUN | CMD_PLOT | CMD_REPORT | CMD_IMPORT | CMD_AGENT | CMD_EXPORT)
 #define BIG 1e15
 
 /* name, short, arg, type, commands, field, min, max, choices, default, in files, help.
@@ -107,8 +109,8 @@ static const struct opt_def opt_table[] = {
 	/* sweep */
 	{ "label", 'l', "LABEL", OT_STRING, RUN | IMPORT, OFF(label), 0, 0, NULL, NULL, 1,
 	  "name of this sweep in the CSV (default: the host name)" },
-	{ "output", 'o', "FILE", OT_STRING, RUN | PLOT | REPORT | IMPORT, OFF(output), 0, 0, NULL, NULL, 1,
-	  "write to FILE (run, import: CSV; plot: .png or .pdf; report: the report)" },
+	{ "output", 'o', "FILE", OT_STRING, RUN | PLOT | REPORT | IMPORT | EXPORT, OFF(output), 0, 0, NULL,
+	  NULL, 1, "write to FILE (run, import: CSV; plot: .png or .pdf; report, export: the text)" },
 	{ "overwrite", 0, NULL, OT_FLAG, RUN | IMPORT, OFF(overwrite), 0, 0, NULL, NULL, 0,
 	  "replace an existing non-empty output file" },
 	{ "resume", 0, NULL, OT_FLAG, RUN, OFF(resume), 0, 0, NULL, NULL, 0,
@@ -201,6 +203,10 @@ static const struct opt_def opt_table[] = {
 	  "input: redis-benchmark --csv or -q output (auto: detect)" },
 	{ "skip-bad", 0, NULL, OT_FLAG, IMPORT, OFF(skip_bad), 0, 0, NULL, NULL, 0,
 	  "report unreadable lines and go on instead of failing" },
+	/* export (its --format is not report's: a name may serve two commands
+	 * that share none) */
+	{ "format", 0, "FORMAT", OT_ENUM, EXPORT, OFF(export_format), 0, 0, export_format_names,
+	  "benchstat", 0, "the format to write" },
 	/* everywhere */
 	{ "quiet", 'q', NULL, OT_FLAG, RUN | IMPORT, OFF(quiet), 0, 0, NULL, NULL, 1,
 	  "run: one line per point, no progress; import: no summary" },
@@ -230,6 +236,8 @@ static const struct {
 	  "convert redis-benchmark --csv or -q output into rsweep rows" },
 	{ "agent", CMD_AGENT, "--control URI --id NAME [options]",
 	  "generate load for a leader (run --control --agents) on another machine" },
+	{ "export", CMD_EXPORT, "[options] FILE.csv... [-o OUT]",
+	  "write results in another tool's format (benchstat, HdrHistogram)" },
 };
 
 const struct opt_def *opts_table(size_t *n)

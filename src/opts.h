@@ -19,6 +19,7 @@ enum opts_cmd {
 	CMD_REPORT = 1 << 2,
 	CMD_IMPORT = 1 << 3,
 	CMD_AGENT = 1 << 4,
+	CMD_EXPORT = 1 << 5,
 };
 
 enum opt_type {
@@ -144,6 +145,8 @@ struct rs_config {
 	/* import */
 	int from;                 /* enum import_kind */
 	int skip_bad;
+	/* export */
+	int export_format;        /* enum export_format */
 	/* everywhere */
 	int quiet;
 	int verbose;

@@ -26,6 +26,7 @@ static const struct {
 	{ CMD_REPORT, cmd_report },
 	{ CMD_IMPORT, cmd_import },
 	{ CMD_AGENT, cmd_agent },
+	{ CMD_EXPORT, cmd_export },
 };
 
 /* Print a usage error (err, of kind RS_E_USAGE) with the way to help, and
@@ -90,7 +91,7 @@ int main(int argc, char **argv)
 	/* A peer that goes away is an error to report (EPIPE), not a reason to die. */
 	signal(SIGPIPE, SIG_IGN);
 	if (argc < 2) {
-		rs_err_setk(&err, RS_E_USAGE, "no command given (run, plot, report, import or agent)");
+		rs_err_setk(&err, RS_E_USAGE, "no command given (run, plot, report, import, export or agent)");
 		return main_usage(&err, "rsweep", NULL);
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
@@ -145,7 +146,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (commands[i].cmd == cmd)
 			rc = commands[i].fn(&cfg, &err);
-	on_stdout = (cmd == CMD_REPORT || cmd == CMD_IMPORT) &&
+	on_stdout = (cmd == CMD_REPORT || cmd == CMD_IMPORT || cmd == CMD_EXPORT) &&
 		    (cfg.output == NULL || strcmp(cfg.output, "-") == 0);
 	opts_free(&cfg);
 	return main_finish(who, rc, &err, on_stdout);

@@ -253,6 +253,19 @@ static int table_find(const char *name)
 	return -1;
 }
 
+/* The row of name that commands cmds take (a name may serve two commands
+ * that share none: report's and export's --format), else table_find's. */
+static int table_find_for(const char *name, unsigned cmds)
+{
+	size_t n;
+	const struct opt_def *t = opts_table(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(t[i].name, name) == 0 && (t[i].cmds & cmds))
+			return (int)i;
+	return table_find(name);
+}
+
 static int table_find_short(int c)
 {
 	size_t n;
@@ -418,7 +431,7 @@ static void check_page_in_table(const struct man_opts *mo, struct problems *pr)
 	for (size_t k = 0; k < mo->n; k++) {
 		const struct man_opt *o = &mo->v[k];
 		unsigned line = o->at->no, cmds = sub_cmds(o->at->sub);
-		int i = table_find(o->name);
+		int i = table_find_for(o->name, cmds);
 		const struct opt_def *d;
 
 		if (i < 0) {
@@ -498,7 +511,7 @@ static void check_texts(const struct man *m, const struct man_opts *mo, struct p
 
 	for (size_t k = 0; k < mo->n; k++) {
 		const struct man_opt *o = &mo->v[k];
-		int i = table_find(o->name), cl;
+		int i = table_find_for(o->name, sub_cmds(o->at->sub)), cl;
 		const struct opt_def *d;
 
 		if (i < 0)

@@ -60,15 +60,17 @@ offers_only() {
 	cmp -s "$T/got" "$T/want" || fail "rsweep ${words[*]}<TAB> offers '$(tr '\n' ' ' <"$T/got")', wanted '$*'"
 }
 
-offers "" -- run plot report import help --help --version
+offers "" -- run plot report import export help --help --version
 offers_only r -- report run
-offers_only help "" -- agent import plot report run
+offers_only help "" -- agent export import plot report run
 offers_only run --cli -- --clients
 offers_only run --sp -- --spawn --spawn-args --spawn-tcp --spawn-tls
 offers_only plot --me -- --metric
 offers_only import --me --
 offers_only run --order "" -- sequential shuffled
 offers_only report --format "" -- csv json markdown text
+offers_only export --format "" -- benchstat hgrm
+offers_only export --fo -- --format
 offers_only plot --metric p9 -- p95 p99 p999
 offers_only run --flush = "" -- all db none
 offers_only run --spawn "" -- 
@@ -79,7 +81,7 @@ complete_line run -- SE
 [ ! -s "$T/got" ] || fail "rsweep run -- SE<TAB> offers $(cat "$T/got") to a custom command"
 
 # Every option of every command's --help is offered after "-".
-for c in run plot report import; do
+for c in run plot report import export; do
 	"$RSWEEP" "$c" --help | sed -n 's/^ *\(-[^ ,]\)\{0,1\},\{0,1\} *\(--[a-z0-9-]*\).*/\2/p' >"$T/opts"
 	[ -s "$T/opts" ] || fail "no options in rsweep $c --help"
 	complete_line "$c" -
@@ -101,6 +103,7 @@ cd "$T/cwd" || exit 1
 offers_only run --sweep "" -- m1-article unix-vs-tcp mine.sweep
 offers_only plot --plot m1 -- m1-article
 offers_only report "" -- a.csv
+offers_only export "" -- a.csv
 offers_only plot -o a.csv "" -- a.csv
 offers_only import "" -- a.csv b.txt mine.sweep
 offers run --spawn = "" -- a.csv b.txt

@@ -1,0 +1,75 @@
+/* cmd_export.c: `rsweep export`: read results CSVs (and their histogram
+ * sidecars) as report and plot do, and write them in another tool's
+ * format (export.h) to stdout or, whole or not at all, to -o FILE. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "csv.h"
+#include "export.h"
+#include "latency.h"
+#include "log.h"
+#include "outfile.h"
+
+/* The format's text of rows into fp.  Returns 0 or -1 (err set). */
+static int export_emit(FILE *fp, const struct rs_config *cfg, const struct rs_rows *rows,
+		       const struct latency_set *ls, struct rs_err *err)
+{
+	int rc;
+
+	switch ((enum export_format)cfg->export_format) {
+	case EXPORT_HGRM:
+		rc = export_hgrm(fp, rows, ls, err);
+		break;
+	case EXPORT_BENCHSTAT:
+	default:
+		rc = export_benchstat(fp, rows, err);
+		break;
+	}
+	if (rc < 0)
+		return rs_err_as(err, RS_E_INPUT);
+	if (ferror(fp))
+		return rs_err_setk(err, RS_E_IO, "%s", strerror(errno ? errno : EIO));
+	return 0;
+}
+
+int cmd_export(struct rs_config *cfg, struct rs_err *err)
+{
+	struct rs_rows rows = { 0 };
+	struct latency_set ls = { 0 };
+	struct outfile o;
+	int rc = 0;
+
+	if (cfg->nargs == 0)
+		return rs_err_setk(err, RS_E_USAGE, "no CSV files given (rsweep export --format "
+				   "FORMAT FILE.csv...)");
+	for (int i = 0; i < cfg->nargs && rc == 0; i++) {
+		struct csv_info info;
+		char note[RS_ERR_LEN];
+
+		rc = csv_read_file(cfg->args[i], &rows, &info, err);
+		if (rc == 0 && csv_info_note(&info, cfg->args[i], note, sizeof note) != NULL)
+			rs_log(RS_LOG_INFO, "%s", note);
+	}
+	if (rc == 0 && rows.n == 0)
+		rc = rs_err_set(err, "no result rows in %s%s", cfg->args[0],
+				cfg->nargs > 1 ? " and the others" : "");
+	if (rc == 0 && cfg->export_format == EXPORT_HGRM)
+		rc = latency_load(&rows, &ls, err);
+	if (rc < 0) {
+		rs_err_as(err, RS_E_INPUT);
+	} else if (cfg->output == NULL || strcmp(cfg->output, "-") == 0) {
+		rc = export_emit(stdout, cfg, &rows, &ls, err);
+	} else if ((rc = outfile_open(&o, cfg->output, err)) == 0) {
+		if ((rc = export_emit(o.fp, cfg, &rows, &ls, err)) < 0)
+			outfile_abort(&o);
+		else
+			rc = outfile_commit(&o, err);
+	}
+	latency_free(&ls);
+	rows_free(&rows);
+	return rc;
+}
