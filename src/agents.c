@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <hiredis/hiredis.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -271,9 +272,12 @@ static void agents_release(struct agents *a);
 
 static void agents_sleep_ms(unsigned ms)
 {
-	struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L };
+	struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L }, rest;
 
-	nanosleep(&ts, NULL);
+	/* The whole time, whatever signal comes: a second ^C during the
+	 * settle must not let the flush run before the agents stop. */
+	while (nanosleep(&ts, &rest) < 0 && errno == EINTR)
+		ts = rest;
 }
 
 int agents_open(const struct agents_config *cfg, struct agents **out, struct rs_err *err)
