@@ -305,18 +305,22 @@ void knee_result_free(struct knee_result *r);
 /* ---- comparisons ---- */
 
 enum knee_verdict {
-	KNEE_SAME,                /* no difference beyond the band shown */
+	KNEE_SAME,                /* the interval lies within 1 +- KNEE_CMP_BAND */
 	KNEE_FASTER,              /* the interval lies above 1 + KNEE_CMP_BAND */
 	KNEE_SLOWER,              /* the interval lies below 1 - KNEE_CMP_BAND */
 	KNEE_UNKNOWN,             /* no interval: a side's noise is unknown */
+	KNEE_CANNOT_TELL,         /* the interval reaches across a band edge */
 };
 
-/* Series a against baseline b: ratio a / b (above 1: a is faster).
- * "same" covers two cases, told apart by within_band: the interval lies
- * inside 1 +- KNEE_CMP_BAND (same, shown), or it straddles the band, wider
- * than it (no difference beyond the band could be shown: with this much
- * noise "same" is all the data can say, and the interval says how much
- * either way is not ruled out). */
+/* The one verdict rule, used by every report, format and chart: a ratio's
+ * interval wholly above 1 + KNEE_CMP_BAND is faster, wholly below
+ * 1 - KNEE_CMP_BAND slower, wholly within the band the same; an interval
+ * across an edge of the band cannot tell (so an interval that excludes 1 is
+ * never "same"), and no interval (a NAN end) is KNEE_UNKNOWN. */
+enum knee_verdict knee_verdict_of(double lo, double hi);
+
+/* Series a against baseline b: ratio a / b (above 1: a is faster), its
+ * verdict by knee_verdict_of; within_band is verdict == KNEE_SAME. */
 struct knee_cmp {
 	struct stats_ci ratio;
 	enum knee_verdict verdict;
@@ -346,7 +350,7 @@ int knee_compare_at(const struct knee_series *a, const struct knee_result *ra, s
 int knee_compare_peak(const struct knee_result *ra, const struct knee_result *rb,
 		      const struct knee_opts *o, struct knee_cmp *out, struct rs_err *err);
 
-/* "same", "faster", "slower", "unknown". */
+/* "same", "faster", "slower", "cannot tell", "unknown". */
 const char *knee_verdict_name(enum knee_verdict v);
 
 #endif

@@ -13,23 +13,24 @@
 /* Most pairs of two pools a comparison of one point a side enumerates. */
 #define KNEE_MAX_PAIRS 1000000
 
+enum knee_verdict knee_verdict_of(double lo, double hi)
+{
+	if (isnan(lo) || isnan(hi))
+		return KNEE_UNKNOWN;
+	if (lo > 1 + KNEE_CMP_BAND)
+		return KNEE_FASTER;
+	if (hi < 1 - KNEE_CMP_BAND)
+		return KNEE_SLOWER;
+	if (lo >= 1 - KNEE_CMP_BAND && hi <= 1 + KNEE_CMP_BAND)
+		return KNEE_SAME;
+	return KNEE_CANNOT_TELL;
+}
+
 /* c->verdict and c->within_band from c->ratio's interval. */
 static void knee_verdict(struct knee_cmp *c)
 {
-	double lo = c->ratio.lo, hi = c->ratio.hi;
-
-	c->within_band = 0;
-	if (isnan(lo) || isnan(hi)) {
-		c->verdict = KNEE_UNKNOWN;
-		return;
-	}
-	c->within_band = lo >= 1 - KNEE_CMP_BAND && hi <= 1 + KNEE_CMP_BAND;
-	if (lo > 1 + KNEE_CMP_BAND)
-		c->verdict = KNEE_FASTER;
-	else if (hi < 1 - KNEE_CMP_BAND)
-		c->verdict = KNEE_SLOWER;
-	else
-		c->verdict = KNEE_SAME;
+	c->verdict = knee_verdict_of(c->ratio.lo, c->ratio.hi);
+	c->within_band = c->verdict == KNEE_SAME;
 }
 
 /* The ratio's interval from n bootstrap replicates of its log (reordered),
@@ -143,6 +144,8 @@ const char *knee_verdict_name(enum knee_verdict v)
 		return "faster";
 	case KNEE_SLOWER:
 		return "slower";
+	case KNEE_CANNOT_TELL:
+		return "cannot tell";
 	case KNEE_UNKNOWN:
 		break;
 	}

@@ -689,15 +689,16 @@ Test(knee, two_runs_of_one_server_compare_same, .timeout = 60)
 			     err.msg);
 		cr_assert_eq(knee_compare_peak(&ra, &rb, &o, &pk, &err), 0, "%s", err.msg);
 		cr_assert(covers(&at.ratio, at.ratio.est) && covers(&pk.ratio, pk.ratio.est));
-		same_at += at.verdict == KNEE_SAME;
-		same_peak += pk.verdict == KNEE_SAME;
+		/* No finding: "same" or "cannot tell", never faster or slower. */
+		same_at += at.verdict == KNEE_SAME || at.verdict == KNEE_CANNOT_TELL;
+		same_peak += pk.verdict == KNEE_SAME || pk.verdict == KNEE_CANNOT_TELL;
 		band_at += at.within_band;
 		half_at += log(at.ratio.hi / at.ratio.lo) / 2;
 		half_peak += log(pk.ratio.hi / pk.ratio.lo) / 2;
 		knee_result_free(&ra);
 		knee_result_free(&rb);
 	}
-	cr_log_info("same at a depth %d, at the peaks %d of %d; half-widths %.3f and %.3f (ln)",
+	cr_log_info("no finding at a depth %d, at the peaks %d of %d; half-widths %.3f and %.3f (ln)",
 		    same_at, same_peak, seeds, half_at / seeds, half_peak / seeds);
 	cr_assert_geq(same_at, 0.9 * seeds);
 	cr_assert_geq(same_peak, 0.9 * seeds);
@@ -736,6 +737,22 @@ Test(knee, faster_and_slower_at_the_peaks)
 	cr_assert_str_eq(knee_verdict_name(KNEE_SLOWER), "slower");
 	cr_assert_str_eq(knee_verdict_name(KNEE_SAME), "same");
 	cr_assert_str_eq(knee_verdict_name(KNEE_UNKNOWN), "unknown");
+	cr_assert_str_eq(knee_verdict_name(KNEE_CANNOT_TELL), "cannot tell");
+}
+
+/* The one verdict rule: the band's edges decide, and an interval that
+ * excludes 1 is never "same" (the issue's 0.59x..0.99x). */
+Test(knee, one_verdict_rule)
+{
+	cr_assert_eq(knee_verdict_of(1.04, 1.30), KNEE_FASTER);
+	cr_assert_eq(knee_verdict_of(0.70, 0.96), KNEE_SLOWER);
+	cr_assert_eq(knee_verdict_of(0.98, 1.02), KNEE_SAME);
+	cr_assert_eq(knee_verdict_of(0.97, 1.03), KNEE_SAME);
+	cr_assert_eq(knee_verdict_of(0.59, 0.99), KNEE_CANNOT_TELL);
+	cr_assert_eq(knee_verdict_of(1.01, 1.50), KNEE_CANNOT_TELL);
+	cr_assert_eq(knee_verdict_of(0.79, 1.21), KNEE_CANNOT_TELL);
+	cr_assert_eq(knee_verdict_of(NAN, 1.2), KNEE_UNKNOWN);
+	cr_assert_eq(knee_verdict_of(0.9, NAN), KNEE_UNKNOWN);
 }
 
 Test(knee, many_quiet_repeats_show_sameness_within_the_band)
