@@ -205,7 +205,9 @@ static void analysis_from_knee(const struct series *rps, struct analysis_series 
 	out->peak_hi = k->peak_rps.hi;
 	out->peak_depth = rps->pts[k->peak].depth;
 	out->saturated = k->saturated;
-	if (rps->npts > 1) {
+	/* A curve still rising has no saturation depth: none is reported,
+	 * in any format, beside saturated=no. */
+	if (rps->npts > 1 && k->saturated != KNEE_SAT_NO) {
 		out->sat_depth = rps->pts[k->sat].depth;
 		out->sat_lo = k->sat_depth.lo;
 		out->sat_hi = k->sat_depth.hi;

@@ -118,7 +118,8 @@ struct analysis_series {
 	double top_rps;           /* the highest measured point: the largest
 				   * median, and its depth */
 	unsigned top_depth;
-	unsigned sat_depth;       /* 0 for a series with one depth */
+	unsigned sat_depth;       /* 0 for a series with one depth, and for
+				   * one not saturated (saturated == NO) */
 	double sat_lo, sat_hi;    /* its 95% interval, depths; NAN when unknown;
 				   * hi NAN also when still rising */
 	enum knee_sat saturated;  /* UNKNOWN without the core or for one depth */

@@ -218,11 +218,18 @@ int report_prose(const struct analysis_result *r, const struct analysis_cmp *c, 
 	if (isfinite(d->d_avg)) {
 		char at[64] = "";
 
-		if (!r->depth && (d->base_depth != 1 || d->depth != 1))
-			snprintf(at, sizeof at, " at P=%u (%s)", d->avg_depth,
-				 d->avg_depth == (r->series[c->base].sat_depth > r->series[c->other].sat_depth ?
-						  r->series[c->base].sat_depth : r->series[c->other].sat_depth) ?
-				 "the deeper saturation depth" : "the common depth nearest the deeper saturation depth");
+		const struct analysis_series *sb = &r->series[c->base], *sa = &r->series[c->other];
+		unsigned deeper = sb->sat_depth > sa->sat_depth ? sb->sat_depth : sa->sat_depth;
+
+		if (!r->depth && (d->base_depth != 1 || d->depth != 1)) {
+			if (sb->saturated == KNEE_SAT_NO && sa->saturated == KNEE_SAT_NO)
+				snprintf(at, sizeof at, " at P=%u (neither saturated by P=%u)",
+					 d->avg_depth, d->avg_depth);
+			else
+				snprintf(at, sizeof at, " at P=%u (%s)", d->avg_depth,
+					 d->avg_depth == deeper ? "the deeper saturation depth"
+					 : "the common depth nearest the deeper saturation depth");
+		}
 		fshort(lat, sizeof lat, d->d_avg, 3);
 		if (fzero(lat))
 			snprintf(latw, sizeof latw, ", with no difference in average latency%s", at);
