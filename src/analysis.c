@@ -304,11 +304,29 @@ static void analysis_delta_ci(const struct analysis_series *b, const struct anal
 	d->ci = (struct stats_ci){ d->ratio, NAN, NAN };
 	d->verdict = KNEE_UNKNOWN;
 	d->within_band = 0;
-	if (analysis_knee_ratio(&a->knee, &b->knee, depth, &k) < 0)
+	if (analysis_knee_ratio(&a->knee, &b->knee, depth, &k) == 0 && isfinite(k.ratio.lo)) {
+		d->ci = k.ratio;
+		d->verdict = k.verdict;
+		d->within_band = k.within_band;
 		return;
-	d->ci = k.ratio;
-	d->verdict = k.verdict;
-	d->within_band = k.within_band;
+	}
+	/* No interval from the core (a series of one depth): the repeats at
+	 * the depth give one, when each side has two or more. */
+	if (depth == 0 && a->rps->npts == 1 && b->rps->npts == 1)
+		depth = a->rps->pts[0].depth == b->rps->pts[0].depth ? a->rps->pts[0].depth : 0;
+	if (depth) {
+		const struct series_point *pa = series_at(a->rps, depth), *pb = series_at(b->rps, depth);
+
+		if (pa == NULL || pb == NULL || pa->n < 2 || pb->n < 2)
+			return;
+		knee_compare_repeats(pa->v, pa->n, pb->v, pb->n, &k);
+		if (!isfinite(k.ratio.lo))
+			return;
+		d->ci.lo = k.ratio.lo;
+		d->ci.hi = k.ratio.hi;
+		d->verdict = k.verdict;
+		d->within_band = k.within_band;
+	}
 }
 
 static void analysis_delta_avg(const struct analysis_series *b, const struct analysis_series *a,

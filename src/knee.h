@@ -350,6 +350,21 @@ int knee_compare_at(const struct knee_series *a, const struct knee_result *ra, s
 int knee_compare_peak(const struct knee_result *ra, const struct knee_result *rb,
 		      const struct knee_opts *o, struct knee_cmp *out, struct rs_err *err);
 
+/* The ratio of the medians of two points' repeats, va[0..na) over
+ * vb[0..nb) (each in repeat order), with a 95% interval from the repeats
+ * alone, for a comparison the core has no interval for (a series of one
+ * depth).  With as many repeats a side (na == nb >= 2), repeat i of a is
+ * paired with repeat i of b: measured back to back when the targets were
+ * interleaved, which takes the machine's drift out of each pair's ratio, and
+ * still an honest interval when they were not (the pairs' log ratios are
+ * then independent, their spread the sum of both sides').  Else Welch's
+ * interval on the logs.  Few repeats give wide intervals on purpose:
+ * Student's t (4.30 at 3 pairs), where a bootstrap of 3 values covers only
+ * 75%.  The verdict is knee_verdict_of's.  Leaves the interval NAN (verdict
+ * KNEE_UNKNOWN) with fewer than 2 repeats a side or a value <= 0. */
+void knee_compare_repeats(const double *va, size_t na, const double *vb, size_t nb,
+			  struct knee_cmp *out);
+
 /* "same", "faster", "slower", "cannot tell", "unknown". */
 const char *knee_verdict_name(enum knee_verdict v);
 

@@ -102,6 +102,57 @@ Test(report, prose_in_the_seed_words)
 	fixture_free(&f);
 }
 
+/* One depth with three repeats a side (the A/A of issue 26): the repeats
+ * give the ratio an interval and a verdict in the table, csv and prose;
+ * the same files with one repeat say there is no interval, and why. */
+Test(report, one_depth_repeats_give_a_verdict)
+{
+	static const double va[] = { 100000, 103000, 98000 }, vb[] = { 101000, 99500, 102000 };
+	static const double fa[] = { 130000, 134000, 131000 };
+	struct fixture f = { 0 };
+	char s[512], *text;
+
+	for (unsigned k = 0; k < 3; k++) {
+		add(&f.rows, "a", "GET", 1, k + 1, va[k], 0.3);
+		add(&f.rows, "b", "GET", 1, k + 1, vb[k], 0.3);
+		add(&f.rows, "a", "SET", 1, k + 1, fa[k], 0.3);
+		add(&f.rows, "b", "SET", 1, k + 1, vb[k], 0.3);
+	}
+	analyse(&f, "b", 0);
+	cr_assert_eq(f.res.ncmps, 2);
+	for (size_t i = 0; i < 2; i++) {
+		const struct analysis_delta *d = analysis_cmp_delta(&f.res, &f.res.cmps[i]);
+
+		cr_assert(isfinite(d->ci.lo) && isfinite(d->ci.hi), "no interval from 3 repeats");
+		report_prose(&f.res, &f.res.cmps[i], s, sizeof s);
+		if (strcmp(f.res.series[f.res.cmps[i].other].rps->test, "GET") == 0) {
+			cr_assert_eq(d->verdict, KNEE_CANNOT_TELL, "%s", s);
+			cr_assert(strstr(s, "GET: a showed throughput that cannot be told apart (") == s, "%s", s);
+		} else {
+			cr_assert_eq(d->verdict, KNEE_FASTER, "%s", s);
+			cr_assert(strstr(s, "higher throughput (1.30x, 95% interval ") != NULL, "%s", s);
+			cr_assert(strstr(s, ": faster)") != NULL, "%s", s);
+		}
+	}
+	text = render(&f, FORMAT_CSV, 0);
+	cr_assert(strstr(text, ",cannot tell,") != NULL, "%s", text);
+	cr_assert(strstr(text, ",faster,") != NULL, "%s", text);
+	free(text);
+	fixture_free(&f);
+
+	memset(&f, 0, sizeof f);
+	add(&f.rows, "a", "GET", 1, 1, va[0], 0.3);
+	add(&f.rows, "b", "GET", 1, 1, vb[0], 0.3);
+	analyse(&f, "b", 0);
+	report_prose(&f.res, &f.res.cmps[0], s, sizeof s);
+	cr_assert_str_eq(s, "GET: a showed throughput with no interval (one measurement per side; "
+			 "measure again with --repeat 5), with no difference in average latency.");
+	text = render(&f, FORMAT_TEXT, 0);
+	cr_assert(strstr(text, "no interval") != NULL, "%s", text);
+	free(text);
+	fixture_free(&f);
+}
+
 /* Two labels with known ratios: the table's deltas and the sentence agree
  * to the printed precision. */
 Test(report, deltas_and_prose_agree)
