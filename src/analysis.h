@@ -157,6 +157,8 @@ struct analysis_delta {
 	struct stats_ci ci;       /* ratio and its 95% interval (core) */
 	enum knee_verdict verdict;/* KNEE_UNKNOWN without an interval */
 	int within_band;          /* same within +-KNEE_CMP_BAND */
+	unsigned rep_depth;       /* the depth whose paired repeats gave ci
+				   * (the core had none); 0 otherwise */
 };
 
 /* Compare a at depth da with baseline b at depth db (the core's interval

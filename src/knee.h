@@ -365,6 +365,11 @@ int knee_compare_peak(const struct knee_result *ra, const struct knee_result *rb
 void knee_compare_repeats(const double *va, size_t na, const double *vb, size_t nb,
 			  struct knee_cmp *out);
 
+/* The interval exp(centre +- t(df) se) around est (widened to hold est)
+ * and its verdict: how knee_compare_repeats ends, and how the analysis
+ * pools the repeats' noise across tests (df >= 1). */
+void knee_ratio_from_logs(double centre, double se, size_t df, double est, struct knee_cmp *out);
+
 /* "same", "faster", "slower", "cannot tell", "unknown". */
 const char *knee_verdict_name(enum knee_verdict v);
 

@@ -223,6 +223,16 @@ void knee_compare_repeats(const double *va, size_t na, const double *vb, size_t 
 	knee_verdict(out);
 }
 
+void knee_ratio_from_logs(double centre, double se, size_t df, double est, struct knee_cmp *out)
+{
+	double half = knee_t975(df ? df : 1) * se;
+
+	out->ratio.est = est;
+	out->ratio.lo = fmin(exp(centre - half), est);
+	out->ratio.hi = fmax(exp(centre + half), est);
+	knee_verdict(out);
+}
+
 const char *knee_verdict_name(enum knee_verdict v)
 {
 	switch (v) {
