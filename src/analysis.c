@@ -530,7 +530,10 @@ static void analysis_pool_repeats(struct analysis_result *r)
 			}
 			if (df <= k - 1)
 				continue;
-			knee_ratio_from_logs(mean, sqrt(pss / (double)df / (double)k), df, d->ci.est, &kc);
+			/* Never narrower than the test's own spread: a noisier
+			 * test than the rest keeps its width. */
+			knee_ratio_from_logs(mean, sqrt(fmax(pss / (double)df, ss / (double)(k - 1)) /
+							(double)k), df, d->ci.est, &kc);
 			d->ci.lo = kc.ratio.lo;
 			d->ci.hi = kc.ratio.hi;
 			d->verdict = kc.verdict;

@@ -636,7 +636,9 @@ static size_t report_notes(const struct analysis_result *r, const struct report_
 		n += report_unstable_notes(a, o, v + n);
 		if (report_short_note(s, buf, sizeof buf))
 			v[n++] = xstrdup(buf);
-		if (report_busy_note(o->rows, s, a->sat_depth, buf, sizeof buf))
+		/* Unsaturated: no saturation depth, so the deepest. */
+		if (report_busy_note(o->rows, s, a->sat_depth ? a->sat_depth : s->pts[s->npts - 1].depth,
+				     buf, sizeof buf))
 			v[n++] = xstrdup(buf);
 	}
 	if (r->nsingle == r->nseries) {
