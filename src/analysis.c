@@ -205,7 +205,9 @@ static void analysis_from_knee(const struct series *rps, struct analysis_series 
 	out->peak_hi = k->peak_rps.hi;
 	out->peak_depth = rps->pts[k->peak].depth;
 	out->saturated = k->saturated;
-	if (rps->npts > 1) {
+	/* A curve still rising has no saturation depth: none is reported,
+	 * in any format, beside saturated=no. */
+	if (rps->npts > 1 && k->saturated != KNEE_SAT_NO) {
 		out->sat_depth = rps->pts[k->sat].depth;
 		out->sat_lo = k->sat_depth.lo;
 		out->sat_hi = k->sat_depth.hi;
@@ -302,11 +304,31 @@ static void analysis_delta_ci(const struct analysis_series *b, const struct anal
 	d->ci = (struct stats_ci){ d->ratio, NAN, NAN };
 	d->verdict = KNEE_UNKNOWN;
 	d->within_band = 0;
-	if (analysis_knee_ratio(&a->knee, &b->knee, depth, &k) < 0)
+	if (analysis_knee_ratio(&a->knee, &b->knee, depth, &k) == 0 && isfinite(k.ratio.lo)) {
+		d->ci = k.ratio;
+		d->verdict = k.verdict;
+		d->within_band = k.within_band;
 		return;
-	d->ci = k.ratio;
-	d->verdict = k.verdict;
-	d->within_band = k.within_band;
+	}
+	/* No interval from the core (a series of one depth): the repeats at
+	 * the depth give one, when each side has two or more. */
+	if (depth == 0 && a->rps->npts == 1 && b->rps->npts == 1)
+		depth = a->rps->pts[0].depth == b->rps->pts[0].depth ? a->rps->pts[0].depth : 0;
+	if (depth) {
+		const struct series_point *pa = series_at(a->rps, depth), *pb = series_at(b->rps, depth);
+
+		if (pa == NULL || pb == NULL || pa->n < 2 || pb->n < 2)
+			return;
+		knee_compare_repeats(pa->v, pa->n, pb->v, pb->n, &k);
+		if (!isfinite(k.ratio.lo))
+			return;
+		if (pa->n == pb->n)
+			d->rep_depth = depth;
+		d->ci.lo = k.ratio.lo;
+		d->ci.hi = k.ratio.hi;
+		d->verdict = k.verdict;
+		d->within_band = k.within_band;
+	}
 }
 
 static void analysis_delta_avg(const struct analysis_series *b, const struct analysis_series *a,
@@ -427,6 +449,95 @@ static void analysis_compare(const struct analysis_result *r, size_t base, size_
 				c->ratio_min = x->ratio;
 			if (!(c->ratio_max >= x->ratio))
 				c->ratio_max = x->ratio;
+		}
+	}
+}
+
+/* Mean and sum of squares of the paired log ratios of d's repeats; -1
+ * when d's interval is not from paired repeats. */
+static int analysis_pair_logs(const struct analysis_result *r, const struct analysis_cmp *c,
+			      const struct analysis_delta *d, double *mean, double *ss, size_t *k)
+{
+	const struct series_point *pa, *pb;
+	double s = 0, q = 0;
+
+	if (!d->valid || d->rep_depth == 0)
+		return -1;
+	pa = series_at(r->series[c->other].rps, d->rep_depth);
+	pb = series_at(r->series[c->base].rps, d->rep_depth);
+	if (pa == NULL || pb == NULL || pa->n != pb->n || pa->n < 2)
+		return -1;
+	for (size_t i = 0; i < pa->n; i++) {
+		if (!(pa->v[i] > 0 && pb->v[i] > 0))
+			return -1;
+		s += log(pa->v[i] / pb->v[i]);
+	}
+	*mean = s / (double)pa->n;
+	for (size_t i = 0; i < pa->n; i++) {
+		double e = log(pa->v[i] / pb->v[i]) - *mean;
+
+		q += e * e;
+	}
+	*ss = q;
+	*k = pa->n;
+	return 0;
+}
+
+/* The deltas of comparison c whose intervals the repeats gave. */
+static struct analysis_delta *analysis_rep_delta(struct analysis_cmp *c, int which)
+{
+	return which == 0 ? &c->at_1 : which == 1 ? &c->at_peak : &c->at_depth;
+}
+
+/* The paired repeats' noise pooled over the tests of one label pair at
+ * one depth: the same two servers on the same machine, so the spread of
+ * a pair's log ratio is much alike from test to test, and 19 tests of 3
+ * repeats give 38 degrees of freedom where one test has 2 (Student's t
+ * 2.02 instead of 4.30).  Each interval keeps its own centre. */
+static void analysis_pool_repeats(struct analysis_result *r)
+{
+	for (size_t i = 0; i < r->ncmps; i++) {
+		for (int w = 0; w < 3; w++) {
+			struct analysis_delta *d = analysis_rep_delta(&r->cmps[i], w);
+			double mean, ss, pss = 0, m2, s2;
+			size_t k, k2, df = 0;
+			struct knee_cmp kc;
+
+			if (analysis_pair_logs(r, &r->cmps[i], d, &mean, &ss, &k) < 0)
+				continue;
+			for (size_t j = 0; j < r->ncmps; j++) {
+				const struct analysis_cmp *o = &r->cmps[j];
+
+				if (r->series[o->other].rps->label_idx !=
+				    r->series[r->cmps[i].other].rps->label_idx ||
+				    r->series[o->base].rps->label_idx !=
+				    r->series[r->cmps[i].base].rps->label_idx)
+					continue;
+				for (int w2 = 0; w2 < 3; w2++) {
+					const struct analysis_delta *e =
+						analysis_rep_delta(&r->cmps[j], w2);
+
+					/* Each point once: at_peak and at_depth of a
+					 * one-depth series repeat at_1's point. */
+					if (e->rep_depth != d->rep_depth ||
+					    (w2 > 0 && r->cmps[j].at_1.rep_depth == e->rep_depth))
+						continue;
+					if (analysis_pair_logs(r, o, e, &m2, &s2, &k2) == 0) {
+						pss += s2;
+						df += k2 - 1;
+					}
+				}
+			}
+			if (df <= k - 1)
+				continue;
+			/* Never narrower than the test's own spread: a noisier
+			 * test than the rest keeps its width. */
+			knee_ratio_from_logs(mean, sqrt(fmax(pss / (double)df, ss / (double)(k - 1)) /
+							(double)k), df, d->ci.est, &kc);
+			d->ci.lo = kc.ratio.lo;
+			d->ci.hi = kc.ratio.hi;
+			d->verdict = kc.verdict;
+			d->within_band = kc.within_band;
 		}
 	}
 }
@@ -560,6 +671,7 @@ int analysis_run(const struct series_set *rps, const struct series_set *avg,
 		}
 		free(base_of);
 	}
+	analysis_pool_repeats(out);
 	out->speedup = xcalloc(out->ncmps ? out->ncmps : 1, sizeof *out->speedup);
 	for (size_t i = 0; i < out->ncmps; i++) {
 		const struct analysis_delta *d = o->depth ? &out->cmps[i].at_depth :

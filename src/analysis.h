@@ -118,7 +118,8 @@ struct analysis_series {
 	double top_rps;           /* the highest measured point: the largest
 				   * median, and its depth */
 	unsigned top_depth;
-	unsigned sat_depth;       /* 0 for a series with one depth */
+	unsigned sat_depth;       /* 0 for a series with one depth, and for
+				   * one not saturated (saturated == NO) */
 	double sat_lo, sat_hi;    /* its 95% interval, depths; NAN when unknown;
 				   * hi NAN also when still rising */
 	enum knee_sat saturated;  /* UNKNOWN without the core or for one depth */
@@ -156,6 +157,8 @@ struct analysis_delta {
 	struct stats_ci ci;       /* ratio and its 95% interval (core) */
 	enum knee_verdict verdict;/* KNEE_UNKNOWN without an interval */
 	int within_band;          /* same within +-KNEE_CMP_BAND */
+	unsigned rep_depth;       /* the depth whose paired repeats gave ci
+				   * (the core had none); 0 otherwise */
 };
 
 /* Compare a at depth da with baseline b at depth db (the core's interval

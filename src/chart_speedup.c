@@ -10,10 +10,14 @@
 #include "chart_int.h"
 #include "xalloc.h"
 
+/* Same, cannot tell, no interval: no finding, so no colour of its own. */
+static const struct render_color C_NEUTRAL = { 0xAA, 0xAA, 0xAA, 255 };
+
 struct bar {
 	const char *test;
 	double ratio;
 	double lo, hi;            /* its 95% interval; NAN when unknown */
+	enum knee_verdict verdict;/* the report's, which colours the bar */
 };
 
 /* What the steps of a speed-up chart's layout share. */
@@ -24,6 +28,7 @@ struct speedup {
 	struct bar *bars;         /* by ratio, largest first */
 	size_t nb;
 	double rmax;              /* the largest ratio or interval top, 1 at least */
+	size_t nwhisk;            /* bars with an interval */
 	double top, bottom, left, right; /* the plot area */
 	double slot;              /* the width of a bar's column */
 	int vertical;             /* category names read bottom to top */
@@ -108,9 +113,11 @@ static int speedup_bars(struct speedup *S, struct rs_err *err)
 		bar->test = L->tests[t];
 		bar->ratio = d->ratio;
 		bar->lo = bar->hi = NAN;
+		bar->verdict = d->verdict;
 		if (isfinite(d->ci.lo) && isfinite(d->ci.hi)) {
 			bar->lo = d->ci.lo;
 			bar->hi = d->ci.hi;
+			S->nwhisk++;
 			S->rmax = fmax(S->rmax, d->ci.hi);
 		}
 		S->rmax = fmax(S->rmax, bar->ratio);
@@ -134,22 +141,30 @@ static void speedup_titles(struct speedup *S)
 	struct chart_lay *L = S->L;
 	const struct chart_input *in = L->in;
 	const char *o = L->labels[S->other], *b = L->labels[S->base];
-	char title[512], subtitle[512];
+	char title[512], subtitle[512], what[256];
 
 	if (in->title && *in->title)
 		snprintf(title, sizeof title, "%s", in->title);
 	else
 		snprintf(title, sizeof title, "Speed-up of %s over %s, per test", o, b);
+	/* The subtitle promises only what is drawn. */
+	if (S->nwhisk == S->nb)
+		snprintf(what, sizeof what, "whiskers: 95%% interval; blue faster, vermilion slower, "
+			 "grey same or cannot tell");
+	else if (S->nwhisk > 0)
+		snprintf(what, sizeof what, "whiskers: 95%% interval (none: one measurement per side); "
+			 "blue faster, vermilion slower, grey same, cannot tell or no interval");
+	else
+		snprintf(what, sizeof what, "no interval: one measurement per side; measure again "
+			 "with --repeat 5");
 	if (in->an->depth)
 		snprintf(subtitle, sizeof subtitle,
-			 "Median requests per second of %s " UTF8_DIVIDE " those of %s, at pipeline depth %u; "
-			 "whiskers: 95%% interval",
-			 o, b, in->an->depth);
+			 "Median requests per second of %s " UTF8_DIVIDE " those of %s, at pipeline depth %u; %s",
+			 o, b, in->an->depth, what);
 	else
 		snprintf(subtitle, sizeof subtitle,
-			 "Peak requests per second of %s " UTF8_DIVIDE " those of %s (each its fitted peak level); "
-			 "whiskers: 95%% interval",
-			 o, b);
+			 "Peak requests per second of %s " UTF8_DIVIDE " those of %s (each its fitted peak level); %s",
+			 o, b, what);
 	S->top = chart_titles(L, title, subtitle) + 0.6 * S->ticks_s;
 }
 
@@ -209,7 +224,8 @@ static void speedup_grid(struct speedup *S)
 	}
 }
 
-/* Bar i from 1x to its ratio (blue above, vermilion below), its whisker,
+/* Bar i from 1x to its ratio coloured by the report's verdict (blue faster,
+ * vermilion slower, grey same, cannot tell or no interval), its whisker,
  * its label beyond both and its test's name under the axis. */
 static void speedup_bar(struct speedup *S, size_t i)
 {
@@ -220,7 +236,9 @@ static void speedup_bar(struct speedup *S, size_t i)
 	double cx = S->left + ((double)i + 0.5) * S->slot;
 	double bw = fmin(SPEEDUP_BAR_FRACTION * S->slot, SPEEDUP_BAR_MAX * f);
 	double y1 = chart_ymap(&S->ys, 1), yr = chart_ymap(&S->ys, bar->ratio);
-	struct render_color col = bar->ratio >= 1 ? chart_palette(0) : chart_palette(3);
+	struct render_color col = bar->verdict == KNEE_FASTER   ? chart_palette(0)
+				  : bar->verdict == KNEE_SLOWER ? chart_palette(3)
+								: C_NEUTRAL;
 	struct chart_item *it;
 	double ylab = yr;
 	char buf[64];

@@ -305,18 +305,22 @@ void knee_result_free(struct knee_result *r);
 /* ---- comparisons ---- */
 
 enum knee_verdict {
-	KNEE_SAME,                /* no difference beyond the band shown */
+	KNEE_SAME,                /* the interval lies within 1 +- KNEE_CMP_BAND */
 	KNEE_FASTER,              /* the interval lies above 1 + KNEE_CMP_BAND */
 	KNEE_SLOWER,              /* the interval lies below 1 - KNEE_CMP_BAND */
 	KNEE_UNKNOWN,             /* no interval: a side's noise is unknown */
+	KNEE_CANNOT_TELL,         /* the interval reaches across a band edge */
 };
 
-/* Series a against baseline b: ratio a / b (above 1: a is faster).
- * "same" covers two cases, told apart by within_band: the interval lies
- * inside 1 +- KNEE_CMP_BAND (same, shown), or it straddles the band, wider
- * than it (no difference beyond the band could be shown: with this much
- * noise "same" is all the data can say, and the interval says how much
- * either way is not ruled out). */
+/* The one verdict rule, used by every report, format and chart: a ratio's
+ * interval wholly above 1 + KNEE_CMP_BAND is faster, wholly below
+ * 1 - KNEE_CMP_BAND slower, wholly within the band the same; an interval
+ * across an edge of the band cannot tell (so an interval that excludes 1 is
+ * never "same"), and no interval (a NAN end) is KNEE_UNKNOWN. */
+enum knee_verdict knee_verdict_of(double lo, double hi);
+
+/* Series a against baseline b: ratio a / b (above 1: a is faster), its
+ * verdict by knee_verdict_of; within_band is verdict == KNEE_SAME. */
 struct knee_cmp {
 	struct stats_ci ratio;
 	enum knee_verdict verdict;
@@ -346,7 +350,27 @@ int knee_compare_at(const struct knee_series *a, const struct knee_result *ra, s
 int knee_compare_peak(const struct knee_result *ra, const struct knee_result *rb,
 		      const struct knee_opts *o, struct knee_cmp *out, struct rs_err *err);
 
-/* "same", "faster", "slower", "unknown". */
+/* The ratio of the medians of two points' repeats, va[0..na) over
+ * vb[0..nb) (each in repeat order), with a 95% interval from the repeats
+ * alone, for a comparison the core has no interval for (a series of one
+ * depth).  With as many repeats a side (na == nb >= 2), repeat i of a is
+ * paired with repeat i of b: measured back to back when the targets were
+ * interleaved, which takes the machine's drift out of each pair's ratio, and
+ * still an honest interval when they were not (the pairs' log ratios are
+ * then independent, their spread the sum of both sides').  Else Welch's
+ * interval on the logs.  Few repeats give wide intervals on purpose:
+ * Student's t (4.30 at 3 pairs), where a bootstrap of 3 values covers only
+ * 75%.  The verdict is knee_verdict_of's.  Leaves the interval NAN (verdict
+ * KNEE_UNKNOWN) with fewer than 2 repeats a side or a value <= 0. */
+void knee_compare_repeats(const double *va, size_t na, const double *vb, size_t nb,
+			  struct knee_cmp *out);
+
+/* The interval exp(centre +- t(df) se) around est (widened to hold est)
+ * and its verdict: how knee_compare_repeats ends, and how the analysis
+ * pools the repeats' noise across tests (df >= 1). */
+void knee_ratio_from_logs(double centre, double se, size_t df, double est, struct knee_cmp *out);
+
+/* "same", "faster", "slower", "cannot tell", "unknown". */
 const char *knee_verdict_name(enum knee_verdict v);
 
 #endif

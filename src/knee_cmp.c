@@ -13,23 +13,24 @@
 /* Most pairs of two pools a comparison of one point a side enumerates. */
 #define KNEE_MAX_PAIRS 1000000
 
+enum knee_verdict knee_verdict_of(double lo, double hi)
+{
+	if (isnan(lo) || isnan(hi))
+		return KNEE_UNKNOWN;
+	if (lo > 1 + KNEE_CMP_BAND)
+		return KNEE_FASTER;
+	if (hi < 1 - KNEE_CMP_BAND)
+		return KNEE_SLOWER;
+	if (lo >= 1 - KNEE_CMP_BAND && hi <= 1 + KNEE_CMP_BAND)
+		return KNEE_SAME;
+	return KNEE_CANNOT_TELL;
+}
+
 /* c->verdict and c->within_band from c->ratio's interval. */
 static void knee_verdict(struct knee_cmp *c)
 {
-	double lo = c->ratio.lo, hi = c->ratio.hi;
-
-	c->within_band = 0;
-	if (isnan(lo) || isnan(hi)) {
-		c->verdict = KNEE_UNKNOWN;
-		return;
-	}
-	c->within_band = lo >= 1 - KNEE_CMP_BAND && hi <= 1 + KNEE_CMP_BAND;
-	if (lo > 1 + KNEE_CMP_BAND)
-		c->verdict = KNEE_FASTER;
-	else if (hi < 1 - KNEE_CMP_BAND)
-		c->verdict = KNEE_SLOWER;
-	else
-		c->verdict = KNEE_SAME;
+	c->verdict = knee_verdict_of(c->ratio.lo, c->ratio.hi);
+	c->within_band = c->verdict == KNEE_SAME;
 }
 
 /* The ratio's interval from n bootstrap replicates of its log (reordered),
@@ -134,6 +135,104 @@ int knee_compare_peak(const struct knee_result *ra, const struct knee_result *rb
 	return 0;
 }
 
+/* Student's t, two-sided 95% (the 0.975 quantile), for df >= 1: the table
+ * to 30, then the Cornish-Fisher expansion (within 0.001 from there). */
+static double knee_t975(size_t df)
+{
+	static const double t[] = {
+		12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+		2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+		2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+	};
+	double z = 1.959964, n = (double)df;
+
+	if (df >= 1 && df <= sizeof t / sizeof *t)
+		return t[df - 1];
+	return z + (z * z * z + z) / (4 * n) + (5 * pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * n * n);
+}
+
+/* Mean and variance (n - 1) of log v[0..n); -1 for a value <= 0. */
+static int knee_log_moments(const double *v, size_t n, double *mean, double *var)
+{
+	double s = 0, ss = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!(v[i] > 0))
+			return -1;
+		s += log(v[i]);
+	}
+	*mean = s / (double)n;
+	for (size_t i = 0; i < n; i++)
+		ss += (log(v[i]) - *mean) * (log(v[i]) - *mean);
+	*var = ss / (double)(n - 1);
+	return 0;
+}
+
+void knee_compare_repeats(const double *va, size_t na, const double *vb, size_t nb,
+			  struct knee_cmp *out)
+{
+	double *w, ma, mb, centre, half;
+
+	memset(out, 0, sizeof *out);
+	out->ratio.est = out->ratio.lo = out->ratio.hi = NAN;
+	out->verdict = KNEE_UNKNOWN;
+	if (na == 0 || nb == 0)
+		return;
+	w = xcalloc(na > nb ? na : nb, sizeof *w);
+	memcpy(w, va, na * sizeof *w);
+	ma = stats_quantile6_inplace(w, na, 0.5);
+	memcpy(w, vb, nb * sizeof *w);
+	mb = stats_quantile6_inplace(w, nb, 0.5);
+	if (ma > 0 && mb > 0)
+		out->ratio.est = ma / mb;
+	if (na < 2 || nb < 2 || !(ma > 0 && mb > 0)) {
+		free(w);
+		return;
+	}
+	if (na == nb) {
+		double m, v;
+
+		for (size_t i = 0; i < na; i++)
+			w[i] = va[i] > 0 && vb[i] > 0 ? va[i] / vb[i] : -1;
+		if (knee_log_moments(w, na, &m, &v) < 0) {
+			free(w);
+			return;
+		}
+		centre = m;
+		half = knee_t975(na - 1) * sqrt(v / (double)na);
+	} else {
+		double m1, v1, m2, v2, s1, s2, df;
+
+		if (knee_log_moments(va, na, &m1, &v1) < 0 || knee_log_moments(vb, nb, &m2, &v2) < 0) {
+			free(w);
+			return;
+		}
+		s1 = v1 / (double)na;
+		s2 = v2 / (double)nb;
+		/* Welch-Satterthwaite, at least the smaller side's n - 1. */
+		df = s1 + s2 > 0 ? (s1 + s2) * (s1 + s2) /
+			(s1 * s1 / (double)(na - 1) + s2 * s2 / (double)(nb - 1)) : (double)(na + nb - 2);
+		if (!(df >= (double)((na < nb ? na : nb) - 1)))
+			df = (double)((na < nb ? na : nb) - 1);
+		centre = m1 - m2;
+		half = knee_t975((size_t)df) * sqrt(s1 + s2);
+	}
+	free(w);
+	out->ratio.lo = fmin(exp(centre - half), out->ratio.est);
+	out->ratio.hi = fmax(exp(centre + half), out->ratio.est);
+	knee_verdict(out);
+}
+
+void knee_ratio_from_logs(double centre, double se, size_t df, double est, struct knee_cmp *out)
+{
+	double half = knee_t975(df ? df : 1) * se;
+
+	out->ratio.est = est;
+	out->ratio.lo = fmin(exp(centre - half), est);
+	out->ratio.hi = fmax(exp(centre + half), est);
+	knee_verdict(out);
+}
+
 const char *knee_verdict_name(enum knee_verdict v)
 {
 	switch (v) {
@@ -143,6 +242,8 @@ const char *knee_verdict_name(enum knee_verdict v)
 		return "faster";
 	case KNEE_SLOWER:
 		return "slower";
+	case KNEE_CANNOT_TELL:
+		return "cannot tell";
 	case KNEE_UNKNOWN:
 		break;
 	}

@@ -139,11 +139,29 @@ static const char *fratio_ci(char *buf, size_t size, const struct stats_ci *c)
 	return buf;
 }
 
-/* The widest departure from 1 the interval of c allows, percent: 35 for
- * 0.70x..1.35x. */
-static double report_spread(const struct stats_ci *c)
+/* The interval's half-width as a share of the ratio, percent: 20 for
+ * 0.59x..0.99x around 0.76x. */
+static double report_halfwidth(const struct stats_ci *c)
 {
-	return 100 * fmax(fabs(c->lo - 1), fabs(c->hi - 1));
+	return 100 * (c->hi - c->lo) / (2 * c->est);
+}
+
+/* A verdict in words, as the table gives it: "faster", "slower", "same",
+ * "cannot tell (+-20%)", or "no interval". */
+static const char *report_verdict_words(char *buf, size_t size, const struct analysis_delta *d)
+{
+	char hw[32];
+
+	switch (d->verdict) {
+	case KNEE_CANNOT_TELL:
+		fshort(hw, sizeof hw, report_halfwidth(&d->ci), 0);
+		snprintf(buf, size, "cannot tell (" UTF8_PLUSMINUS "%s%%)", hw);
+		return buf;
+	case KNEE_UNKNOWN:
+		return "no interval";
+	default:
+		return knee_verdict_name(d->verdict);
+	}
 }
 
 /* ---- prose ---- */
@@ -173,40 +191,45 @@ int report_prose(const struct analysis_result *r, const struct analysis_cmp *c, 
 	switch (d->verdict) {
 	case KNEE_FASTER:
 	case KNEE_SLOWER:
-		snprintf(thr, sizeof thr, "a %sk %s throughput (%sx, 95%% interval %sx..%sx)%s", rps,
-			 d->verdict == KNEE_FASTER ? "higher" : "lower", x, y, z, where);
+		snprintf(thr, sizeof thr, "a %sk %s throughput (%sx, 95%% interval %sx..%sx: %s)%s",
+			 rps, d->verdict == KNEE_FASTER ? "higher" : "lower", x, y, z,
+			 knee_verdict_name(d->verdict), where);
 		break;
 	case KNEE_SAME:
-		if (d->within_band) {
-			snprintf(thr, sizeof thr, "throughput within noise (%sx, 95%% interval "
-				 "%sx..%sx, inside " UTF8_PLUSMINUS "%.0f%%)%s", x, y, z,
-				 100 * KNEE_CMP_BAND, where);
-		} else {
-			char sp[32];
-
-			fshort(sp, sizeof sp, report_spread(&d->ci), 0);
-			snprintf(thr, sizeof thr, "throughput within noise (%sx: no difference shown, "
-				 UTF8_PLUSMINUS "%s%%)%s", x, sp, where);
-			snprintf(tail, sizeof tail, "; repeat the points to tell");
-		}
+		snprintf(thr, sizeof thr, "the same throughput (%sx, 95%% interval %sx..%sx, within "
+			 UTF8_PLUSMINUS "%.0f%%)%s", x, y, z, 100 * KNEE_CMP_BAND, where);
 		break;
+	case KNEE_CANNOT_TELL: {
+		char sp[32];
+
+		fshort(sp, sizeof sp, report_halfwidth(&d->ci), 0);
+		snprintf(thr, sizeof thr, "throughput that cannot be told apart (%sx, 95%% interval "
+			 "%sx..%sx, " UTF8_PLUSMINUS "%s%%)%s", x, y, z, sp, where);
+		snprintf(tail, sizeof tail, "; repeat the points to tell");
+		break;
+	}
 	case KNEE_UNKNOWN:
-		if (fzero(rps))
-			snprintf(thr, sizeof thr, "no difference in throughput%s (no interval)", where);
-		else
-			snprintf(thr, sizeof thr, "a %sk %s throughput (no interval)%s", rps,
-				 d->d_rps > 0 ? "higher" : "lower", where);
+		/* No difference is stated without its verdict. */
+		snprintf(thr, sizeof thr, "throughput with no interval%s (one measurement per side; "
+			 "measure again with --repeat 5)", where);
 		break;
 	}
 	/* Latency: at one common depth, named when it is not the depth above. */
 	if (isfinite(d->d_avg)) {
 		char at[64] = "";
 
-		if (!r->depth && (d->base_depth != 1 || d->depth != 1))
-			snprintf(at, sizeof at, " at P=%u (%s)", d->avg_depth,
-				 d->avg_depth == (r->series[c->base].sat_depth > r->series[c->other].sat_depth ?
-						  r->series[c->base].sat_depth : r->series[c->other].sat_depth) ?
-				 "the deeper saturation depth" : "the common depth nearest the deeper saturation depth");
+		const struct analysis_series *sb = &r->series[c->base], *sa = &r->series[c->other];
+		unsigned deeper = sb->sat_depth > sa->sat_depth ? sb->sat_depth : sa->sat_depth;
+
+		if (!r->depth && (d->base_depth != 1 || d->depth != 1)) {
+			if (sb->saturated == KNEE_SAT_NO && sa->saturated == KNEE_SAT_NO)
+				snprintf(at, sizeof at, " at P=%u (neither saturated by P=%u)",
+					 d->avg_depth, d->avg_depth);
+			else
+				snprintf(at, sizeof at, " at P=%u (%s)", d->avg_depth,
+					 d->avg_depth == deeper ? "the deeper saturation depth"
+					 : "the common depth nearest the deeper saturation depth");
+		}
 		fshort(lat, sizeof lat, d->d_avg, 3);
 		if (fzero(lat))
 			snprintf(latw, sizeof latw, ", with no difference in average latency%s", at);
@@ -676,7 +699,9 @@ static size_t report_notes(const struct analysis_result *r, const struct report_
 		n += report_unstable_notes(a, o, v + n);
 		if (report_short_note(s, buf, sizeof buf))
 			v[n++] = xstrdup(buf);
-		if (report_busy_note(&busy, s, a->sat_depth, buf, sizeof buf))
+		/* Unsaturated: no saturation depth, so the deepest. */
+		if (report_busy_note(&busy, s, a->sat_depth ? a->sat_depth : s->pts[s->npts - 1].depth,
+				     buf, sizeof buf))
 			v[n++] = xstrdup(buf);
 	}
 	if (r->nsingle == r->nseries) {
@@ -740,12 +765,7 @@ static void report_delta_row(struct rtab *t, const struct analysis_result *r,
 	else
 		rtab_add(t, "-");
 	rtab_add(t, fratio_ci(b1, sizeof b1, &d->ci));
-	if (d->verdict == KNEE_SAME)
-		rtab_add(t, d->within_band ? "same (within noise)" : "same (cannot tell)");
-	else if (d->verdict == KNEE_UNKNOWN)
-		rtab_add(t, "-");
-	else
-		rtab_add(t, knee_verdict_name(d->verdict));
+	rtab_add(t, report_verdict_words(b1, sizeof b1, d));
 	if (c->ndepths > 1 && isfinite(c->ratio_min)) {
 		char lo[32], hi[32];
 

@@ -740,6 +740,32 @@ Test(chart, speedup_bars_have_whiskers_and_the_reports_ratio)
 	cr_assert_eq(nlabels, 3);
 	cr_assert_eq(count_role(c, CHART_TEXT, ROLE_BAR_LABEL, -1), 3);
 	{
+		/* Bars coloured by the report's verdict: blue faster, vermilion
+		 * slower, grey otherwise; as many of each as the report has. */
+		size_t want[3] = { 0 }, got[3] = { 0 };
+
+		for (size_t k = 0; k < analysed.ncmps; k++) {
+			enum knee_verdict v = analysed.cmps[k].at_peak.verdict;
+
+			want[v == KNEE_FASTER ? 0 : v == KNEE_SLOWER ? 1 : 2]++;
+		}
+		for (size_t i = 0; i < c->n; i++) {
+			const struct chart_item *it = &c->items[i];
+
+			if (it->op != CHART_RECT || it->color.a != 255 || it->w >= 200)
+				continue;
+			if (it->color.r == 0x00 && it->color.g == 0x72 && it->color.b == 0xB2)
+				got[0]++;
+			else if (it->color.r == 0xD5 && it->color.g == 0x5E && it->color.b == 0x00)
+				got[1]++;
+			else if (it->color.r == 0xAA && it->color.g == 0xAA && it->color.b == 0xAA)
+				got[2]++;
+		}
+		cr_assert(want[0] >= 1, "the case wants a faster bar");
+		for (int k = 0; k < 3; k++)
+			cr_assert_eq(got[k], want[k], "colour %d: %zu bars, %zu verdicts", k, got[k], want[k]);
+	}
+	{
 		int has118 = 0;
 
 		for (size_t i = 0; i < c->n; i++)

@@ -689,15 +689,16 @@ Test(knee, two_runs_of_one_server_compare_same, .timeout = 60)
 			     err.msg);
 		cr_assert_eq(knee_compare_peak(&ra, &rb, &o, &pk, &err), 0, "%s", err.msg);
 		cr_assert(covers(&at.ratio, at.ratio.est) && covers(&pk.ratio, pk.ratio.est));
-		same_at += at.verdict == KNEE_SAME;
-		same_peak += pk.verdict == KNEE_SAME;
+		/* No finding: "same" or "cannot tell", never faster or slower. */
+		same_at += at.verdict == KNEE_SAME || at.verdict == KNEE_CANNOT_TELL;
+		same_peak += pk.verdict == KNEE_SAME || pk.verdict == KNEE_CANNOT_TELL;
 		band_at += at.within_band;
 		half_at += log(at.ratio.hi / at.ratio.lo) / 2;
 		half_peak += log(pk.ratio.hi / pk.ratio.lo) / 2;
 		knee_result_free(&ra);
 		knee_result_free(&rb);
 	}
-	cr_log_info("same at a depth %d, at the peaks %d of %d; half-widths %.3f and %.3f (ln)",
+	cr_log_info("no finding at a depth %d, at the peaks %d of %d; half-widths %.3f and %.3f (ln)",
 		    same_at, same_peak, seeds, half_at / seeds, half_peak / seeds);
 	cr_assert_geq(same_at, 0.9 * seeds);
 	cr_assert_geq(same_peak, 0.9 * seeds);
@@ -736,6 +737,22 @@ Test(knee, faster_and_slower_at_the_peaks)
 	cr_assert_str_eq(knee_verdict_name(KNEE_SLOWER), "slower");
 	cr_assert_str_eq(knee_verdict_name(KNEE_SAME), "same");
 	cr_assert_str_eq(knee_verdict_name(KNEE_UNKNOWN), "unknown");
+	cr_assert_str_eq(knee_verdict_name(KNEE_CANNOT_TELL), "cannot tell");
+}
+
+/* The one verdict rule: the band's edges decide, and an interval that
+ * excludes 1 is never "same" (the issue's 0.59x..0.99x). */
+Test(knee, one_verdict_rule)
+{
+	cr_assert_eq(knee_verdict_of(1.04, 1.30), KNEE_FASTER);
+	cr_assert_eq(knee_verdict_of(0.70, 0.96), KNEE_SLOWER);
+	cr_assert_eq(knee_verdict_of(0.98, 1.02), KNEE_SAME);
+	cr_assert_eq(knee_verdict_of(0.97, 1.03), KNEE_SAME);
+	cr_assert_eq(knee_verdict_of(0.59, 0.99), KNEE_CANNOT_TELL);
+	cr_assert_eq(knee_verdict_of(1.01, 1.50), KNEE_CANNOT_TELL);
+	cr_assert_eq(knee_verdict_of(0.79, 1.21), KNEE_CANNOT_TELL);
+	cr_assert_eq(knee_verdict_of(NAN, 1.2), KNEE_UNKNOWN);
+	cr_assert_eq(knee_verdict_of(0.9, NAN), KNEE_UNKNOWN);
 }
 
 Test(knee, many_quiet_repeats_show_sameness_within_the_band)
@@ -914,4 +931,57 @@ Test(knee, thousands_of_repeats_draw_the_median_from_its_law, .timeout = 60)
 		}
 		knee_result_free(&r);
 	}
+}
+
+/* A comparison from the repeats alone (one depth): an A/A of 3 repeats a
+ * side at 10% noise gives a false faster or slower at most 5% of the time,
+ * and a true 1.3x with the same noise is called faster nearly always; the
+ * pairs take a drift common to both sides out of the ratio; one repeat a
+ * side has no interval. */
+Test(knee, repeats_give_an_honest_interval)
+{
+	struct stats_rng g;
+	double a[3], b[3];
+	int false_v = 0, faster = 0, cover = 0, runs = 2000;
+	struct knee_cmp c;
+
+	stats_rng_seed(&g, 26);
+	for (int s = 0; s < runs; s++) {
+		for (int i = 0; i < 3; i++) {
+			a[i] = 100000 * exp(0.10 * stats_rng_normal(&g));
+			b[i] = 100000 * exp(0.10 * stats_rng_normal(&g));
+		}
+		knee_compare_repeats(a, 3, b, 3, &c);
+		cr_assert(isfinite(c.ratio.lo) && c.ratio.lo <= c.ratio.est && c.ratio.est <= c.ratio.hi);
+		false_v += c.verdict == KNEE_FASTER || c.verdict == KNEE_SLOWER;
+		cover += c.ratio.lo <= 1 && 1 <= c.ratio.hi;
+		for (int i = 0; i < 3; i++)
+			a[i] = 130000 * exp(0.10 * stats_rng_normal(&g));
+		knee_compare_repeats(a, 3, b, 3, &c);
+		faster += c.verdict == KNEE_FASTER;
+	}
+	cr_log_info("repeats, 3 a side, 10%% noise: false verdicts %.1f%%, coverage of 1 %.1f%%, "
+		    "1.3x called faster %.1f%%", 100.0 * false_v / runs, 100.0 * cover / runs,
+		    100.0 * faster / runs);
+	cr_assert_leq(false_v, 0.05 * runs);
+	cr_assert_geq(cover, 0.93 * runs);
+	cr_assert_geq(faster, 0.25 * runs); /* 2 df: wide on purpose */
+
+	/* Drift: each round 20% apart, both sides alike, 1% noise within it. */
+	for (int i = 0; i < 3; i++) {
+		double drift = 1 + 0.2 * i;
+
+		a[i] = 100000 * drift * 1.10 * exp(0.01 * stats_rng_normal(&g));
+		b[i] = 100000 * drift * exp(0.01 * stats_rng_normal(&g));
+	}
+	knee_compare_repeats(a, 3, b, 3, &c);
+	cr_assert_eq(c.verdict, KNEE_FASTER, "[%g, %g]", c.ratio.lo, c.ratio.hi);
+	/* Unequal repeats: Welch, still an interval. */
+	knee_compare_repeats(a, 3, b, 2, &c);
+	cr_assert(isfinite(c.ratio.lo) && isfinite(c.ratio.hi));
+	/* One repeat a side: no interval, no verdict. */
+	knee_compare_repeats(a, 1, b, 1, &c);
+	cr_assert(isnan(c.ratio.lo) && isnan(c.ratio.hi));
+	cr_assert_eq(c.verdict, KNEE_UNKNOWN);
+	cr_assert_float_eq(c.ratio.est, a[0] / b[0], 1e-12);
 }

@@ -18,6 +18,7 @@
 
 #include "cmd.h"
 #include "csv.h"
+#include "knee.h"
 #include "opts.h"
 #include "report.h"
 #include "workload.h"
@@ -820,6 +821,42 @@ static void check_tests(const struct man *m, struct problems *pr)
 	}
 }
 
+/* The verdict rule as the page states it: the band from KNEE_CMP_BAND, its
+ * edges, and each verdict by the name the report prints (knee_verdict_of
+ * decides them; the page must say the same). */
+static void check_verdicts(const char *buf, struct problems *pr)
+{
+	static const enum knee_verdict v[] = { KNEE_FASTER, KNEE_SLOWER, KNEE_SAME, KNEE_CANNOT_TELL };
+	char want[128];
+
+	snprintf(want, sizeof want, "the noise band is 1\\(+-%.0f%%", 100 * KNEE_CMP_BAND);
+	if (strstr(buf, want) == NULL)
+		problem(pr, "the verdict rule does not state the band: \"%s\"", want);
+	snprintf(want, sizeof want, "wholly above %.2f is\n.Cm %s", 1 + KNEE_CMP_BAND,
+		 knee_verdict_name(knee_verdict_of(1 + 2 * KNEE_CMP_BAND, 1.5)));
+	if (strstr(buf, want) == NULL)
+		problem(pr, "the verdict rule does not say \"%s\"", want);
+	snprintf(want, sizeof want, "wholly below %.2f is\n.Cm %s", 1 - KNEE_CMP_BAND,
+		 knee_verdict_name(knee_verdict_of(0.5, 1 - 2 * KNEE_CMP_BAND)));
+	if (strstr(buf, want) == NULL)
+		problem(pr, "the verdict rule does not say \"%s\"", want);
+	snprintf(want, sizeof want, "wholly within the band is\n.Cm %s",
+		 knee_verdict_name(knee_verdict_of(1 - KNEE_CMP_BAND / 2, 1 + KNEE_CMP_BAND / 2)));
+	if (strstr(buf, want) == NULL)
+		problem(pr, "the verdict rule does not say \"%s\"", want);
+	snprintf(want, sizeof want, "across an edge of the band is\n.Cm %s",
+		 knee_verdict_name(knee_verdict_of(0.8, 0.99)));
+	if (strstr(buf, want) == NULL)
+		problem(pr, "the verdict rule does not say \"%s\"", want);
+	for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+		snprintf(want, sizeof want, ".Cm %s", knee_verdict_name(v[i]));
+		if (strstr(buf, want) == NULL)
+			problem(pr, "the verdict \"%s\" is not in the page", knee_verdict_name(v[i]));
+	}
+	if (strstr(buf, "excludes 1 is never\n.Cm same") == NULL)
+		problem(pr, "the page does not say an interval that excludes 1 is never same");
+}
+
 /* Run every check of the page text buf. */
 static void check_page(const char *buf, struct problems *pr)
 {
@@ -837,6 +874,7 @@ static void check_page(const char *buf, struct problems *pr)
 	check_csv_columns(&m, pr);
 	check_report_columns(&m, pr);
 	check_tests(&m, pr);
+	check_verdicts(buf, pr);
 	man_opts_free(&mo);
 	man_free(&m);
 }
@@ -918,6 +956,9 @@ Test(manpage, catches_drift)
 	expect_caught(buf, "-P 1..256:x2 --repeat 3", "-P 1..256:x2 --repeats 3", "--repeats");
 	expect_caught(buf, ".It Cm SPOP\n", ".It Cm SPOPP\n", "SPOPP is not a test");
 	expect_caught(buf, ".It 130\n", ".It 131\n", "status 130");
+	expect_caught(buf, "wholly below 0.97 is\n.Cm slower", "wholly below 0.97 is\n.Cm same",
+		      "wholly below 0.97");
+	expect_caught(buf, "the noise band is 1\\(+-3%", "the noise band is 1\\(+-5%", "the band");
 	free(buf);
 }
 

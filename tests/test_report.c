@@ -67,17 +67,17 @@ Test(report, prose_in_the_seed_words)
 		const char *want;
 	} c[] = {
 		{ "GET", 100000, 0.500, 121340, 0.355,
-		  "GET: snap showed a 21.34k higher throughput (no interval) and a 0.145ms lower average latency." },
+		  "GET: snap showed throughput with no interval (one measurement per side; measure again with --repeat 5) and a 0.145ms lower average latency." },
 		{ "LPUSH", 90000, 0.400, 106000, 0.302,
-		  "LPUSH: snap showed a 16k higher throughput (no interval) and a 0.098ms lower average latency." },
+		  "LPUSH: snap showed throughput with no interval (one measurement per side; measure again with --repeat 5) and a 0.098ms lower average latency." },
 		{ "RPOP", 100000, 0.300, 93340, 0.358,
-		  "RPOP: snap showed a 6.66k lower throughput (no interval) and a 0.058ms higher average latency." },
+		  "RPOP: snap showed throughput with no interval (one measurement per side; measure again with --repeat 5) and a 0.058ms higher average latency." },
 		{ "SPOP", 97000, 0.260, 99820, 0.250,
-		  "SPOP: snap showed a 2.82k higher throughput (no interval) and a 0.01ms lower average latency." },
+		  "SPOP: snap showed throughput with no interval (one measurement per side; measure again with --repeat 5) and a 0.01ms lower average latency." },
 		{ "ZPOPMIN", 90000, 0.280, 91410, 0.280,
-		  "ZPOPMIN: snap showed a 1.41k higher throughput (no interval), with no difference in average latency." },
+		  "ZPOPMIN: snap showed throughput with no interval (one measurement per side; measure again with --repeat 5), with no difference in average latency." },
 		{ "LRANGE_300", 30000, 0.900, 30950, 0.829,
-		  "LRANGE_300: snap showed a 0.95k higher throughput (no interval) and a 0.071ms lower average latency." },
+		  "LRANGE_300: snap showed throughput with no interval (one measurement per side; measure again with --repeat 5) and a 0.071ms lower average latency." },
 	};
 	struct fixture f = { 0 };
 	char *text;
@@ -102,6 +102,57 @@ Test(report, prose_in_the_seed_words)
 	fixture_free(&f);
 }
 
+/* One depth with three repeats a side (the A/A of issue 26): the repeats
+ * give the ratio an interval and a verdict in the table, csv and prose;
+ * the same files with one repeat say there is no interval, and why. */
+Test(report, one_depth_repeats_give_a_verdict)
+{
+	static const double va[] = { 100000, 103000, 98000 }, vb[] = { 101000, 99500, 102000 };
+	static const double fa[] = { 130000, 134000, 131000 };
+	struct fixture f = { 0 };
+	char s[512], *text;
+
+	for (unsigned k = 0; k < 3; k++) {
+		add(&f.rows, "a", "GET", 1, k + 1, va[k], 0.3);
+		add(&f.rows, "b", "GET", 1, k + 1, vb[k], 0.3);
+		add(&f.rows, "a", "SET", 1, k + 1, fa[k], 0.3);
+		add(&f.rows, "b", "SET", 1, k + 1, vb[k], 0.3);
+	}
+	analyse(&f, "b", 0);
+	cr_assert_eq(f.res.ncmps, 2);
+	for (size_t i = 0; i < 2; i++) {
+		const struct analysis_delta *d = analysis_cmp_delta(&f.res, &f.res.cmps[i]);
+
+		cr_assert(isfinite(d->ci.lo) && isfinite(d->ci.hi), "no interval from 3 repeats");
+		report_prose(&f.res, &f.res.cmps[i], s, sizeof s);
+		if (strcmp(f.res.series[f.res.cmps[i].other].rps->test, "GET") == 0) {
+			cr_assert_eq(d->verdict, KNEE_CANNOT_TELL, "%s", s);
+			cr_assert(strstr(s, "GET: a showed throughput that cannot be told apart (") == s, "%s", s);
+		} else {
+			cr_assert_eq(d->verdict, KNEE_FASTER, "%s", s);
+			cr_assert(strstr(s, "higher throughput (1.30x, 95% interval ") != NULL, "%s", s);
+			cr_assert(strstr(s, ": faster)") != NULL, "%s", s);
+		}
+	}
+	text = render(&f, FORMAT_CSV, 0);
+	cr_assert(strstr(text, ",cannot tell,") != NULL, "%s", text);
+	cr_assert(strstr(text, ",faster,") != NULL, "%s", text);
+	free(text);
+	fixture_free(&f);
+
+	memset(&f, 0, sizeof f);
+	add(&f.rows, "a", "GET", 1, 1, va[0], 0.3);
+	add(&f.rows, "b", "GET", 1, 1, vb[0], 0.3);
+	analyse(&f, "b", 0);
+	report_prose(&f.res, &f.res.cmps[0], s, sizeof s);
+	cr_assert_str_eq(s, "GET: a showed throughput with no interval (one measurement per side; "
+			 "measure again with --repeat 5), with no difference in average latency.");
+	text = render(&f, FORMAT_TEXT, 0);
+	cr_assert(strstr(text, "no interval") != NULL, "%s", text);
+	free(text);
+	fixture_free(&f);
+}
+
 /* Two labels with known ratios: the table's deltas and the sentence agree
  * to the printed precision. */
 Test(report, deltas_and_prose_agree)
@@ -117,8 +168,8 @@ Test(report, deltas_and_prose_agree)
 	report_prose(&f.res, &f.res.cmps[0], s, sizeof s);
 	/* At the peaks (P=8): 98765.42 - 80000 = 18765.42 -> 18.77k; 0.1 ms. */
 	cr_assert_str_eq(s, "GET: m1 showed a 18.77k higher throughput (1.23x, 95% interval "
-			 "1.23x..1.23x) at the peaks (m1 P=8, intel P=8) and a 0.1ms lower average "
-			 "latency at P=8 (the deeper saturation depth).");
+			 "1.23x..1.23x: faster) at the peaks (m1 P=8, intel P=8) and a 0.1ms lower average "
+			 "latency at P=8 (neither saturated by P=8).");
 	text = render(&f, FORMAT_TEXT, 1);
 	cr_assert(strstr(text, "+18765") != NULL, "%s", text);
 	cr_assert(strstr(text, "+23.5%") != NULL, "%s", text);
@@ -133,7 +184,7 @@ Test(report, deltas_and_prose_agree)
 	analyse(&f, "intel", 2);
 	report_prose(&f.res, &f.res.cmps[0], s, sizeof s);
 	cr_assert_str_eq(s, "GET: m1 showed a 4.69k higher throughput (1.23x, 95% interval "
-			 "1.23x..1.23x) at pipeline depth 2 and a 0.1ms lower average latency.");
+			 "1.23x..1.23x: faster) at pipeline depth 2 and a 0.1ms lower average latency.");
 	fixture_free(&f);
 }
 
@@ -152,8 +203,8 @@ Test(report, csv_has_the_contract_columns_first)
 			     "gain,fit_a_us,fit_b_us,asymptote_rps,fit_r2,max_cv,", 110), 0, "%s", text);
 	cr_assert_eq(strncmp(text, REPORT_CSV_LEAD ",", strlen(REPORT_CSV_LEAD) + 1), 0);
 	nl = strchr(text, '\n');
-	cr_assert_eq(strncmp(nl + 1, "a,GET,1..4,1000.00,4000.00,4,4,4.0000,", 38), 0, "%s", nl + 1);
-	cr_assert(strstr(text, "\n\"a,b\",SET,\"1,2\",500.00,900.00,2,2,1.8000,") != NULL, "%s", text);
+	cr_assert_eq(strncmp(nl + 1, "a,GET,1..4,1000.00,4000.00,4,,4.0000,", 37), 0, "%s", nl + 1);
+	cr_assert(strstr(text, "\n\"a,b\",SET,\"1,2\",500.00,900.00,2,,1.8000,") != NULL, "%s", text);
 	free(text);
 	fixture_free(&f);
 }
@@ -255,7 +306,7 @@ Test(report, markdown_tables)
 	cr_assert(strstr(text, "## Series") != NULL, "%s", text);
 	cr_assert(strstr(text, "| x\\|y | GET |") != NULL, "%s", text);
 	cr_assert(strstr(text, "| --- | --- | --- | ---: |") != NULL, "%s", text);
-	cr_assert(strstr(text, "- GET: z showed a 1.5k higher throughput") != NULL, "%s", text);
+	cr_assert(strstr(text, "- GET: z showed throughput with no interval") != NULL, "%s", text);
 	free(text);
 	fixture_free(&f);
 }
@@ -409,12 +460,12 @@ Test(report, cli_two_labels_with_filters, .init = mk_tmp, .fini = rm_tmp)
 	/* The peaks are the fitted levels' (intel's plateau from P=4 reads
 	 * as a peak at 5); latencies compare at one depth. */
 	cr_assert(strstr(out, "GET: m1 showed a 139.97k higher throughput (4.50x, 95% interval "
-			 "4.50x..4.50x) at the peaks (m1 P=6, intel P=5) and a 0.25ms lower average "
-			 "latency at P=6 (the deeper saturation depth).") != NULL, "%s", out);
+			 "4.50x..4.50x: faster) at the peaks (m1 P=6, intel P=5) and a 0.25ms lower average "
+			 "latency at P=6 (neither saturated by P=6).") != NULL, "%s", out);
 	free(out);
 	cr_assert_eq(run_report(&err, a2, 5), RS_OK, "%s", err.msg);
 	out = slurp("out.txt");
-	cr_assert(strstr(out, "\nintel,LRANGE_100,1..6,3000.00,12008.43,5,4,") != NULL, "%s", out);
+	cr_assert(strstr(out, "\nintel,LRANGE_100,1..6,3000.00,12008.43,5,,") != NULL, "%s", out);
 	cr_assert(strstr(out, "GET") == NULL, "%s", out);
 	free(out);
 }
@@ -465,7 +516,7 @@ Test(report, cli_single_depth_labels_still_compare, .init = mk_tmp, .fini = rm_t
 	write_file("stock.csv", "label,test,pipeline,rps\napt,GET,1,100000\nsnap,GET,1,121340\n");
 	cr_assert_eq(run_report(&err, a, 2), RS_OK, "%s", err.msg);
 	out = slurp("out.txt");
-	cr_assert(strstr(out, "GET: snap showed a 21.34k higher throughput (no interval).") != NULL, "%s", out);
+	cr_assert(strstr(out, "GET: snap showed throughput with no interval (one measurement per side; measure again with --repeat 5).") != NULL, "%s", out);
 	cr_assert(strstr(out, "every series has one depth") != NULL, "%s", out);
 	free(out);
 }

@@ -1,0 +1,74 @@
+#!/bin/sh
+# aa_bench.sh: how often a one-depth comparison gives a false verdict, and
+# how often it finds a real difference (issue 26).
+#
+#   tests/bench/aa_bench.sh [RSWEEP] [RUNS]
+#
+# A/A: RUNS (20) times, two spawned servers from one binary, interleaved,
+# the seed's default tests (sweeps/redis-benchmark-default.sweep) at P=1,
+# three repeats: the share of verdicts that are "faster" or "slower" (all
+# false: the goal is at most 5%, the interval's promise).
+# A/B: RUNS times, one private server reached over its UNIX socket and over
+# TCP on 127.0.0.1, GET and SET at P=1, three repeats: the share called
+# "faster" (the goal: every time).
+#
+# It prints figures; it does not pass or fail.  Bounded: -n per point and a
+# fixed plan; about RUNS x 15 s on a quiet 2-core machine.
+set -eu
+RSWEEP=${1:-${RSWEEP:-src/rsweep}}
+RUNS=${2:-20}
+N=${AA_N:-20000}
+SRC=$(dirname "$0")/../..
+TESTS=$(sed -n 's/^tests = //p' "$SRC/sweeps/redis-benchmark-default.sweep")
+T=$(mktemp -d "${TMPDIR:-/tmp}/rsweep-aa.XXXXXX")
+PID=
+cleanup() {
+	[ -n "$PID" ] && kill "$PID" 2>/dev/null && wait "$PID" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT INT TERM
+
+verdicts() { # csv label column -> one verdict a line
+	awk -F, -v lab="$2" -v c="$3" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$col["label"] == lab { print ($col[c] == "" ? "none" : $col[c]) }' "$1"
+}
+
+echo "A/A: one binary against itself, $RUNS runs x 19 tests, P=1, 3 repeats, -n $N"
+for r in $(seq 1 "$RUNS"); do
+	"$RSWEEP" run --target a=spawn: --target b=spawn: -t "$TESTS" -P 1 --repeat 3 -n "$N" \
+		--timeout 30 -q -o "$T/aa-$r.csv" >/dev/null 2>"$T/err" || { cat "$T/err"; exit 1; }
+	"$RSWEEP" report --format csv "$T/aa-$r.csv" -o "$T/aa-$r.rep"
+	"$RSWEEP" report --prose "$T/aa-$r.csv" -o "$T/aa-$r.txt"
+	verdicts "$T/aa-$r.rep" b verdict_at_1 >>"$T/aa.v"
+	grep -E "(higher|lower) throughput" "$T/aa-$r.txt" | grep -vcE ": (faster|slower)\)" \
+		>>"$T/aa.bare" || true
+done
+awk '{ n++; c[$1]++ } END { printf "  verdicts %d: same %d, cannot tell %d, faster %d, slower %d, none %d\n",
+	n, c["same"], c["cannot"], c["faster"], c["slower"], c["none"]
+	printf "  false-verdict rate %.1f%% (goal <= 5%%)\n", 100 * (c["faster"] + c["slower"]) / n }' \
+	"$T/aa.v"
+awk '{ s += $1 } END { printf "  prose sentences with a difference but no verdict: %d\n", s }' "$T/aa.bare"
+
+PORT=$((30000 + $$ % 20000))
+redis-server --port "$PORT" --bind 127.0.0.1 --unixsocket "$T/redis.sock" --unixsocketperm 700 \
+	--save "" --appendonly no --daemonize no >"$T/server.log" 2>&1 &
+PID=$!
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	redis-cli -s "$T/redis.sock" ping 2>/dev/null | grep -q PONG && break
+	sleep 0.2
+done
+echo "A/B: UNIX socket against TCP (baseline), $RUNS runs x GET,SET, P=1, 3 repeats, -n $N"
+for r in $(seq 1 "$RUNS"); do
+	"$RSWEEP" run --target tcp=redis://127.0.0.1:"$PORT" --target unix=unix://"$T/redis.sock" \
+		-t get,set -P 1 --repeat 3 -n "$N" --timeout 30 -q -o "$T/ab-$r.csv" >/dev/null \
+		2>"$T/err" || { cat "$T/err"; exit 1; }
+	"$RSWEEP" report --format csv "$T/ab-$r.csv" -o "$T/ab-$r.rep"
+	verdicts "$T/ab-$r.rep" unix verdict_at_1 >>"$T/ab.v"
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$col["label"] == "unix" { print $col["ratio_at_1"] }' "$T/ab-$r.rep" >>"$T/ab.r"
+done
+awk '{ n++; c[$1]++ } END { printf "  verdicts %d: faster %d, cannot tell %d, same %d, slower %d, none %d\n",
+	n, c["faster"], c["cannot"], c["same"], c["slower"], c["none"]
+	printf "  called faster %.1f%% (goal 100%%)\n", 100 * c["faster"] / n }' "$T/ab.v"
+sort -g "$T/ab.r" | awk '{ v[NR] = $1 } END { printf "  ratio unix/tcp at P=1: min %s, median %s, max %s\n",
+	v[1], v[int((NR + 1) / 2)], v[NR] }'
