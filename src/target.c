@@ -598,21 +598,10 @@ static int target_command_any(struct target_conn *c, const struct target *t, int
 int target_command(struct target_conn *c, const struct target *t, int argc, const char **argv,
 		   const size_t *argvlen, struct redisReply **out, struct rs_err *err)
 {
-	struct target_xchg x = { .c = c, .t = t, .on_reply = target_keep, .ud = out };
 	char name[32];
-	long long len;
-	char *cmd;
-	int rc;
 
-	*out = NULL;
 	snprintf(name, sizeof name, "%.*s", (int)(argvlen[0] < 31 ? argvlen[0] : 31), argv[0]);
-	x.what = name;
-	len = redisFormatCommandArgv(&cmd, argc, argv, argvlen);
-	if (len < 0)
-		return rs_err_set(err, "%s: %s: cannot format the command", t->desc, name);
-	rc = target_exchange(&x, cmd, (size_t)len, 1, err);
-	redisFreeCommand(cmd);
-	if (rc < 0)
+	if (target_command_any(c, t, argc, argv, argvlen, out, err) < 0)
 		return -1;
 	if ((*out)->type == REDIS_REPLY_ERROR) {
 		rs_err_set(err, "%s: %s failed: %.200s", t->desc, name, (*out)->str);
@@ -962,13 +951,18 @@ static const char target_flush_if_lua[] =
 	"  elseif scope == 'only' then ok = mine <= allow and total == mine end\n"
 	"  if not ok then return {0, info} end\n"
 	"  if ARGV[5] == '1' then\n"
-	"    for _, k in ipairs(redis.call('KEYS', '*')) do\n"
-	"      local mine = false\n"
-	"      for i = 6, #ARGV do\n"
-	"        if string.find(k, ARGV[i]) then mine = true; break end\n"
+	"    local cur = '0'\n"
+	"    repeat\n"
+	"      local r = redis.call('SCAN', cur, 'COUNT', 1000)\n"
+	"      cur = r[1]\n"
+	"      for _, k in ipairs(r[2]) do\n"
+	"        local mine = false\n"
+	"        for i = 6, #ARGV do\n"
+	"          if string.find(k, ARGV[i]) then mine = true; break end\n"
+	"        end\n"
+	"        if not mine then return {0, info, k} end\n"
 	"      end\n"
-	"      if not mine then return {0, info, k} end\n"
-	"    end\n"
+	"    until cur == '0'\n"
 	"  end\n"
 	"end\n"
 	"if ARGV[4] == '1' then redis.call('FLUSHDB') else redis.call('FLUSHALL') end\n"
