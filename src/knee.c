@@ -24,6 +24,8 @@
  * rounds allowed. */
 #define KNEE_HUBER 1.345
 #define KNEE_HUBER_ROUNDS 10
+/* Residuals below which their MAD alone is no scale (knee_pool_centre). */
+#define KNEE_SMALL_POOL 10
 
 void knee_opts_default(struct knee_opts *o)
 {
@@ -286,6 +288,19 @@ static double knee_pool_centre(double *pool, size_t n)
 			break;
 		}
 		mu = next;
+	}
+	/* A MAD of a handful of residuals (a short series: 3 to 8) is no
+	 * scale: two of four near zero make it 0.02 for 14% noise, and the
+	 * clip below then squeezes the whole pool to nothing, a zero-width
+	 * interval for a series of single measurements.  Below
+	 * KNEE_SMALL_POOL the scale is at least the residuals' root mean
+	 * square. */
+	if (n < KNEE_SMALL_POOL) {
+		double ss = 0;
+
+		for (size_t i = 0; i < n; i++)
+			ss += (pool[i] - mu) * (pool[i] - mu);
+		sigma = fmax(sigma, sqrt(ss / (double)n));
 	}
 	for (size_t i = 0; i < n; i++)
 		pool[i] = fmax(-KNEE_POOL_CLIP * sigma, fmin(KNEE_POOL_CLIP * sigma, pool[i] - mu));
