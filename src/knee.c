@@ -24,7 +24,8 @@
  * rounds allowed. */
 #define KNEE_HUBER 1.345
 #define KNEE_HUBER_ROUNDS 10
-/* Residuals below which their MAD alone is no scale (knee_pool_centre). */
+/* Residuals below which their MAD alone is no scale and the pool is
+ * widened by t over z (knee_pool_centre; knee.h). */
 #define KNEE_SMALL_POOL 10
 
 void knee_opts_default(struct knee_opts *o)
