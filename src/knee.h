@@ -33,8 +33,10 @@
  * or 4 values can be a fifth of the noise, and the clip then squeezed the
  * pool to nothing, a zero-width interval; and the pool is then widened by
  * Student's t over the normal quantile, t(df = residuals), since so few
- * residuals know the scale only roughly: 5 to 8 single measurements of
- * a known curve covered the true peak 76% of the time without, 84% with);
+ * residuals know the scale only roughly.  On 1600 model curves of 5 to 8
+ * single measurements, 5-15% noise, the peak's interval covered the true
+ * peak 76% of the time before these two rules, 84% with the first, 89%
+ * with both; tests/test_knee.c measures it on model and corner curves);
  * the pool is centred on
  * its Huber location (that of the fits) and winsorised at KNEE_POOL_CLIP
  * sigma for the same reason.  Measured throughput noise is skewed (dips
