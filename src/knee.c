@@ -24,6 +24,9 @@
  * rounds allowed. */
 #define KNEE_HUBER 1.345
 #define KNEE_HUBER_ROUNDS 10
+/* Residuals below which their MAD alone is no scale and the pool is
+ * widened by t over z (knee_pool_centre; knee.h). */
+#define KNEE_SMALL_POOL 10
 
 void knee_opts_default(struct knee_opts *o)
 {
@@ -287,8 +290,33 @@ static double knee_pool_centre(double *pool, size_t n)
 		}
 		mu = next;
 	}
+	/* A MAD of a handful of residuals (a short series: 3 to 8) is no
+	 * scale: two of four near zero make it 0.02 for 14% noise, and the
+	 * clip below then squeezes the whole pool to nothing, a zero-width
+	 * interval for a series of single measurements.  Below
+	 * KNEE_SMALL_POOL the scale is at least the residuals' root mean
+	 * square. */
+	if (n < KNEE_SMALL_POOL) {
+		double ss = 0;
+
+		for (size_t i = 0; i < n; i++)
+			ss += (pool[i] - mu) * (pool[i] - mu);
+		sigma = fmax(sigma, sqrt(ss / (double)n));
+	}
 	for (size_t i = 0; i < n; i++)
 		pool[i] = fmax(-KNEE_POOL_CLIP * sigma, fmin(KNEE_POOL_CLIP * sigma, pool[i] - mu));
+	/* And a handful of residuals is a scale known to few degrees of
+	 * freedom: resampled as they are, they make a normal interval of an
+	 * estimated sigma (80% coverage of the true peak on 5 single
+	 * measurements, not 95%).  The pool is widened by Student's t over
+	 * the normal quantile (t(3) / z = 1.62, t(9) / z = 1.15), as a t
+	 * interval would be; sigma stays the estimate. */
+	if (n < KNEE_SMALL_POOL) {
+		double f = knee_t975(n) / 1.959964;
+
+		for (size_t i = 0; i < n; i++)
+			pool[i] *= f;
+	}
 	return sigma;
 }
 
@@ -897,6 +925,26 @@ static int knee_fits(struct knee_work *w, struct knee_result *r, double *t_mm, d
 	return sharper;
 }
 
+/* A saturation interval of one depth under noise is widened by the step
+ * of the depth list: a replicate's saturation depth is the first depth of
+ * the list whose level reaches the target, so the depth of the curve
+ * itself lies between that one and the depth before, and "8 (8..8)" on
+ * a loop over -P 1..8 claims what the list cannot resolve.  Noise-free
+ * data keep their exact answer. */
+static void knee_sat_open(const struct knee_series *s, struct knee_result *r)
+{
+	size_t i = 0;
+
+	if (r->sat_depth.lo != r->sat_depth.hi || !(r->sigma > KNEE_EXACT) || s->m < 2)
+		return;
+	while (i + 1 < s->m && s->depth[i] < r->sat_depth.lo)
+		i++;
+	if (i > 0)
+		r->sat_depth.lo = s->depth[i - 1];
+	else
+		r->sat_depth.hi = s->depth[1];
+}
+
 /* The figures of the chosen level (f, replicates rep) into r. */
 static void knee_take(const struct knee_series *s, const struct knee_opts *o,
 		      const struct knee_figs *f, double **rep, int boot, struct knee_result *r)
@@ -920,8 +968,37 @@ static void knee_take(const struct knee_series *s, const struct knee_opts *o,
 	if (!isnan(r->sat_depth.lo)) {
 		r->sat_depth.lo = knee_depth_floor(s, r->sat_depth.lo);
 		r->sat_depth.hi = knee_depth_ceil(s, r->sat_depth.hi);
+		knee_sat_open(s, r);
 	}
 	knee_interval(rep[KNEE_REP_GAIN], o, &r->gain);
+}
+
+/* A short series whose level's peak lies below every median of its
+ * KNEE_SHORT_TOP deepest depths has no level to trust: the peak becomes
+ * the highest median, its interval that point's, its replicates (for the
+ * comparisons) that point's resampled median. */
+static void knee_short_peak(const struct knee_series *s, const struct knee_opts *o, int boot,
+			    const double *y, double *work, struct knee_result *r)
+{
+	size_t m = s->m, top = m < KNEE_SHORT_TOP ? m : KNEE_SHORT_TOP, best = 0;
+	struct stats_rng rng;
+
+	if (m < 2 || m > KNEE_SHORT_M)
+		return;
+	for (size_t i = m - top; i < m; i++)
+		if (!(r->peak_rps.est < r->pts[i].median.est))
+			return;
+	for (size_t i = 1; i < m; i++)
+		if (y[i] > y[best])
+			best = i;
+	r->peak_median = 1;
+	r->peak = best;
+	r->peak_rps = r->pts[best].median;
+	if (!boot || r->boot_peak == NULL)
+		return;
+	stats_rng_seed(&rng, stats_seed_mix(o->seed, (uint64_t)KNEE_TAG_POINT << 32 | best));
+	for (size_t b = 0; b < r->nboot; b++)
+		r->boot_peak[b] = knee_draw(s, r, best, y[best], &rng, work);
 }
 
 /* The points of out and the fits' data in w, from s's medians. */
@@ -1069,6 +1146,7 @@ int knee_analyse(const struct knee_series *s, const struct knee_opts *o, struct 
 		knee_interval(w.rep[1][KNEE_REP_K], o, &out->fit.K);
 	}
 	knee_take(s, o, lmod ? &fm : &fs, lmod ? w.rep[1] : w.rep[0], boot, out);
+	knee_short_peak(s, o, boot, w.y, w.work, out);
 	for (size_t i = 0; i < m; i++)
 		out->pts[i].level = exp(w.centre[i]);
 	knee_saturated(m, boot, out);

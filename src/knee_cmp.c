@@ -137,7 +137,7 @@ int knee_compare_peak(const struct knee_result *ra, const struct knee_result *rb
 
 /* Student's t, two-sided 95% (the 0.975 quantile), for df >= 1: the table
  * to 30, then the Cornish-Fisher expansion (within 0.001 from there). */
-static double knee_t975(size_t df)
+double knee_t975(size_t df)
 {
 	static const double t[] = {
 		12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,

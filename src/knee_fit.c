@@ -252,7 +252,16 @@ static int knee_step(const struct knee_model *mod, const double *t, double A[3][
 {
 	size_t np = mod->np;
 	int held[3] = { 0, 0, 0 };
+	double tr = 0;
 
+	/* A parameter the data do not inform (a zero column of J: a corner
+	 * beyond every depth, all of them on the flat) is held: else the
+	 * system is singular at every damping, no step is ever taken, and
+	 * every replicate keeps the data's fit (a zero-width interval). */
+	for (size_t k = 0; k < np; k++)
+		tr += fabs(A[k][k]);
+	for (size_t k = 0; k < np; k++)
+		held[k] = !(A[k][k] > 1e-12 * tr);
 	for (size_t round = 0; round <= np; round++) {
 		double M[3][3], h[3];
 		int more = 0;

@@ -75,4 +75,7 @@ int knee_check_opts(const struct knee_opts *o, struct rs_err *err);
 double knee_draw(const struct knee_series *s, const struct knee_result *r, size_t i,
 		 double centre, struct stats_rng *rng, double *work);
 
+/* Student's t, two-sided 95% (the 0.975 quantile), df >= 1. */
+double knee_t975(size_t df);
+
 #endif

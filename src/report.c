@@ -647,9 +647,9 @@ static int report_busy_note(const struct report_busy *idx, const struct series *
 static size_t report_notes(const struct analysis_result *r, const struct report_opts *o,
 			   char ***out)
 {
-	/* At most two notes a series and its unstable points, and one for
+	/* At most six notes a series and its unstable points, and one for
 	 * them all: room for them at once, not a reallocation a note. */
-	char **v = xcalloc((4 + REPORT_UNSTABLE_LIST) * r->nseries + r->nlabels + 1, sizeof *v);
+	char **v = xcalloc((6 + REPORT_UNSTABLE_LIST) * r->nseries + r->nlabels + 1, sizeof *v);
 	size_t n = 0;
 	const char *base_client;
 	long other;
@@ -689,6 +689,15 @@ static size_t report_notes(const struct analysis_result *r, const struct report_
 				 "%s %s: the throughput model does not fit (no positive asymptote)",
 				 s->label, s->test);
 		if (buf[0]) {
+			v[n++] = xstrdup(buf);
+		}
+		if (a->knee.ok && a->knee.res.peak_median) {
+			snprintf(buf, sizeof buf,
+				 "%s %s: the fitted level lay below every measurement of the deepest %d "
+				 "depths: no honest level from %zu depths, so the peak is the highest "
+				 "median (%s rps at P=%u)", s->label, s->test,
+				 (int)(s->npts < KNEE_SHORT_TOP ? s->npts : KNEE_SHORT_TOP), s->npts,
+				 fnum(x, sizeof x, a->peak_rps, 0), a->peak_depth);
 			v[n++] = xstrdup(buf);
 		}
 		if (a->saturated == KNEE_SAT_NO) {

@@ -985,3 +985,150 @@ Test(knee, repeats_give_an_honest_interval)
 	cr_assert_eq(c.verdict, KNEE_UNKNOWN);
 	cr_assert_float_eq(c.ratio.est, a[0] / b[0], 1e-12);
 }
+
+/* ---- short series of single measurements (issue 26) ---- */
+
+/* A series of one measurement a depth from literal values at 1..m. */
+static void syn_literal(struct syn *y, const double *v, size_t m)
+{
+	for (size_t i = 0; i < m; i++) {
+		y->depth[i] = (unsigned)i + 1;
+		y->n[i] = 1;
+		y->v[i][0] = v[i];
+		y->vp[i] = y->v[i];
+	}
+	y->s.m = m;
+	y->s.depth = y->depth;
+	y->s.n = y->n;
+	y->s.v = y->vp;
+}
+
+/* An interval with both ends that claims certainty under noise. */
+static int zero_width(const struct stats_ci *c)
+{
+	return !isnan(c->lo) && !isnan(c->hi) && !(c->hi > c->lo);
+}
+
+/* Series that once got a zero-width peak or saturation interval: a corner
+ * fitted before depth 1 (every depth on the flat, the corner's parameter
+ * singular, no replicate ever moved: "peak 426114 (426114..426114)"), and
+ * pools of 3 or 4 neighbour residuals whose MAD was a fifth of the noise
+ * (the clip squeezed the pool to nothing: "saturation 3 (3..3)"). */
+Test(knee, short_series_never_get_a_zero_width_interval)
+{
+	static const double v[][8] = {
+		{ 457981, 443112, 372880, 372967, 465000, 464390 },
+		{ 182060, 371847, 513754, 443080, 407817 },
+		{ 337706, 459400, 493590, 498787, 456579, 399138 },
+		{ 438801, 479730, 490733, 510775, 522646 },
+	};
+	static const size_t m[] = { 6, 5, 6, 5 };
+	static struct syn y;
+
+	for (size_t c = 0; c < sizeof m / sizeof *m; c++) {
+		struct knee_opts o = opts_b(KNEE_DEFAULT_B, 1);
+		struct knee_result r;
+
+		syn_literal(&y, v[c], m[c]);
+		analyse(&y, &o, &r);
+		cr_assert(!zero_width(&r.peak_rps), "case %zu: peak %g (%g..%g)", c, r.peak_rps.est,
+			  r.peak_rps.lo, r.peak_rps.hi);
+		cr_assert(!zero_width(&r.sat_depth), "case %zu: saturation %g (%g..%g)", c,
+			  r.sat_depth.est, r.sat_depth.lo, r.sat_depth.hi);
+		cr_assert(r.peak_rps.lo <= r.peak_rps.est && r.peak_rps.est <= r.peak_rps.hi);
+		knee_result_free(&r);
+	}
+}
+
+/* A loop over -P 1..8 whose fitted model sits below the last three
+ * measurements (a jump at P=3 and P=6 the model cannot follow): the peak is
+ * the highest median, said so, with that point's interval. */
+Test(knee, short_series_level_never_below_its_top_depths)
+{
+	static const double v[] = { 340252, 349711, 513693, 523596, 425494, 544263, 570428, 546015 };
+	static struct syn y;
+	struct knee_opts o = opts_b(KNEE_DEFAULT_B, 1);
+	struct knee_result r;
+
+	syn_literal(&y, v, 8);
+	analyse(&y, &o, &r);
+	cr_assert(r.peak_median, "peak %g", r.peak_rps.est);
+	cr_assert_eq(r.peak, 6);
+	cr_assert_float_eq(r.peak_rps.est, 570428, 1e-6);
+	cr_assert(r.peak_rps.lo < r.peak_rps.est && r.peak_rps.est < r.peak_rps.hi);
+	cr_assert_eq(r.nboot, o.B);
+	knee_result_free(&r);
+}
+
+/* Known answers: one measurement a depth at 1..m (m = 4..8), noise 5-15%,
+ * the model P / (a + b P) (R 600k, K 0.5..4.5) or a line that turns flat
+ * (corner 1.5..6).  The peak's interval must cover the true curve's
+ * highest value over the depths; no interval may have zero width; no
+ * peak may lie below all of the deepest three measurements.  4 depths have
+ * too few residuals for a noise estimate (no interval at all, which is
+ * honest).  Measured (300 series, B 1000): coverage 0.88 overall. */
+Test(knee, short_series_cover_the_true_peak, .timeout = 60)
+{
+	static struct syn y;
+	size_t cov[9] = { 0 }, tot[9] = { 0 }, all_cov = 0, all_tot = 0, none = 0, med = 0;
+	size_t ccov[2] = { 0 }, ctot[2] = { 0 };
+
+	for (int k = 0; k < 300; k++) {
+		struct stats_rng rng;
+		struct knee_opts o = opts_b(KNEE_DEFAULT_B, (uint64_t)k + 1);
+		struct knee_result r;
+		unsigned d[8];
+		size_t m = 4 + (size_t)k % 5, mm;
+		double sigma, par[2], truth = 0, low = INFINITY;
+		curve_fn *f = (k / 5) % 2 ? curve_stick : curve_mm;
+
+		stats_rng_seed(&rng, 26000 + (uint64_t)k);
+		sigma = 0.05 + 0.10 * stats_rng_uniform(&rng);
+		if (f == curve_mm) {
+			par[0] = 600000;
+			par[1] = 0.5 + 4 * stats_rng_uniform(&rng);
+		} else {
+			par[1] = 1.5 + 4.5 * stats_rng_uniform(&rng);
+			par[0] = 600000 / par[1];
+		}
+		mm = depths_range(d, 1, (unsigned)m);
+		syn_make(&y, d, mm, 1, f, par, sigma, stats_rng_next(&rng));
+		analyse(&y, &o, &r);
+		for (size_t i = 0; i < m; i++)
+			truth = fmax(truth, f(d[i], par));
+		for (size_t i = m - 3; i < m; i++)
+			low = fmin(low, y.v[i][0]);
+		cr_assert(!zero_width(&r.peak_rps), "series %d: peak (%g..%g)", k, r.peak_rps.lo,
+			  r.peak_rps.hi);
+		cr_assert(!zero_width(&r.sat_depth), "series %d: saturation (%g..%g)", k,
+			  r.sat_depth.lo, r.sat_depth.hi);
+		cr_assert_geq(r.peak_rps.est, low, "series %d: peak %g below the deepest three", k,
+			      r.peak_rps.est);
+		med += r.peak_median != 0;
+		if (isnan(r.peak_rps.lo)) {
+			none++;
+		} else {
+			tot[m]++;
+			all_tot++;
+			ctot[f == curve_stick]++;
+			if (r.peak_rps.lo <= truth && truth <= r.peak_rps.hi) {
+				ccov[f == curve_stick]++;
+				cov[m]++;
+				all_cov++;
+			}
+		}
+		knee_result_free(&r);
+	}
+	for (size_t m = 5; m <= 8; m++)
+		cr_log_info("short series, %zu single measurements: true peak covered %zu of %zu "
+			    "(%.3f)", m, cov[m], tot[m], (double)cov[m] / (double)tot[m]);
+	cr_log_info("short series: covered %zu of %zu (%.3f); %zu without interval (4 depths), "
+		    "%zu peaks the highest median", all_cov, all_tot,
+		    (double)all_cov / (double)all_tot, none, med);
+	cr_log_info("short series: model curve %zu of %zu (%.3f), line turning flat %zu of %zu "
+		    "(%.3f)", ccov[0], ctot[0], (double)ccov[0] / (double)ctot[0], ccov[1], ctot[1],
+		    (double)ccov[1] / (double)ctot[1]);
+	cr_assert_geq((double)all_cov / (double)all_tot, 0.80);
+	for (size_t m = 5; m <= 8; m++)
+		cr_assert_geq((double)cov[m] / (double)tot[m], 0.70, "%zu depths", m);
+}

@@ -603,3 +603,29 @@ Test(report, csv_interval_columns_in_order)
 	free(text);
 	fixture_free(&f);
 }
+
+/* An imported loop over -P 1..8, one measurement a depth, whose fitted
+ * model sits below the last three measurements (issue 26): the peak is the
+ * highest median, with an interval of non-zero width, and a note says why. */
+Test(report, short_loop_peak_is_the_highest_median)
+{
+	static const double v[] = { 340252, 349711, 513693, 523596, 425494, 544263, 570428, 546015 };
+	struct fixture f = { 0 };
+	char *text;
+
+	for (unsigned p = 1; p <= 8; p++)
+		add(&f.rows, "a", "SET", p, 1, v[p - 1], 0.1 * p);
+	analyse(&f, NULL, 0);
+	cr_assert_eq(f.res.nseries, 1);
+	cr_assert_float_eq(f.res.series[0].peak_rps, 570428, 1e-6);
+	cr_assert_eq(f.res.series[0].peak_depth, 7);
+	cr_assert_lt(f.res.series[0].peak_lo, 570428);
+	cr_assert_gt(f.res.series[0].peak_hi, 570428);
+	text = render(&f, FORMAT_TEXT, 0);
+	cr_assert(strstr(text, "a SET: the fitted level lay below every measurement of the deepest 3 "
+			       "depths: no honest level from 8 depths, so the peak is the highest "
+			       "median (570428 rps at P=7)") != NULL, "%s", text);
+	cr_assert(strstr(text, "(0.0%..0.0%)") == NULL, "%s", text);
+	free(text);
+	fixture_free(&f);
+}
