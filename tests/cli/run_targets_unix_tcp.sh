@@ -10,9 +10,11 @@
 # about 1.3-2x here, and the verdict is "faster".  But on a shared 2-core
 # machine under make -j2 check the points of 2000 requests have a CV of
 # 20-60%, and the ratio's interval can straddle 1 ("same (cannot tell)")
-# while the ratio itself is well above 1.  So what is asserted is the
-# direction: the ratio at P=1 above 1 and its interval not wholly below it
-# (the verdict never "slower"); a pair that fails is run again, from a
+# while the ratio itself is well above 1; and under distcheck's load both
+# sides have been seen at the same rate (0.93x..1.02x in three pairs), the
+# client the bottleneck.  So what is asserted is that the socket is never
+# found slower: its ratio's interval at P=1 not wholly below 1 (the verdict
+# never "slower"), which targets swapped on a quiet machine fail; a pair that fails is run again, from a
 # fresh file, up to three times, since a burst of load rarely hits the
 # same side three times over, while a real fault (the targets swapped,
 # one target's rows taken for the other's, TCP measured twice) fails all.
@@ -45,7 +47,7 @@ run_pair() {
 			   v = $col["verdict_at_1"]
 			   printf "%s: ratio at P=1 %s (%s..%s) %s\n", $col["test"], r,
 				  $col["ratio_at_1_lo"], hi, v
-			   if (!(r + 0 > 1) || v == "slower" || (hi != "" && !(hi + 0 > 1))) bad = 1 }
+			   if (v == "slower" || (hi != "" && !(hi + 0 > 1))) bad = 1 }
 		 END { if (n != 2) { print n + 0 " rows for unix, wanted 2"; exit 2 }
 		       exit bad }' "$T/rep-$1.csv" >"$T/ratios-$1"
 }
@@ -71,4 +73,4 @@ for n in 1 2 3; do
 	fi
 	echo "note: pair $n: $(tr '\n' ';' <"$T/ratios-$n")" >&2
 done
-fail "the socket was not ahead of TCP at P=1 in three sweeps: $(cat "$T"/ratios-*)"
+fail "the socket was slower than TCP at P=1 in three sweeps: $(cat "$T"/ratios-*)"
