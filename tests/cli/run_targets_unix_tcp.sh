@@ -3,7 +3,7 @@
 # two --target of one sweep (tcp first: the report's default baseline).
 # The two targets share the server: each empties it after its points, so
 # neither guard finds the other's keys (a refusal would fail the run).
-# The report must find the socket faster at P=1 for GET and SET.  And a
+# The report must never find the socket slower at P=1 for GET or SET.  And a
 # password in the URI authenticates without being written down.
 #
 # Why this is not flaky.  On a quiet machine the socket's ratio at P=1 is
