@@ -73,23 +73,6 @@ static uint64_t export_high(unsigned i)
 	return i < HIST_SUB ? i : export_low(i) + ((uint64_t)1 << (i / HIST_SUB - 1)) - 1;
 }
 
-static const struct rs_rows *export_sort_rows;
-
-static int export_cmp_point(const void *a, const void *b)
-{
-	const struct rs_rec *x = &export_sort_rows->v[*(const size_t *)a];
-	const struct rs_rec *y = &export_sort_rows->v[*(const size_t *)b];
-	int c = strcmp(x->label, y->label);
-
-	if (c == 0)
-		c = strcmp(x->test, y->test);
-	if (c == 0)
-		c = (x->pipeline > y->pipeline) - (x->pipeline < y->pipeline);
-	if (c == 0)
-		c = (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
-	return c;
-}
-
 /* One line of the distribution: HDR's Java and C writers' columns. */
 static void export_hgrm_line(FILE *fp, uint64_t value, double pct, uint64_t count, int last)
 {
@@ -141,20 +124,19 @@ static void export_hgrm_hist(FILE *fp, const struct hist *h)
 int export_hgrm(FILE *fp, const struct rs_rows *rows, const struct latency_set *ls,
 		struct rs_err *err)
 {
-	size_t *ix = xcalloc(rows->n ? rows->n : 1, sizeof *ix);
+	const struct rs_rec **ix = xcalloc(rows->n ? rows->n : 1, sizeof *ix);
 	struct hist *h = xmalloc(sizeof *h);
 	int rc = 0;
 
 	for (size_t i = 0; i < rows->n; i++)
-		ix[i] = i;
-	export_sort_rows = rows;
-	qsort(ix, rows->n, sizeof *ix, export_cmp_point);
+		ix[i] = &rows->v[i];
+	qsort(ix, rows->n, sizeof *ix, rows_point_cmp);
 	for (size_t a = 0, b; a < rows->n && rc == 0; a = b) {
-		const struct rs_rec *first = &rows->v[ix[a]];
+		const struct rs_rec *first = ix[a];
 
 		hist_init(h);
 		for (b = a; b < rows->n; b++) {
-			const struct rs_rec *r = &rows->v[ix[b]];
+			const struct rs_rec *r = ix[b];
 
 			if (strcmp(r->label, first->label) != 0 || strcmp(r->test, first->test) != 0 ||
 			    r->pipeline != first->pipeline)

@@ -556,21 +556,6 @@ struct report_busy {
 	size_t n;
 };
 
-static int report_busy_cmp(const void *a, const void *b)
-{
-	const struct rs_rec *x = *(const struct rs_rec *const *)a;
-	const struct rs_rec *y = *(const struct rs_rec *const *)b;
-	int c = strcmp(x->label, y->label);
-
-	if (c == 0)
-		c = strcmp(x->test, y->test);
-	if (c == 0)
-		c = (x->pipeline > y->pipeline) - (x->pipeline < y->pipeline);
-	if (c == 0)
-		c = (x > y) - (x < y);   /* file order: the sums and "who" as before */
-	return c;
-}
-
 static void report_busy_index(const struct rs_rows *rows, struct report_busy *b)
 {
 	b->rows = rows;
@@ -590,7 +575,7 @@ static void report_busy_index(const struct rs_rows *rows, struct report_busy *b)
 		b->v[b->n++] = r;
 	}
 	if (b->n > 1)
-		qsort(b->v, b->n, sizeof *b->v, report_busy_cmp);
+		qsort(b->v, b->n, sizeof *b->v, rows_point_cmp);
 }
 
 static int report_busy_note(const struct report_busy *idx, const struct series *s, unsigned depth,

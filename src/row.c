@@ -465,3 +465,18 @@ fail:
 	free(v);
 	return -1;
 }
+
+int rows_point_cmp(const void *a, const void *b)
+{
+	const struct rs_rec *x = *(const struct rs_rec *const *)a;
+	const struct rs_rec *y = *(const struct rs_rec *const *)b;
+	int c = strcmp(x->label, y->label);
+
+	if (c == 0)
+		c = strcmp(x->test, y->test);
+	if (c == 0)
+		c = (x->pipeline > y->pipeline) - (x->pipeline < y->pipeline);
+	if (c == 0)
+		c = (x > y) - (x < y);   /* one array: file order */
+	return c;
+}

@@ -166,6 +166,10 @@ struct rs_rows {
 	size_t nwide, capwide;
 };
 
+/* qsort's comparator for an array of const struct rs_rec * into one rows
+ * array: by point (label, test, depth), then in file order. */
+int rows_point_cmp(const void *a, const void *b);
+
 /* Append the compact form of r to rows; returns it, or NULL (err set) for
  * a figure the compact row cannot hold: clients, threads or data_size
  * above 2147483647 or below -1; a mode other than lockstep or window, or
