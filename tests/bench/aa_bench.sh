@@ -12,12 +12,18 @@
 # TCP on 127.0.0.1, GET and SET at P=1, three repeats: the share called
 # "faster" (the goal: every time).
 #
+# AA_PIN="taskset -c 0" runs every rsweep (and the servers it spawns) on
+# one CPU: on a machine of few cores the scheduler may place the two
+# servers unlike each other for a whole run, a real difference between the
+# two processes that the A/A would count as false (tests/cli/report_aa.sh).
+#
 # It prints figures; it does not pass or fail.  Bounded: -n per point and a
 # fixed plan; about RUNS x 15 s on a quiet 2-core machine.
 set -eu
 RSWEEP=${1:-${RSWEEP:-src/rsweep}}
 RUNS=${2:-20}
 N=${AA_N:-20000}
+PIN=${AA_PIN:-}
 SRC=$(dirname "$0")/../..
 TESTS=$(sed -n 's/^tests = //p' "$SRC/sweeps/redis-benchmark-default.sweep")
 T=$(mktemp -d "${TMPDIR:-/tmp}/rsweep-aa.XXXXXX")
@@ -33,9 +39,9 @@ verdicts() { # csv label column -> one verdict a line
 		$col["label"] == lab { print ($col[c] == "" ? "none" : $col[c]) }' "$1"
 }
 
-echo "A/A: one binary against itself, $RUNS runs x 19 tests, P=1, 3 repeats, -n $N"
+echo "A/A: one binary against itself, $RUNS runs x 19 tests, P=1, 3 repeats, -n $N${PIN:+, under $PIN}"
 for r in $(seq 1 "$RUNS"); do
-	"$RSWEEP" run --target a=spawn: --target b=spawn: -t "$TESTS" -P 1 --repeat 3 -n "$N" \
+	$PIN "$RSWEEP" run --target a=spawn: --target b=spawn: -t "$TESTS" -P 1 --repeat 3 -n "$N" \
 		--timeout 30 -q -o "$T/aa-$r.csv" >/dev/null 2>"$T/err" || { cat "$T/err"; exit 1; }
 	"$RSWEEP" report --format csv "$T/aa-$r.csv" -o "$T/aa-$r.rep"
 	"$RSWEEP" report --prose "$T/aa-$r.csv" -o "$T/aa-$r.txt"
