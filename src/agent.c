@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "agentkey.h"
 #include "agentmsg.h"
 #include "engine.h"
 #include "host.h"
@@ -333,9 +334,8 @@ done:
 	targets_def_free(&d);
 }
 
-/* XADD the result r to its run's results stream, capped, expiring. */
 int agent_xadd(struct target_conn *c, const struct target *t, const char *key,
-	       const struct agentmsg_fields *fs, struct rs_err *err)
+	       const struct agentkey *sign, struct agentmsg_fields *fs, struct rs_err *err)
 {
 	const char *argv[8 + 2 * AGENTMSG_MAX_FIELDS];
 	size_t len[8 + 2 * AGENTMSG_MAX_FIELDS];
@@ -343,6 +343,7 @@ int agent_xadd(struct target_conn *c, const struct target *t, const char *key,
 	redisReply *rep;
 	int argc = 0;
 
+	agentkey_sign(sign, key, fs);
 	snprintf(cap, sizeof cap, "%d", AGENTMSG_STREAM_MAX);
 	snprintf(ttl, sizeof ttl, "%d", AGENTMSG_KEY_TTL);
 	argv[argc++] = "XADD";
@@ -378,7 +379,7 @@ static int agent_report(struct agent *a, const struct agentmsg_result *r, struct
 	if (agentmsg_result_encode(r, &fs, err) < 0)
 		return -1;
 	snprintf(key, sizeof key, "%s%s:results", AGENTMSG_KEY_RESULTS, r->run);
-	rc = agent_xadd(a->c, &a->ctl, key, &fs, err);
+	rc = agent_xadd(a->c, &a->ctl, key, a->cfg->key, &fs, err);
 	agentmsg_fields_free(&fs);
 	return rc;
 }
@@ -414,6 +415,26 @@ static int agent_run_known(struct agent *a, const char *run, struct rs_err *why)
 	return ok ? 0 : 1;
 }
 
+long agent_entry_fields(const struct agentkey *key, const char *stream,
+			const struct redisReply *e, struct agentmsg_field *f, size_t *nall,
+			struct rs_err *err)
+{
+	size_t n = 0;
+
+	*nall = 0;
+	if (e->type != REDIS_REPLY_ARRAY || e->elements % 2 != 0 ||
+	    e->elements / 2 > AGENTMSG_MAX_FIELDS)
+		return rs_err_setk(err, RS_E_INPUT, "not a list of fields");
+	for (size_t i = 0; i + 1 < e->elements; i += 2, n++) {
+		f[n].name = e->element[i]->str ? e->element[i]->str : "";
+		f[n].name_len = e->element[i]->str ? e->element[i]->len : 0;
+		f[n].value = e->element[i + 1]->str ? e->element[i + 1]->str : "";
+		f[n].value_len = e->element[i + 1]->str ? e->element[i + 1]->len : 0;
+	}
+	*nall = n;
+	return agentkey_verify(key, stream, f, n, err);
+}
+
 /* Handle one work entry (its fields in e, a flat array of name, value). */
 static int agent_entry(struct agent *a, const redisReply *e, struct rs_err *err)
 {
@@ -421,31 +442,24 @@ static int agent_entry(struct agent *a, const redisReply *e, struct rs_err *err)
 	struct agentmsg_point p;
 	struct agentmsg_result *r;
 	struct rs_err why = { 0 };
-	size_t n = 0;
+	size_t nall;
+	long n;
 	int rc = 0, bad;
 
 	r = xcalloc(1, sizeof *r);
 	hist_init(&r->hist);
 	xstrlcpy(r->agent, a->cfg->id, sizeof r->agent);
-	if (e->type != REDIS_REPLY_ARRAY || e->elements % 2 != 0 ||
-	    e->elements / 2 > AGENTMSG_MAX_FIELDS) {
-		bad = rs_err_setk(&why, RS_E_INPUT, "not a list of fields");
-	} else {
-		for (size_t i = 0; i + 1 < e->elements; i += 2) {
-			f[n].name = e->element[i]->str ? e->element[i]->str : "";
-			f[n].name_len = e->element[i]->str ? e->element[i]->len : 0;
-			f[n].value = e->element[i + 1]->str ? e->element[i + 1]->str : "";
-			f[n].value_len = e->element[i + 1]->str ? e->element[i + 1]->len : 0;
-			/* The run and point to answer, even for a message refused. */
-			if (f[n].name_len == 3 && memcmp(f[n].name, "run", 3) == 0 &&
-			    agentmsg_run_ok(f[n].value, f[n].value_len))
-				memcpy(r->run, f[n].value, AGENTMSG_RUN_LEN);
-			if (f[n].name_len == 5 && memcmp(f[n].name, "point", 5) == 0)
-				r->point = strtoull(f[n].value, NULL, 10);
-			n++;
-		}
-		bad = agentmsg_point_decode(f, n, &p, &why);
+	n = agent_entry_fields(a->cfg->key, a->work_key, e, f, &nall, &why);
+	/* The run and point to answer, even for a message refused: an answer
+	 * is signed, and tells a leader with another key why it waits. */
+	for (size_t i = 0; i < nall; i++) {
+		if (f[i].name_len == 3 && memcmp(f[i].name, "run", 3) == 0 &&
+		    agentmsg_run_ok(f[i].value, f[i].value_len))
+			memcpy(r->run, f[i].value, AGENTMSG_RUN_LEN);
+		if (f[i].name_len == 5 && memcmp(f[i].name, "point", 5) == 0)
+			r->point = strtoull(f[i].value, NULL, 10);
 	}
+	bad = n < 0 ? -1 : agentmsg_point_decode(f, (size_t)n, &p, &why);
 	if (bad == 0) {
 		int64_t now = (int64_t)engine_now_ns() + a->offset;
 

@@ -20,8 +20,13 @@
 #include "err.h"
 #include "target.h"
 
+struct agentkey;
+
 struct agent_config {
 	const struct target *control; /* where the leader is reached */
+	/* Signs its results and checks its work (agentkey.h): a point message
+	 * that does not verify is refused. */
+	const struct agentkey *key;
 	const char *id;           /* agentmsg_id_ok */
 	/* How the agent reaches a target: TLS options for rediss://, the
 	 * connect timeout; the password from REDISCLI_AUTH. */
@@ -48,10 +53,23 @@ int agent_clock(struct target_conn *c, const struct target *t, unsigned samples,
 		int64_t *offset, uint64_t *rtt_ns, struct rs_err *err);
 
 struct agentmsg_fields;
-/* XADD the message fs to the stream key on the control Redis, capped at
- * AGENTMSG_STREAM_MAX entries, and give the stream AGENTMSG_KEY_TTL
- * seconds to live: both sides' one way to post.  Returns 0 or -1. */
+/* Sign the message fs for the stream key with sign (agentkey_sign), XADD
+ * it there on the control Redis, capped at AGENTMSG_STREAM_MAX entries,
+ * and give the stream AGENTMSG_KEY_TTL seconds to live: both sides' one
+ * way to post.  Returns 0 or -1. */
 int agent_xadd(struct target_conn *c, const struct target *t, const char *key,
-	       const struct agentmsg_fields *fs, struct rs_err *err);
+	       const struct agentkey *sign, struct agentmsg_fields *fs, struct rs_err *err);
+
+struct agentmsg_field;
+/* The fields of a stream entry e (a flat array of name, value) into f (at
+ * most AGENTMSG_MAX_FIELDS), checked against the signature under key for
+ * the stream it was read from: the number of signed fields, or -1 with
+ * err (RS_E_INPUT: not a list of fields, unsigned, or not verified).
+ * *nall gets the number of fields read, signed or not, for a caller that
+ * names a refused message's run and point. */
+struct redisReply;
+long agent_entry_fields(const struct agentkey *key, const char *stream,
+			const struct redisReply *e, struct agentmsg_field *f, size_t *nall,
+			struct rs_err *err);
 
 #endif

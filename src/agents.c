@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "agentkey.h"
 #include "agentmsg.h"
 #include "agents.h"
 #include "log.h"
@@ -357,7 +358,7 @@ static int agents_send(struct agents *a, const struct agents_member *m,
 	if (agentmsg_point_encode(p, &fs, err) < 0)
 		return -1;
 	snprintf(key, sizeof key, "%s%s", AGENTMSG_KEY_WORK, m->id);
-	rc = agent_xadd(a->c, &a->ctl, key, &fs, err);
+	rc = agent_xadd(a->c, &a->ctl, key, a->cfg.key, &fs, err);
 	agentmsg_fields_free(&fs);
 	return rc < 0 ? rs_err_prefix(err, "control") : 0;
 }
@@ -432,24 +433,19 @@ static void agents_result(struct agents *a, struct agents_take *k, const redisRe
 	struct agentmsg_result *r;
 	struct agents_member *m = NULL;
 	struct rs_err why = { 0 };
-	size_t n = 0;
+	size_t nall;
+	long n;
 
-	if (e->type != REDIS_REPLY_ARRAY || e->elements % 2 != 0 ||
-	    e->elements / 2 > AGENTMSG_MAX_FIELDS)
+	n = agent_entry_fields(a->cfg.key, a->results_key, e, f, &nall, &why);
+	if (n < 0 && nall == 0)
 		return;
-	for (size_t i = 0; i + 1 < e->elements; i += 2, n++) {
-		f[n].name = e->element[i]->str ? e->element[i]->str : "";
-		f[n].name_len = e->element[i]->str ? e->element[i]->len : 0;
-		f[n].value = e->element[i + 1]->str ? e->element[i + 1]->str : "";
-		f[n].value_len = e->element[i + 1]->str ? e->element[i + 1]->len : 0;
-	}
 	r = xcalloc(1, sizeof *r);
-	if (agentmsg_result_decode(f, n, r, &why) < 0) {
+	if (n < 0 || agentmsg_result_decode(f, (size_t)n, r, &why) < 0) {
 		/* Whose it is cannot be trusted, but when it names an agent of
 		 * this point, this run and point, the point fails now with the
 		 * real cause rather than by its deadline. */
 		rs_log(RS_LOG_WARN, "a result on %s refused: %s", a->results_key, why.msg);
-		m = agents_refused_whose(a, k, f, n);
+		m = agents_refused_whose(a, k, f, nall);
 		if (m != NULL) {
 			m->answered = 1;
 			k->got++;

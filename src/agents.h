@@ -25,8 +25,11 @@
 
 struct agents;
 
+struct agentkey;
+
 struct agents_config {
 	const struct target *control;
+	const struct agentkey *key; /* signs the points, checks the results */
 	unsigned n;               /* agents to wait for */
 	double wait;              /* seconds to wait for them */
 	const char *target_uri;   /* what the agents connect to (no password); the

@@ -17,10 +17,13 @@ int cmd_export(struct rs_config *cfg, struct rs_err *err);
 
 struct targets_def;
 struct target;
+struct agentkey;
 /* --control's URI (redis://, rediss://, unix://) into d (targets_def_free)
- * and t, with the connection options of cfg.  Returns 0 or -1 (RS_E_USAGE). */
+ * and t, with the connection options of cfg, and --agents-key's key into
+ * key (agentkey_clear).  Returns 0 or -1 (RS_E_USAGE for a missing or bad
+ * option, RS_E_INPUT for a key file that cannot serve). */
 int cmd_agent_control(const struct rs_config *cfg, struct targets_def *d, struct target *t,
-		      struct rs_err *err);
+		      struct agentkey *key, struct rs_err *err);
 struct target_tls;
 /* The TLS options of cfg (--insecure, --sni, --cacert, ...) into tls,
  * whose on stays as it is. */

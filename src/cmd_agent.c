@@ -6,9 +6,11 @@
 #include <string.h>
 
 #include "agent.h"
+#include "agentkey.h"
 #include "agentmsg.h"
 #include "cmd.h"
 #include "targets.h"
+#include "xalloc.h"
 
 static volatile sig_atomic_t agent_stop;
 
@@ -19,13 +21,18 @@ static void agent_on_signal(int sig)
 }
 
 int cmd_agent_control(const struct rs_config *cfg, struct targets_def *d, struct target *t,
-		      struct rs_err *err)
+		      struct agentkey *key, struct rs_err *err)
 {
 	char spec[TARGETS_URI_MAX + 16];
 
 	memset(t, 0, sizeof *t);
 	if (cfg->control == NULL)
 		return rs_err_setk(err, RS_E_USAGE, "--control URI is needed");
+	if (cfg->agents_key == NULL)
+		return rs_err_setk(err, RS_E_USAGE, "--agents-key FILE is needed with --control: "
+				   "the key the leader and its agents sign their messages with "
+				   "(make one: head -c 32 /dev/urandom | base64 > FILE; chmod 600 "
+				   "FILE)");
 	if (strncmp(cfg->control, "redis://", 8) != 0 && strncmp(cfg->control, "rediss://", 9) != 0 &&
 	    strncmp(cfg->control, "unix://", 7) != 0)
 		/* Only the scheme is quoted, as for --target: the rest may hold
@@ -48,13 +55,14 @@ int cmd_agent_control(const struct rs_config *cfg, struct targets_def *d, struct
 		cmd_tls_settings(cfg, &t->tls);
 	}
 	target_describe(t);
-	return 0;
+	return agentkey_load(cfg->agents_key, key, err);
 }
 
 int cmd_agent(struct rs_config *cfg, struct rs_err *err)
 {
 	struct targets_def d = { 0 };
 	struct target ctl;
+	struct agentkey *key = xcalloc(1, sizeof *key);
 	struct agent_config ac = { 0 };
 	struct sigaction sa;
 	int rc;
@@ -75,11 +83,14 @@ int cmd_agent(struct rs_config *cfg, struct rs_err *err)
 		if (strpbrk(u, "*?[") == NULL && agentmsg_target_ok(u, NULL, err) < 0)
 			return rs_err_prefix(err, "--allow-target"), rs_err_as(err, RS_E_USAGE);
 	}
-	if (cmd_agent_control(cfg, &d, &ctl, err) < 0) {
+	if (cmd_agent_control(cfg, &d, &ctl, key, err) < 0) {
 		targets_def_free(&d);
+		agentkey_clear(key);
+		free(key);
 		return -1;
 	}
 	ac.control = &ctl;
+	ac.key = key;
 	ac.id = cfg->id;
 	ac.connect_timeout = cfg->connect_timeout;
 	ac.tls.insecure = cfg->insecure;
@@ -103,5 +114,7 @@ int cmd_agent(struct rs_config *cfg, struct rs_err *err)
 	sigaction(SIGTERM, &sa, NULL);
 	rc = agent_run(&ac, err);
 	targets_def_free(&d);
+	agentkey_clear(key);
+	free(key);
 	return rc;
 }

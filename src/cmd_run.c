@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agentkey.h"
 #include "agentmsg.h"
 #include "agents.h"
 #include "cmd.h"
@@ -291,6 +292,26 @@ static int run_check(struct rs_config *cfg, struct rs_err *err)
 		return rs_err_set(err, "--rate keeps a window of -P in flight: drop --mode lockstep");
 	if ((cfg->control != NULL) != (cfg->agents > 0))
 		return rs_err_set(err, "--control and --agents go together");
+	if (cfg->agents_key != NULL && cfg->control == NULL)
+		return rs_err_set(err, "--agents-key goes with --control");
+	if (cfg->control != NULL) {
+		/* The key is read again where the agents are met: here, a key
+		 * file that cannot serve stops the run before anything opens. */
+		struct agentkey *key;
+		int rc;
+
+		if (cfg->agents_key == NULL)
+			return rs_err_set(err, "--agents-key FILE is needed with --control: the key "
+					  "the leader and its agents sign their messages with (make "
+					  "one: head -c 32 /dev/urandom | base64 > FILE; chmod 600 "
+					  "FILE)");
+		key = xcalloc(1, sizeof *key);
+		rc = agentkey_load(cfg->agents_key, key, err);
+		agentkey_clear(key);
+		free(key);
+		if (rc < 0)
+			return -1;
+	}
 	if (opts_given(cfg, "agents-wait") && cfg->agents == 0)
 		return rs_err_set(err, "--agents-wait goes with --agents");
 	if (cfg->agents > 0 && (cfg->spawn || cfg->cluster || cfg->rate != NULL || cfg->nargs > 0 ||
@@ -411,6 +432,7 @@ struct run_job {
 	char agents_uri[TARGETS_URI_MAX]; /* what the agents connect to: the leader keeps it */
 	struct targets_def control_def; /* --control, parsed */
 	struct target control;
+	struct agentkey agents_key; /* --agents-key: signs the agents' messages */
 };
 
 static void run_dry(const struct rs_config *cfg, const struct run_job *job)
@@ -816,7 +838,7 @@ static enum sweep_status run_agents(const struct rs_config *cfg, struct run_job 
 	char *uri = job->agents_uri;
 	int rc;
 
-	if (cmd_agent_control(cfg, d, ctl, err) < 0)
+	if (cmd_agent_control(cfg, d, ctl, &job->agents_key, err) < 0)
 		return SWEEP_FAILED;
 	ctl->stop = &run_stop;
 	run_agents_uri(cfg, job, uri, sizeof job->agents_uri);
@@ -846,6 +868,7 @@ static enum sweep_status run_agents(const struct rs_config *cfg, struct run_job 
 		return SWEEP_FAILED;
 	}
 	ac.control = ctl;
+	ac.key = &job->agents_key;
 	ac.n = (unsigned)cfg->agents;
 	ac.wait = cfg->agents_wait;
 	ac.target_uri = uri;
@@ -1046,6 +1069,7 @@ int cmd_run(struct rs_config *cfg, struct rs_err *err)
 	workload_free(&job.w);
 	targets_free(&job.targets);
 	targets_def_free(&job.control_def);
+	agentkey_clear(&job.agents_key);
 	rates_free(&job.rates);
 	for (size_t i = 0; i < job.nspawn_extra; i++)
 		free(job.spawn_extra[i]);

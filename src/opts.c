@@ -139,6 +139,9 @@ static const struct opt_def opt_table[] = {
 	  "the target is a node of a Redis Cluster: load, guard and flush every master" },
 	{ "control", 0, "URI", OT_STRING, RUN | AGENT, OFF(control), 0, 0, NULL, NULL, 0,
 	  "the control Redis agents and their leader meet on (redis://, rediss://, unix://)" },
+	{ "agents-key", 0, "FILE", OT_STRING, RUN | AGENT, OFF(agents_key), 0, 0, NULL, NULL, 0,
+	  "the key that signs the agents' messages, shared by the leader and its agents and "
+	  "never sent (a file only its owner can read); needed with --control" },
 	{ "agents", 0, "N", OT_UINT, RUN, OFF(agents), 0, 1000, NULL, "0", 0,
 	  "with --control: load from N agents (rsweep agent), not from this process" },
 	{ "agents-wait", 0, "SECONDS", OT_DOUBLE, RUN, OFF(agents_wait), 0.1, 86400, NULL, "30", 0,

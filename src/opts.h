@@ -114,6 +114,7 @@ struct rs_config {
 	int force_flush;
 	int cluster;              /* --cluster */
 	char *control;            /* --control URI: the control Redis (agents) */
+	char *agents_key;         /* --agents-key FILE: signs the agents' messages */
 	uint64_t agents;          /* --agents N: the leader's agents; 0: none */
 	double agents_wait;       /* --agents-wait SECONDS */
 	char *id;                 /* agent --id NAME */

@@ -6,6 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "agentkey.h"
 #include "agentmsg.h"
 #include "xalloc.h"
 
@@ -269,4 +273,151 @@ Test(agentmsg, alive)
 	cr_assert_str_eq(ver, PACKAGE_VERSION);
 	cr_assert_eq(agentmsg_alive_decode("nospace", 7, ver, sizeof ver), -1);
 	cr_assert_eq(agentmsg_alive_decode("", 0, ver, sizeof ver), -1);
+}
+
+/* ---- signatures (agentkey.h): what a writer to the control Redis can do
+ * without the key.  Every way it could change a signed message is refused,
+ * and a message verifies only on the stream it was signed for. */
+
+static void test_key(struct agentkey *k, char c)
+{
+	memset(k, 0, sizeof *k);
+	memset(k->k, c, 32);
+	k->n = 32;
+}
+
+/* A point signed for rsweep:work:a1 under key 'A', then verified as given. */
+static long verify_edit(const char *stream, char keyc, const char *name, const char *value)
+{
+	struct agentkey ka, kv;
+	struct agentmsg_point p = sample_point();
+	struct agentmsg_fields fs;
+	struct agentmsg_field f[AGENTMSG_MAX_FIELDS + 1];
+	struct rs_err err = { 0 };
+	size_t n;
+	long rc;
+
+	test_key(&ka, 'A');
+	test_key(&kv, keyc);
+	cr_assert_eq(agentmsg_point_encode(&p, &fs, &err), 0, "%s", err.msg);
+	agentkey_sign(&ka, "rsweep:work:a1", &fs);
+	n = name ? edit(&fs, f, name, value) : fs.n;
+	if (name == NULL)
+		memcpy(f, fs.f, fs.n * sizeof *f);
+	rc = agentkey_verify(&kv, stream, f, n, &err);
+	if (rc >= 0)
+		cr_assert_eq(agentmsg_point_decode(f, (size_t)rc, &p, &err), 0, "%s", err.msg);
+	else
+		cr_assert_eq(err.kind, RS_E_INPUT);
+	agentmsg_fields_free(&fs);
+	return rc;
+}
+
+Test(agentkey, signed_message_verifies_and_decodes)
+{
+	cr_assert_eq(verify_edit("rsweep:work:a1", 'A', NULL, NULL), 17);
+}
+
+Test(agentkey, a_changed_message_is_refused)
+{
+	/* Another target (the attack of issue 25 A1), test, depth, start. */
+	cr_assert_eq(verify_edit("rsweep:work:a1", 'A', "target", "unix:///attacker.sock"), -1);
+	cr_assert_eq(verify_edit("rsweep:work:a1", 'A', "test", "SET"), -1);
+	cr_assert_eq(verify_edit("rsweep:work:a1", 'A', "depth", "17"), -1);
+	cr_assert_eq(verify_edit("rsweep:work:a1", 'A', "start", "1764600000123456790"), -1);
+	/* A field dropped, or one put before the signature. */
+	cr_assert_eq(verify_edit("rsweep:work:a1", 'A', "timeout", NULL), -1);
+	cr_assert_eq(verify_edit("rsweep:work:a1", 'A', "mac", NULL), -1);
+	cr_assert_eq(verify_edit("rsweep:work:a1", 'A', "mac",
+				 "0000000000000000000000000000000000000000000000000000000000000000"),
+		     -1);
+}
+
+Test(agentkey, another_key_or_stream_is_refused)
+{
+	cr_assert_eq(verify_edit("rsweep:work:a1", 'B', NULL, NULL), -1);
+	/* Moved to another agent's work stream, or to a results stream. */
+	cr_assert_eq(verify_edit("rsweep:work:a2", 'A', NULL, NULL), -1);
+	cr_assert_eq(verify_edit("rsweep:run:0123456789abcdef:results", 'A', NULL, NULL), -1);
+}
+
+Test(agentkey, a_forged_result_is_refused)
+{
+	/* Issue 25 W1: a result that decodes, posted by a writer without the
+	 * key: unsigned, or signed with a key of its own. */
+	struct agentmsg_result *r = xcalloc(1, sizeof *r);
+	struct agentmsg_fields fs;
+	struct agentkey mine, theirs;
+	struct rs_err err = { 0 };
+	const char *stream = "rsweep:run:0123456789abcdef:results";
+
+	test_key(&mine, 'A');
+	test_key(&theirs, 'Z');
+	memcpy(r->run, "0123456789abcdef", 17);
+	r->point = 1;
+	snprintf(r->agent, sizeof r->agent, "a1");
+	r->ok = 1;
+	r->requests = 300000;
+	hist_init(&r->hist);
+	cr_assert_eq(agentmsg_result_encode(r, &fs, &err), 0, "%s", err.msg);
+	cr_assert_eq(agentmsg_result_decode(fs.f, fs.n, r, &err), 0, "%s", err.msg);
+	cr_assert_eq(agentkey_verify(&mine, stream, fs.f, fs.n, &err), -1);
+	cr_assert(strstr(err.msg, "unsigned") != NULL, "%s", err.msg);
+	agentkey_sign(&theirs, stream, &fs);
+	cr_assert_eq(agentkey_verify(&mine, stream, fs.f, fs.n, &err), -1);
+	cr_assert(strstr(err.msg, "does not verify") != NULL, "%s", err.msg);
+	agentmsg_fields_free(&fs);
+	free(r);
+}
+
+/* Write s (n bytes) to a file of mode m in a private directory. */
+static char *key_file(const char *s, size_t n, mode_t m)
+{
+	static char path[256];
+	char dir[] = "/tmp/rsweep-key.XXXXXX";
+	FILE *f;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/key", dir);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	cr_assert_eq(fwrite(s, 1, n, f), n);
+	fclose(f);
+	cr_assert_eq(chmod(path, m), 0);
+	return path;
+}
+
+static void key_file_gone(const char *path)
+{
+	char dir[256];
+
+	snprintf(dir, sizeof dir, "%s", path);
+	unlink(path);
+	*strrchr(dir, '/') = '\0';
+	rmdir(dir);
+}
+
+Test(agentkey, key_file_rules)
+{
+	struct agentkey k;
+	struct rs_err err = { 0 };
+	char *p;
+
+	p = key_file("0123456789abcdefXYZ\n", 20, 0600);
+	cr_assert_eq(agentkey_load(p, &k, &err), 0, "%s", err.msg);
+	cr_assert_eq(k.n, 19, "one trailing newline is not the key's");
+	cr_assert_eq(memcmp(k.k, "0123456789abcdefXYZ", 19), 0);
+	key_file_gone(p);
+	p = key_file("0123456789abcdefXYZ", 19, 0640);
+	cr_assert_eq(agentkey_load(p, &k, &err), -1);
+	cr_assert(strstr(err.msg, "chmod 600") != NULL, "%s", err.msg);
+	key_file_gone(p);
+	p = key_file("short\n", 6, 0600);
+	cr_assert_eq(agentkey_load(p, &k, &err), -1);
+	cr_assert(strstr(err.msg, "too few") != NULL, "%s", err.msg);
+	key_file_gone(p);
+	cr_assert_eq(agentkey_load("/nonexistent/key", &k, &err), -1);
+	cr_assert_eq(err.kind, RS_E_INPUT);
+	cr_assert_eq(agentkey_load("/dev/zero", &k, &err), -1);
+	cr_assert(strstr(err.msg, "not a regular file") != NULL, "%s", err.msg);
 }

@@ -17,6 +17,8 @@ RSWEEP=${1:-${RSWEEP:-src/rsweep}}
 T=$(mktemp -d "${TMPDIR:-/tmp}/rsweep-bench.XXXXXX")
 PIDS=
 trap 'for p in $PIDS; do kill -KILL $p 2>/dev/null; done; rm -rf "$T"' EXIT
+KEYF=$T/agents.key
+head -c 32 /dev/urandom | base64 >"$KEYF" && chmod 600 "$KEYF"
 
 server() {
 	redis-server --port 0 --unixsocket "$T/$1.sock" --unixsocketperm 700 --save '' \
@@ -25,7 +27,7 @@ server() {
 	until redis-cli -s "$T/$1.sock" ping 2>/dev/null | grep -q PONG; do sleep 0.05; done
 }
 agent() {
-	"$RSWEEP" agent --control "unix://$T/ctl.sock" --id "$1" --allow-target "unix://$T/*" 2>"$T/agent-$1.log" &
+	"$RSWEEP" agent --control "unix://$T/ctl.sock" --agents-key "$KEYF" --id "$1" --allow-target "unix://$T/*" 2>"$T/agent-$1.log" &
 	PIDS="$PIDS $!"
 	until [ "$(redis-cli -s "$T/ctl.sock" exists "rsweep:agent:$1")" = 1 ]; do sleep 0.05; done
 }
@@ -50,7 +52,7 @@ tgt="--target t=unix://$T/tgt.sock"
 
 echo "1. start skew, 20 points, 3 agents"
 t0=$(now)
-"$RSWEEP" run --control "unix://$T/ctl.sock" --agents 3 $tgt -t get -P 1..20 --repeat 1 \
+"$RSWEEP" run --control "unix://$T/ctl.sock" --agents-key "$KEYF" --agents 3 $tgt -t get -P 1..20 --repeat 1 \
 	--order sequential -n 20000 -c 10 -q -o "$T/skew.csv" >/dev/null 2>&1
 t1=$(now)
 # skew_ms is the worst agent's of each point; agent_rps has each agent's rate.
@@ -67,7 +69,7 @@ printf '   local engine, -c 30: %s' "$(overhead "$T/plain.csv" "$(echo "$t1 - $t
 echo
 echo "3. rps against one target, GET, -c 10 per agent, -n 200000 split, median of 3"
 for n in 1 2 3; do
-	"$RSWEEP" run --control "unix://$T/ctl.sock" --agents $n $tgt -t get -P 1,16 --repeat 3 \
+	"$RSWEEP" run --control "unix://$T/ctl.sock" --agents-key "$KEYF" --agents $n $tgt -t get -P 1,16 --repeat 3 \
 		-n 200000 -c 10 -q -o "$T/n$n.csv" >/dev/null 2>&1
 	for p in 1 16; do
 		awk -F, -v p=$p 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }

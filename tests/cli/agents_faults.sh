@@ -12,7 +12,7 @@
 
 start_redis
 start_control
-args="--control $CTL --agents 3 --agents-wait 10 --target t=unix://$SOCK -t get -P 1,2,4,8 --repeat 8 -n 20000 -c 2"
+args="--control $CTL --agents-key $KEYF --agents 3 --agents-wait 10 --target t=unix://$SOCK -t get -P 1,2,4,8 --repeat 8 -n 20000 -c 2"
 
 # ---- kill -9 of one agent, no retries: the run fails, the rows are whole
 for a in k1 k2 k3; do start_agent $a; done
@@ -49,7 +49,7 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 
 # ---- a stalled agent fails its point by the heartbeat's deadline
 for a in s1 s2 s3; do start_agent $a; done
-timeout 120 "$RSWEEP" run --control "$CTL" --agents 3 --agents-wait 10 --target t=unix://"$SOCK" \
+timeout 120 "$RSWEEP" run --control "$CTL" --agents-key "$KEYF" --agents 3 --agents-wait 10 --target t=unix://"$SOCK" \
 	-t get -P 1 --repeat 40 -n 20000 -c 2 -q -o "$T/s.csv" >/dev/null 2>"$T/s.err" &
 run=$!
 wait_rows "$T/s.csv" 1
@@ -62,7 +62,7 @@ grep -q "agent s1 stopped heartbeating" "$T/s.err" || fail "no line names the st
 check_csv "$T/s.csv"
 
 # ---- the leader killed mid-sweep: the agents wait; --resume finishes on them
-"$RSWEEP" run --control "$CTL" --agents 3 --agents-wait 10 --target t=unix://"$SOCK" \
+"$RSWEEP" run --control "$CTL" --agents-key "$KEYF" --agents 3 --agents-wait 10 --target t=unix://"$SOCK" \
 	-t get -P 1,2 --repeat 6 -n 20000 -c 2 -q -o "$T/l.csv" >/dev/null 2>&1 &
 run=$!
 wait_rows "$T/l.csv" 2
@@ -71,24 +71,25 @@ wait "$run" 2>/dev/null
 # It left the preparation's key, which the guard refuses as after any
 # rsweep killed -9: the user empties the server (here, by hand).
 rcli flushall >/dev/null
-expect_status 0 timeout 120 "$RSWEEP" run --control "$CTL" --agents 3 --agents-wait 10 \
+expect_status 0 timeout 120 "$RSWEEP" run --control "$CTL" --agents-key "$KEYF" --agents 3 --agents-wait 10 \
 	--target t=unix://"$SOCK" -t get -P 1,2 --repeat 6 -n 20000 -c 2 -q -o "$T/l.csv" --resume
 check_csv "$T/l.csv"
 [ "$(rows "$T/l.csv")" = 12 ] || fail "$(rows "$T/l.csv") rows after --resume, wanted 12"
 
 # ---- what an agent refuses: a field it does not know, a start long past, a
-# run whose leader does not heartbeat
+# run whose leader does not heartbeat (each signed with the agents' key:
+# these checks hold for one who has it)
 v=$("$RSWEEP" --version | cut -d' ' -f2)
 calls=$(get_calls)
 now=$(ccli time | head -1)
 msg="v $v run 0123456789abcdef point 1 kind point target unix://$SOCK test GET depth 1 mode lockstep
 clients 1 threads 1 keyspace 0 data 3 seed 1 requests 10 duration 0 timeout 5"
 # shellcheck disable=SC2086
-ccli xadd rsweep:work:s2 '*' $msg start "${now}000000000" cmd FLUSHALL >/dev/null
+sxadd "$KEYF" rsweep:work:s2 $msg start "${now}000000000" cmd FLUSHALL
 # shellcheck disable=SC2086
-ccli xadd rsweep:work:s2 '*' $msg start "$((now - 60))000000000" >/dev/null
+sxadd "$KEYF" rsweep:work:s2 $msg start "$((now - 60))000000000"
 # shellcheck disable=SC2086
-ccli xadd rsweep:work:s2 '*' $msg start "$((now + 1))000000000" >/dev/null
+sxadd "$KEYF" rsweep:work:s2 $msg start "$((now + 1))000000000"
 wait_for 10 "three refusals in the results" sh -c \
 	"[ \"\$(redis-cli -s '$CTL_SOCK' xlen rsweep:run:0123456789abcdef:results)\" = 3 ]"
 ccli xrange rsweep:run:0123456789abcdef:results - + | grep -q "unknown run 0123456789abcdef: no leader heartbeats" ||
@@ -106,7 +107,7 @@ grep -q "refused: unknown field 'cmd'" "$T/agent-s2.log" || fail "the agent's lo
 	--appendonly no --daemonize no --dir "$T" --logfile "$T/pw.log" --requirepass sesame &
 AGENT_PIDS="$AGENT_PIDS $!"
 wait_for 5 "the password server started" sh -c "redis-cli -s '$T/pw.sock' ping 2>/dev/null | grep -q NOAUTH"
-expect_status 1 env REDISCLI_AUTH=sesame timeout 60 "$RSWEEP" run --control "$CTL" --agents 1 \
+expect_status 1 env REDISCLI_AUTH=sesame timeout 60 "$RSWEEP" run --control "$CTL" --agents-key "$KEYF" --agents 1 \
 	--target p=unix://"$T/pw.sock" -t get -P 1 -n 100 -q
 grep -q "agent k1: .*unix:$T/pw.sock: the server needs a password" "$T/err" ||
 	fail "the leader does not say which agent could not reach the target: $(cat "$T/err")"

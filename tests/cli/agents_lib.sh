@@ -6,6 +6,10 @@ CTL_SOCK=$T/ctl.sock
 CTL=unix://$CTL_SOCK
 CTL_PID=
 AGENT_PIDS=
+# The key that signs the leader's and the agents' messages: the test's own,
+# readable by its owner only, as --agents-key requires.
+KEYF=$T/agents.key
+head -c 32 /dev/urandom | base64 >"$KEYF" && chmod 600 "$KEYF" || fail "no agents key"
 
 agents_cleanup() {
 	for pid in $AGENT_PIDS; do
@@ -37,11 +41,44 @@ start_control() {
 # start_agent ID: a background agent; its pid in the variable PID_ID, its
 # log in $T/agent-ID.log.  Waits until it heartbeats.
 start_agent() {
-	"$RSWEEP" agent --control "$CTL" --id "$1" --allow-target "unix://$T/*" -v \
+	"$RSWEEP" agent --control "$CTL" --agents-key "$KEYF" --id "$1" --allow-target "unix://$T/*" -v \
 		>"$T/agent-$1.log" 2>&1 &
 	eval "PID_$1=$!"
 	AGENT_PIDS="$AGENT_PIDS $!"
 	wait_for 10 "agent $1 heartbeating" agent_beats "$1"
+}
+
+# sxadd KEYFILE STREAM FIELD VALUE...: XADD the fields to STREAM on the
+# control Redis, signed as rsweep signs them (src/agentkey.h: HMAC-SHA256
+# of a domain, the stream, the field count and each name and value, each
+# behind its length as 8 bytes, big-endian) with the key in KEYFILE, by
+# openssl(1): a second implementation of the format, from its description.
+# The fields are ASCII, so that ${#x} counts their bytes.
+sx_len() {
+	sx_o=
+	for sx_i in 0 1 2 3 4 5 6 7; do
+		sx_o="$sx_o\\$(printf '%03o' $((($1 >> (56 - 8 * sx_i)) & 255)))"
+	done
+	# shellcheck disable=SC2059
+	printf "$sx_o"
+}
+sx_put() {
+	sx_len "${#1}"
+	printf '%s' "$1"
+}
+sxadd() {
+	sx_key=$(cat "$1")
+	sx_stream=$2
+	shift 2
+	{
+		sx_put "rsweep agents v1"
+		sx_put "$sx_stream"
+		sx_len $(($# / 2))
+		for sx_a in "$@"; do sx_put "$sx_a"; done
+	} >"$T/sx.bin"
+	sx_mac=$(openssl dgst -sha256 -mac HMAC -macopt "key:$sx_key" <"$T/sx.bin" | sed 's/.*= *//')
+	[ "${#sx_mac}" = 64 ] || fail "sxadd: no signature from openssl: $sx_mac"
+	ccli xadd "$sx_stream" '*' "$@" mac "$sx_mac" >/dev/null
 }
 
 agent_beats() {

@@ -15,7 +15,7 @@ pcalls() {
 start_redis
 start_control
 start_agent s1
-timeout 60 "$RSWEEP" run --control "$CTL" --agents 1 --agents-wait 10 --target t=unix://"$SOCK" \
+timeout 60 "$RSWEEP" run --control "$CTL" --agents-key "$KEYF" --agents 1 --agents-wait 10 --target t=unix://"$SOCK" \
 	-t ping_mbulk -P 1 --duration 20 --repeat 1 -c 2 -q -o "$T/s.csv" >/dev/null 2>"$T/s.err" &
 run=$!
 # Until the point's load is on the target.

@@ -15,7 +15,7 @@ start_agent s1
 # interrupt HOW AGENTS: HOW one of "INT", "TERM", "INT INT", "TERM TERM".
 interrupt() {
 	if [ "$2" = 1 ]; then
-		set -- "$1" --control "$CTL" --agents 1 --agents-wait 10 --target t=unix://"$SOCK"
+		set -- "$1" --control "$CTL" --agents-key "$KEYF" --agents 1 --agents-wait 10 --target t=unix://"$SOCK"
 	else
 		set -- "$1" -s "$SOCK"
 	fi

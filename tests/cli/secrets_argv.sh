@@ -27,6 +27,8 @@ HOLD=$!
 trap 'kill $HOLD 2>/dev/null; cleanup' EXIT
 wait_for 5 "the listener started" test -s "$T/port"
 P=$(cat "$T/port")
+KEYF=$T/agents.key
+head -c 32 /dev/urandom | base64 >"$KEYF" && chmod 600 "$KEYF" || fail "no agents key"
 
 # check WHAT ARGS...: start rsweep ARGS, wait until it has a connection
 # open, and look for SECRET in its cmdline.
@@ -51,20 +53,22 @@ check "rediss :pw@" run --target "t=rediss://:SECRET@127.0.0.1:$P" --insecure $c
 check "rediss user:pw@" run --target "t=rediss://bob:SECRET@127.0.0.1:$P" --insecure $ct
 check "rediss --target=" run "--target=t=rediss://:SECRET@127.0.0.1:$P" --insecure $ct
 check "redis --target=" run "--target=t=redis://bob:SECRET@127.0.0.1:$P" $ct
-check "run --control" run --control "redis://:SECRET@127.0.0.1:$P" --agents 1 \
+check "run --control" run --control "redis://:SECRET@127.0.0.1:$P" --agents-key "$KEYF" --agents 1 \
 	--target "t=redis://127.0.0.1:$P" $ct
-check "run --control=" run "--control=redis://bob:SECRET@127.0.0.1:$P" --agents 1 \
+check "run --control=" run "--control=redis://bob:SECRET@127.0.0.1:$P" --agents-key "$KEYF" --agents 1 \
 	--target "t=redis://127.0.0.1:$P" $ct
-check "agent --control" agent --control "redis://bob:SECRET@127.0.0.1:$P" --id a1 --allow-target unix:///x \
+check "agent --control" agent --control "redis://bob:SECRET@127.0.0.1:$P" --agents-key "$KEYF" --id a1 \
+	--allow-target unix:///x \
 	--connect-timeout 10
 
 # P3: a refused scheme is quoted by its scheme only.
-"$RSWEEP" agent --control "ftp://:SECRET@x" --id a1 --allow-target unix:///x >/dev/null 2>"$T/ftp.err"
+"$RSWEEP" agent --control "ftp://:SECRET@x" --agents-key "$KEYF" --id a1 --allow-target unix:///x \
+	>/dev/null 2>"$T/ftp.err"
 st=$?
 [ "$st" = 2 ] || fail "--control ftp:// exited $st, wanted 2: $(cat "$T/ftp.err")"
 grep -q "not redis://" "$T/ftp.err" || fail "no line says why: $(cat "$T/ftp.err")"
 if grep -q SECRET "$T/ftp.err"; then fail "the password is printed: $(cat "$T/ftp.err")"; fi
-"$RSWEEP" run --control "ftp://:SECRET@x" --agents 1 --target t=redis://127.0.0.1:1 \
+"$RSWEEP" run --control "ftp://:SECRET@x" --agents-key "$KEYF" --agents 1 --target t=redis://127.0.0.1:1 \
 	-t get -P 1 -o "$T/f.csv" >/dev/null 2>"$T/ftp2.err"
 if grep -q SECRET "$T/ftp2.err"; then fail "run prints the password: $(cat "$T/ftp2.err")"; fi
 exit 0
