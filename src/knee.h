@@ -336,8 +336,10 @@ enum knee_verdict {
 /* The one verdict rule, used by every report, format and chart: a ratio's
  * interval wholly above 1 + KNEE_CMP_BAND is faster, wholly below
  * 1 - KNEE_CMP_BAND slower, wholly within the band the same; an interval
- * across an edge of the band cannot tell (so an interval that excludes 1 is
- * never "same"), and no interval (a NAN end) is KNEE_UNKNOWN. */
+ * across an edge of the band cannot tell (so an interval that reaches past
+ * the band is never "same", though it exclude 1, and one within the band
+ * is "same", though it exclude 1: the band is the drift between runs), and
+ * no interval (a NAN end) is KNEE_UNKNOWN. */
 enum knee_verdict knee_verdict_of(double lo, double hi);
 
 /* Series a against baseline b: ratio a / b (above 1: a is faster), its

@@ -770,8 +770,17 @@ static void report_delta_row(struct rtab *t, const struct analysis_result *r,
 	}
 }
 
-static void report_cmp_table(const struct analysis_result *r, struct rtab *t)
+/* Whether d's row says "no interval": a ratio without one. */
+static int report_no_interval(const struct analysis_delta *d)
 {
+	return d->valid && d->verdict == KNEE_UNKNOWN && isfinite(d->ratio);
+}
+
+/* The comparison table; returns how many of its rows have no interval. */
+static size_t report_cmp_table(const struct analysis_result *r, struct rtab *t)
+{
+	size_t bare = 0;
+
 	static const char *const head[] = {
 		"test", "label", "at", "baseline rps", "rps", "Δrps", "Δrps %", "Δavg ms", "ratio",
 		"95% interval", "verdict", "ratio over common depths",
@@ -783,13 +792,19 @@ static void report_cmp_table(const struct analysis_result *r, struct rtab *t)
 
 		if (r->depth) {
 			report_delta_row(t, r, c, &c->at_depth, 0);
+			bare += report_no_interval(&c->at_depth);
 			continue;
 		}
-		if (c->at_1.valid)
+		if (c->at_1.valid) {
 			report_delta_row(t, r, c, &c->at_1, 0);
-		if (!c->at_1.valid || c->at_peak.base_depth != 1 || c->at_peak.depth != 1)
+			bare += report_no_interval(&c->at_1);
+		}
+		if (!c->at_1.valid || c->at_peak.base_depth != 1 || c->at_peak.depth != 1) {
 			report_delta_row(t, r, c, &c->at_peak, 1);
+			bare += report_no_interval(&c->at_peak);
+		}
 	}
+	return bare;
 }
 
 /* Speed-up rows of other label index group [from, to) of r->speedup. */
@@ -830,6 +845,7 @@ static void report_human(FILE *fp, const struct analysis_result *r, const struct
 			 int md)
 {
 	struct rtab t;
+	size_t bare;
 	char **notes, x[32];
 	size_t nnotes = report_notes(r, o, &notes);
 	const char *h = md ? "## " : "";
@@ -866,12 +882,16 @@ static void report_human(FILE *fp, const struct analysis_result *r, const struct
 			h, r->baseline);
 	if (md)
 		fputc('\n', fp);
-	report_cmp_table(r, &t);
+	bare = report_cmp_table(r, &t);
 	if (md)
 		rtab_markdown(fp, &t);
 	else
 		rtab_text(fp, &t);
 	rtab_free(&t);
+	if (bare > 0)
+		fprintf(fp, "%s%zu %s no interval: one measurement per side; measure again with "
+			"--repeat 5.%s\n", md ? "\n*" : "", bare, bare == 1 ? "ratio has" : "ratios have",
+			md ? "*" : "");
 	for (size_t i = 0; i < r->nspeedup;) {
 		size_t j = i;
 		const char *label = r->series[r->cmps[r->speedup[i].cmp].other].rps->label;

@@ -740,8 +740,9 @@ Test(knee, faster_and_slower_at_the_peaks)
 	cr_assert_str_eq(knee_verdict_name(KNEE_CANNOT_TELL), "cannot tell");
 }
 
-/* The one verdict rule: the band's edges decide, and an interval that
- * excludes 1 is never "same" (the issue's 0.59x..0.99x). */
+/* The one verdict rule: the band's edges decide; an interval past the band
+ * is never "same" though it exclude 1 (the issue's 0.59x..0.99x), and one
+ * within it is "same" though it exclude 1 (1.01x..1.02x). */
 Test(knee, one_verdict_rule)
 {
 	cr_assert_eq(knee_verdict_of(1.04, 1.30), KNEE_FASTER);
@@ -751,6 +752,7 @@ Test(knee, one_verdict_rule)
 	cr_assert_eq(knee_verdict_of(0.59, 0.99), KNEE_CANNOT_TELL);
 	cr_assert_eq(knee_verdict_of(1.01, 1.50), KNEE_CANNOT_TELL);
 	cr_assert_eq(knee_verdict_of(0.79, 1.21), KNEE_CANNOT_TELL);
+	cr_assert_eq(knee_verdict_of(1.01, 1.02), KNEE_SAME);
 	cr_assert_eq(knee_verdict_of(NAN, 1.2), KNEE_UNKNOWN);
 	cr_assert_eq(knee_verdict_of(0.9, NAN), KNEE_UNKNOWN);
 }
