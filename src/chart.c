@@ -437,7 +437,17 @@ struct legend_entry {
 
 /* Lay the legend out in rows from y, wrapping within the chart's width;
  * returns the y below it. */
-double chart_legend(struct chart_lay *L, double y, int rings, int by_label)
+void chart_rising_mark(struct chart_lay *L, double x, double y, double r, size_t i)
+{
+	struct render_color none = { 0, 0, 0, 0 };
+
+	chart_mark(L->c, x, y, 2 * r, RENDER_TRIANGLE, none, chart_palette(L->colour_of[i]),
+		   1.6 * L->f, (int)i);
+	L->c->items[L->c->n - 1].role = ROLE_RISING;
+	chart_take(L, (struct chart_box){ x - r, y - r, x + r, y + r });
+}
+
+double chart_legend(struct chart_lay *L, double y, int marks, int by_label)
 {
 	double ls = 12 * L->f, sw = 26 * L->f, gap = 6 * L->f, space = 20 * L->f;
 	double rowh = 19 * L->f, x = L->pad, maxx = L->in->width - L->pad;
@@ -445,13 +455,16 @@ double chart_legend(struct chart_lay *L, double y, int rings, int by_label)
 	size_t ne = 0;
 	int rows = 1;
 
-	/* Room for the most series a chart draws, and the ring. */
+	/* Room for the most series a chart draws, the ring and the triangle. */
 	for (size_t t = 0; !by_label && t < L->ntests && ne < 200; t++)
 		e[ne++] = (struct legend_entry){ L->tests[t], 0, t };
 	for (size_t l = 0; L->nlabels > 1 && l < L->nlabels && ne < 250; l++)
 		e[ne++] = (struct legend_entry){ L->labels[l], by_label ? 0 : 1, l };
-	if (rings)
+	if (marks & CHART_LEGEND_RING)
 		e[ne++] = (struct legend_entry){ NULL, 2, 0 };
+	if (marks & CHART_LEGEND_RISING)
+		e[ne++] = (struct legend_entry){ "still rising: not saturated by its deepest depth", 3,
+						 0 };
 	for (size_t i = 0; i < ne; i++) {
 		char ring[64];
 		const char *name = e[i].name;
@@ -481,8 +494,9 @@ double chart_legend(struct chart_lay *L, double y, int rings, int by_label)
 		} else {
 			struct render_color none = { 0, 0, 0, 0 };
 
-			chart_mark(L->c, x + sw / 2, cy, 12 * L->f, RENDER_CIRCLE, none, C_AXIS,
-				   2 * L->f, -1);
+			chart_mark(L->c, x + sw / 2, cy, 12 * L->f,
+				   e[i].kind == 2 ? RENDER_CIRCLE : RENDER_TRIANGLE, none, C_AXIS,
+				   e[i].kind == 2 ? 2 * L->f : 1.6 * L->f, -1);
 		}
 		chart_text(L, ROLE_LEGEND, -1, x + sw + gap, cy + 0.27 * ls, name, ls,
 			 e[i].kind == 1 ? C_TEXT : C_TEXT, RENDER_LEFT, 0);

@@ -79,7 +79,9 @@ enum chart_role {
 	ROLE_NONE, ROLE_TITLE, ROLE_SUBTITLE, ROLE_LEGEND, ROLE_TICK, ROLE_AXIS_TITLE,
 	ROLE_END_LABEL, ROLE_SATURATION, ROLE_BAR_LABEL, ROLE_CATEGORY, ROLE_FOOTER,
 	ROLE_REFERENCE,
-	ROLE_RISING,              /* TEXT: "still rising" by a line's end */
+	ROLE_RISING,              /* TEXT: "still rising" by a line's end, and
+				   * MARKER: the open triangle on that end, drawn
+				   * whether the text fits or not */
 	ROLE_WHISKER,             /* LINE: a speed-up bar's 95% interval */
 	ROLE_PANEL,               /* TEXT: a small multiple's test */
 };

@@ -34,16 +34,20 @@ struct facets {
 #define FACETS_YTICK_EVERY 28
 #define FACETS_XTICK_SPACE 20
 
-/* Whether any series has a saturation ring to draw. */
-static int facets_has_rings(const struct facets *S)
+/* What the legend must explain: rings, triangles (chart_legend). */
+static int facets_marks(const struct facets *S)
 {
 	const struct chart_lay *L = S->L;
+	int marks = 0;
 
-	for (size_t i = 0; i < L->in->nseries && L->in->metric == SM_RPS; i++)
+	for (size_t i = 0; i < L->in->nseries && L->in->metric == SM_RPS; i++) {
 		if (L->an_of[i]->saturated != KNEE_SAT_NO && L->an_of[i]->sat_depth != 0 &&
 		    series_at(L->in->series[i], L->an_of[i]->sat_depth) != NULL)
-			return 1;
-	return 0;
+			marks |= CHART_LEGEND_RING;
+		if (L->an_of[i]->saturated == KNEE_SAT_NO)
+			marks |= CHART_LEGEND_RISING;
+	}
+	return marks;
 }
 
 /* Titles, the labels' legend, the footer and the axis titles; then the
@@ -60,7 +64,7 @@ static int facets_frame(struct facets *S, struct rs_err *err)
 	chart_lines_titles(L, S->e.maxrep, S->bands, "One panel per test, each with its own scale. ",
 			   title, sizeof title, subtitle, sizeof subtitle);
 	S->top = chart_titles(L, title, subtitle);
-	S->top = chart_legend(L, S->top, facets_has_rings(S), 1);
+	S->top = chart_legend(L, S->top, facets_marks(S), 1);
 	S->bottom = chart_footer_block(L, CHART_FOOTER_SIZE * f) - 8 * f;
 	S->bottom -= (RENDER_ASCENT + RENDER_DESCENT) * S->axis_s + 4 * f;
 	chart_text(L, ROLE_AXIS_TITLE, -1, in->width / 2, S->bottom + 4 * f + RENDER_ASCENT * S->axis_s,
@@ -212,8 +216,9 @@ static void facets_data(struct facets *S, const struct panel *P)
 	}
 }
 
-/* Line ends off limits for notes; then the saturation rings, "P=12" and
- * "still rising", as on a line chart, inside the panel. */
+/* Line ends off limits for notes; then the saturation rings and the
+ * still-rising triangles, "P=12" and "still rising", as on a line chart,
+ * inside the panel. */
 static void facets_saturation(struct facets *S, const struct panel *P)
 {
 	struct chart_lay *L = S->L;
@@ -259,11 +264,16 @@ static void facets_saturation(struct facets *S, const struct panel *P)
 					snprintf(buf, sizeof buf, "P=%u", sp->depth);
 					chart_note(L, &inner, ROLE_SATURATION, i, cx, cy, rr, buf, S->sat_s);
 				}
-			} else if (pass == 1 && a->saturated == KNEE_SAT_NO) {
+			} else if (a->saturated == KNEE_SAT_NO) {
 				const struct series_point *e = &s->pts[s->npts - 1];
 
-				chart_note(L, &inner, ROLE_RISING, i, chart_xmap(&P->xs, e->depth),
-					   chart_ymap(&P->ys, e->median), 4 * f, "still rising", S->sat_s);
+				cx = chart_xmap(&P->xs, e->depth);
+				cy = chart_ymap(&P->ys, e->median);
+				if (pass == 0)
+					chart_rising_mark(L, cx, cy, 0.8 * rr, i);
+				else
+					chart_note(L, &inner, ROLE_RISING, i, cx, cy, 0.8 * rr,
+						   "still rising", S->sat_s);
 			}
 		}
 }

@@ -136,10 +136,18 @@ double chart_titles(struct chart_lay *L, const char *title, const char *subtitle
 /* Footer lines (each label's setup) at the bottom, at font size fs;
  * returns the top of the block. */
 double chart_footer_block(struct chart_lay *L, double fs);
+/* What a legend explains besides tests and labels. */
+#define CHART_LEGEND_RING 1       /* a saturation ring */
+#define CHART_LEGEND_RISING 2     /* the open triangle of a line still rising */
 /* The legend in rows from y (tests, then labels, then the saturation ring
- * when rings; with by_label, the labels' colours and the ring), wrapping
- * within the chart's width; returns the y below it. */
-double chart_legend(struct chart_lay *L, double y, int rings, int by_label);
+ * and the still-rising mark, as marks says; with by_label, the labels'
+ * colours), wrapping within the chart's width; returns the y below it. */
+double chart_legend(struct chart_lay *L, double y, int marks, int by_label);
+/* The mark of series i still rising at its deepest depth, an open
+ * triangle of radius r on (x, y), drawn whatever room there is for the
+ * words "still rising" (the report's "not saturated": no chart leaves such
+ * a line bare), and taken. */
+void chart_rising_mark(struct chart_lay *L, double x, double y, double r, size_t i);
 
 /* ---- label placement (chart_place.c) ---- */
 

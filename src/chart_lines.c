@@ -171,17 +171,22 @@ void chart_lines_titles(const struct chart_lay *L, size_t maxrep, int bands, con
 			 bands ? "; bands: 95% interval of the median" : "");
 }
 
-/* Whether some series has a saturation ring to draw. */
-static int lines_has_rings(const struct lines *S)
+/* What the legend must explain: CHART_LEGEND_RING when some series has a
+ * saturation ring to draw, CHART_LEGEND_RISING when some is still rising. */
+static int lines_marks(const struct lines *S)
 {
 	const struct chart_lay *L = S->L;
 	const struct chart_input *in = L->in;
-	int rings = 0;
+	int marks = 0;
 
-	for (size_t i = 0; i < in->nseries && S->rps && !rings; i++)
-		rings = L->an_of[i]->saturated != KNEE_SAT_NO && L->an_of[i]->sat_depth != 0 &&
-			series_at(in->series[i], L->an_of[i]->sat_depth) != NULL;
-	return rings;
+	for (size_t i = 0; i < in->nseries && S->rps; i++) {
+		if (L->an_of[i]->saturated != KNEE_SAT_NO && L->an_of[i]->sat_depth != 0 &&
+		    series_at(in->series[i], L->an_of[i]->sat_depth) != NULL)
+			marks |= CHART_LEGEND_RING;
+		if (L->an_of[i]->saturated == KNEE_SAT_NO)
+			marks |= CHART_LEGEND_RISING;
+	}
+	return marks;
 }
 
 /* Titles, legend and footer: the plot's top and bottom, and the y scale
@@ -195,8 +200,8 @@ static int lines_frame_vertical(struct lines *S, struct rs_err *err)
 
 	chart_lines_titles(L, S->maxrep, S->bands, "", title, sizeof title, subtitle, sizeof subtitle);
 	S->top = chart_titles(L, title, subtitle);
-	/* The ring's legend entry only where there is a ring to explain. */
-	S->top = chart_legend(L, S->top, lines_has_rings(S), L->in->kind == CHART_MASTERS);
+	/* The ring's and the triangle's entries only where they explain a mark. */
+	S->top = chart_legend(L, S->top, lines_marks(S), L->in->kind == CHART_MASTERS);
 	for (size_t i = 0; i < c->n; i++)
 		if (c->items[i].op == CHART_TEXT)
 			chart_take(L, c->items[i].box);
@@ -443,8 +448,9 @@ static void lines_place_ends(struct lines *S)
 
 /* Saturation, as the report says it: a ring at the core's saturation
  * depth and "P=12" where it fits; on a line still rising at its deepest
- * depth no ring (it has no saturation depth in the data) but "still
- * rising" by its end.  Rings first, so that no note covers one. */
+ * depth no ring (it has no saturation depth in the data) but an open
+ * triangle on its end, always, and "still rising" by it where it fits.
+ * Marks first, so that no note covers one. */
 static void lines_saturation(struct lines *S)
 {
 	struct chart_lay *L = S->L;
@@ -459,9 +465,17 @@ static void lines_saturation(struct lines *S)
 
 	for (size_t i = 0; i < in->nseries; i++) {
 		const struct analysis_series *a = L->an_of[i];
+		const struct series *s = in->series[i];
 		double cx, cy;
 
-		if (a->saturated == KNEE_SAT_NO || a->sat_depth == 0 ||
+		if (a->saturated == KNEE_SAT_NO) {
+			const struct series_point *e = &s->pts[s->npts - 1];
+
+			chart_rising_mark(L, chart_xmap(&S->xs, e->depth), chart_ymap(&S->ys, e->median),
+					  rr * 0.8, i);
+			continue;
+		}
+		if (a->sat_depth == 0 ||
 		    (sat[i] = series_at(in->series[i], a->sat_depth)) == NULL)
 			continue;
 		cx = chart_xmap(&S->xs, sat[i]->depth);
@@ -482,7 +496,7 @@ static void lines_saturation(struct lines *S)
 			const struct series_point *e = &s->pts[s->npts - 1];
 
 			chart_note(L, &inner, ROLE_RISING, i, chart_xmap(&S->xs, e->depth),
-				   chart_ymap(&S->ys, e->median), 6 * f, "still rising", S->sat_s);
+				   chart_ymap(&S->ys, e->median), rr * 0.8, "still rising", S->sat_s);
 		}
 	}
 	free(sat);
