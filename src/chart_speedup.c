@@ -10,6 +10,9 @@
 #include "chart_int.h"
 #include "xalloc.h"
 
+#define SPEEDUP_TICK_PAIRS 4
+#define SPEEDUP_TICKS_MAX (2 * SPEEDUP_TICK_PAIRS + 1)
+
 /* Same, cannot tell, no interval: no finding, so no colour of its own. */
 static const struct render_color C_NEUTRAL = { 0xAA, 0xAA, 0xAA, 255 };
 
@@ -28,14 +31,21 @@ struct speedup {
 	struct bar *bars;         /* by ratio, largest first */
 	size_t nb;
 	double rmax;              /* the largest ratio or interval top, 1 at least */
+	double rmin;              /* the smallest ratio or interval bottom, 1 at most */
 	size_t nwhisk;            /* bars with an interval */
 	double top, bottom, left, right; /* the plot area */
 	double slot;              /* the width of a bar's column */
 	int vertical;             /* category names read bottom to top */
-	struct chart_ticks yt;
-	struct chart_yscale ys;
+	double tick[SPEEDUP_TICKS_MAX]; /* ratios, ascending */
+	size_t nticks;
+	struct chart_yscale ys;   /* of the ratio's log: 1x in the middle */
 };
 
+/* The ratio axis is logarithmic and centred on 1x: 2x as far above as 0.5x
+ * below, so that a ratio and its inverse look alike.  Its ticks are 1x and
+ * pairs r, 1/r of these, up to SPEEDUP_TICK_PAIRS pairs spread apart. */
+static const double speedup_tick_ratios[] = { 1.02, 1.05, 1.1, 1.2, 1.5, 2, 3, 5, 10, 20, 50,
+					      100, 1000 };
 /* The plot area needs this height, times f, to be worth drawing. */
 #define SPEEDUP_MIN_PLOT 60
 /* Names turn vertical past this fraction of a bar's column. */
@@ -119,8 +129,10 @@ static int speedup_bars(struct speedup *S, struct rs_err *err)
 			bar->hi = d->ci.hi;
 			S->nwhisk++;
 			S->rmax = fmax(S->rmax, d->ci.hi);
+			S->rmin = fmin(S->rmin, d->ci.lo);
 		}
 		S->rmax = fmax(S->rmax, bar->ratio);
+		S->rmin = fmin(S->rmin, bar->ratio);
 		S->nb++;
 	}
 	if (S->nb == 0) {
@@ -168,16 +180,61 @@ static void speedup_titles(struct speedup *S)
 	S->top = chart_titles(L, title, subtitle) + 0.6 * S->ticks_s;
 }
 
-/* A tick label: "1.5×". */
+/* A tick label: "1.5×", "0.67×", "0.5×": two decimals at most, no
+ * trailing zero. */
 static void speedup_tick(const struct speedup *S, size_t i, char *buf, size_t size)
 {
-	chart_si(S->yt.v[i], S->yt.step, buf, size);
-	strcat(buf, UTF8_TIMES);
+	char *e;
+
+	snprintf(buf, size, "%.2f", S->tick[i]);
+	for (e = buf + strlen(buf); e > buf && e[-1] == '0'; e--)
+		;
+	if (e > buf && e[-1] == '.')
+		e--;
+	snprintf(e, size - (size_t)(e - buf), "%s", UTF8_TIMES);
 }
 
-/* The footer, the ratio scale from 0 (12% over the largest, room for the
- * labels over the bars), the plot area and whether category names must
- * turn vertical.  Fails when the chart is too small. */
+/* y of ratio r on the log axis (a ratio that is not positive: the bottom). */
+static double speedup_y(const struct speedup *S, double r)
+{
+	return chart_ymap(&S->ys, r > 0 ? log(r) : S->ys.v0);
+}
+
+/* The log ratio axis, symmetric about 1x over the farthest ratio or
+ * interval end (12% more, room for the labels beyond the bars), and its
+ * ticks: 1x and the pairs r, 1/r within it, every other pair when more
+ * than SPEEDUP_TICK_PAIRS would fit. */
+static void speedup_scale(struct speedup *S)
+{
+	double m = 1.12 * fmax(fmax(log(S->rmax), -log(S->rmin)), log(1.05));
+	double gap = m / (SPEEDUP_TICK_PAIRS + 1), last = INFINITY;
+	double sel[SPEEDUP_TICK_PAIRS];
+	size_t ns = 0;
+
+	/* From the farthest in, each at least gap (in log) from the one
+	 * before and from 1x. */
+	for (size_t k = sizeof speedup_tick_ratios / sizeof *speedup_tick_ratios;
+	     k-- > 0 && ns < SPEEDUP_TICK_PAIRS;) {
+		double l = log(speedup_tick_ratios[k]);
+
+		if (l <= m && l >= gap && last - l >= gap) {
+			sel[ns++] = speedup_tick_ratios[k];
+			last = l;
+		}
+	}
+	S->nticks = 0;
+	for (size_t k = 0; k < ns; k++)
+		S->tick[S->nticks++] = 1 / sel[k];
+	S->tick[S->nticks++] = 1;
+	for (size_t k = ns; k-- > 0;)
+		S->tick[S->nticks++] = sel[k];
+	S->ys.v0 = -m;
+	S->ys.v1 = m;
+}
+
+/* The footer, the log ratio scale (speedup_scale), the plot area and
+ * whether category names must turn vertical.  Fails when the chart is too
+ * small. */
 static int speedup_frame(struct speedup *S, struct rs_err *err)
 {
 	struct chart_lay *L = S->L;
@@ -187,9 +244,11 @@ static int speedup_frame(struct speedup *S, struct rs_err *err)
 	S->bottom = chart_footer_block(L, CHART_FOOTER_SIZE * f) - 10 * f;
 	for (size_t i = 0; i < S->nb; i++)
 		catw = fmax(catw, chart_tw(L, S->bars[i].test, S->cat_s));
-	if (chart_ticks_nice(0, S->rmax * 1.12, 8, &S->yt) < 0)
-		return rs_err_set(err, "cannot scale the speed-up axis (largest ratio %g)", S->rmax);
-	for (size_t i = 0; i < S->yt.n; i++) {
+	if (!(S->rmin > 0) || !isfinite(S->rmax))
+		return rs_err_set(err, "cannot scale the speed-up axis (ratios %g to %g)", S->rmin,
+				  S->rmax);
+	speedup_scale(S);
+	for (size_t i = 0; i < S->nticks; i++) {
 		speedup_tick(S, i, buf, sizeof buf);
 		yw = fmax(yw, chart_tw(L, buf, S->ticks_s));
 	}
@@ -203,7 +262,8 @@ static int speedup_frame(struct speedup *S, struct rs_err *err)
 		return rs_err_set(err, "chart of %.0fx%.0f is too small for %zu bars", L->in->width,
 				  L->in->height, S->nb);
 	L->c->plot = (struct chart_box){ S->left, S->top, S->right, S->bottom };
-	S->ys = (struct chart_yscale){ S->yt.v[0], S->yt.v[S->yt.n - 1], S->top, S->bottom };
+	S->ys.p0 = S->top;
+	S->ys.p1 = S->bottom;
 	return 0;
 }
 
@@ -213,8 +273,8 @@ static void speedup_grid(struct speedup *S)
 	double f = L->f;
 	char buf[64];
 
-	for (size_t i = 0; i < S->yt.n; i++) {
-		double y = chart_ymap(&S->ys, S->yt.v[i]);
+	for (size_t i = 0; i < S->nticks; i++) {
+		double y = speedup_y(S, S->tick[i]);
 
 		chart_seg(L->c, S->left, y, S->right, y, CHART_GRID_WIDTH * f, C_GRID);
 		speedup_tick(S, i, buf, sizeof buf);
@@ -235,7 +295,7 @@ static void speedup_bar(struct speedup *S, size_t i)
 	double f = L->f, bar_s = S->bar_s, cat_s = S->cat_s;
 	double cx = S->left + ((double)i + 0.5) * S->slot;
 	double bw = fmin(SPEEDUP_BAR_FRACTION * S->slot, SPEEDUP_BAR_MAX * f);
-	double y1 = chart_ymap(&S->ys, 1), yr = chart_ymap(&S->ys, bar->ratio);
+	double y1 = speedup_y(S, 1), yr = speedup_y(S, bar->ratio);
 	struct render_color col = bar->verdict == KNEE_FASTER   ? chart_palette(0)
 				  : bar->verdict == KNEE_SLOWER ? chart_palette(3)
 								: C_NEUTRAL;
@@ -248,7 +308,7 @@ static void speedup_bar(struct speedup *S, size_t i)
 	chart_take(L, (struct chart_box){ cx - bw / 2, fmin(y1, yr), cx + bw / 2, fmax(y1, yr) });
 	if (isfinite(bar->lo)) {
 		/* The whisker: a thin line over the interval, capped. */
-		double ylo = chart_ymap(&S->ys, bar->lo), yhi = chart_ymap(&S->ys, bar->hi);
+		double ylo = speedup_y(S, bar->lo), yhi = speedup_y(S, bar->hi);
 		double cw = fmin(bw / 4, 8 * f);
 
 		chart_seg(c, cx, ylo, cx, yhi, CHART_AXIS_WIDTH * f, C_TEXT);
@@ -278,7 +338,7 @@ static void speedup_reference(struct speedup *S)
 {
 	struct chart_lay *L = S->L;
 	double f = L->f, bar_s = S->bar_s;
-	double y1 = chart_ymap(&S->ys, 1), w, h = (RENDER_ASCENT + RENDER_DESCENT) * bar_s;
+	double y1 = speedup_y(S, 1), w, h = (RENDER_ASCENT + RENDER_DESCENT) * bar_s;
 	double cand[4][2];
 	char buf[64];
 
@@ -308,7 +368,7 @@ static void speedup_axes(struct speedup *S)
 
 	chart_seg(L->c, S->left, S->bottom, S->right, S->bottom, CHART_AXIS_WIDTH * f, C_AXIS);
 	chart_seg(L->c, S->left, S->top, S->left, S->bottom, CHART_AXIS_WIDTH * f, C_AXIS);
-	snprintf(buf, sizeof buf, "speed-up (" UTF8_TIMES " %s)", L->labels[S->base]);
+	snprintf(buf, sizeof buf, "speed-up (" UTF8_TIMES " %s, log scale)", L->labels[S->base]);
 	chart_text(L, ROLE_AXIS_TITLE, -1, L->pad + RENDER_ASCENT * S->axis_s, (S->top + S->bottom) / 2,
 		   buf, S->axis_s, C_TEXT, RENDER_CENTER, 1);
 }
@@ -324,6 +384,7 @@ int chart_lay_speedup(struct chart_lay *L, struct rs_err *err)
 	S.bar_s = CHART_LABEL_SIZE * L->f;
 	S.cat_s = CHART_LABEL_SIZE * L->f;
 	S.rmax = 1;
+	S.rmin = 1;
 	if (speedup_labels(&S, err) < 0 || chart_need_an(L, err) < 0)
 		return -1;
 	if (speedup_bars(&S, err) < 0)

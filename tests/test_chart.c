@@ -448,6 +448,46 @@ Test(chart, speedup_bars_sorted_and_labelled)
 	rows_free(&rows);
 }
 
+/* The ratio axis is logarithmic and centred on 1x (issue 26): each tick r
+ * has its 1/r as far below 1x as it is above, and the bars of ratios under
+ * one half reach down as far as those over two reach up would. */
+Test(chart, speedup_axis_is_log_and_centred_on_one)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set set;
+	const struct series **list;
+	struct chart *c = layout(&set, &list, 5, 2, 10, CHART_SPEEDUP, &rows);
+	double y1 = NAN, ty[16], tr[16];
+	size_t nt = 0, pairs = 0;
+
+	for (size_t i = 0; i < c->n; i++) {
+		const struct chart_item *it = &c->items[i];
+
+		if (it->op != CHART_TEXT || it->role != ROLE_TICK || nt == 16)
+			continue;
+		tr[nt] = atof(it->text);
+		ty[nt] = (it->box.y0 + it->box.y1) / 2;
+		if (tr[nt] == 1)
+			y1 = ty[nt];
+		nt++;
+	}
+	cr_assert(isfinite(y1), "no 1x tick");
+	cr_assert_geq(nt, 3);
+	for (size_t i = 0; i < nt; i++)
+		for (size_t j = 0; j < nt; j++)
+			if (tr[i] > 1 && fabs(tr[i] * tr[j] - 1) < 0.02) {
+				cr_assert_float_eq(y1 - ty[i], ty[j] - y1, 1.0,
+						   "%gx is %g above 1x, %gx %g below", tr[i], y1 - ty[i],
+						   tr[j], ty[j] - y1);
+				pairs++;
+			}
+	cr_assert_geq(pairs, 1, "no tick with its inverse");
+	chart_free(c);
+	free(list);
+	series_set_free(&set);
+	rows_free(&rows);
+}
+
 Test(chart, refuses_what_it_cannot_draw)
 {
 	struct rs_rows rows = { 0 };
