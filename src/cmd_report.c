@@ -108,6 +108,7 @@ static int report_output(const struct rs_config *cfg, const struct analysis_resu
 	ro.rows = rows;
 	ro.format = (enum report_format)cfg->format;
 	ro.prose = cfg->prose;
+	ro.wide = cfg->wide || cfg->verbose;
 	ro.knee = cfg->knee;
 	ro.cv_limit = cfg->cv_limit;
 	if (cfg->output == NULL || strcmp(cfg->output, "-") == 0)

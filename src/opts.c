@@ -194,6 +194,9 @@ static const struct opt_def opt_table[] = {
 	  "list points whose variation over repeats exceeds FRACTION" },
 	{ "format", 0, "FORMAT", OT_ENUM, REPORT, OFF(format), 0, 0, report_format_names,
 	  "text", 1, "report format" },
+	{ "wide", 0, NULL, OT_FLAG, REPORT, OFF(wide), 0, 0, NULL, NULL, 1,
+	  "text: every column of the series and comparison tables, and each series' notes "
+	  "(as -v)" },
 	{ "prose", 0, NULL, OT_FLAG, REPORT, OFF(prose), 0, 0, NULL, NULL, 1,
 	  "add one sentence per test comparing each label with the baseline" },
 	{ "latency-budget", 0, "TIME", OT_STRING, REPORT, OFF(latency_budget), 0, 0, NULL, NULL, 1,

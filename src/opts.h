@@ -141,6 +141,7 @@ struct rs_config {
 	double cv_limit;
 	int format;               /* enum report_format */
 	int prose;
+	int wide;                 /* report: the full text layout */
 	char *latency_budget;     /* budget_parse's */
 	int budget_metric;        /* SM_AVG + index into the choices */
 	/* import */

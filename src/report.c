@@ -385,29 +385,42 @@ static const char *report_bound_name(enum analysis_bound b)
 	return b == BOUND_SERVER ? "server" : b == BOUND_CLIENT ? "client" : "";
 }
 
-static void report_series_table(const struct analysis_result *r, struct rtab *t)
+/* The series table: every column when wide, else the answers in 120
+ * columns (label, test, P=1, peak, saturation, gain, the busier side). */
+static void report_series_table(const struct analysis_result *r, int wide, struct rtab *t)
 {
 	static const char *const head[] = {
 		"label", "test", "depths", "rps at P=1", "peak rps (95% interval)", "at P",
 		"highest measured", "saturation P (95%)", "gain", "a (µs)", "b (µs)",
 		"asymptote rps (95% interval)", "R²", "max CV", "busier at saturation",
 	};
+	static const char *const head_short[] = {
+		"label", "test", "rps at P=1", "peak rps (95% interval)", "saturation P (95%)", "gain",
+		"busier",
+	};
 	int bound = report_any_bound(r);
 	char b1[CELL], b2[CELL];
 
-	rtab_init(t, head, bound ? "lllrrrrrrrrrrrl" : "lllrrrrrrrrrrr");
+	if (wide)
+		rtab_init(t, head, bound ? "lllrrrrrrrrrrrl" : "lllrrrrrrrrrrr");
+	else
+		rtab_init(t, head_short, bound ? "llrrrrl" : "llrrrr");
 	for (size_t i = 0; i < r->nseries; i++) {
 		const struct analysis_series *a = &r->series[i];
 		int fit = a->fit.status == FIT_OK;
 
 		rtab_add(t, a->rps->label);
 		rtab_add(t, a->rps->test);
-		report_depths(a->rps, b1, sizeof b1);
-		rtab_add(t, b1);
+		if (wide) {
+			report_depths(a->rps, b1, sizeof b1);
+			rtab_add(t, b1);
+		}
 		rtab_add(t, fnum(b1, sizeof b1, a->rps_at_1, 0));
 		rtab_add(t, fci(b1, sizeof b1, a->peak_rps, a->peak_lo, a->peak_hi));
-		rtab_add(t, fdepth(b1, sizeof b1, a->peak_depth));
-		rtab_addf(t, "%s (P=%u)", fnum(b1, sizeof b1, a->top_rps, 0), a->top_depth);
+		if (wide) {
+			rtab_add(t, fdepth(b1, sizeof b1, a->peak_depth));
+			rtab_addf(t, "%s (P=%u)", fnum(b1, sizeof b1, a->top_rps, 0), a->top_depth);
+		}
 		if (a->saturated == KNEE_SAT_NO)
 			rtab_addf(t, "not saturated by P=%u", a->rps->pts[a->rps->npts - 1].depth);
 		else if (a->sat_depth && isfinite(a->sat_lo) && isfinite(a->sat_hi))
@@ -419,6 +432,11 @@ static void report_series_table(const struct analysis_result *r, struct rtab *t)
 			rtab_addf(t, "%sx", analysis_fmt_ratio(b1, sizeof b1, a->gain));
 		else
 			rtab_add(t, "-");
+		if (!wide) {
+			if (bound)
+				rtab_add(t, a->bound == BOUND_UNKNOWN ? "-" : report_bound_name(a->bound));
+			continue;
+		}
 		rtab_add(t, fnum(b1, sizeof b1, fit ? a->fit.a_us : NAN, 3));
 		rtab_add(t, fnum(b1, sizeof b1, fit ? a->fit.b_us : NAN, 3));
 		rtab_add(t, fci(b1, sizeof b1, a->fit.asymptote, a->fit.asymptote_lo,
@@ -446,6 +464,11 @@ static void report_series_table(const struct analysis_result *r, struct rtab *t)
 }
 
 /* Notes: one line each, "label test: what". */
+/* An unstable point of series (its index), for the narrow report's worst. */
+struct report_worst {
+	size_t series;
+	const struct analysis_unstable *u;
+};
 /* More unstable points than this are summarised, not listed. */
 #define REPORT_UNSTABLE_LIST 6
 
@@ -522,6 +545,87 @@ static size_t report_unstable_notes(const struct analysis_series *a, const struc
 		v[n++] = xstrdup(buf);
 	}
 	free(u);
+	return n;
+}
+
+static int report_unstable_worst(const void *x, const void *y)
+{
+	const struct report_worst *a = x, *b = y;
+
+	if (a->u->cv != b->u->cv)
+		return a->u->cv > b->u->cv ? -1 : 1;
+	if (a->series != b->series)
+		return a->series < b->series ? -1 : 1;
+	return (a->u->depth > b->u->depth) - (a->u->depth < b->u->depth);
+}
+
+/* The narrow report's notes for every series at once, into v (room for
+ * REPORT_UNSTABLE_LIST + 2): how many series are not saturated, and the
+ * unstable points counted by likely cause with the worst few; returns how
+ * many. */
+static size_t report_summary_notes(const struct analysis_result *r, const struct report_opts *o,
+				   char **v)
+{
+	size_t count[CAUSE_UNKNOWN + 1] = { 0 }, nopen = 0, npts = 0, nu = 0, n = 0;
+	unsigned deepest = 0;
+	int same_depth = 1;
+	struct report_worst *w;
+	char buf[512], x[32], why[160];
+	struct sbuf sb;
+
+	for (size_t i = 0; i < r->nseries; i++) {
+		const struct analysis_series *a = &r->series[i];
+		unsigned d = a->rps->pts[a->rps->npts - 1].depth;
+
+		npts += a->rps->npts;
+		nu += a->nunstable;
+		if (a->saturated != KNEE_SAT_NO)
+			continue;
+		same_depth &= nopen == 0 || d == deepest;
+		deepest = d;
+		nopen++;
+	}
+	if (nopen > 0) {
+		if (same_depth)
+			snprintf(buf, sizeof buf, "%zu of %zu series not saturated by P=%u: sweep deeper",
+				 nopen, r->nseries, deepest);
+		else
+			snprintf(buf, sizeof buf, "%zu of %zu series not saturated by their deepest depth: "
+				 "sweep deeper", nopen, r->nseries);
+		v[n++] = xstrdup(buf);
+	}
+	if (nu == 0)
+		return n;
+	w = xcalloc(nu, sizeof *w);
+	nu = 0;
+	for (size_t i = 0; i < r->nseries; i++)
+		for (size_t k = 0; k < r->series[i].nunstable; k++) {
+			w[nu].series = i;
+			w[nu++].u = &r->series[i].unstable[k];
+			count[r->series[i].unstable[k].cause.kind]++;
+		}
+	sbuf_fixed(&sb, buf, sizeof buf);
+	sbuf_printf(&sb, "unstable: %zu of %zu points (CV above %s%%); causes: ", nu, npts,
+		    fnum(x, sizeof x, 100 * o->cv_limit, 1));
+	for (int c = 0, first = 1; c <= CAUSE_UNKNOWN; c++)
+		if (count[c] > 0) {
+			sbuf_printf(&sb, "%s%s at %zu", first ? "" : ", ", cause_name((enum cause_kind)c),
+				    count[c]);
+			first = 0;
+		}
+	if (nu > REPORT_UNSTABLE_LIST)
+		sbuf_printf(&sb, "; worst:");
+	v[n++] = xstrdup(buf);
+	qsort(w, nu, sizeof *w, report_unstable_worst);
+	for (size_t k = 0; k < nu && k < REPORT_UNSTABLE_LIST; k++) {
+		const struct series *s = r->series[w[k].series].rps;
+
+		cause_format(&w[k].u->cause, why, sizeof why);
+		snprintf(buf, sizeof buf, "%s %s P=%u: CV %s%% over %zu repeats: %s", s->label, s->test,
+			 w[k].u->depth, fnum(x, sizeof x, 100 * w[k].u->cv, 1), w[k].u->n, why);
+		v[n++] = xstrdup(buf);
+	}
+	free(w);
 	return n;
 }
 
@@ -634,7 +738,8 @@ static size_t report_notes(const struct analysis_result *r, const struct report_
 {
 	/* At most six notes a series and its unstable points, and one for
 	 * them all: room for them at once, not a reallocation a note. */
-	char **v = xcalloc((6 + REPORT_UNSTABLE_LIST) * r->nseries + r->nlabels + 1, sizeof *v);
+	char **v = xcalloc((6 + REPORT_UNSTABLE_LIST) * r->nseries + r->nlabels +
+			   REPORT_UNSTABLE_LIST + 3, sizeof *v);
 	size_t n = 0;
 	const char *base_client;
 	long other;
@@ -667,8 +772,8 @@ static size_t report_notes(const struct analysis_result *r, const struct report_
 				 fnum(x, sizeof x, a->top_rps, 0), a->top_depth);
 		else if (a->fit.status == FIT_PATTERN)
 			snprintf(buf, sizeof buf,
-				 "%s %s: the throughput model misses the curve's shape (its knee is sharper "
-				 "or softer than the model's): no asymptote given", s->label, s->test);
+				 "%s %s: the throughput model misses the curve's shape (a sharper or "
+				 "softer knee): no asymptote given", s->label, s->test);
 		else if (a->fit.status == FIT_NONPOSITIVE)
 			snprintf(buf, sizeof buf,
 				 "%s %s: the throughput model does not fit (no positive asymptote)",
@@ -685,12 +790,14 @@ static size_t report_notes(const struct analysis_result *r, const struct report_
 				 fnum(x, sizeof x, a->peak_rps, 0), a->peak_depth);
 			v[n++] = xstrdup(buf);
 		}
-		if (a->saturated == KNEE_SAT_NO) {
+		/* Narrow: the table says it, and one line counts them. */
+		if (a->saturated == KNEE_SAT_NO && o->wide) {
 			snprintf(buf, sizeof buf, "%s %s: not saturated by P=%u: sweep deeper", s->label,
 				 s->test, s->pts[s->npts - 1].depth);
 			v[n++] = xstrdup(buf);
 		}
-		n += report_unstable_notes(a, o, v + n);
+		if (o->wide)
+			n += report_unstable_notes(a, o, v + n);
 		if (report_short_note(s, buf, sizeof buf))
 			v[n++] = xstrdup(buf);
 		/* Unsaturated: no saturation depth, so the deepest. */
@@ -702,6 +809,8 @@ static size_t report_notes(const struct analysis_result *r, const struct report_
 		v[n++] = xstrdup("every series has one depth: no saturation depth or model fit, "
 				 "comparisons only");
 	}
+	if (!o->wide)
+		n += report_summary_notes(r, o, v + n);
 	for (size_t k = 0; (other = analysis_other_client(r, k, &base_client)) >= 0; k++) {
 		char buf[512];
 
@@ -730,7 +839,8 @@ static void report_at(const struct analysis_delta *d, int peak, char *buf, size_
 }
 
 static void report_delta_row(struct rtab *t, const struct analysis_result *r,
-			     const struct analysis_cmp *c, const struct analysis_delta *d, int peak)
+			     const struct analysis_cmp *c, const struct analysis_delta *d, int peak,
+			     int wide)
 {
 	char b1[CELL];
 
@@ -739,12 +849,21 @@ static void report_delta_row(struct rtab *t, const struct analysis_result *r,
 	report_at(d, peak, b1, sizeof b1);
 	rtab_add(t, b1);
 	if (!d->valid) {
-		for (int k = 0; k < 9; k++)
+		for (int k = 0; k < (wide ? 9 : 5); k++)
 			rtab_add(t, "-");
 		return;
 	}
 	rtab_add(t, fnum(b1, sizeof b1, d->base_rps, 0));
 	rtab_add(t, fnum(b1, sizeof b1, d->rps, 0));
+	if (!wide) {
+		if (isfinite(d->ratio))
+			rtab_addf(t, "%sx", analysis_fmt_ratio(b1, sizeof b1, d->ratio));
+		else
+			rtab_add(t, "-");
+		rtab_add(t, fratio_ci(b1, sizeof b1, &d->ci));
+		rtab_add(t, report_verdict_words(b1, sizeof b1, d));
+		return;
+	}
 	rtab_add(t, fsigned(b1, sizeof b1, d->d_rps, 0));
 	if (isfinite(d->d_pct))
 		rtab_addf(t, "%s%%", fsigned(b1, sizeof b1, d->d_pct, 1));
@@ -776,31 +895,37 @@ static int report_no_interval(const struct analysis_delta *d)
 	return d->valid && d->verdict == KNEE_UNKNOWN && isfinite(d->ratio);
 }
 
-/* The comparison table; returns how many of its rows have no interval. */
-static size_t report_cmp_table(const struct analysis_result *r, struct rtab *t)
+/* The comparison table (every column when wide, else the ratios and their
+ * verdicts); returns how many of its rows have no interval. */
+static size_t report_cmp_table(const struct analysis_result *r, int wide, struct rtab *t)
 {
-	size_t bare = 0;
-
 	static const char *const head[] = {
 		"test", "label", "at", "baseline rps", "rps", "Δrps", "Δrps %", "Δavg ms", "ratio",
 		"95% interval", "verdict", "ratio over common depths",
 	};
+	static const char *const head_short[] = {
+		"test", "label", "at", "baseline rps", "rps", "ratio", "95% interval", "verdict",
+	};
+	size_t bare = 0;
 
-	rtab_init(t, head, "lllrrrrrrrlr");
+	if (wide)
+		rtab_init(t, head, "lllrrrrrrrlr");
+	else
+		rtab_init(t, head_short, "lllrrrrl");
 	for (size_t i = 0; i < r->ncmps; i++) {
 		const struct analysis_cmp *c = &r->cmps[i];
 
 		if (r->depth) {
-			report_delta_row(t, r, c, &c->at_depth, 0);
+			report_delta_row(t, r, c, &c->at_depth, 0, wide);
 			bare += report_no_interval(&c->at_depth);
 			continue;
 		}
 		if (c->at_1.valid) {
-			report_delta_row(t, r, c, &c->at_1, 0);
+			report_delta_row(t, r, c, &c->at_1, 0, wide);
 			bare += report_no_interval(&c->at_1);
 		}
 		if (!c->at_1.valid || c->at_peak.base_depth != 1 || c->at_peak.depth != 1) {
-			report_delta_row(t, r, c, &c->at_peak, 1);
+			report_delta_row(t, r, c, &c->at_peak, 1, wide);
 			bare += report_no_interval(&c->at_peak);
 		}
 	}
@@ -841,34 +966,35 @@ static void report_speedup_table(const struct analysis_result *r, size_t from, s
 	}
 }
 
-static void report_human(FILE *fp, const struct analysis_result *r, const struct report_opts *o,
-			 int md)
+/* rtab t as text or markdown, then freed. */
+static void report_table(FILE *fp, struct rtab *t, int md)
 {
-	struct rtab t;
-	size_t bare;
-	char **notes, x[32];
-	size_t nnotes = report_notes(r, o, &notes);
-	const char *h = md ? "## " : "";
+	if (md)
+		rtab_markdown(fp, t);
+	else
+		rtab_text(fp, t);
+	rtab_free(t);
+}
 
-	fprintf(fp, "%sSeries (medians over repeats; peak: the fitted level's; saturation: first "
-		"depth whose level reaches %s%% of the peak; 95%% intervals by bootstrap)\n",
-		h, fnum(x, sizeof x, 100 * o->knee, 0));
+static void report_notes_block(FILE *fp, char **notes, size_t nnotes, int md)
+{
+	if (nnotes == 0)
+		return;
+	fprintf(fp, "\n%sNotes\n", md ? "## " : "");
 	if (md)
 		fputc('\n', fp);
-	report_series_table(r, &t);
-	if (md)
-		rtab_markdown(fp, &t);
-	else
-		rtab_text(fp, &t);
-	rtab_free(&t);
-	if (nnotes) {
-		fprintf(fp, "\n%sNotes\n", h);
-		if (md)
-			fputc('\n', fp);
-		for (size_t i = 0; i < nnotes; i++)
-			fprintf(fp, "%s%s\n", md ? "- " : "  ", notes[i]);
-	}
-	report_free_notes(notes, nnotes);
+	for (size_t i = 0; i < nnotes; i++)
+		fprintf(fp, "%s%s\n", md ? "- " : "  ", notes[i]);
+}
+
+/* The comparisons: the table, the speed-up tables and the prose. */
+static void report_comparisons(FILE *fp, const struct analysis_result *r,
+			       const struct report_opts *o, int md, int wide)
+{
+	const char *h = md ? "## " : "";
+	struct rtab t;
+	size_t bare;
+
 	if (r->ncmps == 0) {
 		if (r->nlabels > 1)
 			fprintf(fp, "\n%s\n", md ? "*No test appears under both the baseline and another label.*" :
@@ -882,12 +1008,8 @@ static void report_human(FILE *fp, const struct analysis_result *r, const struct
 			h, r->baseline);
 	if (md)
 		fputc('\n', fp);
-	bare = report_cmp_table(r, &t);
-	if (md)
-		rtab_markdown(fp, &t);
-	else
-		rtab_text(fp, &t);
-	rtab_free(&t);
+	bare = report_cmp_table(r, wide, &t);
+	report_table(fp, &t, md);
 	if (bare > 0)
 		fprintf(fp, "%s%zu %s no interval: one measurement per side; measure again with "
 			"--repeat 5.%s\n", md ? "\n*" : "", bare, bare == 1 ? "ratio has" : "ratios have",
@@ -907,11 +1029,7 @@ static void report_human(FILE *fp, const struct analysis_result *r, const struct
 		if (md)
 			fputc('\n', fp);
 		report_speedup_table(r, i, j, !md, &t);
-		if (md)
-			rtab_markdown(fp, &t);
-		else
-			rtab_text(fp, &t);
-		rtab_free(&t);
+		report_table(fp, &t, md);
 		i = j;
 	}
 	if (o->prose) {
@@ -925,6 +1043,44 @@ static void report_human(FILE *fp, const struct analysis_result *r, const struct
 			fprintf(fp, "%s%s\n", md ? "- " : "  ", s);
 		}
 	}
+}
+
+/* Text or markdown.  Wide (and markdown): the series with every column,
+ * each series' notes, then the comparisons.  Else the answers first, in
+ * 120 columns: saturation per series, the comparisons with their
+ * verdicts, then the notes, with the unstable points counted by cause. */
+static void report_human(FILE *fp, const struct analysis_result *r, const struct report_opts *o,
+			 int md)
+{
+	int wide = md || o->wide;
+	struct report_opts ow = *o;
+	struct rtab t;
+	char **notes, x[32];
+	size_t nnotes;
+	const char *h = md ? "## " : "";
+
+	ow.wide = wide;
+	nnotes = report_notes(r, &ow, &notes);
+	if (wide)
+		fprintf(fp, "%sSeries (medians over repeats; peak: the fitted level's; saturation: "
+			"first depth whose level reaches %s%% of the peak; 95%% intervals by "
+			"bootstrap)\n", h, fnum(x, sizeof x, 100 * o->knee, 0));
+	else
+		fprintf(fp, "Saturation (peak: the fitted level; saturation: first depth at %s%% of "
+			"it; 95%% intervals)\n", fnum(x, sizeof x, 100 * o->knee, 0));
+	if (md)
+		fputc('\n', fp);
+	report_series_table(r, wide, &t);
+	report_table(fp, &t, md);
+	if (wide)
+		report_notes_block(fp, notes, nnotes, md);
+	report_comparisons(fp, r, o, md, wide);
+	if (!wide) {
+		report_notes_block(fp, notes, nnotes, md);
+		fprintf(fp, "\nEvery column, each series' notes: --wide; every figure: --format csv or "
+			"json.\n");
+	}
+	report_free_notes(notes, nnotes);
 }
 
 /* ---- csv ---- */

@@ -38,6 +38,10 @@ struct report_opts {
 	void (*json_more)(FILE *fp, void *ud);
 	void *json_ud;
 	const struct rs_rows *rows; /* the rows analysed, for the cluster's busiest master (NULL: none) */
+	/* text: every column and each series' notes, the series first; else
+	 * the answers first (saturation, then the comparisons) in 120 columns,
+	 * unstable points counted by cause with the worst few */
+	int wide;
 };
 
 /* Write r to fp in o->format.  Returns 0, or -1 when fp reports a write

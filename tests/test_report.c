@@ -42,10 +42,11 @@ static void fixture_free(struct fixture *f)
 	rows_free(&f->rows);
 }
 
-/* The report of f as a string (malloc'd). */
-static char *render(const struct fixture *f, enum report_format fmt, int prose)
+/* The report of f as a string (malloc'd); text in its wide layout unless
+ * narrow (the default of rsweep report). */
+static char *render_as(const struct fixture *f, enum report_format fmt, int prose, int narrow)
 {
-	struct report_opts o = { fmt, prose, 0.95, 0.10, NULL, NULL, NULL };
+	struct report_opts o = { fmt, prose, 0.95, 0.10, NULL, NULL, NULL, !narrow };
 	struct rs_err err = { 0 };
 	char *buf = NULL;
 	size_t len = 0;
@@ -55,6 +56,11 @@ static char *render(const struct fixture *f, enum report_format fmt, int prose)
 	cr_assert_eq(report_write(fp, &f->res, &o, &err), 0, "%s", err.msg);
 	fclose(fp);
 	return buf;
+}
+
+static char *render(const struct fixture *f, enum report_format fmt, int prose)
+{
+	return render_as(f, fmt, prose, 0);
 }
 
 /* The snap-vs-apt write-up: stock runs at P=1, one sentence per test, in
@@ -630,5 +636,59 @@ Test(report, short_loop_peak_is_the_highest_median)
 			       "median (570428 rps at P=7)") != NULL, "%s", text);
 	cr_assert(strstr(text, "(0.0%..0.0%)") == NULL, "%s", text);
 	free(text);
+	fixture_free(&f);
+}
+
+/* Issue 26: the default text reads first for its question.  Two labels of
+ * 13 tests over 40 depths, every fourth point noisy: at most 120 columns
+ * a line (the wide layout needs more), saturation first, the comparisons
+ * before the notes, the unstable points counted in one line with the six
+ * worst, and the way to every detail said last. */
+Test(report, narrow_text_leads_with_the_answers)
+{
+	static const char *const tests[] = { "SET", "GET", "INCR", "LPUSH", "RPUSH", "LPOP", "RPOP",
+					     "SADD", "HSET", "SPOP", "ZADD", "ZPOPMIN", "MSET" };
+	struct fixture f = { 0 };
+	char *text, *wide, *line, *save = NULL;
+	size_t maxw = 0, worst = 0;
+	const char *sat, *cmp, *notes, *unst;
+
+	for (size_t t = 0; t < 13; t++)
+		for (unsigned d = 1; d <= 40; d++)
+			for (unsigned r = 1; r <= 3; r++) {
+				double v = 2e5 * d * (1 + 0.01 * (double)t);
+				double noise = d % 4 == 0 ? 0.25 * ((double)r - 2) : 0.01 * ((double)r - 2);
+
+				add(&f.rows, "unix", tests[t], d, r, v * (1 + noise), 0.3);
+				add(&f.rows, "tcp", tests[t], d, r, 0.85 * v * (1 + noise), 0.3);
+			}
+	analyse(&f, "tcp", 0);
+	text = render_as(&f, FORMAT_TEXT, 0, 1);
+	wide = render(&f, FORMAT_TEXT, 0);
+	sat = strstr(text, "Saturation (");
+	cmp = strstr(text, "\nCompared with tcp");
+	notes = strstr(text, "\nNotes\n");
+	unst = strstr(text, "  unstable: ");
+	cr_assert(sat == text, "%s", text);
+	cr_assert(cmp != NULL && notes != NULL && cmp < notes, "%s", text);
+	cr_assert(unst != NULL && unst > notes, "%s", text);
+	cr_assert(strstr(unst, "of 1040 points (CV above 10.0%); causes: ") != NULL, "%s", unst);
+	cr_assert(strstr(text, "26 of 26 series not saturated by P=40: sweep deeper") != NULL, "%s",
+		  text);
+	cr_assert(strstr(text, "--wide") != NULL, "%s", text);
+	cr_assert(strstr(text, "a (µs)") == NULL && strstr(wide, "a (µs)") != NULL);
+	for (line = strtok_r(text, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
+		size_t w = 0;
+
+		/* Columns, not bytes: µ, Δ and ² are two bytes each. */
+		for (const unsigned char *p = (const unsigned char *)line; *p; p++)
+			w += (*p & 0xC0) != 0x80;
+		maxw = w > maxw ? w : maxw;
+		worst += strstr(line, ": CV ") != NULL;
+	}
+	cr_assert_leq(maxw, 120, "a line of %zu columns", maxw);
+	cr_assert_eq(worst, 6, "%zu unstable points named", worst);
+	free(text);
+	free(wide);
 	fixture_free(&f);
 }

@@ -33,7 +33,7 @@ grep -q "f.csv:4: unterminated quoted field" "$T/err" || fail "plot: $(cat "$T/e
 # all 8 rows and say nothing; --resume puts the newline back and goes on.
 cp "$T/good.csv" "$T/f.csv"
 truncate -s -1 "$T/f.csv"
-expect_status 0 "$RSWEEP" report "$T/f.csv"
+expect_status 0 "$RSWEEP" report --wide "$T/f.csv"
 [ ! -s "$T/err" ] || fail "report on a whole last row: $(cat "$T/err")"
 grep -q "^  b  *SET  *1,2 " "$T/out" || fail "report lost the last row: $(cat "$T/out")"
 expect_status 0 "$RSWEEP" plot -o "$T/w.png" "$T/f.csv"
