@@ -28,5 +28,10 @@ struct target_tls;
 /* The TLS options of cfg (--insecure, --sni, --cacert, ...) into tls,
  * whose on stays as it is. */
 void cmd_tls_settings(const struct rs_config *cfg, struct target_tls *tls);
+/* The files the TLS options name, checked before anything connects:
+ * --cacert, --cert and --key regular files (a FIFO would block OpenSSL's
+ * read for ever), --cacertdir a directory.  Returns 0 or -1 with err
+ * (RS_E_INPUT). */
+int cmd_tls_files_check(const struct rs_config *cfg, struct rs_err *err);
 
 #endif

@@ -83,6 +83,10 @@ int cmd_agent(struct rs_config *cfg, struct rs_err *err)
 		if (strpbrk(u, "*?[") == NULL && agentmsg_target_ok(u, NULL, err) < 0)
 			return rs_err_prefix(err, "--allow-target"), rs_err_as(err, RS_E_USAGE);
 	}
+	if (cmd_tls_files_check(cfg, err) < 0) {
+		free(key);
+		return -1;
+	}
 	if (cmd_agent_control(cfg, &d, &ctl, key, err) < 0) {
 		targets_def_free(&d);
 		agentkey_clear(key);

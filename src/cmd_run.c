@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "agentkey.h"
@@ -15,6 +16,7 @@
 #include "agents.h"
 #include "cmd.h"
 #include "histfile.h"
+#include "infile.h"
 #include "log.h"
 #include "progress.h"
 #include "spawn.h"
@@ -192,6 +194,25 @@ static int run_check_tls(const struct rs_config *cfg, struct rs_err *err)
 					  opt[i]);
 	if (cfg->key != NULL && cfg->cert == NULL)
 		return rs_err_set(err, "--key goes with --cert");
+	return cmd_tls_files_check(cfg, err);
+}
+
+int cmd_tls_files_check(const struct rs_config *cfg, struct rs_err *err)
+{
+	struct stat st;
+
+	if ((cfg->cacert != NULL && infile_check("--cacert", cfg->cacert, err) < 0) ||
+	    (cfg->cert != NULL && infile_check("--cert", cfg->cert, err) < 0) ||
+	    (cfg->key != NULL && infile_check("--key", cfg->key, err) < 0))
+		return -1;
+	if (cfg->cacertdir == NULL)
+		return 0;
+	if (stat(cfg->cacertdir, &st) < 0)
+		return rs_err_setk(err, RS_E_INPUT, "--cacertdir %s: %s", cfg->cacertdir,
+				   strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return rs_err_setk(err, RS_E_INPUT, "--cacertdir %s: not a directory",
+				   cfg->cacertdir);
 	return 0;
 }
 

@@ -2,7 +2,7 @@
 # report_bench.sh: what report and plot cost on the shapes that used to be
 # quadratic or slow (issue 25, T2-T4), and whether two builds agree.
 #
-#   RSWEEP=src/rsweep [BEFORE=/path/to/old/rsweep] sh tests/bench/report_bench.sh [series|repeats|deep|all]
+#   RSWEEP=src/rsweep [BEFORE=/path/to/old/rsweep] sh tests/bench/report_bench.sh [series|repeats|deep|inputs|all]
 #
 # series:  32k tests x 2 depths x 1 repeat, cluster columns (masters,
 #          busy_master, busy_cpu_s) so that the one-shard note is looked for
@@ -10,6 +10,11 @@
 # repeats: 3 depths x 16k repeats, and 3 depths x 300k repeats (T3: the
 #          resampled median's law, knee_medtab_cdf).
 # deep:    4 labels x 25 tests x 3,333 depths x 3 repeats, 1M rows (T4).
+# inputs:  import --skip-bad of 160k lines 'abc $ x' (T1: a prompt's word
+#          searched past itself, quadratic); run -d 512M -P 3 on a spawned
+#          server, refused (M1: before, after 4 s and 1.5 GB); report of
+#          /dev/zero and /dev/urandom (M2: read to 1 GB).  Wall time, and the
+#          peak memory where /usr/bin/time is installed.
 # For each file: wall time of report (text) and plot; with BEFORE set, the
 # same for the old build, and whether report's text, csv and json are
 # byte-identical between the two (plot's PNG too).  A run BEFORE takes
@@ -86,4 +91,31 @@ case $what in repeats|all)
 	gen 1 1 3 16000 >"$T/r16k.csv"; one "3 depths x 16k repeats" "$T/r16k.csv"
 	gen 1 1 3 300000 >"$T/r300k.csv"; one "3 depths x 300k repeats" "$T/r300k.csv" ;;
 esac
+# mem CMD...: "S s, M MB" of CMD (its exit status ignored).
+mem() {
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -f "%e s, %M KB" timeout "$LIMIT" "$@" >/dev/null 2>"$T/time" || true
+		tail -1 "$T/time" | awk '{ printf "%s s, %.0f MB", $1, $3 / 1024 }'
+	else
+		secs "$@"
+		printf ' s'
+	fi
+}
+
+inputs() {
+	awk 'BEGIN { for (i = 0; i < 160000; i++) print "abc $ x" }' >"$T/t1.txt"
+	for bin in $RSWEEP $BEFORE; do
+		echo "  $bin"
+		printf '    import --skip-bad, 160k lines:   %s\n' \
+			"$(mem "$bin" import --skip-bad --label x -P 1 "$T/t1.txt" -o "$T/t1.csv")"
+		rm -f "$T/t1.csv"
+		printf '    run -d 512M -P 3 (refused):      %s\n' \
+			"$(mem "$bin" run --spawn -t set -d 512M -P 3 -c 1 -n 10 -o "$T/m1.csv")"
+		rm -f "$T/m1.csv" "$T/m1.csv.hist"
+		printf '    report /dev/zero (refused):      %s\n' "$(mem "$bin" report /dev/zero)"
+		printf '    report /dev/urandom (refused):   %s\n' "$(mem "$bin" report /dev/urandom)"
+	done
+}
+
+case $what in inputs|all) echo "hostile inputs"; inputs ;; esac
 case $what in deep|all) gen 4 25 3333 3 >"$T/deep.csv"; one "4x25 tests x 3333 depths x 3" "$T/deep.csv" ;; esac

@@ -66,7 +66,10 @@ start_cluster() {
 		for p in $CL_PORTS; do
 			mkdir -p "$T/n$p"
 			# shellcheck disable=SC2046
+			# A UNIX socket too, for a unix:// seed node (the masters
+			# are then reached over TCP, as CLUSTER SLOTS gives them).
 			"$REDIS_SERVER" $(cl_listen "$p") --bind 127.0.0.1 --cluster-enabled yes \
+				--unixsocket "$T/n$p/redis.sock" --unixsocketperm 700 \
 				--cluster-config-file "$T/n$p/nodes-$p.conf" --dir "$T/n$p" --save '' \
 				--appendonly no --daemonize no --logfile "$T/n$p/redis.log" \
 				--cluster-node-timeout "${CL_NODE_TIMEOUT:-15000}" &

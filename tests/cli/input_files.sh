@@ -1,7 +1,9 @@
 #!/bin/sh
 # input_files.sh: every file a user names as input is read only if it is a
 # regular file.  A FIFO blocked report --latency-budget and plot --kind
-# latency (as FILE.csv.hist), --sweep, --plot, --font and --cacert for ever;
+# latency (as FILE.csv.hist), --sweep, --plot, --font and --cacert for ever
+# (and --cert, --key, --agents-key are held to the same rule, before any
+# connection);
 # /dev/zero as a CSV or sidecar was read to 1 GB before its size limit.
 # Each is refused at once with one line naming the file, exit 2.  timeout(1)
 # turns a hang back into a failure here.  Standard input ("-") still reads.
@@ -40,6 +42,18 @@ bad "fifo: a FIFO, not a regular file" plot --plot "$T/fifo" "$T/r.csv" -o "$T/p
 bad -- "--font $T/fifo: a FIFO, not a regular file" plot --font "$T/fifo" "$T/r.csv" -o "$T/p.png"
 bad -- "--cacert $T/fifo: a FIFO, not a regular file" run --target "rediss://127.0.0.1:1" \
 	--cacert "$T/fifo" -t get -P 1 -n 10 -o "$T/t.csv"
+bad -- "--cert $T/fifo: a FIFO, not a regular file" run --target "t=rediss://127.0.0.1:1" \
+	--cert "$T/fifo" -t get -P 1 -n 10 -o "$T/t.csv"
+bad -- "--key $T/fifo: a FIFO, not a regular file" run --target "t=rediss://127.0.0.1:1" \
+	--cert "$T/r.csv" --key "$T/fifo" -t get -P 1 -n 10 -o "$T/t.csv"
+bad -- "--cacertdir $T/r.csv: not a directory" run --target "t=rediss://127.0.0.1:1" \
+	--cacertdir "$T/r.csv" -t get -P 1 -n 10 -o "$T/t.csv"
+bad -- "--cert $T/fifo: a FIFO, not a regular file" agent --control "unix://$T/none.sock" \
+	--agents-key "$T/r.csv" --id a1 --allow-target "unix://$T/none.sock" --cert "$T/fifo"
+bad -- "--agents-key: $T/fifo: a FIFO, not a regular file" agent --control "unix://$T/none.sock" \
+	--agents-key "$T/fifo" --id a1 --allow-target "unix://$T/none.sock"
+bad -- "--agents-key: $T/fifo: a FIFO, not a regular file" run --control "unix://$T/none.sock" \
+	--agents-key "$T/fifo" --agents 1 -s "$T/none.sock" -t get -o "$T/t.csv"
 
 # Devices: refused before a byte is read, not after a gigabyte.
 bad "/dev/zero: a device, not a regular file" report /dev/zero

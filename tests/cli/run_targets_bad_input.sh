@@ -22,7 +22,8 @@ bad "target 'a'.*not a target URI" --target a=http://x --target b=unix://"$SOCK"
 bad "no label" --target unix://"$SOCK" --target b=spawn:
 # A TLS option beside a rediss:// target without its label: the label is
 # what is missing, not TLS.
-bad "target 'rediss': no label" --target rediss://127.0.0.1:6390 --cacert "$T/none.crt"
+: >"$T/ca.crt"
+bad "target 'rediss': no label" --target rediss://127.0.0.1:6390 --cacert "$T/ca.crt"
 bad "target 'b'.*port" --target a=spawn: --target b=redis://127.0.0.1:99999
 bad "target 'a': the label is given twice" --target a=spawn: --target a=unix://"$SOCK"
 bad "target 'b'.*target 'a' again" --target a=unix://"$SOCK" --target b=unix://"$SOCK"

@@ -1,0 +1,89 @@
+#!/bin/sh
+# The guard against a foreign writer at random moments (issue 25 G1, G2):
+# while a sweep runs without pauses, another client writes a key every 0 to
+# 80 ms, wherever rsweep happens to be (a point, a flush, a preparation).
+# Every key it wrote survives, whatever the test (the pop tests delete
+# their own key, which let one foreign key hide under the old count), with
+# the atomic check and flush and without it, on one server and on a
+# cluster reached through a unix:// seed node (issue 25 O5); the sweep
+# stops with status 2.  Each writer is bounded (60 keys) and so is each
+# sweep (-n, --timeout, timeout(1)).  Every case runs; the failures are
+# listed at the end.
+. "${RS_SRCDIR:-.}/tests/cli/lib.sh"
+. "${RS_SRCDIR:-.}/tests/cli/cluster_lib.sh"
+
+failed=
+# writer PID CLI...: while PID runs, SET fk:wN with CLI at random moments
+# (at most 60), each name in $T/written once the server took it.
+writer() {
+	wpid=$1
+	shift
+	i=0
+	: >"$T/written"
+	while [ "$i" -lt 60 ] && kill -0 "$wpid" 2>/dev/null; do
+		i=$((i + 1))
+		[ "$("$@" set "fk:w$i" v 2>/dev/null | tr -d '\r')" = OK ] && echo "fk:w$i" >>"$T/written"
+		sleep "$(awk -v s="$$$i" 'BEGIN { srand(s); printf "%.3f", rand() * 0.08 }')"
+	done
+}
+
+# check CASE CLI...: every key written survives, and the sweep stopped (2).
+check() {
+	what=$1
+	shift
+	lost=
+	for k in $(cat "$T/written"); do
+		[ "$("$@" exists "$k" | tr -d '\r')" = 1 ] || lost="$lost $k"
+	done
+	nw=$(wc -l <"$T/written")
+	if [ "$nw" = 0 ] || [ -n "$lost" ] || [ "$st" != 2 ]; then
+		failed="$failed
+$what: exit $st, $nw written, lost:${lost:- none}: $(tail -1 "$T/err")"
+	fi
+}
+
+sock_cli() {
+	redis-cli -s "$SOCK" "$@"
+}
+
+# One server: the pop tests and GET, with EVAL and without.
+for args in "" "--rename-command EVAL \"\""; do
+	for t in lpop zpopmin get; do
+		eval "start_redis $args"
+		rm -f "$T/w.csv" "$T/w.csv.hist"
+		timeout 120 "$RSWEEP" run -s "$SOCK" -t "$t" -P 1..40 -n 2000 -c 2 --repeat 3 \
+			--timeout 10 -q -o "$T/w.csv" >/dev/null 2>"$T/err" &
+		pid=$!
+		wait_rows "$T/w.csv" 1
+		writer "$pid" sock_cli
+		wait "$pid"
+		st=$?
+		check "$t ${args:-with EVAL}" sock_cli
+		stop_redis
+	done
+done
+
+# A cluster, through a unix:// seed: the writer follows redirects (-c), so
+# its keys land on every master.
+start_cluster
+seed=unix://$T/n$P1/redis.sock
+cl_cli() {
+	redis-cli -c -h 127.0.0.1 -p "$P1" "$@"
+}
+for t in lpop get; do
+	rm -f "$T/w.csv" "$T/w.csv.hist"
+	for q in $P1 $P2 $P3; do ccli "$q" flushall >/dev/null; done
+	timeout 120 "$RSWEEP" run --target "c=$seed" --cluster -t "$t" -P 1..40 -n 1200 -c 1 \
+		--repeat 3 --timeout 10 -q -o "$T/w.csv" >/dev/null 2>"$T/err" &
+	pid=$!
+	wait_rows "$T/w.csv" 1
+	writer "$pid" cl_cli
+	wait "$pid"
+	st=$?
+	check "cluster $t" cl_cli
+	masters=$(csv_col "$T/w.csv" masters | sort -u | tr -d '\n')
+	[ "$masters" = 3 ] || failed="$failed
+cluster $t: masters '$masters' through the unix:// seed, wanted 3"
+done
+[ -z "$failed" ] || fail "$failed"
+echo "ok"
