@@ -334,12 +334,29 @@ static void analysis_delta_ci(const struct analysis_series *b, const struct anal
 static void analysis_delta_avg(const struct analysis_series *b, const struct analysis_series *a,
 			       unsigned depth, struct analysis_delta *d)
 {
+	const struct series_point *pa, *pb;
+	struct knee_cmp k;
+
 	d->avg_depth = depth;
 	d->base_avg = depth ? analysis_avg_at(b, depth) : NAN;
 	d->avg = depth ? analysis_avg_at(a, depth) : NAN;
 	d->d_avg = NAN;
+	d->avg_ci = (struct stats_ci){ NAN, NAN, NAN };
+	d->avg_verdict = KNEE_UNKNOWN;
 	if (isfinite(d->base_avg) && isfinite(d->avg))
 		d->d_avg = d->avg - d->base_avg;
+	if (!isfinite(d->d_avg) || b->avg == NULL || a->avg == NULL)
+		return;
+	/* As for throughput at one depth: the paired repeats' interval. */
+	pb = series_at(b->avg, depth);
+	pa = series_at(a->avg, depth);
+	if (pa == NULL || pb == NULL || pa->n < 2 || pb->n < 2)
+		return;
+	knee_compare_repeats(pa->v, pa->n, pb->v, pb->n, &k);
+	if (isfinite(k.ratio.lo)) {
+		d->avg_ci = k.ratio;
+		d->avg_verdict = k.verdict;
+	}
 }
 
 static void analysis_delta_at(const struct analysis_series *b, unsigned db,
@@ -355,6 +372,8 @@ static void analysis_delta_at(const struct analysis_series *b, unsigned db,
 	d->base_avg = d->avg = d->d_avg = NAN;
 	d->ci = (struct stats_ci){ NAN, NAN, NAN };
 	d->verdict = KNEE_UNKNOWN;
+	d->avg_ci = (struct stats_ci){ NAN, NAN, NAN };
+	d->avg_verdict = KNEE_UNKNOWN;
 	if (pb == NULL || pa == NULL)
 		return;
 	d->valid = 1;
@@ -453,18 +472,35 @@ static void analysis_compare(const struct analysis_result *r, size_t base, size_
 	}
 }
 
-/* Mean and sum of squares of the paired log ratios of d's repeats; -1
- * when d's interval is not from paired repeats. */
-static int analysis_pair_logs(const struct analysis_result *r, const struct analysis_cmp *c,
-			      const struct analysis_delta *d, double *mean, double *ss, size_t *k)
+/* The depth whose paired repeats gave d's interval: of throughput
+ * (d->rep_depth), or with lat of the average latency (d->avg_depth, when
+ * it has an interval); 0 when none did. */
+static unsigned analysis_rep_depth(const struct analysis_delta *d, int lat)
 {
+	if (!d->valid)
+		return 0;
+	if (lat)
+		return d->avg_verdict != KNEE_UNKNOWN ? d->avg_depth : 0;
+	return d->rep_depth;
+}
+
+/* Mean and sum of squares of the paired log ratios of d's repeats (of
+ * throughput, or with lat of the average latency); -1 when d's interval is
+ * not from paired repeats. */
+static int analysis_pair_logs(const struct analysis_result *r, const struct analysis_cmp *c,
+			      const struct analysis_delta *d, int lat, double *mean, double *ss,
+			      size_t *k)
+{
+	const struct series *sa = lat ? r->series[c->other].avg : r->series[c->other].rps;
+	const struct series *sb = lat ? r->series[c->base].avg : r->series[c->base].rps;
+	unsigned depth = analysis_rep_depth(d, lat);
 	const struct series_point *pa, *pb;
 	double s = 0, q = 0;
 
-	if (!d->valid || d->rep_depth == 0)
+	if (depth == 0 || sa == NULL || sb == NULL)
 		return -1;
-	pa = series_at(r->series[c->other].rps, d->rep_depth);
-	pb = series_at(r->series[c->base].rps, d->rep_depth);
+	pa = series_at(sa, depth);
+	pb = series_at(sb, depth);
 	if (pa == NULL || pb == NULL || pa->n != pb->n || pa->n < 2)
 		return -1;
 	for (size_t i = 0; i < pa->n; i++) {
@@ -489,24 +525,34 @@ static struct analysis_delta *analysis_rep_delta(struct analysis_cmp *c, int whi
 	return which == 0 ? &c->at_1 : which == 1 ? &c->at_peak : &c->at_depth;
 }
 
-/* The paired repeats' noise pooled over the tests of one label pair at
- * one depth: the same two servers on the same machine, so the spread of
- * a pair's log ratio is much alike from test to test, and 19 tests of 3
- * repeats give 38 degrees of freedom where one test has 2 (Student's t
- * 2.02 instead of 4.30).  Each interval keeps its own centre. */
-static void analysis_pool_repeats(struct analysis_result *r)
+/* Whether delta w of c measures the same point as one of its deltas before
+ * it (at_peak and at_depth of a one-depth series repeat at_1's point). */
+static int analysis_rep_seen(struct analysis_cmp *c, int w, int lat)
+{
+	unsigned depth = analysis_rep_depth(analysis_rep_delta(c, w), lat);
+
+	for (int v = 0; v < w; v++)
+		if (analysis_rep_depth(analysis_rep_delta(c, v), lat) == depth)
+			return 1;
+	return 0;
+}
+
+/* Pool the noise of every delta's paired repeats (of throughput, or with
+ * lat of the average latency) as analysis_pool_repeats says. */
+static void analysis_pool_metric(struct analysis_result *r, int lat)
 {
 	for (size_t i = 0; i < r->ncmps; i++) {
 		for (int w = 0; w < 3; w++) {
 			struct analysis_delta *d = analysis_rep_delta(&r->cmps[i], w);
+			struct stats_ci *ci = lat ? &d->avg_ci : &d->ci;
 			double mean, ss, pss = 0, m2, s2;
 			size_t k, k2, df = 0;
 			struct knee_cmp kc;
 
-			if (analysis_pair_logs(r, &r->cmps[i], d, &mean, &ss, &k) < 0)
+			if (analysis_pair_logs(r, &r->cmps[i], d, lat, &mean, &ss, &k) < 0)
 				continue;
 			for (size_t j = 0; j < r->ncmps; j++) {
-				const struct analysis_cmp *o = &r->cmps[j];
+				struct analysis_cmp *o = &r->cmps[j];
 
 				if (r->series[o->other].rps->label_idx !=
 				    r->series[r->cmps[i].other].rps->label_idx ||
@@ -514,15 +560,13 @@ static void analysis_pool_repeats(struct analysis_result *r)
 				    r->series[r->cmps[i].base].rps->label_idx)
 					continue;
 				for (int w2 = 0; w2 < 3; w2++) {
-					const struct analysis_delta *e =
-						analysis_rep_delta(&r->cmps[j], w2);
+					const struct analysis_delta *e = analysis_rep_delta(o, w2);
 
-					/* Each point once: at_peak and at_depth of a
-					 * one-depth series repeat at_1's point. */
-					if (e->rep_depth != d->rep_depth ||
-					    (w2 > 0 && r->cmps[j].at_1.rep_depth == e->rep_depth))
+					/* Each point once, at this delta's depth. */
+					if (analysis_rep_depth(e, lat) != analysis_rep_depth(d, lat) ||
+					    analysis_rep_seen(o, w2, lat))
 						continue;
-					if (analysis_pair_logs(r, o, e, &m2, &s2, &k2) == 0) {
+					if (analysis_pair_logs(r, o, e, lat, &m2, &s2, &k2) == 0) {
 						pss += s2;
 						df += k2 - 1;
 					}
@@ -533,13 +577,29 @@ static void analysis_pool_repeats(struct analysis_result *r)
 			/* Never narrower than the test's own spread: a noisier
 			 * test than the rest keeps its width. */
 			knee_ratio_from_logs(mean, sqrt(fmax(pss / (double)df, ss / (double)(k - 1)) /
-							(double)k), df, d->ci.est, &kc);
-			d->ci.lo = kc.ratio.lo;
-			d->ci.hi = kc.ratio.hi;
-			d->verdict = kc.verdict;
-			d->within_band = kc.within_band;
+							(double)k), df, ci->est, &kc);
+			ci->lo = kc.ratio.lo;
+			ci->hi = kc.ratio.hi;
+			if (lat) {
+				d->avg_verdict = kc.verdict;
+			} else {
+				d->verdict = kc.verdict;
+				d->within_band = kc.within_band;
+			}
 		}
 	}
+}
+
+/* The paired repeats' noise pooled over the tests of one label pair at
+ * one depth: the same two servers on the same machine, so the spread of
+ * a pair's log ratio is much alike from test to test, and 19 tests of 3
+ * repeats give 38 degrees of freedom where one test has 2 (Student's t
+ * 2.02 instead of 4.30).  Each interval keeps its own centre.  The same
+ * for the average latencies' ratios. */
+static void analysis_pool_repeats(struct analysis_result *r)
+{
+	analysis_pool_metric(r, 0);
+	analysis_pool_metric(r, 1);
 }
 
 /* By other label (first seen first), then ratio descending, then test order. */

@@ -159,6 +159,12 @@ struct analysis_delta {
 	int within_band;          /* same within +-KNEE_CMP_BAND */
 	unsigned rep_depth;       /* the depth whose paired repeats gave ci
 				   * (the core had none); 0 otherwise */
+	/* The average latencies' ratio avg / base_avg at avg_depth and its 95%
+	 * interval from the paired repeats there, with the one verdict rule
+	 * (KNEE_FASTER: a higher latency); KNEE_UNKNOWN with fewer than two
+	 * repeats a side. */
+	struct stats_ci avg_ci;
+	enum knee_verdict avg_verdict;
 };
 
 /* Compare a at depth da with baseline b at depth db (the core's interval
