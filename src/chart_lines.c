@@ -163,12 +163,26 @@ void chart_lines_titles(const struct chart_lay *L, size_t maxrep, int bands, con
 		for (size_t l = 0; l < L->nlabels && n < tsize; l++)
 			n += (size_t)snprintf(title + n, tsize - n, "%s%s", l ? " vs " : "", L->labels[l]);
 	}
+	size_t n, nu = 0, np = 0;
+
 	if (maxrep > 1)
-		snprintf(subtitle, ssize, "%sLines: median of %zu repeats%s", what, maxrep,
-			 bands ? "; bands: 95% interval of the median" : "");
+		n = (size_t)snprintf(subtitle, ssize, "%sLines: median of %zu repeats%s", what, maxrep,
+				     bands ? "; bands: 95% interval of the median" : "");
 	else
-		snprintf(subtitle, ssize, "%sOne measurement per point%s", what,
-			 bands ? "; bands: 95% interval of the median" : "");
+		n = (size_t)snprintf(subtitle, ssize, "%sOne measurement per point%s", what,
+				     bands ? "; bands: 95% interval of the median" : "");
+	/* Where the report finds most points unstable, the lines' wiggles are
+	 * noise: the subtitle says so, in the report's count. */
+	for (size_t i = 0; i < in->nseries && L->an_of != NULL; i++) {
+		if (L->an_of[i] == NULL)
+			continue;
+		nu += L->an_of[i]->nunstable;
+		for (size_t k = 0; k < in->series[i]->npts; k++)
+			np += in->series[i]->pts[k].n >= 2;
+	}
+	if (np > 0 && 2 * nu > np && n < ssize)
+		snprintf(subtitle + n, ssize - n, "; %zu of %zu points unstable: read the bands, "
+			 "not the wiggles", nu, np);
 }
 
 /* What the legend must explain: CHART_LEGEND_RING when some series has a

@@ -696,6 +696,42 @@ Test(chart, every_series_still_rising_is_marked)
 		}
 }
 
+/* The subtitle says when the report finds most points unstable (issue 26),
+ * in the report's count, and says nothing of it for quiet data. */
+Test(chart, subtitle_says_when_most_points_are_unstable)
+{
+	for (int noisy = 0; noisy <= 1; noisy++) {
+		struct rs_rows rows = { 0 };
+		struct series_set set;
+		const struct series **list;
+		struct chart *c;
+		struct rs_err err = { 0 };
+		const char *sub = NULL;
+		char want[64];
+
+		for (unsigned d = 1; d <= 20; d++)
+			for (unsigned r = 1; r <= 3; r++)
+				add(&rows, "m1", "GET", d, r, 5e4 * d * (1 + (noisy ? 0.3 : 0.01) *
+									 ((double)r - 2)), NAN);
+		cr_assert_eq(series_build(&rows, SM_RPS, &set, &err), 0, "%s", err.msg);
+		c = layout_set(&set, &list, CHART_LINES);
+		for (size_t i = 0; i < c->n; i++)
+			if (c->items[i].op == CHART_TEXT && c->items[i].role == ROLE_SUBTITLE)
+				sub = c->items[i].text;
+		cr_assert_not_null(sub);
+		snprintf(want, sizeof want, "; %zu of 20 points unstable: read the bands",
+			 analysed.series[0].nunstable);
+		if (noisy)
+			cr_assert(strstr(sub, want) != NULL, "%s", sub);
+		else
+			cr_assert(strstr(sub, "unstable") == NULL, "%s", sub);
+		chart_free(c);
+		free(list);
+		series_set_free(&set);
+		rows_free(&rows);
+	}
+}
+
 /* The band at each depth is the core's 95% interval of the median, read
  * back from the band's pixels through the line's: with 12 repeats, one of
  * them 30% low, the repeats span 30% but the median is known to about 1%
