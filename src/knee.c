@@ -34,6 +34,7 @@ void knee_opts_default(struct knee_opts *o)
 	o->level = KNEE_DEFAULT_LEVEL;
 	o->B = KNEE_DEFAULT_B;
 	o->seed = 1;
+	o->level_band = 0;
 }
 
 /* 0, or -1 with err naming the option out of range. */
@@ -598,6 +599,11 @@ struct knee_work {
 	double *x, *p, *lnp, *y, *prec, *w_mm, *w_gen, *z, *smooth, *centre, *ys, *zs, *ls, *work;
 	double *rep[2][KNEE_REP_NFIG];  /* [smoothed / fitted bootstrap][figure][B] */
 	double *fall_raw;
+	/* With level_band: each replicate's level less the level it is a
+	 * replicate of, ln rps, [smoothed / fitted][depth * B + replicate];
+	 * lok[1][k]: whether fitted replicate k has a curve. */
+	double *lrep[2];
+	unsigned char *lok;
 };
 
 /* Every buffer of one analysis: m depths, maxn repeats at most, B. */
@@ -624,6 +630,14 @@ static void knee_work_alloc(struct knee_work *w, size_t m, size_t maxn, size_t B
 			w->rep[c][k] = xcalloc(B, sizeof *w->rep[c][k]);
 }
 
+/* The level band's buffers (knee_opts.level_band). */
+static void knee_work_band(struct knee_work *w, size_t m, size_t B)
+{
+	for (int c = 0; c < 2; c++)
+		w->lrep[c] = xcalloc(m * B, sizeof *w->lrep[c]);
+	w->lok = xcalloc(B, 1);
+}
+
 /* Release what knee_work_alloc took. */
 static void knee_work_free(struct knee_work *w)
 {
@@ -645,6 +659,9 @@ static void knee_work_free(struct knee_work *w)
 	for (int c = 0; c < 2; c++)
 		for (int k = 0; k < KNEE_REP_NFIG; k++)
 			free(w->rep[c][k]);
+	free(w->lrep[0]);
+	free(w->lrep[1]);
+	free(w->lok);
 }
 
 /* Replicate k of each figure of g into rep[figure]; NAN for all when g
@@ -684,9 +701,13 @@ static void knee_boot_smoothed(const struct knee_series *s, const struct knee_op
 	struct knee_figs fc;
 	size_t m = s->m;
 
+	double *lc = w->lrep[0] != NULL ? xcalloc(m, sizeof *lc) : NULL;
+
 	knee_median3(w->x, w->smooth, m, w->zs);
 	knee_smooth(h, w->zs, w->ls);
 	knee_figures(w->x, w->ls, m, o->knee, NAN, &fc);
+	if (lc != NULL)
+		memcpy(lc, w->ls, m * sizeof *lc);
 	stats_rng_seed(&rng, stats_seed_mix(o->seed, KNEE_TAG_SMOOTH));
 	for (size_t k = 0; k < o->B; k++) {
 		struct knee_figs g;
@@ -696,6 +717,10 @@ static void knee_boot_smoothed(const struct knee_series *s, const struct knee_op
 		knee_median3(w->x, w->ys, m, w->zs);
 		knee_smooth(h, w->zs, w->ls);
 		knee_figures(w->x, w->ls, m, o->knee, NAN, &g);
+		/* The level's error about the level it replicates, as for the
+		 * figures below: the band is then about the data's smoothing. */
+		for (size_t i = 0; lc != NULL && i < m; i++)
+			w->lrep[0][i * o->B + k] = w->ls[i] - lc[i];
 		w->fall_raw[k] = g.fall;
 		sat = (ptrdiff_t)g.sat + (ptrdiff_t)fs->sat - (ptrdiff_t)fc.sat;
 		g.sat = sat < 0 ? 0 : (size_t)sat >= m ? m - 1 : (size_t)sat;
@@ -704,6 +729,7 @@ static void knee_boot_smoothed(const struct knee_series *s, const struct knee_op
 		g.fall *= fs->fall / fc.fall;
 		knee_store(w->rep[0], k, &g, s);
 	}
+	free(lc);
 }
 
 /* The fitted bootstrap: B replicates around centre, the model refitted to
@@ -740,6 +766,12 @@ static void knee_boot_fitted(const struct knee_series *s, const struct knee_opts
 			ok = ok && knee_curve_figures(lmod, &dm, t, w->x, o->knee, w->ls, &g) == 0;
 		}
 		knee_store(w->rep[1], k, ok ? &g : NULL, s);
+		/* The refitted curve about the fitted one it was drawn from. */
+		if (w->lrep[1] != NULL) {
+			w->lok[k] = (unsigned char)ok;
+			for (size_t i = 0; ok && i < s->m; i++)
+				w->lrep[1][i * o->B + k] = w->ls[i] - w->centre[i];
+		}
 	}
 }
 
@@ -1092,6 +1124,32 @@ static const struct knee_model *knee_level(const struct knee_opts *o, struct kne
 	return lmod;
 }
 
+/* Each depth's level interval: the percentile interval of the level's
+ * replicates (fitted: the refitted curves that have one, about the fitted
+ * level; else the smoothed medians' errors, about the data's smoothing). */
+static void knee_level_band(const struct knee_opts *o, size_t m, int fitted, struct knee_work *w,
+			    struct knee_result *out)
+{
+	double *rep = xcalloc(o->B, sizeof *rep);
+
+	for (size_t i = 0; i < m; i++) {
+		const double *e = w->lrep[fitted] + i * o->B;
+		size_t n = 0;
+		double lo, hi;
+
+		for (size_t k = 0; k < o->B; k++)
+			if (!fitted || w->lok[k])
+				rep[n++] = e[k];
+		/* Too few refits to say: no band rather than a narrow one. */
+		if (n < o->B / 2)
+			continue;
+		stats_percentile_inplace(rep, n, o->level, &lo, &hi);
+		out->pts[i].level_lo = out->pts[i].level * exp(lo);
+		out->pts[i].level_hi = out->pts[i].level * exp(hi);
+	}
+	free(rep);
+}
+
 /* Still rising: the gain per doubling clears KNEE_RISING, its whole
  * interval where there is one. */
 static void knee_saturated(size_t m, int boot, struct knee_result *out)
@@ -1115,7 +1173,7 @@ int knee_analyse(const struct knee_series *s, const struct knee_opts *o, struct 
 	struct knee_figs fs, fm;
 	size_t m = s->m, maxn = 1;
 	double t_mm[3] = { NAN, NAN, 0 }, t_gen[3] = { NAN, NAN, NAN }, *lt;
-	int boot, gen_ok;
+	int boot, gen_ok, fitted = 0;
 
 	memset(out, 0, sizeof *out);
 	if (knee_check_opts(o, err) < 0 || knee_check_series(s, err) < 0)
@@ -1129,6 +1187,8 @@ int knee_analyse(const struct knee_series *s, const struct knee_opts *o, struct 
 	knee_data_init(s, &w, out);
 	knee_noise(s, w.x, w.y, out);
 	boot = out->noise != KNEE_NOISE_NONE;
+	if (o->level_band && boot)
+		knee_work_band(&w, m, o->B);
 	knee_falls(s, o, boot, &h, &fs, &w, out);
 	knee_fits(&w, out, t_mm, t_gen, &gen_ok);
 	if (out->falls && out->fit.status != KNEE_FIT_TOO_FEW &&
@@ -1141,14 +1201,20 @@ int knee_analyse(const struct knee_series *s, const struct knee_opts *o, struct 
 		knee_noise_from_fit(lmod, lmod == &knee_mm ? &w.d_mm : &w.d_gen, w.prec, lt, out);
 	knee_points(s, o, out, w.y, w.work);
 	if (boot && isfinite(t_mm[0])) {
+		fitted = 1;
 		knee_boot_fitted(s, o, t_mm, lmod, lt, out, &w);
 		knee_interval(w.rep[1][KNEE_REP_R], o, &out->fit.R);
 		knee_interval(w.rep[1][KNEE_REP_K], o, &out->fit.K);
 	}
 	knee_take(s, o, lmod ? &fm : &fs, lmod ? w.rep[1] : w.rep[0], boot, out);
 	knee_short_peak(s, o, boot, w.y, w.work, out);
-	for (size_t i = 0; i < m; i++)
+	for (size_t i = 0; i < m; i++) {
 		out->pts[i].level = exp(w.centre[i]);
+		out->pts[i].level_lo = out->pts[i].level_hi = NAN;
+	}
+	/* A fitted level's band from its refits only (none without them). */
+	if (o->level_band && boot && (lmod == NULL || fitted))
+		knee_level_band(o, m, lmod != NULL, &w, out);
 	knee_saturated(m, boot, out);
 	knee_smoother_free(&h);
 	knee_work_free(&w);

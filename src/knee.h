@@ -192,9 +192,11 @@ struct knee_opts {
 	double level;             /* of every interval, (0, 1): 0.95 */
 	size_t B;                 /* resamples, KNEE_MIN_B..KNEE_MAX_B */
 	uint64_t seed;            /* the same seed gives the same figures */
+	int level_band;           /* also each depth's level interval (B x m
+				   * doubles while it is worked out) */
 };
 
-/* knee 0.95, level 0.95, B KNEE_DEFAULT_B, seed 1. */
+/* knee 0.95, level 0.95, B KNEE_DEFAULT_B, seed 1, no level band. */
 void knee_opts_default(struct knee_opts *o);
 
 /* One series: m depths and their repeats.  Borrowed, never kept. */
@@ -228,6 +230,11 @@ struct knee_point {
 	struct stats_ci median;   /* median of the repeats and its interval, rps */
 	enum knee_ci_method method;
 	double level;             /* the level curve at this depth, rps */
+	/* With knee_opts.level_band: the level's interval at this depth, from
+	 * the same bootstrap as the peak's (the replicates of the curve the
+	 * level is: the refitted model's, or the smoothed medians' about the
+	 * data's smoothing); NAN otherwise or without noise to resample. */
+	double level_lo, level_hi;
 };
 
 enum knee_sat {

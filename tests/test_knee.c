@@ -1134,3 +1134,63 @@ Test(knee, short_series_cover_the_true_peak, .timeout = 60)
 	for (size_t m = 5; m <= 8; m++)
 		cr_assert_geq((double)cov[m] / (double)tot[m], 0.70, "%zu depths", m);
 }
+
+/* Known answers for the level band (plot's fitted curve, issue 26): depths
+ * 1..40, three repeats, noise 5-20%, the model P / (a + b P) or a line
+ * that turns flat (often the smoothed level's case).  Each depth's band must
+ * hold its level and have width; over every depth of every series it must
+ * hold the true curve about as often as a pointwise 95% band should
+ * (measured, 40 series, B 1000: 0.944 of 800 depths for the model curve,
+ * 0.951 for the line).  Without level_band there is none. */
+Test(knee, level_band_covers_the_true_curve, .timeout = 60)
+{
+	static struct syn y;
+	size_t cov[2] = { 0 }, tot[2] = { 0 };
+
+	for (int k = 0; k < 40; k++) {
+		struct stats_rng rng;
+		struct knee_opts o = opts_b(KNEE_DEFAULT_B, (uint64_t)k + 1);
+		struct knee_result r;
+		unsigned d[40];
+		double sigma, par[2];
+		int stick = k % 2;
+		curve_fn *f = stick ? curve_stick : curve_mm;
+		size_t m = depths_range(d, 1, 40);
+
+		stats_rng_seed(&rng, 41000 + (uint64_t)k);
+		sigma = 0.05 + 0.15 * stats_rng_uniform(&rng);
+		if (!stick) {
+			par[0] = 2e6;
+			par[1] = 2 + 20 * stats_rng_uniform(&rng);
+		} else {
+			par[1] = 4 + 20 * stats_rng_uniform(&rng);
+			par[0] = 2e6 / par[1];
+		}
+		syn_make(&y, d, m, 3, f, par, sigma, stats_rng_next(&rng));
+		if (k == 0) {
+			analyse(&y, &o, &r);
+			cr_assert(isnan(r.pts[0].level_lo) && isnan(r.pts[0].level_hi),
+				  "a band without level_band");
+			knee_result_free(&r);
+		}
+		o.level_band = 1;
+		analyse(&y, &o, &r);
+		for (size_t i = 0; i < m; i++) {
+			const struct knee_point *p = &r.pts[i];
+			double t = f(d[i], par);
+
+			cr_assert(p->level_lo < p->level && p->level < p->level_hi,
+				  "series %d P=%u: level %g, band %g..%g (source %d, fit %d, noise %d)",
+				  k, d[i], p->level, p->level_lo, p->level_hi, (int)r.level,
+				  (int)r.fit.status, (int)r.noise);
+			tot[stick]++;
+			cov[stick] += p->level_lo <= t && t <= p->level_hi;
+		}
+		knee_result_free(&r);
+	}
+	cr_log_info("level band: model curve covered %zu of %zu (%.3f), line turning flat "
+		    "%zu of %zu (%.3f)", cov[0], tot[0], (double)cov[0] / (double)tot[0], cov[1],
+		    tot[1], (double)cov[1] / (double)tot[1]);
+	cr_assert_geq((double)cov[0] / (double)tot[0], 0.90);
+	cr_assert_geq((double)cov[1] / (double)tot[1], 0.90);
+}
