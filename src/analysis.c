@@ -107,8 +107,8 @@ void analysis_knee_opts(double knee, struct knee_opts *o)
 	o->seed = ANALYSIS_SEED;
 }
 
-int analysis_knee_compute(const struct series *s, double knee, struct analysis_knee *k,
-			  struct rs_err *err)
+int analysis_knee_compute(const struct series *s, double knee, int level_band,
+			  struct analysis_knee *k, struct rs_err *err)
 {
 	struct knee_opts o;
 	struct rs_err e;
@@ -126,6 +126,7 @@ int analysis_knee_compute(const struct series *s, double knee, struct analysis_k
 	}
 	k->ks = (struct knee_series){ s->npts, k->depth, k->n, k->v };
 	analysis_knee_opts(knee, &o);
+	o.level_band = level_band;
 	if (knee_analyse(&k->ks, &o, &k->res, err ? err : &e) < 0) {
 		memset(&k->res, 0, sizeof k->res);
 		return -1;
@@ -225,7 +226,7 @@ static void analysis_from_knee(const struct series *rps, struct analysis_series 
 }
 
 void analysis_series_compute(const struct series *rps, const struct series *avg, double knee,
-			     double cv_limit, struct analysis_series *out)
+			     double cv_limit, int level_band, struct analysis_series *out)
 {
 	const struct series_point *p1 = series_at(rps, 1), *at;
 	size_t peak = analysis_peak(rps), sat = analysis_saturation(rps, knee);
@@ -239,7 +240,7 @@ void analysis_series_compute(const struct series *rps, const struct series *avg,
 	out->top_depth = rps->pts[peak].depth;
 	out->peak_lo = out->peak_hi = out->sat_lo = out->sat_hi = NAN;
 	out->saturated = KNEE_SAT_UNKNOWN;
-	if (analysis_knee_compute(rps, knee, &out->knee, NULL) == 0) {
+	if (analysis_knee_compute(rps, knee, level_band, &out->knee, NULL) == 0) {
 		analysis_from_knee(rps, out);
 		sat = out->knee.res.sat;
 	} else {
@@ -650,7 +651,8 @@ static void *analysis_worker(void *arg)
 			return NULL;
 		s = &w->rps->v[i];
 		analysis_series_compute(s, w->avg ? series_find(w->avg, s->label, s->test) : NULL,
-					w->o->knee, w->o->cv_limit, &w->out->series[i]);
+					w->o->knee, w->o->cv_limit, w->o->level_band,
+					&w->out->series[i]);
 	}
 }
 

@@ -46,8 +46,8 @@ void analysis_knee_opts(double knee, struct knee_opts *o);
  * Returns 0 with k->ok set, or -1 with k->ok 0 when the core refuses the
  * series (err, when not NULL, says why: a figure of zero); either way
  * release k with analysis_knee_free (which accepts a zeroed k). */
-int analysis_knee_compute(const struct series *s, double knee, struct analysis_knee *k,
-			  struct rs_err *err);
+int analysis_knee_compute(const struct series *s, double knee, int level_band,
+			  struct analysis_knee *k, struct rs_err *err);
 void analysis_knee_free(struct analysis_knee *k);
 
 /* Ratio of a to baseline b with its interval and verdict: at depth d
@@ -132,10 +132,11 @@ struct analysis_series {
 	double server_cpu, client_cpu; /* at the saturation depth (peak for one depth) */
 };
 
-/* Fill out for rps series s (avg may be NULL).  out->unstable and
+/* Fill out for rps series s (avg may be NULL), with each depth's level
+ * interval when level_band (knee_opts.level_band).  out->unstable and
  * out->knee are owned: release with analysis_series_free(). */
 void analysis_series_compute(const struct series *rps, const struct series *avg, double knee,
-			     double cv_limit, struct analysis_series *out);
+			     double cv_limit, int level_band, struct analysis_series *out);
 void analysis_series_free(struct analysis_series *a);
 
 /* ---- comparisons between labels ---- */
@@ -200,6 +201,8 @@ struct analysis_opts {
 	unsigned depth;           /* 0: not asked */
 	int per_depth_ci;         /* intervals at every common depth too (about
 				   * 0.5 ms a depth: only where they are shown) */
+	int level_band;           /* each depth's level interval (plot's fitted
+				   * curve): B x depths doubles a series */
 };
 
 struct analysis_result {

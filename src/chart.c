@@ -563,6 +563,7 @@ static void chart_lay_init(struct chart_lay *L, const struct chart_input *in,
 		for (size_t k = 0; k < in->an->nseries && L->an_of[i] == NULL; k++)
 			if (in->an->series[k].rps == in->series[i])
 				L->an_of[i] = &in->an->series[k];
+	chart_fit_decide(L);
 }
 
 static void chart_lay_free(struct chart_lay *L)

@@ -23,6 +23,11 @@ enum chart_kind {
 	CHART_LATENCY_DEPTH,      /* latency against depth */
 	CHART_LATENCY_CDF,        /* chosen points' latency percentiles */
 };
+/* --fit: draw each line chart's fitted level, with its band and the
+ * medians as faint points: when most of its points are unstable (auto),
+ * always (yes) or never (no). */
+enum chart_fit { CHART_FIT_AUTO, CHART_FIT_YES, CHART_FIT_NO };
+static const char *const chart_fit_names[] = { "auto", "yes", "no", NULL };
 /* --kind's and plot files' names of the kinds, in enum order. */
 static const char *const chart_kind_names[] = { "lines", "speedup", "masters", "latency", "latency-depth",
 						 "latency-cdf", NULL };
@@ -54,6 +59,10 @@ struct chart_input {
 	 * chart says what the report says.  A series it does not hold is an
 	 * error. */
 	const struct analysis_result *an;
+	/* Requests per second as lines (kinds lines and masters, and their
+	 * small multiples): the fitted level instead of the medians' line,
+	 * where an was computed with level_band (analysis_opts). */
+	enum chart_fit fit;
 	/* The latency kinds.  series are then requests per second; lat[i] is
 	 * the series of series[i]'s label and test for the latency metric
 	 * (lat_metric), NULL when it has none, and lat_ci[i] its points'

@@ -121,7 +121,8 @@ static int facets_scales(struct facets *S, struct panel *P, struct rs_err *err)
 		for (size_t p = 0; p < in->series[i]->npts; p++) {
 			double lo, hi;
 
-			ymax = fmax(ymax, in->series[i]->pts[p].median);
+			ymax = fmax(ymax, fmax(in->series[i]->pts[p].median,
+					       chart_point_value(L, i, p)));
 			if (chart_median_ci(L, i, p, &lo, &hi))
 				ymax = fmax(ymax, hi);
 		}
@@ -196,6 +197,7 @@ static void facets_data(struct facets *S, const struct panel *P)
 			chart_series_bands(L, i, &P->xs, &P->ys, 36);
 	for (size_t i = 0; i < in->nseries; i++) {
 		const struct series *s = in->series[i];
+		struct render_color col, fill;
 		double *xy;
 
 		if (L->test_of[i] != P->t)
@@ -203,16 +205,22 @@ static void facets_data(struct facets *S, const struct panel *P)
 		xy = xmalloc(2 * s->npts * sizeof *xy);
 		for (size_t p = 0; p < s->npts; p++) {
 			xy[2 * p] = chart_xmap(&P->xs, s->pts[p].depth);
-			xy[2 * p + 1] = chart_ymap(&P->ys, s->pts[p].median);
+			xy[2 * p + 1] = chart_ymap(&P->ys, chart_point_value(L, i, p));
 		}
 		chart_line(L->c, xy, s->npts, 1.6 * f, chart_palette(L->colour_of[i]), RENDER_SOLID,
 			   (int)i);
 		free(xy);
+		/* Fit mode: the medians as faint points, off the line. */
+		col = chart_palette(L->colour_of[i]);
+		fill = C_WHITE;
+		if (L->fit) {
+			col.a = 110;
+			fill.a = 0;
+		}
 		for (size_t p = 0; p < s->npts; p++)
 			chart_mark(L->c, chart_xmap(&P->xs, s->pts[p].depth),
 				   chart_ymap(&P->ys, s->pts[p].median), (s->npts > 24 ? 3.5 : 4.5) * f,
-				   chart_marker(L->colour_of[i]), chart_palette(L->colour_of[i]), C_WHITE,
-				   0.6 * f, (int)i);
+				   chart_marker(L->colour_of[i]), col, fill, 0.6 * f, (int)i);
 	}
 }
 
@@ -236,7 +244,7 @@ static void facets_saturation(struct facets *S, const struct panel *P)
 		if (L->test_of[i] != P->t)
 			continue;
 		ex = chart_xmap(&P->xs, s->pts[s->npts - 1].depth);
-		ey = chart_ymap(&P->ys, s->pts[s->npts - 1].median);
+		ey = chart_ymap(&P->ys, chart_point_value(L, i, s->npts - 1));
 		chart_take(L, (struct chart_box){ ex - r, ey - r, ex + r, ey + r });
 	}
 	if (in->metric != SM_RPS)
@@ -254,7 +262,7 @@ static void facets_saturation(struct facets *S, const struct panel *P)
 				sp = series_at(s, a->sat_depth);
 			if (sp != NULL) {
 				cx = chart_xmap(&P->xs, sp->depth);
-				cy = chart_ymap(&P->ys, sp->median);
+				cy = chart_ymap(&P->ys, chart_point_value(L, i, (size_t)(sp - s->pts)));
 				if (pass == 0) { /* rings first, so that no note covers one */
 					chart_mark(c, cx, cy, 2 * rr, RENDER_CIRCLE, none,
 						   chart_palette(L->colour_of[i]), 1.6 * f, (int)i);
@@ -268,7 +276,7 @@ static void facets_saturation(struct facets *S, const struct panel *P)
 				const struct series_point *e = &s->pts[s->npts - 1];
 
 				cx = chart_xmap(&P->xs, e->depth);
-				cy = chart_ymap(&P->ys, e->median);
+				cy = chart_ymap(&P->ys, chart_point_value(L, i, s->npts - 1));
 				if (pass == 0)
 					chart_rising_mark(L, cx, cy, 0.8 * rr, i);
 				else

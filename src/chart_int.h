@@ -75,6 +75,9 @@ struct chart_lay {
 	struct chart_lay_line *lines; /* chart_place.c: the series' lines so far */
 	size_t nlines, caplines;
 	size_t lines_seen;        /* items it has looked at */
+	int fit;                  /* draw the fitted levels (chart_fit_decide) */
+	size_t unstable, points;  /* the report's unstable points of the chart,
+				   * of its points with repeats */
 };
 
 /* A y scale: value v0 at p1 (the bottom), v1 at p0 (the top). */
@@ -166,6 +169,14 @@ int chart_spread(double *y, size_t n, double h, double top, double bottom);
 int chart_note(struct chart_lay *L, const struct chart_box *inner, enum chart_role role, size_t i,
 	       double cx, double cy, double rr, const char *text, double size);
 
+/* L->unstable, L->points, and L->fit for a line chart of requests per
+ * second: --fit yes, or auto with more than half of the points unstable;
+ * never without every series' level band (chart_lines.c). */
+void chart_fit_decide(struct chart_lay *L);
+/* The y value series i is drawn at for its point p: the fitted level in
+ * fit mode, else the median. */
+double chart_point_value(const struct chart_lay *L, size_t i, size_t p);
+
 /* ---- what line charts and their small multiples share (chart_lines.c) ---- */
 
 /* The depths and figures of every series of a line chart. */
@@ -177,8 +188,9 @@ struct chart_extent {
 };
 
 void chart_lines_extent(const struct chart_lay *L, struct chart_extent *e);
-/* The 95% interval of the median at point p of series i, or 0 when it is
- * unknown (the core refused the series, or its noise is unknown). */
+/* The 95% interval of the median at point p of series i (of the fitted
+ * level there, in fit mode), or 0 when it is unknown (the core refused the
+ * series, or its noise is unknown). */
 int chart_median_ci(const struct chart_lay *L, size_t i, size_t p, double *lo, double *hi);
 /* Series i's bands on scales xs, ys, in its colour at alpha: one per run
  * of depths with a known interval, none across a depth without one,

@@ -71,13 +71,51 @@ static int cmp_uint(const void *a, const void *b)
 int chart_median_ci(const struct chart_lay *L, size_t i, size_t p, double *lo, double *hi)
 {
 	const struct analysis_knee *k = &L->an_of[i]->knee;
+	double a, b;
 
-	if (!k->ok || p >= k->res.m || !isfinite(k->res.pts[p].median.lo) ||
-	    !isfinite(k->res.pts[p].median.hi))
+	if (!k->ok || p >= k->res.m)
 		return 0;
-	*lo = k->res.pts[p].median.lo;
-	*hi = k->res.pts[p].median.hi;
+	a = L->fit ? k->res.pts[p].level_lo : k->res.pts[p].median.lo;
+	b = L->fit ? k->res.pts[p].level_hi : k->res.pts[p].median.hi;
+	if (!isfinite(a) || !isfinite(b))
+		return 0;
+	*lo = a;
+	*hi = b;
 	return 1;
+}
+
+double chart_point_value(const struct chart_lay *L, size_t i, size_t p)
+{
+	if (L->fit)
+		return L->an_of[i]->knee.res.pts[p].level;
+	return L->in->series[i]->pts[p].median;
+}
+
+void chart_fit_decide(struct chart_lay *L)
+{
+	const struct chart_input *in = L->in;
+	int bands = in->metric == SM_RPS && in->an != NULL &&
+		    (in->kind == CHART_LINES || in->kind == CHART_MASTERS);
+
+	L->fit = 0;
+	L->unstable = L->points = 0;
+	for (size_t i = 0; i < in->nseries; i++) {
+		const struct analysis_series *a = L->an_of[i];
+
+		if (a == NULL) {
+			bands = 0;
+			continue;
+		}
+		L->unstable += a->nunstable;
+		for (size_t p = 0; p < in->series[i]->npts; p++) {
+			L->points += in->series[i]->pts[p].n >= 2;
+			bands = bands && a->knee.ok && p < a->knee.res.m &&
+				isfinite(a->knee.res.pts[p].level_lo);
+		}
+	}
+	if (!bands || in->fit == CHART_FIT_NO)
+		return;
+	L->fit = in->fit == CHART_FIT_YES || (L->points > 0 && 2 * L->unstable > L->points);
 }
 
 void chart_lines_extent(const struct chart_lay *L, struct chart_extent *e)
@@ -94,7 +132,8 @@ void chart_lines_extent(const struct chart_lay *L, struct chart_extent *e)
 		depths = xreallocarray(depths, nd + s->npts, sizeof *depths);
 		for (size_t p = 0; p < s->npts; p++) {
 			depths[nd++] = s->pts[p].depth;
-			e->ymax = fmax(e->ymax, s->pts[p].median);
+			/* The faint medians of fit mode are drawn too. */
+			e->ymax = fmax(e->ymax, fmax(s->pts[p].median, chart_point_value(L, i, p)));
 			if (s->pts[p].n > e->maxrep)
 				e->maxrep = s->pts[p].n;
 		}
@@ -163,8 +202,17 @@ void chart_lines_titles(const struct chart_lay *L, size_t maxrep, int bands, con
 		for (size_t l = 0; l < L->nlabels && n < tsize; l++)
 			n += (size_t)snprintf(title + n, tsize - n, "%s%s", l ? " vs " : "", L->labels[l]);
 	}
-	size_t n, nu = 0, np = 0;
+	size_t n, nu = L->unstable, np = L->points;
 
+	if (L->fit) {
+		n = (size_t)snprintf(subtitle, ssize, "%sLines: the fitted level (the report's); "
+				     "bands: its 95%% interval; points: medians of %zu repeats", what,
+				     maxrep);
+		if (in->fit == CHART_FIT_AUTO && n < ssize)
+			snprintf(subtitle + n, ssize - n, "; so drawn as %zu of %zu points are "
+				 "unstable (--fit no: the medians)", nu, np);
+		return;
+	}
 	if (maxrep > 1)
 		n = (size_t)snprintf(subtitle, ssize, "%sLines: median of %zu repeats%s", what, maxrep,
 				     bands ? "; bands: 95% interval of the median" : "");
@@ -173,13 +221,6 @@ void chart_lines_titles(const struct chart_lay *L, size_t maxrep, int bands, con
 				     bands ? "; bands: 95% interval of the median" : "");
 	/* Where the report finds most points unstable, the lines' wiggles are
 	 * noise: the subtitle says so, in the report's count. */
-	for (size_t i = 0; i < in->nseries && L->an_of != NULL; i++) {
-		if (L->an_of[i] == NULL)
-			continue;
-		nu += L->an_of[i]->nunstable;
-		for (size_t k = 0; k < in->series[i]->npts; k++)
-			np += in->series[i]->pts[k].n >= 2;
-	}
 	if (np > 0 && 2 * nu > np && n < ssize)
 		snprintf(subtitle + n, ssize - n, "; %zu of %zu points unstable: read the bands, "
 			 "not the wiggles", nu, np);
@@ -246,7 +287,7 @@ static void lines_end_labels(struct lines *S)
 		struct endlab *e = &S->ends[S->nend++];
 
 		e->series = i;
-		e->want = chart_ymap(&S->ys, s->pts[s->npts - 1].median);
+		e->want = chart_ymap(&S->ys, chart_point_value(L, i, s->npts - 1));
 		if (L->nlabels > 1)
 			snprintf(e->text, sizeof e->text, "%s %s", s->test, s->label);
 		else
@@ -375,7 +416,7 @@ static void lines_data(struct lines *S)
 
 		for (size_t p = 0; p < s->npts; p++) {
 			xy[2 * p] = chart_xmap(&S->xs, s->pts[p].depth);
-			xy[2 * p + 1] = chart_ymap(&S->ys, s->pts[p].median);
+			xy[2 * p + 1] = chart_ymap(&S->ys, chart_point_value(L, i, p));
 		}
 		chart_line(L->c, xy, s->npts, 2 * f, chart_palette(L->colour_of[i]),
 			   (enum render_dash)(L->label_of[i] % 4), (int)i);
@@ -384,11 +425,18 @@ static void lines_data(struct lines *S)
 	for (size_t i = 0; i < in->nseries; i++) {
 		const struct series *s = in->series[i];
 		double ms = (s->npts > 24 ? 5 : 6.5) * f;
+		struct render_color col = chart_palette(L->colour_of[i]), fill = C_WHITE;
 
+		/* Fit mode: the medians as faint points, off the line. */
+		if (L->fit) {
+			col.a = 110;
+			fill.a = 0;
+			ms *= 0.8;
+		}
 		for (size_t p = 0; p < s->npts; p++)
 			chart_mark(L->c, chart_xmap(&S->xs, s->pts[p].depth),
 				   chart_ymap(&S->ys, s->pts[p].median), ms, chart_marker(L->colour_of[i]),
-				   chart_palette(L->colour_of[i]), C_WHITE, 0.8 * f, (int)i);
+				   col, fill, 0.8 * f, (int)i);
 	}
 }
 
@@ -454,7 +502,7 @@ static void lines_place_ends(struct lines *S)
 	for (size_t i = 0; i < in->nseries; i++) {
 		const struct series *s = in->series[i];
 		double ex = chart_xmap(&S->xs, s->pts[s->npts - 1].depth);
-		double ey = chart_ymap(&S->ys, s->pts[s->npts - 1].median), r = 6 * f;
+		double ey = chart_ymap(&S->ys, chart_point_value(L, i, s->npts - 1)), r = 6 * f;
 
 		chart_take(L, (struct chart_box){ ex - r, ey - r, ex + r, ey + r });
 	}
@@ -485,15 +533,16 @@ static void lines_saturation(struct lines *S)
 		if (a->saturated == KNEE_SAT_NO) {
 			const struct series_point *e = &s->pts[s->npts - 1];
 
-			chart_rising_mark(L, chart_xmap(&S->xs, e->depth), chart_ymap(&S->ys, e->median),
-					  rr * 0.8, i);
+			chart_rising_mark(L, chart_xmap(&S->xs, e->depth),
+					  chart_ymap(&S->ys, chart_point_value(L, i, s->npts - 1)), rr * 0.8,
+					  i);
 			continue;
 		}
 		if (a->sat_depth == 0 ||
 		    (sat[i] = series_at(in->series[i], a->sat_depth)) == NULL)
 			continue;
 		cx = chart_xmap(&S->xs, sat[i]->depth);
-		cy = chart_ymap(&S->ys, sat[i]->median);
+		cy = chart_ymap(&S->ys, chart_point_value(L, i, (size_t)(sat[i] - s->pts)));
 		chart_mark(c, cx, cy, 2 * rr, RENDER_CIRCLE, none, chart_palette(L->colour_of[i]), 2 * f,
 			   (int)i);
 		c->items[c->n - 1].role = ROLE_SATURATION;
@@ -505,12 +554,14 @@ static void lines_saturation(struct lines *S)
 		if (sat[i] != NULL) {
 			snprintf(buf, sizeof buf, "P=%u", sat[i]->depth);
 			chart_note(L, &inner, ROLE_SATURATION, i, chart_xmap(&S->xs, sat[i]->depth),
-				   chart_ymap(&S->ys, sat[i]->median), rr, buf, S->sat_s);
+				   chart_ymap(&S->ys, chart_point_value(L, i, (size_t)(sat[i] - s->pts))),
+				   rr, buf, S->sat_s);
 		} else if (L->an_of[i]->saturated == KNEE_SAT_NO) {
 			const struct series_point *e = &s->pts[s->npts - 1];
 
 			chart_note(L, &inner, ROLE_RISING, i, chart_xmap(&S->xs, e->depth),
-				   chart_ymap(&S->ys, e->median), rr * 0.8, "still rising", S->sat_s);
+				   chart_ymap(&S->ys, chart_point_value(L, i, s->npts - 1)), rr * 0.8,
+				   "still rising", S->sat_s);
 		}
 	}
 	free(sat);

@@ -311,6 +311,9 @@ static int plot_analyse(struct plot *p, struct rs_err *err)
 	ao.cv_limit = ANALYSIS_DEFAULT_CV_LIMIT;
 	ao.baseline = p->cfg->baseline;
 	ao.depth = (unsigned)p->cfg->depth;
+	/* The level bands a fitted curve is drawn with (B x depths doubles a
+	 * series while they are worked out). */
+	ao.level_band = p->cfg->fit != CHART_FIT_NO && p->cfg->metric == SM_RPS;
 	if (analysis_run(&p->set, NULL, &ao, &p->an, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);
 	/* A chart across clients says so, as the report does. */
@@ -501,6 +504,7 @@ static void plot_input(const struct plot *p, const struct plot_panel *panel,
 	in->log_x = p->cfg->log_x;
 	in->knee = p->cfg->knee;
 	in->an = &p->an;
+	in->fit = (enum chart_fit)p->cfg->fit;
 }
 
 static int plot_layout(const struct plot *p, size_t i, const struct render_ops *ops, void *ctx,

@@ -174,6 +174,9 @@ static const struct opt_def opt_table[] = {
 	  "size of one panel in pixels (in PDF, the layout, scaled to fit an A4 page)" },
 	{ "kind", 0, "KIND", OT_ENUM, PLOT, OFF(kind), 0, 0, chart_kind_names, "lines", 1,
 	  "lines against depth, speed-up bars between two labels, or latency charts" },
+	{ "fit", 0, "WHEN", OT_ENUM, PLOT, OFF(fit), 0, 0, chart_fit_names, "auto", 1,
+	  "lines: the fitted level with its 95% band, the medians faint: when most points are "
+	  "unstable (auto), yes or no" },
 	{ "points", 0, "DEPTHS", OT_DEPTHS, PLOT, OFF(points), 0, 0, NULL, NULL, 1,
 	  "--kind latency-cdf: the depths whose latency distributions are drawn" },
 	{ "log-x", 0, NULL, OT_FLAG, PLOT, OFF(log_x), 0, 0, NULL, NULL, 1,

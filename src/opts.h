@@ -131,6 +131,7 @@ struct rs_config {
 	char *title;
 	unsigned width, height;   /* OT_SIZE */
 	int kind;                 /* enum chart_kind */
+	int fit;                  /* enum chart_fit */
 	int log_x;
 	int split;
 	char *font;

@@ -48,7 +48,7 @@ Test(analysis, saturation_of_linear_then_flat_curve)
 	cr_assert_eq(set.n, 1);
 	cr_assert_eq(set.v[0].pts[analysis_saturation(&set.v[0], 0.95)].depth, 16);
 	cr_assert_eq(set.v[0].pts[analysis_saturation(&set.v[0], 0.90)].depth, 15);
-	analysis_series_compute(&set.v[0], NULL, 0.95, 0.10, &a);
+	analysis_series_compute(&set.v[0], NULL, 0.95, 0.10, 0, &a);
 	cr_assert_eq(a.sat_depth, 16);
 	/* The highest measured point is the first on ties; the peak is the
 	 * fitted level's, within a hair of the plateau. */
@@ -169,7 +169,7 @@ Test(analysis, noisy_repeats_listed_as_unstable)
 		add(&rows, "m1", "GET", p, 3, base * (1 + amp), NAN);
 	}
 	build(&rows, &set);
-	analysis_series_compute(&set.v[0], NULL, 0.95, 0.10, &a);
+	analysis_series_compute(&set.v[0], NULL, 0.95, 0.10, 0, &a);
 	cr_assert_eq(a.nunstable, 2);
 	cr_assert_eq(a.unstable[0].depth, 3);
 	cr_assert_eq(a.unstable[1].depth, 7);
@@ -178,7 +178,7 @@ Test(analysis, noisy_repeats_listed_as_unstable)
 	cr_assert_float_eq(a.max_cv, 0.2, 1e-9);
 	analysis_series_free(&a);
 	/* A looser limit lists nothing. */
-	analysis_series_compute(&set.v[0], NULL, 0.95, 0.25, &a);
+	analysis_series_compute(&set.v[0], NULL, 0.95, 0.25, 0, &a);
 	cr_assert_eq(a.nunstable, 0);
 	analysis_series_free(&a);
 	series_set_free(&set);
@@ -202,7 +202,7 @@ Test(analysis, busier_process_at_saturation_depth)
 		push(&rows, &r);
 	}
 	build(&rows, &set);
-	analysis_series_compute(&set.v[0], NULL, 0.95, 0.10, &a);
+	analysis_series_compute(&set.v[0], NULL, 0.95, 0.10, 0, &a);
 	cr_assert_eq(a.sat_depth, 4);
 	cr_assert_eq(a.bound, BOUND_SERVER);
 	cr_assert_float_eq(a.server_cpu, 0.95, 1e-9);
@@ -236,7 +236,7 @@ Test(analysis, comparison_with_known_ratios)
 	struct rs_rows rows = { 0 };
 	struct series_set rps, avg;
 	struct analysis_result r;
-	struct analysis_opts o = { 0.95, 0.10, NULL, 0, 0 };
+	struct analysis_opts o = { 0.95, 0.10, NULL, 0, 0, 0 };
 	struct rs_err err = { 0 };
 	const struct analysis_cmp *c;
 
@@ -286,7 +286,7 @@ Test(analysis, unknown_baseline_and_depth_are_errors)
 	struct rs_rows rows = { 0 };
 	struct series_set rps, avg;
 	struct analysis_result r;
-	struct analysis_opts o = { 0.95, 0.10, "c", 0, 0 };
+	struct analysis_opts o = { 0.95, 0.10, "c", 0, 0, 0 };
 	struct rs_err err = { 0 };
 
 	two_labels(&rows, &rps, &avg);
@@ -310,7 +310,7 @@ Test(analysis, long_label_list_is_marked_cut)
 	struct rs_rows rows = { 0 };
 	struct series_set rps, avg;
 	struct analysis_result r;
-	struct analysis_opts o = { 0.95, 0.10, "nosuch", 0, 0 };
+	struct analysis_opts o = { 0.95, 0.10, "nosuch", 0, 0, 0 };
 	struct rs_err err = { 0 };
 	struct rs_err e = { 0 };
 	const char *tail;
@@ -341,7 +341,7 @@ Test(analysis, single_depth_series)
 	struct rs_rows rows = { 0 };
 	struct series_set rps;
 	struct analysis_result r;
-	struct analysis_opts o = { 0.95, 0.10, NULL, 0, 0 };
+	struct analysis_opts o = { 0.95, 0.10, NULL, 0, 0, 0 };
 	struct rs_err err = { 0 };
 
 	add(&rows, "apt", "GET", 1, 1, 100000, NAN);
@@ -370,7 +370,7 @@ static double noise(struct stats_rng *g)
 static void analyse_rows(const struct rs_rows *rows, struct series_set *rps,
 			 struct analysis_result *r)
 {
-	struct analysis_opts o = { 0.95, 0.10, "a", 0, 0 };
+	struct analysis_opts o = { 0.95, 0.10, "a", 0, 0, 0 };
 	struct rs_err err = { 0 };
 
 	cr_assert_eq(series_build(rows, SM_RPS, rps, &err), 0, "%s", err.msg);

@@ -224,7 +224,7 @@ static struct analysis_result analysed;
 
 static const struct analysis_result *analyse(const struct series_set *set)
 {
-	struct analysis_opts o = { 0.95, ANALYSIS_DEFAULT_CV_LIMIT, NULL, 0, 0 };
+	struct analysis_opts o = { 0.95, ANALYSIS_DEFAULT_CV_LIMIT, NULL, 0, 0, 0 };
 	struct rs_err err = { 0 };
 
 	analysis_result_free(&analysed);
@@ -732,6 +732,83 @@ Test(chart, subtitle_says_when_most_points_are_unstable)
 	}
 }
 
+/* --fit (issue 26): on a chart whose points are mostly unstable, auto draws
+ * each series' fitted level (its line runs through the level, not the
+ * medians) with the level's band, and the medians as faint markers, and
+ * the subtitle says why; --fit no keeps the medians' line; --fit yes draws
+ * the level on quiet data too.  Without the level bands (an analysis
+ * without level_band) there is no fit to draw. */
+Test(chart, fit_draws_the_level_where_points_are_noisy)
+{
+	static const enum chart_fit mode[] = { CHART_FIT_AUTO, CHART_FIT_NO, CHART_FIT_YES };
+
+	for (int noisy = 0; noisy <= 1; noisy++)
+		for (size_t k = 0; k < 3; k++) {
+			struct rs_rows rows = { 0 };
+			struct series_set set;
+			const struct series *list[1];
+			struct analysis_opts o = { 0.95, ANALYSIS_DEFAULT_CV_LIMIT, NULL, 0, 0, 1 };
+			struct analysis_result an = { 0 };
+			struct chart_input in = { 0 };
+			struct chart *c = NULL;
+			struct rs_err err = { 0 };
+			const struct chart_item *line = NULL;
+			const char *sub = NULL;
+			int want = mode[k] == CHART_FIT_YES || (mode[k] == CHART_FIT_AUTO && noisy);
+			size_t faint = 0, nm = 0, off = 0;
+			double ym[20];
+
+			for (unsigned d = 1; d <= 20; d++)
+				for (unsigned r = 1; r <= 3; r++)
+					add(&rows, "m1", "GET", d, r, 1e6 * d / (4.0 + d) *
+					    (1 + (noisy ? 0.3 : 0.01) * ((double)r - 2)) *
+					    (1 + 0.01 * (double)((d * 7) % 5) - 0.02), NAN);
+			cr_assert_eq(series_build(&rows, SM_RPS, &set, &err), 0, "%s", err.msg);
+			cr_assert_eq(analysis_run(&set, NULL, &o, &an, &err), 0, "%s", err.msg);
+			list[0] = &set.v[0];
+			in.kind = CHART_LINES;
+			in.width = 1200;
+			in.height = 800;
+			in.metric = SM_RPS;
+			in.series = list;
+			in.nseries = 1;
+			in.knee = 0.95;
+			in.an = &an;
+			in.fit = mode[k];
+			cr_assert_eq(chart_layout(&in, &measure_only, NULL, &c, &err), 0, "%s", err.msg);
+			for (size_t i = 0; i < c->n; i++) {
+				const struct chart_item *it = &c->items[i];
+
+				if (it->op == CHART_TEXT && it->role == ROLE_SUBTITLE)
+					sub = it->text;
+				if (it->op == CHART_MARKER && it->series == 0 &&
+				    it->role != ROLE_RISING && it->role != ROLE_SATURATION) {
+					faint += it->color.a < 255 || it->outline.a < 255;
+					ym[nm < 20 ? nm++ : 19] = it->y;
+				}
+				if (it->op == CHART_LINE && it->series == 0 && it->n == 20)
+					line = it;
+			}
+			cr_assert_not_null(line);
+			cr_assert_eq(nm, 20);
+			/* The line runs through the markers (the medians) unless it
+			 * is the fitted level. */
+			for (size_t p = 0; p < 20; p++)
+				off += fabs(line->v[2 * p + 1] - ym[p]) > 0.5;
+			cr_assert_eq(off > 0, want, "fit %d, noisy %d: %zu of 20 vertices off the medians",
+				     (int)mode[k], noisy, off);
+			cr_assert_not_null(sub);
+			cr_assert_eq(strstr(sub, "the fitted level") != NULL, want, "%s", sub);
+			cr_assert_eq(faint > 0, want, "%zu faint markers", faint);
+			if (want && mode[k] == CHART_FIT_AUTO)
+				cr_assert(strstr(sub, "points are unstable") != NULL, "%s", sub);
+			chart_free(c);
+			analysis_result_free(&an);
+			series_set_free(&set);
+			rows_free(&rows);
+		}
+}
+
 /* The band at each depth is the core's 95% interval of the median, read
  * back from the band's pixels through the line's: with 12 repeats, one of
  * them 30% low, the repeats span 30% but the median is known to about 1%
@@ -918,7 +995,7 @@ Test(chart, speedup_baseline_and_ratio_text_are_the_reports)
 	struct rs_rows rows = { 0 };
 	struct series_set set;
 	const struct series *list[4];
-	struct analysis_opts o = { 0.95, ANALYSIS_DEFAULT_CV_LIMIT, "tcp", 0, 0 };
+	struct analysis_opts o = { 0.95, ANALYSIS_DEFAULT_CV_LIMIT, "tcp", 0, 0, 0 };
 	struct chart_input in = { 0 };
 	struct chart *c = NULL;
 	struct rs_err err = { 0 };

@@ -66,7 +66,7 @@ static void write_pdf(const char *path)
 	const struct series *list[8];
 	struct render_pdf *pdf;
 	struct rs_err err = { 0 };
-	struct analysis_opts ao = { ANALYSIS_DEFAULT_KNEE, ANALYSIS_DEFAULT_CV_LIMIT, NULL, 0, 0 };
+	struct analysis_opts ao = { ANALYSIS_DEFAULT_KNEE, ANALYSIS_DEFAULT_CV_LIMIT, NULL, 0, 0, 0 };
 	struct analysis_result an;
 
 	make_set(&rows, &set);

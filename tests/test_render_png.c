@@ -134,7 +134,7 @@ static void check_chart(unsigned scale)
 	uint8_t *px;
 	unsigned w, h;
 	const struct render_color white = { 255, 255, 255, 255 };
-	struct analysis_opts ao = { ANALYSIS_DEFAULT_KNEE, ANALYSIS_DEFAULT_CV_LIMIT, NULL, 0, 0 };
+	struct analysis_opts ao = { ANALYSIS_DEFAULT_KNEE, ANALYSIS_DEFAULT_CV_LIMIT, NULL, 0, 0, 0 };
 	struct analysis_result an;
 	struct rs_err err = { 0 };
 

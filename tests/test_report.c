@@ -26,7 +26,7 @@ struct fixture {
 
 static void analyse(struct fixture *f, const char *baseline, unsigned depth)
 {
-	struct analysis_opts o = { 0.95, 0.10, baseline, depth, 0 };
+	struct analysis_opts o = { 0.95, 0.10, baseline, depth, 0, 0 };
 	struct rs_err err = { 0 };
 
 	cr_assert_eq(series_build(&f->rows, SM_RPS, &f->rps, &err), 0, "%s", err.msg);
