@@ -1452,6 +1452,7 @@ static void json_speedup(FILE *fp, const struct analysis_result *r,
 	json_num(fp, "ratio", sp->ratio, 4, 1);
 	json_num(fp, "ratio_lo", analysis_cmp_delta(r, c)->ci.lo, 4, 1);
 	json_num(fp, "ratio_hi", analysis_cmp_delta(r, c)->ci.hi, 4, 1);
+	json_verdict(fp, analysis_cmp_delta(r, c));
 	fputc('}', fp);
 }
 

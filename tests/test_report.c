@@ -235,6 +235,9 @@ Test(report, json_is_escaped)
 	cr_assert(strstr(text, "\"baseline\":\"a\\\"b\\\\c\\td\"") != NULL, "%s", text);
 	cr_assert(strstr(text, "\"ratio\":2.0000") != NULL, "%s", text);
 	cr_assert(strstr(text, "\"prose\":\"GET: plain showed") != NULL, "%s", text);
+	/* A speed-up carries its verdict, as the comparison does. */
+	cr_assert(strstr(text, "\"speedup\":") != NULL, "%s", text);
+	cr_assert(strstr(strstr(text, "\"speedup\":"), "\"verdict\":") != NULL, "%s", text);
 	cr_assert(strstr(text, "nan") == NULL && strstr(text, "inf") == NULL, "%s", text);
 	free(text);
 	fixture_free(&f);
