@@ -759,9 +759,9 @@ static int report_busy_note(const struct report_busy *idx, const struct series *
 static size_t report_notes(const struct analysis_result *r, const struct report_opts *o,
 			   char ***out)
 {
-	/* At most six notes a series and its unstable points, and one for
+	/* At most seven notes a series and its unstable points, and one for
 	 * them all: room for them at once, not a reallocation a note. */
-	char **v = xcalloc((6 + REPORT_UNSTABLE_LIST) * r->nseries + r->nlabels +
+	char **v = xcalloc((7 + REPORT_UNSTABLE_LIST) * r->nseries + r->nlabels +
 			   REPORT_UNSTABLE_LIST + 3, sizeof *v);
 	size_t n = 0;
 	const char *base_client;
@@ -802,6 +802,13 @@ static size_t report_notes(const struct analysis_result *r, const struct report_
 				 "%s %s: the throughput model does not fit (no positive asymptote)",
 				 s->label, s->test);
 		if (buf[0]) {
+			v[n++] = xstrdup(buf);
+		}
+		/* No interval anywhere: say why, rather than leave cells blank. */
+		if (s->npts > 1 && a->knee.ok && a->knee.res.noise == KNEE_NOISE_NONE) {
+			snprintf(buf, sizeof buf, "%s %s: one measurement at each of %zu depths is too "
+				 "little to learn the noise from: no intervals (measure with --repeat 3)",
+				 s->label, s->test, s->npts);
 			v[n++] = xstrdup(buf);
 		}
 		if (a->knee.ok && a->knee.res.peak_median) {

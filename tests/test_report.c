@@ -734,3 +734,23 @@ Test(report, latency_difference_only_with_its_verdict)
 	}
 	fixture_free(&f);
 }
+
+/* A loop over -P 1..4 of one measurement each: too little to learn the
+ * noise, so no interval anywhere, and a note says so rather than leave the
+ * cells blank (issue 26). */
+Test(report, no_interval_from_four_single_depths_is_said)
+{
+	static const double v[] = { 100000, 180000, 240000, 270000 };
+	struct fixture f = { 0 };
+	char *text;
+
+	for (unsigned p = 1; p <= 4; p++)
+		add(&f.rows, "x", "GET", p, 1, v[p - 1], 0.3);
+	analyse(&f, NULL, 0);
+	cr_assert(isnan(f.res.series[0].peak_lo));
+	text = render_as(&f, FORMAT_TEXT, 0, 1);
+	cr_assert(strstr(text, "x GET: one measurement at each of 4 depths is too little to learn "
+			  "the noise from: no intervals (measure with --repeat 3)") != NULL, "%s", text);
+	free(text);
+	fixture_free(&f);
+}
