@@ -1,0 +1,149 @@
+/* sweep_plan.c: build, interleave and mark the plan of a sweep (see
+ * sweep_plan.h). */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sweep_plan.h"
+#include "xalloc.h"
+
+void sweep_plan_build(size_t ntests, const struct depth_list *depths, unsigned repeats,
+		      int shuffled, uint64_t seed, struct sweep_plan *plan)
+{
+	sweep_plan_build_rates(ntests, depths, NULL, repeats, shuffled, seed, plan);
+}
+
+void sweep_plan_build_rates(size_t ntests, const struct depth_list *depths,
+			    const struct rate_list *rates, unsigned repeats, int shuffled,
+			    uint64_t seed, struct sweep_plan *plan)
+{
+	static const uint64_t closed = 0;
+	const uint64_t *rv = rates != NULL && rates->n > 0 ? rates->v : &closed;
+	size_t k = 0, nr = rates != NULL && rates->n > 0 ? rates->n : 1;
+	uint64_t s = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+
+	memset(plan, 0, sizeof *plan);
+	plan->n = ntests * depths->n * nr * repeats;
+	plan->v = xcalloc(plan->n ? plan->n : 1, sizeof *plan->v);
+	for (size_t t = 0; t < ntests; t++)
+		for (size_t d = 0; d < depths->n; d++)
+			for (size_t q = 0; q < nr; q++)
+				for (unsigned r = 1; r <= repeats; r++) {
+					plan->v[k].test = t;
+					plan->v[k].depth = depths->v[d];
+					plan->v[k].rate = rv[q];
+					plan->v[k].repeat = r;
+					k++;
+				}
+	if (shuffled) {
+		for (size_t i = plan->n; i > 1; i--) {
+			size_t j;
+			struct sweep_point tmp;
+
+			s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+			j = (size_t)((s >> 33) % i);
+			tmp = plan->v[i - 1];
+			plan->v[i - 1] = plan->v[j];
+			plan->v[j] = tmp;
+		}
+	}
+	for (size_t i = 0; i < plan->n; i++)
+		plan->v[i].order = (unsigned)i + 1;
+	plan->todo = plan->n;
+}
+
+void sweep_plan_interleave(struct sweep_plan *plan, size_t ntargets)
+{
+	struct sweep_point *v;
+	size_t k = 0;
+
+	if (ntargets < 2)
+		return;
+	v = xcalloc(plan->n * ntargets, sizeof *v);
+	for (size_t i = 0; i < plan->n; i++)
+		for (size_t t = 0; t < ntargets; t++) {
+			v[k] = plan->v[i];
+			v[k].target = i % 2 == 0 ? t : ntargets - 1 - t;
+			v[k].order = (unsigned)k + 1;
+			k++;
+		}
+	free(plan->v);
+	plan->v = v;
+	plan->n = k;
+	plan->todo = k;
+}
+
+/* Order of plan points by (target, test, depth, repeat), for bsearch. */
+static int sweep_point_cmp(const void *a, const void *b)
+{
+	const struct sweep_point *p = *(const struct sweep_point *const *)a;
+	const struct sweep_point *q = *(const struct sweep_point *const *)b;
+
+	if (p->target != q->target)
+		return p->target < q->target ? -1 : 1;
+	if (p->test != q->test)
+		return p->test < q->test ? -1 : 1;
+	if (p->depth != q->depth)
+		return p->depth < q->depth ? -1 : 1;
+	if (p->rate != q->rate)
+		return p->rate < q->rate ? -1 : 1;
+	return p->repeat < q->repeat ? -1 : p->repeat > q->repeat;
+}
+
+void sweep_plan_mark_done(struct sweep_plan *plan, const struct workload *w, const char *label,
+			  const struct rs_rows *rows)
+{
+	sweep_plan_mark_target(plan, w, 0, label, rows);
+}
+
+void sweep_plan_mark_target(struct sweep_plan *plan, const struct workload *w, size_t target,
+			    const char *label, const struct rs_rows *rows)
+{
+	/* A file of a million rows against a plan of thousands of points:
+	 * each row finds its point by binary search, not by a scan. */
+	struct sweep_point **by = xcalloc(plan->n ? plan->n : 1, sizeof *by);
+	const char *mode = plan->mode != NULL ? plan->mode : "lockstep";
+	const char *arrivals = plan->arrivals != NULL ? plan->arrivals : "uniform";
+
+	for (size_t i = 0; i < plan->n; i++)
+		by[i] = &plan->v[i];
+	qsort(by, plan->n, sizeof *by, sweep_point_cmp);
+	for (size_t r = 0; r < rows->n; r++) {
+		const struct rs_rec *row = &rows->v[r];
+		double rate = rows_fig(rows, row, ROW_RATE);
+		struct sweep_point key = { .depth = row->pipeline, .repeat = row->repeat,
+					   .rate = isfinite(rate) ? (uint64_t)rate : 0,
+					   .target = target };
+		struct sweep_point *kp = &key, **hit;
+
+		if (strcmp(row->label, label) != 0)
+			continue;
+		/* A point measured another way is another point. */
+		if (strcmp(row->mode != ROW_MODE_NONE ? row_mode_name(row->mode) : "lockstep", mode) != 0 ||
+		    (key.rate > 0 && strcmp(row->arrivals != ROW_ARRIVALS_NONE ?
+					    row_arrivals_name(row->arrivals) : "uniform", arrivals) != 0))
+			continue;
+		for (key.test = 0; key.test < w->n; key.test++)
+			if (strcmp(w->v[key.test].name, row->test) == 0)
+				break;
+		if (key.test == w->n)
+			continue;
+		hit = bsearch(&kp, by, plan->n, sizeof *by, sweep_point_cmp);
+		if (hit != NULL && !(*hit)->done) {
+			(*hit)->done = 1;
+			plan->todo--;
+		}
+	}
+	free(by);
+}
+
+void sweep_plan_free(struct sweep_plan *plan)
+{
+	if (plan == NULL)
+		return;
+	free(plan->v);
+	plan->v = NULL;
+	plan->n = plan->todo = 0;
+}

@@ -1,0 +1,60 @@
+/* sweep_plan.h: the plan of a sweep: every test x depth (x rate) x repeat,
+ * in the order it runs (shuffled or sequential), interleaved over several
+ * targets, with the points a CSV already holds marked done.
+ *
+ * Pure: no connection, no clock, no output; the sweep (sweep.h) runs it. */
+#ifndef RS_SWEEP_PLAN_H
+#define RS_SWEEP_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "depths.h"
+#include "rates.h"
+#include "row.h"
+#include "workload.h"
+
+struct sweep_point {
+	size_t test;              /* index into the workload */
+	unsigned depth;
+	uint64_t rate;            /* open loop: requests a second; 0: closed loop */
+	unsigned repeat;          /* 1-based */
+	unsigned order;           /* 1-based position in the run order */
+	size_t target;            /* which of the sweep's targets (sweep_points_all) */
+	int done;                 /* already in the CSV (resume) */
+};
+
+struct sweep_plan {
+	struct sweep_point *v;
+	size_t n;
+	size_t todo;              /* points not done */
+	/* What the points' rows say in the mode and arrivals columns, so
+	 * that --resume skips only points measured the same way. */
+	const char *mode;         /* "lockstep" (NULL too) or "window" */
+	const char *arrivals;     /* with rates: "uniform" (NULL too) or "poisson" */
+};
+
+/* Every test x depth x repeat; shuffled (Fisher-Yates from seed) or in
+ * sequential order (test, then depth, then repeat). */
+void sweep_plan_build(size_t ntests, const struct depth_list *depths, unsigned repeats,
+		      int shuffled, uint64_t seed, struct sweep_plan *plan);
+/* The same with every rate of rates (open loop) for each depth: test x
+ * depth x rate x repeat, rate after depth in sequential order.  NULL or
+ * an empty list: closed loop, as sweep_plan_build. */
+void sweep_plan_build_rates(size_t ntests, const struct depth_list *depths,
+			    const struct rate_list *rates, unsigned repeats, int shuffled,
+			    uint64_t seed, struct sweep_plan *plan);
+/* Measure every point of plan on each of ntargets targets, back to back:
+ * the targets of a point stay together, in turn forwards and backwards
+ * (A B, B A, A B, ...: ABBA), so that neither is always first and a drift
+ * of the machine falls on all alike. */
+void sweep_plan_interleave(struct sweep_plan *plan, size_t ntargets);
+/* Mark points of label already in rows as done. */
+void sweep_plan_mark_done(struct sweep_plan *plan, const struct workload *w, const char *label,
+			  const struct rs_rows *rows);
+/* The same for the points of one target of an interleaved plan. */
+void sweep_plan_mark_target(struct sweep_plan *plan, const struct workload *w, size_t target,
+			    const char *label, const struct rs_rows *rows);
+void sweep_plan_free(struct sweep_plan *plan);
+
+#endif
