@@ -160,18 +160,6 @@ void budget_write(FILE *fp, const struct budget_pick *v, size_t n, const char *m
 	}
 }
 
-/* v as a CSV field: empty when unknown. */
-static void budget_csv_num(FILE *fp, double v, int prec)
-{
-	char b[64];
-
-	fputc(',', fp);
-	if (isfinite(v)) {
-		num_fmt(b, sizeof b, v, prec);
-		fputs(b, fp);
-	}
-}
-
 void budget_write_csv(FILE *fp, const struct budget_pick *v, size_t n, const char *metric,
 		      double budget_ms)
 {
@@ -186,15 +174,15 @@ void budget_write_csv(FILE *fp, const struct budget_pick *v, size_t n, const cha
 		fprintf(fp, ",%d,", b->found);
 		if (b->found)
 			fprintf(fp, "%u", b->depth);
-		budget_csv_num(fp, b->found ? b->rps : NAN, 2);
-		budget_csv_num(fp, b->found ? b->rps_lo : NAN, 2);
-		budget_csv_num(fp, b->found ? b->rps_hi : NAN, 2);
-		budget_csv_num(fp, b->found ? b->lat : NAN, 4);
-		budget_csv_num(fp, b->found ? b->lat_lo : NAN, 4);
-		budget_csv_num(fp, b->found ? b->lat_hi : NAN, 4);
+		csv_put_num(fp, b->found ? b->rps : NAN, 2);
+		csv_put_num(fp, b->found ? b->rps_lo : NAN, 2);
+		csv_put_num(fp, b->found ? b->rps_hi : NAN, 2);
+		csv_put_num(fp, b->found ? b->lat : NAN, 4);
+		csv_put_num(fp, b->found ? b->lat_lo : NAN, 4);
+		csv_put_num(fp, b->found ? b->lat_hi : NAN, 4);
 		fprintf(fp, ",%s,%s", !b->found ? "" : b->lat_merged ? "1" : "0",
 			!b->found ? "" : b->marginal ? "1" : "0");
-		budget_csv_num(fp, b->best_lat, 4);
+		csv_put_num(fp, b->best_lat, 4);
 		fputc(',', fp);
 		if (b->best_depth)
 			fprintf(fp, "%u", b->best_depth);

@@ -49,7 +49,7 @@ int cmd_agent_control(const struct rs_config *cfg, struct targets_def *d, struct
 	t->user = d->user;
 	t->password = d->password;
 	t->connect_timeout = cfg->connect_timeout;
-	t->timeout = cfg->timeout > 0 ? cfg->timeout : 10;
+	t->timeout = cfg->timeout > 0 ? cfg->timeout : TARGET_DEFAULT_TIMEOUT;
 	if (d->tls) {
 		t->tls.on = 1;
 		cmd_tls_settings(cfg, &t->tls);
@@ -97,17 +97,8 @@ int cmd_agent(struct rs_config *cfg, struct rs_err *err)
 	ac.key = key;
 	ac.id = cfg->id;
 	ac.connect_timeout = cfg->connect_timeout;
-	ac.tls.insecure = cfg->insecure;
-	ac.tls.sni = cfg->sni;
-	ac.tls.cacert = cfg->cacert;
-	ac.tls.cacertdir = cfg->cacertdir;
-	ac.tls.cert = cfg->cert;
-	ac.tls.key = cfg->key;
-	ac.tls.ciphers = cfg->tls_ciphers;
-	ac.tls.ciphersuites = cfg->tls_ciphersuites;
-	ac.password = getenv("REDISCLI_AUTH");
-	if (ac.password != NULL && *ac.password == '\0')
-		ac.password = NULL;
+	cmd_tls_settings(cfg, &ac.tls);
+	ac.password = targets_env_password();
 	ac.stop = &agent_stop;
 	ac.allow = cfg->allow_target.v;
 	ac.nallow = cfg->allow_target.n;

@@ -187,7 +187,7 @@ int cmd_report(struct rs_config *cfg, struct rs_err *err)
 	char note[RS_ERR_LEN];
 	double budget_ms = 0;
 	struct analysis_result res = { 0 };
-	struct analysis_opts ao;
+	struct analysis_opts ao = { 0 };
 	int rc;
 
 	if (cfg->nargs == 0)

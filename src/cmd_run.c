@@ -45,8 +45,6 @@ static void run_on_signal(int sig)
 	run_stop++;
 }
 
-/* Seconds without a reply before a point fails, when --timeout is 0. */
-#define RUN_DEFAULT_TIMEOUT 10
 
 /* Points in one plan at the most: a million is days of measuring already. */
 #define RUN_MAX_POINTS 1000000
@@ -517,7 +515,7 @@ static void run_sweep_config(const struct rs_config *cfg, const char *label,
 	sc->duration = cfg->duration;
 	sc->warmup = cfg->warmup;
 	sc->pause = cfg->pause;
-	sc->timeout = cfg->timeout > 0 ? cfg->timeout : RUN_DEFAULT_TIMEOUT;
+	sc->timeout = cfg->timeout > 0 ? cfg->timeout : TARGET_DEFAULT_TIMEOUT;
 	sc->keyspace = cfg->keyspace;
 	sc->data_size = cfg->data_size;
 	sc->seed = cfg->seed;
@@ -648,7 +646,7 @@ static int run_target(const struct rs_config *cfg, double timeout, struct run_tg
 	t->dbnum = d && d->has_db ? d->dbnum : (unsigned)cfg->dbnum;
 	t->user = d && d->user ? d->user : cfg->user;
 	t->password = d && d->password ? d->password :
-		      cfg->password ? cfg->password : getenv("REDISCLI_AUTH");
+		      cfg->password ? cfg->password : targets_env_password();
 	if (t->password != NULL && *t->password == '\0')
 		t->password = NULL;
 	if (g->spawned) {

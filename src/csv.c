@@ -1274,3 +1274,14 @@ void csv_out_close(struct csv_out *o)
 	o->cols = NULL;
 	o->hdr = o->missing = NULL;
 }
+
+void csv_put_num(FILE *fp, double v, int prec)
+{
+	char b[64];
+
+	fputc(',', fp);
+	if (isfinite(v)) {
+		num_fmt(b, sizeof b, v, prec);
+		fputs(b, fp);
+	}
+}

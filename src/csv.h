@@ -163,4 +163,9 @@ int csv_out_ready(struct csv_out *o, struct rs_err *err);
 int csv_out_lacks(const struct csv_out *o, const char *name);
 void csv_out_close(struct csv_out *o);
 
+/* ",V" to fp, V as num_fmt writes it with prec decimals, or "," alone when
+ * v is not finite (unknown): one number field of a CSV line after its
+ * first.  Report's and the budget's CSV write their figures through it. */
+void csv_put_num(FILE *fp, double v, int prec);
+
 #endif

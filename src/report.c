@@ -1115,18 +1115,6 @@ static void report_human(FILE *fp, const struct analysis_result *r, const struct
 
 /* ---- csv ---- */
 
-/* ",value" (empty when unknown). */
-static void csv_num(FILE *fp, double v, int prec)
-{
-	char b[64];
-
-	fputc(',', fp);
-	if (isfinite(v)) {
-		num_fmt(b, sizeof b, v, prec);
-		fputs(b, fp);
-	}
-}
-
 static void csv_depth(FILE *fp, unsigned d)
 {
 	if (d)
@@ -1140,8 +1128,8 @@ static void csv_verdict(FILE *fp, const struct analysis_delta *d)
 {
 	int ok = d != NULL && d->valid;
 
-	csv_num(fp, ok ? d->ci.lo : NAN, 4);
-	csv_num(fp, ok ? d->ci.hi : NAN, 4);
+	csv_put_num(fp, ok ? d->ci.lo : NAN, 4);
+	csv_put_num(fp, ok ? d->ci.hi : NAN, 4);
 	fprintf(fp, ",%s", report_verdict(d));
 }
 
@@ -1149,10 +1137,10 @@ static void csv_delta(FILE *fp, const struct analysis_delta *d)
 {
 	int ok = d != NULL && d->valid;
 
-	csv_num(fp, ok ? d->d_rps : NAN, 2);
-	csv_num(fp, ok ? d->d_pct : NAN, 2);
-	csv_num(fp, ok ? d->d_avg : NAN, 4);
-	csv_num(fp, ok ? d->ratio : NAN, 4);
+	csv_put_num(fp, ok ? d->d_rps : NAN, 2);
+	csv_put_num(fp, ok ? d->d_pct : NAN, 2);
+	csv_put_num(fp, ok ? d->d_avg : NAN, 4);
+	csv_put_num(fp, ok ? d->ratio : NAN, 4);
 }
 
 static void report_csv(FILE *fp, const struct analysis_result *r, const struct report_opts *o)
@@ -1178,24 +1166,24 @@ static void report_csv(FILE *fp, const struct analysis_result *r, const struct r
 		fputc(',', fp);
 		report_depths(a->rps, b, sizeof b);
 		csv_put_field(fp, b);
-		csv_num(fp, a->rps_at_1, 2);
-		csv_num(fp, a->peak_rps, 2);
+		csv_put_num(fp, a->rps_at_1, 2);
+		csv_put_num(fp, a->peak_rps, 2);
 		csv_depth(fp, a->peak_depth);
 		csv_depth(fp, a->sat_depth);
-		csv_num(fp, a->gain, 4);
-		csv_num(fp, a->fit.a_us, 4);
-		csv_num(fp, a->fit.b_us, 4);
-		csv_num(fp, a->fit.asymptote, 2);
-		csv_num(fp, a->fit.r2, 4);
-		csv_num(fp, a->max_cv, 4);
+		csv_put_num(fp, a->gain, 4);
+		csv_put_num(fp, a->fit.a_us, 4);
+		csv_put_num(fp, a->fit.b_us, 4);
+		csv_put_num(fp, a->fit.asymptote, 2);
+		csv_put_num(fp, a->fit.r2, 4);
+		csv_put_num(fp, a->max_cv, 4);
 		fprintf(fp, ",%zu,%s,", a->rps->npts, fit_status[a->fit.status]);
 		sbuf_fixed(&sb, b, sizeof b);
 		for (size_t k = 0; k < a->nunstable && !sb.cut; k++)
 			sbuf_item(&sb, " ", "%u", a->unstable[k].depth);
 		csv_put_field(fp, b);
 		fprintf(fp, ",%s", report_bound_name(a->bound));
-		csv_num(fp, a->server_cpu, 4);
-		csv_num(fp, a->client_cpu, 4);
+		csv_put_num(fp, a->server_cpu, 4);
+		csv_put_num(fp, a->client_cpu, 4);
 		fputc(',', fp);
 		if (c)
 			csv_put_field(fp, r->baseline);
@@ -1209,17 +1197,17 @@ static void report_csv(FILE *fp, const struct analysis_result *r, const struct r
 			csv_put_field(fp, b);
 		}
 		/* The interval columns, after every older one. */
-		csv_num(fp, a->sat_lo, 0);
-		csv_num(fp, a->sat_hi, 0);
+		csv_put_num(fp, a->sat_lo, 0);
+		csv_put_num(fp, a->sat_hi, 0);
 		fprintf(fp, ",%s", report_saturated(a->saturated));
-		csv_num(fp, a->fit.asymptote_lo, 2);
-		csv_num(fp, a->fit.asymptote_hi, 2);
+		csv_put_num(fp, a->fit.asymptote_lo, 2);
+		csv_put_num(fp, a->fit.asymptote_hi, 2);
 		csv_verdict(fp, c ? &c->at_1 : NULL);
 		csv_verdict(fp, c ? &c->at_peak : NULL);
 		csv_verdict(fp, c && r->depth ? &c->at_depth : NULL);
-		csv_num(fp, a->peak_lo, 2);
-		csv_num(fp, a->peak_hi, 2);
-		csv_num(fp, a->top_rps, 2);
+		csv_put_num(fp, a->peak_lo, 2);
+		csv_put_num(fp, a->peak_hi, 2);
+		csv_put_num(fp, a->top_rps, 2);
 		csv_depth(fp, a->top_depth);
 		csv_depth(fp, c ? c->at_peak.avg_depth : 0);
 		sbuf_fixed(&sb, b, sizeof b);

@@ -30,6 +30,10 @@ struct conn;
  * reading it unbounded is how a server would exhaust rsweep's memory. */
 #define TARGET_MAX_REPLY ((size_t)64 << 20)
 
+/* Seconds without a reply before a command (or a point) fails, when
+ * --timeout is 0: run's and agent's default alike. */
+#define TARGET_DEFAULT_TIMEOUT 10
+
 /* TLS on the connection, as redis-cli's options mean it.  Certificates and
  * host names are verified unless insecure is set. */
 struct target_tls {

@@ -452,6 +452,13 @@ void targets_blank_password(char *spec)
 		*p = '*';
 }
 
+const char *targets_env_password(void)
+{
+	const char *pw = getenv("REDISCLI_AUTH");
+
+	return pw != NULL && *pw != '\0' ? pw : NULL;
+}
+
 void targets_def_free(struct targets_def *d)
 {
 	free(d->path);

@@ -84,4 +84,8 @@ void targets_blank_password(char *spec);
 void targets_def_free(struct targets_def *d);
 void targets_free(struct targets *ts);
 
+/* The password from the environment, as redis-cli takes it: REDISCLI_AUTH,
+ * an empty one meaning none (NULL). */
+const char *targets_env_password(void);
+
 #endif
