@@ -1,20 +1,24 @@
 #!/bin/sh
 # A/A at one depth (issue 26): two spawned servers from one binary, the
 # seed's default test list (sweeps/redis-benchmark-default.sweep) at P=1,
-# three repeats each, interleaved.  No test may be called faster or slower,
-# and the prose never states a difference without its verdict: every
-# "higher throughput" or "lower throughput" sentence carries ": faster)" or
-# ": slower)".
+# three repeats each, interleaved.  Hardly any test may be called faster
+# or slower, and the prose never states a difference without its verdict:
+# every "higher throughput" or "lower throughput" sentence carries
+# ": faster)" or ": slower)".
 #
 # Why this is not flaky.  The prose check does not depend on the figures:
-# it holds on every run.  The verdicts are the ratio's 95% interval from
-# the three paired repeats (Student's t on 2 degrees of freedom), which must
-# lie wholly beyond 1 +- 3% for a verdict; each takes a false one about 3%
-# of the time (tests/bench/aa_bench.sh measures it), so across 19 tests a
-# run may hold one.  A run with a false verdict is run again from a fresh
-# file, with a note, up to three times; a real fault (one target's rows
-# taken for the other's, a verdict from a point ratio alone) fails all
-# three.  No timing is asserted; every run is bounded by -n and --timeout.
+# it holds on every run.  The verdicts are each ratio's own 95% interval
+# from the paired repeats, which must lie wholly beyond 1 +- 3% for a
+# verdict; each comparison takes a false one at most a few percent of the
+# time (tests/bench/aa_bench.sh measured 2.6% of 190 verdicts, pinned or
+# not, with CI and a make check loading the machine), so 19 comparisons
+# hold about half a false verdict a run, now and then two.  A run passes
+# with at most two of 19; one with more is run again from a fresh file,
+# with a note, up to three times (three runs of three or more: under one in
+# a million at 2.6%).  A real fault (one target's rows taken for the
+# other's, a verdict from a point ratio alone, an interval too narrow)
+# gives many in every run.  No timing is asserted; every run is bounded by
+# -n and --timeout.
 #
 # Why on one CPU.  On a 2-core machine the scheduler may keep one server on
 # rsweep's core and the other on the free one for a whole run: at P=1 with
@@ -54,9 +58,9 @@ $(cat "$T/prose-$1.txt")"
 			   next }
 		 $col["label"] == "b" { n++; v = $col["verdict_at_1"]
 			   printf "%s: %s\n", $col["test"], v
-			   if (v != "same" && v != "cannot tell") bad = 1 }
+			   if (v != "same" && v != "cannot tell") bad++ }
 		 END { if (n != 19) { print n + 0 " rows for label b, wanted 19"; exit 2 }
-		       exit bad }' "$T/rep-$1.csv" >"$T/verdicts-$1"
+		       exit (bad > 2) }' "$T/rep-$1.csv" >"$T/verdicts-$1"
 }
 
 for n in 1 2 3; do
@@ -67,4 +71,5 @@ for n in 1 2 3; do
 	grep -q "rows for label b" "$T/verdicts-$n" && fail "$(cat "$T/verdicts-$n")"
 	echo "note: A/A run $n: $(grep -E ': (faster|slower)$' "$T/verdicts-$n" | tr '\n' ';')" >&2
 done
-fail "one binary against itself was called faster or slower in three runs: $(cat "$T"/verdicts-*)"
+fail "one binary against itself was called faster or slower more than twice in each of three \
+runs: $(cat "$T"/verdicts-*)"
