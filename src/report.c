@@ -166,12 +166,70 @@ static const char *report_verdict_words(char *buf, size_t size, const struct ana
 
 /* ---- prose ---- */
 
+/* A ratio's interval as the prose writes it: its estimate, low and high
+ * ends, each into a buffer of 32. */
+static void report_ci_words(const struct stats_ci *ci, char *x, char *y, char *z)
+{
+	analysis_fmt_ratio(x, 32, ci->est);
+	analysis_fmt_ratio(y, 32, ci->lo);
+	analysis_fmt_ratio(z, 32, ci->hi);
+}
+
+/* The latency's part of c's sentence into latw (size): at one common
+ * depth, named when it is not the throughput's; a difference only with
+ * its verdict, as for throughput, and nothing without an interval. */
+static void report_prose_latency(const struct analysis_result *r, const struct analysis_cmp *c,
+				 const struct analysis_delta *d, char *latw, size_t size)
+{
+	char at[2 * ROW_STR + 96] = "", lat[64], x[32], y[32], z[32];
+	const struct analysis_series *sb = &r->series[c->base], *sa = &r->series[c->other];
+	unsigned deeper = sb->sat_depth > sa->sat_depth ? sb->sat_depth : sa->sat_depth;
+	const struct analysis_series *open = sb->saturated == KNEE_SAT_NO ? sb : sa;
+
+	latw[0] = '\0';
+	if (!isfinite(d->d_avg) || d->avg_verdict == KNEE_UNKNOWN)
+		return;
+	if (!r->depth && (d->base_depth != 1 || d->depth != 1)) {
+		if (sb->saturated == KNEE_SAT_NO && sa->saturated == KNEE_SAT_NO)
+			snprintf(at, sizeof at, " at P=%u (neither saturated by P=%u)", d->avg_depth,
+				 d->avg_depth);
+		else if (sb->saturated == KNEE_SAT_NO || sa->saturated == KNEE_SAT_NO)
+			/* One saturation depth: the other is past the data. */
+			snprintf(at, sizeof at, " at P=%u (%s%s; %s not saturated by P=%u)",
+				 d->avg_depth, d->avg_depth == deeper ? "the saturation depth of "
+				 : "the common depth nearest the saturation depth of ",
+				 open == sb ? sa->rps->label : sb->rps->label, open->rps->label,
+				 open->rps->pts[open->rps->npts - 1].depth);
+		else
+			snprintf(at, sizeof at, " at P=%u (%s)", d->avg_depth,
+				 d->avg_depth == deeper ? "the deeper saturation depth"
+				 : "the common depth nearest the deeper saturation depth");
+	}
+	fshort(lat, sizeof lat, d->d_avg, 3);
+	report_ci_words(&d->avg_ci, x, y, z);
+	switch (d->avg_verdict) {
+	case KNEE_FASTER:
+	case KNEE_SLOWER:
+		snprintf(latw, size, " and a %sms %s average latency (%sx, 95%% interval %sx..%sx)%s",
+			 lat, d->avg_verdict == KNEE_FASTER ? "higher" : "lower", x, y, z, at);
+		break;
+	case KNEE_SAME:
+		snprintf(latw, size, ", with the same average latency (%sx, 95%% interval "
+			 "%sx..%sx)%s", x, y, z, at);
+		break;
+	default:
+		snprintf(latw, size, ", with an average latency that cannot be told apart (%sx, "
+			 "95%% interval %sx..%sx)%s", x, y, z, at);
+		break;
+	}
+}
+
 int report_prose(const struct analysis_result *r, const struct analysis_cmp *c, char *buf,
 		 size_t size)
 {
 	const struct analysis_delta *d = analysis_cmp_delta(r, c);
 	const struct series *b = r->series[c->base].rps, *a = r->series[c->other].rps;
-	char rps[64], lat[64], x[32], y[32], z[32], thr[256], where[2 * ROW_STR + 64] = "";
+	char rps[64], x[32], y[32], z[32], thr[256], where[2 * ROW_STR + 64] = "";
 	char latw[2 * ROW_STR + 256] = "", tail[64] = "";
 
 	if (!d->valid)
@@ -185,9 +243,7 @@ int report_prose(const struct analysis_result *r, const struct analysis_cmp *c, 
 	/* Throughput: the verdict decides the words, never the point ratio
 	 * alone (a ratio whose interval holds 1 is no speed-up). */
 	fshort(rps, sizeof rps, d->d_rps / 1000, 2);
-	analysis_fmt_ratio(x, sizeof x, d->ci.est);
-	analysis_fmt_ratio(y, sizeof y, d->ci.lo);
-	analysis_fmt_ratio(z, sizeof z, d->ci.hi);
+	report_ci_words(&d->ci, x, y, z);
 	switch (d->verdict) {
 	case KNEE_FASTER:
 	case KNEE_SLOWER:
@@ -214,52 +270,7 @@ int report_prose(const struct analysis_result *r, const struct analysis_cmp *c, 
 			 "measure again with --repeat 5)", where);
 		break;
 	}
-	/* Latency: at one common depth, named when it is not the depth above;
-	 * a difference only with its verdict, as for throughput (none without
-	 * an interval: nothing is said of latency then). */
-	if (isfinite(d->d_avg) && d->avg_verdict != KNEE_UNKNOWN) {
-		char at[2 * ROW_STR + 96] = "";
-		const struct analysis_series *sb = &r->series[c->base], *sa = &r->series[c->other];
-		unsigned deeper = sb->sat_depth > sa->sat_depth ? sb->sat_depth : sa->sat_depth;
-		const struct analysis_series *open = sb->saturated == KNEE_SAT_NO ? sb : sa;
-
-		if (!r->depth && (d->base_depth != 1 || d->depth != 1)) {
-			if (sb->saturated == KNEE_SAT_NO && sa->saturated == KNEE_SAT_NO)
-				snprintf(at, sizeof at, " at P=%u (neither saturated by P=%u)",
-					 d->avg_depth, d->avg_depth);
-			else if (sb->saturated == KNEE_SAT_NO || sa->saturated == KNEE_SAT_NO)
-				/* One saturation depth: the other is past the data. */
-				snprintf(at, sizeof at, " at P=%u (%s%s; %s not saturated by P=%u)",
-					 d->avg_depth, d->avg_depth == deeper ? "the saturation depth of "
-					 : "the common depth nearest the saturation depth of ",
-					 open == sb ? sa->rps->label : sb->rps->label, open->rps->label,
-					 open->rps->pts[open->rps->npts - 1].depth);
-			else
-				snprintf(at, sizeof at, " at P=%u (%s)", d->avg_depth,
-					 d->avg_depth == deeper ? "the deeper saturation depth"
-					 : "the common depth nearest the deeper saturation depth");
-		}
-		fshort(lat, sizeof lat, d->d_avg, 3);
-		analysis_fmt_ratio(x, sizeof x, d->avg_ci.est);
-		analysis_fmt_ratio(y, sizeof y, d->avg_ci.lo);
-		analysis_fmt_ratio(z, sizeof z, d->avg_ci.hi);
-		switch (d->avg_verdict) {
-		case KNEE_FASTER:
-		case KNEE_SLOWER:
-			snprintf(latw, sizeof latw, " and a %sms %s average latency (%sx, 95%% interval "
-				 "%sx..%sx)%s", lat, d->avg_verdict == KNEE_FASTER ? "higher" : "lower",
-				 x, y, z, at);
-			break;
-		case KNEE_SAME:
-			snprintf(latw, sizeof latw, ", with the same average latency (%sx, 95%% "
-				 "interval %sx..%sx)%s", x, y, z, at);
-			break;
-		default:
-			snprintf(latw, sizeof latw, ", with an average latency that cannot be told "
-				 "apart (%sx, 95%% interval %sx..%sx)%s", x, y, z, at);
-			break;
-		}
-	}
+	report_prose_latency(r, c, d, latw, sizeof latw);
 	return snprintf(buf, size, "%s: %s showed %s%s%s.", a->test, a->label, thr, latw, tail);
 }
 
