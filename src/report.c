@@ -896,30 +896,25 @@ static void report_delta_row(struct rtab *t, const struct analysis_result *r,
 	}
 	rtab_add(t, fnum(b1, sizeof b1, d->base_rps, 0));
 	rtab_add(t, fnum(b1, sizeof b1, d->rps, 0));
-	if (!wide) {
-		if (isfinite(d->ratio))
-			rtab_addf(t, "%sx", analysis_fmt_ratio(b1, sizeof b1, d->ratio));
+	if (wide) {
+		rtab_add(t, fsigned(b1, sizeof b1, d->d_rps, 0));
+		if (isfinite(d->d_pct))
+			rtab_addf(t, "%s%%", fsigned(b1, sizeof b1, d->d_pct, 1));
 		else
 			rtab_add(t, "-");
-		rtab_add(t, fratio_ci(b1, sizeof b1, &d->ci));
-		rtab_add(t, report_verdict_words(b1, sizeof b1, d));
-		return;
+		if (isfinite(d->d_avg) && d->avg_depth != d->depth)
+			rtab_addf(t, "%s at P=%u", fsigned(b1, sizeof b1, d->d_avg, 3), d->avg_depth);
+		else
+			rtab_add(t, fsigned(b1, sizeof b1, d->d_avg, 3));
 	}
-	rtab_add(t, fsigned(b1, sizeof b1, d->d_rps, 0));
-	if (isfinite(d->d_pct))
-		rtab_addf(t, "%s%%", fsigned(b1, sizeof b1, d->d_pct, 1));
-	else
-		rtab_add(t, "-");
-	if (isfinite(d->d_avg) && d->avg_depth != d->depth)
-		rtab_addf(t, "%s at P=%u", fsigned(b1, sizeof b1, d->d_avg, 3), d->avg_depth);
-	else
-		rtab_add(t, fsigned(b1, sizeof b1, d->d_avg, 3));
 	if (isfinite(d->ratio))
 		rtab_addf(t, "%sx", analysis_fmt_ratio(b1, sizeof b1, d->ratio));
 	else
 		rtab_add(t, "-");
 	rtab_add(t, fratio_ci(b1, sizeof b1, &d->ci));
 	rtab_add(t, report_verdict_words(b1, sizeof b1, d));
+	if (!wide)
+		return;
 	if (c->ndepths > 1 && isfinite(c->ratio_min)) {
 		char lo[32], hi[32];
 
