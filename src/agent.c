@@ -19,7 +19,6 @@
 #include "host.h"
 #include "log.h"
 #include "sbuf.h"
-#include "sweep.h"
 #include "workload.h"
 #include "xalloc.h"
 
@@ -292,7 +291,7 @@ static void agent_point(struct agent *a, const struct agentmsg_point *p, struct 
 			.nrand = w.v[0].nrand, .keyspace = p->keyspace, .seed = p->seed,
 			.depth = p->depth, .mode = p->window ? ENGINE_WINDOW : ENGINE_LOCKSTEP,
 			.requests = p->requests, .duration = p->duration, .timeout = p->timeout,
-			.max_reply = sweep_max_reply(p->data_size), .expect = w.v[0].expect,
+			.max_reply = workload_max_reply(p->data_size), .expect = w.v[0].expect,
 			.stop = &a->abandon,
 		};
 		int rc;

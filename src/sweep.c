@@ -560,15 +560,6 @@ int sweep_row_sanitise(struct rs_row *row, char *why, size_t size)
 	return dropped;
 }
 
-uint64_t sweep_max_reply(uint64_t data_size)
-{
-	/* The largest reply a catalogue test gets is LRANGE_600: 600 values
-	 * of data_size bytes with their headers, well under 700 each. */
-	uint64_t need = data_size * 700 + 65536;
-
-	return need > SWEEP_MAX_REPLY_FLOOR ? need : SWEEP_MAX_REPLY_FLOOR;
-}
-
 /* What the engine measured and the server counted around one point. */
 struct sweep_sample {
 	struct engine_result res;
@@ -783,7 +774,7 @@ static enum sweep_step sweep_measure(struct sweep *s, const struct workload_test
 		.mode = p->rate > 0 ? ENGINE_WINDOW : cfg->mode, .rate = (double)p->rate,
 		.arrivals = cfg->arrivals,
 		.requests = cfg->requests, .duration = cfg->duration, .timeout = cfg->timeout,
-		.max_reply = sweep_max_reply(cfg->data_size), .expect = t->expect, .stop = cfg->stop,
+		.max_reply = workload_max_reply(cfg->data_size), .expect = t->expect, .stop = cfg->stop,
 	};
 	struct sweep_sample m;
 	enum sweep_step step;
@@ -1162,9 +1153,7 @@ static void sweep_precision_init(const struct sweep_config *cfg, const struct wo
 
 		/* The rows of this label measured this way: another mode's
 		 * repeats are another point's. */
-		if (strcmp(row->label, cfg->label) != 0 ||
-		    strcmp(row->mode != ROW_MODE_NONE ? row_mode_name(row->mode) : "lockstep",
-			   mode) != 0)
+		if (strcmp(row->label, cfg->label) != 0 || !sweep_plan_same_way(row, mode, NULL))
 			continue;
 		for (size_t t = 0; t < w->n; t++)
 			if (strcmp(w->v[t].name, row->test) == 0)

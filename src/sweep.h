@@ -137,11 +137,5 @@ int sweep_row_sanitise(struct rs_row *row, char *why, size_t size);
  * keep up with that rate. */
 #define SWEEP_RATE_SHORT 0.05
 
-/* No point fails on a reply smaller than this. */
-#define SWEEP_MAX_REPLY_FLOOR ((uint64_t)64 << 20)
-/* The largest reply a point accepts at -d data_size (engine_job.max_reply):
- * more than any catalogue test can get, so only a broken or hostile server
- * reaches it.  At least SWEEP_MAX_REPLY_FLOOR. */
-uint64_t sweep_max_reply(uint64_t data_size);
 
 #endif

@@ -118,12 +118,8 @@ void sweep_plan_mark_target(struct sweep_plan *plan, const struct workload *w, s
 					   .target = target };
 		struct sweep_point *kp = &key, **hit;
 
-		if (strcmp(row->label, label) != 0)
-			continue;
-		/* A point measured another way is another point. */
-		if (strcmp(row->mode != ROW_MODE_NONE ? row_mode_name(row->mode) : "lockstep", mode) != 0 ||
-		    (key.rate > 0 && strcmp(row->arrivals != ROW_ARRIVALS_NONE ?
-					    row_arrivals_name(row->arrivals) : "uniform", arrivals) != 0))
+		if (strcmp(row->label, label) != 0 ||
+		    !sweep_plan_same_way(row, mode, key.rate > 0 ? arrivals : NULL))
 			continue;
 		for (key.test = 0; key.test < w->n; key.test++)
 			if (strcmp(w->v[key.test].name, row->test) == 0)
@@ -146,4 +142,13 @@ void sweep_plan_free(struct sweep_plan *plan)
 	free(plan->v);
 	plan->v = NULL;
 	plan->n = plan->todo = 0;
+}
+
+int sweep_plan_same_way(const struct rs_rec *row, const char *mode, const char *arrivals)
+{
+	const char *m = row->mode != ROW_MODE_NONE ? row_mode_name(row->mode) : "lockstep";
+	const char *a = row->arrivals != ROW_ARRIVALS_NONE ? row_arrivals_name(row->arrivals) :
+			"uniform";
+
+	return strcmp(m, mode) == 0 && (arrivals == NULL || strcmp(a, arrivals) == 0);
 }

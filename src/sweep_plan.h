@@ -57,4 +57,11 @@ void sweep_plan_mark_target(struct sweep_plan *plan, const struct workload *w, s
 			    const char *label, const struct rs_rows *rows);
 void sweep_plan_free(struct sweep_plan *plan);
 
+/* Whether row was measured the way mode says ("lockstep", or "window";
+ * a row without the column is lock-step) and, unless arrivals is NULL (a
+ * closed loop, or a caller that compares no rates), with those arrivals
+ * ("uniform" for a row without the column): a point measured another way
+ * is another point, for --resume and --precision alike. */
+int sweep_plan_same_way(const struct rs_rec *row, const char *mode, const char *arrivals);
+
 #endif

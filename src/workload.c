@@ -529,3 +529,12 @@ int workload_prepare_cmds(const struct workload_test *t, uint64_t count, uint64_
 	}
 	return rc;
 }
+
+uint64_t workload_max_reply(uint64_t data_size)
+{
+	/* The largest reply a catalogue test gets is LRANGE_600: 600 values
+	 * of data_size bytes with their headers, well under 700 each. */
+	uint64_t need = data_size * 700 + 65536;
+
+	return need > WORKLOAD_MAX_REPLY_FLOOR ? need : WORKLOAD_MAX_REPLY_FLOOR;
+}

@@ -90,6 +90,13 @@ const char *const *workload_names(void);
  * it knows. */
 size_t workload_rank(const char *name);
 
+/* No point fails on a reply smaller than this. */
+#define WORKLOAD_MAX_REPLY_FLOOR ((uint64_t)64 << 20)
+/* The largest reply a point accepts at -d data_size (engine_job.max_reply):
+ * more than any catalogue test can get, so only a broken or hostile server
+ * reaches it.  At least WORKLOAD_MAX_REPLY_FLOOR. */
+uint64_t workload_max_reply(uint64_t data_size);
+
 /* Check that preparing t for count requests is reasonable (elements and
  * bytes), without building anything. */
 int workload_prepare_check(const struct workload_test *t, uint64_t count, uint64_t keyspace,

@@ -505,7 +505,7 @@ static int bad_run(enum bad_mode mode, unsigned clients, unsigned threads, unsig
 		.cmd = bad_ping, .len = BAD_PING_LEN, .depth = depth,
 		.requests = requests, .timeout = 1.0,
 		/* As a sweep sets it at -d 3. */
-		.max_reply = sweep_max_reply(3),
+		.max_reply = workload_max_reply(3),
 		.expect = ENGINE_REPLY_STATUS,
 	};
 	struct engine *e;

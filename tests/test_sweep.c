@@ -258,11 +258,11 @@ Test(sweep, max_reply_holds_lrange_600_at_any_data_size)
 		for (uint64_t v = d; v >= 10; v /= 10)
 			digits++;
 		/* "*600\r\n", then 600 times "$<d>\r\n<d bytes>\r\n". */
-		cr_assert_geq(sweep_max_reply(d), 6 + 600 * (1 + digits + 2 + d + 2), "-d %llu",
+		cr_assert_geq(workload_max_reply(d), 6 + 600 * (1 + digits + 2 + d + 2), "-d %llu",
 			      (unsigned long long)d);
-		cr_assert_geq(sweep_max_reply(d), SWEEP_MAX_REPLY_FLOOR);
+		cr_assert_geq(workload_max_reply(d), WORKLOAD_MAX_REPLY_FLOOR);
 	}
-	cr_assert_eq(sweep_max_reply(3), SWEEP_MAX_REPLY_FLOOR, "small values: the floor");
+	cr_assert_eq(workload_max_reply(3), WORKLOAD_MAX_REPLY_FLOOR, "small values: the floor");
 }
 
 Test(sweep, keyspace_lines_are_read_or_refused)

@@ -218,7 +218,7 @@ static void fk_run(enum fk_mode fmode, enum engine_mode mode, unsigned clients, 
 	struct target t = { .connect_timeout = 5, .timeout = 5 };
 	struct engine_job job = {
 		.cmd = fk_ping, .len = FK_PING_LEN, .depth = depth, .mode = mode,
-		.requests = n, .timeout = 5.0, .max_reply = sweep_max_reply(3),
+		.requests = n, .timeout = 5.0, .max_reply = workload_max_reply(3),
 		.expect = ENGINE_REPLY_STATUS,
 	};
 	struct rs_err err = { 0 };
