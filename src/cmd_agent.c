@@ -20,44 +20,6 @@ static void agent_on_signal(int sig)
 	agent_stop = 1;
 }
 
-int cmd_agent_control(const struct rs_config *cfg, struct targets_def *d, struct target *t,
-		      struct agentkey *key, struct rs_err *err)
-{
-	char spec[TARGETS_URI_MAX + 16];
-
-	memset(t, 0, sizeof *t);
-	if (cfg->control == NULL)
-		return rs_err_setk(err, RS_E_USAGE, "--control URI is needed");
-	if (cfg->agents_key == NULL)
-		return rs_err_setk(err, RS_E_USAGE, "--agents-key FILE is needed with --control: "
-				   "the key the leader and its agents sign their messages with "
-				   "(make one: head -c 32 /dev/urandom | base64 > FILE; chmod 600 "
-				   "FILE)");
-	if (strncmp(cfg->control, "redis://", 8) != 0 && strncmp(cfg->control, "rediss://", 9) != 0 &&
-	    strncmp(cfg->control, "unix://", 7) != 0)
-		/* Only the scheme is quoted, as for --target: the rest may hold
-		 * a password. */
-		return rs_err_setk(err, RS_E_USAGE, "--control '%.*s...' is not redis://, rediss:// "
-				   "or unix://", (int)strcspn(cfg->control, ":/@"), cfg->control);
-	snprintf(spec, sizeof spec, "control=%s", cfg->control);
-	if (targets_parse_one(spec, d, err) < 0)
-		return rs_err_as(err, RS_E_USAGE);
-	t->socket = d->kind == TARGETS_UNIX ? d->path : NULL;
-	t->host = d->host;
-	t->port = d->port;
-	t->dbnum = d->has_db ? d->dbnum : 0;
-	t->user = d->user;
-	t->password = d->password;
-	t->connect_timeout = cfg->connect_timeout;
-	t->timeout = cfg->timeout > 0 ? cfg->timeout : TARGET_DEFAULT_TIMEOUT;
-	if (d->tls) {
-		t->tls.on = 1;
-		cmd_tls_settings(cfg, &t->tls);
-	}
-	target_describe(t);
-	return agentkey_load(cfg->agents_key, key, err);
-}
-
 int cmd_agent(struct rs_config *cfg, struct rs_err *err)
 {
 	struct targets_def d = { 0 };

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "agentkey.h"
@@ -16,7 +15,6 @@
 #include "agents.h"
 #include "cmd.h"
 #include "histfile.h"
-#include "infile.h"
 #include "log.h"
 #include "progress.h"
 #include "spawn.h"
@@ -193,37 +191,6 @@ static int run_check_tls(const struct rs_config *cfg, struct rs_err *err)
 	if (cfg->key != NULL && cfg->cert == NULL)
 		return rs_err_set(err, "--key goes with --cert");
 	return cmd_tls_files_check(cfg, err);
-}
-
-int cmd_tls_files_check(const struct rs_config *cfg, struct rs_err *err)
-{
-	struct stat st;
-
-	if ((cfg->cacert != NULL && infile_check("--cacert", cfg->cacert, err) < 0) ||
-	    (cfg->cert != NULL && infile_check("--cert", cfg->cert, err) < 0) ||
-	    (cfg->key != NULL && infile_check("--key", cfg->key, err) < 0))
-		return -1;
-	if (cfg->cacertdir == NULL)
-		return 0;
-	if (stat(cfg->cacertdir, &st) < 0)
-		return rs_err_setk(err, RS_E_INPUT, "--cacertdir %s: %s", cfg->cacertdir,
-				   strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		return rs_err_setk(err, RS_E_INPUT, "--cacertdir %s: not a directory",
-				   cfg->cacertdir);
-	return 0;
-}
-
-void cmd_tls_settings(const struct rs_config *cfg, struct target_tls *tls)
-{
-	tls->insecure = cfg->insecure;
-	tls->sni = cfg->sni;
-	tls->cacert = cfg->cacert;
-	tls->cacertdir = cfg->cacertdir;
-	tls->cert = cfg->cert;
-	tls->key = cfg->key;
-	tls->ciphers = cfg->tls_ciphers;
-	tls->ciphersuites = cfg->tls_ciphersuites;
 }
 
 /* Checks that need more than one option; all before anything is touched. */
