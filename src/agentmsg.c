@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "agentmsg.h"
+#include "engine.h"
 #include "num.h"
 #include "sbuf.h"
 #include "workload.h"
@@ -203,7 +204,8 @@ static void agentmsg_encode(const struct agentmsg_def *defs, size_t n, const voi
 			break;
 		case AT_MODE:
 			snprintf(buf, sizeof buf, "%s",
-				 *(const int *)(const void *)(p + d->off) ? "window" : "lockstep");
+				 engine_mode_names[*(const int *)(const void *)(p + d->off) ?
+						   ENGINE_WINDOW : ENGINE_LOCKSTEP]);
 			break;
 		case AT_OK:
 			snprintf(buf, sizeof buf, "%s",
@@ -299,10 +301,12 @@ static int agentmsg_field(const struct agentmsg_def *d, const char *v, size_t n,
 		*(enum agentmsg_kind *)(void *)p = tmp[0] == 'w' ? AGENTMSG_WARMUP : AGENTMSG_POINT;
 		return 0;
 	case AT_MODE:
-		if (strcmp(tmp, "lockstep") != 0 && strcmp(tmp, "window") != 0)
-			return rs_err_setk(err, RS_E_INPUT, "field mode: '%.40s' is not lockstep or "
-					   "window", tmp);
-		*(int *)(void *)p = tmp[0] == 'w';
+		if (strcmp(tmp, engine_mode_names[ENGINE_LOCKSTEP]) != 0 &&
+		    strcmp(tmp, engine_mode_names[ENGINE_WINDOW]) != 0)
+			return rs_err_setk(err, RS_E_INPUT, "field mode: '%.40s' is not %s or %s", tmp,
+					   engine_mode_names[ENGINE_LOCKSTEP],
+					   engine_mode_names[ENGINE_WINDOW]);
+		*(int *)(void *)p = strcmp(tmp, engine_mode_names[ENGINE_WINDOW]) == 0;
 		return 0;
 	case AT_OK:
 		if (strcmp(tmp, "ok") != 0 && strcmp(tmp, "error") != 0)

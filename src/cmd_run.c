@@ -1033,8 +1033,8 @@ static int run_plan(struct rs_config *cfg, struct run_ui *ui, struct run_job *jo
 	run_warn_idle(cfg);
 	sweep_plan_build_rates(job->w.n, &cfg->pipeline, &job->rates, (unsigned)cfg->repeat,
 			       cfg->order == SWEEP_ORDER_SHUFFLED, cfg->seed, &job->plan);
-	job->plan.mode = job->rates.n > 0 || cfg->mode == ENGINE_WINDOW ? "window" : "lockstep";
-	job->plan.arrivals = cfg->arrivals == ENGINE_POISSON ? "poisson" : "uniform";
+	job->plan.mode = job->rates.n > 0 ? ENGINE_WINDOW : (enum engine_mode)cfg->mode;
+	job->plan.arrivals = (enum engine_arrivals)cfg->arrivals;
 	sweep_plan_interleave(&job->plan, job->ntg);
 	return 0;
 }

@@ -66,6 +66,13 @@ enum engine_arrivals {
 	ENGINE_POISSON,           /* exponential gaps of the same mean */
 };
 
+/* The names of the modes and the arrivals, in enum order: --mode's and
+ * --arrivals' values (the option table points here), the CSV's mode and
+ * arrivals columns (row.c, whose "" is a row without the column) and the
+ * agents' messages. */
+static const char *const engine_mode_names[] = { "lockstep", "window", NULL };
+static const char *const engine_arrivals_names[] = { "uniform", "poisson", NULL };
+
 /* Redis Cluster: keys that follow the slot map, and replies that
  * redirect.  NULL in engine_job.route for a plain server. */
 struct engine_route {

@@ -596,8 +596,7 @@ static void sweep_row_fill(const struct sweep *s, const struct workload_test *t,
 	if (p->rate > 0) {
 		row->rate_offered = (double)p->rate;
 		row->rate_short = row->rps < (double)p->rate * (1 - SWEEP_RATE_SHORT);
-		snprintf(row->arrivals, sizeof row->arrivals, "%s",
-			 cfg->arrivals == ENGINE_POISSON ? "poisson" : "uniform");
+		snprintf(row->arrivals, sizeof row->arrivals, "%s", engine_arrivals_names[cfg->arrivals]);
 		row->svc_p50_ms = (double)hist_percentile(&res->service, 50) / 1e6;
 		row->svc_p99_ms = (double)hist_percentile(&res->service, 99) / 1e6;
 		row->svc_p999_ms = (double)hist_percentile(&res->service, 99.9) / 1e6;
@@ -610,7 +609,7 @@ static void sweep_row_fill(const struct sweep *s, const struct workload_test *t,
 	row->data_size = (int64_t)cfg->data_size;
 	row->keyspace = (int64_t)cfg->keyspace;
 	snprintf(row->mode, sizeof row->mode, "%s",
-		 cfg->mode == ENGINE_WINDOW || p->rate > 0 ? "window" : "lockstep");
+		 engine_mode_names[p->rate > 0 ? ENGINE_WINDOW : cfg->mode]);
 	xstrlcpy(row->target, cfg->target->row_desc[0] ? cfg->target->row_desc : cfg->target->desc,
 		 sizeof row->target);
 	memcpy(row->redis_version, env->redis_version, sizeof row->redis_version);
@@ -1145,7 +1144,6 @@ static void sweep_precision_init(const struct sweep_config *cfg, const struct wo
 				 struct precision *pr)
 {
 	/* --precision takes no --rate: the mode alone tells the ways apart. */
-	const char *mode = cfg->mode == ENGINE_WINDOW ? "window" : "lockstep";
 
 	precision_init(pr, w->n, cfg->depths);
 	for (size_t r = 0; cfg->prior != NULL && r < cfg->prior->n; r++) {
@@ -1153,7 +1151,8 @@ static void sweep_precision_init(const struct sweep_config *cfg, const struct wo
 
 		/* The rows of this label measured this way: another mode's
 		 * repeats are another point's. */
-		if (strcmp(row->label, cfg->label) != 0 || !sweep_plan_same_way(row, mode, NULL))
+		if (strcmp(row->label, cfg->label) != 0 ||
+		    !sweep_plan_same_way(row, cfg->mode, 0, ENGINE_UNIFORM))
 			continue;
 		for (size_t t = 0; t < w->n; t++)
 			if (strcmp(w->v[t].name, row->test) == 0)

@@ -27,10 +27,6 @@ static const char *const sweep_flush_names[] = { "all", "db", "none", NULL };
 /* The order points run in (sweep_plan_build's shuffled). */
 enum sweep_order { SWEEP_ORDER_SEQUENTIAL, SWEEP_ORDER_SHUFFLED };
 static const char *const sweep_order_names[] = { "sequential", "shuffled", NULL };
-/* --mode's and --arrivals' values, in the order of enum engine_mode and
- * enum engine_arrivals. */
-static const char *const sweep_mode_names[] = { "lockstep", "window", NULL };
-static const char *const sweep_arrivals_names[] = { "uniform", "poisson", NULL };
 
 enum sweep_status {
 	SWEEP_OK,

@@ -104,8 +104,6 @@ void sweep_plan_mark_target(struct sweep_plan *plan, const struct workload *w, s
 	/* A file of a million rows against a plan of thousands of points:
 	 * each row finds its point by binary search, not by a scan. */
 	struct sweep_point **by = xcalloc(plan->n ? plan->n : 1, sizeof *by);
-	const char *mode = plan->mode != NULL ? plan->mode : "lockstep";
-	const char *arrivals = plan->arrivals != NULL ? plan->arrivals : "uniform";
 
 	for (size_t i = 0; i < plan->n; i++)
 		by[i] = &plan->v[i];
@@ -119,7 +117,7 @@ void sweep_plan_mark_target(struct sweep_plan *plan, const struct workload *w, s
 		struct sweep_point *kp = &key, **hit;
 
 		if (strcmp(row->label, label) != 0 ||
-		    !sweep_plan_same_way(row, mode, key.rate > 0 ? arrivals : NULL))
+		    !sweep_plan_same_way(row, plan->mode, key.rate > 0, plan->arrivals))
 			continue;
 		for (key.test = 0; key.test < w->n; key.test++)
 			if (strcmp(w->v[key.test].name, row->test) == 0)
@@ -144,11 +142,12 @@ void sweep_plan_free(struct sweep_plan *plan)
 	plan->n = plan->todo = 0;
 }
 
-int sweep_plan_same_way(const struct rs_rec *row, const char *mode, const char *arrivals)
+int sweep_plan_same_way(const struct rs_rec *row, enum engine_mode mode, int open,
+			enum engine_arrivals arrivals)
 {
-	const char *m = row->mode != ROW_MODE_NONE ? row_mode_name(row->mode) : "lockstep";
-	const char *a = row->arrivals != ROW_ARRIVALS_NONE ? row_arrivals_name(row->arrivals) :
-			"uniform";
+	enum engine_mode m = row->mode == ROW_MODE_WINDOW ? ENGINE_WINDOW : ENGINE_LOCKSTEP;
+	enum engine_arrivals a = row->arrivals == ROW_ARRIVALS_POISSON ? ENGINE_POISSON :
+				 ENGINE_UNIFORM;
 
-	return strcmp(m, mode) == 0 && (arrivals == NULL || strcmp(a, arrivals) == 0);
+	return m == mode && (!open || a == arrivals);
 }

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "depths.h"
+#include "engine.h"
 #include "rates.h"
 #include "row.h"
 #include "workload.h"
@@ -30,8 +31,8 @@ struct sweep_plan {
 	size_t todo;              /* points not done */
 	/* What the points' rows say in the mode and arrivals columns, so
 	 * that --resume skips only points measured the same way. */
-	const char *mode;         /* "lockstep" (NULL too) or "window" */
-	const char *arrivals;     /* with rates: "uniform" (NULL too) or "poisson" */
+	enum engine_mode mode;
+	enum engine_arrivals arrivals; /* with rates */
 };
 
 /* Every test x depth x repeat; shuffled (Fisher-Yates from seed) or in
@@ -57,11 +58,11 @@ void sweep_plan_mark_target(struct sweep_plan *plan, const struct workload *w, s
 			    const char *label, const struct rs_rows *rows);
 void sweep_plan_free(struct sweep_plan *plan);
 
-/* Whether row was measured the way mode says ("lockstep", or "window";
- * a row without the column is lock-step) and, unless arrivals is NULL (a
- * closed loop, or a caller that compares no rates), with those arrivals
- * ("uniform" for a row without the column): a point measured another way
- * is another point, for --resume and --precision alike. */
-int sweep_plan_same_way(const struct rs_rec *row, const char *mode, const char *arrivals);
+/* Whether row was measured in mode (a row without the column: lock-step)
+ * and, when open (an open-loop point), with arrivals (a row without the
+ * column: uniform): a point measured another way is another point, for
+ * --resume and --precision alike. */
+int sweep_plan_same_way(const struct rs_rec *row, enum engine_mode mode, int open,
+			enum engine_arrivals arrivals);
 
 #endif

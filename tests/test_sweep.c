@@ -169,8 +169,8 @@ Test(sweep, resume_tells_modes_and_rates_apart)
 	cr_assert_eq(workload_select("get", 3, &w, &err), 0, "%s", err.msg);
 	sweep_plan_build_rates(w.n, &d, &rates, 1, 1, 5, &plan);
 	cr_assert_eq(plan.n, 4);
-	plan.mode = "window";
-	plan.arrivals = "uniform";
+	plan.mode = ENGINE_WINDOW;
+	plan.arrivals = ENGINE_UNIFORM;
 	fill(&r, "a", "GET", 1, 1, 100, NAN);     /* lock-step: another point */
 	snprintf(r.mode, sizeof r.mode, "lockstep");
 	push(&rows, &r);
