@@ -24,7 +24,7 @@ int cmd_agent(struct rs_config *cfg, struct rs_err *err)
 {
 	struct targets_def d = { 0 };
 	struct target ctl;
-	struct agentkey *key = xcalloc(1, sizeof *key);
+	struct agentkey *key;
 	struct agent_config ac = { 0 };
 	struct sigaction sa;
 	int rc;
@@ -45,10 +45,9 @@ int cmd_agent(struct rs_config *cfg, struct rs_err *err)
 		if (strpbrk(u, "*?[") == NULL && agentmsg_target_ok(u, NULL, err) < 0)
 			return rs_err_prefix(err, "--allow-target"), rs_err_as(err, RS_E_USAGE);
 	}
-	if (cmd_tls_files_check(cfg, err) < 0) {
-		free(key);
+	if (cmd_tls_files_check(cfg, err) < 0)
 		return -1;
-	}
+	key = xcalloc(1, sizeof *key);
 	if (cmd_agent_control(cfg, &d, &ctl, key, err) < 0) {
 		targets_def_free(&d);
 		agentkey_clear(key);

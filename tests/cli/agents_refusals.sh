@@ -50,7 +50,7 @@ ccli set "rsweep:run:$run:leader" "$v 1 x" ex 60 >/dev/null
 ccli set rsweep:claim:h1 "$run" ex 60 >/dev/null
 now=$(ccli time | head -1)
 base="v $v run $run kind point target unix://$SOCK mode lockstep threads 1 seed 1 requests 10
-duration 0 timeout 5 start $((now + 1))000000000"
+duration 0 timeout 5 start $((now + 5))000000000"
 # shellcheck disable=SC2086
 sxadd "$KEYF" rsweep:work:h1 $base point 1 test SET data 536870912 depth 1000000 clients 1 \
 	keyspace 0
@@ -90,7 +90,7 @@ wait_for 5 "the listener started" test -S "$T/attacker.sock"
 ccli set rsweep:claim:x1 "$run" ex 60 >/dev/null
 now=$(ccli time | head -1)
 base="v $v run $run kind point mode lockstep threads 1 seed 1 requests 10 duration 0 timeout 5
-start $((now + 1))000000000 test GET data 3 depth 1 clients 1 keyspace 0"
+start $((now + 5))000000000 test GET data 3 depth 1 clients 1 keyspace 0"
 # shellcheck disable=SC2086
 sxadd "$KEYF" rsweep:work:x1 $base point 3 target "unix://$T/attacker.sock"
 wait_for 20 "the refusal in the results" sh -c \
@@ -114,7 +114,7 @@ ccli set "rsweep:run:$run2:leader" "$v 1 x" ex 60 >/dev/null
 ccli set rsweep:claim:y1 "$run2" ex 60 >/dev/null
 now=$(ccli time | head -1)
 base="v $v run $run2 kind point mode lockstep threads 1 seed 1 requests 10 duration 0 timeout 5
-start $((now + 1))000000000 test GET data 3 depth 1 clients 1 keyspace 0
+start $((now + 5))000000000 test GET data 3 depth 1 clients 1 keyspace 0
 target unix://$T/attacker.sock"
 head -c 32 /dev/urandom | base64 >"$T/other.key" && chmod 600 "$T/other.key"
 # shellcheck disable=SC2086
@@ -136,7 +136,7 @@ agent_beats y1 || fail "agent y1 died of a forged point: $(tail -3 "$T/agent-y1.
 # The same key signs the same attack through: the refusals above are the
 # signature's, not some other check's.
 now=$(ccli time | head -1)
-base2=$(echo "$base" | sed "s/start [0-9]*/start $((now + 1))000000000/")
+base2=$(echo "$base" | sed "s/start [0-9]*/start $((now + 5))000000000/")
 # shellcheck disable=SC2086
 sxadd "$KEYF" rsweep:work:y1 $base2 point 6
 wait_for 20 "the listener reached by a signed point" test -s "$T/attacker.log"
