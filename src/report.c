@@ -1,5 +1,6 @@
-/* report.c: analysis results as aligned text, markdown, csv or json, and
- * the comparisons as sentences. */
+/* report.c: analysis results as aligned text or markdown, the comparisons
+ * as sentences, and report_write, which picks the writer (report_data.c
+ * writes csv and json, report_notes.c the notes). */
 #include "config.h"
 
 #include <errno.h>
@@ -9,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv.h"
 #include "depths.h"
 #include "num.h"
 #include "report.h"
+#include "report_int.h"
 #include "sbuf.h"
 #include "vec.h"
 #include "xalloc.h"
@@ -23,7 +24,7 @@
 /* ---- numbers as text ---- */
 
 /* v with prec decimals, or "-" when unknown. */
-static const char *fnum(char *buf, size_t size, double v, int prec)
+const char *report_fnum(char *buf, size_t size, double v, int prec)
 {
 	if (!isfinite(v))
 		snprintf(buf, size, "-");
@@ -47,7 +48,7 @@ static const char *fsigned(char *buf, size_t size, double v, int prec)
 	char tmp[64];
 
 	if (!isfinite(v))
-		return fnum(buf, size, v, prec);
+		return report_fnum(buf, size, v, prec);
 	num_fmt(tmp, sizeof tmp, fabs(v), prec);
 	snprintf(buf, size, "%s%s", fzero(tmp) ? "" : v < 0 ? "-" : "+", tmp);
 	return buf;
@@ -70,7 +71,7 @@ static void fshort(char *buf, size_t size, double v, int prec)
 		buf[--n] = '\0';
 }
 
-static const char *fdepth(char *buf, size_t size, unsigned d)
+const char *report_fdepth(char *buf, size_t size, unsigned d)
 {
 	if (d == 0)
 		snprintf(buf, size, "-");
@@ -89,20 +90,14 @@ void report_depths(const struct series *s, char *buf, size_t size)
 	free(v);
 }
 
-/* The fit statuses as csv and json spell them. */
-static const char *const fit_status[] = {
-	[FIT_OK] = "ok", [FIT_TOO_FEW] = "too_few", [FIT_NONPOSITIVE] = "nonpositive",
-	[FIT_POOR] = "poor", [FIT_FALLS] = "falls", [FIT_PATTERN] = "pattern",
-};
-
 /* "yes", "no", or "" when unknown. */
-static const char *report_saturated(enum knee_sat s)
+const char *report_saturated(enum knee_sat s)
 {
 	return s == KNEE_SAT_YES ? "yes" : s == KNEE_SAT_NO ? "no" : "";
 }
 
 /* A verdict as csv and json spell it: "" when there is none. */
-static const char *report_verdict(const struct analysis_delta *d)
+const char *report_verdict(const struct analysis_delta *d)
 {
 	return d != NULL && d->valid && d->verdict != KNEE_UNKNOWN ? knee_verdict_name(d->verdict) : "";
 }
@@ -114,15 +109,15 @@ static const char *fci(char *buf, size_t size, double v, double lo, double hi)
 	char a[32], b[32], c[32];
 
 	if (!isfinite(v))
-		return fnum(buf, size, v, 0);
+		return report_fnum(buf, size, v, 0);
 	if (!isfinite(lo) || !(v > 0))
-		return fnum(buf, size, v, 0);
+		return report_fnum(buf, size, v, 0);
 	if (isfinite(hi))
-		snprintf(buf, size, "%s (%s%%..%s%%)", fnum(a, sizeof a, v, 0),
+		snprintf(buf, size, "%s (%s%%..%s%%)", report_fnum(a, sizeof a, v, 0),
 			 fsigned(b, sizeof b, 100 * (lo / v - 1), 1),
 			 fsigned(c, sizeof c, 100 * (hi / v - 1), 1));
 	else
-		snprintf(buf, size, "%s (%s%%..)", fnum(a, sizeof a, v, 0),
+		snprintf(buf, size, "%s (%s%%..)", report_fnum(a, sizeof a, v, 0),
 			 fsigned(b, sizeof b, 100 * (lo / v - 1), 1));
 	return buf;
 }
@@ -133,7 +128,7 @@ static const char *fratio_ci(char *buf, size_t size, const struct stats_ci *c)
 	char a[32], b[32];
 
 	if (!isfinite(c->lo) || !isfinite(c->hi))
-		return fnum(buf, size, NAN, 2);
+		return report_fnum(buf, size, NAN, 2);
 	snprintf(buf, size, "%sx..%sx", analysis_fmt_ratio(a, sizeof a, c->lo),
 		 analysis_fmt_ratio(b, sizeof b, c->hi));
 	return buf;
@@ -414,7 +409,7 @@ static int report_any_bound(const struct analysis_result *r)
 	return 0;
 }
 
-static const char *report_bound_name(enum analysis_bound b)
+const char *report_bound_name(enum analysis_bound b)
 {
 	return b == BOUND_SERVER ? "server" : b == BOUND_CLIENT ? "client" : "";
 }
@@ -449,19 +444,19 @@ static void report_series_table(const struct analysis_result *r, int wide, struc
 			report_depths(a->rps, b1, sizeof b1);
 			rtab_add(t, b1);
 		}
-		rtab_add(t, fnum(b1, sizeof b1, a->rps_at_1, 0));
+		rtab_add(t, report_fnum(b1, sizeof b1, a->rps_at_1, 0));
 		rtab_add(t, fci(b1, sizeof b1, a->peak_rps, a->peak_lo, a->peak_hi));
 		if (wide) {
-			rtab_add(t, fdepth(b1, sizeof b1, a->peak_depth));
-			rtab_addf(t, "%s (P=%u)", fnum(b1, sizeof b1, a->top_rps, 0), a->top_depth);
+			rtab_add(t, report_fdepth(b1, sizeof b1, a->peak_depth));
+			rtab_addf(t, "%s (P=%u)", report_fnum(b1, sizeof b1, a->top_rps, 0), a->top_depth);
 		}
 		if (a->saturated == KNEE_SAT_NO)
 			rtab_addf(t, "not saturated by P=%u", a->rps->pts[a->rps->npts - 1].depth);
 		else if (a->sat_depth && isfinite(a->sat_lo) && isfinite(a->sat_hi))
-			rtab_addf(t, "%u (%s..%s)", a->sat_depth, fnum(b1, sizeof b1, a->sat_lo, 0),
-				  fnum(b2, sizeof b2, a->sat_hi, 0));
+			rtab_addf(t, "%u (%s..%s)", a->sat_depth, report_fnum(b1, sizeof b1, a->sat_lo, 0),
+				  report_fnum(b2, sizeof b2, a->sat_hi, 0));
 		else
-			rtab_add(t, fdepth(b1, sizeof b1, a->sat_depth));
+			rtab_add(t, report_fdepth(b1, sizeof b1, a->sat_depth));
 		if (isfinite(a->gain))
 			rtab_addf(t, "%sx", analysis_fmt_ratio(b1, sizeof b1, a->gain));
 		else
@@ -471,13 +466,13 @@ static void report_series_table(const struct analysis_result *r, int wide, struc
 				rtab_add(t, a->bound == BOUND_UNKNOWN ? "-" : report_bound_name(a->bound));
 			continue;
 		}
-		rtab_add(t, fnum(b1, sizeof b1, fit ? a->fit.a_us : NAN, 3));
-		rtab_add(t, fnum(b1, sizeof b1, fit ? a->fit.b_us : NAN, 3));
+		rtab_add(t, report_fnum(b1, sizeof b1, fit ? a->fit.a_us : NAN, 3));
+		rtab_add(t, report_fnum(b1, sizeof b1, fit ? a->fit.b_us : NAN, 3));
 		rtab_add(t, fci(b1, sizeof b1, a->fit.asymptote, a->fit.asymptote_lo,
 				a->fit.asymptote_hi));
-		rtab_add(t, fnum(b1, sizeof b1, a->fit.r2, 3));
+		rtab_add(t, report_fnum(b1, sizeof b1, a->fit.r2, 3));
 		if (isfinite(a->max_cv))
-			rtab_addf(t, "%s%%", fnum(b1, sizeof b1, 100 * a->max_cv, 1));
+			rtab_addf(t, "%s%%", report_fnum(b1, sizeof b1, 100 * a->max_cv, 1));
 		else
 			rtab_add(t, "-");
 		if (bound) {
@@ -487,387 +482,14 @@ static void report_series_table(const struct analysis_result *r, int wide, struc
 				rtab_add(t, "-");
 			else if (a->bound == BOUND_SERVER)
 				rtab_addf(t, "server (%s vs client %s CPU)",
-					  fnum(s, sizeof s, a->server_cpu, 2),
-					  fnum(c, sizeof c, a->client_cpu, 2));
+					  report_fnum(s, sizeof s, a->server_cpu, 2),
+					  report_fnum(c, sizeof c, a->client_cpu, 2));
 			else
 				rtab_addf(t, "client (%s vs server %s CPU)",
-					  fnum(c, sizeof c, a->client_cpu, 2),
-					  fnum(s, sizeof s, a->server_cpu, 2));
+					  report_fnum(c, sizeof c, a->client_cpu, 2),
+					  report_fnum(s, sizeof s, a->server_cpu, 2));
 		}
 	}
-}
-
-/* Notes: one line each, "label test: what". */
-/* An unstable point of series (its index), for the narrow report's worst. */
-struct report_worst {
-	size_t series;
-	const struct analysis_unstable *u;
-};
-/* More unstable points than this are summarised, not listed. */
-#define REPORT_UNSTABLE_LIST 6
-
-void report_client_note(const struct analysis_result *r, size_t other, const char *base_client,
-			char *buf, size_t size)
-{
-	const struct series *s = r->series[other].rps;
-
-	snprintf(buf, size, "%s was measured by %s and %s by %s: every comparison between them "
-		 "includes the difference between the two clients", s->label, s->first->client,
-		 r->baseline, base_client);
-}
-
-static int report_unstable_by_cv(const void *x, const void *y)
-{
-	const struct analysis_unstable *a = *(const struct analysis_unstable *const *)x;
-	const struct analysis_unstable *b = *(const struct analysis_unstable *const *)y;
-
-	if (a->cv != b->cv)
-		return a->cv > b->cv ? -1 : 1;
-	return (a->depth > b->depth) - (a->depth < b->depth);
-}
-
-static int report_unstable_by_depth(const void *x, const void *y)
-{
-	const struct analysis_unstable *a = *(const struct analysis_unstable *const *)x;
-	const struct analysis_unstable *b = *(const struct analysis_unstable *const *)y;
-
-	return (a->depth > b->depth) - (a->depth < b->depth);
-}
-
-/* The notes on a's unstable points into v (room for REPORT_UNSTABLE_LIST
- * + 1); returns how many.  One line a point, with its likely cause; past
- * REPORT_UNSTABLE_LIST, a line that counts them by cause, then the worst. */
-static size_t report_unstable_notes(const struct analysis_series *a, const struct report_opts *o,
-				    char **v)
-{
-	const struct series *s = a->rps;
-	const struct analysis_unstable **u;
-	size_t n = 0, show = a->nunstable;
-	char buf[512], x[32], why[160];
-
-	if (a->nunstable == 0)
-		return 0;
-	u = xcalloc(a->nunstable, sizeof *u);
-	for (size_t k = 0; k < a->nunstable; k++)
-		u[k] = &a->unstable[k];
-	if (a->nunstable > REPORT_UNSTABLE_LIST) {
-		size_t count[CAUSE_UNKNOWN + 1] = { 0 };
-		struct sbuf sb;
-
-		for (size_t k = 0; k < a->nunstable; k++)
-			count[a->unstable[k].cause.kind]++;
-		sbuf_fixed(&sb, buf, sizeof buf);
-		sbuf_printf(&sb, "%s %s: unstable (CV above %s%%) at %zu of %zu depths; likely causes: ",
-			    s->label, s->test, fnum(x, sizeof x, 100 * o->cv_limit, 1), a->nunstable,
-			    s->npts);
-		for (int c = 0, first = 1; c <= CAUSE_UNKNOWN; c++)
-			if (count[c] > 0) {
-				sbuf_printf(&sb, "%s%s at %zu", first ? "" : ", ",
-					    cause_name((enum cause_kind)c), count[c]);
-				first = 0;
-			}
-		sbuf_printf(&sb, "; the %d worst:", REPORT_UNSTABLE_LIST);
-		v[n++] = xstrdup(buf);
-		qsort(u, a->nunstable, sizeof *u, report_unstable_by_cv);
-		show = REPORT_UNSTABLE_LIST;
-		qsort(u, show, sizeof *u, report_unstable_by_depth);
-	}
-	for (size_t k = 0; k < show; k++) {
-		cause_format(&u[k]->cause, why, sizeof why);
-		snprintf(buf, sizeof buf, "%s %s P=%u: CV %s%% over %zu repeats: %s", s->label, s->test,
-			 u[k]->depth, fnum(x, sizeof x, 100 * u[k]->cv, 1), u[k]->n, why);
-		v[n++] = xstrdup(buf);
-	}
-	free(u);
-	return n;
-}
-
-static int report_unstable_worst(const void *x, const void *y)
-{
-	const struct report_worst *a = x, *b = y;
-
-	if (a->u->cv != b->u->cv)
-		return a->u->cv > b->u->cv ? -1 : 1;
-	if (a->series != b->series)
-		return a->series < b->series ? -1 : 1;
-	return (a->u->depth > b->u->depth) - (a->u->depth < b->u->depth);
-}
-
-/* The narrow report's notes for every series at once, into v (room for
- * REPORT_UNSTABLE_LIST + 2): how many series are not saturated, and the
- * unstable points counted by likely cause with the worst few; returns how
- * many. */
-static size_t report_summary_notes(const struct analysis_result *r, const struct report_opts *o,
-				   char **v)
-{
-	size_t count[CAUSE_UNKNOWN + 1] = { 0 }, nopen = 0, npts = 0, nu = 0, n = 0;
-	unsigned deepest = 0;
-	int same_depth = 1;
-	struct report_worst *w;
-	char buf[512], x[32], why[160];
-	struct sbuf sb;
-
-	for (size_t i = 0; i < r->nseries; i++) {
-		const struct analysis_series *a = &r->series[i];
-		unsigned d = a->rps->pts[a->rps->npts - 1].depth;
-
-		npts += a->rps->npts;
-		nu += a->nunstable;
-		if (a->saturated != KNEE_SAT_NO)
-			continue;
-		same_depth &= nopen == 0 || d == deepest;
-		deepest = d;
-		nopen++;
-	}
-	if (nopen > 0) {
-		if (same_depth)
-			snprintf(buf, sizeof buf, "%zu of %zu series not saturated by P=%u: sweep deeper",
-				 nopen, r->nseries, deepest);
-		else
-			snprintf(buf, sizeof buf, "%zu of %zu series not saturated by their deepest depth: "
-				 "sweep deeper", nopen, r->nseries);
-		v[n++] = xstrdup(buf);
-	}
-	if (nu == 0)
-		return n;
-	w = xcalloc(nu, sizeof *w);
-	nu = 0;
-	for (size_t i = 0; i < r->nseries; i++)
-		for (size_t k = 0; k < r->series[i].nunstable; k++) {
-			w[nu].series = i;
-			w[nu++].u = &r->series[i].unstable[k];
-			count[r->series[i].unstable[k].cause.kind]++;
-		}
-	sbuf_fixed(&sb, buf, sizeof buf);
-	sbuf_printf(&sb, "unstable: %zu of %zu points (CV above %s%%); causes: ", nu, npts,
-		    fnum(x, sizeof x, 100 * o->cv_limit, 1));
-	for (int c = 0, first = 1; c <= CAUSE_UNKNOWN; c++)
-		if (count[c] > 0) {
-			sbuf_printf(&sb, "%s%s at %zu", first ? "" : ", ", cause_name((enum cause_kind)c),
-				    count[c]);
-			first = 0;
-		}
-	if (nu > REPORT_UNSTABLE_LIST)
-		sbuf_printf(&sb, "; worst:");
-	v[n++] = xstrdup(buf);
-	qsort(w, nu, sizeof *w, report_unstable_worst);
-	for (size_t k = 0; k < nu && k < REPORT_UNSTABLE_LIST; k++) {
-		const struct series *s = r->series[w[k].series].rps;
-
-		cause_format(&w[k].u->cause, why, sizeof why);
-		snprintf(buf, sizeof buf, "%s %s P=%u: CV %s%% over %zu repeats: %s", s->label, s->test,
-			 w[k].u->depth, fnum(x, sizeof x, 100 * w[k].u->cv, 1), w[k].u->n, why);
-		v[n++] = xstrdup(buf);
-	}
-	free(w);
-	return n;
-}
-
-/* The note on an open-loop series' points whose achieved rate fell short
- * of the offered one, into buf; 0 when there are none. */
-static int report_short_note(const struct series *s, char *buf, size_t size)
-{
-	struct sbuf b;
-	size_t n = 0;
-
-	sbuf_fixed(&b, buf, size);
-	sbuf_printf(&b, "%s %s: the achieved rate fell short of the offered rate at P=", s->label,
-		  s->test);
-	for (size_t i = 0; i < s->npts; i++)
-		if (s->pts[i].rate_short > 0)
-			sbuf_printf(&b, "%s%u", n++ ? "," : "", s->pts[i].depth);
-	sbuf_printf(&b, ": the server saturated below that rate");
-	return n > 0;
-}
-
-/* A cluster's series: at the saturation depth, the master whose CPU
- * limits the cluster, when one does: busy at least 0.8 CPU and 1.5 times
- * the mean of the others (rows' busy_cpu_s, server_cpu_s, masters, over
- * the point's repeats).  Returns 1 with the note in buf, or 0. */
-/* The rows report_busy_note can use (a cluster's, with a busy master),
- * sorted by label, test, depth, then file order: each series finds its
- * own with a binary search instead of a scan of every row, which made the
- * notes quadratic in the number of series (issue 25, T2). */
-struct report_busy {
-	const struct rs_rows *rows;
-	const struct rs_rec **v;
-	size_t n;
-};
-
-static void report_busy_index(const struct rs_rows *rows, struct report_busy *b)
-{
-	b->rows = rows;
-	b->v = NULL;
-	b->n = 0;
-	if (rows == NULL)
-		return;
-	for (size_t i = 0; i < rows->n; i++) {
-		const struct rs_rec *r = &rows->v[i];
-		double secs = rows_fig(rows, r, ROW_SECONDS), m = rows_fig(rows, r, ROW_MASTERS);
-
-		if (!(m >= 2) || !(secs > 0) || isnan(rows_fig(rows, r, ROW_BUSY_CPU_S)) ||
-		    isnan(rows_fig(rows, r, ROW_SERVER_CPU_S)) || r->busy_master[0] == '\0')
-			continue;
-		if (b->v == NULL)
-			b->v = xmalloc((rows->n - i) * sizeof *b->v);
-		b->v[b->n++] = r;
-	}
-	if (b->n > 1)
-		qsort(b->v, b->n, sizeof *b->v, rows_point_cmp);
-}
-
-static int report_busy_note(const struct report_busy *idx, const struct series *s, unsigned depth,
-			    char *buf, size_t size)
-{
-	const struct rs_rows *rows = idx->rows;
-	double busy = 0, others = 0;
-	const char *who = NULL;
-	size_t n = 0, lo = 0, hi = idx->n;
-
-	if (rows == NULL || depth == 0)
-		return 0;
-	while (lo < hi) {        /* the first row of (label, test, depth) */
-		size_t mid = lo + (hi - lo) / 2;
-		const struct rs_rec *r = idx->v[mid];
-		int c = strcmp(r->label, s->label);
-
-		if (c == 0)
-			c = strcmp(r->test, s->test);
-		if (c == 0)
-			c = (r->pipeline > depth) - (r->pipeline < depth);
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (size_t i = lo; i < idx->n; i++) {
-		const struct rs_rec *r = idx->v[i];
-		double secs = rows_fig(rows, r, ROW_SECONDS), m = rows_fig(rows, r, ROW_MASTERS);
-		double b = rows_fig(rows, r, ROW_BUSY_CPU_S), all = rows_fig(rows, r, ROW_SERVER_CPU_S);
-
-		if (r->pipeline != depth || strcmp(r->label, s->label) != 0 ||
-		    strcmp(r->test, s->test) != 0)
-			break;
-		busy += b / secs;
-		others += (all - b) / (m - 1) / secs;
-		if (who == NULL)
-			who = r->busy_master;
-		else if (strcmp(who, r->busy_master) != 0)
-			return 0;     /* the repeats disagree on which: none limits alone */
-		n++;
-	}
-	if (n == 0)
-		return 0;
-	busy /= (double)n;
-	others /= (double)n;
-	if (busy < 0.8 || busy < 1.5 * others)
-		return 0;
-	snprintf(buf, size, "%s %s: at P=%u %s at %.2f CPU while the others are at %.2f: one shard "
-		 "limits this cluster", s->label, s->test, depth, who, busy, others);
-	return 1;
-}
-
-static size_t report_notes(const struct analysis_result *r, const struct report_opts *o,
-			   char ***out)
-{
-	/* At most seven notes a series and its unstable points, and one for
-	 * them all: room for them at once, not a reallocation a note. */
-	char **v = xcalloc((7 + REPORT_UNSTABLE_LIST) * r->nseries + r->nlabels +
-			   REPORT_UNSTABLE_LIST + 3, sizeof *v);
-	size_t n = 0;
-	const char *base_client;
-	long other;
-	struct report_busy busy;
-
-	report_busy_index(o->rows, &busy);
-	for (size_t i = 0; i < r->nseries; i++) {
-		const struct analysis_series *a = &r->series[i];
-		const struct series *s = a->rps;
-		char buf[512], x[32];
-
-		buf[0] = '\0';
-		/* When every series has one depth, one note says it for all. */
-		if (s->npts == 1 && r->nsingle == r->nseries)
-			;
-		else if (s->npts == 1)
-			snprintf(buf, sizeof buf, "%s %s: one depth only (P=%u): no saturation to find",
-				 s->label, s->test, s->pts[0].depth);
-		else if (a->fit.status == FIT_TOO_FEW)
-			snprintf(buf, sizeof buf, "%s %s: %zu depths are too few to fit the throughput model",
-				 s->label, s->test, s->npts);
-		else if (a->fit.status == FIT_POOR)
-			snprintf(buf, sizeof buf,
-				 "%s %s: the throughput model does not fit (R² %s < %.1f): no asymptote given",
-				 s->label, s->test, fnum(x, sizeof x, a->fit.r2, 3), ANALYSIS_MIN_R2);
-		else if (a->fit.status == FIT_FALLS)
-			snprintf(buf, sizeof buf,
-				 "%s %s: throughput falls after its peak: highest measured %s rps at P=%u "
-				 "(the model never falls: no asymptote given)", s->label, s->test,
-				 fnum(x, sizeof x, a->top_rps, 0), a->top_depth);
-		else if (a->fit.status == FIT_PATTERN)
-			snprintf(buf, sizeof buf,
-				 "%s %s: the throughput model misses the curve's shape (a sharper or "
-				 "softer knee): no asymptote given", s->label, s->test);
-		else if (a->fit.status == FIT_NONPOSITIVE)
-			snprintf(buf, sizeof buf,
-				 "%s %s: the throughput model does not fit (no positive asymptote)",
-				 s->label, s->test);
-		if (buf[0]) {
-			v[n++] = xstrdup(buf);
-		}
-		/* No interval anywhere: say why, rather than leave cells blank. */
-		if (s->npts > 1 && a->knee.ok && a->knee.res.noise == KNEE_NOISE_NONE) {
-			snprintf(buf, sizeof buf, "%s %s: one measurement at each of %zu depths is too "
-				 "little to learn the noise from: no intervals (measure with --repeat 3)",
-				 s->label, s->test, s->npts);
-			v[n++] = xstrdup(buf);
-		}
-		if (a->knee.ok && a->knee.res.peak_median) {
-			snprintf(buf, sizeof buf,
-				 "%s %s: the fitted level lay below every measurement of the deepest %d "
-				 "depths: no honest level from %zu depths, so the peak is the highest "
-				 "median (%s rps at P=%u)", s->label, s->test,
-				 (int)(s->npts < KNEE_SHORT_TOP ? s->npts : KNEE_SHORT_TOP), s->npts,
-				 fnum(x, sizeof x, a->peak_rps, 0), a->peak_depth);
-			v[n++] = xstrdup(buf);
-		}
-		/* Narrow: the table says it, and one line counts them. */
-		if (a->saturated == KNEE_SAT_NO && o->wide) {
-			snprintf(buf, sizeof buf, "%s %s: not saturated by P=%u: sweep deeper", s->label,
-				 s->test, s->pts[s->npts - 1].depth);
-			v[n++] = xstrdup(buf);
-		}
-		if (o->wide)
-			n += report_unstable_notes(a, o, v + n);
-		if (report_short_note(s, buf, sizeof buf))
-			v[n++] = xstrdup(buf);
-		/* Unsaturated: no saturation depth, so the deepest. */
-		if (report_busy_note(&busy, s, a->sat_depth ? a->sat_depth : s->pts[s->npts - 1].depth,
-				     buf, sizeof buf))
-			v[n++] = xstrdup(buf);
-	}
-	if (r->nsingle == r->nseries) {
-		v[n++] = xstrdup("every series has one depth: no saturation depth or model fit, "
-				 "comparisons only");
-	}
-	if (!o->wide)
-		n += report_summary_notes(r, o, v + n);
-	for (size_t k = 0; (other = analysis_other_client(r, k, &base_client)) >= 0; k++) {
-		char buf[512];
-
-		report_client_note(r, (size_t)other, base_client, buf, sizeof buf);
-		v[n++] = xstrdup(buf);
-	}
-	free(busy.v);
-	*out = v;
-	return n;
-}
-
-static void report_free_notes(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
 }
 
 /* "P=1", "peak P=15/33" (baseline / other). */
@@ -894,8 +516,8 @@ static void report_delta_row(struct rtab *t, const struct analysis_result *r,
 			rtab_add(t, "-");
 		return;
 	}
-	rtab_add(t, fnum(b1, sizeof b1, d->base_rps, 0));
-	rtab_add(t, fnum(b1, sizeof b1, d->rps, 0));
+	rtab_add(t, report_fnum(b1, sizeof b1, d->base_rps, 0));
+	rtab_add(t, report_fnum(b1, sizeof b1, d->rps, 0));
 	if (wide) {
 		rtab_add(t, fsigned(b1, sizeof b1, d->d_rps, 0));
 		if (isfinite(d->d_pct))
@@ -987,8 +609,8 @@ static void report_speedup_table(const struct analysis_result *r, size_t from, s
 		const struct analysis_delta *d = analysis_cmp_delta(r, c);
 
 		rtab_add(t, r->series[c->other].rps->test);
-		rtab_add(t, fnum(b1, sizeof b1, d->rps, 0));
-		rtab_add(t, fnum(b1, sizeof b1, d->base_rps, 0));
+		rtab_add(t, report_fnum(b1, sizeof b1, d->rps, 0));
+		rtab_add(t, report_fnum(b1, sizeof b1, d->base_rps, 0));
 		rtab_addf(t, "%sx", analysis_fmt_ratio(b1, sizeof b1, r->speedup[i].ratio));
 		rtab_add(t, fratio_ci(b1, sizeof b1, &d->ci));
 		if (bars) {
@@ -1100,10 +722,10 @@ static void report_human(FILE *fp, const struct analysis_result *r, const struct
 	if (wide)
 		fprintf(fp, "%sSeries (medians over repeats; peak: the fitted level's; saturation: "
 			"first depth whose level reaches %s%% of the peak; 95%% intervals by "
-			"bootstrap)\n", h, fnum(x, sizeof x, 100 * o->knee, 0));
+			"bootstrap)\n", h, report_fnum(x, sizeof x, 100 * o->knee, 0));
 	else
 		fprintf(fp, "Saturation (peak: the fitted level; saturation: first depth at %s%% of "
-			"it; 95%% intervals)\n", fnum(x, sizeof x, 100 * o->knee, 0));
+			"it; 95%% intervals)\n", report_fnum(x, sizeof x, 100 * o->knee, 0));
 	if (md)
 		fputc('\n', fp);
 	report_series_table(r, wide, &t);
@@ -1116,381 +738,6 @@ static void report_human(FILE *fp, const struct analysis_result *r, const struct
 		fprintf(fp, "\nEvery column, each series' notes: --wide; every figure: --format csv or "
 			"json.\n");
 	}
-	report_free_notes(notes, nnotes);
-}
-
-/* ---- csv ---- */
-
-static void csv_depth(FILE *fp, unsigned d)
-{
-	if (d)
-		fprintf(fp, ",%u", d);
-	else
-		fputc(',', fp);
-}
-
-/* ",lo,hi,verdict" of d's ratio (empty when unknown). */
-static void csv_verdict(FILE *fp, const struct analysis_delta *d)
-{
-	int ok = d != NULL && d->valid;
-
-	csv_put_num(fp, ok ? d->ci.lo : NAN, 4);
-	csv_put_num(fp, ok ? d->ci.hi : NAN, 4);
-	fprintf(fp, ",%s", report_verdict(d));
-}
-
-static void csv_delta(FILE *fp, const struct analysis_delta *d)
-{
-	int ok = d != NULL && d->valid;
-
-	csv_put_num(fp, ok ? d->d_rps : NAN, 2);
-	csv_put_num(fp, ok ? d->d_pct : NAN, 2);
-	csv_put_num(fp, ok ? d->d_avg : NAN, 4);
-	csv_put_num(fp, ok ? d->ratio : NAN, 4);
-}
-
-static void report_csv(FILE *fp, const struct analysis_result *r, const struct report_opts *o)
-{
-	char **notes;
-	size_t nnotes = report_notes(r, o, &notes);
-	/* Each series' comparison with the baseline, if it has one (a search
-	 * of the comparisons per series made 30k labels take seconds). */
-	const struct analysis_cmp **cmp_of = xcalloc(r->nseries ? r->nseries : 1, sizeof *cmp_of);
-
-	for (size_t i = r->ncmps; i-- > 0;)
-		cmp_of[r->cmps[i].other] = &r->cmps[i];
-	fputs(REPORT_CSV_HEADER "\n", fp);
-	for (size_t i = 0; i < r->nseries; i++) {
-		const struct analysis_series *a = &r->series[i];
-		const struct analysis_cmp *c = cmp_of[i];
-		char b[512];
-		struct sbuf sb;
-
-		csv_put_field(fp, a->rps->label);
-		fputc(',', fp);
-		csv_put_field(fp, a->rps->test);
-		fputc(',', fp);
-		report_depths(a->rps, b, sizeof b);
-		csv_put_field(fp, b);
-		csv_put_num(fp, a->rps_at_1, 2);
-		csv_put_num(fp, a->peak_rps, 2);
-		csv_depth(fp, a->peak_depth);
-		csv_depth(fp, a->sat_depth);
-		csv_put_num(fp, a->gain, 4);
-		csv_put_num(fp, a->fit.a_us, 4);
-		csv_put_num(fp, a->fit.b_us, 4);
-		csv_put_num(fp, a->fit.asymptote, 2);
-		csv_put_num(fp, a->fit.r2, 4);
-		csv_put_num(fp, a->max_cv, 4);
-		fprintf(fp, ",%zu,%s,", a->rps->npts, fit_status[a->fit.status]);
-		sbuf_fixed(&sb, b, sizeof b);
-		for (size_t k = 0; k < a->nunstable && !sb.cut; k++)
-			sbuf_item(&sb, " ", "%u", a->unstable[k].depth);
-		csv_put_field(fp, b);
-		fprintf(fp, ",%s", report_bound_name(a->bound));
-		csv_put_num(fp, a->server_cpu, 4);
-		csv_put_num(fp, a->client_cpu, 4);
-		fputc(',', fp);
-		if (c)
-			csv_put_field(fp, r->baseline);
-		csv_delta(fp, c ? &c->at_1 : NULL);
-		csv_delta(fp, c ? &c->at_peak : NULL);
-		csv_depth(fp, c ? r->depth : 0);
-		csv_delta(fp, c && r->depth ? &c->at_depth : NULL);
-		fputc(',', fp);
-		if (c && o->prose) {
-			report_prose(r, c, b, sizeof b);
-			csv_put_field(fp, b);
-		}
-		/* The interval columns, after every older one. */
-		csv_put_num(fp, a->sat_lo, 0);
-		csv_put_num(fp, a->sat_hi, 0);
-		fprintf(fp, ",%s", report_saturated(a->saturated));
-		csv_put_num(fp, a->fit.asymptote_lo, 2);
-		csv_put_num(fp, a->fit.asymptote_hi, 2);
-		csv_verdict(fp, c ? &c->at_1 : NULL);
-		csv_verdict(fp, c ? &c->at_peak : NULL);
-		csv_verdict(fp, c && r->depth ? &c->at_depth : NULL);
-		csv_put_num(fp, a->peak_lo, 2);
-		csv_put_num(fp, a->peak_hi, 2);
-		csv_put_num(fp, a->top_rps, 2);
-		csv_depth(fp, a->top_depth);
-		csv_depth(fp, c ? c->at_peak.avg_depth : 0);
-		sbuf_fixed(&sb, b, sizeof b);
-		for (size_t k = 0; k < a->nunstable && !sb.cut; k++)
-			sbuf_item(&sb, " ", "%s", cause_name(a->unstable[k].cause.kind));
-		fputc(',', fp);
-		csv_put_field(fp, b);
-		fputc('\n', fp);
-	}
-	free(cmp_of);
-	report_free_notes(notes, nnotes);
-}
-
-/* ---- json ---- */
-
-/* Length of the well-formed UTF-8 sequence s starts with (1 to 4), or 0:
- * RFC 3629's table, so no overlong form, surrogate or code point above
- * U+10FFFF.  Stops at the first byte that does not fit, so never reads
- * past a terminating NUL. */
-static size_t json_utf8_len(const unsigned char *s)
-{
-	unsigned char lo = 0x80, hi = 0xBF;
-	size_t n;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xC2 && s[0] <= 0xDF)
-		n = 2;
-	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
-		n = 3, lo = s[0] == 0xE0 ? 0xA0 : 0x80, hi = s[0] == 0xED ? 0x9F : 0xBF;
-	else if (s[0] >= 0xF0 && s[0] <= 0xF4)
-		n = 4, lo = s[0] == 0xF0 ? 0x90 : 0x80, hi = s[0] == 0xF4 ? 0x8F : 0xBF;
-	else
-		return 0;
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < n; i++)
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-	return n;
-}
-
-void report_json_str(FILE *fp, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	fputc('"', fp);
-	while (*p) {
-		size_t n = json_utf8_len(p);
-
-		if (n == 0) {
-			fputs("\\ufffd", fp);
-			p++;
-			continue;
-		}
-		switch (*p) {
-		case '"': fputs("\\\"", fp); break;
-		case '\\': fputs("\\\\", fp); break;
-		case '\n': fputs("\\n", fp); break;
-		case '\r': fputs("\\r", fp); break;
-		case '\t': fputs("\\t", fp); break;
-		default:
-			if (*p < 0x20 || *p == 0x7f)
-				fprintf(fp, "\\u%04x", *p);
-			else
-				fwrite(p, 1, n, fp);
-		}
-		p += n;
-	}
-	fputc('"', fp);
-}
-
-/* "key":number or "key":null. */
-static void json_num(FILE *fp, const char *key, double v, int prec, int comma)
-{
-	char b[64];
-
-	fprintf(fp, "%s\"%s\":", comma ? "," : "", key);
-	if (isfinite(v)) {
-		num_fmt(b, sizeof b, v, prec);
-		fputs(b, fp);
-	} else {
-		fputs("null", fp);
-	}
-}
-
-static void json_depth(FILE *fp, const char *key, unsigned d)
-{
-	if (d)
-		fprintf(fp, ",\"%s\":%u", key, d);
-	else
-		fprintf(fp, ",\"%s\":null", key);
-}
-
-/* ,"verdict":"same","within_band":true, or nulls. */
-static void json_verdict(FILE *fp, const struct analysis_delta *d)
-{
-	if (*report_verdict(d))
-		fprintf(fp, ",\"verdict\":\"%s\",\"within_band\":%s", report_verdict(d),
-			d->within_band ? "true" : "false");
-	else
-		fputs(",\"verdict\":null,\"within_band\":null", fp);
-}
-
-static void json_delta(FILE *fp, const char *key, const struct analysis_delta *d)
-{
-	fprintf(fp, ",\"%s\":", key);
-	if (!d->valid) {
-		fputs("null", fp);
-		return;
-	}
-	fprintf(fp, "{\"baseline_depth\":%u,\"depth\":%u", d->base_depth, d->depth);
-	json_num(fp, "baseline_rps", d->base_rps, 2, 1);
-	json_num(fp, "rps", d->rps, 2, 1);
-	json_num(fp, "delta_rps", d->d_rps, 2, 1);
-	json_num(fp, "delta_pct", d->d_pct, 3, 1);
-	json_num(fp, "baseline_avg_ms", d->base_avg, 4, 1);
-	json_num(fp, "avg_ms", d->avg, 4, 1);
-	json_num(fp, "delta_avg_ms", d->d_avg, 4, 1);
-	json_num(fp, "ratio", d->ratio, 4, 1);
-	json_num(fp, "ratio_lo", d->ci.lo, 4, 1);
-	json_num(fp, "ratio_hi", d->ci.hi, 4, 1);
-	json_verdict(fp, d);
-	json_depth(fp, "avg_depth", d->avg_depth);
-	fputc('}', fp);
-}
-
-/* One series' object of the "series" array (first: no comma before it). */
-static void json_series(FILE *fp, const struct analysis_series *a, int first)
-{
-	char b[512];
-
-	fputs(first ? "\n{" : ",\n{", fp);
-	fputs("\"label\":", fp);
-	report_json_str(fp, a->rps->label);
-	fputs(",\"test\":", fp);
-	report_json_str(fp, a->rps->test);
-	report_depths(a->rps, b, sizeof b);
-	fputs(",\"depths\":", fp);
-	report_json_str(fp, b);
-	fprintf(fp, ",\"points\":%zu", a->rps->npts);
-	json_num(fp, "rps_at_1", a->rps_at_1, 2, 1);
-	json_num(fp, "peak_rps", a->peak_rps, 2, 1);
-	json_num(fp, "peak_rps_lo", a->peak_lo, 2, 1);
-	json_num(fp, "peak_rps_hi", a->peak_hi, 2, 1);
-	json_depth(fp, "peak_depth", a->peak_depth);
-	json_num(fp, "highest_rps", a->top_rps, 2, 1);
-	json_depth(fp, "highest_depth", a->top_depth);
-	json_depth(fp, "saturation_depth", a->sat_depth);
-	json_num(fp, "saturation_lo", a->sat_lo, 0, 1);
-	json_num(fp, "saturation_hi", a->sat_hi, 0, 1);
-	fputs(",\"saturated\":", fp);
-	if (*report_saturated(a->saturated))
-		report_json_str(fp, report_saturated(a->saturated));
-	else
-		fputs("null", fp);
-	json_num(fp, "gain", a->gain, 4, 1);
-	fprintf(fp, ",\"fit\":{\"status\":\"%s\"", fit_status[a->fit.status]);
-	json_num(fp, "a_us", a->fit.a_us, 4, 1);
-	json_num(fp, "b_us", a->fit.b_us, 4, 1);
-	json_num(fp, "asymptote_rps", a->fit.asymptote, 2, 1);
-	json_num(fp, "asymptote_lo", a->fit.asymptote_lo, 2, 1);
-	json_num(fp, "asymptote_hi", a->fit.asymptote_hi, 2, 1);
-	json_num(fp, "r2", a->fit.r2, 4, 1);
-	fputc('}', fp);
-	json_num(fp, "max_cv", a->max_cv, 4, 1);
-	fputs(",\"unstable\":[", fp);
-	for (size_t k = 0; k < a->nunstable; k++) {
-		fprintf(fp, "%s{\"depth\":%u,\"repeats\":%zu", k ? "," : "", a->unstable[k].depth,
-			a->unstable[k].n);
-		json_num(fp, "cv", a->unstable[k].cv, 4, 1);
-		fprintf(fp, ",\"cause\":\"%s\",\"why\":", cause_name(a->unstable[k].cause.kind));
-		cause_format(&a->unstable[k].cause, b, sizeof b);
-		report_json_str(fp, b);
-		fputc('}', fp);
-	}
-	fputs("],\"busier\":", fp);
-	if (a->bound == BOUND_UNKNOWN)
-		fputs("null", fp);
-	else
-		report_json_str(fp, report_bound_name(a->bound));
-	json_num(fp, "server_cpu", a->server_cpu, 4, 1);
-	json_num(fp, "client_cpu", a->client_cpu, 4, 1);
-	fputc('}', fp);
-}
-
-/* One comparison's object of the "comparisons" array. */
-static void json_cmp(FILE *fp, const struct analysis_result *r, const struct analysis_cmp *c,
-		     const struct report_opts *o, int first)
-{
-	fputs(first ? "\n{" : ",\n{", fp);
-	fputs("\"label\":", fp);
-	report_json_str(fp, r->series[c->other].rps->label);
-	fputs(",\"test\":", fp);
-	report_json_str(fp, r->series[c->other].rps->test);
-	json_delta(fp, "at_1", &c->at_1);
-	json_delta(fp, "at_peak", &c->at_peak);
-	if (r->depth)
-		json_delta(fp, "at_depth", &c->at_depth);
-	json_num(fp, "ratio_min", c->ratio_min, 4, 1);
-	json_num(fp, "ratio_max", c->ratio_max, 4, 1);
-	fputs(",\"per_depth\":[", fp);
-	for (size_t k = 0; k < c->ndepths; k++) {
-		const struct analysis_delta *d = &c->per_depth[k];
-
-		fprintf(fp, "%s{\"depth\":%u", k ? "," : "", d->depth);
-		json_num(fp, "baseline_rps", d->base_rps, 2, 1);
-		json_num(fp, "rps", d->rps, 2, 1);
-		json_num(fp, "delta_avg_ms", d->d_avg, 4, 1);
-		json_num(fp, "ratio", d->ratio, 4, 1);
-		json_num(fp, "ratio_lo", d->ci.lo, 4, 1);
-		json_num(fp, "ratio_hi", d->ci.hi, 4, 1);
-		json_verdict(fp, d);
-		fputc('}', fp);
-	}
-	fputc(']', fp);
-	if (o->prose) {
-		char s[512];
-
-		report_prose(r, c, s, sizeof s);
-		fputs(",\"prose\":", fp);
-		report_json_str(fp, s);
-	}
-	fputc('}', fp);
-}
-
-/* One object of the "speedup" array. */
-static void json_speedup(FILE *fp, const struct analysis_result *r,
-			 const struct analysis_speedup *sp, int first)
-{
-	const struct analysis_cmp *c = &r->cmps[sp->cmp];
-
-	fputs(first ? "\n{\"label\":" : ",\n{\"label\":", fp);
-	report_json_str(fp, r->series[c->other].rps->label);
-	fputs(",\"test\":", fp);
-	report_json_str(fp, r->series[c->other].rps->test);
-	json_num(fp, "ratio", sp->ratio, 4, 1);
-	json_num(fp, "ratio_lo", analysis_cmp_delta(r, c)->ci.lo, 4, 1);
-	json_num(fp, "ratio_hi", analysis_cmp_delta(r, c)->ci.hi, 4, 1);
-	json_verdict(fp, analysis_cmp_delta(r, c));
-	fputc('}', fp);
-}
-
-static void report_json(FILE *fp, const struct analysis_result *r, const struct report_opts *o)
-{
-	char **notes;
-	size_t nnotes = report_notes(r, o, &notes);
-
-	fputs("{", fp);
-	json_num(fp, "knee", o->knee, 4, 0);
-	json_num(fp, "cv_limit", o->cv_limit, 4, 1);
-	fputs(",\"baseline\":", fp);
-	report_json_str(fp, r->baseline);
-	if (r->depth)
-		fprintf(fp, ",\"depth\":%u", r->depth);
-	else
-		fputs(",\"depth\":null", fp);
-	fputs(",\n\"series\":[", fp);
-	for (size_t i = 0; i < r->nseries; i++)
-		json_series(fp, &r->series[i], i == 0);
-	fputs("],\n\"comparisons\":[", fp);
-	for (size_t i = 0; i < r->ncmps; i++)
-		json_cmp(fp, r, &r->cmps[i], o, i == 0);
-	fputs("],\n\"speedup\":[", fp);
-	for (size_t i = 0; i < r->nspeedup; i++)
-		json_speedup(fp, r, &r->speedup[i], i == 0);
-	fputs("],\n\"notes\":[", fp);
-	for (size_t i = 0; i < nnotes; i++) {
-		fputs(i ? ",\n" : "\n", fp);
-		report_json_str(fp, notes[i]);
-	}
-	fputs("]", fp);
-	if (o->json_more != NULL) {
-		fputs(",\n", fp);
-		o->json_more(fp, o->json_ud);
-	}
-	fputs("}\n", fp);
 	report_free_notes(notes, nnotes);
 }
 

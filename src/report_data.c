@@ -1,0 +1,395 @@
+/* report_data.c: the report as csv (one line per label and test, the
+ * columns of REPORT_CSV_HEADER) and json, for programs (report_int.h). */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csv.h"
+#include "num.h"
+#include "report_int.h"
+#include "sbuf.h"
+#include "xalloc.h"
+
+/* The fit statuses as csv and json spell them. */
+static const char *const fit_status[] = {
+	[FIT_OK] = "ok", [FIT_TOO_FEW] = "too_few", [FIT_NONPOSITIVE] = "nonpositive",
+	[FIT_POOR] = "poor", [FIT_FALLS] = "falls", [FIT_PATTERN] = "pattern",
+};
+
+/* ---- csv ---- */
+
+static void report_csv_depth(FILE *fp, unsigned d)
+{
+	if (d)
+		fprintf(fp, ",%u", d);
+	else
+		fputc(',', fp);
+}
+
+/* ",lo,hi,verdict" of d's ratio (empty when unknown). */
+static void report_csv_verdict(FILE *fp, const struct analysis_delta *d)
+{
+	int ok = d != NULL && d->valid;
+
+	csv_put_num(fp, ok ? d->ci.lo : NAN, 4);
+	csv_put_num(fp, ok ? d->ci.hi : NAN, 4);
+	fprintf(fp, ",%s", report_verdict(d));
+}
+
+static void report_csv_delta(FILE *fp, const struct analysis_delta *d)
+{
+	int ok = d != NULL && d->valid;
+
+	csv_put_num(fp, ok ? d->d_rps : NAN, 2);
+	csv_put_num(fp, ok ? d->d_pct : NAN, 2);
+	csv_put_num(fp, ok ? d->d_avg : NAN, 4);
+	csv_put_num(fp, ok ? d->ratio : NAN, 4);
+}
+
+void report_csv(FILE *fp, const struct analysis_result *r, const struct report_opts *o)
+{
+	char **notes;
+	size_t nnotes = report_notes(r, o, &notes);
+	/* Each series' comparison with the baseline, if it has one (a search
+	 * of the comparisons per series made 30k labels take seconds). */
+	const struct analysis_cmp **cmp_of = xcalloc(r->nseries ? r->nseries : 1, sizeof *cmp_of);
+
+	for (size_t i = r->ncmps; i-- > 0;)
+		cmp_of[r->cmps[i].other] = &r->cmps[i];
+	fputs(REPORT_CSV_HEADER "\n", fp);
+	for (size_t i = 0; i < r->nseries; i++) {
+		const struct analysis_series *a = &r->series[i];
+		const struct analysis_cmp *c = cmp_of[i];
+		char b[512];
+		struct sbuf sb;
+
+		csv_put_field(fp, a->rps->label);
+		fputc(',', fp);
+		csv_put_field(fp, a->rps->test);
+		fputc(',', fp);
+		report_depths(a->rps, b, sizeof b);
+		csv_put_field(fp, b);
+		csv_put_num(fp, a->rps_at_1, 2);
+		csv_put_num(fp, a->peak_rps, 2);
+		report_csv_depth(fp, a->peak_depth);
+		report_csv_depth(fp, a->sat_depth);
+		csv_put_num(fp, a->gain, 4);
+		csv_put_num(fp, a->fit.a_us, 4);
+		csv_put_num(fp, a->fit.b_us, 4);
+		csv_put_num(fp, a->fit.asymptote, 2);
+		csv_put_num(fp, a->fit.r2, 4);
+		csv_put_num(fp, a->max_cv, 4);
+		fprintf(fp, ",%zu,%s,", a->rps->npts, fit_status[a->fit.status]);
+		sbuf_fixed(&sb, b, sizeof b);
+		for (size_t k = 0; k < a->nunstable && !sb.cut; k++)
+			sbuf_item(&sb, " ", "%u", a->unstable[k].depth);
+		csv_put_field(fp, b);
+		fprintf(fp, ",%s", report_bound_name(a->bound));
+		csv_put_num(fp, a->server_cpu, 4);
+		csv_put_num(fp, a->client_cpu, 4);
+		fputc(',', fp);
+		if (c)
+			csv_put_field(fp, r->baseline);
+		report_csv_delta(fp, c ? &c->at_1 : NULL);
+		report_csv_delta(fp, c ? &c->at_peak : NULL);
+		report_csv_depth(fp, c ? r->depth : 0);
+		report_csv_delta(fp, c && r->depth ? &c->at_depth : NULL);
+		fputc(',', fp);
+		if (c && o->prose) {
+			report_prose(r, c, b, sizeof b);
+			csv_put_field(fp, b);
+		}
+		/* The interval columns, after every older one. */
+		csv_put_num(fp, a->sat_lo, 0);
+		csv_put_num(fp, a->sat_hi, 0);
+		fprintf(fp, ",%s", report_saturated(a->saturated));
+		csv_put_num(fp, a->fit.asymptote_lo, 2);
+		csv_put_num(fp, a->fit.asymptote_hi, 2);
+		report_csv_verdict(fp, c ? &c->at_1 : NULL);
+		report_csv_verdict(fp, c ? &c->at_peak : NULL);
+		report_csv_verdict(fp, c && r->depth ? &c->at_depth : NULL);
+		csv_put_num(fp, a->peak_lo, 2);
+		csv_put_num(fp, a->peak_hi, 2);
+		csv_put_num(fp, a->top_rps, 2);
+		report_csv_depth(fp, a->top_depth);
+		report_csv_depth(fp, c ? c->at_peak.avg_depth : 0);
+		sbuf_fixed(&sb, b, sizeof b);
+		for (size_t k = 0; k < a->nunstable && !sb.cut; k++)
+			sbuf_item(&sb, " ", "%s", cause_name(a->unstable[k].cause.kind));
+		fputc(',', fp);
+		csv_put_field(fp, b);
+		fputc('\n', fp);
+	}
+	free(cmp_of);
+	report_free_notes(notes, nnotes);
+}
+
+/* ---- json ---- */
+
+/* Length of the well-formed UTF-8 sequence s starts with (1 to 4), or 0:
+ * RFC 3629's table, so no overlong form, surrogate or code point above
+ * U+10FFFF.  Stops at the first byte that does not fit, so never reads
+ * past a terminating NUL. */
+static size_t json_utf8_len(const unsigned char *s)
+{
+	unsigned char lo = 0x80, hi = 0xBF;
+	size_t n;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xC2 && s[0] <= 0xDF)
+		n = 2;
+	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
+		n = 3, lo = s[0] == 0xE0 ? 0xA0 : 0x80, hi = s[0] == 0xED ? 0x9F : 0xBF;
+	else if (s[0] >= 0xF0 && s[0] <= 0xF4)
+		n = 4, lo = s[0] == 0xF0 ? 0x90 : 0x80, hi = s[0] == 0xF4 ? 0x8F : 0xBF;
+	else
+		return 0;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+	return n;
+}
+
+void report_json_str(FILE *fp, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	fputc('"', fp);
+	while (*p) {
+		size_t n = json_utf8_len(p);
+
+		if (n == 0) {
+			fputs("\\ufffd", fp);
+			p++;
+			continue;
+		}
+		switch (*p) {
+		case '"': fputs("\\\"", fp); break;
+		case '\\': fputs("\\\\", fp); break;
+		case '\n': fputs("\\n", fp); break;
+		case '\r': fputs("\\r", fp); break;
+		case '\t': fputs("\\t", fp); break;
+		default:
+			if (*p < 0x20 || *p == 0x7f)
+				fprintf(fp, "\\u%04x", *p);
+			else
+				fwrite(p, 1, n, fp);
+		}
+		p += n;
+	}
+	fputc('"', fp);
+}
+
+/* "key":number or "key":null. */
+static void json_num(FILE *fp, const char *key, double v, int prec, int comma)
+{
+	char b[64];
+
+	fprintf(fp, "%s\"%s\":", comma ? "," : "", key);
+	if (isfinite(v)) {
+		num_fmt(b, sizeof b, v, prec);
+		fputs(b, fp);
+	} else {
+		fputs("null", fp);
+	}
+}
+
+static void json_depth(FILE *fp, const char *key, unsigned d)
+{
+	if (d)
+		fprintf(fp, ",\"%s\":%u", key, d);
+	else
+		fprintf(fp, ",\"%s\":null", key);
+}
+
+/* ,"verdict":"same","within_band":true, or nulls. */
+static void json_verdict(FILE *fp, const struct analysis_delta *d)
+{
+	if (*report_verdict(d))
+		fprintf(fp, ",\"verdict\":\"%s\",\"within_band\":%s", report_verdict(d),
+			d->within_band ? "true" : "false");
+	else
+		fputs(",\"verdict\":null,\"within_band\":null", fp);
+}
+
+static void json_delta(FILE *fp, const char *key, const struct analysis_delta *d)
+{
+	fprintf(fp, ",\"%s\":", key);
+	if (!d->valid) {
+		fputs("null", fp);
+		return;
+	}
+	fprintf(fp, "{\"baseline_depth\":%u,\"depth\":%u", d->base_depth, d->depth);
+	json_num(fp, "baseline_rps", d->base_rps, 2, 1);
+	json_num(fp, "rps", d->rps, 2, 1);
+	json_num(fp, "delta_rps", d->d_rps, 2, 1);
+	json_num(fp, "delta_pct", d->d_pct, 3, 1);
+	json_num(fp, "baseline_avg_ms", d->base_avg, 4, 1);
+	json_num(fp, "avg_ms", d->avg, 4, 1);
+	json_num(fp, "delta_avg_ms", d->d_avg, 4, 1);
+	json_num(fp, "ratio", d->ratio, 4, 1);
+	json_num(fp, "ratio_lo", d->ci.lo, 4, 1);
+	json_num(fp, "ratio_hi", d->ci.hi, 4, 1);
+	json_verdict(fp, d);
+	json_depth(fp, "avg_depth", d->avg_depth);
+	fputc('}', fp);
+}
+
+/* One series' object of the "series" array (first: no comma before it). */
+static void json_series(FILE *fp, const struct analysis_series *a, int first)
+{
+	char b[512];
+
+	fputs(first ? "\n{" : ",\n{", fp);
+	fputs("\"label\":", fp);
+	report_json_str(fp, a->rps->label);
+	fputs(",\"test\":", fp);
+	report_json_str(fp, a->rps->test);
+	report_depths(a->rps, b, sizeof b);
+	fputs(",\"depths\":", fp);
+	report_json_str(fp, b);
+	fprintf(fp, ",\"points\":%zu", a->rps->npts);
+	json_num(fp, "rps_at_1", a->rps_at_1, 2, 1);
+	json_num(fp, "peak_rps", a->peak_rps, 2, 1);
+	json_num(fp, "peak_rps_lo", a->peak_lo, 2, 1);
+	json_num(fp, "peak_rps_hi", a->peak_hi, 2, 1);
+	json_depth(fp, "peak_depth", a->peak_depth);
+	json_num(fp, "highest_rps", a->top_rps, 2, 1);
+	json_depth(fp, "highest_depth", a->top_depth);
+	json_depth(fp, "saturation_depth", a->sat_depth);
+	json_num(fp, "saturation_lo", a->sat_lo, 0, 1);
+	json_num(fp, "saturation_hi", a->sat_hi, 0, 1);
+	fputs(",\"saturated\":", fp);
+	if (*report_saturated(a->saturated))
+		report_json_str(fp, report_saturated(a->saturated));
+	else
+		fputs("null", fp);
+	json_num(fp, "gain", a->gain, 4, 1);
+	fprintf(fp, ",\"fit\":{\"status\":\"%s\"", fit_status[a->fit.status]);
+	json_num(fp, "a_us", a->fit.a_us, 4, 1);
+	json_num(fp, "b_us", a->fit.b_us, 4, 1);
+	json_num(fp, "asymptote_rps", a->fit.asymptote, 2, 1);
+	json_num(fp, "asymptote_lo", a->fit.asymptote_lo, 2, 1);
+	json_num(fp, "asymptote_hi", a->fit.asymptote_hi, 2, 1);
+	json_num(fp, "r2", a->fit.r2, 4, 1);
+	fputc('}', fp);
+	json_num(fp, "max_cv", a->max_cv, 4, 1);
+	fputs(",\"unstable\":[", fp);
+	for (size_t k = 0; k < a->nunstable; k++) {
+		fprintf(fp, "%s{\"depth\":%u,\"repeats\":%zu", k ? "," : "", a->unstable[k].depth,
+			a->unstable[k].n);
+		json_num(fp, "cv", a->unstable[k].cv, 4, 1);
+		fprintf(fp, ",\"cause\":\"%s\",\"why\":", cause_name(a->unstable[k].cause.kind));
+		cause_format(&a->unstable[k].cause, b, sizeof b);
+		report_json_str(fp, b);
+		fputc('}', fp);
+	}
+	fputs("],\"busier\":", fp);
+	if (a->bound == BOUND_UNKNOWN)
+		fputs("null", fp);
+	else
+		report_json_str(fp, report_bound_name(a->bound));
+	json_num(fp, "server_cpu", a->server_cpu, 4, 1);
+	json_num(fp, "client_cpu", a->client_cpu, 4, 1);
+	fputc('}', fp);
+}
+
+/* One comparison's object of the "comparisons" array. */
+static void json_cmp(FILE *fp, const struct analysis_result *r, const struct analysis_cmp *c,
+		     const struct report_opts *o, int first)
+{
+	fputs(first ? "\n{" : ",\n{", fp);
+	fputs("\"label\":", fp);
+	report_json_str(fp, r->series[c->other].rps->label);
+	fputs(",\"test\":", fp);
+	report_json_str(fp, r->series[c->other].rps->test);
+	json_delta(fp, "at_1", &c->at_1);
+	json_delta(fp, "at_peak", &c->at_peak);
+	if (r->depth)
+		json_delta(fp, "at_depth", &c->at_depth);
+	json_num(fp, "ratio_min", c->ratio_min, 4, 1);
+	json_num(fp, "ratio_max", c->ratio_max, 4, 1);
+	fputs(",\"per_depth\":[", fp);
+	for (size_t k = 0; k < c->ndepths; k++) {
+		const struct analysis_delta *d = &c->per_depth[k];
+
+		fprintf(fp, "%s{\"depth\":%u", k ? "," : "", d->depth);
+		json_num(fp, "baseline_rps", d->base_rps, 2, 1);
+		json_num(fp, "rps", d->rps, 2, 1);
+		json_num(fp, "delta_avg_ms", d->d_avg, 4, 1);
+		json_num(fp, "ratio", d->ratio, 4, 1);
+		json_num(fp, "ratio_lo", d->ci.lo, 4, 1);
+		json_num(fp, "ratio_hi", d->ci.hi, 4, 1);
+		json_verdict(fp, d);
+		fputc('}', fp);
+	}
+	fputc(']', fp);
+	if (o->prose) {
+		char s[512];
+
+		report_prose(r, c, s, sizeof s);
+		fputs(",\"prose\":", fp);
+		report_json_str(fp, s);
+	}
+	fputc('}', fp);
+}
+
+/* One object of the "speedup" array. */
+static void json_speedup(FILE *fp, const struct analysis_result *r,
+			 const struct analysis_speedup *sp, int first)
+{
+	const struct analysis_cmp *c = &r->cmps[sp->cmp];
+
+	fputs(first ? "\n{\"label\":" : ",\n{\"label\":", fp);
+	report_json_str(fp, r->series[c->other].rps->label);
+	fputs(",\"test\":", fp);
+	report_json_str(fp, r->series[c->other].rps->test);
+	json_num(fp, "ratio", sp->ratio, 4, 1);
+	json_num(fp, "ratio_lo", analysis_cmp_delta(r, c)->ci.lo, 4, 1);
+	json_num(fp, "ratio_hi", analysis_cmp_delta(r, c)->ci.hi, 4, 1);
+	json_verdict(fp, analysis_cmp_delta(r, c));
+	fputc('}', fp);
+}
+
+void report_json(FILE *fp, const struct analysis_result *r, const struct report_opts *o)
+{
+	char **notes;
+	size_t nnotes = report_notes(r, o, &notes);
+
+	fputs("{", fp);
+	json_num(fp, "knee", o->knee, 4, 0);
+	json_num(fp, "cv_limit", o->cv_limit, 4, 1);
+	fputs(",\"baseline\":", fp);
+	report_json_str(fp, r->baseline);
+	if (r->depth)
+		fprintf(fp, ",\"depth\":%u", r->depth);
+	else
+		fputs(",\"depth\":null", fp);
+	fputs(",\n\"series\":[", fp);
+	for (size_t i = 0; i < r->nseries; i++)
+		json_series(fp, &r->series[i], i == 0);
+	fputs("],\n\"comparisons\":[", fp);
+	for (size_t i = 0; i < r->ncmps; i++)
+		json_cmp(fp, r, &r->cmps[i], o, i == 0);
+	fputs("],\n\"speedup\":[", fp);
+	for (size_t i = 0; i < r->nspeedup; i++)
+		json_speedup(fp, r, &r->speedup[i], i == 0);
+	fputs("],\n\"notes\":[", fp);
+	for (size_t i = 0; i < nnotes; i++) {
+		fputs(i ? ",\n" : "\n", fp);
+		report_json_str(fp, notes[i]);
+	}
+	fputs("]", fp);
+	if (o->json_more != NULL) {
+		fputs(",\n", fp);
+		o->json_more(fp, o->json_ud);
+	}
+	fputs("}\n", fp);
+	report_free_notes(notes, nnotes);
+}

@@ -1,0 +1,35 @@
+/* report_int.h: what the report's three writers share, and nothing
+ * another room may use (report.h is the report's interface): report.c
+ * writes numbers, the prose, text and markdown; report_notes.c the notes
+ * on the series; report_data.c csv and json. */
+#ifndef RS_REPORT_INT_H
+#define RS_REPORT_INT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "analysis.h"
+#include "report.h"
+
+/* v with prec decimals, or "-" when not finite. */
+const char *report_fnum(char *buf, size_t size, double v, int prec);
+/* Depth d, or "-" for none (0). */
+const char *report_fdepth(char *buf, size_t size, unsigned d);
+/* "yes", "no" or "" (unknown). */
+const char *report_saturated(enum knee_sat s);
+/* The verdict's name, or "" without an interval. */
+const char *report_verdict(const struct analysis_delta *d);
+/* "server", "client" or "". */
+const char *report_bound_name(enum analysis_bound b);
+
+/* The notes on r's series, one line each ("label test: what"), in *out:
+ * each series' own when o->wide, else those that count them at once
+ * (report_notes.c).  Returns how many; release with report_free_notes. */
+size_t report_notes(const struct analysis_result *r, const struct report_opts *o, char ***out);
+void report_free_notes(char **v, size_t n);
+
+/* The csv and json formats (report_data.c). */
+void report_csv(FILE *fp, const struct analysis_result *r, const struct report_opts *o);
+void report_json(FILE *fp, const struct analysis_result *r, const struct report_opts *o);
+
+#endif

@@ -1,0 +1,389 @@
+/* report_notes.c: the notes on the series, one line each: a model that
+ * does not fit, a level below the top depths, no noise to learn, not
+ * saturated, the unstable points with their likely causes, an open loop
+ * that fell short, the busiest shard, another client (report_int.h). */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cause.h"
+#include "report_int.h"
+#include "row.h"
+#include "sbuf.h"
+#include "xalloc.h"
+
+/* Notes: one line each, "label test: what". */
+/* An unstable point of series (its index), for the narrow report's worst. */
+struct report_worst {
+	size_t series;
+	const struct analysis_unstable *u;
+};
+/* More unstable points than this are summarised, not listed. */
+#define REPORT_UNSTABLE_LIST 6
+
+void report_client_note(const struct analysis_result *r, size_t other, const char *base_client,
+			char *buf, size_t size)
+{
+	const struct series *s = r->series[other].rps;
+
+	snprintf(buf, size, "%s was measured by %s and %s by %s: every comparison between them "
+		 "includes the difference between the two clients", s->label, s->first->client,
+		 r->baseline, base_client);
+}
+
+static int report_unstable_by_cv(const void *x, const void *y)
+{
+	const struct analysis_unstable *a = *(const struct analysis_unstable *const *)x;
+	const struct analysis_unstable *b = *(const struct analysis_unstable *const *)y;
+
+	if (a->cv != b->cv)
+		return a->cv > b->cv ? -1 : 1;
+	return (a->depth > b->depth) - (a->depth < b->depth);
+}
+
+static int report_unstable_by_depth(const void *x, const void *y)
+{
+	const struct analysis_unstable *a = *(const struct analysis_unstable *const *)x;
+	const struct analysis_unstable *b = *(const struct analysis_unstable *const *)y;
+
+	return (a->depth > b->depth) - (a->depth < b->depth);
+}
+
+/* The notes on a's unstable points into v (room for REPORT_UNSTABLE_LIST
+ * + 1); returns how many.  One line a point, with its likely cause; past
+ * REPORT_UNSTABLE_LIST, a line that counts them by cause, then the worst. */
+static size_t report_unstable_notes(const struct analysis_series *a, const struct report_opts *o,
+				    char **v)
+{
+	const struct series *s = a->rps;
+	const struct analysis_unstable **u;
+	size_t n = 0, show = a->nunstable;
+	char buf[512], x[32], why[160];
+
+	if (a->nunstable == 0)
+		return 0;
+	u = xcalloc(a->nunstable, sizeof *u);
+	for (size_t k = 0; k < a->nunstable; k++)
+		u[k] = &a->unstable[k];
+	if (a->nunstable > REPORT_UNSTABLE_LIST) {
+		size_t count[CAUSE_UNKNOWN + 1] = { 0 };
+		struct sbuf sb;
+
+		for (size_t k = 0; k < a->nunstable; k++)
+			count[a->unstable[k].cause.kind]++;
+		sbuf_fixed(&sb, buf, sizeof buf);
+		sbuf_printf(&sb, "%s %s: unstable (CV above %s%%) at %zu of %zu depths; likely causes: ",
+			    s->label, s->test, report_fnum(x, sizeof x, 100 * o->cv_limit, 1), a->nunstable,
+			    s->npts);
+		for (int c = 0, first = 1; c <= CAUSE_UNKNOWN; c++)
+			if (count[c] > 0) {
+				sbuf_printf(&sb, "%s%s at %zu", first ? "" : ", ",
+					    cause_name((enum cause_kind)c), count[c]);
+				first = 0;
+			}
+		sbuf_printf(&sb, "; the %d worst:", REPORT_UNSTABLE_LIST);
+		v[n++] = xstrdup(buf);
+		qsort(u, a->nunstable, sizeof *u, report_unstable_by_cv);
+		show = REPORT_UNSTABLE_LIST;
+		qsort(u, show, sizeof *u, report_unstable_by_depth);
+	}
+	for (size_t k = 0; k < show; k++) {
+		cause_format(&u[k]->cause, why, sizeof why);
+		snprintf(buf, sizeof buf, "%s %s P=%u: CV %s%% over %zu repeats: %s", s->label, s->test,
+			 u[k]->depth, report_fnum(x, sizeof x, 100 * u[k]->cv, 1), u[k]->n, why);
+		v[n++] = xstrdup(buf);
+	}
+	free(u);
+	return n;
+}
+
+static int report_unstable_worst(const void *x, const void *y)
+{
+	const struct report_worst *a = x, *b = y;
+
+	if (a->u->cv != b->u->cv)
+		return a->u->cv > b->u->cv ? -1 : 1;
+	if (a->series != b->series)
+		return a->series < b->series ? -1 : 1;
+	return (a->u->depth > b->u->depth) - (a->u->depth < b->u->depth);
+}
+
+/* The narrow report's notes for every series at once, into v (room for
+ * REPORT_UNSTABLE_LIST + 2): how many series are not saturated, and the
+ * unstable points counted by likely cause with the worst few; returns how
+ * many. */
+static size_t report_summary_notes(const struct analysis_result *r, const struct report_opts *o,
+				   char **v)
+{
+	size_t count[CAUSE_UNKNOWN + 1] = { 0 }, nopen = 0, npts = 0, nu = 0, n = 0;
+	unsigned deepest = 0;
+	int same_depth = 1;
+	struct report_worst *w;
+	char buf[512], x[32], why[160];
+	struct sbuf sb;
+
+	for (size_t i = 0; i < r->nseries; i++) {
+		const struct analysis_series *a = &r->series[i];
+		unsigned d = a->rps->pts[a->rps->npts - 1].depth;
+
+		npts += a->rps->npts;
+		nu += a->nunstable;
+		if (a->saturated != KNEE_SAT_NO)
+			continue;
+		same_depth &= nopen == 0 || d == deepest;
+		deepest = d;
+		nopen++;
+	}
+	if (nopen > 0) {
+		if (same_depth)
+			snprintf(buf, sizeof buf, "%zu of %zu series not saturated by P=%u: sweep deeper",
+				 nopen, r->nseries, deepest);
+		else
+			snprintf(buf, sizeof buf, "%zu of %zu series not saturated by their deepest depth: "
+				 "sweep deeper", nopen, r->nseries);
+		v[n++] = xstrdup(buf);
+	}
+	if (nu == 0)
+		return n;
+	w = xcalloc(nu, sizeof *w);
+	nu = 0;
+	for (size_t i = 0; i < r->nseries; i++)
+		for (size_t k = 0; k < r->series[i].nunstable; k++) {
+			w[nu].series = i;
+			w[nu++].u = &r->series[i].unstable[k];
+			count[r->series[i].unstable[k].cause.kind]++;
+		}
+	sbuf_fixed(&sb, buf, sizeof buf);
+	sbuf_printf(&sb, "unstable: %zu of %zu points (CV above %s%%); causes: ", nu, npts,
+		    report_fnum(x, sizeof x, 100 * o->cv_limit, 1));
+	for (int c = 0, first = 1; c <= CAUSE_UNKNOWN; c++)
+		if (count[c] > 0) {
+			sbuf_printf(&sb, "%s%s at %zu", first ? "" : ", ", cause_name((enum cause_kind)c),
+				    count[c]);
+			first = 0;
+		}
+	if (nu > REPORT_UNSTABLE_LIST)
+		sbuf_printf(&sb, "; worst:");
+	v[n++] = xstrdup(buf);
+	qsort(w, nu, sizeof *w, report_unstable_worst);
+	for (size_t k = 0; k < nu && k < REPORT_UNSTABLE_LIST; k++) {
+		const struct series *s = r->series[w[k].series].rps;
+
+		cause_format(&w[k].u->cause, why, sizeof why);
+		snprintf(buf, sizeof buf, "%s %s P=%u: CV %s%% over %zu repeats: %s", s->label, s->test,
+			 w[k].u->depth, report_fnum(x, sizeof x, 100 * w[k].u->cv, 1), w[k].u->n, why);
+		v[n++] = xstrdup(buf);
+	}
+	free(w);
+	return n;
+}
+
+/* The note on an open-loop series' points whose achieved rate fell short
+ * of the offered one, into buf; 0 when there are none. */
+static int report_short_note(const struct series *s, char *buf, size_t size)
+{
+	struct sbuf b;
+	size_t n = 0;
+
+	sbuf_fixed(&b, buf, size);
+	sbuf_printf(&b, "%s %s: the achieved rate fell short of the offered rate at P=", s->label,
+		  s->test);
+	for (size_t i = 0; i < s->npts; i++)
+		if (s->pts[i].rate_short > 0)
+			sbuf_printf(&b, "%s%u", n++ ? "," : "", s->pts[i].depth);
+	sbuf_printf(&b, ": the server saturated below that rate");
+	return n > 0;
+}
+
+/* A cluster's series: at the saturation depth, the master whose CPU
+ * limits the cluster, when one does: busy at least 0.8 CPU and 1.5 times
+ * the mean of the others (rows' busy_cpu_s, server_cpu_s, masters, over
+ * the point's repeats).  Returns 1 with the note in buf, or 0. */
+/* The rows report_busy_note can use (a cluster's, with a busy master),
+ * sorted by label, test, depth, then file order: each series finds its
+ * own with a binary search instead of a scan of every row, which made the
+ * notes quadratic in the number of series (issue 25, T2). */
+struct report_busy {
+	const struct rs_rows *rows;
+	const struct rs_rec **v;
+	size_t n;
+};
+
+static void report_busy_index(const struct rs_rows *rows, struct report_busy *b)
+{
+	b->rows = rows;
+	b->v = NULL;
+	b->n = 0;
+	if (rows == NULL)
+		return;
+	for (size_t i = 0; i < rows->n; i++) {
+		const struct rs_rec *r = &rows->v[i];
+		double secs = rows_fig(rows, r, ROW_SECONDS), m = rows_fig(rows, r, ROW_MASTERS);
+
+		if (!(m >= 2) || !(secs > 0) || isnan(rows_fig(rows, r, ROW_BUSY_CPU_S)) ||
+		    isnan(rows_fig(rows, r, ROW_SERVER_CPU_S)) || r->busy_master[0] == '\0')
+			continue;
+		if (b->v == NULL)
+			b->v = xmalloc((rows->n - i) * sizeof *b->v);
+		b->v[b->n++] = r;
+	}
+	if (b->n > 1)
+		qsort(b->v, b->n, sizeof *b->v, rows_point_cmp);
+}
+
+static int report_busy_note(const struct report_busy *idx, const struct series *s, unsigned depth,
+			    char *buf, size_t size)
+{
+	const struct rs_rows *rows = idx->rows;
+	double busy = 0, others = 0;
+	const char *who = NULL;
+	size_t n = 0, lo = 0, hi = idx->n;
+
+	if (rows == NULL || depth == 0)
+		return 0;
+	while (lo < hi) {        /* the first row of (label, test, depth) */
+		size_t mid = lo + (hi - lo) / 2;
+		const struct rs_rec *r = idx->v[mid];
+		int c = strcmp(r->label, s->label);
+
+		if (c == 0)
+			c = strcmp(r->test, s->test);
+		if (c == 0)
+			c = (r->pipeline > depth) - (r->pipeline < depth);
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < idx->n; i++) {
+		const struct rs_rec *r = idx->v[i];
+		double secs = rows_fig(rows, r, ROW_SECONDS), m = rows_fig(rows, r, ROW_MASTERS);
+		double b = rows_fig(rows, r, ROW_BUSY_CPU_S), all = rows_fig(rows, r, ROW_SERVER_CPU_S);
+
+		if (r->pipeline != depth || strcmp(r->label, s->label) != 0 ||
+		    strcmp(r->test, s->test) != 0)
+			break;
+		busy += b / secs;
+		others += (all - b) / (m - 1) / secs;
+		if (who == NULL)
+			who = r->busy_master;
+		else if (strcmp(who, r->busy_master) != 0)
+			return 0;     /* the repeats disagree on which: none limits alone */
+		n++;
+	}
+	if (n == 0)
+		return 0;
+	busy /= (double)n;
+	others /= (double)n;
+	if (busy < 0.8 || busy < 1.5 * others)
+		return 0;
+	snprintf(buf, size, "%s %s: at P=%u %s at %.2f CPU while the others are at %.2f: one shard "
+		 "limits this cluster", s->label, s->test, depth, who, busy, others);
+	return 1;
+}
+
+size_t report_notes(const struct analysis_result *r, const struct report_opts *o,
+			   char ***out)
+{
+	/* At most seven notes a series and its unstable points, and one for
+	 * them all: room for them at once, not a reallocation a note. */
+	char **v = xcalloc((7 + REPORT_UNSTABLE_LIST) * r->nseries + r->nlabels +
+			   REPORT_UNSTABLE_LIST + 3, sizeof *v);
+	size_t n = 0;
+	const char *base_client;
+	long other;
+	struct report_busy busy;
+
+	report_busy_index(o->rows, &busy);
+	for (size_t i = 0; i < r->nseries; i++) {
+		const struct analysis_series *a = &r->series[i];
+		const struct series *s = a->rps;
+		char buf[512], x[32];
+
+		buf[0] = '\0';
+		/* When every series has one depth, one note says it for all. */
+		if (s->npts == 1 && r->nsingle == r->nseries)
+			;
+		else if (s->npts == 1)
+			snprintf(buf, sizeof buf, "%s %s: one depth only (P=%u): no saturation to find",
+				 s->label, s->test, s->pts[0].depth);
+		else if (a->fit.status == FIT_TOO_FEW)
+			snprintf(buf, sizeof buf, "%s %s: %zu depths are too few to fit the throughput model",
+				 s->label, s->test, s->npts);
+		else if (a->fit.status == FIT_POOR)
+			snprintf(buf, sizeof buf,
+				 "%s %s: the throughput model does not fit (R² %s < %.1f): no asymptote given",
+				 s->label, s->test, report_fnum(x, sizeof x, a->fit.r2, 3), ANALYSIS_MIN_R2);
+		else if (a->fit.status == FIT_FALLS)
+			snprintf(buf, sizeof buf,
+				 "%s %s: throughput falls after its peak: highest measured %s rps at P=%u "
+				 "(the model never falls: no asymptote given)", s->label, s->test,
+				 report_fnum(x, sizeof x, a->top_rps, 0), a->top_depth);
+		else if (a->fit.status == FIT_PATTERN)
+			snprintf(buf, sizeof buf,
+				 "%s %s: the throughput model misses the curve's shape (a sharper or "
+				 "softer knee): no asymptote given", s->label, s->test);
+		else if (a->fit.status == FIT_NONPOSITIVE)
+			snprintf(buf, sizeof buf,
+				 "%s %s: the throughput model does not fit (no positive asymptote)",
+				 s->label, s->test);
+		if (buf[0]) {
+			v[n++] = xstrdup(buf);
+		}
+		/* No interval anywhere: say why, rather than leave cells blank. */
+		if (s->npts > 1 && a->knee.ok && a->knee.res.noise == KNEE_NOISE_NONE) {
+			snprintf(buf, sizeof buf, "%s %s: one measurement at each of %zu depths is too "
+				 "little to learn the noise from: no intervals (measure with --repeat 3)",
+				 s->label, s->test, s->npts);
+			v[n++] = xstrdup(buf);
+		}
+		if (a->knee.ok && a->knee.res.peak_median) {
+			snprintf(buf, sizeof buf,
+				 "%s %s: the fitted level lay below every measurement of the deepest %d "
+				 "depths: no honest level from %zu depths, so the peak is the highest "
+				 "median (%s rps at P=%u)", s->label, s->test,
+				 (int)(s->npts < KNEE_SHORT_TOP ? s->npts : KNEE_SHORT_TOP), s->npts,
+				 report_fnum(x, sizeof x, a->peak_rps, 0), a->peak_depth);
+			v[n++] = xstrdup(buf);
+		}
+		/* Narrow: the table says it, and one line counts them. */
+		if (a->saturated == KNEE_SAT_NO && o->wide) {
+			snprintf(buf, sizeof buf, "%s %s: not saturated by P=%u: sweep deeper", s->label,
+				 s->test, s->pts[s->npts - 1].depth);
+			v[n++] = xstrdup(buf);
+		}
+		if (o->wide)
+			n += report_unstable_notes(a, o, v + n);
+		if (report_short_note(s, buf, sizeof buf))
+			v[n++] = xstrdup(buf);
+		/* Unsaturated: no saturation depth, so the deepest. */
+		if (report_busy_note(&busy, s, a->sat_depth ? a->sat_depth : s->pts[s->npts - 1].depth,
+				     buf, sizeof buf))
+			v[n++] = xstrdup(buf);
+	}
+	if (r->nsingle == r->nseries) {
+		v[n++] = xstrdup("every series has one depth: no saturation depth or model fit, "
+				 "comparisons only");
+	}
+	if (!o->wide)
+		n += report_summary_notes(r, o, v + n);
+	for (size_t k = 0; (other = analysis_other_client(r, k, &base_client)) >= 0; k++) {
+		char buf[512];
+
+		report_client_note(r, (size_t)other, base_client, buf, sizeof buf);
+		v[n++] = xstrdup(buf);
+	}
+	free(busy.v);
+	*out = v;
+	return n;
+}
+
+void report_free_notes(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
