@@ -32,7 +32,6 @@ int cmd_tls_files_check(const struct rs_config *cfg, struct rs_err *err)
 	return 0;
 }
 
-
 void cmd_tls_settings(const struct rs_config *cfg, struct target_tls *tls)
 {
 	tls->insecure = cfg->insecure;
@@ -44,7 +43,6 @@ void cmd_tls_settings(const struct rs_config *cfg, struct target_tls *tls)
 	tls->ciphers = cfg->tls_ciphers;
 	tls->ciphersuites = cfg->tls_ciphersuites;
 }
-
 
 int cmd_agent_control(const struct rs_config *cfg, struct targets_def *d, struct target *t,
 		      struct agentkey *key, struct rs_err *err)
