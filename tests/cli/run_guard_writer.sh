@@ -4,9 +4,13 @@
 # 80 ms, wherever rsweep happens to be (a point, a flush, a preparation).
 # Every key it wrote survives, whatever the test (the pop tests delete
 # their own key, which let one foreign key hide under the old count), with
-# the atomic check and flush and without it, on one server and on a
-# cluster reached through a unix:// seed node (issue 25 O5); the sweep
-# stops with status 2.  Each writer is bounded (60 keys) and so is each
+# the atomic check and flush (EVAL), on one server and on a cluster reached
+# through a unix:// seed node (issue 25 O5); the sweep stops with status 2.
+# Without EVAL the check and the flush are separate commands, and a key
+# written in the round trip between them is flushed unseen, as the man
+# page says: there at most one key may go (the next one written stops the
+# sweep; two writes 0-80 ms apart landing in two sub-millisecond windows
+# is what the test would need to see two), and the sweep still stops.  Each writer is bounded (60 keys) and so is each
 # sweep (-n, --timeout, timeout(1)).  Every case runs; the failures are
 # listed at the end.
 . "${RS_SRCDIR:-.}/tests/cli/lib.sh"
@@ -27,16 +31,22 @@ writer() {
 	done
 }
 
-# check CASE CLI...: every key written survives, and the sweep stopped (2).
+# check CASE MAXLOST CLI...: every key written survives but MAXLOST at most,
+# and the sweep stopped (2).
 check() {
 	what=$1
-	shift
+	maxlost=$2
+	shift 2
 	lost=
+	nlost=0
 	for k in $(cat "$T/written"); do
-		[ "$("$@" exists "$k" | tr -d '\r')" = 1 ] || lost="$lost $k"
+		if [ "$("$@" exists "$k" | tr -d '\r')" != 1 ]; then
+			lost="$lost $k"
+			nlost=$((nlost + 1))
+		fi
 	done
 	nw=$(wc -l <"$T/written")
-	if [ "$nw" = 0 ] || [ -n "$lost" ] || [ "$st" != 2 ]; then
+	if [ "$nw" = 0 ] || [ "$nlost" -gt "$maxlost" ] || [ "$st" != 2 ]; then
 		failed="$failed
 $what: exit $st, $nw written, lost:${lost:- none}: $(tail -1 "$T/err")"
 	fi
@@ -58,7 +68,7 @@ for args in "" "--rename-command EVAL \"\""; do
 		writer "$pid" sock_cli
 		wait "$pid"
 		st=$?
-		check "$t ${args:-with EVAL}" sock_cli
+		check "$t ${args:-with EVAL}" "$([ -n "$args" ] && echo 1 || echo 0)" sock_cli
 		stop_redis
 	done
 done
@@ -80,7 +90,7 @@ for t in lpop get; do
 	writer "$pid" cl_cli
 	wait "$pid"
 	st=$?
-	check "cluster $t" cl_cli
+	check "cluster $t" 0 cl_cli
 	masters=$(csv_col "$T/w.csv" masters | sort -u | tr -d '\n')
 	[ "$masters" = 3 ] || failed="$failed
 cluster $t: masters '$masters' through the unix:// seed, wanted 3"
