@@ -19,11 +19,14 @@ struct targets_def;
 struct target;
 struct agentkey;
 /* --control's URI (redis://, rediss://, unix://) into d (targets_def_free)
- * and t, with the connection options of cfg, and --agents-key's key into
- * key (agentkey_clear).  Returns 0 or -1 (RS_E_USAGE for a missing or bad
- * option, RS_E_INPUT for a key file that cannot serve). */
+ * and t, with the connection options of cfg.  Returns 0 or -1
+ * (RS_E_USAGE). */
 int cmd_agent_control(const struct rs_config *cfg, struct targets_def *d, struct target *t,
-		      struct agentkey *key, struct rs_err *err);
+		      struct rs_err *err);
+/* --agents-key's key into key (agentkey_clear), read once, before anything
+ * opens.  Returns 0 or -1 (RS_E_USAGE when it is missing, RS_E_INPUT for a
+ * file that cannot serve). */
+int cmd_agents_key(const struct rs_config *cfg, struct agentkey *key, struct rs_err *err);
 struct target_tls;
 /* The TLS options of cfg (--insecure, --sni, --cacert, ...) into tls,
  * whose on stays as it is. */

@@ -48,7 +48,7 @@ int cmd_agent(struct rs_config *cfg, struct rs_err *err)
 	if (cmd_tls_files_check(cfg, err) < 0)
 		return -1;
 	key = xcalloc(1, sizeof *key);
-	if (cmd_agent_control(cfg, &d, &ctl, key, err) < 0) {
+	if (cmd_agent_control(cfg, &d, &ctl, err) < 0 || cmd_agents_key(cfg, key, err) < 0) {
 		targets_def_free(&d);
 		agentkey_clear(key);
 		free(key);

@@ -44,19 +44,24 @@ void cmd_tls_settings(const struct rs_config *cfg, struct target_tls *tls)
 	tls->ciphersuites = cfg->tls_ciphersuites;
 }
 
+int cmd_agents_key(const struct rs_config *cfg, struct agentkey *key, struct rs_err *err)
+{
+	if (cfg->agents_key == NULL)
+		return rs_err_setk(err, RS_E_USAGE, "--agents-key FILE is needed with --control: "
+				   "the key the leader and its agents sign their messages with "
+				   "(make one: head -c 32 /dev/urandom | base64 > FILE; chmod 600 "
+				   "FILE)");
+	return agentkey_load(cfg->agents_key, key, err);
+}
+
 int cmd_agent_control(const struct rs_config *cfg, struct targets_def *d, struct target *t,
-		      struct agentkey *key, struct rs_err *err)
+		      struct rs_err *err)
 {
 	char spec[TARGETS_URI_MAX + 16];
 
 	memset(t, 0, sizeof *t);
 	if (cfg->control == NULL)
 		return rs_err_setk(err, RS_E_USAGE, "--control URI is needed");
-	if (cfg->agents_key == NULL)
-		return rs_err_setk(err, RS_E_USAGE, "--agents-key FILE is needed with --control: "
-				   "the key the leader and its agents sign their messages with "
-				   "(make one: head -c 32 /dev/urandom | base64 > FILE; chmod 600 "
-				   "FILE)");
 	if (strncmp(cfg->control, "redis://", 8) != 0 && strncmp(cfg->control, "rediss://", 9) != 0 &&
 	    strncmp(cfg->control, "unix://", 7) != 0)
 		/* Only the scheme is quoted, as for --target: the rest may hold
@@ -79,5 +84,5 @@ int cmd_agent_control(const struct rs_config *cfg, struct targets_def *d, struct
 		cmd_tls_settings(cfg, &t->tls);
 	}
 	target_describe(t);
-	return agentkey_load(cfg->agents_key, key, err);
+	return 0;
 }

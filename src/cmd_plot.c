@@ -62,6 +62,7 @@ struct plot {
 	enum plot_format format;
 	const char *font;
 	int need_lat;             /* some panel is a latency chart */
+	int need_band;            /* some panel is a line chart --fit may draw */
 	char **files;             /* the CSV operands (cfg->args) */
 	int nfiles;
 };
@@ -312,8 +313,9 @@ static int plot_analyse(struct plot *p, struct rs_err *err)
 	ao.baseline = p->cfg->baseline;
 	ao.depth = (unsigned)p->cfg->depth;
 	/* The level bands a fitted curve is drawn with (B x depths doubles a
-	 * series while they are worked out). */
-	ao.level_band = p->cfg->fit != CHART_FIT_NO && p->cfg->metric == SM_RPS;
+	 * series while they are worked out): only for a line chart that may
+	 * draw one. */
+	ao.level_band = p->need_band && p->cfg->fit != CHART_FIT_NO && p->cfg->metric == SM_RPS;
 	if (analysis_run(&p->set, NULL, &ao, &p->an, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);
 	/* A chart across clients says so, as the report does. */
@@ -697,8 +699,11 @@ int cmd_plot(struct rs_config *cfg, struct rs_err *err)
 		rc = font_find(cfg->font, RS_DEFAULT_FONT, font, sizeof font, err);
 	}
 	p.need_lat = CHART_KIND_LATENCY(cfg->kind);
-	for (size_t i = 0; cfg->plot && i < pf.n; i++)
+	p.need_band = cfg->kind == CHART_LINES || cfg->kind == CHART_MASTERS;
+	for (size_t i = 0; cfg->plot && i < pf.n; i++) {
 		p.need_lat |= pf.v[i].kind >= 0 && CHART_KIND_LATENCY(pf.v[i].kind);
+		p.need_band |= pf.v[i].kind == CHART_LINES;
+	}
 	/* The masters' rows replace the data's, for every panel at once. */
 	for (size_t i = 0; rc == 0 && cfg->plot && i < pf.n; i++)
 		if (pf.v[i].kind == CHART_MASTERS || cfg->kind == CHART_MASTERS)

@@ -280,24 +280,6 @@ static int run_check(struct rs_config *cfg, struct rs_err *err)
 		return rs_err_set(err, "--control and --agents go together");
 	if (cfg->agents_key != NULL && cfg->control == NULL)
 		return rs_err_set(err, "--agents-key goes with --control");
-	if (cfg->control != NULL) {
-		/* The key is read again where the agents are met: here, a key
-		 * file that cannot serve stops the run before anything opens. */
-		struct agentkey *key;
-		int rc;
-
-		if (cfg->agents_key == NULL)
-			return rs_err_set(err, "--agents-key FILE is needed with --control: the key "
-					  "the leader and its agents sign their messages with (make "
-					  "one: head -c 32 /dev/urandom | base64 > FILE; chmod 600 "
-					  "FILE)");
-		key = xcalloc(1, sizeof *key);
-		rc = agentkey_load(cfg->agents_key, key, err);
-		agentkey_clear(key);
-		free(key);
-		if (rc < 0)
-			return -1;
-	}
 	if (opts_given(cfg, "agents-wait") && cfg->agents == 0)
 		return rs_err_set(err, "--agents-wait goes with --agents");
 	if (cfg->agents > 0 && (cfg->spawn || cfg->cluster || cfg->rate != NULL || cfg->nargs > 0 ||
@@ -824,7 +806,7 @@ static enum sweep_status run_agents(const struct rs_config *cfg, struct run_job 
 	char *uri = job->agents_uri;
 	int rc;
 
-	if (cmd_agent_control(cfg, d, ctl, &job->agents_key, err) < 0)
+	if (cmd_agent_control(cfg, d, ctl, err) < 0)
 		return SWEEP_FAILED;
 	ctl->stop = &run_stop;
 	run_agents_uri(cfg, job, uri, sizeof job->agents_uri);
@@ -997,6 +979,10 @@ static int run_plan(struct rs_config *cfg, struct run_ui *ui, struct run_job *jo
 		return rs_err_as(err, RS_E_INPUT);
 	if (run_check(cfg, err) < 0)
 		return rs_err_as(err, RS_E_USAGE);
+	/* Read once, here: a key file that cannot serve stops the run before
+	 * anything opens. */
+	if (cfg->control != NULL && cmd_agents_key(cfg, &job->agents_key, err) < 0)
+		return -1;
 	if (cfg->rate != NULL && rates_parse(cfg->rate, &job->rates, err) < 0) {
 		rs_err_prefix(err, "--rate");
 		return rs_err_as(err, RS_E_USAGE);

@@ -218,6 +218,16 @@ static void json_verdict(FILE *fp, const struct analysis_delta *d)
 		fputs(",\"verdict\":null,\"within_band\":null", fp);
 }
 
+/* ,"ratio":R,"ratio_lo":..,"ratio_hi":..,"verdict":.. of d (ratio: its own
+ * or a speed-up's). */
+static void json_ratio(FILE *fp, double ratio, const struct analysis_delta *d)
+{
+	json_num(fp, "ratio", ratio, 4, 1);
+	json_num(fp, "ratio_lo", d->ci.lo, 4, 1);
+	json_num(fp, "ratio_hi", d->ci.hi, 4, 1);
+	json_verdict(fp, d);
+}
+
 static void json_delta(FILE *fp, const char *key, const struct analysis_delta *d)
 {
 	fprintf(fp, ",\"%s\":", key);
@@ -233,10 +243,7 @@ static void json_delta(FILE *fp, const char *key, const struct analysis_delta *d
 	json_num(fp, "baseline_avg_ms", d->base_avg, 4, 1);
 	json_num(fp, "avg_ms", d->avg, 4, 1);
 	json_num(fp, "delta_avg_ms", d->d_avg, 4, 1);
-	json_num(fp, "ratio", d->ratio, 4, 1);
-	json_num(fp, "ratio_lo", d->ci.lo, 4, 1);
-	json_num(fp, "ratio_hi", d->ci.hi, 4, 1);
-	json_verdict(fp, d);
+	json_ratio(fp, d->ratio, d);
 	json_depth(fp, "avg_depth", d->avg_depth);
 	fputc('}', fp);
 }
@@ -323,10 +330,7 @@ static void json_cmp(FILE *fp, const struct analysis_result *r, const struct ana
 		json_num(fp, "baseline_rps", d->base_rps, 2, 1);
 		json_num(fp, "rps", d->rps, 2, 1);
 		json_num(fp, "delta_avg_ms", d->d_avg, 4, 1);
-		json_num(fp, "ratio", d->ratio, 4, 1);
-		json_num(fp, "ratio_lo", d->ci.lo, 4, 1);
-		json_num(fp, "ratio_hi", d->ci.hi, 4, 1);
-		json_verdict(fp, d);
+		json_ratio(fp, d->ratio, d);
 		fputc('}', fp);
 	}
 	fputc(']', fp);
@@ -350,10 +354,7 @@ static void json_speedup(FILE *fp, const struct analysis_result *r,
 	report_json_str(fp, r->series[c->other].rps->label);
 	fputs(",\"test\":", fp);
 	report_json_str(fp, r->series[c->other].rps->test);
-	json_num(fp, "ratio", sp->ratio, 4, 1);
-	json_num(fp, "ratio_lo", analysis_cmp_delta(r, c)->ci.lo, 4, 1);
-	json_num(fp, "ratio_hi", analysis_cmp_delta(r, c)->ci.hi, 4, 1);
-	json_verdict(fp, analysis_cmp_delta(r, c));
+	json_ratio(fp, sp->ratio, analysis_cmp_delta(r, c));
 	fputc('}', fp);
 }
 
