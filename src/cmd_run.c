@@ -453,7 +453,7 @@ static void run_sweep_config(const struct rs_config *cfg, const char *label,
 {
 	sc->label = label;
 	sc->spawned = cfg->spawn;
-	sc->flush = (enum sweep_flush)cfg->flush;
+	sc->flush = (enum guard_flush)cfg->flush;
 	sc->force_flush = cfg->force_flush;
 	sc->cluster = cfg->cluster;
 	sc->clients = (unsigned)cfg->clients;
@@ -853,7 +853,7 @@ static enum sweep_status run_agents(const struct rs_config *cfg, struct run_job 
 				 ctl->desc, g->t.desc);
 	if (rc < 0)
 		return SWEEP_FAILED;
-	g->sc.agents = job->agents;
+	sweep_use_load(g->s, load_agents(job->agents));
 	return SWEEP_OK;
 }
 

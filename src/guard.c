@@ -1,148 +1,371 @@
-/* The guard's names: which keys rsweep can have written (guard.h). */
+/* guard.c: a guarded server (guard.h): the check before anything is
+ * written, and the one flush. */
 #include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cluster.h"
+
 #include "guard.h"
 #include "sbuf.h"
-#include "workload.h"
-#include "xalloc.h"
 
-void guard_names_init(struct guard_names *g, int tagged)
+static void guard_note(const struct guard *g, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void guard_note(const struct guard *g, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (g->cfg.on_note == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	g->cfg.on_note(g->cfg.ud, msg);
+}
+
+#define guard_debug(g, ...) do { if ((g)->cfg.verbose) guard_note(g, __VA_ARGS__); } while (0)
+
+void guard_init(struct guard *g, const struct guard_config *cfg)
 {
 	memset(g, 0, sizeof *g);
-	g->tagged = tagged;
+	g->cfg = *cfg;
+	guard_names_init(&g->names, cfg->masters > 0);
 }
 
-void guard_names_clear(struct guard_names *g)
+/* Which databases the guard counts: those a flush or the tests can touch. */
+static enum target_scope guard_scope(const struct guard *g)
 {
-	for (size_t i = 0; i < g->n; i++)
-		free(g->tmpl[i]);
-	g->n = 0;
-	g->unnamed = 0;
+	/* A command of one's own may touch any database (MOVE, SWAPDB,
+	 * FLUSHALL), and the keys it moves are still its own. */
+	if (g->cfg.any_db)
+		return TARGET_SCOPE_ALL;
+	/* The tests write only --dbnum; FLUSHALL empties every database. */
+	return g->cfg.flush == GUARD_FLUSH_ALL ? TARGET_SCOPE_ONLY : TARGET_SCOPE_DB;
 }
 
-void guard_names_free(struct guard_names *g)
+/* "db0: 2 keys, at most 1 of them rsweep's; db3: 1 key": every database
+ * that holds keys, into buf; those out of scope only with others set, and
+ * marked as left alone. */
+static void guard_keys_text(const struct guard *g, const struct target_keyspace *ks, int others,
+			    char *buf, size_t size)
 {
-	if (g == NULL)
-		return;
-	guard_names_clear(g);
-	free(g->tmpl);
-	g->tmpl = NULL;
-}
+	enum target_scope scope = guard_scope(g);
+	unsigned dbnum = g->cfg.target->dbnum;
+	struct sbuf b;
 
-void guard_names_add(struct guard_names *g, const struct workload_test *t)
-{
-	size_t off, len;
-	char *k;
+	sbuf_fixed(&b, buf, size);
+	for (size_t i = 0; i < ks->n && !b.cut; i++) {
+		const struct target_db_keys *d = &ks->v[i];
+		int out = scope == TARGET_SCOPE_DB && d->db != dbnum;
 
-	if (t->custom || t->key_any) {
-		g->unnamed = 1;
-		return;
-	}
-	/* PING and PING_INLINE name no key, and write none. */
-	if (cluster_key_arg(t->cmd, t->len, &off, &len) < 0)
-		return;
-	for (size_t i = 0; i < g->n; i++)
-		if (strlen(g->tmpl[i]) == len && memcmp(g->tmpl[i], t->cmd + off, len) == 0)
-			return;
-	k = xmalloc(len + 1);
-	memcpy(k, t->cmd + off, len);
-	k[len] = '\0';
-	g->tmpl = xrealloc(g->tmpl, (g->n + 1) * sizeof *g->tmpl);
-	g->tmpl[g->n++] = k;
-}
-
-/* Whether key[0..len) is "{digits}". */
-static int guard_is_tag(const char *key, size_t len)
-{
-	if (len < 3 || key[0] != '{' || key[len - 1] != '}')
-		return 0;
-	for (size_t i = 1; i + 1 < len; i++)
-		if (key[i] < '0' || key[i] > '9')
-			return 0;
-	return 1;
-}
-
-static int guard_tmpl_ok(const char *tmpl, int tagged, const char *key, size_t len)
-{
-	size_t rl = strlen(WORKLOAD_RAND), i = 0;
-
-	while (*tmpl != '\0') {
-		if (strncmp(tmpl, WORKLOAD_RAND, rl) == 0) {
-			size_t d = 0;
-
-			if (len - i >= rl && memcmp(key + i, WORKLOAD_RAND, rl) == 0) {
-				i += rl;
-			} else {
-				while (i + d < len && key[i + d] >= '0' && key[i + d] <= '9')
-					d++;
-				if (d == 0)
-					return 0;
-				i += d;
-			}
-			tmpl += rl;
+		if (out && !others)
 			continue;
-		}
-		if (i >= len || key[i] != *tmpl)
-			return 0;
-		i++;
-		tmpl++;
+		sbuf_item(&b, "; ", "db%u: %llu key%s%s", d->db, (unsigned long long)d->keys,
+			  d->keys == 1 ? "" : "s", out ? ", left alone" : "");
+		if (g->allow > 0 && scope != TARGET_SCOPE_ALL && d->db == dbnum)
+			sbuf_printf(&b, ", at most %llu of them rsweep's", (unsigned long long)g->allow);
 	}
-	return i == len || (tagged && guard_is_tag(key + i, len - i));
+	if (g->allow > 0 && scope == TARGET_SCOPE_ALL)
+		sbuf_printf(&b, "; at most %llu in all rsweep's", (unsigned long long)g->allow);
 }
 
-int guard_name_ok(const struct guard_names *g, const char *key, size_t len)
+/* Check the server g->c reaches before anything is written to it (a new
+ * connection to a new process too): every database in scope empty.  On
+ * success g->c is vetted.  Nothing is changed either way. */
+static enum guard_step guard_check(struct guard *g, int fresh, struct rs_err *err)
 {
-	if (g->unnamed)
-		return 1;
-	for (size_t i = 0; i < g->n; i++)
-		if (guard_tmpl_ok(g->tmpl[i], g->tagged, key, len))
-			return 1;
+	const struct target *t = g->cfg.target;
+	enum target_scope scope = guard_scope(g);
+	struct target_keyspace ks;
+	char what[256];
+	uint64_t keys;
+
+	g->allow = g->left = 0;
+	g->dirty = 0;
+	guard_names_clear(&g->names);
+	if (g->cfg.spawned || g->cfg.force_flush) {
+		/* Ours, or the user said its keys may go: the first flush takes them. */
+		g->allow = g->cfg.spawned ? 0 : UINT64_MAX;
+		g->vetted = 1;
+		return GUARD_OK;
+	}
+	if (target_keyspace(g->c, t, &ks, err) < 0)
+		return GUARD_RETRY;
+	if (target_keyspace_within(&ks, t->dbnum, scope, 0)) {
+		target_keyspace_free(&ks);
+		g->vetted = 1;
+		return GUARD_OK;
+	}
+	keys = scope == TARGET_SCOPE_DB ? target_keyspace_db(&ks, t->dbnum) : ks.total;
+	guard_keys_text(g, &ks, 1, what, sizeof what);
+	rs_err_set(err, "%s %sholds %llu key%s that rsweep did not write%s (%s)%s; a sweep %s %s. %s "
+		   "Point rsweep at a server for benchmarks (or use --spawn), or give --force-flush "
+		   "if these keys may go", t->desc, fresh ? "" : "is a new server process and ",
+		   (unsigned long long)keys, keys == 1 ? "" : "s",
+		   scope == TARGET_SCOPE_DB ? " in the database the sweep uses" : "", what,
+		   scope == TARGET_SCOPE_ALL ? ", and a command of your own may touch any database" : "",
+		   g->cfg.flush == GUARD_FLUSH_NONE ? "would overwrite or pop" : "would flush",
+		   keys == 1 ? "it" : "them", fresh ? "Nothing was changed." : "It was not touched.");
+	target_keyspace_free(&ks);
+	return GUARD_FOREIGN;
+}
+
+/* INFO server's run_id of the process c reaches, into id. */
+static int guard_run_id(struct target_conn *c, const struct target *t, char *id, size_t size,
+			struct rs_err *err)
+{
+	char *info;
+
+	if (target_info(c, t, "server", &info, err) < 0)
+		return -1;
+	target_info_field(info, "run_id", id, size);
+	free(info);
 	return 0;
 }
 
-/* tmpl as an anchored Lua pattern: rand "%d+" (or, lit set, literal),
- * tag "{%d+}" at the end when set. */
-static char *guard_pattern(const char *tmpl, int lit, int tag)
+/* Connect to t (g's target, or one deaf to the stop), read the run_id into
+ * id and, with ask set, ask cfg.identify.  GUARD_OK, GUARD_RETRY or
+ * GUARD_FINAL. */
+static enum guard_step guard_connect(struct guard *g, const struct target *t, int ask, char *id,
+				     size_t size, struct rs_err *err)
 {
-	size_t rl = strlen(WORKLOAD_RAND);
-	struct sbuf b;
+	target_close(g->c);
+	g->c = NULL;
+	g->vetted = 0;
+	if (target_connect(t, &g->c, err) < 0 || guard_run_id(g->c, t, id, size, err) < 0)
+		return GUARD_RETRY;
+	if (ask && g->cfg.identify != NULL && g->cfg.identify(g->cfg.identify_ud, g->c, err) < 0)
+		return GUARD_FINAL;
+	return GUARD_OK;
+}
 
-	sbuf_heap(&b);
-	sbuf_printf(&b, "^");
-	while (*tmpl != '\0') {
-		if (!lit && strncmp(tmpl, WORKLOAD_RAND, rl) == 0) {
-			sbuf_printf(&b, "%%d+");
-			tmpl += rl;
-			continue;
-		}
-		if (strchr("^$()%.[]*+-?", *tmpl) != NULL)
-			sbuf_printf(&b, "%%");
-		sbuf_printf(&b, "%c", *tmpl++);
+enum guard_step guard_open(struct guard *g, struct rs_err *err)
+{
+	enum guard_step st = guard_connect(g, g->cfg.target, 1, g->run_id, sizeof g->run_id, err);
+
+	return st != GUARD_OK ? st : guard_check(g, 1, err);
+}
+
+enum guard_step guard_reconnect(struct guard *g, struct rs_err *err)
+{
+	const struct target *t = g->cfg.target;
+	char old[sizeof g->run_id];
+	enum guard_step st;
+
+	/* The same process as before: what the guard found still holds. */
+	memcpy(old, g->run_id, sizeof old);
+	if ((st = guard_connect(g, t, 1, g->run_id, sizeof g->run_id, err)) != GUARD_OK)
+		return st;
+	if (strcmp(old, g->run_id) == 0) {
+		g->vetted = 1;
+		return GUARD_OK;
 	}
-	sbuf_printf(&b, "%s$", tag ? "{%d+}" : "");
-	return b.s;
+	if (g->cfg.spawned) {
+		/* rsweep's own server is gone: whatever answers at its address
+		 * now (another server that took the free port) is not ours, and
+		 * the spawned shortcut of the check must not pass it. */
+		rs_err_setk(err, RS_E_REFUSED, "%s: the spawned server is gone and another process "
+			    "answers there: not touched", t->desc);
+		return GUARD_FINAL;
+	}
+	/* It restarted, or the address now leads to another server: none of
+	 * its keys are rsweep's. */
+	guard_note(g, "%s is a new server process (run_id changed): checking it again", t->desc);
+	return guard_check(g, 0, err);
 }
 
-size_t guard_patterns(const struct guard_names *g, char ***out)
+int guard_again(struct guard *g, struct rs_err *err)
 {
-	size_t n = 0;
-	char **p = xmalloc((g->n * 4 + 1) * sizeof *p);
+	struct target deaf = *g->cfg.target;
+	char id[sizeof g->run_id];
 
-	for (size_t i = 0; i < g->n; i++)
-		for (int tag = 0; tag <= g->tagged; tag++) {
-			p[n++] = guard_pattern(g->tmpl[i], 0, tag);
-			if (strstr(g->tmpl[i], WORKLOAD_RAND) != NULL)
-				p[n++] = guard_pattern(g->tmpl[i], 1, tag);
+	if (g->c != NULL && !target_failed(g->c))
+		return 0;
+	/* On the way out of an interrupted run: a connection deaf to the stop,
+	 * so that the guarded flush still happens (S1, S2); the run_id alone
+	 * says whether it is the process the guard checked. */
+	deaf.stop = NULL;
+	if (guard_connect(g, &deaf, 0, id, sizeof id, err) != GUARD_OK)
+		return -1;
+	if (strcmp(id, g->run_id) != 0)
+		return rs_err_set(err, "%s is another server process now", g->cfg.target->desc);
+	g->vetted = 1;
+	return 0;
+}
+
+void guard_written(struct guard *g, const struct workload_test *t, uint64_t bound)
+{
+	g->dirty = 1;
+	g->allow = g->left > UINT64_MAX - bound ? UINT64_MAX : g->left + bound;
+	guard_names_add(&g->names, t);
+}
+
+/* Seen keys rsweep did not write: say so, and never flush this server
+ * again.  Returns GUARD_FOREIGN. */
+static enum guard_step guard_foreign(struct guard *g, const struct target_keyspace *ks,
+				     const char *when, struct rs_err *err)
+{
+	char what[256];
+
+	guard_keys_text(g, ks, 0, what, sizeof what);
+	if (g->bad[0] != '\0') {
+		size_t n = strlen(what);
+
+		snprintf(what + n, sizeof what - n, "; '%s' is not a name rsweep writes", g->bad);
+	}
+	g->foreign = 1;
+	rs_err_set(err, "%s: keys rsweep did not write %s (%s): another client is writing to "
+		   "this server; stopped without flushing it", g->cfg.target->desc, when, what);
+	return GUARD_FOREIGN;
+}
+
+/* For target_scan_names: whether a key can be rsweep's. */
+static int guard_scan_ok(void *ud, const char *key, size_t len)
+{
+	const struct guard *g = ud;
+
+	return guard_name_ok(&g->names, key, len);
+}
+
+/* Check and flush in one script.  Returns GUARD_OK (flushed), GUARD_RETRY,
+ * GUARD_FOREIGN, or GUARD_FINAL when the server will not run the script
+ * (g->eval_off is then set: check, then flush). */
+static enum guard_step guard_flush_eval(struct guard *g, int db, struct rs_err *err)
+{
+	const struct target *t = g->cfg.target;
+	struct target_names names = { NULL, 0 };
+	struct target_keyspace ks;
+	enum guard_step st;
+	int rc;
+
+	if (!g->names.unnamed)
+		names.n = guard_patterns(&g->names, &names.pat);
+	rc = target_flush_if(g->c, t, db, t->dbnum, guard_scope(g), g->allow,
+			     g->names.unnamed ? NULL : &names, &ks, g->bad, sizeof g->bad, err);
+	guard_patterns_free(names.pat, names.n);
+	if (rc == 2) {
+		guard_note(g, "%s; the guard checks the keys, then flushes (a write in between "
+			   "goes unseen)", err->msg);
+		g->eval_off = 1;
+		return GUARD_FINAL;
+	}
+	if (rc < 0)
+		return GUARD_RETRY;
+	st = rc == 1 ? guard_foreign(g, &ks, "appeared during the sweep", err) : GUARD_OK;
+	target_keyspace_free(&ks);
+	return st;
+}
+
+/* Without EVAL: check (the count, then the names), then flush; a key
+ * written in the round trip between the two goes unseen. */
+static enum guard_step guard_flush_checked(struct guard *g, int db, struct rs_err *err)
+{
+	const struct target *t = g->cfg.target;
+	enum target_scope scope = guard_scope(g);
+	struct target_keyspace ks;
+	int rc;
+
+	if (!g->cfg.spawned) {
+		if (target_keyspace(g->c, t, &ks, err) < 0)
+			return GUARD_RETRY;
+		rc = !target_keyspace_within(&ks, t->dbnum, scope, g->allow);
+		/* No key in the database: no name to check. */
+		if (!rc && !g->names.unnamed && g->allow != UINT64_MAX && scope != TARGET_SCOPE_ALL &&
+		    target_keyspace_db(&ks, t->dbnum) > 0) {
+			rc = target_scan_names(g->c, t, guard_scan_ok, g, g->bad, sizeof g->bad, err);
+			if (rc < 0) {
+				target_keyspace_free(&ks);
+				return GUARD_RETRY;
+			}
 		}
-	*out = p;
-	return n;
+		if (rc) {
+			enum guard_step st = guard_foreign(g, &ks, "appeared during the sweep", err);
+
+			target_keyspace_free(&ks);
+			return st;
+		}
+		target_keyspace_free(&ks);
+	}
+	return target_flush(g->c, t, db, err) < 0 ? GUARD_RETRY : GUARD_OK;
 }
 
-void guard_patterns_free(char **p, size_t n)
+enum guard_step guard_flush(struct guard *g, struct rs_err *err)
 {
-	for (size_t i = 0; i < n; i++)
-		free(p[i]);
-	free(p);
+	const struct target *t = g->cfg.target;
+	int db = g->cfg.flush == GUARD_FLUSH_DB;
+	const char *cmd = db ? "FLUSHDB" : "FLUSHALL";
+	enum target_scope scope = guard_scope(g);
+	struct target_keyspace ks;
+	enum guard_step st = GUARD_FINAL;
+	uint64_t after;
+
+	if (!g->vetted || g->foreign) {
+		rs_err_set(err, "%s: not flushed: the guard has not passed this server", t->desc);
+		return GUARD_FINAL;
+	}
+	g->bad[0] = '\0';
+	if (!g->eval_off && !g->cfg.spawned)
+		st = guard_flush_eval(g, db, err);
+	if (st == GUARD_FINAL)
+		st = guard_flush_checked(g, db, err);
+	if (st != GUARD_OK)
+		return st;
+	g->dirty = 0;
+	guard_names_clear(&g->names);
+	/* Every point starts from nothing: check it, since a replica, a module
+	 * or another client could refill the server under us. */
+	if (target_keyspace(g->c, t, &ks, err) < 0)
+		return GUARD_RETRY;
+	after = db ? target_keyspace_db(&ks, t->dbnum) : ks.total;
+	if (after != 0) {
+		char when[64];
+
+		g->allow = 0;
+		snprintf(when, sizeof when, "right after %s", cmd);
+		st = guard_foreign(g, &ks, when, err);
+		target_keyspace_free(&ks);
+		return st;
+	}
+	/* FLUSHDB leaves what a command of one's own moved elsewhere: its own. */
+	g->left = scope == TARGET_SCOPE_ALL ? ks.total : 0;
+	g->allow = g->left;
+	target_keyspace_free(&ks);
+	if (g->cfg.masters > 0)
+		guard_debug(g, "%s: %s done, 0 keys (master %zu of %zu)", t->desc, cmd,
+			    g->cfg.master + 1, g->cfg.masters);
+	else
+		guard_debug(g, "%s done, 0 keys", cmd);
+	return GUARD_OK;
+}
+
+int guard_dirty(const struct guard *g)
+{
+	return g->dirty && g->c != NULL && g->cfg.flush != GUARD_FLUSH_NONE && !g->cfg.spawned;
+}
+
+int guard_keys(struct guard *g, uint64_t *n, struct rs_err *err)
+{
+	struct target_keyspace ks;
+
+	if (target_keyspace(g->c, g->cfg.target, &ks, err) < 0)
+		return -1;
+	*n = guard_scope(g) == TARGET_SCOPE_ALL ? ks.total :
+						  target_keyspace_db(&ks, g->cfg.target->dbnum);
+	target_keyspace_free(&ks);
+	return 0;
+}
+
+void guard_mark_foreign(struct guard *g)
+{
+	g->foreign = 1;
+}
+
+void guard_close(struct guard *g)
+{
+	target_close(g->c);
+	g->c = NULL;
+	guard_names_free(&g->names);
 }

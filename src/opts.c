@@ -131,7 +131,7 @@ static const struct opt_def opt_table[] = {
 	  "sleep between points" },
 	{ "warmup", 0, "SECONDS", OT_DOUBLE, RUN, OFF(warmup), 0, 3600, NULL, "0", 1,
 	  "untimed load before each point" },
-	{ "flush", 0, "MODE", OT_ENUM, RUN, OFF(flush), 0, 0, sweep_flush_names, "all", 1,
+	{ "flush", 0, "MODE", OT_ENUM, RUN, OFF(flush), 0, 0, guard_flush_names, "all", 1,
 	  "between points: FLUSHALL, FLUSHDB on --dbnum, or nothing" },
 	{ "force-flush", 0, NULL, OT_FLAG, RUN, OFF(force_flush), 0, 0, NULL, NULL, 0,
 	  "flush even a server that holds keys rsweep did not write" },

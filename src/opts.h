@@ -110,7 +110,7 @@ struct rs_config {
 	uint64_t seed;
 	double pause;
 	double warmup;
-	int flush;                /* enum sweep_flush */
+	int flush;                /* enum guard_flush */
 	int force_flush;
 	int cluster;              /* --cluster */
 	char *control;            /* --control URI: the control Redis (agents) */

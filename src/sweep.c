@@ -1,4 +1,6 @@
-/* sweep.c: the sweep loop: guard, flush, prepare, warm up, measure, store. */
+/* sweep.c: the sweep loop: for each point of the plan, ready the servers
+ * (through their guards: guard.h), warm up, measure with the load
+ * (load.h), store; retry, and leave the servers as they were found. */
 #include "config.h"
 
 #include <errno.h>
@@ -11,14 +13,12 @@
 #include <time.h>
 
 #include "engine.h"
-#include "guard.h"
 #include "histfile.h"
 #include "host.h"
 #include "platform.h"
 #include "precision.h"
 #include "sbuf.h"
-#include "sweep.h"
-#include "cluster_load.h"
+#include "sweep_int.h"
 #include "xalloc.h"
 
 /* Elements prepared per second of --duration or --warmup for the pop tests:
@@ -27,14 +27,6 @@
 #define SWEEP_POP_RATE 2000000.0
 
 /* ---- facts about the machines, for every row ---- */
-
-struct sweep_env {
-	char run_id[48];          /* changes when the server restarts, or is another one */
-	char redis_version[32];
-	char server_arch[32];
-	char server_os[ROW_STR];
-	char client_cpu[ROW_STR];
-};
 
 static int sweep_env_read(struct target_conn *c, const struct target *t, struct sweep_env *env,
 			  struct rs_err *err)
@@ -83,10 +75,7 @@ static void sweep_sleep(double s, volatile sig_atomic_t *stop)
 	}
 }
 
-static void sweep_note(const struct sweep_config *cfg, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void sweep_note(const struct sweep_config *cfg, const char *fmt, ...)
+void sweep_note(const struct sweep_config *cfg, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -98,8 +87,6 @@ static void sweep_note(const struct sweep_config *cfg, const char *fmt, ...)
 	va_end(ap);
 	cfg->on_note(cfg->ud, msg);
 }
-
-#define sweep_debug(cfg, ...) do { if ((cfg)->verbose) sweep_note(cfg, __VA_ARGS__); } while (0)
 
 /* Requests a point may send, timed or warming up: what pop tests prepare. */
 static uint64_t sweep_prepare_count(const struct sweep_config *cfg)
@@ -136,35 +123,16 @@ int sweep_check(const struct sweep_config *cfg, const struct workload *w,
 	return 0;
 }
 
-/* How a step of a point (flush, preparation, measurement) ended: the
- * retry loop decides from this alone, never from a special return value. */
-enum sweep_step {
-	SWEEP_STEP_OK,
-	SWEEP_STEP_RETRY,         /* the server or connection failed: worth a retry */
-	SWEEP_STEP_FINAL,         /* retrying would fail the same way */
-	SWEEP_STEP_FOREIGN,       /* keys rsweep did not write: stop, and flush nothing */
-};
-
-/* A test's prepared data, kept as a DUMP payload after its first point:
- * RESTORE brings a 100,000-element set or sorted set back two to three
- * times faster than the commands that built it, a list thirty times
- * faster, and that time is outside every timed window. */
-struct sweep_snap {
-	char *payload;
-	size_t len;
-	int off;                  /* DUMP or RESTORE refused: prepare every time */
-};
-
 /* Bring back test t's data from its snapshot: 0 done, 1 to prepare
  * instead, -1 the connection failed. */
-static int sweep_restore(const struct sweep_config *cfg, struct target_conn *c,
+static int sweep_restore(const struct sweep_config *cfg, struct sweep_server *srv,
 			 const struct workload_test *t, struct sweep_snap *snap, struct rs_err *err)
 {
 	int rc;
 
 	if (snap->payload == NULL)
 		return 1;
-	rc = target_restore(c, cfg->target, workload_prepare_key(t), snap->payload, snap->len, err);
+	rc = target_restore(srv->g.c, &srv->t, workload_prepare_key(t), snap->payload, snap->len, err);
 	if (rc == 1) {
 		/* A server of another version (a restart under --retries), or
 		 * RESTORE forbidden: build the data with commands again. */
@@ -180,14 +148,14 @@ static int sweep_restore(const struct sweep_config *cfg, struct target_conn *c,
 
 /* Keep what was just prepared for test t as a snapshot, if it is one key
  * and the server lets us.  Only a lost connection is an error. */
-static int sweep_snapshot(const struct sweep_config *cfg, struct target_conn *c,
+static int sweep_snapshot(const struct sweep_config *cfg, struct sweep_server *srv,
 			  const struct workload_test *t, struct sweep_snap *snap, struct rs_err *err)
 {
 	int rc;
 
 	if (snap->off || snap->payload != NULL || workload_prepare_key(t) == NULL)
 		return 0;
-	rc = target_dump(c, cfg->target, workload_prepare_key(t), &snap->payload, &snap->len, err);
+	rc = target_dump(srv->g.c, &srv->t, workload_prepare_key(t), &snap->payload, &snap->len, err);
 	if (rc == 1) {
 		sweep_debug(cfg, "%s: %s; preparing with commands every time", t->name, err->msg);
 		snap->off = 1;
@@ -196,251 +164,42 @@ static int sweep_snapshot(const struct sweep_config *cfg, struct target_conn *c,
 	return rc;
 }
 
-/* ---- the guard ---- */
+/* ---- the servers: guard, flush, prepare, counters ---- */
 
-/* A sweep under way: its connections, and what rsweep knows of the server
- * behind the control connection. */
-struct sweep {
-	const struct sweep_config *cfg;
-	const struct workload *w;
-	struct target_conn *c;    /* control: guard, flush, prepare, INFO */
-	struct engine *e;
-	struct sweep_env env;     /* env.run_id: the server process c reaches */
-	/* Nothing flushes through c unless vetted: the guard passed for the
-	 * process env.run_id names, read on c itself.  Replacing c clears it. */
-	int vetted;
-	int foreign;              /* keys rsweep did not write were seen: no flush, ever */
-	int dirty;                /* rsweep may have written since the last flush */
-	/* Keys in the guard's scope (sweep_scope) that may be rsweep's: what
-	 * the last flush left (left) and what the test since can have made.
-	 * UINT64_MAX: no limit (--force-flush before the first flush, or a
-	 * command whose keys have no bound). */
-	uint64_t allow, left;
-	int eval_off;             /* the server will not run the check-and-flush script */
-	char bad[80];             /* the foreign key the last check named, or "" */
-	/* The names of the keys rsweep can have written since the last flush:
-	 * a key in scope without one is foreign, however few keys there are. */
-	struct guard_names names;
-	long clients0;            /* connected_clients before the engine connected; -1 unknown */
-	int shared;               /* another target reaches this server: flush after each point */
-	struct sweep_snap *snaps;
-	struct hist hist;         /* the last point's latency, for the CSV's sidecar */
-	/* --cluster: the topology read through c, a sweep of its own per
-	 * master (its guard, flush, preparation and INFO; c only reads the
-	 * topology), the load on them all, and each master's share of it. */
-	struct cluster_topo *topo;
-	struct sweep **shard;
-	struct sweep_config *shard_cfg;
-	struct target *shard_t;
-	struct cluster_load *cl;
-	struct engine_result *per;
-	double *cpu0, *cpu1;
-	/* Keys in scope the masters together may hold that are rsweep's: each
-	 * master's own allow bounds one master, this the cluster (a reshard
-	 * moves keys between masters, it does not multiply them).  UINT64_MAX
-	 * until the first test is ready. */
-	uint64_t cl_allow;
-};
-
-/* Which databases the guard counts: those a flush or the tests can touch. */
-static enum target_scope sweep_scope(const struct sweep *s)
-{
-	/* A command of one's own may touch any database (MOVE, SWAPDB,
-	 * FLUSHALL), and the keys it moves are still its own. */
-	if (s->w->n > 0 && s->w->v[0].custom)
-		return TARGET_SCOPE_ALL;
-	/* The tests write only --dbnum; FLUSHALL empties every database. */
-	return s->cfg->flush == SWEEP_FLUSH_ALL ? TARGET_SCOPE_ONLY : TARGET_SCOPE_DB;
-}
-
-/* "db0: 2 keys, at most 1 of them rsweep's; db3: 1 key": every database
- * that holds keys, into buf; those out of scope only with others set, and
- * marked as left alone. */
-static void sweep_keys_text(const struct sweep *s, const struct target_keyspace *ks, int others,
-			    char *buf, size_t size)
-{
-	enum target_scope scope = sweep_scope(s);
-	unsigned dbnum = s->cfg->target->dbnum;
-	struct sbuf b;
-
-	sbuf_fixed(&b, buf, size);
-	for (size_t i = 0; i < ks->n && !b.cut; i++) {
-		const struct target_db_keys *d = &ks->v[i];
-		int out = scope == TARGET_SCOPE_DB && d->db != dbnum;
-
-		if (out && !others)
-			continue;
-		sbuf_item(&b, "; ", "db%u: %llu key%s%s", d->db, (unsigned long long)d->keys,
-			  d->keys == 1 ? "" : "s", out ? ", left alone" : "");
-		if (s->allow > 0 && scope != TARGET_SCOPE_ALL && d->db == dbnum)
-			sbuf_printf(&b, ", at most %llu of them rsweep's", (unsigned long long)s->allow);
-	}
-	if (s->allow > 0 && scope == TARGET_SCOPE_ALL)
-		sbuf_printf(&b, "; at most %llu in all rsweep's", (unsigned long long)s->allow);
-}
-
-/* Check the server c reaches before anything is written to it (a new
- * connection to a new process too): every database in scope empty.  On
- * success c is vetted.  Nothing is changed either way. */
-static enum sweep_status sweep_guard(struct sweep *s, int fresh, struct rs_err *err)
+void sweep_guard_config(const struct sweep *s, const struct target *t, size_t i, size_t n,
+			struct guard_config *gc)
 {
 	const struct sweep_config *cfg = s->cfg;
-	enum target_scope scope = sweep_scope(s);
-	struct target_keyspace ks;
-	char what[256];
-	uint64_t keys;
 
-	s->allow = s->left = 0;
-	s->dirty = 0;
-	guard_names_clear(&s->names);
-	if (cfg->spawned || cfg->force_flush) {
-		/* Ours, or the user said its keys may go: the first flush takes them. */
-		s->allow = cfg->spawned ? 0 : UINT64_MAX;
-		s->vetted = 1;
-		return SWEEP_OK;
-	}
-	if (target_keyspace(s->c, cfg->target, &ks, err) < 0)
-		return SWEEP_FAILED;
-	if (target_keyspace_within(&ks, cfg->target->dbnum, scope, 0)) {
-		target_keyspace_free(&ks);
-		s->vetted = 1;
-		return SWEEP_OK;
-	}
-	keys = scope == TARGET_SCOPE_DB ? target_keyspace_db(&ks, cfg->target->dbnum) : ks.total;
-	sweep_keys_text(s, &ks, 1, what, sizeof what);
-	rs_err_set(err, "%s %sholds %llu key%s that rsweep did not write%s (%s)%s; a sweep %s %s. %s "
-		   "Point rsweep at a server for benchmarks (or use --spawn), or give --force-flush "
-		   "if these keys may go", cfg->target->desc, fresh ? "" : "is a new server process and ",
-		   (unsigned long long)keys, keys == 1 ? "" : "s",
-		   scope == TARGET_SCOPE_DB ? " in the database the sweep uses" : "", what,
-		   scope == TARGET_SCOPE_ALL ? ", and a command of your own may touch any database" : "",
-		   cfg->flush == SWEEP_FLUSH_NONE ? "would overwrite or pop" : "would flush",
-		   keys == 1 ? "it" : "them", fresh ? "Nothing was changed." : "It was not touched.");
-	target_keyspace_free(&ks);
-	return SWEEP_REFUSED;
+	memset(gc, 0, sizeof *gc);
+	gc->target = t;
+	gc->flush = cfg->flush;
+	gc->spawned = cfg->spawned;
+	gc->force_flush = cfg->force_flush;
+	gc->any_db = s->w->n > 0 && s->w->v[0].custom;
+	gc->master = i;
+	gc->masters = n;
+	gc->on_note = cfg->on_note;
+	gc->ud = cfg->ud;
+	gc->verbose = cfg->verbose;
 }
 
-/* Seen keys rsweep did not write: say so, and never flush this server
- * again.  Returns SWEEP_STEP_FOREIGN. */
-static enum sweep_step sweep_foreign(struct sweep *s, const struct target_keyspace *ks, const char *when,
-			 struct rs_err *err)
+/* A guard's verdict as the sweep's: a refusal of the process found there
+ * (GUARD_FINAL) or of its keys is SWEEP_REFUSED. */
+static enum sweep_status sweep_guard_status(enum guard_step step)
 {
-	char what[256];
-
-	sweep_keys_text(s, ks, 0, what, sizeof what);
-	if (s->bad[0] != '\0') {
-		size_t n = strlen(what);
-
-		snprintf(what + n, sizeof what - n, "; '%s' is not a name rsweep writes", s->bad);
-	}
-	s->foreign = 1;
-	rs_err_set(err, "%s: keys rsweep did not write %s (%s): another client is writing to "
-		   "this server; stopped without flushing it", s->cfg->target->desc, when, what);
-	return SWEEP_STEP_FOREIGN;
+	return step == GUARD_OK ? SWEEP_OK : step == GUARD_RETRY ? SWEEP_FAILED : SWEEP_REFUSED;
 }
 
-/* For target_scan_names: whether a key can be rsweep's. */
-static int sweep_name_ok(void *ud, const char *key, size_t len)
+enum sweep_status sweep_server_open(struct sweep *s, size_t k, struct rs_err *err)
 {
-	const struct sweep *s = ud;
+	struct sweep_server *srv = &s->srv[k];
 
-	return guard_name_ok(&s->names, key, len);
-}
-
-/* The one way rsweep flushes: through a vetted connection, and only when
- * the server holds no more keys in scope than rsweep may have written
- * (checked in the same script as the flush when the server runs EVAL, else
- * one round trip before it); then check it is empty.  Returns
- * SWEEP_STEP_FINAL for a connection the guard has not vetted. */
-static enum sweep_step sweep_flush(struct sweep *s, struct rs_err *err)
-{
-	const struct sweep_config *cfg = s->cfg;
-	const struct target *t = cfg->target;
-	int db = cfg->flush == SWEEP_FLUSH_DB;
-	const char *cmd = db ? "FLUSHDB" : "FLUSHALL";
-	enum target_scope scope = sweep_scope(s);
-	struct target_keyspace ks;
-	enum sweep_step step;
-	uint64_t after;
-	int rc = 2;
-
-	if (!s->vetted || s->foreign) {
-		rs_err_set(err, "%s: not flushed: the guard has not passed this server", t->desc);
-		return SWEEP_STEP_FINAL;
-	}
-	s->bad[0] = '\0';
-	if (!s->eval_off && !cfg->spawned) {
-		struct target_names names = { NULL, 0 };
-
-		if (!s->names.unnamed)
-			names.n = guard_patterns(&s->names, &names.pat);
-		rc = target_flush_if(s->c, t, db, t->dbnum, scope, s->allow,
-				     s->names.unnamed ? NULL : &names, &ks, s->bad, sizeof s->bad, err);
-		guard_patterns_free(names.pat, names.n);
-		if (rc == 2) {
-			sweep_note(cfg, "%s; the guard checks the keys, then flushes (a write in "
-				   "between goes unseen)", err->msg);
-			s->eval_off = 1;
-		} else if (rc < 0) {
-			return SWEEP_STEP_RETRY;
-		} else if (rc == 1) {
-			step = sweep_foreign(s, &ks, "appeared during the sweep", err);
-			target_keyspace_free(&ks);
-			return step;
-		} else {
-			target_keyspace_free(&ks);
-		}
-	}
-	if (rc == 2) {
-		if (!cfg->spawned) {
-			if (target_keyspace(s->c, t, &ks, err) < 0)
-				return SWEEP_STEP_RETRY;
-			rc = !target_keyspace_within(&ks, t->dbnum, scope, s->allow);
-			/* No key in the database: no name to check. */
-			if (!rc && !s->names.unnamed && s->allow != UINT64_MAX && scope != TARGET_SCOPE_ALL &&
-			    target_keyspace_db(&ks, t->dbnum) > 0) {
-				rc = target_scan_names(s->c, t, sweep_name_ok, s, s->bad, sizeof s->bad, err);
-				if (rc < 0) {
-					target_keyspace_free(&ks);
-					return SWEEP_STEP_RETRY;
-				}
-			}
-			if (rc) {
-				step = sweep_foreign(s, &ks, "appeared during the sweep", err);
-				target_keyspace_free(&ks);
-				return step;
-			}
-			target_keyspace_free(&ks);
-		}
-		if (target_flush(s->c, t, db, err) < 0)
-			return SWEEP_STEP_RETRY;
-	}
-	s->dirty = 0;
-	guard_names_clear(&s->names);
-	/* Every point starts from nothing: check it, since a replica, a module
-	 * or another client could refill the server under us. */
-	if (target_keyspace(s->c, t, &ks, err) < 0)
-		return SWEEP_STEP_RETRY;
-	after = db ? target_keyspace_db(&ks, t->dbnum) : ks.total;
-	if (after != 0) {
-		char when[64];
-
-		s->allow = 0;
-		snprintf(when, sizeof when, "right after %s", cmd);
-		step = sweep_foreign(s, &ks, when, err);
-		target_keyspace_free(&ks);
-		return step;
-	}
-	/* FLUSHDB leaves what a command of one's own moved elsewhere: its own. */
-	s->left = scope == TARGET_SCOPE_ALL ? ks.total : 0;
-	s->allow = s->left;
-	target_keyspace_free(&ks);
-	if (cfg->shard_topo != NULL)
-		sweep_debug(cfg, "%s: %s done, 0 keys (master %zu of %zu)", t->desc, cmd,
-			    cfg->shard_idx + 1, cfg->shard_topo->n);
-	else
-		sweep_debug(cfg, "%s done, 0 keys", cmd);
-	return SWEEP_STEP_OK;
+	srv->s = s;
+	srv->idx = k;
+	srv->clients0 = -1;
+	srv->snaps = xcalloc(s->w->n ? s->w->n : 1, sizeof *srv->snaps);
+	return sweep_guard_status(guard_open(&srv->g, err));
 }
 
 /* Requests a point sends, when known. */
@@ -449,70 +208,88 @@ static uint64_t sweep_sent(const struct sweep_config *cfg)
 	return cfg->duration > 0 || cfg->warmup > 0 ? UINT64_MAX : cfg->requests;
 }
 
-/* A master of a cluster: of the preparation in *buf, the commands whose
- * keys are on this master; for a test of one key (mylist) all of them,
- * on the master's own tagged key as the load uses it (cluster_load.h).
- * Returns 0 or -1. */
-static int sweep_shard_prepare(const struct sweep_config *cfg, const struct workload_test *t,
-			       char **buf, size_t *len, size_t *ncmds, struct rs_err *err)
-{
-	size_t koff, klen, n;
-	int random = 0, rc;
-	char tag[24], *out;
-
-	if (cluster_key_arg(t->cmd, t->len, &koff, &klen) == 0)
-		for (size_t r = 0; r < t->nrand && cfg->keyspace > 0; r++)
-			random |= t->rand_off[r] >= koff && t->rand_off[r] < koff + klen;
-	if (!random && cluster_tag(cfg->shard_topo, cfg->shard_idx, tag, sizeof tag) < 0)
-		return rs_err_set(err, "%s serves no slot", cfg->target->desc);
-	rc = cluster_route_cmds(cfg->shard_topo, cfg->shard_idx, random ? NULL : tag, *buf, *len,
-				*ncmds, &out, len, &n, err);
-	free(*buf);
-	*buf = out;
-	*ncmds = n;
-	return rc;
-}
-
-/* Flush and prepare for test t, on the control connection. */
-static enum sweep_step sweep_ready(struct sweep *s, const struct workload_test *t, struct sweep_snap *snap,
-		       struct rs_err *err)
+/* Flush and prepare server srv for test t. */
+static enum guard_step sweep_ready(struct sweep *s, struct sweep_server *srv,
+				   const struct workload_test *t, struct sweep_snap *snap,
+				   struct rs_err *err)
 {
 	const struct sweep_config *cfg = s->cfg;
 	uint64_t bound = workload_key_bound(t, sweep_sent(cfg), cfg->keyspace, cfg->prepare);
-	enum sweep_step step;
+	enum guard_step step;
 	char *buf = NULL;
 	size_t len, ncmds;
 	int rc;
 
-	if (cfg->flush != SWEEP_FLUSH_NONE && (step = sweep_flush(s, err)) != SWEEP_STEP_OK)
+	if (cfg->flush != GUARD_FLUSH_NONE && (step = guard_flush(&srv->g, err)) != GUARD_OK)
 		return step;
 	/* A master of a cluster may end up with any of the test's random keys
 	 * (a reshard migrates them), and with every master's tagged key of a
 	 * single-key test: at most bound + n, however they are spread. */
-	if (cfg->shard_topo != NULL)
-		bound = bound > UINT64_MAX - cfg->shard_topo->n ? UINT64_MAX :
-			bound + cfg->shard_topo->n;
+	if (s->topo != NULL)
+		bound = bound > UINT64_MAX - s->nsrv ? UINT64_MAX : bound + s->nsrv;
 	/* From here on the server may hold this test's keys. */
-	s->dirty = 1;
-	s->allow = s->left > UINT64_MAX - bound ? UINT64_MAX : s->left + bound;
-	guard_names_add(&s->names, t);
+	guard_written(&srv->g, t, bound);
 	if (!cfg->prepare)
-		return SWEEP_STEP_OK;
+		return GUARD_OK;
 	/* Snapshots only onto an emptied server, where nothing is in the way. */
-	if (cfg->flush != SWEEP_FLUSH_NONE && (rc = sweep_restore(cfg, s->c, t, snap, err)) <= 0)
-		return rc == 0 ? SWEEP_STEP_OK : SWEEP_STEP_RETRY;
+	if (cfg->flush != GUARD_FLUSH_NONE && (rc = sweep_restore(cfg, srv, t, snap, err)) <= 0)
+		return rc == 0 ? GUARD_OK : GUARD_RETRY;
 	if (workload_prepare_cmds(t, sweep_prepare_count(cfg), cfg->keyspace, cfg->data_size, &buf,
 				  &len, &ncmds, err) < 0)
-		return SWEEP_STEP_FINAL;
-	if (cfg->shard_topo != NULL && sweep_shard_prepare(cfg, t, &buf, &len, &ncmds, err) < 0)
-		return SWEEP_STEP_FINAL;
-	rc = target_pipeline(s->c, cfg->target, buf, len, ncmds, err);
+		return GUARD_FINAL;
+	if (s->topo != NULL && sweep_cluster_prepare(s, srv, t, &buf, &len, &ncmds, err) < 0)
+		return GUARD_FINAL;
+	rc = target_pipeline(srv->g.c, &srv->t, buf, len, ncmds, err);
 	free(buf);
 	if (rc == 0 && ncmds > 0)
 		sweep_debug(cfg, "%s: prepared with %zu commands (%zu bytes)", t->name, ncmds, len);
-	if (rc == 0 && ncmds > 0 && cfg->flush != SWEEP_FLUSH_NONE)
-		rc = sweep_snapshot(cfg, s->c, t, snap, err);
-	return rc == 0 ? SWEEP_STEP_OK : SWEEP_STEP_RETRY;
+	if (rc == 0 && ncmds > 0 && cfg->flush != GUARD_FLUSH_NONE)
+		rc = sweep_snapshot(cfg, srv, t, snap, err);
+	return rc == 0 ? GUARD_OK : GUARD_RETRY;
+}
+
+/* Flush and prepare every server for test t, each through its own guard. */
+static enum guard_step sweep_ready_all(struct sweep *s, const struct workload_test *t,
+				       struct rs_err *err)
+{
+	size_t ti = (size_t)(t - s->w->v);
+	uint64_t bound = workload_key_bound(t, sweep_sent(s->cfg), s->cfg->keyspace,
+					    s->cfg->prepare);
+	uint64_t left = 0;
+	enum guard_step step = s->topo != NULL ? sweep_cluster_keys(s, err) : GUARD_OK;
+
+	for (size_t i = 0; i < s->nsrv && step == GUARD_OK; i++) {
+		step = sweep_ready(s, &s->srv[i], t, &s->srv[i].snaps[ti], err);
+		left = left > UINT64_MAX - s->srv[i].g.left ? UINT64_MAX : left + s->srv[i].g.left;
+	}
+	if (step != GUARD_OK || s->topo == NULL)
+		return step;
+	/* The test's keys, once, and each master's tagged key. */
+	bound = bound > UINT64_MAX - s->nsrv ? UINT64_MAX : bound + s->nsrv;
+	s->cl_allow = left > UINT64_MAX - bound ? UINT64_MAX : left + bound;
+	return GUARD_OK;
+}
+
+/* target_point_stats summed over every server (each one's CPU into
+ * cpus[i] too, cpus not NULL). */
+static int sweep_stats(struct sweep *s, const char *name, int64_t *calls, double *cpu,
+		       double *cpus, struct rs_err *err)
+{
+	*calls = 0;
+	*cpu = 0;
+	for (size_t i = 0; i < s->nsrv; i++) {
+		struct sweep_server *srv = &s->srv[i];
+		int64_t c;
+		double u;
+
+		if (target_point_stats(srv->g.c, &srv->t, name, &c, &u, err) < 0)
+			return -1;
+		*calls += c;
+		*cpu += u;
+		if (cpus != NULL)
+			cpus[i] = u;
+	}
+	return 0;
 }
 
 int sweep_row_sanitise(struct rs_row *row, char *why, size_t size)
@@ -628,143 +405,11 @@ static void sweep_row_fill(const struct sweep *s, const struct workload_test *t,
 	snprintf(row->first_error, sizeof row->first_error, "%s", res->first_error);
 }
 
-/* ---- --cluster: hooks that send the steps of a point to every master ---- */
-
-/* Flush and prepare every master for test t, each through its own guard. */
-/* Before any master is flushed: the keys in scope on all the masters
- * together must be no more than rsweep's own can be (s->cl_allow), since
- * each master's check alone would let every master hold the whole test's
- * keys.  Returns SWEEP_STEP_OK, or how the step ends with err set. */
-static enum sweep_step sweep_cluster_keys(struct sweep *s, struct rs_err *err)
-{
-	uint64_t total = 0;
-
-	if (s->cl_allow == UINT64_MAX || s->cfg->flush == SWEEP_FLUSH_NONE)
-		return SWEEP_STEP_OK;
-	for (size_t i = 0; i < s->topo->n; i++) {
-		struct sweep *sh = s->shard[i];
-		const struct target *t = sh->cfg->target;
-		struct target_keyspace ks;
-
-		if (target_keyspace(sh->c, t, &ks, err) < 0)
-			return SWEEP_STEP_RETRY;
-		total += sweep_scope(sh) == TARGET_SCOPE_ALL ? ks.total :
-							      target_keyspace_db(&ks, t->dbnum);
-		target_keyspace_free(&ks);
-	}
-	if (total <= s->cl_allow)
-		return SWEEP_STEP_OK;
-	for (size_t i = 0; i < s->topo->n; i++)
-		s->shard[i]->foreign = 1;
-	rs_err_set(err, "%s: keys rsweep did not write appeared during the sweep (%llu keys on "
-		   "the %zu masters together, at most %llu of them rsweep's): another client is "
-		   "writing to this cluster; stopped without flushing it", s->cfg->target->desc,
-		   (unsigned long long)total, s->topo->n, (unsigned long long)s->cl_allow);
-	return SWEEP_STEP_FOREIGN;
-}
-
-static enum sweep_step sweep_cluster_ready(struct sweep *s, const struct workload_test *t,
-					   struct rs_err *err)
-{
-	size_t ti = (size_t)(t - s->w->v);
-	uint64_t bound = workload_key_bound(t, sweep_sent(s->cfg), s->cfg->keyspace,
-					    s->cfg->prepare);
-	uint64_t left = 0;
-	enum sweep_step step = sweep_cluster_keys(s, err);
-
-	if (step != SWEEP_STEP_OK)
-		return step;
-	for (size_t i = 0; i < s->topo->n; i++) {
-		step = sweep_ready(s->shard[i], t, &s->shard[i]->snaps[ti], err);
-		if (step != SWEEP_STEP_OK)
-			return step;
-		left = left > UINT64_MAX - s->shard[i]->left ? UINT64_MAX : left + s->shard[i]->left;
-	}
-	/* The test's keys, once, and each master's tagged key. */
-	bound = bound > UINT64_MAX - s->topo->n ? UINT64_MAX : bound + s->topo->n;
-	s->cl_allow = left > UINT64_MAX - bound ? UINT64_MAX : left + bound;
-	return SWEEP_STEP_OK;
-}
-
-/* Run job (test t's; warm: the warm-up) on s's server, on every master of
- * its cluster, or from the agents. */
-static int sweep_load(struct sweep *s, const struct engine_job *job, const struct workload_test *t,
-		      int warm, struct engine_result *res, struct rs_err *err)
-{
-	if (s->cfg->agents != NULL)
-		return agents_load(s->cfg->agents, job, t->name, warm, res, err);
-	if (s->cl != NULL)
-		return cluster_load_run(s->cl, job, res, s->per, err);
-	return engine_run(s->e, job, res, err);
-}
-
-/* target_point_stats on s's server, or summed over every master (each
- * one's CPU into cpus[i] too). */
-static int sweep_stats(struct sweep *s, const char *name, int64_t *calls, double *cpu,
-		       double *cpus, struct rs_err *err)
-{
-	if (s->topo == NULL)
-		return target_point_stats(s->c, s->cfg->target, name, calls, cpu, err);
-	*calls = 0;
-	*cpu = 0;
-	for (size_t i = 0; i < s->topo->n; i++) {
-		struct sweep *sh = s->shard[i];
-		int64_t c;
-
-		if (target_point_stats(sh->c, sh->cfg->target, name, &c, &cpus[i], err) < 0)
-			return -1;
-		*calls += c;
-		*cpu += cpus[i];
-	}
-	return 0;
-}
-
-/* master_rps: each master's requests over its own window, which with -n
- * (the same requests on each) is shortest on the fastest master; the one
- * that limits has the lowest rate.  Left empty, with a note, when the
- * list does not fit the column. */
-static void sweep_master_rps(const struct sweep *s, struct rs_row *row)
-{
-	size_t n = 0, size = sizeof row->master_rps;
-
-	row->master_rps[0] = '\0';
-	for (size_t i = 0; i < s->topo->n; i++) {
-		const struct engine_result *m = &s->per[i];
-		int k = snprintf(row->master_rps + n, size - n, "%s%s=%.2f", i ? ";" : "",
-				 s->shard_t[i].desc, m->seconds > 0 ? (double)m->requests / m->seconds : 0);
-
-		if (k < 0 || (size_t)k >= size - n) {
-			row->master_rps[0] = '\0';
-			sweep_note(s->cfg, "%zu masters' rates do not fit the master_rps column (%zu "
-				   "bytes): left empty", s->topo->n, size - 1);
-			return;
-		}
-		n += (size_t)k;
-	}
-}
-
-/* A cluster's columns: redirects, masters, the busiest master, each
- * master's rate. */
-static void sweep_cluster_row(const struct sweep *s, const struct engine_result *res,
-			      struct rs_row *row)
-{
-	size_t busy = 0;
-
-	row->redirects = (int64_t)res->redirects;
-	row->masters = (int64_t)s->topo->n;
-	for (size_t i = 1; i < s->topo->n; i++)
-		if (s->cpu1[i] - s->cpu0[i] > s->cpu1[busy] - s->cpu0[busy])
-			busy = i;
-	xstrlcpy(row->busy_master, s->shard_t[busy].desc, sizeof row->busy_master);
-	row->busy_cpu_s = s->cpu1[busy] - s->cpu0[busy];
-	sweep_master_rps(s, row);
-}
-
-/* Measure one point into row: ready the server, warm up, run the timed
- * window between two readings of the server's counters. */
-static enum sweep_step sweep_measure(struct sweep *s, const struct workload_test *t,
-				     struct sweep_snap *snap, const struct sweep_point *p,
-				     struct rs_row *row, struct rs_err *err)
+/* Measure one point into row: ready the servers, warm up, run the timed
+ * window between two readings of the servers' counters. */
+static enum guard_step sweep_measure(struct sweep *s, const struct workload_test *t,
+				     const struct sweep_point *p, struct rs_row *row,
+				     struct rs_err *err)
 {
 	const struct sweep_config *cfg = s->cfg;
 	struct engine_job job = {
@@ -776,37 +421,35 @@ static enum sweep_step sweep_measure(struct sweep *s, const struct workload_test
 		.max_reply = workload_max_reply(cfg->data_size), .expect = t->expect, .stop = cfg->stop,
 	};
 	struct sweep_sample m;
-	enum sweep_step step;
+	enum guard_step step;
 	char why[256];
 
-	if (s->cl != NULL && cluster_load_check(s->cl, &job, err) < 0)
-		return SWEEP_STEP_FINAL;
-	step = s->topo != NULL ? sweep_cluster_ready(s, t, err) : sweep_ready(s, t, snap, err);
-	if (step != SWEEP_STEP_OK)
+	if (load_check(s->load, &job, err) < 0)
+		return GUARD_FINAL;
+	if ((step = sweep_ready_all(s, t, err)) != GUARD_OK)
 		return step;
 	if (cfg->warmup > 0) {
 		struct engine_job warm = job;
 
 		warm.duration = cfg->warmup;
-		if (sweep_load(s, &warm, t, 1, &m.res, err) < 0) {
+		if (load_run(s->load, &warm, t->name, 1, &m.res, err) < 0) {
 			rs_err_prefix(err, "warm-up");
-			return SWEEP_STEP_RETRY;
+			return GUARD_RETRY;
 		}
 	}
 	if (sweep_stats(s, t->cmdstat, &m.calls0, &m.cpu0, s->cpu0, err) < 0)
-		return SWEEP_STEP_RETRY;
+		return GUARD_RETRY;
 	sweep_iso_now(row->started_at, sizeof row->started_at);
 	host_sample(&m.h0);
-	if (sweep_load(s, &job, t, 0, &m.res, err) < 0)
-		return err->kind == RS_E_USAGE ? SWEEP_STEP_FINAL : SWEEP_STEP_RETRY;
+	if (load_run(s->load, &job, t->name, 0, &m.res, err) < 0)
+		return err->kind == RS_E_USAGE ? GUARD_FINAL : GUARD_RETRY;
 	host_sample(&m.h1);
 	if (sweep_stats(s, t->cmdstat, &m.calls1, &m.cpu1, s->cpu1, err) < 0)
-		return SWEEP_STEP_RETRY;
+		return GUARD_RETRY;
 	sweep_row_fill(s, t, p, &m, row);
 	if (s->topo != NULL)
 		sweep_cluster_row(s, &m.res, row);
-	if (cfg->agents != NULL)
-		agents_row(cfg->agents, row);
+	load_row(s->load, row);
 	s->hist = m.res.hist;
 	if (sweep_row_sanitise(row, why, sizeof why) > 0)
 		sweep_note(cfg, "%s P=%u: %s", t->name, p->depth, why);
@@ -814,290 +457,103 @@ static enum sweep_step sweep_measure(struct sweep *s, const struct workload_test
 		sweep_note(cfg, "%s P=%u @%llu/s: achieved %.0f/s, short of the offered rate: the "
 			   "server saturated below it", t->name, p->depth, (unsigned long long)p->rate,
 			   row->rps);
-	return SWEEP_STEP_OK;
+	return GUARD_OK;
 }
 
-/* A master of a cluster: the process at its address is the node CLUSTER
- * SLOTS named, by node id, or nothing there is touched (a slot map can
- * name any address, and a plain server or another cluster's node there
- * must not be guarded, flushed or loaded as this cluster's).  Returns
- * SWEEP_OK, or SWEEP_REFUSED with err set. */
-static enum sweep_status sweep_shard_identity(struct sweep *s, struct rs_err *err)
-{
-	const struct sweep_config *cfg = s->cfg;
-	const struct cluster_master *m = &cfg->shard_topo->m[cfg->shard_idx];
-	char id[64];
-
-	if (target_cluster_myid(s->c, cfg->target, id, sizeof id, err) < 0) {
-		rs_err_setk(err, RS_E_REFUSED, "%s: named a master of the cluster, but it answers "
-			    "no node id (%s): not touched", cfg->target->desc, err->msg);
-		return SWEEP_REFUSED;
-	}
-	if (m->id[0] == '\0' || strcmp(id, m->id) != 0) {
-		rs_err_setk(err, RS_E_REFUSED, "%s: named master %.40s of the cluster, but the node "
-			    "there is %.40s: not touched", cfg->target->desc,
-			    m->id[0] ? m->id : "(no id)", id);
-		return SWEEP_REFUSED;
-	}
-	return SWEEP_OK;
-}
-
-static enum sweep_status sweep_reconnect(struct sweep *s, struct rs_err *err);
-
-/* --cluster: read the topology through s->c and open a sweep per master,
- * each with its guard: nothing is changed anywhere unless every master
- * passes. */
-static enum sweep_status sweep_cluster_open(struct sweep *s, struct rs_err *err)
-{
-	const struct sweep_config *cfg = s->cfg;
-	char list[512];
-	struct sbuf b;
-	size_t n;
-
-	s->cl_allow = UINT64_MAX;
-	s->topo = xcalloc(1, sizeof *s->topo);
-	if (cluster_read(s->c, cfg->target, s->topo, err) < 0) {
-		cluster_topo_free(s->topo);
-		return SWEEP_FAILED;
-	}
-	n = s->topo->n;
-	s->shard = xcalloc(n, sizeof *s->shard);
-	s->shard_cfg = xcalloc(n, sizeof *s->shard_cfg);
-	s->shard_t = xcalloc(n, sizeof *s->shard_t);
-	s->per = xcalloc(n, sizeof *s->per);
-	s->cpu0 = xcalloc(n, sizeof *s->cpu0);
-	s->cpu1 = xcalloc(n, sizeof *s->cpu1);
-	sbuf_fixed(&b, list, sizeof list);
-	for (size_t i = 0; i < n; i++) {
-		enum sweep_status st;
-
-		s->shard_t[i] = *cfg->target;
-		s->shard_t[i].host = s->topo->m[i].host;
-		s->shard_t[i].port = s->topo->m[i].port;
-		s->shard_t[i].socket = NULL;
-		s->shard_t[i].row_desc[0] = '\0';
-		target_describe(&s->shard_t[i]);
-		s->shard_cfg[i] = *cfg;
-		s->shard_cfg[i].cluster = 0;
-		s->shard_cfg[i].target = &s->shard_t[i];
-		s->shard_cfg[i].shard_topo = s->topo;
-		s->shard_cfg[i].shard_idx = i;
-		sbuf_item(&b, ", ", "%s (%u slots)", s->shard_t[i].desc, s->topo->m[i].slots);
-		if ((st = sweep_open(&s->shard_cfg[i], s->w, &s->shard[i], err)) != SWEEP_OK)
-			return st;
-		/* Two masters that are one process (two addresses of one node)
-		 * would flush each other's prepared keys. */
-		for (size_t j = 0; j < i; j++)
-			if (strcmp(s->shard[j]->env.run_id, s->shard[i]->env.run_id) == 0) {
-				rs_err_setk(err, RS_E_REFUSED, "%s and %s are one server process: the "
-					    "slot map is not a cluster's", s->shard_t[j].desc,
-					    s->shard_t[i].desc);
-				return SWEEP_REFUSED;
-			}
-	}
-	sweep_debug(cfg, "%s: a cluster of %zu master%s: %s; the guard and every flush cover each "
-		    "master", cfg->target->desc, n, n == 1 ? "" : "s", list);
-	s->vetted = 1;
-	return SWEEP_OK;
-}
-
-/* --cluster, after a failure: read the topology again (through a new
- * connection to the node given) and reconnect every master's sweep and
- * the load.  Masters that are not those the sweep began with (added,
- * gone, or a failover) fail it: their guard never checked them. */
-static enum sweep_status sweep_cluster_reconnect(struct sweep *s, struct rs_err *err)
-{
-	const struct sweep_config *cfg = s->cfg;
-	struct cluster_topo fresh;
-	enum sweep_status st;
-
-	target_close(s->c);
-	s->c = NULL;
-	if (target_connect(cfg->target, &s->c, err) < 0)
-		return SWEEP_FAILED;
-	if (cluster_read(s->c, cfg->target, &fresh, err) < 0) {
-		cluster_topo_free(&fresh);
-		rs_err_as(err, RS_E_FAILED);
-		return SWEEP_FAILED;
-	}
-	if (fresh.n != s->topo->n) {
-		rs_err_set(err, "%s: the cluster has %zu masters now, %zu when the sweep began: "
-			   "start the sweep again", cfg->target->desc, fresh.n, s->topo->n);
-		cluster_topo_free(&fresh);
-		return SWEEP_FAILED;
-	}
-	for (size_t i = 0; i < fresh.n; i++)
-		if (cluster_find(s->topo, fresh.m[i].host, fresh.m[i].port) < 0) {
-			rs_err_set(err, "%s: the cluster's masters changed (%s is new): start the "
-				   "sweep again", cfg->target->desc, fresh.m[i].desc);
-			cluster_topo_free(&fresh);
-			return SWEEP_FAILED;
-		}
-	for (size_t slot = 0; slot < CLUSTER_SLOTS; slot++) {
-		unsigned o = fresh.owner[slot];
-
-		s->topo->owner[slot] = (uint16_t)cluster_find(s->topo, fresh.m[o].host,
-							      fresh.m[o].port);
-	}
-	cluster_topo_free(&fresh);
-	for (size_t i = 0; i < s->topo->n; i++)
-		if ((st = sweep_reconnect(s->shard[i], err)) != SWEEP_OK)
-			return st;
-	if (s->cl == NULL)
-		return cluster_load_new(cfg->target, s->topo, cfg->clients, cfg->threads, &s->cl,
-					err) < 0 ? SWEEP_FAILED : SWEEP_OK;
-	return cluster_load_reconnect(s->cl, err) < 0 ? SWEEP_FAILED : SWEEP_OK;
-}
-
-/* Drop the control connection and the engine's and open them again, the
- * control one first: the server behind it is checked (and the connection
- * vetted) before the engine reconnects.  SWEEP_FAILED is worth another try;
- * SWEEP_REFUSED: a new server process the guard refused. */
+/* Drop the control connections and the load's and open them again, the
+ * servers first: each is checked (and its connection vetted) before the
+ * load reconnects.  SWEEP_FAILED is worth another try; SWEEP_REFUSED: a
+ * server process the guard refused. */
 static enum sweep_status sweep_reconnect(struct sweep *s, struct rs_err *err)
 {
-	const struct sweep_config *cfg = s->cfg;
-	char old_id[sizeof s->env.run_id];
 	enum sweep_status st;
 
-	if (s->topo != NULL)
-		return sweep_cluster_reconnect(s, err);
-	target_close(s->c);
-	s->c = NULL;
-	s->vetted = 0;
-	if (target_connect(cfg->target, &s->c, err) < 0)
-		return SWEEP_FAILED;
-	/* The same process as before: what the guard found still holds. */
-	memcpy(old_id, s->env.run_id, sizeof old_id);
-	if (sweep_env_read(s->c, cfg->target, &s->env, err) < 0)
-		return SWEEP_FAILED;
-	if (cfg->shard_topo != NULL && (st = sweep_shard_identity(s, err)) != SWEEP_OK)
+	if (s->topo != NULL && (st = sweep_cluster_reread(s, err)) != SWEEP_OK)
 		return st;
-	if (strcmp(old_id, s->env.run_id) == 0) {
-		s->vetted = 1;
-	} else if (cfg->spawned) {
-		/* rsweep's own server is gone: whatever answers at its address
-		 * now (another server that took the free port) is not ours, and
-		 * the spawned shortcut of the guard must not pass it. */
-		rs_err_setk(err, RS_E_REFUSED, "%s: the spawned server is gone and another process "
-			    "answers there: not touched", cfg->target->desc);
-		return SWEEP_REFUSED;
-	} else {
-		/* It restarted, or the address now leads to another server:
-		 * none of its keys are rsweep's. */
-		sweep_note(cfg, "%s is a new server process (run_id changed): checking it again",
-			   cfg->target->desc);
-		if ((st = sweep_guard(s, 0, err)) != SWEEP_OK)
+	for (size_t i = 0; i < s->nsrv; i++)
+		if ((st = sweep_guard_status(guard_reconnect(&s->srv[i].g, err))) != SWEEP_OK)
 			return st;
-	}
-	/* A master of a cluster: the cluster's sweep holds the load; agents
-	 * hold theirs. */
-	if (cfg->shard_topo != NULL || cfg->agents != NULL)
-		return SWEEP_OK;
-	if (s->e == NULL)
-		return engine_new(cfg->target, cfg->clients, cfg->threads, &s->e, err) < 0 ?
-		       SWEEP_FAILED : SWEEP_OK;
-	return engine_reconnect(s->e, err) < 0 ? SWEEP_FAILED : SWEEP_OK;
+	/* The facts again: a restarted server may be another version. */
+	if (s->seed == NULL && sweep_env_read(s->srv[0].g.c, s->cfg->target, &s->env, err) < 0)
+		return SWEEP_FAILED;
+	return load_reconnect(s->load, err) < 0 ? SWEEP_FAILED : SWEEP_OK;
 }
 
-/* On every way out: leave the server as the guard found it, empty of what
- * the sweep wrote, so that the next run or a --resume is not refused
- * because of rsweep's own keys; but only through a vetted connection and
- * after the same check as any flush. */
-/* connected_clients of the server behind c, or -1. */
-static long sweep_clients(struct sweep *s)
+/* connected_clients of the server behind srv's connection, or -1. */
+static long sweep_clients(struct sweep_server *srv)
 {
 	char *info, v[32];
 	struct rs_err e;
 
-	if (target_info(s->c, s->cfg->target, "clients", &info, &e) < 0)
+	if (target_info(srv->g.c, &srv->t, "clients", &info, &e) < 0)
 		return -1;
 	target_info_field(info, "connected_clients", v, sizeof v);
 	free(info);
 	return v[0] ? strtol(v, NULL, 10) : -1;
 }
 
-/* Close the engine's connections and wait (1 s at most) until the server
- * has let them go: a point cut short (^C, a failure) leaves requests in
- * flight, and one the server runs after the last flush would leave a key
- * behind (the next run's guard then refuses the server).  The server runs
- * what a client sent before it notices the client is gone, so once
- * connected_clients is back to what it was, nothing of theirs is left. */
-static void sweep_engine_gone(struct sweep *s)
+/* Wait (1 s at most) until the server has let the load's connections go:
+ * a point cut short (^C, a failure) leaves requests in flight, and one the
+ * server runs after the last flush would leave a key behind (the next
+ * run's guard then refuses the server).  The server runs what a client
+ * sent before it notices the client is gone, so once connected_clients is
+ * back to what it was, nothing of theirs is left. */
+static void sweep_load_gone(struct sweep_server *srv)
 {
-	engine_free(s->e);
-	s->e = NULL;
-	if (s->clients0 < 0)
+	if (srv->clients0 < 0)
 		return;
 	for (int i = 0; i < 100; i++) {
-		long n = sweep_clients(s);
+		long n = sweep_clients(srv);
 		struct timespec ts = { 0, 10 * 1000 * 1000 };
 
-		if (n < 0 || n <= s->clients0)
+		if (n < 0 || n <= srv->clients0)
 			return;
 		nanosleep(&ts, NULL);
 	}
 }
 
-/* A control command cut short (^C, a timeout) leaves its connection
- * unusable (target.h), and the last flush must still happen: open a new
- * one, vetted only if it reaches the process the guard checked.  Returns
- * 0 when s->c can be used. */
-static int sweep_control_again(struct sweep *s, struct rs_err *err)
+/* On every way out: leave the server as the guard found it, empty of what
+ * the sweep wrote, so that the next run or a --resume is not refused
+ * because of rsweep's own keys; but only through a vetted connection and
+ * after the same check as any flush.  The load's connections are closed
+ * already. */
+static enum sweep_status sweep_server_leave(struct sweep *s, struct sweep_server *srv,
+					    enum sweep_status st, struct rs_err *err)
 {
 	const struct sweep_config *cfg = s->cfg;
-	struct target deaf = *cfg->target;
-	struct sweep_env env;
+	struct rs_err fe;
+	enum guard_step step;
 
-	if (s->c != NULL && !target_failed(s->c))
-		return 0;
-	target_close(s->c);
-	s->c = NULL;
-	s->vetted = 0;
-	/* On the way out of an interrupted run: a connection deaf to the stop,
-	 * so that the guarded flush still happens (S1, S2). */
-	deaf.stop = NULL;
-	if (target_connect(&deaf, &s->c, err) < 0 || sweep_env_read(s->c, &deaf, &env, err) < 0)
-		return -1;
-	if (strcmp(env.run_id, s->env.run_id) != 0)
-		return rs_err_set(err, "%s is another server process now", cfg->target->desc);
-	s->vetted = 1;
-	return 0;
+	if (!guard_dirty(&srv->g))
+		return st;
+	if (!srv->g.vetted || srv->g.foreign) {
+		sweep_debug(cfg, "%s: the benchmark's keys are left: %s", srv->t.desc,
+			    srv->g.foreign ? "another client wrote to it" :
+					     "the guard has not checked it");
+		return st;
+	}
+	if (guard_again(&srv->g, &fe) < 0) {
+		sweep_note(cfg, "the benchmark's keys are left on %s: %s", srv->t.desc, fe.msg);
+		return st;
+	}
+	sweep_load_gone(srv);
+	step = guard_flush(&srv->g, &fe);
+	if (step == GUARD_FOREIGN && (st == SWEEP_OK || st == SWEEP_ERROR_REPLIES)) {
+		*err = fe;
+		return SWEEP_REFUSED;
+	}
+	if (step != GUARD_OK && st != SWEEP_FAILED)
+		sweep_note(cfg, "could not flush the benchmark's keys at the end: %s", fe.msg);
+	return st;
 }
 
 static enum sweep_status sweep_leave(struct sweep *s, enum sweep_status st, struct rs_err *err)
 {
-	const struct sweep_config *cfg = s->cfg;
-	struct rs_err fe;
-	enum sweep_step step;
-
-	if (s->topo != NULL) {
-		/* The load's connections first: each master waits for them to go. */
-		cluster_load_free(s->cl);
-		s->cl = NULL;
-		for (size_t i = 0; i < s->topo->n; i++)
-			if (s->shard[i] != NULL)
-				st = sweep_leave(s->shard[i], st, err);
-		return st;
-	}
-	if (!s->dirty || s->c == NULL || cfg->flush == SWEEP_FLUSH_NONE || cfg->spawned)
-		return st;
-	if (!s->vetted || s->foreign) {
-		sweep_debug(cfg, "%s: the benchmark's keys are left: %s", cfg->target->desc,
-			    s->foreign ? "another client wrote to it" : "the guard has not checked it");
-		return st;
-	}
-	if (sweep_control_again(s, &fe) < 0) {
-		sweep_note(cfg, "the benchmark's keys are left on %s: %s", cfg->target->desc, fe.msg);
-		return st;
-	}
-	sweep_engine_gone(s);
-	step = sweep_flush(s, &fe);
-	if (step == SWEEP_STEP_FOREIGN && (st == SWEEP_OK || st == SWEEP_ERROR_REPLIES)) {
-		*err = fe;
-		return SWEEP_REFUSED;
-	}
-	if (step != SWEEP_STEP_OK && st != SWEEP_FAILED)
-		sweep_note(cfg, "could not flush the benchmark's keys at the end: %s", fe.msg);
+	/* The load's connections first: each server waits for them to go. */
+	if (s->load != NULL)
+		load_drop(s->load);
+	for (size_t i = 0; i < s->nsrv; i++)
+		st = sweep_server_leave(s, &s->srv[i], st, err);
 	return st;
 }
 
@@ -1108,153 +564,55 @@ static enum sweep_status sweep_stopped(const struct sweep_config *cfg, enum swee
 	return st == SWEEP_FAILED && cfg->stop && *cfg->stop ? SWEEP_INTERRUPTED : st;
 }
 
+/* The target itself: one guarded server, read for the facts too, and the
+ * local engine's load on it. */
+static enum sweep_status sweep_single_open(struct sweep *s, struct rs_err *err)
+{
+	const struct sweep_config *cfg = s->cfg;
+	struct guard_config gc;
+	enum sweep_status st;
+
+	s->srv = xcalloc(1, sizeof *s->srv);
+	s->nsrv = 1;
+	s->srv[0].t = *cfg->target;
+	sweep_guard_config(s, &s->srv[0].t, 0, 0, &gc);
+	guard_init(&s->srv[0].g, &gc);
+	s->load = load_engine(cfg->target, cfg->clients, cfg->threads);
+	if ((st = sweep_server_open(s, 0, err)) != SWEEP_OK)
+		return st;
+	return sweep_env_read(s->srv[0].g.c, cfg->target, &s->env, err) < 0 ? SWEEP_FAILED : SWEEP_OK;
+}
+
 enum sweep_status sweep_open(const struct sweep_config *cfg, const struct workload *w,
 			     struct sweep **out, struct rs_err *err)
 {
 	struct sweep *s = xcalloc(1, sizeof *s);
+	enum sweep_status st;
 
 	s->cfg = cfg;
 	s->w = w;
-	s->snaps = xcalloc(w->n ? w->n : 1, sizeof *s->snaps);
-	guard_names_init(&s->names, cfg->shard_topo != NULL);
 	*out = s;
-	/* The facts first, on the connection the guard then checks. */
-	if (target_connect(cfg->target, &s->c, err) < 0 ||
-	    sweep_env_read(s->c, cfg->target, &s->env, err) < 0)
-		return sweep_stopped(cfg, SWEEP_FAILED);
-	if (cfg->shard_topo != NULL) {
-		enum sweep_status st = sweep_shard_identity(s, err);
-
-		if (st != SWEEP_OK)
-			return sweep_stopped(cfg, st);
-	}
-	if (cfg->cluster)
-		return sweep_stopped(cfg, sweep_cluster_open(s, err));
-	if (!cfg->spawned && cfg->flush != SWEEP_FLUSH_NONE && w->n > 0 && w->v[0].custom &&
+	if (!cfg->cluster)
+		st = sweep_single_open(s, err);
+	/* A cluster: the facts and the topology from the node given. */
+	else if (target_connect(cfg->target, &s->seed, err) < 0 ||
+		 sweep_env_read(s->seed, cfg->target, &s->env, err) < 0)
+		st = SWEEP_FAILED;
+	else
+		st = sweep_cluster_open(s, err);
+	if (st == SWEEP_OK && !cfg->spawned && cfg->flush != GUARD_FLUSH_NONE && w->n > 0 &&
+	    w->v[0].custom &&
 	    workload_key_bound(&w->v[0], sweep_sent(cfg), cfg->keyspace, 0) == UINT64_MAX)
 		sweep_note(cfg, "the guard cannot tell the keys %s writes from another client's: "
 			   "between points it checks only that each flush leaves the server empty",
 			   w->v[0].name);
-	return sweep_stopped(cfg, sweep_guard(s, 1, err));
+	return sweep_stopped(cfg, st);
 }
 
-/* --precision: the points measured so far, from --resume's rows of this
- * label and this run's. */
-static void sweep_precision_init(const struct sweep_config *cfg, const struct workload *w,
-				 struct precision *pr)
+void sweep_use_load(struct sweep *s, struct load *l)
 {
-	/* --precision takes no --rate: the mode alone tells the ways apart. */
-
-	precision_init(pr, w->n, cfg->depths);
-	for (size_t r = 0; cfg->prior != NULL && r < cfg->prior->n; r++) {
-		const struct rs_rec *row = &cfg->prior->v[r];
-
-		/* The rows of this label measured this way: another mode's
-		 * repeats are another point's. */
-		if (strcmp(row->label, cfg->label) != 0 ||
-		    !sweep_plan_same_way(row, cfg->mode, 0, ENGINE_UNIFORM))
-			continue;
-		for (size_t t = 0; t < w->n; t++)
-			if (strcmp(w->v[t].name, row->test) == 0)
-				precision_add(pr, t, row->pipeline, row->repeat,
-					      rows_fig(cfg->prior, row, ROW_RPS));
-	}
-}
-
-/* The highest repeat number pr has seen of test at depth (0: none). */
-static unsigned sweep_precision_last(const struct precision *pr, size_t test, unsigned depth)
-{
-	for (size_t d = 0; d < pr->ndepths; d++)
-		if (pr->depth[d] == depth)
-			return pr->cells[test * pr->ndepths + d].last;
-	return 0;
-}
-
-/* The next round of --precision over n targets (pr[n], one a target):
- * append to plan the points to measure again.  A point one target picks
- * is measured on every target, back to back in ABBA turns as in the plan,
- * so that the targets stay paired (a target may so get a repeat more than
- * it needed, or than --max-repeats).  Returns how many points (0: done, or
- * out of repeats or time), or -1 (err set). */
-static long sweep_more(const struct sweep_config *cfg, struct sweep_plan *plan,
-		       const struct precision *pr, size_t n, unsigned round, double elapsed,
-		       struct rs_err *err)
-{
-	struct precision_pick *all = NULL;
-	struct precision_state ps = { 0, 0 };
-	size_t k = 0, cells = pr[0].ntests * pr[0].ndepths;
-	unsigned char *seen;
-
-	if (cfg->precision <= 0)
-		return 0;
-	seen = xcalloc(cells ? cells : 1, 1);
-	for (size_t t = 0; t < n; t++) {
-		struct precision_pick *pick;
-		struct precision_state st;
-		long m = precision_next(&pr[t], cfg->precision, cfg->max_repeats, cfg->seed + round,
-					&pick, &st, err);
-
-		if (m < 0) {
-			free(all);
-			free(seen);
-			return -1;
-		}
-		ps.worst = isnan(st.worst) || st.worst > ps.worst ? st.worst : ps.worst;
-		ps.over += st.over;
-		all = xreallocarray(all, k + (size_t)m + 1, sizeof *all);
-		for (long i = 0; i < m; i++) {
-			size_t d = 0;
-
-			while (d < pr[t].ndepths && pr[t].depth[d] != pick[i].depth)
-				d++;
-			if (d == pr[t].ndepths || seen[pick[i].test * pr[t].ndepths + d])
-				continue;
-			seen[pick[i].test * pr[t].ndepths + d] = 1;
-			all[k++] = pick[i];
-		}
-		free(pick);
-	}
-	free(seen);
-	if (k == 0 && ps.over == 0) {
-		sweep_note(cfg, "--precision: every point within +-%g%% (widest +-%.1f%%) after %u "
-			   "round%s", 100 * cfg->precision, 100 * ps.worst, round, round == 1 ? "" : "s");
-		free(all);
-		return 0;
-	}
-	if (k == 0) {
-		sweep_note(cfg, "--precision: %zu point%s still wider than +-%g%% at %u repeats "
-			   "(--max-repeats; widest +-%.1f%%)", ps.over, ps.over == 1 ? "" : "s",
-			   100 * cfg->precision, cfg->max_repeats, 100 * ps.worst);
-		free(all);
-		return 0;
-	}
-	if (cfg->budget > 0 && elapsed >= cfg->budget) {
-		sweep_note(cfg, "--precision: the %g s budget is spent with %zu point%s still wider "
-			   "than +-%g%% (widest +-%.1f%%)", cfg->budget, ps.over,
-			   ps.over == 1 ? "" : "s", 100 * cfg->precision, 100 * ps.worst);
-		free(all);
-		return 0;
-	}
-	sweep_debug(cfg, "--precision: round %u measures %zu point%s again (widest +-%.1f%%)",
-		    round + 1, k, k == 1 ? "" : "s", 100 * ps.worst);
-	plan->v = xreallocarray(plan->v, plan->n + k * n, sizeof *plan->v);
-	/* The turns go on from the plan's: its points come n at a time. */
-	for (size_t i = 0, base = plan->n / n; i < k; i++)
-		for (size_t j = 0; j < n; j++) {
-			struct sweep_point *p = &plan->v[plan->n];
-			size_t t = (base + i) % 2 == 0 ? j : n - 1 - j;
-
-			memset(p, 0, sizeof *p);
-			p->test = all[i].test;
-			p->depth = all[i].depth;
-			p->repeat = sweep_precision_last(&pr[t], all[i].test, all[i].depth) + 1;
-			p->target = t;
-			p->order = (unsigned)plan->n + 1;
-			plan->n++;
-			plan->todo++;
-		}
-	free(all);
-	return (long)(k * n);
+	load_free(s->load);
+	s->load = l;
 }
 
 /* Seconds since t0 (engine_now_ns). */
@@ -1314,18 +672,18 @@ static enum sweep_status sweep_point(struct sweep *s, const struct sweep_plan *p
 	unsigned attempt = 0;
 
 	for (;;) {
-		enum sweep_step step;
+		enum guard_step step;
 		enum sweep_status st;
 
 		row_init(row);
-		step = sweep_measure(s, t, &s->snaps[p->test], p, row, err);
-		if (step == SWEEP_STEP_OK)
+		step = sweep_measure(s, t, p, row, err);
+		if (step == GUARD_OK)
 			return SWEEP_OK;
-		if (step == SWEEP_STEP_FOREIGN)
+		if (step == GUARD_FOREIGN)
 			return SWEEP_REFUSED;
 		if (sweep_interrupted(cfg))
 			return SWEEP_INTERRUPTED;
-		if (step == SWEEP_STEP_FINAL || attempt >= cfg->retries)
+		if (step == GUARD_FINAL || attempt >= cfg->retries)
 			return sweep_point_failed(plan, p, t, err);
 		attempt++;
 		sweep_note(cfg, "%s P=%u: %s; reconnecting (retry %u of %u)", t->name, p->depth,
@@ -1380,35 +738,28 @@ static enum sweep_status sweep_tally_status(const struct sweep_config *cfg,
 	return SWEEP_ERROR_REPLIES;
 }
 
-/* Open the engine's connections, unless a sweep before left them open. */
-static enum sweep_status sweep_engine_open(struct sweep *s, struct rs_err *err)
+/* Open the load's connections, unless a sweep before left them open;
+ * each server's client count first, to wait for them to go at the end. */
+static enum sweep_status sweep_load_open(struct sweep *s, struct rs_err *err)
 {
 	const struct sweep_config *cfg = s->cfg;
 
-	if (s->topo != NULL) {
-		for (size_t i = 0; i < s->topo->n && s->cl == NULL; i++)
-			s->shard[i]->clients0 = sweep_clients(s->shard[i]);
-		if (s->cl == NULL && cluster_load_new(cfg->target, s->topo, cfg->clients, cfg->threads,
-						      &s->cl, err) < 0)
-			return SWEEP_FAILED;
+	for (size_t i = 0; i < s->nsrv; i++)
+		s->srv[i].clients0 = load_local(s->load) && !load_connected(s->load) ?
+				     sweep_clients(&s->srv[i]) : -1;
+	if (load_open(s->load, err) < 0)
+		return SWEEP_FAILED;
+	if (s->topo != NULL)
 		sweep_debug(cfg, "%s: %u connections to each of %zu masters over %u thread%s each",
-			    cfg->target->desc, cfg->clients, s->topo->n, cfg->threads,
+			    cfg->target->desc, cfg->clients, s->nsrv, cfg->threads,
 			    cfg->threads == 1 ? "" : "s");
-		return SWEEP_OK;
-	}
-	if (cfg->agents != NULL) {
-		s->clients0 = -1;
+	else if (!load_local(s->load))
 		sweep_debug(cfg, "%s: redis %s on %s; the load comes from the agents",
 			    cfg->target->desc, s->env.redis_version, s->env.server_os);
-		return SWEEP_OK;
-	}
-	s->clients0 = s->e == NULL ? sweep_clients(s) : -1;
-	if (s->e == NULL &&
-	    engine_new(cfg->target, cfg->clients, cfg->threads, &s->e, err) < 0)
-		return SWEEP_FAILED;
-	sweep_debug(cfg, "%s: redis %s on %s; %u connections over %u thread%s; client CPU %s",
-		    cfg->target->desc, s->env.redis_version, s->env.server_os, cfg->clients,
-		    cfg->threads, cfg->threads == 1 ? "" : "s", s->env.client_cpu);
+	else
+		sweep_debug(cfg, "%s: redis %s on %s; %u connections over %u thread%s; client CPU %s",
+			    cfg->target->desc, s->env.redis_version, s->env.server_os, cfg->clients,
+			    cfg->threads, cfg->threads == 1 ? "" : "s", s->env.client_cpu);
 	return SWEEP_OK;
 }
 
@@ -1423,13 +774,13 @@ static void sweep_name_target(const struct sweep *s, size_t n, struct rs_err *er
  * again through the guard's checks, as before every point. */
 static enum sweep_status sweep_clean_after(struct sweep *s, struct rs_err *err)
 {
-	enum sweep_step step;
+	enum guard_step step = GUARD_OK;
 
-	if (!s->shared || s->cfg->flush == SWEEP_FLUSH_NONE)
+	if (!s->shared || s->cfg->flush == GUARD_FLUSH_NONE)
 		return SWEEP_OK;
-	step = sweep_flush(s, err);
-	return step == SWEEP_STEP_OK ? SWEEP_OK : step == SWEEP_STEP_FOREIGN ? SWEEP_REFUSED :
-	       SWEEP_FAILED;
+	for (size_t i = 0; i < s->nsrv && step == GUARD_OK; i++)
+		step = guard_flush(&s->srv[i].g, err);
+	return step == GUARD_OK ? SWEEP_OK : step == GUARD_FOREIGN ? SWEEP_REFUSED : SWEEP_FAILED;
 }
 
 enum sweep_status sweep_points_all(struct sweep **ss, size_t n, struct sweep_plan *plan,
@@ -1440,15 +791,20 @@ enum sweep_status sweep_points_all(struct sweep **ss, size_t n, struct sweep_pla
 	size_t planned = plan->n;
 	struct sweep_tally tl = { 0 };
 	struct precision *pr = xcalloc(n, sizeof *pr);
+	struct sweep_plan_precision po = {
+		.precision = cfg->precision, .budget = cfg->budget, .max_repeats = cfg->max_repeats,
+		.seed = cfg->seed, .on_note = cfg->on_note, .ud = cfg->ud, .verbose = cfg->verbose,
+	};
 	unsigned round = 0;
 	uint64_t t0 = engine_now_ns();
 	enum sweep_status st = SWEEP_OK;
 
 	/* --precision: each target's points by its label (--resume's too). */
 	for (size_t k = 0; k < n && cfg->precision > 0; k++)
-		sweep_precision_init(ss[k]->cfg, ss[k]->w, &pr[k]);
+		sweep_plan_precision_init(&pr[k], ss[k]->w, ss[k]->cfg->depths, ss[k]->cfg->label,
+					  ss[k]->cfg->mode, ss[k]->cfg->prior);
 	for (size_t k = 0; k < n && st == SWEEP_OK; k++)
-		if ((st = sweep_engine_open(ss[k], err)) != SWEEP_OK)
+		if ((st = sweep_load_open(ss[k], err)) != SWEEP_OK)
 			sweep_name_target(ss[k], n, err);
 	for (size_t i = 0; st == SWEEP_OK; i++) {
 		struct sweep_point *p;
@@ -1457,7 +813,7 @@ enum sweep_status sweep_points_all(struct sweep **ss, size_t n, struct sweep_pla
 
 		if (i == plan->n) {
 			/* The plan is done: --precision may add a round. */
-			long more = sweep_more(cfg, plan, pr, n, round, sweep_since(t0), err);
+			long more = sweep_plan_more(plan, &po, pr, n, round, sweep_since(t0), err);
 
 			if (more < 0) {
 				st = SWEEP_FAILED;
@@ -1530,25 +886,16 @@ void sweep_close(struct sweep *s)
 {
 	if (s == NULL)
 		return;
-	if (s->topo != NULL) {
-		cluster_load_free(s->cl);
-		for (size_t i = 0; i < s->topo->n; i++)
-			sweep_close(s->shard[i]);
-		free(s->shard);
-		free(s->shard_cfg);
-		free(s->shard_t);
-		free(s->per);
-		free(s->cpu0);
-		free(s->cpu1);
-		cluster_topo_free(s->topo);
-		free(s->topo);
+	load_free(s->load);
+	for (size_t i = 0; i < s->nsrv; i++) {
+		guard_close(&s->srv[i].g);
+		for (size_t k = 0; s->srv[i].snaps != NULL && k < s->w->n; k++)
+			free(s->srv[i].snaps[k].payload);
+		free(s->srv[i].snaps);
 	}
-	engine_free(s->e);
-	target_close(s->c);
-	for (size_t i = 0; i < s->w->n; i++)
-		free(s->snaps[i].payload);
-	free(s->snaps);
-	guard_names_free(&s->names);
+	free(s->srv);
+	target_close(s->seed);
+	sweep_cluster_free(s);
 	free(s);
 }
 

@@ -1,5 +1,5 @@
-/* sweep.h: the loop over a plan (sweep_plan.h): guard, flush, prepare,
- * warm up, measure, append, resume, retry.
+/* sweep.h: the loop over a plan (sweep_plan.h): guard (guard.h), flush,
+ * prepare, warm up, measure with a load (load.h), append, resume, retry.
  *
  * The sweep neither draws nor prints: it hands every finished point to a
  * callback (progress and results live elsewhere). */
@@ -9,21 +9,18 @@
 #include <signal.h>
 #include <stdint.h>
 
-#include "agents.h"
-#include "cluster.h"
 #include "csv.h"
 #include "depths.h"
 #include "engine.h"
 #include "err.h"
+#include "guard.h"
+#include "load.h"
 #include "rates.h"
 #include "row.h"
 #include "sweep_plan.h"
 #include "target.h"
 #include "workload.h"
 
-enum sweep_flush { SWEEP_FLUSH_ALL, SWEEP_FLUSH_DB, SWEEP_FLUSH_NONE };
-/* --flush's values, in enum order (the option table points here). */
-static const char *const sweep_flush_names[] = { "all", "db", "none", NULL };
 /* The order points run in (sweep_plan_build's shuffled). */
 enum sweep_order { SWEEP_ORDER_SEQUENTIAL, SWEEP_ORDER_SHUFFLED };
 static const char *const sweep_order_names[] = { "sequential", "shuffled", NULL };
@@ -41,17 +38,10 @@ struct sweep_config {
 	const struct target *target;
 	int spawned;              /* the server is ours: no guard needed */
 	/* --cluster: target is one node of a cluster; the sweep reads its
-	 * topology and runs a sweep of its own per master (guard, flush,
-	 * preparation, INFO), the load on all masters at once. */
+	 * topology and guards, flushes, prepares and reads each master as a
+	 * server of its own, the load on all masters at once. */
 	int cluster;
-	/* Set in those per-master sweeps: the topology and which master. */
-	const struct cluster_topo *shard_topo;
-	size_t shard_idx;
-	/* --control --agents: the load runs on the agents (agents.h), not
-	 * here; the sweep still guards, flushes, prepares and reads the
-	 * server's counters around each point.  NULL: the local engine. */
-	struct agents *agents;
-	enum sweep_flush flush;
+	enum guard_flush flush;
 	int force_flush;
 	unsigned clients, threads;
 	enum engine_mode mode;    /* closed loop; a point with a rate uses the window */
@@ -109,6 +99,10 @@ enum sweep_status sweep_points(struct sweep *s, struct sweep_plan *plan, struct 
  * leaves its one. */
 enum sweep_status sweep_points_all(struct sweep **s, size_t n, struct sweep_plan *plan,
 				   struct csv_out *out, struct rs_err *err);
+/* The load comes from l (the agents': load_agents), not from the sweep's
+ * own engine; the sweep still guards, flushes, prepares and reads the
+ * server's counters around each point.  s frees l in sweep_close. */
+void sweep_use_load(struct sweep *s, struct load *l);
 /* The server process s reaches (INFO run_id). */
 const char *sweep_run_id(const struct sweep *s);
 /* s reaches a server another target of the sweep reaches too: empty it

@@ -3,6 +3,8 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -150,4 +152,134 @@ int sweep_plan_same_way(const struct rs_rec *row, enum engine_mode mode, int ope
 				 ENGINE_UNIFORM;
 
 	return m == mode && (!open || a == arrivals);
+}
+
+/* ---- --precision's rounds ---- */
+
+void sweep_plan_precision_init(struct precision *pr, const struct workload *w,
+				const struct depth_list *depths, const char *label,
+				enum engine_mode mode, const struct rs_rows *prior)
+{
+	/* --precision takes no --rate: the mode alone tells the ways apart. */
+
+	precision_init(pr, w->n, depths);
+	for (size_t r = 0; prior != NULL && r < prior->n; r++) {
+		const struct rs_rec *row = &prior->v[r];
+
+		/* The rows of this label measured this way: another mode's
+		 * repeats are another point's. */
+		if (strcmp(row->label, label) != 0 || !sweep_plan_same_way(row, mode, 0, ENGINE_UNIFORM))
+			continue;
+		for (size_t t = 0; t < w->n; t++)
+			if (strcmp(w->v[t].name, row->test) == 0)
+				precision_add(pr, t, row->pipeline, row->repeat,
+					      rows_fig(prior, row, ROW_RPS));
+	}
+}
+
+/* The highest repeat number pr has seen of test at depth (0: none). */
+static unsigned sweep_plan_last(const struct precision *pr, size_t test, unsigned depth)
+{
+	for (size_t d = 0; d < pr->ndepths; d++)
+		if (pr->depth[d] == depth)
+			return pr->cells[test * pr->ndepths + d].last;
+	return 0;
+}
+
+static void sweep_plan_note(const struct sweep_plan_precision *cfg, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void sweep_plan_note(const struct sweep_plan_precision *cfg, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (cfg->on_note == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	cfg->on_note(cfg->ud, msg);
+}
+
+long sweep_plan_more(struct sweep_plan *plan, const struct sweep_plan_precision *cfg,
+		     const struct precision *pr, size_t n, unsigned round, double elapsed,
+		     struct rs_err *err)
+{
+	struct precision_pick *all = NULL;
+	struct precision_state ps = { 0, 0 };
+	size_t k = 0, cells = pr[0].ntests * pr[0].ndepths;
+	unsigned char *seen;
+
+	if (cfg->precision <= 0)
+		return 0;
+	seen = xcalloc(cells ? cells : 1, 1);
+	for (size_t t = 0; t < n; t++) {
+		struct precision_pick *pick;
+		struct precision_state st;
+		long m = precision_next(&pr[t], cfg->precision, cfg->max_repeats, cfg->seed + round,
+					&pick, &st, err);
+
+		if (m < 0) {
+			free(all);
+			free(seen);
+			return -1;
+		}
+		ps.worst = isnan(st.worst) || st.worst > ps.worst ? st.worst : ps.worst;
+		ps.over += st.over;
+		all = xreallocarray(all, k + (size_t)m + 1, sizeof *all);
+		for (long i = 0; i < m; i++) {
+			size_t d = 0;
+
+			while (d < pr[t].ndepths && pr[t].depth[d] != pick[i].depth)
+				d++;
+			if (d == pr[t].ndepths || seen[pick[i].test * pr[t].ndepths + d])
+				continue;
+			seen[pick[i].test * pr[t].ndepths + d] = 1;
+			all[k++] = pick[i];
+		}
+		free(pick);
+	}
+	free(seen);
+	if (k == 0 && ps.over == 0) {
+		sweep_plan_note(cfg, "--precision: every point within +-%g%% (widest +-%.1f%%) after %u "
+			   "round%s", 100 * cfg->precision, 100 * ps.worst, round, round == 1 ? "" : "s");
+		free(all);
+		return 0;
+	}
+	if (k == 0) {
+		sweep_plan_note(cfg, "--precision: %zu point%s still wider than +-%g%% at %u repeats "
+			   "(--max-repeats; widest +-%.1f%%)", ps.over, ps.over == 1 ? "" : "s",
+			   100 * cfg->precision, cfg->max_repeats, 100 * ps.worst);
+		free(all);
+		return 0;
+	}
+	if (cfg->budget > 0 && elapsed >= cfg->budget) {
+		sweep_plan_note(cfg, "--precision: the %g s budget is spent with %zu point%s still wider "
+			   "than +-%g%% (widest +-%.1f%%)", cfg->budget, ps.over,
+			   ps.over == 1 ? "" : "s", 100 * cfg->precision, 100 * ps.worst);
+		free(all);
+		return 0;
+	}
+	if (cfg->verbose)
+		sweep_plan_note(cfg, "--precision: round %u measures %zu point%s again (widest +-%.1f%%)",
+		    round + 1, k, k == 1 ? "" : "s", 100 * ps.worst);
+	plan->v = xreallocarray(plan->v, plan->n + k * n, sizeof *plan->v);
+	/* The turns go on from the plan's: its points come n at a time. */
+	for (size_t i = 0, base = plan->n / n; i < k; i++)
+		for (size_t j = 0; j < n; j++) {
+			struct sweep_point *p = &plan->v[plan->n];
+			size_t t = (base + i) % 2 == 0 ? j : n - 1 - j;
+
+			memset(p, 0, sizeof *p);
+			p->test = all[i].test;
+			p->depth = all[i].depth;
+			p->repeat = sweep_plan_last(&pr[t], all[i].test, all[i].depth) + 1;
+			p->target = t;
+			p->order = (unsigned)plan->n + 1;
+			plan->n++;
+			plan->todo++;
+		}
+	free(all);
+	return (long)(k * n);
 }

@@ -2,7 +2,8 @@
  * in the order it runs (shuffled or sequential), interleaved over several
  * targets, with the points a CSV already holds marked done.
  *
- * Pure: no connection, no clock, no output; the sweep (sweep.h) runs it. */
+ * Pure: no connection, no clock, no output (notes go to a callback); the
+ * sweep (sweep.h) runs it. */
 #ifndef RS_SWEEP_PLAN_H
 #define RS_SWEEP_PLAN_H
 
@@ -10,7 +11,9 @@
 #include <stdint.h>
 
 #include "depths.h"
+#include "err.h"
 #include "engine.h"
+#include "precision.h"
 #include "rates.h"
 #include "row.h"
 #include "workload.h"
@@ -64,5 +67,34 @@ void sweep_plan_free(struct sweep_plan *plan);
  * --resume and --precision alike. */
 int sweep_plan_same_way(const struct rs_rec *row, enum engine_mode mode, int open,
 			enum engine_arrivals arrivals);
+
+/* --precision: the points measured so far (pr, set up here; precision_free
+ * it), from prior's rows of label measured in mode (--resume's). */
+void sweep_plan_precision_init(struct precision *pr, const struct workload *w,
+			       const struct depth_list *depths, const char *label,
+			       enum engine_mode mode, const struct rs_rows *prior);
+
+/* --precision's settings for sweep_plan_more. */
+struct sweep_plan_precision {
+	double precision;         /* the relative half-width wanted; <= 0: no rounds */
+	double budget;            /* seconds for the whole sweep; 0: no limit */
+	unsigned max_repeats;
+	uint64_t seed;
+	/* One-line notes: why the rounds ended (and, verbose, each round). */
+	void (*on_note)(void *ud, const char *msg);
+	void *ud;
+	int verbose;
+};
+
+/* The next round of --precision over n targets (pr[n], one a target),
+ * elapsed seconds into the sweep: append to plan the points to measure
+ * again.  A point one target picks is measured on every target, back to
+ * back in ABBA turns as in the plan, so that the targets stay paired (a
+ * target may so get a repeat more than it needed, or than --max-repeats).
+ * Returns how many points (0: done, or out of repeats or time), or -1
+ * (err set). */
+long sweep_plan_more(struct sweep_plan *plan, const struct sweep_plan_precision *cfg,
+		     const struct precision *pr, size_t n, unsigned round, double elapsed,
+		     struct rs_err *err);
 
 #endif

@@ -79,7 +79,7 @@ static enum sweep_status run(const char *tests, unsigned depth, uint64_t n, unsi
 	struct depth_list d = { (unsigned[]){ depth }, 1 };
 	struct rate_list rates = { &run_rate, run_rate > 0 };
 	struct sweep_config sc = {
-		.label = "t", .target = &tgt, .spawned = 1, .flush = SWEEP_FLUSH_ALL,
+		.label = "t", .target = &tgt, .spawned = 1, .flush = GUARD_FLUSH_ALL,
 		.clients = clients, .threads = threads, .mode = run_mode, .requests = n, .timeout = 10,
 		.keyspace = keyspace, .data_size = data_size, .seed = 1, .prepare = 1,
 		.on_point = keep_row,
@@ -269,7 +269,7 @@ static void check_snapshots(const char *const *extra, long long want_restores)
 	struct sweep_plan plan;
 	struct depth_list d = { (unsigned[]){ 1, 4, 16 }, 3 };
 	struct sweep_config sc = {
-		.label = "t", .target = &tgt, .spawned = 1, .flush = SWEEP_FLUSH_ALL,
+		.label = "t", .target = &tgt, .spawned = 1, .flush = GUARD_FLUSH_ALL,
 		.clients = 10, .threads = 1, .requests = 3001, .timeout = 10, .keyspace = 1000,
 		.data_size = 3, .seed = 1, .prepare = 1, .on_point = keep_rows,
 	};

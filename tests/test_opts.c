@@ -50,7 +50,7 @@ Test(opts, defaults_are_redis_benchmarks)
 	cr_assert_eq(cfg.data_size, 3);
 	cr_assert_eq(cfg.pipeline.n, 1);
 	cr_assert_eq(cfg.pipeline.v[0], 1);
-	cr_assert_eq(cfg.flush, SWEEP_FLUSH_ALL);
+	cr_assert_eq(cfg.flush, GUARD_FLUSH_ALL);
 	opts_free(&cfg);
 }
 
@@ -247,7 +247,7 @@ Test(opts, enum_options_take_their_rooms_values_and_names)
 
 	cr_assert_eq(parse(CMD_RUN, &cfg, &err, "--flush", "none", "--order", "shuffled", NULL), 0,
 		     "%s", err.msg);
-	cr_assert_eq(cfg.flush, SWEEP_FLUSH_NONE);
+	cr_assert_eq(cfg.flush, GUARD_FLUSH_NONE);
 	cr_assert_eq(cfg.order, SWEEP_ORDER_SHUFFLED);
 	opts_free(&cfg);
 	cr_assert_eq(parse(CMD_PLOT, &cfg, &err, "--kind", "speedup", "--metric", "p999", NULL), 0,

@@ -316,7 +316,7 @@ Test(sweep, three_tests_four_depths_two_repeats_write_24_rows, .timeout = 120)
 	struct depth_list d = { (unsigned[]){ 1, 2, 3, 4 }, 4 };
 	struct sweep_plan plan;
 	struct sweep_config sc = {
-		.label = "lab", .target = &t, .spawned = 1, .flush = SWEEP_FLUSH_ALL,
+		.label = "lab", .target = &t, .spawned = 1, .flush = GUARD_FLUSH_ALL,
 		.clients = 5, .threads = 1, .requests = 2000, .timeout = 10, .data_size = 3,
 		.prepare = 1,
 	};
