@@ -24,7 +24,31 @@ agents_cleanup() {
 	fi
 	cleanup
 }
-trap agents_cleanup EXIT
+LIB_CLEANUP=agents_cleanup
+# Agents and a control server a case starts end with the case (see
+# lib.sh); those the script started before it are left alone.
+agents_case_enter() {
+	ag_case_pids=$AGENT_PIDS
+	ag_case_ctl=$CTL_PID
+}
+agents_case_leave() {
+	for pid in $AGENT_PIDS; do
+		case " $ag_case_pids " in
+		*" $pid "*) ;;
+		*)
+			kill -CONT "$pid" 2>/dev/null
+			kill -KILL "$pid" 2>/dev/null
+			wait "$pid" 2>/dev/null
+			;;
+		esac
+	done
+	if [ "$CTL_PID" != "$ag_case_ctl" ] && [ -n "$CTL_PID" ]; then
+		kill -KILL "$CTL_PID" 2>/dev/null
+		wait "$CTL_PID" 2>/dev/null
+	fi
+}
+TCASE_ENTER="$TCASE_ENTER agents_case_enter"
+TCASE_LEAVE="$TCASE_LEAVE agents_case_leave"
 
 ccli() {
 	redis-cli -s "$CTL_SOCK" "$@"

@@ -7,7 +7,16 @@ cluster_cleanup() {
 	stop_cluster
 	cleanup
 }
-trap cluster_cleanup EXIT
+LIB_CLEANUP=cluster_cleanup
+# A cluster a case starts is stopped when the case ends (see lib.sh).
+cluster_case_enter() {
+	cl_case_pids=$CL_PIDS
+}
+cluster_case_leave() {
+	[ "$CL_PIDS" = "$cl_case_pids" ] || stop_cluster
+}
+TCASE_ENTER="$TCASE_ENTER cluster_case_enter"
+TCASE_LEAVE="$TCASE_LEAVE cluster_case_leave"
 
 stop_cluster() {
 	for pid in $CL_PIDS; do

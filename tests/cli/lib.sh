@@ -6,6 +6,8 @@ set -u
 REDIS_SERVER=${REDIS_SERVER:-redis-server}
 command -v "$REDIS_SERVER" >/dev/null 2>&1 || { echo "SKIP: no redis-server"; exit 77; }
 command -v redis-cli >/dev/null 2>&1 || { echo "SKIP: no redis-cli"; exit 77; }
+# fail, and the named cases (tcase.sh).
+. "${RS_SRCDIR:-$(dirname "$0")/../..}/tests/cli/tcase.sh"
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/rsweep-test.XXXXXX")
 SOCK=$T/redis.sock
@@ -15,12 +17,22 @@ cleanup() {
 	stop_redis
 	rm -rf "$T"
 }
-trap cleanup EXIT
+# What runs on exit: a helper library that starts more (agents_lib.sh,
+# cluster_lib.sh) puts its own function here, which calls cleanup.
+LIB_CLEANUP=cleanup
+trap 'lib_st=$?; $LIB_CLEANUP; tcase_atexit "$lib_st"' EXIT
 
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
+# A server a case starts is in that case's subshell only: stopped when the
+# case ends, failed or not.  (A case that stops the script's server leaves
+# the script without one.)
+lib_case_enter() {
+	lib_case_redis=$REDIS_PID
 }
+lib_case_leave() {
+	[ "$REDIS_PID" = "$lib_case_redis" ] || stop_redis
+}
+TCASE_ENTER="$TCASE_ENTER lib_case_enter"
+TCASE_LEAVE="$TCASE_LEAVE lib_case_leave"
 
 # start_redis [extra redis-server arguments...]
 start_redis() {
