@@ -63,79 +63,107 @@ use_cert() {
 		fail "CONFIG SET to the $1 certificate"
 }
 TLS="-h 127.0.0.1 -p $TPORT --tls --connect-timeout 5 --timeout 10"
+# The fake servers the cases start write their pids to $T/*.pid.
+tls_cleanup() {
+	kill $(cat "$T"/*.pid 2>/dev/null) 2>/dev/null
+	cleanup
+}
+LIB_CLEANUP=tls_cleanup
+# Cases 2 to 4 switch the server to a bad certificate: a case that needs
+# the good one sets it itself rather than count on case 4 to have put it
+# back.
 
 # 1. Exact counts over TLS, P=1 and P=16, and the handshakes timed.
-f=$T/tls.csv
-before=$(get_calls)
-expect_status 0 "$RSWEEP" run $TLS --cacert "$C/ca.crt" -t get -P 1,16 --repeat 1 -n 3000 \
-	-c 4 -q -o "$f"
-after=$(get_calls)
-[ "$(rows "$f")" = 2 ] || fail "$(rows "$f") rows, wanted 2"
-check_csv "$f"
-sum=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { s += $c["requests"] } END { print s }' "$f")
-[ "$sum" = 6000 ] || fail "the rows report $sum requests, wanted 6000"
-[ $((after - before)) = "$sum" ] || fail "cmdstat_get grew by $((after - before)), the rows report $sum"
-awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-	 !($c["connect_ms"] > 0) || $c["target"] != "rediss://127.0.0.1:'"$TPORT"'" { bad = 1 }
-	 END { exit bad }' "$f" || fail "connect_ms or the target column is wrong: $(cat "$f")"
+t_counts() {
+	f=$T/tls.csv
+	before=$(get_calls)
+	expect_status 0 "$RSWEEP" run $TLS --cacert "$C/ca.crt" -t get -P 1,16 --repeat 1 -n 3000 \
+		-c 4 -q -o "$f"
+	after=$(get_calls)
+	[ "$(rows "$f")" = 2 ] || fail "$(rows "$f") rows, wanted 2"
+	check_csv "$f"
+	sum=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { s += $c["requests"] } END { print s }' "$f")
+	[ "$sum" = 6000 ] || fail "the rows report $sum requests, wanted 6000"
+	[ $((after - before)) = "$sum" ] || fail "cmdstat_get grew by $((after - before)), the rows report $sum"
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		 !($c["connect_ms"] > 0) || $c["target"] != "rediss://127.0.0.1:'"$TPORT"'" { bad = 1 }
+		 END { exit bad }' "$f" || fail "connect_ms or the target column is wrong: $(cat "$f")"
+}
+tcase 'exact counts over TLS at P=1 and P=16' t_counts
 
 # 1b. Batches of 1 MiB (16 values of 64 KiB): many records a batch, and
 # writes the socket takes in parts; still exactly one SET a request.
-set_calls() {
-	rcli info commandstats | tr -d '\r' | sed -n 's/^cmdstat_set:calls=\([0-9]*\).*/\1/p' | grep . || echo 0
+t_big() {
+	set_calls() {
+		rcli info commandstats | tr -d '\r' | sed -n 's/^cmdstat_set:calls=\([0-9]*\).*/\1/p' | grep . || echo 0
+	}
+	before=$(set_calls)
+	expect_status 0 "$RSWEEP" run $TLS --cacert "$C/ca.crt" -t set -d 65536 -P 16 --repeat 1 -n 320 \
+		-c 2 -q -o "$T/big.csv"
+	after=$(set_calls)
+	got=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["requests"] }' "$T/big.csv")
+	[ "$got" = 320 ] && [ $((after - before)) = 320 ] ||
+		fail "SET -d 65536 -P 16: the row reports $got, cmdstat_set grew by $((after - before)), wanted 320"
 }
-before=$(set_calls)
-expect_status 0 "$RSWEEP" run $TLS --cacert "$C/ca.crt" -t set -d 65536 -P 16 --repeat 1 -n 320 \
-	-c 2 -q -o "$T/big.csv"
-after=$(set_calls)
-got=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["requests"] }' "$T/big.csv")
-[ "$got" = 320 ] && [ $((after - before)) = 320 ] ||
-	fail "SET -d 65536 -P 16: the row reports $got, cmdstat_set grew by $((after - before)), wanted 320"
+tcase 'batches of 1 MiB are one SET a request' t_big
 
 # 2. An unknown CA, refused with what to do; --insecure goes through.
-use_cert stranger
-expect_status 2 "$RSWEEP" run $TLS --cacert "$C/ca.crt" -t get -n 100 -c 2 -q -o "$T/no1.csv"
-grep -q "certificate verify failed: .*(unknown CA; --cacert names the CA, --insecure skips the check)" \
-	"$T/err" || fail "unknown CA: $(cat "$T/err")"
-[ "$(wc -l <"$T/err")" = 1 ] || fail "more than one line: $(cat "$T/err")"
-[ ! -s "$T/no1.csv" ] || fail "a refused certificate left rows: $(cat "$T/no1.csv")"
-expect_status 0 "$RSWEEP" run $TLS --insecure -t get -n 200 -c 2 --repeat 1 -q -o "$T/ins.csv"
-grep -q ",rediss://127.0.0.1:$TPORT (insecure)," "$T/ins.csv" ||
-	fail "--insecure is not in the target column: $(cat "$T/ins.csv")"
+t_unknown_ca() {
+	use_cert stranger
+	expect_status 2 "$RSWEEP" run $TLS --cacert "$C/ca.crt" -t get -n 100 -c 2 -q -o "$T/no1.csv"
+	grep -q "certificate verify failed: .*(unknown CA; --cacert names the CA, --insecure skips the check)" \
+		"$T/err" || fail "unknown CA: $(cat "$T/err")"
+	[ "$(wc -l <"$T/err")" = 1 ] || fail "more than one line: $(cat "$T/err")"
+	[ ! -s "$T/no1.csv" ] || fail "a refused certificate left rows: $(cat "$T/no1.csv")"
+	expect_status 0 "$RSWEEP" run $TLS --insecure -t get -n 200 -c 2 --repeat 1 -q -o "$T/ins.csv"
+	grep -q ",rediss://127.0.0.1:$TPORT (insecure)," "$T/ins.csv" ||
+		fail "--insecure is not in the target column: $(cat "$T/ins.csv")"
+}
+tcase 'an unknown CA is refused; --insecure goes through' t_unknown_ca
 
 # 3. A certificate for another host, and the name to expect given with --sni.
-use_cert elsewhere
-expect_status 2 "$RSWEEP" run $TLS --cacert "$C/ca.crt" -t get -n 100 -c 2 -q -o "$T/no2.csv"
-grep -q "certificate verify failed: the certificate is not for 127.0.0.1 (--sni" "$T/err" ||
-	fail "host name mismatch: $(cat "$T/err")"
-[ ! -s "$T/no2.csv" ] || fail "a host name mismatch left rows"
-expect_status 0 "$RSWEEP" run $TLS --cacert "$C/ca.crt" --sni elsewhere.example -t get -n 200 \
-	-c 2 --repeat 1 -q -o "$T/sni.csv"
+t_other_host() {
+	use_cert elsewhere
+	expect_status 2 "$RSWEEP" run $TLS --cacert "$C/ca.crt" -t get -n 100 -c 2 -q -o "$T/no2.csv"
+	grep -q "certificate verify failed: the certificate is not for 127.0.0.1 (--sni" "$T/err" ||
+		fail "host name mismatch: $(cat "$T/err")"
+	[ ! -s "$T/no2.csv" ] || fail "a host name mismatch left rows"
+	expect_status 0 "$RSWEEP" run $TLS --cacert "$C/ca.crt" --sni elsewhere.example -t get -n 200 \
+		-c 2 --repeat 1 -q -o "$T/sni.csv"
+}
+tcase 'a certificate for another host is refused; --sni names it' t_other_host
 
 # 4. An expired certificate.
-use_cert expired
-expect_status 2 "$RSWEEP" run $TLS --cacert "$C/ca.crt" -t get -n 100 -c 2 -q -o "$T/no3.csv"
-grep -q "certificate verify failed: certificate has expired" "$T/err" ||
-	fail "expired: $(cat "$T/err")"
-[ ! -s "$T/no3.csv" ] || fail "an expired certificate left rows"
-use_cert good
+t_expired() {
+	use_cert expired
+	expect_status 2 "$RSWEEP" run $TLS --cacert "$C/ca.crt" -t get -n 100 -c 2 -q -o "$T/no3.csv"
+	grep -q "certificate verify failed: certificate has expired" "$T/err" ||
+		fail "expired: $(cat "$T/err")"
+	[ ! -s "$T/no3.csv" ] || fail "an expired certificate left rows"
+	use_cert good
+}
+tcase 'an expired certificate is refused' t_expired
 
 # 5. TLS at the plain port, plain at the TLS port: one line each, exit 2.
-expect_status 2 "$RSWEEP" run -h 127.0.0.1 -p "$PPORT" --tls --cacert "$C/ca.crt" \
-	--connect-timeout 1 -t get -n 100 -c 2 -q -o "$T/no4.csv"
-grep -q "^rsweep run: the server at 127.0.0.1:$PPORT does not speak TLS (a plain port?)" "$T/err" ||
-	fail "TLS at a plain port: $(cat "$T/err")"
-expect_status 2 "$RSWEEP" run --target plain=redis://127.0.0.1:"$TPORT" -t get -n 100 -c 2 -q \
-	-o "$T/no5.csv"
-grep -q "the server at 127.0.0.1:$TPORT .*TLS.*use --tls or rediss://" "$T/err" ||
-	fail "plain at the TLS port: $(cat "$T/err")"
-[ ! -s "$T/no4.csv" ] && [ ! -s "$T/no5.csv" ] || fail "a wrong port left rows"
+t_wrong_port() {
+	expect_status 2 "$RSWEEP" run -h 127.0.0.1 -p "$PPORT" --tls --cacert "$C/ca.crt" \
+		--connect-timeout 1 -t get -n 100 -c 2 -q -o "$T/no4.csv"
+	grep -q "^rsweep run: the server at 127.0.0.1:$PPORT does not speak TLS (a plain port?)" "$T/err" ||
+		fail "TLS at a plain port: $(cat "$T/err")"
+	expect_status 2 "$RSWEEP" run --target plain=redis://127.0.0.1:"$TPORT" -t get -n 100 -c 2 -q \
+		-o "$T/no5.csv"
+	grep -q "the server at 127.0.0.1:$TPORT .*TLS.*use --tls or rediss://" "$T/err" ||
+		fail "plain at the TLS port: $(cat "$T/err")"
+	[ ! -s "$T/no4.csv" ] && [ ! -s "$T/no5.csv" ] || fail "a wrong port left rows"
+}
+tcase 'TLS at a plain port and plain at the TLS port are refused' t_wrong_port
 
 # 5b. Fake servers that answer the first bytes with REPLY (hex) and close:
 # a plain one with an error reply (a ClientHello with a newline in it is
 # an inline command to Redis), and a TLS one with an alert record to a
 # plain client.
-cat >"$T/answer.py" <<'PY'
+t_fakes() {
+	cat >"$T/answer.py" <<'PY'
 import signal, socket, sys
 signal.alarm(60)
 reply = bytes.fromhex(sys.argv[1])
@@ -149,43 +177,54 @@ while True:
     c.sendall(reply)
     c.close()
 PY
-# answer NAME REPLY: start the fake, its port in $T/NAME.port.
-answer() {
-	python3 "$T/answer.py" "$2" >"$T/$1.port" &
-	echo $! >"$T/$1.pid"
-	wait_for 10 "the fake server $1 to listen" test -s "$T/$1.port"
+	# answer NAME REPLY: start the fake, its port in $T/NAME.port.
+	answer() {
+		python3 "$T/answer.py" "$2" >"$T/$1.port" &
+		echo $! >"$T/$1.pid"
+		wait_for 10 "the fake server $1 to listen" test -s "$T/$1.port"
+	}
+	answer plain "$(printf '%s' '-ERR unknown command' | od -An -tx1 | tr -d ' \n')0d0a"
+	expect_status 2 "$RSWEEP" run -h 127.0.0.1 -p "$(cat "$T/plain.port")" --tls --cacert "$C/ca.crt" \
+		-t get -n 100 -c 2 -q -o "$T/no7.csv"
+	grep -q "does not speak TLS (a plain port?): its answer to the TLS handshake is not TLS" "$T/err" ||
+		fail "an error reply to the handshake: $(cat "$T/err")"
+	# A TLS 1.2 alert record: protocol_version, fatal.
+	answer alert 15030300020246
+	expect_status 2 "$RSWEEP" run -h 127.0.0.1 -p "$(cat "$T/alert.port")" -t get -n 100 -c 2 -q \
+		-o "$T/no8.csv"
+	grep -q "^rsweep run: the server at 127.0.0.1:$(cat "$T/alert.port") speaks TLS: use --tls or rediss://$" \
+		"$T/err" || fail "a TLS alert to a plain client: $(cat "$T/err")"
+	[ ! -s "$T/no7.csv" ] && [ ! -s "$T/no8.csv" ] || fail "a fake server left rows"
 }
-trap 'kill $(cat "$T"/*.pid 2>/dev/null) 2>/dev/null; cleanup' EXIT
-answer plain "$(printf '%s' '-ERR unknown command' | od -An -tx1 | tr -d ' \n')0d0a"
-expect_status 2 "$RSWEEP" run -h 127.0.0.1 -p "$(cat "$T/plain.port")" --tls --cacert "$C/ca.crt" \
-	-t get -n 100 -c 2 -q -o "$T/no7.csv"
-grep -q "does not speak TLS (a plain port?): its answer to the TLS handshake is not TLS" "$T/err" ||
-	fail "an error reply to the handshake: $(cat "$T/err")"
-# A TLS 1.2 alert record: protocol_version, fatal.
-answer alert 15030300020246
-expect_status 2 "$RSWEEP" run -h 127.0.0.1 -p "$(cat "$T/alert.port")" -t get -n 100 -c 2 -q \
-	-o "$T/no8.csv"
-grep -q "^rsweep run: the server at 127.0.0.1:$(cat "$T/alert.port") speaks TLS: use --tls or rediss://$" \
-	"$T/err" || fail "a TLS alert to a plain client: $(cat "$T/err")"
-[ ! -s "$T/no7.csv" ] && [ ! -s "$T/no8.csv" ] || fail "a fake server left rows"
+tcase 'fake servers answering the handshake with an error or an alert' t_fakes
 
 # 6. rediss:// in a --target takes the global TLS options, but not one
 # --sni for two servers.
-expect_status 2 "$RSWEEP" run --target a=rediss://127.0.0.1:"$TPORT" --target b=rediss://localhost:"$TPORT" \
-	--cacert "$C/ca.crt" --sni localhost -t get -n 200 --dry-run
-grep -q -- "--sni names one server, and 2 rediss:// targets are given" "$T/err" ||
-	fail "--sni with two TLS targets: $(cat "$T/err")"
-expect_status 0 "$RSWEEP" run --target tls=rediss://127.0.0.1:"$TPORT" --cacert "$C/ca.crt" \
-	-t get -n 200 -c 2 --repeat 1 -q -o "$T/uri.csv"
-grep -q "^tls,GET,.*,rediss://127.0.0.1:$TPORT," "$T/uri.csv" || fail "rediss:// rows: $(cat "$T/uri.csv")"
+t_uri() {
+	use_cert good
+	expect_status 2 "$RSWEEP" run --target a=rediss://127.0.0.1:"$TPORT" --target b=rediss://localhost:"$TPORT" \
+		--cacert "$C/ca.crt" --sni localhost -t get -n 200 --dry-run
+	grep -q -- "--sni names one server, and 2 rediss:// targets are given" "$T/err" ||
+		fail "--sni with two TLS targets: $(cat "$T/err")"
+	expect_status 0 "$RSWEEP" run --target tls=rediss://127.0.0.1:"$TPORT" --cacert "$C/ca.crt" \
+		-t get -n 200 -c 2 --repeat 1 -q -o "$T/uri.csv"
+	grep -q "^tls,GET,.*,rediss://127.0.0.1:$TPORT," "$T/uri.csv" || fail "rediss:// rows: $(cat "$T/uri.csv")"
+}
+tcase 'rediss:// targets take the global TLS options' t_uri
 
 # 7. A TLS option without TLS is a usage error.
-expect_status 2 "$RSWEEP" run -s "$SOCK" --cacert "$C/ca.crt" -t get -n 100 -q
-grep -q -- "--cacert is a TLS option" "$T/err" || fail "--cacert without --tls: $(cat "$T/err")"
+t_usage() {
+	expect_status 2 "$RSWEEP" run -s "$SOCK" --cacert "$C/ca.crt" -t get -n 100 -q
+	grep -q -- "--cacert is a TLS option" "$T/err" || fail "--cacert without --tls: $(cat "$T/err")"
+}
+tcase 'a TLS option without TLS is a usage error' t_usage
 
 # 8. Under valgrind, a TLS sweep over two threads and a refused
 # certificate: no error, nothing left behind (OpenSSL's state included).
-if command -v valgrind >/dev/null 2>&1 && [ "${RS_SANITIZERS:-no}" != yes ]; then
+t_valgrind() {
+	command -v valgrind >/dev/null 2>&1 || tcase_skip "no valgrind"
+	[ "${RS_SANITIZERS:-no}" != yes ] || tcase_skip "a sanitizer build"
+	use_cert good
 	vg() {
 		valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all \
 			--error-exitcode=99 "$@" >"$T/out" 2>"$T/err"
@@ -194,10 +233,12 @@ if command -v valgrind >/dev/null 2>&1 && [ "${RS_SANITIZERS:-no}" != yes ]; the
 		--threads 2 -q -o "$T/vg.csv" || fail "TLS sweep under valgrind: $(cat "$T/err")"
 	vg "$RSWEEP" run $TLS --cacert "$C/otherca.crt" -t get -n 100 -c 2 -q
 	[ $? = 2 ] || fail "refused certificate under valgrind: $(cat "$T/err")"
-fi
+}
+tcase 'valgrind finds nothing over a TLS sweep' t_valgrind
 
 # 9. A server that completes the handshake and never answers: --timeout.
-cat >"$T/mute.py" <<'PY'
+t_mute() {
+	cat >"$T/mute.py" <<'PY'
 import signal, socket, ssl, sys
 signal.alarm(60)
 ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
@@ -214,24 +255,32 @@ while True:
     except (ssl.SSLError, OSError):
         pass
 PY
-python3 "$T/mute.py" "$C/good.crt" "$C/good.key" >"$T/mute.port" &
-echo $! >"$T/mute.pid"
-wait_for 10 "the mute TLS server to listen" test -s "$T/mute.port"
-MPORT=$(cat "$T/mute.port")
-expect_status 1 "$RSWEEP" run -h 127.0.0.1 -p "$MPORT" --tls --cacert "$C/ca.crt" --timeout 1 \
-	-t get -n 100 -c 2 -q -o "$T/no6.csv"
-grep -q "timed out after 1 s" "$T/err" || fail "the mute server: $(cat "$T/err")"
-[ ! -s "$T/no6.csv" ] || fail "the mute server left rows"
+	python3 "$T/mute.py" "$C/good.crt" "$C/good.key" >"$T/mute.port" &
+	echo $! >"$T/mute.pid"
+	wait_for 10 "the mute TLS server to listen" test -s "$T/mute.port"
+	MPORT=$(cat "$T/mute.port")
+	expect_status 1 "$RSWEEP" run -h 127.0.0.1 -p "$MPORT" --tls --cacert "$C/ca.crt" --timeout 1 \
+		-t get -n 100 -c 2 -q -o "$T/no6.csv"
+	grep -q "timed out after 1 s" "$T/err" || fail "the mute server: $(cat "$T/err")"
+	[ ! -s "$T/no6.csv" ] || fail "the mute server left rows"
+}
+tcase 'a mute TLS server fails after --timeout' t_mute
+
 # 10. Mutual TLS without --cert: under TLS 1.3 the server refuses it after
 # the client's handshake is done, at the first read.  A TLS failure, exit 2,
 # saying what to give (issue 25, O1: it was exit 1); with --cert it runs.
-rcli config set tls-auth-clients yes | grep -q OK || fail "CONFIG SET tls-auth-clients"
-expect_status 2 "$RSWEEP" run $TLS --cacert "$C/ca.crt" -t get -n 100 -c 2 -q -o "$T/no7.csv"
-grep -q "certificate required (the server wants a client certificate: --cert and --key)" "$T/err" ||
-	fail "mTLS without --cert: $(cat "$T/err")"
-[ ! -s "$T/no7.csv" ] || fail "mTLS without --cert left rows"
-expect_status 0 "$RSWEEP" run $TLS --cacert "$C/ca.crt" --cert "$C/good.crt" --key "$C/good.key" \
-	-t get -n 100 -c 2 --repeat 1 -q -o "$T/mtls.csv"
-[ "$(rows "$T/mtls.csv")" = 1 ] || fail "mTLS with --cert: $(rows "$T/mtls.csv") rows"
-rcli config set tls-auth-clients no | grep -q OK || fail "CONFIG SET tls-auth-clients no"
-exit 0
+t_mtls() {
+	use_cert good
+	rcli config set tls-auth-clients yes | grep -q OK || fail "CONFIG SET tls-auth-clients"
+	expect_status 2 "$RSWEEP" run $TLS --cacert "$C/ca.crt" -t get -n 100 -c 2 -q -o "$T/no7.csv"
+	grep -q "certificate required (the server wants a client certificate: --cert and --key)" "$T/err" ||
+		fail "mTLS without --cert: $(cat "$T/err")"
+	[ ! -s "$T/no7.csv" ] || fail "mTLS without --cert left rows"
+	expect_status 0 "$RSWEEP" run $TLS --cacert "$C/ca.crt" --cert "$C/good.crt" --key "$C/good.key" \
+		-t get -n 100 -c 2 --repeat 1 -q -o "$T/mtls.csv"
+	[ "$(rows "$T/mtls.csv")" = 1 ] || fail "mTLS with --cert: $(rows "$T/mtls.csv") rows"
+	rcli config set tls-auth-clients no | grep -q OK || fail "CONFIG SET tls-auth-clients no"
+}
+tcase 'mutual TLS without --cert is refused, with --cert runs' t_mtls
+
+tcase_done
