@@ -7,12 +7,9 @@
 set -u
 : "${RSWEEP:?RSWEEP must point at the rsweep binary}"
 T=$(mktemp -d "${TMPDIR:-/tmp}/rsweep-help.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
+trap 'st=$?; rm -rf "$T"; tcase_atexit "$st"' EXIT
+# fail, and the named cases.
+. "${RS_SRCDIR:-$(dirname "$0")/../..}/tests/cli/tcase.sh"
 
 # ok ARGS...: exit 0, something on stdout, nothing on stderr.
 ok() {
@@ -32,68 +29,89 @@ usage_error() {
 	[ ! -s "$T/out" ] || fail "rsweep $* wrote to stdout: $(cat "$T/out")"
 }
 
-ok --help
-grep -q '^Usage: rsweep' "$T/out" || fail "rsweep --help has no Usage line"
-cmds=$(awk '/^Commands:/ { on = 1; next } on && /^  [a-z]/ { print $1; next } on { on = 0 }' "$T/out")
-[ -n "$cmds" ] || fail "rsweep --help lists no commands"
-for c in run plot report import; do
-	echo "$cmds" | grep -qx "$c" || fail "rsweep --help does not list $c"
-done
-ok help
-# -h is --help at the top level (under run it is --host).
-cp "$T/out" "$T/help-top"
-ok -h
-cmp -s "$T/out" "$T/help-top" || fail "rsweep -h differs from rsweep help"
+t_help() {
+	ok --help
+	grep -q '^Usage: rsweep' "$T/out" || fail "rsweep --help has no Usage line"
+	cmds=$(awk '/^Commands:/ { on = 1; next } on && /^  [a-z]/ { print $1; next } on { on = 0 }' "$T/out")
+	[ -n "$cmds" ] || fail "rsweep --help lists no commands"
+	for c in run plot report import; do
+		echo "$cmds" | grep -qx "$c" || fail "rsweep --help does not list $c"
+	done
+	ok help
+	# -h is --help at the top level (under run it is --host).
+	cp "$T/out" "$T/help-top"
+	ok -h
+	cmp -s "$T/out" "$T/help-top" || fail "rsweep -h differs from rsweep help"
 
-for c in $cmds; do
-	[ "$c" = help ] && continue
-	ok help "$c"
-	cp "$T/out" "$T/help-$c"
-	grep -q "^Usage: rsweep $c" "$T/out" || fail "rsweep help $c has no Usage line"
-	grep -q -- '--help' "$T/out" || fail "rsweep help $c does not list --help"
-	ok "$c" --help
-	cmp -s "$T/out" "$T/help-$c" || fail "rsweep $c --help differs from rsweep help $c"
-	ok "$c" --version
-done
+	for c in $cmds; do
+		[ "$c" = help ] && continue
+		ok help "$c"
+		cp "$T/out" "$T/help-$c"
+		grep -q "^Usage: rsweep $c" "$T/out" || fail "rsweep help $c has no Usage line"
+		grep -q -- '--help' "$T/out" || fail "rsweep help $c does not list --help"
+		ok "$c" --help
+		cmp -s "$T/out" "$T/help-$c" || fail "rsweep $c --help differs from rsweep help $c"
+		ok "$c" --version
+	done
+}
+tcase '--help, -h and help COMMAND agree, for every command' t_help
 
 # The version is configure's (PACKAGE_VERSION in the build's config.h).
-config_h=$(dirname "$(dirname "$RSWEEP")")/config.h
-version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' "$config_h")
-[ -n "$version" ] || fail "no PACKAGE_VERSION in $config_h"
-ok --version
-[ "$(cat "$T/out")" = "rsweep $version" ] || fail "rsweep --version says '$(cat "$T/out")', not 'rsweep $version'"
-ok run --version
-[ "$(cat "$T/out")" = "rsweep $version" ] || fail "rsweep run --version says '$(cat "$T/out")'"
+t_version() {
+	config_h=$(dirname "$(dirname "$RSWEEP")")/config.h
+	version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' "$config_h")
+	[ -n "$version" ] || fail "no PACKAGE_VERSION in $config_h"
+	ok --version
+	[ "$(cat "$T/out")" = "rsweep $version" ] || fail "rsweep --version says '$(cat "$T/out")', not 'rsweep $version'"
+	ok run --version
+	[ "$(cat "$T/out")" = "rsweep $version" ] || fail "rsweep run --version says '$(cat "$T/out")'"
+}
+tcase "--version is configure's version" t_version
 
-usage_error
-usage_error frobnicate
-usage_error help frobnicate
-usage_error run --no-such-option
-grep -q "did you mean" "$T/err" && fail "a far-off option got a suggestion: $(cat "$T/err")"
-usage_error run --pipline 1..8
-grep -q "unknown option --pipline; did you mean --pipeline?" "$T/err" ||
-	fail "no suggestion for --pipline: $(cat "$T/err")"
-usage_error report --fromat json a.csv
-grep -q "did you mean --format?" "$T/err" || fail "no suggestion for --fromat: $(cat "$T/err")"
-usage_error run -P 1-8 --dry-run
-grep -q "a range is written 1\.\.8" "$T/err" || fail "-P 1-8 suggests no 1..8: $(cat "$T/err")"
+t_usage() {
+	usage_error
+	usage_error frobnicate
+	usage_error help frobnicate
+	usage_error run --no-such-option
+	grep -q "did you mean" "$T/err" && fail "a far-off option got a suggestion: $(cat "$T/err")"
+	usage_error run --pipline 1..8
+	grep -q "unknown option --pipline; did you mean --pipeline?" "$T/err" ||
+		fail "no suggestion for --pipline: $(cat "$T/err")"
+	usage_error report --fromat json a.csv
+	grep -q "did you mean --format?" "$T/err" || fail "no suggestion for --fromat: $(cat "$T/err")"
+	usage_error run -P 1-8 --dry-run
+	grep -q "a range is written 1\.\.8" "$T/err" || fail "-P 1-8 suggests no 1..8: $(cat "$T/err")"
+}
+tcase 'usage errors exit 2, with a suggestion when one is near' t_usage
 
 # -q gives one line per point, as the man page says.
-grep -q -- "-q, --quiet .*one line per point" "$T/help-run" ||
-	fail "run --help does not say -q prints one line per point"
+t_quiet() {
+	tcase_needs '--help, -h and help COMMAND agree, for every command'
+	grep -q -- "-q, --quiet .*one line per point" "$T/help-run" ||
+		fail "run --help does not say -q prints one line per point"
+}
+tcase 'run --help says -q prints one line per point' t_quiet
 
 # The dry run's plan counts in words that agree with the numbers.
-ok run --dry-run -t get -P 1 --repeat 1
-grep -q "^plan: 1 point (1 test x 1 depth x 1 repeat)," "$T/out" || fail "$(head -1 "$T/out")"
-# The default: three repeats, in shuffled order (a point's interval needs them).
-ok run --dry-run -t get -P 1
-grep -q "^plan: 3 points (1 test x 1 depth x 3 repeats), 3 to run, order shuffled" "$T/out" ||
-	fail "$(head -1 "$T/out")"
-ok run --dry-run -t get,set -P 1..3 --repeat 2
-grep -q "^plan: 12 points (2 tests x 3 depths x 2 repeats)," "$T/out" || fail "$(head -1 "$T/out")"
+t_plan() {
+	ok run --dry-run -t get -P 1 --repeat 1
+	grep -q "^plan: 1 point (1 test x 1 depth x 1 repeat)," "$T/out" || fail "$(head -1 "$T/out")"
+	# The default: three repeats, in shuffled order (a point's interval needs them).
+	ok run --dry-run -t get -P 1
+	grep -q "^plan: 3 points (1 test x 1 depth x 3 repeats), 3 to run, order shuffled" "$T/out" ||
+		fail "$(head -1 "$T/out")"
+	ok run --dry-run -t get,set -P 1..3 --repeat 2
+	grep -q "^plan: 12 points (2 tests x 3 depths x 2 repeats)," "$T/out" || fail "$(head -1 "$T/out")"
+}
+tcase "the dry run's plan counts in words that agree with the numbers" t_plan
+
 # Each command's help lists its own options only: agent writes no file,
 # and a default names what it is for that command.
-ok agent --help
-! grep -q -- "--output" "$T/out" || fail "agent --help lists -o: $(grep -- --output "$T/out")"
-! grep -q "default: -h)" "$T/out" || fail "agent --help gives a default of -h, which agent has not"
-exit 0
+t_agent() {
+	ok agent --help
+	! grep -q -- "--output" "$T/out" || fail "agent --help lists -o: $(grep -- --output "$T/out")"
+	! grep -q "default: -h)" "$T/out" || fail "agent --help gives a default of -h, which agent has not"
+}
+tcase "agent --help lists agent's own options only" t_agent
+
+tcase_done
