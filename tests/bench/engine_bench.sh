@@ -11,6 +11,11 @@
 # 2. Client cost: user-space instructions per request under callgrind, GET
 #    over the UNIX socket, -c 10: (Ir at -n 60000 - Ir at -n 10000) / 50000,
 #    so start-up and preparation cancel out.
+#    REPS=N (default 1) measures each figure N times and gives the
+#    median: how many replies a read brings varies from run to run, and so
+#    does the count, a little (0.1 in 687 here).  BASE=OTHER_RSWEEP puts
+#    another build beside it (e.g. one of the commit before a change to the
+#    engine: its budget is 1%), and RB=0 leaves redis-benchmark out.
 # PAIRS=0 skips part 1.  The cost is that of the event loop the binary
 # was built with (./configure --with-event-loop=...).
 # It prints figures; it does not pass or fail.
@@ -65,23 +70,39 @@ done
 fi
 
 if command -v valgrind >/dev/null; then
-	ir() {  # tool n P
+	REPS=${REPS:-1}
+	BASE=${BASE:-}
+	RB=${RB:-1}
+	ir() {  # binary n P
 		if [ "$1" = rb ]; then
 			valgrind --tool=callgrind --callgrind-out-file=/dev/null redis-benchmark \
 				-s "$T/redis.sock" -c 10 -n "$2" -P "$3" -t get -q >/dev/null 2>"$T/vg" || true
 		else
-			valgrind --tool=callgrind --callgrind-out-file=/dev/null "$RSWEEP" run \
+			valgrind --tool=callgrind --callgrind-out-file=/dev/null "$1" run \
 				-s "$T/redis.sock" -c 10 -n "$2" -P "$3" -t get --repeat 1 --force-flush -q \
 				>/dev/null 2>"$T/vg" || true
 		fi
 		sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$T/vg"
 	}
+	per_req() {  # binary P: the median over REPS of the instructions per request
+		for _ in $(seq "$REPS"); do
+			echo "$(ir "$1" 60000 "$2") $(ir "$1" 10000 "$2")" |
+				awk '{ printf "%.1f\n", ($1 - $2) / 50000 }'
+		done | median
+	}
 	echo
-	echo "# client cost: instructions per request (callgrind), GET over UNIX socket, -c 10, $RSWEEP"
-	printf '%4s  %16s %10s %7s\n' P redis-benchmark rsweep ratio
+	echo "# client cost: instructions per request (callgrind), GET over UNIX socket, -c 10," \
+		"median of $REPS"
+	[ -z "$BASE" ] || echo "# base: $BASE"
+	echo "# rsweep: $RSWEEP"
+	printf '%4s  %16s %10s %10s %7s\n' P redis-benchmark base rsweep ratio
 	for P in 1 16; do
-		a=$(( ($(ir rb 60000 $P) - $(ir rb 10000 $P)) / 50000 ))
-		b=$(( ($(ir rs 60000 $P) - $(ir rs 10000 $P)) / 50000 ))
-		printf '%4s  %16s %10s %7.2f\n' $P $a $b "$(echo "$a $b" | awk '{ print $2 / $1 }')"
+		a=-; [ "$RB" = 0 ] || a=$(per_req rb $P)
+		b=-; [ -z "$BASE" ] || b=$(per_req "$BASE" $P)
+		c=$(per_req "$RSWEEP" $P)
+		# The ratio is to the base when there is one, else to redis-benchmark.
+		printf '%4s  %16s %10s %10s %7s\n' $P "$a" "$b" "$c" \
+			"$(echo "$a $b $c" | awk '{ d = $2 != "-" ? $2 : $1
+				print d == "-" ? "-" : sprintf("%.4f", $3 / d) }')"
 	done
 fi
