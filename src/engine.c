@@ -1,6 +1,6 @@
 /* engine.c: the timed, pipelined load: event loops (ev.h), lock-step
  * batches or a sliding window, closed or open loop, hiredis' reader with
- * allocation-free object functions. */
+ * allocation-free object functions (engine_reply.c). */
 #include "config.h"
 
 #include <errno.h>
@@ -16,9 +16,9 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "engine_int.h"
 #include "conn.h"
 #include "ev.h"
-#include "sbuf.h"
 #include "xalloc.h"
 
 #define ENGINE_READ_CHUNK 65536
@@ -99,14 +99,7 @@ struct ethread {
 	uint64_t mark_at[ENGINE_SLICES], mark_ns[ENGINE_SLICES];
 	unsigned mark;
 	int sliced;               /* this run keeps slices */
-	uint64_t errors, misses;  /* counted by the reader's object functions */
-	int wrong_type;           /* REDIS_REPLY_* of a reply job->expect refuses, or 0 */
-	/* Set with wrong_type, failed or retry, so that the read path tests
-	 * one flag for the first two: what a plain reply costs stays as it was. */
-	int odd;
-	char first_error[128];
-	uint64_t retry;           /* replies of the read under way the route retries */
-	char retry_msg[160];      /* why the last one was retried */
+	struct engine_reply reply; /* what the readers' object functions count */
 	struct engine_result res;
 	int failed;
 	struct rs_err err;
@@ -129,129 +122,6 @@ uint64_t engine_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* ---- reply objects that cost nothing ----
- * The reader needs a non-NULL object per reply; every reply shares this
- * one.  Only top-level replies count: errors and misses (nil, or an empty
- * array such as ZPOPMIN or LRANGE on a missing key). */
-static char engine_obj;
-
-/* Note a top-level reply whose type the job does not expect. */
-static void engine_check_type(const redisReadTask *task)
-{
-	struct ethread *th;
-	unsigned expect, kind;
-
-	/* Called for every element of an LRANGE reply: leave at once for those. */
-	if (task->parent != NULL)
-		return;
-	th = task->privdata;
-	expect = th->job->expect;
-	if (expect == 0 || th->wrong_type != 0)
-		return;
-	switch (task->type) {
-	case REDIS_REPLY_STATUS: kind = ENGINE_REPLY_STATUS; break;
-	case REDIS_REPLY_STRING: kind = ENGINE_REPLY_BULK; break;
-	case REDIS_REPLY_INTEGER: kind = ENGINE_REPLY_INTEGER; break;
-	case REDIS_REPLY_ARRAY: kind = ENGINE_REPLY_ARRAY; break;
-	default: return;          /* errors are counted, never refused */
-	}
-	if (!(expect & kind)) {
-		th->wrong_type = task->type;
-		th->odd = 1;
-	}
-}
-
-static const char *engine_type_name(int type)
-{
-	switch (type) {
-	case REDIS_REPLY_STATUS: return "a status reply";
-	case REDIS_REPLY_STRING: return "a bulk string";
-	case REDIS_REPLY_INTEGER: return "an integer";
-	case REDIS_REPLY_ARRAY: return "an array";
-	default: return "an unknown reply";
-	}
-}
-
-static int engine_fail(struct ethread *th, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* Cluster: an error reply the route retries (1: not counted as an error)
- * or fails the run on (1 too, th failed). */
-static __attribute__((noinline)) int engine_route_error(struct ethread *th, const char *str,
-							size_t len)
-{
-	char why[sizeof th->retry_msg];
-	int rc = th->job->route->on_error(th->job->route, str, len, why, sizeof why);
-
-	if (rc == ENGINE_ROUTE_COUNT)
-		return 0;
-	th->odd = 1;
-	if (rc == ENGINE_ROUTE_FAIL) {
-		engine_fail(th, "%s", why);
-		return 1;
-	}
-	th->retry++;
-	th->res.redirects++;
-	memcpy(th->retry_msg, why, sizeof why);
-	return 1;
-}
-
-/* An error reply: a cluster's redirect for the route, or one counted
- * (and the first kept).  Apart, so that a plain reply's call stays lean. */
-static __attribute__((noinline, cold)) void engine_error_reply(struct ethread *th, const char *str,
-								size_t len)
-{
-	if (th->job->route != NULL && engine_route_error(th, str, len))
-		return;
-	if (th->errors++ == 0) {
-		size_t n = len < sizeof th->first_error - 1 ? len : sizeof th->first_error - 1;
-
-		memcpy(th->first_error, str, n);
-		th->first_error[n] = '\0';
-	}
-}
-
-static void *engine_create_string(const redisReadTask *task, char *str, size_t len)
-{
-	engine_check_type(task);
-	if (task->parent == NULL && task->type == REDIS_REPLY_ERROR)
-		engine_error_reply(task->privdata, str, len);
-	return &engine_obj;
-}
-
-static void *engine_create_array(const redisReadTask *task, int elements)
-{
-	engine_check_type(task);
-	if (task->parent == NULL && elements <= 0)
-		((struct ethread *)task->privdata)->misses++;
-	return &engine_obj;
-}
-
-static void *engine_create_integer(const redisReadTask *task, long long value)
-{
-	(void)value;
-	engine_check_type(task);
-	return &engine_obj;
-}
-
-static void *engine_create_nil(const redisReadTask *task)
-{
-	engine_check_type(task);
-	if (task->parent == NULL)
-		((struct ethread *)task->privdata)->misses++;
-	return &engine_obj;
-}
-
-static void engine_free_object(void *obj)
-{
-	(void)obj;
-}
-
-static redisReplyObjectFunctions engine_fns = {
-	engine_create_string, engine_create_array, engine_create_integer,
-	engine_create_nil, engine_free_object,
-};
-
 /* ---- connections ---- */
 
 static int engine_conn_open(struct engine *e, struct ethread *th, struct econn *c,
@@ -269,16 +139,13 @@ static int engine_conn_open(struct engine *e, struct ethread *th, struct econn *
 	c->fd = conn_fd(c->cn);
 	c->tls = conn_is_tls(c->cn);
 	c->wr_on_read = c->rd_on_write = 0;
-	c->reader = redisReaderCreateWithFunctions(&engine_fns);
+	c->reader = engine_reply_reader(&th->reply);
 	if (c->reader == NULL) {
 		conn_close(c->cn);
 		c->cn = NULL;
 		c->fd = -1;
 		return rs_err_set(err, "cannot create a reply reader");
 	}
-	c->reader->privdata = th;
-	/* Keep the read buffer between replies instead of freeing it past 16k. */
-	c->reader->maxbuf = 0;
 	c->th = th;
 	c->want_out = 0;
 	return ev_add(th->ev, c->fd, EV_READ, c, err);
@@ -395,13 +262,15 @@ void engine_free(struct engine *e)
 
 /* Record the thread's first failure as "<target>: <reason>". */
 static int engine_fail(struct ethread *th, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int engine_fail(struct ethread *th, const char *fmt, ...)
 {
 	char why[256];
 	va_list ap;
 
 	if (th->failed)
 		return -1;
-	th->failed = th->odd = 1;
+	th->failed = 1;
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof why, fmt, ap);
 	va_end(ap);
@@ -824,31 +693,27 @@ static inline int engine_record(struct ethread *th, struct econn *c, uint64_t no
 	return engine_record_slow(th, c, now, k, skip);
 }
 
-/* Fail the run on a reply of a kind the job refuses; returns -1. */
-static int engine_fail_type(struct ethread *th)
+/* Fail the run on what the readers' object functions found odd: the
+ * route's failure, or a reply of a kind the job refuses; returns -1. */
+static __attribute__((noinline)) int engine_fail_reply(struct ethread *th)
 {
-	static const int types[] = { REDIS_REPLY_STATUS, REDIS_REPLY_STRING,
-				     REDIS_REPLY_INTEGER, REDIS_REPLY_ARRAY };
-	char want[96];
-	struct sbuf b;
+	char why[192];
 
-	sbuf_fixed(&b, want, sizeof want);
-	for (unsigned i = 0; i < 4; i++)
-		if (th->job->expect & (1u << i))
-			sbuf_item(&b, " or ", "%s", engine_type_name(types[i]));
-	return engine_fail(th, "the server replied with %s where the command gets %s",
-			   engine_type_name(th->wrong_type), want);
+	if (th->reply.failed)
+		return engine_fail(th, "%s", th->reply.fail_msg);
+	engine_reply_wrong(&th->reply, why, sizeof why);
+	return engine_fail(th, "%s", why);
 }
 
-/* Of k replies just read on c, th->retry were retried by the route: they
+/* Of k replies just read on c, th->reply.retry were retried by the route: they
  * are not answers, and as many requests go out again in their place.
  * Returns 0, or -1 with the run failed. */
 static __attribute__((noinline)) int engine_retried(struct ethread *th, struct econn *c,
 						    uint64_t now, uint64_t k)
 {
-	uint64_t retry = th->retry;
+	uint64_t retry = th->reply.retry;
 
-	th->retry = 0;
+	th->reply.retry = 0;
 	if (engine_record(th, c, now, k, retry) < 0)
 		return -1;
 	if (retry < k) {
@@ -929,12 +794,8 @@ static inline __attribute__((always_inline)) int engine_read_any(struct ethread 
 			c->partial = 0;
 			k++;
 		}
-		if (th->odd) {
-			if (th->failed)
-				return -1;
-			if (th->wrong_type != 0)
-				return engine_fail_type(th);
-		}
+		if (th->reply.odd)
+			return engine_fail_reply(th);
 		if (c->partial + (c->reader->len - c->reader->pos) > th->job->max_reply)
 			return engine_fail(th, "a reply is larger than %llu bytes, more than any test asks for",
 					   (unsigned long long)th->job->max_reply);
@@ -945,7 +806,7 @@ static inline __attribute__((always_inline)) int engine_read_any(struct ethread 
 		c->last_io_ns = now;
 		if (k > c->inflight)
 			return engine_fail(th, "the server sent more replies than requests");
-		if (th->retry > 0) {
+		if (th->reply.retry > 0) {
 			if (engine_retried(th, c, now, k) < 0)
 				return -1;
 		} else {
@@ -1075,9 +936,9 @@ static void *engine_loop(void *arg)
 		}
 		/* Cluster: replies that all say "not now" (CLUSTERDOWN, TRYAGAIN,
 		 * MOVED to itself) are no progress either. */
-		if (th->retry_msg[0] != '\0' && now - th->last_ns > timeout_ns) {
+		if (th->reply.retry_msg[0] != '\0' && now - th->last_ns > timeout_ns) {
 			engine_fail(th, "no request answered for %.1f s: %s", job->timeout,
-				    th->retry_msg);
+				    th->reply.retry_msg);
 			break;
 		}
 		for (unsigned i = 0; i < th->nconns; i++) {
@@ -1147,11 +1008,7 @@ static void engine_thread_prepare(struct engine *e, unsigned i, const struct eng
 	if (th->rng == 0)
 		th->rng = 1;
 	th->failed = 0;
-	th->errors = th->misses = 0;
-	th->wrong_type = th->odd = 0;
-	th->first_error[0] = '\0';
-	th->retry = 0;
-	th->retry_msg[0] = '\0';
+	engine_reply_reset(&th->reply, job);
 	memset(&th->res, 0, sizeof th->res);
 	hist_init(&th->res.hist);
 	hist_init(&th->res.service);
@@ -1221,11 +1078,11 @@ static int engine_gather(struct engine *e, struct engine_result *res, const char
 			rc = -1;
 		}
 		res->requests += th->res.requests;
-		res->errors += th->errors;
-		res->misses += th->misses;
-		res->redirects += th->res.redirects;
-		if (res->first_error[0] == '\0' && th->first_error[0] != '\0')
-			memcpy(res->first_error, th->first_error, sizeof res->first_error);
+		res->errors += th->reply.errors;
+		res->misses += th->reply.misses;
+		res->redirects += th->reply.redirects;
+		if (res->first_error[0] == '\0' && th->reply.first_error[0] != '\0')
+			memcpy(res->first_error, th->reply.first_error, sizeof res->first_error);
 		hist_merge(&res->hist, &th->res.hist);
 		hist_merge(&res->service, &th->res.service);
 		if (th->first_ns < first)

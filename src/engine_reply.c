@@ -1,0 +1,169 @@
+/* engine_reply.c: the engine's reply objects, which cost nothing: hiredis'
+ * reader parses, and these functions only count what it found (errors,
+ * misses, retries) and check the replies' types against the job's. */
+#include "config.h"
+
+#include <hiredis/hiredis.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "engine_int.h"
+#include "sbuf.h"
+
+/* The reader needs a non-NULL object per reply; every reply shares this
+ * one. */
+static char engine_reply_obj;
+
+/* Note a top-level reply whose type the job does not expect. */
+static void engine_reply_check_type(const redisReadTask *task)
+{
+	struct engine_reply *r;
+	unsigned kind;
+
+	/* Called for every element of an LRANGE reply: leave at once for those. */
+	if (task->parent != NULL)
+		return;
+	r = task->privdata;
+	if (r->expect == 0 || r->wrong_type != 0)
+		return;
+	switch (task->type) {
+	case REDIS_REPLY_STATUS: kind = ENGINE_REPLY_STATUS; break;
+	case REDIS_REPLY_STRING: kind = ENGINE_REPLY_BULK; break;
+	case REDIS_REPLY_INTEGER: kind = ENGINE_REPLY_INTEGER; break;
+	case REDIS_REPLY_ARRAY: kind = ENGINE_REPLY_ARRAY; break;
+	default: return;          /* errors are counted, never refused */
+	}
+	if (!(r->expect & kind)) {
+		r->wrong_type = task->type;
+		r->odd = 1;
+	}
+}
+
+static const char *engine_reply_type_name(int type)
+{
+	switch (type) {
+	case REDIS_REPLY_STATUS: return "a status reply";
+	case REDIS_REPLY_STRING: return "a bulk string";
+	case REDIS_REPLY_INTEGER: return "an integer";
+	case REDIS_REPLY_ARRAY: return "an array";
+	default: return "an unknown reply";
+	}
+}
+
+/* Cluster: an error reply the route retries (1: not counted as an error)
+ * or fails the run on (1 too, with r->failed). */
+static __attribute__((noinline)) int engine_reply_route_error(struct engine_reply *r,
+							      const char *str, size_t len)
+{
+	char why[sizeof r->retry_msg];
+	int rc = r->route->on_error(r->route, str, len, why, sizeof why);
+
+	if (rc == ENGINE_ROUTE_COUNT)
+		return 0;
+	if (rc == ENGINE_ROUTE_FAIL) {
+		/* The first failure is the run's. */
+		if (!r->failed) {
+			r->failed = r->odd = 1;
+			memcpy(r->fail_msg, why, sizeof why);
+		}
+		return 1;
+	}
+	r->retry++;
+	r->redirects++;
+	memcpy(r->retry_msg, why, sizeof why);
+	return 1;
+}
+
+/* An error reply: a cluster's redirect for the route, or one counted
+ * (and the first kept).  Apart, so that a plain reply's call stays lean. */
+static __attribute__((noinline, cold)) void engine_reply_error(struct engine_reply *r,
+							       const char *str, size_t len)
+{
+	if (r->route != NULL && engine_reply_route_error(r, str, len))
+		return;
+	if (r->errors++ == 0) {
+		size_t n = len < sizeof r->first_error - 1 ? len : sizeof r->first_error - 1;
+
+		memcpy(r->first_error, str, n);
+		r->first_error[n] = '\0';
+	}
+}
+
+static void *engine_reply_string(const redisReadTask *task, char *str, size_t len)
+{
+	engine_reply_check_type(task);
+	if (task->parent == NULL && task->type == REDIS_REPLY_ERROR)
+		engine_reply_error(task->privdata, str, len);
+	return &engine_reply_obj;
+}
+
+static void *engine_reply_array(const redisReadTask *task, int elements)
+{
+	engine_reply_check_type(task);
+	if (task->parent == NULL && elements <= 0)
+		((struct engine_reply *)task->privdata)->misses++;
+	return &engine_reply_obj;
+}
+
+static void *engine_reply_integer(const redisReadTask *task, long long value)
+{
+	(void)value;
+	engine_reply_check_type(task);
+	return &engine_reply_obj;
+}
+
+static void *engine_reply_nil(const redisReadTask *task)
+{
+	engine_reply_check_type(task);
+	if (task->parent == NULL)
+		((struct engine_reply *)task->privdata)->misses++;
+	return &engine_reply_obj;
+}
+
+static void engine_reply_free_object(void *obj)
+{
+	(void)obj;
+}
+
+static redisReplyObjectFunctions engine_reply_fns = {
+	engine_reply_string, engine_reply_array, engine_reply_integer,
+	engine_reply_nil, engine_reply_free_object,
+};
+
+void engine_reply_reset(struct engine_reply *r, const struct engine_job *job)
+{
+	r->route = job->route;
+	r->expect = job->expect;
+	r->errors = r->misses = 0;
+	r->first_error[0] = '\0';
+	r->wrong_type = r->failed = r->odd = 0;
+	r->retry = r->redirects = 0;
+	r->retry_msg[0] = r->fail_msg[0] = '\0';
+}
+
+redisReader *engine_reply_reader(struct engine_reply *r)
+{
+	redisReader *rd = redisReaderCreateWithFunctions(&engine_reply_fns);
+
+	if (rd == NULL)
+		return NULL;
+	rd->privdata = r;
+	/* Keep the read buffer between replies instead of freeing it past 16k. */
+	rd->maxbuf = 0;
+	return rd;
+}
+
+void engine_reply_wrong(const struct engine_reply *r, char *buf, size_t size)
+{
+	static const int types[] = { REDIS_REPLY_STATUS, REDIS_REPLY_STRING,
+				     REDIS_REPLY_INTEGER, REDIS_REPLY_ARRAY };
+	char want[96];
+	struct sbuf b;
+
+	sbuf_fixed(&b, want, sizeof want);
+	for (unsigned i = 0; i < 4; i++)
+		if (r->expect & (1u << i))
+			sbuf_item(&b, " or ", "%s", engine_reply_type_name(types[i]));
+	snprintf(buf, size, "the server replied with %s where the command gets %s",
+		 engine_reply_type_name(r->wrong_type), want);
+}
