@@ -1,10 +1,11 @@
 /* cluster_load.c: one engine per master of a cluster, run side by side;
- * keys routed by rejection against the live slot map, and MOVED, ASK,
+ * keys chosen for the master's slots (engine_route.key), and MOVED, ASK,
  * TRYAGAIN and CLUSTERDOWN replies turned into retries. */
 #include "config.h"
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,16 @@ struct cluster_shard {
 	struct engine_job job;
 	char *cmd;                /* the retagged command, or NULL */
 	size_t *rand_off;
-	uint32_t *pool;           /* the keyspace's numbers whose keys are here */
+	/* A random key: key_len bytes at key_off in the command, its digits
+	 * at job.rand_off[key_ri]. */
+	size_t key_off, key_len, key_ri;
+	const uint16_t *owner;    /* the live slot map, topo->owner */
+	/* The keyspace's numbers whose keys were here when the run began
+	 * (npool 0: none, the keyspace is too large): drawn from uniformly,
+	 * they are the master's keys at one draw each, most of the time; the
+	 * live map still has the last word, since slots may move during the
+	 * run. */
+	uint32_t *pool;
 	uint16_t *pool_slot;      /* their keys' slots */
 	size_t npool, cappool;
 	struct engine_result res;
@@ -38,13 +48,42 @@ struct cluster_load {
 	size_t n;
 };
 
-/* engine_route.accept: the key's slot is this master's. */
-static int cluster_load_accept(const struct engine_route *r, const char *key, size_t len)
+/* Draws for one key at most: a master the keyspace no longer reaches (its
+ * slots resharded away) sends the key as it is, and the reply's MOVED
+ * says so. */
+#define CLUSTER_LOAD_TRIES 100000
+
+/* engine_route.key without a pool: draw the key again until its slot is
+ * this master's (rejection sampling: the keys stay uniform over that
+ * master's share of the keyspace).  A hash a draw. */
+static void cluster_load_draw(const struct engine_route *r, char *cmd, uint64_t *rng)
 {
 	const struct cluster_shard *sh = r->ctx;
+	char *digits = cmd + sh->job.rand_off[sh->key_ri];
 
-	return __atomic_load_n(&sh->cl->topo->owner[cluster_key_slot(key, len)],
-			       __ATOMIC_RELAXED) == sh->idx;
+	for (unsigned tries = 0; tries < CLUSTER_LOAD_TRIES; tries++) {
+		unsigned slot = cluster_key_slot(cmd + sh->key_off, sh->key_len);
+
+		if (__atomic_load_n(&sh->owner[slot], __ATOMIC_RELAXED) == sh->idx)
+			return;
+		engine_put_digits(digits, engine_rand(rng) % sh->job.keyspace);
+	}
+}
+
+/* engine_route.key with a pool: a number of the pool whose key's slot,
+ * known beforehand, is this master's in the live map, so that a draw
+ * costs no hash; its digits are written once it is taken. */
+static void cluster_load_draw_pool(const struct engine_route *r, char *cmd, uint64_t *rng)
+{
+	const struct cluster_shard *sh = r->ctx;
+	size_t j = 0;
+
+	for (unsigned tries = 0; tries < CLUSTER_LOAD_TRIES; tries++) {
+		j = (size_t)(engine_rand(rng) % sh->npool);
+		if (__atomic_load_n(&sh->owner[sh->pool_slot[j]], __ATOMIC_RELAXED) == sh->idx)
+			break;
+	}
+	engine_put_digits(cmd + sh->job.rand_off[sh->key_ri], sh->pool[j]);
 }
 
 /* engine_route.on_error: MOVED updates the map and retries (the next key
@@ -81,7 +120,7 @@ static int cluster_load_error(const struct engine_route *r, const char *msg, siz
 	/* A test of one key: this master's key itself moved, and every
 	 * request would meet the same MOVED.  The point is measured again
 	 * (--retries) with a key of a slot the master now serves. */
-	if (r->accept == NULL) {
+	if (r->key == NULL) {
 		snprintf(why, size, "MOVED %u %s:%u: the key this master's connections use moved "
 			 "with its slot", slot, host, port);
 		return ENGINE_ROUTE_FAIL;
@@ -111,7 +150,6 @@ int cluster_load_new(const struct target *seed, struct cluster_topo *topo, unsig
 		sh->t.dbnum = 0;
 		sh->t.row_desc[0] = '\0';
 		target_describe(&sh->t);
-		sh->route.accept = cluster_load_accept;
 		sh->route.on_error = cluster_load_error;
 		sh->route.ctx = sh;
 		if (cluster_tag(topo, i, sh->tag, sizeof sh->tag) < 0) {
@@ -210,8 +248,9 @@ static void *cluster_load_thread(void *arg)
 
 /* The key pools: each master's numbers of the keyspace, from the slot map
  * as it is, and their keys' slots, so that a draw costs a look-up in the
- * live map, not a hash per master (rejection alone).  For a keyspace of CLUSTER_LOAD_POOL_MAX numbers at most;
- * beyond, the engine rejects as it draws. */
+ * live map, not a hash per master (rejection alone).  For a keyspace of
+ * CLUSTER_LOAD_POOL_MAX numbers at most; beyond, cluster_load_draw
+ * rejects as it draws. */
 #define CLUSTER_LOAD_POOL_MAX (1u << 22)
 
 static void cluster_load_pools(struct cluster_load *cl, const struct engine_job *job,
@@ -261,15 +300,15 @@ static int cluster_load_job(struct cluster_load *cl, size_t i, const struct engi
 	sh->job.requests = job->requests / cl->n + (i < job->requests % cl->n);
 	sh->job.seed = job->seed * 1000003u + i;
 	sh->job.route = &sh->route;
-	sh->route.key_off = koff;
-	sh->route.key_len = klen;
-	sh->route.rand_idx = ri;
-	sh->route.accept = kind == 1 ? cluster_load_accept : NULL;
-	sh->route.pool = sh->pool;
-	sh->route.npool = sh->npool;
-	sh->route.pool_slot = sh->pool_slot;
-	sh->route.owner = cl->topo->owner;
-	sh->route.self = (uint16_t)i;
+	sh->key_off = koff;
+	sh->key_len = klen;
+	sh->key_ri = ri;
+	sh->owner = cl->topo->owner;
+	/* A fixed key (or none) is chosen once, below: the engine's digits
+	 * (of a value, say) stand. */
+	sh->route.key = kind != 1 ? NULL : sh->npool > 0 ? cluster_load_draw_pool : cluster_load_draw;
+	/* The pool's draw writes the key's digits: the engine need not. */
+	sh->route.key_draws = kind == 1 && sh->npool > 0 ? ri : SIZE_MAX;
 	free(sh->cmd);
 	free(sh->rand_off);
 	sh->cmd = NULL;

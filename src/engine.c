@@ -277,50 +277,6 @@ static int engine_fail(struct ethread *th, const char *fmt, ...)
 	return rs_err_set(&th->err, "%s: %s", th->e->t->desc, why);
 }
 
-/* xorshift64*: cheap, and reproducible from --seed. */
-static inline uint64_t engine_rand(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*s = x;
-	return x * 0x2545F4914F6CDD1DULL;
-}
-
-/* Cluster: draw the key of the request at cmd again until its slot is on
- * this connection's master (rejection sampling: the keys stay uniform over
- * that master's share of the keyspace).  A pool's draw is checked by its
- * slot, known beforehand, and its digits written once it is taken.
- * Bounded: a master the keyspace no longer reaches (its slots resharded
- * away) sends the key as it is, and the reply's MOVED says so. */
-static __attribute__((noinline)) void engine_route_key(struct ethread *th, char *cmd)
-{
-	const struct engine_job *job = th->job;
-	const struct engine_route *rt = job->route;
-	char *digits = cmd + job->rand_off[rt->rand_idx];
-
-	if (rt->accept == NULL)
-		return;
-	if (rt->npool > 0) {
-		size_t j = 0;
-
-		for (unsigned tries = 0; tries < 100000; tries++) {
-			j = (size_t)(engine_rand(&th->rng) % rt->npool);
-			if (__atomic_load_n(&rt->owner[rt->pool_slot[j]], __ATOMIC_RELAXED) == rt->self)
-				break;
-		}
-		engine_put_digits(digits, rt->pool[j]);
-		return;
-	}
-	for (unsigned tries = 0; tries < 100000; tries++) {
-		if (rt->accept(rt, cmd + rt->key_off, rt->key_len))
-			return;
-		engine_put_digits(digits, engine_rand(&th->rng) % job->keyspace);
-	}
-}
-
 /* Register (out = 1) or drop (0) c's interest in EV_WRITE.  Returns 0, or
  * -1 with the run failed: a connection the loop can no longer watch would
  * otherwise stall until the timeout, or spin. */
@@ -435,26 +391,25 @@ static inline int engine_write_batch(struct ethread *th, struct econn *c, uint64
 	return engine_flush_out(th, c, now);
 }
 
-/* Fresh random keys in the first k requests of c's buffer; in a cluster
- * each key then routed to c's master, apart, so that the plain loop
- * costs what it did before clusters (callgrind: 4 instructions a request
- * at P=1).  The routed key's digits come from the pool, drawn there:
+/* Fresh random keys in the first k requests of c's buffer, each then
+ * given to the route's key choice (a cluster's: on c's master), apart,
+ * so that the plain loop costs what it did before clusters (callgrind: 4
+ * instructions a request at P=1).  The digits the route draws itself are
  * not drawn here first as well. */
 static __attribute__((noinline)) void engine_randomize_routed(struct ethread *th, struct econn *c,
 							      unsigned k)
 {
 	const struct engine_job *job = th->job;
 	const struct engine_route *rt = job->route;
-	size_t skip = rt->accept != NULL && rt->npool > 0 ? rt->rand_idx : job->nrand;
 
 	for (unsigned i = 0; i < k; i++) {
 		char *cmd = c->buf + (size_t)i * job->len;
 
 		for (size_t r = 0; r < job->nrand; r++)
-			if (r != skip)
+			if (r != rt->key_draws)
 				engine_put_digits(cmd + job->rand_off[r],
 						  engine_rand(&th->rng) % job->keyspace);
-		engine_route_key(th, cmd);
+		rt->key(rt, cmd, &th->rng);
 	}
 }
 
@@ -462,7 +417,7 @@ static inline void engine_randomize(struct ethread *th, struct econn *c, unsigne
 {
 	const struct engine_job *job = th->job;
 
-	if (job->route != NULL) {
+	if (job->route != NULL && job->route->key != NULL) {
 		engine_randomize_routed(th, c, k);
 		return;
 	}

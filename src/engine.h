@@ -34,6 +34,18 @@ struct engine;
  * job's rand_off places with a zero-padded decimal per request. */
 #define ENGINE_RAND_DIGITS 12     /* even: engine_put_digits writes two at a time */
 
+/* xorshift64*: cheap, and reproducible from --seed.  *s is never 0. */
+static inline uint64_t engine_rand(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*s = x;
+	return x * 0x2545F4914F6CDD1DULL;
+}
+
 /* Write v as ENGINE_RAND_DIGITS zero-padded decimal digits at p (no NUL):
  * two digits a step, since this runs once a request. */
 static inline void engine_put_digits(char *p, uint64_t v)
@@ -73,28 +85,25 @@ enum engine_arrivals {
 static const char *const engine_mode_names[] = { "lockstep", "window", NULL };
 static const char *const engine_arrivals_names[] = { "uniform", "poisson", NULL };
 
-/* Redis Cluster: keys that follow the slot map, and replies that
- * redirect.  NULL in engine_job.route for a plain server. */
+/* Keys chosen for the server the connections reach, and replies that
+ * redirect: what a Redis Cluster needs (cluster_load.h), in terms the
+ * engine need not understand.  NULL in engine_job.route for a plain
+ * server. */
 struct engine_route {
-	/* Whether a request's key (key_len bytes at key_off in the request,
-	 * after its random digits are in) belongs to this connection's
-	 * master: one that does not is drawn again, the digits at
-	 * rand_off[rand_idx] only (NULL: every key does). */
-	int (*accept)(const struct engine_route *r, const char *key, size_t len);
-	size_t key_off, key_len, rand_idx;
-	/* The keyspace's numbers whose keys were on this master when the run
-	 * began (npool 0: none given): drawn from uniformly, they are the
-	 * master's keys at one draw each, most of the time; accept still
-	 * has the last word, since slots may move during the run. */
-	const uint32_t *pool;
-	size_t npool;
-	/* With a pool: pool_slot[j] is the slot of pool[j]'s key, and a draw
-	 * is this master's when owner[pool_slot[j]] (the live slot map) is
-	 * self, so that a draw costs no hash; accept then only serves draws
-	 * beyond the pool. */
-	const uint16_t *pool_slot;
-	const uint16_t *owner;
-	uint16_t self;
+	/* Choose the key of the request at cmd (job->len bytes): called once
+	 * a request when the job's keys are random (nrand and keyspace set),
+	 * after the engine has written fresh digits at each job->rand_off[r]
+	 * but r == key_draws.  It may draw
+	 * from rng with engine_rand and write digits at any rand_off, so
+	 * that the key falls where the connections are.  Called per request
+	 * on the loop's thread: it must be cheap, and read what other loops
+	 * may write (a shared map) atomically.  NULL: the engine's digits
+	 * stand. */
+	void (*key)(const struct engine_route *r, char *cmd, uint64_t *rng);
+	/* The rand_off index whose digits key writes without the engine
+	 * drawing them first (job->nrand or more: none), so that a key drawn
+	 * by other means costs no draw it would throw away. */
+	size_t key_draws;
 	/* An error reply's text: ENGINE_ROUTE_COUNT it as any error;
 	 * ENGINE_ROUTE_RETRY the request was not run (MOVED, ASK, TRYAGAIN,
 	 * CLUSTERDOWN): it does not count, another takes its place, and why
