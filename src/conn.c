@@ -21,38 +21,7 @@
 #include "platform.h"
 #include "xalloc.h"
 
-#define CONN_SLICE_MS 100
-
-double conn_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-int conn_wait(const struct target *t, int fd, short events, double deadline,
-	      struct rs_err *err)
-{
-	struct pollfd p = { .fd = fd, .events = events };
-
-	for (;;) {
-		double left = deadline - conn_now();
-		int n;
-
-		if (t->stop != NULL && *t->stop)
-			return rs_err_setk(err, RS_E_INTERRUPTED, "%s: interrupted while connecting",
-					   t->desc);
-		if (left <= 0)
-			return 0;
-		n = poll(&p, 1, left * 1000 < CONN_SLICE_MS ? (int)ceil(left * 1000) :
-							       CONN_SLICE_MS);
-		if (n > 0)
-			return 1;
-		if (n < 0 && errno != EINTR)
-			return rs_err_set(err, "%s: poll: %s", t->desc, strerror(errno));
-	}
-}
+static const struct conn_ops conn_plain_ops;
 
 /* A non-blocking, close-on-exec socket, or -1 with errno set. */
 static int conn_socket(int family)
@@ -180,6 +149,7 @@ int conn_open(const struct target *t, struct conn **out, struct rs_err *err)
 		return -1;
 	c = xcalloc(1, sizeof *c);
 	c->fd = fd;
+	c->ops = &conn_plain_ops;
 	if (t->tls.on && conn_tls_start(c, t, deadline, err) < 0) {
 		conn_close(c);
 		return -1;
@@ -188,13 +158,13 @@ int conn_open(const struct target *t, struct conn **out, struct rs_err *err)
 	return 0;
 }
 
-ssize_t conn_read(struct conn *c, void *buf, size_t len, struct rs_err *err)
+/* ---- the plain transport ---- */
+
+static ssize_t conn_plain_read(struct conn *c, void *buf, size_t len, struct rs_err *err)
 {
 	ssize_t n;
 	int e;
 
-	if (c->ssl != NULL)
-		return conn_tls_read(c, buf, len, err);
 	do
 		n = read(c->fd, buf, len);
 	while (n < 0 && errno == EINTR);
@@ -208,13 +178,11 @@ ssize_t conn_read(struct conn *c, void *buf, size_t len, struct rs_err *err)
 	return CONN_ERROR;
 }
 
-ssize_t conn_write(struct conn *c, const void *buf, size_t len, struct rs_err *err)
+static ssize_t conn_plain_write(struct conn *c, const void *buf, size_t len, struct rs_err *err)
 {
 	ssize_t n;
 	int e;
 
-	if (c->ssl != NULL)
-		return conn_tls_write(c, buf, len, err);
 	do
 		n = platform_send_nowait(c->fd, buf, len);
 	while (n < 0 && errno == EINTR);
@@ -228,9 +196,31 @@ ssize_t conn_write(struct conn *c, const void *buf, size_t len, struct rs_err *e
 	return CONN_ERROR;
 }
 
+static size_t conn_plain_pending(const struct conn *c)
+{
+	(void)c;
+	return 0;
+}
+
+static const struct conn_ops conn_plain_ops = {
+	conn_plain_read, conn_plain_write, conn_plain_pending, NULL, 0,
+};
+
+/* ---- through the transport ---- */
+
+ssize_t conn_read(struct conn *c, void *buf, size_t len, struct rs_err *err)
+{
+	return c->ops->read(c, buf, len, err);
+}
+
+ssize_t conn_write(struct conn *c, const void *buf, size_t len, struct rs_err *err)
+{
+	return c->ops->write(c, buf, len, err);
+}
+
 size_t conn_pending(const struct conn *c)
 {
-	return c->ssl != NULL ? conn_tls_pending(c) : 0;
+	return c->ops->pending(c);
 }
 
 int conn_fd(const struct conn *c)
@@ -240,15 +230,15 @@ int conn_fd(const struct conn *c)
 
 int conn_is_tls(const struct conn *c)
 {
-	return c->ssl != NULL;
+	return c->ops->tls;
 }
 
 void conn_close(struct conn *c)
 {
 	if (c == NULL)
 		return;
-	if (c->ssl != NULL)
-		conn_tls_free(c);
+	if (c->ops->free != NULL)
+		c->ops->free(c);
 	if (c->fd >= 0)
 		close(c->fd);
 	free(c);

@@ -1,4 +1,10 @@
-/* conn_int.h: what conn.c and conn_tls.c share; nobody else includes it. */
+/* conn_int.h: what conn.c, conn_tls.c and conn_wait.c share; nobody else
+ * includes it.
+ *
+ * A connection is a socket and a table of functions for its transport, as
+ * hiredis plugs TLS in: plain (conn.c) or TLS (conn_tls.c, which
+ * conn_tls_start puts in place).  conn.c calls into conn_tls.c only
+ * through conn_tls_start and the table; both wait through conn_wait.c. */
 #ifndef RS_CONN_INT_H
 #define RS_CONN_INT_H
 
@@ -8,11 +14,24 @@
 
 struct ssl_st;
 
+/* A transport: as conn_read, conn_write and conn_pending say; free
+ * releases what the transport holds (not the socket). */
+struct conn_ops {
+	ssize_t (*read)(struct conn *c, void *buf, size_t len, struct rs_err *err);
+	ssize_t (*write)(struct conn *c, const void *buf, size_t len, struct rs_err *err);
+	size_t (*pending)(const struct conn *c);
+	void (*free)(struct conn *c);
+	int tls;
+};
+
 struct conn {
 	int fd;
-	struct ssl_st *ssl;       /* NULL: plain */
+	const struct conn_ops *ops;
+	struct ssl_st *ssl;       /* TLS: the session */
 	int tls_failed;           /* a fatal TLS error: no close_notify */
 };
+
+/* ---- conn_wait.c ---- */
 
 /* Seconds on CLOCK_MONOTONIC. */
 double conn_now(void);
@@ -23,14 +42,11 @@ double conn_now(void);
 int conn_wait(const struct target *t, int fd, short events, double deadline,
 	      struct rs_err *err);
 
+/* ---- conn_tls.c ---- */
+
 /* The TLS handshake on c->fd, connected, within the deadline.  Returns 0
- * with c->ssl set, or -1 with err filled as conn_open says. */
+ * with c's transport TLS, or -1 with err filled as conn_open says (c's
+ * transport may be TLS already: conn_close frees it). */
 int conn_tls_start(struct conn *c, const struct target *t, double deadline, struct rs_err *err);
-/* As conn_read, conn_write, conn_pending, on c->ssl. */
-ssize_t conn_tls_read(struct conn *c, void *buf, size_t len, struct rs_err *err);
-ssize_t conn_tls_write(struct conn *c, const void *buf, size_t len, struct rs_err *err);
-size_t conn_tls_pending(const struct conn *c);
-/* Free c->ssl (a close_notify is sent if the socket takes it at once). */
-void conn_tls_free(struct conn *c);
 
 #endif

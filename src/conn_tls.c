@@ -252,6 +252,8 @@ static int conn_tls_handshake_error(const struct target *t, SSL *ssl, const char
 			   conn_tls_reason(why, sizeof why));
 }
 
+static const struct conn_ops conn_tls_ops;
+
 int conn_tls_start(struct conn *c, const struct target *t, double deadline, struct rs_err *err)
 {
 	const char *name = t->tls.sni ? t->tls.sni : t->socket ? NULL : t->host;
@@ -271,6 +273,7 @@ int conn_tls_start(struct conn *c, const struct target *t, double deadline, stru
 		return rs_err_set(err, "%s: TLS: %s", t->desc, conn_tls_reason(why, sizeof why));
 	}
 	c->ssl = ssl;
+	c->ops = &conn_tls_ops;
 	/* SNI is for names only (RFC 6066); an address is checked as one. */
 	if (name != NULL && !is_ip && SSL_set_tlsext_host_name(ssl, name) != 1)
 		return rs_err_setk(err, RS_E_INPUT, "%s: TLS: cannot send the server name '%s': %s",
@@ -358,7 +361,7 @@ static ssize_t conn_tls_io_error(struct conn *c, int e, const char *op, struct r
 	return CONN_ERROR;
 }
 
-ssize_t conn_tls_read(struct conn *c, void *buf, size_t len, struct rs_err *err)
+static ssize_t conn_tls_read(struct conn *c, void *buf, size_t len, struct rs_err *err)
 {
 	int n;
 
@@ -370,7 +373,7 @@ ssize_t conn_tls_read(struct conn *c, void *buf, size_t len, struct rs_err *err)
 	return conn_tls_io_error(c, SSL_get_error(c->ssl, n), "read", err);
 }
 
-ssize_t conn_tls_write(struct conn *c, const void *buf, size_t len, struct rs_err *err)
+static ssize_t conn_tls_write(struct conn *c, const void *buf, size_t len, struct rs_err *err)
 {
 	int n;
 
@@ -388,7 +391,7 @@ ssize_t conn_tls_write(struct conn *c, const void *buf, size_t len, struct rs_er
 	return conn_tls_io_error(c, SSL_get_error(c->ssl, n), "write", err);
 }
 
-size_t conn_tls_pending(const struct conn *c)
+static size_t conn_tls_pending(const struct conn *c)
 {
 	int n = SSL_pending(c->ssl);
 
@@ -398,7 +401,7 @@ size_t conn_tls_pending(const struct conn *c)
 	return SSL_has_pending(c->ssl) ? 1 : 0;
 }
 
-void conn_tls_free(struct conn *c)
+static void conn_tls_free(struct conn *c)
 {
 	/* A close_notify if the socket takes it now; never after a fatal
 	 * error, which OpenSSL forbids. */
@@ -410,3 +413,7 @@ void conn_tls_free(struct conn *c)
 	SSL_free(c->ssl);
 	c->ssl = NULL;
 }
+
+static const struct conn_ops conn_tls_ops = {
+	conn_tls_read, conn_tls_write, conn_tls_pending, conn_tls_free, 1,
+};
