@@ -346,7 +346,7 @@ static char *chart_footer(struct chart_lay *L)
 	out[0] = '\0';
 	for (size_t l = 0; l < L->nlabels; l++) {
 		const struct rs_rec *r = NULL;
-		char part[1024];
+		char part[1024], who[2 * ROW_STR];
 		size_t n = 0;
 
 		for (size_t i = 0; i < L->in->nseries && r == NULL; i++)
@@ -358,8 +358,10 @@ static char *chart_footer(struct chart_lay *L)
 #define FOOT(...) do { if (n < sizeof part) \
 	n += (size_t)snprintf(part + n, sizeof part - n, __VA_ARGS__); } while (0)
 		FOOT(":");
-		if (r->server->redis_version[0])
-			FOOT(" redis %s " UTF8_DOT, r->server->redis_version);
+		/* As the server names itself: "valkey 8.0.1", not its
+		 * redis_version, which claims 7.2.4. */
+		if (rows_server_desc(r->server, who, sizeof who)[0] != '\0')
+			FOOT(" %s " UTF8_DOT, who);
 		if (r->clients >= 0)
 			FOOT(" %lld clients " UTF8_DOT, (long long)r->clients);
 		if (r->requests >= 0)

@@ -99,6 +99,10 @@ static const struct csv_col csv_cols[] = {
 	COL_I(agents_expected, agents_expected),
 	COL_D(skew_ms, skew_ms, 3),
 	COL_S(agent_rps, agent_rps),
+	/* The server as it names itself: redis_version is, for most servers
+	 * other than Redis, a compatibility claim (target_server.h). */
+	COL_S(server_name, server_name),
+	COL_S(server_version, server_version),
 	/* Last, and quoted when it holds text (csv_format_row): a row a crash
 	 * cut short inside it never reads as whole. */
 	COL_S(first_error, first_error),

@@ -219,13 +219,28 @@ static void report_prose_latency(const struct analysis_result *r, const struct a
 	}
 }
 
+/* " (valkey 8.0.1, against redis 7.0.15)" into buf when a and its baseline
+ * b were measured on servers that name themselves differently: a
+ * comparison of two servers says which; "" otherwise. */
+static void report_prose_servers(const struct series *a, const struct series *b, char *buf,
+				 size_t size)
+{
+	char sa[2 * ROW_STR], sb[2 * ROW_STR];
+
+	buf[0] = '\0';
+	rows_server_desc(a->first->server, sa, sizeof sa);
+	rows_server_desc(b->first->server, sb, sizeof sb);
+	if (sa[0] != '\0' && sb[0] != '\0' && strcmp(sa, sb) != 0)
+		snprintf(buf, size, " (%s, against %s)", sa, sb);
+}
+
 int report_prose(const struct analysis_result *r, const struct analysis_cmp *c, char *buf,
 		 size_t size)
 {
 	const struct analysis_delta *d = analysis_cmp_delta(r, c);
 	const struct series *b = r->series[c->base].rps, *a = r->series[c->other].rps;
 	char rps[64], x[32], y[32], z[32], thr[256], where[2 * ROW_STR + 64] = "";
-	char latw[2 * ROW_STR + 256] = "", tail[64] = "";
+	char latw[2 * ROW_STR + 256] = "", tail[64] = "", who[4 * ROW_STR + 32];
 
 	if (!d->valid)
 		return snprintf(buf, size, "%s: %s has no point at pipeline depth %u to compare.",
@@ -266,7 +281,9 @@ int report_prose(const struct analysis_result *r, const struct analysis_cmp *c, 
 		break;
 	}
 	report_prose_latency(r, c, d, latw, sizeof latw);
-	return snprintf(buf, size, "%s: %s showed %s%s%s.", a->test, a->label, thr, latw, tail);
+	report_prose_servers(a, b, who, sizeof who);
+	return snprintf(buf, size, "%s: %s%s showed %s%s%s.", a->test, a->label, who, thr, latw,
+			tail);
 }
 
 /* ---- tables for text and markdown ---- */
@@ -695,12 +712,56 @@ static void report_comparisons(FILE *fp, const struct analysis_result *r,
 		if (md)
 			fputc('\n', fp);
 		for (size_t i = 0; i < r->ncmps; i++) {
-			char s[512];
+			char s[768];
 
 			report_prose(r, &r->cmps[i], s, sizeof s);
 			fprintf(fp, "%s%s\n", md ? "- " : "  ", s);
 		}
 	}
+}
+
+/* "Servers: redis = redis 7.0.15, valkey = valkey 8.0.1": what each label
+ * was measured on, as the server names itself ("m1 = redis 7.0.15 and
+ * redis 7.2.4" when its series name several), and a blank line; nothing
+ * when no row names its server (imports).  O(series^2), a few hundred at
+ * most. */
+static void report_servers(FILE *fp, const struct analysis_result *r)
+{
+	int any = 0;
+
+	for (size_t i = 0; i < r->nseries; i++) {
+		const char *label = r->series[i].rps->label;
+		size_t j, k;
+		int n = 0;
+
+		/* Each label once, from its first series. */
+		for (j = 0; j < i && strcmp(r->series[j].rps->label, label) != 0; j++)
+			;
+		if (j < i)
+			continue;
+		for (j = i; j < r->nseries; j++) {
+			char d[2 * ROW_STR], e[2 * ROW_STR];
+
+			if (strcmp(r->series[j].rps->label, label) != 0 ||
+			    rows_server_desc(r->series[j].rps->first->server, d, sizeof d)[0] == '\0')
+				continue;
+			/* Each server of the label once. */
+			for (k = i; k < j; k++)
+				if (strcmp(r->series[k].rps->label, label) == 0 &&
+				    strcmp(rows_server_desc(r->series[k].rps->first->server, e,
+							    sizeof e), d) == 0)
+					break;
+			if (k < j)
+				continue;
+			if (n++ == 0)
+				fprintf(fp, "%s%s = %s", any ? ", " : "Servers: ", label, d);
+			else
+				fprintf(fp, " and %s", d);
+			any = 1;
+		}
+	}
+	if (any)
+		fputs("\n\n", fp);
 }
 
 /* Text or markdown.  Wide (and markdown): the series with every column,
@@ -719,6 +780,7 @@ static void report_human(FILE *fp, const struct analysis_result *r, const struct
 
 	ow.wide = wide;
 	nnotes = report_notes(r, &ow, &notes);
+	report_servers(fp, r);
 	if (wide)
 		fprintf(fp, "%sSeries (medians over repeats; peak: the fitted level's; saturation: "
 			"first depth whose level reaches %s%% of the peak; 95%% intervals by "

@@ -258,6 +258,12 @@ static void json_series(FILE *fp, const struct analysis_series *a, int first)
 	report_json_str(fp, a->rps->label);
 	fputs(",\"test\":", fp);
 	report_json_str(fp, a->rps->test);
+	/* As the server names itself ("valkey 8.0.1"); null when no row says. */
+	fputs(",\"server\":", fp);
+	if (rows_server_desc(a->rps->first->server, b, sizeof b)[0] != '\0')
+		report_json_str(fp, b);
+	else
+		fputs("null", fp);
 	report_depths(a->rps, b, sizeof b);
 	fputs(",\"depths\":", fp);
 	report_json_str(fp, b);

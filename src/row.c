@@ -154,22 +154,22 @@ const char *rows_add_name(struct rs_rows *rows, const char *name)
 	return strtab_str(&rows->pool, id);
 }
 
-/* The shared struct rs_server of these three interned strings. */
-static const struct rs_server *row_server(struct rs_rows *rows, const char *target,
-					  const char *version, const char *arch,
+/* The shared struct rs_server of these interned strings (key: target,
+ * redis_version, server_arch, server_name, server_version). */
+static const struct rs_server *row_server(struct rs_rows *rows, const char *const key[5],
 					  const struct rs_server *prev, struct rs_err *err)
 {
 	/* Interned strings are equal exactly when their copies are the same:
-	 * the three pointers are the key. */
-	const char *key[3] = { target, version, arch };
+	 * the pointers are the key. */
 	struct rs_server *s;
 	uint32_t id;
 	int added;
 
-	if (prev != NULL && prev->target == target && prev->redis_version == version &&
-	    prev->server_arch == arch)
+	if (prev != NULL && prev->target == key[0] && prev->redis_version == key[1] &&
+	    prev->server_arch == key[2] && prev->server_name == key[3] &&
+	    prev->server_version == key[4])
 		return prev;
-	if (strtab_intern(&rows->server_ids, key, sizeof key, &id, &added) < 0) {
+	if (strtab_intern(&rows->server_ids, key, 5 * sizeof *key, &id, &added) < 0) {
 		rs_err_set(err, "too many distinct servers");
 		return NULL;
 	}
@@ -178,11 +178,58 @@ static const struct rs_server *row_server(struct rs_rows *rows, const char *targ
 	rows->servers = vec_reserve(rows->servers, &rows->capservers, (size_t)id + 1,
 				    sizeof *rows->servers, 0);
 	s = xmalloc(sizeof *s);
-	s->target = target;
-	s->redis_version = version;
-	s->server_arch = arch;
+	s->target = key[0];
+	s->redis_version = key[1];
+	s->server_arch = key[2];
+	s->server_name = key[3];
+	s->server_version = key[4];
 	rows->servers[id] = s;
 	return s;
+}
+
+const char *rows_server_desc(const struct rs_server *s, char *buf, size_t size)
+{
+	const char *name = s->server_name, *version = s->server_version;
+
+	/* A row from before the columns: what its chart footer always said. */
+	if (name[0] == '\0' && version[0] == '\0') {
+		version = s->redis_version;
+		name = version[0] ? "redis" : "";
+	}
+	snprintf(buf, size, "%s%s%s", name, name[0] && version[0] ? " " : "", version);
+	return buf;
+}
+
+int rows_check_server(const struct rs_rows *rows, const char *label, const char *name,
+		      const char *version, const char *redis_version, struct rs_err *err)
+{
+	char was[2 * ROW_STR], now[2 * ROW_STR];
+
+	if (name[0] == '\0' && version[0] == '\0' && redis_version[0] == '\0')
+		return 0;
+	for (size_t i = 0; i < rows->n; i++) {
+		const struct rs_rec *r = &rows->v[i];
+		const struct rs_server *s = r->server;
+		int older = s->server_name[0] == '\0' && s->server_version[0] == '\0';
+
+		if (strcmp(r->label, label) != 0 || (older && s->redis_version[0] == '\0'))
+			continue;
+		if (older ? strcmp(s->redis_version, redis_version) == 0 :
+		    strcmp(s->server_name, name) == 0 && strcmp(s->server_version, version) == 0)
+			continue;
+		if (older) {
+			snprintf(was, sizeof was, "a server whose redis_version is %s", s->redis_version);
+			snprintf(now, sizeof now, "%s", redis_version[0] ? redis_version : "unknown");
+		} else {
+			rows_server_desc(s, was, sizeof was);
+			snprintf(now, sizeof now, "%s%s%s", name, name[0] && version[0] ? " " : "",
+				 version);
+		}
+		return rs_err_set(err, "%s:%u: label '%s' was measured on %s, this run is on %s%s: "
+				  "resume on the same server, or use another --label", r->src, r->line,
+				  label, was, older ? "one whose is " : "", now);
+	}
+	return 0;
 }
 
 static int row_int32(const char *name, int64_t v, int32_t *out, struct rs_err *err)
@@ -260,7 +307,7 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 		[ROW_MASTERS] = r->masters >= 0 ? (double)r->masters : NAN,
 	};
 	struct rs_rec rec;
-	const char *target, *version, *arch;
+	const char *key[5];
 
 	memset(&rec, 0, sizeof rec);
 	rec.label = row_str(rows, r->label, prev ? prev->label : NULL, err);
@@ -268,12 +315,15 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 	rec.client = row_str(rows, r->client, prev ? prev->client : NULL, err);
 	rec.busy_master = row_cluster_str(rows, r->busy_master, r->master_rps,
 					  prev ? prev->busy_master : NULL, err);
-	target = row_str(rows, r->target, ps ? ps->target : NULL, err);
-	version = row_str(rows, r->redis_version, ps ? ps->redis_version : NULL, err);
-	arch = row_str(rows, r->server_arch, ps ? ps->server_arch : NULL, err);
-	if (!rec.label || !rec.test || !rec.client || !rec.busy_master || !target || !version || !arch)
+	key[0] = row_str(rows, r->target, ps ? ps->target : NULL, err);
+	key[1] = row_str(rows, r->redis_version, ps ? ps->redis_version : NULL, err);
+	key[2] = row_str(rows, r->server_arch, ps ? ps->server_arch : NULL, err);
+	key[3] = row_str(rows, r->server_name, ps ? ps->server_name : NULL, err);
+	key[4] = row_str(rows, r->server_version, ps ? ps->server_version : NULL, err);
+	if (!rec.label || !rec.test || !rec.client || !rec.busy_master || !key[0] || !key[1] ||
+	    !key[2] || !key[3] || !key[4])
 		return NULL;
-	if ((rec.server = row_server(rows, target, version, arch, ps, err)) == NULL)
+	if ((rec.server = row_server(rows, key, ps, err)) == NULL)
 		return NULL;
 	if (r->src == NULL)
 		rec.src = row_empty;

@@ -82,6 +82,11 @@ struct rs_row {
 	int64_t agents_expected;  /* --agents N */
 	double skew_ms;           /* the worst agent's start off the common instant */
 	char agent_rps[256];      /* "ID=rps;ID=rps": each agent's own rate */
+	/* The server as it names itself (target_server.h): "valkey" and
+	 * "8.0.1", where redis_version says what it is compatible with;
+	 * empty in rows written before they were kept. */
+	char server_name[32];
+	char server_version[32];
 
 	/* Where a row came from, for messages; not a column. */
 	const char *src;
@@ -97,7 +102,14 @@ struct rs_server {
 	const char *target;       /* "" when unknown, as every string below */
 	const char *redis_version;
 	const char *server_arch;
+	const char *server_name;  /* "valkey"; "" in rows of older files */
+	const char *server_version;
 };
+
+/* What the server called itself, "valkey 8.0.1", into buf (size bytes):
+ * from server_name and server_version, or for rows that lack them
+ * "redis " and redis_version; "" when nothing is known.  Returns buf. */
+const char *rows_server_desc(const struct rs_server *s, char *buf, size_t size);
 
 /* The figures of a struct rs_rec, read with rows_fig(). */
 enum row_fig {
@@ -159,7 +171,7 @@ struct rs_rows {
 	struct rs_rec *v;
 	size_t n, cap;
 	struct strtab pool;       /* every string of the rows, and file names */
-	struct strtab server_ids; /* (target, version, arch) -> index in servers */
+	struct strtab server_ids; /* (target, versions, arch, name) -> index in servers */
 	struct rs_server **servers;
 	size_t capservers;
 	double *wide;             /* figures fixed point cannot hold exactly */
@@ -196,6 +208,16 @@ int rows_relabel(struct rs_rows *rows, const char *spec, struct rs_err *err);
  * row's.  Fails (err "FILE:LINE: ...", rows unchanged) for a row without
  * master_rps or with one that does not read as host:port=rps;... */
 int rows_by_master(struct rs_rows *rows, struct rs_err *err);
+/* --resume: whether the rows of label were measured on the server now
+ * answering, which calls itself name version (target_server.h) and
+ * publishes redis_version: a series is one server's, and Redis and Valkey,
+ * or two versions of one, are two.  Rows that do not name their server
+ * (older files) are compared by redis_version; rows with no server facts
+ * at all (imports), and a server that gives none, are not compared.
+ * Returns 0, or -1 with err "FILE:LINE: label 'L' was measured on redis
+ * 7.0.15, this run is on valkey 8.0.1: ...". */
+int rows_check_server(const struct rs_rows *rows, const char *label, const char *name,
+		      const char *version, const char *redis_version, struct rs_err *err);
 /* Release rows (NULL is allowed); a zeroed struct rs_rows is empty. */
 void rows_free(struct rs_rows *rows);
 

@@ -19,6 +19,7 @@
 #include "precision.h"
 #include "sbuf.h"
 #include "sweep_int.h"
+#include "target_server.h"
 #include "xalloc.h"
 
 /* Elements prepared per second of --duration or --warmup for the pop tests:
@@ -39,6 +40,7 @@ static int sweep_env_read(struct target_conn *c, const struct target *t, struct 
 	target_info_field(info, "run_id", env->run_id, sizeof env->run_id);
 	target_info_field(info, "redis_version", env->redis_version, sizeof env->redis_version);
 	target_info_field(info, "os", env->server_os, sizeof env->server_os);
+	target_server_parse(info, &env->server);
 	free(info);
 	/* "Linux 6.1.0-18-amd64 x86_64": the machine is the last word. */
 	sp = strrchr(env->server_os, ' ');
@@ -390,6 +392,8 @@ static void sweep_row_fill(const struct sweep *s, const struct workload_test *t,
 	xstrlcpy(row->target, cfg->target->row_desc[0] ? cfg->target->row_desc : cfg->target->desc,
 		 sizeof row->target);
 	memcpy(row->redis_version, env->redis_version, sizeof row->redis_version);
+	xstrlcpy(row->server_name, env->server.name, sizeof row->server_name);
+	xstrlcpy(row->server_version, env->server.version, sizeof row->server_version);
 	memcpy(row->server_arch, env->server_arch, sizeof row->server_arch);
 	memcpy(row->server_os, env->server_os, sizeof row->server_os);
 	memcpy(row->client_cpu, env->client_cpu, sizeof row->client_cpu);
@@ -600,6 +604,12 @@ enum sweep_status sweep_open(const struct sweep_config *cfg, const struct worklo
 		st = SWEEP_FAILED;
 	else
 		st = sweep_cluster_open(s, err);
+	/* --resume: the label's rows are this server's, or nothing is touched
+	 * (opening only read it). */
+	if (st == SWEEP_OK && cfg->prior != NULL &&
+	    rows_check_server(cfg->prior, cfg->label, s->env.server.name, s->env.server.version,
+			      s->env.redis_version, err) < 0)
+		st = SWEEP_REFUSED;
 	if (st == SWEEP_OK && !cfg->spawned && cfg->flush != GUARD_FLUSH_NONE && w->n > 0 &&
 	    w->v[0].custom &&
 	    workload_key_bound(&w->v[0], sweep_sent(cfg), cfg->keyspace, 0) == UINT64_MAX)
@@ -743,6 +753,7 @@ static enum sweep_status sweep_tally_status(const struct sweep_config *cfg,
 static enum sweep_status sweep_load_open(struct sweep *s, struct rs_err *err)
 {
 	const struct sweep_config *cfg = s->cfg;
+	char who[2 * TARGET_SERVER_STR];
 
 	for (size_t i = 0; i < s->nsrv; i++)
 		s->srv[i].clients0 = load_local(s->load) && !load_connected(s->load) ?
@@ -754,11 +765,13 @@ static enum sweep_status sweep_load_open(struct sweep *s, struct rs_err *err)
 			    cfg->target->desc, cfg->clients, s->nsrv, cfg->threads,
 			    cfg->threads == 1 ? "" : "s");
 	else if (!load_local(s->load))
-		sweep_debug(cfg, "%s: redis %s on %s; the load comes from the agents",
-			    cfg->target->desc, s->env.redis_version, s->env.server_os);
+		sweep_debug(cfg, "%s: %s on %s; the load comes from the agents", cfg->target->desc,
+			    target_server_desc(s->env.server.name, s->env.server.version, who,
+					       sizeof who), s->env.server_os);
 	else
-		sweep_debug(cfg, "%s: redis %s on %s; %u connections over %u thread%s; client CPU %s",
-			    cfg->target->desc, s->env.redis_version, s->env.server_os, cfg->clients,
+		sweep_debug(cfg, "%s: %s on %s; %u connections over %u thread%s; client CPU %s",
+			    cfg->target->desc, target_server_desc(s->env.server.name,
+			    s->env.server.version, who, sizeof who), s->env.server_os, cfg->clients,
 			    cfg->threads, cfg->threads == 1 ? "" : "s", s->env.client_cpu);
 	return SWEEP_OK;
 }

@@ -7,11 +7,13 @@
 #include "hist.h"
 #include "load.h"
 #include "sweep.h"
+#include "target_server.h"
 
 /* Facts about the machines, for every row. */
 struct sweep_env {
 	char run_id[48];          /* changes when the server restarts, or is another one */
 	char redis_version[32];
+	struct target_server server; /* as it names itself */
 	char server_arch[32];
 	char server_os[ROW_STR];
 	char client_cpu[ROW_STR];

@@ -82,6 +82,8 @@ static void check_every_field(const struct rs_rows *rows, const struct rs_row *r
 	cr_assert_str_eq(x->server->target, r->target);
 	cr_assert_str_eq(x->server->redis_version, r->redis_version);
 	cr_assert_str_eq(x->server->server_arch, r->server_arch);
+	cr_assert_str_eq(x->server->server_name, r->server_name);
+	cr_assert_str_eq(x->server->server_version, r->server_version);
 	cr_assert_str_eq(x->src, "mem.csv");
 	cr_assert_eq(x->line, 2);
 	cr_assert_eq(x->pipeline, r->pipeline);
@@ -132,6 +134,8 @@ static void round_trip(void)
 	strcpy(r.target, "unix:/tmp/a, \"b\".sock");
 	strcpy(r.redis_version, "7.2.4");
 	strcpy(r.server_arch, "64 epoll x86_64");
+	strcpy(r.server_name, "valkey");
+	strcpy(r.server_version, "8.0.1");
 	write_and_read(&r, &rows, buf, sizeof buf);
 	check_every_field(&rows, &r);
 	rows_free(&rows);
@@ -177,6 +181,25 @@ Test(csv, columns_found_by_name_in_any_order_and_unknown_ignored)
 	cr_assert_eq(rows.v[0].pipeline, 4);
 	cr_assert_float_eq(rows_fig(&rows, &rows.v[0], ROW_RPS), 1000.5, 1e-9);
 	cr_assert_eq(rows.v[0].clients, -1);
+	rows_free(&rows);
+}
+
+Test(csv, server_columns_after_the_others_and_absent_in_older_files)
+{
+	struct rs_rows rows = { 0 };
+	struct rs_err err;
+	const char *h = csv_header();
+	const char *name = strstr(h, ",server_name,server_version,first_error\n");
+
+	/* Added after every older column, before first_error (which stays last). */
+	cr_assert_not_null(name, "%s", h);
+	cr_assert_not_null(strstr(h, ",agent_rps,server_name,"), "%s", h);
+	/* A file from before them: the server is known by redis_version alone. */
+	cr_assert_eq(parse("label,test,pipeline,rps,redis_version\na,GET,1,10,7.2.4\n", &rows, &err),
+		     0, "%s", err.msg);
+	cr_assert_str_eq(rows.v[0].server->redis_version, "7.2.4");
+	cr_assert_str_empty(rows.v[0].server->server_name);
+	cr_assert_str_empty(rows.v[0].server->server_version);
 	rows_free(&rows);
 }
 

@@ -164,6 +164,76 @@ Test(row, strings_and_servers_stored_once)
 	rows_free(&rows);
 }
 
+Test(row, server_name_and_version_make_another_server)
+{
+	struct rs_rows rows = { 0 };
+	struct rs_err err = { 0 };
+	struct rs_row r;
+	char d[64];
+
+	base(&r, "m1", "GET");
+	snprintf(r.redis_version, sizeof r.redis_version, "7.2.4");
+	cr_assert_not_null(rows_add(&rows, &r, &err), "%s", err.msg);
+	snprintf(r.server_name, sizeof r.server_name, "valkey");
+	snprintf(r.server_version, sizeof r.server_version, "8.0.1");
+	cr_assert_not_null(rows_add(&rows, &r, &err), "%s", err.msg);
+	snprintf(r.server_version, sizeof r.server_version, "8.0.2");
+	cr_assert_not_null(rows_add(&rows, &r, &err), "%s", err.msg);
+	cr_assert_neq(rows.v[0].server, rows.v[1].server);
+	cr_assert_neq(rows.v[1].server, rows.v[2].server);
+	/* As the server names itself; a row from before the columns as its
+	 * chart footer always named it. */
+	cr_assert_str_eq(rows_server_desc(rows.v[1].server, d, sizeof d), "valkey 8.0.1");
+	cr_assert_str_eq(rows_server_desc(rows.v[0].server, d, sizeof d), "redis 7.2.4");
+	rows_free(&rows);
+	base(&r, "m1", "GET");
+	cr_assert_not_null(rows_add(&rows, &r, &err), "%s", err.msg);
+	cr_assert_str_empty(rows_server_desc(rows.v[0].server, d, sizeof d));
+	rows_free(&rows);
+}
+
+Test(row, resume_on_another_server_is_refused)
+{
+	struct rs_rows rows = { 0 };
+	struct rs_err err = { 0 };
+	struct rs_row r;
+
+	base(&r, "a", "GET");
+	r.src = "x.csv";
+	r.line = 2;
+	snprintf(r.redis_version, sizeof r.redis_version, "7.0.15");
+	snprintf(r.server_name, sizeof r.server_name, "redis");
+	snprintf(r.server_version, sizeof r.server_version, "7.0.15");
+	cr_assert_not_null(rows_add(&rows, &r, &err), "%s", err.msg);
+	/* Another label's rows, of an older file: redis_version alone. */
+	base(&r, "old", "GET");
+	r.src = "x.csv";
+	r.line = 3;
+	snprintf(r.redis_version, sizeof r.redis_version, "7.2.4");
+	cr_assert_not_null(rows_add(&rows, &r, &err), "%s", err.msg);
+	/* Imported rows know no server. */
+	base(&r, "imp", "GET");
+	cr_assert_not_null(rows_add(&rows, &r, &err), "%s", err.msg);
+
+	cr_assert_eq(rows_check_server(&rows, "a", "redis", "7.0.15", "7.0.15", &err), 0);
+	cr_assert_eq(rows_check_server(&rows, "b", "valkey", "8.0.1", "7.2.4", &err), 0);
+	cr_assert_eq(rows_check_server(&rows, "imp", "valkey", "8.0.1", "7.2.4", &err), 0);
+	cr_assert_eq(rows_check_server(&rows, "a", "", "", "", &err), 0, "nothing to compare");
+	cr_assert_eq(rows_check_server(&rows, "a", "valkey", "8.0.1", "7.2.4", &err), -1);
+	cr_assert_str_eq(err.msg, "x.csv:2: label 'a' was measured on redis 7.0.15, this run is on "
+			 "valkey 8.0.1: resume on the same server, or use another --label");
+	/* A changed version is another server too. */
+	cr_assert_eq(rows_check_server(&rows, "a", "redis", "7.0.16", "7.0.16", &err), -1);
+	cr_assert(strstr(err.msg, "this run is on redis 7.0.16:") != NULL, "%s", err.msg);
+	/* An older file's rows: by redis_version, the one fact they hold. */
+	cr_assert_eq(rows_check_server(&rows, "old", "valkey", "8.0.1", "7.2.4", &err), 0);
+	cr_assert_eq(rows_check_server(&rows, "old", "redis", "7.0.15", "7.0.15", &err), -1);
+	cr_assert_str_eq(err.msg, "x.csv:3: label 'old' was measured on a server whose "
+			 "redis_version is 7.2.4, this run is on one whose is 7.0.15: resume on "
+			 "the same server, or use another --label");
+	rows_free(&rows);
+}
+
 static void three_labels(struct rs_rows *rows)
 {
 	const char *labels[] = { "a", "b", "a", "c" };
