@@ -564,8 +564,8 @@ static void run_target_row(const struct rs_config *cfg, const struct run_tgt *g,
 	}
 }
 
-/* Before anything starts or connects: the spawned binaries are
- * redis-server.  Returns 0 or -1 (err of kind RS_E_INPUT, naming the
+/* Before anything starts or connects: the spawned binaries answer as
+ * redis-server does.  Returns 0 or -1 (err of kind RS_E_INPUT, naming the
  * target when there are several). */
 static int run_probe(struct run_job *job, struct rs_err *err)
 {
@@ -577,7 +577,7 @@ static int run_probe(struct run_job *job, struct rs_err *err)
 		if (spawn_probe(g->binary, g->abs, sizeof g->abs, g->version, sizeof g->version,
 				err) < 0)
 			return g->def ? rs_err_prefix(err, "target '%s'", g->label) : -1;
-		rs_log(RS_LOG_DEBUG, "%s: %s is redis-server %s", g->label, g->abs, g->version);
+		rs_log(RS_LOG_DEBUG, "%s: %s is %s", g->label, g->abs, g->version);
 	}
 	return 0;
 }

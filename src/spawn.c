@@ -1,4 +1,5 @@
-/* spawn.c: a private redis-server for the run (and for the tests). */
+/* spawn.c: a private redis-server, or a server like it, for the run (and for
+ * the tests). */
 #include "config.h"
 
 #include <arpa/inet.h>
@@ -515,11 +516,37 @@ static int spawn_version_output(const char *abs, char *buf, size_t size, struct 
 					  "not redis-server", abs) : status;
 }
 
+int spawn_version_parse(const char *out, char *what, size_t size)
+{
+	const char *p = out, *v;
+	size_t n;
+
+	/* Redis's version(): "Redis server v=7.0.15 sha=00000000:0
+	 * malloc=jemalloc-5.3.0 bits=64 build=...".  Its forks keep the line
+	 * and change the first word: "Valkey server v=8.0.1 ..." (valkey-io/
+	 * valkey src/server.c, main()), "KeyDB server v=6.3.4 ..." (Snapchat/
+	 * KeyDB src/server.cpp, version()); Valkey 7.2.5 prints none: "Server
+	 * v=7.2.5 ...".  A fork that keeps the line keeps the options rsweep
+	 * starts it with too. */
+	if (strncmp(p, "Server v=", 9) != 0) {
+		n = strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-");
+		if (n == 0 || p[n] != ' ' || strncmp(p + n + 1, "server v=", 9) != 0)
+			return -1;
+		p += n + 1;
+	}
+	v = p + 9;
+	n = strcspn(v, " \r\n");
+	if (n == 0)
+		return -1;
+	snprintf(what, size, "%.*s", (int)(v + n - out), out);
+	return 0;
+}
+
 int spawn_probe(const char *path, char *abs, size_t abs_size, char *version, size_t version_size,
 		struct rs_err *err)
 {
 	const char *name = path ? path : "redis-server";
-	char out[1024], *v;
+	char out[1024];
 	int status;
 
 	if (spawn_which(name, abs, abs_size) < 0)
@@ -527,20 +554,19 @@ int spawn_probe(const char *path, char *abs, size_t abs_size, char *version, siz
 				   "no such executable file" : "not found on PATH");
 	if ((status = spawn_version_output(abs, out, sizeof out, err)) < 0)
 		return -1;
-	/* "Redis server v=7.0.15 sha=... malloc=jemalloc-5.3.0 bits=64 build=..." */
-	if (strncmp(out, "Redis server v=", 15) != 0 || !WIFEXITED(status) ||
+	if (spawn_version_parse(out, version, version_size) < 0 || !WIFEXITED(status) ||
 	    WEXITSTATUS(status) != 0) {
 		int n = (int)strcspn(out, "\n");
 
 		if (n > 0)
-			return rs_err_setk(err, RS_E_INPUT, "%s is not redis-server: %.*s", abs,
-					   n > 200 ? 200 : n, out);
-		return rs_err_setk(err, RS_E_INPUT, "%s is not redis-server: --version printed "
-				   "nothing and it %s %d", abs, WIFEXITED(status) ? "exited" : "died of signal",
+			return rs_err_setk(err, RS_E_INPUT, "%s is not redis-server or a server like it "
+					   "(valkey-server, keydb-server): its --version printed '%.*s'",
+					   abs, n > 200 ? 200 : n, out);
+		return rs_err_setk(err, RS_E_INPUT, "%s is not redis-server or a server like it "
+				   "(valkey-server, keydb-server): --version printed nothing and it "
+				   "%s %d", abs, WIFEXITED(status) ? "exited" : "died of signal",
 				   WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
 	}
-	v = out + 15;
-	snprintf(version, version_size, "%.*s", (int)strcspn(v, " \n"), v);
 	return 0;
 }
 

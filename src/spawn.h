@@ -1,4 +1,5 @@
-/* spawn.h: start, and always stop, a private redis-server.
+/* spawn.h: start, and always stop, a private redis-server (or valkey-server,
+ * keydb-server: a server that answers --version as redis-server does).
  *
  * The server runs with persistence off, in a private temporary directory
  * (mode 0700), on a UNIX socket there or on a free 127.0.0.1 port (plain or
@@ -42,12 +43,20 @@ struct spawn {
 int spawn_start(struct spawn *s, const char *path, enum spawn_transport transport,
 		const char *const *extra, double timeout, struct rs_err *err);
 /* Before starting anything: find path (NULL: "redis-server" on PATH),
- * its absolute name into abs, and run "path --version" (5 s at most) for
- * its version into version.  Returns 0, or -1 with err of kind RS_E_INPUT
- * when there is no such program or it is not redis-server (its output's
- * first line, or how it ended). */
+ * its absolute name into abs, and run "path --version" (5 s at most):
+ * what it says it is into version (spawn_version_parse).  Returns 0, or
+ * -1 with err of kind RS_E_INPUT when there is no such program or it does
+ * not answer as redis-server does (err quotes its output's first line, or
+ * says how it ended). */
 int spawn_probe(const char *path, char *abs, size_t abs_size, char *version, size_t version_size,
 		struct rs_err *err);
+/* Whether out, a program's --version output, is redis-server's or a
+ * fork's that keeps its line: "[NAME ]server v=VERSION ..." ("Redis
+ * server v=7.0.15 sha=...", "Valkey server v=8.0.1 ...", "KeyDB server
+ * v=6.3.4 ...", Valkey 7.2's "Server v=7.2.5 ...").  Returns 0 with the
+ * line up to the version into what ("Valkey server v=8.0.1", cut to
+ * size), or -1. */
+int spawn_version_parse(const char *out, char *what, size_t size);
 /* Stop the server (SIGTERM, then SIGKILL after 2 s) and remove its files
  * (the certificate and key of a TLS one too).
  * Safe to call twice, or on a spawn that never started. */

@@ -1,5 +1,6 @@
 /* test_target_server.c: which server answers (target_server.h), read from
- * INFO server texts of each kind.
+ * INFO server texts of each kind, and which programs spawn takes for
+ * redis-server (spawn_version_parse).
  *
  * The Redis and Valkey texts were captured here: redis-server 7.0.15 of
  * Debian 12, and valkey-server built from valkey-io/valkey commit
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "spawn.h"
 #include "target_server.h"
 
 /* Captured: redis-cli -s SOCK info server, of redis-server 7.0.15. */
@@ -254,4 +256,49 @@ Test(target_server, long_values_are_cut)
 			    "redis_version:1.0\r\n", &s);
 	cr_assert_eq(strlen(s.name), TARGET_SERVER_STR - 1);
 	cr_assert_str_eq(s.version, "1.0");
+}
+
+/* ---- spawn: what answers --version as redis-server does ---- */
+
+Test(spawn_version, forks_of_redis_server)
+{
+	char what[64];
+
+	cr_assert_eq(spawn_version_parse("Redis server v=7.0.15 sha=00000000:0 malloc=jemalloc-5.3.0 "
+					 "bits=64 build=ae4d7c971a948f0\n", what, sizeof what), 0);
+	cr_assert_str_eq(what, "Redis server v=7.0.15");
+	/* Printed by the valkey-server built here. */
+	cr_assert_eq(spawn_version_parse("Valkey server v=255.255.255 sha=55bbbe09:0 "
+					 "malloc=jemalloc-5.3.0 bits=64 build=9c844d8ee859e4ec\n",
+					 what, sizeof what), 0);
+	cr_assert_str_eq(what, "Valkey server v=255.255.255");
+	/* Snapchat/KeyDB src/server.cpp, version(). */
+	cr_assert_eq(spawn_version_parse("KeyDB server v=6.3.4 sha=7e7e5e57:0 malloc=jemalloc-5.2.1 "
+					 "bits=64 build=8e0b8f8680ec0369\n", what, sizeof what), 0);
+	cr_assert_str_eq(what, "KeyDB server v=6.3.4");
+	/* valkey-io/valkey tag 7.2.5 src/server.c, version(): no name. */
+	cr_assert_eq(spawn_version_parse("Server v=7.2.5 sha=00000000:0 malloc=jemalloc-5.3.0 bits=64 "
+					 "build=1\n", what, sizeof what), 0);
+	cr_assert_str_eq(what, "Server v=7.2.5");
+	/* Cut to size. */
+	cr_assert_eq(spawn_version_parse("Redis server v=7.0.15 sha=0\n", what, 8), 0);
+	cr_assert_str_eq(what, "Redis s");
+}
+
+Test(spawn_version, others_are_refused)
+{
+	static const char *const bad[] = {
+		"",
+		"ls (GNU coreutils) 9.1\n",
+		"dragonfly v1.40.1-f8eca6d0\n",
+		"redis-cli 7.0.15\n",
+		"Redis server v= sha=0\n",
+		"Two words server v=1.0\n",
+		"server v=1.0\n",
+		" Redis server v=7.0.15\n",
+	};
+	char what[64];
+
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		cr_assert_eq(spawn_version_parse(bad[i], what, sizeof what), -1, "%s", bad[i]);
 }

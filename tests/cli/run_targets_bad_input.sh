@@ -34,7 +34,7 @@ bad "target 'b'.*reaches the server of target 'a'.*twice" --force-flush \
 	--target a=unix://"$SOCK" --target b=unix://"$T/alias.sock"
 bad "target 'b'.*$T/none.sock" --target a=spawn: --target b=unix://"$T/none.sock"
 bad "target 'b'.*/bin/false is not redis-server" --target a=spawn: --target b=spawn:/bin/false
-bad "target 'b'.*is not redis-server: .*ls" --target a=spawn: --target b=spawn:/bin/ls
+bad "target 'b'.*is not redis-server or a server like it.*printed 'ls" --target a=spawn: --target b=spawn:/bin/ls
 bad "target 'b'.*not found on PATH" --target a=spawn: --target b=spawn:no-such-redis-server
 bad "target 'a'.*--spawn-args may not set --bind" --target a=spawn: --target b=spawn: \
 	--spawn-args 'a=--bind 0.0.0.0'
