@@ -15,7 +15,7 @@
 #include <sys/types.h>
 
 #include "err.h"
-#include "target.h"
+#include "target_addr.h"
 
 struct conn;
 

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "err.h"
+#include "target_addr.h"
 
 struct target_conn;
 struct conn;
@@ -33,47 +34,6 @@ struct conn;
 /* Seconds without a reply before a command (or a point) fails, when
  * --timeout is 0: run's and agent's default alike. */
 #define TARGET_DEFAULT_TIMEOUT 10
-
-/* TLS on the connection, as redis-cli's options mean it.  Certificates and
- * host names are verified unless insecure is set. */
-struct target_tls {
-	int on;                   /* --tls, or a rediss:// URI */
-	int insecure;             /* --insecure: no verification at all */
-	const char *sni;          /* server name to send and verify (NULL: host) */
-	const char *cacert;       /* PEM file of trusted CAs (NULL: the system's) */
-	const char *cacertdir;    /* directory of trusted CAs */
-	const char *cert;         /* client certificate, PEM */
-	const char *key;          /* its private key, PEM */
-	const char *ciphers;      /* TLS 1.2 and below */
-	const char *ciphersuites; /* TLS 1.3 */
-};
-
-struct target {
-	const char *host;
-	unsigned port;
-	const char *socket;       /* non-NULL: UNIX socket */
-	const char *user;
-	const char *password;     /* never printed */
-	unsigned dbnum;
-	struct target_tls tls;
-	double connect_timeout;   /* seconds */
-	double timeout;           /* seconds a command may take, send to end of reply */
-	/* Set by a signal handler to stop (NULL: never).  A command that is
-	 * waiting when it goes from 0 to non-zero fails with "interrupted"
-	 * within 100 ms; one begun after it was set (the flush on the way
-	 * out) still runs, within t->timeout. */
-	volatile sig_atomic_t *stop;
-	char desc[160];           /* "unix:/path" or "host:port", for messages */
-	char row_desc[128];       /* for the CSV's target column: desc, or what a
-				   * spawned server is ("" : desc) */
-};
-
-/* Whether the server runs on this machine as far as the address tells: a
- * UNIX socket, localhost or a loopback address. */
-int target_is_local(const struct target *t);
-
-/* Fill t->desc from the address. */
-void target_describe(struct target *t);
 
 /* Open the control connection (conn_open: TCP, UNIX or TLS, within
  * t->connect_timeout), AUTH and SELECT done.  On failure err reads
