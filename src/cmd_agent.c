@@ -12,12 +12,12 @@
 #include "targets.h"
 #include "xalloc.h"
 
-static volatile sig_atomic_t agent_stop;
+static volatile sig_atomic_t cmd_agent_stop;
 
-static void agent_on_signal(int sig)
+static void cmd_agent_on_signal(int sig)
 {
 	(void)sig;
-	agent_stop = 1;
+	cmd_agent_stop = 1;
 }
 
 int cmd_agent(struct rs_config *cfg, struct rs_err *err)
@@ -60,11 +60,11 @@ int cmd_agent(struct rs_config *cfg, struct rs_err *err)
 	ac.connect_timeout = cfg->connect_timeout;
 	cmd_tls_settings(cfg, &ac.tls);
 	ac.password = targets_env_password();
-	ac.stop = &agent_stop;
+	ac.stop = &cmd_agent_stop;
 	ac.allow = cfg->allow_target.v;
 	ac.nallow = cfg->allow_target.n;
 	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = agent_on_signal;
+	sa.sa_handler = cmd_agent_on_signal;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

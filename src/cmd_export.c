@@ -15,8 +15,8 @@
 #include "outfile.h"
 
 /* The format's text of rows into fp.  Returns 0 or -1 (err set). */
-static int export_emit(FILE *fp, const struct rs_config *cfg, const struct rs_rows *rows,
-		       const struct latency_set *ls, struct rs_err *err)
+static int cmd_export_emit(FILE *fp, const struct rs_config *cfg, const struct rs_rows *rows,
+			   const struct latency_set *ls, struct rs_err *err)
 {
 	int rc;
 
@@ -62,9 +62,9 @@ int cmd_export(struct rs_config *cfg, struct rs_err *err)
 	if (rc < 0) {
 		rs_err_as(err, RS_E_INPUT);
 	} else if (cfg->output == NULL || strcmp(cfg->output, "-") == 0) {
-		rc = export_emit(stdout, cfg, &rows, &ls, err);
+		rc = cmd_export_emit(stdout, cfg, &rows, &ls, err);
 	} else if ((rc = outfile_open(&o, cfg->output, err)) == 0) {
-		if ((rc = export_emit(o.fp, cfg, &rows, &ls, err)) < 0)
+		if ((rc = cmd_export_emit(o.fp, cfg, &rows, &ls, err)) < 0)
 			outfile_abort(&o);
 		else
 			rc = outfile_commit(&o, err);

@@ -26,7 +26,7 @@
 #define IMPORT_MAX_INPUT ((size_t)256 << 20)
 
 /* The label when none is given: the input's base name without extension. */
-static int import_default_label(const char *path, char *out, size_t size, struct rs_err *err)
+static int cmd_import_default_label(const char *path, char *out, size_t size, struct rs_err *err)
 {
 	const char *base = strrchr(path, '/'), *dot;
 	size_t n;
@@ -47,9 +47,9 @@ static int import_default_label(const char *path, char *out, size_t size, struct
  * a contradiction, or several runs of unknown depth fail (err says which).
  * *guessed is set when the one run's depth is unknown and taken as 1,
  * *shown to the number of runs whose depth the capture showed. */
-static int import_depths(const struct import_result *res, const struct rs_config *cfg,
-			 const char *path, unsigned *depth, int *guessed, size_t *shown,
-			 struct rs_err *err)
+static int cmd_import_depths(const struct import_result *res, const struct rs_config *cfg,
+			     const char *path, unsigned *depth, int *guessed, size_t *shown,
+			     struct rs_err *err)
 {
 	int given = opts_given(cfg, "pipeline");
 	size_t nlist = cfg->pipeline.n;
@@ -88,9 +88,9 @@ static int import_depths(const struct import_result *res, const struct rs_config
 /* A figure of a point: what the capture shows (the point's own block,
  * else its run's command line), else the option if given, else unknown
  * (-1).  An option that contradicts the capture fails. */
-static int import_figure(int64_t point, int64_t run, const struct rs_config *cfg,
-			 const char *opt, char letter, uint64_t value, const char *path,
-			 unsigned line, int64_t *out, struct rs_err *err)
+static int cmd_import_figure(int64_t point, int64_t run, const struct rs_config *cfg,
+			     const char *opt, char letter, uint64_t value, const char *path,
+			     unsigned line, int64_t *out, struct rs_err *err)
 {
 	int64_t shown = point >= 0 ? point : run;
 
@@ -106,9 +106,9 @@ static int import_figure(int64_t point, int64_t run, const struct rs_config *cfg
  * second) fails the import with path:line, or with skip_bad is named and
  * left out.  Returns a malloc'd buffer and the number of rows in *nrows, or
  * NULL (err set). */
-static char *import_rows(const struct import_result *res, const struct rs_config *cfg,
-			 const char *path, const char *label, const unsigned *depth, size_t *lenp,
-			 size_t *nrows, struct rs_err *err)
+static char *cmd_import_rows(const struct import_result *res, const struct rs_config *cfg,
+			     const char *path, const char *label, const unsigned *depth,
+			     size_t *lenp, size_t *nrows, struct rs_err *err)
 {
 	size_t cap = 4096 + res->n * 1024, len = strlen(csv_header());
 	char *out = xmalloc(cap);
@@ -140,12 +140,12 @@ static char *import_rows(const struct import_result *res, const struct rs_config
 		xstrlcpy(r.label, label, sizeof r.label);
 		xstrlcpy(r.test, p->test, sizeof r.test);
 		r.pipeline = depth[p->run];
-		if (import_figure(p->clients, run->clients, cfg, "clients", 'c', cfg->clients, path,
-				  p->line, &r.clients, err) < 0 ||
-		    import_figure(p->requests, run->requests, cfg, "requests", 'n', cfg->requests,
-				  path, p->line, &r.requests, err) < 0 ||
-		    import_figure(p->data_size, run->data_size, cfg, "data-size", 'd',
-				  cfg->data_size, path, p->line, &r.data_size, err) < 0)
+		if (cmd_import_figure(p->clients, run->clients, cfg, "clients", 'c', cfg->clients,
+				      path, p->line, &r.clients, err) < 0 ||
+		    cmd_import_figure(p->requests, run->requests, cfg, "requests", 'n',
+				      cfg->requests, path, p->line, &r.requests, err) < 0 ||
+		    cmd_import_figure(p->data_size, run->data_size, cfg, "data-size", 'd',
+				      cfg->data_size, path, p->line, &r.data_size, err) < 0)
 			goto fail;
 		r.repeat = repeat;
 		r.rps = p->rps;
@@ -200,7 +200,7 @@ fail:
  * Not depths_format: that wants them ascending and writes ranges, and the
  * runs' order is what this line reports.  A list too long ends in ",...",
  * after a whole depth, never in a number cut short. */
-static void import_depth_list(const unsigned *depth, size_t n, char *buf, size_t size)
+static void cmd_import_depth_list(const unsigned *depth, size_t n, char *buf, size_t size)
 {
 	struct sbuf b;
 
@@ -222,7 +222,7 @@ static void import_depth_list(const unsigned *depth, size_t n, char *buf, size_t
 
 /* The label, checked as the CSV's readers will check it, before any input
  * is read: a line break or a tab would break the file's readers. */
-static int import_check_label(const char *label, int given, struct rs_err *err)
+static int cmd_import_check_label(const char *label, int given, struct rs_err *err)
 {
 	struct rs_row r;
 	struct rs_err e;
@@ -240,7 +240,8 @@ static int import_check_label(const char *label, int given, struct rs_err *err)
 }
 
 /* Write buf to path whole or not at all (outfile.h). */
-static int import_write_atomic(const char *path, const char *buf, size_t len, struct rs_err *err)
+static int cmd_import_write_atomic(const char *path, const char *buf, size_t len,
+				   struct rs_err *err)
 {
 	struct outfile o;
 
@@ -255,7 +256,7 @@ static int import_write_atomic(const char *path, const char *buf, size_t len, st
 }
 
 /* Whether anything is at path's sidecar name (a link too). */
-static int import_has_sidecar(const char *path)
+static int cmd_import_has_sidecar(const char *path)
 {
 	struct stat st;
 	char *side = xmalloc(strlen(path) + sizeof HISTFILE_SUFFIX);
@@ -272,8 +273,8 @@ static int import_has_sidecar(const char *path)
  * RS_E_REFUSED for a file that holds something, or one beside a histogram
  * sidecar (histfile.h), which readers would take for the new rows'; else
  * a failure to write. */
-static int import_output(const struct rs_config *cfg, const char *buf, size_t len,
-			 struct rs_err *err)
+static int cmd_import_output(const struct rs_config *cfg, const char *buf, size_t len,
+			     struct rs_err *err)
 {
 	struct stat st;
 
@@ -287,18 +288,18 @@ static int import_output(const struct rs_config *cfg, const char *buf, size_t le
 				   "to replace it)", cfg->output);
 	/* Imported rows have no histograms: a sidecar left there is another
 	 * run's, and removing it could lose the only copy of it. */
-	if (import_has_sidecar(cfg->output))
+	if (cmd_import_has_sidecar(cfg->output))
 		return rs_err_setk(err, RS_E_REFUSED, "%s%s holds the latency histograms of "
 				   "another run's rows, which would be read as the imported rows': "
 				   "move it away, or import to another file", cfg->output,
 				   HISTFILE_SUFFIX);
-	return import_write_atomic(cfg->output, buf, len, err);
+	return cmd_import_write_atomic(cfg->output, buf, len, err);
 }
 
 /* The label of the rows: --label, or the input's name.  Returns 0 or -1
  * (RS_E_USAGE: none can be made; RS_E_INPUT: one the CSV cannot hold). */
-static int import_label(const struct rs_config *cfg, const char *path, char *label,
-			size_t size, struct rs_err *err)
+static int cmd_import_label(const struct rs_config *cfg, const char *path, char *label,
+			    size_t size, struct rs_err *err)
 {
 	if (cfg->label) {
 		if (xstrlcpy(label, cfg->label, size) < 0)
@@ -306,19 +307,19 @@ static int import_label(const struct rs_config *cfg, const char *path, char *lab
 					   (int)size - 1);
 	} else if (strcmp(path, "-") == 0) {
 		return rs_err_setk(err, RS_E_USAGE, "reading standard input: give --label");
-	} else if (import_default_label(path, label, size, err) < 0) {
+	} else if (cmd_import_default_label(path, label, size, err) < 0) {
 		return rs_err_as(err, RS_E_USAGE);
 	}
-	if (import_check_label(label, cfg->label != NULL, err) < 0)
+	if (cmd_import_check_label(label, cfg->label != NULL, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);
 	return 0;
 }
 
 /* What the import assumed, passed over and made, on stderr (-q: only what
- * was skipped, which import_rows and cmd_import always name). */
-static void import_summary(const struct rs_config *cfg, const struct import_result *res,
-			   const char *path, const char *label, const unsigned *depth,
-			   size_t nrows, int guessed, size_t shown)
+ * was skipped, which cmd_import_rows and cmd_import always name). */
+static void cmd_import_summary(const struct rs_config *cfg, const struct import_result *res,
+			       const char *path, const char *label, const unsigned *depth,
+			       size_t nrows, int guessed, size_t shown)
 {
 	static const char *const kind_names[] = { "", "redis-benchmark --csv", "redis-benchmark -q",
 						  "redis-benchmark default" };
@@ -342,7 +343,7 @@ static void import_summary(const struct rs_config *cfg, const struct import_resu
 		rs_log(RS_LOG_INFO, "%s: skipped %zu line%s that %s not results (the first, line %u: "
 		       "'%s')", path, res->nskipped, res->nskipped == 1 ? "" : "s",
 		       res->nskipped == 1 ? "is" : "are", res->skip_line, res->skip_text);
-	import_depth_list(depth, res->nruns, depths, sizeof depths);
+	cmd_import_depth_list(depth, res->nruns, depths, sizeof depths);
 	rs_log(RS_LOG_INFO, "%zu rows from %s (%s output, %zu run%s), label '%s', P=%s%s%s%s",
 	       nrows, path, kind_names[res->kind], res->nruns, res->nruns == 1 ? "" : "s", label,
 	       depths, cfg->output ? " -> " : "", cfg->output ? cfg->output : "",
@@ -362,7 +363,7 @@ int cmd_import(struct rs_config *cfg, struct rs_err *err)
 		return rs_err_setk(err, RS_E_USAGE, "give one input FILE (or - for standard input), "
 				   "not %d", cfg->nargs);
 	path = cfg->args[0];
-	if (import_label(cfg, path, label, sizeof label, err) < 0)
+	if (cmd_import_label(cfg, path, label, sizeof label, err) < 0)
 		return -1;
 	/* An input that cannot be read is bad input, as a CSV is to report. */
 	if (csv_slurp_bytes(path, IMPORT_MAX_INPUT, &in, &inlen, err) < 0)
@@ -377,17 +378,17 @@ int cmd_import(struct rs_config *cfg, struct rs_err *err)
 	for (size_t i = 0; i < res.nbad; i++)
 		rs_log(RS_LOG_INFO, "%s:%u: skipped: %s", path, res.bad[i].line, res.bad[i].reason);
 	depth = xcalloc(res.nruns, sizeof *depth);
-	if (import_depths(&res, cfg, path, depth, &guessed, &shown, err) < 0) {
+	if (cmd_import_depths(&res, cfg, path, depth, &guessed, &shown, err) < 0) {
 		rs_err_as(err, RS_E_INPUT);
 		goto out_res;
 	}
-	out = import_rows(&res, cfg, path, label, depth, &outlen, &nrows, err);
+	out = cmd_import_rows(&res, cfg, path, label, depth, &outlen, &nrows, err);
 	if (out == NULL) {
 		rs_err_as(err, RS_E_INPUT);
 		goto out_res;
 	}
-	if ((rc = import_output(cfg, out, outlen, err)) == 0)
-		import_summary(cfg, &res, path, label, depth, nrows, guessed, shown);
+	if ((rc = cmd_import_output(cfg, out, outlen, err)) == 0)
+		cmd_import_summary(cfg, &res, path, label, depth, nrows, guessed, shown);
 out_res:
 	import_result_free(&res);
 out:

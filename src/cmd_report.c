@@ -21,7 +21,7 @@
 
 /* Keep the rows whose test --tests selects (series_tests_pick: every item
  * must select something, so that a typo does not silently drop a test). */
-static int report_filter_tests(struct rs_rows *rows, const char *list, struct rs_err *err)
+static int cmd_report_filter_tests(struct rs_rows *rows, const char *list, struct rs_err *err)
 {
 	struct strtab names = { 0 };
 	uint32_t *id = xcalloc(rows->n ? rows->n : 1, sizeof *id);
@@ -55,16 +55,16 @@ static int report_filter_tests(struct rs_rows *rows, const char *list, struct rs
 }
 
 /* The budget's picks, for report_json's hook. */
-struct report_budget {
+struct cmd_report_budget {
 	const struct budget_pick *picks;
 	size_t n;
 	const char *metric;
 	double budget_ms;
 };
 
-static void report_budget_json(FILE *fp, void *ud)
+static void cmd_report_budget_json(FILE *fp, void *ud)
 {
-	const struct report_budget *b = ud;
+	const struct cmd_report_budget *b = ud;
 
 	budget_write_json(fp, b->picks, b->n, b->metric, b->budget_ms);
 }
@@ -73,11 +73,12 @@ static void report_budget_json(FILE *fp, void *ud)
  * text or markdown report, inside the json one, and in place of the csv
  * one (a CSV holds one table).  Returns 0 or -1 (err set: a failure to
  * write). */
-static int report_emit(FILE *fp, const struct rs_config *cfg, const struct analysis_result *res,
-		       struct report_opts *ro, const struct budget_pick *picks, size_t n,
-		       double budget_ms, struct rs_err *err)
+static int cmd_report_emit(FILE *fp, const struct rs_config *cfg, const struct analysis_result *res,
+			   struct report_opts *ro, const struct budget_pick *picks, size_t n,
+			   double budget_ms, struct rs_err *err)
 {
-	struct report_budget b = { picks, n, budget_metric_names[cfg->budget_metric], budget_ms };
+	struct cmd_report_budget b = { picks, n, budget_metric_names[cfg->budget_metric],
+				       budget_ms };
 
 	if (picks != NULL && cfg->format == FORMAT_CSV) {
 		budget_write_csv(fp, picks, n, b.metric, budget_ms);
@@ -86,7 +87,7 @@ static int report_emit(FILE *fp, const struct rs_config *cfg, const struct analy
 		return 0;
 	}
 	if (picks != NULL && cfg->format == FORMAT_JSON) {
-		ro->json_more = report_budget_json;
+		ro->json_more = cmd_report_budget_json;
 		ro->json_ud = &b;
 	}
 	if (report_write(fp, res, ro, err) < 0)
@@ -98,9 +99,9 @@ static int report_emit(FILE *fp, const struct rs_config *cfg, const struct analy
 
 /* Write the report (and the budget's table) to stdout or -o, whole or not
  * at all.  Returns 0 or -1 (err set: a failure to write). */
-static int report_output(const struct rs_config *cfg, const struct analysis_result *res,
-			 const struct rs_rows *rows, const struct budget_pick *picks, size_t n,
-			 double budget_ms, struct rs_err *err)
+static int cmd_report_output(const struct rs_config *cfg, const struct analysis_result *res,
+			     const struct rs_rows *rows, const struct budget_pick *picks, size_t n,
+			     double budget_ms, struct rs_err *err)
 {
 	struct report_opts ro = { 0 };
 	struct outfile o;
@@ -112,11 +113,11 @@ static int report_output(const struct rs_config *cfg, const struct analysis_resu
 	ro.knee = cfg->knee;
 	ro.cv_limit = cfg->cv_limit;
 	if (cfg->output == NULL || strcmp(cfg->output, "-") == 0)
-		return report_emit(stdout, cfg, res, &ro, picks, n, budget_ms, err);
+		return cmd_report_emit(stdout, cfg, res, &ro, picks, n, budget_ms, err);
 	/* A report file is written whole or not at all, like charts and imports. */
 	if (outfile_open(&o, cfg->output, err) < 0)
 		return -1;
-	if (report_emit(o.fp, cfg, res, &ro, picks, n, budget_ms, err) < 0) {
+	if (cmd_report_emit(o.fp, cfg, res, &ro, picks, n, budget_ms, err) < 0) {
 		outfile_abort(&o);
 		return rs_err_prefix(err, "%s", cfg->output);
 	}
@@ -127,8 +128,8 @@ static int report_output(const struct rs_config *cfg, const struct analysis_resu
  * --relabel changes the labels their sidecars know them by), relabelled
  * and narrowed to --tests and --depths.  Returns 0 or -1 (err set; the
  * caller makes it bad input). */
-static int report_rows(const struct rs_config *cfg, struct rs_rows *rows, struct latency_set *ls,
-		       struct rs_err *err)
+static int cmd_report_rows(const struct rs_config *cfg, struct rs_rows *rows,
+			   struct latency_set *ls, struct rs_err *err)
 {
 	for (int i = 0; i < cfg->nargs; i++) {
 		struct csv_info info;
@@ -146,7 +147,7 @@ static int report_rows(const struct rs_config *cfg, struct rs_rows *rows, struct
 		return -1;
 	if (cfg->relabel && rows_relabel(rows, cfg->relabel, err) < 0)
 		return -1;
-	if (cfg->tests && report_filter_tests(rows, cfg->tests, err) < 0)
+	if (cfg->tests && cmd_report_filter_tests(rows, cfg->tests, err) < 0)
 		return -1;
 	if (opts_given(cfg, "depths") && series_keep_depths(rows, &cfg->depths, err) < 0)
 		return -1;
@@ -156,8 +157,8 @@ static int report_rows(const struct rs_config *cfg, struct rs_rows *rows, struct
 /* Step two: the series of rps, and of average latency from the rows that
  * carry it (an imported 2-column redis-benchmark CSV has none).  Returns
  * 0 or -1 (err set). */
-static int report_series(const struct rs_rows *rows, struct series_set *rps,
-			 struct series_set *avg, struct rs_err *err)
+static int cmd_report_series(const struct rs_rows *rows, struct series_set *rps,
+			     struct series_set *avg, struct rs_err *err)
 {
 	size_t nsingle = 0;
 
@@ -206,9 +207,9 @@ int cmd_report(struct rs_config *cfg, struct rs_err *err)
 	ao.depth = (unsigned)cfg->depth;
 	/* Only json prints an interval per depth. */
 	ao.per_depth_ci = cfg->format == FORMAT_JSON;
-	rc = report_rows(cfg, &rows, &ls, err);
+	rc = cmd_report_rows(cfg, &rows, &ls, err);
 	if (rc == 0)
-		rc = report_series(&rows, &rps, &avg, err);
+		rc = cmd_report_series(&rows, &rps, &avg, err);
 	if (rc == 0)
 		rc = analysis_run(&rps, avg.n ? &avg : NULL, &ao, &res, err);
 	if (rc == 0 && cfg->latency_budget != NULL) {
@@ -226,7 +227,7 @@ int cmd_report(struct rs_config *cfg, struct rs_err *err)
 	if (rc < 0)
 		rs_err_as(err, RS_E_INPUT);
 	else
-		rc = report_output(cfg, &res, &rows, picks, rps.n, budget_ms, err);
+		rc = cmd_report_output(cfg, &res, &rows, picks, rps.n, budget_ms, err);
 	free(picks);
 	latency_points_free(&lp);
 	latency_free(&ls);
