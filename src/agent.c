@@ -194,19 +194,15 @@ static int agent_target(const struct agent *a, const struct agentmsg_point *p,
 		return rs_err_set(err, "target %.128s is not allowed to this agent (its "
 				  "--allow-target): nothing sent to it", p->target);
 	memset(t, 0, sizeof *t);
-	t->socket = d->kind == TARGETS_UNIX ? d->path : NULL;
-	t->host = d->host;
-	t->port = d->port;
-	t->dbnum = d->has_db ? d->dbnum : 0;
-	t->user = d->user;
+	/* agentmsg_target_ok refused a password in the URI: the agent's own
+	 * is the one sent. */
 	t->password = a->cfg->password;
+	if (d->tls)
+		t->tls = a->cfg->tls;
+	targets_apply(d, t);
 	t->connect_timeout = a->cfg->connect_timeout;
 	t->timeout = p->timeout;
 	t->stop = a->cfg->stop;
-	if (d->tls) {
-		t->tls = a->cfg->tls;
-		t->tls.on = 1;
-	}
 	target_describe(t);
 	return 0;
 }

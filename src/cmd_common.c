@@ -71,18 +71,11 @@ int cmd_agent_control(const struct rs_config *cfg, struct targets_def *d, struct
 	snprintf(spec, sizeof spec, "control=%s", cfg->control);
 	if (targets_parse_one(spec, d, err) < 0)
 		return rs_err_as(err, RS_E_USAGE);
-	t->socket = d->kind == TARGETS_UNIX ? d->path : NULL;
-	t->host = d->host;
-	t->port = d->port;
-	t->dbnum = d->has_db ? d->dbnum : 0;
-	t->user = d->user;
-	t->password = d->password;
+	targets_apply(d, t);
 	t->connect_timeout = cfg->connect_timeout;
 	t->timeout = cfg->timeout > 0 ? cfg->timeout : TARGET_DEFAULT_TIMEOUT;
-	if (d->tls) {
-		t->tls.on = 1;
+	if (t->tls.on)
 		cmd_tls_settings(cfg, &t->tls);
-	}
 	target_describe(t);
 	return 0;
 }

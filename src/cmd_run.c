@@ -592,10 +592,11 @@ static int run_target(const struct rs_config *cfg, double timeout, struct run_tg
 	t->connect_timeout = cfg->connect_timeout;
 	t->timeout = timeout;
 	t->stop = &run_stop;
-	t->dbnum = d && d->has_db ? d->dbnum : (unsigned)cfg->dbnum;
-	t->user = d && d->user ? d->user : cfg->user;
-	t->password = d && d->password ? d->password :
-		      cfg->password ? cfg->password : targets_env_password();
+	t->dbnum = (unsigned)cfg->dbnum;
+	t->user = cfg->user;
+	t->password = cfg->password ? cfg->password : targets_env_password();
+	if (d != NULL)
+		targets_apply(d, t);
 	if (t->password != NULL && *t->password == '\0')
 		t->password = NULL;
 	if (g->spawned) {
@@ -615,12 +616,7 @@ static int run_target(const struct rs_config *cfg, double timeout, struct run_tg
 			rs_log(RS_LOG_DEBUG, "%s: TLS on 127.0.0.1:%u, trusting %s", g->label,
 			       g->sp.port, g->sp.cafile);
 		}
-	} else if (d != NULL) {
-		t->socket = d->kind == TARGETS_UNIX ? d->path : NULL;
-		t->host = d->host;
-		t->port = d->port;
-		t->tls.on = d->tls;
-	} else {
+	} else if (d == NULL) {
 		t->socket = cfg->socket;
 		t->host = cfg->host;
 		t->port = (unsigned)cfg->port;

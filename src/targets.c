@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "num.h"
+#include "target.h"
 #include "targets.h"
 #include "xalloc.h"
 
@@ -450,6 +451,22 @@ void targets_blank_password(char *spec)
 	c = memchr(uri, ':', (size_t)(at - uri));
 	for (char *p = c ? c + 1 : uri; p < at; p++)
 		*p = '*';
+}
+
+void targets_apply(const struct targets_def *d, struct target *t)
+{
+	if (!targets_spawned(d->kind)) {
+		t->socket = d->kind == TARGETS_UNIX ? d->path : NULL;
+		t->host = d->host;
+		t->port = d->port;
+		t->tls.on = d->tls;
+	}
+	if (d->has_db)
+		t->dbnum = d->dbnum;
+	if (d->user != NULL)
+		t->user = d->user;
+	if (d->password != NULL)
+		t->password = d->password;
 }
 
 const char *targets_env_password(void)

@@ -84,6 +84,18 @@ void targets_blank_password(char *spec);
 void targets_def_free(struct targets_def *d);
 void targets_free(struct targets *ts);
 
+struct target;
+/* Point t at the server d names: for unix://, redis:// and rediss:// its
+ * socket, or host and port, and TLS on or off (the other TLS settings are
+ * the caller's: the options'); for a spawned kind the address is left to
+ * the caller, who knows it once the server runs (spawn.h).  The database,
+ * user and password d gives replace t's; where d gives none, t keeps its
+ * own (the caller's defaults: --dbnum, --user, REDISCLI_AUTH).  The one
+ * place a definition becomes a struct target's address.  t's strings
+ * point into d, which must outlive it; nothing is described (call
+ * target_describe after). */
+void targets_apply(const struct targets_def *d, struct target *t);
+
 /* The password from the environment, as redis-cli takes it: REDISCLI_AUTH,
  * an empty one meaning none (NULL). */
 const char *targets_env_password(void);

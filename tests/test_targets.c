@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "target.h"
 #include "targets.h"
 
 /* Parse one spec that must fail; returns the message. */
@@ -262,4 +263,55 @@ Test(targets, every_scheme_is_blanked)
 	cr_assert_str_eq(b, "rediss://bob:*******@h");
 	cr_assert_str_eq(c, "ftp://:*******@x");
 	cr_assert_str_eq(d, "unix:///tmp/a@b");
+}
+
+/* A definition into a struct target: the URI's address and what it gives,
+ * the caller's defaults where it gives nothing, and a spawned kind's
+ * address left to the caller. */
+Test(targets, apply_to_target)
+{
+	struct targets_def d;
+	struct target t;
+	struct rs_err err;
+
+	cr_assert_eq(targets_parse_one("a=rediss://bob:pw@h.example:7000/3", &d, &err), 0, "%s",
+		     err.msg);
+	memset(&t, 0, sizeof t);
+	t.dbnum = 9;
+	t.user = "default-user";
+	t.password = "default-pw";
+	t.tls.cacert = "ca.pem";
+	targets_apply(&d, &t);
+	cr_assert_null(t.socket);
+	cr_assert_str_eq(t.host, "h.example");
+	cr_assert_eq(t.port, 7000);
+	cr_assert_eq(t.dbnum, 3);
+	cr_assert_str_eq(t.user, "bob");
+	cr_assert_str_eq(t.password, "pw");
+	cr_assert_eq(t.tls.on, 1);
+	cr_assert_str_eq(t.tls.cacert, "ca.pem", "the other TLS settings are the caller's");
+	targets_def_free(&d);
+
+	cr_assert_eq(targets_parse_one("b=unix:///run/r.sock", &d, &err), 0, "%s", err.msg);
+	memset(&t, 0, sizeof t);
+	t.dbnum = 9;
+	t.user = "default-user";
+	t.password = "default-pw";
+	t.tls.on = 1;
+	targets_apply(&d, &t);
+	cr_assert_str_eq(t.socket, "/run/r.sock");
+	cr_assert_eq(t.tls.on, 0);
+	cr_assert_eq(t.dbnum, 9, "no /db in the URI: the caller's database");
+	cr_assert_str_eq(t.user, "default-user");
+	cr_assert_str_eq(t.password, "default-pw");
+	targets_def_free(&d);
+
+	cr_assert_eq(targets_parse_one("c=spawn+tcp:", &d, &err), 0, "%s", err.msg);
+	memset(&t, 0, sizeof t);
+	t.host = "127.0.0.1";
+	t.port = 41000;
+	targets_apply(&d, &t);
+	cr_assert_str_eq(t.host, "127.0.0.1", "a spawned server's address is the caller's");
+	cr_assert_eq(t.port, 41000);
+	targets_def_free(&d);
 }
