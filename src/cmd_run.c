@@ -156,23 +156,17 @@ static int run_apply_sweep_file(struct rs_config *cfg, struct rs_err *err)
 	return 0;
 }
 
-/* The TLS options: --tls for -h and -p (a --target says rediss://), and
- * the others only where TLS is on, since silently ignoring a --cacert
- * would measure a connection the user did not ask for.  Returns 0 or -1
- * (usage). */
+/* The TLS rules the rule table cannot say, since whether TLS is on
+ * depends on the targets' URIs (a rediss:// one turns it on): the TLS
+ * options only where TLS is on, since silently ignoring a --cacert would
+ * measure a connection the user did not ask for; --sni for one server
+ * only; then the files they name.  Returns 0 or -1. */
 static int run_check_tls(const struct rs_config *cfg, struct rs_err *err)
 {
 	static const char *const opt[] = { "sni", "cacert", "cacertdir", "cert", "key", "insecure",
 					   "tls-ciphers", "tls-ciphersuites" };
 	int on = cfg->tls;
 
-	if (cfg->tls && cfg->target.n > 0)
-		return rs_err_set(err, "--tls is for -h and -p: a --target says rediss://HOST:PORT");
-	if (cfg->tls && cfg->spawn)
-		return rs_err_set(err, "--tls with --spawn: say --spawn-tls (a spawned TLS server is "
-				  "trusted by its own certificate)");
-	if (cfg->tls && opts_given(cfg, "socket"))
-		return rs_err_set(err, "--tls is for TCP (-h, -p), not a UNIX socket (-s)");
 	for (size_t i = 0; i < cfg->target.n; i++) {
 		const char *eq = strchr(cfg->target.v[i], '=');
 
@@ -188,23 +182,42 @@ static int run_check_tls(const struct rs_config *cfg, struct rs_err *err)
 		if (opts_given(cfg, opt[i]) && !on)
 			return rs_err_set(err, "--%s is a TLS option: add --tls (or a rediss:// target)",
 					  opt[i]);
-	if (cfg->key != NULL && cfg->cert == NULL)
-		return rs_err_set(err, "--key goes with --cert");
 	return cmd_tls_files_check(cfg, err);
 }
 
-/* Checks that need more than one option; all before anything is touched. */
-static int run_check(struct rs_config *cfg, struct rs_err *err)
+/* Where the sweep file and the command line both speak, the command line
+ * wins: its -n or --duration, and its -h, -p, -s or --spawn over the
+ * file's targets.  Both in one place is a contradiction.  Returns 0 or -1
+ * (usage). */
+static int run_settle(struct rs_config *cfg, struct rs_err *err)
 {
 	if (opts_given(cfg, "requests") && cfg->duration > 0) {
 		enum opt_origin n = opts_origin(cfg, "requests"), d = opts_origin(cfg, "duration");
 
-		/* The command line wins over the sweep file, in this as in all. */
 		if (n == d)
 			return rs_err_set(err, "-n and --duration exclude each other");
 		if (n == ORIGIN_ARGV)
 			cfg->duration = 0;
 	}
+	if (opts_origin(cfg, "target") == ORIGIN_FILE &&
+	    (opts_origin(cfg, "socket") == ORIGIN_ARGV || opts_origin(cfg, "host") == ORIGIN_ARGV ||
+	     opts_origin(cfg, "port") == ORIGIN_ARGV || opts_origin(cfg, "spawn") == ORIGIN_ARGV)) {
+		for (size_t i = 0; i < cfg->target.n; i++)
+			free(cfg->target.v[i]);
+		cfg->target.n = 0;
+	}
+	return 0;
+}
+
+/* Checks that need more than one option, all before anything is touched:
+ * first which values stand, then each value on its own, then the rules
+ * between two options (opts_rules.c), then those a row cannot say: numbers
+ * against numbers, --mode's value, TLS on by a URI's scheme, files on
+ * disk. */
+static int run_check(struct rs_config *cfg, struct rs_err *err)
+{
+	if (run_settle(cfg, err) < 0)
+		return -1;
 	if (cfg->timeout > 0 && cfg->timeout < 0.001)
 		return rs_err_set(err, "--timeout %g is below 1 ms (0 means the default)", cfg->timeout);
 	if (cfg->label != NULL) {
@@ -214,88 +227,22 @@ static int run_check(struct rs_config *cfg, struct rs_err *err)
 			if ((unsigned char)*c < 0x20 || *c == 0x7f)
 				return rs_err_set(err, "--label holds a control character");
 	}
-	if (cfg->threads > cfg->clients)
-		return rs_err_set(err, "--threads %llu is more than -c %llu connections",
-				  (unsigned long long)cfg->threads, (unsigned long long)cfg->clients);
-	if (cfg->cluster && (cfg->spawn || opts_given(cfg, "socket") || cfg->target.n > 1 ||
-			     cfg->rate != NULL || cfg->dbnum != 0))
-		return rs_err_set(err, "--cluster takes one node's TCP address (-h/-p or a --target "
-				  "redis:// URI), closed loop, database 0: drop %s",
-				  cfg->spawn ? "--spawn" : opts_given(cfg, "socket") ? "-s" :
-				  cfg->target.n > 1 ? "the other --target" : cfg->rate != NULL ? "--rate" :
-				  "--dbnum");
-	if (cfg->spawn && (opts_given(cfg, "socket") || opts_given(cfg, "host") ||
-			   opts_given(cfg, "port")))
-		return rs_err_set(err, "--spawn starts its own server: drop -h, -p and -s");
-	if (cfg->spawn_tcp && !cfg->spawn && cfg->target.n == 0)
-		return rs_err_set(err, "--spawn-tcp goes with --spawn");
-	if (cfg->spawn_tcp && cfg->target.n > 0)
-		return rs_err_set(err, "--spawn-tcp goes with --spawn: a target says spawn+tcp:");
-	if (cfg->spawn_tls && !cfg->spawn && cfg->target.n == 0)
-		return rs_err_set(err, "--spawn-tls goes with --spawn");
-	if (cfg->spawn_tls && cfg->target.n > 0)
-		return rs_err_set(err, "--spawn-tls goes with --spawn: a target says spawn+tls:");
-	if (cfg->spawn_tls && cfg->spawn_tcp)
-		return rs_err_set(err, "--spawn-tcp and --spawn-tls exclude each other (TLS is "
-				  "on TCP)");
-	if (cfg->target.n > 0) {
-		/* The command line wins over the sweep file: its -h, -p, -s or
-		 * --spawn replace the file's targets. */
-		int argv_one = opts_origin(cfg, "socket") == ORIGIN_ARGV ||
-			       opts_origin(cfg, "host") == ORIGIN_ARGV ||
-			       opts_origin(cfg, "port") == ORIGIN_ARGV ||
-			       opts_origin(cfg, "spawn") == ORIGIN_ARGV;
-
-		if (opts_origin(cfg, "target") == ORIGIN_FILE && argv_one) {
-			for (size_t i = 0; i < cfg->target.n; i++)
-				free(cfg->target.v[i]);
-			cfg->target.n = 0;
-		} else if (cfg->spawn || opts_given(cfg, "socket") || opts_given(cfg, "host") ||
-			   opts_given(cfg, "port")) {
-			return rs_err_set(err, "--target names every server of the sweep: drop -h, -p, "
-					  "-s and --spawn");
-		}
-	}
-	if (cfg->target.n > 0 && cfg->label != NULL)
-		return rs_err_set(err, "--label names a single server's rows: a --target is "
-				  "labelled LABEL=URI");
-	if (cfg->target.n == 0 && cfg->spawn_args.n > 0 && !cfg->spawn)
-		return rs_err_set(err, "--spawn-args goes with --spawn or a spawn: target");
-	if (run_check_tls(cfg, err) < 0)
-		return -1;
-	if (cfg->resume && cfg->output == NULL)
-		return rs_err_set(err, "--resume needs -o FILE.csv");
-	if (cfg->resume && cfg->overwrite)
-		return rs_err_set(err, "--resume and --overwrite exclude each other");
 	if (cfg->nargs > 0 && !cfg->dashdash)
 		return rs_err_set(err, "unexpected operand '%s' (a custom command goes after --)",
 				  cfg->args[0]);
-	if (cfg->nargs > 0 && opts_given(cfg, "tests"))
-		return rs_err_set(err, "-t and a custom command after -- exclude each other");
 	if (cfg->dashdash && cfg->nargs == 0)
 		return rs_err_set(err, "no command after --");
+	if (cfg->threads > cfg->clients)
+		return rs_err_set(err, "--threads %llu is more than -c %llu connections",
+				  (unsigned long long)cfg->threads,
+				  (unsigned long long)cfg->clients);
+	if (opts_rules_check(CMD_RUN, cfg, err) < 0 || run_check_tls(cfg, err) < 0)
+		return -1;
 	if (cfg->rate != NULL && cfg->mode == ENGINE_LOCKSTEP && opts_given(cfg, "mode"))
 		return rs_err_set(err, "--rate keeps a window of -P in flight: drop --mode lockstep");
-	if ((cfg->control != NULL) != (cfg->agents > 0))
-		return rs_err_set(err, "--control and --agents go together");
-	if (cfg->agents_key != NULL && cfg->control == NULL)
-		return rs_err_set(err, "--agents-key goes with --control");
-	if (opts_given(cfg, "agents-wait") && cfg->agents == 0)
-		return rs_err_set(err, "--agents-wait goes with --agents");
-	if (cfg->agents > 0 && (cfg->spawn || cfg->cluster || cfg->rate != NULL || cfg->nargs > 0 ||
-				cfg->target.n > 1))
-		return rs_err_set(err, "--agents loads one server the agents reach (a --target "
-				  "redis://, rediss:// or unix://, or -h/-p/-s) with catalogue tests, "
-				  "closed loop: drop %s", cfg->spawn ? "--spawn" : cfg->cluster ?
-				  "--cluster" : cfg->rate != NULL ? "--rate" : cfg->nargs > 0 ?
-				  "the command after --" : "the other --target");
 	if (cfg->agents > 0 && cfg->duration <= 0 && cfg->requests < cfg->agents)
 		return rs_err_set(err, "-n %llu is fewer requests than --agents %llu",
 				  (unsigned long long)cfg->requests, (unsigned long long)cfg->agents);
-	if (cfg->rate == NULL && opts_given(cfg, "arrivals"))
-		return rs_err_set(err, "--arrivals goes with --rate");
-	if (cfg->rate != NULL && cfg->precision > 0)
-		return rs_err_set(err, "--precision does not work with --rate yet");
 	return 0;
 }
 

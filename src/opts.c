@@ -497,6 +497,37 @@ int opts_given(const struct rs_config *cfg, const char *name)
 	return 0;
 }
 
+size_t opts_count(enum opts_cmd cmd, const struct rs_config *cfg, const char *name)
+{
+	size_t i;
+	const struct opt_def *d = opts_find(cmd, name, &i);
+	const char *field;
+
+	if (d == NULL || !cfg->given[i])
+		return 0;
+	field = (const char *)cfg + d->off;
+	switch (d->type) {
+	case OT_FLAG:
+	case OT_OPTSTRING:
+		return *(const int *)(const void *)field != 0;
+	case OT_UINT:
+		return *(const uint64_t *)(const void *)field != 0;
+	case OT_DOUBLE:
+	case OT_PERCENT:
+		return *(const double *)(const void *)field != 0;
+	case OT_STRING:
+		return *(char *const *)(const void *)field != NULL;
+	case OT_LIST:
+		return ((const struct opt_list *)(const void *)field)->n;
+	case OT_ENUM:
+	case OT_DEPTHS:
+	case OT_SIZE:
+		break;
+	}
+	/* Every value of these is a choice the user made. */
+	return 1;
+}
+
 enum opt_origin opts_origin(const struct rs_config *cfg, const char *name)
 {
 	for (size_t i = 0; i < OPT_N; i++)

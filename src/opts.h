@@ -192,8 +192,41 @@ int opts_set_file_key(enum opts_cmd cmd, struct rs_config *cfg, const char *file
 		      unsigned line, const char *key, const char *value, struct rs_err *err);
 /* Whether option name was given on the command line or in a file. */
 int opts_given(const struct rs_config *cfg, const char *name);
+/* How many values option name of cmd holds: a list's count; else 1 when
+ * it is on, given (argv or file) with a value other than no, 0 or none (an
+ * enum, depth list or size given is on whatever it says); else 0.  So
+ * "--dbnum 0" or "cluster = no" in a file turns nothing on. */
+size_t opts_count(enum opts_cmd cmd, const struct rs_config *cfg, const char *name);
 /* Where option name's value came from. */
 enum opt_origin opts_origin(const struct rs_config *cfg, const char *name);
+/* The rules between two options, one row each in opts_rules.c's table
+ * beside the option table; an option is on as opts_count says.  Rules a
+ * row cannot say (numbers against numbers, a URI's scheme, files on disk)
+ * are the command's own code. */
+enum opts_rel {
+	OPTS_NEEDS,               /* a needs b (or c, when c is not NULL) */
+	OPTS_EXCLUDES,            /* a and b not both */
+	OPTS_TOGETHER,            /* a and b both or neither */
+	OPTS_ONE,                 /* with a, b (a list) at most once */
+	OPTS_NO_COMMAND,          /* a and a custom command after -- not both */
+};
+
+struct opts_rule {
+	unsigned cmds;            /* enum opts_cmd mask */
+	const char *a;            /* the option the rule is about */
+	enum opts_rel rel;
+	const char *b, *c;        /* the others, as opts_table names them; NULL: none */
+	const char *msg;          /* the one line that says it is broken */
+};
+
+/* The table, for its tests. */
+const struct opts_rule *opts_rules(size_t *n);
+/* Whether cfg, parsed for cmd, breaks r. */
+int opts_rule_broken(enum opts_cmd cmd, const struct opts_rule *r, const struct rs_config *cfg);
+/* Check cfg against every rule of cmd, in the table's order.  Returns 0,
+ * or -1 with err the first broken rule's message (RS_E_USAGE). */
+int opts_rules_check(enum opts_cmd cmd, const struct rs_config *cfg, struct rs_err *err);
+
 /* Print usage of cmd (0 = the subcommand list) to fp. */
 void opts_usage(enum opts_cmd cmd, FILE *fp);
 void opts_free(struct rs_config *cfg);

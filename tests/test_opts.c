@@ -275,3 +275,195 @@ Test(opts, enum_options_take_their_rooms_values_and_names)
 	cr_assert_str_eq(err.msg, "option --format: 'yaml' is not one of text|markdown|csv|json");
 	opts_free(&cfg);
 }
+
+/* The option table's option name, if it serves every command of cmds. */
+static const struct opt_def *rules_option(unsigned cmds, const char *name)
+{
+	size_t n;
+	const struct opt_def *t = opts_table(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(t[i].name, name) == 0 && (t[i].cmds & cmds) == cmds)
+			return &t[i];
+	return NULL;
+}
+
+/* Every option a rule names is one of the option table's, for every
+ * command the rule is for; each row has the others its kind reads, and a
+ * one-line message. */
+Test(rules, name_options_of_the_table)
+{
+	size_t n;
+	const struct opts_rule *r = opts_rules(&n);
+
+	cr_assert_gt(n, 30);
+	for (size_t i = 0; i < n; i++) {
+		const char *names[] = { r[i].a, r[i].b, r[i].c };
+
+		cr_assert_neq(r[i].cmds, 0, "rule %zu is for no command", i);
+		cr_assert_not_null(r[i].a, "rule %zu", i);
+		for (size_t k = 0; k < 3; k++)
+			cr_assert(names[k] == NULL || rules_option(r[i].cmds, names[k]) != NULL,
+				  "rule %zu (%s): no option --%s for all its commands", i, r[i].msg,
+				  names[k]);
+		switch (r[i].rel) {
+		case OPTS_NEEDS:
+			cr_assert_not_null(r[i].b, "rule %zu", i);
+			break;
+		case OPTS_EXCLUDES:
+		case OPTS_TOGETHER:
+			cr_assert(r[i].b != NULL && r[i].c == NULL, "rule %zu", i);
+			break;
+		case OPTS_ONE:
+			cr_assert(r[i].b != NULL && r[i].c == NULL, "rule %zu", i);
+			cr_assert_eq(rules_option(r[i].cmds, r[i].b)->type, OT_LIST,
+				     "rule %zu: only a list is given more than once", i);
+			break;
+		case OPTS_NO_COMMAND:
+			cr_assert(r[i].b == NULL && r[i].c == NULL, "rule %zu", i);
+			break;
+		default:
+			cr_assert_fail("rule %zu: relation %d", i, (int)r[i].rel);
+		}
+		cr_assert(r[i].msg != NULL && r[i].msg[0] != '\0' && strchr(r[i].msg, '\n') == NULL,
+			  "rule %zu's message", i);
+	}
+}
+
+/* Parse run's argv (NULL-terminated) and say whether it breaks r. */
+static int rules_broken(const struct opts_rule *r, ...)
+{
+	static char store[32][64];
+	char *argv[33];
+	int argc = 0, broken;
+	struct rs_config cfg;
+	struct rs_err err;
+	va_list ap;
+	const char *a;
+
+	argv[argc++] = strcpy(store[0], "run");
+	va_start(ap, r);
+	while ((a = va_arg(ap, const char *)) != NULL) {
+		snprintf(store[argc], sizeof store[argc], "%s", a);
+		argv[argc] = store[argc];
+		argc++;
+	}
+	va_end(ap);
+	argv[argc] = NULL;
+	cr_assert_eq(opts_defaults(CMD_RUN, &cfg, &err), 0);
+	cr_assert_eq(opts_parse_argv(CMD_RUN, argc, argv, &cfg, &err), 0, "%s", err.msg);
+	broken = opts_rule_broken(CMD_RUN, r, &cfg);
+	opts_free(&cfg);
+	return broken;
+}
+
+Test(rules, needs)
+{
+	const struct opts_rule r = { CMD_RUN, "resume", OPTS_NEEDS, "output", NULL, "m" };
+	const struct opts_rule or = { CMD_RUN, "spawn-args", OPTS_NEEDS, "spawn", "target", "m" };
+
+	cr_assert(rules_broken(&r, "--resume", NULL));
+	cr_assert_not(rules_broken(&r, "--resume", "-o", "x.csv", NULL));
+	cr_assert_not(rules_broken(&r, "-o", "x.csv", NULL));
+	cr_assert_not(rules_broken(&r, NULL));
+	/* b or c */
+	cr_assert(rules_broken(&or, "--spawn-args", "--save ''", NULL));
+	cr_assert_not(rules_broken(&or, "--spawn-args", "--save ''", "--spawn", NULL));
+	cr_assert_not(rules_broken(&or, "--spawn-args", "--save ''", "--target", "a=spawn:", NULL));
+}
+
+Test(rules, excludes)
+{
+	const struct opts_rule r = { CMD_RUN, "resume", OPTS_EXCLUDES, "overwrite", NULL, "m" };
+	const struct opts_rule db = { CMD_RUN, "cluster", OPTS_EXCLUDES, "dbnum", NULL, "m" };
+	const struct opts_rule host = { CMD_RUN, "spawn", OPTS_EXCLUDES, "host", NULL, "m" };
+
+	cr_assert(rules_broken(&r, "--resume", "--overwrite", NULL));
+	cr_assert_not(rules_broken(&r, "--resume", NULL));
+	cr_assert_not(rules_broken(&r, "--overwrite", NULL));
+	/* A number is on when it is not 0: --dbnum 0 is database 0, the default. */
+	cr_assert(rules_broken(&db, "--cluster", "--dbnum", "3", NULL));
+	cr_assert_not(rules_broken(&db, "--cluster", "--dbnum", "0", NULL));
+	/* An option with a default is on only when given. */
+	cr_assert_not(rules_broken(&host, "--spawn", NULL));
+	cr_assert(rules_broken(&host, "--spawn", "-h", "127.0.0.1", NULL));
+}
+
+Test(rules, together)
+{
+	const struct opts_rule r = { CMD_RUN, "control", OPTS_TOGETHER, "agents", NULL, "m" };
+
+	cr_assert_not(rules_broken(&r, NULL));
+	cr_assert(rules_broken(&r, "--control", "redis://c:1", NULL));
+	cr_assert(rules_broken(&r, "--agents", "2", NULL));
+	cr_assert_not(rules_broken(&r, "--control", "redis://c:1", "--agents", "2", NULL));
+	cr_assert_not(rules_broken(&r, "--agents", "0", NULL));
+}
+
+Test(rules, one)
+{
+	const struct opts_rule r = { CMD_RUN, "cluster", OPTS_ONE, "target", NULL, "m" };
+
+	cr_assert_not(rules_broken(&r, "--cluster", NULL));
+	cr_assert_not(rules_broken(&r, "--cluster", "--target", "a=redis://h:1", NULL));
+	cr_assert(rules_broken(&r, "--cluster", "--target", "a=redis://h:1", "--target",
+			       "b=redis://h:2", NULL));
+	cr_assert_not(rules_broken(&r, "--target", "a=redis://h:1", "--target", "b=redis://h:2",
+				   NULL));
+}
+
+Test(rules, no_command)
+{
+	const struct opts_rule r = { CMD_RUN, "tests", OPTS_NO_COMMAND, NULL, NULL, "m" };
+
+	cr_assert(rules_broken(&r, "-t", "get", "--", "GET", "k", NULL));
+	cr_assert_not(rules_broken(&r, "-t", "get", NULL));
+	cr_assert_not(rules_broken(&r, "--", "GET", "k", NULL));
+}
+
+Test(rules, only_for_their_commands)
+{
+	const struct opts_rule r = { CMD_PLOT, "resume", OPTS_NEEDS, "output", NULL, "m" };
+
+	cr_assert_not(rules_broken(&r, "--resume", NULL));
+}
+
+/* The table's first broken row is the message, byte for byte what
+ * tests/cli and users read. */
+Test(rules, check_reports_the_first_broken_row)
+{
+	struct rs_config cfg;
+	struct rs_err err;
+
+	cr_assert_eq(parse(CMD_RUN, &cfg, &err, "--cluster", "--spawn", "-s", "/x", NULL), 0);
+	cr_assert_eq(opts_rules_check(CMD_RUN, &cfg, &err), -1);
+	cr_assert_eq(err.kind, RS_E_USAGE);
+	cr_assert_str_eq(err.msg, "--cluster takes one node's TCP address (-h/-p or a --target "
+			 "redis:// URI), closed loop, database 0: drop --spawn");
+	opts_free(&cfg);
+	cr_assert_eq(parse(CMD_RUN, &cfg, &err, "--spawn", "--spawn-tcp", NULL), 0);
+	cr_assert_eq(opts_rules_check(CMD_RUN, &cfg, &err), 0, "%s", err.msg);
+	opts_free(&cfg);
+}
+
+/* What opts_count says of each kind of value: a list counts its values, a
+ * flag or number set to no or 0 is off, an enum given is on whatever it
+ * names, a default is not given. */
+Test(rules, count)
+{
+	struct rs_config cfg;
+	struct rs_err err;
+
+	cr_assert_eq(parse(CMD_RUN, &cfg, &err, "--target", "a=spawn:", "--target", "b=spawn:",
+			   "--arrivals", "uniform", "--dbnum", "0", NULL), 0, "%s", err.msg);
+	cr_assert_eq(opts_count(CMD_RUN, &cfg, "target"), 2);
+	cr_assert_eq(opts_count(CMD_RUN, &cfg, "arrivals"), 1);
+	cr_assert_eq(opts_count(CMD_RUN, &cfg, "dbnum"), 0);
+	cr_assert_eq(opts_count(CMD_RUN, &cfg, "port"), 0);
+	cr_assert_eq(opts_count(CMD_RUN, &cfg, "no-such-option"), 0);
+	cr_assert_eq(opts_set_from_file(CMD_RUN, "cluster", "no", &cfg, &err), 0, "%s", err.msg);
+	cr_assert_eq(opts_count(CMD_RUN, &cfg, "cluster"), 0);
+	cr_assert_eq(opts_set_from_file(CMD_RUN, "tls", "yes", &cfg, &err), 0, "%s", err.msg);
+	cr_assert_eq(opts_count(CMD_RUN, &cfg, "tls"), 1);
+	opts_free(&cfg);
+}

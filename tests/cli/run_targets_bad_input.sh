@@ -89,6 +89,11 @@ grep -q "^target: a = unix://$SOCK" "$T/out" && grep -q "^target: b = spawn:" "$
 	grep -q "x 2 targets" "$T/out" || fail "the sweep file's targets: $(cat "$T/out")"
 expect_status 0 "$RSWEEP" run --sweep "$T/ok.sweep" --dry-run -s "$SOCK" --label one
 grep -q "^label: one" "$T/out" && ! grep -q "^target:" "$T/out" || fail "-s did not win: $(cat "$T/out")"
+# The rules judge what stands: --spawn-tcp goes with the command line's
+# --spawn, not with the file's targets that --spawn replaced.
+expect_status 0 "$RSWEEP" run --sweep "$T/ok.sweep" --dry-run --spawn --spawn-tcp
+grep -q "^label: " "$T/out" && ! grep -q "^target:" "$T/out" ||
+	fail "--spawn --spawn-tcp did not win: $(cat "$T/err" "$T/out")"
 # The installed sweep is one command for two targets.
 expect_status 0 "$RSWEEP" run --sweep "$RS_SRCDIR/sweeps/unix-vs-tcp.sweep" --dry-run
 grep -q "^target: tcp = redis://127.0.0.1:6379" "$T/out" || fail "$(head -3 "$T/out")"
