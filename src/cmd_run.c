@@ -14,11 +14,11 @@
 #include "agentmsg.h"
 #include "agents.h"
 #include "cmd.h"
+#include "cmd_targets.h"
 #include "histfile.h"
 #include "log.h"
 #include "progress.h"
 #include "spawn.h"
-#include "sbuf.h"
 #include "series.h"
 #include "spec.h"
 #include "sweep.h"
@@ -156,35 +156,6 @@ static int run_apply_sweep_file(struct rs_config *cfg, struct rs_err *err)
 	return 0;
 }
 
-/* The TLS rules the rule table cannot say, since whether TLS is on
- * depends on the targets' URIs (a rediss:// one turns it on): the TLS
- * options only where TLS is on, since silently ignoring a --cacert would
- * measure a connection the user did not ask for; --sni for one server
- * only; then the files they name.  Returns 0 or -1. */
-static int run_check_tls(const struct rs_config *cfg, struct rs_err *err)
-{
-	static const char *const opt[] = { "sni", "cacert", "cacertdir", "cert", "key", "insecure",
-					   "tls-ciphers", "tls-ciphersuites" };
-	int on = cfg->tls;
-
-	for (size_t i = 0; i < cfg->target.n; i++) {
-		const char *eq = strchr(cfg->target.v[i], '=');
-
-		/* Without its LABEL= it is still a TLS target, and the missing
-		 * label is what the target checks then say. */
-		on += strncmp(eq != NULL ? eq + 1 : cfg->target.v[i], "rediss://", 9) == 0;
-	}
-	/* One name for every server would verify B's certificate for A's. */
-	if (on > 1 && opts_given(cfg, "sni"))
-		return rs_err_set(err, "--sni names one server, and %d rediss:// targets are given: "
-				  "give each its host name in its URI instead", on);
-	for (size_t i = 0; i < sizeof opt / sizeof opt[0]; i++)
-		if (opts_given(cfg, opt[i]) && !on)
-			return rs_err_set(err, "--%s is a TLS option: add --tls (or a rediss:// target)",
-					  opt[i]);
-	return cmd_tls_files_check(cfg, err);
-}
-
 /* Where the sweep file and the command line both speak, the command line
  * wins: its -n or --duration, and its -h, -p, -s or --spawn over the
  * file's targets.  Both in one place is a contradiction.  Returns 0 or -1
@@ -199,13 +170,7 @@ static int run_settle(struct rs_config *cfg, struct rs_err *err)
 		if (n == ORIGIN_ARGV)
 			cfg->duration = 0;
 	}
-	if (opts_origin(cfg, "target") == ORIGIN_FILE &&
-	    (opts_origin(cfg, "socket") == ORIGIN_ARGV || opts_origin(cfg, "host") == ORIGIN_ARGV ||
-	     opts_origin(cfg, "port") == ORIGIN_ARGV || opts_origin(cfg, "spawn") == ORIGIN_ARGV)) {
-		for (size_t i = 0; i < cfg->target.n; i++)
-			free(cfg->target.v[i]);
-		cfg->target.n = 0;
-	}
+	cmd_targets_settle(cfg);
 	return 0;
 }
 
@@ -236,7 +201,7 @@ static int run_check(struct rs_config *cfg, struct rs_err *err)
 		return rs_err_set(err, "--threads %llu is more than -c %llu connections",
 				  (unsigned long long)cfg->threads,
 				  (unsigned long long)cfg->clients);
-	if (opts_rules_check(CMD_RUN, cfg, err) < 0 || run_check_tls(cfg, err) < 0)
+	if (opts_rules_check(CMD_RUN, cfg, err) < 0 || cmd_targets_check_tls(cfg, err) < 0)
 		return -1;
 	if (cfg->rate != NULL && cfg->mode == ENGINE_LOCKSTEP && opts_given(cfg, "mode"))
 		return rs_err_set(err, "--rate keeps a window of -P in flight: drop --mode lockstep");
@@ -244,29 +209,6 @@ static int run_check(struct rs_config *cfg, struct rs_err *err)
 		return rs_err_set(err, "-n %llu is fewer requests than --agents %llu",
 				  (unsigned long long)cfg->requests, (unsigned long long)cfg->agents);
 	return 0;
-}
-
-/* What the target column says of the server the options name: its
- * address, or for --spawn what it is (its socket is a new temporary path
- * every run, which would mean nothing in a row and differ on --resume). */
-static void run_target_desc(const struct rs_config *cfg, char *buf, size_t size)
-{
-	struct target t = { .socket = cfg->socket, .host = cfg->host, .port = (unsigned)cfg->port };
-
-	if (cfg->spawn) {
-		snprintf(buf, size, "spawned redis-server (%s)", cfg->spawn_tls ? "TLS 127.0.0.1" :
-			 cfg->spawn_tcp ? "TCP 127.0.0.1" : "UNIX socket");
-		return;
-	}
-	target_describe(&t);
-	if (cfg->tls) {
-		struct sbuf b;
-
-		sbuf_fixed(&b, buf, size);
-		sbuf_printf(&b, "rediss://%s%s", t.desc, cfg->insecure ? " (insecure)" : "");
-	} else {
-		xstrlcpy(buf, t.desc, size);
-	}
 }
 
 /* Resuming adds points to series measured before: refuse when this run
@@ -312,19 +254,8 @@ static int run_check_resume(const struct rs_config *cfg, const char *label, cons
 	return 0;
 }
 
-/* One server of the sweep: what the options name, its (spawned) server,
- * its settings and its sweep. */
-struct run_tgt {
-	const struct targets_def *def;  /* NULL: the one of -h, -p, -s or --spawn */
-	const char *label;
-	int spawned;
-	const char *binary;       /* spawned: the path given (NULL: on PATH) */
-	enum spawn_transport transport; /* spawned: UNIX socket, TCP or TLS */
-	const char *const *extra; /* spawned: --spawn-args */
-	char abs[1024];           /* spawned: the binary's absolute path */
-	char version[32];         /* spawned: what its --version says */
-	struct target t;
-	struct spawn sp;
+/* The sweep of one server of the run (job->targets.v, same index). */
+struct run_target_sweep {
 	struct sweep_config sc;
 	struct sweep *s;
 };
@@ -337,12 +268,9 @@ struct run_job {
 	struct sweep_config sc;   /* the settings every target shares */
 	char host[ROW_STR];
 	const char *label;
-	struct targets targets;   /* --target; none: the one of -h, -p, -s, --spawn */
+	struct cmd_targets targets; /* the servers (cmd_targets.h) */
+	struct run_target_sweep *sweeps; /* and their sweeps, targets.n of them */
 	struct rate_list rates;   /* --rate; none: closed loop */
-	char **spawn_extra;       /* --spawn-args for --spawn */
-	size_t nspawn_extra;
-	struct run_tgt *tg;
-	size_t ntg;
 	struct agents *agents;    /* --agents: the leader's side */
 	char agents_uri[TARGETS_URI_MAX]; /* what the agents connect to: the leader keeps it */
 	struct targets_def control_def; /* --control, parsed */
@@ -360,14 +288,14 @@ static void run_dry(const struct rs_config *cfg, const struct run_job *job)
 	       plan->n == 1 ? "" : "s", w->n, w->n == 1 ? "" : "s", cfg->pipeline.n,
 	       cfg->pipeline.n == 1 ? "" : "s", (unsigned long long)cfg->repeat,
 	       cfg->repeat == 1 ? "" : "s");
-	if (job->ntg > 1)
-		printf(" x %zu targets", job->ntg);
+	if (job->targets.n > 1)
+		printf(" x %zu targets", job->targets.n);
 	printf("), %zu to run, order %s%s\n", plan->todo, sweep_order_names[cfg->order],
-	       job->ntg > 1 ? ", targets interleaved ABBA" : "");
-	if (job->ntg == 1 && job->tg[0].def == NULL)
+	       job->targets.n > 1 ? ", targets interleaved ABBA" : "");
+	if (job->targets.n == 1 && job->targets.v[0].def == NULL)
 		printf("label: %s\n", job->label);
-	for (size_t k = 0; k < job->ntg && job->tg[k].def != NULL; k++) {
-		const struct targets_def *d = job->tg[k].def;
+	for (size_t k = 0; k < job->targets.n && job->targets.v[k].def != NULL; k++) {
+		const struct targets_def *d = job->targets.v[k].def;
 
 		printf("target: %s = %s", d->label, d->uri);
 		for (size_t a = 0; a < d->nargs; a++)
@@ -383,8 +311,8 @@ static void run_dry(const struct rs_config *cfg, const struct run_job *job)
 		if (!p->done)
 			total += secs + cfg->warmup + cfg->pause + 0.01;
 		printf("%5u  ", p->order);
-		if (job->ntg > 1)
-			printf("%-12s ", job->tg[p->target].label);
+		if (job->targets.n > 1)
+			printf("%-12s ", job->targets.v[p->target].label);
 		printf("%-24s P=%-5u ", w->v[p->test].name, p->depth);
 		if (p->rate > 0)
 			printf("%llu/s ", (unsigned long long)p->rate);
@@ -429,152 +357,22 @@ static void run_sweep_config(const struct rs_config *cfg, const char *label,
 	sc->ud = ui;
 }
 
-/* The targets of job, from --target (or the one of -h, -p, -s and
- * --spawn), each with the shared settings and its own label.  Returns 0
- * or -1 (err of kind RS_E_USAGE). */
+/* The servers of job (cmd_targets_build), each with the shared settings
+ * and its own label.  Returns 0 or -1 (err of kind RS_E_USAGE). */
 static int run_targets(const struct rs_config *cfg, struct run_job *job, struct rs_err *err)
 {
-	if (cfg->target.n > 0) {
-		if (targets_parse(cfg->target.v, cfg->target.n, &job->targets, err) < 0 ||
-		    targets_spawn_args(&job->targets, cfg->spawn_args.v, cfg->spawn_args.n, err) < 0)
-			return -1;
-	} else if (cfg->spawn_args.n > 0) {
-		struct targets_def d = { .kind = TARGETS_SPAWN };
-		struct targets one = { &d, 1 };
+	if (cmd_targets_build(cfg, job->label, &job->targets, err) < 0)
+		return -1;
+	job->sweeps = xcalloc(job->targets.n, sizeof *job->sweeps);
+	for (size_t k = 0; k < job->targets.n; k++) {
+		struct cmd_target *g = &job->targets.v[k];
+		struct sweep_config *sc = &job->sweeps[k].sc;
 
-		/* --spawn's server takes the words of every --spawn-args. */
-		xstrlcpy(d.label, job->label, sizeof d.label);
-		snprintf(d.uri, sizeof d.uri, "spawn:");
-		if (targets_spawn_args(&one, cfg->spawn_args.v, cfg->spawn_args.n, err) < 0) {
-			targets_def_free(&d);
-			return -1;
-		}
-		job->spawn_extra = d.args;
-		job->nspawn_extra = d.nargs;
-		d.args = NULL;
-		d.nargs = 0;
-		targets_def_free(&d);
+		*sc = job->sc;
+		sc->label = g->label;
+		sc->spawned = g->spawned;
+		sc->target = &g->t;
 	}
-	job->ntg = job->targets.n ? job->targets.n : 1;
-	job->tg = xcalloc(job->ntg, sizeof *job->tg);
-	for (size_t k = 0; k < job->ntg; k++) {
-		struct run_tgt *g = &job->tg[k];
-		const struct targets_def *d = job->targets.n ? &job->targets.v[k] : NULL;
-
-		g->def = d;
-		g->sp.pid = -1;
-		g->sc = job->sc;
-		g->label = d ? d->label : job->label;
-		g->spawned = d ? targets_spawned(d->kind) : cfg->spawn;
-		g->binary = d ? d->path : cfg->spawn_path;
-		if (d != NULL)
-			g->transport = d->kind == TARGETS_SPAWN_TLS ? SPAWN_TLS :
-				       d->kind == TARGETS_SPAWN_TCP ? SPAWN_TCP : SPAWN_UNIX;
-		else
-			g->transport = cfg->spawn_tls ? SPAWN_TLS : cfg->spawn_tcp ? SPAWN_TCP :
-				       SPAWN_UNIX;
-		g->extra = (const char *const *)(d ? d->args : job->spawn_extra);
-		g->sc.label = g->label;
-		g->sc.spawned = g->spawned;
-		g->sc.target = &g->t;
-	}
-	return 0;
-}
-
-/* What the target column says of g's server: its address, or for a
- * spawned one what it is (its socket is a new temporary path every run,
- * which would mean nothing in a row and differ on --resume): the binary
- * and its arguments for a --target. */
-static void run_target_row(const struct rs_config *cfg, const struct run_tgt *g, char *buf,
-			   size_t size)
-{
-	struct sbuf b;
-
-	if (g->def == NULL) {
-		run_target_desc(cfg, buf, size);
-		return;
-	}
-	sbuf_fixed(&b, buf, size);
-	if (!g->spawned) {
-		/* Unverified numbers say so wherever they go. */
-		sbuf_printf(&b, "%s%s", g->def->uri, g->def->tls && cfg->insecure ? " (insecure)" : "");
-		return;
-	}
-	sbuf_printf(&b, "%s%s", g->transport == SPAWN_TLS ? "spawn+tls:" :
-		    g->transport == SPAWN_TCP ? "spawn+tcp:" : "spawn:", g->abs);
-	/* Quoted as --spawn-args reads them, when a word is empty or has blanks. */
-	for (size_t a = 0; a < g->def->nargs; a++) {
-		const char *w = g->def->args[a];
-
-		sbuf_printf(&b, *w == '\0' || strpbrk(w, " \t'\"") ? strchr(w, '\'') ? " \"%s\"" :
-			    " '%s'" : " %s", w);
-	}
-}
-
-/* Before anything starts or connects: the spawned binaries answer as
- * redis-server does.  Returns 0 or -1 (err of kind RS_E_INPUT, naming the
- * target when there are several). */
-static int run_probe(struct run_job *job, struct rs_err *err)
-{
-	for (size_t k = 0; k < job->ntg; k++) {
-		struct run_tgt *g = &job->tg[k];
-
-		if (!g->spawned)
-			continue;
-		if (spawn_probe(g->binary, g->abs, sizeof g->abs, g->version, sizeof g->version,
-				err) < 0)
-			return g->def ? rs_err_prefix(err, "target '%s'", g->label) : -1;
-		rs_log(RS_LOG_DEBUG, "%s: %s is %s", g->label, g->abs, g->version);
-	}
-	return 0;
-}
-
-/* g's server: a spawned one, or the one the options name. */
-static int run_target(const struct rs_config *cfg, double timeout, struct run_tgt *g,
-		      struct rs_err *err)
-{
-	struct target *t = &g->t;
-	const struct targets_def *d = g->def;
-
-	t->connect_timeout = cfg->connect_timeout;
-	t->timeout = timeout;
-	t->stop = &run_stop;
-	t->dbnum = (unsigned)cfg->dbnum;
-	t->user = cfg->user;
-	t->password = cfg->password ? cfg->password : targets_env_password();
-	if (d != NULL)
-		targets_apply(d, t);
-	if (t->password != NULL && *t->password == '\0')
-		t->password = NULL;
-	if (g->spawned) {
-		if (spawn_start(&g->sp, g->abs[0] ? g->abs : g->binary, g->transport, g->extra, 10,
-				err) < 0)
-			return d ? rs_err_setk(err, RS_E_INPUT, "target '%s': %s", g->label, err->msg) :
-			       -1;
-		t->socket = g->sp.socket[0] ? g->sp.socket : NULL;
-		t->host = "127.0.0.1";
-		t->port = g->sp.port;
-		t->password = NULL;   /* our own server has none */
-		if (g->transport == SPAWN_TLS) {
-			/* Verified, against its own certificate and nothing else. */
-			memset(&t->tls, 0, sizeof t->tls);
-			t->tls.on = 1;
-			t->tls.cacert = g->sp.cafile;
-			rs_log(RS_LOG_DEBUG, "%s: TLS on 127.0.0.1:%u, trusting %s", g->label,
-			       g->sp.port, g->sp.cafile);
-		}
-	} else if (d == NULL) {
-		t->socket = cfg->socket;
-		t->host = cfg->host;
-		t->port = (unsigned)cfg->port;
-		t->tls.on = cfg->tls;
-	}
-	if (t->tls.on && !g->spawned) {
-		cmd_tls_settings(cfg, &t->tls);
-	}
-	target_describe(t);
-	/* Messages name the real socket; rows, the stable description. */
-	run_target_row(cfg, g, t->row_desc, sizeof t->row_desc);
 	return 0;
 }
 
@@ -624,11 +422,11 @@ static int run_output(const struct rs_config *cfg, struct run_job *job, struct c
 		rs_log(RS_LOG_NOTE, "%s was written by an older rsweep: the rows added to it leave "
 		       "out %s (a new -o file keeps them)", cfg->output, out->missing);
 	}
-	for (size_t k = 0; k < job->ntg; k++) {
-		const struct run_tgt *g = &job->tg[k];
+	for (size_t k = 0; k < job->targets.n; k++) {
+		const struct cmd_target *g = &job->targets.v[k];
 		char desc[ROW_STR];
 
-		run_target_row(cfg, g, desc, sizeof desc);
+		cmd_targets_row(cfg, g, desc, sizeof desc);
 		if (run_check_resume(cfg, g->label, desc, existing, err) < 0)
 			return rs_err_as(err, RS_E_REFUSED);
 		sweep_plan_mark_target(&job->plan, &job->w, k, g->label, existing);
@@ -667,13 +465,14 @@ static int run_status(const struct rs_config *cfg, enum sweep_status ss, struct 
 static enum sweep_status run_open(const struct rs_config *cfg, struct run_job *job,
 				  struct rs_err *err)
 {
-	for (size_t k = 0; k < job->ntg; k++) {
-		struct run_tgt *g = &job->tg[k];
+	for (size_t k = 0; k < job->targets.n; k++) {
+		struct cmd_target *g = &job->targets.v[k];
+		struct run_target_sweep *gs = &job->sweeps[k];
 		enum sweep_status st;
 
-		if (run_target(cfg, g->sc.timeout, g, err) < 0)
+		if (cmd_targets_start(cfg, gs->sc.timeout, &run_stop, g, err) < 0)
 			return SWEEP_FAILED;
-		st = sweep_open(&g->sc, &job->w, &g->s, err);
+		st = sweep_open(&gs->sc, &job->w, &gs->s, err);
 		/* No server where the user pointed (or at the default address):
 		 * say how to get one. */
 		if (st == SWEEP_FAILED && !g->spawned && strstr(err->msg, ": cannot connect: ") != NULL) {
@@ -691,9 +490,10 @@ static enum sweep_status run_open(const struct rs_config *cfg, struct run_job *j
 		if (st != SWEEP_OK)
 			return st;
 		for (size_t j = 0; j < k && !g->spawned; j++) {
-			struct run_tgt *h = &job->tg[j];
+			struct cmd_target *h = &job->targets.v[j];
+			struct run_target_sweep *hs = &job->sweeps[j];
 
-			if (h->spawned || strcmp(sweep_run_id(h->s), sweep_run_id(g->s)) != 0)
+			if (h->spawned || strcmp(sweep_run_id(hs->s), sweep_run_id(gs->s)) != 0)
 				continue;
 			if ((h->t.socket != NULL) == (g->t.socket != NULL) && h->t.dbnum == g->t.dbnum) {
 				rs_err_setk(err, RS_E_USAGE, "target '%s': %s reaches the server of target "
@@ -701,27 +501,11 @@ static enum sweep_status run_open(const struct rs_config *cfg, struct run_job *j
 					    h->label, h->t.desc);
 				return SWEEP_FAILED;
 			}
-			sweep_share(h->s);
-			sweep_share(g->s);
+			sweep_share(hs->s);
+			sweep_share(gs->s);
 		}
 	}
 	return SWEEP_OK;
-}
-
-/* What the agents connect to: the one target's URI, without a password
- * (they take theirs from REDISCLI_AUTH). */
-static void run_agents_uri(const struct rs_config *cfg, const struct run_job *job, char *buf,
-			   size_t size)
-{
-	const struct target *t = &job->tg[0].t;
-
-	if (job->tg[0].def != NULL)
-		snprintf(buf, size, "%s", job->tg[0].def->uri);
-	else if (t->socket != NULL)
-		snprintf(buf, size, "unix://%s", t->socket);
-	else
-		snprintf(buf, size, "%s://%s:%u/%u", cfg->tls ? "rediss" : "redis", t->host, t->port,
-			 t->dbnum);
 }
 
 /* Whether two targets name one address: the same socket, or the same
@@ -742,7 +526,8 @@ static int run_same_address(const struct target *a, const struct target *b)
 static enum sweep_status run_agents(const struct rs_config *cfg, struct run_job *job,
 				    struct rs_err *err)
 {
-	struct run_tgt *g = &job->tg[0];
+	struct cmd_target *g = &job->targets.v[0];
+	struct run_target_sweep *gs = &job->sweeps[0];
 	struct targets_def *d = &job->control_def;
 	struct target *ctl = &job->control;
 	struct agents_config ac = { 0 };
@@ -752,7 +537,7 @@ static enum sweep_status run_agents(const struct rs_config *cfg, struct run_job 
 	if (cmd_agent_control(cfg, d, ctl, err) < 0)
 		return SWEEP_FAILED;
 	ctl->stop = &run_stop;
-	run_agents_uri(cfg, job, uri, sizeof job->agents_uri);
+	cmd_targets_uri(cfg, g, uri, sizeof job->agents_uri);
 	{
 		/* The database the agents will load, as they read the URI, is
 		 * the one this sweep guards and flushes, or nothing runs. */
@@ -787,16 +572,16 @@ static enum sweep_status run_agents(const struct rs_config *cfg, struct run_job 
 	ac.threads = (unsigned)cfg->threads;
 	ac.data_size = cfg->data_size;
 	ac.stop = &run_stop;
-	ac.target_run_id = sweep_run_id(g->s);
+	ac.target_run_id = sweep_run_id(gs->s);
 	ac.target_desc = g->t.desc;
 	rc = agents_open(&ac, &job->agents, err);
-	if (rc == 0 && strcmp(agents_control_run_id(job->agents), sweep_run_id(g->s)) == 0)
+	if (rc == 0 && strcmp(agents_control_run_id(job->agents), sweep_run_id(gs->s)) == 0)
 		rc = rs_err_setk(err, RS_E_USAGE, "--control %s reaches the target's server (%s): "
 				 "the control Redis must be another server (the target is flushed)",
 				 ctl->desc, g->t.desc);
 	if (rc < 0)
 		return SWEEP_FAILED;
-	sweep_use_load(g->s, load_agents(job->agents));
+	sweep_use_load(gs->s, load_agents(job->agents));
 	return SWEEP_OK;
 }
 
@@ -813,14 +598,14 @@ static int run_sweep(const struct rs_config *cfg, struct run_job *job, struct ru
 	enum sweep_status st;
 	int rc;
 
-	if ((rc = run_probe(job, err)) < 0)
+	if ((rc = cmd_targets_probe(&job->targets, err)) < 0)
 		return rc;
 	if (cfg->output != NULL &&
 	    ((rc = run_output(cfg, job, &out, &existing, err)) < 0 ||
 	     (job->plan.todo == 0 && job->sc.precision <= 0)))
 		goto close;
-	for (size_t k = 0; k < job->ntg; k++)
-		job->tg[k].sc.prior = &existing;
+	for (size_t k = 0; k < job->targets.n; k++)
+		job->sweeps[k].sc.prior = &existing;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = run_on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -830,29 +615,30 @@ static int run_sweep(const struct rs_config *cfg, struct run_job *job, struct ru
 	progress_init(&ui->progress, stderr, cfg->quiet);
 	ui->quiet = cfg->quiet;
 	ui->multi_depth = cfg->pipeline.n > 1;
-	ui->multi_target = job->ntg > 1;
+	ui->multi_target = job->targets.n > 1;
 	st = run_open(cfg, job, err);
 	if (st == SWEEP_OK && cfg->agents > 0)
 		st = run_agents(cfg, job, err);
 	/* As for -a: a sweep file holds no password, so this one was in argv. */
-	for (size_t k = 0; st == SWEEP_OK && k < job->ntg; k++)
-		if (job->tg[k].def != NULL && job->tg[k].def->password != NULL) {
+	for (size_t k = 0; st == SWEEP_OK && k < job->targets.n; k++)
+		if (job->targets.v[k].def != NULL && job->targets.v[k].def->password != NULL) {
 			char msg[160];
 
 			snprintf(msg, sizeof msg, "warning: target '%s': a password on the command line "
 				 "may not be safe; prefer the REDISCLI_AUTH environment variable",
-				 job->tg[k].label);
+				 job->targets.v[k].label);
 			progress_note(&ui->progress, msg);
 		}
 	/* A sweep nobody can measure again should not vanish unnoticed. */
 	if (st == SWEEP_OK && cfg->output == NULL)
 		progress_note(&ui->progress, "no -o FILE.csv: the points are printed, not saved "
 			      "(plot, report and --resume need the CSV)");
-	ss = xcalloc(job->ntg, sizeof *ss);
-	for (size_t k = 0; k < job->ntg; k++)
-		ss[k] = job->tg[k].s;
+	ss = xcalloc(job->targets.n, sizeof *ss);
+	for (size_t k = 0; k < job->targets.n; k++)
+		ss[k] = job->sweeps[k].s;
 	if (st == SWEEP_OK)
-		st = sweep_points_all(ss, job->ntg, &job->plan, cfg->output ? &out : NULL, err);
+		st = sweep_points_all(ss, job->targets.n, &job->plan, cfg->output ? &out : NULL,
+				      err);
 	free(ss);
 	if (ui->points > 0)
 		progress_summary(&ui->progress, ui->points, ui->timed, ui->errors, cfg->output);
@@ -865,10 +651,10 @@ static int run_sweep(const struct rs_config *cfg, struct run_job *job, struct ru
 	     run_status(cfg, st, err);
 	agents_close(job->agents);
 	job->agents = NULL;
-	for (size_t k = job->ntg; k-- > 0;) {
-		sweep_close(job->tg[k].s);
-		job->tg[k].s = NULL;
-		spawn_stop(&job->tg[k].sp);
+	for (size_t k = job->targets.n; k-- > 0;) {
+		sweep_close(job->sweeps[k].s);
+		job->sweeps[k].s = NULL;
+		spawn_stop(&job->targets.v[k].sp);
 	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
@@ -952,11 +738,11 @@ static int run_plan(struct rs_config *cfg, struct run_ui *ui, struct run_job *jo
 	if (run_targets(cfg, job, err) < 0)
 		return rs_err_as(err, RS_E_USAGE);
 	nrates = job->rates.n ? job->rates.n : 1;
-	if (job->w.n * cfg->pipeline.n * nrates * cfg->repeat * job->ntg > RUN_MAX_POINTS)
+	if (job->w.n * cfg->pipeline.n * nrates * cfg->repeat * job->targets.n > RUN_MAX_POINTS)
 		return rs_err_setk(err, RS_E_USAGE, "%zu tests x %zu depths x %zu rates x %llu "
 				   "repeats x %zu target%s is more than %d points", job->w.n,
-				   cfg->pipeline.n, nrates, (unsigned long long)cfg->repeat, job->ntg,
-				   job->ntg == 1 ? "" : "s", RUN_MAX_POINTS);
+				   cfg->pipeline.n, nrates, (unsigned long long)cfg->repeat,
+				   job->targets.n, job->targets.n == 1 ? "" : "s", RUN_MAX_POINTS);
 	if (sweep_check(&job->sc, &job->w, &cfg->pipeline, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);
 	run_warn_idle(cfg);
@@ -964,7 +750,7 @@ static int run_plan(struct rs_config *cfg, struct run_ui *ui, struct run_job *jo
 			       cfg->order == SWEEP_ORDER_SHUFFLED, cfg->seed, &job->plan);
 	job->plan.mode = job->rates.n > 0 ? ENGINE_WINDOW : (enum engine_mode)cfg->mode;
 	job->plan.arrivals = (enum engine_arrivals)cfg->arrivals;
-	sweep_plan_interleave(&job->plan, job->ntg);
+	sweep_plan_interleave(&job->plan, job->targets.n);
 	return 0;
 }
 
@@ -982,13 +768,10 @@ int cmd_run(struct rs_config *cfg, struct rs_err *err)
 		rc = run_sweep(cfg, &job, &ui, err);
 	sweep_plan_free(&job.plan);
 	workload_free(&job.w);
-	targets_free(&job.targets);
+	cmd_targets_free(&job.targets);
 	targets_def_free(&job.control_def);
 	agentkey_clear(&job.agents_key);
 	rates_free(&job.rates);
-	for (size_t i = 0; i < job.nspawn_extra; i++)
-		free(job.spawn_extra[i]);
-	free(job.spawn_extra);
-	free(job.tg);
+	free(job.sweeps);
 	return rc;
 }

@@ -1,0 +1,232 @@
+/* cmd_targets.c: the servers of one run (cmd_targets.h): which targets
+ * stand, the TLS checks that depend on them, and each one's struct target,
+ * spawned where asked for. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "cmd_targets.h"
+#include "log.h"
+#include "sbuf.h"
+#include "xalloc.h"
+
+void cmd_targets_settle(struct rs_config *cfg)
+{
+	if (opts_origin(cfg, "target") == ORIGIN_FILE &&
+	    (opts_origin(cfg, "socket") == ORIGIN_ARGV || opts_origin(cfg, "host") == ORIGIN_ARGV ||
+	     opts_origin(cfg, "port") == ORIGIN_ARGV || opts_origin(cfg, "spawn") == ORIGIN_ARGV)) {
+		for (size_t i = 0; i < cfg->target.n; i++)
+			free(cfg->target.v[i]);
+		cfg->target.n = 0;
+	}
+}
+
+int cmd_targets_check_tls(const struct rs_config *cfg, struct rs_err *err)
+{
+	static const char *const opt[] = { "sni", "cacert", "cacertdir", "cert", "key", "insecure",
+					   "tls-ciphers", "tls-ciphersuites" };
+	int on = cfg->tls;
+
+	for (size_t i = 0; i < cfg->target.n; i++) {
+		const char *eq = strchr(cfg->target.v[i], '=');
+
+		/* Without its LABEL= it is still a TLS target, and the missing
+		 * label is what the target checks then say. */
+		on += strncmp(eq != NULL ? eq + 1 : cfg->target.v[i], "rediss://", 9) == 0;
+	}
+	/* One name for every server would verify B's certificate for A's. */
+	if (on > 1 && opts_given(cfg, "sni"))
+		return rs_err_set(err, "--sni names one server, and %d rediss:// targets are given: "
+				  "give each its host name in its URI instead", on);
+	/* Silently ignoring a --cacert would measure a connection the user
+	 * did not ask for. */
+	for (size_t i = 0; i < sizeof opt / sizeof opt[0]; i++)
+		if (opts_given(cfg, opt[i]) && !on)
+			return rs_err_set(err, "--%s is a TLS option: add --tls (or a rediss:// target)",
+					  opt[i]);
+	return cmd_tls_files_check(cfg, err);
+}
+
+/* What the target column says of the server the options name: its
+ * address, or for --spawn what it is (its socket is a new temporary path
+ * every run, which would mean nothing in a row and differ on --resume). */
+static void cmd_targets_desc(const struct rs_config *cfg, char *buf, size_t size)
+{
+	struct target t = { .socket = cfg->socket, .host = cfg->host, .port = (unsigned)cfg->port };
+
+	if (cfg->spawn) {
+		snprintf(buf, size, "spawned redis-server (%s)", cfg->spawn_tls ? "TLS 127.0.0.1" :
+			 cfg->spawn_tcp ? "TCP 127.0.0.1" : "UNIX socket");
+		return;
+	}
+	target_describe(&t);
+	if (cfg->tls) {
+		struct sbuf b;
+
+		sbuf_fixed(&b, buf, size);
+		sbuf_printf(&b, "rediss://%s%s", t.desc, cfg->insecure ? " (insecure)" : "");
+	} else {
+		xstrlcpy(buf, t.desc, size);
+	}
+}
+
+int cmd_targets_build(const struct rs_config *cfg, const char *label, struct cmd_targets *ts,
+		      struct rs_err *err)
+{
+	if (cfg->target.n > 0) {
+		if (targets_parse(cfg->target.v, cfg->target.n, &ts->defs, err) < 0 ||
+		    targets_spawn_args(&ts->defs, cfg->spawn_args.v, cfg->spawn_args.n, err) < 0)
+			return -1;
+	} else if (cfg->spawn_args.n > 0) {
+		struct targets_def d = { .kind = TARGETS_SPAWN };
+		struct targets one = { &d, 1 };
+
+		/* --spawn's server takes the words of every --spawn-args. */
+		xstrlcpy(d.label, label, sizeof d.label);
+		snprintf(d.uri, sizeof d.uri, "spawn:");
+		if (targets_spawn_args(&one, cfg->spawn_args.v, cfg->spawn_args.n, err) < 0) {
+			targets_def_free(&d);
+			return -1;
+		}
+		ts->spawn_extra = d.args;
+		ts->nspawn_extra = d.nargs;
+		d.args = NULL;
+		d.nargs = 0;
+		targets_def_free(&d);
+	}
+	ts->n = ts->defs.n ? ts->defs.n : 1;
+	ts->v = xcalloc(ts->n, sizeof *ts->v);
+	for (size_t k = 0; k < ts->n; k++) {
+		struct cmd_target *g = &ts->v[k];
+		const struct targets_def *d = ts->defs.n ? &ts->defs.v[k] : NULL;
+
+		g->def = d;
+		g->sp.pid = -1;
+		g->label = d ? d->label : label;
+		g->spawned = d ? targets_spawned(d->kind) : cfg->spawn;
+		g->binary = d ? d->path : cfg->spawn_path;
+		if (d != NULL)
+			g->transport = d->kind == TARGETS_SPAWN_TLS ? SPAWN_TLS :
+				       d->kind == TARGETS_SPAWN_TCP ? SPAWN_TCP : SPAWN_UNIX;
+		else
+			g->transport = cfg->spawn_tls ? SPAWN_TLS : cfg->spawn_tcp ? SPAWN_TCP :
+				       SPAWN_UNIX;
+		g->extra = (const char *const *)(d ? d->args : ts->spawn_extra);
+	}
+	return 0;
+}
+
+void cmd_targets_row(const struct rs_config *cfg, const struct cmd_target *g, char *buf,
+		     size_t size)
+{
+	struct sbuf b;
+
+	if (g->def == NULL) {
+		cmd_targets_desc(cfg, buf, size);
+		return;
+	}
+	sbuf_fixed(&b, buf, size);
+	if (!g->spawned) {
+		/* Unverified numbers say so wherever they go. */
+		sbuf_printf(&b, "%s%s", g->def->uri, g->def->tls && cfg->insecure ? " (insecure)" : "");
+		return;
+	}
+	sbuf_printf(&b, "%s%s", g->transport == SPAWN_TLS ? "spawn+tls:" :
+		    g->transport == SPAWN_TCP ? "spawn+tcp:" : "spawn:", g->abs);
+	/* Quoted as --spawn-args reads them, when a word is empty or has blanks. */
+	for (size_t a = 0; a < g->def->nargs; a++) {
+		const char *w = g->def->args[a];
+
+		sbuf_printf(&b, *w == '\0' || strpbrk(w, " \t'\"") ? strchr(w, '\'') ? " \"%s\"" :
+			    " '%s'" : " %s", w);
+	}
+}
+
+int cmd_targets_probe(struct cmd_targets *ts, struct rs_err *err)
+{
+	for (size_t k = 0; k < ts->n; k++) {
+		struct cmd_target *g = &ts->v[k];
+
+		if (!g->spawned)
+			continue;
+		if (spawn_probe(g->binary, g->abs, sizeof g->abs, g->version, sizeof g->version,
+				err) < 0)
+			return g->def ? rs_err_prefix(err, "target '%s'", g->label) : -1;
+		rs_log(RS_LOG_DEBUG, "%s: %s is %s", g->label, g->abs, g->version);
+	}
+	return 0;
+}
+
+int cmd_targets_start(const struct rs_config *cfg, double timeout, volatile sig_atomic_t *stop,
+		      struct cmd_target *g, struct rs_err *err)
+{
+	struct target *t = &g->t;
+	const struct targets_def *d = g->def;
+
+	t->connect_timeout = cfg->connect_timeout;
+	t->timeout = timeout;
+	t->stop = stop;
+	t->dbnum = (unsigned)cfg->dbnum;
+	t->user = cfg->user;
+	t->password = cfg->password ? cfg->password : targets_env_password();
+	if (d != NULL)
+		targets_apply(d, t);
+	if (t->password != NULL && *t->password == '\0')
+		t->password = NULL;
+	if (g->spawned) {
+		if (spawn_start(&g->sp, g->abs[0] ? g->abs : g->binary, g->transport, g->extra, 10,
+				err) < 0)
+			return d ? rs_err_setk(err, RS_E_INPUT, "target '%s': %s", g->label, err->msg) :
+			       -1;
+		t->socket = g->sp.socket[0] ? g->sp.socket : NULL;
+		t->host = "127.0.0.1";
+		t->port = g->sp.port;
+		t->password = NULL;   /* our own server has none */
+		if (g->transport == SPAWN_TLS) {
+			/* Verified, against its own certificate and nothing else. */
+			memset(&t->tls, 0, sizeof t->tls);
+			t->tls.on = 1;
+			t->tls.cacert = g->sp.cafile;
+			rs_log(RS_LOG_DEBUG, "%s: TLS on 127.0.0.1:%u, trusting %s", g->label,
+			       g->sp.port, g->sp.cafile);
+		}
+	} else if (d == NULL) {
+		t->socket = cfg->socket;
+		t->host = cfg->host;
+		t->port = (unsigned)cfg->port;
+		t->tls.on = cfg->tls;
+	}
+	if (t->tls.on && !g->spawned)
+		cmd_tls_settings(cfg, &t->tls);
+	target_describe(t);
+	/* Messages name the real socket; rows, the stable description. */
+	cmd_targets_row(cfg, g, t->row_desc, sizeof t->row_desc);
+	return 0;
+}
+
+void cmd_targets_uri(const struct rs_config *cfg, const struct cmd_target *g, char *buf,
+		     size_t size)
+{
+	const struct target *t = &g->t;
+
+	if (g->def != NULL)
+		snprintf(buf, size, "%s", g->def->uri);
+	else if (t->socket != NULL)
+		snprintf(buf, size, "unix://%s", t->socket);
+	else
+		snprintf(buf, size, "%s://%s:%u/%u", cfg->tls ? "rediss" : "redis", t->host, t->port,
+			 t->dbnum);
+}
+
+void cmd_targets_free(struct cmd_targets *ts)
+{
+	targets_free(&ts->defs);
+	for (size_t i = 0; i < ts->nspawn_extra; i++)
+		free(ts->spawn_extra[i]);
+	free(ts->spawn_extra);
+	free(ts->v);
+	memset(ts, 0, sizeof *ts);
+}
