@@ -75,6 +75,17 @@ static int workload_format(struct workload_test *t, int argc, const char *const 
 	return 0;
 }
 
+/* a then b, in memory the caller frees. */
+static char *workload_join(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	char *s = xmalloc(la + lb + 1);
+
+	memcpy(s, a, la);
+	memcpy(s + la, b, lb + 1);
+	return s;
+}
+
 /* Count key names in argv[from..argc) by how many __rand_int__ they hold. */
 static void workload_count_keys(struct workload_test *t, int from, int argc,
 				const char *const *argv)
@@ -103,11 +114,32 @@ static struct workload_test *workload_push(struct workload *w)
 	return &w->v[w->n++];
 }
 
-static int workload_add(struct workload *w, size_t c, const char *data, size_t data_len,
-			struct rs_err *err)
+/* The key a preparation of kind prep fills, before any prefix. */
+static const char *workload_prepare_base(enum workload_prep prep)
 {
+	switch (prep) {
+	case PREP_LIST_POP:
+	case PREP_LIST_RANGE:
+		return "mylist";
+	case PREP_SET_POP:
+		return "myset";
+	case PREP_ZSET_POP:
+		return "myzset";
+	case PREP_NONE:
+	case PREP_STRINGS:
+		break;
+	}
+	return NULL;
+}
+
+static int workload_add(struct workload *w, size_t c, const char *data, size_t data_len,
+			const char *prefix, struct rs_err *err)
+{
+	const struct workload_entry *e = &workload_catalogue[c];
+	const char *argv[24] = { NULL }, *base;
+	char *keyed[24] = { NULL };
 	struct workload_test *t;
-	int argc = 0;
+	int argc = 0, rc;
 
 	for (size_t i = 0; i < w->n; i++)
 		if (strcmp(w->v[i].name, workload_catalogue[c].name) == 0)
@@ -117,21 +149,35 @@ static int workload_add(struct workload *w, size_t c, const char *data, size_t d
 	snprintf(t->cmdstat, sizeof t->cmdstat, "%s", workload_catalogue[c].cmdstat);
 	t->prep = workload_catalogue[c].prep;
 	t->expect = workload_catalogue[c].expect;
+	/* The caller checked prefix: it fits. */
+	snprintf(t->prefix, sizeof t->prefix, "%s", prefix);
+	if ((base = workload_prepare_base(t->prep)) != NULL)
+		snprintf(t->prepare_key, sizeof t->prepare_key, "%s%s", prefix, base);
 	if (strcmp(workload_catalogue[c].name, "PING_INLINE") == 0) {
 		t->cmd = xstrdup("PING\r\n");
 		t->len = 6;
 		return 0;
 	}
-	while (workload_catalogue[c].argv[argc] != NULL)
-		argc++;
+	for (; e->argv[argc] != NULL; argc++) {
+		argv[argc] = e->argv[argc];
+		if (*prefix != '\0' && (e->keys >> argc & 1u))
+			argv[argc] = keyed[argc] = workload_join(prefix, e->argv[argc]);
+	}
 	/* A catalogue command's key is its first argument (MSET repeats it);
 	 * the tests that read prepared data (GET, pops, LRANGE) create none. */
 	if (argc > 1) {
-		workload_count_keys(t, 1, 2, workload_catalogue[c].argv);
-		for (int i = 1; i < argc && t->prep == PREP_NONE; i++)
-			t->key_per_request += strcmp(workload_catalogue[c].argv[i], workload_catalogue[c].argv[1]) == 0;
+		workload_count_keys(t, 1, 2, argv);
+		if (t->prep == PREP_NONE)
+			t->key_per_request = (unsigned)__builtin_popcount(e->keys);
 	}
-	return workload_format(t, argc, workload_catalogue[c].argv, data, data_len, err);
+	/* The engine patches every __rand_int__ workload_format finds.  No
+	 * false one can appear where prefix meets key: the prefix holds none
+	 * (workload_prefix_check), and a key begins with a letter that
+	 * __rand_int__ does not hold (k, c, m), so none straddles the two. */
+	rc = workload_format(t, argc, argv, data, data_len, err);
+	for (int i = 0; i < argc; i++)
+		free(keyed[i]);
+	return rc;
 }
 
 /* The names -t accepts, lower case, in catalogue order with each group
@@ -154,18 +200,57 @@ static void workload_known(char *out, size_t size)
 	}
 }
 
+int workload_prefix_check(const char *prefix, struct rs_err *err)
+{
+	size_t len = strlen(prefix);
+
+	if (len == 0)
+		return rs_err_setk(err, RS_E_USAGE, "key prefix is empty");
+	if (len > WORKLOAD_PREFIX_MAX)
+		return rs_err_setk(err, RS_E_USAGE, "key prefix is %zu bytes, longer than %d",
+				   len, WORKLOAD_PREFIX_MAX);
+	for (size_t i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)prefix[i];
+
+		if (ch == ' ' || ch == '\t')
+			return rs_err_setk(err, RS_E_USAGE, "key prefix '%s' holds a blank (%s) at byte %zu",
+					   prefix, ch == ' ' ? "space" : "tab", i + 1);
+		if (ch < 0x20 || ch == 0x7f)
+			return rs_err_setk(err, RS_E_USAGE, "key prefix '%s' holds control character "
+					   "0x%02x at byte %zu", prefix, ch, i + 1);
+		if (ch == '{' || ch == '}')
+			return rs_err_setk(err, RS_E_USAGE, "key prefix '%s' holds '%c': a hash tag would "
+					   "move every key of a cluster into one slot", prefix, ch);
+	}
+	if (strstr(prefix, WORKLOAD_RAND) != NULL)
+		return rs_err_setk(err, RS_E_USAGE, "key prefix '%s' holds " WORKLOAD_RAND ", which "
+				   "every request would carry as random digits", prefix);
+	return 0;
+}
+
 int workload_select(const char *list, uint64_t data_size, struct workload *out,
 		    struct rs_err *err)
 {
-	char *data = xmalloc(data_size + 1), *copy, *p, *name;
+	return workload_select_prefix(list, data_size, NULL, out, err);
+}
+
+int workload_select_prefix(const char *list, uint64_t data_size, const char *prefix,
+			   struct workload *out, struct rs_err *err)
+{
+	char *data, *copy, *p, *name;
 	int rc = 0;
 
 	memset(out, 0, sizeof *out);
+	if (prefix == NULL)
+		prefix = "";
+	if (*prefix != '\0' && workload_prefix_check(prefix, err) < 0)
+		return -1;
+	data = xmalloc(data_size + 1);
 	memset(data, 'x', data_size);
 	data[data_size] = '\0';
 	if (list == NULL || *list == '\0') {
 		for (size_t c = 0; c < NCAT && rc == 0; c++)
-			rc = workload_add(out, c, data, data_size, err);
+			rc = workload_add(out, c, data, data_size, prefix, err);
 		free(data);
 		return rc;
 	}
@@ -182,7 +267,7 @@ int workload_select(const char *list, uint64_t data_size, struct workload *out,
 			if (strcasecmp(name, workload_catalogue[c].name) == 0 ||
 			    (workload_catalogue[c].group && strcasecmp(name, workload_catalogue[c].group) == 0)) {
 				found = 1;
-				rc = workload_add(out, c, data, data_size, err);
+				rc = workload_add(out, c, data, data_size, prefix, err);
 			}
 		if (!found && rc == 0) {
 			char known[256];
@@ -264,7 +349,11 @@ static int prep_append(char **buf, size_t *len, int nhead, const char **head, ui
 	int argc = nhead + (int)(count * per);
 	const char **av = xcalloc((size_t)argc, sizeof *av);
 	size_t *lens = xcalloc((size_t)argc, sizeof *lens);
-	char *names = xmalloc(count * 2 * 32), *cmd = NULL;
+	/* A slot per member: the member (a prefixed key is up to
+	 * WORKLOAD_PREFIX_MAX + 16 bytes), then its score's digits. */
+	size_t mlen = member_fmt != NULL ? strlen(member_fmt) : 0, slot = mlen + 32;
+	const char *rand = member_fmt != NULL ? strstr(member_fmt, WORKLOAD_RAND) : NULL;
+	char *names = xmalloc(count * slot), *cmd = NULL;
 	int k = 0, n;
 
 	for (int i = 0; i < nhead; i++) {
@@ -272,19 +361,18 @@ static int prep_append(char **buf, size_t *len, int nhead, const char **head, ui
 		lens[k++] = strlen(head[i]);
 	}
 	for (uint64_t i = 0; i < count; i++) {
-		char *s = names + i * 64;
-		char *score = s + 32;
+		char *s = names + i * slot;
+		char *score = s + mlen;
 
 		if (with_score) {
 			lens[k] = (size_t)snprintf(score, 32, "%llu", (unsigned long long)(first + i));
 			av[k++] = score;
 		}
 		if (member_fmt != NULL) {
-			memcpy(s, member_fmt, strlen(member_fmt));
-			lens[k] = strlen(member_fmt);
-			if (strstr(member_fmt, WORKLOAD_RAND) != NULL)
-				engine_put_digits(s + (strstr(member_fmt, WORKLOAD_RAND) - member_fmt),
-						    first + i);
+			memcpy(s, member_fmt, mlen);
+			lens[k] = mlen;
+			if (rand != NULL)
+				engine_put_digits(s + (rand - member_fmt), first + i);
 			av[k++] = s;
 		}
 		if (data != NULL && !with_score) {
@@ -377,14 +465,22 @@ static uint64_t workload_reply_values(const struct workload_test *t)
 int workload_memory(const char *list, uint64_t data_size, unsigned depth, uint64_t clients,
 		    uint64_t keyspace, struct workload_memory *out, struct rs_err *err)
 {
+	return workload_memory_prefix(list, NULL, data_size, depth, clients, keyspace, out, err);
+}
+
+int workload_memory_prefix(const char *list, const char *prefix, uint64_t data_size,
+			   unsigned depth, uint64_t clients, uint64_t keyspace,
+			   struct workload_memory *out, struct rs_err *err)
+{
 	struct workload w0, w1;
 	unsigned digits = 1;
 
 	/* A request's length at data_size from its lengths at 0 and 1 bytes:
-	 * each copy of the data adds its bytes and its length's digits. */
-	if (workload_select(list, 0, &w0, err) < 0)
+	 * each copy of the data adds its bytes and its length's digits.  The
+	 * prefix is in both, once per key. */
+	if (workload_select_prefix(list, 0, prefix, &w0, err) < 0)
 		return -1;
-	if (workload_select(list, 1, &w1, err) < 0) {
+	if (workload_select_prefix(list, 1, prefix, &w1, err) < 0) {
 		workload_free(&w0);
 		return -1;
 	}
@@ -413,9 +509,16 @@ int workload_memory(const char *list, uint64_t data_size, unsigned depth, uint64
 int workload_memory_check(const char *list, uint64_t data_size, unsigned depth,
 			  uint64_t clients, uint64_t keyspace, struct rs_err *err)
 {
+	return workload_memory_check_prefix(list, NULL, data_size, depth, clients, keyspace, err);
+}
+
+int workload_memory_check_prefix(const char *list, const char *prefix, uint64_t data_size,
+				 unsigned depth, uint64_t clients, uint64_t keyspace,
+				 struct rs_err *err)
+{
 	struct workload_memory m;
 
-	if (workload_memory(list, data_size, depth, clients, keyspace, &m, err) < 0)
+	if (workload_memory_prefix(list, prefix, data_size, depth, clients, keyspace, &m, err) < 0)
 		return -1;
 	if (m.bytes <= WORKLOAD_MEMORY_MAX)
 		return 0;
@@ -430,39 +533,32 @@ int workload_prepare_check(const struct workload_test *t, uint64_t count, uint64
 			   uint64_t data_size, struct rs_err *err)
 {
 	uint64_t total = workload_prepare_total(t, count, keyspace);
+	/* The values, and the prefix on each key filled: one per string, one
+	 * list or set. */
+	uint64_t keys = t->prep == PREP_STRINGS ? total : total != 0;
+	uint64_t bytes = workload_mac(keys, strlen(t->prefix), workload_mac(data_size, total, 0));
 
 	if (total > WORKLOAD_PREP_MAX)
 		return rs_err_set(err, "%s would need %llu keys or elements prepared (more than %llu): "
 				  "use a smaller -r, -n or --duration, or --no-prepare", t->name,
 				  (unsigned long long)total, WORKLOAD_PREP_MAX);
-	if (data_size * total > (uint64_t)4 << 30)
-		return rs_err_set(err, "%s would need %llu bytes prepared (more than 4 GiB): use a "
-				  "smaller -d, -r or -n", t->name, (unsigned long long)(data_size * total));
+	if (bytes > (uint64_t)4 << 30)
+		return rs_err_set(err, "%s would need %s%llu bytes prepared (more than 4 GiB): use a "
+				  "smaller -d, -r or -n", t->name, bytes == UINT64_MAX ? "more than " : "",
+				  (unsigned long long)bytes);
 	return 0;
 }
 
 const char *workload_prepare_key(const struct workload_test *t)
 {
-	switch (t->prep) {
-	case PREP_LIST_POP:
-	case PREP_LIST_RANGE:
-		return "mylist";
-	case PREP_SET_POP:
-		return "myset";
-	case PREP_ZSET_POP:
-		return "myzset";
-	case PREP_NONE:
-	case PREP_STRINGS:
-		break;
-	}
-	return NULL;
+	return workload_prepare_base(t->prep) != NULL ? t->prepare_key : NULL;
 }
 
 int workload_prepare_cmds(const struct workload_test *t, uint64_t count, uint64_t keyspace,
 			  uint64_t data_size, char **buf, size_t *len, size_t *ncmds,
 			  struct rs_err *err)
 {
-	char *data;
+	char *data, *strkey;
 	uint64_t total = workload_prepare_total(t, count, keyspace);
 	int rc = 0;
 
@@ -475,6 +571,7 @@ int workload_prepare_cmds(const struct workload_test *t, uint64_t count, uint64_
 	data = xmalloc(data_size + 1);
 	memset(data, 'x', data_size);
 	data[data_size] = '\0';
+	strkey = workload_join(t->prefix, "key:" WORKLOAD_RAND);
 	for (uint64_t first = 0; first < total && rc == 0; first += WORKLOAD_PREP_CHUNK) {
 		uint64_t n = total - first < WORKLOAD_PREP_CHUNK ? total - first : WORKLOAD_PREP_CHUNK;
 
@@ -484,31 +581,31 @@ int workload_prepare_cmds(const struct workload_test *t, uint64_t count, uint64_
 
 			if (keyspace == 0) {
 				/* Fixed keys: GET asks for the literal key:__rand_int__. */
-				const char *h2[] = { "SET", "key:" WORKLOAD_RAND, data };
+				const char *h2[] = { "SET", strkey, data };
 
 				rc = prep_append(buf, len, 3, h2, 0, 0, NULL, 0, NULL, 0, err);
 			} else {
-				rc = prep_append(buf, len, 1, head, first, n, "key:" WORKLOAD_RAND, 0,
-						 data, data_size, err);
+				rc = prep_append(buf, len, 1, head, first, n, strkey, 0, data, data_size,
+						 err);
 			}
 			break;
 		}
 		case PREP_LIST_POP:
 		case PREP_LIST_RANGE: {
-			const char *head[] = { "RPUSH", "mylist" };
+			const char *head[] = { "RPUSH", t->prepare_key };
 
 			rc = prep_append(buf, len, 2, head, first, n, NULL, 0, data, data_size, err);
 			break;
 		}
 		case PREP_SET_POP: {
-			const char *head[] = { "SADD", "myset" };
+			const char *head[] = { "SADD", t->prepare_key };
 
 			rc = prep_append(buf, len, 2, head, first, n, "element:" WORKLOAD_RAND, 0, NULL, 0,
 					 err);
 			break;
 		}
 		case PREP_ZSET_POP: {
-			const char *head[] = { "ZADD", "myzset" };
+			const char *head[] = { "ZADD", t->prepare_key };
 
 			rc = prep_append(buf, len, 2, head, first, n, "element:" WORKLOAD_RAND, 1, NULL, 0,
 					 err);
@@ -519,6 +616,7 @@ int workload_prepare_cmds(const struct workload_test *t, uint64_t count, uint64_
 		}
 		(*ncmds)++;
 	}
+	free(strkey);
 	free(data);
 	if (rc < 0) {
 		/* No half-built preparation: the caller sends nothing. */

@@ -15,6 +15,9 @@
 
 #define WORKLOAD_RAND "__rand_int__"
 #define WORKLOAD_RAND_LEN 12      /* the engine patches exactly this many digits in */
+/* The longest --key-prefix, in bytes: a prefix rides on every key of every
+ * request, so it is kept short enough not to change what is measured. */
+#define WORKLOAD_PREFIX_MAX 64
 
 /* What a test needs before it is timed. */
 enum workload_prep {
@@ -29,6 +32,8 @@ enum workload_prep {
 /* A test chosen for a run, with its command formatted once. */
 struct workload_test {
 	char name[128];           /* GET, LRANGE_100, or the custom command line */
+	char prefix[WORKLOAD_PREFIX_MAX + 1];   /* in front of every key; "" when none */
+	char prepare_key[WORKLOAD_PREFIX_MAX + 8];  /* prefix + mylist/myset/myzset, or "" */
 	char cmdstat[64];         /* INFO commandstats name: "get", "lrange" */
 	enum workload_prep prep;
 	unsigned expect;          /* ENGINE_REPLY_* kinds its replies may be; 0: any (custom) */
@@ -56,7 +61,22 @@ struct workload {
  * keyspace 0 __rand_int__ stays literal, as in redis-benchmark. */
 int workload_select(const char *list, uint64_t data_size, struct workload *out,
 		    struct rs_err *err);
-/* A custom test from argv (rsweep run -- SET k:__rand_int__ v). */
+/* Whether prefix can stand in front of rsweep's keys: 0, or -1 with err
+ * (RS_E_USAGE) naming the problem: empty, longer than WORKLOAD_PREFIX_MAX
+ * bytes, a control character or a blank, a '{' or '}' (a hash tag: every
+ * key of a cluster would land in one slot), or __rand_int__ (the engine
+ * would overwrite it).  Pure. */
+int workload_prefix_check(const char *prefix, struct rs_err *err);
+/* workload_select with every key of every test under prefix: argument 1
+ * of each catalogue command that has one and each key of MSET become
+ * prefix + key; members, fields and values stay as they are, and rand_off
+ * points at the digits in the prefixed bytes.  prefix NULL or "" is
+ * workload_select, byte for byte.  -1 with err when workload_prefix_check
+ * refuses prefix, or as workload_select. */
+int workload_select_prefix(const char *list, uint64_t data_size, const char *prefix,
+			   struct workload *out, struct rs_err *err);
+/* A custom test from argv (rsweep run -- SET k:__rand_int__ v).  Its
+ * arguments are sent as given: no prefix. */
 int workload_custom(int argc, char **argv, struct workload *out, struct rs_err *err);
 void workload_free(struct workload *w);
 
@@ -82,6 +102,14 @@ int workload_memory(const char *list, uint64_t data_size, unsigned depth, uint64
  * -P or -c"). */
 int workload_memory_check(const char *list, uint64_t data_size, unsigned depth,
 			  uint64_t clients, uint64_t keyspace, struct rs_err *err);
+/* The same two with the tests' keys under prefix (NULL or "": none), whose
+ * requests are longer by the prefix once per key. */
+int workload_memory_prefix(const char *list, const char *prefix, uint64_t data_size,
+			   unsigned depth, uint64_t clients, uint64_t keyspace,
+			   struct workload_memory *out, struct rs_err *err);
+int workload_memory_check_prefix(const char *list, const char *prefix, uint64_t data_size,
+				 unsigned depth, uint64_t clients, uint64_t keyspace,
+				 struct rs_err *err);
 
 /* The names of the catalogue, NULL-terminated (for help and completion). */
 const char *const *workload_names(void);
@@ -98,12 +126,14 @@ size_t workload_rank(const char *name);
 uint64_t workload_max_reply(uint64_t data_size);
 
 /* Check that preparing t for count requests is reasonable (elements and
- * bytes), without building anything. */
+ * bytes: the values, and t->prefix once per key it fills), without
+ * building anything. */
 int workload_prepare_check(const struct workload_test *t, uint64_t count, uint64_t keyspace,
 			   uint64_t data_size, struct rs_err *err);
 
-/* The one key test t's preparation fills ("mylist", "myset", "myzset"),
- * or NULL when it fills none or many. */
+/* The one key test t's preparation fills ("mylist", "myset", "myzset"
+ * behind t->prefix: "rsw:mylist"), or NULL when it fills none or many.
+ * It points into t. */
 const char *workload_prepare_key(const struct workload_test *t);
 
 /* The most keys test t can leave in the server after its preparation
@@ -115,10 +145,11 @@ const char *workload_prepare_key(const struct workload_test *t);
 uint64_t workload_key_bound(const struct workload_test *t, uint64_t sent, uint64_t keyspace,
 			    int prepare);
 
-/* Commands that prepare test t for `count` requests and a keyspace:
- * appended as RESP to *buf (grown with xrealloc), *ncmds set to the number
- * of commands, so the caller can pipeline them and read that many replies.
- * Fails when the preparation would be unreasonably large. */
+/* Commands that prepare test t for `count` requests and a keyspace, every
+ * key they write behind t->prefix: appended as RESP to *buf (grown with
+ * xrealloc), *ncmds set to the number of commands, so the caller can
+ * pipeline them and read that many replies.  Fails when the preparation
+ * would be unreasonably large. */
 int workload_prepare_cmds(const struct workload_test *t, uint64_t count, uint64_t keyspace,
 			  uint64_t data_size, char **buf, size_t *len, size_t *ncmds,
 			  struct rs_err *err);

@@ -183,3 +183,305 @@ Test(workload, key_bounds_count_what_each_test_can_write)
 	cr_assert_eq(workload_key_bound(&w.v[0], 1, 0, 1), UINT64_MAX);
 	workload_free(&w);
 }
+
+/* ---- --key-prefix ---- */
+
+/* The arguments of the one RESP command in buf[0..len), as hiredis parses
+ * it (a command is an array of bulk strings, as a reply can be). */
+static redisReply *parse_one(const char *buf, size_t len)
+{
+	redisReader *r = redisReaderCreate();
+	void *reply = NULL;
+
+	redisReaderFeed(r, buf, len);
+	cr_assert_eq(redisReaderGetReply(r, &reply), REDIS_OK);
+	cr_assert_not_null(reply, "a whole command");
+	redisReaderFree(r);
+	cr_assert_eq(((redisReply *)reply)->type, REDIS_REPLY_ARRAY);
+	return reply;
+}
+
+/* Which arguments of a catalogue command are keys, written out here
+ * rather than taken from the catalogue, so that a wrong mask fails. */
+static int is_key_arg(const char *test, size_t i)
+{
+	if (strcmp(test, "PING_MBULK") == 0)
+		return 0;
+	if (strcmp(test, "MSET") == 0)
+		return i % 2 == 1;
+	return i == 1;
+}
+
+static const char long_prefix[] =
+	"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abc__r";
+
+Test(workload_prefix, every_key_and_nothing_else_carries_the_prefix)
+{
+	/* "x__rand_int_" holds most of __rand_int__: no false match where it
+	 * meets the key. */
+	const char *prefixes[] = { "rsw:", "p", "x__rand_int_", long_prefix };
+	struct workload plain, pre;
+	struct rs_err err;
+
+	cr_assert_eq(strlen(long_prefix), WORKLOAD_PREFIX_MAX);
+	cr_assert_eq(workload_select(NULL, 3, &plain, &err), 0, "%s", err.msg);
+	for (size_t k = 0; k < sizeof prefixes / sizeof prefixes[0]; k++) {
+		const char *pfx = prefixes[k];
+		size_t plen = strlen(pfx);
+
+		cr_assert_eq(workload_select_prefix(NULL, 3, pfx, &pre, &err), 0, "%s", err.msg);
+		cr_assert_eq(pre.n, plain.n);
+		for (size_t i = 0; i < plain.n; i++) {
+			const struct workload_test *a = &plain.v[i], *b = &pre.v[i];
+			redisReply *ra, *rb;
+			size_t nkeys = 0;
+
+			cr_assert_str_eq(b->name, a->name);
+			cr_assert_str_eq(b->prefix, pfx);
+			cr_assert_str_eq(a->prefix, "");
+			cr_assert_eq(b->nrand, a->nrand, "%s under '%s'", b->name, pfx);
+			cr_assert_eq(b->key_fixed, a->key_fixed);
+			cr_assert_eq(b->key_rand, a->key_rand);
+			cr_assert_eq(b->key_per_request, a->key_per_request);
+			for (size_t r = 0; r < b->nrand; r++) {
+				cr_assert_leq(b->rand_off[r] + 12, b->len);
+				cr_assert_eq(memcmp(b->cmd + b->rand_off[r], "__rand_int__", 12), 0,
+					     "%s under '%s': offset %zu", b->name, pfx, b->rand_off[r]);
+				cr_assert(r == 0 || b->rand_off[r] >= b->rand_off[r - 1] + 12);
+			}
+			if (strcmp(a->name, "PING_INLINE") == 0) {
+				cr_assert_eq(b->len, a->len);
+				cr_assert_eq(memcmp(b->cmd, a->cmd, a->len), 0);
+				continue;
+			}
+			ra = parse_one(a->cmd, a->len);
+			rb = parse_one(b->cmd, b->len);
+			cr_assert_eq(rb->elements, ra->elements);
+			for (size_t j = 0; j < ra->elements; j++) {
+				const redisReply *ea = ra->element[j], *eb = rb->element[j];
+
+				if (is_key_arg(a->name, j)) {
+					nkeys++;
+					cr_assert_eq(eb->len, plen + ea->len);
+					cr_assert_eq(memcmp(eb->str, pfx, plen), 0);
+					cr_assert_eq(memcmp(eb->str + plen, ea->str, ea->len), 0,
+						     "%s argument %zu", a->name, j);
+				} else {
+					cr_assert_eq(eb->len, ea->len, "%s argument %zu", a->name, j);
+					cr_assert_eq(memcmp(eb->str, ea->str, ea->len), 0,
+						     "%s argument %zu is not a key", a->name, j);
+				}
+			}
+			cr_assert_eq(nkeys, strcmp(a->name, "MSET") == 0 ? 10 :
+				     strcmp(a->name, "PING_MBULK") == 0 ? 0 : 1);
+			freeReplyObject(ra);
+			freeReplyObject(rb);
+		}
+		workload_free(&pre);
+	}
+	workload_free(&plain);
+}
+
+Test(workload_prefix, no_prefix_is_workload_select_byte_for_byte)
+{
+	const char *none[] = { NULL, "" };
+	struct workload plain, pre;
+	struct rs_err err;
+
+	cr_assert_eq(workload_select(NULL, 7, &plain, &err), 0, "%s", err.msg);
+	for (size_t k = 0; k < 2; k++) {
+		cr_assert_eq(workload_select_prefix(NULL, 7, none[k], &pre, &err), 0, "%s", err.msg);
+		cr_assert_eq(pre.n, plain.n);
+		for (size_t i = 0; i < plain.n; i++) {
+			cr_assert_eq(pre.v[i].len, plain.v[i].len);
+			cr_assert_eq(memcmp(pre.v[i].cmd, plain.v[i].cmd, plain.v[i].len), 0);
+			cr_assert_eq(pre.v[i].nrand, plain.v[i].nrand);
+			for (size_t r = 0; r < plain.v[i].nrand; r++)
+				cr_assert_eq(pre.v[i].rand_off[r], plain.v[i].rand_off[r]);
+			cr_assert_str_eq(pre.v[i].prefix, "");
+		}
+		workload_free(&pre);
+	}
+	cr_assert_str_eq(workload_prepare_key(find(&plain, "LPOP")), "mylist");
+	cr_assert_str_eq(workload_prepare_key(find(&plain, "SPOP")), "myset");
+	cr_assert_str_eq(workload_prepare_key(find(&plain, "ZPOPMIN")), "myzset");
+	workload_free(&plain);
+}
+
+Test(workload_prefix, custom_commands_are_sent_as_given)
+{
+	struct workload w;
+	struct rs_err err;
+	char *argv[] = { "SET", "k:__rand_int__", "v", NULL };
+
+	cr_assert_eq(workload_custom(3, argv, &w, &err), 0);
+	cr_assert_str_eq(w.v[0].prefix, "");
+	workload_free(&w);
+}
+
+Test(workload_prefix, the_prepared_key_is_prefixed)
+{
+	struct workload w;
+	struct rs_err err;
+
+	cr_assert_eq(workload_select_prefix("lpop,rpop,lrange,spop,zpopmin,get,set,ping", 3, "rsw:",
+					    &w, &err), 0, "%s", err.msg);
+	cr_assert_str_eq(workload_prepare_key(find(&w, "LPOP")), "rsw:mylist");
+	cr_assert_str_eq(workload_prepare_key(find(&w, "RPOP")), "rsw:mylist");
+	cr_assert_str_eq(workload_prepare_key(find(&w, "LRANGE_600")), "rsw:mylist");
+	cr_assert_str_eq(workload_prepare_key(find(&w, "SPOP")), "rsw:myset");
+	cr_assert_str_eq(workload_prepare_key(find(&w, "ZPOPMIN")), "rsw:myzset");
+	cr_assert_null(workload_prepare_key(find(&w, "GET")));
+	cr_assert_null(workload_prepare_key(find(&w, "SET")));
+	cr_assert_null(workload_prepare_key(find(&w, "PING_MBULK")));
+	workload_free(&w);
+}
+
+/* Every command of a preparation writes keys under pfx only: the key
+ * arguments (SET's 1, MSET's odd ones, RPUSH/SADD/ZADD's 1) start with
+ * it, and nothing else does.  Returns the number of commands. */
+static size_t check_prepared(const char *buf, size_t len, const char *pfx, const char *verb)
+{
+	redisReader *r = redisReaderCreate();
+	size_t plen = strlen(pfx), n = 0;
+	void *v;
+
+	redisReaderFeed(r, buf, len);
+	while (redisReaderGetReply(r, &v) == REDIS_OK && v != NULL) {
+		redisReply *c = v;
+
+		cr_assert_eq(c->type, REDIS_REPLY_ARRAY);
+		cr_assert_str_eq(c->element[0]->str, verb);
+		for (size_t j = 1; j < c->elements; j++) {
+			int key = strcmp(verb, "MSET") == 0 ? j % 2 == 1 : j == 1;
+			int has = c->element[j]->len >= plen && memcmp(c->element[j]->str, pfx, plen) == 0;
+
+			cr_assert_eq(has, key, "%s argument %zu: %s", verb, j, c->element[j]->str);
+		}
+		freeReplyObject(c);
+		n++;
+	}
+	redisReaderFree(r);
+	return n;
+}
+
+Test(workload_prefix, preparation_writes_prefixed_keys_only)
+{
+	const char *prefixes[] = { "rsw:", long_prefix };
+	struct rs_err err;
+
+	for (size_t k = 0; k < 2; k++) {
+		const char *pfx = prefixes[k];
+		struct workload w;
+		char *buf = NULL, want[128];
+		size_t len, n;
+
+		cr_assert_eq(workload_select_prefix("get,lpop,lrange_100,spop,zpopmin", 3, pfx, &w, &err),
+			     0, "%s", err.msg);
+		/* GET with -r 0 reads the one literal key. */
+		cr_assert_eq(workload_prepare_cmds(find(&w, "GET"), 10, 0, 3, &buf, &len, &n, &err), 0);
+		cr_assert_eq(n, 1);
+		cr_assert_eq(check_prepared(buf, len, pfx, "SET"), 1);
+		snprintf(want, sizeof want, "%skey:__rand_int__", pfx);
+		cr_assert(memmem(buf, len, want, strlen(want)) != NULL);
+		/* With -r 2500: every key of the keyspace, in three MSETs. */
+		cr_assert_eq(workload_prepare_cmds(find(&w, "GET"), 10, 2500, 3, &buf, &len, &n, &err),
+			     0);
+		cr_assert_eq(n, 3);
+		cr_assert_eq(check_prepared(buf, len, pfx, "MSET"), 3);
+		snprintf(want, sizeof want, "%skey:000000002499", pfx);
+		cr_assert(memmem(buf, len, want, strlen(want)) != NULL);
+		snprintf(want, sizeof want, "%skey:000000000000", pfx);
+		cr_assert(memmem(buf, len, want, strlen(want)) != NULL);
+		cr_assert_null(memmem(buf, len, "\r\nkey:", 6), "no key outside the prefix");
+		/* Lists, sets, sorted sets: the one key, members as they were. */
+		cr_assert_eq(workload_prepare_cmds(find(&w, "LPOP"), 2500, 0, 3, &buf, &len, &n, &err),
+			     0);
+		cr_assert_eq(check_prepared(buf, len, pfx, "RPUSH"), 3);
+		cr_assert_eq(workload_prepare_cmds(find(&w, "LRANGE_100"), 1, 0, 3, &buf, &len, &n,
+						   &err), 0);
+		cr_assert_eq(check_prepared(buf, len, pfx, "RPUSH"), 1);
+		cr_assert_eq(workload_prepare_cmds(find(&w, "SPOP"), 1500, 0, 3, &buf, &len, &n, &err),
+			     0);
+		cr_assert_eq(check_prepared(buf, len, pfx, "SADD"), 2);
+		cr_assert(memmem(buf, len, "\r\nelement:000000001499\r\n", 24) != NULL);
+		cr_assert_eq(workload_prepare_cmds(find(&w, "ZPOPMIN"), 10, 0, 3, &buf, &len, &n, &err),
+			     0);
+		cr_assert_eq(check_prepared(buf, len, pfx, "ZADD"), 1);
+		cr_assert(memmem(buf, len, "\r\n9\r\n$20\r\nelement:000000000009\r\n", 31) != NULL);
+		cr_assert_null(memmem(buf, len, "\r\nmyzset", 8));
+		cr_assert_null(memmem(buf, len, "\r\nmylist", 8));
+		free(buf);
+		workload_free(&w);
+	}
+}
+
+Test(workload_prefix, sizes_count_the_prefix)
+{
+	struct workload w;
+	struct workload_memory plain, pre;
+	struct rs_err err;
+
+	/* Preparation: 50M values of 85 bytes fit in 4 GiB, with 4 more
+	 * bytes on each key they do not. */
+	cr_assert_eq(workload_select_prefix("get", 85, NULL, &w, &err), 0);
+	cr_assert_eq(workload_prepare_check(&w.v[0], 1, 50000000, 85, &err), 0, "%s", err.msg);
+	workload_free(&w);
+	cr_assert_eq(workload_select_prefix("get", 85, "rsw:", &w, &err), 0);
+	cr_assert_eq(workload_prepare_check(&w.v[0], 1, 50000000, 85, &err), -1);
+	cr_assert_str_eq(err.msg, "GET would need 4450000000 bytes prepared (more than 4 GiB): use "
+			 "a smaller -d, -r or -n");
+	workload_free(&w);
+	/* Request buffers: a SET is 4 bytes longer, in each of P copies and
+	 * the template; an MSET 40. */
+	cr_assert_eq(workload_memory("set", 3, 10, 1, 0, &plain, &err), 0);
+	cr_assert_eq(workload_memory_prefix("set", "rsw:", 3, 10, 1, 0, &pre, &err), 0);
+	cr_assert_eq(pre.bytes, plain.bytes + 11 * 4);
+	cr_assert_eq(workload_memory("mset", 3, 10, 1, 0, &plain, &err), 0);
+	cr_assert_eq(workload_memory_prefix("mset", "rsw:", 3, 10, 1, 0, &pre, &err), 0);
+	cr_assert_eq(pre.bytes, plain.bytes + 11 * 40);
+	cr_assert_eq(workload_memory_prefix("mset", "", 3, 10, 1, 0, &pre, &err), 0);
+	cr_assert_eq(pre.bytes, plain.bytes);
+	cr_assert_eq(workload_memory_check_prefix("set", "a b", 3, 10, 1, 0, &err), -1);
+	cr_assert(strstr(err.msg, "blank") != NULL, "%s", err.msg);
+}
+
+Test(workload_prefix, bad_prefixes_are_refused_with_their_reason)
+{
+	static const struct {
+		const char *prefix, *msg;
+	} bad[] = {
+		{ "", "key prefix is empty" },
+		{ "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef!",
+		  "key prefix is 65 bytes, longer than 64" },
+		{ "rsw run:", "key prefix 'rsw run:' holds a blank (space) at byte 4" },
+		{ "rsw\t:", "key prefix 'rsw\\t:' holds a blank (tab) at byte 4" },
+		{ "rsw\n", "key prefix 'rsw\\n' holds control character 0x0a at byte 4" },
+		{ "\x7frsw", "key prefix '\\x7frsw' holds control character 0x7f at byte 1" },
+		{ "{rsw}:", "key prefix '{rsw}:' holds '{': a hash tag would move every key of a "
+			    "cluster into one slot" },
+		{ "rsw}:", "key prefix 'rsw}:' holds '}': a hash tag would move every key of a "
+			   "cluster into one slot" },
+		{ "a__rand_int__:", "key prefix 'a__rand_int__:' holds __rand_int__, which every "
+				    "request would carry as random digits" },
+	};
+	struct workload w;
+	struct rs_err err;
+
+	cr_assert_eq(workload_prefix_check(long_prefix, &err), 0);
+	cr_assert_eq(workload_prefix_check("rsw:bench:", &err), 0);
+	cr_assert_eq(workload_prefix_check("r\xc3\xa9sultat:", &err), 0, "UTF-8 is fine");
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		memset(&err, 0, sizeof err);
+		cr_assert_eq(workload_prefix_check(bad[i].prefix, &err), -1, "%s", bad[i].prefix);
+		cr_assert_str_eq(err.msg, bad[i].msg);
+		cr_assert_eq(err.kind, RS_E_USAGE);
+		if (bad[i].prefix[0] == '\0')
+			continue;         /* "" selects without a prefix */
+		memset(&err, 0, sizeof err);
+		cr_assert_eq(workload_select_prefix("set", 3, bad[i].prefix, &w, &err), -1);
+		cr_assert_str_eq(err.msg, bad[i].msg);
+		cr_assert_eq(w.n, 0);
+		cr_assert_null(w.v);
+	}
+}
