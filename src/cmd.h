@@ -14,6 +14,7 @@ int cmd_report(struct rs_config *cfg, struct rs_err *err);
 int cmd_import(struct rs_config *cfg, struct rs_err *err);
 int cmd_agent(struct rs_config *cfg, struct rs_err *err);
 int cmd_export(struct rs_config *cfg, struct rs_err *err);
+int cmd_clean(struct rs_config *cfg, struct rs_err *err);
 
 struct targets_def;
 struct target;

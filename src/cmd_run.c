@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "agentkey.h"
@@ -276,6 +277,7 @@ struct run_job {
 	struct targets_def control_def; /* --control, parsed */
 	struct target control;
 	struct agentkey agents_key; /* --agents-key: signs the agents' messages */
+	char key_prefix[WORKLOAD_PREFIX_MAX + 1]; /* --key-prefix, "auto" made one; "": none */
 };
 
 static void run_dry(const struct rs_config *cfg, const struct run_job *job)
@@ -629,6 +631,14 @@ static int run_sweep(const struct rs_config *cfg, struct run_job *job, struct ru
 				 job->targets.v[k].label);
 			progress_note(&ui->progress, msg);
 		}
+	/* A prefix the user did not choose is one to know after a kill -9. */
+	if (st == SWEEP_OK && cfg->key_prefix != NULL && strcmp(cfg->key_prefix, "auto") == 0) {
+		char msg[2 * WORKLOAD_PREFIX_MAX + 100];
+
+		snprintf(msg, sizeof msg, "keys under '%s' (rsweep clean --key-prefix %s removes what "
+			 "a killed run leaves)", job->key_prefix, job->key_prefix);
+		progress_note(&ui->progress, msg);
+	}
 	/* A sweep nobody can measure again should not vanish unnoticed. */
 	if (st == SWEEP_OK && cfg->output == NULL)
 		progress_note(&ui->progress, "no -o FILE.csv: the points are printed, not saved "
@@ -694,6 +704,30 @@ static void run_warn_idle(const struct rs_config *cfg)
 	}
 }
 
+/* --key-prefix into job->key_prefix: as given, or for "auto" one of this
+ * run's own ("rsweep:" and 8 hex digits of the clock and the process, so
+ * that two runs at once never share one).  0, or -1 (err). */
+static int run_key_prefix(const struct rs_config *cfg, struct run_job *job, struct rs_err *err)
+{
+	if (strcmp(cfg->key_prefix, "auto") == 0) {
+		struct timespec ts;
+		uint64_t x;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		x = ((uint64_t)ts.tv_sec * 1000000007u + (uint64_t)ts.tv_nsec) ^
+		    ((uint64_t)getpid() << 32);
+		x ^= x >> 29;
+		x *= 0xbf58476d1ce4e5b9ULL;
+		x ^= x >> 32;
+		snprintf(job->key_prefix, sizeof job->key_prefix, "rsweep:%08x:", (unsigned)x);
+		return 0;
+	}
+	if (workload_prefix_check(cfg->key_prefix, err) < 0)
+		return rs_err_prefix(err, "--key-prefix");
+	xstrlcpy(job->key_prefix, cfg->key_prefix, sizeof job->key_prefix);
+	return 0;
+}
+
 /* Step one: the options (and sweep file) into a checked plan of points
  * over every target.  Returns 0, or -1 with err of kind RS_E_USAGE
  * (options, targets) or RS_E_INPUT (a sweep file, tests, a custom
@@ -716,6 +750,8 @@ static int run_plan(struct rs_config *cfg, struct run_ui *ui, struct run_job *jo
 		rs_err_prefix(err, "--rate");
 		return rs_err_as(err, RS_E_USAGE);
 	}
+	if (cfg->key_prefix != NULL && run_key_prefix(cfg, job, err) < 0)
+		return rs_err_as(err, RS_E_USAGE);
 	if (cfg->nargs == 0) {
 		unsigned deepest = 0;
 
@@ -725,16 +761,18 @@ static int run_plan(struct rs_config *cfg, struct run_ui *ui, struct run_job *jo
 		for (size_t d = 0; d < cfg->pipeline.n; d++)
 			if (cfg->pipeline.v[d] > deepest)
 				deepest = cfg->pipeline.v[d];
-		if (workload_memory_check(cfg->tests, cfg->data_size, deepest, cfg->clients,
-					  cfg->keyspace, err) < 0)
+		if (workload_memory_check_prefix(cfg->tests, job->key_prefix, cfg->data_size, deepest,
+						 cfg->clients, cfg->keyspace, err) < 0)
 			return rs_err_as(err, RS_E_USAGE);
 	}
 	rc = cfg->nargs > 0 ? workload_custom(cfg->nargs, cfg->args, &job->w, err) :
-			      workload_select(cfg->tests, cfg->data_size, &job->w, err);
+			      workload_select_prefix(cfg->tests, cfg->data_size, job->key_prefix,
+						     &job->w, err);
 	if (rc < 0)
 		return rs_err_as(err, RS_E_INPUT);
 	job->label = run_label(cfg, job->host, sizeof job->host);
 	run_sweep_config(cfg, job->label, ui, &job->sc);
+	job->sc.key_prefix = job->key_prefix[0] ? job->key_prefix : NULL;
 	if (run_targets(cfg, job, err) < 0)
 		return rs_err_as(err, RS_E_USAGE);
 	nrates = job->rates.n ? job->rates.n : 1;

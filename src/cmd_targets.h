@@ -54,8 +54,8 @@ int cmd_targets_check_tls(const struct rs_config *cfg, struct rs_err *err);
 int cmd_targets_build(const struct rs_config *cfg, const char *label, struct cmd_targets *ts,
 		      struct rs_err *err);
 /* Before anything starts or connects: each spawned binary answers as
- * redis-server does (valkey-server, keydb-server too).  Returns 0 or -1 (err of kind RS_E_INPUT, naming the
- * target when it is a --target). */
+ * redis-server does (valkey-server, keydb-server too).  Returns 0 or -1
+ * (err of kind RS_E_INPUT, naming the target when it is a --target). */
 int cmd_targets_probe(struct cmd_targets *ts, struct rs_err *err);
 /* g's server into g->t: started, when spawned (spawn_stop ends it), else
  * the address its definition or the options give, with the options' TLS

@@ -103,6 +103,8 @@ static const struct csv_col csv_cols[] = {
 	 * other than Redis, a compatibility claim (target_server.h). */
 	COL_S(server_name, server_name),
 	COL_S(server_version, server_version),
+	/* --key-prefix: the server held other data (row.h). */
+	COL_S(key_prefix, key_prefix),
 	/* Last, and quoted when it holds text (csv_format_row): a row a crash
 	 * cut short inside it never reads as whole. */
 	COL_S(first_error, first_error),

@@ -9,6 +9,8 @@
 
 #include "guard.h"
 #include "sbuf.h"
+#include "workload.h"
+#include "xalloc.h"
 
 static void guard_note(const struct guard *g, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -72,6 +74,26 @@ static void guard_keys_text(const struct guard *g, const struct target_keyspace 
 		sbuf_printf(&b, "; at most %llu in all rsweep's", (unsigned long long)g->allow);
 }
 
+/* --key-prefix: the prefix holds no key, whatever else the server holds. */
+static enum guard_step guard_check_prefix(struct guard *g, int fresh, struct rs_err *err)
+{
+	const char *prefix = g->cfg.prefix;
+	char first[80];
+	int rc = target_scan_prefix(g->c, g->cfg.target, prefix, first, sizeof first, err);
+
+	if (rc < 0)
+		return GUARD_RETRY;
+	if (rc == 0) {
+		g->vetted = 1;
+		return GUARD_OK;
+	}
+	rs_err_set(err, "%s %sholds keys under the prefix '%s' ('%s' for one): another run's, or "
+		   "what a killed run left (rsweep clean --key-prefix %s removes them). %s",
+		   g->cfg.target->desc, fresh ? "" : "is a new server process and ", prefix, first,
+		   prefix, fresh ? "Nothing was changed." : "It was not touched.");
+	return GUARD_FOREIGN;
+}
+
 /* Check the server g->c reaches before anything is written to it (a new
  * connection to a new process too): every database in scope empty.  On
  * success g->c is vetted.  Nothing is changed either way. */
@@ -92,6 +114,8 @@ static enum guard_step guard_check(struct guard *g, int fresh, struct rs_err *er
 		g->vetted = 1;
 		return GUARD_OK;
 	}
+	if (g->cfg.prefix != NULL)
+		return guard_check_prefix(g, fresh, err);
 	if (target_keyspace(g->c, t, &ks, err) < 0)
 		return GUARD_RETRY;
 	if (target_keyspace_within(&ks, t->dbnum, scope, 0)) {
@@ -137,7 +161,7 @@ static enum guard_step guard_connect(struct guard *g, const struct target *t, in
 	g->vetted = 0;
 	if (target_connect(t, &g->c, err) < 0 || guard_run_id(g->c, t, id, size, err) < 0)
 		return GUARD_RETRY;
-	if (ask && g->cfg.identify != NULL && g->cfg.identify(g->cfg.identify_ud, g->c, err) < 0)
+	if (ask && g->cfg.identify != NULL && g->cfg.identify(g->cfg.cb_ud, g->c, err) < 0)
 		return GUARD_FINAL;
 	return GUARD_OK;
 }
@@ -292,6 +316,104 @@ static enum guard_step guard_flush_checked(struct guard *g, int db, struct rs_er
 	return target_flush(g->c, t, db, err) < 0 ? GUARD_RETRY : GUARD_OK;
 }
 
+/* Names a guard_unlink batch holds before they go. */
+#define GUARD_UNLINK_BATCH 8192
+
+struct guard_batch {
+	char **key;               /* GUARD_UNLINK_BATCH buffers of size bytes */
+	size_t size, n, total;
+};
+
+/* Add one name to b, sending b when it is full.  0 or -1 (err). */
+static int guard_batch_add(struct guard *g, struct guard_batch *b, const char *name,
+			   struct rs_err *err)
+{
+	if (g->cfg.owns != NULL && !g->cfg.owns(g->cfg.cb_ud, name, strlen(name)))
+		return 0;
+	xstrlcpy(b->key[b->n++], name, b->size);
+	b->total++;
+	if (b->n < GUARD_UNLINK_BATCH)
+		return 0;
+	b->n = 0;
+	/* One key a command on a cluster: UNLINK's keys must share a slot. */
+	return target_unlink(g->c, g->cfg.target, b->key, GUARD_UNLINK_BATCH,
+			     g->cfg.masters > 0 ? 1 : 256, err);
+}
+
+/* --key-prefix: UNLINK every name rsweep can have written since the last
+ * time, each __rand_int__ name with each of the keyspace's numbers, in
+ * pipelined batches; on a cluster's master those on its slots, and the
+ * single-key tests' names with its hash tag. */
+static enum guard_step guard_unlink(struct guard *g, struct rs_err *err)
+{
+	const char *tag = g->cfg.tag ? g->cfg.tag : "";
+	struct guard_batch b = { NULL, 0, 0, 0 };
+	size_t rl = strlen(WORKLOAD_RAND);
+	int rc = 0;
+
+	if (g->names.unnamed) {
+		rs_err_set(err, "%s: with --key-prefix the keys of a command of one's own cannot be "
+			   "named, so none can be deleted", g->cfg.target->desc);
+		return GUARD_FINAL;
+	}
+	for (size_t i = 0; i < g->names.n; i++) {
+		size_t l = strlen(g->names.tmpl[i]) + strlen(tag) + 1;
+
+		b.size = l > b.size ? l : b.size;
+	}
+	b.key = xcalloc(GUARD_UNLINK_BATCH, sizeof *b.key);
+	for (size_t i = 0; i < GUARD_UNLINK_BATCH; i++)
+		b.key[i] = xmalloc(b.size ? b.size : 1);
+	for (size_t i = 0; i < g->names.n && rc == 0; i++) {
+		const char *tmpl = g->names.tmpl[i], *r = strstr(tmpl, WORKLOAD_RAND);
+		char *name = xmalloc(b.size ? b.size : 1);
+
+		if (r != NULL && g->cfg.keyspace > 0) {
+			int head = (int)(r - tmpl);
+
+			/* The engine writes WORKLOAD_RAND_LEN digits where the
+			 * template has __rand_int__, as many bytes. */
+			for (uint64_t k = 0; k < g->cfg.keyspace && rc == 0; k++) {
+				snprintf(name, b.size, "%.*s%0*llu%s", head, tmpl, WORKLOAD_RAND_LEN,
+					 (unsigned long long)k, r + rl);
+				rc = guard_batch_add(g, &b, name, err);
+			}
+		} else {
+			snprintf(name, b.size, "%s%s", tmpl, tag);
+			rc = guard_batch_add(g, &b, name, err);
+		}
+		free(name);
+	}
+	if (rc == 0 && b.n > 0)
+		rc = target_unlink(g->c, g->cfg.target, b.key, b.n, g->cfg.masters > 0 ? 1 : 256, err);
+	for (size_t i = 0; i < GUARD_UNLINK_BATCH; i++)
+		free(b.key[i]);
+	free(b.key);
+	if (rc < 0)
+		return GUARD_RETRY;
+	g->dirty = 0;
+	guard_names_clear(&g->names);
+	g->allow = g->left = 0;
+	guard_debug(g, "%s: UNLINK of the %llu names rsweep can have written under '%s' done",
+		    g->cfg.target->desc, (unsigned long long)b.total, g->cfg.prefix);
+	return GUARD_OK;
+}
+
+enum guard_step guard_prefix_empty(struct guard *g, struct rs_err *err)
+{
+	char first[80];
+	int rc = target_scan_prefix(g->c, g->cfg.target, g->cfg.prefix, first, sizeof first, err);
+
+	if (rc < 0)
+		return GUARD_RETRY;
+	if (rc == 0)
+		return GUARD_OK;
+	rs_err_set(err, "%s: keys rsweep did not write are under the prefix '%s' ('%s' for one): "
+		   "another client wrote there; left alone", g->cfg.target->desc, g->cfg.prefix,
+		   first);
+	return GUARD_FOREIGN;
+}
+
 enum guard_step guard_flush(struct guard *g, struct rs_err *err)
 {
 	const struct target *t = g->cfg.target;
@@ -306,6 +428,8 @@ enum guard_step guard_flush(struct guard *g, struct rs_err *err)
 		rs_err_set(err, "%s: not flushed: the guard has not passed this server", t->desc);
 		return GUARD_FINAL;
 	}
+	if (g->cfg.prefix != NULL)
+		return guard_unlink(g, err);
 	g->bad[0] = '\0';
 	if (!g->eval_off && !g->cfg.spawned)
 		st = guard_flush_eval(g, db, err);

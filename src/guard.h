@@ -78,12 +78,24 @@ struct guard_config {
 	/* A master of a cluster: which of how many (0 of 0: not one).  Its
 	 * keys may carry a "{N}" hash tag, and its notes name it. */
 	size_t master, masters;
+	/* --key-prefix: every key rsweep writes starts with prefix (NULL: it
+	 * flushes).  The guard then never flushes: a server whose prefix
+	 * holds keys is refused, and guard_flush UNLINKs every name rsweep
+	 * can have written since (keyspace numbers of a __rand_int__ name, -r;
+	 * 0: the literal name); keys outside the prefix are never touched. */
+	const char *prefix;
+	uint64_t keyspace;
+	/* A master of a cluster, with a prefix: its hash tag ("{N}", which a
+	 * single-key test's key gets there) and whether a key is on its
+	 * slots (NULL: every key is). */
+	const char *tag;
+	int (*owns)(void *ud, const char *key, size_t len);
 	/* Called after each connection, before the guard reads anything:
 	 * whether the process there is the one meant (a cluster's master by
 	 * its node id).  0 yes; -1 no, err says why, and nothing is touched.
 	 * NULL: any process is. */
 	int (*identify)(void *ud, struct target_conn *c, struct rs_err *err);
-	void *identify_ud;
+	void *cb_ud;              /* identify's and owns' first argument */
 	/* One-line notes worth a user's attention; debug ones only with verbose. */
 	void (*on_note)(void *ud, const char *msg);
 	void *ud;
@@ -143,6 +155,10 @@ enum guard_step guard_flush(struct guard *g, struct rs_err *err);
 /* Whether the sweep's end should flush: rsweep may have written, the
  * server is not its own, and --flush is not none. */
 int guard_dirty(const struct guard *g);
+/* --key-prefix, at the end, after the last guard_flush: whether the
+ * prefix is empty.  GUARD_OK; GUARD_FOREIGN with err naming a key that
+ * rsweep did not write under it (left alone); GUARD_RETRY. */
+enum guard_step guard_prefix_empty(struct guard *g, struct rs_err *err);
 /* Keys in the guard's scope now, into *n.  0, or -1 (err). */
 int guard_keys(struct guard *g, uint64_t *n, struct rs_err *err);
 /* Keys rsweep did not write were seen by another check (a cluster's

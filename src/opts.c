@@ -28,46 +28,49 @@
 #define IMPORT CMD_IMPORT
 #define AGENT CMD_AGENT
 #define EXPORT CMD_EXPORT
-#define ALL (CMD_RUN | CMD_PLOT | CMD_REPORT | CMD_IMPORT | CMD_AGENT | CMD_EXPORT)
+#define CLEAN CMD_CLEAN
+#define ALL (CMD_RUN | CMD_PLOT | CMD_REPORT | CMD_IMPORT | CMD_AGENT | CMD_EXPORT | CMD_CLEAN)
 #define BIG 1e15
 
 /* name, short, arg, type, commands, field, min, max, choices, default, in files, help.
  * Keep it sorted by theme: --help and the man page list options in this order. */
 static const struct opt_def opt_table[] = {
 	/* connection */
-	{ "host", 'h', "HOST", OT_STRING, RUN, OFF(host), 0, 0, NULL, "127.0.0.1", 1,
+	{ "host", 'h', "HOST", OT_STRING, RUN | CLEAN, OFF(host), 0, 0, NULL, "127.0.0.1", 1,
 	  "server host name or address" },
-	{ "port", 'p', "PORT", OT_UINT, RUN, OFF(port), 1, 65535, NULL, "6379", 1,
+	{ "port", 'p', "PORT", OT_UINT, RUN | CLEAN, OFF(port), 1, 65535, NULL, "6379", 1,
 	  "server TCP port" },
-	{ "socket", 's', "PATH", OT_STRING, RUN, OFF(socket), 0, 0, NULL, NULL, 1,
+	{ "socket", 's', "PATH", OT_STRING, RUN | CLEAN, OFF(socket), 0, 0, NULL, NULL, 1,
 	  "connect to a UNIX socket instead of TCP" },
-	{ "user", 0, "USER", OT_STRING, RUN, OFF(user), 0, 0, NULL, NULL, 1,
+	{ "user", 0, "USER", OT_STRING, RUN | CLEAN, OFF(user), 0, 0, NULL, NULL, 1,
 	  "ACL user name for AUTH" },
-	{ "password", 'a', "PASSWORD", OT_STRING, RUN, OFF(password), 0, 0, NULL, NULL, 0,
+	{ "password", 'a', "PASSWORD", OT_STRING, RUN | CLEAN, OFF(password), 0, 0, NULL, NULL, 0,
 	  "password for AUTH (prefer the REDISCLI_AUTH environment variable)" },
-	{ "dbnum", 0, "N", OT_UINT, RUN, OFF(dbnum), 0, 1000000, NULL, "0", 1,
+	{ "dbnum", 0, "N", OT_UINT, RUN | CLEAN, OFF(dbnum), 0, 1000000, NULL, "0", 1,
 	  "database number to SELECT" },
-	{ "connect-timeout", 0, "SECONDS", OT_DOUBLE, RUN | AGENT, OFF(connect_timeout), 0.001, 3600, NULL,
-	  "5", 1, "give up connecting after SECONDS" },
-	{ "timeout", 0, "SECONDS", OT_DOUBLE, RUN | AGENT, OFF(timeout), 0, 86400, NULL, "0", 1,
+	{ "connect-timeout", 0, "SECONDS", OT_DOUBLE, RUN | AGENT | CLEAN, OFF(connect_timeout),
+	  0.001, 3600, NULL, "5", 1, "give up connecting after SECONDS" },
+	{ "timeout", 0, "SECONDS", OT_DOUBLE, RUN | AGENT | CLEAN, OFF(timeout), 0, 86400, NULL, "0", 1,
 	  "fail when no reply comes for SECONDS (0: 10 s)" },
-	{ "tls", 0, NULL, OT_FLAG, RUN, OFF(tls), 0, 0, NULL, NULL, 1,
+	{ "tls", 0, NULL, OT_FLAG, RUN | CLEAN, OFF(tls), 0, 0, NULL, NULL, 1,
 	  "connect with TLS (-h, -p; a --target says rediss://)" },
-	{ "sni", 0, "HOST", OT_STRING, RUN | AGENT, OFF(sni), 0, 0, NULL, NULL, 1,
+	{ "sni", 0, "HOST", OT_STRING, RUN | AGENT | CLEAN, OFF(sni), 0, 0, NULL, NULL, 1,
 	  "TLS: the server name to send and to check the certificate against (default: the target's host)" },
-	{ "cacert", 0, "FILE", OT_STRING, RUN | AGENT, OFF(cacert), 0, 0, NULL, NULL, 1,
+	{ "cacert", 0, "FILE", OT_STRING, RUN | AGENT | CLEAN, OFF(cacert), 0, 0, NULL, NULL, 1,
 	  "TLS: trust the CA certificates in FILE (PEM) instead of the system's" },
-	{ "cacertdir", 0, "DIR", OT_STRING, RUN | AGENT, OFF(cacertdir), 0, 0, NULL, NULL, 1,
+	{ "cacertdir", 0, "DIR", OT_STRING, RUN | AGENT | CLEAN, OFF(cacertdir), 0, 0, NULL, NULL, 1,
 	  "TLS: trust the CA certificates in DIR (hashed, as c_rehash makes it)" },
-	{ "cert", 0, "FILE", OT_STRING, RUN | AGENT, OFF(cert), 0, 0, NULL, NULL, 1,
+	{ "cert", 0, "FILE", OT_STRING, RUN | AGENT | CLEAN, OFF(cert), 0, 0, NULL, NULL, 1,
 	  "TLS: the client certificate (PEM)" },
-	{ "key", 0, "FILE", OT_STRING, RUN | AGENT, OFF(key), 0, 0, NULL, NULL, 1,
+	{ "key", 0, "FILE", OT_STRING, RUN | AGENT | CLEAN, OFF(key), 0, 0, NULL, NULL, 1,
 	  "TLS: the client certificate's private key (PEM; default: in --cert's file)" },
-	{ "insecure", 0, NULL, OT_FLAG, RUN | AGENT, OFF(insecure), 0, 0, NULL, NULL, 1,
+	{ "insecure", 0, NULL, OT_FLAG, RUN | AGENT | CLEAN, OFF(insecure), 0, 0, NULL, NULL, 1,
 	  "TLS: check neither the certificate nor the host name (shown in the target column)" },
-	{ "tls-ciphers", 0, "LIST", OT_STRING, RUN | AGENT, OFF(tls_ciphers), 0, 0, NULL, NULL, 1,
+	{ "tls-ciphers", 0, "LIST", OT_STRING, RUN | AGENT | CLEAN, OFF(tls_ciphers), 0, 0, NULL,
+	  NULL, 1,
 	  "TLS 1.2: the ciphers to offer (OpenSSL's cipher list syntax)" },
-	{ "tls-ciphersuites", 0, "LIST", OT_STRING, RUN | AGENT, OFF(tls_ciphersuites), 0, 0, NULL, NULL, 1,
+	{ "tls-ciphersuites", 0, "LIST", OT_STRING, RUN | AGENT | CLEAN, OFF(tls_ciphersuites), 0,
+	  0, NULL, NULL, 1,
 	  "TLS 1.3: the cipher suites to offer (OpenSSL's syntax)" },
 	{ "spawn", 0, "PATH", OT_OPTSTRING, RUN, OFF(spawn), 0, 0, NULL, NULL, 1,
 	  "start a private redis-server (PATH, or the one on PATH) and benchmark it" },
@@ -135,7 +138,10 @@ static const struct opt_def opt_table[] = {
 	  "between points: FLUSHALL, FLUSHDB on --dbnum, or nothing" },
 	{ "force-flush", 0, NULL, OT_FLAG, RUN, OFF(force_flush), 0, 0, NULL, NULL, 0,
 	  "flush even a server that holds keys rsweep did not write" },
-	{ "cluster", 0, NULL, OT_FLAG, RUN, OFF(cluster), 0, 0, NULL, NULL, 1,
+	{ "key-prefix", 0, "PREFIX", OT_STRING, RUN | CLEAN, OFF(key_prefix), 0, 0, NULL, NULL, 1,
+	  "every key under PREFIX (auto: one of this run's own), and between points delete only "
+	  "those, never FLUSHALL: for a server that holds other data" },
+	{ "cluster", 0, NULL, OT_FLAG, RUN | CLEAN, OFF(cluster), 0, 0, NULL, NULL, 1,
 	  "the target is a node of a Redis Cluster: load, guard and flush every master" },
 	{ "control", 0, "URI", OT_STRING, RUN | AGENT, OFF(control), 0, 0, NULL, NULL, 0,
 	  "the control Redis agents and their leader meet on (redis://, rediss://, unix://)" },
@@ -247,6 +253,8 @@ static const struct {
 	  "generate load for a leader (run --control --agents) on another machine" },
 	{ "export", CMD_EXPORT, "[options] FILE.csv... [-o OUT]",
 	  "write results in another tool's format (benchstat, HdrHistogram)" },
+	{ "clean", CMD_CLEAN, "--key-prefix PREFIX [options]",
+	  "remove the keys a run with --key-prefix left under its prefix, and nothing else" },
 };
 
 const struct opt_def *opts_table(size_t *n)

@@ -20,6 +20,7 @@ enum opts_cmd {
 	CMD_IMPORT = 1 << 3,
 	CMD_AGENT = 1 << 4,
 	CMD_EXPORT = 1 << 5,
+	CMD_CLEAN = 1 << 6,
 };
 
 enum opt_type {
@@ -112,6 +113,7 @@ struct rs_config {
 	double warmup;
 	int flush;                /* enum guard_flush */
 	int force_flush;
+	const char *key_prefix;   /* --key-prefix: PREFIX, or "auto" */
 	int cluster;              /* --cluster */
 	char *control;            /* --control URI: the control Redis (agents) */
 	char *agents_key;         /* --agents-key FILE: signs the agents' messages */

@@ -285,12 +285,39 @@ static int report_busy_note(const struct report_busy *idx, const struct series *
 	return 1;
 }
 
+/* Under --key-prefix the server held other data: one note a label whose
+ * rows say so, into v.  Returns how many (at most max). */
+static size_t report_prefix_notes(const struct rs_rows *rows, char **v, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; rows != NULL && i < rows->n && n < max; i++) {
+		const struct rs_rec *row = &rows->v[i];
+		char buf[512];
+		size_t k = 0;
+
+		if (row->server->key_prefix[0] == '\0')
+			continue;
+		/* Labels are interned: one pointer a label. */
+		while (k < i && (rows->v[k].label != row->label ||
+				 rows->v[k].server->key_prefix[0] == '\0'))
+			k++;
+		if (k < i)
+			continue;
+		snprintf(buf, sizeof buf, "%s: measured under --key-prefix '%s' on a server that holds "
+			 "other data: its server CPU and call counts include other clients' work",
+			 row->label, row->server->key_prefix);
+		v[n++] = xstrdup(buf);
+	}
+	return n;
+}
+
 size_t report_notes(const struct analysis_result *r, const struct report_opts *o,
 			   char ***out)
 {
 	/* At most seven notes a series and its unstable points, and one for
 	 * them all: room for them at once, not a reallocation a note. */
-	char **v = xcalloc((7 + REPORT_UNSTABLE_LIST) * r->nseries + r->nlabels +
+	char **v = xcalloc((7 + REPORT_UNSTABLE_LIST) * r->nseries + 2 * r->nlabels +
 			   REPORT_UNSTABLE_LIST + 3, sizeof *v);
 	size_t n = 0;
 	const char *base_client;
@@ -376,6 +403,7 @@ size_t report_notes(const struct analysis_result *r, const struct report_opts *o
 		report_client_note(r, (size_t)other, base_client, buf, sizeof buf);
 		v[n++] = xstrdup(buf);
 	}
+	n += report_prefix_notes(o->rows, v + n, r->nlabels);
 	free(busy.v);
 	*out = v;
 	return n;

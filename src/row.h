@@ -87,6 +87,10 @@ struct rs_row {
 	 * empty in rows written before they were kept. */
 	char server_name[32];
 	char server_version[32];
+	/* --key-prefix: the prefix every key of the point had ("" without):
+	 * the server held other data, and its CPU time and call counts
+	 * include other clients' traffic. */
+	char key_prefix[72];
 
 	/* Where a row came from, for messages; not a column. */
 	const char *src;
@@ -104,6 +108,7 @@ struct rs_server {
 	const char *server_arch;
 	const char *server_name;  /* "valkey"; "" in rows of older files */
 	const char *server_version;
+	const char *key_prefix;   /* "" without --key-prefix */
 };
 
 /* What the server called itself, "valkey 8.0.1", into buf (size bytes):

@@ -27,6 +27,7 @@ static const struct {
 	{ CMD_IMPORT, cmd_import },
 	{ CMD_AGENT, cmd_agent },
 	{ CMD_EXPORT, cmd_export },
+	{ CMD_CLEAN, cmd_clean },
 };
 
 /* Print a usage error (err, of kind RS_E_USAGE) with the way to help, and

@@ -179,6 +179,8 @@ void sweep_guard_config(const struct sweep *s, const struct target *t, size_t i,
 	gc->spawned = cfg->spawned;
 	gc->force_flush = cfg->force_flush;
 	gc->any_db = s->w->n > 0 && s->w->v[0].custom;
+	gc->prefix = cfg->key_prefix;
+	gc->keyspace = cfg->keyspace;
 	gc->master = i;
 	gc->masters = n;
 	gc->on_note = cfg->on_note;
@@ -394,6 +396,7 @@ static void sweep_row_fill(const struct sweep *s, const struct workload_test *t,
 	memcpy(row->redis_version, env->redis_version, sizeof row->redis_version);
 	xstrlcpy(row->server_name, env->server.name, sizeof row->server_name);
 	xstrlcpy(row->server_version, env->server.version, sizeof row->server_version);
+	xstrlcpy(row->key_prefix, cfg->key_prefix ? cfg->key_prefix : "", sizeof row->key_prefix);
 	memcpy(row->server_arch, env->server_arch, sizeof row->server_arch);
 	memcpy(row->server_os, env->server_os, sizeof row->server_os);
 	memcpy(row->client_cpu, env->client_cpu, sizeof row->client_cpu);
@@ -542,6 +545,12 @@ static enum sweep_status sweep_server_leave(struct sweep *s, struct sweep_server
 	}
 	sweep_load_gone(srv);
 	step = guard_flush(&srv->g, &fe);
+	/* --key-prefix: the end is where the prefix is checked empty. */
+	if (step == GUARD_OK && cfg->key_prefix != NULL &&
+	    guard_prefix_empty(&srv->g, &fe) != GUARD_OK) {
+		sweep_note(cfg, "%s", fe.msg);
+		return st;
+	}
 	if (step == GUARD_FOREIGN && (st == SWEEP_OK || st == SWEEP_ERROR_REPLIES)) {
 		*err = fe;
 		return SWEEP_REFUSED;

@@ -43,6 +43,10 @@ struct sweep_config {
 	int cluster;
 	enum guard_flush flush;
 	int force_flush;
+	/* --key-prefix: every key of the workload (workload_select_prefix)
+	 * starts with it; the guard deletes only those (guard.h).  NULL:
+	 * FLUSHALL or FLUSHDB, as flush says. */
+	const char *key_prefix;
 	unsigned clients, threads;
 	enum engine_mode mode;    /* closed loop; a point with a rate uses the window */
 	enum engine_arrivals arrivals;

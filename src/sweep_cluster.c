@@ -31,6 +31,15 @@ static int sweep_cluster_identify(void *ud, struct target_conn *c, struct rs_err
 	return 0;
 }
 
+/* guard_config.owns for a master: whether a key is on its slots. */
+static int sweep_cluster_owns(void *ud, const char *key, size_t len)
+{
+	const struct sweep_server *srv = ud;
+	const uint16_t *owner = &srv->s->topo->owner[cluster_key_slot(key, len)];
+
+	return __atomic_load_n(owner, __ATOMIC_RELAXED) == srv->idx;
+}
+
 enum sweep_status sweep_cluster_open(struct sweep *s, struct rs_err *err)
 {
 	const struct sweep_config *cfg = s->cfg;
@@ -60,7 +69,10 @@ enum sweep_status sweep_cluster_open(struct sweep *s, struct rs_err *err)
 		target_describe(&srv->t);
 		sweep_guard_config(s, &srv->t, i, n, &gc);
 		gc.identify = sweep_cluster_identify;
-		gc.identify_ud = srv;
+		gc.owns = sweep_cluster_owns;
+		gc.cb_ud = srv;
+		if (cluster_tag(s->topo, i, srv->tag, sizeof srv->tag) == 0)
+			gc.tag = srv->tag;
 		guard_init(&srv->g, &gc);
 		s->nsrv++;
 		sbuf_item(&b, ", ", "%s (%u slots)", srv->t.desc, s->topo->m[i].slots);
@@ -143,7 +155,9 @@ enum guard_step sweep_cluster_keys(struct sweep *s, struct rs_err *err)
 {
 	uint64_t total = 0;
 
-	if (s->cl_allow == UINT64_MAX || s->cfg->flush == GUARD_FLUSH_NONE)
+	/* --key-prefix: other keys are the server's own, and not counted. */
+	if (s->cl_allow == UINT64_MAX || s->cfg->flush == GUARD_FLUSH_NONE ||
+	    s->cfg->key_prefix != NULL)
 		return GUARD_OK;
 	for (size_t i = 0; i < s->nsrv; i++) {
 		uint64_t keys;

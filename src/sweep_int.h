@@ -38,6 +38,7 @@ struct sweep_server {
 	long clients0;            /* connected_clients before the load connected; -1 unknown */
 	const struct sweep *s;
 	size_t idx;               /* which master (--cluster) */
+	char tag[24];             /* its hash tag, "{N}" (--cluster) */
 };
 
 struct sweep {
@@ -90,7 +91,8 @@ int sweep_cluster_prepare(const struct sweep *s, const struct sweep_server *srv,
 			  const struct workload_test *t, char **buf, size_t *len, size_t *ncmds,
 			  struct rs_err *err);
 /* Before any master is flushed: the keys in scope on all the masters
- * together must be no more than rsweep's own can be (s->cl_allow).
+ * together must be no more than rsweep's own can be (s->cl_allow; not
+ * under --key-prefix, where the other keys are the server's own).
  * GUARD_OK, or how the step ends with err set. */
 enum guard_step sweep_cluster_keys(struct sweep *s, struct rs_err *err);
 /* A cluster's columns: redirects, masters, the busiest master, each

@@ -745,6 +745,62 @@ int target_pipeline(struct target_conn *c, const struct target *t, const char *b
 	return 0;
 }
 
+/* Append "$len\r\nstr\r\n" (or the array header "*n\r\n") to a growing buffer. */
+static void target_resp_put(char **buf, size_t *len, size_t *cap, char kind, const char *str,
+			    size_t n)
+{
+	size_t need = *len + n + 32;
+
+	if (need > *cap) {
+		*cap = need * 2;
+		*buf = xrealloc(*buf, *cap);
+	}
+	*len += (size_t)sprintf(*buf + *len, "%c%zu\r\n", kind, n);
+	if (kind == '$') {
+		memcpy(*buf + *len, str, n);
+		memcpy(*buf + *len + n, "\r\n", 2);
+		*len += n + 2;
+	}
+}
+
+/* Keys a pipeline of target_unlink carries before it waits for replies:
+ * enough to keep the server busy, little enough to bound the buffer. */
+#define TARGET_UNLINK_BATCH 8192
+
+int target_unlink(struct target_conn *c, const struct target *t, char *const *names, size_t n,
+		  size_t per, struct rs_err *err)
+{
+	char *buf = NULL;
+	size_t cap = 0;
+
+	if (per == 0)
+		per = 1;
+	for (size_t i = 0; i < n;) {
+		struct target_pipe p = { .failed = 0 };
+		struct target_xchg x = { .c = c, .t = t, .what = "UNLINK", .per_reply = 1,
+					 .on_reply = target_pipe_reply, .ud = &p };
+		size_t len = 0, cmds = 0, end = n - i > TARGET_UNLINK_BATCH ? i + TARGET_UNLINK_BATCH : n;
+
+		while (i < end) {
+			size_t k = end - i < per ? end - i : per;
+
+			target_resp_put(&buf, &len, &cap, '*', NULL, k + 1);
+			target_resp_put(&buf, &len, &cap, '$', "UNLINK", 6);
+			for (size_t j = 0; j < k; j++, i++)
+				target_resp_put(&buf, &len, &cap, '$', names[i], strlen(names[i]));
+			cmds++;
+		}
+		if (target_exchange(&x, buf, len, cmds, err) < 0 || p.failed) {
+			if (p.failed && err != NULL)
+				*err = p.first;
+			free(buf);
+			return -1;
+		}
+	}
+	free(buf);
+	return 0;
+}
+
 /* One command whose reply target_dump may drop for its size. */
 static int target_run_dump(struct target_conn *c, const struct target *t, redisReply **reply,
 			   struct rs_err *err, const char *fmt, ...)
@@ -1017,9 +1073,12 @@ int target_flush_if(struct target_conn *c, const struct target *t, int db, unsig
 	return rc;
 }
 
-int target_scan_names(struct target_conn *c, const struct target *t,
-		      int (*ok)(void *ud, const char *key, size_t len), void *ud, char *bad,
-		      size_t badsize, struct rs_err *err)
+/* SCAN the connection's database (only the keys match, a glob, names;
+ * NULL: all) until ok says no to a key: 1 (its name into bad), 0 none,
+ * -1 the connection failed. */
+static int target_scan(struct target_conn *c, const struct target *t, const char *match,
+		       int (*ok)(void *ud, const char *key, size_t len), void *ud, char *bad,
+		       size_t badsize, struct rs_err *err)
 {
 	char cursor[32] = "0";
 	unsigned rounds = 0;
@@ -1027,12 +1086,12 @@ int target_scan_names(struct target_conn *c, const struct target *t,
 	if (badsize > 0)
 		bad[0] = '\0';
 	do {
-		const char *argv[] = { "SCAN", cursor, "COUNT", "1000" };
-		size_t lens[] = { 4, strlen(cursor), 5, 4 };
+		const char *argv[] = { "SCAN", cursor, "COUNT", "1000", "MATCH", match };
+		size_t lens[] = { 4, strlen(cursor), 5, 4, 5, match ? strlen(match) : 0 };
 		redisReply *r, *keys;
 		int foreign = 0;
 
-		if (target_command(c, t, 4, argv, lens, &r, err) < 0)
+		if (target_command(c, t, match ? 6 : 4, argv, lens, &r, err) < 0)
 			return -1;
 		if (r->type != REDIS_REPLY_ARRAY || r->elements != 2 ||
 		    r->element[0]->type != REDIS_REPLY_STRING || r->element[0]->len >= sizeof cursor ||
@@ -1055,7 +1114,88 @@ int target_scan_names(struct target_conn *c, const struct target *t,
 		freeReplyObject(r);
 		if (foreign)
 			return 1;
-		/* A bounded walk: the count check has already capped the keys. */
+		/* A bounded walk: 2^30 keys at most. */
 	} while (strcmp(cursor, "0") != 0 && ++rounds < 1u << 20);
 	return 0;
+}
+
+int target_scan_names(struct target_conn *c, const struct target *t,
+		      int (*ok)(void *ud, const char *key, size_t len), void *ud, char *bad,
+		      size_t badsize, struct rs_err *err)
+{
+	return target_scan(c, t, NULL, ok, ud, bad, badsize, err);
+}
+
+/* SCAN's MATCH pattern of the keys that start with prefix: a glob, in
+ * which the prefix's special characters are themselves.  Malloc'd. */
+static char *target_prefix_glob(const char *prefix)
+{
+	size_t n = strlen(prefix);
+	char *glob = xmalloc(2 * n + 2), *g = glob;
+
+	for (size_t i = 0; i < n; i++) {
+		if (strchr("*?[]\\", prefix[i]) != NULL)
+			*g++ = '\\';
+		*g++ = prefix[i];
+	}
+	*g++ = '*';
+	*g = '\0';
+	return glob;
+}
+
+/* For target_scan_prefix: any key found is one. */
+static int target_scan_none(void *ud, const char *key, size_t len)
+{
+	(void)ud;
+	(void)key;
+	(void)len;
+	return 0;
+}
+
+int target_scan_prefix(struct target_conn *c, const struct target *t, const char *prefix,
+		       char *first, size_t size, struct rs_err *err)
+{
+	char *glob = target_prefix_glob(prefix);
+	int rc = target_scan(c, t, glob, target_scan_none, NULL, first, size, err);
+
+	free(glob);
+	return rc;
+}
+
+/* For target_clean_prefix: every key found goes into the list. */
+struct target_found {
+	char **v;
+	size_t n, cap;
+};
+
+static int target_found_add(void *ud, const char *key, size_t len)
+{
+	struct target_found *f = ud;
+
+	if (f->n == f->cap) {
+		f->cap = f->cap ? 2 * f->cap : 1024;
+		f->v = xreallocarray(f->v, f->cap, sizeof *f->v);
+	}
+	f->v[f->n] = xmalloc(len + 1);
+	memcpy(f->v[f->n], key, len);
+	f->v[f->n++][len] = '\0';
+	return 1;
+}
+
+int target_clean_prefix(struct target_conn *c, const struct target *t, const char *prefix,
+			size_t per, uint64_t *removed, struct rs_err *err)
+{
+	struct target_found f = { NULL, 0, 0 };
+	char *glob = target_prefix_glob(prefix);
+	int rc = target_scan(c, t, glob, target_found_add, &f, NULL, 0, err);
+
+	/* Keys with a NUL in their name are not rsweep's: never written. */
+	if (rc == 0 && f.n > 0)
+		rc = target_unlink(c, t, f.v, f.n, per, err);
+	*removed = rc == 0 ? f.n : 0;
+	for (size_t i = 0; i < f.n; i++)
+		free(f.v[i]);
+	free(f.v);
+	free(glob);
+	return rc;
 }

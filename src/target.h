@@ -165,5 +165,21 @@ int target_flush_if(struct target_conn *c, const struct target *t, int db, unsig
 int target_scan_names(struct target_conn *c, const struct target *t,
 		      int (*ok)(void *ud, const char *key, size_t len), void *ud, char *bad,
 		      size_t badsize, struct rs_err *err);
+/* Whether the connection's database holds a key that starts with prefix
+ * (SCAN MATCH: a walk over the whole database, for the start and the end
+ * of a run, never per point): 1 yes (its name into first, size bytes), 0
+ * no, -1 the connection failed. */
+int target_scan_prefix(struct target_conn *c, const struct target *t, const char *prefix,
+		       char *first, size_t size, struct rs_err *err);
+/* rsweep clean: UNLINK every key that starts with prefix (SCAN MATCH,
+ * then commands of at most per keys), their count into *removed.  0, or
+ * -1 (err). */
+int target_clean_prefix(struct target_conn *c, const struct target *t, const char *prefix,
+			size_t per, uint64_t *removed, struct rs_err *err);
+/* UNLINK the keys in names (n of them, NUL-terminated), pipelined in
+ * commands of at most per keys each (1 on a cluster, where one command's
+ * keys must share a slot).  0, or -1 (err; an error reply fails). */
+int target_unlink(struct target_conn *c, const struct target *t, char *const *names, size_t n,
+		  size_t per, struct rs_err *err);
 
 #endif

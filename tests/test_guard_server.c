@@ -310,7 +310,7 @@ Test(guard_server, identify_refuses_before_the_check, .init = setup, .fini = tea
 {
 	int asked = 0;
 	struct guard_config gc = {
-		.target = &tgt, .flush = GUARD_FLUSH_ALL, .identify = refuse, .identify_ud = &asked,
+		.target = &tgt, .flush = GUARD_FLUSH_ALL, .identify = refuse, .cb_ud = &asked,
 	};
 	struct rs_err err = { 0 };
 

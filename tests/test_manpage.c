@@ -946,7 +946,7 @@ Test(manpage, catches_drift)
 		      "optional in the table");
 	expect_caught(buf, ".It Fl P , Fl \\-pipeline Ar DEPTHS\nThe one", ".It Fl \\-pipeline Ar DEPTHS\nThe one",
 		      "short name");
-	expect_caught(buf, "Default: 6379.", "Default: 6380.", "Default: 6379.");
+	expect_caught(buf, "65535.\nDefault: 6379.", "65535.\nDefault: 6380.", "Default: 6379.");
 	expect_caught(buf, ".Cm shuffled\n(a random", ".Cm random\n(a random", "'shuffled'");
 	expect_caught(buf, "with it.\nCommand line only.\n.It Fl \\-resume",
 		      "with it.\n.It Fl \\-resume",

@@ -60,9 +60,9 @@ offers_only() {
 	cmp -s "$T/got" "$T/want" || fail "rsweep ${words[*]}<TAB> offers '$(tr '\n' ' ' <"$T/got")', wanted '$*'"
 }
 
-offers "" -- run plot report import export help --help --version
+offers "" -- run plot report import export clean help --help --version
 offers_only r -- report run
-offers_only help "" -- agent export import plot report run
+offers_only help "" -- agent clean export import plot report run
 offers_only run --cli -- --clients
 offers_only run --sp -- --spawn --spawn-args --spawn-tcp --spawn-tls
 offers_only plot --me -- --metric
@@ -81,7 +81,7 @@ complete_line run -- SE
 [ ! -s "$T/got" ] || fail "rsweep run -- SE<TAB> offers $(cat "$T/got") to a custom command"
 
 # Every option of every command's --help is offered after "-".
-for c in run plot report import export; do
+for c in run plot report import export clean; do
 	"$RSWEEP" "$c" --help | sed -n 's/^ *\(-[^ ,]\)\{0,1\},\{0,1\} *\(--[a-z0-9-]*\).*/\2/p' >"$T/opts"
 	[ -s "$T/opts" ] || fail "no options in rsweep $c --help"
 	complete_line "$c" -
