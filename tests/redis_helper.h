@@ -4,7 +4,8 @@
  *
  * A test that needs a server calls redis_server() for its path, which
  * skips the test, with the reason, when neither $REDIS_SERVER nor PATH has
- * one.  A program that includes this header gets its own main: exit 77
+ * one; redis_start() starts it and points a target at it.  A program
+ * that includes this header gets its own main: exit 77
  * (automake's SKIP) when tests were skipped and none failed, so that a
  * machine without redis-server shows SKIP in make check, not PASS or FAIL. */
 #ifndef RS_TESTS_REDIS_HELPER_H
@@ -16,6 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "spawn.h"
+#include "target.h"
 
 /* The executable redis-server to start: $REDIS_SERVER when set (a path,
  * or a name looked up in PATH), else redis-server from PATH.  Returns a
@@ -58,6 +62,24 @@ static inline const char *redis_server(void)
 	if (path == NULL)
 		cr_skip_test("%s", reason);
 	return path;
+}
+
+/* Start a private redis-server on a UNIX socket (spawn.h; extra: further
+ * "--name value" arguments, or NULL) into srv, and set t to reach it: the
+ * socket, a connect timeout of 5 s, commands 10 s, described.  Skips the
+ * test when there is no redis-server, fails it when one does not start;
+ * the caller stops it (spawn_stop). */
+static inline void redis_start(struct spawn *srv, struct target *t, const char *const *extra)
+{
+	struct rs_err err = { 0 };
+
+	cr_assert_eq(spawn_start(srv, redis_server(), SPAWN_UNIX, extra, 10, &err), 0, "%s",
+		     err.msg);
+	memset(t, 0, sizeof *t);
+	t->socket = srv->socket;
+	t->connect_timeout = 5;
+	t->timeout = 10;
+	target_describe(t);
 }
 
 static size_t redis_helper_skipped;

@@ -9,16 +9,12 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -26,6 +22,7 @@
 #include "engine.h"
 #include "sweep.h"
 #include "target.h"
+#include "fake_server.h"
 
 enum bad_mode {
 	BAD_NONE,                 /* a correct server: proves the fake itself works */
@@ -51,82 +48,23 @@ enum bad_mode {
 /* PING as the engine sends it; the fake counts requests by its length. */
 static const char bad_ping[] = "*1\r\n$4\r\nPING\r\n";
 #define BAD_PING_LEN (sizeof bad_ping - 1)
-/* The handshake target_connect() makes (no password, db 0). */
-static const char bad_select[] = "*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n";
 #define BAD_GOOD_FIRST 10         /* replies answered correctly before misbehaving */
-#define BAD_MAX_CONNS 8
 #define BAD_ALARM_S 60            /* no scenario takes more than a few seconds */
 #define BAD_TRICKLE_MS 300        /* well inside any timeout, so only a deadline stops it */
 #define BAD_CTL_BUF 65536         /* the largest request the control fake reads */
 
-struct bad_conn {
-	int fd;
-	pthread_t tid;
-};
-
 static struct {
+	struct fake_server fs;
 	enum bad_mode mode;
-	char dir[48];
-	char path[64];
-	int lfd;
-	pthread_t tid;
-	atomic_int stop;
-	struct bad_conn conns[BAD_MAX_CONNS];
-	int nconns;
 	const char *verb;         /* BAD_CTL_*: the command it misbehaves on */
 	uint64_t huge;            /* BAD_CTL_HUGE: the bulk's length */
 	atomic_int misbehaved;    /* it has begun to misbehave */
 	atomic_ullong sent;       /* bytes of the misbehaving reply sent so far */
 } bad;
 
-/* Wait until fd is ready for events; 0 when ready, -1 when stopping. */
-static int bad_wait(int fd, short events)
-{
-	struct pollfd p = { .fd = fd, .events = events };
-
-	while (!atomic_load(&bad.stop)) {
-		int n = poll(&p, 1, 100);
-
-		if (n > 0)
-			return 0;
-		if (n < 0 && errno != EINTR)
-			return -1;
-	}
-	return -1;
-}
-
-/* Send everything, or give up when the client went away or the test ends. */
 static int bad_send(int fd, const char *buf, size_t len)
 {
-	while (len > 0) {
-		ssize_t w;
-
-		if (bad_wait(fd, POLLOUT) < 0)
-			return -1;
-		w = send(fd, buf, len, MSG_NOSIGNAL | MSG_DONTWAIT);
-		if (w < 0 && (errno == EAGAIN || errno == EINTR))
-			continue;
-		if (w <= 0)
-			return -1;
-		buf += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
-/* Read up to size bytes; the count, or -1 at end of stream or when stopping. */
-static ssize_t bad_recv(int fd, char *buf, size_t size)
-{
-	for (;;) {
-		ssize_t n;
-
-		if (bad_wait(fd, POLLIN) < 0)
-			return -1;
-		n = recv(fd, buf, size, MSG_DONTWAIT);
-		if (n < 0 && (errno == EAGAIN || errno == EINTR))
-			continue;
-		return n > 0 ? n : -1;
-	}
+	return fake_send(&bad.fs, fd, buf, len);
 }
 
 /* Send the same chunk until the client goes away or the test ends. */
@@ -210,26 +148,16 @@ static int bad_answer(int fd, uint64_t i)
 	return -1;
 }
 
-static void *bad_serve(void *arg)
+static void bad_serve(struct fake_conn *c)
 {
-	struct bad_conn *c = arg;
 	char buf[4096];
 	size_t have = 0;
 	uint64_t served = 0;
 
-	/* The handshake: SELECT 0, answered +OK. */
-	while (have < sizeof bad_select - 1) {
-		ssize_t n = bad_recv(c->fd, buf + have, sizeof bad_select - 1 - have);
-
-		if (n < 0)
-			goto out;
-		have += (size_t)n;
-	}
-	if (memcmp(buf, bad_select, sizeof bad_select - 1) != 0 || bad_send(c->fd, "+OK\r\n", 5) < 0)
-		goto out;
-	have = 0;
+	if (fake_handshake(c) < 0)
+		return;
 	for (;;) {
-		ssize_t n = bad_recv(c->fd, buf + have, sizeof buf - have);
+		ssize_t n = fake_recv(&bad.fs, c->fd, buf + have, sizeof buf - have, -1);
 		size_t k;
 
 		if (n < 0)
@@ -237,72 +165,16 @@ static void *bad_serve(void *arg)
 		have += (size_t)n;
 		for (k = 0; k + BAD_PING_LEN <= have; k += BAD_PING_LEN) {
 			if (memcmp(buf + k, bad_ping, BAD_PING_LEN) != 0)
-				goto out;     /* not what the test sends: hang up */
+				return;       /* not what the test sends: hang up */
 			if (bad_answer(c->fd, served++) < 0)
-				goto out;
+				return;       /* the fixture closes the connection */
 		}
 		memmove(buf, buf + k, have - k);
 		have -= k;
 	}
-out:
-	/* Closing wakes an engine that waits for the rest of a reply. */
-	shutdown(c->fd, SHUT_RDWR);
-	return NULL;
 }
 
 /* ---- the control-connection fake ---- */
-
-/* "<type><digits>\r\n" at p: the number into *v.  Returns the byte after
- * it, NULL while incomplete, or p itself when it is not that. */
-static const char *bad_header(const char *p, const char *end, char type, long *v)
-{
-	const char *nl;
-	char *e;
-
-	if (p == end)
-		return NULL;
-	if (*p != type)
-		return p;
-	nl = memchr(p, '\n', (size_t)(end - p));
-	if (nl == NULL)
-		return NULL;
-	*v = strtol(p + 1, &e, 10);
-	if (e != nl - 1 || *e != '\r' || *v < 0)
-		return p;
-	return nl + 1;
-}
-
-/* One request in buf[0..have): its first word, upper-cased, into verb.
- * Returns its length, 0 while incomplete, -1 when it is not RESP. */
-static ssize_t bad_parse(const char *buf, size_t have, char *verb, size_t size)
-{
-	const char *p = buf, *end = buf + have, *q;
-	long n, len;
-
-	verb[0] = '\0';
-	if ((q = bad_header(p, end, '*', &n)) == NULL)
-		return 0;
-	if (q == p || n < 1)
-		return -1;
-	p = q;
-	for (long i = 0; i < n; i++) {
-		if ((q = bad_header(p, end, '$', &len)) == NULL)
-			return 0;
-		if (q == p)
-			return -1;
-		if (end - q < len + 2)
-			return 0;
-		if (i == 0) {
-			size_t k = (size_t)len < size - 1 ? (size_t)len : size - 1;
-
-			for (size_t j = 0; j < k; j++)
-				verb[j] = (char)(q[j] >= 'a' && q[j] <= 'z' ? q[j] - 32 : q[j]);
-			verb[k] = '\0';
-		}
-		p = q + len + 2;
-	}
-	return p - buf;
-}
 
 /* Wait ms, or less when the test ends; -1 when it ends. */
 static int bad_pause(int ms)
@@ -310,7 +182,7 @@ static int bad_pause(int ms)
 	for (; ms > 0; ms -= 10) {
 		struct timespec ts = { 0, 10 * 1000 * 1000 };
 
-		if (atomic_load(&bad.stop))
+		if (atomic_load(&bad.fs.stop))
 			return -1;
 		nanosleep(&ts, NULL);
 	}
@@ -400,9 +272,8 @@ static int bad_ctl_answer(int fd, const char *verb)
 	return bad_send(fd, "+OK\r\n", 5);
 }
 
-static void *bad_serve_ctl(void *arg)
+static void bad_serve_ctl(struct fake_conn *c)
 {
-	struct bad_conn *c = arg;
 	char *buf = malloc(BAD_CTL_BUF), verb[32];
 	size_t have = 0;
 
@@ -411,7 +282,7 @@ static void *bad_serve_ctl(void *arg)
 	for (;;) {
 		ssize_t used, n;
 
-		while ((used = bad_parse(buf, have, verb, sizeof verb)) > 0) {
+		while ((used = fake_request(buf, have, verb, sizeof verb)) > 0) {
 			if (bad_ctl_answer(c->fd, verb) < 0)
 				goto out;
 			memmove(buf, buf + used, have - (size_t)used);
@@ -419,61 +290,24 @@ static void *bad_serve_ctl(void *arg)
 		}
 		if (used < 0 || have == BAD_CTL_BUF)
 			break;        /* not what rsweep sends: hang up */
-		if ((n = bad_recv(c->fd, buf + have, BAD_CTL_BUF - have)) < 0)
+		if ((n = fake_recv(&bad.fs, c->fd, buf + have, BAD_CTL_BUF - have, -1)) < 0)
 			break;
 		have += (size_t)n;
 	}
 out:
-	shutdown(c->fd, SHUT_RDWR);
 	free(buf);
-	return NULL;
-}
-
-static void *bad_accept(void *arg)
-{
-	(void)arg;
-	while (bad_wait(bad.lfd, POLLIN) == 0) {
-		int fd = accept(bad.lfd, NULL, NULL);
-
-		if (fd < 0)
-			continue;
-		if (bad.nconns == BAD_MAX_CONNS) {
-			close(fd);
-			continue;
-		}
-		bad.conns[bad.nconns].fd = fd;
-		if (pthread_create(&bad.conns[bad.nconns].tid, NULL,
-				   bad.mode >= BAD_CTL_GOOD ? bad_serve_ctl : bad_serve,
-				   &bad.conns[bad.nconns]) != 0)
-			abort();
-		bad.nconns++;
-	}
-	return NULL;
 }
 
 /* Start the fake in mode; the control modes misbehave on the first
  * request named verb, BAD_CTL_HUGE with a bulk of huge bytes. */
 static void bad_start_ctl(enum bad_mode mode, const char *verb, uint64_t huge)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-
 	memset(&bad, 0, sizeof bad);
 	bad.mode = mode;
 	bad.verb = verb;
 	bad.huge = huge;
-	/* The engine writes to sockets the fake may close; rsweep's main
-	 * ignores SIGPIPE the same way. */
-	signal(SIGPIPE, SIG_IGN);
-	snprintf(bad.dir, sizeof bad.dir, "/tmp/rsweep-badserver-XXXXXX");
-	cr_assert_not_null(mkdtemp(bad.dir), "mkdtemp: %s", strerror(errno));
-	snprintf(bad.path, sizeof bad.path, "%s/bad.sock", bad.dir);
-	snprintf(sa.sun_path, sizeof sa.sun_path, "%s", bad.path);
-	bad.lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	cr_assert_geq(bad.lfd, 0);
-	cr_assert_eq(bind(bad.lfd, (struct sockaddr *)&sa, sizeof sa), 0, "bind: %s",
-		     strerror(errno));
-	cr_assert_eq(listen(bad.lfd, 16), 0);
-	cr_assert_eq(pthread_create(&bad.tid, NULL, bad_accept, NULL), 0);
+	fake_server_start(&bad.fs, "badserver", mode >= BAD_CTL_GOOD ? bad_serve_ctl : bad_serve,
+			  NULL);
 }
 
 static void bad_start(enum bad_mode mode)
@@ -483,15 +317,7 @@ static void bad_start(enum bad_mode mode)
 
 static void bad_stop(void)
 {
-	atomic_store(&bad.stop, 1);
-	pthread_join(bad.tid, NULL);
-	for (int i = 0; i < bad.nconns; i++) {
-		pthread_join(bad.conns[i].tid, NULL);
-		close(bad.conns[i].fd);
-	}
-	close(bad.lfd);
-	unlink(bad.path);
-	rmdir(bad.dir);
+	fake_server_stop(&bad.fs);
 }
 
 /* Run `requests` PINGs at depth `depth` through an engine of clients
@@ -525,7 +351,7 @@ static int bad_run(enum bad_mode mode, unsigned clients, unsigned threads, unsig
 	 * timed tests end together, which LeakSanitizer reports. */
 	alarm(BAD_ALARM_S);
 	bad_start(mode);
-	t.socket = bad.path;
+	t.socket = bad.fs.path;
 	target_describe(&t);
 	memset(err, 0, sizeof *err);
 	cr_assert_eq(engine_new(&t, clients, threads, &e, err), 0, "%s", err->msg);
@@ -666,7 +492,7 @@ static void bad_ctl_start(struct target *t, double timeout, enum bad_mode mode, 
 	alarm(BAD_ALARM_S);
 	bad_start_ctl(mode, verb, huge);
 	memset(t, 0, sizeof *t);
-	t->socket = bad.path;
+	t->socket = bad.fs.path;
 	t->connect_timeout = 5;
 	t->timeout = timeout;
 	target_describe(t);
@@ -869,8 +695,8 @@ static void bad_rsweep(struct bad_child *ch, double timeout)
 {
 	char tmo[32];
 
-	snprintf(ch->out, sizeof ch->out, "%s/out", bad.dir);
-	snprintf(ch->errf, sizeof ch->errf, "%s/err", bad.dir);
+	snprintf(ch->out, sizeof ch->out, "%s/out", bad.fs.dir);
+	snprintf(ch->errf, sizeof ch->errf, "%s/err", bad.fs.dir);
 	snprintf(tmo, sizeof tmo, "%g", timeout);
 	ch->pid = fork();
 	cr_assert_geq(ch->pid, 0, "fork: %s", strerror(errno));
@@ -881,7 +707,7 @@ static void bad_rsweep(struct bad_child *ch, double timeout)
 		if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
 			_exit(126);
 		signal(SIGPIPE, SIG_DFL);
-		execl(RS_BUILDDIR "/src/rsweep", "rsweep", "run", "-s", bad.path, "-t", "ping_mbulk",
+		execl(RS_BUILDDIR "/src/rsweep", "rsweep", "run", "-s", bad.fs.path, "-t", "ping_mbulk",
 		      "-n", "100", "-c", "1", "-q", "--timeout", tmo, (char *)NULL);
 		_exit(127);
 	}
@@ -917,6 +743,13 @@ static void bad_slurp(const char *path, char *buf, size_t size)
 		fclose(fp);
 }
 
+/* Its files go before the fake's directory does. */
+static void bad_rsweep_clean(const struct bad_child *ch)
+{
+	unlink(ch->out);
+	unlink(ch->errf);
+}
+
 Test(badserver, sigint_ends_a_run_stuck_on_a_control_command_with_130)
 {
 	struct bad_child ch;
@@ -939,6 +772,7 @@ Test(badserver, sigint_ends_a_run_stuck_on_a_control_command_with_130)
 	st = bad_rsweep_wait(&ch, 10);
 	bad_slurp(ch.errf, msg, sizeof msg);
 	cr_log_info("%.2f s: %s", bad_now() - t0, msg);
+	bad_rsweep_clean(&ch);
 	bad_stop();
 	alarm(0);
 	cr_assert(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 130, "status %d: %s", st, msg);
@@ -957,6 +791,7 @@ Test(badserver, rsweep_run_prints_an_error_with_a_newline_on_one_line)
 	bad_rsweep(&ch, 5);
 	st = bad_rsweep_wait(&ch, 20);
 	bad_slurp(ch.errf, msg, sizeof msg);
+	bad_rsweep_clean(&ch);
 	bad_stop();
 	alarm(0);
 	cr_log_info("%s", msg);

@@ -17,23 +17,9 @@
 static struct spawn srv;
 static struct target tgt;
 
-static void start(const char *const *extra)
-{
-	struct rs_err err;
-	const char *path = redis_server();
-
-	cr_assert_eq(spawn_start(&srv, path, 0, extra, 10, &err), 0, "%s",
-		     err.msg);
-	memset(&tgt, 0, sizeof tgt);
-	tgt.socket = srv.socket;
-	tgt.connect_timeout = 5;
-	tgt.timeout = 10;
-	target_describe(&tgt);
-}
-
 static void setup(void)
 {
-	start(NULL);
+	redis_start(&srv, &tgt, NULL);
 }
 
 static void teardown(void)
@@ -234,7 +220,7 @@ Test(engine, oom_replies_are_counted_as_errors, .timeout = 60)
 	struct rs_err err;
 	long long oom0, oom1;
 
-	start(extra);
+	redis_start(&srv, &tgt, extra);
 	oom0 = info_counter("errorstats", "errorstat_OOM:", "count=");
 	cr_assert_eq(run("set", 4, 20000, 10, 1, 1000, 1000000, &err), SWEEP_ERROR_REPLIES);
 	oom1 = info_counter("errorstats", "errorstat_OOM:", "count=");
@@ -275,7 +261,7 @@ static void check_snapshots(const char *const *extra, long long want_restores)
 	};
 	struct rs_err err;
 
-	start(extra);
+	redis_start(&srv, &tgt, extra);
 	cr_assert_eq(workload_select(tests, 3, &w, &err), 0, "%s", err.msg);
 	sweep_plan_build(w.n, &d, 1, 1, 7, &plan);
 	snap_nrows = 0;

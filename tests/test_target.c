@@ -6,39 +6,24 @@
 
 #include <criterion/criterion.h>
 #include <hiredis/hiredis.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
-#include <unistd.h>
 
 #include "spawn.h"
 #include "target.h"
+#include "fake_server.h"
 #include "redis_helper.h"
 
 static struct spawn srv;
 static struct target tgt;
 static struct target_conn *ctl;
 
-static void start(const char *const *extra)
-{
-	struct rs_err err = { 0 };
-
-	cr_assert_eq(spawn_start(&srv, redis_server(), 0, extra, 10, &err), 0, "%s", err.msg);
-	memset(&tgt, 0, sizeof tgt);
-	tgt.socket = srv.socket;
-	tgt.connect_timeout = 5;
-	tgt.timeout = 10;
-	target_describe(&tgt);
-}
-
 static void setup(void)
 {
 	struct rs_err err = { 0 };
 
-	start(NULL);
+	redis_start(&srv, &tgt, NULL);
 	cr_assert_eq(target_connect(&tgt, &ctl, &err), 0, "%s", err.msg);
 }
 
@@ -321,7 +306,7 @@ Test(target, renamed_flush_and_eval, .fini = teardown)
 	struct rs_err err = { 0 };
 	struct target_keyspace ks;
 
-	start(extra);
+	redis_start(&srv, &tgt, extra);
 	cr_assert_eq(target_connect(&tgt, &ctl, &err), 0, "%s", err.msg);
 	cr_assert_eq(target_flush(ctl, &tgt, 0, &err), -1);
 	cr_assert(strstr(err.msg, "FLUSHALL is renamed or forbidden on this server") != NULL, "%s",
@@ -336,82 +321,14 @@ Test(target, renamed_flush_and_eval, .fini = teardown)
 
 /* ---- a fake server for replies no real one gives ---- */
 
-static struct {
-	char dir[48];
-	char path[96];
-	int lfd;
-	pthread_t tid;
-	const char *const *replies; /* one a request, NULL-terminated; then it closes */
-} fake;
+static struct fake_server fake;
 
-/* The length of the first whole RESP request in buf[0..n), or 0. */
-static size_t fake_request_len(const char *buf, size_t n)
-{
-	const char *p = buf, *end = buf + n, *nl;
-	long args;
-
-	if (n < 4 || *p != '*' || (nl = memchr(p, '\n', n)) == NULL)
-		return 0;
-	args = strtol(p + 1, NULL, 10);
-	p = nl + 1;
-	while (args-- > 0) {
-		long len;
-
-		if (p >= end || *p != '$' || (nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
-			return 0;
-		len = strtol(p + 1, NULL, 10);
-		p = nl + 1;
-		if (end - p < len + 2)
-			return 0;
-		p += len + 2;
-	}
-	return (size_t)(p - buf);
-}
-
-static void *fake_serve(void *arg)
-{
-	static char buf[1 << 16];
-	size_t have = 0;
-	int fd = accept(fake.lfd, NULL, NULL);
-
-	(void)arg;
-	if (fd < 0)
-		return NULL;
-	for (size_t i = 0; fake.replies[i] != NULL; i++) {
-		size_t len;
-		ssize_t k;
-
-		while ((len = fake_request_len(buf, have)) == 0) {
-			if (have == sizeof buf || (k = read(fd, buf + have, sizeof buf - have)) <= 0)
-				goto out;
-			have += (size_t)k;
-		}
-		memmove(buf, buf + len, have - len);
-		have -= len;
-		if (write(fd, fake.replies[i], strlen(fake.replies[i])) < 0)
-			break;
-	}
-out:
-	close(fd);
-	return NULL;
-}
-
-/* Listen, serve replies to one connection, connect the target to it. */
+/* Serve replies, in order, to the target's control connection. */
 static void fake_start(const char *const *replies)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct rs_err err = { 0 };
 
-	snprintf(fake.dir, sizeof fake.dir, "/tmp/rsweep-fake-XXXXXX");
-	cr_assert_not_null(mkdtemp(fake.dir));
-	snprintf(fake.path, sizeof fake.path, "%s/fake.sock", fake.dir);
-	snprintf(sa.sun_path, sizeof sa.sun_path, "%s", fake.path);
-	fake.lfd = socket(AF_UNIX, SOCK_STREAM, 0);
-	cr_assert_geq(fake.lfd, 0);
-	cr_assert_eq(bind(fake.lfd, (struct sockaddr *)&sa, sizeof sa), 0);
-	cr_assert_eq(listen(fake.lfd, 1), 0);
-	fake.replies = replies;
-	cr_assert_eq(pthread_create(&fake.tid, NULL, fake_serve, NULL), 0);
+	fake_server_start(&fake, "fake", fake_serve_script, replies);
 	memset(&tgt, 0, sizeof tgt);
 	tgt.socket = fake.path;
 	tgt.connect_timeout = 5;
@@ -425,10 +342,7 @@ static void fake_stop(void)
 	if (ctl != NULL)
 		target_close(ctl);
 	ctl = NULL;
-	pthread_join(fake.tid, NULL);
-	close(fake.lfd);
-	unlink(fake.path);
-	rmdir(fake.dir);
+	fake_server_stop(&fake);
 }
 
 Test(target, fake_info_error_reply, .fini = fake_stop)

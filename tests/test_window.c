@@ -8,27 +8,20 @@
 #include "config.h"
 
 #include <criterion/criterion.h>
-#include <errno.h>
-#include <poll.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "engine.h"
 #include "sweep.h"
 #include "target.h"
+#include "fake_server.h"
 
 static const char fk_ping[] = "*1\r\n$4\r\nPING\r\n";
 #define FK_PING_LEN (sizeof fk_ping - 1)
-static const char fk_select[] = "*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n";
-#define FK_MAX_CONNS 8
 #define FK_ALARM_S 60
 
 enum fk_mode {
@@ -38,11 +31,8 @@ enum fk_mode {
 };
 
 static struct {
+	struct fake_server fs;
 	enum fk_mode mode;
-	char dir[48], path[64];
-	int lfd, fds[FK_MAX_CONNS], nconns;
-	pthread_t tid, conn_tid[FK_MAX_CONNS];
-	atomic_int stop;
 	atomic_uint max_unanswered;  /* over all connections */
 	atomic_uint overlaps;     /* requests that arrived while others were unanswered */
 } fk;
@@ -52,23 +42,6 @@ static void fk_sleep_ms(int ms)
 	struct timespec ts = { 0, (long)ms * 1000000L };
 
 	nanosleep(&ts, NULL);
-}
-
-/* Read what is there within ms milliseconds into buf; bytes read, 0 on
- * none, -1 at the end of the stream or when the test stops. */
-static ssize_t fk_read(int fd, char *buf, size_t size, int ms)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	ssize_t n;
-
-	if (atomic_load(&fk.stop))
-		return -1;
-	if (poll(&p, 1, ms) <= 0)
-		return 0;
-	n = recv(fd, buf, size, MSG_DONTWAIT);
-	if (n < 0 && (errno == EAGAIN || errno == EINTR))
-		return 0;
-	return n > 0 ? n : -1;
 }
 
 static int fk_send_pongs(int fd, uint64_t n)
@@ -81,39 +54,26 @@ static int fk_send_pongs(int fd, uint64_t n)
 
 		for (size_t i = 0; i < k; i++, len += 7)
 			memcpy(buf + len, pong, 7);
-		for (size_t off = 0; off < len;) {
-			ssize_t w = send(fd, buf + off, len - off, MSG_NOSIGNAL);
-
-			if (w <= 0)
-				return -1;
-			off += (size_t)w;
-		}
+		if (fake_send(&fk.fs, fd, buf, len) < 0)
+			return -1;
 		n -= k;
 	}
 	return 0;
 }
 
 /* One connection: the handshake, then count PINGs in and PONGs out. */
-static void *fk_serve(void *arg)
+static void fk_serve(struct fake_conn *c)
 {
-	int fd = *(int *)arg, stalled = 0;
+	int fd = c->fd, stalled = 0;
 	char buf[65536];
 	size_t have = 0;
 	uint64_t got = 0, answered = 0;
 
-	while (have < sizeof fk_select - 1) {
-		ssize_t n = fk_read(fd, buf + have, sizeof fk_select - 1 - have, 100);
-
-		if (n < 0)
-			goto out;
-		have += (size_t)n;
-	}
-	if (memcmp(buf, fk_select, sizeof fk_select - 1) != 0 || send(fd, "+OK\r\n", 5, 0) != 5)
-		goto out;
-	have = 0;
+	if (fake_handshake(c) < 0)
+		return;
 	for (;;) {
-		ssize_t n = fk_read(fd, buf + have, sizeof buf - have,
-				    got > answered ? (fk.mode == FK_STALL_ONCE ? 0 : 1) : 100);
+		ssize_t n = fake_recv(&fk.fs, fd, buf + have, sizeof buf - have,
+				      got > answered ? (fk.mode == FK_STALL_ONCE ? 0 : 1) : 100);
 		size_t k = 0;
 		unsigned un;
 
@@ -122,7 +82,7 @@ static void *fk_serve(void *arg)
 		have += (size_t)n;
 		for (; k + FK_PING_LEN <= have; k += FK_PING_LEN) {
 			if (memcmp(buf + k, fk_ping, FK_PING_LEN) != 0)
-				goto out;
+				return;
 			if (got++ > answered)
 				atomic_fetch_add(&fk.overlaps, 1);
 		}
@@ -150,65 +110,13 @@ static void *fk_serve(void *arg)
 			answered = got;
 		}
 	}
-out:
-	shutdown(fd, SHUT_RDWR);
-	return NULL;
-}
-
-static void *fk_accept(void *arg)
-{
-	(void)arg;
-	while (!atomic_load(&fk.stop)) {
-		struct pollfd p = { .fd = fk.lfd, .events = POLLIN };
-		int fd;
-
-		if (poll(&p, 1, 100) <= 0)
-			continue;
-		fd = accept(fk.lfd, NULL, NULL);
-		if (fd < 0)
-			continue;
-		if (fk.nconns == FK_MAX_CONNS) {
-			close(fd);
-			continue;
-		}
-		fk.fds[fk.nconns] = fd;
-		if (pthread_create(&fk.conn_tid[fk.nconns], NULL, fk_serve, &fk.fds[fk.nconns]) != 0)
-			abort();
-		fk.nconns++;
-	}
-	return NULL;
 }
 
 static void fk_start(enum fk_mode mode)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-
 	memset(&fk, 0, sizeof fk);
 	fk.mode = mode;
-	signal(SIGPIPE, SIG_IGN);
-	snprintf(fk.dir, sizeof fk.dir, "/tmp/rsweep-window-XXXXXX");
-	cr_assert_not_null(mkdtemp(fk.dir), "mkdtemp: %s", strerror(errno));
-	snprintf(fk.path, sizeof fk.path, "%s/fk.sock", fk.dir);
-	snprintf(sa.sun_path, sizeof sa.sun_path, "%s", fk.path);
-	fk.lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	cr_assert_geq(fk.lfd, 0);
-	cr_assert_eq(bind(fk.lfd, (struct sockaddr *)&sa, sizeof sa), 0, "bind: %s",
-		     strerror(errno));
-	cr_assert_eq(listen(fk.lfd, 16), 0);
-	cr_assert_eq(pthread_create(&fk.tid, NULL, fk_accept, NULL), 0);
-}
-
-static void fk_stop(void)
-{
-	atomic_store(&fk.stop, 1);
-	pthread_join(fk.tid, NULL);
-	for (int i = 0; i < fk.nconns; i++) {
-		pthread_join(fk.conn_tid[i], NULL);
-		close(fk.fds[i]);
-	}
-	close(fk.lfd);
-	unlink(fk.path);
-	rmdir(fk.dir);
+	fake_server_start(&fk.fs, "window", fk_serve, NULL);
 }
 
 /* Run n PINGs at depth in mode over clients connections against the fake. */
@@ -227,12 +135,12 @@ static void fk_run(enum fk_mode fmode, enum engine_mode mode, unsigned clients, 
 	/* Bounded time without Criterion's watchdog (see test_badserver.c). */
 	alarm(FK_ALARM_S);
 	fk_start(fmode);
-	t.socket = fk.path;
+	t.socket = fk.fs.path;
 	target_describe(&t);
 	cr_assert_eq(engine_new(&t, clients, 1, &e, &err), 0, "%s", err.msg);
 	cr_assert_eq(engine_run(e, &job, res, &err), 0, "%s", err.msg);
 	engine_free(e);
-	fk_stop();
+	fake_server_stop(&fk.fs);
 	alarm(0);
 }
 
