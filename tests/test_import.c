@@ -416,7 +416,7 @@ static char *sample(const char *name, size_t *len)
 	struct rs_err err = { 0 };
 	char *buf;
 
-	snprintf(path, sizeof path, "%s/tests/data/import/%s", RS_SRCDIR, name);
+	snprintf(path, sizeof path, "%s/tests/data/import/%s", RS_TOP_SRCDIR, name);
 	cr_assert_eq(csv_slurp(path, 1 << 20, &buf, len, &err), 0, "%s", err.msg);
 	return buf;
 }

@@ -24,8 +24,8 @@
 #include "workload.h"
 #include "xalloc.h"
 
-#define MAN_PATH RS_SRCDIR "/man/rsweep.1"
-#define COMPLETION_PATH RS_SRCDIR "/completion/rsweep.bash"
+#define MAN_PATH RS_TOP_SRCDIR "/man/rsweep.1"
+#define COMPLETION_PATH RS_TOP_SRCDIR "/completion/rsweep.bash"
 #define COMMON_SUB "Options of every command"
 #define MAN_MAX_TOK 48
 

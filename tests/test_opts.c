@@ -228,7 +228,7 @@ Test(opts, size_range_is_what_charts_draw)
 	cr_assert_eq(parse(CMD_PLOT, &cfg, &err, "--size", "99x100", NULL), -1);
 	opts_free(&cfg);
 	snprintf(line, sizeof line, "each side %d to %d ", RENDER_SIZE_MIN, RENDER_SIZE_MAX);
-	fp = fopen(RS_SRCDIR "/man/rsweep.1", "r");
+	fp = fopen(RS_TOP_SRCDIR "/man/rsweep.1", "r");
 	cr_assert_not_null(fp);
 	for (char buf[512]; fgets(buf, sizeof buf, fp) != NULL;)
 		said |= strstr(buf, line) != NULL;

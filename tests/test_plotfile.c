@@ -173,7 +173,7 @@ Test(plotfile, the_shipped_m1_article_plot, .init = setup, .fini = teardown)
 	struct plotfile pf;
 	struct rs_err err = { 0 };
 
-	cr_assert_eq(plotfile_read(RS_SRCDIR "/plots/m1-article.plot", set, &cfg, &pf, &err), 0, "%s",
+	cr_assert_eq(plotfile_read(RS_TOP_SRCDIR "/plots/m1-article.plot", set, &cfg, &pf, &err), 0, "%s",
 		     err.msg);
 	cr_assert_eq(cfg.metric, SM_RPS);
 	cr_assert_eq(pf.n, 4);
