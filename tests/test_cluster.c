@@ -8,20 +8,7 @@
 
 #include "cluster.h"
 #include "engine.h"
-
-/* A reply tree from RESP text, as a server would send it. */
-static redisReply *reply_of(const char *resp)
-{
-	redisReader *r = redisReaderCreate();
-	void *out = NULL;
-
-	cr_assert(redisReaderFeed(r, resp, strlen(resp)) == REDIS_OK);
-	cr_assert(redisReaderGetReply(r, &out) == REDIS_OK);
-	cr_assert_not_null(out);
-	redisReaderFree(r);
-	return out;
-}
-
+#include "resp_helper.h"
 
 /* Three masters over the slots as redis-cli --cluster create splits them. */
 static const char three[] =
@@ -47,7 +34,7 @@ Test(cluster, key_slot_is_redis_crc16_with_hash_tags)
 
 Test(cluster, slots_reply_builds_the_map)
 {
-	redisReply *r = reply_of(three);
+	redisReply *r = resp_reply(three);
 	struct cluster_topo t;
 	struct rs_err err;
 
@@ -70,7 +57,7 @@ Test(cluster, slots_reply_builds_the_map)
 
 Test(cluster, slots_reply_with_holes_counts_them)
 {
-	redisReply *r = reply_of("*1\r\n*3\r\n:0\r\n:99\r\n*2\r\n$1\r\nh\r\n:1\r\n");
+	redisReply *r = resp_reply("*1\r\n*3\r\n:0\r\n:99\r\n*2\r\n$1\r\nh\r\n:1\r\n");
 	struct cluster_topo t;
 	struct rs_err err;
 
@@ -96,7 +83,7 @@ Test(cluster, bad_slots_replies_fail_naming_the_problem)
 	};
 
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		redisReply *r = reply_of(bad[i].resp);
+		redisReply *r = resp_reply(bad[i].resp);
 		struct cluster_topo t;
 		struct rs_err err;
 
@@ -168,7 +155,7 @@ Test(cluster, key_argument_and_retag)
 
 Test(cluster, tags_and_preparation_go_to_their_master)
 {
-	redisReply *r = reply_of(three);
+	redisReply *r = resp_reply(three);
 	static const char prep[] =
 		"*5\r\n$4\r\nMSET\r\n$3\r\nfoo\r\n$1\r\n1\r\n$3\r\nbar\r\n$1\r\n2\r\n"
 		"*3\r\n$5\r\nRPUSH\r\n$6\r\nmylist\r\n$1\r\nx\r\n";
@@ -206,7 +193,7 @@ Test(cluster, tags_and_preparation_go_to_their_master)
 
 Test(cluster, owns_any_looks_at_the_keyspace)
 {
-	redisReply *r = reply_of(three);
+	redisReply *r = resp_reply(three);
 	struct cluster_topo t;
 	struct rs_err err;
 	char key[] = "key:000000000000";

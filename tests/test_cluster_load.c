@@ -18,6 +18,7 @@
 #include "cluster_load.h"
 #include "workload.h"
 #include "redis_helper.h"
+#include "resp_helper.h"
 
 #define CL_N 3
 
@@ -26,19 +27,6 @@ static struct cluster_topo topo;
 static struct cluster_load *cl;
 static struct target seed;
 static struct workload w;
-
-/* A reply tree from RESP text, as a server would send it. */
-static redisReply *cl_reply(const char *resp)
-{
-	redisReader *r = redisReaderCreate();
-	void *out = NULL;
-
-	cr_assert(redisReaderFeed(r, resp, strlen(resp)) == REDIS_OK);
-	cr_assert(redisReaderGetReply(r, &out) == REDIS_OK);
-	cr_assert_not_null(out);
-	redisReaderFree(r);
-	return out;
-}
 
 /* Three servers, and the slot map redis-cli --cluster create would make
  * of them: 0-5460, 5461-10922, 10923-16383. */
@@ -58,7 +46,7 @@ static void cl_setup(void)
 		n += (size_t)snprintf(resp + n, sizeof resp - n,
 				      "*3\r\n:%u\r\n:%u\r\n*3\r\n$9\r\n127.0.0.1\r\n:%u\r\n$2\r\nn%d\r\n",
 				      lo[i], hi[i], srv[i].port, i);
-	r = cl_reply(resp);
+	r = resp_reply(resp);
 	cr_assert_eq(cluster_parse_slots(r, "127.0.0.1", &topo, &err), 0, "%s", err.msg);
 	freeReplyObject(r);
 	cr_assert_eq(topo.n, CL_N);
