@@ -8,6 +8,7 @@
 # holds keys is refused; a run killed with SIGKILL leaves keys that
 # `rsweep clean` removes, and nothing else.
 . "${RS_SRCDIR:-.}/tests/cli/lib.sh"
+. "${RS_SRCDIR:-.}/tests/cli/cluster_lib.sh"
 
 P=rsw:
 start_redis --enable-debug-command local --rename-command FLUSHALL "" \
@@ -98,5 +99,33 @@ t_bad() {
 	grep -q "needs the --key-prefix" "$T/err" || fail "clean: $(cat "$T/err")"
 }
 tcase 'a bad prefix, --flush and a custom command are refused with one line' t_bad
+
+# On a cluster: each master deletes the names on its slots (and the
+# single-key tests' tagged names), the other keys stay, and clean --cluster
+# empties the prefix on every master.
+t_cluster() {
+	start_cluster
+	set -- $CL_PORTS
+	for i in $(seq 1 300); do echo "SET user:$i $i"; done | ccli "$1" -c >/dev/null
+	others() { for p in $CL_PORTS; do ccli "$p" DBSIZE; done | awk '{ s += $1 } END { print s }'; }
+	mine() { for p in $CL_PORTS; do ccli "$p" --scan --pattern "$P*"; done | grep -c .; }
+	[ "$(others)" = 300 ] || fail "the cluster holds $(others) keys"
+	expect_status 0 "$RSWEEP" run -h 127.0.0.1 -p "$1" --cluster --key-prefix "$P" \
+		-t get,set,incr,lpush,lpop -P 1,4 -n 3000 -r 2000 -c 2 --repeat 1 -q -o "$T/cl.csv"
+	[ "$(rows "$T/cl.csv")" = 10 ] || fail "cl.csv has $(rows "$T/cl.csv") rows"
+	[ "$(mine)" = 0 ] || fail "$(mine) keys left under $P"
+	[ "$(others)" = 300 ] || fail "the other keys: $(others)"
+	"$RSWEEP" run -h 127.0.0.1 -p "$1" --cluster --key-prefix "$P" -t get -P 1..4 -n 20000 \
+		-r 3000 -c 2 --pause 0.5 -q -o "$T/clk.csv" >/dev/null 2>&1 &
+	pid=$!
+	wait_rows "$T/clk.csv" 1
+	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null
+	[ "$(mine)" -gt 0 ] || fail "the killed run left no key"
+	expect_status 0 "$RSWEEP" clean -h 127.0.0.1 -p "$1" --cluster --key-prefix "$P"
+	[ "$(mine)" = 0 ] || fail "clean --cluster left $(mine) keys"
+	[ "$(others)" = 300 ] || fail "clean --cluster: the other keys: $(others)"
+}
+tcase 'on a cluster each master deletes its own names and clean empties them all' t_cluster
 
 tcase_done
