@@ -129,11 +129,12 @@ double chart_tw(struct chart_lay *L, const char *s, double size);
 /* Whether the i-th test's colour is too light for text on white. */
 int chart_palette_light(size_t i);
 
-/* ---- the frame every kind has (chart.c) ---- */
-
 /* 0 when every series has its figures in in->an, else -1 with err naming
  * the first one without (a caller that did not analyse what it draws). */
 int chart_need_an(const struct chart_lay *L, struct rs_err *err);
+
+/* ---- the frame every kind has (chart_frame.c) ---- */
+
 /* Title and subtitle from the top; returns the y below them. */
 double chart_titles(struct chart_lay *L, const char *title, const char *subtitle);
 /* Footer lines (each label's setup) at the bottom, at font size fs;

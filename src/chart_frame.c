@@ -1,0 +1,227 @@
+/* chart_frame.c: what every chart kind draws around its plot: the title
+ * and subtitle, the legend, the footer of each label's setup, and the open
+ * triangle of a line still rising.  It lays out text and takes the space
+ * it covers (chart_place.c); it knows no kind. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chart_int.h"
+#include "xalloc.h"
+
+/* Split text at " · " separators into lines no wider than maxw; returns
+ * the number of lines (at most max) written into lines[] (owned). */
+static size_t chart_wrap(struct chart_lay *L, const char *text, double size, double maxw,
+			 char **lines, size_t max)
+{
+	const char *sep = " " UTF8_DOT " ";
+	size_t nl = 0;
+	char *cur = NULL;
+	const char *p = text;
+
+	while (*p && nl < max) {
+		const char *q = strstr(p, sep);
+		size_t len = q ? (size_t)(q - p) : strlen(p);
+		char *piece = xmalloc(len + 1), *joined;
+
+		memcpy(piece, p, len);
+		piece[len] = '\0';
+		if (cur == NULL) {
+			cur = piece;
+		} else {
+			joined = xmalloc(strlen(cur) + strlen(sep) + len + 1);
+			sprintf(joined, "%s%s%s", cur, sep, piece);
+			if (chart_tw(L, joined, size) <= maxw) {
+				free(cur);
+				cur = joined;
+				free(piece);
+			} else {
+				free(joined);
+				lines[nl++] = cur;
+				cur = piece;
+			}
+		}
+		p = q ? q + strlen(sep) : p + len;
+	}
+	if (cur != NULL) {
+		if (nl < max)
+			lines[nl++] = cur;
+		else
+			free(cur);
+	}
+	return nl;
+}
+
+/* "m1: redis 6.2.6 · 50 clients · ..." for each label, from the first row of
+ * its first series. */
+static char *chart_footer(struct chart_lay *L)
+{
+	size_t cap = 256, len = 0;
+	char *out = xmalloc(cap);
+
+	out[0] = '\0';
+	for (size_t l = 0; l < L->nlabels; l++) {
+		const struct rs_rec *r = NULL;
+		char part[1024], who[2 * ROW_STR];
+		size_t n = 0;
+
+		for (size_t i = 0; i < L->in->nseries && r == NULL; i++)
+			if (L->label_of[i] == l)
+				r = L->in->series[i]->first;
+		if (r == NULL)
+			continue;
+		n += (size_t)snprintf(part + n, sizeof part - n, "%s%s", l ? "\n" : "", r->label);
+#define FOOT(...) do { if (n < sizeof part) \
+	n += (size_t)snprintf(part + n, sizeof part - n, __VA_ARGS__); } while (0)
+		FOOT(":");
+		/* As the server names itself: "valkey 8.0.1", not its
+		 * redis_version, which claims 7.2.4. */
+		if (rows_server_desc(r->server, who, sizeof who)[0] != '\0')
+			FOOT(" %s " UTF8_DOT, who);
+		if (r->clients >= 0)
+			FOOT(" %lld clients " UTF8_DOT, (long long)r->clients);
+		if (r->requests >= 0)
+			FOOT(" %lld requests per point " UTF8_DOT, (long long)r->requests);
+		if (r->data_size >= 0)
+			FOOT(" %lld-byte values " UTF8_DOT, (long long)r->data_size);
+		if (r->threads > 1)
+			FOOT(" %lld threads " UTF8_DOT, (long long)r->threads);
+		if (r->server->server_arch[0])
+			FOOT(" %s " UTF8_DOT, r->server->server_arch);
+		if (r->server->target[0])
+			FOOT(" %s " UTF8_DOT, r->server->target);
+#undef FOOT
+		if (n >= sizeof part)
+			n = sizeof part - 1;
+		/* Drop the trailing " ·" (or the lone ':' when nothing is known). */
+		if (n >= strlen(" " UTF8_DOT) && strcmp(part + n - strlen(" " UTF8_DOT), " " UTF8_DOT) == 0)
+			n -= strlen(" " UTF8_DOT);
+		else if (n > 0 && part[n - 1] == ':')
+			n = 0;
+		part[n] = '\0';
+		if (len + n + 1 > cap) {
+			cap = 2 * (len + n + 1);
+			out = xrealloc(out, cap);
+		}
+		memcpy(out + len, part, n + 1);
+		len += n;
+	}
+	return out;
+}
+
+/* Footer lines at the bottom; returns the top of the block. */
+double chart_footer_block(struct chart_lay *L, double fs)
+{
+	char *footer = chart_footer(L), *save = NULL;
+	char *lines[8];
+	size_t nl = 0;
+	double maxw = L->in->width - 2 * L->pad;
+	double y;
+
+	for (char *p = strtok_r(footer, "\n", &save); p && nl < 6;
+	     p = strtok_r(NULL, "\n", &save))
+		nl += chart_wrap(L, p, fs, maxw, lines + nl, 6 - nl);
+	y = L->in->height - L->pad - (double)nl * 1.35 * fs;
+	for (size_t i = 0; i < nl; i++) {
+		chart_text(L, ROLE_FOOTER, -1, L->pad, y + (double)(i + 1) * 1.35 * fs - RENDER_DESCENT * fs,
+			 lines[i], fs, C_MUTED, RENDER_LEFT, 0);
+		free(lines[i]);
+	}
+	free(footer);
+	return y;
+}
+
+/* Title and subtitle from the top; returns the y below them. */
+double chart_titles(struct chart_lay *L, const char *title, const char *subtitle)
+{
+	double ts = 19 * L->f, ss = 11.5 * L->f, y = L->pad;
+
+	chart_text(L, ROLE_TITLE, -1, L->pad, y + RENDER_ASCENT * ts, title, ts, C_TEXT, RENDER_LEFT, 0);
+	y += (RENDER_ASCENT + RENDER_DESCENT) * ts + 5 * L->f;
+	if (subtitle && *subtitle) {
+		chart_text(L, ROLE_SUBTITLE, -1, L->pad, y + RENDER_ASCENT * ss, subtitle, ss, C_MUTED,
+			 RENDER_LEFT, 0);
+		y += (RENDER_ASCENT + RENDER_DESCENT) * ss;
+	}
+	return y + 10 * L->f;
+}
+
+void chart_rising_mark(struct chart_lay *L, double x, double y, double r, size_t i)
+{
+	struct render_color none = { 0, 0, 0, 0 };
+
+	chart_mark(L->c, x, y, 2 * r, RENDER_TRIANGLE, none, chart_palette(L->colour_of[i]),
+		   1.6 * L->f, (int)i);
+	L->c->items[L->c->n - 1].role = ROLE_RISING;
+	chart_take(L, (struct chart_box){ x - r, y - r, x + r, y + r });
+}
+
+/* One legend entry: a sample (line and marker), then its name. */
+struct legend_entry {
+	const char *name;
+	int kind;                 /* 0 test, 1 label (line style), 2 saturation ring,
+				   * 3 the open triangle of a line still rising */
+	size_t idx;
+};
+
+/* Lay the legend out in rows from y, wrapping within the chart's width;
+ * returns the y below it. */
+double chart_legend(struct chart_lay *L, double y, int marks, int by_label)
+{
+	double ls = 12 * L->f, sw = 26 * L->f, gap = 6 * L->f, space = 20 * L->f;
+	double rowh = 19 * L->f, x = L->pad, maxx = L->in->width - L->pad;
+	struct legend_entry e[256];
+	size_t ne = 0;
+	int rows = 1;
+
+	/* Room for the most series a chart draws, the ring and the triangle. */
+	for (size_t t = 0; !by_label && t < L->ntests && ne < 200; t++)
+		e[ne++] = (struct legend_entry){ L->tests[t], 0, t };
+	for (size_t l = 0; L->nlabels > 1 && l < L->nlabels && ne < 250; l++)
+		e[ne++] = (struct legend_entry){ L->labels[l], by_label ? 0 : 1, l };
+	if (marks & CHART_LEGEND_RING)
+		e[ne++] = (struct legend_entry){ NULL, 2, 0 };
+	if (marks & CHART_LEGEND_RISING)
+		e[ne++] = (struct legend_entry){ "still rising: not saturated by its deepest depth", 3,
+						 0 };
+	for (size_t i = 0; i < ne; i++) {
+		char ring[64];
+		const char *name = e[i].name;
+		double w, cy;
+
+		if (e[i].kind == 2) {
+			snprintf(ring, sizeof ring, "saturation: first depth at %.0f%% of the fitted peak",
+				 100 * L->in->knee);
+			name = ring;
+		}
+		w = sw + gap + chart_tw(L, name, ls);
+		if (x > L->pad && x + w > maxx) {
+			x = L->pad;
+			rows++;
+		}
+		cy = y + (rows - 0.5) * rowh;
+		if (e[i].kind == 0) {
+			struct render_color col = chart_palette(e[i].idx);
+
+			chart_seg(L->c, x, cy, x + sw, cy, 2 * L->f, col);
+			chart_mark(L->c, x + sw / 2, cy, 7 * L->f, chart_marker(e[i].idx), col, C_WHITE,
+				   L->f, -1);
+		} else if (e[i].kind == 1) {
+			double xy[4] = { x, cy, x + sw, cy };
+
+			chart_line(L->c, xy, 2, 2 * L->f, C_AXIS, (enum render_dash)(e[i].idx % 4), -1);
+		} else {
+			struct render_color none = { 0, 0, 0, 0 };
+
+			chart_mark(L->c, x + sw / 2, cy, 12 * L->f,
+				   e[i].kind == 2 ? RENDER_CIRCLE : RENDER_TRIANGLE, none, C_AXIS,
+				   e[i].kind == 2 ? 2 * L->f : 1.6 * L->f, -1);
+		}
+		chart_text(L, ROLE_LEGEND, -1, x + sw + gap, cy + 0.27 * ls, name, ls,
+			   C_TEXT, RENDER_LEFT, 0);
+		x += w + space;
+	}
+	return y + rows * rowh + 6 * L->f;
+}
