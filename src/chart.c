@@ -247,17 +247,6 @@ static struct chart_box chart_text_box(double x, double y, double w, double size
 	return b;
 }
 
-/* 0 when every series has its figures in in->an, else -1 with err naming
- * the first one without (a caller that did not analyse what it draws). */
-int chart_need_an(const struct chart_lay *L, struct rs_err *err)
-{
-	for (size_t i = 0; i < L->in->nseries; i++)
-		if (L->an_of[i] == NULL)
-			return rs_err_set(err, "series %s %s was not analysed: no intervals to draw",
-					  L->in->series[i]->label, L->in->series[i]->test);
-	return 0;
-}
-
 double chart_tw(struct chart_lay *L, const char *s, double size)
 {
 	return L->ops->text_width(L->ctx, s, size);

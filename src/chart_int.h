@@ -129,10 +129,6 @@ double chart_tw(struct chart_lay *L, const char *s, double size);
 /* Whether the i-th test's colour is too light for text on white. */
 int chart_palette_light(size_t i);
 
-/* 0 when every series has its figures in in->an, else -1 with err naming
- * the first one without (a caller that did not analyse what it draws). */
-int chart_need_an(const struct chart_lay *L, struct rs_err *err);
-
 /* ---- the frame every kind has (chart_frame.c) ---- */
 
 /* Title and subtitle from the top; returns the y below them. */
@@ -170,15 +166,21 @@ int chart_spread(double *y, size_t n, double h, double top, double bottom);
 int chart_note(struct chart_lay *L, const struct chart_box *inner, enum chart_role role, size_t i,
 	       double cx, double cy, double rr, const char *text, double size);
 
+/* ---- each series' figures from the analysis: whether every series has
+ * them, and what line charts and their small multiples draw of them
+ * (chart_figures.c) ---- */
+
+/* 0 when every series has its figures in in->an, else -1 with err naming
+ * the first one without (a caller that did not analyse what it draws). */
+int chart_need_an(const struct chart_lay *L, struct rs_err *err);
+
 /* L->unstable, L->points, and L->fit for a line chart of requests per
  * second: --fit yes, or auto with more than half of the points unstable;
- * never without every series' level band (chart_lines.c). */
+ * never without every series' level band. */
 void chart_fit_decide(struct chart_lay *L);
 /* The y value series i is drawn at for its point p: the fitted level in
  * fit mode, else the median. */
 double chart_point_value(const struct chart_lay *L, size_t i, size_t p);
-
-/* ---- what line charts and their small multiples share (chart_lines.c) ---- */
 
 /* The depths and figures of every series of a line chart. */
 struct chart_extent {
