@@ -1,9 +1,10 @@
 /* chart.h: the chart model: series in, a laid-out display list out.
  *
- * chart_layout() decides everything a reader sees (scales, 1-2-5 ticks, SI
- * labels, palette, legend, bands, markers, saturation marks, labels placed
- * without overlaps, footer) in points, and knows nothing of pixels or PDF;
- * chart_draw() plays the result through any back-end of render.h. */
+ * chart_layout() (chart_layout.c) decides everything a reader sees (scales,
+ * 1-2-5 ticks, SI labels, palette, legend, bands, markers, saturation
+ * marks, labels placed without overlaps, footer) in points, and knows
+ * nothing of pixels or PDF; chart_draw() (chart.c) plays the result
+ * through any back-end of render.h. */
 #ifndef RS_CHART_H
 #define RS_CHART_H
 

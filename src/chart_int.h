@@ -1,12 +1,20 @@
 /* chart_int.h: what the chart room's files share, and nothing outside them
- * uses.
+ * uses.  Each file calls only those listed below it:
  *
- * chart.c holds the display list, the ticks, the palette and the frame
- * every chart kind has (titles, legend, footer) and dispatches to a kind:
- * chart_lines.c (lines against depth) or chart_speedup.c (speed-up bars).
- * chart_place.c keeps track of the space labels have taken and finds a
- * free place for a note next to a mark.  All sizes are points at a font
- * scale f of 1 (a 1200 x 800 chart); a layout multiplies each by f. */
+ *   chart_layout.c   chart_layout(): each series' test, label and figures,
+ *                    then the kind's one entry (the last section here);
+ *   chart_lines.c    the kinds: lines against depth (and one test's
+ *   chart_facets.c   masters), small multiples past the palette, speed-up
+ *   chart_speedup.c  bars, and the three latency charts;
+ *   chart_latency.c
+ *   chart_frame.c    titles, legend, footer, the still-rising mark;
+ *   chart_figures.c  each series' figures from the analysis (median or
+ *                    fitted level, interval, bands), as line charts draw them;
+ *   chart_place.c    the space labels have taken, a free place for a note;
+ *   chart.c          palette, ticks, the display list and chart_draw.
+ *
+ * All sizes are points at a font scale f of 1 (a 1200 x 800 chart); a
+ * layout multiplies each by f. */
 #ifndef RS_CHART_INT_H
 #define RS_CHART_INT_H
 
@@ -107,7 +115,7 @@ static inline double chart_xmap(const struct chart_xscale *s, double d)
 	return s->p0 + t * (s->p1 - s->p0);
 }
 
-/* ---- the display list (chart.c) ---- */
+/* ---- the display list and the palette (chart.c) ---- */
 
 /* A new zeroed item of op at the end of c (series -1); never fails. */
 struct chart_item *chart_push(struct chart *c, enum chart_op op);
@@ -129,6 +137,23 @@ double chart_tw(struct chart_lay *L, const char *s, double size);
 /* Whether the i-th test's colour is too light for text on white. */
 int chart_palette_light(size_t i);
 
+/* ---- label placement (chart_place.c) ---- */
+
+/* Reserve box b: no label placed later covers it. */
+void chart_take(struct chart_lay *L, struct chart_box b);
+/* Whether b overlaps no box taken so far. */
+int chart_box_clear(const struct chart_lay *L, const struct chart_box *b);
+/* Spread labels (sorted by wanted centre y) at least h apart inside
+ * [top, bottom]; returns 0, or -1 (y untouched) if they do not fit. */
+int chart_spread(double *y, size_t n, double h, double top, double bottom);
+/* Place text (role, series i's colour) next to the point (cx, cy), whose
+ * mark has radius rr: the first of 24 places, next to the mark then
+ * further out with a leader, that is inside inner, clear of the labels
+ * placed so far and off every series' line; else next to the mark on a
+ * line, over a white halo; else nowhere.  Returns 1 when placed. */
+int chart_note(struct chart_lay *L, const struct chart_box *inner, enum chart_role role, size_t i,
+	       double cx, double cy, double rr, const char *text, double size);
+
 /* ---- the frame every kind has (chart_frame.c) ---- */
 
 /* Title and subtitle from the top; returns the y below them. */
@@ -148,23 +173,6 @@ double chart_legend(struct chart_lay *L, double y, int marks, int by_label);
  * words "still rising" (the report's "not saturated": no chart leaves such
  * a line bare), and taken. */
 void chart_rising_mark(struct chart_lay *L, double x, double y, double r, size_t i);
-
-/* ---- label placement (chart_place.c) ---- */
-
-/* Reserve box b: no label placed later covers it. */
-void chart_take(struct chart_lay *L, struct chart_box b);
-/* Whether b overlaps no box taken so far. */
-int chart_box_clear(const struct chart_lay *L, const struct chart_box *b);
-/* Spread labels (sorted by wanted centre y) at least h apart inside
- * [top, bottom]; returns 0, or -1 (y untouched) if they do not fit. */
-int chart_spread(double *y, size_t n, double h, double top, double bottom);
-/* Place text (role, series i's colour) next to the point (cx, cy), whose
- * mark has radius rr: the first of 24 places, next to the mark then
- * further out with a leader, that is inside inner, clear of the labels
- * placed so far and off every series' line; else next to the mark on a
- * line, over a white halo; else nowhere.  Returns 1 when placed. */
-int chart_note(struct chart_lay *L, const struct chart_box *inner, enum chart_role role, size_t i,
-	       double cx, double cy, double rr, const char *text, double size);
 
 /* ---- each series' figures from the analysis: whether every series has
  * them, and what line charts and their small multiples draw of them
@@ -205,14 +213,17 @@ void chart_series_bands(struct chart_lay *L, size_t i, const struct chart_xscale
 void chart_lines_titles(const struct chart_lay *L, size_t maxrep, int bands, const char *what,
 			char *title, size_t tsize, char *subtitle, size_t ssize);
 
-/* ---- the kinds: 0, or -1 with err set (chart_lines.c, chart_speedup.c,
- * chart_facets.c) ---- */
+/* ---- the kinds, one entry each, which chart_layout.c alone calls: each
+ * lays out L->in into L->c and returns 0, or -1 with err set ---- */
 
+/* Lines against depth, a colour per L->colour_of (chart_lines.c). */
 int chart_lay_lines(struct chart_lay *L, struct rs_err *err);
-/* Small multiples: one panel per test, the labels as colours. */
+/* Small multiples: one panel per test, the labels as colours
+ * (chart_facets.c). */
 int chart_lay_facets(struct chart_lay *L, struct rs_err *err);
+/* Speed-up bars between two labels (chart_speedup.c). */
 int chart_lay_speedup(struct chart_lay *L, struct rs_err *err);
-/* The latency kinds (chart_latency.c). */
+/* The three latency kinds (chart_latency.c). */
 int chart_lay_latency(struct chart_lay *L, struct rs_err *err);
 
 #endif
