@@ -97,10 +97,10 @@ static void chart_lay_free(struct chart_lay *L)
 	free(L->labels);
 }
 
-/* The kind's layout: speed-up bars; lines, each test a colour (each
- * master, --kind masters); or, when one chart would repeat colours
- * (tests) or dashes (labels), a panel per test, the labels told apart by
- * colour. */
+/* The kind's layout: speed-up bars; a latency chart; lines, each test a
+ * colour (each master, --kind masters); or, when one chart would repeat
+ * colours (tests) or dashes (labels), a panel per test, the labels told
+ * apart by colour. */
 static int chart_lay_kind(struct chart_lay *L, struct rs_err *err)
 {
 	const struct chart_input *in = L->in;
