@@ -5,6 +5,7 @@
 
 #include "guard.h"
 #include "hist.h"
+#include "host.h"
 #include "load.h"
 #include "sweep.h"
 #include "target_server.h"
@@ -63,6 +64,18 @@ struct sweep {
 	double *cpu0, *cpu1;
 	uint64_t cl_allow;
 };
+
+/* What the engine measured and the server counted around one point. */
+struct sweep_sample {
+	struct engine_result res;
+	int64_t calls0, calls1;   /* the command's calls in INFO commandstats */
+	double cpu0, cpu1;        /* the server's CPU seconds */
+	struct host_sample h0, h1;
+};
+
+/* Fill row from point p of test t's sample m (sweep_row.c). */
+void sweep_row_fill(const struct sweep *s, const struct workload_test *t,
+		    const struct sweep_point *p, const struct sweep_sample *m, struct rs_row *row);
 
 void sweep_note(const struct sweep_config *cfg, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -62,6 +62,11 @@ int target_cluster_slots(struct target_conn *c, const struct target *t,
  * fails, quoting it. */
 int target_command(struct target_conn *c, const struct target *t, int argc, const char **argv,
 		   const size_t *argvlen, struct redisReply **out, struct rs_err *err);
+/* target_command, with an error reply kept in *out for the caller (who
+ * frees it). */
+int target_command_any(struct target_conn *c, const struct target *t, int argc,
+		       const char **argv, const size_t *argvlen, struct redisReply **out,
+		       struct rs_err *err);
 /* CLUSTER INFO's text into a malloc'd string (caller frees). */
 /* CLUSTER MYID: the node's id into id (cut to size).  An error reply (a
  * node not in cluster mode) fails, err naming it. */
