@@ -8,12 +8,23 @@ cluster_cleanup() {
 	cleanup
 }
 LIB_CLEANUP=cluster_cleanup
-# A cluster a case starts is stopped when the case ends (see lib.sh).
+# A cluster, or a server beside it, that a case starts is stopped when the
+# case ends (see lib.sh); the processes the script started before it are
+# left alone, for the cases after.
 cluster_case_enter() {
 	cl_case_pids=$CL_PIDS
 }
 cluster_case_leave() {
-	[ "$CL_PIDS" = "$cl_case_pids" ] || stop_cluster
+	for pid in $CL_PIDS; do
+		case " $cl_case_pids " in
+		*" $pid "*) ;;
+		*)
+			kill -CONT "$pid" 2>/dev/null
+			kill -KILL "$pid" 2>/dev/null
+			wait "$pid" 2>/dev/null
+			;;
+		esac
+	done
 }
 TCASE_ENTER="$TCASE_ENTER cluster_case_enter"
 TCASE_LEAVE="$TCASE_LEAVE cluster_case_leave"
