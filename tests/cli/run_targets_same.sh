@@ -43,39 +43,50 @@ sweep() {
 
 # --spawn-args reach the one server they name (and --spawn's without a
 # label): a GET renamed away there answers errors, only there.
-expect_status 1 "$RSWEEP" run --target a=spawn: --target b=spawn: -t get -n 50 -q --repeat 1 \
-	--spawn-args "b=--rename-command GET ''" -o "$T/args.csv"
-awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-	 { e = $col["errors"]; t = $col["target"]; f = $col["first_error"] }
-	 $col["label"] == "a" && (e != 0 || t ~ /rename/) { print "a: " e " errors, " t; bad = 1 }
-	 $col["label"] == "b" && (e != 50 || t !~ /^spawn:\/.* --rename-command GET \047\047$/ ||
-				  f !~ /unknown command/) { print "b: " e " errors, " t ", " f; bad = 1 }
-	 END { exit bad || NR != 3 }' "$T/args.csv" || fail "--spawn-args: $(cat "$T/args.csv")"
-expect_status 1 "$RSWEEP" run --spawn --spawn-args "--rename-command GET ''" -t get -n 50 -q
-grep -q "unknown command" "$T/err" "$T/out" || fail "--spawn did not take --spawn-args: $(cat "$T/err")"
+t_spawn_args() {
+	expect_status 1 "$RSWEEP" run --target a=spawn: --target b=spawn: -t get -n 50 -q --repeat 1 \
+		--spawn-args "b=--rename-command GET ''" -o "$T/args.csv"
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		 { e = $col["errors"]; t = $col["target"]; f = $col["first_error"] }
+		 $col["label"] == "a" && (e != 0 || t ~ /rename/) { print "a: " e " errors, " t; bad = 1 }
+		 $col["label"] == "b" && (e != 50 || t !~ /^spawn:\/.* --rename-command GET \047\047$/ ||
+					  f !~ /unknown command/) { print "b: " e " errors, " t ", " f; bad = 1 }
+		 END { exit bad || NR != 3 }' "$T/args.csv" || fail "--spawn-args: $(cat "$T/args.csv")"
+	expect_status 1 "$RSWEEP" run --spawn --spawn-args "--rename-command GET ''" -t get -n 50 -q
+	grep -q "unknown command" "$T/err" "$T/out" || fail "--spawn did not take --spawn-args: $(cat "$T/err")"
+}
+tcase '--spawn-args reach the one server they name' t_spawn_args
 
 # --precision: whatever rounds it takes, each point measured again is
 # measured on both targets, back to back in ABBA turns.
-f=$T/prec.csv
-expect_status 0 "$RSWEEP" run --target a=spawn: --target b=spawn: -t get -P 1,2,3 --repeat 2 \
-	--precision 1 --max-repeats 4 -n 1000 -c 4 --timeout 10 -q -o "$f"
-check_csv "$f"
-awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-	 { k = int((NR - 2) / 2); lab = $col["label"]; pt = $col["test"] " " $col["pipeline"]
-	   want = ((NR - 2) % 2 == 0) == (k % 2 == 0) ? "a" : "b"
-	   if (lab != want) { print "row " NR ": label " lab ", wanted " want; exit 1 }
-	   if ((NR - 2) % 2 == 0) first = pt
-	   else if (pt != first) { print "row " NR ": " pt " after " first; exit 1 }
-	   n[lab]++ }
-	 END { if (n["a"] != n["b"]) { print n["a"] " rows of a, " n["b"] " of b"; exit 1 }
-	       if (n["a"] == 6) print "note: --precision measured no point again" }' \
-	"$f" || fail "--precision's rounds do not pair the targets: $(cut -d, -f1-6 "$f")"
+t_precision() {
+	f=$T/prec.csv
+	expect_status 0 "$RSWEEP" run --target a=spawn: --target b=spawn: -t get -P 1,2,3 --repeat 2 \
+		--precision 1 --max-repeats 4 -n 1000 -c 4 --timeout 10 -q -o "$f"
+	check_csv "$f"
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		 { k = int((NR - 2) / 2); lab = $col["label"]; pt = $col["test"] " " $col["pipeline"]
+		   want = ((NR - 2) % 2 == 0) == (k % 2 == 0) ? "a" : "b"
+		   if (lab != want) { print "row " NR ": label " lab ", wanted " want; exit 1 }
+		   if ((NR - 2) % 2 == 0) first = pt
+		   else if (pt != first) { print "row " NR ": " pt " after " first; exit 1 }
+		   n[lab]++ }
+		 END { if (n["a"] != n["b"]) { print n["a"] " rows of a, " n["b"] " of b"; exit 1 }
+		       if (n["a"] == 6) print "note: --precision measured no point again" }' \
+		"$f" || fail "--precision's rounds do not pair the targets: $(cut -d, -f1-6 "$f")"
+}
+tcase '--precision measures a point again on both targets, in ABBA turns' t_precision
 
-for n in 1 2 3; do
-	if sweep "$n"; then
-		cat "$T/verdicts-$n"
-		exit 0
-	fi
-	echo "note: sweep $n: $(tr '\n' ';' <"$T/verdicts-$n")" >&2
-done
-fail "a and b, one binary, were not 'same' at the peak in three sweeps: $(cat "$T"/verdicts-*)"
+t_same() {
+	for n in 1 2 3; do
+		if sweep "$n"; then
+			cat "$T/verdicts-$n"
+			exit 0
+		fi
+		echo "note: sweep $n: $(tr '\n' ';' <"$T/verdicts-$n")" >&2
+	done
+	fail "a and b, one binary, were not 'same' at the peak in three sweeps: $(cat "$T"/verdicts-*)"
+}
+tcase "two spawned servers of one binary are 'same' at the peak" t_same
+
+tcase_done
