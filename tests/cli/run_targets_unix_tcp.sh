@@ -49,20 +49,33 @@ run_pair() {
 		fail "the report did not compare unix with tcp: $(cat "$T/ratios-$1")"
 }
 
+# The password is taken off again as the case ends, passed or failed, for
+# the case after it.
+clear_password() {
+	redis-cli -s "$SOCK" -a Pw0rd-x --no-auth-warning config set requirepass "" >/dev/null
+}
+
 # A password in a redis:// URI: AUTH with it, never write it down; a
 # wrong one is one line naming the target, exit 2.
-rcli config set requirepass Pw0rd-x >/dev/null
-expect_status 0 "$RSWEEP" run --target t=redis://:Pw0rd-x@127.0.0.1:"$PORT" --target s=spawn: \
-	-t get -n 200 -c 2 --repeat 1 -q -o "$T/pw.csv"
-[ "$(rows "$T/pw.csv")" = 2 ] || fail "$(rows "$T/pw.csv") rows with a password"
-grep -q "Pw0rd" "$T/pw.csv" "$T/out" && fail "the password was written down"
-grep "Pw0rd" "$T/err" | grep -qv "warning" && fail "the password was printed: $(cat "$T/err")"
-expect_status 2 "$RSWEEP" run --target t=redis://:nope@127.0.0.1:"$PORT" --target s=spawn: \
-	-t get -n 200 -q
-grep -q "target 't'.*WRONGPASS" "$T/err" && ! grep -q nope "$T/err" || fail "$(cat "$T/err")"
-redis-cli -s "$SOCK" -a Pw0rd-x --no-auth-warning config set requirepass "" >/dev/null
+t_password() {
+	TCASE_LEAVE="$TCASE_LEAVE clear_password"
+	rcli config set requirepass Pw0rd-x >/dev/null
+	expect_status 0 "$RSWEEP" run --target t=redis://:Pw0rd-x@127.0.0.1:"$PORT" --target s=spawn: \
+		-t get -n 200 -c 2 --repeat 1 -q -o "$T/pw.csv"
+	[ "$(rows "$T/pw.csv")" = 2 ] || fail "$(rows "$T/pw.csv") rows with a password"
+	grep -q "Pw0rd" "$T/pw.csv" "$T/out" && fail "the password was written down"
+	grep "Pw0rd" "$T/err" | grep -qv "warning" && fail "the password was printed: $(cat "$T/err")"
+	expect_status 2 "$RSWEEP" run --target t=redis://:nope@127.0.0.1:"$PORT" --target s=spawn: \
+		-t get -n 200 -q
+	grep -q "target 't'.*WRONGPASS" "$T/err" && ! grep -q nope "$T/err" || fail "$(cat "$T/err")"
+}
+tcase 'a password in a URI authenticates and is never written down; a wrong one is refused' t_password
 
-run_pair 1
-cat "$T/ratios-1"
-rcli dbsize | grep -qx 0 || fail "the sweep left keys behind"
-exit 0
+t_pair() {
+	run_pair 1
+	cat "$T/ratios-1"
+	rcli dbsize | grep -qx 0 || fail "the sweep left keys behind"
+}
+tcase 'one server over its socket and over TCP: rows name their URIs, the report compares them' t_pair
+
+tcase_done
