@@ -57,13 +57,17 @@ pair() {
 		       exit bad }' "$T/rep-$n.csv" >"$T/verdicts-$n"
 }
 
-seen=
-for n in 1 2 3; do
-	pair $n
-	st=$?
-	[ "$st" = 1 ] || break
-	seen="$seen$(tr '\n' ' ' <"$T/verdicts-$n")/ "
-	[ $n = 3 ] || echo "note: pair $n not all same ($(tr '\n' ' ' <"$T/verdicts-$n")), running another" >&2
-done
-[ "$st" = 0 ] || fail "three pairs of runs of one server not the same at the peak: $seen"
-echo "ok"
+t_same() {
+	seen=
+	for n in 1 2 3; do
+		pair $n
+		st=$?
+		[ "$st" = 1 ] || break
+		seen="$seen$(tr '\n' ' ' <"$T/verdicts-$n")/ "
+		[ $n = 3 ] || echo "note: pair $n not all same ($(tr '\n' ' ' <"$T/verdicts-$n")), running another" >&2
+	done
+	[ "$st" = 0 ] || fail "three pairs of runs of one server not the same at the peak: $seen"
+}
+tcase 'two runs of one server, ABBA by --resume, are the same at the peak' t_same
+
+tcase_done
