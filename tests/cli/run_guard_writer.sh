@@ -12,11 +12,10 @@
 # sweep; two writes 0-80 ms apart landing in two sub-millisecond windows
 # is what the test would need to see two), and the sweep still stops.  Each writer is bounded (60 keys) and so is each
 # sweep (-n, --timeout, timeout(1)).  Every case runs; the failures are
-# listed at the end.
+# listed at the end (tcase.sh).
 . "${RS_SRCDIR:-.}/tests/cli/lib.sh"
 . "${RS_SRCDIR:-.}/tests/cli/cluster_lib.sh"
 
-failed=
 # writer PID CLI...: while PID runs, SET fk:wN with CLI at random moments
 # (at most 60), each name in $T/written once the server took it.
 writer() {
@@ -32,7 +31,7 @@ writer() {
 }
 
 # check CASE MAXLOST CLI...: every key written survives but MAXLOST at most,
-# and the sweep stopped (2).
+# and the sweep stopped (2); else the case fails.
 check() {
 	what=$1
 	maxlost=$2
@@ -47,8 +46,7 @@ check() {
 	done
 	nw=$(wc -l <"$T/written")
 	if [ "$nw" = 0 ] || [ "$nlost" -gt "$maxlost" ] || [ "$st" != 2 ]; then
-		failed="$failed
-$what: exit $st, $nw written, lost:${lost:- none}: $(tail -1 "$T/err")"
+		fail "$what: exit $st, $nw written, lost:${lost:- none}: $(tail -1 "$T/err")"
 	fi
 }
 
@@ -57,20 +55,28 @@ sock_cli() {
 }
 
 # One server: the pop tests and GET, with EVAL and without.
-for args in "" "--rename-command EVAL \"\""; do
-	for t in lpop zpopmin get; do
-		eval "start_redis $args"
-		rm -f "$T/w.csv" "$T/w.csv.hist"
-		timeout 120 "$RSWEEP" run -s "$SOCK" -t "$t" -P 1..40 -n 2000 -c 2 --repeat 3 \
-			--timeout 10 -q -o "$T/w.csv" >/dev/null 2>"$T/err" &
-		pid=$!
-		wait_rows "$T/w.csv" 1
-		writer "$pid" sock_cli
-		wait "$pid"
-		st=$?
-		check "$t ${args:-with EVAL}" "$([ -n "$args" ] && echo 1 || echo 0)" sock_cli
-		stop_redis
-	done
+# t_one ARGS TEST: a server started with ARGS, a sweep of TEST.
+t_one() {
+	args=$1
+	t=$2
+	eval "start_redis $args"
+	rm -f "$T/w.csv" "$T/w.csv.hist"
+	timeout 120 "$RSWEEP" run -s "$SOCK" -t "$t" -P 1..40 -n 2000 -c 2 --repeat 3 \
+		--timeout 10 -q -o "$T/w.csv" >/dev/null 2>"$T/err" &
+	pid=$!
+	wait_rows "$T/w.csv" 1
+	writer "$pid" sock_cli
+	wait "$pid"
+	st=$?
+	check "$t ${args:-with EVAL}" "$([ -n "$args" ] && echo 1 || echo 0)" sock_cli
+	stop_redis
+}
+for t in lpop zpopmin get; do
+	tcase "$t with EVAL: every foreign key survives, the sweep stops" t_one "" "$t"
+done
+for t in lpop zpopmin get; do
+	tcase "$t without EVAL: one foreign key lost at most, the sweep stops" \
+		t_one "--rename-command EVAL \"\"" "$t"
 done
 
 # A cluster, through a unix:// seed: the writer follows redirects (-c), so
@@ -80,7 +86,9 @@ seed=unix://$T/n$P1/redis.sock
 cl_cli() {
 	redis-cli -c -h 127.0.0.1 -p "$P1" "$@"
 }
-for t in lpop get; do
+# t_cluster TEST: a sweep of TEST on the cluster.
+t_cluster() {
+	t=$1
 	rm -f "$T/w.csv" "$T/w.csv.hist"
 	for q in $P1 $P2 $P3; do ccli "$q" flushall >/dev/null; done
 	timeout 120 "$RSWEEP" run --target "c=$seed" --cluster -t "$t" -P 1..40 -n 1200 -c 1 \
@@ -92,8 +100,10 @@ for t in lpop get; do
 	st=$?
 	check "cluster $t" 0 cl_cli
 	masters=$(csv_col "$T/w.csv" masters | sort -u | tr -d '\n')
-	[ "$masters" = 3 ] || failed="$failed
-cluster $t: masters '$masters' through the unix:// seed, wanted 3"
+	[ "$masters" = 3 ] || fail "cluster $t: masters '$masters' through the unix:// seed, wanted 3"
+}
+for t in lpop get; do
+	tcase "cluster $t through a unix:// seed: every foreign key survives on 3 masters" t_cluster "$t"
 done
-[ -z "$failed" ] || fail "$failed"
-echo "ok"
+
+tcase_done
