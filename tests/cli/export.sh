@@ -6,44 +6,55 @@
 . "${RS_SRCDIR:-.}/tests/cli/lib.sh"
 
 expect_status 0 "$RSWEEP" run --spawn -t get,set -P 1,4 -n 3001 --repeat 2 -q -l m1 -o "$T/r.csv"
-expect_status 0 "$RSWEEP" export --format benchstat -o "$T/b.txt" "$T/r.csv"
-[ "$(head -1 "$T/b.txt")" = "unit rps higher" ] || fail "benchstat: $(head -1 "$T/b.txt")"
-[ "$(grep -c '^Benchmark\(GET\|SET\)/label=m1/P=[14] 1 [0-9.e+]* ns/op [0-9.e+]* rps ' "$T/b.txt")" = 8 ] ||
-	fail "benchstat lines: $(cat "$T/b.txt")"
-# The rps of each row, and 1e9 / ns/op, are the CSV's within 6 digits.
-# (Compared as numbers, not as rounded text: 7.1955e5 rounds either way.)
-awk -F, 'NR > 1 { printf "%s %s %.10g\n", $2, $3, $8 }' "$T/r.csv" | sort -k1,1 -k2,2n -k3,3g >"$T/a"
-awk '/^Benchmark/ { split($1, n, "/"); sub("Benchmark", "", n[1]); sub("P=", "", n[3]);
-	printf "%s %s %.10g\n", n[1], n[3], $5; if (($5 * $3 / 1e9 - 1)^2 > 1e-10) print "ns/op", $0 }' \
-	"$T/b.txt" | sort -k1,1 -k2,2n -k3,3g >"$T/c"
-[ "$(wc -l <"$T/a")" = "$(wc -l <"$T/c")" ] || fail "benchstat lines: $(diff "$T/a" "$T/c")"
-paste -d' ' "$T/a" "$T/c" | awk '$1 != $4 || $2 != $5 || ($3 - $6)^2 > (1e-5 * $3)^2 { bad = 1; print }
-	END { exit bad }' >"$T/d" || fail "benchstat figures: $(cat "$T/d")"
 
-expect_status 0 "$RSWEEP" export --format hgrm -o "$T/h.hgrm" "$T/r.csv"
-[ "$(grep -c '^#\[label=m1 test=[GS]ET P=[14] repeats=2\]$' "$T/h.hgrm")" = 4 ] || fail "hgrm blocks: $(grep '^#\[l' "$T/h.hgrm")"
-# Each block: percentiles rise from 0 to 1, values never fall, the last
-# line's count is both repeats' requests, and Max is the rows' largest max_ms.
-awk -F, 'NR > 1 { k = $2 " " $3; if (!(k in m) || $14 > m[k]) m[k] = $14 }
-	END { for (k in m) printf "%s %.3f 6002\n", k, m[k] }' "$T/r.csv" | sort >"$T/a"
-awk '/^#\[label/ { split($2, t, "="); split($3, p, "="); sub("]", "", p[2]); k = t[2] " " p[2]; v = 0; q = -1 }
-	/^ +[0-9]/ { if ($1 < v || $2 <= q) print "not rising in", k, $0; v = $1; q = $2; n = $3 }
-	/^#\[Max/ { gsub(",", "", $3); printf "%s %.3f %s\n", k, $3, n; if (q != 1) print "last", q, k }' \
-	"$T/h.hgrm" | sort >"$T/c"
-# Max to the hgrm's 3 decimals of a ms, against the CSV's rounding of its own.
-[ "$(wc -l <"$T/a")" = "$(wc -l <"$T/c")" ] || fail "hgrm figures: $(diff "$T/a" "$T/c")"
-paste -d' ' "$T/a" "$T/c" | awk '$1 != $5 || $2 != $6 || $4 != $8 || ($3 - $7)^2 > 0.0015^2 { bad = 1; print }
-	END { exit bad }' >"$T/d" || fail "hgrm figures: $(cat "$T/d")"
+t_benchstat() {
+	expect_status 0 "$RSWEEP" export --format benchstat -o "$T/b.txt" "$T/r.csv"
+	[ "$(head -1 "$T/b.txt")" = "unit rps higher" ] || fail "benchstat: $(head -1 "$T/b.txt")"
+	[ "$(grep -c '^Benchmark\(GET\|SET\)/label=m1/P=[14] 1 [0-9.e+]* ns/op [0-9.e+]* rps ' "$T/b.txt")" = 8 ] ||
+		fail "benchstat lines: $(cat "$T/b.txt")"
+	# The rps of each row, and 1e9 / ns/op, are the CSV's within 6 digits.
+	# (Compared as numbers, not as rounded text: 7.1955e5 rounds either way.)
+	awk -F, 'NR > 1 { printf "%s %s %.10g\n", $2, $3, $8 }' "$T/r.csv" | sort -k1,1 -k2,2n -k3,3g >"$T/a"
+	awk '/^Benchmark/ { split($1, n, "/"); sub("Benchmark", "", n[1]); sub("P=", "", n[3]);
+		printf "%s %s %.10g\n", n[1], n[3], $5; if (($5 * $3 / 1e9 - 1)^2 > 1e-10) print "ns/op", $0 }' \
+		"$T/b.txt" | sort -k1,1 -k2,2n -k3,3g >"$T/c"
+	[ "$(wc -l <"$T/a")" = "$(wc -l <"$T/c")" ] || fail "benchstat lines: $(diff "$T/a" "$T/c")"
+	paste -d' ' "$T/a" "$T/c" | awk '$1 != $4 || $2 != $5 || ($3 - $6)^2 > (1e-5 * $3)^2 { bad = 1; print }
+		END { exit bad }' >"$T/d" || fail "benchstat figures: $(cat "$T/d")"
+}
+tcase "benchstat: a line a row, with the row's rps" t_benchstat
+
+t_hgrm() {
+	expect_status 0 "$RSWEEP" export --format hgrm -o "$T/h.hgrm" "$T/r.csv"
+	[ "$(grep -c '^#\[label=m1 test=[GS]ET P=[14] repeats=2\]$' "$T/h.hgrm")" = 4 ] || fail "hgrm blocks: $(grep '^#\[l' "$T/h.hgrm")"
+	# Each block: percentiles rise from 0 to 1, values never fall, the last
+	# line's count is both repeats' requests, and Max is the rows' largest max_ms.
+	awk -F, 'NR > 1 { k = $2 " " $3; if (!(k in m) || $14 > m[k]) m[k] = $14 }
+		END { for (k in m) printf "%s %.3f 6002\n", k, m[k] }' "$T/r.csv" | sort >"$T/a"
+	awk '/^#\[label/ { split($2, t, "="); split($3, p, "="); sub("]", "", p[2]); k = t[2] " " p[2]; v = 0; q = -1 }
+		/^ +[0-9]/ { if ($1 < v || $2 <= q) print "not rising in", k, $0; v = $1; q = $2; n = $3 }
+		/^#\[Max/ { gsub(",", "", $3); printf "%s %.3f %s\n", k, $3, n; if (q != 1) print "last", q, k }' \
+		"$T/h.hgrm" | sort >"$T/c"
+	# Max to the hgrm's 3 decimals of a ms, against the CSV's rounding of its own.
+	[ "$(wc -l <"$T/a")" = "$(wc -l <"$T/c")" ] || fail "hgrm figures: $(diff "$T/a" "$T/c")"
+	paste -d' ' "$T/a" "$T/c" | awk '$1 != $5 || $2 != $6 || $4 != $8 || ($3 - $7)^2 > 0.0015^2 { bad = 1; print }
+		END { exit bad }' >"$T/d" || fail "hgrm figures: $(cat "$T/d")"
+}
+tcase "hgrm: a block a point, counts adding up, Max the rows' max_ms" t_hgrm
 
 # Bad input: a label benchfmt cannot hold; a row without its histogram.
-sed '2s/^m1,/m 1,/' "$T/r.csv" >"$T/bad.csv"
-expect_status 2 "$RSWEEP" export --format benchstat -o "$T/x.out" "$T/bad.csv"
-grep -q "bad.csv:2: label 'm 1'" "$T/err" || fail "bad label: $(cat "$T/err")"
-[ ! -e "$T/x.out" ] || fail "a failed export left its output"
-cp "$T/r.csv" "$T/nohist.csv"
-expect_status 2 "$RSWEEP" export --format hgrm -o "$T/x.out" "$T/nohist.csv"
-grep -q "nohist.csv:[0-9]*: the row has no latency histogram" "$T/err" || fail "no sidecar: $(cat "$T/err")"
-[ ! -e "$T/x.out" ] || fail "a failed export left its output"
-expect_status 2 "$RSWEEP" export --format hgrm
-expect_status 2 "$RSWEEP" export --format tsv "$T/r.csv"
-exit 0
+t_bad() {
+	sed '2s/^m1,/m 1,/' "$T/r.csv" >"$T/bad.csv"
+	expect_status 2 "$RSWEEP" export --format benchstat -o "$T/x.out" "$T/bad.csv"
+	grep -q "bad.csv:2: label 'm 1'" "$T/err" || fail "bad label: $(cat "$T/err")"
+	[ ! -e "$T/x.out" ] || fail "a failed export left its output"
+	cp "$T/r.csv" "$T/nohist.csv"
+	expect_status 2 "$RSWEEP" export --format hgrm -o "$T/x.out" "$T/nohist.csv"
+	grep -q "nohist.csv:[0-9]*: the row has no latency histogram" "$T/err" || fail "no sidecar: $(cat "$T/err")"
+	[ ! -e "$T/x.out" ] || fail "a failed export left its output"
+	expect_status 2 "$RSWEEP" export --format hgrm
+	expect_status 2 "$RSWEEP" export --format tsv "$T/r.csv"
+}
+tcase 'bad input: file:line, exit 2, no -o file' t_bad
+
+tcase_done
