@@ -36,46 +36,51 @@ check_round() {
 		}' "$1" || fail "$1 does not hold the plan once (seed $seed)"
 }
 
-round=1
-kills=0
-torn=0
-cuts=0
-i=0
-# Delays of 0 to 300 ms; runs that finish first do not count as kills, so
-# there are more delays than kills (bounded: 4 a kill).
-for dc in $(awk -v n="$((4 * loops))" -v s="$seed" 'BEGIN { srand(s); for (i = 0; i < n; i++)
-	printf "%.3f:%d\n", rand() * 0.3, rand() < 0.25 ? 1 + int(rand() * 80) : 0 }'); do
-	[ "$kills" -lt "$loops" ] || break
-	d=${dc%:*}
-	cut=${dc#*:}
-	i=$((i + 1))
-	"$RSWEEP" run $args -o "$T/k$round.csv" >/dev/null 2>"$T/err" &
-	pid=$!
-	sleep "$d"
-	kill -KILL "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
-	st=$?
-	case $st in
-	137) kills=$((kills + 1))
-		f=$T/k$round.csv
-		# Killed inside a write: the next --resume has half a row to cut.
-		[ ! -s "$f" ] || [ "$(tail -c 1 "$f" | od -An -c | tr -d ' ')" = '\n' ] || torn=$((torn + 1))
-		# A torn write, made here; never into the header.
-		if [ "$cut" -gt 0 ] && [ -s "$f" ] &&
-		   [ "$(($(wc -c <"$f") - $(head -1 "$f" | wc -c)))" -gt "$cut" ]; then
-			truncate -s "-$cut" "$f"
-			cuts=$((cuts + 1))
-		fi ;;
-	0) # It finished first: this round's file is complete; start another.
-		check_round "$T/k$round.csv"
-		round=$((round + 1)) ;;
-	*) fail "run $i (seed $seed) exited $st: $(cat "$T/err")" ;;
-	esac
-done
-[ "$kills" = "$loops" ] || fail "only $kills of $i runs were killed mid-run (seed $seed)"
-expect_status 0 "$RSWEEP" run $args -o "$T/k$round.csv"
-for r in $(seq 1 "$round"); do
-	check_round "$T/k$r.csv"
-	[ "$(rows "$T/k$r.csv")" = "$points" ] || fail "k$r.csv: $(rows "$T/k$r.csv") rows"
-done
-echo "ok: $i runs, $kills killed mid-run ($torn inside a write), $cuts ends cut off, $round files of $points points each (seed $seed)"
+t_kill_loop() {
+	round=1
+	kills=0
+	torn=0
+	cuts=0
+	i=0
+	# Delays of 0 to 300 ms; runs that finish first do not count as kills, so
+	# there are more delays than kills (bounded: 4 a kill).
+	for dc in $(awk -v n="$((4 * loops))" -v s="$seed" 'BEGIN { srand(s); for (i = 0; i < n; i++)
+		printf "%.3f:%d\n", rand() * 0.3, rand() < 0.25 ? 1 + int(rand() * 80) : 0 }'); do
+		[ "$kills" -lt "$loops" ] || break
+		d=${dc%:*}
+		cut=${dc#*:}
+		i=$((i + 1))
+		"$RSWEEP" run $args -o "$T/k$round.csv" >/dev/null 2>"$T/err" &
+		pid=$!
+		sleep "$d"
+		kill -KILL "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		st=$?
+		case $st in
+		137) kills=$((kills + 1))
+			f=$T/k$round.csv
+			# Killed inside a write: the next --resume has half a row to cut.
+			[ ! -s "$f" ] || [ "$(tail -c 1 "$f" | od -An -c | tr -d ' ')" = '\n' ] || torn=$((torn + 1))
+			# A torn write, made here; never into the header.
+			if [ "$cut" -gt 0 ] && [ -s "$f" ] &&
+			   [ "$(($(wc -c <"$f") - $(head -1 "$f" | wc -c)))" -gt "$cut" ]; then
+				truncate -s "-$cut" "$f"
+				cuts=$((cuts + 1))
+			fi ;;
+		0) # It finished first: this round's file is complete; start another.
+			check_round "$T/k$round.csv"
+			round=$((round + 1)) ;;
+		*) fail "run $i (seed $seed) exited $st: $(cat "$T/err")" ;;
+		esac
+	done
+	[ "$kills" = "$loops" ] || fail "only $kills of $i runs were killed mid-run (seed $seed)"
+	expect_status 0 "$RSWEEP" run $args -o "$T/k$round.csv"
+	for r in $(seq 1 "$round"); do
+		check_round "$T/k$r.csv"
+		[ "$(rows "$T/k$r.csv")" = "$points" ] || fail "k$r.csv: $(rows "$T/k$r.csv") rows"
+	done
+	echo "ok: $i runs, $kills killed mid-run ($torn inside a write), $cuts ends cut off, $round files of $points points each (seed $seed)"
+}
+tcase 'kill -9 at random moments, then --resume: every file holds the plan once, in whole lines' t_kill_loop
+
+tcase_done
