@@ -24,7 +24,11 @@ while time.time() < end:
 PY
 python3 "$T/hold.py" >"$T/port" &
 HOLD=$!
-trap 'kill $HOLD 2>/dev/null; cleanup' EXIT
+hold_cleanup() {
+	kill $HOLD 2>/dev/null
+	cleanup
+}
+LIB_CLEANUP=hold_cleanup
 wait_for 5 "the listener started" test -s "$T/port"
 P=$(cat "$T/port")
 KEYF=$T/agents.key
@@ -49,26 +53,46 @@ check() {
 }
 
 ct="--connect-timeout 10 -t get -P 1 -n 10 -o $T/o.csv"
-check "rediss :pw@" run --target "t=rediss://:SECRET@127.0.0.1:$P" --insecure $ct
-check "rediss user:pw@" run --target "t=rediss://bob:SECRET@127.0.0.1:$P" --insecure $ct
-check "rediss --target=" run "--target=t=rediss://:SECRET@127.0.0.1:$P" --insecure $ct
-check "redis --target=" run "--target=t=redis://bob:SECRET@127.0.0.1:$P" $ct
-check "run --control" run --control "redis://:SECRET@127.0.0.1:$P" --agents-key "$KEYF" --agents 1 \
-	--target "t=redis://127.0.0.1:$P" $ct
-check "run --control=" run "--control=redis://bob:SECRET@127.0.0.1:$P" --agents-key "$KEYF" --agents 1 \
-	--target "t=redis://127.0.0.1:$P" $ct
-check "agent --control" agent --control "redis://bob:SECRET@127.0.0.1:$P" --agents-key "$KEYF" --id a1 \
-	--allow-target unix:///x \
-	--connect-timeout 10
+
+t_target() {
+	check "rediss :pw@" run --target "t=rediss://:SECRET@127.0.0.1:$P" --insecure $ct
+	check "rediss user:pw@" run --target "t=rediss://bob:SECRET@127.0.0.1:$P" --insecure $ct
+	check "rediss --target=" run "--target=t=rediss://:SECRET@127.0.0.1:$P" --insecure $ct
+	check "redis --target=" run "--target=t=redis://bob:SECRET@127.0.0.1:$P" $ct
+}
+tcase "a target's password leaves run's argv, as :pw@, user:pw@ or --target=" t_target
+
+t_run_control() {
+	check "run --control" run --control "redis://:SECRET@127.0.0.1:$P" --agents-key "$KEYF" --agents 1 \
+		--target "t=redis://127.0.0.1:$P" $ct
+	check "run --control=" run "--control=redis://bob:SECRET@127.0.0.1:$P" --agents-key "$KEYF" --agents 1 \
+		--target "t=redis://127.0.0.1:$P" $ct
+}
+tcase "--control's password leaves run's argv" t_run_control
+
+t_agent_control() {
+	check "agent --control" agent --control "redis://bob:SECRET@127.0.0.1:$P" --agents-key "$KEYF" --id a1 \
+		--allow-target unix:///x \
+		--connect-timeout 10
+}
+tcase "--control's password leaves agent's argv" t_agent_control
 
 # P3: a refused scheme is quoted by its scheme only.
-"$RSWEEP" agent --control "ftp://:SECRET@x" --agents-key "$KEYF" --id a1 --allow-target unix:///x \
-	>/dev/null 2>"$T/ftp.err"
-st=$?
-[ "$st" = 2 ] || fail "--control ftp:// exited $st, wanted 2: $(cat "$T/ftp.err")"
-grep -q "not redis://" "$T/ftp.err" || fail "no line says why: $(cat "$T/ftp.err")"
-if grep -q SECRET "$T/ftp.err"; then fail "the password is printed: $(cat "$T/ftp.err")"; fi
-"$RSWEEP" run --control "ftp://:SECRET@x" --agents-key "$KEYF" --agents 1 --target t=redis://127.0.0.1:1 \
-	-t get -P 1 -o "$T/f.csv" >/dev/null 2>"$T/ftp2.err"
-if grep -q SECRET "$T/ftp2.err"; then fail "run prints the password: $(cat "$T/ftp2.err")"; fi
-exit 0
+t_agent_scheme() {
+	"$RSWEEP" agent --control "ftp://:SECRET@x" --agents-key "$KEYF" --id a1 --allow-target unix:///x \
+		>/dev/null 2>"$T/ftp.err"
+	st=$?
+	[ "$st" = 2 ] || fail "--control ftp:// exited $st, wanted 2: $(cat "$T/ftp.err")"
+	grep -q "not redis://" "$T/ftp.err" || fail "no line says why: $(cat "$T/ftp.err")"
+	if grep -q SECRET "$T/ftp.err"; then fail "the password is printed: $(cat "$T/ftp.err")"; fi
+}
+tcase 'agent: a refused --control scheme is quoted by its scheme only' t_agent_scheme
+
+t_run_scheme() {
+	"$RSWEEP" run --control "ftp://:SECRET@x" --agents-key "$KEYF" --agents 1 --target t=redis://127.0.0.1:1 \
+		-t get -P 1 -o "$T/f.csv" >/dev/null 2>"$T/ftp2.err"
+	if grep -q SECRET "$T/ftp2.err"; then fail "run prints the password: $(cat "$T/ftp2.err")"; fi
+}
+tcase 'run: a refused --control scheme is quoted by its scheme only' t_run_scheme
+
+tcase_done
