@@ -63,15 +63,23 @@ while True:
 PY
 python3 "$T/seed.py" "$PLAIN" >"$T/seed.port" &
 SEED_PID=$!
-trap 'kill $SEED_PID 2>/dev/null; cleanup' EXIT
+seed_cleanup() {
+	kill $SEED_PID 2>/dev/null
+	cleanup
+}
+LIB_CLEANUP=seed_cleanup
 wait_for 10 "the fake seed to listen" test -s "$T/seed.port"
 
-expect_status 2 "$RSWEEP" run -h 127.0.0.1 -p "$(cat "$T/seed.port")" --cluster -t set -P 1 \
-	-n 100 --repeat 1 --force-flush -q -o "$T/id.csv"
-grep -q "127.0.0.1:$PLAIN: named a master of the cluster, but it answers no node id" "$T/err" ||
-	fail "a plain server named by the slot map: $(cat "$T/err")"
-[ "$(redis-cli -h 127.0.0.1 -p "$PLAIN" get precious)" = 1 ] || fail "the plain server's key was flushed"
-[ "$(redis-cli -h 127.0.0.1 -p "$PLAIN" info commandstats | grep -c cmdstat_set)" = 1 ] &&
-	fail "the plain server was loaded"
-[ ! -s "$T/id.csv" ] || fail "rows written: $(cat "$T/id.csv")"
-exit 0
+t_plain_master() {
+	expect_status 2 "$RSWEEP" run -h 127.0.0.1 -p "$(cat "$T/seed.port")" --cluster -t set -P 1 \
+		-n 100 --repeat 1 --force-flush -q -o "$T/id.csv"
+	grep -q "127.0.0.1:$PLAIN: named a master of the cluster, but it answers no node id" "$T/err" ||
+		fail "a plain server named by the slot map: $(cat "$T/err")"
+	[ "$(redis-cli -h 127.0.0.1 -p "$PLAIN" get precious)" = 1 ] || fail "the plain server's key was flushed"
+	[ "$(redis-cli -h 127.0.0.1 -p "$PLAIN" info commandstats | grep -c cmdstat_set)" = 1 ] &&
+		fail "the plain server was loaded"
+	[ ! -s "$T/id.csv" ] || fail "rows written: $(cat "$T/id.csv")"
+}
+tcase 'a plain server the slot map names as a master is refused, its keys kept' t_plain_master
+
+tcase_done
