@@ -9,26 +9,34 @@
 . "${RS_SRCDIR:-.}/tests/cli/lib.sh"
 
 # The options: --spawn-tls with --spawn only, never beside --spawn-tcp.
-expect_status 2 "$RSWEEP" run --spawn-tls -t get -n 10 --dry-run
-grep -q -- "--spawn-tls goes with --spawn" "$T/err" || fail "no --spawn: $(cat "$T/err")"
-expect_status 2 "$RSWEEP" run --spawn --spawn-tcp --spawn-tls -t get -n 10 --dry-run
-grep -q "exclude each other" "$T/err" || fail "--spawn-tcp --spawn-tls: $(cat "$T/err")"
-expect_status 2 "$RSWEEP" run --spawn --tls -t get -n 10 --dry-run
-grep -q -- "say --spawn-tls" "$T/err" || fail "--spawn --tls: $(cat "$T/err")"
-expect_status 2 "$RSWEEP" run --spawn-tls --target a=spawn+tls: -t get -n 10 --dry-run
-grep -q "a target says spawn+tls:" "$T/err" || fail "with --target: $(cat "$T/err")"
-expect_status 2 "$RSWEEP" run --target a=spawn+tlsx -t get -n 10 --dry-run
-grep -q "spawn+tls:\[PATH\]" "$T/err" || fail "a bad scheme: $(cat "$T/err")"
+t_options() {
+	expect_status 2 "$RSWEEP" run --spawn-tls -t get -n 10 --dry-run
+	grep -q -- "--spawn-tls goes with --spawn" "$T/err" || fail "no --spawn: $(cat "$T/err")"
+	expect_status 2 "$RSWEEP" run --spawn --spawn-tcp --spawn-tls -t get -n 10 --dry-run
+	grep -q "exclude each other" "$T/err" || fail "--spawn-tcp --spawn-tls: $(cat "$T/err")"
+	expect_status 2 "$RSWEEP" run --spawn --tls -t get -n 10 --dry-run
+	grep -q -- "say --spawn-tls" "$T/err" || fail "--spawn --tls: $(cat "$T/err")"
+	expect_status 2 "$RSWEEP" run --spawn-tls --target a=spawn+tls: -t get -n 10 --dry-run
+	grep -q "a target says spawn+tls:" "$T/err" || fail "with --target: $(cat "$T/err")"
+	expect_status 2 "$RSWEEP" run --target a=spawn+tlsx -t get -n 10 --dry-run
+	grep -q "spawn+tls:\[PATH\]" "$T/err" || fail "a bad scheme: $(cat "$T/err")"
+}
+tcase '--spawn-tls goes with --spawn only, never beside --spawn-tcp or --tls' t_options
 
 # The plan names it as given.
-expect_status 0 "$RSWEEP" run --target tls=spawn+tls: --target unix=spawn: -t get -P 1,16 \
-	-n 10 --dry-run
-grep -qx "target: tls = spawn+tls:" "$T/out" || fail "plan: $(cat "$T/out")"
-expect_status 0 "$RSWEEP" run --spawn --spawn-tls -t get -n 10 --dry-run
+t_plan() {
+	expect_status 0 "$RSWEEP" run --target tls=spawn+tls: --target unix=spawn: -t get -P 1,16 \
+		-n 10 --dry-run
+	grep -qx "target: tls = spawn+tls:" "$T/out" || fail "plan: $(cat "$T/out")"
+	expect_status 0 "$RSWEEP" run --spawn --spawn-tls -t get -n 10 --dry-run
+}
+tcase 'the plan names spawn+tls: as given' t_plan
 
 # A real start, in a TMPDIR of the test's own to see what is left behind.
 mkdir -m 700 "$T/tmp"
-for how in "--target tls=spawn+tls:$REDIS_SERVER" "--spawn=$REDIS_SERVER --spawn-tls"; do
+# t_real HOW: a sweep over TLS of the server HOW (two words) spawns.
+t_real() {
+	how=$1
 	# shellcheck disable=SC2086 # $how is two words on purpose
 	rm -f "$T/tls.csv" "$T/tls.csv.hist"
 	TMPDIR=$T/tmp expect_status 0 "$RSWEEP" run $how -t get -P 1,16 -n 2000 --repeat 1 -v \
@@ -51,5 +59,8 @@ for how in "--target tls=spawn+tls:$REDIS_SERVER" "--spawn=$REDIS_SERVER --spawn
 	# Certificate, key and directory went with the server.
 	[ ! -e "$ca" ] || fail "$how: $ca outlived its server"
 	[ -z "$(ls -A "$T/tmp")" ] || fail "$how: left behind: $(ls -A "$T/tmp")"
-done
-exit 0
+}
+tcase "a real start as --target spawn+tls:, nothing left behind" t_real "--target tls=spawn+tls:$REDIS_SERVER"
+tcase "a real start as --spawn --spawn-tls, nothing left behind" t_real "--spawn=$REDIS_SERVER --spawn-tls"
+
+tcase_done
