@@ -30,10 +30,18 @@ kill -KILL "$pid_of_server"
 wait "$pid_of_server" 2>/dev/null
 [ -s "$T/seed/dump.rdb" ] || fail "no dump file"
 
+# stop_next: the new server stopped as its case ends, should the case
+# fail before the new server is REDIS_PID (which lib.sh stops).
+stop_next() {
+	kill -KILL "$pid_of_server" 2>/dev/null
+	wait "$pid_of_server" 2>/dev/null
+}
+
 # restart_mid_sweep [redis-server arguments of the new server...]: a sweep
 # whose server is killed after two points and replaced by one holding keep0
 # and keep3; rsweep's exit status in $st.
 restart_mid_sweep() {
+	TCASE_LEAVE="$TCASE_LEAVE stop_next"
 	rm -rf "$T/next" "$T/r.csv"
 	mkdir "$T/next"
 	cp "$T/seed/dump.rdb" "$T/next/"
@@ -56,11 +64,19 @@ restart_mid_sweep() {
 
 # With --maxclients 2 the control connection gets in and the engine's do
 # not: the run fails half-way, and its way out must not flush.
-restart_mid_sweep --maxclients 2
-[ "$st" != 0 ] || fail "exit 0 on a server that holds keys"
+t_maxclients() {
+	restart_mid_sweep --maxclients 2
+	[ "$st" != 0 ] || fail "exit 0 on a server that holds keys"
+}
+tcase 'a new process that lets no engine connection in: the run fails half-way, flushing nothing' t_maxclients
+
 # With room for every connection the new process is checked and refused.
-restart_mid_sweep
-[ "$st" = 2 ] || fail "new process with keys: exit $st, wanted 2: $(cat "$T/err")"
-grep -q "is a new server process and holds 2 keys that rsweep did not write (db0: 1 key; db3: 1 key)" \
-	"$T/err" || fail "$(cat "$T/err")"
-echo "ok"
+t_refused() {
+	restart_mid_sweep
+	[ "$st" = 2 ] || fail "new process with keys: exit $st, wanted 2: $(cat "$T/err")"
+	grep -q "is a new server process and holds 2 keys that rsweep did not write (db0: 1 key; db3: 1 key)" \
+		"$T/err" || fail "$(cat "$T/err")"
+}
+tcase 'a new process holding keys is checked and refused' t_refused
+
+tcase_done
