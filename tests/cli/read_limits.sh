@@ -6,12 +6,9 @@
 set -u
 : "${RSWEEP:?RSWEEP must point at the rsweep binary}"
 T=$(mktemp -d "${TMPDIR:-/tmp}/rsweep-limits.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
+trap 'st=$?; rm -rf "$T"; tcase_atexit "$st"' EXIT
+# fail, and the named cases.
+. "${RS_SRCDIR:-$(dirname "$0")/../..}/tests/cli/tcase.sh"
 
 # bad MESSAGE CMD ARGS...: rsweep CMD ARGS exits 2 with one line saying MESSAGE.
 bad() {
@@ -30,24 +27,45 @@ series() {
 		for (i = 0; i < n; i++) printf "l%d,GET,1,%d\nl%d,GET,2,%d\n", i, 1000 + i, i, 1900 + i }'
 }
 
-printf 'label,test,pipeline,rps\nx,GET,1,1000\nx,GET,4294967295,2000\n' >"$T/deep.csv"
-bad "deep.csv:3: pipeline 4294967295 is above 1000000" plot "$T/deep.csv" -o "$T/d.png"
-bad "deep.csv:3: pipeline 4294967295 is above 1000000" report "$T/deep.csv"
-printf 'label,test,pipeline,rps\nx,GET,1,1000\nx,GET,1000000,2000\n' >"$T/deepest.csv"
-"$RSWEEP" plot "$T/deepest.csv" -o "$T/d.png" 2>"$T/err" || fail "depth 1000000: $(cat "$T/err")"
+t_deep() {
+	printf 'label,test,pipeline,rps\nx,GET,1,1000\nx,GET,4294967295,2000\n' >"$T/deep.csv"
+	bad "deep.csv:3: pipeline 4294967295 is above 1000000" plot "$T/deep.csv" -o "$T/d.png"
+	bad "deep.csv:3: pipeline 4294967295 is above 1000000" report "$T/deep.csv"
+	printf 'label,test,pipeline,rps\nx,GET,1,1000\nx,GET,1000000,2000\n' >"$T/deepest.csv"
+	"$RSWEEP" plot "$T/deepest.csv" -o "$T/d.png" 2>"$T/err" || fail "depth 1000000: $(cat "$T/err")"
+}
+tcase "a depth past the engine's is refused, 1000000 still drawn" t_deep
 
+# 257 labels: the chart, the panel and the report cases read it.
 series 257 >"$T/257.csv"
-bad "257 series (labels x tests) in one chart, more than 256" plot "$T/257.csv" -o "$T/s.png"
-[ ! -e "$T/s.png" ] || fail "a refused chart was written"
+
+t_257() {
+	bad "257 series (labels x tests) in one chart, more than 256" plot "$T/257.csv" -o "$T/s.png"
+	[ ! -e "$T/s.png" ] || fail "a refused chart was written"
+}
+tcase 'a chart of 257 series is refused, no file written' t_257
+
 # Under the cap, a chart still tells its series apart or says it cannot:
 # 256 labels are more than the palette's colours.
-series 256 >"$T/256.csv"
-bad "256 labels but the palette has 7 colours" plot "$T/256.csv" -o "$T/s.png"
-series 7 >"$T/7.csv"
-"$RSWEEP" plot "$T/7.csv" -o "$T/s.png" 2>"$T/err" || fail "7 labels: $(cat "$T/err")"
-printf '[one]\ntitle = Lots\ntests = get\n' >"$T/p.plot"
-bad "panel 'Lots': 257 series" plot --plot "$T/p.plot" "$T/257.csv" -o "$T/s.png"
+t_colours() {
+	series 256 >"$T/256.csv"
+	bad "256 labels but the palette has 7 colours" plot "$T/256.csv" -o "$T/s.png"
+	series 7 >"$T/7.csv"
+	"$RSWEEP" plot "$T/7.csv" -o "$T/s.png" 2>"$T/err" || fail "7 labels: $(cat "$T/err")"
+}
+tcase 'under the cap, more labels than colours are refused, 7 are drawn' t_colours
+
+t_panel() {
+	printf '[one]\ntitle = Lots\ntests = get\n' >"$T/p.plot"
+	bad "panel 'Lots': 257 series" plot --plot "$T/p.plot" "$T/257.csv" -o "$T/s.png"
+}
+tcase 'a panel of 257 series is refused' t_panel
+
 # The report has no such limit: a row each.
-"$RSWEEP" report "$T/257.csv" >"$T/out" 2>"$T/err" || fail "report of 257 labels: $(cat "$T/err")"
-grep -q "^  l256 " "$T/out" || fail "report of 257 labels misses l256"
-exit 0
+t_report() {
+	"$RSWEEP" report "$T/257.csv" >"$T/out" 2>"$T/err" || fail "report of 257 labels: $(cat "$T/err")"
+	grep -q "^  l256 " "$T/out" || fail "report of 257 labels misses l256"
+}
+tcase 'the report has no such limit' t_report
+
+tcase_done
