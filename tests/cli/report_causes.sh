@@ -19,17 +19,30 @@ awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; print; next }
 	  if (p == 3) { $col["rps"] = 500000 + r * 500000; if (r == 1) $col["other_cpus"] = "1.30" }
 	  if (p == 4) $col["rps"] = 2000000 + r * 400000
 	  print }' "$T/m.csv" >"$T/k.csv"
-expect_status 0 "$RSWEEP" report "$T/k.csv"
-grep -q "GET P=2: CV 50.0% over 3 repeats: the host took 9% of the CPU" "$T/out" ||
-	fail "steal: $(cat "$T/out")"
-grep -q "GET P=3: CV 33.3% over 3 repeats: other processes kept 1.3 CPUs busy" "$T/out" ||
-	fail "other load: $(cat "$T/out")"
-grep -q "GET P=4: .*no recorded cause" "$T/out" || fail "none: $(cat "$T/out")"
-expect_status 0 "$RSWEEP" report --format csv "$T/k.csv" -o "$T/r.csv"
-awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-	 { print $col["unstable_depths"] "/" $col["unstable_causes"] }' "$T/r.csv" >"$T/c"
-[ "$(cat "$T/c")" = "2 3 4/steal other-load none" ] || fail "csv: $(cat "$T/c")"
-expect_status 0 "$RSWEEP" report --format json "$T/k.csv"
-grep -q '"depth":2,"repeats":3,"cv":0.5000,"cause":"steal","why":"the host took 9% of the CPU"' \
-	"$T/out" || fail "json: $(cat "$T/out")"
-echo ok
+
+t_text() {
+	expect_status 0 "$RSWEEP" report "$T/k.csv"
+	grep -q "GET P=2: CV 50.0% over 3 repeats: the host took 9% of the CPU" "$T/out" ||
+		fail "steal: $(cat "$T/out")"
+	grep -q "GET P=3: CV 33.3% over 3 repeats: other processes kept 1.3 CPUs busy" "$T/out" ||
+		fail "other load: $(cat "$T/out")"
+	grep -q "GET P=4: .*no recorded cause" "$T/out" || fail "none: $(cat "$T/out")"
+}
+tcase "the text report names each unstable point's cause, or none" t_text
+
+t_csv() {
+	expect_status 0 "$RSWEEP" report --format csv "$T/k.csv" -o "$T/r.csv"
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		 { print $col["unstable_depths"] "/" $col["unstable_causes"] }' "$T/r.csv" >"$T/c"
+	[ "$(cat "$T/c")" = "2 3 4/steal other-load none" ] || fail "csv: $(cat "$T/c")"
+}
+tcase '--format csv: unstable depths and their causes' t_csv
+
+t_json() {
+	expect_status 0 "$RSWEEP" report --format json "$T/k.csv"
+	grep -q '"depth":2,"repeats":3,"cv":0.5000,"cause":"steal","why":"the host took 9% of the CPU"' \
+		"$T/out" || fail "json: $(cat "$T/out")"
+}
+tcase "--format json: each unstable depth's cause and why" t_json
+
+tcase_done
