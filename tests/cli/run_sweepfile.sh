@@ -3,40 +3,66 @@
 # behave like the options, and the command line wins.
 . "${RS_SRCDIR:-.}/tests/cli/lib.sh"
 
-printf 'clients = 5\n# comment\nclientz = 3\n' >"$T/a.sweep"
-expect_status 2 "$RSWEEP" run --sweep "$T/a.sweep" --dry-run
-grep -q "a.sweep:3: unknown key 'clientz'" "$T/err" || fail "$(cat "$T/err")"
+t_unknown_key() {
+	printf 'clients = 5\n# comment\nclientz = 3\n' >"$T/a.sweep"
+	expect_status 2 "$RSWEEP" run --sweep "$T/a.sweep" --dry-run
+	grep -q "a.sweep:3: unknown key 'clientz'" "$T/err" || fail "$(cat "$T/err")"
+}
+tcase "a sweep file's unknown key is named with its line" t_unknown_key
 
-printf 'pipeline = 5..1\n' >"$T/b.sweep"
-expect_status 2 "$RSWEEP" run --sweep "$T/b.sweep" --dry-run
-grep -q "b.sweep:1: pipeline: '5..1': descending range" "$T/err" || fail "$(cat "$T/err")"
+t_descending() {
+	printf 'pipeline = 5..1\n' >"$T/b.sweep"
+	expect_status 2 "$RSWEEP" run --sweep "$T/b.sweep" --dry-run
+	grep -q "b.sweep:1: pipeline: '5..1': descending range" "$T/err" || fail "$(cat "$T/err")"
+}
+tcase 'a descending range is refused with its line' t_descending
 
-printf 'requests\n' >"$T/c.sweep"
-expect_status 2 "$RSWEEP" run --sweep "$T/c.sweep" --dry-run
-grep -q "c.sweep:1: key 'requests' needs a value" "$T/err" || fail "$(cat "$T/err")"
+t_no_value() {
+	printf 'requests\n' >"$T/c.sweep"
+	expect_status 2 "$RSWEEP" run --sweep "$T/c.sweep" --dry-run
+	grep -q "c.sweep:1: key 'requests' needs a value" "$T/err" || fail "$(cat "$T/err")"
+}
+tcase 'a key without a value is refused with its line' t_no_value
 
-printf '[panel]\ntests = get\n' >"$T/d.sweep"
-expect_status 2 "$RSWEEP" run --sweep "$T/d.sweep" --dry-run
-grep -q "d.sweep:2: sweep files have no \[sections\]" "$T/err" || fail "$(cat "$T/err")"
+t_sections() {
+	printf '[panel]\ntests = get\n' >"$T/d.sweep"
+	expect_status 2 "$RSWEEP" run --sweep "$T/d.sweep" --dry-run
+	grep -q "d.sweep:2: sweep files have no \[sections\]" "$T/err" || fail "$(cat "$T/err")"
+}
+tcase 'a [section] is refused with its line' t_sections
 
-expect_status 2 "$RSWEEP" run --sweep "$T/none.sweep" --dry-run
-grep -q "none.sweep: No such file or directory" "$T/err" || fail "$(cat "$T/err")"
+t_missing() {
+	expect_status 2 "$RSWEEP" run --sweep "$T/none.sweep" --dry-run
+	grep -q "none.sweep: No such file or directory" "$T/err" || fail "$(cat "$T/err")"
+}
+tcase 'a missing sweep file is named' t_missing
 
 # Good file; -c on the command line beats the file's clients.
-printf 'tests = get,set\npipeline = 1..3 # inline comment\nrepeat = 2\nclients = 9\n' >"$T/g.sweep"
-expect_status 0 "$RSWEEP" run --sweep "$T/g.sweep" -c 4 --dry-run
-grep -q "plan: 12 points (2 tests x 3 depths x 2 repeats)" "$T/out" || fail "$(cat "$T/out")"
+t_good() {
+	printf 'tests = get,set\npipeline = 1..3 # inline comment\nrepeat = 2\nclients = 9\n' >"$T/g.sweep"
+	expect_status 0 "$RSWEEP" run --sweep "$T/g.sweep" -c 4 --dry-run
+	grep -q "plan: 12 points (2 tests x 3 depths x 2 repeats)" "$T/out" || fail "$(cat "$T/out")"
+}
+tcase 'a good file plans as the options would, -c on the command line winning' t_good
 
 # The shipped sweep files parse.
-for f in "${RS_SRCDIR:-.}"/sweeps/*.sweep; do
-	expect_status 0 "$RSWEEP" run --sweep "$f" --dry-run
-done
+t_shipped() {
+	for f in "${RS_SRCDIR:-.}"/sweeps/*.sweep; do
+		expect_status 0 "$RSWEEP" run --sweep "$f" --dry-run
+	done
+}
+tcase 'the shipped sweep files parse' t_shipped
+
 # A shipped sweep file by bare name, from the build tree before make
 # install; a name found nowhere says where it was looked for.
-(cd "$T" && expect_status 0 "$RSWEEP" run --sweep m1-article --dry-run) ||
-	fail "m1-article from the build tree"
-grep -q "^plan: 1560 points" "$T/out" || fail "m1-article: $(head -2 "$T/out")"
-expect_status 2 "$RSWEEP" run --sweep no-such-sweep --dry-run
-grep -q "no-such-sweep: no such sweep file (looked for no-such-sweep, .*/sweeps/no-such-sweep.sweep" "$T/err" ||
-	fail "not found: $(cat "$T/err")"
-echo "ok"
+t_bare_name() {
+	(cd "$T" && expect_status 0 "$RSWEEP" run --sweep m1-article --dry-run) ||
+		fail "m1-article from the build tree"
+	grep -q "^plan: 1560 points" "$T/out" || fail "m1-article: $(head -2 "$T/out")"
+	expect_status 2 "$RSWEEP" run --sweep no-such-sweep --dry-run
+	grep -q "no-such-sweep: no such sweep file (looked for no-such-sweep, .*/sweeps/no-such-sweep.sweep" "$T/err" ||
+		fail "not found: $(cat "$T/err")"
+}
+tcase 'a shipped sweep file by bare name, and a name found nowhere' t_bare_name
+
+tcase_done
