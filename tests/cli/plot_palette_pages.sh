@@ -7,12 +7,9 @@
 set -u
 : "${RSWEEP:?RSWEEP must point at the rsweep binary}"
 T=$(mktemp -d "${TMPDIR:-/tmp}/rsweep-plotpal.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
+trap 'st=$?; rm -rf "$T"; tcase_atexit "$st"' EXIT
+# fail, and the named cases.
+. "${RS_SRCDIR:-$(dirname "$0")/../..}/tests/cli/tcase.sh"
 
 H=label,test,pipeline,repeat,rps
 {
@@ -34,26 +31,36 @@ H=label,test,pipeline,repeat,rps
 	done
 } >"$T/eight.csv"
 
-"$RSWEEP" plot "$T/eleven.csv" -o "$T/eleven.png" 2>"$T/err" ||
-	fail "11 tests x 2 labels: $(cat "$T/err")"
-[ -s "$T/eleven.png" ] || fail "no chart of 11 tests"
+t_eleven() {
+	"$RSWEEP" plot "$T/eleven.csv" -o "$T/eleven.png" 2>"$T/err" ||
+		fail "11 tests x 2 labels: $(cat "$T/err")"
+	[ -s "$T/eleven.png" ] || fail "no chart of 11 tests"
+}
+tcase '11 tests x 2 labels draw as small multiples' t_eleven
 
-"$RSWEEP" plot "$T/eight.csv" -o "$T/eight.png" 2>"$T/err"
-got=$?
-[ "$got" = 2 ] || fail "8 labels exited $got, wanted 2: $(cat "$T/err")"
-[ "$(wc -l <"$T/err")" = 1 ] || fail "8 labels: not one line: $(cat "$T/err")"
-grep -q "8 labels but the palette has 7 colours" "$T/err" ||
-	fail "8 labels: '$(cat "$T/err")'"
-[ ! -e "$T/eight.png" ] || fail "8 labels: a chart was written"
+t_eight() {
+	"$RSWEEP" plot "$T/eight.csv" -o "$T/eight.png" 2>"$T/err"
+	got=$?
+	[ "$got" = 2 ] || fail "8 labels exited $got, wanted 2: $(cat "$T/err")"
+	[ "$(wc -l <"$T/err")" = 1 ] || fail "8 labels: not one line: $(cat "$T/err")"
+	grep -q "8 labels but the palette has 7 colours" "$T/err" ||
+		fail "8 labels: '$(cat "$T/err")'"
+	[ ! -e "$T/eight.png" ] || fail "8 labels: a chart was written"
+}
+tcase '8 labels are refused with one line of advice' t_eight
 
-for size in 1200x800 400x300 600x900; do
-	"$RSWEEP" plot --size "$size" -t get,set "$T/eleven.csv" -o "$T/p.pdf" 2>"$T/err" ||
-		fail "PDF at --size $size: $(cat "$T/err")"
-	case $size in
-	600x900) want='/MediaBox [ 0 0 595.276 841.89001 ]' ;;
-	*) want='/MediaBox [ 0 0 841.89001 595.276 ]' ;;
-	esac
-	grep -a -F -q "$want" "$T/p.pdf" ||
-		fail "--size $size: $(grep -a -o '/MediaBox[^]]*]' "$T/p.pdf"), wanted $want"
-done
-exit 0
+t_a4() {
+	for size in 1200x800 400x300 600x900; do
+		"$RSWEEP" plot --size "$size" -t get,set "$T/eleven.csv" -o "$T/p.pdf" 2>"$T/err" ||
+			fail "PDF at --size $size: $(cat "$T/err")"
+		case $size in
+		600x900) want='/MediaBox [ 0 0 595.276 841.89001 ]' ;;
+		*) want='/MediaBox [ 0 0 841.89001 595.276 ]' ;;
+		esac
+		grep -a -F -q "$want" "$T/p.pdf" ||
+			fail "--size $size: $(grep -a -o '/MediaBox[^]]*]' "$T/p.pdf"), wanted $want"
+	done
+}
+tcase "a PDF's pages are A4 whatever --size says" t_a4
+
+tcase_done
