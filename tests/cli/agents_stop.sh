@@ -18,28 +18,33 @@ start_redis
 start_control
 start_agent s1
 start_agent s2
-timeout 60 "$RSWEEP" run --control "$CTL" --agents-key "$KEYF" --agents 2 --agents-wait 10 --target t=unix://"$SOCK" \
-	-t ping_mbulk -P 1 --duration 20 --repeat 1 -c 2 -q -o "$T/s.csv" >/dev/null 2>"$T/s.err" &
-run=$!
-# Until the point's load is on the target.
-busy() { [ "$(pcalls)" -gt 1000 ]; }
-wait_for 20 "the agent's load on the target" busy
-kill -INT "$run"
-wait "$run"
-st=$?
-[ "$st" = 130 ] || fail "the interrupted leader exited $st, wanted 130: $(cat "$T/s.err")"
-# Read at once, well inside the claims' 5 s: released, not expired.
-left=$(ccli --scan --pattern 'rsweep:claim:*'; ccli --scan --pattern 'rsweep:run:*:leader')
-[ -z "$left" ] || fail "the interrupted leader left on the control Redis: $left"
-# Within 3 s the calls stop growing: two readings 1 s apart agree.
-still() {
-	a=$(pcalls)
-	sleep 1
-	[ "$(pcalls)" = "$a" ]
+
+t_stop() {
+	timeout 60 "$RSWEEP" run --control "$CTL" --agents-key "$KEYF" --agents 2 --agents-wait 10 --target t=unix://"$SOCK" \
+		-t ping_mbulk -P 1 --duration 20 --repeat 1 -c 2 -q -o "$T/s.csv" >/dev/null 2>"$T/s.err" &
+	run=$!
+	# Until the point's load is on the target.
+	busy() { [ "$(pcalls)" -gt 1000 ]; }
+	wait_for 20 "the agent's load on the target" busy
+	kill -INT "$run"
+	wait "$run"
+	st=$?
+	[ "$st" = 130 ] || fail "the interrupted leader exited $st, wanted 130: $(cat "$T/s.err")"
+	# Read at once, well inside the claims' 5 s: released, not expired.
+	left=$(ccli --scan --pattern 'rsweep:claim:*'; ccli --scan --pattern 'rsweep:run:*:leader')
+	[ -z "$left" ] || fail "the interrupted leader left on the control Redis: $left"
+	# Within 3 s the calls stop growing: two readings 1 s apart agree.
+	still() {
+		a=$(pcalls)
+		sleep 1
+		[ "$(pcalls)" = "$a" ]
+	}
+	wait_for 4 "the agent to stop loading the target" still
+	for a in s1 s2; do
+		grep -q "no longer holds this agent: its load stops" "$T/agent-$a.log" ||
+			fail "agent $a did not say it stopped: $(cat "$T/agent-$a.log")"
+	done
 }
-wait_for 4 "the agent to stop loading the target" still
-for a in s1 s2; do
-	grep -q "no longer holds this agent: its load stops" "$T/agent-$a.log" ||
-		fail "agent $a did not say it stopped: $(cat "$T/agent-$a.log")"
-done
-exit 0
+tcase 'an interrupted leader lets its agents go: claims released, the load stopped' t_stop
+
+tcase_done
