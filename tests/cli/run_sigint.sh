@@ -4,7 +4,9 @@
 . "${RS_SRCDIR:-.}/tests/cli/lib.sh"
 
 mkdir "$T/tmp"
-for sig in INT TERM; do
+# t_sig SIG: a sweep stopped by SIG, then resumed.
+t_sig() {
+	sig=$1
 	rm -f "$T/s.csv"
 	args="--spawn -t incr,get -P 1..10 -n 20000 -c 10 --repeat 1 -o $T/s.csv"
 	TMPDIR=$T/tmp "$RSWEEP" run $args -q >/dev/null 2>"$T/err" &
@@ -23,6 +25,9 @@ for sig in INT TERM; do
 	TMPDIR=$T/tmp expect_status 0 "$RSWEEP" run $args --resume -q
 	[ "$(rows "$T/s.csv")" = 20 ] || fail "$(rows "$T/s.csv") rows after resume, wanted 20"
 	check_csv "$T/s.csv"
+}
+for sig in INT TERM; do
+	tcase "SIG$sig mid-sweep: exit 130, rows intact, no server left, --resume completes" t_sig $sig
 done
 
 # On a server of one's own: SIGTERM at random moments (in a point, in a
@@ -31,13 +36,18 @@ done
 # requests still in flight, or by a control command cut short whose
 # connection could not flush.
 start_redis
-for i in $(seq 1 12); do
-	rm -f "$T/t.csv"
-	"$RSWEEP" run -s "$SOCK" -t get,set,lpop -P 1..30 -n 5000 -c 5 --repeat 1 -q -o "$T/t.csv" >/dev/null 2>"$T/err" &
-	pid=$!
-	sleep "0.$(( (i * 7) % 9 + 1 ))"
-	kill -TERM "$pid" 2>/dev/null
-	wait "$pid"
-	[ "$(rcli dbsize)" = 0 ] || fail "SIGTERM $i left $(rcli dbsize) keys: $(cat "$T/err")"
-done
-echo "ok"
+
+t_term_random() {
+	for i in $(seq 1 12); do
+		rm -f "$T/t.csv"
+		"$RSWEEP" run -s "$SOCK" -t get,set,lpop -P 1..30 -n 5000 -c 5 --repeat 1 -q -o "$T/t.csv" >/dev/null 2>"$T/err" &
+		pid=$!
+		sleep "0.$(( (i * 7) % 9 + 1 ))"
+		kill -TERM "$pid" 2>/dev/null
+		wait "$pid"
+		[ "$(rcli dbsize)" = 0 ] || fail "SIGTERM $i left $(rcli dbsize) keys: $(cat "$T/err")"
+	done
+}
+tcase "SIGTERM at random moments leaves a server of one's own empty" t_term_random
+
+tcase_done
