@@ -18,6 +18,15 @@ merged() {
 	expect_status 0 "$RSWEEP" report "$1" --latency-budget 1000ms --format csv
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["merged"] }' "$T/out"
 }
-[ "$(merged "$T/a.csv")" = 1 ] || fail "a.csv's own sidecar is not read: $(cat "$T/out")"
-[ "$(merged "$T/b.csv")" = 0 ] || fail "the copy took the other run's histograms: $(cat "$T/out")"
-exit 0
+
+t_own() {
+	[ "$(merged "$T/a.csv")" = 1 ] || fail "a.csv's own sidecar is not read: $(cat "$T/out")"
+}
+tcase "a file's own sidecar is read" t_own
+
+t_copy() {
+	[ "$(merged "$T/b.csv")" = 0 ] || fail "the copy took the other run's histograms: $(cat "$T/out")"
+}
+tcase "a copy over another file does not take that file's histograms" t_copy
+
+tcase_done
