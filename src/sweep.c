@@ -288,7 +288,8 @@ static int sweep_stats(struct sweep *s, const char *name, int64_t *calls, double
 
 		if (target_point_stats(srv->g.c, &srv->t, name, &c, &u, err) < 0)
 			return -1;
-		*calls += c;
+		/* A server that counts no commands makes the sum unknown. */
+		*calls = c < 0 || *calls < 0 ? -1 : *calls + c;
 		*cpu += u;
 		if (cpus != NULL)
 			cpus[i] = u;
@@ -342,7 +343,7 @@ static enum guard_step sweep_measure(struct sweep *s, const struct workload_test
 		sweep_cluster_row(s, &m.res, row);
 	load_row(s->load, row);
 	s->hist = m.res.hist;
-	if (sweep_row_sanitise(row, why, sizeof why) > 0)
+	if (sweep_row_sanitise(row, s->unknown, why, sizeof why) > 0)
 		sweep_note(cfg, "%s P=%u: %s", t->name, p->depth, why);
 	if (row->rate_short > 0)
 		sweep_note(cfg, "%s P=%u @%llu/s: achieved %.0f/s, short of the offered rate: the "
@@ -480,6 +481,31 @@ static enum sweep_status sweep_single_open(struct sweep *s, struct rs_err *err)
 	return sweep_env_read(s->srv[0].g.c, cfg->target, &s->env, err) < 0 ? SWEEP_FAILED : SWEEP_OK;
 }
 
+/* Before relying on the servers' counters: which of them they give at all
+ * (a server other than redis-server, or INFO sections an ACL or a proxy
+ * leaves out).  What one gives none of is left empty in every row, with
+ * one note now, never a point failed or a count noted as wrong. */
+static enum sweep_status sweep_probe(struct sweep *s, struct rs_err *err)
+{
+	for (size_t i = 0; i < s->nsrv; i++) {
+		struct sweep_server *srv = &s->srv[i];
+		int64_t calls;
+		double cpu;
+
+		if (target_point_stats(srv->g.c, &srv->t, "ping", &calls, &cpu, err) < 0)
+			return SWEEP_FAILED;
+		if (calls < 0 && !(s->unknown & SWEEP_NO_CALLS))
+			sweep_note(s->cfg, "%s: INFO commandstats gives no command counts: server_calls "
+				   "is left empty, requests are counted from the replies only",
+				   srv->t.desc);
+		if (isnan(cpu) && !(s->unknown & SWEEP_NO_CPU))
+			sweep_note(s->cfg, "%s: INFO cpu gives no used_cpu_sys/used_cpu_user: "
+				   "server_cpu_s is left empty", srv->t.desc);
+		s->unknown |= (calls < 0 ? SWEEP_NO_CALLS : 0) | (isnan(cpu) ? SWEEP_NO_CPU : 0);
+	}
+	return SWEEP_OK;
+}
+
 enum sweep_status sweep_open(const struct sweep_config *cfg, const struct workload *w,
 			     struct sweep **out, struct rs_err *err)
 {
@@ -497,6 +523,8 @@ enum sweep_status sweep_open(const struct sweep_config *cfg, const struct worklo
 		st = SWEEP_FAILED;
 	else
 		st = sweep_cluster_open(s, err);
+	if (st == SWEEP_OK)
+		st = sweep_probe(s, err);
 	/* --resume: the label's rows are this server's, or nothing is touched
 	 * (opening only read it). */
 	if (st == SWEEP_OK && cfg->prior != NULL &&

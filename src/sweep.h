@@ -121,10 +121,14 @@ enum sweep_status sweep_run(const struct sweep_config *cfg, const struct workloa
 /* Make unknown (NAN, or -1 for counts) the figures of a measured row that
  * cannot be right: negative or not finite, such as a server CPU time or
  * call count that went backwards because the server restarted or CONFIG
- * RESETSTAT ran during the point; and note, keeping it, a server_calls
- * below requests (the server did not run what was counted).  Returns how
+ * RESETSTAT ran during the point (but not those unknown names: the
+ * server gives none); and note, keeping it, a server_calls below requests (the server did not run what was counted).  Returns how
  * many it dropped or noted; why (size bytes) then names them in one line. */
-int sweep_row_sanitise(struct rs_row *row, char *why, size_t size);
+int sweep_row_sanitise(struct rs_row *row, unsigned unknown, char *why, size_t size);
+/* For sweep_row_sanitise's unknown: figures the server does not give at
+ * all (found when the sweep opened), left unknown and not noted. */
+#define SWEEP_NO_CALLS 1u        /* no INFO commandstats: server_calls */
+#define SWEEP_NO_CPU 2u          /* no used_cpu_sys/user in INFO cpu: server_cpu_s */
 
 /* An open-loop point whose achieved rate is below its offered rate by more
  * than this fraction is marked short (rate_short): the target could not

@@ -54,6 +54,7 @@ struct sweep {
 	size_t nsrv;
 	struct load *load;
 	int shared;               /* another target reaches this server: flush after each point */
+	unsigned unknown;         /* SWEEP_NO_CALLS, SWEEP_NO_CPU: what the servers never give */
 	struct hist hist;         /* the last point's latency, for the CSV's sidecar */
 	/* --cluster: the topology read through seed, each master's CPU around
 	 * the last point, and the keys in scope the masters together may hold

@@ -12,7 +12,7 @@
 #include "sweep_int.h"
 #include "xalloc.h"
 
-int sweep_row_sanitise(struct rs_row *row, char *why, size_t size)
+int sweep_row_sanitise(struct rs_row *row, unsigned unknown, char *why, size_t size)
 {
 	struct { const char *name; double *v; } dbl[] = {
 		{ "seconds", &row->seconds }, { "rps", &row->rps }, { "avg_ms", &row->avg_ms },
@@ -29,14 +29,15 @@ int sweep_row_sanitise(struct rs_row *row, char *why, size_t size)
 
 	sbuf_fixed(&b, why, size);
 	for (size_t i = 0; i < sizeof dbl / sizeof dbl[0]; i++) {
-		if (isfinite(*dbl[i].v) && *dbl[i].v >= 0)
+		if ((isfinite(*dbl[i].v) && *dbl[i].v >= 0) ||
+		    ((unknown & SWEEP_NO_CPU) && dbl[i].v == &row->server_cpu_s))
 			continue;
 		sbuf_item(&b, ", ", "%s %g", dbl[i].name, *dbl[i].v);
 		*dbl[i].v = NAN;
 		dropped++;
 	}
 	for (size_t i = 0; i < sizeof cnt / sizeof cnt[0]; i++) {
-		if (*cnt[i].v >= 0)
+		if (*cnt[i].v >= 0 || ((unknown & SWEEP_NO_CALLS) && cnt[i].v == &row->server_calls))
 			continue;
 		sbuf_item(&b, ", ", "%s %lld", cnt[i].name, (long long)*cnt[i].v);
 		*cnt[i].v = -1;
@@ -48,7 +49,8 @@ int sweep_row_sanitise(struct rs_row *row, char *why, size_t size)
 	/* Fewer calls than replies counted: the server did not run what the
 	 * row claims (a result that was not measured, or calls it rejected).
 	 * Kept, never as whole without this note. */
-	if (row->requests > 0 && row->server_calls >= 0 && row->server_calls < row->requests) {
+	if (row->requests > 0 && row->server_calls >= 0 && row->server_calls < row->requests &&
+	    !(unknown & SWEEP_NO_CALLS)) {
 		sbuf_item(&b, "; ", "server_calls %lld, fewer than requests %lld: the server did "
 			  "not run what was counted", (long long)row->server_calls,
 			  (long long)row->requests);
@@ -92,7 +94,7 @@ void sweep_row_fill(const struct sweep *s, const struct workload_test *t,
 	}
 	row->errors = (int64_t)res->errors;
 	row->misses = (int64_t)res->misses;
-	row->server_calls = m->calls1 - m->calls0;
+	row->server_calls = m->calls0 < 0 || m->calls1 < 0 ? -1 : m->calls1 - m->calls0;
 	row->order = p->order;
 	row->threads = cfg->threads;
 	row->data_size = (int64_t)cfg->data_size;

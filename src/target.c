@@ -695,15 +695,21 @@ int target_point_stats(struct target_conn *c, const struct target *t, const char
 		return rs_err_set(err, "%s: INFO gave an unexpected reply type", t->desc);
 	snprintf(field, sizeof field, "cmdstat_%s", name);
 	target_info_field(info, field, value, sizeof value);
-	/* "calls=123,usec=...": absent means never called. */
-	*calls = strncmp(value, "calls=", 6) == 0 ? strtoll(value + 6, NULL, 10) : 0;
+	/* "calls=123,usec=...": absent means never called, on a server that
+	 * counts commands at all (the SELECT of every connection is one). */
+	if (strncmp(value, "calls=", 6) == 0)
+		*calls = strtoll(value + 6, NULL, 10);
+	else
+		*calls = strstr(info, "\ncmdstat_") != NULL || strncmp(info, "cmdstat_", 8) == 0 ? 0 :
+			 -1;
 	target_info_field(info, "used_cpu_sys", sys, sizeof sys);
 	target_info_field(info, "used_cpu_user", user, sizeof user);
 	free(info);
 	if (num_parse_double_n(sys, strlen(sys), &s) < 0 ||
 	    num_parse_double_n(user, strlen(user), &u) < 0)
-		return rs_err_set(err, "%s: INFO cpu has no used_cpu_sys/used_cpu_user", t->desc);
-	*cpu = s + u;
+		*cpu = NAN;
+	else
+		*cpu = s + u;
 	return 0;
 }
 

@@ -88,8 +88,9 @@ int target_db_key_count(struct target_conn *c, const struct target *t, unsigned 
 int target_flush(struct target_conn *c, const struct target *t, int db, struct rs_err *err);
 /* The counters read around a timed window, in one INFO round trip (two on
  * servers before 7.0, which take one section per INFO): calls= of
- * cmdstat_<name> (0 if the command has not run yet) and used_cpu_sys +
- * used_cpu_user in seconds. */
+ * cmdstat_<name> (0 if the command has not run yet; -1 when the server
+ * gives no command statistics at all) and used_cpu_sys + used_cpu_user in
+ * seconds (NAN when it gives neither).  -1 only when INFO fails. */
 int target_point_stats(struct target_conn *c, const struct target *t, const char *name,
 		       int64_t *calls, double *cpu, struct rs_err *err);
 /* Send a pipeline of n commands held in buf and read n replies; the first

@@ -215,7 +215,7 @@ Test(sweep, untrustworthy_figures_are_stored_as_unknown)
 	r.server_calls = 1500;
 	r.server_cpu_s = 0.25;
 	r.client_cpu_s = 0.5;
-	cr_assert_eq(sweep_row_sanitise(&r, why, sizeof why), 0);
+	cr_assert_eq(sweep_row_sanitise(&r, 0, why, sizeof why), 0);
 	cr_assert_str_eq(why, "");
 	cr_assert_eq(r.server_calls, 1500);
 	cr_assert_eq(r.server_cpu_s, 0.25);
@@ -225,7 +225,7 @@ Test(sweep, untrustworthy_figures_are_stored_as_unknown)
 	r.server_calls = -1200;
 	r.client_cpu_s = INFINITY;
 	r.p99_ms = NAN;
-	cr_assert_eq(sweep_row_sanitise(&r, why, sizeof why), 4);
+	cr_assert_eq(sweep_row_sanitise(&r, 0, why, sizeof why), 4);
 	cr_assert(isnan(r.server_cpu_s) && isnan(r.client_cpu_s) && isnan(r.p99_ms));
 	cr_assert_eq(r.server_calls, -1);
 	cr_assert(strstr(why, "server_cpu_s -5") && strstr(why, "server_calls -1200") &&
@@ -241,11 +241,20 @@ Test(sweep, untrustworthy_figures_are_stored_as_unknown)
 	r.p99_ms = 1;
 	r.requests = 300000;
 	r.server_calls = 52638;
-	cr_assert_eq(sweep_row_sanitise(&r, why, sizeof why), 1);
+	cr_assert_eq(sweep_row_sanitise(&r, 0, why, sizeof why), 1);
 	cr_assert(strstr(why, "server_calls 52638, fewer than requests 300000"), "%s", why);
 	cr_assert_eq(r.server_calls, 52638);
 	r.server_calls = 300000;
-	cr_assert_eq(sweep_row_sanitise(&r, why, sizeof why), 0);
+	cr_assert_eq(sweep_row_sanitise(&r, 0, why, sizeof why), 0);
+
+	/* A server that gives no counts or no CPU: unknown, and not noted. */
+	r.server_calls = -1;
+	r.server_cpu_s = NAN;
+	cr_assert_eq(sweep_row_sanitise(&r, SWEEP_NO_CALLS | SWEEP_NO_CPU, why, sizeof why), 0,
+		     "%s", why);
+	cr_assert_eq(r.server_calls, -1);
+	cr_assert(isnan(r.server_cpu_s));
+	cr_assert_eq(sweep_row_sanitise(&r, 0, why, sizeof why), 2);
 }
 
 Test(sweep, max_reply_holds_lrange_600_at_any_data_size)
