@@ -1,6 +1,6 @@
-/* report.c: analysis results as aligned text or markdown, the comparisons
- * as sentences, and report_write, which picks the writer (report_data.c
- * writes csv and json, report_notes.c the notes). */
+/* report.c: the report's numbers as text and its comparisons as
+ * sentences, for every writer (report_write.c: text and markdown;
+ * report_data.c: csv and json; report_notes.c: the notes). */
 #include "config.h"
 
 #include <errno.h>
@@ -18,7 +18,6 @@
 #include "vec.h"
 #include "xalloc.h"
 
-#define CELL 96
 #define UTF8_PLUSMINUS "\xc2\xb1"
 
 /* ---- numbers as text ---- */
@@ -43,7 +42,7 @@ static int fzero(const char *s)
 }
 
 /* v with an explicit sign ("+12.5", "-0.145", "0.000"), or "-". */
-static const char *fsigned(char *buf, size_t size, double v, int prec)
+const char *report_fsigned(char *buf, size_t size, double v, int prec)
 {
 	char tmp[64];
 
@@ -104,7 +103,7 @@ const char *report_verdict(const struct analysis_delta *d)
 
 /* "2578875 (-2.1%..+1.8%)": v with its interval as shares of v, or v
  * alone when the interval is unknown; "-" when v is. */
-static const char *fci(char *buf, size_t size, double v, double lo, double hi)
+const char *report_fci(char *buf, size_t size, double v, double lo, double hi)
 {
 	char a[32], b[32], c[32];
 
@@ -114,16 +113,16 @@ static const char *fci(char *buf, size_t size, double v, double lo, double hi)
 		return report_fnum(buf, size, v, 0);
 	if (isfinite(hi))
 		snprintf(buf, size, "%s (%s%%..%s%%)", report_fnum(a, sizeof a, v, 0),
-			 fsigned(b, sizeof b, 100 * (lo / v - 1), 1),
-			 fsigned(c, sizeof c, 100 * (hi / v - 1), 1));
+			 report_fsigned(b, sizeof b, 100 * (lo / v - 1), 1),
+			 report_fsigned(c, sizeof c, 100 * (hi / v - 1), 1));
 	else
 		snprintf(buf, size, "%s (%s%%..)", report_fnum(a, sizeof a, v, 0),
-			 fsigned(b, sizeof b, 100 * (lo / v - 1), 1));
+			 report_fsigned(b, sizeof b, 100 * (lo / v - 1), 1));
 	return buf;
 }
 
 /* "1.15x..1.27x", or "-". */
-static const char *fratio_ci(char *buf, size_t size, const struct stats_ci *c)
+const char *report_fratio_ci(char *buf, size_t size, const struct stats_ci *c)
 {
 	char a[32], b[32];
 
@@ -143,7 +142,7 @@ static double report_halfwidth(const struct stats_ci *c)
 
 /* A verdict in words, as the table gives it: "faster", "slower", "same",
  * "cannot tell (+-20%)", or "no interval". */
-static const char *report_verdict_words(char *buf, size_t size, const struct analysis_delta *d)
+const char *report_verdict_words(char *buf, size_t size, const struct analysis_delta *d)
 {
 	char hw[32];
 
@@ -286,533 +285,7 @@ int report_prose(const struct analysis_result *r, const struct analysis_cmp *c, 
 			tail);
 }
 
-/* ---- tables for text and markdown ---- */
-
-struct rtab {
-	size_t ncols;
-	const char *const *head;
-	const char *align;        /* 'l' or 'r' per column */
-	char **cells;             /* row-major */
-	size_t ncells, cap;
-};
-
-static void rtab_init(struct rtab *t, const char *const *head, const char *align)
-{
-	memset(t, 0, sizeof *t);
-	t->head = head;
-	t->align = align;
-	t->ncols = strlen(align);
-}
-
-static void rtab_add(struct rtab *t, const char *s)
-{
-	t->cells = vec_reserve(t->cells, &t->cap, t->ncells + 1, sizeof *t->cells, 64);
-	t->cells[t->ncells++] = xstrdup(s);
-}
-
-static void rtab_addf(struct rtab *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void rtab_addf(struct rtab *t, const char *fmt, ...)
-{
-	char buf[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	rtab_add(t, buf);
-}
-
-static void rtab_free(struct rtab *t)
-{
-	for (size_t i = 0; i < t->ncells; i++)
-		free(t->cells[i]);
-	free(t->cells);
-}
-
-/* Columns a terminal gives s: UTF-8 continuation bytes take none. */
-static size_t rtab_width(const char *s)
-{
-	size_t w = 0;
-
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xC0) != 0x80;
-	return w;
-}
-
-static void rtab_text_row(FILE *fp, const struct rtab *t, const char *const *row, const size_t *w)
-{
-	struct sbuf line;
-
-	sbuf_heap(&line);
-	sbuf_fill(&line, ' ', 2);
-	for (size_t c = 0; c < t->ncols; c++) {
-		size_t pad = w[c] - rtab_width(row[c]);
-
-		if (t->align[c] == 'r')
-			sbuf_fill(&line, ' ', pad);
-		sbuf_add(&line, row[c], strlen(row[c]));
-		if (t->align[c] != 'r')
-			sbuf_fill(&line, ' ', pad);
-		sbuf_fill(&line, ' ', 2);
-	}
-	/* No trailing blanks: the last column is often left-aligned. */
-	while (line.len > 0 && line.s[line.len - 1] == ' ')
-		line.len--;
-	line.s[line.len] = '\0';
-	sbuf_add(&line, "\n", 1);
-	fwrite(line.s, 1, line.len, fp);
-	free(line.s);
-}
-
-static void rtab_text(FILE *fp, const struct rtab *t)
-{
-	size_t *w = xcalloc(t->ncols, sizeof *w);
-
-	for (size_t c = 0; c < t->ncols; c++)
-		w[c] = rtab_width(t->head[c]);
-	for (size_t i = 0; i < t->ncells; i++) {
-		size_t x = rtab_width(t->cells[i]);
-
-		if (x > w[i % t->ncols])
-			w[i % t->ncols] = x;
-	}
-	rtab_text_row(fp, t, t->head, w);
-	for (size_t i = 0; i < t->ncells; i += t->ncols)
-		rtab_text_row(fp, t, (const char *const *)&t->cells[i], w);
-	free(w);
-}
-
-/* A markdown cell: '|' would end it early. */
-static void md_cell(FILE *fp, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '|')
-			fputc('\\', fp);
-		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, fp);
-	}
-}
-
-static void rtab_markdown(FILE *fp, const struct rtab *t)
-{
-	fputc('|', fp);
-	for (size_t c = 0; c < t->ncols; c++) {
-		fputc(' ', fp);
-		md_cell(fp, t->head[c]);
-		fputs(" |", fp);
-	}
-	fputs("\n|", fp);
-	for (size_t c = 0; c < t->ncols; c++)
-		fputs(t->align[c] == 'r' ? " ---: |" : " --- |", fp);
-	fputc('\n', fp);
-	for (size_t i = 0; i < t->ncells; i += t->ncols) {
-		fputc('|', fp);
-		for (size_t c = 0; c < t->ncols; c++) {
-			fputc(' ', fp);
-			md_cell(fp, t->cells[i + c]);
-			fputs(" |", fp);
-		}
-		fputc('\n', fp);
-	}
-}
-
-/* ---- the sections, shared by text and markdown ---- */
-
-static int report_any_bound(const struct analysis_result *r)
-{
-	for (size_t i = 0; i < r->nseries; i++)
-		if (r->series[i].bound != BOUND_UNKNOWN)
-			return 1;
-	return 0;
-}
-
 const char *report_bound_name(enum analysis_bound b)
 {
 	return b == BOUND_SERVER ? "server" : b == BOUND_CLIENT ? "client" : "";
-}
-
-/* The series table: every column when wide, else the answers in 120
- * columns (label, test, P=1, peak, saturation, gain, the busier side). */
-static void report_series_table(const struct analysis_result *r, int wide, struct rtab *t)
-{
-	static const char *const head[] = {
-		"label", "test", "depths", "rps at P=1", "peak rps (95% interval)", "at P",
-		"highest measured", "saturation P (95%)", "gain", "a (µs)", "b (µs)",
-		"asymptote rps (95% interval)", "R²", "max CV", "busier at saturation",
-	};
-	static const char *const head_short[] = {
-		"label", "test", "rps at P=1", "peak rps (95% interval)", "saturation P (95%)", "gain",
-		"busier",
-	};
-	int bound = report_any_bound(r);
-	char b1[CELL], b2[CELL];
-
-	if (wide)
-		rtab_init(t, head, bound ? "lllrrrrrrrrrrrl" : "lllrrrrrrrrrrr");
-	else
-		rtab_init(t, head_short, bound ? "llrrrrl" : "llrrrr");
-	for (size_t i = 0; i < r->nseries; i++) {
-		const struct analysis_series *a = &r->series[i];
-		int fit = a->fit.status == FIT_OK;
-
-		rtab_add(t, a->rps->label);
-		rtab_add(t, a->rps->test);
-		if (wide) {
-			report_depths(a->rps, b1, sizeof b1);
-			rtab_add(t, b1);
-		}
-		rtab_add(t, report_fnum(b1, sizeof b1, a->rps_at_1, 0));
-		rtab_add(t, fci(b1, sizeof b1, a->peak_rps, a->peak_lo, a->peak_hi));
-		if (wide) {
-			rtab_add(t, report_fdepth(b1, sizeof b1, a->peak_depth));
-			rtab_addf(t, "%s (P=%u)", report_fnum(b1, sizeof b1, a->top_rps, 0), a->top_depth);
-		}
-		if (a->saturated == KNEE_SAT_NO)
-			rtab_addf(t, "not saturated by P=%u", a->rps->pts[a->rps->npts - 1].depth);
-		else if (a->sat_depth && isfinite(a->sat_lo) && isfinite(a->sat_hi))
-			rtab_addf(t, "%u (%s..%s)", a->sat_depth, report_fnum(b1, sizeof b1, a->sat_lo, 0),
-				  report_fnum(b2, sizeof b2, a->sat_hi, 0));
-		else
-			rtab_add(t, report_fdepth(b1, sizeof b1, a->sat_depth));
-		if (isfinite(a->gain))
-			rtab_addf(t, "%sx", analysis_fmt_ratio(b1, sizeof b1, a->gain));
-		else
-			rtab_add(t, "-");
-		if (!wide) {
-			if (bound)
-				rtab_add(t, a->bound == BOUND_UNKNOWN ? "-" : report_bound_name(a->bound));
-			continue;
-		}
-		rtab_add(t, report_fnum(b1, sizeof b1, fit ? a->fit.a_us : NAN, 3));
-		rtab_add(t, report_fnum(b1, sizeof b1, fit ? a->fit.b_us : NAN, 3));
-		rtab_add(t, fci(b1, sizeof b1, a->fit.asymptote, a->fit.asymptote_lo,
-				a->fit.asymptote_hi));
-		rtab_add(t, report_fnum(b1, sizeof b1, a->fit.r2, 3));
-		if (isfinite(a->max_cv))
-			rtab_addf(t, "%s%%", report_fnum(b1, sizeof b1, 100 * a->max_cv, 1));
-		else
-			rtab_add(t, "-");
-		if (bound) {
-			char s[32], c[32];
-
-			if (a->bound == BOUND_UNKNOWN)
-				rtab_add(t, "-");
-			else if (a->bound == BOUND_SERVER)
-				rtab_addf(t, "server (%s vs client %s CPU)",
-					  report_fnum(s, sizeof s, a->server_cpu, 2),
-					  report_fnum(c, sizeof c, a->client_cpu, 2));
-			else
-				rtab_addf(t, "client (%s vs server %s CPU)",
-					  report_fnum(c, sizeof c, a->client_cpu, 2),
-					  report_fnum(s, sizeof s, a->server_cpu, 2));
-		}
-	}
-}
-
-/* "P=1", "peak P=15/33" (baseline / other). */
-static void report_at(const struct analysis_delta *d, int peak, char *buf, size_t size)
-{
-	if (peak)
-		snprintf(buf, size, "peak P=%u/%u", d->base_depth, d->depth);
-	else
-		snprintf(buf, size, "P=%u", d->depth);
-}
-
-static void report_delta_row(struct rtab *t, const struct analysis_result *r,
-			     const struct analysis_cmp *c, const struct analysis_delta *d, int peak,
-			     int wide)
-{
-	char b1[CELL];
-
-	rtab_add(t, r->series[c->other].rps->test);
-	rtab_add(t, r->series[c->other].rps->label);
-	report_at(d, peak, b1, sizeof b1);
-	rtab_add(t, b1);
-	if (!d->valid) {
-		for (int k = 0; k < (wide ? 9 : 5); k++)
-			rtab_add(t, "-");
-		return;
-	}
-	rtab_add(t, report_fnum(b1, sizeof b1, d->base_rps, 0));
-	rtab_add(t, report_fnum(b1, sizeof b1, d->rps, 0));
-	if (wide) {
-		rtab_add(t, fsigned(b1, sizeof b1, d->d_rps, 0));
-		if (isfinite(d->d_pct))
-			rtab_addf(t, "%s%%", fsigned(b1, sizeof b1, d->d_pct, 1));
-		else
-			rtab_add(t, "-");
-		if (isfinite(d->d_avg) && d->avg_depth != d->depth)
-			rtab_addf(t, "%s at P=%u", fsigned(b1, sizeof b1, d->d_avg, 3), d->avg_depth);
-		else
-			rtab_add(t, fsigned(b1, sizeof b1, d->d_avg, 3));
-	}
-	if (isfinite(d->ratio))
-		rtab_addf(t, "%sx", analysis_fmt_ratio(b1, sizeof b1, d->ratio));
-	else
-		rtab_add(t, "-");
-	rtab_add(t, fratio_ci(b1, sizeof b1, &d->ci));
-	rtab_add(t, report_verdict_words(b1, sizeof b1, d));
-	if (!wide)
-		return;
-	if (c->ndepths > 1 && isfinite(c->ratio_min)) {
-		char lo[32], hi[32];
-
-		rtab_addf(t, "%sx..%sx (%zu)", analysis_fmt_ratio(lo, sizeof lo, c->ratio_min),
-			  analysis_fmt_ratio(hi, sizeof hi, c->ratio_max), c->ndepths);
-	} else {
-		rtab_add(t, "-");
-	}
-}
-
-/* Whether d's row says "no interval": a ratio without one. */
-static int report_no_interval(const struct analysis_delta *d)
-{
-	return d->valid && d->verdict == KNEE_UNKNOWN && isfinite(d->ratio);
-}
-
-/* The comparison table (every column when wide, else the ratios and their
- * verdicts); returns how many of its rows have no interval. */
-static size_t report_cmp_table(const struct analysis_result *r, int wide, struct rtab *t)
-{
-	static const char *const head[] = {
-		"test", "label", "at", "baseline rps", "rps", "Δrps", "Δrps %", "Δavg ms", "ratio",
-		"95% interval", "verdict", "ratio over common depths",
-	};
-	static const char *const head_short[] = {
-		"test", "label", "at", "baseline rps", "rps", "ratio", "95% interval", "verdict",
-	};
-	size_t bare = 0;
-
-	if (wide)
-		rtab_init(t, head, "lllrrrrrrrlr");
-	else
-		rtab_init(t, head_short, "lllrrrrl");
-	for (size_t i = 0; i < r->ncmps; i++) {
-		const struct analysis_cmp *c = &r->cmps[i];
-
-		if (r->depth) {
-			report_delta_row(t, r, c, &c->at_depth, 0, wide);
-			bare += report_no_interval(&c->at_depth);
-			continue;
-		}
-		if (c->at_1.valid) {
-			report_delta_row(t, r, c, &c->at_1, 0, wide);
-			bare += report_no_interval(&c->at_1);
-		}
-		if (!c->at_1.valid || c->at_peak.base_depth != 1 || c->at_peak.depth != 1) {
-			report_delta_row(t, r, c, &c->at_peak, 1, wide);
-			bare += report_no_interval(&c->at_peak);
-		}
-	}
-	return bare;
-}
-
-/* Speed-up rows of other label index group [from, to) of r->speedup. */
-static void report_speedup_table(const struct analysis_result *r, size_t from, size_t to,
-				 int bars, struct rtab *t)
-{
-	static const char *const head_bars[] = { "test", "rps", "baseline rps", "speed-up",
-						  "95% interval", "" };
-	static const char *const head[] = { "test", "rps", "baseline rps", "speed-up",
-					    "95% interval" };
-	double max = 0;
-	char b1[CELL];
-
-	rtab_init(t, bars ? head_bars : head, bars ? "lrrrrl" : "lrrrr");
-	for (size_t i = from; i < to; i++)
-		max = fmax(max, r->speedup[i].ratio);
-	for (size_t i = from; i < to; i++) {
-		const struct analysis_cmp *c = &r->cmps[r->speedup[i].cmp];
-		const struct analysis_delta *d = analysis_cmp_delta(r, c);
-
-		rtab_add(t, r->series[c->other].rps->test);
-		rtab_add(t, report_fnum(b1, sizeof b1, d->rps, 0));
-		rtab_add(t, report_fnum(b1, sizeof b1, d->base_rps, 0));
-		rtab_addf(t, "%sx", analysis_fmt_ratio(b1, sizeof b1, r->speedup[i].ratio));
-		rtab_add(t, fratio_ci(b1, sizeof b1, &d->ci));
-		if (bars) {
-			/* 40 columns for the largest ratio: a glance shows the order. */
-			size_t n = max > 0 ? (size_t)lround(40 * r->speedup[i].ratio / max) : 0;
-
-			memset(b1, '#', n < sizeof b1 ? n : sizeof b1 - 1);
-			b1[n < sizeof b1 ? n : sizeof b1 - 1] = '\0';
-			rtab_add(t, b1);
-		}
-	}
-}
-
-/* rtab t as text or markdown, then freed. */
-static void report_table(FILE *fp, struct rtab *t, int md)
-{
-	if (md)
-		rtab_markdown(fp, t);
-	else
-		rtab_text(fp, t);
-	rtab_free(t);
-}
-
-static void report_notes_block(FILE *fp, char **notes, size_t nnotes, int md)
-{
-	if (nnotes == 0)
-		return;
-	fprintf(fp, "\n%sNotes\n", md ? "## " : "");
-	if (md)
-		fputc('\n', fp);
-	for (size_t i = 0; i < nnotes; i++)
-		fprintf(fp, "%s%s\n", md ? "- " : "  ", notes[i]);
-}
-
-/* The comparisons: the table, the speed-up tables and the prose. */
-static void report_comparisons(FILE *fp, const struct analysis_result *r,
-			       const struct report_opts *o, int md, int wide)
-{
-	const char *h = md ? "## " : "";
-	struct rtab t;
-	size_t bare;
-
-	if (r->ncmps == 0) {
-		if (r->nlabels > 1)
-			fprintf(fp, "\n%s\n", md ? "*No test appears under both the baseline and another label.*" :
-				"No test appears under both the baseline and another label.");
-		return;
-	}
-	if (r->depth)
-		fprintf(fp, "\n%sCompared with %s at pipeline depth %u\n", h, r->baseline, r->depth);
-	else
-		fprintf(fp, "\n%sCompared with %s at depth 1 and at each series' peak (P=baseline/other)\n",
-			h, r->baseline);
-	if (md)
-		fputc('\n', fp);
-	bare = report_cmp_table(r, wide, &t);
-	report_table(fp, &t, md);
-	if (bare > 0)
-		fprintf(fp, "%s%zu %s no interval: one measurement per side; measure again with "
-			"--repeat 5.%s\n", md ? "\n*" : "", bare, bare == 1 ? "ratio has" : "ratios have",
-			md ? "*" : "");
-	for (size_t i = 0; i < r->nspeedup;) {
-		size_t j = i;
-		const char *label = r->series[r->cmps[r->speedup[i].cmp].other].rps->label;
-
-		while (j < r->nspeedup && r->speedup[j].label_idx == r->speedup[i].label_idx)
-			j++;
-		if (r->depth)
-			fprintf(fp, "\n%sSpeed-up of %s over %s at pipeline depth %u, sorted\n", h, label,
-				r->baseline, r->depth);
-		else
-			fprintf(fp, "\n%sSpeed-up of %s over %s, peak to peak, sorted\n", h, label,
-				r->baseline);
-		if (md)
-			fputc('\n', fp);
-		report_speedup_table(r, i, j, !md, &t);
-		report_table(fp, &t, md);
-		i = j;
-	}
-	if (o->prose) {
-		fprintf(fp, "\n%sIn words\n", h);
-		if (md)
-			fputc('\n', fp);
-		for (size_t i = 0; i < r->ncmps; i++) {
-			char s[768];
-
-			report_prose(r, &r->cmps[i], s, sizeof s);
-			fprintf(fp, "%s%s\n", md ? "- " : "  ", s);
-		}
-	}
-}
-
-/* "Servers: redis = redis 7.0.15, valkey = valkey 8.0.1": what each label
- * was measured on, as the server names itself ("m1 = redis 7.0.15 and
- * redis 7.2.4" when its series name several), and a blank line; nothing
- * when no row names its server (imports).  O(series^2), a few hundred at
- * most. */
-static void report_servers(FILE *fp, const struct analysis_result *r)
-{
-	int any = 0;
-
-	for (size_t i = 0; i < r->nseries; i++) {
-		const char *label = r->series[i].rps->label;
-		size_t j, k;
-		int n = 0;
-
-		/* Each label once, from its first series. */
-		for (j = 0; j < i && strcmp(r->series[j].rps->label, label) != 0; j++)
-			;
-		if (j < i)
-			continue;
-		for (j = i; j < r->nseries; j++) {
-			char d[2 * ROW_STR], e[2 * ROW_STR];
-
-			if (strcmp(r->series[j].rps->label, label) != 0 ||
-			    rows_server_desc(r->series[j].rps->first->server, d, sizeof d)[0] == '\0')
-				continue;
-			/* Each server of the label once. */
-			for (k = i; k < j; k++)
-				if (strcmp(r->series[k].rps->label, label) == 0 &&
-				    strcmp(rows_server_desc(r->series[k].rps->first->server, e,
-							    sizeof e), d) == 0)
-					break;
-			if (k < j)
-				continue;
-			if (n++ == 0)
-				fprintf(fp, "%s%s = %s", any ? ", " : "Servers: ", label, d);
-			else
-				fprintf(fp, " and %s", d);
-			any = 1;
-		}
-	}
-	if (any)
-		fputs("\n\n", fp);
-}
-
-/* Text or markdown.  Wide (and markdown): the series with every column,
- * each series' notes, then the comparisons.  Else the answers first, in
- * 120 columns: saturation per series, the comparisons with their
- * verdicts, then the notes, with the unstable points counted by cause. */
-static void report_human(FILE *fp, const struct analysis_result *r, const struct report_opts *o,
-			 int md)
-{
-	int wide = md || o->wide;
-	struct report_opts ow = *o;
-	struct rtab t;
-	char **notes, x[32];
-	size_t nnotes;
-	const char *h = md ? "## " : "";
-
-	ow.wide = wide;
-	nnotes = report_notes(r, &ow, &notes);
-	report_servers(fp, r);
-	if (wide)
-		fprintf(fp, "%sSeries (medians over repeats; peak: the fitted level's; saturation: "
-			"first depth whose level reaches %s%% of the peak; 95%% intervals by "
-			"bootstrap)\n", h, report_fnum(x, sizeof x, 100 * o->knee, 0));
-	else
-		fprintf(fp, "Saturation (peak: the fitted level; saturation: first depth at %s%% of "
-			"it; 95%% intervals)\n", report_fnum(x, sizeof x, 100 * o->knee, 0));
-	if (md)
-		fputc('\n', fp);
-	report_series_table(r, wide, &t);
-	report_table(fp, &t, md);
-	if (wide)
-		report_notes_block(fp, notes, nnotes, md);
-	report_comparisons(fp, r, o, md, wide);
-	if (!wide) {
-		report_notes_block(fp, notes, nnotes, md);
-		fprintf(fp, "\nEvery column, each series' notes: --wide; every figure: --format csv or "
-			"json.\n");
-	}
-	report_free_notes(notes, nnotes);
-}
-
-int report_write(FILE *fp, const struct analysis_result *r, const struct report_opts *o,
-		 struct rs_err *err)
-{
-	switch (o->format) {
-	case FORMAT_TEXT: report_human(fp, r, o, 0); break;
-	case FORMAT_MARKDOWN: report_human(fp, r, o, 1); break;
-	case FORMAT_CSV: report_csv(fp, r, o); break;
-	case FORMAT_JSON: report_json(fp, r, o); break;
-	}
-	if (ferror(fp))
-		return rs_err_set(err, "%s", strerror(errno ? errno : EIO));
-	return 0;
 }

@@ -18,6 +18,7 @@
 #include "platform.h"
 #include "precision.h"
 #include "sbuf.h"
+#include "sweep.h"
 #include "sweep_int.h"
 #include "target_server.h"
 #include "xalloc.h"
@@ -75,19 +76,6 @@ static void sweep_sleep(double s, volatile sig_atomic_t *stop)
 		nanosleep(&ts, NULL);
 		s -= slice;
 	}
-}
-
-void sweep_note(const struct sweep_config *cfg, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	if (cfg->on_note == NULL)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	cfg->on_note(cfg->ud, msg);
 }
 
 /* Requests a point may send, timed or warming up: what pop tests prepare. */
@@ -167,44 +155,6 @@ static int sweep_snapshot(const struct sweep_config *cfg, struct sweep_server *s
 }
 
 /* ---- the servers: guard, flush, prepare, counters ---- */
-
-void sweep_guard_config(const struct sweep *s, const struct target *t, size_t i, size_t n,
-			struct guard_config *gc)
-{
-	const struct sweep_config *cfg = s->cfg;
-
-	memset(gc, 0, sizeof *gc);
-	gc->target = t;
-	gc->flush = cfg->flush;
-	gc->spawned = cfg->spawned;
-	gc->force_flush = cfg->force_flush;
-	gc->any_db = s->w->n > 0 && s->w->v[0].custom;
-	gc->prefix = cfg->key_prefix;
-	gc->keyspace = cfg->keyspace;
-	gc->master = i;
-	gc->masters = n;
-	gc->on_note = cfg->on_note;
-	gc->ud = cfg->ud;
-	gc->verbose = cfg->verbose;
-}
-
-/* A guard's verdict as the sweep's: a refusal of the process found there
- * (GUARD_FINAL) or of its keys is SWEEP_REFUSED. */
-static enum sweep_status sweep_guard_status(enum guard_step step)
-{
-	return step == GUARD_OK ? SWEEP_OK : step == GUARD_RETRY ? SWEEP_FAILED : SWEEP_REFUSED;
-}
-
-enum sweep_status sweep_server_open(struct sweep *s, size_t k, struct rs_err *err)
-{
-	struct sweep_server *srv = &s->srv[k];
-
-	srv->s = s;
-	srv->idx = k;
-	srv->clients0 = -1;
-	srv->snaps = xcalloc(s->w->n ? s->w->n : 1, sizeof *srv->snaps);
-	return sweep_guard_status(guard_open(&srv->g, err));
-}
 
 /* Requests a point sends, when known. */
 static uint64_t sweep_sent(const struct sweep_config *cfg)

@@ -3,12 +3,16 @@
 #ifndef RS_SWEEP_INT_H
 #define RS_SWEEP_INT_H
 
+#include "cluster.h"
 #include "guard.h"
 #include "hist.h"
 #include "host.h"
 #include "load.h"
-#include "sweep.h"
+#include "sweep_config.h"
+#include "sweep_plan.h"
+#include "sweep_row.h"
 #include "target_server.h"
+#include "workload.h"
 
 /* Facts about the machines, for every row. */
 struct sweep_env {
@@ -82,12 +86,17 @@ void sweep_note(const struct sweep_config *cfg, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 #define sweep_debug(cfg, ...) do { if ((cfg)->verbose) sweep_note(cfg, __VA_ARGS__); } while (0)
 
+/* ---- sweep_server.c ---- */
+
 /* The guard's settings for a server of s at target t (master i of n; n 0:
  * not a cluster's). */
 void sweep_guard_config(const struct sweep *s, const struct target *t, size_t i, size_t n,
 			struct guard_config *gc);
 /* Open server k's guard; SWEEP_OK, SWEEP_FAILED or SWEEP_REFUSED. */
 enum sweep_status sweep_server_open(struct sweep *s, size_t k, struct rs_err *err);
+/* A guard's verdict as the sweep's: a refusal of the process found there
+ * (GUARD_FINAL) or of its keys is SWEEP_REFUSED. */
+enum sweep_status sweep_guard_status(enum guard_step step);
 
 /* ---- sweep_cluster.c ---- */
 

@@ -1,6 +1,6 @@
 /* sweep_row.c: a point's row, from what the load measured and the servers
  * counted (sweep_int.h), and the figures of a row that cannot be right
- * (sweep.h). */
+ * (sweep_row.h). */
 #include "config.h"
 
 #include <math.h>
