@@ -1,0 +1,180 @@
+/* import_noise.c: the lines a capture holds around results that are none:
+ * redis-benchmark's command line and version, time(1), shell prompts,
+ * "OK", banners, script(1)'s first and last lines (import_int.h). */
+#include "config.h"
+
+#include <string.h>
+
+#include "import_int.h"
+
+static int import_all_digits(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return n > 0;
+}
+
+/* If s[0..n) holds a redis-benchmark command line (typed after a prompt, in
+ * script(1)'s COMMAND="...", after time), fill c and return 1.  An option's
+ * value that is not a number ("-P $i") is left unknown. */
+int import_command(const char *s, size_t n, struct import_cmd *c)
+{
+	static const char prog[] = "redis-benchmark";
+	const char *q = s, *end = s + n, *w[64];
+	size_t k = sizeof prog - 1, wl[64];
+	int nw;
+
+	for (;;) {
+		q = import_find(q, (size_t)(end - q), prog);
+		if (q == NULL)
+			return 0;
+		if ((q == s || strchr(" /\"'=;(&|", q[-1]) != NULL) &&
+		    (q + k == end || strchr(" \"';)&|", q[k]) != NULL))
+			break;
+		q++;
+	}
+	q += k;
+	/* The command's own words: up to where the shell would end it. */
+	for (end = q; end < s + n && strchr(";|&<>\"'`)", *end) == NULL; end++)
+		;
+	memset(c, 0, sizeof *c);
+	c->clients = c->requests = c->data_size = -1;
+	nw = import_words(q, (size_t)(end - q), w, wl, 63);
+	if (nw > 63)
+		nw = 63;
+	for (int i = 0; i < nw; i++) {
+		int64_t v = 0;
+		int have = i + 1 < nw && import_count(w[i + 1], wl[i + 1], &v) == 0;
+
+		if (import_word_is(w[i], wl[i], "--version") || import_word_is(w[i], wl[i], "-v"))
+			c->version = 1;
+		else if (import_word_is(w[i], wl[i], "-P") && have && v >= 1 && v <= 1000000)
+			c->depth = (unsigned)v;
+		else if (import_word_is(w[i], wl[i], "-P") && i + 1 < nw &&
+			 import_all_digits(w[i + 1], wl[i + 1])) {
+			/* redis-benchmark refuses these or runs something else:
+			 * recording P=1 for them would be a made-up depth. */
+			size_t dk = wl[i + 1] < sizeof c->depth_text ? wl[i + 1] : sizeof c->depth_text - 1;
+
+			c->bad_depth = 1;
+			memcpy(c->depth_text, w[i + 1], dk);
+			c->depth_text[dk] = '\0';
+		} else if (import_word_is(w[i], wl[i], "-c") && have)
+			c->clients = v;
+		else if (import_word_is(w[i], wl[i], "-n") && have)
+			c->requests = v;
+		else if (import_word_is(w[i], wl[i], "-d") && have)
+			c->data_size = v;
+	}
+	return 1;
+}
+
+/* "redis-benchmark 7.0.15" or "redis-benchmark 7.0.15 (git:...)": returns
+ * 1 with the version in v. */
+int import_version(const char *s, size_t n, char *v, size_t size)
+{
+	const char *w[3];
+	size_t wl[3];
+	int nw = import_words(s, n, w, wl, 3);
+
+	if (nw < 2 || nw > 3 || !import_word_is(w[0], wl[0], "redis-benchmark") || wl[1] >= size ||
+	    w[1][0] < '0' || w[1][0] > '9' || memchr(w[1], '.', wl[1]) == NULL)
+		return 0;
+	if (nw == 3 && w[2][0] != '(')
+		return 0;
+	memcpy(v, w[1], wl[1]);
+	v[wl[1]] = '\0';
+	return 1;
+}
+
+/* What time(1) prints: "real 0m33.045s" (bash), "real 0m 53.29s"
+ * (busybox), "real 33.04" (-p), or zsh's one line ending in " total". */
+int import_time_line(const char *s, size_t n)
+{
+	const char *w[4];
+	size_t wl[4];
+	int nw = import_words(s, n, w, wl, 3);
+
+	if (n > 10 && memcmp(s + n - 6, " total", 6) == 0 && import_find(s, n, "s user ") &&
+	    import_find(s, n, " system "))
+		return 1;
+	if (nw < 2 || nw > 3 || !(import_word_is(w[0], wl[0], "real") ||
+				  import_word_is(w[0], wl[0], "user") ||
+				  import_word_is(w[0], wl[0], "sys")))
+		return 0;
+	for (int i = 1; i < nw; i++)
+		for (size_t j = 0; j < wl[i]; j++) {
+			char ch = w[i][j];
+
+			if (!((ch >= '0' && ch <= '9') || ch == '.' || ch == ',' ||
+			      ((ch == 'm' || ch == 's' || ch == 'h') && j > 0)))
+				return 0;
+		}
+	return 1;
+}
+
+/* A shell prompt: "root@f8529b27833e:/data# ...", "$ ...", "/usr/local/bin # ...",
+ * "> done" (a continuation line). */
+static int import_prompt(const char *s, size_t n)
+{
+	const char *w[2];
+	size_t wl[2];
+	int nw = import_words(s, n, w, wl, 1);
+	char last;
+
+	if (nw < 1)
+		return 0;
+	last = w[0][wl[0] - 1];
+	if (strchr("$#%>", last) != NULL)
+		return 1;
+	if (nw > 1) {
+		nw = import_words(w[0] + wl[0], n - (size_t)(w[0] + wl[0] - s), w + 1, wl + 1, 1);
+		/* w[0] is not NUL-terminated (it may end a 2048-byte buffer, or
+		 * lie before megabytes of input): look only inside the word. */
+		if (nw >= 1 && wl[1] == 1 && strchr("$#%>", w[1][0]) != NULL &&
+		    (memchr(w[0], '/', wl[0]) || memchr(w[0], '@', wl[0]) ||
+		     memchr(w[0], '~', wl[0]) || memchr(w[0], ':', wl[0])))
+			return 1;
+	}
+	return 0;
+}
+
+/* A banner a loop printed between runs: "P=16", "depth: 4", "pipeline 8". */
+static int import_banner(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	if (n > 48)
+		return 0;
+	if ((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z') || s[0] == '_') {
+		while (i < n && s[i] != '=' && s[i] != ' ')
+			i++;
+		if (i < n && s[i] == '=' && memchr(s, ' ', n) == NULL)
+			return 1;
+	}
+	for (i = 0; i < n && ((s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z') ||
+			      s[i] == ' ' || s[i] == '_' || s[i] == '-'); i++)
+		;
+	if (i == 0)
+		return 0;
+	if (i < n && (s[i] == ':' || s[i] == '='))
+		i++;
+	while (i < n && s[i] == ' ')
+		i++;
+	if (i == n || s[i] < '0' || s[i] > '9')
+		return 0;
+	while (i < n && s[i] >= '0' && s[i] <= '9')
+		i++;
+	return i == n;
+}
+
+/* Whether s[0..n) is a line a capture holds around results but that is
+ * none (the command line is handled before this). */
+int import_noise(const char *s, size_t n)
+{
+	return (n == 2 && memcmp(s, "OK", 2) == 0) || import_prefix(s, n, "Script started on ") ||
+	       import_prefix(s, n, "Script done on ") || import_prefix(s, n, "WARNING: ") ||
+	       import_prefix(s, n, "WARN: ") || import_time_line(s, n) || import_prompt(s, n) ||
+	       import_banner(s, n);
+}
