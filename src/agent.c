@@ -154,7 +154,6 @@ failed:
 	return NULL;
 }
 
-/* Build the target p names, as this agent reaches it. */
 /* Whether allowed (an --allow-target) names the target d: a pattern
  * matches the URI's text, a URI the same server (scheme, host and port, or
  * socket path; any database). */
@@ -177,6 +176,7 @@ static int agent_allowed_one(const char *allowed, const char *uri, const struct 
 	return same;
 }
 
+/* Build the target p names, as this agent reaches it. */
 static int agent_target(const struct agent *a, const struct agentmsg_point *p,
 			struct targets_def *d, struct target *t, struct rs_err *err)
 {
