@@ -177,8 +177,8 @@ int cmd_targets_start(const struct rs_config *cfg, double timeout, volatile sig_
 	if (t->password != NULL && *t->password == '\0')
 		t->password = NULL;
 	if (g->spawned) {
-		if (spawn_start(&g->sp, g->abs[0] ? g->abs : g->binary, g->transport, g->extra, 10,
-				err) < 0)
+		if (spawn_start(&g->sp, g->abs[0] ? g->abs : g->binary, g->transport, g->extra,
+				SPAWN_START_WAIT, err) < 0)
 			return d ? rs_err_setk(err, RS_E_INPUT, "target '%s': %s", g->label, err->msg) :
 			       -1;
 		t->socket = g->sp.socket[0] ? g->sp.socket : NULL;

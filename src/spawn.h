@@ -34,6 +34,11 @@ struct spawn {
 	char version[32];
 };
 
+/* The seconds a server rsweep starts (spawn:, --spawn) has to answer
+ * before the run fails: spawn_start's timeout for every caller in src/.
+ * Generous, since a loaded machine or a sanitizer build starts it slowly. */
+#define SPAWN_START_WAIT 10
+
 /* Start path (NULL: "redis-server" from PATH); wait until it answers, as
  * itself, on its transport (up to timeout seconds): over TLS that means a
  * handshake verified against s->cafile for 127.0.0.1.  TCP and TLS listen
