@@ -171,11 +171,10 @@ int cmd_targets_start(const struct rs_config *cfg, double timeout, volatile sig_
 	t->stop = stop;
 	t->dbnum = (unsigned)cfg->dbnum;
 	t->user = cfg->user;
-	t->password = cfg->password ? cfg->password : targets_env_password();
+	/* A URI's password wins over -a, and -a over REDISCLI_AUTH. */
+	t->password = cfg->password ? targets_password(cfg->password) : targets_env_password();
 	if (d != NULL)
 		targets_apply(d, t);
-	if (t->password != NULL && *t->password == '\0')
-		t->password = NULL;
 	if (g->spawned) {
 		if (spawn_start(&g->sp, g->abs[0] ? g->abs : g->binary, g->transport, g->extra,
 				SPAWN_START_WAIT, err) < 0)

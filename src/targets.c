@@ -116,7 +116,7 @@ static int targets_tcp(const char *s, struct targets_def *d, struct rs_err *err)
 		} else if ((d->password = targets_decode(s, (size_t)(at - s))) == NULL) {
 			goto bad_escape;
 		}
-		if (d->password != NULL && d->password[0] == '\0') {
+		if (targets_password(d->password) == NULL) {
 			free(d->password);
 			d->password = NULL;
 		}
@@ -469,11 +469,14 @@ void targets_apply(const struct targets_def *d, struct target *t)
 		t->password = d->password;
 }
 
+const char *targets_password(const char *pw)
+{
+	return pw != NULL && *pw != '\0' ? pw : NULL;
+}
+
 const char *targets_env_password(void)
 {
-	const char *pw = getenv("REDISCLI_AUTH");
-
-	return pw != NULL && *pw != '\0' ? pw : NULL;
+	return targets_password(getenv("REDISCLI_AUTH"));
 }
 
 void targets_def_free(struct targets_def *d)

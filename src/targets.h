@@ -96,8 +96,12 @@ struct target;
  * target_describe after). */
 void targets_apply(const struct targets_def *d, struct target *t);
 
+/* A password as AUTH is to send it: pw, or NULL when pw is NULL or empty.
+ * The one home of "an empty password means none", for every source: -a,
+ * a URI's userinfo, REDISCLI_AUTH. */
+const char *targets_password(const char *pw);
 /* The password from the environment, as redis-cli takes it: REDISCLI_AUTH,
- * an empty one meaning none (NULL). */
+ * through targets_password (NULL: none). */
 const char *targets_env_password(void);
 
 #endif

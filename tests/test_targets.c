@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "target.h"
@@ -314,4 +315,24 @@ Test(targets, apply_to_target)
 	cr_assert_str_eq(t.host, "127.0.0.1", "a spawned server's address is the caller's");
 	cr_assert_eq(t.port, 41000);
 	targets_def_free(&d);
+}
+
+/* "An empty password means none", whichever source gives it. */
+Test(targets, an_empty_password_is_none)
+{
+	struct targets_def d;
+	struct rs_err err;
+
+	cr_assert_null(targets_password(NULL));
+	cr_assert_null(targets_password(""));
+	cr_assert_str_eq(targets_password("pw"), "pw");
+	cr_assert_eq(targets_parse_one("a=redis://bob:@h", &d, &err), 0, "%s", err.msg);
+	cr_assert_null(d.password);
+	targets_def_free(&d);
+	setenv("REDISCLI_AUTH", "", 1);
+	cr_assert_null(targets_env_password());
+	setenv("REDISCLI_AUTH", "pw", 1);
+	cr_assert_str_eq(targets_env_password(), "pw");
+	unsetenv("REDISCLI_AUTH");
+	cr_assert_null(targets_env_password());
 }
