@@ -539,7 +539,7 @@ static enum sweep_status run_agents(const struct rs_config *cfg, struct run_job 
 	if (cmd_agent_control(cfg, d, ctl, err) < 0)
 		return SWEEP_FAILED;
 	ctl->stop = &run_stop;
-	cmd_targets_uri(cfg, g, uri, sizeof job->agents_uri);
+	cmd_targets_uri(g, uri, sizeof job->agents_uri);
 	{
 		/* The database the agents will load, as they read the URI, is
 		 * the one this sweep guards and flushes, or nothing runs. */

@@ -10,7 +10,6 @@
 #include "cmd.h"
 #include "cmd_targets.h"
 #include "log.h"
-#include "sbuf.h"
 #include "xalloc.h"
 
 void cmd_targets_settle(struct rs_config *cfg)
@@ -55,7 +54,8 @@ int cmd_targets_check_tls(const struct rs_config *cfg, struct rs_err *err)
  * every run, which would mean nothing in a row and differ on --resume). */
 static void cmd_targets_desc(const struct rs_config *cfg, char *buf, size_t size)
 {
-	struct target t = { .socket = cfg->socket, .host = cfg->host, .port = (unsigned)cfg->port };
+	struct target t = { .socket = cfg->socket, .host = cfg->host, .port = (unsigned)cfg->port,
+			    .tls.on = cfg->tls };
 
 	if (cfg->spawn) {
 		snprintf(buf, size, "spawned redis-server (%s)", cfg->spawn_tls ? "TLS 127.0.0.1" :
@@ -63,14 +63,7 @@ static void cmd_targets_desc(const struct rs_config *cfg, char *buf, size_t size
 		return;
 	}
 	target_describe(&t);
-	if (cfg->tls) {
-		struct sbuf b;
-
-		sbuf_fixed(&b, buf, size);
-		sbuf_printf(&b, "rediss://%s%s", t.desc, cfg->insecure ? " (insecure)" : "");
-	} else {
-		xstrlcpy(buf, t.desc, size);
-	}
+	targets_row(NULL, &t, NULL, cfg->insecure, buf, size);
 }
 
 int cmd_targets_build(const struct rs_config *cfg, const char *label, struct cmd_targets *ts,
@@ -122,27 +115,10 @@ int cmd_targets_build(const struct rs_config *cfg, const char *label, struct cmd
 void cmd_targets_row(const struct rs_config *cfg, const struct cmd_target *g, char *buf,
 		     size_t size)
 {
-	struct sbuf b;
-
-	if (g->def == NULL) {
+	if (g->def == NULL)
 		cmd_targets_desc(cfg, buf, size);
-		return;
-	}
-	sbuf_fixed(&b, buf, size);
-	if (!g->spawned) {
-		/* Unverified numbers say so wherever they go. */
-		sbuf_printf(&b, "%s%s", g->def->uri, g->def->tls && cfg->insecure ? " (insecure)" : "");
-		return;
-	}
-	sbuf_printf(&b, "%s%s", g->transport == SPAWN_TLS ? "spawn+tls:" :
-		    g->transport == SPAWN_TCP ? "spawn+tcp:" : "spawn:", g->abs);
-	/* Quoted as --spawn-args reads them, when a word is empty or has blanks. */
-	for (size_t a = 0; a < g->def->nargs; a++) {
-		const char *w = g->def->args[a];
-
-		sbuf_printf(&b, *w == '\0' || strpbrk(w, " \t'\"") ? strchr(w, '\'') ? " \"%s\"" :
-			    " '%s'" : " %s", w);
-	}
+	else
+		targets_row(g->def, NULL, g->abs, cfg->insecure, buf, size);
 }
 
 int cmd_targets_probe(struct cmd_targets *ts, struct rs_err *err)
@@ -206,18 +182,12 @@ int cmd_targets_start(const struct rs_config *cfg, double timeout, volatile sig_
 	return 0;
 }
 
-void cmd_targets_uri(const struct rs_config *cfg, const struct cmd_target *g, char *buf,
-		     size_t size)
+void cmd_targets_uri(const struct cmd_target *g, char *buf, size_t size)
 {
-	const struct target *t = &g->t;
-
 	if (g->def != NULL)
 		snprintf(buf, size, "%s", g->def->uri);
-	else if (t->socket != NULL)
-		snprintf(buf, size, "unix://%s", t->socket);
 	else
-		snprintf(buf, size, "%s://%s:%u/%u", cfg->tls ? "rediss" : "redis", t->host, t->port,
-			 t->dbnum);
+		targets_uri(&g->t, 1, buf, size);
 }
 
 void cmd_targets_free(struct cmd_targets *ts)

@@ -69,10 +69,9 @@ int cmd_targets_start(const struct rs_config *cfg, double timeout, volatile sig_
 void cmd_targets_row(const struct rs_config *cfg, const struct cmd_target *g, char *buf,
 		     size_t size);
 /* The URI of g's server, as another process reaches it (an agent): the
- * --target's, else unix://, redis:// or rediss:// of the options; never
- * a password. */
-void cmd_targets_uri(const struct rs_config *cfg, const struct cmd_target *g, char *buf,
-		     size_t size);
+ * --target's, else the options' (targets_uri, with the database); never
+ * a password.  g must have started (cmd_targets_start). */
+void cmd_targets_uri(const struct cmd_target *g, char *buf, size_t size);
 /* Free ts's definitions and list; servers still running are the caller's
  * to stop first.  A zeroed ts is fine. */
 void cmd_targets_free(struct cmd_targets *ts);

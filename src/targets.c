@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "num.h"
+#include "sbuf.h"
 #include "target.h"
 #include "targets.h"
 #include "xalloc.h"
@@ -98,11 +99,29 @@ static int targets_label(const char *spec, size_t n, struct targets_def *d, stru
 	return 0;
 }
 
+/* The one writer of a server's URI: "unix://SOCKET", or "redis://"
+ * ("rediss://" over TLS), "USER@" when user is not NULL, HOST (an IPv6
+ * address in brackets, as a URI must write it), ":PORT", and "/DB" when db
+ * is not negative.  Never a password.  Cut to fit b. */
+static void targets_uri_put(struct sbuf *b, const char *socket, int tls, const char *user,
+			    const char *host, unsigned port, long db)
+{
+	if (socket != NULL) {
+		sbuf_printf(b, "unix://%s", socket);
+		return;
+	}
+	sbuf_printf(b, strchr(host, ':') ? "%s://%s%s[%s]:%u" : "%s://%s%s%s:%u",
+		    tls ? "rediss" : "redis", user ? user : "", user ? "@" : "", host, port);
+	if (db >= 0)
+		sbuf_printf(b, "/%ld", db);
+}
+
 /* redis://[user[:password]@]host[:port][/db], after "redis://". */
 static int targets_tcp(const char *s, struct targets_def *d, struct rs_err *err)
 {
 	const char *at = strrchr(s, '@'), *hp = at ? at + 1 : s, *end, *colon;
 	size_t hlen;
+	struct sbuf b;
 
 	if (at != NULL) {
 		/* redis-cli -u: "user:password@", or "password@" alone. */
@@ -167,11 +186,8 @@ static int targets_tcp(const char *s, struct targets_def *d, struct rs_err *err)
 	if (strchr(d->host, '?') != NULL || (*end == '/' && strchr(end, '?') != NULL))
 		return rs_err_setk(err, RS_E_USAGE, "target '%s': URI options (?...) are not supported",
 				   d->label);
-	snprintf(d->uri, sizeof d->uri, strchr(d->host, ':') ? "%s://%s%s[%s]:%u" :
-		 "%s://%s%s%s:%u", d->tls ? "rediss" : "redis", d->user ? d->user : "",
-		 d->user ? "@" : "", d->host, d->port);
-	if (d->has_db)
-		snprintf(d->uri + strlen(d->uri), sizeof d->uri - strlen(d->uri), "/%u", d->dbnum);
+	sbuf_fixed(&b, d->uri, sizeof d->uri);
+	targets_uri_put(&b, NULL, d->tls, d->user, d->host, d->port, d->has_db ? (long)d->dbnum : -1);
 	return 0;
 bad_escape:
 	return rs_err_setk(err, RS_E_USAGE, "target '%s': a bad %%-escape in the user or password",
@@ -181,6 +197,7 @@ bad_escape:
 int targets_parse_one(const char *spec, struct targets_def *d, struct rs_err *err)
 {
 	const char *eq = strchr(spec, '='), *uri, *scheme = strstr(spec, "://");
+	struct sbuf b;
 
 	memset(d, 0, sizeof *d);
 	/* An '=' after "://" is the URI's own (a password may hold one): no
@@ -202,7 +219,9 @@ int targets_parse_one(const char *spec, struct targets_def *d, struct rs_err *er
 			return rs_err_setk(err, RS_E_USAGE, "target '%s': the socket path is longer than "
 					   "%zu characters", d->label, sizeof d->uri - 8);
 		d->path = xstrdup(uri + 7);
-		snprintf(d->uri, sizeof d->uri, "unix://%s", d->path);
+		sbuf_fixed(&b, d->uri, sizeof d->uri);
+		/* uri + 7, d->path's text, is one gcc can see is not NULL. */
+		targets_uri_put(&b, uri + 7, 0, NULL, NULL, 0, -1);
 		return 0;
 	}
 	if (strncmp(uri, "redis://", 8) == 0 || strncmp(uri, "rediss://", 9) == 0) {
@@ -477,6 +496,48 @@ const char *targets_password(const char *pw)
 const char *targets_env_password(void)
 {
 	return targets_password(getenv("REDISCLI_AUTH"));
+}
+
+void targets_uri(const struct target *t, int with_db, char *buf, size_t size)
+{
+	struct sbuf b;
+
+	sbuf_fixed(&b, buf, size);
+	targets_uri_put(&b, t->socket, t->tls.on, NULL, t->host, t->port,
+			with_db ? (long)t->dbnum : -1);
+}
+
+void targets_row(const struct targets_def *d, const struct target *t, const char *abs,
+		 int insecure, char *buf, size_t size)
+{
+	struct sbuf b;
+
+	sbuf_fixed(&b, buf, size);
+	if (d == NULL) {
+		/* The options' server: its address, with the scheme only when
+		 * TLS makes it differ from a plain one. */
+		if (t->tls.on)
+			targets_uri_put(&b, t->socket, 1, NULL, t->host, t->port, -1);
+		else
+			sbuf_printf(&b, "%s", t->desc);
+	} else if (!targets_spawned(d->kind)) {
+		sbuf_printf(&b, "%s", d->uri);
+	} else {
+		sbuf_printf(&b, "%s%s", d->kind == TARGETS_SPAWN_TLS ? "spawn+tls:" :
+			    d->kind == TARGETS_SPAWN_TCP ? "spawn+tcp:" : "spawn:", abs);
+		/* Quoted as targets_split reads them back, when a word is
+		 * empty or has blanks. */
+		for (size_t a = 0; a < d->nargs; a++) {
+			const char *w = d->args[a];
+
+			sbuf_printf(&b, *w == '\0' || strpbrk(w, " \t'\"") ? strchr(w, '\'') ?
+				    " \"%s\"" : " '%s'" : " %s", w);
+		}
+		return;
+	}
+	/* Unverified numbers say so wherever they go. */
+	if ((d != NULL ? d->tls : t->tls.on) && insecure)
+		sbuf_printf(&b, " (insecure)");
 }
 
 void targets_def_free(struct targets_def *d)

@@ -96,6 +96,23 @@ struct target;
  * target_describe after). */
 void targets_apply(const struct targets_def *d, struct target *t);
 
+/* The URI of the server at t's address, as another process (an agent)
+ * reaches it: "unix://SOCKET", or "redis://" ("rediss://" when t->tls.on)
+ * "HOST:PORT", an IPv6 host in brackets, then "/DB" when with_db.  Never
+ * a user or a password: the other process has its own.  Into buf (size
+ * bytes, cut to fit).  targets_def.uri is written by the same rule, with
+ * the URI's user and database as given. */
+void targets_uri(const struct target *t, int with_db, char *buf, size_t size);
+/* What the CSV's target column says of a server (into buf, size bytes, cut
+ * to fit), stable from run to run: for a definition d, its URI, or for a
+ * spawned kind its scheme, abs (the binary's absolute path) and d's
+ * --spawn-args, quoted as targets_split reads them back; with d NULL, the
+ * server at t's address: t->desc (target_describe first), or its
+ * rediss:// URI over TLS.  " (insecure)" follows any TLS server's when
+ * insecure (--insecure). */
+void targets_row(const struct targets_def *d, const struct target *t, const char *abs,
+		 int insecure, char *buf, size_t size);
+
 /* A password as AUTH is to send it: pw, or NULL when pw is NULL or empty.
  * The one home of "an empty password means none", for every source: -a,
  * a URI's userinfo, REDISCLI_AUTH. */

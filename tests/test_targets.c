@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -315,6 +316,87 @@ Test(targets, apply_to_target)
 	cr_assert_str_eq(t.host, "127.0.0.1", "a spawned server's address is the caller's");
 	cr_assert_eq(t.port, 41000);
 	targets_def_free(&d);
+}
+
+/* The options' server as an agent reaches it, and every URI written by the
+ * one rule: an IPv6 host in brackets (redis://::1:6379 would not parse
+ * back), never a user or password, the database only when asked for. */
+Test(targets, uri_of_an_address_parses_back)
+{
+	struct target t = { .host = "::1", .port = 6390, .dbnum = 4, .user = "bob",
+			    .password = "pw" };
+	struct targets_def d;
+	struct rs_err err;
+	char buf[TARGETS_URI_MAX], spec[TARGETS_URI_MAX + 8];
+
+	targets_uri(&t, 1, buf, sizeof buf);
+	cr_assert_str_eq(buf, "redis://[::1]:6390/4");
+	snprintf(spec, sizeof spec, "a=%s", buf);
+	cr_assert_eq(targets_parse_one(spec, &d, &err), 0, "%s", err.msg);
+	cr_assert_str_eq(d.uri, buf, "the parser writes the URI as targets_uri does");
+	cr_assert_str_eq(d.host, "::1");
+	targets_def_free(&d);
+
+	t.host = "10.0.0.2";
+	t.tls.on = 1;
+	targets_uri(&t, 0, buf, sizeof buf);
+	cr_assert_str_eq(buf, "rediss://10.0.0.2:6390");
+	t.socket = "/run/r.sock";
+	targets_uri(&t, 1, buf, sizeof buf);
+	cr_assert_str_eq(buf, "unix:///run/r.sock");
+	targets_uri(&t, 1, buf, 8);
+	cr_assert_str_eq(buf, "unix://", "cut to fit");
+}
+
+/* The CSV's target column: a definition's URI, a spawned one's binary and
+ * arguments quoted as they read back, the options' address, and
+ * "(insecure)" after any TLS server's under --insecure only. */
+Test(targets, row_says_what_each_server_is)
+{
+	struct targets_def d;
+	struct target t = { .host = "10.0.0.2", .port = 6390 };
+	struct rs_err err;
+	char buf[TARGETS_URI_MAX], **w;
+	size_t n;
+
+	cr_assert_eq(targets_parse_one("a=rediss://bob:pw@h.example:7000/3", &d, &err), 0, "%s",
+		     err.msg);
+	targets_row(&d, NULL, NULL, 1, buf, sizeof buf);
+	cr_assert_str_eq(buf, "rediss://bob@h.example:7000/3 (insecure)");
+	targets_row(&d, NULL, NULL, 0, buf, sizeof buf);
+	cr_assert_str_eq(buf, "rediss://bob@h.example:7000/3");
+	targets_def_free(&d);
+	cr_assert_eq(targets_parse_one("a=redis://h.example", &d, &err), 0, "%s", err.msg);
+	targets_row(&d, NULL, NULL, 1, buf, sizeof buf);
+	cr_assert_str_eq(buf, "redis://h.example:6379", "no TLS: nothing unverified");
+	targets_def_free(&d);
+
+	cr_assert_eq(targets_parse_one("s=spawn+tls:", &d, &err), 0, "%s", err.msg);
+	cr_assert_eq(targets_split("--save '' --dir-like \"it's\" --x 'a b'", &d.args, &d.nargs,
+				   &err), 0, "%s", err.msg);
+	targets_row(&d, NULL, "/usr/bin/redis-server", 1, buf, sizeof buf);
+	cr_assert_str_eq(buf, "spawn+tls:/usr/bin/redis-server --save '' --dir-like \"it's\" "
+			 "--x 'a b'");
+	/* What the row shows reads back as the same words. */
+	cr_assert_eq(targets_split(strchr(buf, ' ') + 1, &w, &n, &err), 0, "%s", err.msg);
+	cr_assert_eq(n, d.nargs);
+	for (size_t i = 0; i < n; i++) {
+		cr_assert_str_eq(w[i], d.args[i]);
+		free(w[i]);
+	}
+	free(w);
+	targets_def_free(&d);
+
+	target_describe(&t);
+	targets_row(NULL, &t, NULL, 1, buf, sizeof buf);
+	cr_assert_str_eq(buf, "10.0.0.2:6390", "the options' plain server: its address");
+	t.tls.on = 1;
+	targets_row(NULL, &t, NULL, 1, buf, sizeof buf);
+	cr_assert_str_eq(buf, "rediss://10.0.0.2:6390 (insecure)");
+	t.host = "::1";
+	target_describe(&t);
+	targets_row(NULL, &t, NULL, 0, buf, sizeof buf);
+	cr_assert_str_eq(buf, "rediss://[::1]:6390");
 }
 
 /* "An empty password means none", whichever source gives it. */
