@@ -1,6 +1,7 @@
 /* knee.c: level, peak and saturation depth of throughput series, with
- * bootstrap intervals (the method is in knee.h; the curves' fits are in
- * knee_fit.c, comparisons in knee_cmp.c). */
+ * bootstrap intervals (the method is in knee.h; the noise pool is in
+ * knee_noise.c, the curves' fits in knee_fit.c, comparisons in
+ * knee_cmp.c). */
 #include "config.h"
 
 #include <math.h>
@@ -11,8 +12,6 @@
 #include "knee_int.h"
 #include "xalloc.h"
 
-/* M_PI is X/Open, not POSIX: not there under strict feature macros. */
-#define KNEE_PI 3.14159265358979323846
 /* The narrowest half-width of the smoother at a depth, in distances to its
  * second nearest neighbour: below 1 that neighbour would have no weight. */
 #define KNEE_MIN_REACH 1.25
@@ -20,13 +19,8 @@
  * data's fit to rounding, a replicate's to far below its noise. */
 #define KNEE_TOL 1e-12
 #define KNEE_TOL_BOOT 1e-3
-/* Huber's constant (95% efficient on normal noise) and the reweighting
- * rounds allowed. */
-#define KNEE_HUBER 1.345
+/* The reweighting rounds allowed to a Huber fit. */
 #define KNEE_HUBER_ROUNDS 10
-/* Residuals below which their MAD alone is no scale and the pool is
- * widened by t over z (knee_pool_centre; knee.h). */
-#define KNEE_SMALL_POOL 10
 
 void knee_opts_default(struct knee_opts *o)
 {
@@ -70,20 +64,6 @@ static int knee_check_series(const struct knee_series *s, struct rs_err *err)
 						  s->depth[i], s->v[i][j]);
 	}
 	return 0;
-}
-
-/* Variance of the median of n standard normal values: up to 16 by
- * simulation (10^6 medians each, within 0.3%; 1 and 2 exact), beyond by
- * pi / 2n with the parity's correction fitted to the table's end. */
-static double knee_medvar(size_t n)
-{
-	static const double t[] = { 1.0,    0.5,    0.4487, 0.2982, 0.2868, 0.2147,
-				    0.2104, 0.1682, 0.1661, 0.1383, 0.1375, 0.1177,
-				    0.1167, 0.1022, 0.1015, 0.0905 };
-
-	if (n <= sizeof t / sizeof t[0])
-		return t[n - 1];
-	return KNEE_PI / (2.0 * (double)n) * (1 - (n % 2 ? 0.5 : 1.25) / (double)n);
 }
 
 /* ---- the smoother ---- */
@@ -261,114 +241,6 @@ static void knee_figures(const double *x, const double *level, size_t m, double 
 static double knee_ref_depth(const double *x, size_t m)
 {
 	return exp2(fmax(x[m - 1] - 1, x[0]));
-}
-
-/* ---- the noise pool ---- */
-
-/* Centre pool[0..n) on its Huber location and winsorise it at
- * KNEE_POOL_CLIP sigma; returns sigma, 1.4826 MAD.  The Huber location,
- * not the median: the fits are Huber estimates, and a replicate drawn from
- * a skewed pool (dips) centred on its median would lift every refitted
- * curve above the data's. */
-static double knee_pool_centre(double *pool, size_t n)
-{
-	double mu = stats_median(pool, n), sigma = STATS_MAD_TO_SD * stats_mad(pool, n);
-
-	for (int it = 0; it < 50 && sigma > 0; it++) {
-		double sw = 0, swe = 0, next;
-
-		for (size_t i = 0; i < n; i++) {
-			double d = fabs(pool[i] - mu), c = KNEE_HUBER * sigma;
-			double h = d > c ? c / d : 1;
-
-			sw += h;
-			swe += h * pool[i];
-		}
-		next = swe / sw;
-		if (fabs(next - mu) <= 1e-12 * sigma) {
-			mu = next;
-			break;
-		}
-		mu = next;
-	}
-	/* A MAD of a handful of residuals (a short series: 3 to 8) is no
-	 * scale: two of four near zero make it 0.02 for 14% noise, and the
-	 * clip below then squeezes the whole pool to nothing, a zero-width
-	 * interval for a series of single measurements.  Below
-	 * KNEE_SMALL_POOL the scale is at least the residuals' root mean
-	 * square. */
-	if (n < KNEE_SMALL_POOL) {
-		double ss = 0;
-
-		for (size_t i = 0; i < n; i++)
-			ss += (pool[i] - mu) * (pool[i] - mu);
-		sigma = fmax(sigma, sqrt(ss / (double)n));
-	}
-	for (size_t i = 0; i < n; i++)
-		pool[i] = fmax(-KNEE_POOL_CLIP * sigma, fmin(KNEE_POOL_CLIP * sigma, pool[i] - mu));
-	/* And a handful of residuals is a scale known to few degrees of
-	 * freedom: resampled as they are, they make a normal interval of an
-	 * estimated sigma (80% coverage of the true peak on 5 single
-	 * measurements, not 95%).  The pool is widened by Student's t over
-	 * the normal quantile (t(3) / z = 1.62, t(9) / z = 1.15), as a t
-	 * interval would be; sigma stays the estimate. */
-	if (n < KNEE_SMALL_POOL) {
-		double f = knee_t975(n) / 1.959964;
-
-		for (size_t i = 0; i < n; i++)
-			pool[i] *= f;
-	}
-	return sigma;
-}
-
-/* Fill r->pool, r->npool, r->sigma and r->noise from the series (y: ln
- * medians, x: log2 depths). */
-static void knee_noise(const struct knee_series *s, const double *x, const double *y,
-		       struct knee_result *r)
-{
-	size_t df = 0, np = 0, total = 0;
-	double *pool;
-
-	for (size_t i = 0; i < s->m; i++) {
-		df += s->n[i] - 1;
-		total += s->n[i];
-	}
-	pool = xcalloc(total + s->m, sizeof *pool);
-	if (df >= KNEE_WITHIN_MIN_DF) {
-		r->noise = KNEE_NOISE_REPEATS;
-		for (size_t i = 0; i < s->m; i++) {
-			size_t n = s->n[i];
-			double mean = 0, scale;
-
-			if (n < 2)
-				continue;
-			for (size_t j = 0; j < n; j++)
-				mean += log(s->v[i][j]);
-			mean /= (double)n;
-			/* Var(v - mean) = sigma² (1 - 1/n). */
-			scale = sqrt((double)n / (double)(n - 1));
-			for (size_t j = 0; j < n; j++)
-				pool[np++] = (log(s->v[i][j]) - mean) * scale;
-		}
-	} else {
-		r->noise = KNEE_NOISE_NEIGHBOURS;
-		for (size_t i = 1; i + 1 < s->m; i++) {
-			double al = (x[i + 1] - x[i]) / (x[i + 1] - x[i - 1]), ar = 1 - al;
-			double var = al * al * knee_medvar(s->n[i - 1]) +
-				     ar * ar * knee_medvar(s->n[i + 1]) + knee_medvar(s->n[i]);
-
-			pool[np++] = (y[i] - al * y[i - 1] - ar * y[i + 1]) / sqrt(var);
-		}
-	}
-	r->sigma = NAN;
-	if (np < KNEE_MIN_POOL) {
-		free(pool);
-		r->noise = KNEE_NOISE_NONE;
-		return;
-	}
-	r->sigma = knee_pool_centre(pool, np);
-	r->pool = pool;
-	r->npool = np;
 }
 
 /* The resampled median's law at one depth (KNEE_FAST_N): the sorted
@@ -781,57 +653,6 @@ static void knee_interval(double *rep, const struct knee_opts *o, struct stats_c
 	stats_percentile_inplace(rep, o->B, o->level, &c->lo, &c->hi);
 }
 
-/* Where the level is a fitted curve, its residuals are the better pool
- * than neighbouring depths: a straight line through two neighbours misses
- * the knee's bend where depths are sparse (on 1, 2, 4 ... 64 it takes a
- * noise-free curve for 5% noise), the fitted curve does not.  Each
- * residual is scaled to one measurement's noise and by sqrt(1 - h), h its
- * leverage in the fit, so that the pool's variance is the noise's.  Only
- * replaces a pool learnt from neighbours (repeats tell the noise
- * directly), and only when every depth but the fit's own parameters'
- * worth gives a residual (leverage below 1). */
-static void knee_noise_from_fit(const struct knee_model *mod, const struct knee_data *d,
-				const double *prec, const double *t, struct knee_result *r)
-{
-	double M[3][3] = { { 0 } }, *e, *Js;
-	size_t np = mod->np, ne = 0;
-
-	if (r->noise != KNEE_NOISE_NEIGHBOURS || d->m < np + KNEE_MIN_POOL)
-		return;
-	Js = xcalloc(d->m * 3, sizeof *Js);
-	e = xcalloc(d->m, sizeof *e);
-	for (size_t i = 0; i < d->m; i++) {
-		double fit, *J = Js + 3 * i;
-
-		mod->eval(t, d->p[i], d->lnp[i], &fit, J);
-		e[i] = d->y[i] - fit;
-		for (size_t k = 0; k < np; k++)
-			for (size_t l = 0; l < np; l++)
-				M[k][l] += prec[i] * J[k] * J[l];
-	}
-	for (size_t i = 0; i < d->m; i++) {
-		double *J = Js + 3 * i, x[3], h = 0;
-
-		if (knee_solve(M, 0, J, np, x) < 0)
-			break;
-		for (size_t k = 0; k < np; k++)
-			h += prec[i] * J[k] * x[k];
-		if (!(h < 1 - 1e-9))
-			continue;
-		e[ne++] = e[i] * sqrt(prec[i] / (1 - h));
-	}
-	free(Js);
-	if (ne < d->m - np) {
-		free(e);
-		return;
-	}
-	free(r->pool);
-	r->pool = e;
-	r->npool = ne;
-	r->noise = KNEE_NOISE_RESIDUALS;
-	r->sigma = knee_pool_centre(e, ne);
-}
-
 /* Huber's M-estimate: refit curve mod with the weight of each depth whose
  * residual exceeds KNEE_HUBER sigma cut to KNEE_HUBER sigma / |residual|,
  * until the weights settle.  Throughput noise on a shared machine comes
@@ -1231,4 +1052,5 @@ void knee_result_free(struct knee_result *r)
 	free(r->pool);
 	memset(r, 0, sizeof *r);
 }
+
 

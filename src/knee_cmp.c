@@ -135,22 +135,6 @@ int knee_compare_peak(const struct knee_result *ra, const struct knee_result *rb
 	return 0;
 }
 
-/* Student's t, two-sided 95% (the 0.975 quantile), for df >= 1: the table
- * to 30, then the Cornish-Fisher expansion (within 0.001 from there). */
-double knee_t975(size_t df)
-{
-	static const double t[] = {
-		12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-		2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-		2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
-	};
-	double z = 1.959964, n = (double)df;
-
-	if (df >= 1 && df <= sizeof t / sizeof *t)
-		return t[df - 1];
-	return z + (z * z * z + z) / (4 * n) + (5 * pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * n * n);
-}
-
 /* Mean and variance (n - 1) of log v[0..n); -1 for a value <= 0. */
 static int knee_log_moments(const double *v, size_t n, double *mean, double *var)
 {

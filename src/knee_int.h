@@ -1,6 +1,7 @@
-/* knee_int.h: what the three files of the knee room share: knee.c (level,
- * peak, saturation and their intervals), knee_fit.c (the curves fitted by
- * nonlinear least squares) and knee_cmp.c (comparisons of two series). */
+/* knee_int.h: what the files of the knee room share: knee_cmp.c
+ * (comparisons of two series) above knee.c (level, peak, saturation and
+ * their intervals), above knee_noise.c (the noise pool and sigma) and
+ * knee_fit.c (the curves fitted by nonlinear least squares). */
 #ifndef RS_KNEE_INT_H
 #define RS_KNEE_INT_H
 
@@ -15,6 +16,11 @@ enum { KNEE_TAG_SMOOTH = 1, KNEE_TAG_MODEL, KNEE_TAG_POINT, KNEE_TAG_CMP_A, KNEE
        KNEE_TAG_PEAK };
 /* Residuals (rms of ln rps) below this are rounding: a perfect fit. */
 #define KNEE_EXACT 1e-9
+/* Huber's constant (95% efficient on normal noise): the robust fits' and
+ * the noise pool's centre. */
+#define KNEE_HUBER 1.345
+
+/* ---- the curves (knee_fit.c) ---- */
 
 /* What a fit sees: ln medians y at depths p, with weights w. */
 struct knee_data {
@@ -67,6 +73,23 @@ int knee_solve(double A[3][3], double lambda, const double g[3], size_t np, doub
 /* R = 1/b and K = a/b of the model t = (a, b); +inf for b <= 0. */
 void knee_ab_to_rk(const double *t, double *R, double *K);
 
+/* ---- the noise (knee_noise.c) ---- */
+
+/* Variance of the median of n standard normal values (n >= 1). */
+double knee_medvar(size_t n);
+/* Student's t, two-sided 95% (the 0.975 quantile), df >= 1. */
+double knee_t975(size_t df);
+/* Fill r->pool (owned by r), r->npool, r->sigma and r->noise from the
+ * series (y: ln medians, x: log2 depths); KNEE_NOISE_NONE, sigma NAN and
+ * no pool when there are too few residuals. */
+void knee_noise(const struct knee_series *s, const double *x, const double *y,
+		struct knee_result *r);
+/* Replace a pool learnt from neighbours by the residuals about the fitted
+ * level (mod, t) on d (prec: each depth's precision), when every depth
+ * gives one; otherwise r is left as it is. */
+void knee_noise_from_fit(const struct knee_model *mod, const struct knee_data *d,
+			 const double *prec, const double *t, struct knee_result *r);
+
 /* 0, or -1 with err naming the option out of range (knee.c). */
 int knee_check_opts(const struct knee_opts *o, struct rs_err *err);
 /* One resampled ln median of depth i of s (analysed into r): its repeats
@@ -74,8 +97,5 @@ int knee_check_opts(const struct knee_opts *o, struct rs_err *err);
  * pool; work holds n (knee.c). */
 double knee_draw(const struct knee_series *s, const struct knee_result *r, size_t i,
 		 double centre, struct stats_rng *rng, double *work);
-
-/* Student's t, two-sided 95% (the 0.975 quantile), df >= 1. */
-double knee_t975(size_t df);
 
 #endif
