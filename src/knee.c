@@ -15,12 +15,6 @@
 /* The narrowest half-width of the smoother at a depth, in distances to its
  * second nearest neighbour: below 1 that neighbour would have no weight. */
 #define KNEE_MIN_REACH 1.25
-/* Fits stop when a step moves the fitted ln rps by less than this: the
- * data's fit to rounding, a replicate's to far below its noise. */
-#define KNEE_TOL 1e-12
-#define KNEE_TOL_BOOT 1e-3
-/* The reweighting rounds allowed to a Huber fit. */
-#define KNEE_HUBER_ROUNDS 10
 
 void knee_opts_default(struct knee_opts *o)
 {
@@ -651,48 +645,6 @@ static void knee_boot_fitted(const struct knee_series *s, const struct knee_opts
 static void knee_interval(double *rep, const struct knee_opts *o, struct stats_ci *c)
 {
 	stats_percentile_inplace(rep, o->B, o->level, &c->lo, &c->hi);
-}
-
-/* Huber's M-estimate: refit curve mod with the weight of each depth whose
- * residual exceeds KNEE_HUBER sigma cut to KNEE_HUBER sigma / |residual|,
- * until the weights settle.  Throughput noise on a shared machine comes
- * as dips (a time slice lost to the host halves a point), and least
- * squares would bend the whole curve towards one.  sigma is the noise's,
- * or, unknown, the residuals' own robust scale.  prec holds the weights
- * before, wts (what d->w points to) gets them after, for the replicates.
- * Returns the final weighted sum of squares. */
-static double knee_huber(const struct knee_model *mod, struct knee_data *d, const double *prec,
-			 double *wts, double *t, double sigma, double sse)
-{
-	double *res = xcalloc(d->m, sizeof *res);
-
-	for (int round = 0; round < KNEE_HUBER_ROUNDS && isfinite(sse); round++) {
-		double scale = sigma, J[3], fit = NAN;
-		int changed = 0;
-
-		for (size_t i = 0; i < d->m; i++) {
-			mod->eval(t, d->p[i], d->lnp[i], &fit, J);
-			res[i] = fabs(d->y[i] - fit);
-		}
-		if (isnan(scale))
-			scale = STATS_MAD_TO_SD * stats_median(res, d->m);
-		if (!(scale > KNEE_EXACT))
-			break;
-		d->sumw = 0;
-		for (size_t i = 0; i < d->m; i++) {
-			double h = res[i] > KNEE_HUBER * scale ? KNEE_HUBER * scale / res[i] : 1;
-			double nw = prec[i] * h;
-
-			changed |= fabs(nw - wts[i]) > 1e-3 * prec[i];
-			wts[i] = nw;
-			d->sumw += nw;
-		}
-		if (!changed)
-			break;
-		sse = knee_lm(mod, d, t, 200, KNEE_TOL);
-	}
-	free(res);
-	return sse;
 }
 
 /* The point fits: the model (into r->fit, t_mm) and the curve with a free

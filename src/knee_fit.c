@@ -1,5 +1,6 @@
 /* knee_fit.c: the curves of the knee room, fitted to ln medians by
- * nonlinear least squares (Levenberg-Marquardt), and how well they fit. */
+ * nonlinear least squares (Levenberg-Marquardt), robustly (Huber weights),
+ * and how well they fit. */
 #include "config.h"
 
 #include <math.h>
@@ -17,6 +18,8 @@
 /* Residuals (ln rps) whose sign the runs test ignores: a noise-free curve
  * fitted by a near neighbour of itself leaves 10^-7 runs far from the knee. */
 #define KNEE_SIGN_FLOOR 1e-6
+/* The reweighting rounds allowed to a Huber fit. */
+#define KNEE_HUBER_ROUNDS 10
 
 
 
@@ -432,4 +435,46 @@ void knee_ab_to_rk(const double *t, double *R, double *K)
 {
 	*R = t[1] > 0 ? 1 / t[1] : INFINITY;
 	*K = t[1] > 0 ? t[0] / t[1] : INFINITY;
+}
+
+/* Huber's M-estimate: refit curve mod with the weight of each depth whose
+ * residual exceeds KNEE_HUBER sigma cut to KNEE_HUBER sigma / |residual|,
+ * until the weights settle.  Throughput noise on a shared machine comes
+ * as dips (a time slice lost to the host halves a point), and least
+ * squares would bend the whole curve towards one.  sigma is the noise's,
+ * or, unknown, the residuals' own robust scale.  prec holds the weights
+ * before, wts (what d->w points to) gets them after, for the replicates.
+ * Returns the final weighted sum of squares. */
+double knee_huber(const struct knee_model *mod, struct knee_data *d, const double *prec,
+		  double *wts, double *t, double sigma, double sse)
+{
+	double *res = xcalloc(d->m, sizeof *res);
+
+	for (int round = 0; round < KNEE_HUBER_ROUNDS && isfinite(sse); round++) {
+		double scale = sigma, J[3], fit = NAN;
+		int changed = 0;
+
+		for (size_t i = 0; i < d->m; i++) {
+			mod->eval(t, d->p[i], d->lnp[i], &fit, J);
+			res[i] = fabs(d->y[i] - fit);
+		}
+		if (isnan(scale))
+			scale = STATS_MAD_TO_SD * stats_median(res, d->m);
+		if (!(scale > KNEE_EXACT))
+			break;
+		d->sumw = 0;
+		for (size_t i = 0; i < d->m; i++) {
+			double h = res[i] > KNEE_HUBER * scale ? KNEE_HUBER * scale / res[i] : 1;
+			double nw = prec[i] * h;
+
+			changed |= fabs(nw - wts[i]) > 1e-3 * prec[i];
+			wts[i] = nw;
+			d->sumw += nw;
+		}
+		if (!changed)
+			break;
+		sse = knee_lm(mod, d, t, 200, KNEE_TOL);
+	}
+	free(res);
+	return sse;
 }

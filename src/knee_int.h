@@ -16,6 +16,10 @@ enum { KNEE_TAG_SMOOTH = 1, KNEE_TAG_MODEL, KNEE_TAG_POINT, KNEE_TAG_CMP_A, KNEE
        KNEE_TAG_PEAK };
 /* Residuals (rms of ln rps) below this are rounding: a perfect fit. */
 #define KNEE_EXACT 1e-9
+/* Fits stop when a step moves the fitted ln rps by less than this: the
+ * data's fit to rounding, a replicate's to far below its noise. */
+#define KNEE_TOL 1e-12
+#define KNEE_TOL_BOOT 1e-3
 /* Huber's constant (95% efficient on normal noise): the robust fits' and
  * the noise pool's centre. */
 #define KNEE_HUBER 1.345
@@ -72,6 +76,12 @@ int knee_pattern(const struct knee_check *c);
 int knee_solve(double A[3][3], double lambda, const double g[3], size_t np, double x[3]);
 /* R = 1/b and K = a/b of the model t = (a, b); +inf for b <= 0. */
 void knee_ab_to_rk(const double *t, double *R, double *K);
+/* Huber's M-estimate of curve mod on d from t (updated in place): prec the
+ * weights before, wts (what d->w points to) gets them after; sigma the
+ * noise's, or NAN for the residuals' own scale.  Returns the final
+ * weighted sum of squares, or NAN (knee_fit.c). */
+double knee_huber(const struct knee_model *mod, struct knee_data *d, const double *prec,
+		  double *wts, double *t, double sigma, double sse);
 
 /* ---- the noise (knee_noise.c) ---- */
 
