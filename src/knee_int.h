@@ -1,7 +1,8 @@
 /* knee_int.h: what the files of the knee room share: knee_cmp.c
  * (comparisons of two series) above knee.c (level, peak, saturation and
- * their intervals), above knee_noise.c (the noise pool and sigma) and
- * knee_fit.c (the curves fitted by nonlinear least squares). */
+ * their intervals), above knee_smooth.c (the smoother and the figures of a
+ * level curve), knee_noise.c (the noise pool and sigma) and knee_fit.c (the
+ * curves fitted by nonlinear least squares). */
 #ifndef RS_KNEE_INT_H
 #define RS_KNEE_INT_H
 
@@ -99,6 +100,43 @@ void knee_noise(const struct knee_series *s, const double *x, const double *y,
  * gives one; otherwise r is left as it is. */
 void knee_noise_from_fit(const struct knee_model *mod, const struct knee_data *d,
 			 const double *prec, const double *t, struct knee_result *r);
+
+/* ---- the smoother and a level's figures (knee_smooth.c) ---- */
+
+/* A linear smoother as rows of weights: level[i] = sum over j < len[i] of
+ * w[off[i] + j] * z[lo[i] + j]. */
+struct knee_smoother {
+	size_t m;
+	size_t *lo, *len, *off;
+	double *w;
+};
+
+/* The figures of one level curve (knee_figures). */
+struct knee_figs {
+	size_t peak, sat;
+	double peak_ln;           /* ln rps */
+	double gain, fall;
+};
+
+/* Build h (released by knee_smoother_free, which accepts a zeroed h) for
+ * depths x[0..m) (log2) with precisions prec. */
+void knee_smoother_build(const double *x, const double *prec, size_t m,
+			 struct knee_smoother *h);
+void knee_smoother_free(struct knee_smoother *h);
+/* level = h applied to z (both h->m long). */
+void knee_smooth(const struct knee_smoother *h, const double *z, double *level);
+/* Running median of 3 of y[0..m) (at x) into z, Tukey's end rule at the
+ * deep end only. */
+void knee_median3(const double *x, const double *y, size_t m, double *z);
+/* Peak, saturation index, gain per doubling and fall of level[0..m) (ln
+ * rps at x), lref the level at the gain's reference depth or NAN. */
+void knee_figures(const double *x, const double *level, size_t m, double knee,
+		  double lref, struct knee_figs *f);
+/* The level of curve (mod, t) at every depth of d into level, and its
+ * figures into f; -1 where the curve is outside its domain. */
+int knee_curve_figures(const struct knee_model *mod, const struct knee_data *d,
+		       const double *t, const double *x, double knee, double *level,
+		       struct knee_figs *f);
 
 /* 0, or -1 with err naming the option out of range (knee.c). */
 int knee_check_opts(const struct knee_opts *o, struct rs_err *err);
