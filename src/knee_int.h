@@ -1,8 +1,12 @@
-/* knee_int.h: what the files of the knee room share: knee_cmp.c
- * (comparisons of two series) above knee.c (level, peak, saturation and
- * their intervals), above knee_smooth.c (the smoother and the figures of a
- * level curve), knee_noise.c (the noise pool and sigma) and knee_fit.c (the
- * curves fitted by nonlinear least squares). */
+/* knee_int.h: what the files of the knee room share, and nothing another
+ * room may use (knee.h is the room's interface).  From the top down, each
+ * calling only files below it: knee_cmp.c (comparisons of two series);
+ * knee.c (one series: checks, fits, the level and its figures, the short
+ * series' rules); knee_boot.c (the resampling: resampled medians, the
+ * per-depth intervals, the bootstraps of the level); knee_smooth.c (the
+ * smoother and the figures of a level curve); knee_noise.c (the noise
+ * pool and sigma); knee_fit.c (the curves fitted by nonlinear least
+ * squares, and how well they fit). */
 #ifndef RS_KNEE_INT_H
 #define RS_KNEE_INT_H
 
@@ -138,12 +142,54 @@ int knee_curve_figures(const struct knee_model *mod, const struct knee_data *d,
 		       const double *t, const double *x, double knee, double *level,
 		       struct knee_figs *f);
 
-/* 0, or -1 with err naming the option out of range (knee.c). */
-int knee_check_opts(const struct knee_opts *o, struct rs_err *err);
+/* ---- the resampling (knee_boot.c) ---- */
+
+/* Replicates of each figure of a level curve. */
+enum { KNEE_REP_SAT, KNEE_REP_GAIN, KNEE_REP_PEAK, KNEE_REP_FALL, KNEE_REP_R, KNEE_REP_K,
+       KNEE_REP_NFIG };
+
+/* What one analysis works in (knee.c allocates and frees it). */
+struct knee_work {
+	struct knee_data d_mm, d_gen;  /* the same data, each fit's own weights */
+	double *x, *p, *lnp, *y, *prec, *w_mm, *w_gen, *z, *smooth, *centre, *ys, *zs, *ls, *work;
+	double *rep[2][KNEE_REP_NFIG];  /* [smoothed / fitted bootstrap][figure][B] */
+	double *fall_raw;
+	/* With level_band: each replicate's level less the level it is a
+	 * replicate of, ln rps, [smoothed / fitted][depth * B + replicate];
+	 * lok[1][k]: whether fitted replicate k has a curve. */
+	double *lrep[2];
+	unsigned char *lok;
+};
+
+/* The exact laws of the resampled medians of the depths with KNEE_FAST_N
+ * repeats or more into r->medtab, released by knee_medtab_free (t may be
+ * NULL; m its depths). */
+void knee_medtab_build(const struct knee_series *s, struct knee_result *r);
+void knee_medtab_free(struct knee_medtab *t, size_t m);
 /* One resampled ln median of depth i of s (analysed into r): its repeats
  * from KNEE_BOOT_MIN_N on, else centre plus the median of n draws from the
- * pool; work holds n (knee.c). */
+ * pool; work holds n. */
 double knee_draw(const struct knee_series *s, const struct knee_result *r, size_t i,
 		 double centre, struct stats_rng *rng, double *work);
+/* Each depth's median interval and method into r->pts (y: ln medians;
+ * work holds the most repeats of a depth). */
+void knee_points(const struct knee_series *s, const struct knee_opts *o,
+		 struct knee_result *r, const double *y, double *work);
+/* The smoothed bootstrap around w->smooth, smoothed again by h, as errors
+ * about the data's figures fs: into w->rep[0], w->fall_raw, w->lrep[0]. */
+void knee_boot_smoothed(const struct knee_series *s, const struct knee_opts *o,
+			const struct knee_smoother *h, const struct knee_figs *fs,
+			const struct knee_result *r, struct knee_work *w);
+/* The fitted bootstrap around w->centre: the model refitted from ab (R, K)
+ * and the level curve (lmod, lt) when fitted, into w->rep[1] and
+ * w->lrep[1]; counts failed refits in r->fit.nfail. */
+void knee_boot_fitted(const struct knee_series *s, const struct knee_opts *o,
+		      const double *ab, const struct knee_model *lmod, const double *lt,
+		      struct knee_result *r, struct knee_work *w);
+
+/* ---- one series (knee.c) ---- */
+
+/* 0, or -1 with err naming the option out of range. */
+int knee_check_opts(const struct knee_opts *o, struct rs_err *err);
 
 #endif
