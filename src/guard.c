@@ -2,32 +2,17 @@
  * written, and the one flush. */
 #include "config.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "guard.h"
+#include "log.h"
 #include "sbuf.h"
 #include "workload.h"
 #include "xalloc.h"
 
-static void guard_note(const struct guard *g, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void guard_note(const struct guard *g, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	if (g->cfg.on_note == NULL)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	g->cfg.on_note(g->cfg.ud, msg);
-}
-
+#define guard_note(g, ...) rs_note_to((g)->cfg.on_note, (g)->cfg.ud, __VA_ARGS__)
 #define guard_debug(g, ...) do { if ((g)->cfg.verbose) guard_note(g, __VA_ARGS__); } while (0)
 
 void guard_init(struct guard *g, const struct guard_config *cfg)

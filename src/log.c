@@ -33,3 +33,16 @@ void rs_log(enum rs_log_level level, const char *fmt, ...)
 	/* One write per line, so lines of two processes do not interleave. */
 	fprintf(stderr, "%s: %s%s\n", log_who, tag[level], line);
 }
+
+void rs_note_to(void (*on_note)(void *ud, const char *msg), void *ud, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (on_note == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	on_note(ud, msg);
+}

@@ -20,4 +20,10 @@ void rs_log_init(const char *who, int verbose);
 void rs_log(enum rs_log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* For the rooms that never print (the sweep, its guard, its plan): format
+ * one note (at most 511 bytes) and hand it to their caller's callback
+ * (NULL: nowhere). */
+void rs_note_to(void (*on_note)(void *ud, const char *msg), void *ud, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 #endif

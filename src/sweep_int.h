@@ -8,6 +8,7 @@
 #include "hist.h"
 #include "host.h"
 #include "load.h"
+#include "log.h"
 #include "sweep_config.h"
 #include "sweep_plan.h"
 #include "sweep_row.h"
@@ -82,8 +83,7 @@ struct sweep_sample {
 void sweep_row_fill(const struct sweep *s, const struct workload_test *t,
 		    const struct sweep_point *p, const struct sweep_sample *m, struct rs_row *row);
 
-void sweep_note(const struct sweep_config *cfg, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+#define sweep_note(cfg, ...) rs_note_to((cfg)->on_note, (cfg)->ud, __VA_ARGS__)
 #define sweep_debug(cfg, ...) do { if ((cfg)->verbose) sweep_note(cfg, __VA_ARGS__); } while (0)
 
 /* ---- sweep_server.c ---- */

@@ -3,11 +3,11 @@
 #include "config.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "log.h"
 #include "sweep_plan.h"
 #include "xalloc.h"
 
@@ -186,21 +186,7 @@ static unsigned sweep_plan_last(const struct precision *pr, size_t test, unsigne
 	return 0;
 }
 
-static void sweep_plan_note(const struct sweep_plan_precision *cfg, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void sweep_plan_note(const struct sweep_plan_precision *cfg, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	if (cfg->on_note == NULL)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	cfg->on_note(cfg->ud, msg);
-}
+#define sweep_plan_note(cfg, ...) rs_note_to((cfg)->on_note, (cfg)->ud, __VA_ARGS__)
 
 long sweep_plan_more(struct sweep_plan *plan, const struct sweep_plan_precision *cfg,
 		     const struct precision *pr, size_t n, unsigned round, double elapsed,

@@ -1,27 +1,11 @@
 /* sweep_server.c: a server the sweep guards (sweep_int.h): its guard's
- * settings and opening, and the sweep's notes, for sweep.c and
- * sweep_cluster.c alike. */
+ * settings and its opening, for sweep.c and sweep_cluster.c alike. */
 #include "config.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "sweep_int.h"
 #include "xalloc.h"
-
-void sweep_note(const struct sweep_config *cfg, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	if (cfg->on_note == NULL)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	cfg->on_note(cfg->ud, msg);
-}
 
 void sweep_guard_config(const struct sweep *s, const struct target *t, size_t i, size_t n,
 			struct guard_config *gc)
