@@ -1,12 +1,13 @@
-/* engine.c: the timed, pipelined load: event loops (ev.h), lock-step
- * batches or a sliding window, closed or open loop, hiredis' reader with
- * allocation-free object functions (engine_reply.c). */
+/* engine.c: the timed, pipelined load's per-thread loop: event loops
+ * (ev.h), lock-step batches or a sliding window, closed or open loop,
+ * hiredis' reader with allocation-free object functions (engine_reply.c).
+ * The engine's connections, and a run's threads around the loops, are in
+ * engine_run.c. */
 #include "config.h"
 
 #include <errno.h>
 #include <math.h>
 #include <hiredis/hiredis.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,98 +22,8 @@
 #include "ev.h"
 #include "xalloc.h"
 
-#define ENGINE_READ_CHUNK 65536
 #define ENGINE_MAX_EVENTS 256
 #define ENGINE_TICK_MS 100        /* how often a loop looks at the clock and the stop flag */
-
-struct ethread;
-
-/* A count and a time: "requests up to n were sent at t" (one per write
- * that finished requests), or "request n was due at t" (open loop). */
-struct engine_stamp {
-	uint64_t n, t;
-};
-
-/* A FIFO of stamps that grows by doubling: a write finishes at least one
- * request, so it never holds more than depth stamps, and most often one
- * or two (a lock-step batch written at once is one stamp, not P). */
-struct engine_fifo {
-	struct engine_stamp *v;
-	unsigned cap, head, len;  /* cap: 0 or a power of two */
-};
-
-struct econn {
-	int fd;                   /* conn_fd(cn), read and written directly unless tls */
-	struct conn *cn;
-	int tls;                  /* reads and writes go through cn */
-	int wr_on_read;           /* TLS: the pending write waits for readable */
-	int rd_on_write;          /* TLS: a read waits for writable (a key update) */
-	redisReader *reader;
-	struct ethread *th;
-	char *buf;                /* the batch: own copy when keys are random, else shared */
-	size_t blen, wpos;
-	unsigned inflight;        /* requests queued and not yet answered */
-	int want_out;             /* EV_WRITE is registered */
-	int done;
-	uint64_t partial;         /* bytes the reader consumed of the reply in progress */
-	uint64_t last_io_ns;      /* last reply read, or the send that ended a wait */
-	/* Lock-step's common case costs no stamp: a batch that one write
-	 * took whole was sent at start_ns.  Only a batch the socket took in
-	 * pieces is `stamped` (its requests' times in `sent`), as a window
-	 * always is. */
-	uint64_t start_ns;
-	int stamped;
-	/* Requests numbered from 0 in the order they were queued this run: */
-	uint64_t queued;          /* how many went into the buffer */
-	uint64_t written;         /* how many have all their bytes written */
-	uint64_t replied;         /* how many replies were read */
-	uint64_t batch_base;      /* the number of the buffer's first request */
-	struct engine_fifo sent;  /* when each written request was sent */
-	struct engine_fifo due;   /* open loop: when each one in flight was due */
-};
-
-struct ethread {
-	struct engine *e;
-	pthread_t tid;
-	struct ev_loop *ev;
-	struct econn *conns;
-	unsigned nconns;
-
-	/* per run */
-	const struct engine_job *job;
-	const char *shared;       /* P copies of the command, when keys are fixed */
-	uint64_t remaining;       /* requests left to send (count mode) */
-	uint64_t deadline_ns;     /* duration mode */
-	/* Open loop: this thread's schedule.  Request k is due at t0 + phase
-	 * + k * step (uniform), or after exponential gaps of mean step. */
-	uint64_t t0_ns, next_due_ns, arrival;
-	double step_ns, phase_ns, poisson_ns;
-	unsigned rr;              /* the connection the next due request tries first */
-	int exhausted;            /* no request is left to schedule */
-	/* The job's mode as flags, tested per request without a double. */
-	int open, timed, lockstep;
-	uint64_t rng;
-	unsigned active;
-	uint64_t first_ns, last_ns;
-	/* Where the slices end (count mode): the replies that close slice k
-	 * are mark_at[k], reached at mark_ns[k]; mark is the next to reach. */
-	uint64_t mark_at[ENGINE_SLICES], mark_ns[ENGINE_SLICES];
-	unsigned mark;
-	int sliced;               /* this run keeps slices */
-	struct engine_reply reply; /* what the readers' object functions count */
-	struct engine_result res;
-	int failed;
-	struct rs_err err;
-	char rbuf[ENGINE_READ_CHUNK];
-};
-
-struct engine {
-	const struct target *t;
-	unsigned nthreads, clients;
-	double connect_ms;        /* the slowest connection setup of the last (re)connect */
-	struct ethread *th;
-	int abort;                /* a run could not start all its threads */
-};
 
 uint64_t engine_now_ns(void)
 {
@@ -120,35 +31,6 @@ uint64_t engine_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* ---- connections ---- */
-
-static int engine_conn_open(struct engine *e, struct ethread *th, struct econn *c,
-			    struct rs_err *err)
-{
-	uint64_t t0 = engine_now_ns();
-	double ms;
-
-	if (target_connect_conn(e->t, &c->cn, err) < 0)
-		return -1;
-	/* Connect, TLS handshake, AUTH and SELECT: before any timed window. */
-	ms = (double)(engine_now_ns() - t0) / 1e6;
-	if (ms > e->connect_ms)
-		e->connect_ms = ms;
-	c->fd = conn_fd(c->cn);
-	c->tls = conn_is_tls(c->cn);
-	c->wr_on_read = c->rd_on_write = 0;
-	c->reader = engine_reply_reader(&th->reply);
-	if (c->reader == NULL) {
-		conn_close(c->cn);
-		c->cn = NULL;
-		c->fd = -1;
-		return rs_err_set(err, "cannot create a reply reader");
-	}
-	c->th = th;
-	c->want_out = 0;
-	return ev_add(th->ev, c->fd, EV_READ, c, err);
 }
 
 static void engine_fifo_grow(struct engine_fifo *f)
@@ -179,83 +61,6 @@ static inline void engine_fifo_pop(struct engine_fifo *f)
 {
 	f->head = (f->head + 1) & (f->cap - 1);
 	f->len--;
-}
-
-static void engine_conn_close(struct econn *c)
-{
-	if (c->fd >= 0) {
-		/* poll would report the closed descriptor: leave the loop first. */
-		ev_del(c->th->ev, c->fd, NULL);
-	}
-	conn_close(c->cn);
-	c->cn = NULL;
-	c->fd = -1;
-	if (c->reader != NULL)
-		redisReaderFree(c->reader);
-	c->reader = NULL;
-}
-
-int engine_new(const struct target *t, unsigned clients, unsigned threads, struct engine **out,
-	       struct rs_err *err)
-{
-	struct engine *e = xcalloc(1, sizeof *e);
-
-	*out = NULL;
-	e->t = t;
-	e->clients = clients;
-	e->nthreads = threads;
-	e->th = xcalloc(threads, sizeof *e->th);
-	for (unsigned i = 0; i < threads; i++) {
-		struct ethread *th = &e->th[i];
-
-		th->e = e;
-		th->nconns = clients / threads + (i < clients % threads);
-		th->conns = xcalloc(th->nconns, sizeof *th->conns);
-		for (unsigned k = 0; k < th->nconns; k++)
-			th->conns[k].fd = -1;
-		if (ev_new(&th->ev, err) < 0) {
-			engine_free(e);
-			return -1;
-		}
-	}
-	if (engine_reconnect(e, err) < 0) {
-		engine_free(e);
-		return -1;
-	}
-	*out = e;
-	return 0;
-}
-
-int engine_reconnect(struct engine *e, struct rs_err *err)
-{
-	e->connect_ms = 0;
-	for (unsigned i = 0; i < e->nthreads; i++)
-		for (unsigned k = 0; k < e->th[i].nconns; k++) {
-			engine_conn_close(&e->th[i].conns[k]);
-			if (engine_conn_open(e, &e->th[i], &e->th[i].conns[k], err) < 0)
-				return rs_err_prefix(err, "connection %u of %u", i + k * e->nthreads + 1,
-						     e->clients);
-		}
-	return 0;
-}
-
-void engine_free(struct engine *e)
-{
-	if (e == NULL)
-		return;
-	for (unsigned i = 0; i < e->nthreads; i++) {
-		for (unsigned k = 0; k < e->th[i].nconns; k++) {
-			engine_conn_close(&e->th[i].conns[k]);
-			if (e->th[i].conns[k].buf != e->th[i].shared)
-				free(e->th[i].conns[k].buf);
-			free(e->th[i].conns[k].sent.v);
-			free(e->th[i].conns[k].due.v);
-		}
-		free(e->th[i].conns);
-		ev_free(e->th[i].ev);
-	}
-	free(e->th);
-	free(e);
 }
 
 /* ---- the loop ---- */
@@ -825,7 +630,7 @@ static void engine_schedule_start(struct ethread *th, uint64_t now)
 			th->remaining == 0;
 }
 
-static void *engine_loop(void *arg)
+void *engine_loop(void *arg)
 {
 	struct ethread *th = arg;
 	const struct engine_job *job = th->job;
@@ -910,165 +715,3 @@ static void *engine_loop(void *arg)
 	return NULL;
 }
 
-/* Throughput per slice, summed over the threads (which run side by side):
- * NAN where a thread did not reach the slice's end (a failed or
- * interrupted run, a timed run). */
-static void engine_slices(const struct engine *e, struct engine_result *res)
-{
-	for (unsigned k = 0; k < ENGINE_SLICES; k++) {
-		double sum = 0;
-
-		for (unsigned i = 0; i < e->nthreads; i++) {
-			const struct ethread *th = &e->th[i];
-			uint64_t from = k ? th->mark_at[k - 1] : 0;
-			uint64_t t0 = k ? th->mark_ns[k - 1] : th->first_ns;
-
-			if (!th->sliced || th->mark < ENGINE_SLICES || th->mark_ns[k] <= t0) {
-				sum = NAN;
-				break;
-			}
-			sum += (double)(th->mark_at[k] - from) * 1e9 / (double)(th->mark_ns[k] - t0);
-		}
-		res->slice_rps[k] = sum;
-	}
-}
-
-/* A batch: job->depth copies of one request, in memory the caller frees. */
-static char *engine_batch_new(const struct engine_job *job)
-{
-	char *b = xmalloc((size_t)job->depth * job->len);
-
-	for (unsigned p = 0; p < job->depth; p++)
-		memcpy(b + (size_t)p * job->len, job->cmd, job->len);
-	return b;
-}
-
-/* Reset thread i's counters and connections for job.  With random keys
- * each connection gets its own batch to patch; otherwise all share
- * `shared`, which they only read. */
-static void engine_thread_prepare(struct engine *e, unsigned i, const struct engine_job *job,
-				  char *shared)
-{
-	struct ethread *th = &e->th[i];
-
-	th->job = job;
-	th->remaining = job->requests / e->nthreads + (i < job->requests % e->nthreads);
-	/* No slices in a timed run (the count is not known in advance),
-	 * nor for fewer requests than slices. */
-	th->sliced = job->duration <= 0 && th->remaining >= ENGINE_SLICES;
-	th->mark = 0;
-	for (unsigned k = 0; k < ENGINE_SLICES; k++)
-		th->mark_at[k] = th->remaining * (k + 1) / ENGINE_SLICES;
-	th->rng = (job->seed + 1) * 0x9E3779B97F4A7C15ULL + i;
-	if (th->rng == 0)
-		th->rng = 1;
-	th->failed = 0;
-	engine_reply_reset(&th->reply, job);
-	memset(&th->res, 0, sizeof th->res);
-	hist_init(&th->res.hist);
-	hist_init(&th->res.service);
-	for (unsigned k = 0; k < th->nconns; k++) {
-		struct econn *c = &th->conns[k];
-
-		if (c->buf != th->shared)
-			free(c->buf);
-		c->done = 0;
-		c->inflight = 0;
-		c->partial = 0;
-		c->blen = c->wpos = 0;
-		c->queued = c->written = c->replied = c->batch_base = 0;
-		c->sent.len = c->due.len = 0;
-		c->sent.head = c->due.head = 0;
-		c->stamped = job->mode != ENGINE_LOCKSTEP || job->rate > 0;
-		c->buf = shared != NULL ? shared : engine_batch_new(job);
-	}
-	th->shared = shared;
-}
-
-/* Run every thread's loop to its end: in this thread when there is one,
- * else one pthread each.  Returns 0, or -1 with err set when a thread
- * could not start (the others are stopped; the run fails as a whole). */
-static int engine_loops(struct engine *e, struct rs_err *err)
-{
-	unsigned started = 0;
-	sigset_t all, old;
-	int prc = 0;
-
-	if (e->nthreads == 1) {
-		engine_loop(&e->th[0]);
-		return 0;
-	}
-	/* Signals go to the main thread, which sets job->stop. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	e->abort = 0;
-	for (; started < e->nthreads; started++)
-		if ((prc = pthread_create(&e->th[started].tid, NULL, engine_loop,
-					  &e->th[started])) != 0)
-			break;
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (started < e->nthreads) {
-		__atomic_store_n(&e->abort, 1, __ATOMIC_RELAXED);
-		rs_err_set(err, "cannot start thread %u of %u: %s", started + 1, e->nthreads,
-			   strerror(prc));
-	}
-	for (unsigned i = 0; i < started; i++)
-		pthread_join(e->th[i].tid, NULL);
-	return started < e->nthreads ? -1 : 0;
-}
-
-/* Sum the threads' results into res and let go of the shared batch.
- * Returns rc, or -1 with err set to the first thread's failure when rc
- * is 0. */
-static int engine_gather(struct engine *e, struct engine_result *res, const char *shared,
-			 int rc, struct rs_err *err)
-{
-	uint64_t first = UINT64_MAX, last = 0;
-
-	for (unsigned i = 0; i < e->nthreads; i++) {
-		struct ethread *th = &e->th[i];
-
-		if (th->failed && rc == 0 && !e->abort) {
-			*err = th->err;
-			rc = -1;
-		}
-		res->requests += th->res.requests;
-		res->errors += th->reply.errors;
-		res->misses += th->reply.misses;
-		res->redirects += th->reply.redirects;
-		if (res->first_error[0] == '\0' && th->reply.first_error[0] != '\0')
-			memcpy(res->first_error, th->reply.first_error, sizeof res->first_error);
-		hist_merge(&res->hist, &th->res.hist);
-		hist_merge(&res->service, &th->res.service);
-		if (th->first_ns < first)
-			first = th->first_ns;
-		if (th->last_ns > last)
-			last = th->last_ns;
-		for (unsigned k = 0; k < th->nconns; k++)
-			if (th->conns[k].buf == shared)
-				th->conns[k].buf = NULL;
-		th->shared = NULL;
-	}
-	res->seconds = last > first ? (double)(last - first) / 1e9 : 0;
-	engine_slices(e, res);
-	return rc;
-}
-
-int engine_run(struct engine *e, const struct engine_job *job, struct engine_result *res,
-	       struct rs_err *err)
-{
-	/* With fixed keys one read-only batch serves every connection. */
-	char *shared = job->nrand > 0 && job->keyspace > 0 ? NULL : engine_batch_new(job);
-	int rc;
-
-	memset(res, 0, sizeof *res);
-	hist_init(&res->hist);
-	hist_init(&res->service);
-	for (unsigned i = 0; i < e->nthreads; i++)
-		engine_thread_prepare(e, i, job, shared);
-	rc = engine_loops(e, err);
-	rc = engine_gather(e, res, shared, rc, err);
-	res->connect_ms = e->connect_ms;
-	free(shared);
-	return rc;
-}

@@ -1,15 +1,18 @@
-/* engine_int.h: what the engine's loop (engine.c) shares with its reply
- * objects (engine_reply.c); nobody else includes it: engine.h is the
- * interface. */
+/* engine_int.h: what the engine's rooms share: the per-thread loop
+ * (engine.c), the engine's connections and runs around it (engine_run.c)
+ * and the reply objects (engine_reply.c).  Nobody else includes it:
+ * engine.h is the interface. */
 #ifndef RS_ENGINE_INT_H
 #define RS_ENGINE_INT_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "engine.h"
 
 struct redisReader;
+struct ev_loop;
 
 /* One loop's account of the replies its readers built in a run: the
  * reader's object functions fill it as they go, the loop reads it after
@@ -44,5 +47,108 @@ struct redisReader *engine_reply_reader(struct engine_reply *r);
 /* Why a reply of r->wrong_type fails the run, into buf: "the server
  * replied with an integer where the command gets a bulk string". */
 void engine_reply_wrong(const struct engine_reply *r, char *buf, size_t size);
+
+/* ---- the loop (engine.c) and its threads and connections ----
+ *
+ * No type of ev.h is held by value here, so that engine_run.c and
+ * engine_reply.c are the same whatever ev.h's layout: a test that links
+ * another back-end compiles its own engine.c only. */
+
+#define ENGINE_READ_CHUNK 65536
+
+struct ethread;
+
+/* A count and a time: "requests up to n were sent at t" (one per write
+ * that finished requests), or "request n was due at t" (open loop). */
+struct engine_stamp {
+	uint64_t n, t;
+};
+
+/* A FIFO of stamps that grows by doubling: a write finishes at least one
+ * request, so it never holds more than depth stamps, and most often one
+ * or two (a lock-step batch written at once is one stamp, not P). */
+struct engine_fifo {
+	struct engine_stamp *v;
+	unsigned cap, head, len;  /* cap: 0 or a power of two */
+};
+
+struct econn {
+	int fd;                   /* conn_fd(cn), read and written directly unless tls */
+	struct conn *cn;
+	int tls;                  /* reads and writes go through cn */
+	int wr_on_read;           /* TLS: the pending write waits for readable */
+	int rd_on_write;          /* TLS: a read waits for writable (a key update) */
+	struct redisReader *reader;
+	struct ethread *th;
+	char *buf;                /* the batch: own copy when keys are random, else shared */
+	size_t blen, wpos;
+	unsigned inflight;        /* requests queued and not yet answered */
+	int want_out;             /* EV_WRITE is registered */
+	int done;
+	uint64_t partial;         /* bytes the reader consumed of the reply in progress */
+	uint64_t last_io_ns;      /* last reply read, or the send that ended a wait */
+	/* Lock-step's common case costs no stamp: a batch that one write
+	 * took whole was sent at start_ns.  Only a batch the socket took in
+	 * pieces is `stamped` (its requests' times in `sent`), as a window
+	 * always is. */
+	uint64_t start_ns;
+	int stamped;
+	/* Requests numbered from 0 in the order they were queued this run: */
+	uint64_t queued;          /* how many went into the buffer */
+	uint64_t written;         /* how many have all their bytes written */
+	uint64_t replied;         /* how many replies were read */
+	uint64_t batch_base;      /* the number of the buffer's first request */
+	struct engine_fifo sent;  /* when each written request was sent */
+	struct engine_fifo due;   /* open loop: when each one in flight was due */
+};
+
+struct ethread {
+	struct engine *e;
+	pthread_t tid;
+	struct ev_loop *ev;
+	struct econn *conns;
+	unsigned nconns;
+
+	/* per run */
+	const struct engine_job *job;
+	const char *shared;       /* P copies of the command, when keys are fixed */
+	uint64_t remaining;       /* requests left to send (count mode) */
+	uint64_t deadline_ns;     /* duration mode */
+	/* Open loop: this thread's schedule.  Request k is due at t0 + phase
+	 * + k * step (uniform), or after exponential gaps of mean step. */
+	uint64_t t0_ns, next_due_ns, arrival;
+	double step_ns, phase_ns, poisson_ns;
+	unsigned rr;              /* the connection the next due request tries first */
+	int exhausted;            /* no request is left to schedule */
+	/* The job's mode as flags, tested per request without a double. */
+	int open, timed, lockstep;
+	uint64_t rng;
+	unsigned active;
+	uint64_t first_ns, last_ns;
+	/* Where the slices end (count mode): the replies that close slice k
+	 * are mark_at[k], reached at mark_ns[k]; mark is the next to reach. */
+	uint64_t mark_at[ENGINE_SLICES], mark_ns[ENGINE_SLICES];
+	unsigned mark;
+	int sliced;               /* this run keeps slices */
+	struct engine_reply reply; /* what the readers' object functions count */
+	struct engine_result res;
+	int failed;
+	struct rs_err err;
+	char rbuf[ENGINE_READ_CHUNK];
+};
+
+struct engine {
+	const struct target *t;
+	unsigned nthreads, clients;
+	double connect_ms;        /* the slowest connection setup of the last (re)connect */
+	struct ethread *th;
+	int abort;                /* a run could not start all its threads */
+};
+
+/* Run th's loop for th->job, prepared by engine_run.c, to its end: a
+ * pthread start routine (arg is a struct ethread *), or called directly
+ * when there is one thread.  Returns NULL; a failure is in th->failed and
+ * th->err. */
+void *engine_loop(void *arg);
 
 #endif
