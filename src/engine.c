@@ -66,9 +66,9 @@ static inline void engine_fifo_pop(struct engine_fifo *f)
 /* ---- the loop ---- */
 
 /* Record the thread's first failure as "<target>: <reason>". */
-static int engine_fail(struct ethread *th, const char *fmt, ...)
+static int engine_fail(struct engine_thread *th, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-static int engine_fail(struct ethread *th, const char *fmt, ...)
+static int engine_fail(struct engine_thread *th, const char *fmt, ...)
 {
 	char why[256];
 	va_list ap;
@@ -85,7 +85,7 @@ static int engine_fail(struct ethread *th, const char *fmt, ...)
 /* Register (out = 1) or drop (0) c's interest in EV_WRITE.  Returns 0, or
  * -1 with the run failed: a connection the loop can no longer watch would
  * otherwise stall until the timeout, or spin. */
-static int engine_want_out(struct ethread *th, struct econn *c, int out)
+static int engine_want_out(struct engine_thread *th, struct engine_conn *c, int out)
 {
 	struct rs_err why;
 
@@ -98,7 +98,7 @@ static int engine_want_out(struct ethread *th, struct econn *c, int out)
 /* Stamp the requests a write just finished as sent at now.  Out of line:
  * lock-step's common case, a batch its first write takes whole, needs
  * no stamp (start_ns is its time). */
-static __attribute__((noinline)) void engine_stamp(struct ethread *th, struct econn *c,
+static __attribute__((noinline)) void engine_stamp(struct engine_thread *th, struct engine_conn *c,
 						   uint64_t now)
 {
 	/* Only a request whose last byte is out is sent: the rest of the
@@ -122,7 +122,8 @@ static __attribute__((noinline)) void engine_stamp(struct ethread *th, struct ec
  * it must wait (for readable if c->wr_on_read) or EIO with the run failed.
  * The next call after a wait has the same buffer and length, or longer,
  * as OpenSSL wants. */
-static __attribute__((noinline)) ssize_t engine_tls_write(struct ethread *th, struct econn *c,
+static __attribute__((noinline)) ssize_t engine_tls_write(struct engine_thread *th,
+							  struct engine_conn *c,
 							  const char *buf, size_t len)
 {
 	struct rs_err why;
@@ -142,7 +143,7 @@ static __attribute__((noinline)) ssize_t engine_tls_write(struct ethread *th, st
 
 /* Write what c's buffer still holds at now.  Returns 0, or -1 with the
  * run failed. */
-static int engine_flush_out(struct ethread *th, struct econn *c, uint64_t now)
+static int engine_flush_out(struct engine_thread *th, struct engine_conn *c, uint64_t now)
 {
 	while (c->wpos < c->blen) {
 		ssize_t w = c->tls ? engine_tls_write(th, c, c->buf + c->wpos, c->blen - c->wpos) :
@@ -174,7 +175,7 @@ static int engine_flush_out(struct ethread *th, struct econn *c, uint64_t now)
  * takes the whole batch at once, is sent at start_ns and costs no stamp
  * nor any of engine_flush_out's checks; anything else goes on there.
  * Returns 0, or -1 with the run failed. */
-static inline int engine_write_batch(struct ethread *th, struct econn *c, uint64_t now)
+static inline int engine_write_batch(struct engine_thread *th, struct engine_conn *c, uint64_t now)
 {
 	ssize_t w;
 
@@ -201,7 +202,8 @@ static inline int engine_write_batch(struct ethread *th, struct econn *c, uint64
  * so that the plain loop costs what it did before clusters (callgrind: 4
  * instructions a request at P=1).  The digits the route draws itself are
  * not drawn here first as well. */
-static __attribute__((noinline)) void engine_randomize_routed(struct ethread *th, struct econn *c,
+static __attribute__((noinline)) void engine_randomize_routed(struct engine_thread *th,
+							      struct engine_conn *c,
 							      unsigned k)
 {
 	const struct engine_job *job = th->job;
@@ -218,7 +220,7 @@ static __attribute__((noinline)) void engine_randomize_routed(struct ethread *th
 	}
 }
 
-static inline void engine_randomize(struct ethread *th, struct econn *c, unsigned k)
+static inline void engine_randomize(struct engine_thread *th, struct engine_conn *c, unsigned k)
 {
 	const struct engine_job *job = th->job;
 
@@ -235,7 +237,7 @@ static inline void engine_randomize(struct ethread *th, struct econn *c, unsigne
 }
 
 /* Lock-step: write the next batch on c, or retire c when the job is done. */
-static int engine_next_batch(struct ethread *th, struct econn *c, uint64_t now)
+static int engine_next_batch(struct engine_thread *th, struct engine_conn *c, uint64_t now)
 {
 	const struct engine_job *job = th->job;
 	unsigned k = job->depth;
@@ -274,7 +276,7 @@ static inline double engine_unit(uint64_t *s)
 }
 
 /* Open loop: move the schedule to its next request. */
-static void engine_schedule_next(struct ethread *th)
+static void engine_schedule_next(struct engine_thread *th)
 {
 	const struct engine_job *job = th->job;
 
@@ -294,7 +296,8 @@ static void engine_schedule_next(struct ethread *th)
 
 /* Open loop: give c up to room requests that are due by now, stamped with
  * the times they were due; returns how many. */
-static __attribute__((noinline)) unsigned engine_take_due(struct ethread *th, struct econn *c,
+static __attribute__((noinline)) unsigned engine_take_due(struct engine_thread *th,
+							  struct engine_conn *c,
 							   unsigned room, uint64_t now)
 {
 	unsigned k = 0;
@@ -313,7 +316,7 @@ static __attribute__((noinline)) unsigned engine_take_due(struct ethread *th, st
 }
 
 /* Queue k requests on c and write them. */
-static int engine_send(struct ethread *th, struct econn *c, unsigned k, uint64_t now)
+static int engine_send(struct engine_thread *th, struct engine_conn *c, unsigned k, uint64_t now)
 {
 	const struct engine_job *job = th->job;
 
@@ -337,7 +340,8 @@ static int engine_send(struct ethread *th, struct econn *c, unsigned k, uint64_t
  * each free place; open loop, the requests that are due, as far as the
  * window has room.  Retire c when the job has nothing more for it.
  * Returns 0, or -1 with the run failed. */
-static __attribute__((noinline)) int engine_fill(struct ethread *th, struct econn *c, uint64_t now)
+static __attribute__((noinline)) int engine_fill(struct engine_thread *th, struct engine_conn *c,
+						 uint64_t now)
 {
 	const struct engine_job *job = th->job;
 	unsigned k;
@@ -371,10 +375,10 @@ static __attribute__((noinline)) int engine_fill(struct ethread *th, struct econ
 
 /* Open loop: hand the requests due by now to the connections in turn,
  * each taking what its window has room for. */
-static void engine_dispatch(struct ethread *th, uint64_t now)
+static void engine_dispatch(struct engine_thread *th, uint64_t now)
 {
 	for (unsigned tries = 0; tries < th->nconns && !th->failed; tries++) {
-		struct econn *c = &th->conns[th->rr];
+		struct engine_conn *c = &th->conns[th->rr];
 
 		if (!th->exhausted && th->next_due_ns > now)
 			return;
@@ -388,7 +392,7 @@ static void engine_dispatch(struct ethread *th, uint64_t now)
  * next request is due, to the nanosecond where the back-end can (ev.h's
  * ev_wait_ns): a millisecond timeout would send every request up to 1 ms
  * late, and that lateness counts in its latency. */
-static int engine_wait(struct ethread *th, struct ev_event *evs, uint64_t now,
+static int engine_wait(struct engine_thread *th, struct ev_event *evs, uint64_t now,
 		       struct rs_err *why)
 {
 	uint64_t ns = ENGINE_TICK_MS * 1000000ULL;
@@ -409,7 +413,8 @@ static int engine_wait(struct ethread *th, struct ev_event *evs, uint64_t now,
 /* The latency of c's k replies just read at now: each from the write that
  * sent it into h (and, open loop, from the time it was due into the
  * result's histogram).  Returns 0, or -1 with the run failed. */
-static __attribute__((noinline)) int engine_record_slow(struct ethread *th, struct econn *c,
+static __attribute__((noinline)) int engine_record_slow(struct engine_thread *th,
+							struct engine_conn *c,
 							uint64_t now, uint64_t k, uint64_t skip)
 {
 	struct hist *h = th->open ? &th->res.service : &th->res.hist;
@@ -442,7 +447,8 @@ static __attribute__((noinline)) int engine_record_slow(struct ethread *th, stru
 }
 
 /* engine_record_slow, after lock-step's common case: a batch written whole. */
-static inline int engine_record(struct ethread *th, struct econn *c, uint64_t now, uint64_t k,
+static inline int engine_record(struct engine_thread *th, struct engine_conn *c, uint64_t now,
+				uint64_t k,
 				uint64_t skip)
 {
 	if (!c->stamped) {
@@ -455,7 +461,7 @@ static inline int engine_record(struct ethread *th, struct econn *c, uint64_t no
 
 /* Fail the run on what the readers' object functions found odd: the
  * route's failure, or a reply of a kind the job refuses; returns -1. */
-static __attribute__((noinline)) int engine_fail_reply(struct ethread *th)
+static __attribute__((noinline)) int engine_fail_reply(struct engine_thread *th)
 {
 	char why[192];
 
@@ -468,7 +474,7 @@ static __attribute__((noinline)) int engine_fail_reply(struct ethread *th)
 /* Of k replies just read on c, th->reply.retry were retried by the route: they
  * are not answers, and as many requests go out again in their place.
  * Returns 0, or -1 with the run failed. */
-static __attribute__((noinline)) int engine_retried(struct ethread *th, struct econn *c,
+static __attribute__((noinline)) int engine_retried(struct engine_thread *th, struct engine_conn *c,
 						    uint64_t now, uint64_t k)
 {
 	uint64_t retry = th->reply.retry;
@@ -488,7 +494,8 @@ static __attribute__((noinline)) int engine_retried(struct ethread *th, struct e
 /* A TLS read as read() answers: the count, 0 at the end, or -1 with errno
  * EAGAIN when it must wait (for writable if c->rd_on_write) or EIO with
  * the run failed. */
-static __attribute__((noinline)) ssize_t engine_tls_read(struct ethread *th, struct econn *c)
+static __attribute__((noinline)) ssize_t engine_tls_read(struct engine_thread *th,
+							 struct engine_conn *c)
 {
 	struct rs_err why;
 	ssize_t n = conn_read(c->cn, th->rbuf, sizeof th->rbuf, &why);
@@ -517,8 +524,9 @@ static __attribute__((noinline)) ssize_t engine_tls_read(struct ethread *th, str
  * socket is empty.  A TLS connection reads until SSL_read wants more, so
  * that no decrypted byte waits unseen by the event loop.  Returns 0, or
  * -1 with the run failed. */
-static inline __attribute__((always_inline)) int engine_read_any(struct ethread *th,
-								 struct econn *c, const int tls)
+static inline __attribute__((always_inline)) int engine_read_any(struct engine_thread *th,
+								 struct engine_conn *c,
+									const int tls)
 {
 	for (;;) {
 		ssize_t n = tls ? engine_tls_read(th, c) : read(c->fd, th->rbuf, sizeof th->rbuf);
@@ -591,7 +599,8 @@ more:
 	}
 }
 
-static __attribute__((noinline)) int engine_on_read_tls(struct ethread *th, struct econn *c)
+static __attribute__((noinline)) int engine_on_read_tls(struct engine_thread *th,
+							struct engine_conn *c)
 {
 	c->rd_on_write = 0;
 	if (engine_read_any(th, c, 1) < 0)
@@ -604,7 +613,7 @@ static __attribute__((noinline)) int engine_on_read_tls(struct ethread *th, stru
 	return 0;
 }
 
-static int engine_on_read(struct ethread *th, struct econn *c)
+static int engine_on_read(struct engine_thread *th, struct engine_conn *c)
 {
 	return c->tls ? engine_on_read_tls(th, c) : engine_read_any(th, c, 0);
 }
@@ -612,7 +621,7 @@ static int engine_on_read(struct ethread *th, struct econn *c)
 /* Open loop: start th's schedule at now.  Each thread has its share of
  * the rate, and the threads are staggered by a fraction of a step, so
  * that together they send evenly rather than in step. */
-static void engine_schedule_start(struct ethread *th, uint64_t now)
+static void engine_schedule_start(struct engine_thread *th, uint64_t now)
 {
 	const struct engine_job *job = th->job;
 	struct engine *e = th->e;
@@ -632,7 +641,7 @@ static void engine_schedule_start(struct ethread *th, uint64_t now)
 
 void *engine_loop(void *arg)
 {
-	struct ethread *th = arg;
+	struct engine_thread *th = arg;
 	const struct engine_job *job = th->job;
 	struct ev_event evs[ENGINE_MAX_EVENTS];
 	struct rs_err why;
@@ -662,7 +671,7 @@ void *engine_loop(void *arg)
 			break;
 		}
 		for (int i = 0; i < n && !th->failed; i++) {
-			struct econn *c = ev_data(&evs[i]);
+			struct engine_conn *c = ev_data(&evs[i]);
 
 			if (ev_readable(&evs[i]))
 				engine_on_read(th, c);
@@ -702,7 +711,7 @@ void *engine_loop(void *arg)
 			break;
 		}
 		for (unsigned i = 0; i < th->nconns; i++) {
-			struct econn *c = &th->conns[i];
+			struct engine_conn *c = &th->conns[i];
 
 			/* An open loop's idle connection waits for no reply. */
 			if (!c->done && c->inflight > 0 && now - c->last_io_ns > timeout_ns) {

@@ -56,7 +56,7 @@ void engine_reply_wrong(const struct engine_reply *r, char *buf, size_t size);
 
 #define ENGINE_READ_CHUNK 65536
 
-struct ethread;
+struct engine_thread;
 
 /* A count and a time: "requests up to n were sent at t" (one per write
  * that finished requests), or "request n was due at t" (open loop). */
@@ -72,14 +72,14 @@ struct engine_fifo {
 	unsigned cap, head, len;  /* cap: 0 or a power of two */
 };
 
-struct econn {
+struct engine_conn {
 	int fd;                   /* conn_fd(cn), read and written directly unless tls */
 	struct conn *cn;
 	int tls;                  /* reads and writes go through cn */
 	int wr_on_read;           /* TLS: the pending write waits for readable */
 	int rd_on_write;          /* TLS: a read waits for writable (a key update) */
 	struct redisReader *reader;
-	struct ethread *th;
+	struct engine_thread *th;
 	char *buf;                /* the batch: own copy when keys are random, else shared */
 	size_t blen, wpos;
 	unsigned inflight;        /* requests queued and not yet answered */
@@ -102,11 +102,11 @@ struct econn {
 	struct engine_fifo due;   /* open loop: when each one in flight was due */
 };
 
-struct ethread {
+struct engine_thread {
 	struct engine *e;
 	pthread_t tid;
 	struct ev_loop *ev;
-	struct econn *conns;
+	struct engine_conn *conns;
 	unsigned nconns;
 
 	/* per run */
@@ -141,12 +141,12 @@ struct engine {
 	const struct target *t;
 	unsigned nthreads, clients;
 	double connect_ms;        /* the slowest connection setup of the last (re)connect */
-	struct ethread *th;
+	struct engine_thread *th;
 	int abort;                /* a run could not start all its threads */
 };
 
 /* Run th's loop for th->job, prepared by engine_run.c, to its end: a
- * pthread start routine (arg is a struct ethread *), or called directly
+ * pthread start routine (arg is a struct engine_thread *), or called directly
  * when there is one thread.  Returns NULL; a failure is in th->failed and
  * th->err. */
 void *engine_loop(void *arg);

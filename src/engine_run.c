@@ -19,7 +19,7 @@
 
 /* ---- connections ---- */
 
-static int engine_conn_open(struct engine *e, struct ethread *th, struct econn *c,
+static int engine_conn_open(struct engine *e, struct engine_thread *th, struct engine_conn *c,
 			    struct rs_err *err)
 {
 	uint64_t t0 = engine_now_ns();
@@ -46,7 +46,7 @@ static int engine_conn_open(struct engine *e, struct ethread *th, struct econn *
 	return ev_add(th->ev, c->fd, EV_READ, c, err);
 }
 
-static void engine_conn_close(struct econn *c)
+static void engine_conn_close(struct engine_conn *c)
 {
 	if (c->fd >= 0) {
 		/* poll would report the closed descriptor: leave the loop first. */
@@ -71,7 +71,7 @@ int engine_new(const struct target *t, unsigned clients, unsigned threads, struc
 	e->nthreads = threads;
 	e->th = xcalloc(threads, sizeof *e->th);
 	for (unsigned i = 0; i < threads; i++) {
-		struct ethread *th = &e->th[i];
+		struct engine_thread *th = &e->th[i];
 
 		th->e = e;
 		th->nconns = clients / threads + (i < clients % threads);
@@ -134,7 +134,7 @@ static void engine_slices(const struct engine *e, struct engine_result *res)
 		double sum = 0;
 
 		for (unsigned i = 0; i < e->nthreads; i++) {
-			const struct ethread *th = &e->th[i];
+			const struct engine_thread *th = &e->th[i];
 			uint64_t from = k ? th->mark_at[k - 1] : 0;
 			uint64_t t0 = k ? th->mark_ns[k - 1] : th->first_ns;
 
@@ -164,7 +164,7 @@ static char *engine_batch_new(const struct engine_job *job)
 static void engine_thread_prepare(struct engine *e, unsigned i, const struct engine_job *job,
 				  char *shared)
 {
-	struct ethread *th = &e->th[i];
+	struct engine_thread *th = &e->th[i];
 
 	th->job = job;
 	th->remaining = job->requests / e->nthreads + (i < job->requests % e->nthreads);
@@ -183,7 +183,7 @@ static void engine_thread_prepare(struct engine *e, unsigned i, const struct eng
 	hist_init(&th->res.hist);
 	hist_init(&th->res.service);
 	for (unsigned k = 0; k < th->nconns; k++) {
-		struct econn *c = &th->conns[k];
+		struct engine_conn *c = &th->conns[k];
 
 		if (c->buf != th->shared)
 			free(c->buf);
@@ -241,7 +241,7 @@ static int engine_gather(struct engine *e, struct engine_result *res, const char
 	uint64_t first = UINT64_MAX, last = 0;
 
 	for (unsigned i = 0; i < e->nthreads; i++) {
-		struct ethread *th = &e->th[i];
+		struct engine_thread *th = &e->th[i];
 
 		if (th->failed && rc == 0 && !e->abort) {
 			*err = th->err;
