@@ -47,8 +47,24 @@ agents_case_leave() {
 		wait "$CTL_PID" 2>/dev/null
 	fi
 }
+# A leader a case ran in the background and never waited for (the case
+# failed before its wait) would go on loading the target and holding its
+# agents, past the case and the script: it is interrupted as ^C would, so
+# that it lets its agents go for the next case (a kill -9 would leave them
+# claimed until their lease runs out), and reaped.  By now the case's
+# agents and servers are gone (agents_case_leave, lib_case_leave), so what
+# jobs -p lists are leaders; it lists the case's own children not yet
+# reaped, never a pid that may be someone else's by now.  (Into a file:
+# in a command substitution, dash lists no jobs.)
+agents_case_leaders() {
+	jobs -p >"$T/case-jobs"
+	while read -r pid; do
+		kill -INT "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+	done <"$T/case-jobs"
+}
 TCASE_ENTER="$TCASE_ENTER agents_case_enter"
-TCASE_LEAVE="$TCASE_LEAVE agents_case_leave"
+TCASE_LEAVE="$TCASE_LEAVE agents_case_leave agents_case_leaders"
 
 ccli() {
 	redis-cli -s "$CTL_SOCK" "$@"
