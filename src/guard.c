@@ -1,5 +1,6 @@
 /* guard.c: a guarded server (guard.h): the check before anything is
- * written, and the one flush. */
+ * written, and the one flush (under --key-prefix, the one delete of
+ * rsweep's own names). */
 #include "config.h"
 
 #include <stdio.h>
