@@ -3,12 +3,10 @@
  * (load.h), store; retry, and leave the servers as they were found. */
 #include "config.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 
 #include "engine.h"
@@ -16,7 +14,6 @@
 #include "host.h"
 #include "platform.h"
 #include "precision.h"
-#include "sbuf.h"
 #include "sweep.h"
 #include "sweep_int.h"
 #include "target_server.h"
