@@ -109,6 +109,20 @@ int sweep_check(const struct sweep_config *cfg, const struct workload *w,
 	return 0;
 }
 
+/* The server would not DUMP or RESTORE (why in err): said once a server
+ * (-v: once a test), since every point then prepares with commands. */
+static void sweep_snap_off(const struct sweep_config *cfg, struct sweep_server *srv,
+			   const struct workload_test *t, const struct rs_err *err)
+{
+	if (!srv->snap_said)
+		sweep_note(cfg, "%s; the data of the one-key tests (lists, sets) is prepared with "
+			   "commands before every point (longer between points; the timed window is "
+			   "the same)", err->msg);
+	else
+		sweep_debug(cfg, "%s: %s; preparing with commands every time", t->name, err->msg);
+	srv->snap_said = 1;
+}
+
 /* Bring back test t's data from its snapshot: 0 done, 1 to prepare
  * instead, -1 the connection failed. */
 static int sweep_restore(const struct sweep_config *cfg, struct sweep_server *srv,
@@ -122,7 +136,7 @@ static int sweep_restore(const struct sweep_config *cfg, struct sweep_server *sr
 	if (rc == 1) {
 		/* A server of another version (a restart under --retries), or
 		 * RESTORE forbidden: build the data with commands again. */
-		sweep_debug(cfg, "%s: %s; preparing with commands", t->name, err->msg);
+		sweep_snap_off(cfg, srv, t, err);
 		free(snap->payload);
 		snap->payload = NULL;
 		snap->off = 1;
@@ -143,7 +157,7 @@ static int sweep_snapshot(const struct sweep_config *cfg, struct sweep_server *s
 		return 0;
 	rc = target_dump(srv->g.c, &srv->t, workload_prepare_key(t), &snap->payload, &snap->len, err);
 	if (rc == 1) {
-		sweep_debug(cfg, "%s: %s; preparing with commands every time", t->name, err->msg);
+		sweep_snap_off(cfg, srv, t, err);
 		snap->off = 1;
 		return 0;
 	}

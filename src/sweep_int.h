@@ -45,6 +45,7 @@ struct sweep_server {
 	const struct sweep *s;
 	size_t idx;               /* which master (--cluster) */
 	char tag[24];             /* its hash tag, "{N}" (--cluster) */
+	int snap_said;            /* DUMP or RESTORE refused, and said so */
 };
 
 struct sweep {
