@@ -78,6 +78,18 @@ void cluster_topo_free(struct cluster_topo *topo)
 	topo->n = 0;
 }
 
+void cluster_master_target(const struct cluster_topo *topo, size_t i, const struct target *seed,
+			   struct target *out)
+{
+	*out = *seed;
+	out->host = topo->m[i].host;
+	out->port = topo->m[i].port;
+	out->socket = NULL;
+	out->dbnum = 0;
+	out->row_desc[0] = '\0';
+	target_describe(out);
+}
+
 int cluster_find(const struct cluster_topo *topo, const char *host, unsigned port)
 {
 	for (size_t i = 0; i < topo->n; i++)

@@ -50,6 +50,10 @@ unsigned cluster_key_slot(const char *key, size_t len);
 int cluster_parse_slots(const struct redisReply *r, const char *seed_host,
 			struct cluster_topo *topo, struct rs_err *err);
 void cluster_topo_free(struct cluster_topo *topo);
+/* Master i of topo as a target: seed's credentials, TLS and timeouts,
+ * the master's address (its host points into topo), database 0. */
+void cluster_master_target(const struct cluster_topo *topo, size_t i, const struct target *seed,
+			   struct target *out);
 /* The index of the master at host:port, or -1. */
 int cluster_find(const struct cluster_topo *topo, const char *host, unsigned port);
 

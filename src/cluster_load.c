@@ -143,13 +143,7 @@ int cluster_load_new(const struct target *seed, struct cluster_topo *topo, unsig
 
 		sh->cl = cl;
 		sh->idx = i;
-		sh->t = *seed;
-		sh->t.host = topo->m[i].host;
-		sh->t.port = topo->m[i].port;
-		sh->t.socket = NULL;
-		sh->t.dbnum = 0;
-		sh->t.row_desc[0] = '\0';
-		target_describe(&sh->t);
+		cluster_master_target(topo, i, seed, &sh->t);
 		sh->route.on_error = cluster_load_error;
 		sh->route.ctx = sh;
 		if (cluster_tag(topo, i, sh->tag, sizeof sh->tag) < 0) {

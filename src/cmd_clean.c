@@ -48,13 +48,10 @@ static int cmd_clean_cluster(const struct target *t, const char *prefix, uint64_
 	rc = cluster_read(c, t, &topo, err);
 	target_close(c);
 	for (size_t i = 0; rc == 0 && i < topo.n; i++) {
-		struct target m = *t;
+		struct target m;
 		uint64_t n = 0;
 
-		m.host = topo.m[i].host;
-		m.port = topo.m[i].port;
-		m.socket = NULL;
-		target_describe(&m);
+		cluster_master_target(&topo, i, t, &m);
 		rc = cmd_clean_one(&m, prefix, 1, &n, err);
 		*removed += n;
 	}

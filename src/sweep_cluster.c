@@ -61,12 +61,7 @@ enum sweep_status sweep_cluster_open(struct sweep *s, struct rs_err *err)
 		struct guard_config gc;
 		enum sweep_status st;
 
-		srv->t = *cfg->target;
-		srv->t.host = s->topo->m[i].host;
-		srv->t.port = s->topo->m[i].port;
-		srv->t.socket = NULL;
-		srv->t.row_desc[0] = '\0';
-		target_describe(&srv->t);
+		cluster_master_target(s->topo, i, cfg->target, &srv->t);
 		sweep_guard_config(s, &srv->t, i, n, &gc);
 		gc.identify = sweep_cluster_identify;
 		gc.owns = sweep_cluster_owns;
