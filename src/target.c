@@ -730,11 +730,13 @@ static void target_pipe_reply(struct target_xchg *x, redisReply *r)
 	freeReplyObject(r);
 }
 
-int target_pipeline(struct target_conn *c, const struct target *t, const char *buf, size_t len,
-		    size_t n, struct rs_err *err)
+/* Send the n commands in buf and read n replies, the exchange named what
+ * in messages; the first error reply fails (after all n are read). */
+static int target_pipe_run(struct target_conn *c, const struct target *t, const char *what,
+			   const char *buf, size_t len, size_t n, struct rs_err *err)
 {
 	struct target_pipe p = { .failed = 0 };
-	struct target_xchg x = { .c = c, .t = t, .what = "preparation", .per_reply = 1,
+	struct target_xchg x = { .c = c, .t = t, .what = what, .per_reply = 1,
 				 .on_reply = target_pipe_reply, .ud = &p };
 
 	if (n == 0)
@@ -750,22 +752,10 @@ int target_pipeline(struct target_conn *c, const struct target *t, const char *b
 	return 0;
 }
 
-/* Append "$len\r\nstr\r\n" (or the array header "*n\r\n") to a growing buffer. */
-static void target_resp_put(char **buf, size_t *len, size_t *cap, char kind, const char *str,
-			    size_t n)
+int target_pipeline(struct target_conn *c, const struct target *t, const char *buf, size_t len,
+		    size_t n, struct rs_err *err)
 {
-	size_t need = *len + n + 32;
-
-	if (need > *cap) {
-		*cap = need * 2;
-		*buf = xrealloc(*buf, *cap);
-	}
-	*len += (size_t)sprintf(*buf + *len, "%c%zu\r\n", kind, n);
-	if (kind == '$') {
-		memcpy(*buf + *len, str, n);
-		memcpy(*buf + *len + n, "\r\n", 2);
-		*len += n + 2;
-	}
+	return target_pipe_run(c, t, "preparation", buf, len, n, err);
 }
 
 /* Keys a pipeline of target_unlink carries before it waits for replies:
@@ -775,35 +765,48 @@ static void target_resp_put(char **buf, size_t *len, size_t *cap, char kind, con
 int target_unlink(struct target_conn *c, const struct target *t, char *const *names, size_t n,
 		  size_t per, struct rs_err *err)
 {
+	const char **argv;
+	size_t *lens, cap = 0;
 	char *buf = NULL;
-	size_t cap = 0;
+	int rc = 0;
 
-	if (per == 0)
-		per = 1;
-	for (size_t i = 0; i < n;) {
-		struct target_pipe p = { .failed = 0 };
-		struct target_xchg x = { .c = c, .t = t, .what = "UNLINK", .per_reply = 1,
-					 .on_reply = target_pipe_reply, .ud = &p };
+	per = per == 0 ? 1 : per > TARGET_UNLINK_BATCH ? TARGET_UNLINK_BATCH : per;
+	argv = xcalloc(per + 1, sizeof *argv);
+	lens = xcalloc(per + 1, sizeof *lens);
+	argv[0] = "UNLINK";
+	lens[0] = 6;
+	for (size_t i = 0; i < n && rc == 0;) {
 		size_t len = 0, cmds = 0, end = n - i > TARGET_UNLINK_BATCH ? i + TARGET_UNLINK_BATCH : n;
 
 		while (i < end) {
 			size_t k = end - i < per ? end - i : per;
+			long long m;
+			char *cmd;
 
-			target_resp_put(&buf, &len, &cap, '*', NULL, k + 1);
-			target_resp_put(&buf, &len, &cap, '$', "UNLINK", 6);
-			for (size_t j = 0; j < k; j++, i++)
-				target_resp_put(&buf, &len, &cap, '$', names[i], strlen(names[i]));
+			for (size_t j = 1; j <= k; j++, i++) {
+				argv[j] = names[i];
+				lens[j] = strlen(names[i]);
+			}
+			if ((m = redisFormatCommandArgv(&cmd, (int)k + 1, argv, lens)) < 0) {
+				rc = rs_err_set(err, "%s: UNLINK: cannot format the command", t->desc);
+				break;
+			}
+			if (len + (size_t)m > cap) {
+				cap = 2 * (len + (size_t)m);
+				buf = xrealloc(buf, cap);
+			}
+			memcpy(buf + len, cmd, (size_t)m);
+			len += (size_t)m;
+			redisFreeCommand(cmd);
 			cmds++;
 		}
-		if (target_exchange(&x, buf, len, cmds, err) < 0 || p.failed) {
-			if (p.failed && err != NULL)
-				*err = p.first;
-			free(buf);
-			return -1;
-		}
+		if (rc == 0)
+			rc = target_pipe_run(c, t, "UNLINK", buf, len, cmds, err);
 	}
+	free(argv);
+	free(lens);
 	free(buf);
-	return 0;
+	return rc;
 }
 
 /* One command whose reply target_dump may drop for its size. */
