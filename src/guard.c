@@ -123,29 +123,32 @@ static enum guard_step guard_check(struct guard *g, int fresh, struct rs_err *er
 	return GUARD_FOREIGN;
 }
 
-/* INFO server's run_id of the process c reaches, into id. */
-static int guard_run_id(struct target_conn *c, const struct target *t, char *id, size_t size,
-			struct rs_err *err)
+/* INFO server's run_id of the process g->c reaches, into id; the whole
+ * text to cfg.on_server when tell is set. */
+static int guard_run_id(const struct guard *g, const struct target *t, int tell, char *id,
+			size_t size, struct rs_err *err)
 {
 	char *info;
 
-	if (target_info(c, t, "server", &info, err) < 0)
+	if (target_info(g->c, t, "server", &info, err) < 0)
 		return -1;
 	target_info_field(info, "run_id", id, size);
+	if (tell && g->cfg.on_server != NULL)
+		g->cfg.on_server(g->cfg.cb_ud, info);
 	free(info);
 	return 0;
 }
 
 /* Connect to t (g's target, or one deaf to the stop), read the run_id into
- * id and, with ask set, ask cfg.identify.  GUARD_OK, GUARD_RETRY or
- * GUARD_FINAL. */
+ * id and, with ask set, hand INFO server to cfg.on_server and ask
+ * cfg.identify.  GUARD_OK, GUARD_RETRY or GUARD_FINAL. */
 static enum guard_step guard_connect(struct guard *g, const struct target *t, int ask, char *id,
 				     size_t size, struct rs_err *err)
 {
 	target_close(g->c);
 	g->c = NULL;
 	g->vetted = 0;
-	if (target_connect(t, &g->c, err) < 0 || guard_run_id(g->c, t, id, size, err) < 0)
+	if (target_connect(t, &g->c, err) < 0 || guard_run_id(g, t, ask, id, size, err) < 0)
 		return GUARD_RETRY;
 	if (ask && g->cfg.identify != NULL && g->cfg.identify(g->cfg.cb_ud, g->c, err) < 0)
 		return GUARD_FINAL;

@@ -95,7 +95,11 @@ struct guard_config {
 	 * its node id).  0 yes; -1 no, err says why, and nothing is touched.
 	 * NULL: any process is. */
 	int (*identify)(void *ud, struct target_conn *c, struct rs_err *err);
-	void *cb_ud;              /* identify's and owns' first argument */
+	/* Called with INFO server's text each time the guard connects and
+	 * reads the run_id from it, so that the facts a caller keeps of the
+	 * server come from the same reply, not a second one.  NULL: not wanted. */
+	void (*on_server)(void *ud, const char *info);
+	void *cb_ud;              /* identify's, owns' and on_server's first argument */
 	/* One-line notes worth a user's attention; debug ones only with verbose. */
 	void (*on_note)(void *ud, const char *msg);
 	void *ud;

@@ -26,23 +26,41 @@
 
 /* ---- facts about the machines, for every row ---- */
 
-static int sweep_env_read(struct target_conn *c, const struct target *t, struct sweep_env *env,
-			  struct rs_err *err)
+/* The facts of INFO server's text into env. */
+static void sweep_env_parse(const char *info, struct sweep_env *env)
 {
-	char *info, *sp;
+	char *sp;
 
 	memset(env, 0, sizeof *env);
-	if (target_info(c, t, "server", &info, err) < 0)
-		return -1;
 	target_info_field(info, "run_id", env->run_id, sizeof env->run_id);
 	target_info_field(info, "redis_version", env->redis_version, sizeof env->redis_version);
 	target_info_field(info, "os", env->server_os, sizeof env->server_os);
 	target_server_parse(info, &env->server);
-	free(info);
 	/* "Linux 6.1.0-18-amd64 x86_64": the machine is the last word. */
 	sp = strrchr(env->server_os, ' ');
 	xstrlcpy(env->server_arch, sp ? sp + 1 : env->server_os, sizeof env->server_arch);
 	platform_cpu_model(env->client_cpu, sizeof env->client_cpu);
+}
+
+/* guard_config.on_server of the target itself: its guard's every INFO
+ * server gives the facts (a restarted server may be another version). */
+static void sweep_env_on_server(void *ud, const char *info)
+{
+	struct sweep_server *srv = ud;
+
+	sweep_env_parse(info, &srv->s->env);
+}
+
+/* INFO server on c (a cluster's node given), parsed into env. */
+static int sweep_env_read(struct target_conn *c, const struct target *t, struct sweep_env *env,
+			  struct rs_err *err)
+{
+	char *info;
+
+	if (target_info(c, t, "server", &info, err) < 0)
+		return -1;
+	sweep_env_parse(info, env);
+	free(info);
 	return 0;
 }
 
@@ -325,9 +343,6 @@ static enum sweep_status sweep_reconnect(struct sweep *s, struct rs_err *err)
 	for (size_t i = 0; i < s->nsrv; i++)
 		if ((st = sweep_guard_status(guard_reconnect(&s->srv[i].g, err))) != SWEEP_OK)
 			return st;
-	/* The facts again: a restarted server may be another version. */
-	if (s->seed == NULL && sweep_env_read(s->srv[0].g.c, s->cfg->target, &s->env, err) < 0)
-		return SWEEP_FAILED;
 	return load_reconnect(s->load, err) < 0 ? SWEEP_FAILED : SWEEP_OK;
 }
 
@@ -422,23 +437,23 @@ static enum sweep_status sweep_stopped(const struct sweep_config *cfg, enum swee
 	return st == SWEEP_FAILED && cfg->stop && *cfg->stop ? SWEEP_INTERRUPTED : st;
 }
 
-/* The target itself: one guarded server, read for the facts too, and the
- * local engine's load on it. */
+/* The target itself: one guarded server, whose INFO server gives the facts
+ * too, and the local engine's load on it. */
 static enum sweep_status sweep_single_open(struct sweep *s, struct rs_err *err)
 {
 	const struct sweep_config *cfg = s->cfg;
 	struct guard_config gc;
-	enum sweep_status st;
 
 	s->srv = xcalloc(1, sizeof *s->srv);
 	s->nsrv = 1;
 	s->srv[0].t = *cfg->target;
 	sweep_guard_config(s, &s->srv[0].t, 0, 0, &gc);
+	/* The facts from the guard's own INFO server, not a second one. */
+	gc.on_server = sweep_env_on_server;
+	gc.cb_ud = &s->srv[0];
 	guard_init(&s->srv[0].g, &gc);
 	s->load = load_engine(cfg->target, cfg->clients, cfg->threads);
-	if ((st = sweep_server_open(s, 0, err)) != SWEEP_OK)
-		return st;
-	return sweep_env_read(s->srv[0].g.c, cfg->target, &s->env, err) < 0 ? SWEEP_FAILED : SWEEP_OK;
+	return sweep_server_open(s, 0, err);
 }
 
 /* Before relying on the servers' counters: which of them they give at all

@@ -42,7 +42,7 @@ struct sweep_server {
 	struct target t;          /* a master's address (--cluster) */
 	struct sweep_snap *snaps; /* one a test */
 	long clients0;            /* connected_clients before the load connected; -1 unknown */
-	const struct sweep *s;
+	struct sweep *s;
 	size_t idx;               /* which master (--cluster) */
 	char tag[24];             /* its hash tag, "{N}" (--cluster) */
 	int snap_said;            /* DUMP or RESTORE refused, and said so */
