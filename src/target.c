@@ -17,6 +17,7 @@
 #include "num.h"
 #include "platform.h"
 #include "target.h"
+#include "vec.h"
 #include "xalloc.h"
 
 /* The control connection: the conn, hiredis' reader as the parser, and
@@ -791,10 +792,7 @@ int target_unlink(struct target_conn *c, const struct target *t, char *const *na
 				rc = rs_err_set(err, "%s: UNLINK: cannot format the command", t->desc);
 				break;
 			}
-			if (len + (size_t)m > cap) {
-				cap = 2 * (len + (size_t)m);
-				buf = xrealloc(buf, cap);
-			}
+			buf = vec_reserve(buf, &cap, len + (size_t)m, 1, 0);
 			memcpy(buf + len, cmd, (size_t)m);
 			len += (size_t)m;
 			redisFreeCommand(cmd);

@@ -12,6 +12,7 @@
 
 #include "num.h"
 #include "target.h"
+#include "vec.h"
 #include "xalloc.h"
 
 void target_keyspace_free(struct target_keyspace *ks)
@@ -318,10 +319,7 @@ static int target_found_add(void *ud, const char *key, size_t len)
 {
 	struct target_found *f = ud;
 
-	if (f->n == f->cap) {
-		f->cap = f->cap ? 2 * f->cap : 1024;
-		f->v = xreallocarray(f->v, f->cap, sizeof *f->v);
-	}
+	f->v = vec_reserve(f->v, &f->cap, f->n + 1, sizeof *f->v, 1024);
 	f->v[f->n] = xmalloc(len + 1);
 	memcpy(f->v[f->n], key, len);
 	f->v[f->n++][len] = '\0';
