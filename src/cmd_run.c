@@ -22,6 +22,7 @@
 #include "spawn.h"
 #include "series.h"
 #include "spec.h"
+#include "stats.h"
 #include "sweep.h"
 #include "targets.h"
 #include "workload.h"
@@ -278,6 +279,7 @@ struct run_job {
 	struct target control;
 	struct agentkey agents_key; /* --agents-key: signs the agents' messages */
 	char key_prefix[WORKLOAD_PREFIX_MAX + 1]; /* --key-prefix, "auto" made one; "": none */
+	unsigned run;             /* --runs: the run under way, 1-based */
 };
 
 static void run_dry(const struct rs_config *cfg, const struct run_job *job)
@@ -294,6 +296,9 @@ static void run_dry(const struct rs_config *cfg, const struct run_job *job)
 		printf(" x %zu targets", job->targets.n);
 	printf("), %zu to run, order %s%s\n", plan->todo, sweep_order_names[cfg->order],
 	       job->targets.n > 1 ? ", targets interleaved ABBA" : "");
+	if (cfg->runs > 1)
+		printf("runs: %llu, one after another, %g s apart, each shuffled anew (the points "
+		       "below are run 1's)\n", (unsigned long long)cfg->runs, cfg->run_pause);
 	if (job->targets.n == 1 && job->targets.v[0].def == NULL)
 		printf("label: %s\n", job->label);
 	for (size_t k = 0; k < job->targets.n && job->targets.v[k].def != NULL; k++) {
@@ -320,6 +325,7 @@ static void run_dry(const struct rs_config *cfg, const struct run_job *job)
 			printf("%llu/s ", (unsigned long long)p->rate);
 		printf("repeat %u%s\n", p->repeat, p->done ? "  (done)" : "");
 	}
+	total = total * (double)cfg->runs + cfg->run_pause * (double)(cfg->runs - 1);
 	printf("estimated duration: %.0f s%s\n", total,
 	       cfg->duration > 0 ? "" : " (guessing 100k rps at P=1 up to 1M rps; -n runs vary)");
 }
@@ -389,7 +395,11 @@ static int run_targets(const struct rs_config *cfg, struct run_job *job, struct 
 static int run_output(const struct rs_config *cfg, struct run_job *job, struct csv_out *out,
 		      struct rs_rows *existing, struct rs_err *err)
 {
-	if (csv_out_open(out, cfg->output, cfg->resume, cfg->overwrite, existing, err) < 0 ||
+	/* Run 2 and later add to what run 1 opened. */
+	int later = job->run > 1;
+
+	if (csv_out_open(out, cfg->output, cfg->resume || later, cfg->overwrite && !later, existing,
+			 err) < 0 ||
 	    histfile_check(cfg->output, err) < 0)
 		return -1;
 	/* A file report refuses (a duplicate point) is not one to add to:
@@ -434,7 +444,8 @@ static int run_output(const struct rs_config *cfg, struct run_job *job, struct c
 		sweep_plan_mark_target(&job->plan, &job->w, k, g->label, existing);
 	}
 	if (job->plan.todo == 0 && cfg->precision <= 0)
-		rs_log(RS_LOG_INFO, "every point is already in %s", cfg->output);
+		rs_log(RS_LOG_INFO, "every point%s is already in %s",
+		       cfg->runs > 1 ? " of this run" : "", cfg->output);
 	return 0;
 }
 
@@ -590,6 +601,22 @@ static enum sweep_status run_agents(const struct rs_config *cfg, struct run_job 
 /* From the output file to the last point: the file, signals, the
  * (spawned) servers, the guards, the points, the summary.  Returns 0 or
  * -1 (err and its kind set). */
+/* --runs: the pause before run (2 and later), cut short by a signal, and
+ * the line that says which run starts. */
+static void run_between(const struct rs_config *cfg, unsigned run)
+{
+	struct timespec step = { 0, 100000000 };
+	double left = cfg->run_pause;
+
+	rs_log(RS_LOG_INFO, "run %u of %llu%s", run, (unsigned long long)cfg->runs,
+	       cfg->run_pause > 0 ? " after a pause (--run-pause)" : "");
+	for (; left > 0 && !run_stop; left -= 0.1) {
+		if (left < 0.1)
+			step.tv_nsec = (long)(left * 1e9);
+		nanosleep(&step, NULL);
+	}
+}
+
 static int run_sweep(const struct rs_config *cfg, struct run_job *job, struct run_ui *ui,
 		     struct rs_err *err)
 {
@@ -614,11 +641,13 @@ static int run_sweep(const struct rs_config *cfg, struct run_job *job, struct ru
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 	run_stop = 0;
+	if (job->run > 1)
+		run_between(cfg, job->run);
 	progress_init(&ui->progress, stderr, cfg->quiet);
 	ui->quiet = cfg->quiet;
 	ui->multi_depth = cfg->pipeline.n > 1;
 	ui->multi_target = job->targets.n > 1;
-	st = run_open(cfg, job, err);
+	st = run_stop ? SWEEP_INTERRUPTED : run_open(cfg, job, err);
 	if (st == SWEEP_OK && cfg->agents > 0)
 		st = run_agents(cfg, job, err);
 	/* As for -a: a sweep file holds no password, so this one was in argv. */
@@ -732,6 +761,8 @@ static int run_key_prefix(const struct rs_config *cfg, struct run_job *job, stru
  * over every target.  Returns 0, or -1 with err of kind RS_E_USAGE
  * (options, targets) or RS_E_INPUT (a sweep file, tests, a custom
  * command). */
+static void run_plan_points(const struct rs_config *cfg, struct run_job *job, unsigned run);
+
 static int run_plan(struct rs_config *cfg, struct run_ui *ui, struct run_job *job,
 		    struct rs_err *err)
 {
@@ -784,12 +815,27 @@ static int run_plan(struct rs_config *cfg, struct run_ui *ui, struct run_job *jo
 	if (sweep_check(&job->sc, &job->w, &cfg->pipeline, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);
 	run_warn_idle(cfg);
+	run_plan_points(cfg, job, 1);
+	return 0;
+}
+
+/* The points of run (1-based) into job->plan: every run measures the
+ * whole plan, in an order of its own (run 1's is --seed's, as without
+ * --runs), and its rows mark only its own points done. */
+static void run_plan_points(const struct rs_config *cfg, struct run_job *job, unsigned run)
+{
+	uint64_t seed = run == 1 ? cfg->seed : stats_seed_mix(cfg->seed, run);
+
+	sweep_plan_free(&job->plan);
 	sweep_plan_build_rates(job->w.n, &cfg->pipeline, &job->rates, (unsigned)cfg->repeat,
-			       cfg->order == SWEEP_ORDER_SHUFFLED, cfg->seed, &job->plan);
+			       cfg->order == SWEEP_ORDER_SHUFFLED, seed, &job->plan);
 	job->plan.mode = job->rates.n > 0 ? ENGINE_WINDOW : (enum engine_mode)cfg->mode;
 	job->plan.arrivals = (enum engine_arrivals)cfg->arrivals;
+	job->plan.run = run;
 	sweep_plan_interleave(&job->plan, job->targets.n);
-	return 0;
+	job->run = run;
+	for (size_t k = 0; job->sweeps != NULL && k < job->targets.n; k++)
+		job->sweeps[k].sc.run = run;
 }
 
 int cmd_run(struct rs_config *cfg, struct rs_err *err)
@@ -802,8 +848,11 @@ int cmd_run(struct rs_config *cfg, struct rs_err *err)
 	rc = run_plan(cfg, &ui, &job, err);
 	if (rc == 0 && cfg->dry_run)
 		run_dry(cfg, &job);
-	else if (rc == 0)
+	for (unsigned r = 1; rc == 0 && !cfg->dry_run && r <= cfg->runs && !run_stop; r++) {
+		if (r > 1)
+			run_plan_points(cfg, &job, r);
 		rc = run_sweep(cfg, &job, &ui, err);
+	}
 	sweep_plan_free(&job.plan);
 	workload_free(&job.w);
 	cmd_targets_free(&job.targets);

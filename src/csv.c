@@ -105,6 +105,8 @@ static const struct csv_col csv_cols[] = {
 	COL_S(server_version, server_version),
 	/* --key-prefix: the server held other data (row.h). */
 	COL_S(key_prefix, key_prefix),
+	/* --runs: runs are a level of the evidence (analysis.h). */
+	COL_I(run, run),
 	/* Last, and quoted when it holds text (csv_format_row): a row a crash
 	 * cut short inside it never reads as whole. */
 	COL_S(first_error, first_error),

@@ -104,6 +104,8 @@ struct rs_config {
 	int overwrite;
 	int resume;
 	uint64_t repeat;
+	uint64_t runs;            /* --runs N: the plan N times over */
+	double run_pause;         /* seconds between runs */
 	double precision;         /* percent; 0: off */
 	uint64_t max_repeats;
 	double budget;

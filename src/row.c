@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@ void row_init(struct rs_row *r)
 	r->busy_cpu_s = NAN;
 	r->agents_ok = r->agents_expected = -1;
 	r->skew_ms = NAN;
+	r->run = -1;
 }
 
 /* ---- figures in 32 bits ----
@@ -343,6 +345,11 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 	rec.requests = r->requests;
 	rec.errors = r->errors;
 	rec.keyspace = r->keyspace;
+	if (r->run > (int64_t)ROW_MAX_RUN)
+		return rs_err_set(err, "run %lld is more than %u", (long long)r->run, ROW_MAX_RUN),
+		       NULL;
+	rec.run = r->run > 0 ? (unsigned)r->run : 0;
+	rec.order = r->order >= 0 && r->order <= INT32_MAX ? (int32_t)r->order : -1;
 	rec.rate_short = (signed char)(r->rate_short < 0 ? -1 : r->rate_short > 0);
 	rec.started_hash = row_started_hash(r->started_at);
 	if (row_enum(r->mode, row_mode_names, &rec.mode) < 0)

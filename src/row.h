@@ -23,6 +23,9 @@
 #include "strtab.h"
 
 #define ROW_STR 128
+/* Most runs of one invocation (--runs), and the largest run number a row may
+ * carry. */
+#define ROW_MAX_RUN 1000
 
 struct rs_row {
 	char label[ROW_STR];      /* what this sweep is called: "m1", "tcp" */
@@ -91,6 +94,9 @@ struct rs_row {
 	 * the server held other data, and its CPU time and call counts
 	 * include other clients' traffic. */
 	char key_prefix[72];
+	/* --runs N: which run of the invocation the point belongs to, 1..N
+	 * (-1 in rows written before it was kept: one run a file). */
+	int64_t run;
 
 	/* Where a row came from, for messages; not a column. */
 	const char *src;
@@ -152,6 +158,8 @@ struct rs_rec {
 	unsigned pipeline;
 	unsigned repeat;
 	unsigned line;            /* of src */
+	unsigned run;             /* 1..N; 0 when the row has no run column */
+	int32_t order;            /* position in its run's order, -1 unknown */
 	int32_t clients;          /* -1 when unknown, as the integers below */
 	int32_t threads;
 	int32_t data_size;

@@ -711,7 +711,7 @@ enum sweep_status sweep_points_all(struct sweep **ss, size_t n, struct sweep_pla
 	/* --precision: each target's points by its label (--resume's too). */
 	for (size_t k = 0; k < n && cfg->precision > 0; k++)
 		sweep_plan_precision_init(&pr[k], ss[k]->w, ss[k]->cfg->depths, ss[k]->cfg->label,
-					  ss[k]->cfg->mode, ss[k]->cfg->prior);
+					  ss[k]->cfg->mode, ss[k]->cfg->run, ss[k]->cfg->prior);
 	for (size_t k = 0; k < n && st == SWEEP_OK; k++)
 		if ((st = sweep_load_open(ss[k], err)) != SWEEP_OK)
 			sweep_name_target(ss[k], n, err);

@@ -61,6 +61,9 @@ struct sweep_config {
 	unsigned max_repeats;
 	const struct depth_list *depths;
 	const struct rs_rows *prior;
+	/* --runs: the run these points belong to, 1..N (0 is 1): rows say
+	 * it, and prior's rows of another run are another run's points. */
+	unsigned run;
 	volatile sig_atomic_t *stop;
 	/* called after each point is stored (i is 1-based among points run) */
 	void (*on_point)(void *ud, const struct rs_row *row, size_t i, size_t n);

@@ -118,7 +118,7 @@ void sweep_plan_mark_target(struct sweep_plan *plan, const struct workload *w, s
 					   .target = target };
 		struct sweep_point *kp = &key, **hit;
 
-		if (strcmp(row->label, label) != 0 ||
+		if (strcmp(row->label, label) != 0 || !sweep_plan_same_run(row, plan->run) ||
 		    !sweep_plan_same_way(row, plan->mode, key.rate > 0, plan->arrivals))
 			continue;
 		for (key.test = 0; key.test < w->n; key.test++)
@@ -154,11 +154,16 @@ int sweep_plan_same_way(const struct rs_rec *row, enum engine_mode mode, int ope
 	return m == mode && (!open || a == arrivals);
 }
 
+int sweep_plan_same_run(const struct rs_rec *row, unsigned run)
+{
+	return (row->run ? row->run : 1) == (run ? run : 1);
+}
+
 /* ---- --precision's rounds ---- */
 
 void sweep_plan_precision_init(struct precision *pr, const struct workload *w,
 				const struct depth_list *depths, const char *label,
-				enum engine_mode mode, const struct rs_rows *prior)
+				enum engine_mode mode, unsigned run, const struct rs_rows *prior)
 {
 	/* --precision takes no --rate: the mode alone tells the ways apart. */
 
@@ -168,7 +173,8 @@ void sweep_plan_precision_init(struct precision *pr, const struct workload *w,
 
 		/* The rows of this label measured this way: another mode's
 		 * repeats are another point's. */
-		if (strcmp(row->label, label) != 0 || !sweep_plan_same_way(row, mode, 0, ENGINE_UNIFORM))
+		if (strcmp(row->label, label) != 0 || !sweep_plan_same_run(row, run) ||
+		    !sweep_plan_same_way(row, mode, 0, ENGINE_UNIFORM))
 			continue;
 		for (size_t t = 0; t < w->n; t++)
 			if (strcmp(w->v[t].name, row->test) == 0)

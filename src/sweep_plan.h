@@ -36,6 +36,9 @@ struct sweep_plan {
 	 * that --resume skips only points measured the same way. */
 	enum engine_mode mode;
 	enum engine_arrivals arrivals; /* with rates */
+	unsigned run;             /* --runs: only rows of this run mark points
+				   * done (0 is 1; a row without the column is
+				   * of run 1) */
 };
 
 /* Every test x depth x repeat; shuffled (Fisher-Yates from seed) or in
@@ -68,11 +71,14 @@ void sweep_plan_free(struct sweep_plan *plan);
 int sweep_plan_same_way(const struct rs_rec *row, enum engine_mode mode, int open,
 			enum engine_arrivals arrivals);
 
+/* Whether row belongs to run (0 is 1, as is a row without the column). */
+int sweep_plan_same_run(const struct rs_rec *row, unsigned run);
+
 /* --precision: the points measured so far (pr, set up here; precision_free
- * it), from prior's rows of label measured in mode (--resume's). */
+ * it), from prior's rows of label and run measured in mode (--resume's). */
 void sweep_plan_precision_init(struct precision *pr, const struct workload *w,
 			       const struct depth_list *depths, const char *label,
-			       enum engine_mode mode, const struct rs_rows *prior);
+			       enum engine_mode mode, unsigned run, const struct rs_rows *prior);
 
 /* --precision's settings for sweep_plan_more. */
 struct sweep_plan_precision {

@@ -96,6 +96,7 @@ void sweep_row_fill(const struct sweep *s, const struct workload_test *t,
 	row->misses = (int64_t)res->misses;
 	row->server_calls = m->calls0 < 0 || m->calls1 < 0 ? -1 : m->calls1 - m->calls0;
 	row->order = p->order;
+	row->run = cfg->run ? cfg->run : 1;
 	row->threads = cfg->threads;
 	row->data_size = (int64_t)cfg->data_size;
 	row->keyspace = (int64_t)cfg->keyspace;
