@@ -130,6 +130,13 @@ struct analysis_series {
 	size_t nunstable;
 	enum analysis_bound bound;/* busier process at the saturation depth */
 	double server_cpu, client_cpu; /* at the saturation depth (peak for one depth) */
+	/* Runs (series.h): with two or more, the core's figures of each run
+	 * alone, and the peak over runs (knee.h: the mean of the runs' ln
+	 * peaks, a two-level bootstrap), which peak_rps, peak_lo and peak_hi
+	 * then are. */
+	size_t nruns;
+	struct analysis_knee *run_knee; /* [nruns] when nruns >= 2; owned */
+	struct knee_runs peak_runs;     /* n 0 when not computed */
 };
 
 /* Fill out for rps series s (avg may be NULL), with each depth's level
@@ -184,6 +191,12 @@ struct analysis_cmp {
 				   * verdict only with per_depth_ci); owned */
 	size_t ndepths;
 	double ratio_min, ratio_max;   /* over the common depths; NAN if none */
+	/* The two sides were measured in different runs (not interleaved in
+	 * one): the machine's drift between runs is in their ratio.  With
+	 * one run a side no interval holds it (runs_known 0); with two or
+	 * more on a side the intervals are run-level (knee.h). */
+	int runs_apart;
+	int runs_known;
 };
 
 /* A line of the speed-up summary: other / baseline, peak to peak (or at

@@ -400,6 +400,59 @@ void knee_compare_repeats(const double *va, size_t na, const double *vb, size_t 
  * pools the repeats' noise across tests (df >= 1). */
 void knee_ratio_from_logs(double centre, double se, size_t df, double est, struct knee_cmp *out);
 
+/* ---- runs: a level of the evidence (knee_runs.c) ----
+ *
+ * Points measured in one run share that run's state of the machine
+ * (another day, a warmer CPU, other tenants): runs minutes apart on a
+ * shared 2-core VM put one server's peak 35% apart, where each run's own
+ * interval was +-7%.  No resampling of points within a run sees that, and
+ * two machines cannot be interleaved.  So a figure measured in several
+ * runs is estimated as the mean of the runs' own (ln) figures, with the
+ * standard error of a two-level bootstrap (runs drawn with replacement,
+ * then for each a draw of its within-run bootstrap: Kalibera and Jones,
+ * ISMM 2013), in closed form and without its double count of the
+ * within-run noise (knee_runs.c); Student's t over n - 1 degrees of
+ * freedom gives the width (a percentile interval of 3 runs resampled
+ * covers about 75%).  tests/test_knee.c measures the coverage. */
+
+/* One run's figure. */
+struct knee_run_fig {
+	double est;               /* ln of the run's figure */
+	const double *rep;        /* nrep within-run replicates of est (ln), or
+				   * NULL: then se */
+	size_t nrep;
+	double se;                /* within-run standard error of est (ln);
+				   * NAN: none known, taken as 0 */
+};
+
+/* A figure over runs, on the ln scale. */
+struct knee_runs {
+	size_t n;                 /* runs */
+	double centre;            /* mean of the runs' figures */
+	double se;                /* its standard error */
+	double df;                /* n - 1; 1000 (known) for one run, whose se is
+				   * its within-run noise alone */
+	double between;           /* sd of a run's figure beyond its within-run
+				   * noise; NAN for one run (unless borrowed) */
+	double within;            /* rms of the runs' within-run se */
+	int borrowed;             /* one run, between taken from the other side */
+};
+
+/* The figure of n runs f[0..n).  Returns 0, or -1 with err set for bad
+ * opts, no run, or a run without a finite figure. */
+int knee_runs_level(const struct knee_run_fig *f, size_t n, const struct knee_opts *o,
+		    struct knee_runs *out, struct rs_err *err);
+/* A side measured in one run, compared with one measured in several: its
+ * runs' drift is unknown, so take from's (the same machine's runs vary
+ * alike; two machines, about alike): se grows by from->between, df is
+ * from's.  Does nothing unless one has one run and from several. */
+void knee_runs_borrow(struct knee_runs *one, const struct knee_runs *from);
+/* exp(centre), and exp(centre +- t(df) se) around it. */
+struct stats_ci knee_runs_ci(const struct knee_runs *r);
+/* a / b: exp(a.centre - b.centre), its interval from both standard errors
+ * and Welch-Satterthwaite's degrees of freedom, and the one verdict rule. */
+void knee_compare_runs(const struct knee_runs *a, const struct knee_runs *b, struct knee_cmp *out);
+
 /* "same", "faster", "slower", "cannot tell", "unknown". */
 const char *knee_verdict_name(enum knee_verdict v);
 

@@ -239,7 +239,7 @@ int report_prose(const struct analysis_result *r, const struct analysis_cmp *c, 
 	const struct analysis_delta *d = analysis_cmp_delta(r, c);
 	const struct series *b = r->series[c->base].rps, *a = r->series[c->other].rps;
 	char rps[64], x[32], y[32], z[32], thr[256], where[2 * ROW_STR + 64] = "";
-	char latw[2 * ROW_STR + 256] = "", tail[64] = "", who[4 * ROW_STR + 32];
+	char latw[2 * ROW_STR + 256] = "", tail[64] = "", who[4 * ROW_STR + 32], runs[96] = "";
 
 	if (!d->valid)
 		return snprintf(buf, size, "%s: %s has no point at pipeline depth %u to compare.",
@@ -270,7 +270,8 @@ int report_prose(const struct analysis_result *r, const struct analysis_cmp *c, 
 		fshort(sp, sizeof sp, report_halfwidth(&d->ci), 0);
 		snprintf(thr, sizeof thr, "throughput that cannot be told apart (%sx, 95%% interval "
 			 "%sx..%sx, " UTF8_PLUSMINUS "%s%%)%s", x, y, z, sp, where);
-		snprintf(tail, sizeof tail, "; repeat the points to tell");
+		snprintf(tail, sizeof tail, c->runs_apart ? "; measure more runs (--runs) to tell" :
+			 "; repeat the points to tell");
 		break;
 	}
 	case KNEE_UNKNOWN:
@@ -281,8 +282,14 @@ int report_prose(const struct analysis_result *r, const struct analysis_cmp *c, 
 	}
 	report_prose_latency(r, c, d, latw, sizeof latw);
 	report_prose_servers(a, b, who, sizeof who);
-	return snprintf(buf, size, "%s: %s%s showed %s%s%s.", a->test, a->label, who, thr, latw,
-			tail);
+	if (c->runs_known)
+		snprintf(runs, sizeof runs, " (%zu run%s against %zu)", r->series[c->other].nruns,
+			 r->series[c->other].nruns == 1 ? "" : "s", r->series[c->base].nruns);
+	else if (c->runs_apart && d->verdict != KNEE_UNKNOWN)
+		snprintf(runs, sizeof runs, " (one run each: the drift between runs is not in the "
+			 "interval)");
+	return snprintf(buf, size, "%s: %s%s showed %s%s%s%s.", a->test, a->label, who, thr, latw,
+			tail, runs);
 }
 
 const char *report_bound_name(enum analysis_bound b)

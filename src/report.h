@@ -26,7 +26,8 @@ static const char *const report_format_names[] = { "text", "markdown", "csv", "j
 	"prose,saturation_lo,saturation_hi,saturated,asymptote_lo,asymptote_hi," \
 	"ratio_at_1_lo,ratio_at_1_hi,verdict_at_1,ratio_at_peak_lo,ratio_at_peak_hi," \
 	"verdict_at_peak,ratio_at_depth_lo,ratio_at_depth_hi,verdict_at_depth," \
-	"peak_rps_lo,peak_rps_hi,highest_rps,highest_depth,latency_depth_at_peak,unstable_causes"
+	"peak_rps_lo,peak_rps_hi,highest_rps,highest_depth,latency_depth_at_peak,unstable_causes," \
+	"runs,between_runs_pct"
 
 struct report_opts {
 	enum report_format format;

@@ -121,6 +121,9 @@ void report_csv(FILE *fp, const struct analysis_result *r, const struct report_o
 			sbuf_item(&sb, " ", "%s", cause_name(a->unstable[k].cause.kind));
 		fputc(',', fp);
 		csv_put_field(fp, b);
+		/* Runs (knee.h): how many, and the drift between them. */
+		fprintf(fp, ",%zu", a->nruns);
+		csv_put_num(fp, a->peak_runs.n > 1 ? 100 * a->peak_runs.between : NAN, 2);
 		fputc('\n', fp);
 	}
 	free(cmp_of);
@@ -310,6 +313,9 @@ static void json_series(FILE *fp, const struct analysis_series *a, int first)
 		report_json_str(fp, report_bound_name(a->bound));
 	json_num(fp, "server_cpu", a->server_cpu, 4, 1);
 	json_num(fp, "client_cpu", a->client_cpu, 4, 1);
+	fprintf(fp, ",\"runs\":%zu", a->nruns);
+	json_num(fp, "between_runs_pct", a->peak_runs.n > 1 ? 100 * a->peak_runs.between : NAN, 2,
+		 1);
 	fputc('}', fp);
 }
 
@@ -340,6 +346,9 @@ static void json_cmp(FILE *fp, const struct analysis_result *r, const struct ana
 		fputc('}', fp);
 	}
 	fputc(']', fp);
+	/* Runs a side, and whether the two were measured apart (knee.h). */
+	fprintf(fp, ",\"runs_baseline\":%zu,\"runs\":%zu,\"runs_apart\":%s",
+		r->series[c->base].nruns, r->series[c->other].nruns, c->runs_apart ? "true" : "false");
 	if (o->prose) {
 		char s[512];
 

@@ -41,6 +41,12 @@ const char *report_verdict_words(char *buf, size_t size, const struct analysis_d
 size_t report_notes(const struct analysis_result *r, const struct report_opts *o, char ***out);
 void report_free_notes(char **v, size_t n);
 
+/* The runs block of text and markdown (report_runs.c): each label's runs,
+ * what the intervals between labels hold of the drift between runs, and
+ * where each series of several runs has its noise.  Nothing when every
+ * comparison is within one run and every label has one. */
+void report_runs_block(FILE *fp, const struct analysis_result *r, int md);
+
 /* The csv and json formats (report_data.c). */
 void report_csv(FILE *fp, const struct analysis_result *r, const struct report_opts *o);
 void report_json(FILE *fp, const struct analysis_result *r, const struct report_opts *o);

@@ -239,9 +239,9 @@ struct series_index {
 	size_t *pair_series;      /* pair id -> index into set->v */
 };
 
-/* A row of one series, to sort by depth and repeat. */
+/* A row of one series, to sort by depth, run and repeat. */
 struct series_key {
-	unsigned pipeline, repeat;
+	unsigned pipeline, run, repeat;
 	uint32_t row;             /* index into rows->v: file order breaks ties */
 };
 
@@ -251,6 +251,8 @@ static int cmp_key(const void *a, const void *b)
 
 	if (x->pipeline != y->pipeline)
 		return x->pipeline < y->pipeline ? -1 : 1;
+	if (x->run != y->run)
+		return x->run < y->run ? -1 : 1;
 	if (x->repeat != y->repeat)
 		return x->repeat < y->repeat ? -1 : 1;
 	return (x->row > y->row) - (x->row < y->row);
@@ -363,7 +365,7 @@ static void series_noise_fill(struct series_point *p, const struct rs_rows *rows
 /* Summarise keys[0..n) (one depth of one series) into p. */
 static void series_point_fill(struct series_point *p, const struct rs_rows *rows,
 			      const struct series_key *k, size_t n, enum series_metric m,
-			      double *vals, double *tmp)
+			      double *vals, unsigned *runs, double *tmp)
 {
 	double sum = 0, sq = 0;
 	size_t ns = 0, nc = 0;
@@ -380,6 +382,7 @@ static void series_point_fill(struct series_point *p, const struct rs_rows *rows
 
 		p->rate_short += r->rate_short > 0;
 		tmp[i] = vals[i] = v;
+		runs[i] = k[i].run;
 		sum += v;
 		p->min = fmin(p->min, v);
 		p->max = fmax(p->max, v);
@@ -389,6 +392,7 @@ static void series_point_fill(struct series_point *p, const struct rs_rows *rows
 			p->errors += r->errors;
 	}
 	p->v = vals;
+	p->run = runs;
 	p->mean = sum / (double)n;
 	for (size_t i = 0; i < n; i++)
 		sq += (tmp[i] - p->mean) * (tmp[i] - p->mean);
@@ -451,6 +455,29 @@ const char *series_variant(const struct rs_rows *rows, const struct rs_rec *row,
  * first that has not).  Rows are numbered by series (each pair of names
  * found by hash), counted into their series, and sorted within it: no
  * step looks at more than one series' rows at a time. */
+/* The index in s->runs of row's run (its file and run column), added when
+ * new.  A series has a run or a few: a scan. */
+static unsigned series_run_of(struct series *s, const struct rs_rec *row)
+{
+	for (size_t i = 0; i < s->nruns; i++)
+		if (s->runs[i].run == row->run &&
+		    (s->runs[i].src == row->src || strcmp(s->runs[i].src, row->src) == 0))
+			return (unsigned)i;
+	s->runs = xreallocarray(s->runs, s->nruns + 1, sizeof *s->runs);
+	s->runs[s->nruns].src = row->src;
+	s->runs[s->nruns].run = row->run;
+	return (unsigned)s->nruns++;
+}
+
+/* ", run N" for a message (a static buffer: one message at a time). */
+static const char *series_run_word(unsigned run)
+{
+	static char buf[32];
+
+	snprintf(buf, sizeof buf, ", run %u", run);
+	return buf;
+}
+
 static int series_make(const struct rs_rows *rows, enum series_metric m, int known,
 		       struct series_set *out, struct rs_err *err)
 {
@@ -464,6 +491,7 @@ static int series_make(const struct rs_rows *rows, enum series_metric m, int kno
 	const struct rs_rec *last_row = NULL;
 	uint32_t last_pair = 0;
 	double *tmp, *vals;
+	unsigned *vruns;
 	int rc = -1;
 
 	memset(out, 0, sizeof *out);
@@ -555,6 +583,7 @@ static int series_make(const struct rs_rows *rows, enum series_metric m, int kno
 	}
 	free(of);
 	vals = out->values = xmalloc((nkept ? nkept : 1) * sizeof *out->values);
+	vruns = out->value_runs = xmalloc((nkept ? nkept : 1) * sizeof *out->value_runs);
 	keys = xmalloc((most ? most : 1) * sizeof *keys);
 	tmp = xmalloc((most ? most : 1) * sizeof *tmp);
 	for (size_t i = 0; i < out->n; i++) {
@@ -565,18 +594,20 @@ static int series_make(const struct rs_rows *rows, enum series_metric m, int kno
 			const struct rs_rec *row = &rows->v[order[start[i] + k]];
 
 			keys[k].pipeline = row->pipeline;
+			keys[k].run = series_run_of(s, row);
 			keys[k].repeat = row->repeat;
 			keys[k].row = order[start[i] + k];
 		}
 		qsort(keys, n, sizeof *keys, cmp_key);
 		for (size_t k = 1; k < n; k++)
-			if (keys[k - 1].pipeline == keys[k].pipeline &&
+			if (keys[k - 1].pipeline == keys[k].pipeline && keys[k - 1].run == keys[k].run &&
 			    keys[k - 1].repeat == keys[k].repeat) {
 				const struct rs_rec *a = &rows->v[keys[k - 1].row], *b = &rows->v[keys[k].row];
 
-				rs_err_set(err, "%s:%u: duplicate point (label '%s', %s, P=%u, repeat %u; "
+				rs_err_set(err, "%s:%u: duplicate point (label '%s', %s, P=%u, repeat %u%s; "
 					   "first at %s:%u)", b->src, b->line, b->label, b->test, b->pipeline,
-					   b->repeat, a->src, a->line);
+					   b->repeat, b->run ? series_run_word(b->run) : "", a->src,
+					   a->line);
 				goto out;
 			}
 		s->first = &rows->v[keys[0].row];
@@ -586,8 +617,10 @@ static int series_make(const struct rs_rows *rows, enum series_metric m, int kno
 
 			while (b < n && keys[b].pipeline == keys[a].pipeline)
 				b++;
-			series_point_fill(&s->pts[s->npts++], rows, &keys[a], b - a, m, vals, tmp);
+			series_point_fill(&s->pts[s->npts++], rows, &keys[a], b - a, m, vals, vruns,
+					  tmp);
 			vals += b - a;
+			vruns += b - a;
 			a = b;
 		}
 	}
@@ -618,10 +651,13 @@ void series_set_free(struct series_set *set)
 {
 	if (set == NULL)
 		return;
-	for (size_t i = 0; i < set->n; i++)
+	for (size_t i = 0; i < set->n; i++) {
 		free(set->v[i].pts);
+		free(set->v[i].runs);
+	}
 	free(set->v);
 	free(set->values);
+	free(set->value_runs);
 	free(set->labels);
 	free(set->tests);
 	if (set->index != NULL) {

@@ -41,8 +41,18 @@ struct series_point {
 	int64_t errors;           /* summed over repeats, -1 if unknown */
 	size_t rate_short;        /* open loop: repeats that fell short of the offered rate */
 	struct series_noise noise;
-	const double *v;          /* [n]: each repeat's figure, in repeat order;
-				   * points into series_set.values */
+	const double *v;          /* [n]: each repeat's figure, by run, then in
+				   * repeat order; points into series_set.values */
+	const unsigned *run;      /* [n]: the run of each (an index into
+				   * series.runs); points into series_set.value_runs */
+};
+
+/* One run of a series: the rows of one file with one run number (--runs
+ * writes 1..N; a file without the column is one run).  Runs are a level
+ * of the evidence: analysis.h resamples them before the repeats. */
+struct series_run {
+	const char *src;          /* the file */
+	unsigned run;             /* its run column, 0 when it has none */
 };
 
 struct series {
@@ -52,6 +62,8 @@ struct series {
 	struct series_point *pts; /* sorted by depth, distinct depths */
 	size_t npts;
 	const struct rs_rec *first; /* a row of the series, for run parameters */
+	struct series_run *runs;  /* [nruns], in order of first appearance; owned */
+	size_t nruns;
 };
 
 struct series_index;
@@ -67,11 +79,12 @@ struct series_set {
 	struct series_index *index; /* names to series, for series_find */
 	double *values;           /* every row's figure, one block that the
 				   * points' v index into (8 bytes a row) */
+	unsigned *value_runs;     /* the run of each, as values */
 };
 
 /* Group rows into series for metric m.  Fails (err names file and line) on a
- * duplicate point (same label, test, pipeline, repeat) or a row without the
- * metric.  The set points into rows: keep rows alive while using it.  Time
+ * duplicate point (same label, test, pipeline, repeat and run: a file and
+ * its run column) or a row without the metric.  The set points into rows: keep rows alive while using it.  Time
  * and memory grow as n log n in the rows, whatever the number of names. */
 int series_build(const struct rs_rows *rows, enum series_metric m, struct series_set *out,
 		 struct rs_err *err);

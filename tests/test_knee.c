@@ -1248,3 +1248,98 @@ Test(knee, short_series_ratio_covers_the_true_ratio, .timeout = 60)
 	cr_assert_geq(tot, 150);
 	cr_assert_geq((double)cov / (double)tot, 0.85);
 }
+
+/* Runs as a level of the evidence: each run's level is drawn around the
+ * truth (the machine's state that run, sd run_sd on ln), the points' noise
+ * within runs on top.  The two-level interval (knee_runs_level, then
+ * knee_compare_runs) must cover the true ratio in at least 90% of cases;
+ * the one-level interval, every run's points taken as repeats of one, does
+ * not (it knows only the noise within runs).  Printed with --verbose. */
+Test(knee, two_level_interval_covers_the_ratio_across_runs, .timeout = 120)
+{
+	static struct syn run[2][3], pooled[2];
+	unsigned d[SYN_DEPTHS];
+	double par[2][2] = { { 240000, 1.5 }, { 200000, 1.5 } }, truth = 1.2;
+	double run_sd = 0.08, point_sd = 0.08, half2 = 0, half1 = 0;
+	size_t m = depths_range(d, 1, 12), nruns = 3;
+	int cover2 = 0, cover1 = 0, trials = 200;
+
+	for (int t = 0; t < trials; t++) {
+		struct knee_opts o = opts_b(200, 11);
+		struct knee_runs lv[2];
+		struct knee_cmp two, one;
+		struct knee_result rp[2];
+		struct rs_err err = { 0 };
+		struct stats_rng rng;
+
+		stats_rng_seed(&rng, 90000 + (uint64_t)t);
+		for (int side = 0; side < 2; side++) {
+			struct knee_result rr[3];
+			struct knee_run_fig f[3];
+
+			for (size_t k = 0; k < nruns; k++) {
+				double p[2] = { par[side][0] * exp(run_sd * stats_rng_normal(&rng)),
+						par[side][1] };
+
+				syn_make(&run[side][k], d, m, 1, curve_mm, p, point_sd,
+					 stats_rng_next(&rng));
+				analyse(&run[side][k], &o, &rr[k]);
+				f[k] = (struct knee_run_fig){ log(rr[k].peak_rps.est), rr[k].boot_peak,
+							      rr[k].nboot, NAN };
+			}
+			cr_assert_eq(knee_runs_level(f, nruns, &o, &lv[side], &err), 0, "%s", err.msg);
+			/* One level: the runs' points as repeats of one series. */
+			pooled[side] = run[side][0];
+			for (size_t i = 0; i < m; i++) {
+				for (size_t k = 0; k < nruns; k++)
+					pooled[side].v[i][k] = run[side][k].v[i][0];
+				pooled[side].n[i] = nruns;
+				pooled[side].vp[i] = pooled[side].v[i];
+			}
+			pooled[side].s.n = pooled[side].n;
+			pooled[side].s.v = pooled[side].vp;
+			analyse(&pooled[side], &o, &rp[side]);
+			for (size_t k = 0; k < nruns; k++)
+				knee_result_free(&rr[k]);
+		}
+		knee_compare_runs(&lv[0], &lv[1], &two);
+		cr_assert_eq(knee_compare_peak(&rp[0], &rp[1], &o, &one, &err), 0, "%s", err.msg);
+		cover2 += covers(&two.ratio, truth);
+		cover1 += covers(&one.ratio, truth);
+		half2 += log(two.ratio.hi / two.ratio.lo) / 2;
+		half1 += log(one.ratio.hi / one.ratio.lo) / 2;
+		knee_result_free(&rp[0]);
+		knee_result_free(&rp[1]);
+	}
+	cr_log_info("true ratio %.2f, 3 runs a side, runs' sd %.0f%%, points' %.0f%%: two-level "
+		    "interval covered it %d of %d times (mean half-width %.3f ln), one-level %d "
+		    "(%.3f)", truth, 100 * run_sd, 100 * point_sd, cover2, trials, half2 / trials,
+		    cover1, half1 / trials);
+	cr_assert_geq(cover2, 0.9 * trials);
+	cr_assert_lt(cover1, 0.8 * trials);
+}
+
+/* One run a side: the within-run interval alone; one side borrowing the
+ * other's drift grows by it. */
+Test(knee, runs_of_one_and_borrowed_drift)
+{
+	struct knee_run_fig f1 = { log(100.0), NULL, 0, 0.02 };
+	struct knee_run_fig f3[3] = { { log(90.0), NULL, 0, 0.02 }, { log(100.0), NULL, 0, 0.02 },
+				      { log(110.0), NULL, 0, 0.02 } };
+	struct knee_opts o = opts_b(1000, 3);
+	struct knee_runs one, three;
+	struct knee_cmp c;
+	struct rs_err err = { 0 };
+
+	cr_assert_eq(knee_runs_level(&f1, 1, &o, &one, &err), 0);
+	cr_assert_float_eq(one.se, 0.02, 1e-12);
+	cr_assert_eq(knee_runs_level(f3, 3, &o, &three, &err), 0);
+	cr_assert_float_eq(three.df, 2, 1e-12);
+	cr_assert(three.between > 0.08 && three.between < 0.11, "%g", three.between);
+	knee_runs_borrow(&one, &three);
+	cr_assert(one.borrowed && one.se > 0.08, "%g", one.se);
+	knee_compare_runs(&one, &three, &c);
+	cr_assert(c.ratio.lo < 1 && c.ratio.hi > 1);
+	cr_assert_eq(c.verdict, KNEE_CANNOT_TELL);
+	cr_assert_eq(knee_runs_level(&f1, 0, &o, &one, &err), -1);
+}
