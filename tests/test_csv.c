@@ -189,10 +189,10 @@ Test(csv, server_columns_after_the_others_and_absent_in_older_files)
 	struct rs_rows rows = { 0 };
 	struct rs_err err;
 	const char *h = csv_header();
-	const char *name = strstr(h, ",server_name,server_version,key_prefix,first_error\n");
+	const char *name = strstr(h, ",server_name,server_version,key_prefix,run,first_error\n");
 
 	/* Added after every older column, before first_error (which stays last);
-	 * key_prefix (--key-prefix) after them. */
+	 * key_prefix (--key-prefix) after them, then run (--runs). */
 	cr_assert_not_null(name, "%s", h);
 	cr_assert_not_null(strstr(h, ",agent_rps,server_name,"), "%s", h);
 	/* A file from before them: the server is known by redis_version alone. */
@@ -202,6 +202,7 @@ Test(csv, server_columns_after_the_others_and_absent_in_older_files)
 	cr_assert_str_empty(rows.v[0].server->server_name);
 	cr_assert_str_empty(rows.v[0].server->server_version);
 	cr_assert_str_empty(rows.v[0].server->key_prefix);
+	cr_assert_eq(rows.v[0].run, 0);
 	rows_free(&rows);
 }
 
