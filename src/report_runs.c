@@ -5,10 +5,13 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "knee.h"
 #include "report_int.h"
+#include "stats.h"
+#include "xalloc.h"
 
 /* Without two runs of anything in the data, the drift between runs
  * assumed for a suggestion: the sd of ln peak of runs minutes apart that
@@ -43,6 +46,69 @@ static double report_run_spread(const struct analysis_series *s)
 		hi = fmax(hi, p);
 	}
 	return lo > 0 ? hi / lo : NAN;
+}
+
+/* Fewest points with an order for a run's own drift. */
+#define REPORT_DRIFT_MIN 9
+
+static int report_cmp_pair(const void *x, const void *y)
+{
+	const double *a = x, *b = y;
+
+	return (a[0] > b[0]) - (a[0] < b[0]);
+}
+
+/* The drift label li's one run records itself: every point's ln ratio to
+ * its series' fitted level, in the run's order, the median of the last
+ * third less that of the first (a run is shuffled, so each third holds
+ * every depth alike); NAN with fewer than REPORT_DRIFT_MIN such points
+ * or a label of several runs. */
+static double report_own_drift(const struct analysis_result *r, size_t li)
+{
+	double (*v)[2] = NULL, *w, d;
+	size_t n = 0, cap = 0, k;
+
+	for (size_t i = 0; i < r->nseries; i++) {
+		const struct analysis_series *s = &r->series[i];
+
+		if (s->rps->label_idx != li)
+			continue;
+		if (s->nruns > 1)
+			break;
+		if (!s->knee.ok || s->knee.res.m != s->rps->npts)
+			continue;
+		for (size_t p = 0; p < s->rps->npts; p++) {
+			const struct series_point *pt = &s->rps->pts[p];
+			double level = s->knee.res.pts[p].level;
+
+			for (size_t j = 0; pt->order != NULL && j < pt->n; j++) {
+				if (pt->order[j] < 0 || !(pt->v[j] > 0) || !(level > 0))
+					continue;
+				if (n == cap) {
+					cap = cap ? 2 * cap : 64;
+					v = xreallocarray(v, cap, sizeof *v);
+				}
+				v[n][0] = pt->order[j];
+				v[n++][1] = log(pt->v[j] / level);
+			}
+		}
+	}
+	if (n < REPORT_DRIFT_MIN) {
+		free(v);
+		return NAN;
+	}
+	qsort(v, n, sizeof *v, report_cmp_pair);
+	k = n / 3;
+	w = xcalloc(k, sizeof *w);
+	for (size_t i = 0; i < k; i++)
+		w[i] = v[n - k + i][1];
+	d = stats_median_inplace(w, k);
+	for (size_t i = 0; i < k; i++)
+		w[i] = v[i][1];
+	d -= stats_median_inplace(w, k);
+	free(w);
+	free(v);
+	return exp(d) - 1;
 }
 
 /* "Runs: a 3 (a.csv), b 1 (b.csv)": each label's runs and their files. */
@@ -157,13 +223,28 @@ static void report_runs_pair(FILE *fp, const struct analysis_result *r, size_t o
 	}
 	fprintf(fp, "one run each: the intervals hold the noise within each run, not the drift "
 		"between runs, ");
-	if (where != NULL)
+	if (where != NULL) {
 		fprintf(fp, "which put %s %s's %zu runs %s%% apart here", where->rps->label,
 			where->rps->test, where->nruns,
 			report_fnum(x, sizeof x, 100 * (spread - 1), 0));
-	else
-		fprintf(fp, "which put runs minutes apart up to %d%% apart on rsweep's 2-core test VM",
+	} else {
+		double da = report_own_drift(r, other), db = NAN;
+
+		for (size_t i = 0; i < r->nseries && !isfinite(db); i++)
+			if (strcmp(r->series[i].rps->label, r->baseline) == 0)
+				db = report_own_drift(r, r->series[i].rps->label_idx);
+		if (isfinite(da) || isfinite(db)) {
+			double most = fmax(isfinite(da) ? fabs(da) : 0, isfinite(db) ? fabs(db) : 0);
+
+			fprintf(fp, "which the runs record only in part (each label's level moved up to "
+				"%s%% from its run's first third to its last) and which ",
+				report_fnum(x, sizeof x, 100 * most, 1));
+		} else {
+			fputs("which ", fp);
+		}
+		fprintf(fp, "put runs minutes apart up to %d%% apart on rsweep's 2-core test VM",
 			REPORT_RUNS_SEEN_PCT);
+	}
 	d = nd ? ds[0] : NAN;
 	/* The median difference over the tests. */
 	if (nd > 1) {
@@ -183,8 +264,9 @@ static void report_runs_pair(FILE *fp, const struct analysis_result *r, size_t o
 		fprintf(fp, "; the peaks differ by %s%% (median over tests), within the ±%.0f%% band\n",
 			report_fnum(x, sizeof x, 100 * (exp(d) - 1), 1), 100 * KNEE_CMP_BAND);
 	else if (need > 0)
-		fprintf(fp, "; for peaks %s%% apart (median over tests) measure about %u runs a side "
-			"(--runs %u)\n", report_fnum(x, sizeof x, 100 * (exp(d) - 1), 1), need, need);
+		fprintf(fp, "; for peaks %s%% apart (median over tests), with drift like %s, measure "
+			"about %u runs a side (--runs %u)\n", report_fnum(x, sizeof x, 100 * (exp(d) - 1), 1),
+			isfinite(sd) ? "these runs'" : "that VM's", need, need);
 	else
 		fprintf(fp, "; peaks %s%% apart (median over tests) are within that drift: more than "
 			"%d runs a side would be needed\n", report_fnum(x, sizeof x, 100 * (exp(d) - 1), 1),

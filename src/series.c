@@ -365,7 +365,7 @@ static void series_noise_fill(struct series_point *p, const struct rs_rows *rows
 /* Summarise keys[0..n) (one depth of one series) into p. */
 static void series_point_fill(struct series_point *p, const struct rs_rows *rows,
 			      const struct series_key *k, size_t n, enum series_metric m,
-			      double *vals, unsigned *runs, double *tmp)
+			      double *vals, unsigned *runs, int32_t *orders, double *tmp)
 {
 	double sum = 0, sq = 0;
 	size_t ns = 0, nc = 0;
@@ -383,6 +383,7 @@ static void series_point_fill(struct series_point *p, const struct rs_rows *rows
 		p->rate_short += r->rate_short > 0;
 		tmp[i] = vals[i] = v;
 		runs[i] = k[i].run;
+		orders[i] = r->order;
 		sum += v;
 		p->min = fmin(p->min, v);
 		p->max = fmax(p->max, v);
@@ -393,6 +394,7 @@ static void series_point_fill(struct series_point *p, const struct rs_rows *rows
 	}
 	p->v = vals;
 	p->run = runs;
+	p->order = orders;
 	p->mean = sum / (double)n;
 	for (size_t i = 0; i < n; i++)
 		sq += (tmp[i] - p->mean) * (tmp[i] - p->mean);
@@ -492,6 +494,7 @@ static int series_make(const struct rs_rows *rows, enum series_metric m, int kno
 	uint32_t last_pair = 0;
 	double *tmp, *vals;
 	unsigned *vruns;
+	int32_t *vorders;
 	int rc = -1;
 
 	memset(out, 0, sizeof *out);
@@ -584,6 +587,7 @@ static int series_make(const struct rs_rows *rows, enum series_metric m, int kno
 	free(of);
 	vals = out->values = xmalloc((nkept ? nkept : 1) * sizeof *out->values);
 	vruns = out->value_runs = xmalloc((nkept ? nkept : 1) * sizeof *out->value_runs);
+	vorders = out->value_orders = xmalloc((nkept ? nkept : 1) * sizeof *out->value_orders);
 	keys = xmalloc((most ? most : 1) * sizeof *keys);
 	tmp = xmalloc((most ? most : 1) * sizeof *tmp);
 	for (size_t i = 0; i < out->n; i++) {
@@ -618,9 +622,10 @@ static int series_make(const struct rs_rows *rows, enum series_metric m, int kno
 			while (b < n && keys[b].pipeline == keys[a].pipeline)
 				b++;
 			series_point_fill(&s->pts[s->npts++], rows, &keys[a], b - a, m, vals, vruns,
-					  tmp);
+					  vorders, tmp);
 			vals += b - a;
 			vruns += b - a;
+			vorders += b - a;
 			a = b;
 		}
 	}
@@ -658,6 +663,7 @@ void series_set_free(struct series_set *set)
 	free(set->v);
 	free(set->values);
 	free(set->value_runs);
+	free(set->value_orders);
 	free(set->labels);
 	free(set->tests);
 	if (set->index != NULL) {

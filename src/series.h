@@ -8,6 +8,7 @@
 #define RS_SERIES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "depths.h"
 #include "err.h"
@@ -45,6 +46,9 @@ struct series_point {
 				   * repeat order; points into series_set.values */
 	const unsigned *run;      /* [n]: the run of each (an index into
 				   * series.runs); points into series_set.value_runs */
+	const int32_t *order;     /* [n]: each one's place in its run's order
+				   * (the order column; -1 unknown), into
+				   * series_set.value_orders */
 };
 
 /* One run of a series: the rows of one file with one run number (--runs
@@ -80,6 +84,7 @@ struct series_set {
 	double *values;           /* every row's figure, one block that the
 				   * points' v index into (8 bytes a row) */
 	unsigned *value_runs;     /* the run of each, as values */
+	int32_t *value_orders;    /* the order of each, as values */
 };
 
 /* Group rows into series for metric m.  Fails (err names file and line) on a

@@ -39,6 +39,7 @@ t_apart() {
 	expect_status 0 "$RSWEEP" report "$T/one-a.csv" "$T/one-b.csv" --prose
 	grep -q "b against a: one run each: the intervals hold the noise within each run, not the drift between runs" "$T/out" ||
 		fail "no one-run note: $(cat "$T/out")"
+	grep -q "from its run's first third to its last" "$T/out" || fail "no drift of its own: $(cat "$T/out")"
 	grep -q "(one run each: the drift between runs is not in the interval)" "$T/out" ||
 		fail "prose does not say it: $(cat "$T/out")"
 	# One invocation, targets interleaved: the same run, no such note.
