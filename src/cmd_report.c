@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis.h"
 #include "budget.h"
@@ -178,6 +179,42 @@ static int cmd_report_series(const struct rs_rows *rows, struct series_set *rps,
 	return 0;
 }
 
+/* --baseline FILE: a CSV kept from an earlier run (a name that ends in
+ * .csv, or names a file).  Its rows, of one label, are read first and
+ * labelled "baseline"; cfg->baseline becomes that.  Returns 0 (nothing
+ * done for a label), or -1 (err set). */
+static int cmd_report_baseline_file(struct rs_config *cfg, struct rs_rows *rows,
+				    struct rs_err *err)
+{
+	const char *b = cfg->baseline;
+	size_t n = strlen(b);
+	char spec[2 * ROW_STR + 2];
+	struct csv_info info;
+
+	if (!(n > 4 && strcmp(b + n - 4, ".csv") == 0) && access(b, F_OK) != 0)
+		return 0;
+	if (cfg->latency_budget != NULL)
+		return rs_err_set(err, "--baseline FILE and --latency-budget: give the baseline's "
+				  "label and its file instead");
+	if (csv_read_file(b, rows, &info, err) < 0)
+		return rs_err_prefix(err, "--baseline");
+	if (rows->n == 0)
+		return rs_err_set(err, "--baseline %s: no result rows", b);
+	for (size_t i = 1; i < rows->n; i++)
+		if (strcmp(rows->v[i].label, rows->v[0].label) != 0)
+			return rs_err_set(err, "--baseline %s holds labels '%s' and '%s': a baseline "
+					  "file has one (give its label, and the file among the others)",
+					  b, rows->v[0].label, rows->v[i].label);
+	if (strcmp(rows->v[0].label, REPORT_BASELINE_LABEL) != 0) {
+		snprintf(spec, sizeof spec, "%s=%s", rows->v[0].label, REPORT_BASELINE_LABEL);
+		if (rows_relabel(rows, spec, err) < 0)
+			return rs_err_prefix(err, "--baseline");
+	}
+	free(cfg->baseline);
+	cfg->baseline = xstrdup(REPORT_BASELINE_LABEL);
+	return 0;
+}
+
 int cmd_report(struct rs_config *cfg, struct rs_err *err)
 {
 	struct rs_rows rows = { 0 };
@@ -189,6 +226,7 @@ int cmd_report(struct rs_config *cfg, struct rs_err *err)
 	double budget_ms = 0;
 	struct analysis_result res = { 0 };
 	struct analysis_opts ao = { 0 };
+	double fail_pct = 0;
 	int rc;
 
 	if (cfg->nargs == 0)
@@ -200,6 +238,15 @@ int cmd_report(struct rs_config *cfg, struct rs_err *err)
 		}
 	} else if (opts_given(cfg, "budget-metric")) {
 		return rs_err_setk(err, RS_E_USAGE, "--budget-metric goes with --latency-budget");
+	}
+	if (cfg->fail_on != NULL && report_fail_on_parse(cfg->fail_on, &fail_pct, err) < 0) {
+		rs_err_prefix(err, "--fail-on");
+		return rs_err_as(err, RS_E_USAGE);
+	}
+	rc = cfg->baseline != NULL ? cmd_report_baseline_file(cfg, &rows, err) : 0;
+	if (rc < 0) {
+		rows_free(&rows);
+		return rs_err_as(err, RS_E_INPUT);
 	}
 	ao.knee = cfg->knee;
 	ao.cv_limit = cfg->cv_limit;
@@ -228,6 +275,9 @@ int cmd_report(struct rs_config *cfg, struct rs_err *err)
 		rs_err_as(err, RS_E_INPUT);
 	else
 		rc = cmd_report_output(cfg, &res, &rows, picks, rps.n, budget_ms, err);
+	/* The report is out whole; then the verdict a CI gates on. */
+	if (rc == 0 && cfg->fail_on != NULL)
+		rc = report_fail_on_check(&res, fail_pct, err);
 	free(picks);
 	latency_points_free(&lp);
 	latency_free(&ls);

@@ -106,6 +106,7 @@ static const struct {
 	[RS_E_USAGE] = { RS_BAD_INPUT, "usage" },
 	[RS_E_INPUT] = { RS_BAD_INPUT, "input" },
 	[RS_E_REFUSED] = { RS_BAD_INPUT, "refused" },
+	[RS_E_REGRESSION] = { RS_REGRESSED, "regression" },
 	[RS_E_INTERRUPTED] = { RS_INTERRUPTED, "interrupted" },
 	[RS_E_PIPE] = { RS_PIPE_GONE, "closed pipe" },
 };

@@ -22,6 +22,8 @@
  *   RS_E_REFUSED      2    a safety rule said no before anything changed:
  *                          the guard refused the server, the -o file holds
  *                          results.
+ *   RS_E_REGRESSION   3    report --fail-on: a comparison came out slower
+ *                          than the baseline (the report is written whole).
  *   RS_E_INTERRUPTED  130  SIGINT or SIGTERM; the message says where the
  *                          completed points are.
  *   RS_E_PIPE         141  standard output is a pipe whose reader went
@@ -39,6 +41,7 @@ enum rs_err_kind {
 	RS_E_USAGE,
 	RS_E_INPUT,
 	RS_E_REFUSED,
+	RS_E_REGRESSION,
 	RS_E_INTERRUPTED,
 	RS_E_PIPE,
 };
@@ -48,6 +51,7 @@ enum rs_status {
 	RS_OK = 0,
 	RS_FAILED = 1,            /* run-time failure: server, I/O */
 	RS_BAD_INPUT = 2,         /* usage error, bad input, refused */
+	RS_REGRESSED = 3,         /* report --fail-on: slower than the baseline */
 	RS_INTERRUPTED = 130,     /* SIGINT / SIGTERM */
 	RS_PIPE_GONE = 141,       /* 128 + SIGPIPE, as a shell shows it */
 };

@@ -200,7 +200,10 @@ static const struct opt_def opt_table[] = {
 	{ "relabel", 0, "OLD=NEW", OT_STRING, PLOT | REPORT, OFF(relabel), 0, 0, NULL, NULL, 1,
 	  "read rows labelled OLD as NEW (a list: a=b,c=d)" },
 	{ "baseline", 0, "LABEL", OT_STRING, PLOT | REPORT, OFF(baseline), 0, 0, NULL, NULL, 1,
-	  "label the others are compared with (default: the first)" },
+	  "label the others are compared with (default: the first); report: or a CSV file "
+	  "kept from an earlier run" },
+	{ "fail-on", 0, "slower[:PCT]", OT_STRING, REPORT, OFF(fail_on), 0, 0, NULL, NULL, 1,
+	  "exit 3 when a comparison is slower than the baseline (by more than PCT%)" },
 	{ "knee", 0, "FRACTION", OT_DOUBLE, PLOT | REPORT, OFF(knee), 0.5, 1, NULL, "0.95", 1,
 	  "saturation: the first depth reaching FRACTION of the peak" },
 	{ "cv-limit", 0, "FRACTION", OT_DOUBLE, REPORT, OFF(cv_limit), 0, 10, NULL, "0.10", 1,

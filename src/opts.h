@@ -142,6 +142,7 @@ struct rs_config {
 	uint64_t scale;
 	char *relabel;
 	char *baseline;
+	char *fail_on;            /* report --fail-on slower[:PCT] */
 	double knee;
 	double cv_limit;
 	int format;               /* enum report_format */

@@ -51,6 +51,18 @@ struct report_opts {
 int report_write(FILE *fp, const struct analysis_result *r, const struct report_opts *o,
 		 struct rs_err *err);
 
+/* The label a --baseline FILE's rows take. */
+#define REPORT_BASELINE_LABEL "baseline"
+
+/* --fail-on slower[:PCT]: *pct (0 without PCT).  Returns 0, or -1 with
+ * err set for anything else. */
+int report_fail_on_parse(const char *spec, double *pct, struct rs_err *err);
+/* 0 when no comparison of r (at --depth, else peak to peak: the speed-up
+ * summary's) is slower than the baseline, by the one verdict rule and,
+ * with pct, by more than pct percent (its whole interval below
+ * 1 - pct / 100); else -1 with err of kind RS_E_REGRESSION naming each. */
+int report_fail_on_check(const struct analysis_result *r, double pct, struct rs_err *err);
+
 /* The sentence comparing c's label with the baseline, in the words people
  * already use: "GET: snap showed a 21.34k higher throughput and a 0.145ms
  * lower average latency."  At --depth when r has one, else at each series'

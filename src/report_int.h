@@ -47,6 +47,10 @@ void report_free_notes(char **v, size_t n);
  * comparison is within one run and every label has one. */
 void report_runs_block(FILE *fp, const struct analysis_result *r, int md);
 
+/* Markdown's opening table for a pull-request comment (report_gate.c):
+ * every comparison's ratio, interval and verdict, slower first. */
+void report_verdict_table(FILE *fp, const struct analysis_result *r);
+
 /* The csv and json formats (report_data.c). */
 void report_csv(FILE *fp, const struct analysis_result *r, const struct report_opts *o);
 void report_json(FILE *fp, const struct analysis_result *r, const struct report_opts *o);

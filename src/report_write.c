@@ -508,6 +508,9 @@ static void report_human(FILE *fp, const struct analysis_result *r, const struct
 
 	ow.wide = wide;
 	nnotes = report_notes(r, &ow, &notes);
+	/* A pull-request comment opens with the verdicts. */
+	if (md)
+		report_verdict_table(fp, r);
 	report_servers(fp, r);
 	if (wide)
 		fprintf(fp, "%sSeries (medians over repeats; peak: the fitted level's; saturation: "

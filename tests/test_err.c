@@ -107,6 +107,7 @@ Test(err, each_kind_has_its_documented_exit_status)
 		{ RS_E_USAGE, 2, "usage" },
 		{ RS_E_INPUT, 2, "input" },
 		{ RS_E_REFUSED, 2, "refused" },
+		{ RS_E_REGRESSION, 3, "regression" },
 		{ RS_E_INTERRUPTED, 130, "interrupted" },
 		{ RS_E_PIPE, 141, "closed pipe" },
 	};
