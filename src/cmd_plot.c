@@ -357,7 +357,7 @@ static int plot_read(struct plot *p, struct rs_err *err)
 	if ((p->need_lat || isfinite(latency_metric_pct((enum series_metric)cfg->metric))) &&
 	    latency_load(&p->rows, &p->lat, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);
-	if (cfg->relabel && rows_relabel(&p->rows, cfg->relabel, err) < 0)
+	if (rows_relabel_list(&p->rows, cfg->relabel.v, cfg->relabel.n, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);
 	if (cfg->depths.n > 0 && series_keep_depths(&p->rows, &cfg->depths, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);

@@ -146,7 +146,7 @@ static int cmd_report_rows(const struct rs_config *cfg, struct rs_rows *rows,
 				  cfg->nargs > 1 ? " and the others" : "");
 	if (cfg->latency_budget != NULL && latency_load(rows, ls, err) < 0)
 		return -1;
-	if (cfg->relabel && rows_relabel(rows, cfg->relabel, err) < 0)
+	if (rows_relabel_list(rows, cfg->relabel.v, cfg->relabel.n, err) < 0)
 		return -1;
 	if (cfg->tests && cmd_report_filter_tests(rows, cfg->tests, err) < 0)
 		return -1;

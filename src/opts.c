@@ -197,8 +197,8 @@ static const struct opt_def opt_table[] = {
 	  "TrueType font for chart text" },
 	{ "scale", 0, "N", OT_UINT, PLOT, OFF(scale), 1, 4, NULL, "1", 1,
 	  "PNG pixels per point (2 for high-DPI screens)" },
-	{ "relabel", 0, "OLD=NEW", OT_STRING, PLOT | REPORT, OFF(relabel), 0, 0, NULL, NULL, 1,
-	  "read rows labelled OLD as NEW (a list: a=b,c=d)" },
+	{ "relabel", 0, "[FILE:]OLD=NEW", OT_LIST, PLOT | REPORT, OFF(relabel), 0, 0, NULL, NULL, 1,
+	  "read rows labelled OLD (in FILE only, with FILE:) as NEW (a list: a=b,c=d; repeat it)" },
 	{ "baseline", 0, "LABEL", OT_STRING, PLOT | REPORT, OFF(baseline), 0, 0, NULL, NULL, 1,
 	  "label the others are compared with (default: the first); report: or a CSV file "
 	  "kept from an earlier run" },

@@ -140,7 +140,7 @@ struct rs_config {
 	int split;
 	char *font;
 	uint64_t scale;
-	char *relabel;
+	struct opt_list relabel;  /* --relabel [FILE:]OLD=NEW, each use in order */
 	char *baseline;
 	char *fail_on;            /* report --fail-on slower[:PCT] */
 	double knee;

@@ -379,13 +379,60 @@ void rows_free(struct rs_rows *rows)
 	memset(rows, 0, sizeof *rows);
 }
 
+/* Whether src, a file rows came from, is the file name: src as given, or
+ * src ending in "/name" ("hostA.csv" for data/hostA.csv). */
+static int rows_src_is(const char *src, const char *name, size_t n)
+{
+	size_t k = strlen(src);
+
+	return k >= n && memcmp(src + k - n, name, n) == 0 && (k == n || src[k - n - 1] == '/');
+}
+
+/* The file "FILE:" at the start of spec names, tried at each ':' before
+ * the first '=' from the last (a label may hold a ':', and so may a file
+ * name): 1 with *file the rows' own name of it and *skip the bytes of
+ * "FILE:"; 0 when no prefix names a file rows came from; -1 with err when
+ * one names two of them. */
+static int rows_relabel_file(const struct rs_rows *rows, const char *spec, const char **file,
+			     size_t *skip, struct rs_err *err)
+{
+	size_t eq = strcspn(spec, "=");
+
+	for (size_t c = eq; c-- > 0;) {
+		const char *one = NULL;
+
+		if (spec[c] != ':' || c == 0)
+			continue;
+		for (size_t i = 0; i < rows->n; i++) {
+			const char *src = rows->v[i].src;
+
+			if (src == one || !rows_src_is(src, spec, c))
+				continue;
+			if (one != NULL && strcmp(one, src) != 0)
+				return rs_err_set(err, "--relabel: '%.*s' names two of the files, %s and "
+						  "%s: give the path as on the command line", (int)c,
+						  spec, one, src);
+			one = src;
+		}
+		if (one != NULL) {
+			*file = one;
+			*skip = c + 1;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 int rows_relabel(struct rs_rows *rows, const char *spec, struct rs_err *err)
 {
-	char *list = xstrdup(spec), *save = NULL;
-	const char **from = NULL, **to = NULL;
-	size_t n = 0, capfrom = 0, capto = 0;
+	char *list, *save = NULL;
+	const char **from = NULL, **to = NULL, *file = NULL;
+	size_t n = 0, capfrom = 0, capto = 0, skip = 0;
 	int rc = -1;
 
+	if (rows_relabel_file(rows, spec, &file, &skip, err) < 0)
+		return -1;
+	list = xstrdup(spec + skip);
 	for (char *item = strtok_r(list, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(item, '=');
 
@@ -416,27 +463,47 @@ int rows_relabel(struct rs_rows *rows, const char *spec, struct rs_err *err)
 	}
 	for (size_t k = 0; k < n; k++) {
 		size_t hits = 0;
+		const char *colon = strchr(from[k], ':');
 
 		for (size_t i = 0; i < rows->n; i++)
-			hits += strcmp(rows->v[i].label, from[k]) == 0;
-		if (hits == 0) {
+			hits += (file == NULL || strcmp(rows->v[i].src, file) == 0) &&
+				strcmp(rows->v[i].label, from[k]) == 0;
+		if (hits > 0)
+			continue;
+		if (file != NULL)
+			rs_err_set(err, "--relabel: no row of %s is labelled '%s'", file, from[k]);
+		else if (colon != NULL && k == 0)
+			/* Most likely FILE:OLD=NEW with a FILE not read. */
+			rs_err_set(err, "--relabel: no row is labelled '%s', and '%.*s' is none of "
+				   "the files read", from[k], (int)(colon - from[k]), from[k]);
+		else
 			rs_err_set(err, "--relabel: no row is labelled '%s'", from[k]);
-			goto out;
-		}
+		goto out;
 	}
 	/* Every OLD is there: now rename, each row once (a=b,b=a swaps). */
-	for (size_t i = 0; i < rows->n; i++)
+	for (size_t i = 0; i < rows->n; i++) {
+		if (file != NULL && strcmp(rows->v[i].src, file) != 0)
+			continue;
 		for (size_t k = 0; k < n; k++)
 			if (strcmp(rows->v[i].label, from[k]) == 0) {
 				rows->v[i].label = to[k];
 				break;
 			}
+	}
 	rc = 0;
 out:
 	free(from);
 	free(to);
 	free(list);
 	return rc;
+}
+
+int rows_relabel_list(struct rs_rows *rows, char *const *specs, size_t n, struct rs_err *err)
+{
+	for (size_t i = 0; i < n; i++)
+		if (rows_relabel(rows, specs[i], err) < 0)
+			return -1;
+	return 0;
 }
 
 /* One item of a master_rps list, "host:port=rps", into its name (of

@@ -210,11 +210,17 @@ double rows_fig(const struct rs_rows *rows, const struct rs_rec *rec, enum row_f
 void rows_reserve(struct rs_rows *rows, size_t more);
 /* Keep name for the rows' lifetime; returns the stored copy. */
 const char *rows_add_name(struct rs_rows *rows, const char *name);
-/* --relabel: "OLD=NEW[,OLD=NEW...]" gives the rows labelled OLD the label
- * NEW (so that two files that both carry the host name can be compared).
+/* --relabel: "[FILE:]OLD=NEW[,OLD=NEW...]" gives the rows labelled OLD the
+ * label NEW (so that two files that both carry the host name can be
+ * compared): with FILE, only the rows of that file (a name rows came from
+ * as given, or its last components: "hostA.csv" is data/hostA.csv).
  * Fails (err set, rows unchanged) on a malformed list, a NEW the CSV's
- * readers would refuse, or an OLD that labels no row. */
+ * readers would refuse, an OLD that labels no row (of FILE), or a FILE
+ * that names two of the files. */
 int rows_relabel(struct rs_rows *rows, const char *spec, struct rs_err *err);
+/* rows_relabel with each of specs[0..n), in order: a later one reads the
+ * labels the earlier ones gave.  Stops at the first that fails. */
+int rows_relabel_list(struct rs_rows *rows, char *const *specs, size_t n, struct rs_err *err);
 /* --kind masters: replace each row by one row per master of its
  * master_rps, labelled "host:port" ("LABEL host:port" when the rows have
  * several labels), its rps the master's; every other figure is the

@@ -292,6 +292,71 @@ Test(row, relabel_refuses_without_changing_a_row)
 	rows_free(&rows);
 }
 
+/* Rows labelled "vm" from each of files, one row a file. */
+static void vm_rows(struct rs_rows *rows, const char *const *files, size_t n)
+{
+	struct rs_err err = { 0 };
+
+	for (size_t i = 0; i < n; i++) {
+		struct rs_row r;
+
+		base(&r, "vm", "GET");
+		r.src = files[i];
+		r.line = 2;
+		cr_assert_not_null(rows_add(rows, &r, &err), "%s", err.msg);
+	}
+}
+
+/* FILE:OLD=NEW renames one file's rows: FILE as given or by its last
+ * components; several in turn; a FILE not read reads as a label. */
+Test(row, relabel_of_one_file)
+{
+	static const char *const files[] = { "data/hostA.csv", "hostB.csv", "x:y.csv" };
+	char *const two[] = { "hostA.csv:vm=m1", "hostB.csv:vm=intel" };
+	struct rs_rows rows = { 0 };
+	struct rs_err err = { 0 };
+
+	vm_rows(&rows, files, 3);
+	cr_assert_eq(rows_relabel_list(&rows, two, 2, &err), 0, "%s", err.msg);
+	cr_assert_str_eq(rows.v[0].label, "m1");
+	cr_assert_str_eq(rows.v[1].label, "intel");
+	cr_assert_str_eq(rows.v[2].label, "vm");
+	/* A file name with a ':' in it; a label with one. */
+	cr_assert_eq(rows_relabel(&rows, "x:y.csv:vm=a:b", &err), 0, "%s", err.msg);
+	cr_assert_str_eq(rows.v[2].label, "a:b");
+	cr_assert_eq(rows_relabel(&rows, "x:y.csv:a:b=c,c=d", &err), -1);
+	cr_assert_str_eq(err.msg, "--relabel: no row of x:y.csv is labelled 'c'");
+	cr_assert_eq(rows_relabel(&rows, "a:b=z", &err), 0, "%s", err.msg);
+	cr_assert_str_eq(rows.v[2].label, "z");
+	cr_assert_eq(rows_relabel(&rows, "data/hostA.csv:m1=vm", &err), 0, "%s", err.msg);
+	cr_assert_str_eq(rows.v[0].label, "vm");
+	cr_assert_str_eq(rows.v[1].label, "intel");
+	/* "stA.csv" is no file's name, only the end of one. */
+	cr_assert_eq(rows_relabel(&rows, "stA.csv:vm=q", &err), -1);
+	cr_assert_str_eq(err.msg, "--relabel: no row is labelled 'stA.csv:vm', and 'stA.csv' is "
+			 "none of the files read");
+	cr_assert_eq(rows_relabel(&rows, "hostB.csv:vm=q", &err), -1);
+	cr_assert_str_eq(err.msg, "--relabel: no row of hostB.csv is labelled 'vm'");
+	cr_assert_str_eq(rows.v[0].label, "vm");
+	rows_free(&rows);
+}
+
+Test(row, relabel_refuses_a_file_name_of_two_files)
+{
+	static const char *const files[] = { "a/h.csv", "b/h.csv" };
+	struct rs_rows rows = { 0 };
+	struct rs_err err = { 0 };
+
+	vm_rows(&rows, files, 2);
+	cr_assert_eq(rows_relabel(&rows, "h.csv:vm=x", &err), -1);
+	cr_assert_str_eq(err.msg, "--relabel: 'h.csv' names two of the files, a/h.csv and "
+			 "b/h.csv: give the path as on the command line");
+	cr_assert_eq(rows_relabel(&rows, "b/h.csv:vm=x", &err), 0, "%s", err.msg);
+	cr_assert_str_eq(rows.v[0].label, "vm");
+	cr_assert_str_eq(rows.v[1].label, "x");
+	rows_free(&rows);
+}
+
 /* --kind masters: a row per master of master_rps, its rate exactly, the
  * row's other figures kept; a row that carries the column keeps its
  * busiest master as it was. */
