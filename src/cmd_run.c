@@ -20,6 +20,7 @@
 #include "log.h"
 #include "progress.h"
 #include "spawn.h"
+#include "sbuf.h"
 #include "series.h"
 #include "spec.h"
 #include "stats.h"
@@ -757,6 +758,41 @@ static int run_key_prefix(const struct rs_config *cfg, struct run_job *job, stru
 	return 0;
 }
 
+/* The tests of a --cluster run: -t's, or without it every test of the
+ * catalogue but MSET, into buf (size bytes).  A cluster refuses an MSET
+ * whose keys are in more than one slot, and the catalogue's has ten keys:
+ * run, every one of its requests is an error (CROSSSLOT), with -r or
+ * without. */
+static const char *run_cluster_tests(const struct rs_config *cfg, char *buf, size_t size)
+{
+	const char *const *names = workload_names();
+	struct sbuf b;
+
+	if (!cfg->cluster || cfg->nargs > 0 || (cfg->tests != NULL && *cfg->tests != '\0'))
+		return cfg->tests;
+	sbuf_fixed(&b, buf, size);
+	for (size_t i = 0; names[i] != NULL; i++)
+		if (strcmp(names[i], "MSET") != 0)
+			sbuf_item(&b, ",", "%s", names[i]);
+	return buf;
+}
+
+/* --cluster with MSET among the tests (-t mset, or a group that holds
+ * it): refused before anything opens, not measured as errors.  0, or -1
+ * (err, RS_E_USAGE). */
+static int run_cluster_check_tests(const struct rs_config *cfg, const struct workload *w,
+				   struct rs_err *err)
+{
+	if (!cfg->cluster || cfg->nargs > 0)
+		return 0;
+	for (size_t i = 0; i < w->n; i++)
+		if (strcmp(w->v[i].name, "MSET") == 0)
+			return rs_err_setk(err, RS_E_USAGE, "--cluster: MSET's keys fall in different "
+					   "slots, which a cluster refuses (CROSSSLOT): leave mset out of "
+					   "-t");
+	return 0;
+}
+
 /* Step one: the options (and sweep file) into a checked plan of points
  * over every target.  Returns 0, or -1 with err of kind RS_E_USAGE
  * (options, targets) or RS_E_INPUT (a sweep file, tests, a custom
@@ -767,12 +803,15 @@ static int run_plan(struct rs_config *cfg, struct run_ui *ui, struct run_job *jo
 		    struct rs_err *err)
 {
 	size_t nrates;
+	char cluster_tests[512];
+	const char *tests;
 	int rc;
 
 	if (cfg->sweep != NULL && run_apply_sweep_file(cfg, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);
 	if (run_check(cfg, err) < 0)
 		return rs_err_as(err, RS_E_USAGE);
+	tests = run_cluster_tests(cfg, cluster_tests, sizeof cluster_tests);
 	/* Read once, here: a key file that cannot serve stops the run before
 	 * anything opens. */
 	if (cfg->control != NULL && cmd_agents_key(cfg, &job->agents_key, err) < 0)
@@ -792,15 +831,17 @@ static int run_plan(struct rs_config *cfg, struct run_ui *ui, struct run_job *jo
 		for (size_t d = 0; d < cfg->pipeline.n; d++)
 			if (cfg->pipeline.v[d] > deepest)
 				deepest = cfg->pipeline.v[d];
-		if (workload_memory_check_prefix(cfg->tests, job->key_prefix, cfg->data_size, deepest,
+		if (workload_memory_check_prefix(tests, job->key_prefix, cfg->data_size, deepest,
 						 cfg->clients, cfg->keyspace, err) < 0)
 			return rs_err_as(err, RS_E_USAGE);
 	}
 	rc = cfg->nargs > 0 ? workload_custom(cfg->nargs, cfg->args, &job->w, err) :
-			      workload_select_prefix(cfg->tests, cfg->data_size, job->key_prefix,
-						     &job->w, err);
+			      workload_select_prefix(tests, cfg->data_size, job->key_prefix, &job->w,
+						     err);
 	if (rc < 0)
 		return rs_err_as(err, RS_E_INPUT);
+	if (run_cluster_check_tests(cfg, &job->w, err) < 0)
+		return -1;
 	job->label = run_label(cfg, job->host, sizeof job->host);
 	run_sweep_config(cfg, job->label, ui, &job->sc);
 	job->sc.key_prefix = job->key_prefix[0] ? job->key_prefix : NULL;
