@@ -36,6 +36,9 @@ t_abbrev() {
 	bad "unknown option --keys (options are never abbreviated: did you mean --keyspace?)" --keys=10
 	bad "unknown option --pass (options are never abbreviated: did you mean --password?)" --pass=s3cret
 	! grep -q s3cret "$T/err" || fail "the password was echoed: $(cat "$T/err")"
+	# The issue's own line: --keys zipf:0.99 is no --keyspace with a bad number.
+	bad "unknown option --keys (options are never abbreviated: did you mean --keyspace?)" \
+		--keys zipf:0.99 -t get
 }
 tcase 'options are never abbreviated, a password never echoed' t_abbrev
 
