@@ -94,6 +94,10 @@ t_no_server() {
 	expect_status 1 "$RSWEEP" run -s "$T/none.sock" -t get -P 1 -n 10 -c 1
 	grep -q "unix:$T/none.sock: cannot connect: .*(no server there? --spawn starts a private one)" "$T/err" ||
 		fail "no hint: $(cat "$T/err")"
+	# Over TCP, the issue's "Connection refused" (nothing listens on port 1).
+	expect_status 1 "$RSWEEP" run -h 127.0.0.1 -p 1 --connect-timeout 2 -t get -P 1 -n 10 -c 1
+	grep -q "127.0.0.1:1: cannot connect: .*(no server there? --spawn starts a private one)" "$T/err" ||
+		fail "no address or hint: $(cat "$T/err")"
 }
 tcase 'no server where pointed: the address, and a hint of --spawn' t_no_server
 
