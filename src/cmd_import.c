@@ -66,16 +66,21 @@ static int cmd_import_depths(const struct import_result *res, const struct rs_co
 
 		if (run->pipeline)
 			(*shown)++;
+		if (given && run->pipeline && run->pipeline != want && run->pipeline_implied)
+			return rs_err_set(err, "%s:%u: the command line has no -P (so P=1), but -P "
+					  "says %u for the run at line %u", path, run->cmd_line, want,
+					  run->line);
 		if (given && run->pipeline && run->pipeline != want)
 			return rs_err_set(err, "%s:%u: the command line shows -P %u, but -P says %u "
 					  "for the run at line %u", path, run->cmd_line, run->pipeline,
 					  want, run->line);
+		/* The example fits: as many depths as runs. */
 		if (want == 0 && res->nruns > 1)
 			return rs_err_set(err, "%s holds %zu runs of redis-benchmark (a test seen "
 					  "again starts the next) and does not show the depth of the "
-					  "run at line %u: give -P with %zu depths (1,2,4,8 or 1..40), "
-					  "or -P D if every run used depth D", path, res->nruns,
-					  run->line, res->nruns);
+					  "run at line %u: give -P with %zu depths, one per run in "
+					  "order (as -P 1..%zu), or -P D if every run used depth D", path,
+					  res->nruns, run->line, res->nruns, res->nruns);
 		if (want == 0) {
 			want = 1;
 			*guessed = 1;
@@ -140,6 +145,7 @@ static char *cmd_import_rows(const struct import_result *res, const struct rs_co
 		xstrlcpy(r.label, label, sizeof r.label);
 		xstrlcpy(r.test, p->test, sizeof r.test);
 		r.pipeline = depth[p->run];
+		xstrlcpy(r.target, run->target, sizeof r.target);
 		if (cmd_import_figure(p->clients, run->clients, cfg, "clients", 'c', cfg->clients,
 				      path, p->line, &r.clients, err) < 0 ||
 		    cmd_import_figure(p->requests, run->requests, cfg, "requests", 'n',
@@ -334,10 +340,16 @@ static void cmd_import_summary(const struct rs_config *cfg, const struct import_
 	if (shown > 0 && !opts_given(cfg, "pipeline")) {
 		const struct import_run *first = &res->runs[0], *last = &res->runs[res->nruns - 1];
 
+		const struct import_run *said = first->pipeline ? first : last;
+		char what[48];
+
+		if (said->pipeline_implied)
+			snprintf(what, sizeof what, "no -P, so P=1");
+		else
+			snprintf(what, sizeof what, "-P %u", said->pipeline);
 		rs_log(RS_LOG_INFO, "%s: the depth of %zu of %zu run%s is the one its command line "
-		       "shows (line %u: -P %u)", path, shown, res->nruns, res->nruns == 1 ? "" : "s",
-		       first->cmd_line ? first->cmd_line : last->cmd_line,
-		       first->pipeline ? first->pipeline : last->pipeline);
+		       "shows (line %u: %s)", path, shown, res->nruns, res->nruns == 1 ? "" : "s",
+		       said->cmd_line, what);
 	}
 	if (res->nskipped > 0)
 		rs_log(RS_LOG_INFO, "%s: skipped %zu line%s that %s not results (the first, line %u: "

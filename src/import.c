@@ -245,6 +245,8 @@ static int import_line(struct import_state *st, enum import_kind want, unsigned 
 			memcpy(st->next.version, version, sizeof version);
 			st->next.cmd_line = line;
 			st->next.pipeline = cmd.depth;
+			st->next.pipeline_implied = cmd.depth_implied;
+			memcpy(st->next.target, cmd.target, sizeof st->next.target);
 			st->next.clients = cmd.clients;
 			st->next.requests = cmd.requests;
 			st->next.data_size = cmd.data_size;

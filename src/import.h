@@ -22,8 +22,8 @@
  * Lines that are plainly not results (a shell prompt, the command line, the
  * output of time(1), script(1)'s first and last lines, "OK" from redis-cli,
  * NAME=VALUE banners, redis-benchmark's version and warnings) are counted
- * and skipped; a command line's -P, -c, -n and -d are kept for the runs
- * that follow it.
+ * and skipped; a command line's -P (1 when it has none), -c, -n and -d,
+ * and its -h, -p and -s as a target, are kept for the runs that follow it.
  * Pure parsers: a buffer in, points out; no I/O. */
 #ifndef RS_IMPORT_H
 #define RS_IMPORT_H
@@ -55,9 +55,15 @@ struct import_point {
 struct import_run {
 	unsigned line;            /* of its first result */
 	unsigned cmd_line;        /* of the command line it came from, 0 if none */
-	unsigned pipeline;        /* -P on that command line, 0 if not shown */
+	unsigned pipeline;        /* -P on that command line, 0 if not shown;
+				   * 1 for a command line without -P */
+	int pipeline_implied;     /* 1: that line has no -P (redis-benchmark's
+				   * default depth, 1) */
 	int64_t clients, requests, data_size; /* -c, -n, -d there, -1 if not shown */
 	char version[16];         /* "7.0.15" when the capture shows it, else "" */
+	char target[ROW_STR];     /* its -h, -p, -s as the target column says
+				   * them ("127.0.0.1:6379", "unix:/tmp/r.sock"),
+				   * or "" when not shown */
 };
 
 /* A line that could not be read (kept only with skip_bad). */

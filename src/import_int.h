@@ -89,11 +89,17 @@ int import_full_line(struct import_block *b, const char *s, size_t n, struct rs_
 
 /* The facts a redis-benchmark command line shows. */
 struct import_cmd {
-	unsigned depth;           /* -P */
+	unsigned depth;           /* -P; 1 when the line has no -P at all */
+	int depth_implied;        /* no -P: redis-benchmark's default, 1 */
 	int64_t clients, requests, data_size;
 	int version;              /* --version: starts no run */
 	int bad_depth;            /* -P followed by a number out of 1..1000000 */
 	char depth_text[24];      /* that number as written, cut short */
+	/* -h, -p and -s as the target column writes them ("unix:PATH",
+	 * "HOST:PORT", "rediss://HOST:PORT" with --tls), redis-benchmark's
+	 * defaults for those not given; "" when a word the shell expands
+	 * ("$HOST", "$OPTS") may hide them. */
+	char target[ROW_STR];
 };
 
 /* Whether s[0..n) holds a redis-benchmark command line: 1 with what it

@@ -3,6 +3,7 @@
  * "OK", banners, script(1)'s first and last lines (import_int.h). */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "import_int.h"
@@ -15,15 +16,61 @@ static int import_all_digits(const char *s, size_t n)
 	return n > 0;
 }
 
+/* Whether the word w[0..n) is something the shell expands ("$i", "$(...)",
+ * "`...`"): what it holds is not shown. */
+static int import_expanded(const char *w, size_t n)
+{
+	return memchr(w, '$', n) != NULL || memchr(w, '`', n) != NULL;
+}
+
+/* redis-benchmark's options that take no value: a word the shell expands
+ * after one of them is a word of its own, which may hold any option. */
+static int import_flag(const char *w, size_t n)
+{
+	static const char *const flags[] = { "-q", "-l", "-I", "-e", "--csv", "--cluster",
+					     "--tls", "--insecure", "--enable-tracking", "--help",
+					     "--version", "-v", NULL };
+
+	for (size_t i = 0; flags[i] != NULL; i++)
+		if (import_word_is(w, n, flags[i]))
+			return 1;
+	return 0;
+}
+
+/* The target of a command line's -h, -p, -s and --tls into c->target,
+ * with redis-benchmark's defaults (127.0.0.1, 6379). */
+static void import_target(struct import_cmd *c, const char *host, size_t hl, int64_t port,
+			  const char *sock, size_t sl, int tls)
+{
+	if (sock != NULL)
+		snprintf(c->target, sizeof c->target, "unix:%.*s", (int)sl, sock);
+	else if (host != NULL && memchr(host, ':', hl) != NULL)
+		snprintf(c->target, sizeof c->target, "%s[%.*s]:%lld", tls ? "rediss://" : "",
+			 (int)hl, host, (long long)port);
+	else
+		snprintf(c->target, sizeof c->target, "%s%.*s:%lld", tls ? "rediss://" : "",
+			 host ? (int)hl : 9, host ? host : "127.0.0.1", (long long)port);
+	/* A control character is no address, and no CSV field. */
+	for (const char *p = c->target; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+			c->target[0] = '\0';
+			return;
+		}
+}
+
 /* If s[0..n) holds a redis-benchmark command line (typed after a prompt, in
  * script(1)'s COMMAND="...", after time), fill c and return 1.  An option's
- * value that is not a number ("-P $i") is left unknown. */
+ * value that is not a number ("-P $i") is left unknown; a line without -P
+ * ran at redis-benchmark's default depth, 1, unless a word the shell
+ * expands may hold one. */
 int import_command(const char *s, size_t n, struct import_cmd *c)
 {
 	static const char prog[] = "redis-benchmark";
-	const char *q = s, *end = s + n, *w[64];
-	size_t k = sizeof prog - 1, wl[64];
-	int nw;
+	const char *q = s, *end = s + n, *w[64], *host = NULL, *sock = NULL;
+	size_t k = sizeof prog - 1, wl[64], hl = 0, sl = 0;
+	int64_t port = 6379;
+	int nw, has_p = 0, hidden = 0, target_hidden = 0, tls = 0;
+	char enclosing = '\0';       /* the quote the command stands in */
 
 	for (;;) {
 		q = import_find(q, (size_t)(end - q), prog);
@@ -34,6 +81,9 @@ int import_command(const char *s, size_t n, struct import_cmd *c)
 			break;
 		q++;
 	}
+	for (const char *p = s; p < q; p++)
+		if (*p == '"' || *p == '\'')
+			enclosing = enclosing == *p ? '\0' : enclosing ? enclosing : *p;
 	q += k;
 	/* The command's own words: up to where the shell would end it. */
 	for (end = q; end < s + n && strchr(";|&<>\"'`)", *end) == NULL; end++)
@@ -41,12 +91,37 @@ int import_command(const char *s, size_t n, struct import_cmd *c)
 	memset(c, 0, sizeof *c);
 	c->clients = c->requests = c->data_size = -1;
 	nw = import_words(q, (size_t)(end - q), w, wl, 63);
-	if (nw > 63)
+	if (nw > 63) {
 		nw = 63;
+		hidden = 1;               /* words past those read may hold -P */
+	}
+	/* The shell ends the command at one of ;|&<>"'`) (end, above): a
+	 * quote there that does not close one the command stands in
+	 * (script(1)'s COMMAND="..."), or a backtick, hides what follows. */
+	if (end < s + n && strchr("\"'`", *end) != NULL && *end != enclosing)
+		hidden = 1;
 	for (int i = 0; i < nw; i++) {
 		int64_t v = 0;
 		int have = i + 1 < nw && import_count(w[i + 1], wl[i + 1], &v) == 0;
+		int value = i + 1 < nw && !import_expanded(w[i + 1], wl[i + 1]);
 
+		if (import_expanded(w[i], wl[i]) &&
+		    (i == 0 || w[i - 1][0] != '-' || import_flag(w[i - 1], wl[i - 1])))
+			hidden = 1;       /* "$OPTS": a word of its own */
+		if (import_word_is(w[i], wl[i], "-P"))
+			has_p = 1;
+		if (import_word_is(w[i], wl[i], "--tls"))
+			tls = 1;
+		else if (import_word_is(w[i], wl[i], "-h") && i + 1 < nw)
+			host = value ? w[i + 1] : NULL, hl = wl[i + 1], target_hidden |= !value;
+		else if (import_word_is(w[i], wl[i], "-s") && i + 1 < nw)
+			sock = value ? w[i + 1] : NULL, sl = wl[i + 1], target_hidden |= !value;
+		else if (import_word_is(w[i], wl[i], "-p") && i + 1 < nw) {
+			if (have && v >= 1 && v <= 65535)
+				port = v;
+			else
+				target_hidden = 1;
+		}
 		if (import_word_is(w[i], wl[i], "--version") || import_word_is(w[i], wl[i], "-v"))
 			c->version = 1;
 		else if (import_word_is(w[i], wl[i], "-P") && have && v >= 1 && v <= 1000000)
@@ -67,6 +142,12 @@ int import_command(const char *s, size_t n, struct import_cmd *c)
 		else if (import_word_is(w[i], wl[i], "-d") && have)
 			c->data_size = v;
 	}
+	if (!has_p && !hidden) {
+		c->depth = 1;
+		c->depth_implied = 1;
+	}
+	if (!hidden && !target_hidden)
+		import_target(c, host, hl, port, sock, sl, tls);
 	return 1;
 }
 

@@ -154,7 +154,9 @@ Test(import, bad_lines_named_and_skipped_only_when_asked)
 	cr_assert_eq(r.nskipped, 2);
 	cr_assert_eq(r.skip_line, 1);
 	cr_assert_eq(r.nruns, 1);
-	cr_assert_eq(r.runs[0].pipeline, 0, "-q alone shows no depth");
+	cr_assert_eq(r.runs[0].pipeline, 1, "a command line without -P ran at P=1");
+	cr_assert(r.runs[0].pipeline_implied);
+	cr_assert_str_eq(r.runs[0].target, "127.0.0.1:6379", "redis-benchmark's defaults");
 	cr_assert_eq(r.runs[0].cmd_line, 1);
 	import_result_free(&r);
 
@@ -515,6 +517,8 @@ Test(import, terminal_paste_shows_the_command)
 	cr_assert_eq(r.runs[0].requests, 100000);
 	cr_assert_eq(r.runs[0].data_size, -1);
 	cr_assert_eq(r.runs[0].cmd_line, 1);
+	cr_assert(!r.runs[0].pipeline_implied);
+	cr_assert_str_eq(r.runs[0].target, "127.0.0.1:6379");
 	cr_assert_float_eq(r.v[1].rps, 1176470.62, 1e-9);
 	cr_assert_eq(r.nskipped, 5, "prompt, real, user, sys, prompt");
 	import_result_free(&r);
@@ -555,4 +559,42 @@ Test(import, lines_that_are_not_results)
 				  IMPORT_AUTO, 0, &r, &err), -1);
 	cr_assert(strstr(err.msg, "c.txt:1: test SET: its block has no requests per second"),
 		  "%s", err.msg);
+}
+
+/* A pasted command line: no -P is redis-benchmark's P=1, and -h, -p, -s
+ * (--tls) are the target; a word the shell expands may hide either. */
+Test(import, command_line_depth_and_target)
+{
+	static const struct {
+		const char *cmd;
+		unsigned depth;
+		int implied;
+		const char *target;
+	} c[] = {
+		{ "$ redis-benchmark -q -t get", 1, 1, "127.0.0.1:6379" },
+		{ "$ redis-benchmark -q -h 10.0.0.5 -p 6380", 1, 1, "10.0.0.5:6380" },
+		{ "$ redis-benchmark -p 7000 -q -P 8", 8, 0, "127.0.0.1:7000" },
+		{ "$ redis-benchmark -q -s /tmp/r.sock -h x", 1, 1, "unix:/tmp/r.sock" },
+		{ "$ redis-benchmark -q --tls -h db.example -p 6380", 1, 1, "rediss://db.example:6380" },
+		{ "$ redis-benchmark -q -h ::1", 1, 1, "[::1]:6379" },
+		{ "$ redis-benchmark -q -P $i -h $HOST", 0, 0, "" },
+		{ "$ redis-benchmark -q $OPTS", 0, 0, "" },
+		{ "$ redis-benchmark -q -n $N", 1, 1, "127.0.0.1:6379" },
+		{ "$ time redis-benchmark -q -t \"get,set\" -P 4", 0, 0, "" },
+		{ "Script started on 2024-05-01 [COMMAND=\"redis-benchmark -q -c 5\" TERM=\"x\"]", 1,
+		  1, "127.0.0.1:6379" },
+	};
+
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		char text[256];
+		struct import_result r;
+
+		snprintf(text, sizeof text, "%s\nSET: 1000.00 requests per second\n", c[i].cmd);
+		parse_ok(text, IMPORT_AUTO, &r);
+		cr_assert_eq(r.nruns, 1);
+		cr_assert_eq(r.runs[0].pipeline, c[i].depth, "%s: P=%u", c[i].cmd, r.runs[0].pipeline);
+		cr_assert_eq(r.runs[0].pipeline_implied, c[i].implied, "%s", c[i].cmd);
+		cr_assert_str_eq(r.runs[0].target, c[i].target, "%s", c[i].cmd);
+		import_result_free(&r);
+	}
 }

@@ -61,7 +61,8 @@ t_loop() {
 	grep -q "skipped 3 lines that are not results (the first, line [0-9]*: 'OK')" "$T/err" || fail "no word on the skipped OK lines: $(cat "$T/err")"
 	# Without -P, or with a count that does not match, nothing is written.
 	expect_status 2 "$RSWEEP" import -o "$T/no.csv" "$T/loop.txt"
-	grep -q "holds 3 runs of redis-benchmark .* give -P with 3 depths" "$T/err" || fail "$(cat "$T/err")"
+	grep -q "holds 3 runs of redis-benchmark .* give -P with 3 depths, one per run in order (as -P 1\.\.3)" \
+		"$T/err" || fail "$(cat "$T/err")"
 	expect_status 2 "$RSWEEP" import -P 1,2 -o "$T/no.csv" "$T/loop.txt"
 	grep -q "holds 3 runs of redis-benchmark (a test seen again starts the next) but -P lists 2 depths" "$T/err" || fail "$(cat "$T/err")"
 	[ ! -e "$T/no.csv" ] || fail "a refused import wrote its output"
@@ -133,6 +134,25 @@ t_paste() {
 	grep -q "no redis-benchmark result in it (7 lines that are not results, the first at line 1" "$T/err" || fail "$(cat "$T/err")"
 }
 tcase 'a pasted terminal session' t_paste
+
+# ---- a pasted -q command line without -P ran at P=1, on its -s ----
+t_paste_default() {
+	{
+		echo "me@laptop:~\$ redis-benchmark -q -s $SOCK -n 2000 -t get,set"
+		$B -n 2000 -q
+	} >"$T/p1.txt" 2>&1
+	expect_status 0 "$RSWEEP" import -l p1 -o "$T/p1.csv" "$T/p1.txt"
+	! grep -q "does not show its pipeline depth" "$T/err" || fail "P=1 said to be unknown: $(cat "$T/err")"
+	grep -q "is the one its command line shows (line 1: no -P, so P=1)" "$T/err" || fail "$(cat "$T/err")"
+	for r in 1 2; do
+		[ "$(field "$T/p1.csv" $r pipeline)" = 1 ] || fail "P=$(field "$T/p1.csv" $r pipeline)"
+		[ "$(field "$T/p1.csv" $r target)" = "unix:$SOCK" ] || fail "target '$(field "$T/p1.csv" $r target)'"
+	done
+	# -P 16 contradicts a command line without -P.
+	expect_status 2 "$RSWEEP" import -P 16 -l p1 -o "$T/no.csv" "$T/p1.txt"
+	grep -q "p1.txt:1: the command line has no -P (so P=1), but -P says 16" "$T/err" || fail "$(cat "$T/err")"
+}
+tcase 'a pasted -q command line without -P: P=1 and its target' t_paste_default
 
 # ---- report: a comparison across clients says so; --relabel ----
 # own.csv (rsweep, labelled with the host name) against loop.csv.
