@@ -205,7 +205,7 @@ static const struct opt_def opt_table[] = {
 	{ "fail-on", 0, "slower[:PCT]", OT_STRING, REPORT, OFF(fail_on), 0, 0, NULL, NULL, 1,
 	  "exit 3 when a comparison is slower than the baseline (by more than PCT%)" },
 	{ "knee", 0, "FRACTION", OT_DOUBLE, PLOT | REPORT, OFF(knee), 0.5, 1, NULL, "0.95", 1,
-	  "saturation: the first depth reaching FRACTION of the peak" },
+	  "saturation depth: the smallest whose fitted level reaches FRACTION of the peak" },
 	{ "cv-limit", 0, "FRACTION", OT_DOUBLE, REPORT, OFF(cv_limit), 0, 10, NULL, "0.10", 1,
 	  "list points whose variation over repeats exceeds FRACTION" },
 	{ "format", 0, "FORMAT", OT_ENUM, REPORT, OFF(format), 0, 0, report_format_names,

@@ -114,4 +114,16 @@ t_agent() {
 }
 tcase "agent --help lists agent's own options only" t_agent
 
+# --knee means one thing for plot and report (knee.h): the smallest depth
+# whose fitted level, not its median, reaches FRACTION of the peak.
+t_knee() {
+	tcase_needs '--help, -h and help COMMAND agree, for every command'
+	grep -- "--knee" "$T/help-plot" >"$T/knee-plot"
+	grep -- "--knee" "$T/help-report" >"$T/knee-report"
+	cmp -s "$T/knee-plot" "$T/knee-report" || fail "plot and report differ: $(cat "$T/knee-plot" "$T/knee-report")"
+	grep -q "smallest whose fitted level reaches FRACTION of the peak" "$T/knee-plot" ||
+		fail "--knee does not say the fitted level: $(cat "$T/knee-plot")"
+}
+tcase "--knee: one definition, the fitted level's, in plot's and report's help" t_knee
+
 tcase_done
