@@ -52,8 +52,10 @@ static const struct opt_def opt_table[] = {
 	  0.001, 3600, NULL, "5", 1, "give up connecting after SECONDS" },
 	{ "timeout", 0, "SECONDS", OT_DOUBLE, RUN | AGENT | CLEAN, OFF(timeout), 0, 86400, NULL, "0", 1,
 	  "fail when no reply comes for SECONDS (0: 10 s)" },
-	{ "tls", 0, NULL, OT_FLAG, RUN | CLEAN, OFF(tls), 0, 0, NULL, NULL, 1,
+	{ "tls", 0, NULL, OT_FLAG, RUN, OFF(tls), 0, 0, NULL, NULL, 1,
 	  "connect with TLS (-h, -p; a --target says rediss://)" },
+	{ "tls", 0, NULL, OT_FLAG, CLEAN, OFF(tls), 0, 0, NULL, NULL, 1,
+	  "connect with TLS (-h, -p)" },
 	{ "sni", 0, "HOST", OT_STRING, RUN | AGENT | CLEAN, OFF(sni), 0, 0, NULL, NULL, 1,
 	  "TLS: the server name to send and to check the certificate against (default: the target's host)" },
 	{ "cacert", 0, "FILE", OT_STRING, RUN | AGENT | CLEAN, OFF(cacert), 0, 0, NULL, NULL, 1,
@@ -64,8 +66,10 @@ static const struct opt_def opt_table[] = {
 	  "TLS: the client certificate (PEM)" },
 	{ "key", 0, "FILE", OT_STRING, RUN | AGENT | CLEAN, OFF(key), 0, 0, NULL, NULL, 1,
 	  "TLS: the client certificate's private key (PEM; default: in --cert's file)" },
-	{ "insecure", 0, NULL, OT_FLAG, RUN | AGENT | CLEAN, OFF(insecure), 0, 0, NULL, NULL, 1,
+	{ "insecure", 0, NULL, OT_FLAG, RUN, OFF(insecure), 0, 0, NULL, NULL, 1,
 	  "TLS: check neither the certificate nor the host name (shown in the target column)" },
+	{ "insecure", 0, NULL, OT_FLAG, AGENT | CLEAN, OFF(insecure), 0, 0, NULL, NULL, 1,
+	  "TLS: check neither the certificate nor the host name" },
 	{ "tls-ciphers", 0, "LIST", OT_STRING, RUN | AGENT | CLEAN, OFF(tls_ciphers), 0, 0, NULL,
 	  NULL, 1,
 	  "TLS 1.2: the ciphers to offer (OpenSSL's cipher list syntax)" },
@@ -85,12 +89,19 @@ static const struct opt_def opt_table[] = {
 	{ "spawn-args", 0, "[LABEL=]ARGS", OT_LIST, RUN, OFF(spawn_args), 0, 0, NULL, NULL, 0,
 	  "more redis-server arguments for a spawned target (all of them without LABEL=)" },
 	/* load */
-	{ "clients", 'c', "N", OT_UINT, RUN | IMPORT, OFF(clients), 1, 100000, NULL, "50", 1,
+	{ "clients", 'c', "N", OT_UINT, RUN, OFF(clients), 1, 100000, NULL, "50", 1,
 	  "parallel connections" },
-	{ "pipeline", 'P', "DEPTHS", OT_DEPTHS, RUN | IMPORT, OFF(pipeline), 0, 0, NULL, "1", 1,
+	{ "clients", 'c', "N", OT_UINT, IMPORT, OFF(clients), 1, 100000, NULL, NULL, 1,
+	  "the connections the input was measured with (default: the capture's, else none)" },
+	{ "pipeline", 'P', "DEPTHS", OT_DEPTHS, RUN, OFF(pipeline), 0, 0, NULL, "1", 1,
 	  "pipeline depths: 16, 1..40, 1..64:x2, 1..16,24,32" },
-	{ "requests", 'n', "N", OT_UINT, RUN | IMPORT, OFF(requests), 1, BIG, NULL, "100000", 1,
+	{ "pipeline", 'P', "DEPTHS", OT_DEPTHS, IMPORT, OFF(pipeline), 0, 0, NULL, NULL, 1,
+	  "the depth the input was measured with, or one per run (default: the capture's, "
+	  "else 1 for one run)" },
+	{ "requests", 'n', "N", OT_UINT, RUN, OFF(requests), 1, BIG, NULL, "100000", 1,
 	  "requests per point (exactly N are sent)" },
+	{ "requests", 'n', "N", OT_UINT, IMPORT, OFF(requests), 1, BIG, NULL, NULL, 1,
+	  "the requests per test the input was measured with (default: the capture's, else none)" },
 	{ "duration", 0, "SECONDS", OT_DOUBLE, RUN, OFF(duration), 0, 86400, NULL, "0", 1,
 	  "measure each point for SECONDS instead of a request count (0: use -n)" },
 	{ "threads", 0, "N", OT_UINT, RUN, OFF(threads), 1, 256, NULL, "1", 1,
@@ -103,17 +114,29 @@ static const struct opt_def opt_table[] = {
 	  "with --rate: evenly spaced requests, or Poisson arrivals" },
 	{ "keyspace", 'r', "N", OT_UINT, RUN, OFF(keyspace), 0, 1e12, NULL, "0", 1,
 	  "random keys in 0..N-1 for __rand_int__ (0: fixed keys)" },
-	{ "data-size", 'd', "BYTES", OT_UINT, RUN | IMPORT, OFF(data_size), 1, 512 * 1024 * 1024,
+	{ "data-size", 'd', "BYTES", OT_UINT, RUN, OFF(data_size), 1, 512 * 1024 * 1024,
 	  NULL, "3", 1, "value size of SET, GET, LPUSH, ... in bytes" },
+	{ "data-size", 'd', "BYTES", OT_UINT, IMPORT, OFF(data_size), 1, 512 * 1024 * 1024,
+	  NULL, NULL, 1, "the value size the input was measured with (default: the capture's, "
+	  "else none)" },
 	{ "tests", 't', "LIST", OT_STRING, RUN | PLOT | REPORT, OFF(tests), 0, 0, NULL, NULL, 1,
 	  "comma-separated tests (get,set,lrange,...; default: all)" },
 	{ "no-prepare", 0, NULL, OT_FLAG, RUN, OFF(no_prepare), 0, 0, NULL, NULL, 1,
 	  "skip the untimed preparation (GET then reads missing keys)" },
 	/* sweep */
-	{ "label", 'l', "LABEL", OT_STRING, RUN | IMPORT, OFF(label), 0, 0, NULL, NULL, 1,
+	{ "label", 'l', "LABEL", OT_STRING, RUN, OFF(label), 0, 0, NULL, NULL, 1,
 	  "name of this sweep in the CSV (default: the host name)" },
-	{ "output", 'o', "FILE", OT_STRING, RUN | PLOT | REPORT | IMPORT | EXPORT, OFF(output), 0, 0, NULL,
-	  NULL, 1, "write to FILE (run, import: CSV; plot: .png or .pdf; report, export: the text)" },
+	{ "label", 'l', "LABEL", OT_STRING, IMPORT, OFF(label), 0, 0, NULL, NULL, 1,
+	  "the rows' label (default: the input's name without directory and extension)" },
+	/* -o: one option, a different file for each command */
+	{ "output", 'o', "FILE", OT_STRING, RUN, OFF(output), 0, 0, NULL, NULL, 1,
+	  "write the rows to the CSV FILE (without it they are printed, not saved)" },
+	{ "output", 'o', "FILE", OT_STRING, IMPORT, OFF(output), 0, 0, NULL, NULL, 1,
+	  "write the rows to the CSV FILE (default: standard output)" },
+	{ "output", 'o', "FILE", OT_STRING, PLOT, OFF(output), 0, 0, NULL, NULL, 1,
+	  "write the chart to FILE, .png or .pdf" },
+	{ "output", 'o', "FILE", OT_STRING, REPORT | EXPORT, OFF(output), 0, 0, NULL, NULL, 1,
+	  "write the text to FILE (default: standard output)" },
 	{ "overwrite", 0, NULL, OT_FLAG, RUN | IMPORT, OFF(overwrite), 0, 0, NULL, NULL, 0,
 	  "replace an existing non-empty output file" },
 	{ "resume", 0, NULL, OT_FLAG, RUN, OFF(resume), 0, 0, NULL, NULL, 0,
@@ -142,11 +165,15 @@ static const struct opt_def opt_table[] = {
 	  "between points: FLUSHALL, FLUSHDB on --dbnum, or nothing" },
 	{ "force-flush", 0, NULL, OT_FLAG, RUN, OFF(force_flush), 0, 0, NULL, NULL, 0,
 	  "flush even a server that holds keys rsweep did not write" },
-	{ "key-prefix", 0, "PREFIX", OT_STRING, RUN | CLEAN, OFF(key_prefix), 0, 0, NULL, NULL, 1,
+	{ "key-prefix", 0, "PREFIX", OT_STRING, RUN, OFF(key_prefix), 0, 0, NULL, NULL, 1,
 	  "every key under PREFIX (auto: one of this run's own), and between points delete only "
 	  "those, never FLUSHALL: for a server that holds other data" },
-	{ "cluster", 0, NULL, OT_FLAG, RUN | CLEAN, OFF(cluster), 0, 0, NULL, NULL, 1,
+	{ "key-prefix", 0, "PREFIX", OT_STRING, CLEAN, OFF(key_prefix), 0, 0, NULL, NULL, 1,
+	  "the prefix the run used (the one it printed, for auto): delete its keys" },
+	{ "cluster", 0, NULL, OT_FLAG, RUN, OFF(cluster), 0, 0, NULL, NULL, 1,
 	  "the target is a node of a Redis Cluster: load, guard and flush every master" },
+	{ "cluster", 0, NULL, OT_FLAG, CLEAN, OFF(cluster), 0, 0, NULL, NULL, 1,
+	  "the server is a node of a Redis Cluster: clean every master" },
 	{ "control", 0, "URI", OT_STRING, RUN | AGENT, OFF(control), 0, 0, NULL, NULL, 0,
 	  "the control Redis agents and their leader meet on (redis://, rediss://, unix://)" },
 	{ "agents-key", 0, "FILE", OT_STRING, RUN | AGENT, OFF(agents_key), 0, 0, NULL, NULL, 0,
@@ -230,8 +257,10 @@ static const struct opt_def opt_table[] = {
 	{ "format", 0, "FORMAT", OT_ENUM, EXPORT, OFF(export_format), 0, 0, export_format_names,
 	  "benchstat", 0, "the format to write" },
 	/* everywhere */
-	{ "quiet", 'q', NULL, OT_FLAG, RUN | IMPORT, OFF(quiet), 0, 0, NULL, NULL, 1,
-	  "run: one line per point, no progress; import: no summary" },
+	{ "quiet", 'q', NULL, OT_FLAG, RUN, OFF(quiet), 0, 0, NULL, NULL, 1,
+	  "one line per point, no progress" },
+	{ "quiet", 'q', NULL, OT_FLAG, IMPORT, OFF(quiet), 0, 0, NULL, NULL, 1,
+	  "no summary on standard error" },
 	{ "verbose", 'v', NULL, OT_FLAG, ALL, OFF(verbose), 0, 0, NULL, NULL, 1,
 	  "say more on stderr" },
 	{ "help", 0, NULL, OT_FLAG, ALL, OFF(help), 0, 0, NULL, NULL, 0, "print this help and exit" },
@@ -504,11 +533,14 @@ static const struct opt_def *opts_find(enum opts_cmd cmd, const char *name, size
 	return NULL;
 }
 
+/* A name may have a row for each of several commands (-o, -c, --tls):
+ * only the rows of the command parsed can be given, so the name is given
+ * when any of its rows is. */
 int opts_given(const struct rs_config *cfg, const char *name)
 {
 	for (size_t i = 0; i < OPT_N; i++)
-		if (strcmp(opt_table[i].name, name) == 0)
-			return cfg->given[i];
+		if (strcmp(opt_table[i].name, name) == 0 && cfg->given[i])
+			return 1;
 	return 0;
 }
 
@@ -545,10 +577,12 @@ size_t opts_count(enum opts_cmd cmd, const struct rs_config *cfg, const char *na
 
 enum opt_origin opts_origin(const struct rs_config *cfg, const char *name)
 {
+	unsigned char o = ORIGIN_DEFAULT;
+
 	for (size_t i = 0; i < OPT_N; i++)
-		if (strcmp(opt_table[i].name, name) == 0)
-			return (enum opt_origin)cfg->origin[i];
-	return ORIGIN_DEFAULT;
+		if (strcmp(opt_table[i].name, name) == 0 && cfg->origin[i] > o)
+			o = cfg->origin[i];
+	return (enum opt_origin)o;
 }
 
 int opts_set_from_file(enum opts_cmd cmd, const char *name, const char *value,

@@ -140,15 +140,81 @@ Test(opts, did_you_mean_is_for_near_misses)
 	opts_free(&cfg);
 }
 
-/* The help text of -q says what it does: one line per point. */
+/* The help text of run's -q says what it does: one line per point. */
 Test(opts, quiet_help_says_one_line_per_point)
 {
 	size_t n;
 	const struct opt_def *t = opts_table(&n);
 
 	for (size_t i = 0; i < n; i++)
-		if (strcmp(t[i].name, "quiet") == 0)
+		if (strcmp(t[i].name, "quiet") == 0 && (t[i].cmds & CMD_RUN))
 			cr_assert(strstr(t[i].help, "one line per point") != NULL, "%s", t[i].help);
+}
+
+/* Each command's --help lists its own options, with defaults and words
+ * that apply to it: -o says which file for each command; import's -c, -n,
+ * -d and -P have no default of run's (it records what the capture shows);
+ * agent and clean, which write no rows, do not speak of a target column
+ * or a --target they do not take. */
+Test(opts, help_of_each_command_speaks_of_its_own_options)
+{
+	static const struct {
+		enum opts_cmd cmd;
+		const char *has, *hasnt;
+	} c[] = {
+		{ CMD_RUN, "-o, --output FILE            write the rows to the CSV FILE", NULL },
+		{ CMD_PLOT, "-o, --output FILE            write the chart to FILE, .png or .pdf",
+		  "CSV" },
+		{ CMD_REPORT, "-o, --output FILE            write the text to FILE", ".png" },
+		{ CMD_EXPORT, "-o, --output FILE            write the text to FILE", ".png" },
+		{ CMD_IMPORT, "-c, --clients N              the connections the input was measured "
+		  "with", "[50]" },
+		{ CMD_IMPORT, "default: the input's name", "[100000]" },
+		{ CMD_IMPORT, "no summary", "one line per point" },
+		{ CMD_IMPORT, "-P, --pipeline DEPTHS", "[1]\n" },
+		{ CMD_IMPORT, "-d, --data-size BYTES", "[3]" },
+		{ CMD_AGENT, "--insecure", "target column" },
+		{ CMD_AGENT, "--sni", "-o, --output" },
+		{ CMD_CLEAN, "--tls", "--target" },
+		{ CMD_CLEAN, "clean every master", "load, guard" },
+		{ CMD_CLEAN, "--insecure", "target column" },
+	};
+
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *fp = open_memstream(&buf, &len);
+
+		cr_assert_not_null(fp);
+		opts_usage(c[i].cmd, fp);
+		fclose(fp);
+		cr_expect(strstr(buf, c[i].has) != NULL, "%s --help lacks '%s':\n%s",
+			  opts_cmd_name(c[i].cmd), c[i].has, buf);
+		if (c[i].hasnt != NULL)
+			cr_expect(strstr(buf, c[i].hasnt) == NULL, "%s --help says '%s':\n%s",
+				  opts_cmd_name(c[i].cmd), c[i].hasnt, buf);
+		free(buf);
+	}
+}
+
+/* A name with a row for each of several commands is given when its
+ * command's row is: opts_given does not stop at another command's row. */
+Test(opts, given_by_any_row_of_its_name)
+{
+	struct rs_config cfg;
+	struct rs_err err;
+
+	cr_assert_eq(parse(CMD_REPORT, &cfg, &err, "-o", "r.txt", NULL), 0, "%s", err.msg);
+	cr_assert(opts_given(&cfg, "output"));
+	cr_assert_eq(opts_origin(&cfg, "output"), ORIGIN_ARGV);
+	opts_free(&cfg);
+	cr_assert_eq(parse(CMD_IMPORT, &cfg, &err, "-c", "7", NULL), 0, "%s", err.msg);
+	cr_assert(opts_given(&cfg, "clients"));
+	cr_assert_eq(cfg.clients, 7);
+	opts_free(&cfg);
+	cr_assert_eq(parse(CMD_IMPORT, &cfg, &err, NULL), 0, "%s", err.msg);
+	cr_assert(!opts_given(&cfg, "clients"));
+	opts_free(&cfg);
 }
 
 Test(opts, file_keys_are_long_names_and_command_line_wins)
