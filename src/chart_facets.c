@@ -34,22 +34,6 @@ struct facets {
 #define FACETS_YTICK_EVERY 28
 #define FACETS_XTICK_SPACE 20
 
-/* What the legend must explain: rings, triangles (chart_legend). */
-static int facets_marks(const struct facets *S)
-{
-	const struct chart_lay *L = S->L;
-	int marks = 0;
-
-	for (size_t i = 0; i < L->in->nseries && L->in->metric == SM_RPS; i++) {
-		if (L->an_of[i]->saturated != KNEE_SAT_NO && L->an_of[i]->sat_depth != 0 &&
-		    series_at(L->in->series[i], L->an_of[i]->sat_depth) != NULL)
-			marks |= CHART_LEGEND_RING;
-		if (L->an_of[i]->saturated == KNEE_SAT_NO)
-			marks |= CHART_LEGEND_RISING;
-	}
-	return marks;
-}
-
 /* Titles, the labels' legend, the footer and the axis titles; then the
  * grid whose cells come nearest FACETS_ASPECT.  Fails when a cell would
  * be too small. */
@@ -64,7 +48,7 @@ static int facets_frame(struct facets *S, struct rs_err *err)
 	chart_lines_titles(L, S->e.maxrep, S->bands, "One panel per test, each with its own scale. ",
 			   title, sizeof title, subtitle, sizeof subtitle);
 	S->top = chart_titles(L, title, subtitle);
-	S->top = chart_legend(L, S->top, facets_marks(S), 1);
+	S->top = chart_legend(L, S->top, chart_legend_marks(L), 1);
 	S->bottom = chart_footer_block(L, CHART_FOOTER_SIZE * f) - 8 * f;
 	S->bottom -= (RENDER_ASCENT + RENDER_DESCENT) * S->axis_s + 4 * f;
 	chart_text(L, ROLE_AXIS_TITLE, -1, in->width / 2, S->bottom + 4 * f + RENDER_ASCENT * S->axis_s,
@@ -225,7 +209,7 @@ static void facets_data(struct facets *S, const struct panel *P)
 }
 
 /* Line ends off limits for notes; then the saturation rings and the
- * still-rising triangles, "P=12" and "still rising", as on a line chart,
+ * not-saturated triangles, "P=12" and "still rising", as on a line chart,
  * inside the panel. */
 static void facets_saturation(struct facets *S, const struct panel *P)
 {
@@ -281,7 +265,7 @@ static void facets_saturation(struct facets *S, const struct panel *P)
 					chart_rising_mark(L, cx, cy, 0.8 * rr, i);
 				else
 					chart_note(L, &inner, ROLE_RISING, i, cx, cy, 0.8 * rr,
-						   "still rising", S->sat_s);
+						   chart_rising_words(L, i), S->sat_s);
 			}
 		}
 }

@@ -158,6 +158,35 @@ void chart_rising_mark(struct chart_lay *L, double x, double y, double r, size_t
 	chart_take(L, (struct chart_box){ x - r, y - r, x + r, y + r });
 }
 
+const char *chart_rising_words(const struct chart_lay *L, size_t i)
+{
+	size_t n = L->in->series[i]->npts;
+
+	if (n >= 2 && chart_point_value(L, i, n - 1) < chart_point_value(L, i, n - 2))
+		return "not saturated";
+	return "still rising";
+}
+
+int chart_legend_marks(const struct chart_lay *L)
+{
+	const struct chart_input *in = L->in;
+	int marks = 0;
+
+	for (size_t i = 0; i < in->nseries && in->metric == SM_RPS; i++) {
+		const struct analysis_series *a = L->an_of[i];
+
+		if (a->saturated != KNEE_SAT_NO && a->sat_depth != 0 &&
+		    series_at(in->series[i], a->sat_depth) != NULL)
+			marks |= CHART_LEGEND_RING;
+		if (a->saturated == KNEE_SAT_NO) {
+			marks |= CHART_LEGEND_RISING;
+			if (strcmp(chart_rising_words(L, i), "still rising") != 0)
+				marks |= CHART_LEGEND_DIP;
+		}
+	}
+	return marks;
+}
+
 /* One legend entry: a sample (line and marker), then its name. */
 struct legend_entry {
 	const char *name;
@@ -184,8 +213,9 @@ double chart_legend(struct chart_lay *L, double y, int marks, int by_label)
 	if (marks & CHART_LEGEND_RING)
 		e[ne++] = (struct legend_entry){ NULL, 2, 0 };
 	if (marks & CHART_LEGEND_RISING)
-		e[ne++] = (struct legend_entry){ "still rising: not saturated by its deepest depth", 3,
-						 0 };
+		e[ne++] = (struct legend_entry){ marks & CHART_LEGEND_DIP ?
+						 "not saturated by its deepest depth" :
+						 "still rising: not saturated by its deepest depth", 3, 0 };
 	for (size_t i = 0; i < ne; i++) {
 		char ring[64];
 		const char *name = e[i].name;

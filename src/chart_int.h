@@ -163,7 +163,13 @@ double chart_titles(struct chart_lay *L, const char *title, const char *subtitle
 double chart_footer_block(struct chart_lay *L, double fs);
 /* What a legend explains besides tests and labels. */
 #define CHART_LEGEND_RING 1       /* a saturation ring */
-#define CHART_LEGEND_RISING 2     /* the open triangle of a line still rising */
+#define CHART_LEGEND_RISING 2     /* the open triangle of a line not saturated */
+#define CHART_LEGEND_DIP 4        /* ... one of which ends on a dip */
+/* What the legend of a line chart of L's series must explain: a ring
+ * where a series has a saturation depth among its points, a triangle
+ * where one is not saturated (and whether such a line ends going down);
+ * nothing for a metric other than requests per second. */
+int chart_legend_marks(const struct chart_lay *L);
 /* The legend in rows from y (tests, then labels, then the saturation ring
  * and the still-rising mark, as marks says; with by_label, the labels'
  * colours), wrapping within the chart's width; returns the y below it. */
@@ -173,6 +179,13 @@ double chart_legend(struct chart_lay *L, double y, int marks, int by_label);
  * words "still rising" (the report's "not saturated": no chart leaves such
  * a line bare), and taken. */
 void chart_rising_mark(struct chart_lay *L, double x, double y, double r, size_t i);
+/* The words by that mark: "still rising" where series i's drawn line
+ * rises into its deepest depth, else "not saturated".  The report's
+ * verdict is the gain over the last doubling of depth, the line's last
+ * step is one depth: a noisy last point can dip below the one before
+ * while the curve still gains, and "still rising" by a line going down
+ * says what the reader can see is not so. */
+const char *chart_rising_words(const struct chart_lay *L, size_t i);
 
 /* ---- each series' figures from the analysis: whether every series has
  * them, and what line charts and their small multiples draw of them

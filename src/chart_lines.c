@@ -93,24 +93,6 @@ static void lines_band_extent(struct lines *S)
 		}
 }
 
-/* What the legend must explain: CHART_LEGEND_RING when some series has a
- * saturation ring to draw, CHART_LEGEND_RISING when some is still rising. */
-static int lines_marks(const struct lines *S)
-{
-	const struct chart_lay *L = S->L;
-	const struct chart_input *in = L->in;
-	int marks = 0;
-
-	for (size_t i = 0; i < in->nseries && S->rps; i++) {
-		if (L->an_of[i]->saturated != KNEE_SAT_NO && L->an_of[i]->sat_depth != 0 &&
-		    series_at(in->series[i], L->an_of[i]->sat_depth) != NULL)
-			marks |= CHART_LEGEND_RING;
-		if (L->an_of[i]->saturated == KNEE_SAT_NO)
-			marks |= CHART_LEGEND_RISING;
-	}
-	return marks;
-}
-
 /* Titles, legend and footer: the plot's top and bottom, and the y scale
  * from 0.  Fails when the chart is too small for them. */
 static int lines_frame_vertical(struct lines *S, struct rs_err *err)
@@ -123,7 +105,7 @@ static int lines_frame_vertical(struct lines *S, struct rs_err *err)
 	chart_lines_titles(L, S->maxrep, S->bands, "", title, sizeof title, subtitle, sizeof subtitle);
 	S->top = chart_titles(L, title, subtitle);
 	/* The ring's and the triangle's entries only where they explain a mark. */
-	S->top = chart_legend(L, S->top, lines_marks(S), L->in->kind == CHART_MASTERS);
+	S->top = chart_legend(L, S->top, chart_legend_marks(L), L->in->kind == CHART_MASTERS);
 	for (size_t i = 0; i < c->n; i++)
 		if (c->items[i].op == CHART_TEXT)
 			chart_take(L, c->items[i].box);
@@ -342,9 +324,10 @@ static void lines_place_ends(struct lines *S)
 }
 
 /* Saturation, as the report says it: a ring at the core's saturation
- * depth and "P=12" where it fits; on a line still rising at its deepest
+ * depth and "P=12" where it fits; on a line not saturated by its deepest
  * depth no ring (it has no saturation depth in the data) but an open
- * triangle on its end, always, and "still rising" by it where it fits.
+ * triangle on its end, always, and "still rising" (or "not saturated",
+ * chart_rising_words) by it where it fits.
  * Marks first, so that no note covers one. */
 static void lines_saturation(struct lines *S)
 {
@@ -394,7 +377,7 @@ static void lines_saturation(struct lines *S)
 
 			chart_note(L, &inner, ROLE_RISING, i, chart_xmap(&S->xs, e->depth),
 				   chart_ymap(&S->ys, chart_point_value(L, i, s->npts - 1)), rr * 0.8,
-				   "still rising", S->sat_s);
+				   chart_rising_words(L, i), S->sat_s);
 		}
 	}
 	free(sat);

@@ -1398,3 +1398,48 @@ Test(chart, masters_each_a_colour)
 	series_set_free(&set);
 	rows_free(&rows);
 }
+
+/* Issue 32: the words by a line the report calls not saturated say what
+ * the drawn line does: "still rising" only where its last step rises.  A
+ * cluster's masters (--kind masters): 7002 rises to its deepest depth,
+ * 7001's line ends going down. */
+Test(chart, not_saturated_words_follow_the_line)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set set = { 0 };
+	const struct series **list;
+	struct chart *c;
+	struct rs_err err = { 0 };
+
+	for (unsigned d = 1; d <= 16; d++)
+		for (unsigned r = 1; r <= 3; r++) {
+			double v = 4e4 * d * (1 + 0.01 * r);
+
+			add(&rows, "127.0.0.1:7001", "GET", d, r, d == 16 ? 0.9 * v : v, NAN);
+			add(&rows, "127.0.0.1:7002", "GET", d, r, 0.8 * v, NAN);
+		}
+	cr_assert_eq(series_build(&rows, SM_RPS, &set, &err), 0, "%s", err.msg);
+	c = layout_set(&set, &list, CHART_MASTERS);
+	for (size_t i = 0; i < set.n; i++) {
+		const struct series *v = &set.v[i];
+		int dips = v->pts[v->npts - 1].median < v->pts[v->npts - 2].median;
+
+		cr_assert_eq(analysed.series[i].saturated, KNEE_SAT_NO, "%s", v->label);
+		cr_assert_eq(dips, strcmp(v->label, "127.0.0.1:7001") == 0);
+		cr_assert_eq(count_role(c, CHART_MARKER, ROLE_RISING, (int)i), 1);
+		for (size_t k = 0; k < c->n; k++)
+			if (c->items[k].op == CHART_TEXT && c->items[k].role == ROLE_RISING &&
+			    c->items[k].series == (int)i)
+				cr_assert_str_eq(c->items[k].text, dips ? "not saturated" : "still rising",
+						 "%s", v->label);
+		cr_assert_eq(count_role(c, CHART_TEXT, ROLE_RISING, (int)i), 1, "%s: no note", v->label);
+	}
+	/* The legend explains the triangle without "still rising". */
+	for (size_t k = 0; k < c->n; k++)
+		if (c->items[k].op == CHART_TEXT && c->items[k].role == ROLE_LEGEND)
+			cr_assert_null(strstr(c->items[k].text, "still rising"), "%s", c->items[k].text);
+	chart_free(c);
+	free(list);
+	series_set_free(&set);
+	rows_free(&rows);
+}
