@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "chart_int.h"
+#include "depths.h"
 #include "xalloc.h"
 
 /* One line of a latency chart: its points, x ascending for the depth and
@@ -296,6 +297,13 @@ static int lat_extent(struct latchart *S)
 	return npts > 0 ? 0 : -1;
 }
 
+static int lat_cmp_uint(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return (x > y) - (x < y);
+}
+
 /* Titles, legend, footer, the scales and the plot area. */
 static int lat_frame(struct latchart *S, struct rs_err *err)
 {
@@ -362,24 +370,31 @@ static int lat_frame(struct latchart *S, struct rs_err *err)
 		return rs_err_set(err, "chart of %.0fx%.0f is too small for %zu lines", in->width,
 				  in->height, S->n);
 	L->c->plot = (struct chart_box){ S->left, S->top, S->right, S->bottom };
-	/* x: throughput from 0, depth (log2 for powers of two), or nines. */
+	/* x: throughput from 0, depth (log2 as a line chart's, depths_log_axis),
+	 * or nines. */
 	if (in->kind == CHART_LATENCY) {
 		if (chart_ticks_nice(0, S->xmax * 1.05, 8, &S->xt) < 0)
 			return rs_err_set(err, "cannot scale the throughput axis (%g)", S->xmax);
 		S->xs = (struct chart_xscale){ 0, S->xt.v[S->xt.n - 1], S->left, S->right, 0 };
 	} else if (in->kind == CHART_LATENCY_DEPTH) {
-		unsigned d0 = (unsigned)S->xmin, d1 = (unsigned)S->xmax;
-		int pow2 = 1;
+		unsigned d0 = (unsigned)S->xmin, d1 = (unsigned)S->xmax, *d = NULL;
+		size_t nd = 0, u = 0;
+		int logx;
 
-		for (size_t i = 0; i < S->n; i++)
-			for (size_t k = 0; k < S->v[i].n; k++) {
-				unsigned d = (unsigned)S->v[i].x[k];
-
-				pow2 &= (d & (d - 1)) == 0;
-			}
+		for (size_t i = 0; i < S->n; i++) {
+			d = xreallocarray(d, nd + S->v[i].n + 1, sizeof *d);
+			for (size_t k = 0; k < S->v[i].n; k++)
+				d[nd++] = (unsigned)S->v[i].x[k];
+		}
+		qsort(d, nd, sizeof *d, lat_cmp_uint);
+		for (size_t k = 0; k < nd; k++)
+			if (u == 0 || d[u - 1] != d[k])
+				d[u++] = d[k];
+		logx = in->log_x || depths_log_axis(d, u);
+		free(d);
 		S->xdepth = 1;
-		chart_ticks_depth(d0, d1, 10, pow2 || in->log_x, &S->xt);
-		S->xs = (struct chart_xscale){ d0, d1, S->left, S->right, pow2 || in->log_x };
+		chart_ticks_depth(d0, d1, 10, logx, &S->xt);
+		S->xs = (struct chart_xscale){ d0, d1, S->left, S->right, logx };
 	} else {
 		double tmax = fmax(ceil(S->xmax - 1e-9), 1);
 
@@ -447,7 +462,8 @@ static void lat_axes(struct latchart *S)
 		   S->bottom + CHART_TICK_GAP * f + (RENDER_ASCENT + RENDER_DESCENT) * S->ticks_s +
 		   RENDER_ASCENT * S->axis_s + 4 * f,
 		   in->kind == CHART_LATENCY ? "achieved requests per second" :
-		   in->kind == CHART_LATENCY_DEPTH ? "pipeline depth" : "percentile",
+		   in->kind != CHART_LATENCY_DEPTH ? "percentile" :
+		   S->xs.log ? "pipeline depth (log scale)" : "pipeline depth",
 		   S->axis_s, C_TEXT, RENDER_CENTER, 0);
 }
 

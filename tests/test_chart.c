@@ -1214,9 +1214,11 @@ Test(chart, legend_in_benchmark_order)
 
 /* ---- latency charts ---- */
 
-/* GET and SET over depths 1..16 (p99 from 0.035 to 6.5 ms), or GET at three
- * offered rates (rate: open loop), 3 repeats; lays out kind into *c. */
-static void latency_layout(enum chart_kind kind, int rate, struct chart **c)
+/* GET and SET over depths[0..nd) (p99 from 0.035 to 6.5 ms over 1..16), or
+ * GET at three offered rates (rate: open loop), 3 repeats; lays out kind
+ * into *c. */
+static void latency_layout_at(enum chart_kind kind, int rate, const unsigned *depths, size_t nd,
+			      struct chart **c)
 {
 	static struct rs_rows rows;
 	static struct series_set rps, lat;
@@ -1226,8 +1228,8 @@ static void latency_layout(enum chart_kind kind, int rate, struct chart **c)
 
 	memset(&rows, 0, sizeof rows);
 	for (unsigned t = 0; t < 2; t++)
-		for (unsigned d = 1; d <= 16; d *= 2)
-			for (unsigned k = 0; k < (rate ? 3u : 1u); k++)
+		for (size_t z = 0; z < nd; z++)
+			for (unsigned k = 0, d = depths[z]; k < (rate ? 3u : 1u); k++)
 				for (unsigned r = 1; r <= 3; r++) {
 					struct rs_row row;
 
@@ -1265,6 +1267,14 @@ static void latency_layout(enum chart_kind kind, int rate, struct chart **c)
 	rows_free(&rows);
 }
 
+/* The same over depths 1, 2, 4, 8 and 16. */
+static void latency_layout(enum chart_kind kind, int rate, struct chart **c)
+{
+	static const unsigned pow2[] = { 1, 2, 4, 8, 16 };
+
+	latency_layout_at(kind, rate, pow2, 5, c);
+}
+
 /* Whether the chart has a tick labelled s. */
 static int has_tick(const struct chart *c, const char *s)
 {
@@ -1297,6 +1307,53 @@ Test(chart, latency_hockey_stick_on_a_log_axis)
 	latency_layout(CHART_LATENCY_DEPTH, 0, &c);
 	cr_assert(has_tick(c, "1") && has_tick(c, "16"));
 	cr_assert_eq(count_lines(c), 2);
+	chart_free(c);
+}
+
+/* The tick labelled s, or NULL. */
+static const struct chart_item *tick(const struct chart *c, const char *s)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->items[i].op == CHART_TEXT && c->items[i].role == ROLE_TICK &&
+		    strcmp(c->items[i].text, s) == 0)
+			return &c->items[i];
+	return NULL;
+}
+
+/* Issue 32: the README's depths, 1..16,24,32,48,64,96,128,192,256, hold
+ * nine powers of two among 24, and 17 of them in the first tenth of a
+ * linear axis: latency against depth draws them on a log axis, as the line
+ * chart does (the man page's rule, depths_log_axis), where it went log only
+ * when every depth was a power of two. */
+Test(chart, latency_depth_log_axis_for_crowded_depths)
+{
+	static const unsigned readme[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+					   24, 32, 48, 64, 96, 128, 192, 256 };
+	static const unsigned even[] = { 8, 16, 24, 32, 40 };
+	const struct chart_item *t2, *t16, *t128;
+	struct chart *c;
+	int named = 0;
+
+	latency_layout_at(CHART_LATENCY_DEPTH, 0, readme, sizeof readme / sizeof *readme, &c);
+	t2 = tick(c, "2");
+	t16 = tick(c, "16");
+	t128 = tick(c, "128");
+	cr_assert(t2 && t16 && t128 && tick(c, "4") && tick(c, "64") && tick(c, "256"),
+		  "powers of two as ticks");
+	/* 16 half-way between 2 and 128 on a log2 axis (a linear one put it
+	 * at 11%). */
+	cr_assert_float_eq((t16->x - t2->x) / (t128->x - t2->x), 0.5, 1e-9);
+	for (size_t i = 0; i < c->n; i++)
+		named += c->items[i].op == CHART_TEXT && c->items[i].role == ROLE_AXIS_TITLE &&
+			 strcmp(c->items[i].text, "pipeline depth (log scale)") == 0;
+	cr_assert_eq(named, 1, "the axis title says log scale");
+	chart_free(c);
+	/* Evenly spread depths stay linear. */
+	latency_layout_at(CHART_LATENCY_DEPTH, 0, even, 5, &c);
+	for (size_t i = 0; i < c->n; i++)
+		if (c->items[i].op == CHART_TEXT && c->items[i].role == ROLE_AXIS_TITLE)
+			cr_assert_null(strstr(c->items[i].text, "depth (log"), "%s", c->items[i].text);
+	cr_assert(tick(c, "40") && !tick(c, "32"), "a linear axis");
 	chart_free(c);
 }
 
