@@ -75,6 +75,11 @@ struct chart_input {
 	/* CHART_LATENCY_CDF: the distributions to draw. */
 	const struct chart_dist *dist;
 	size_t ndist;
+	/* The rows the series were built from, for the footer's size of a
+	 * point: the requests every row of a label has, or a --duration run's
+	 * seconds (its rows' requests differ).  NULL: the first row's
+	 * requests. */
+	const struct rs_rows *rows;
 };
 
 struct chart_box {

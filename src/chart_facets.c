@@ -254,7 +254,8 @@ static void facets_saturation(struct facets *S, const struct panel *P)
 					chart_take(L, (struct chart_box){ cx - rr, cy - rr, cx + rr, cy + rr });
 				} else {
 					snprintf(buf, sizeof buf, "P=%u", sp->depth);
-					chart_note(L, &inner, ROLE_SATURATION, i, cx, cy, rr, buf, S->sat_s);
+					chart_note(L, &inner, ROLE_SATURATION, i, L->colour_of[i], cx, cy, rr,
+						   buf, S->sat_s);
 				}
 			} else if (a->saturated == KNEE_SAT_NO) {
 				const struct series_point *e = &s->pts[s->npts - 1];
@@ -264,7 +265,7 @@ static void facets_saturation(struct facets *S, const struct panel *P)
 				if (pass == 0)
 					chart_rising_mark(L, cx, cy, 0.8 * rr, i);
 				else
-					chart_note(L, &inner, ROLE_RISING, i, cx, cy, 0.8 * rr,
+					chart_note(L, &inner, ROLE_RISING, i, L->colour_of[i], cx, cy, 0.8 * rr,
 						   chart_rising_words(L, i), S->sat_s);
 			}
 		}

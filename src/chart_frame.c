@@ -4,11 +4,13 @@
  * it covers (chart_place.c); it knows no kind. */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "chart_int.h"
+#include "num.h"
 #include "xalloc.h"
 
 /* Split text at " · " separators into lines no wider than maxw; returns
@@ -54,6 +56,51 @@ static size_t chart_wrap(struct chart_lay *L, const char *text, double size, dou
 	return nl;
 }
 
+/* How big a point of the label of row first was, into buf: "100000
+ * requests per point" when every row of that label has that many (what
+ * -n gives), "1 s per point" when their requests differ but their timed
+ * windows agree within 25% (--duration's: the window's length, shortest
+ * first, is the duration, not the count it happened to reach), else the
+ * range of requests; "" when the rows do not say. */
+static void chart_footer_size(const struct chart_lay *L, const struct rs_rec *first, char *buf,
+			      size_t size)
+{
+	const struct rs_rows *rows = L->in->rows;
+	int64_t nlo = first->requests, nhi = first->requests;
+	double slo = INFINITY, shi = -INFINITY;
+
+	buf[0] = '\0';
+	for (size_t k = 0; rows != NULL && k < rows->n; k++) {
+		const struct rs_rec *r = &rows->v[k];
+		double s;
+
+		if (r->label != first->label && strcmp(r->label, first->label) != 0)
+			continue;
+		if (r->requests < 0)
+			continue;
+		nlo = nlo < 0 || r->requests < nlo ? r->requests : nlo;
+		nhi = r->requests > nhi ? r->requests : nhi;
+		s = rows_fig(rows, r, ROW_SECONDS);
+		if (isfinite(s) && s > 0) {
+			slo = fmin(slo, s);
+			shi = fmax(shi, s);
+		}
+	}
+	if (nlo < 0)
+		return;
+	if (nlo == nhi) {
+		snprintf(buf, size, "%lld requests per point", (long long)nlo);
+	} else if (isfinite(slo) && shi <= 1.25 * slo) {
+		int n = num_fmt_g(buf, size, slo, 2);
+
+		if (n >= 0 && (size_t)n < size)
+			snprintf(buf + n, size - (size_t)n, " s per point");
+	} else {
+		snprintf(buf, size, "%lld" UTF8_EN_DASH "%lld requests per point", (long long)nlo,
+			 (long long)nhi);
+	}
+}
+
 /* "m1: redis 6.2.6 · 50 clients · ..." for each label, from the first row of
  * its first series. */
 static char *chart_footer(struct chart_lay *L)
@@ -64,7 +111,7 @@ static char *chart_footer(struct chart_lay *L)
 	out[0] = '\0';
 	for (size_t l = 0; l < L->nlabels; l++) {
 		const struct rs_rec *r = NULL;
-		char part[1024], who[2 * ROW_STR];
+		char part[1024], who[2 * ROW_STR], size[64];
 		size_t n = 0;
 
 		for (size_t i = 0; i < L->in->nseries && r == NULL; i++)
@@ -82,8 +129,9 @@ static char *chart_footer(struct chart_lay *L)
 			FOOT(" %s " UTF8_DOT, who);
 		if (r->clients >= 0)
 			FOOT(" %lld clients " UTF8_DOT, (long long)r->clients);
-		if (r->requests >= 0)
-			FOOT(" %lld requests per point " UTF8_DOT, (long long)r->requests);
+		chart_footer_size(L, r, size, sizeof size);
+		if (size[0] != '\0')
+			FOOT(" %s " UTF8_DOT, size);
 		if (r->data_size >= 0)
 			FOOT(" %lld-byte values " UTF8_DOT, (long long)r->data_size);
 		if (r->threads > 1)

@@ -146,13 +146,14 @@ int chart_box_clear(const struct chart_lay *L, const struct chart_box *b);
 /* Spread labels (sorted by wanted centre y) at least h apart inside
  * [top, bottom]; returns 0, or -1 (y untouched) if they do not fit. */
 int chart_spread(double *y, size_t n, double h, double top, double bottom);
-/* Place text (role, series i's colour) next to the point (cx, cy), whose
- * mark has radius rr: the first of 24 places, next to the mark then
- * further out with a leader, that is inside inner, clear of the labels
- * placed so far and off every series' line; else next to the mark on a
- * line, over a white halo; else nowhere.  Returns 1 when placed. */
+/* Place text (role, series i, in palette colour col: the colour of the
+ * line it belongs to) next to the point (cx, cy), whose mark has radius
+ * rr: the first of 24 places, next to the mark then further out with a
+ * leader, that is inside inner, clear of the labels placed so far and off
+ * every series' line; else next to the mark on a line, over a white halo;
+ * else nowhere.  Returns 1 when placed. */
 int chart_note(struct chart_lay *L, const struct chart_box *inner, enum chart_role role, size_t i,
-	       double cx, double cy, double rr, const char *text, double size);
+	       size_t col, double cx, double cy, double rr, const char *text, double size);
 
 /* ---- the frame every kind has (chart_frame.c) ---- */
 

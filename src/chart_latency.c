@@ -11,6 +11,7 @@
 
 #include "chart_int.h"
 #include "depths.h"
+#include "num.h"
 #include "xalloc.h"
 
 /* One line of a latency chart: its points, x ascending for the depth and
@@ -19,6 +20,7 @@ struct latline {
 	char name[2 * ROW_STR + 64];
 	double *x, *y, *lo, *hi;  /* lo, hi: NAN when unknown */
 	unsigned *depth;          /* the point's depth (0: none), for its note */
+	double *rate;             /* or its offered rate (NAN: none), for its note */
 	size_t n, cap;
 };
 
@@ -49,7 +51,8 @@ static struct latline *lat_line(struct latchart *S)
 	return l;
 }
 
-static void lat_point(struct latline *l, double x, double y, double lo, double hi, unsigned depth)
+static void lat_point(struct latline *l, double x, double y, double lo, double hi, unsigned depth,
+		      double rate)
 {
 	if (!(isfinite(x) && isfinite(y) && y > 0))
 		return;
@@ -60,7 +63,9 @@ static void lat_point(struct latline *l, double x, double y, double lo, double h
 		l->lo = xreallocarray(l->lo, l->cap, sizeof *l->lo);
 		l->hi = xreallocarray(l->hi, l->cap, sizeof *l->hi);
 		l->depth = xreallocarray(l->depth, l->cap, sizeof *l->depth);
+		l->rate = xreallocarray(l->rate, l->cap, sizeof *l->rate);
 	}
+	l->rate[l->n] = rate;
 	l->x[l->n] = x;
 	l->y[l->n] = y;
 	l->lo[l->n] = isfinite(lo) && lo > 0 ? lo : NAN;
@@ -76,6 +81,7 @@ static void lat_free(struct latchart *S)
 		free(S->v[i].lo);
 		free(S->v[i].hi);
 		free(S->v[i].depth);
+		free(S->v[i].rate);
 	}
 	free(S->v);
 }
@@ -114,6 +120,16 @@ static void lat_name(const struct chart_lay *L, const struct series *s, const ch
 		snprintf(buf, size, "%s", test);
 }
 
+/* The offered rate of an open-loop series, from its name ("GET
+ * @20000/s": series_variant's), or NAN. */
+static double lat_rate(const char *test)
+{
+	const char *at = strstr(test, " @");
+	double v;
+
+	return at && num_parse_double_n(at + 2, strcspn(at + 2, "/"), &v) == 0 ? v : NAN;
+}
+
 /* The hockey stick: for a depth sweep one line per series through its
  * depths; an open-loop sweep's series (one per offered rate) are regrouped
  * into one line per label, test and depth through the rates. */
@@ -137,7 +153,7 @@ static void lat_lines_throughput(struct latchart *S)
 				double y, lo, hi;
 
 				if (lat_at(L, i, s->pts[k].depth, &y, &lo, &hi))
-					lat_point(l, s->pts[k].median, y, lo, hi, s->pts[k].depth);
+					lat_point(l, s->pts[k].median, y, lo, hi, s->pts[k].depth, NAN);
 			}
 			done[i] = 1;
 			continue;
@@ -201,7 +217,7 @@ static void lat_lines_throughput(struct latchart *S)
 					double y, lo, hi;
 
 					if (p != NULL && lat_at(L, grp[a], depths[z], &y, &lo, &hi))
-						lat_point(l, p->median, y, lo, hi, 0);
+						lat_point(l, p->median, y, lo, hi, 0, lat_rate(o->test));
 				}
 			}
 			free(depths);
@@ -225,7 +241,7 @@ static void lat_lines_depth(struct latchart *S)
 			double y, lo, hi;
 
 			if (lat_at(L, i, s->pts[k].depth, &y, &lo, &hi))
-				lat_point(l, s->pts[k].depth, y, lo, hi, 0);
+				lat_point(l, s->pts[k].depth, y, lo, hi, 0, NAN);
 		}
 	}
 }
@@ -255,7 +271,7 @@ static void lat_lines_cdf(struct latchart *S)
 			double q = 1 - pow(10, -t);
 
 			lat_point(l, t, (double)hist_percentile(h, fmax(q * 100, 1e-9)) / 1e6, NAN, NAN,
-				  0);
+				  0, NAN);
 		}
 	}
 }
@@ -467,8 +483,20 @@ static void lat_axes(struct latchart *S)
 		   S->axis_s, C_TEXT, RENDER_CENTER, 0);
 }
 
+/* "50k/s", "12.5k/s", "1.2M/s", "800/s": an offered rate, three digits
+ * at most. */
+static void lat_rate_text(double rate, char *buf, size_t size)
+{
+	const char *si = rate >= 1e6 * (1 - 5e-4) ? "M" : rate >= 1e3 * (1 - 5e-4) ? "k" : "";
+	double v = rate / (si[0] == 'M' ? 1e6 : si[0] == 'k' ? 1e3 : 1);
+	int n = num_fmt_g(buf, size, v, 3);
+
+	if (n >= 0 && (size_t)n + strlen(si) + 3 < size)
+		snprintf(buf + n, size - (size_t)n, "%s/s", si);
+}
+
 /* Each line, its markers and whiskers, and on the hockey stick each
- * point's depth where it fits. */
+ * point's depth (or offered rate) where it fits. */
 static void lat_data(struct latchart *S)
 {
 	struct chart_lay *L = S->L;
@@ -498,7 +526,9 @@ static void lat_data(struct latchart *S)
 		}
 		free(xy);
 	}
-	/* Depth notes after every mark and line, so that they avoid them. */
+	/* Each point's depth ("P=16"), or on the open loop's lines through
+	 * the rates its offered rate ("50k/s"), in its line's colour, after
+	 * every mark and line, so that they avoid them. */
 	for (size_t i = 0; i < S->n && L->in->kind == CHART_LATENCY; i++) {
 		const struct latline *l = &S->v[i];
 		struct chart_box inner = { S->left, S->top, S->right, S->bottom };
@@ -506,10 +536,14 @@ static void lat_data(struct latchart *S)
 		for (size_t k = 0; k < l->n; k++) {
 			char buf[32];
 
-			if (l->depth[k] == 0)
+			if (l->depth[k] != 0) {
+				snprintf(buf, sizeof buf, "P=%u", l->depth[k]);
+			} else if (isfinite(l->rate[k])) {
+				lat_rate_text(l->rate[k], buf, sizeof buf);
+			} else {
 				continue;
-			snprintf(buf, sizeof buf, "P=%u", l->depth[k]);
-			chart_note(L, &inner, ROLE_SATURATION, i % CHART_NPALETTE, lat_xmap(S, l->x[k]),
+			}
+			chart_note(L, &inner, ROLE_SATURATION, i, i % CHART_NPALETTE, lat_xmap(S, l->x[k]),
 				   lat_ylog(S, l->y[k]), 3.5 * f, buf, S->note_s);
 		}
 	}

@@ -369,13 +369,14 @@ static void lines_saturation(struct lines *S)
 
 		if (sat[i] != NULL) {
 			snprintf(buf, sizeof buf, "P=%u", sat[i]->depth);
-			chart_note(L, &inner, ROLE_SATURATION, i, chart_xmap(&S->xs, sat[i]->depth),
+			chart_note(L, &inner, ROLE_SATURATION, i, L->colour_of[i],
+				   chart_xmap(&S->xs, sat[i]->depth),
 				   chart_ymap(&S->ys, chart_point_value(L, i, (size_t)(sat[i] - s->pts))),
 				   rr, buf, S->sat_s);
 		} else if (L->an_of[i]->saturated == KNEE_SAT_NO) {
 			const struct series_point *e = &s->pts[s->npts - 1];
 
-			chart_note(L, &inner, ROLE_RISING, i, chart_xmap(&S->xs, e->depth),
+			chart_note(L, &inner, ROLE_RISING, i, L->colour_of[i], chart_xmap(&S->xs, e->depth),
 				   chart_ymap(&S->ys, chart_point_value(L, i, s->npts - 1)), rr * 0.8,
 				   chart_rising_words(L, i), S->sat_s);
 		}

@@ -136,13 +136,13 @@ int chart_spread(double *y, size_t n, double h, double top, double bottom)
 }
 
 
-/* Place text (role, series i's colour) next to the point (cx, cy), whose
- * mark has radius rr: the first of 24 places, next to the mark then
- * further out with a leader, that is inside inner, clear of the labels
- * placed so far and off every series' line; else next to the mark on a
- * line, over a white halo; else nowhere.  Returns 1 when placed. */
+/* Place text (role, series i, in palette colour pal) next to the point
+ * (cx, cy), whose mark has radius rr: the first of 24 places, next to the
+ * mark then further out with a leader, that is inside inner, clear of the
+ * labels placed so far and off every series' line; else next to the mark
+ * on a line, over a white halo; else nowhere.  Returns 1 when placed. */
 int chart_note(struct chart_lay *L, const struct chart_box *inner, enum chart_role role, size_t i,
-	       double cx, double cy, double rr, const char *text, double size)
+	       size_t pal, double cx, double cy, double rr, const char *text, double size)
 {
 	struct chart *c = L->c;
 	double f = L->f, w = chart_tw(L, text, size), h = (RENDER_ASCENT + RENDER_DESCENT) * size;
@@ -173,7 +173,7 @@ int chart_note(struct chart_lay *L, const struct chart_box *inner, enum chart_ro
 		struct chart_box b = { cand[at][0] - 2 * f, cand[at][1] - f, cand[at][0] + w + 2 * f,
 				       cand[at][1] + h + f };
 		struct render_color halo = { 255, 255, 255, 215 };
-		struct render_color col = chart_palette(L->colour_of[i]);
+		struct render_color col = chart_palette(pal);
 
 		if (!place_inside(inner, &b) || !chart_box_clear(L, &b) ||
 		    (k < 24 && place_on_lines(L, &b)))
@@ -188,7 +188,7 @@ int chart_note(struct chart_lay *L, const struct chart_box *inner, enum chart_ro
 		}
 		chart_rect(c, b.x0, b.y0, b.x1 - b.x0, b.y1 - b.y0, halo);
 		/* Black text for the light colours: readable on white. */
-		if (chart_palette_light(L->colour_of[i]))
+		if (chart_palette_light(pal))
 			col = C_TEXT;
 		chart_text(L, role, (int)i, cand[at][0], cand[at][1] + RENDER_ASCENT * size, text, size,
 			   col, RENDER_LEFT, 0);

@@ -507,6 +507,7 @@ static void plot_input(const struct plot *p, const struct plot_panel *panel,
 	in->knee = p->cfg->knee;
 	in->an = &p->an;
 	in->fit = (enum chart_fit)p->cfg->fit;
+	in->rows = &p->rows;
 }
 
 static int plot_layout(const struct plot *p, size_t i, const struct render_ops *ops, void *ctx,

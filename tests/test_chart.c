@@ -1214,9 +1214,9 @@ Test(chart, legend_in_benchmark_order)
 
 /* ---- latency charts ---- */
 
-/* GET and SET over depths[0..nd) (p99 from 0.035 to 6.5 ms over 1..16), or
- * GET at three offered rates (rate: open loop), 3 repeats; lays out kind
- * into *c. */
+/* GET and SET over depths[0..nd) (p99 from 0.035 to 6.5 ms over 1..16),
+ * 100000 requests a point, or at three offered rates (rate: an open loop
+ * of --duration 1), 3 repeats; lays out kind into *c. */
 static void latency_layout_at(enum chart_kind kind, int rate, const unsigned *depths, size_t nd,
 			      struct chart **c)
 {
@@ -1237,9 +1237,13 @@ static void latency_layout_at(enum chart_kind kind, int rate, const unsigned *de
 					     r, NAN);
 					row.p99_ms = 0.2 * d * d / 8 + 0.1 * t + 0.01 * r + k;
 					snprintf(row.mode, sizeof row.mode, "lockstep");
+					row.requests = 100000;
+					row.seconds = row.requests / row.rps;
 					if (rate) {
 						row.rate_offered = 20000.0 * (k + 1);
 						snprintf(row.arrivals, sizeof row.arrivals, "uniform");
+						row.seconds = 1.0 + 0.0001 * (d + r);
+						row.requests = (int64_t)(row.rate_offered * row.seconds) - r;
 					}
 					push(&rows, &row);
 				}
@@ -1259,6 +1263,7 @@ static void latency_layout_at(enum chart_kind kind, int rate, const unsigned *de
 	in.nseries = rps.n;
 	in.lat = lats;
 	in.lat_metric = SM_P99;
+	in.rows = &rows;
 	cr_assert_eq(chart_layout(&in, &measure_only, NULL, c, &err), 0, "%s", err.msg);
 	free(list);
 	free(lats);
@@ -1354,6 +1359,90 @@ Test(chart, latency_depth_log_axis_for_crowded_depths)
 		if (c->items[i].op == CHART_TEXT && c->items[i].role == ROLE_AXIS_TITLE)
 			cr_assert_null(strstr(c->items[i].text, "depth (log"), "%s", c->items[i].text);
 	cr_assert(tick(c, "40") && !tick(c, "32"), "a linear axis");
+	chart_free(c);
+}
+
+/* The footer's text (its lines joined), in buf. */
+static const char *footer_text(const struct chart *c, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	for (size_t i = 0; i < c->n; i++)
+		if (c->items[i].op == CHART_TEXT && c->items[i].role == ROLE_FOOTER)
+			snprintf(buf + strlen(buf), size - strlen(buf), "%s\n", c->items[i].text);
+	return buf;
+}
+
+/* Whether every note on a point ("P=16", "50k/s") has the colour of the
+ * line it is on (dark text for the two light colours, orange and sky
+ * blue); returns how many notes there are, and the distinct colours of
+ * the notes in *ncol. */
+static size_t notes_in_line_colours(const struct chart *c, size_t *ncol)
+{
+	static const struct render_color dark = { 0x22, 0x22, 0x22, 255 };
+	struct render_color seen[16];
+	size_t n = 0;
+
+	*ncol = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct chart_item *t = &c->items[i];
+		const struct chart_item *line = NULL;
+		struct render_color want;
+		size_t k;
+
+		if (t->op != CHART_TEXT || t->role != ROLE_SATURATION)
+			continue;
+		for (size_t j = 0; j < c->n && line == NULL; j++)
+			if (c->items[j].op == CHART_LINE && c->items[j].series == t->series)
+				line = &c->items[j];
+		cr_assert_not_null(line, "'%s': no line %d", t->text, t->series);
+		want = line->color;
+		if ((want.r == 0xE6 && want.g == 0x9F && want.b == 0x00) ||
+		    (want.r == 0x56 && want.g == 0xB4 && want.b == 0xE9))
+			want = dark;
+		cr_assert(memcmp(&t->color, &want, sizeof want) == 0,
+			  "'%s' on line %d is #%02x%02x%02x, its line #%02x%02x%02x", t->text, t->series,
+			  t->color.r, t->color.g, t->color.b, line->color.r, line->color.g, line->color.b);
+		for (k = 0; k < *ncol && memcmp(&seen[k], &t->color, sizeof t->color) != 0; k++)
+			;
+		if (k == *ncol && *ncol < 16)
+			seen[(*ncol)++] = t->color;
+		n++;
+	}
+	return n;
+}
+
+/* Issue 32: the hockey stick's notes take their line's colour (every "P=N"
+ * was the first colour's blue), the open loop's lines through the
+ * offered rates say each point's rate, and the footer of a --duration
+ * run says its seconds, not the requests its first row happened to
+ * reach. */
+Test(chart, latency_notes_rates_and_duration)
+{
+	struct chart *c;
+	size_t ncol, rates[3] = { 0 };
+	char foot[2048];
+
+	latency_layout(CHART_LATENCY, 0, &c);
+	cr_assert_geq(notes_in_line_colours(c, &ncol), 4);
+	cr_assert_eq(ncol, 2, "GET's notes and SET's in two colours");
+	cr_assert_not_null(strstr(footer_text(c, foot, sizeof foot), "100000 requests per point"),
+			   "%s", foot);
+	chart_free(c);
+	latency_layout(CHART_LATENCY, 1, &c);
+	cr_assert_geq(notes_in_line_colours(c, &ncol), 6);
+	cr_assert_geq(ncol, 3);
+	for (size_t i = 0; i < c->n; i++)
+		if (c->items[i].op == CHART_TEXT && c->items[i].role == ROLE_SATURATION) {
+			const char *t = c->items[i].text;
+
+			cr_assert(strcmp(t, "20k/s") == 0 || strcmp(t, "40k/s") == 0 ||
+				  strcmp(t, "60k/s") == 0, "note '%s'", t);
+			rates[t[0] == '2' ? 0 : t[0] == '4' ? 1 : 2]++;
+		}
+	cr_assert(rates[0] && rates[1] && rates[2], "each offered rate labelled");
+	footer_text(c, foot, sizeof foot);
+	cr_assert_not_null(strstr(foot, "1 s per point"), "%s", foot);
+	cr_assert_null(strstr(foot, "requests per point"), "%s", foot);
 	chart_free(c);
 }
 
