@@ -63,6 +63,24 @@ t_bad_options() {
 }
 tcase 'bad tests, metric, kind, font or output name are refused' t_bad_options
 
+# Issue 32: a --tests item that selects nothing names the files' tests,
+# once each: "SET window" and "GET @20000/s" are series of SET and GET,
+# not tests of their own.
+t_unknown_lists_tests() {
+	{
+		echo "label,test,pipeline,repeat,rps,mode,rate_offered,arrivals"
+		for d in 1 2 4; do
+			echo "m1,SET,$d,1,$((d * 90000)),lockstep,,"
+			echo "m1,SET,$d,1,$((d * 95000)),window,,"
+			echo "m1,GET,$d,1,$((d * 20000)),lockstep,20000,uniform"
+		done
+	} >"$T/modes.csv"
+	bad 2 "unknown test 'lrange' (tests in these files: SET, GET)\$" "$T/modes.csv" -t lrange \
+		-o "$T/keep.png"
+	! grep -q "window\|@" "$T/err" || fail "series listed as tests: $(cat "$T/err")"
+}
+tcase 'an unknown --tests item lists the tests once, not their series' t_unknown_lists_tests
+
 t_bad_files() {
 	bad 2 "missing.csv: No such file" "$T/missing.csv" -o "$T/keep.png"
 	bad 1 "cannot write $T/nodir/out.png" "$T/good.csv" -o "$T/nodir/out.png"
