@@ -38,12 +38,15 @@ struct speedup {
 	int vertical;             /* category names read bottom to top */
 	double tick[SPEEDUP_TICKS_MAX]; /* ratios, ascending */
 	size_t nticks;
-	struct chart_yscale ys;   /* of the ratio's log: 1x in the middle */
+	struct chart_yscale ys;   /* of the ratio's log, over the ratios and 1x */
 };
 
-/* The ratio axis is logarithmic and centred on 1x: 2x as far above as 0.5x
- * below, so that a ratio and its inverse look alike.  Its ticks are 1x and
- * pairs r, 1/r of these, up to SPEEDUP_TICK_PAIRS pairs spread apart. */
+/* The ratio axis is logarithmic: 2x as far above 1x as 0.5x is below, so
+ * that a ratio and its inverse look alike.  It spans the ratios and their
+ * intervals, and 1x, the reference: ratios of 0.99x to 1.18x fill it
+ * rather than the top of an axis from 0 (or of one as far below 1x as
+ * above).  Its ticks are 1x and these, or their inverses, within it, up to
+ * SPEEDUP_TICK_PAIRS each side, spread apart. */
 static const double speedup_tick_ratios[] = { 1.02, 1.05, 1.1, 1.2, 1.5, 2, 3, 5, 10, 20, 50,
 					      100, 1000 };
 /* The plot area needs this height, times f, to be worth drawing. */
@@ -200,36 +203,61 @@ static double speedup_y(const struct speedup *S, double r)
 	return chart_ymap(&S->ys, r > 0 ? log(r) : S->ys.v0);
 }
 
-/* The log ratio axis, symmetric about 1x over the farthest ratio or
- * interval end (12% more, room for the labels beyond the bars), and its
- * ticks: 1x and the pairs r, 1/r within it, every other pair when more
- * than SPEEDUP_TICK_PAIRS would fit. */
-static void speedup_scale(struct speedup *S)
+/* The ticks of one side of 1x (up: 1, above it, else below) within
+ * log extent m (> 0): from the farthest in, each at least gap (in log)
+ * from the one before and from 1x.  Returns how many, into r, farthest
+ * first. */
+static size_t speedup_side_ticks(double m, double gap, int up, double *r)
 {
-	double m = 1.12 * fmax(fmax(log(S->rmax), -log(S->rmin)), log(1.05));
-	double gap = m / (SPEEDUP_TICK_PAIRS + 1), last = INFINITY;
-	double sel[SPEEDUP_TICK_PAIRS];
+	double last = INFINITY;
 	size_t ns = 0;
 
-	/* From the farthest in, each at least gap (in log) from the one
-	 * before and from 1x. */
 	for (size_t k = sizeof speedup_tick_ratios / sizeof *speedup_tick_ratios;
 	     k-- > 0 && ns < SPEEDUP_TICK_PAIRS;) {
 		double l = log(speedup_tick_ratios[k]);
 
 		if (l <= m && l >= gap && last - l >= gap) {
-			sel[ns++] = speedup_tick_ratios[k];
+			r[ns++] = up ? speedup_tick_ratios[k] : 1 / speedup_tick_ratios[k];
 			last = l;
 		}
 	}
+	return ns;
+}
+
+/* The log ratio axis over the ratios, their interval ends and 1x (12% of
+ * the span more at each end, room for the labels beyond the bars; 1.05x
+ * each way at least), and its ticks: 1x and those of each side. */
+static void speedup_scale(struct speedup *S)
+{
+	double lo = fmin(log(S->rmin), 0), hi = fmax(log(S->rmax), 0), pad, gap;
+	double up[SPEEDUP_TICK_PAIRS], down[SPEEDUP_TICK_PAIRS];
+	size_t nu, nd;
+
+	if (hi - lo < 2 * log(1.05)) {
+		double grow = (2 * log(1.05) - (hi - lo)) / 2;
+
+		/* Grow away from 1x where a side is empty: it stays near an edge. */
+		if (lo == 0)
+			hi += 2 * grow;
+		else if (hi == 0)
+			lo -= 2 * grow;
+		else
+			lo -= grow, hi += grow;
+	}
+	pad = 0.12 * (hi - lo);
+	lo -= pad;
+	hi += pad;
+	gap = (hi - lo) / (2 * SPEEDUP_TICK_PAIRS + 2);
+	nd = speedup_side_ticks(-lo, gap, 0, down);
+	nu = speedup_side_ticks(hi, gap, 1, up);
 	S->nticks = 0;
-	for (size_t k = 0; k < ns; k++)
-		S->tick[S->nticks++] = 1 / sel[k];
+	for (size_t k = 0; k < nd; k++)
+		S->tick[S->nticks++] = down[k];
 	S->tick[S->nticks++] = 1;
-	for (size_t k = ns; k-- > 0;)
-		S->tick[S->nticks++] = sel[k];
-	S->ys.v0 = -m;
-	S->ys.v1 = m;
+	for (size_t k = nu; k-- > 0;)
+		S->tick[S->nticks++] = up[k];
+	S->ys.v0 = lo;
+	S->ys.v1 = hi;
 }
 
 /* The footer, the log ratio scale (speedup_scale), the plot area and
