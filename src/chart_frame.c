@@ -101,6 +101,44 @@ static void chart_footer_size(const struct chart_lay *L, const struct rs_rec *fi
 	}
 }
 
+/* The target column as a footer says it, into buf: as the row has it,
+ * but for an address that was a spawned server's and means nothing once
+ * it is gone.  Rows since a spawned server was named for what it is say
+ * "spawned redis-server (UNIX socket)" or "spawn:PATH" themselves; older
+ * ones hold its temporary socket, unix:DIR/rsweep-XXXXXX/redis.sock
+ * (spawn.c's directory), said "spawned server (UNIX socket)", or a port
+ * the kernel chose on the loopback (--spawn-tcp's), which an older row
+ * cannot tell from a server of the user's on such a port: any loopback
+ * address on a port of the ephemeral range (32768 and up, Linux's and the
+ * BSDs') is said "TCP loopback". */
+static void chart_footer_target(const char *target, char *buf, size_t size)
+{
+	static const char *const loop[] = { "127.0.0.1:", "localhost:", "[::1]:" };
+	const char *slash = strrchr(target, '/');
+
+	if (strncmp(target, "unix:", 5) == 0 && slash != NULL && strcmp(slash, "/redis.sock") == 0) {
+		const char *dir = slash;
+
+		while (dir > target && dir[-1] != '/')
+			dir--;
+		if (slash - dir == 13 && strncmp(dir, "rsweep-", 7) == 0) {
+			snprintf(buf, size, "spawned server (UNIX socket)");
+			return;
+		}
+	}
+	for (size_t k = 0; k < sizeof loop / sizeof *loop; k++) {
+		size_t n = strlen(loop[k]);
+		uint64_t port;
+
+		if (strncmp(target, loop[k], n) == 0 &&
+		    num_parse_u64(target + n, 32768, 65535, 0, &port, NULL) == 0) {
+			snprintf(buf, size, "TCP loopback");
+			return;
+		}
+	}
+	snprintf(buf, size, "%s", target);
+}
+
 /* "m1: redis 6.2.6 · 50 clients · ..." for each label, from the first row of
  * its first series. */
 static char *chart_footer(struct chart_lay *L)
@@ -111,7 +149,7 @@ static char *chart_footer(struct chart_lay *L)
 	out[0] = '\0';
 	for (size_t l = 0; l < L->nlabels; l++) {
 		const struct rs_rec *r = NULL;
-		char part[1024], who[2 * ROW_STR], size[64];
+		char part[1024], who[2 * ROW_STR], size[64], where[ROW_STR];
 		size_t n = 0;
 
 		for (size_t i = 0; i < L->in->nseries && r == NULL; i++)
@@ -138,8 +176,10 @@ static char *chart_footer(struct chart_lay *L)
 			FOOT(" %lld threads " UTF8_DOT, (long long)r->threads);
 		if (r->server->server_arch[0])
 			FOOT(" %s " UTF8_DOT, r->server->server_arch);
-		if (r->server->target[0])
-			FOOT(" %s " UTF8_DOT, r->server->target);
+		if (r->server->target[0]) {
+			chart_footer_target(r->server->target, where, sizeof where);
+			FOOT(" %s " UTF8_DOT, where);
+		}
 #undef FOOT
 		if (n >= sizeof part)
 			n = sizeof part - 1;

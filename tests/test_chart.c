@@ -1492,6 +1492,53 @@ Test(chart, latency_notes_rates_and_duration)
 	chart_free(c);
 }
 
+/* Issue 32: a footer does not show the address of a spawned server that
+ * is gone: older rows' temporary socket (unix:/tmp/rsweep-XXXXXX/redis.sock)
+ * and --spawn-tcp's port on the loopback, which the kernel chose; a
+ * server's own address stays. */
+Test(chart, footer_hides_spawned_servers_addresses)
+{
+	static const char *const targets[][2] = {
+		{ "unix:/tmp/rsweep-XD1E3l/redis.sock", "spawned server (UNIX socket)" },
+		{ "127.0.0.1:58463", "TCP loopback" },
+		{ "unix:/run/redis/redis.sock", "unix:/run/redis/redis.sock" },
+		{ "127.0.0.1:6379", "127.0.0.1:6379" },
+		{ "spawned redis-server (TCP 127.0.0.1)", "spawned redis-server (TCP 127.0.0.1)" },
+	};
+	static const char *const labels[] = { "a", "b", "c", "d" };
+
+	for (size_t k = 0; k < sizeof targets / sizeof *targets; k += 4) {
+		struct rs_rows rows = { 0 };
+		struct series_set set;
+		const struct series **list;
+		struct chart *c;
+		struct rs_err err = { 0 };
+		char foot[2048];
+		size_t n = k == 0 ? 4 : 1;
+
+		for (size_t l = 0; l < n; l++)
+			for (unsigned d = 1; d <= 4; d++) {
+				struct rs_row row;
+
+				fill(&row, labels[l], "GET", d, 1, 1e5 * d, NAN);
+				snprintf(row.target, sizeof row.target, "%s", targets[k + l][0]);
+				push(&rows, &row);
+			}
+		cr_assert_eq(series_build(&rows, SM_RPS, &set, &err), 0, "%s", err.msg);
+		c = layout_set(&set, &list, CHART_LINES);
+		footer_text(c, foot, sizeof foot);
+		for (size_t l = 0; l < n; l++)
+			cr_assert_not_null(strstr(foot, targets[k + l][1]), "%s: %s", targets[k + l][0],
+					   foot);
+		cr_assert_null(strstr(foot, "rsweep-"), "%s", foot);
+		cr_assert_null(strstr(foot, "58463"), "%s", foot);
+		chart_free(c);
+		free(list);
+		series_set_free(&set);
+		rows_free(&rows);
+	}
+}
+
 /* Open loop: the series are offered rates; the hockey stick has one line
  * per test and depth through the rates. */
 Test(chart, latency_open_loop_one_line_per_depth)
