@@ -20,6 +20,8 @@
 enum chart_kind {
 	CHART_LINES, CHART_SPEEDUP,
 	CHART_MASTERS,            /* lines, a colour per label: one test's masters (cmd_plot.c) */
+	CHART_MULTIPLES,          /* lines as small multiples: a panel per test, a colour
+				   * per label, however few tests and labels */
 	CHART_LATENCY,            /* latency against achieved throughput: the hockey stick */
 	CHART_LATENCY_DEPTH,      /* latency against depth */
 	CHART_LATENCY_CDF,        /* chosen points' latency percentiles */
@@ -30,8 +32,8 @@ enum chart_kind {
 enum chart_fit { CHART_FIT_AUTO, CHART_FIT_YES, CHART_FIT_NO };
 static const char *const chart_fit_names[] = { "auto", "yes", "no", NULL };
 /* --kind's and plot files' names of the kinds, in enum order. */
-static const char *const chart_kind_names[] = { "lines", "speedup", "masters", "latency", "latency-depth",
-						 "latency-cdf", NULL };
+static const char *const chart_kind_names[] = { "lines", "speedup", "masters", "multiples", "latency",
+						 "latency-depth", "latency-cdf", NULL };
 /* Whether kind k draws latency (chart_latency.c). */
 #define CHART_KIND_LATENCY(k) ((k) >= CHART_LATENCY)
 

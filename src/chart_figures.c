@@ -58,7 +58,8 @@ void chart_fit_decide(struct chart_lay *L)
 {
 	const struct chart_input *in = L->in;
 	int bands = in->metric == SM_RPS && in->an != NULL &&
-		    (in->kind == CHART_LINES || in->kind == CHART_MASTERS);
+		    (in->kind == CHART_LINES || in->kind == CHART_MASTERS ||
+		     in->kind == CHART_MULTIPLES);
 
 	L->fit = 0;
 	L->unstable = L->points = 0;

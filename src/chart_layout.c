@@ -99,8 +99,8 @@ static void chart_lay_free(struct chart_lay *L)
 
 /* The kind's layout: speed-up bars; a latency chart; lines, each test a
  * colour (each master, --kind masters); or, when one chart would repeat
- * colours (tests) or dashes (labels), a panel per test, the labels told
- * apart by colour. */
+ * colours (tests) or dashes (labels), or when asked (--kind multiples), a
+ * panel per test, the labels told apart by colour. */
 static int chart_lay_kind(struct chart_lay *L, struct rs_err *err)
 {
 	const struct chart_input *in = L->in;
@@ -120,7 +120,8 @@ static int chart_lay_kind(struct chart_lay *L, struct rs_err *err)
 			L->colour_of[i] = L->label_of[i];
 		return chart_lay_lines(L, err);
 	}
-	if (L->ntests <= CHART_NPALETTE && L->nlabels <= CHART_NDASHES) {
+	if (in->kind != CHART_MULTIPLES && L->ntests <= CHART_NPALETTE &&
+	    L->nlabels <= CHART_NDASHES) {
 		for (size_t i = 0; i < in->nseries; i++)
 			L->colour_of[i] = L->test_of[i];
 		return chart_lay_lines(L, err);

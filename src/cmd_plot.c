@@ -236,7 +236,8 @@ static int plot_panels_check(const struct plot *p, const struct plotfile *pf,
 	/* A line chart needs two depths (the chart's rule): bad input, said
 	 * before any file is written. */
 	for (size_t i = 0; i < p->npanels; i++)
-		if ((p->panels[i].kind == CHART_LINES || p->panels[i].kind == CHART_MASTERS) &&
+		if ((p->panels[i].kind == CHART_LINES || p->panels[i].kind == CHART_MASTERS ||
+		     p->panels[i].kind == CHART_MULTIPLES) &&
 		    chart_lines_check(p->panels[i].series, p->panels[i].n, err) < 0)
 			return rs_err_as(err, RS_E_INPUT);
 	return 0;
@@ -700,10 +701,11 @@ int cmd_plot(struct rs_config *cfg, struct rs_err *err)
 		rc = font_find(cfg->font, RS_DEFAULT_FONT, font, sizeof font, err);
 	}
 	p.need_lat = CHART_KIND_LATENCY(cfg->kind);
-	p.need_band = cfg->kind == CHART_LINES || cfg->kind == CHART_MASTERS;
+	p.need_band = cfg->kind == CHART_LINES || cfg->kind == CHART_MASTERS ||
+		      cfg->kind == CHART_MULTIPLES;
 	for (size_t i = 0; cfg->plot && i < pf.n; i++) {
 		p.need_lat |= pf.v[i].kind >= 0 && CHART_KIND_LATENCY(pf.v[i].kind);
-		p.need_band |= pf.v[i].kind == CHART_LINES;
+		p.need_band |= pf.v[i].kind == CHART_LINES || pf.v[i].kind == CHART_MULTIPLES;
 	}
 	/* The masters' rows replace the data's, for every panel at once. */
 	for (size_t i = 0; rc == 0 && cfg->plot && i < pf.n; i++)

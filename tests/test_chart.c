@@ -1188,6 +1188,54 @@ Test(chart, past_the_palette_small_multiples)
 	rows_free(&rows);
 }
 
+/* Issue 32: --kind multiples asks for small multiples however few tests
+ * and labels: GET and SET over three transports (six lines and their
+ * bands in one panel, told apart by two colours and three dashes) become
+ * a panel per test, each transport a colour; lines would draw them in one
+ * panel. */
+Test(chart, multiples_when_asked)
+{
+	static const char *const labels[] = { "unix", "tcp", "tls" };
+
+	for (int multiples = 0; multiples <= 1; multiples++) {
+		struct rs_rows rows = { 0 };
+		struct series_set set;
+		const struct series **list;
+		struct chart *c;
+		struct rs_err err = { 0 };
+		struct render_color col[3] = { 0 };
+		size_t npanel = 0;
+
+		for (size_t t = 0; t < 2; t++)
+			for (size_t l = 0; l < 3; l++)
+				for (unsigned d = 1; d <= 16; d++)
+					for (unsigned r = 1; r <= 3; r++)
+						add(&rows, labels[l], t ? "SET" : "GET", d, r,
+						    1e6 * (1 - exp(-0.3 * d)) / (1 + 0.3 * (double)l) *
+							    (1 + 0.01 * r), NAN);
+		cr_assert_eq(series_build(&rows, SM_RPS, &set, &err), 0, "%s", err.msg);
+		c = layout_set(&set, &list, multiples ? CHART_MULTIPLES : CHART_LINES);
+		check_no_overlaps(c, set.n);
+		for (size_t i = 0; i < c->n; i++) {
+			const struct chart_item *it = &c->items[i];
+
+			npanel += it->op == CHART_TEXT && it->role == ROLE_PANEL;
+			if (it->op == CHART_LINE && it->series >= 0)
+				col[set.v[it->series].label_idx] = it->color;
+		}
+		cr_assert_eq(npanel, multiples ? 2 : 0);
+		if (multiples) {
+			cr_assert(memcmp(&col[0], &col[1], sizeof col[0]) != 0 &&
+				  memcmp(&col[1], &col[2], sizeof col[0]) != 0 &&
+				  memcmp(&col[0], &col[2], sizeof col[0]) != 0, "a colour per label");
+		}
+		chart_free(c);
+		free(list);
+		series_set_free(&set);
+		rows_free(&rows);
+	}
+}
+
 /* More labels than the palette has colours is refused with advice. */
 Test(chart, more_labels_than_colours_refused)
 {

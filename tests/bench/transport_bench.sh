@@ -38,8 +38,8 @@ echo "# $(date -u +%Y-%m-%d), $(nproc) cores, $(redis-server --version | sed 's/
 	"-t get,set -P 1..40 -n $N --repeat $REPEAT"
 "$RSWEEP" run --target unix=spawn: --target tcp=spawn+tcp: --target tls=spawn+tls: \
 	-t get,set -P 1..40 --repeat "$REPEAT" -n "$N" --timeout 10 -q -o "$T/transport.csv"
-"$RSWEEP" plot "$T/transport.csv" --title "one redis-server over UNIX socket, TCP and TLS" \
-	-o "$OUT" && echo "chart: $OUT"
+"$RSWEEP" plot "$T/transport.csv" --kind multiples \
+	--title "one redis-server over UNIX socket, TCP and TLS" -o "$OUT" && echo "chart: $OUT"
 cp "$T/transport.csv" "${OUT%.png}.csv" && echo "rows: ${OUT%.png}.csv"
 echo
 "$RSWEEP" report --prose "$T/transport.csv"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # rsweep plot past the palette and on paper: 11 tests x 2 labels (more
-# tests than colours) draw as small multiples, 8 labels (more than
+# tests than colours) draw as small multiples, as two do with --kind
+# multiples, 8 labels (more than
 # colours) are refused with one line of advice and exit 2, and a PDF's
 # pages are A4 whatever --size says (MediaBox read from the file's bytes:
 # pdfinfo may not be installed).
@@ -48,6 +49,21 @@ t_eight() {
 	[ ! -e "$T/eight.png" ] || fail "8 labels: a chart was written"
 }
 tcase '8 labels are refused with one line of advice' t_eight
+
+# --kind multiples: small multiples when asked, for two tests too; in a
+# plot file's panel as well; more labels than colours refused alike.
+t_multiples() {
+	"$RSWEEP" plot --kind multiples -t get,set "$T/eleven.csv" -o "$T/m.png" 2>"$T/err" ||
+		fail "--kind multiples: $(cat "$T/err")"
+	[ -s "$T/m.png" ] || fail "no chart of --kind multiples"
+	printf '[Two]\ntests = get,set\nkind = multiples\n' >"$T/m.plot"
+	"$RSWEEP" plot --plot "$T/m.plot" "$T/eleven.csv" -o "$T/m.pdf" 2>"$T/err" ||
+		fail "a multiples panel: $(cat "$T/err")"
+	"$RSWEEP" plot --kind multiples "$T/eight.csv" -o "$T/m8.png" 2>"$T/err"
+	[ $? = 2 ] && grep -q "8 labels but the palette has 7 colours" "$T/err" ||
+		fail "8 labels as multiples: '$(cat "$T/err")'"
+}
+tcase '--kind multiples draws small multiples of two tests' t_multiples
 
 t_a4() {
 	for size in 1200x800 400x300 600x900; do
