@@ -226,9 +226,11 @@ static const struct opt_def opt_table[] = {
 	  "PNG pixels per point (2 for high-DPI screens)" },
 	{ "relabel", 0, "[FILE:]OLD=NEW", OT_LIST, PLOT | REPORT, OFF(relabel), 0, 0, NULL, NULL, 1,
 	  "read rows labelled OLD (in FILE only, with FILE:) as NEW (a list: a=b,c=d; repeat it)" },
-	{ "baseline", 0, "LABEL", OT_STRING, PLOT | REPORT, OFF(baseline), 0, 0, NULL, NULL, 1,
-	  "label the others are compared with (default: the first); report: or a CSV file "
-	  "kept from an earlier run" },
+	{ "baseline", 0, "LABEL", OT_STRING, PLOT, OFF(baseline), 0, 0, NULL, NULL, 1,
+	  "label the others are compared with (default: the first)" },
+	{ "baseline", 0, "LABEL", OT_STRING, REPORT, OFF(baseline), 0, 0, NULL, NULL, 1,
+	  "label the others are compared with (default: the first), or a CSV file kept from an "
+	  "earlier run" },
 	{ "fail-on", 0, "slower[:PCT]", OT_STRING, REPORT, OFF(fail_on), 0, 0, NULL, NULL, 1,
 	  "exit 3 when a comparison is slower than the baseline (by more than PCT%)" },
 	{ "knee", 0, "FRACTION", OT_DOUBLE, PLOT | REPORT, OFF(knee), 0.5, 1, NULL, "0.95", 1,

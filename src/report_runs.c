@@ -134,6 +134,29 @@ static void report_runs_line(FILE *fp, const struct analysis_result *r, int md)
 		first = 0;
 	}
 	fputc('\n', fp);
+	/* Two files of one label: runs of one set-up, unless the user meant
+	 * two (two hosts of one name, run without -l). */
+	for (size_t li = 0; li < r->nlabels; li++) {
+		const struct analysis_series *s = report_label_series(r, li);
+		const char *base;
+		size_t nfiles = 1;
+
+		if (s == NULL)
+			continue;
+		for (size_t k = 1; k < s->rps->nruns; k++) {
+			size_t j = 0;
+
+			while (j < k && strcmp(s->rps->runs[j].src, s->rps->runs[k].src) != 0)
+				j++;
+			nfiles += j == k;
+		}
+		if (nfiles < 2)
+			continue;
+		base = strrchr(s->rps->runs[0].src, '/');
+		fprintf(fp, "%s%s is in %zu files, read as runs of one set-up: to compare them give each "
+			"its own label (--relabel %s:%s=NAME)\n", md ? "- " : "  ", s->rps->label, nfiles,
+			base ? base + 1 : s->rps->runs[0].src, s->rps->label);
+	}
 }
 
 /* Runs a side for a difference of d (ln) to clear the noise band past

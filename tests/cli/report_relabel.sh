@@ -2,8 +2,8 @@
 # --relabel FILE:OLD=NEW: two sweeps that both say "vm" (run without -l on
 # hosts of the same name) become two labels for report, plot and a plot
 # file, the rename applied to one file's rows before the files' rows are
-# put together (where two files labelled alike are duplicate points), and
-# each row keeping its histograms.
+# put together (where two files labelled alike are two runs of one label,
+# issue 33), and each row keeping its histograms.
 . "${RS_SRCDIR:-.}/tests/cli/lib.sh"
 
 start_redis
@@ -21,14 +21,16 @@ labels() {
 		sort -u | tr '\n' ' '
 }
 
-t_refused() {
-	expect_status 2 "$RSWEEP" report "$A" "$B"
-	grep -q "duplicate point (label 'vm'" "$T/err" || fail "$(cat "$T/err")"
+t_runs() {
+	expect_status 0 "$RSWEEP" report "$A" "$B"
+	grep -q "Runs: vm 2 ($A, $B)" "$T/out" || fail "$(cat "$T/out")"
+	grep -q "vm is in 2 files, read as runs of one set-up: to compare them give each its own label (--relabel hostA.csv:vm=NAME)" \
+		"$T/out" || fail "no hint: $(cat "$T/out")"
 	# Without FILE: every file's rows, as before: still one label.
-	expect_status 2 "$RSWEEP" report --relabel vm=a "$A" "$B"
-	grep -q "duplicate point (label 'a'" "$T/err" || fail "$(cat "$T/err")"
+	expect_status 0 "$RSWEEP" report --relabel vm=a "$A" "$B"
+	grep -q "Runs: a 2 " "$T/out" || fail "$(cat "$T/out")"
 }
-tcase 'two files labelled alike are refused, relabelled alike too' t_refused
+tcase 'two files labelled alike are two runs of one label, relabelled alike too' t_runs
 
 t_report() {
 	expect_status 0 "$RSWEEP" report --relabel hostA.csv:vm=m1 --relabel "$B:vm=intel" \
