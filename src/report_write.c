@@ -282,11 +282,17 @@ static void report_delta_row(struct rtab *t, const struct analysis_result *r,
 	rtab_add(t, report_verdict_words(b1, sizeof b1, d));
 	if (!wide)
 		return;
+	/* The lowest and highest of the ratios depth by depth, in words: two
+	 * ratios joined by ".." read as an interval, which this is not. */
 	if (c->ndepths > 1 && isfinite(c->ratio_min)) {
 		char lo[32], hi[32];
 
-		rtab_addf(t, "%sx..%sx (%zu)", analysis_fmt_ratio(lo, sizeof lo, c->ratio_min),
-			  analysis_fmt_ratio(hi, sizeof hi, c->ratio_max), c->ndepths);
+		analysis_fmt_ratio(lo, sizeof lo, c->ratio_min);
+		analysis_fmt_ratio(hi, sizeof hi, c->ratio_max);
+		if (strcmp(lo, hi) == 0)
+			rtab_addf(t, "%sx at all %zu depths", lo, c->ndepths);
+		else
+			rtab_addf(t, "%sx to %sx over %zu depths", lo, hi, c->ndepths);
 	} else {
 		rtab_add(t, "-");
 	}
@@ -304,7 +310,7 @@ static size_t report_cmp_table(const struct analysis_result *r, int wide, struct
 {
 	static const char *const head[] = {
 		"test", "label", "at", "baseline rps", "rps", "Δrps", "Δrps %", "Δavg ms", "ratio",
-		"95% interval", "verdict", "ratio over common depths",
+		"95% interval", "verdict", "per-depth ratios",
 	};
 	static const char *const head_short[] = {
 		"test", "label", "at", "baseline rps", "rps", "ratio", "95% interval", "verdict",

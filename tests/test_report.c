@@ -754,3 +754,39 @@ Test(report, no_interval_from_four_single_depths_is_said)
 	free(text);
 	fixture_free(&f);
 }
+
+/* Issue 32: the lowest and highest of the ratios depth by depth are named
+ * for what they are, in the wide text and markdown, and never written
+ * "0.50x..2.00x (4)", which reads as an interval.  csv has no such column;
+ * json's ratio_min and ratio_max say min and max. */
+Test(report, per_depth_ratios_are_not_an_interval)
+{
+	static const double m[] = { 0.5, 1.0, 1.5, 2.0 };
+	struct fixture f = { 0 };
+	char *text;
+
+	for (unsigned p = 1; p <= 4; p++) {
+		add(&f.rows, "b", "GET", p, 1, 10000.0 * p, 0.5);
+		add(&f.rows, "a", "GET", p, 1, 10000.0 * p * m[p - 1], 0.5);
+		add(&f.rows, "b", "SET", p, 1, 10000.0 * p, 0.5);
+		add(&f.rows, "a", "SET", p, 1, 12000.0 * p, 0.5);
+	}
+	analyse(&f, "b", 0);
+	for (int fmt = FORMAT_TEXT; fmt <= FORMAT_MARKDOWN; fmt++) {
+		text = render(&f, (enum report_format)fmt, 0);
+		cr_assert(strstr(text, "per-depth ratios") != NULL, "%s", text);
+		cr_assert(strstr(text, "0.50x to 2.00x over 4 depths") != NULL, "%s", text);
+		cr_assert(strstr(text, "1.20x at all 4 depths") != NULL, "%s", text);
+		cr_assert(strstr(text, "common depths") == NULL, "%s", text);
+		cr_assert(strstr(text, "x..2.00x") == NULL, "%s", text);
+		free(text);
+	}
+	text = render(&f, FORMAT_CSV, 0);
+	cr_assert(strstr(text, "common") == NULL && strstr(text, "x..") == NULL, "%s", text);
+	free(text);
+	text = render(&f, FORMAT_JSON, 0);
+	cr_assert(strstr(text, "\"ratio_min\":0.5000,\"ratio_max\":2.0000,\"per_depth\":") != NULL,
+		  "%s", text);
+	free(text);
+	fixture_free(&f);
+}
