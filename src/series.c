@@ -263,56 +263,126 @@ struct series_pair {
 	uint32_t label, test, id;
 };
 
+/* The length of the test a series' name belongs to: "GET" of "GET",
+ * "GET window" and series_variant's "GET @50000/s[ poisson]"; *rate gets
+ * the offered rate of the last, else -1. */
+static size_t series_test_base(const char *name, double *rate)
+{
+	size_t len = strlen(name);
+	const char *at = NULL;
+	char *end;
+
+	*rate = -1;
+	for (const char *p = strstr(name, " @"); p != NULL; p = strstr(p + 1, " @"))
+		at = p;           /* the last: a custom test's name may hold " @" */
+	if (len > 7 && strcmp(name + len - 7, " window") == 0)
+		return len - 7;
+	if (at == NULL)
+		return len;
+	*rate = strtod(at + 2, &end);
+	if (end == at + 2 || strncmp(end, "/s", 2) != 0 || !(*rate >= 0))
+		*rate = -1;
+	return (size_t)(at - name);
+}
+
 /* workload_rank of a series' test name, which may carry series_variant's
  * " window" or " @RATE/s[ poisson]": "GET window" ranks as GET, so that a
- * test's series stay together, in the order first seen. */
+ * test's series stay together. */
 static size_t series_test_rank(const char *name)
 {
-	size_t r = workload_rank(name), len = strlen(name);
-	const char *at = strstr(name, " @");
+	size_t r = workload_rank(name), len;
 	char base[ROW_STR];
+	double rate;
 
 	if (r < workload_rank(""))
 		return r;
-	if (len > 7 && strcmp(name + len - 7, " window") == 0)
-		len -= 7;
-	else if (at != NULL)
-		len = (size_t)(at - name);
-	else
-		return r;
-	if (len >= sizeof base)
+	len = series_test_base(name, &rate);
+	if (len == strlen(name) || len >= sizeof base)
 		return r;
 	memcpy(base, name, len);
 	base[len] = '\0';
 	return workload_rank(base);
 }
 
+/* A test name's place: its rank, the first-seen place of its test (so
+ * that unknown tests, which share the last rank, keep their series
+ * together), its own first-seen index, and its offered rate (-1 for a
+ * closed loop). */
+struct series_test_key {
+	size_t rank, group, t;
+	double rate;
+};
+
+static int cmp_test_key(const void *a, const void *b)
+{
+	const struct series_test_key *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	return (x->t > y->t) - (x->t < y->t);
+}
+
+/* The open loop's series among them by rate, then first seen. */
+static int cmp_test_rate(const void *a, const void *b)
+{
+	const struct series_test_key *x = a, *y = b;
+
+	if (x->rate != y->rate)
+		return x->rate < y->rate ? -1 : 1;
+	return (x->t > y->t) - (x->t < y->t);
+}
+
 /* Put set->tests in redis-benchmark's order (the catalogue's; names it
  * does not know after, as first seen), whatever order the rows came in (a
- * shuffled run's), so that every report and chart lists them alike.
- * Returns the new place of each old index (caller frees). */
+ * shuffled run's), so that every report and chart lists them alike; an
+ * open loop's series of one test by offered rate (GET @50000/s before GET
+ * @100000/s), not in the order a shuffled run met them: each test's other
+ * series (window, closed loop) keep their first-seen places.  Returns the new
+ * place of each old index (caller frees).  n log n in the tests. */
 static uint32_t *series_order_tests(struct series_set *set)
 {
 	size_t n = set->ntests;
 	uint32_t *to = xcalloc(n ? n : 1, sizeof *to);
-	size_t *rank = xcalloc(n ? n : 1, sizeof *rank);
+	struct series_test_key *key = xcalloc(n ? n : 1, sizeof *key), *rated;
 	const char **sorted = xcalloc(n ? n : 1, sizeof *sorted);
-	size_t k = 0, last = 0;
+	struct strtab bases = { 0 };  /* ids in first-seen order */
 
-	for (size_t t = 0; t < n; t++)
-		if ((rank[t] = series_test_rank(set->tests[t])) > last)
-			last = rank[t];
-	/* Rank by rank, each in first-seen order: unknown tests share the
-	 * last rank. */
-	for (size_t r = 0; r <= last && k < n; r++)
-		for (size_t t = 0; t < n; t++)
-			if (rank[t] == r) {
-				to[t] = (uint32_t)k;
-				sorted[k++] = set->tests[t];
-			}
+	for (size_t t = 0; t < n; t++) {
+		size_t len = series_test_base(set->tests[t], &key[t].rate);
+		uint32_t id;
+
+		if (strtab_intern(&bases, set->tests[t], len, &id, NULL) < 0)
+			abort();  /* as in series_name: past 2^31 names */
+		key[t].rank = series_test_rank(set->tests[t]);
+		key[t].group = id;
+		key[t].t = t;
+	}
+	qsort(key, n, sizeof *key, cmp_test_key);
+	/* A test's series stay as first seen, but those of the open loop
+	 * take the places the open loop's had in rate order. */
+	rated = xcalloc(n ? n : 1, sizeof *rated);
+	for (size_t a = 0, b; a < n; a = b) {
+		size_t nr = 0, k = 0;
+
+		for (b = a; b < n && key[b].group == key[a].group && key[b].rank == key[a].rank; b++)
+			if (key[b].rate >= 0)
+				rated[nr++] = key[b];
+		qsort(rated, nr, sizeof *rated, cmp_test_rate);
+		for (size_t i = a; i < b; i++)
+			if (key[i].rate >= 0)
+				key[i] = rated[k++];
+	}
+	free(rated);
+	for (size_t k = 0; k < n; k++) {
+		to[key[k].t] = (uint32_t)k;
+		sorted[k] = set->tests[key[k].t];
+	}
 	if (n > 0)
 		memcpy(set->tests, sorted, n * sizeof *sorted);
-	free(rank);
+	strtab_free(&bases);
+	free(key);
 	free(sorted);
 	return to;
 }

@@ -790,3 +790,45 @@ Test(report, per_depth_ratios_are_not_an_interval)
 	free(text);
 	fixture_free(&f);
 }
+
+/* An open loop's rows at offered rate r (0: closed loop), achieved rps,
+ * latency avg and p99 ms; short when the achieved rate fell short. */
+static void add_rate(struct rs_rows *rows, const char *label, const char *test, unsigned p,
+		     unsigned rep, double rate, double rps, double avg, double p99)
+{
+	struct rs_row r;
+
+	fill(&r, label, test, p, rep, rps, avg);
+	r.p99_ms = p99;
+	if (rate > 0) {
+		r.rate_offered = rate;
+		r.rate_short = rps < 0.98 * rate;
+		snprintf(r.arrivals, sizeof r.arrivals, "uniform");
+	}
+	push(rows, &r);
+}
+
+/* Issue 32: a shuffled open-loop run meets its rates in any order; its
+ * series are listed by offered rate. */
+Test(report, open_loop_rates_in_numeric_order)
+{
+	static const double rates[] = { 800000, 400000, 200000, 50000, 100000 };
+	/* SET first, as redis-benchmark runs it; the closed loop's GET where
+	 * it was first seen (test_series: a_tests_modes_keep_the_catalogue_order). */
+	static const char *const want[] = { "SET @50000/s", "SET @1000000/s", "GET @50000/s",
+					     "GET @100000/s", "GET @200000/s", "GET @400000/s",
+					     "GET @800000/s", "GET" };
+	struct fixture f = { 0 };
+
+	add_rate(&f.rows, "vm", "SET", 1, 1, 1e6, 3e5, 2.0, 5.0);
+	for (size_t i = 0; i < 5; i++)
+		add_rate(&f.rows, "vm", "GET", 1, 1, rates[i], fmin(rates[i], 3e5), 0.1, 0.5);
+	add_rate(&f.rows, "vm", "SET", 1, 1, 5e4, 5e4, 0.1, 0.4);
+	for (unsigned p = 1; p <= 3; p++)
+		add_rate(&f.rows, "vm", "GET", p, 1, 0, 1e5 * p, 0.2, 0.9);
+	analyse(&f, NULL, 0);
+	cr_assert_eq(f.rps.n, 8);
+	for (size_t i = 0; i < 8; i++)
+		cr_assert_str_eq(f.rps.v[i].test, want[i], "series %zu", i);
+	fixture_free(&f);
+}
