@@ -292,6 +292,44 @@ int report_prose(const struct analysis_result *r, const struct analysis_cmp *c, 
 			tail, runs);
 }
 
+double report_rate(const struct report_opts *o, const struct series *s)
+{
+	double v;
+
+	if (o->rows == NULL || s->first == NULL)
+		return NAN;
+	v = rows_fig(o->rows, s->first, ROW_RATE);
+	return v > 0 ? v : NAN;
+}
+
+int report_series_view(const struct report_opts *o, const struct analysis_series *a,
+		       struct analysis_series *v)
+{
+	*v = *a;
+	if (!isfinite(report_rate(o, a->rps)))
+		return 0;
+	v->sat_depth = 0;
+	v->sat_lo = v->sat_hi = v->gain = NAN;
+	v->saturated = KNEE_SAT_UNKNOWN;
+	v->fit.a_us = v->fit.b_us = v->fit.r2 = NAN;
+	v->fit.asymptote = v->fit.asymptote_lo = v->fit.asymptote_hi = NAN;
+	return 1;
+}
+
+double report_median_at(const struct series *s, unsigned depth)
+{
+	const struct series_point *p = s != NULL ? series_at(s, depth) : NULL;
+
+	return p != NULL ? p->median : NAN;
+}
+
+const char *report_open_test(const struct series *s, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s%s", s->first->test,
+		 s->first->arrivals == ROW_ARRIVALS_POISSON ? " poisson" : "");
+	return buf;
+}
+
 const char *report_bound_name(enum analysis_bound b)
 {
 	return b == BOUND_SERVER ? "server" : b == BOUND_CLIENT ? "client" : "";

@@ -18,7 +18,8 @@ static const char *const report_format_names[] = { "text", "markdown", "csv", "j
 #define REPORT_CSV_LEAD "label,test,depths,rps_at_1,peak_rps,peak_depth,saturation_depth,gain," \
 	"fit_a_us,fit_b_us,asymptote_rps,fit_r2,max_cv"
 /* Every column of a csv report, in this order: the lead, the older ones,
- * then the intervals (added after all others, so no column moves). */
+ * then the intervals, then the open loop's (each added after all others,
+ * so no column moves). */
 #define REPORT_CSV_HEADER REPORT_CSV_LEAD ",points,fit_status,unstable_depths,busier," \
 	"server_cpu,client_cpu,baseline,delta_rps_at_1,delta_pct_at_1,delta_avg_ms_at_1," \
 	"ratio_at_1,delta_rps_at_peak,delta_pct_at_peak,delta_avg_ms_at_peak,ratio_at_peak," \
@@ -27,6 +28,7 @@ static const char *const report_format_names[] = { "text", "markdown", "csv", "j
 	"ratio_at_1_lo,ratio_at_1_hi,verdict_at_1,ratio_at_peak_lo,ratio_at_peak_hi," \
 	"verdict_at_peak,ratio_at_depth_lo,ratio_at_depth_hi,verdict_at_depth," \
 	"peak_rps_lo,peak_rps_hi,highest_rps,highest_depth,latency_depth_at_peak,unstable_causes," \
+	"rate_offered,achieved_ratio,avg_ms_at_highest,p99_ms_at_highest," \
 	"runs,between_runs_pct"
 
 struct report_opts {

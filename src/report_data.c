@@ -49,7 +49,8 @@ static void report_csv_delta(FILE *fp, const struct analysis_delta *d)
 	csv_put_num(fp, ok ? d->ratio : NAN, 4);
 }
 
-void report_csv(FILE *fp, const struct analysis_result *r, const struct report_opts *o)
+void report_csv(FILE *fp, const struct analysis_result *r, const struct report_opts *o,
+		const struct series_set *p99set)
 {
 	char **notes;
 	size_t nnotes = report_notes(r, o, &notes);
@@ -61,8 +62,13 @@ void report_csv(FILE *fp, const struct analysis_result *r, const struct report_o
 		cmp_of[r->cmps[i].other] = &r->cmps[i];
 	fputs(REPORT_CSV_HEADER "\n", fp);
 	for (size_t i = 0; i < r->nseries; i++) {
-		const struct analysis_series *a = &r->series[i];
+		struct analysis_series view;
+		int open = report_series_view(o, &r->series[i], &view);
+		const struct analysis_series *a = &view;
 		const struct analysis_cmp *c = cmp_of[i];
+		const struct series *p99 = open && p99set ? series_find(p99set, a->rps->label,
+									a->rps->test) : NULL;
+		double rate = report_rate(o, a->rps);
 		char b[512];
 		struct sbuf sb;
 
@@ -82,7 +88,7 @@ void report_csv(FILE *fp, const struct analysis_result *r, const struct report_o
 		csv_put_num(fp, a->fit.asymptote, 2);
 		csv_put_num(fp, a->fit.r2, 4);
 		csv_put_num(fp, a->max_cv, 4);
-		fprintf(fp, ",%zu,%s,", a->rps->npts, fit_status[a->fit.status]);
+		fprintf(fp, ",%zu,%s,", a->rps->npts, open ? "" : fit_status[a->fit.status]);
 		sbuf_fixed(&sb, b, sizeof b);
 		for (size_t k = 0; k < a->nunstable && !sb.cut; k++)
 			sbuf_item(&sb, " ", "%u", a->unstable[k].depth);
@@ -121,6 +127,12 @@ void report_csv(FILE *fp, const struct analysis_result *r, const struct report_o
 			sbuf_item(&sb, " ", "%s", cause_name(a->unstable[k].cause.kind));
 		fputc(',', fp);
 		csv_put_field(fp, b);
+		/* The open loop's: the rate offered, the highest achieved as a
+		 * share of it, and the latency there. */
+		csv_put_num(fp, rate, 2);
+		csv_put_num(fp, open ? a->top_rps / rate : NAN, 4);
+		csv_put_num(fp, open ? report_median_at(a->avg, a->top_depth) : NAN, 4);
+		csv_put_num(fp, open ? report_median_at(p99, a->top_depth) : NAN, 4);
 		/* Runs (knee.h): how many, and the drift between them. */
 		fprintf(fp, ",%zu", a->nruns);
 		csv_put_num(fp, a->peak_runs.n > 1 ? 100 * a->peak_runs.between : NAN, 2);
@@ -251,9 +263,40 @@ static void json_delta(FILE *fp, const char *key, const struct analysis_delta *d
 	fputc('}', fp);
 }
 
-/* One series' object of the "series" array (first: no comma before it). */
-static void json_series(FILE *fp, const struct analysis_series *a, int first)
+/* ,"rate_offered":R,"open_loop":[points] of an open loop's series a
+ * (offered rate; p99set: the rows' p99 latency), or nulls. */
+static void json_open_loop(FILE *fp, const struct analysis_series *a, double rate,
+			   const struct series_set *p99set)
 {
+	const struct series *s = a->rps;
+	const struct series *p99 = p99set ? series_find(p99set, s->label, s->test) : NULL;
+
+	json_num(fp, "rate_offered", rate, 2, 1);
+	if (!isfinite(rate)) {
+		fputs(",\"open_loop\":null", fp);
+		return;
+	}
+	fputs(",\"open_loop\":[", fp);
+	for (size_t k = 0; k < s->npts; k++) {
+		const struct series_point *p = &s->pts[k];
+
+		fprintf(fp, "%s{\"depth\":%u", k ? "," : "", p->depth);
+		json_num(fp, "achieved_rps", p->median, 2, 1);
+		json_num(fp, "achieved_ratio", p->median / rate, 4, 1);
+		json_num(fp, "avg_ms", report_median_at(a->avg, p->depth), 4, 1);
+		json_num(fp, "p99_ms", report_median_at(p99, p->depth), 4, 1);
+		fprintf(fp, ",\"repeats\":%zu,\"short_repeats\":%zu}", p->n, p->rate_short);
+	}
+	fputc(']', fp);
+}
+
+/* One series' object of the "series" array (first: no comma before it). */
+static void json_series(FILE *fp, const struct analysis_series *full, const struct report_opts *o,
+			const struct series_set *p99, int first)
+{
+	struct analysis_series view;
+	int open = report_series_view(o, full, &view);
+	const struct analysis_series *a = &view;
 	char b[512];
 
 	fputs(first ? "\n{" : ",\n{", fp);
@@ -287,7 +330,10 @@ static void json_series(FILE *fp, const struct analysis_series *a, int first)
 	else
 		fputs("null", fp);
 	json_num(fp, "gain", a->gain, 4, 1);
-	fprintf(fp, ",\"fit\":{\"status\":\"%s\"", fit_status[a->fit.status]);
+	if (open)
+		fputs(",\"fit\":{\"status\":null", fp);
+	else
+		fprintf(fp, ",\"fit\":{\"status\":\"%s\"", fit_status[a->fit.status]);
 	json_num(fp, "a_us", a->fit.a_us, 4, 1);
 	json_num(fp, "b_us", a->fit.b_us, 4, 1);
 	json_num(fp, "asymptote_rps", a->fit.asymptote, 2, 1);
@@ -313,6 +359,7 @@ static void json_series(FILE *fp, const struct analysis_series *a, int first)
 		report_json_str(fp, report_bound_name(a->bound));
 	json_num(fp, "server_cpu", a->server_cpu, 4, 1);
 	json_num(fp, "client_cpu", a->client_cpu, 4, 1);
+	json_open_loop(fp, a, report_rate(o, a->rps), p99);
 	fprintf(fp, ",\"runs\":%zu", a->nruns);
 	json_num(fp, "between_runs_pct", a->peak_runs.n > 1 ? 100 * a->peak_runs.between : NAN, 2,
 		 1);
@@ -373,7 +420,8 @@ static void json_speedup(FILE *fp, const struct analysis_result *r,
 	fputc('}', fp);
 }
 
-void report_json(FILE *fp, const struct analysis_result *r, const struct report_opts *o)
+void report_json(FILE *fp, const struct analysis_result *r, const struct report_opts *o,
+		 const struct series_set *p99)
 {
 	char **notes;
 	size_t nnotes = report_notes(r, o, &notes);
@@ -389,7 +437,7 @@ void report_json(FILE *fp, const struct analysis_result *r, const struct report_
 		fputs(",\"depth\":null", fp);
 	fputs(",\n\"series\":[", fp);
 	for (size_t i = 0; i < r->nseries; i++)
-		json_series(fp, &r->series[i], i == 0);
+		json_series(fp, &r->series[i], o, p99, i == 0);
 	fputs("],\n\"comparisons\":[", fp);
 	for (size_t i = 0; i < r->ncmps; i++)
 		json_cmp(fp, r, &r->cmps[i], o, i == 0);

@@ -35,6 +35,24 @@ const char *report_fratio_ci(char *buf, size_t size, const struct stats_ci *c);
  * "cannot tell (+-20%)", or "no interval". */
 const char *report_verdict_words(char *buf, size_t size, const struct analysis_delta *d);
 
+/* The offered rate of series s (its rows' rate_offered, from o->rows):
+ * above zero for an open loop's, NAN for a closed loop's or without
+ * rows.  An open loop's series runs on a schedule of one rate: the report
+ * gives it the rate it achieved against that one and the latency at it,
+ * not the saturation, gain and model of a sweep of depths, which mean
+ * nothing there. */
+double report_rate(const struct report_opts *o, const struct series *s);
+/* a into *v as csv and json give it: for an open loop's series
+ * (report_rate) without the saturation, gain and model (unknown: empty or
+ * null).  Returns 1 for an open loop's, else 0 (*v a copy of a). */
+int report_series_view(const struct report_opts *o, const struct analysis_series *a,
+		       struct analysis_series *v);
+/* The median of s's point at depth, or NAN (s NULL, or no such point). */
+double report_median_at(const struct series *s, unsigned depth);
+/* The test of an open loop's series as the open loop's table names it:
+ * "GET", or "GET poisson" (the rate has a column of its own). */
+const char *report_open_test(const struct series *s, char *buf, size_t size);
+
 /* The notes on r's series, one line each ("label test: what"), in *out:
  * each series' own when o->wide, else those that count them at once
  * (report_notes.c).  Returns how many; release with report_free_notes. */
@@ -51,8 +69,11 @@ void report_runs_block(FILE *fp, const struct analysis_result *r, int md);
  * every comparison's ratio, interval and verdict, slower first. */
 void report_verdict_table(FILE *fp, const struct analysis_result *r);
 
-/* The csv and json formats (report_data.c). */
-void report_csv(FILE *fp, const struct analysis_result *r, const struct report_opts *o);
-void report_json(FILE *fp, const struct analysis_result *r, const struct report_opts *o);
+/* The csv and json formats (report_data.c); p99: the rows' p99 latency,
+ * for the open loop's latency at each rate (NULL: none). */
+void report_csv(FILE *fp, const struct analysis_result *r, const struct report_opts *o,
+		const struct series_set *p99);
+void report_json(FILE *fp, const struct analysis_result *r, const struct report_opts *o,
+		 const struct series_set *p99);
 
 #endif

@@ -118,7 +118,7 @@ static int report_unstable_worst(const void *x, const void *y)
 static size_t report_summary_notes(const struct analysis_result *r, const struct report_opts *o,
 				   char **v)
 {
-	size_t count[CAUSE_UNKNOWN + 1] = { 0 }, nopen = 0, npts = 0, nu = 0, n = 0;
+	size_t count[CAUSE_UNKNOWN + 1] = { 0 }, nopen = 0, npts = 0, nu = 0, n = 0, nopen_loop = 0;
 	unsigned deepest = 0;
 	int same_depth = 1;
 	struct report_worst *w;
@@ -131,6 +131,11 @@ static size_t report_summary_notes(const struct analysis_result *r, const struct
 
 		npts += a->rps->npts;
 		nu += a->nunstable;
+		/* An open loop has no saturation over depths to find. */
+		if (isfinite(report_rate(o, a->rps))) {
+			nopen_loop++;
+			continue;
+		}
 		if (a->saturated != KNEE_SAT_NO)
 			continue;
 		same_depth &= nopen == 0 || d == deepest;
@@ -140,10 +145,10 @@ static size_t report_summary_notes(const struct analysis_result *r, const struct
 	if (nopen > 0) {
 		if (same_depth)
 			snprintf(buf, sizeof buf, "%zu of %zu series not saturated by P=%u: sweep deeper",
-				 nopen, r->nseries, deepest);
+				 nopen, r->nseries - nopen_loop, deepest);
 		else
 			snprintf(buf, sizeof buf, "%zu of %zu series not saturated by their deepest depth: "
-				 "sweep deeper", nopen, r->nseries);
+				 "sweep deeper", nopen, r->nseries - nopen_loop);
 		v[n++] = xstrdup(buf);
 	}
 	if (nu == 0)
@@ -323,16 +328,25 @@ size_t report_notes(const struct analysis_result *r, const struct report_opts *o
 	const char *base_client;
 	long other;
 	struct report_busy busy;
+	size_t nclosed = 0, nsingle = 0;
 
 	report_busy_index(o->rows, &busy);
+	/* The closed loops', and those of one depth: an open loop's series
+	 * (report_rate) has no saturation, gain or model to speak of. */
+	for (size_t i = 0; i < r->nseries; i++)
+		if (!isfinite(report_rate(o, r->series[i].rps))) {
+			nclosed++;
+			nsingle += r->series[i].rps->npts == 1;
+		}
 	for (size_t i = 0; i < r->nseries; i++) {
 		const struct analysis_series *a = &r->series[i];
 		const struct series *s = a->rps;
+		int open = isfinite(report_rate(o, s));
 		char buf[512], x[32];
 
 		buf[0] = '\0';
 		/* When every series has one depth, one note says it for all. */
-		if (s->npts == 1 && r->nsingle == r->nseries)
+		if (open || (s->npts == 1 && nsingle == nclosed))
 			;
 		else if (s->npts == 1)
 			snprintf(buf, sizeof buf, "%s %s: one depth only (P=%u): no saturation to find",
@@ -361,13 +375,13 @@ size_t report_notes(const struct analysis_result *r, const struct report_opts *o
 			v[n++] = xstrdup(buf);
 		}
 		/* No interval anywhere: say why, rather than leave cells blank. */
-		if (s->npts > 1 && a->knee.ok && a->knee.res.noise == KNEE_NOISE_NONE) {
+		if (!open && s->npts > 1 && a->knee.ok && a->knee.res.noise == KNEE_NOISE_NONE) {
 			snprintf(buf, sizeof buf, "%s %s: one measurement at each of %zu depths is too "
 				 "little to learn the noise from: no intervals (measure with --repeat 3)",
 				 s->label, s->test, s->npts);
 			v[n++] = xstrdup(buf);
 		}
-		if (a->knee.ok && a->knee.res.peak_median) {
+		if (!open && a->knee.ok && a->knee.res.peak_median) {
 			snprintf(buf, sizeof buf,
 				 "%s %s: the fitted level lay below every measurement of the deepest %d "
 				 "depths: no honest level from %zu depths, so the peak is the highest "
@@ -377,7 +391,7 @@ size_t report_notes(const struct analysis_result *r, const struct report_opts *o
 			v[n++] = xstrdup(buf);
 		}
 		/* Narrow: the table says it, and one line counts them. */
-		if (a->saturated == KNEE_SAT_NO && o->wide) {
+		if (!open && a->saturated == KNEE_SAT_NO && o->wide) {
 			snprintf(buf, sizeof buf, "%s %s: not saturated by P=%u: sweep deeper", s->label,
 				 s->test, s->pts[s->npts - 1].depth);
 			v[n++] = xstrdup(buf);
@@ -386,14 +400,15 @@ size_t report_notes(const struct analysis_result *r, const struct report_opts *o
 			n += report_unstable_notes(a, o, v + n);
 		if (report_short_note(s, buf, sizeof buf))
 			v[n++] = xstrdup(buf);
-		/* Unsaturated: no saturation depth, so the deepest. */
-		if (report_busy_note(&busy, s, a->sat_depth ? a->sat_depth : s->pts[s->npts - 1].depth,
-				     buf, sizeof buf))
+		/* Unsaturated or an open loop: no saturation depth, so the deepest. */
+		if (report_busy_note(&busy, s, a->sat_depth && !open ? a->sat_depth :
+				     s->pts[s->npts - 1].depth, buf, sizeof buf))
 			v[n++] = xstrdup(buf);
 	}
-	if (r->nsingle == r->nseries) {
-		v[n++] = xstrdup("every series has one depth: no saturation depth or model fit, "
-				 "comparisons only");
+	if (nclosed > 0 && nsingle == nclosed) {
+		v[n++] = xstrdup(nclosed == r->nseries ? "every series has one depth: no saturation "
+				 "depth or model fit, comparisons only" : "every closed-loop series has "
+				 "one depth: no saturation depth or model fit, comparisons only");
 	}
 	if (!o->wide)
 		n += report_summary_notes(r, o, v + n);

@@ -160,8 +160,10 @@ static int report_any_bound(const struct analysis_result *r)
 
 
 /* The series table: every column when wide, else the answers in 120
- * columns (label, test, P=1, peak, saturation, gain, the busier side). */
-static void report_series_table(const struct analysis_result *r, int wide, struct rtab *t)
+ * columns (label, test, P=1, peak, saturation, gain, the busier side);
+ * closed loops only (the open loop has report_open_table). */
+static void report_series_table(const struct analysis_result *r, const struct report_opts *o,
+				int wide, struct rtab *t)
 {
 	static const char *const head[] = {
 		"label", "test", "depths", "rps at P=1", "peak rps (95% interval)", "at P",
@@ -183,6 +185,8 @@ static void report_series_table(const struct analysis_result *r, int wide, struc
 		const struct analysis_series *a = &r->series[i];
 		int fit = a->fit.status == FIT_OK;
 
+		if (isfinite(report_rate(o, a->rps)))
+			continue;
 		rtab_add(t, a->rps->label);
 		rtab_add(t, a->rps->test);
 		if (wide) {
@@ -235,6 +239,51 @@ static void report_series_table(const struct analysis_result *r, int wide, struc
 					  report_fnum(s, sizeof s, a->server_cpu, 2));
 		}
 	}
+}
+
+/* The open loop's table: a line for each point of each series whose rows
+ * have an offered rate, by label, test and rate: the rate offered, the
+ * depth, the rate achieved and its share of the offered one, the average
+ * and p99 latency there (medians over repeats), and the repeats that fell
+ * short of the rate.  Returns how many lines. */
+static size_t report_open_table(const struct analysis_result *r, const struct report_opts *o,
+				const struct series_set *p99set, struct rtab *t)
+{
+	static const char *const head[] = {
+		"label", "test", "offered rps", "P", "achieved rps", "of offered", "avg ms",
+		"p99 ms", "fell short",
+	};
+	char b1[REPORT_CELL];
+	size_t n = 0;
+
+	rtab_init(t, head, "llrrrrrrl");
+	for (size_t i = 0; i < r->nseries; i++) {
+		const struct analysis_series *a = &r->series[i];
+		const struct series *s = a->rps;
+		const struct series *p99 = p99set ? series_find(p99set, s->label, s->test) : NULL;
+		double rate = report_rate(o, s);
+
+		if (!isfinite(rate))
+			continue;
+		for (size_t k = 0; k < s->npts; k++) {
+			const struct series_point *p = &s->pts[k];
+
+			rtab_add(t, s->label);
+			rtab_add(t, report_open_test(s, b1, sizeof b1));
+			rtab_add(t, report_fnum(b1, sizeof b1, rate, 0));
+			rtab_addf(t, "%u", p->depth);
+			rtab_add(t, report_fnum(b1, sizeof b1, p->median, 0));
+			rtab_addf(t, "%s%%", report_fnum(b1, sizeof b1, 100 * p->median / rate, 1));
+			rtab_add(t, report_fnum(b1, sizeof b1, report_median_at(a->avg, p->depth), 3));
+			rtab_add(t, report_fnum(b1, sizeof b1, report_median_at(p99, p->depth), 3));
+			if (p->rate_short > 0)
+				rtab_addf(t, "%zu of %zu repeats", p->rate_short, p->n);
+			else
+				rtab_add(t, "no");
+			n++;
+		}
+	}
+	return n;
 }
 
 /* "P=1", "peak P=15/33" (baseline / other). */
@@ -503,14 +552,14 @@ static void report_servers(FILE *fp, const struct analysis_result *r)
  * 120 columns: saturation per series, the comparisons with their
  * verdicts, then the notes, with the unstable points counted by cause. */
 static void report_human(FILE *fp, const struct analysis_result *r, const struct report_opts *o,
-			 int md)
+			 const struct series_set *p99, int md)
 {
 	int wide = md || o->wide;
 	struct report_opts ow = *o;
 	struct rtab t;
 	char **notes, x[32];
 	size_t nnotes;
-	const char *h = md ? "## " : "";
+	const char *h = md ? "## " : "", *open_gap = "";
 
 	ow.wide = wide;
 	nnotes = report_notes(r, &ow, &notes);
@@ -518,17 +567,31 @@ static void report_human(FILE *fp, const struct analysis_result *r, const struct
 	if (md)
 		report_verdict_table(fp, r);
 	report_servers(fp, r);
-	if (wide)
-		fprintf(fp, "%sSeries (medians over repeats; peak: the fitted level's; saturation: "
-			"first depth whose level reaches %s%% of the peak; 95%% intervals by "
-			"bootstrap)\n", h, report_fnum(x, sizeof x, 100 * o->knee, 0));
-	else
-		fprintf(fp, "Saturation (peak: the fitted level; saturation: first depth at %s%% of "
-			"it; 95%% intervals)\n", report_fnum(x, sizeof x, 100 * o->knee, 0));
-	if (md)
-		fputc('\n', fp);
-	report_series_table(r, wide, &t);
-	report_table(fp, &t, md);
+	report_series_table(r, o, wide, &t);
+	if (t.ncells > 0) {
+		if (wide)
+			fprintf(fp, "%sSeries (medians over repeats; peak: the fitted level's; "
+				"saturation: first depth whose level reaches %s%% of the peak; 95%% "
+				"intervals by bootstrap)\n", h, report_fnum(x, sizeof x, 100 * o->knee, 0));
+		else
+			fprintf(fp, "Saturation (peak: the fitted level; saturation: first depth at %s%% "
+				"of it; 95%% intervals)\n", report_fnum(x, sizeof x, 100 * o->knee, 0));
+		if (md)
+			fputc('\n', fp);
+		report_table(fp, &t, md);
+		open_gap = "\n";
+	} else {
+		rtab_free(&t);
+	}
+	if (report_open_table(r, o, p99, &t) > 0) {
+		fprintf(fp, "%s%sOpen loop (the rate achieved against the rate offered, and the latency "
+			"at it; medians over repeats)\n", open_gap, h);
+		if (md)
+			fputc('\n', fp);
+		report_table(fp, &t, md);
+	} else {
+		rtab_free(&t);
+	}
 	if (wide)
 		report_notes_block(fp, notes, nnotes, md);
 	report_comparisons(fp, r, o, md, wide);
@@ -544,12 +607,25 @@ static void report_human(FILE *fp, const struct analysis_result *r, const struct
 int report_write(FILE *fp, const struct analysis_result *r, const struct report_opts *o,
 		 struct rs_err *err)
 {
+	struct series_set p99 = { 0 };
+	const struct series_set *lat = NULL;
+	struct rs_err e;
+	int open = 0;
+
+	for (size_t i = 0; i < r->nseries && !open; i++)
+		open = isfinite(report_rate(o, r->series[i].rps));
+	/* The open loop's latency at each rate includes its tail: the rows'
+	 * p99 grouped as the rps are (n log n in the rows, once).  Without
+	 * it (a file whose rows have none) the column reads "-". */
+	if (open && o->rows != NULL && series_build_known(o->rows, SM_P99, &p99, &e) == 0)
+		lat = &p99;
 	switch (o->format) {
-	case FORMAT_TEXT: report_human(fp, r, o, 0); break;
-	case FORMAT_MARKDOWN: report_human(fp, r, o, 1); break;
-	case FORMAT_CSV: report_csv(fp, r, o); break;
-	case FORMAT_JSON: report_json(fp, r, o); break;
+	case FORMAT_TEXT: report_human(fp, r, o, lat, 0); break;
+	case FORMAT_MARKDOWN: report_human(fp, r, o, lat, 1); break;
+	case FORMAT_CSV: report_csv(fp, r, o, lat); break;
+	case FORMAT_JSON: report_json(fp, r, o, lat); break;
 	}
+	series_set_free(&p99);
 	if (ferror(fp))
 		return rs_err_set(err, "%s", strerror(errno ? errno : EIO));
 	return 0;

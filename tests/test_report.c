@@ -832,3 +832,129 @@ Test(report, open_loop_rates_in_numeric_order)
 		cr_assert_str_eq(f.rps.v[i].test, want[i], "series %zu", i);
 	fixture_free(&f);
 }
+
+/* f's report with its rows (what cmd_report gives: the open loop's rate,
+ * the cluster's masters), as a string (malloc'd). */
+static char *render_rows(const struct fixture *f, enum report_format fmt, int prose, int narrow)
+{
+	struct report_opts o = { fmt, prose, 0.95, 0.10, NULL, NULL, &f->rows, !narrow };
+	struct rs_err err = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	cr_assert_not_null(fp);
+	cr_assert_eq(report_write(fp, &f->res, &o, &err), 0, "%s", err.msg);
+	fclose(fp);
+	return buf;
+}
+
+/* The line of text holding needle, into buf ("" when none). */
+static const char *line_of(const char *text, const char *needle, char *buf, size_t size)
+{
+	const char *at = strstr(text, needle), *b, *e;
+
+	buf[0] = '\0';
+	if (at == NULL)
+		return buf;
+	for (b = at; b > text && b[-1] != '\n'; b--)
+		;
+	e = strchr(at, '\n');
+	snprintf(buf, size, "%.*s", (int)(e ? (size_t)(e - b) : strlen(b)), b);
+	return buf;
+}
+
+/* Issue 32: an open loop's series (one offered rate each) get the figures
+ * of an open loop, the rate achieved against the one offered and the
+ * latency at each rate, in their own table by rate; not the saturation,
+ * gain and model of a sweep of depths, in any format.  The closed loop's
+ * SET in the same file keeps them. */
+Test(report, open_loop_gets_achieved_against_offered)
+{
+	static const double rates[] = { 800000, 400000, 200000, 50000, 100000 };
+	struct fixture f = { 0 };
+	char *text, l[512];
+	const char *open, *a, *b;
+
+	for (unsigned k = 1; k <= 3; k++) {
+		for (size_t i = 0; i < 5; i++) {
+			double got = fmin(rates[i], 300000) * (1 + 0.001 * k);
+
+			add_rate(&f.rows, "vm", "GET", 1, k, rates[i], got, rates[i] > 3e5 ? 40 : 0.2,
+				 rates[i] > 3e5 ? 90 : 0.9);
+		}
+		for (unsigned p = 1; p <= 6; p++)
+			add_rate(&f.rows, "vm", "SET", p, k, 0, 1e5 * (p < 4 ? p : 4) * (1 + 0.01 * k), 0.3,
+				 1.0);
+	}
+	analyse(&f, NULL, 0);
+	for (int narrow = 0; narrow <= 1; narrow++) {
+		text = render_rows(&f, FORMAT_TEXT, 0, narrow);
+		open = strstr(text, "Open loop (the rate achieved against the rate offered, and the "
+			      "latency at it; medians over repeats)\n");
+		cr_assert(open != NULL, "%s", text);
+		cr_assert(strstr(text, "  label  test  offered rps  P  achieved rps  of offered  avg ms  "
+				 "p99 ms  fell short\n") != NULL, "%s", text);
+		/* By rate, as offered; 400k fell short at 300k. */
+		a = strstr(open, "  vm     GET        100000  1        100200      100.2%   0.200   "
+			   "0.900  no\n");
+		b = strstr(open, "  vm     GET        400000  1        300600       75.2%  40.000  "
+			   "90.000  3 of 3 repeats\n");
+		cr_assert(a != NULL && b != NULL && a < b, "%s", text);
+		cr_assert(strstr(open, "GET        50000") < a, "%s", text);
+		/* The saturation table is SET's alone; no note speaks of GET's
+		 * saturation, model or depths. */
+		cr_assert(strstr(text, "vm     SET") != NULL, "%s", text);
+		cr_assert(strstr(text, "GET @") == NULL || strstr(text, "GET @") > open, "%s", text);
+		cr_assert(strstr(text, "too few to fit") == NULL, "%s", text);
+		cr_assert(strstr(text, "GET @800000/s: one depth only") == NULL, "%s", text);
+		cr_assert(strstr(text, narrow ? "  1 of 1 series not saturated by P=6: sweep deeper\n" :
+				 "  vm SET: not saturated by P=6: sweep deeper\n") != NULL, "%s", text);
+		cr_assert(strstr(text, "GET @400000/s: the achieved rate fell short of the offered "
+				 "rate at P=1") != NULL, "%s", text);
+		free(text);
+	}
+	text = render_rows(&f, FORMAT_CSV, 0, 0);
+	/* label,test,depths,rps_at_1,peak_rps,peak_depth,saturation_depth,gain,... */
+	cr_assert(strstr(text, "\nvm,GET @400000/s,1,300600.00,300600.00,1,,,,,,,") != NULL, "%s",
+		  text);
+	/* ...max_cv,points,fit_status (empty),...,highest_rps,highest_depth,
+	 * latency_depth_at_peak,unstable_causes, then the open loop's. */
+	line_of(text, "vm,GET @400000/s,", l, sizeof l);
+	cr_assert(strstr(l, ",0.0010,1,,") != NULL, "%s", l);
+	cr_assert(strstr(l, ",300600.00,1,,,400000.00,0.7515,40.0000,90.0000") != NULL, "%s", l);
+	line_of(text, "vm,SET,", l, sizeof l);
+	cr_assert(strstr(l, ",pattern,") != NULL && strstr(l, ",no,") != NULL, "%s", l);
+	cr_assert(strstr(l, ",408000.00,4,,,,,,") != NULL, "%s", l);
+	free(text);
+	text = render_rows(&f, FORMAT_JSON, 0, 0);
+	cr_assert(strstr(text, "\"gain\":null,\"fit\":{\"status\":null,") != NULL, "%s", text);
+	cr_assert(strstr(text, "\"rate_offered\":400000.00,\"open_loop\":[{\"depth\":1,"
+			 "\"achieved_rps\":300600.00,\"achieved_ratio\":0.7515,\"avg_ms\":40.0000,"
+			 "\"p99_ms\":90.0000,\"repeats\":3,\"short_repeats\":3}]") != NULL, "%s", text);
+	cr_assert(strstr(text, "\"rate_offered\":null,\"open_loop\":null") != NULL, "%s", text);
+	free(text);
+	fixture_free(&f);
+}
+
+/* Issue 32: `rsweep run --rate 50k..800k:x2` at its one default depth is
+ * a report of its own (rate achieved, latency), not "every series has one
+ * depth: nothing to compare". */
+Test(report, cli_open_loop_of_one_depth, .init = mk_tmp, .fini = rm_tmp)
+{
+	static const char *const a[] = { "ol.csv" };
+	struct rs_err err = { 0 };
+	char *out;
+
+	write_file("ol.csv", "label,test,pipeline,repeat,rps,avg_ms,p99_ms,rate_offered,rate_short,"
+		   "arrivals\n"
+		   "vm,GET,1,1,99800,0.2,0.9,100000,0,poisson\n"
+		   "vm,GET,1,1,50100,0.2,0.8,50000,0,poisson\n");
+	cr_assert_eq(run_report(&err, a, 1), RS_OK, "%s", err.msg);
+	out = slurp("out.txt");
+	cr_assert(strstr(out, "  vm     GET poisson        50000  1         50100      100.2%   "
+			 "0.200   0.800  no\n  vm     GET poisson       100000  1         99800       "
+			 "99.8%   0.200   0.900  no\n") != NULL, "%s", out);
+	cr_assert(strstr(out, "Saturation") == NULL && strstr(out, "one depth") == NULL, "%s", out);
+	free(out);
+}
