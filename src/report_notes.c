@@ -203,10 +203,6 @@ static int report_short_note(const struct series *s, char *buf, size_t size)
 	return n > 0;
 }
 
-/* A cluster's series: at the saturation depth, the master whose CPU
- * limits the cluster, when one does: busy at least 0.8 CPU and 1.5 times
- * the mean of the others (rows' busy_cpu_s, server_cpu_s, masters, over
- * the point's repeats).  Returns 1 with the note in buf, or 0. */
 /* The rows report_busy_note can use (a cluster's, with a busy master),
  * sorted by label, test, depth, then file order: each series finds its
  * own with a binary search instead of a scan of every row, which made the
@@ -239,13 +235,28 @@ static void report_busy_index(const struct rs_rows *rows, struct report_busy *b)
 		qsort(b->v, b->n, sizeof *b->v, rows_point_cmp);
 }
 
+/* A master limits a cluster when it is busy at least this much CPU and
+ * this many times the mean of the others. */
+#define REPORT_BUSY_CPU 0.8
+#define REPORT_BUSY_CPU_TEXT "0.8"
+#define REPORT_BUSY_TIMES 1.5
+
+/* A cluster's series at depth (its saturation depth, else its deepest):
+ * the busiest master (the rows' busy_master: the most server CPU), its
+ * CPU and its share of the masters' (busy_cpu_s of server_cpu_s) against
+ * an even share, the mean of the others, and whether it stands out: one
+ * shard limits the cluster (REPORT_BUSY_CPU and REPORT_BUSY_TIMES), it
+ * stands out below the limit, or none does (nor when the repeats name
+ * different masters).  Means over the point's repeats.  Returns 1 with
+ * the note in buf, or 0 for a series that is no cluster's. */
 static int report_busy_note(const struct report_busy *idx, const struct series *s, unsigned depth,
 			    char *buf, size_t size)
 {
 	const struct rs_rows *rows = idx->rows;
-	double busy = 0, others = 0;
+	double busy = 0, others = 0, masters = 0, total;
+	char share[96] = "";
 	const char *who = NULL;
-	size_t n = 0, lo = 0, hi = idx->n;
+	size_t n = 0, same = 0, lo = 0, hi = idx->n, first;
 
 	if (rows == NULL || depth == 0)
 		return 0;
@@ -263,6 +274,7 @@ static int report_busy_note(const struct report_busy *idx, const struct series *
 		else
 			hi = mid;
 	}
+	first = lo;
 	for (size_t i = lo; i < idx->n; i++) {
 		const struct rs_rec *r = idx->v[i];
 		double secs = rows_fig(rows, r, ROW_SECONDS), m = rows_fig(rows, r, ROW_MASTERS);
@@ -273,20 +285,42 @@ static int report_busy_note(const struct report_busy *idx, const struct series *
 			break;
 		busy += b / secs;
 		others += (all - b) / (m - 1) / secs;
-		if (who == NULL)
-			who = r->busy_master;
-		else if (strcmp(who, r->busy_master) != 0)
-			return 0;     /* the repeats disagree on which: none limits alone */
+		masters += m;
 		n++;
 	}
 	if (n == 0)
 		return 0;
+	/* The master named most often (the first seen on a tie): n² in the
+	 * repeats, a handful. */
+	for (size_t i = first; i < first + n; i++) {
+		size_t k = 0;
+
+		for (size_t j = first; j < first + n; j++)
+			k += strcmp(idx->v[i]->busy_master, idx->v[j]->busy_master) == 0;
+		if (k > same) {
+			same = k;
+			who = idx->v[i]->busy_master;
+		}
+	}
 	busy /= (double)n;
 	others /= (double)n;
-	if (busy < 0.8 || busy < 1.5 * others)
-		return 0;
-	snprintf(buf, size, "%s %s: at P=%u %s at %.2f CPU while the others are at %.2f: one shard "
-		 "limits this cluster", s->label, s->test, depth, who, busy, others);
+	masters /= (double)n;
+	total = busy + (masters - 1) * others;
+	if (total > 0)
+		snprintf(share, sizeof share, " (%.0f%% of the masters' CPU, an even share being "
+			 "%.0f%%)", 100 * busy / total, 100 / masters);
+	if (same < n) {
+		snprintf(buf, size, "%s %s: at P=%u the busiest master differs from repeat to repeat "
+			 "(%s in %zu of %zu), at %.2f CPU on average while the others are at %.2f: none "
+			 "stands out%s", s->label, s->test, depth, who, same, n, busy, others, share);
+		return 1;
+	}
+	snprintf(buf, size, "%s %s: at P=%u %s at %.2f CPU while the others are at %.2f: %s%s",
+		 s->label, s->test, depth, who, busy, others,
+		 busy < REPORT_BUSY_TIMES * others ? "the busiest master, but none stands out" :
+		 busy >= REPORT_BUSY_CPU ? "one shard limits this cluster" : "the busiest master "
+		 "stands out, but below " REPORT_BUSY_CPU_TEXT " CPU it does not limit the cluster",
+		 share);
 	return 1;
 }
 

@@ -958,3 +958,59 @@ Test(report, cli_open_loop_of_one_depth, .init = mk_tmp, .fini = rm_tmp)
 	cr_assert(strstr(out, "Saturation") == NULL && strstr(out, "one depth") == NULL, "%s", out);
 	free(out);
 }
+
+/* A cluster's row: 3 masters, the busiest (who) at busy CPU and the two
+ * others at others CPU each, over a window of one second. */
+static void add_cluster(struct rs_rows *rows, const char *test, unsigned rep, const char *who,
+			double busy, double others)
+{
+	struct rs_row r;
+
+	fill(&r, "c", test, 8, rep, 300000, 0.5);
+	r.seconds = 1;
+	r.masters = 3;
+	snprintf(r.busy_master, sizeof r.busy_master, "%s", who);
+	r.busy_cpu_s = busy;
+	r.server_cpu_s = busy + 2 * others;
+	push(rows, &r);
+}
+
+/* Issue 32: the report always names a cluster's busiest master with its
+ * share of the masters' CPU, and says whether one shard limits the
+ * cluster, one stands out below that, or none does (an even load, or
+ * repeats that name different masters), where it said something only past
+ * 0.8 CPU and 1.5 times the others. */
+Test(report, cluster_names_its_busiest_master_always)
+{
+	struct fixture f = { 0 };
+	char *text;
+
+	for (unsigned k = 1; k <= 3; k++) {
+		add_cluster(&f.rows, "SET", k, "10.0.0.3:7002", 1.00, 0.40);
+		add_cluster(&f.rows, "GET", k, "10.0.0.1:7000", 0.50, 0.45);
+		add_cluster(&f.rows, "INCR", k, "10.0.0.2:7001", 0.60, 0.30);
+		add_cluster(&f.rows, "LPUSH", k, k == 2 ? "10.0.0.1:7000" : "10.0.0.2:7001", 0.50,
+			    0.40);
+	}
+	analyse(&f, NULL, 0);
+	text = render_rows(&f, FORMAT_TEXT, 0, 1);
+	cr_assert(strstr(text, "c SET: at P=8 10.0.0.3:7002 at 1.00 CPU while the others are at "
+			 "0.40: one shard limits this cluster (56% of the masters' CPU, an even share "
+			 "being 33%)\n") != NULL, "%s", text);
+	cr_assert(strstr(text, "c GET: at P=8 10.0.0.1:7000 at 0.50 CPU while the others are at "
+			 "0.45: the busiest master, but none stands out (36% of the masters' CPU, an "
+			 "even share being 33%)\n") != NULL, "%s", text);
+	cr_assert(strstr(text, "c INCR: at P=8 10.0.0.2:7001 at 0.60 CPU while the others are at "
+			 "0.30: the busiest master stands out, but below 0.8 CPU it does not limit the "
+			 "cluster (50% of the masters' CPU, an even share being 33%)\n") != NULL, "%s",
+		  text);
+	cr_assert(strstr(text, "c LPUSH: at P=8 the busiest master differs from repeat to repeat "
+			 "(10.0.0.2:7001 in 2 of 3), at 0.50 CPU on average while the others are at "
+			 "0.40: none stands out (38% of the masters' CPU, an even share being 33%)\n")
+		  != NULL, "%s", text);
+	free(text);
+	text = render_rows(&f, FORMAT_JSON, 0, 0);
+	cr_assert(strstr(text, "\"c GET: at P=8 10.0.0.1:7000 at 0.50 CPU") != NULL, "%s", text);
+	free(text);
+	fixture_free(&f);
+}
