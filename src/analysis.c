@@ -461,9 +461,23 @@ void analysis_series_free(struct analysis_series *a)
 	analysis_knee_free(&a->knee);
 }
 
-static double analysis_avg_at(const struct analysis_series *s, unsigned depth)
+/* The latency series a comparison of a with baseline b reads into *sb and
+ * *sa: both sides' average, or where a side has none both sides' p50;
+ * NULL when they have no latency in common.  Returns which. */
+static enum series_metric analysis_lat(const struct analysis_series *b,
+				       const struct analysis_series *a, const struct series **sb,
+				       const struct series **sa)
 {
-	const struct series_point *p = s->avg ? series_at(s->avg, depth) : NULL;
+	int p50 = (b->avg == NULL || a->avg == NULL) && b->p50 != NULL && a->p50 != NULL;
+
+	*sb = p50 ? b->p50 : b->avg;
+	*sa = p50 ? a->p50 : a->avg;
+	return p50 ? SM_P50 : SM_AVG;
+}
+
+static double analysis_lat_at(const struct series *s, unsigned depth)
+{
+	const struct series_point *p = s ? series_at(s, depth) : NULL;
 
 	return p ? p->median : NAN;
 }
@@ -511,21 +525,23 @@ static void analysis_delta_avg(const struct analysis_series *b, const struct ana
 			       unsigned depth, struct analysis_delta *d)
 {
 	const struct series_point *pa, *pb;
+	const struct series *lb, *la;
 	struct knee_cmp k;
 
+	d->lat_metric = analysis_lat(b, a, &lb, &la);
 	d->avg_depth = depth;
-	d->base_avg = depth ? analysis_avg_at(b, depth) : NAN;
-	d->avg = depth ? analysis_avg_at(a, depth) : NAN;
+	d->base_avg = depth ? analysis_lat_at(lb, depth) : NAN;
+	d->avg = depth ? analysis_lat_at(la, depth) : NAN;
 	d->d_avg = NAN;
 	d->avg_ci = (struct stats_ci){ NAN, NAN, NAN };
 	d->avg_verdict = KNEE_UNKNOWN;
 	if (isfinite(d->base_avg) && isfinite(d->avg))
 		d->d_avg = d->avg - d->base_avg;
-	if (!isfinite(d->d_avg) || b->avg == NULL || a->avg == NULL)
+	if (!isfinite(d->d_avg) || lb == NULL || la == NULL)
 		return;
 	/* As for throughput at one depth: the paired repeats' interval. */
-	pb = series_at(b->avg, depth);
-	pa = series_at(a->avg, depth);
+	pb = series_at(lb, depth);
+	pa = series_at(la, depth);
 	if (pa == NULL || pb == NULL || pa->n < 2 || pb->n < 2)
 		return;
 	knee_compare_repeats(pa->v, pa->n, pb->v, pb->n, &k);
@@ -550,6 +566,7 @@ static void analysis_delta_at(const struct analysis_series *b, unsigned db,
 	d->verdict = KNEE_UNKNOWN;
 	d->avg_ci = (struct stats_ci){ NAN, NAN, NAN };
 	d->avg_verdict = KNEE_UNKNOWN;
+	d->lat_metric = SM_AVG;
 	if (pb == NULL || pa == NULL)
 		return;
 	d->valid = 1;
@@ -669,12 +686,13 @@ static int analysis_pair_logs(const struct analysis_result *r, const struct anal
 			      const struct analysis_delta *d, int lat, double *mean, double *ss,
 			      size_t *k)
 {
-	const struct series *sa = lat ? r->series[c->other].avg : r->series[c->other].rps;
-	const struct series *sb = lat ? r->series[c->base].avg : r->series[c->base].rps;
+	const struct series *sa = r->series[c->other].rps, *sb = r->series[c->base].rps;
 	unsigned depth = analysis_rep_depth(d, lat);
 	const struct series_point *pa, *pb;
 	double s = 0, q = 0;
 
+	if (lat)
+		analysis_lat(&r->series[c->base], &r->series[c->other], &sb, &sa);
 	if (depth == 0 || sa == NULL || sb == NULL)
 		return -1;
 	pa = series_at(sa, depth);
@@ -810,7 +828,7 @@ static int analysis_no_baseline(const struct series_set *rps, const char *want, 
  * would otherwise wait on one core.  Each series is computed alone from
  * its own seed, so the result is the same however the work is shared. */
 struct analysis_work {
-	const struct series_set *rps, *avg;
+	const struct series_set *rps, *avg, *p50;
 	const struct analysis_opts *o;
 	struct analysis_result *out;
 	size_t next;              /* the next series to take, atomically */
@@ -830,15 +848,17 @@ static void *analysis_worker(void *arg)
 		analysis_series_compute(s, w->avg ? series_find(w->avg, s->label, s->test) : NULL,
 					w->o->knee, w->o->cv_limit, w->o->level_band,
 					&w->out->series[i]);
+		w->out->series[i].p50 = w->p50 ? series_find(w->p50, s->label, s->test) : NULL;
 	}
 }
 
 #define ANALYSIS_MAX_THREADS 16
 
 static void analysis_series_all(const struct series_set *rps, const struct series_set *avg,
-				const struct analysis_opts *o, struct analysis_result *out)
+				const struct series_set *p50, const struct analysis_opts *o,
+				struct analysis_result *out)
 {
-	struct analysis_work w = { rps, avg, o, out, 0 };
+	struct analysis_work w = { rps, avg, p50, o, out, 0 };
 	pthread_t tid[ANALYSIS_MAX_THREADS];
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t n = cpus > 1 ? (size_t)cpus : 1, started = 0;
@@ -859,6 +879,13 @@ static void analysis_series_all(const struct series_set *rps, const struct serie
 
 int analysis_run(const struct series_set *rps, const struct series_set *avg,
 		 const struct analysis_opts *o, struct analysis_result *out, struct rs_err *err)
+{
+	return analysis_run_lat(rps, avg, NULL, o, out, err);
+}
+
+int analysis_run_lat(const struct series_set *rps, const struct series_set *avg,
+		     const struct series_set *p50, const struct analysis_opts *o,
+		     struct analysis_result *out, struct rs_err *err)
 {
 	size_t base_label = 0;
 
@@ -885,7 +912,7 @@ int analysis_run(const struct series_set *rps, const struct series_set *avg,
 	out->depth = o->depth;
 	out->nseries = rps->n;
 	out->series = xcalloc(rps->n, sizeof *out->series);
-	analysis_series_all(rps, avg, o, out);
+	analysis_series_all(rps, avg, p50, o, out);
 	for (size_t i = 0; i < rps->n; i++)
 		out->nsingle += rps->v[i].npts == 1;
 	/* Each other label's series against the baseline's series of the same

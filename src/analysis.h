@@ -109,6 +109,7 @@ struct analysis_unstable {
 struct analysis_series {
 	const struct series *rps; /* borrowed from the rps set */
 	const struct series *avg; /* borrowed from the avg set; NULL without latency */
+	const struct series *p50; /* from the p50 set (analysis_run_lat); NULL without */
 	struct analysis_knee knee;/* the core's figures; owned */
 	double rps_at_1;          /* median at depth 1; NAN without depth 1 */
 	double peak_rps;          /* the peak: the core's robust peak level
@@ -173,6 +174,10 @@ struct analysis_delta {
 	 * repeats a side. */
 	struct stats_ci avg_ci;
 	enum knee_verdict avg_verdict;
+	/* What the latency figures above compare: SM_AVG, or SM_P50 where a
+	 * side has no average but both have a p50 (redis-benchmark -q output,
+	 * imported). */
+	enum series_metric lat_metric;
 };
 
 /* Compare a at depth da with baseline b at depth db (the core's interval
@@ -238,6 +243,13 @@ struct analysis_result {
  * with analysis_result_free() (accepts NULL and a zeroed result). */
 int analysis_run(const struct series_set *rps, const struct series_set *avg,
 		 const struct analysis_opts *o, struct analysis_result *out, struct rs_err *err);
+/* The same, with p50 (may be NULL) the rows' p50 latency: a comparison
+ * whose sides do not both have an average latency compares their p50
+ * (analysis_delta.lat_metric), so that rows with a p50 alone (an imported
+ * redis-benchmark -q run) still have their latency compared. */
+int analysis_run_lat(const struct series_set *rps, const struct series_set *avg,
+		     const struct series_set *p50, const struct analysis_opts *o,
+		     struct analysis_result *out, struct rs_err *err);
 void analysis_result_free(struct analysis_result *r);
 
 /* The comparison of series other (an element of r->series) with the

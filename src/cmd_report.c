@@ -220,7 +220,7 @@ static int cmd_report_baseline_file(struct rs_config *cfg, struct rs_rows *rows,
 int cmd_report(struct rs_config *cfg, struct rs_err *err)
 {
 	struct rs_rows rows = { 0 };
-	struct series_set rps = { 0 }, avg = { 0 }, lat = { 0 };
+	struct series_set rps = { 0 }, avg = { 0 }, lat = { 0 }, p50 = { 0 };
 	struct budget_pick *picks = NULL;
 	struct latency_set ls = { 0 };
 	struct latency_points lp = { 0 };
@@ -259,8 +259,12 @@ int cmd_report(struct rs_config *cfg, struct rs_err *err)
 	rc = cmd_report_rows(cfg, &rows, &ls, err);
 	if (rc == 0)
 		rc = cmd_report_series(&rows, &rps, &avg, err);
+	/* A series without an average latency (redis-benchmark -q output has
+	 * rps and p50 alone) has its p50 compared instead. */
+	if (rc == 0 && avg.n < rps.n)
+		rc = series_build_known(&rows, SM_P50, &p50, err);
 	if (rc == 0)
-		rc = analysis_run(&rps, avg.n ? &avg : NULL, &ao, &res, err);
+		rc = analysis_run_lat(&rps, avg.n ? &avg : NULL, p50.n ? &p50 : NULL, &ao, &res, err);
 	if (rc == 0 && cfg->latency_budget != NULL) {
 		rc = series_build_known(&rows, SM_AVG + cfg->budget_metric, &lat, err);
 		if (rc == 0) {
@@ -286,6 +290,7 @@ int cmd_report(struct rs_config *cfg, struct rs_err *err)
 	series_set_free(&lat);
 	analysis_result_free(&res);
 	series_set_free(&avg);
+	series_set_free(&p50);
 	series_set_free(&rps);
 	rows_free(&rows);
 	return rc;

@@ -171,7 +171,8 @@ static void report_ci_words(const struct stats_ci *ci, char *x, char *y, char *z
 
 /* The latency's part of c's sentence into latw (size): at one common
  * depth, named when it is not the throughput's; a difference only with
- * its verdict, as for throughput, and nothing without an interval. */
+ * its verdict, as for throughput, and nothing without an interval; of
+ * the average, or of the p50 as d->lat_metric says. */
 static void report_prose_latency(const struct analysis_result *r, const struct analysis_cmp *c,
 				 const struct analysis_delta *d, char *latw, size_t size)
 {
@@ -179,6 +180,10 @@ static void report_prose_latency(const struct analysis_result *r, const struct a
 	const struct analysis_series *sb = &r->series[c->base], *sa = &r->series[c->other];
 	unsigned deeper = sb->sat_depth > sa->sat_depth ? sb->sat_depth : sa->sat_depth;
 	const struct analysis_series *open = sb->saturated == KNEE_SAT_NO ? sb : sa;
+	/* The rows' average, or their p50 where a side has none (an imported
+	 * redis-benchmark -q run): the words say which. */
+	int p50 = d->lat_metric == SM_P50;
+	const char *what = p50 ? "p50" : "average";
 
 	latw[0] = '\0';
 	if (!isfinite(d->d_avg) || d->avg_verdict == KNEE_UNKNOWN)
@@ -204,16 +209,16 @@ static void report_prose_latency(const struct analysis_result *r, const struct a
 	switch (d->avg_verdict) {
 	case KNEE_FASTER:
 	case KNEE_SLOWER:
-		snprintf(latw, size, " and a %sms %s average latency (%sx, 95%% interval %sx..%sx)%s",
-			 lat, d->avg_verdict == KNEE_FASTER ? "higher" : "lower", x, y, z, at);
+		snprintf(latw, size, " and a %sms %s %s latency (%sx, 95%% interval %sx..%sx)%s",
+			 lat, d->avg_verdict == KNEE_FASTER ? "higher" : "lower", what, x, y, z, at);
 		break;
 	case KNEE_SAME:
-		snprintf(latw, size, ", with the same average latency (%sx, 95%% interval "
-			 "%sx..%sx)%s", x, y, z, at);
+		snprintf(latw, size, ", with the same %s latency (%sx, 95%% interval "
+			 "%sx..%sx)%s", what, x, y, z, at);
 		break;
 	default:
-		snprintf(latw, size, ", with an average latency that cannot be told apart (%sx, "
-			 "95%% interval %sx..%sx)%s", x, y, z, at);
+		snprintf(latw, size, ", with %s %s latency that cannot be told apart (%sx, "
+			 "95%% interval %sx..%sx)%s", p50 ? "a" : "an", what, x, y, z, at);
 		break;
 	}
 }
@@ -328,6 +333,11 @@ const char *report_open_test(const struct series *s, char *buf, size_t size)
 	snprintf(buf, size, "%s%s", s->first->test,
 		 s->first->arrivals == ROW_ARRIVALS_POISSON ? " poisson" : "");
 	return buf;
+}
+
+const char *report_lat_name(enum series_metric m)
+{
+	return m == SM_P50 ? "p50" : "avg";
 }
 
 const char *report_bound_name(enum analysis_bound b)

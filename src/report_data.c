@@ -133,6 +133,11 @@ void report_csv(FILE *fp, const struct analysis_result *r, const struct report_o
 		csv_put_num(fp, open ? a->top_rps / rate : NAN, 4);
 		csv_put_num(fp, open ? report_median_at(a->avg, a->top_depth) : NAN, 4);
 		csv_put_num(fp, open ? report_median_at(p99, a->top_depth) : NAN, 4);
+		/* What the delta_avg_ms columns compare: avg, or p50 where a side
+		 * has no average (a -q import). */
+		fprintf(fp, ",%s", c != NULL && (isfinite(c->at_1.d_avg) || isfinite(c->at_peak.d_avg) ||
+						 isfinite(c->at_depth.d_avg)) ?
+			report_lat_name(c->at_peak.lat_metric) : "");
 		/* Runs (knee.h): how many, and the drift between them. */
 		fprintf(fp, ",%zu", a->nruns);
 		csv_put_num(fp, a->peak_runs.n > 1 ? 100 * a->peak_runs.between : NAN, 2);
@@ -255,6 +260,10 @@ static void json_delta(FILE *fp, const char *key, const struct analysis_delta *d
 	json_num(fp, "rps", d->rps, 2, 1);
 	json_num(fp, "delta_rps", d->d_rps, 2, 1);
 	json_num(fp, "delta_pct", d->d_pct, 3, 1);
+	if (isfinite(d->d_avg))
+		fprintf(fp, ",\"latency_metric\":\"%s\"", report_lat_name(d->lat_metric));
+	else
+		fputs(",\"latency_metric\":null", fp);
 	json_num(fp, "baseline_avg_ms", d->base_avg, 4, 1);
 	json_num(fp, "avg_ms", d->avg, 4, 1);
 	json_num(fp, "delta_avg_ms", d->d_avg, 4, 1);

@@ -22,6 +22,8 @@ const char *report_saturated(enum knee_sat s);
 const char *report_verdict(const struct analysis_delta *d);
 /* "server", "client" or "". */
 const char *report_bound_name(enum analysis_bound b);
+/* "avg" or "p50": the latency a comparison compares (lat_metric). */
+const char *report_lat_name(enum series_metric m);
 /* A table cell's room, bytes. */
 #define REPORT_CELL 96
 /* v with an explicit sign ("+12.5", "-0.145", "0.000"), or "-". */

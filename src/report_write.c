@@ -318,10 +318,14 @@ static void report_delta_row(struct rtab *t, const struct analysis_result *r,
 			rtab_addf(t, "%s%%", report_fsigned(b1, sizeof b1, d->d_pct, 1));
 		else
 			rtab_add(t, "-");
+		/* The p50's where a side has no average (a -q import): said so. */
+		const char *p50 = isfinite(d->d_avg) && d->lat_metric == SM_P50 ? " (p50)" : "";
+
 		if (isfinite(d->d_avg) && d->avg_depth != d->depth)
-			rtab_addf(t, "%s at P=%u", report_fsigned(b1, sizeof b1, d->d_avg, 3), d->avg_depth);
+			rtab_addf(t, "%s at P=%u%s", report_fsigned(b1, sizeof b1, d->d_avg, 3),
+				  d->avg_depth, p50);
 		else
-			rtab_add(t, report_fsigned(b1, sizeof b1, d->d_avg, 3));
+			rtab_addf(t, "%s%s", report_fsigned(b1, sizeof b1, d->d_avg, 3), p50);
 	}
 	if (isfinite(d->ratio))
 		rtab_addf(t, "%sx", analysis_fmt_ratio(b1, sizeof b1, d->ratio));

@@ -518,3 +518,52 @@ Test(analysis, ratio_format_one_rule)
 	/* A short buffer is cut, never overrun. */
 	cr_assert_str_eq(analysis_fmt_ratio(buf, 3, 1.18), "1.");
 }
+
+/* Issue 32: a comparison whose sides do not both have an average latency
+ * compares their p50 (label b's rows, a -q import, have no average; a's
+ * have both), and says so; with both averages it stays the average. */
+Test(analysis, p50_where_a_side_has_no_average)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set rps, avg, p50;
+	struct analysis_result r;
+	struct analysis_opts o = { 0.95, 0.10, "a", 0, 0, 0 };
+	struct rs_err err = { 0 };
+	struct rs_row row;
+
+	for (unsigned k = 1; k <= 3; k++) {
+		fill(&row, "a", "GET", 1, k, 100000 + 100 * k, 0.30);
+		row.p50_ms = 0.20 + 0.01 * k;
+		push(&rows, &row);
+		fill(&row, "b", "GET", 1, k, 120000 + 100 * k, NAN);
+		row.p50_ms = 0.10 + 0.01 * k;
+		push(&rows, &row);
+		fill(&row, "a", "SET", 1, k, 90000 + 100 * k, 0.40);
+		push(&rows, &row);
+		fill(&row, "b", "SET", 1, k, 90000 + 100 * k, 0.30 + 0.01 * k);
+		push(&rows, &row);
+	}
+	build(&rows, &rps);
+	cr_assert_eq(series_build_known(&rows, SM_AVG, &avg, &err), 0, "%s", err.msg);
+	cr_assert_eq(series_build_known(&rows, SM_P50, &p50, &err), 0, "%s", err.msg);
+	cr_assert_eq(analysis_run_lat(&rps, &avg, &p50, &o, &r, &err), 0, "%s", err.msg);
+	cr_assert_eq(r.ncmps, 2);
+	for (size_t i = 0; i < r.ncmps; i++) {
+		const struct analysis_delta *d = &r.cmps[i].at_1;
+
+		if (strcmp(r.series[r.cmps[i].other].rps->test, "GET") == 0) {
+			cr_assert_eq(d->lat_metric, SM_P50);
+			cr_assert_float_eq(d->d_avg, -0.10, 1e-9);
+			cr_assert(isfinite(d->avg_ci.lo), "the paired repeats give an interval");
+			cr_assert_eq(d->avg_verdict, KNEE_SLOWER, "a lower latency");
+		} else {
+			cr_assert_eq(d->lat_metric, SM_AVG);
+			cr_assert_float_eq(d->d_avg, -0.08, 1e-9);
+		}
+	}
+	analysis_result_free(&r);
+	series_set_free(&rps);
+	series_set_free(&avg);
+	series_set_free(&p50);
+	rows_free(&rows);
+}

@@ -1014,3 +1014,43 @@ Test(report, cluster_names_its_busiest_master_always)
 	free(text);
 	fixture_free(&f);
 }
+
+/* Issue 32: rows with a p50 and no average (redis-benchmark -q output,
+ * imported) have their latency compared all the same, as p50, and every
+ * format says which: the prose, the wide table's cell, csv's
+ * latency_metric, json's. */
+Test(report, cli_p50_compared_where_there_is_no_average, .init = mk_tmp, .fini = rm_tmp)
+{
+	static const char *const prose[] = { "--prose", "--wide", "--baseline", "a", "q.csv" };
+	static const char *const csv[] = { "--format", "csv", "--baseline", "a", "q.csv" };
+	static const char *const json[] = { "--format", "json", "--baseline", "a", "q.csv" };
+	struct rs_err err = { 0 };
+	char *out, l[4096];
+
+	write_file("q.csv", "label,test,pipeline,repeat,rps,p50_ms,client\n"
+		   "a,GET,1,1,78300,0.21,redis-benchmark\n"
+		   "a,GET,1,2,78600,0.22,redis-benchmark\n"
+		   "a,GET,1,3,78900,0.23,redis-benchmark\n"
+		   "b,GET,1,1,98300,0.11,redis-benchmark\n"
+		   "b,GET,1,2,98600,0.12,redis-benchmark\n"
+		   "b,GET,1,3,98900,0.13,redis-benchmark\n");
+	cr_assert_eq(run_report(&err, prose, 5), RS_OK, "%s", err.msg);
+	out = slurp("out.txt");
+	cr_assert(strstr(out, "GET: b showed a 20k higher throughput (1.25x, 95% interval 1.25x..1.26x: "
+			 "faster) and a 0.1ms lower p50 latency (0.55x, 95% interval ") != NULL, "%s",
+		  out);
+	cr_assert(strstr(out, " -0.100 (p50) ") != NULL, "%s", out);
+	free(out);
+	cr_assert_eq(run_report(&err, csv, 5), RS_OK, "%s", err.msg);
+	out = slurp("out.txt");
+	cr_assert(strstr(out, ",latency_metric\n") != NULL, "%s", out);
+	line_of(out, "b,GET,", l, sizeof l);
+	cr_assert(strstr(l, ",a,20000.00,25.45,-0.1000,1.2545,") != NULL, "%s", l);
+	cr_assert(l[strlen(l) - 4] == ',' && strcmp(l + strlen(l) - 3, "p50") == 0, "%s", l);
+	free(out);
+	cr_assert_eq(run_report(&err, json, 5), RS_OK, "%s", err.msg);
+	out = slurp("out.txt");
+	cr_assert(strstr(out, "\"latency_metric\":\"p50\",\"baseline_avg_ms\":0.2200,\"avg_ms\":0.1200,"
+			 "\"delta_avg_ms\":-0.1000,") != NULL, "%s", out);
+	free(out);
+}
