@@ -12,12 +12,13 @@
 #include <stdio.h>
 
 #include "err.h"
+#include "hist.h"
 #include "latency.h"
 #include "row.h"
 
-enum export_format { EXPORT_HGRM, EXPORT_BENCHSTAT };
+enum export_format { EXPORT_HGRM, EXPORT_BENCHSTAT, EXPORT_HLOG };
 /* --format's names, in enum order. */
-static const char *const export_format_names[] = { "hgrm", "benchstat", NULL };
+static const char *const export_format_names[] = { "hgrm", "benchstat", "hlog", NULL };
 
 /* Go's benchmark format (golang.org/x/perf/benchfmt): a "unit rps higher"
  * line, then one line per row, "BenchmarkTEST/label=L/P=D 1 NS ns/op RPS
@@ -31,5 +32,20 @@ int export_benchstat(FILE *fp, const struct rs_rows *rows, struct rs_err *err);
  * its histogram (the sidecar FILE.csv.hist): one without fails. */
 int export_hgrm(FILE *fp, const struct rs_rows *rows, const struct latency_set *ls,
 		struct rs_err *err);
+
+/* HdrHistogram's interval log (export_hlog.c): a line a row, in start
+ * order, "Tag=LABEL/TEST/P=D[/rate=R],START,SECONDS,MAX_MS,HISTFAAA...",
+ * START in seconds from the first row's start (the log's BaseTime), the
+ * histogram in HdrHistogram's V2 compressed encoding with rsweep's counts
+ * exactly (ns, 2 significant digits).  Every row must have its histogram;
+ * a label or test with a comma or a blank cannot be a tag: refused with
+ * the row's file and line. */
+int export_hlog(FILE *fp, const struct rs_rows *rows, const struct latency_set *ls,
+		struct rs_err *err);
+/* h in HdrHistogram's V2 compressed encoding (before base64) into *out
+ * (malloc'd); returns its length. */
+size_t export_hlog_encode(const struct hist *h, unsigned char **out);
+/* p[0..n) in base64 (RFC 4648, with padding) to fp. */
+void export_base64(FILE *fp, const unsigned char *p, size_t n);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "row.h"
 #include "vec.h"
@@ -250,6 +251,34 @@ static int row_int32(const char *name, int64_t v, int32_t *out, struct rs_err *e
 static const char *const row_mode_names[] = { "", "lockstep", "window", NULL };
 static const char *const row_arrivals_names[] = { "", "uniform", "poisson", NULL };
 
+double row_started_time(const char *started_at)
+{
+	struct tm tm;
+	int n = 0;
+	double frac = 0;
+	const char *p;
+
+	memset(&tm, 0, sizeof tm);
+	if (sscanf(started_at, "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+		   &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) != 6 || n != 19)
+		return NAN;
+	p = started_at + n;
+	if (*p == '.') {
+		double unit = 0.1;
+
+		if (p[1] < '0' || p[1] > '9')
+			return NAN;
+		for (p++; *p >= '0' && *p <= '9'; p++, unit /= 10)
+			frac += (*p - '0') * unit;
+	}
+	if (strcmp(p, "Z") != 0 || tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 ||
+	    tm.tm_mday > 31 || tm.tm_hour > 23 || tm.tm_min > 59 || tm.tm_sec > 60)
+		return NAN;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	return (double)timegm(&tm) + frac;
+}
+
 uint32_t row_started_hash(const char *started_at)
 {
 	/* FNV-1a; 0 is kept for "none". */
@@ -352,6 +381,7 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 	rec.order = r->order >= 0 && r->order <= INT32_MAX ? (int32_t)r->order : -1;
 	rec.rate_short = (signed char)(r->rate_short < 0 ? -1 : r->rate_short > 0);
 	rec.started_hash = row_started_hash(r->started_at);
+	rec.started = row_started_time(r->started_at);
 	if (row_enum(r->mode, row_mode_names, &rec.mode) < 0)
 		return rs_err_set(err, "mode '%s' is neither lockstep nor window", r->mode), NULL;
 	if (row_enum(r->arrivals, row_arrivals_names, &rec.arrivals) < 0)

@@ -174,10 +174,17 @@ struct rs_rec {
 	 * (latency.c), so that a CSV copied over another's never takes the
 	 * other's histograms.  0 when the row has no started_at. */
 	uint32_t started_hash;
+	/* started_at in seconds since the epoch (row_started_time); NAN when
+	 * the row has none (an import, an older file). */
+	double started;
 };
 
 /* The started_hash of a started_at text ("" gives 0). */
 uint32_t row_started_hash(const char *started_at);
+/* A started_at text, "2026-12-02T12:20:33.123456789Z" (the fraction and
+ * its digits optional), in seconds since the epoch; NAN for "" or any
+ * other text. */
+double row_started_time(const char *started_at);
 
 /* A growable array of compact rows and the storage they point into. */
 struct rs_rows {

@@ -42,6 +42,26 @@ t_hgrm() {
 }
 tcase "hgrm: a block a point, counts adding up, Max the rows' max_ms" t_hgrm
 
+t_hlog() {
+	expect_status 0 "$RSWEEP" export --format hlog -o "$T/h.hlog" "$T/r.csv"
+	grep -q '^#\[StartTime: [0-9]*\.[0-9]* (seconds since epoch), ' "$T/h.hlog" || fail "$(head -5 "$T/h.hlog")"
+	grep -q '^"StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"$' \
+		"$T/h.hlog" || fail "$(head -5 "$T/h.hlog")"
+	# A line a row, tagged by its point, starts rising from 0, each
+	# window the row's seconds, Max the row's max_ms (3 decimals).
+	[ "$(grep -c '^Tag=m1/[GS]ET/P=[14],[0-9.]*,[0-9.]*,[0-9.]*,HISTFAAA[A-Za-z0-9+/=]*$' "$T/h.hlog")" = 8 ] ||
+		fail "hlog lines: $(grep Tag "$T/h.hlog")"
+	awk -F, '/^Tag=/ { if ($2 < t) print "not in order", $0; t = $2; n++; if (n == 1 && $2 != "0.000") print "first", $0 }' \
+		"$T/h.hlog" >"$T/bad"
+	[ -s "$T/bad" ] && fail "$(cat "$T/bad")"
+	awk -F, 'NR > 1 { printf "%s %s %.3f %.3f\n", $2, $3, $7, $14 }' "$T/r.csv" | sort >"$T/a"
+	awk -F, '/^Tag=/ { split($1, t, "/"); sub("P=", "", t[3]); printf "%s %s %.3f %.3f\n", t[2], t[3], $3, $4 }' \
+		"$T/h.hlog" | sort >"$T/c"
+	paste -d' ' "$T/a" "$T/c" | awk '$1 != $5 || $2 != $6 || ($3 - $7)^2 > 0.0015^2 || ($4 - $8)^2 > 0.0015^2 { bad = 1; print }
+		END { exit bad }' >"$T/d" || fail "hlog figures against the rows: $(cat "$T/d")"
+}
+tcase "hlog: a line a row in start order, its window and Max the row's" t_hlog
+
 # Bad input: a label benchfmt cannot hold; a row without its histogram.
 t_bad() {
 	sed '2s/^m1,/m 1,/' "$T/r.csv" >"$T/bad.csv"
