@@ -1,6 +1,7 @@
 /* cmd_import.c: `rsweep import`: turn what redis-benchmark printed (--csv,
- * -q, the default output, loops of runs, terminal captures) into rsweep CSV
- * rows, written atomically to -o FILE or to stdout. */
+ * -q, the default output, loops of runs, terminal captures), or what
+ * memtier_benchmark wrote with --json-out-file, into rsweep CSV rows,
+ * written atomically to -o FILE or to stdout. */
 #include "config.h"
 
 #include <errno.h>
@@ -328,7 +329,7 @@ static void cmd_import_summary(const struct rs_config *cfg, const struct import_
 			       size_t nrows, int guessed, size_t shown)
 {
 	static const char *const kind_names[] = { "", "redis-benchmark --csv", "redis-benchmark -q",
-						  "redis-benchmark default" };
+						  "memtier_benchmark JSON", "redis-benchmark default" };
 	char depths[96];
 
 	if (cfg->quiet)
@@ -362,6 +363,92 @@ static void cmd_import_summary(const struct rs_config *cfg, const struct import_
 	       res->nbad || nrows < res->n ? "; some lines skipped" : "");
 }
 
+/* memtier_benchmark's JSON in[0..inlen) as rows labelled label: each row
+ * checked as the CSV's readers will check it, and against the options
+ * given (-P, -c, -n, -d: the file says what it ran with, and an option
+ * that contradicts it is an error).  Writes them as cmd_import_output
+ * does and says on stderr what was read. */
+static int cmd_import_memtier(const struct rs_config *cfg, const char *path, const char *label,
+			      const char *in, size_t inlen, struct rs_err *err)
+{
+	struct import_memtier m;
+	size_t cap = 4096, len = strlen(csv_header());
+	char *out;
+	int rc = -1;
+
+	if (import_memtier_parse(in, inlen, path, &m, err) < 0)
+		return rs_err_as(err, RS_E_INPUT);
+	out = xmalloc(cap);
+	memcpy(out, csv_header(), len);
+	for (size_t i = 0; i < m.n; i++) {
+		struct rs_row *r = &m.v[i];
+		struct rs_err e;
+		int k;
+
+		/* --label, else the label rsweep export wrote, else the name. */
+		if (cfg->label || r->label[0] == '\0')
+			xstrlcpy(r->label, label, sizeof r->label);
+		/* Points measured again (runs, files one after another) are
+		 * repeats, numbered in the file's order. */
+		r->repeat = 1;
+		for (size_t j = 0; j < i; j++)
+			if (m.v[j].pipeline == r->pipeline && strcmp(m.v[j].test, r->test) == 0 &&
+			    strcmp(m.v[j].label, r->label) == 0)
+				r->repeat++;
+		if (opts_given(cfg, "pipeline") && (cfg->pipeline.n != 1 ||
+						    cfg->pipeline.v[0] != r->pipeline)) {
+			rs_err_setk(err, RS_E_INPUT, "%s:%u: the file shows pipeline %u, but -P says "
+				    "otherwise", path, r->line, r->pipeline);
+			goto out;
+		}
+		if (cmd_import_figure(r->clients, -1, cfg, "clients", 'c', cfg->clients, path,
+				      r->line, &r->clients, err) < 0 ||
+		    cmd_import_figure(r->requests, -1, cfg, "requests", 'n', cfg->requests, path,
+				      r->line, &r->requests, err) < 0 ||
+		    cmd_import_figure(r->data_size, -1, cfg, "data-size", 'd', cfg->data_size, path,
+				      r->line, &r->data_size, err) < 0) {
+			rs_err_as(err, RS_E_INPUT);
+			goto out;
+		}
+		r->order = (int64_t)i + 1;
+		if (csv_check_row(r, &e) < 0) {
+			rs_err_setk(err, RS_E_INPUT, "%s:%u: %s", path, r->line, e.msg);
+			goto out;
+		}
+		out = vec_reserve(out, &cap, len + CSV_LINE_MAX, 1, 0);
+		if ((k = csv_format_row(r, out + len, cap - len, err)) < 0)
+			goto out;
+		len += (size_t)k;
+	}
+	if ((rc = cmd_import_output(cfg, out, len, err)) == 0 && !cfg->quiet) {
+		char from[96];
+
+		if (m.aggregate)
+			rs_log(RS_LOG_INFO, "%s: took \"%s\", memtier's average of %u runs (the file "
+			       "has no \"RUN #K RESULTS\": memtier --print-all-runs writes them)",
+			       path, m.section, m.nruns_avg);
+		if (m.mixed)
+			rs_log(RS_LOG_INFO, "%s: its commands ran together (ratio %s): each row's rps "
+			       "is that command's share of one run, not a run of its own", path,
+			       m.ratio[0] ? m.ratio : "?");
+		if (m.ndocs > 1)
+			snprintf(from, sizeof from, "%zu documents", m.ndocs);
+		else if (m.nruns)
+			snprintf(from, sizeof from, "%u runs, \"RUN #K RESULTS\" as repeat K", m.nruns);
+		else
+			snprintf(from, sizeof from, "\"%s\"", m.section);
+		rs_log(RS_LOG_INFO, "%zu rows from %s (memtier_benchmark JSON, %s), label '%s'%s, "
+		       "P=%u%s%s%s", m.n, path, from, m.v[0].label,
+		       cfg->label || m.ndocs == 1 ? "" : " and others", m.v[0].pipeline,
+		       m.ndocs > 1 ? " and others" : "", cfg->output ? " -> " : "",
+		       cfg->output ? cfg->output : "");
+	}
+out:
+	free(out);
+	import_memtier_free(&m);
+	return rc;
+}
+
 int cmd_import(struct rs_config *cfg, struct rs_err *err)
 {
 	struct import_result res;
@@ -382,6 +469,10 @@ int cmd_import(struct rs_config *cfg, struct rs_err *err)
 		return rs_err_as(err, RS_E_INPUT);
 	if (strcmp(path, "-") == 0)
 		path = "<stdin>";
+	if (cfg->from == IMPORT_MEMTIER || (cfg->from == IMPORT_AUTO && import_is_json(in, inlen))) {
+		rc = cmd_import_memtier(cfg, path, label, in, inlen, err);
+		goto out;
+	}
 	if (import_parse(in, inlen, path, (enum import_kind)cfg->from, cfg->skip_bad, &res, err) < 0) {
 		rs_err_as(err, RS_E_INPUT);
 		goto out;

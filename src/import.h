@@ -33,9 +33,9 @@
 #include "err.h"
 #include "row.h"
 
-enum import_kind { IMPORT_AUTO, IMPORT_CSV, IMPORT_QUIET, IMPORT_FULL };
+enum import_kind { IMPORT_AUTO, IMPORT_CSV, IMPORT_QUIET, IMPORT_MEMTIER, IMPORT_FULL };
 /* --from's names, in enum order; the full output is only ever detected. */
-static const char *const import_kind_names[] = { "auto", "csv", "quiet", NULL };
+static const char *const import_kind_names[] = { "auto", "csv", "quiet", "memtier", NULL };
 
 /* One test's result as redis-benchmark printed it.  Unknown figures are NAN. */
 struct import_point {
@@ -104,5 +104,40 @@ void import_result_free(struct import_result *r);
  * cased; a custom command ("set foo bar") is kept as it is.  Returns 0, or
  * -1 (err says why) for an empty, too long or unprintable title. */
 int import_test_name(const char *title, size_t n, char *out, size_t size, struct rs_err *err);
+
+/* ---- memtier_benchmark's --json-out-file (import_memtier.c) ----
+ *
+ * The rows of one memtier JSON file: one per command member of a results
+ * section ("Gets" is GET, "Sets" SET, "Lpushs" LPUSH: memtier's name less
+ * its "s", upper cased), members that counted nothing left out, "Totals"
+ * never a row (it is the members' sum).  Which sections: each "RUN #K
+ * RESULTS" (--print-all-runs) as repeat K; else "ALL STATS"; else (several
+ * runs without --print-all-runs) "AGGREGATED AVERAGE RESULTS (N runs)",
+ * memtier's average of the runs.  "BEST RUN" and "WORST RUN" are copies of
+ * runs, never read. */
+struct import_memtier {
+	struct rs_row *v;         /* label empty, client "memtier_benchmark"; owned */
+	size_t n, cap;
+	char section[64];         /* the section read ("RUN #1 RESULTS" for the runs) */
+	unsigned nruns;           /* "RUN #K RESULTS" sections read; 0 for none */
+	int aggregate;            /* rows are memtier's average of nruns_avg runs */
+	unsigned nruns_avg;
+	int mixed;                /* commands ran together in one run: each rps a share */
+	char ratio[32];           /* the configuration's "ratio" ("1:1"), or "" */
+	size_t nempty;            /* members left out: they counted nothing */
+	size_t ndocs;             /* documents read (JSON Lines hold several) */
+};
+
+/* Whether buf[0..len) is JSON text (its first byte past white space is
+ * '{'): what redis-benchmark never prints. */
+int import_is_json(const char *buf, size_t len);
+/* Parse buf[0..len), named name in messages, as memtier_benchmark's JSON.
+ * Returns 0 with at least one row in out (release with
+ * import_memtier_free), or -1 with err "name:line: reason" (bad JSON, no
+ * configuration or pipeline, a figure of the wrong type, no results
+ * section or no command in it that counted anything) and out empty. */
+int import_memtier_parse(const char *buf, size_t len, const char *name,
+			 struct import_memtier *out, struct rs_err *err);
+void import_memtier_free(struct import_memtier *m);
 
 #endif

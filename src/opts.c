@@ -251,7 +251,7 @@ static const struct opt_def opt_table[] = {
 	  "with --latency-budget: the latency it bounds" },
 	/* import */
 	{ "from", 0, "KIND", OT_ENUM, IMPORT, OFF(from), 0, 0, import_kind_names, "auto", 0,
-	  "input: redis-benchmark --csv or -q output (auto: detect)" },
+	  "input: redis-benchmark --csv or -q output, or memtier_benchmark JSON (auto: detect)" },
 	{ "skip-bad", 0, NULL, OT_FLAG, IMPORT, OFF(skip_bad), 0, 0, NULL, NULL, 0,
 	  "report unreadable lines and go on instead of failing" },
 	/* export (its --format is not report's: a name may serve two commands
@@ -286,7 +286,7 @@ static const struct {
 	{ "report", CMD_REPORT, "[options] FILE.csv...",
 	  "saturation depth, peak, throughput model and comparisons" },
 	{ "import", CMD_IMPORT, "[options] FILE -o OUT.csv",
-	  "convert redis-benchmark --csv or -q output into rsweep rows" },
+	  "convert redis-benchmark output or memtier_benchmark JSON into rsweep rows" },
 	{ "agent", CMD_AGENT, "--control URI --id NAME [options]",
 	  "generate load for a leader (run --control --agents) on another machine" },
 	{ "export", CMD_EXPORT, "[options] FILE.csv... [-o OUT]",
