@@ -27,6 +27,9 @@ static int cmd_export_emit(FILE *fp, const struct rs_config *cfg, const struct r
 	case EXPORT_HLOG:
 		rc = export_hlog(fp, rows, ls, err);
 		break;
+	case EXPORT_MEMTIER:
+		rc = export_memtier(fp, rows, ls, err);
+		break;
 	case EXPORT_BENCHSTAT:
 	default:
 		rc = export_benchstat(fp, rows, err);
@@ -60,7 +63,9 @@ int cmd_export(struct rs_config *cfg, struct rs_err *err)
 	if (rc == 0 && rows.n == 0)
 		rc = rs_err_set(err, "no result rows in %s%s", cfg->args[0],
 				cfg->nargs > 1 ? " and the others" : "");
-	if (rc == 0 && (cfg->export_format == EXPORT_HGRM || cfg->export_format == EXPORT_HLOG))
+	/* memtier-json takes a row's histogram where there is one. */
+	if (rc == 0 && (cfg->export_format == EXPORT_HGRM || cfg->export_format == EXPORT_HLOG ||
+			cfg->export_format == EXPORT_MEMTIER))
 		rc = latency_load(&rows, &ls, err);
 	if (rc < 0) {
 		rs_err_as(err, RS_E_INPUT);

@@ -16,9 +16,10 @@
 #include "latency.h"
 #include "row.h"
 
-enum export_format { EXPORT_HGRM, EXPORT_BENCHSTAT, EXPORT_HLOG };
+enum export_format { EXPORT_HGRM, EXPORT_BENCHSTAT, EXPORT_HLOG, EXPORT_MEMTIER };
 /* --format's names, in enum order. */
-static const char *const export_format_names[] = { "hgrm", "benchstat", "hlog", NULL };
+static const char *const export_format_names[] = { "hgrm", "benchstat", "hlog", "memtier-json",
+							    NULL };
 
 /* Go's benchmark format (golang.org/x/perf/benchfmt): a "unit rps higher"
  * line, then one line per row, "BenchmarkTEST/label=L/P=D 1 NS ns/op RPS
@@ -47,5 +48,18 @@ int export_hlog(FILE *fp, const struct rs_rows *rows, const struct latency_set *
 size_t export_hlog_encode(const struct hist *h, unsigned char **out);
 /* p[0..n) in base64 (RFC 4648, with padding) to fp. */
 void export_base64(FILE *fp, const unsigned char *p, size_t n);
+/* memtier_benchmark's --json-out-file (export_memtier.c), one document a
+ * line, one document per point (label, test, depth) with its one command
+ * ("Gets" for GET) and "Totals" alike: "ALL STATS" for a point of one row;
+ * for several rows (repeats, runs) memtier's --run-count --print-all-runs
+ * form: "RUN #K RESULTS" per row in file order, "BEST RUN RESULTS" and
+ * "WORST RUN RESULTS" (the rows of most and least rps), "AGGREGATED
+ * AVERAGE RESULTS (K runs)" (counts summed, rates and averages averaged,
+ * min and percentiles from the merged histograms when every row has one).
+ * ls may be NULL; a row's histogram gives its Min Latency.  What rsweep
+ * does not know (hits, misses, KB/sec, a min without a histogram) is
+ * null.  Never fails. */
+int export_memtier(FILE *fp, const struct rs_rows *rows, const struct latency_set *ls,
+		   struct rs_err *err);
 
 #endif

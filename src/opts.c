@@ -290,7 +290,7 @@ static const struct {
 	{ "agent", CMD_AGENT, "--control URI --id NAME [options]",
 	  "generate load for a leader (run --control --agents) on another machine" },
 	{ "export", CMD_EXPORT, "[options] FILE.csv... [-o OUT]",
-	  "write results in another tool's format (benchstat, HdrHistogram)" },
+	  "write results in another tool's format (benchstat, HdrHistogram, memtier JSON)" },
 	{ "clean", CMD_CLEAN, "--key-prefix PREFIX [options]",
 	  "remove the keys a run with --key-prefix left under its prefix, and nothing else" },
 };

@@ -62,6 +62,42 @@ t_hlog() {
 }
 tcase "hlog: a line a row in start order, its window and Max the row's" t_hlog
 
+# memtier-json: a document a line, one per point; a point of one row is
+# memtier's "ALL STATS", read by the JSONPath its users' CI reads; rsweep
+# import reads it back to the CSV's figures.
+t_memtier() {
+	expect_status 0 "$RSWEEP" export --format memtier-json -o "$T/m.jsonl" "$T/r.csv"
+	[ "$(wc -l <"$T/m.jsonl")" = 4 ] || fail "documents: $(wc -l <"$T/m.jsonl")"
+	# One point, one row: the JSONPath $."ALL STATS".Totals."Ops/sec".
+	awk -F, 'NR == 1 || ($2 == "GET" && $3 == 4 && $6 == 1)' "$T/r.csv" >"$T/one.csv"
+	rps=$(awk -F, 'NR == 2 { print $8 }' "$T/one.csv")
+	expect_status 0 "$RSWEEP" export --format memtier-json -o "$T/one.json" "$T/one.csv"
+	path=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+print("%.2f" % d["ALL STATS"]["Totals"]["Ops/sec"], d["ALL STATS"]["Gets"]["Count"],
+      d["configuration"]["pipeline"], d["ALL STATS"]["Totals"]["Misses/sec"],
+      d["ALL STATS"]["Totals"]["Percentile Latencies"]["p99.90"] is not None)' "$T/one.json") ||
+		fail "python cannot read it: $(cat "$T/one.json")"
+	[ "$path" = "$rps 3001 4 None True" ] || fail "JSONPath: '$path', wanted $rps 3001 4 None True"
+	# Repeats: memtier's --run-count --print-all-runs sections.
+	python3 -c 'import json, sys
+for line in open(sys.argv[1]):
+    d = json.loads(line)
+    assert [k for k in d if k.startswith("RUN #")] == ["RUN #1 RESULTS", "RUN #2 RESULTS"], d.keys()
+    assert "AGGREGATED AVERAGE RESULTS (2 runs)" in d and "ALL STATS" not in d' "$T/m.jsonl" ||
+		fail "run sections"
+	# Round trip: the rows again, each figure within the JSON's 3 decimals of a ms.
+	expect_status 0 "$RSWEEP" import -q -o "$T/back.csv" "$T/m.jsonl"
+	for f in "$T/r.csv" "$T/back.csv"; do
+		awk -F, 'NR > 1 { print $1, $2, $3, $4, $5, $6, $8, $9, $11, $12, $13, $14, $16 }' "$f" |
+			sort >"$f.k"
+	done
+	paste -d' ' "$T/r.csv.k" "$T/back.csv.k" | awk '{ for (i = 1; i <= 7; i++) if ($i != $(i + 13)) bad = 1
+		for (i = 8; i <= 13; i++) if (($i - $(i + 13))^2 > 0.0005001^2) bad = 1
+		if (bad) { print; exit 1 } }' >"$T/d" || fail "round trip: $(cat "$T/d")"
+	[ "$(wc -l <"$T/back.csv.k")" = 8 ] || fail "round trip rows: $(cat "$T/back.csv")"
+}
+tcase "memtier-json: a document a point, JSONPath, round trip" t_memtier
+
 # Bad input: a label benchfmt cannot hold; a row without its histogram.
 t_bad() {
 	sed '2s/^m1,/m 1,/' "$T/r.csv" >"$T/bad.csv"
