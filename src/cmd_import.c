@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "histfile.h"
 #include "import.h"
 #include "log.h"
+#include "hdrlog.h"
 #include "opts.h"
 #include "outfile.h"
 #include "sbuf.h"
@@ -262,6 +264,20 @@ static int cmd_import_write_atomic(const char *path, const char *buf, size_t len
 	return outfile_commit(&o, err);
 }
 
+/* The histograms of rows just written to path, whole or not at all, into
+ * its sidecar (which cmd_import_output made sure was not there). */
+static int cmd_import_sidecar(const char *path, const struct sbuf *side, struct rs_err *err)
+{
+	char *name = xmalloc(strlen(path) + sizeof HISTFILE_SUFFIX);
+	int rc;
+
+	strcpy(name, path);
+	strcat(name, HISTFILE_SUFFIX);
+	rc = cmd_import_write_atomic(name, side->s, side->len, err);
+	free(name);
+	return rc;
+}
+
 /* Whether anything is at path's sidecar name (a link too). */
 static int cmd_import_has_sidecar(const char *path)
 {
@@ -363,6 +379,37 @@ static void cmd_import_summary(const struct rs_config *cfg, const struct import_
 	       res->nbad || nrows < res->n ? "; some lines skipped" : "");
 }
 
+/* --hdr-file-prefix: row r's histogram from memtier's
+ * PREFIX_CMD_command_run_K.hgrm (CMD the row's test, K its repeat: memtier's
+ * run), as one sidecar line appended to side.  0, or -1 (err "FILE:
+ * reason", of kind RS_E_INPUT). */
+static int cmd_import_hdr(const char *prefix, const struct rs_row *r, struct sbuf *side,
+			  struct rs_err *err)
+{
+	char path[PATH_MAX];
+	char *buf = NULL;
+	size_t len;
+	struct hist *h;
+	int rc;
+
+	if ((size_t)snprintf(path, sizeof path, "%s_%s_command_run_%u.hgrm", prefix, r->test,
+			     r->repeat) >= sizeof path)
+		return rs_err_setk(err, RS_E_INPUT, "--hdr-file-prefix: too long a name");
+	if (csv_slurp_bytes(path, IMPORT_MAX_INPUT, &buf, &len, err) < 0)
+		return rs_err_as(err, RS_E_INPUT);
+	h = xmalloc(sizeof *h);
+	hist_init(h);
+	/* memtier records microseconds. */
+	rc = hdrlog_read_first(buf, len, path, 1000.0, h, err);
+	if (rc == 0 && h->count == 0)
+		rc = rs_err_set(err, "%s: an empty histogram", path);
+	if (rc == 0)
+		histfile_format_line(side, r, h);
+	free(h);
+	free(buf);
+	return rc < 0 ? rs_err_as(err, RS_E_INPUT) : 0;
+}
+
 /* memtier_benchmark's JSON in[0..inlen) as rows labelled label: each row
  * checked as the CSV's readers will check it, and against the options
  * given (-P, -c, -n, -d: the file says what it ran with, and an option
@@ -373,11 +420,17 @@ static int cmd_import_memtier(const struct rs_config *cfg, const char *path, con
 {
 	struct import_memtier m;
 	size_t cap = 4096, len = strlen(csv_header());
+	struct sbuf side;
 	char *out;
 	int rc = -1;
 
+	if (cfg->hdr_file_prefix != NULL && (cfg->output == NULL || strcmp(cfg->output, "-") == 0))
+		return rs_err_setk(err, RS_E_USAGE, "--hdr-file-prefix needs -o FILE.csv: the "
+				   "histograms go to its sidecar, FILE.csv%s", HISTFILE_SUFFIX);
 	if (import_memtier_parse(in, inlen, path, &m, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);
+	sbuf_heap(&side);
+	sbuf_printf(&side, "%s\n", HISTFILE_HEADER);
 	out = xmalloc(cap);
 	memcpy(out, csv_header(), len);
 	for (size_t i = 0; i < m.n; i++) {
@@ -415,12 +468,17 @@ static int cmd_import_memtier(const struct rs_config *cfg, const char *path, con
 			rs_err_setk(err, RS_E_INPUT, "%s:%u: %s", path, r->line, e.msg);
 			goto out;
 		}
+		if (cfg->hdr_file_prefix != NULL &&
+		    cmd_import_hdr(cfg->hdr_file_prefix, r, &side, err) < 0)
+			goto out;
 		out = vec_reserve(out, &cap, len + CSV_LINE_MAX, 1, 0);
 		if ((k = csv_format_row(r, out + len, cap - len, err)) < 0)
 			goto out;
 		len += (size_t)k;
 	}
-	if ((rc = cmd_import_output(cfg, out, len, err)) == 0 && !cfg->quiet) {
+	if ((rc = cmd_import_output(cfg, out, len, err)) == 0 && cfg->hdr_file_prefix != NULL)
+		rc = cmd_import_sidecar(cfg->output, &side, err);
+	if (rc == 0 && !cfg->quiet) {
 		char from[96];
 
 		if (m.aggregate)
@@ -445,6 +503,7 @@ static int cmd_import_memtier(const struct rs_config *cfg, const char *path, con
 	}
 out:
 	free(out);
+	free(side.s);
 	import_memtier_free(&m);
 	return rc;
 }

@@ -112,6 +112,19 @@ int histfile_check(const char *csv_path, struct rs_err *err)
 	return rc;
 }
 
+void histfile_format_line(struct sbuf *b, const struct rs_row *row, const struct hist *h)
+{
+	histfile_put_field(b, row->label);
+	sbuf_add(b, ",", 1);
+	histfile_put_field(b, row->test);
+	sbuf_printf(b, ",%u,%s,", row->pipeline, row->mode);
+	if (isfinite(row->rate_offered))
+		sbuf_printf(b, "%.2f", row->rate_offered);
+	sbuf_printf(b, ",%s,%u,%s,", row->arrivals, row->repeat, row->started_at);
+	hist_encode(h, b);
+	sbuf_add(b, "\n", 1);
+}
+
 int histfile_append(struct csv_out *o, const struct rs_row *row, const struct hist *h,
 		    struct rs_err *err)
 {
@@ -152,15 +165,7 @@ int histfile_append(struct csv_out *o, const struct rs_row *row, const struct hi
 	sbuf_heap(&b);
 	if (end == 0)
 		sbuf_printf(&b, "%s\n", HISTFILE_HEADER);
-	histfile_put_field(&b, row->label);
-	sbuf_add(&b, ",", 1);
-	histfile_put_field(&b, row->test);
-	sbuf_printf(&b, ",%u,%s,", row->pipeline, row->mode);
-	if (isfinite(row->rate_offered))
-		sbuf_printf(&b, "%.2f", row->rate_offered);
-	sbuf_printf(&b, ",%s,%u,%s,", row->arrivals, row->repeat, row->started_at);
-	hist_encode(h, &b);
-	sbuf_add(&b, "\n", 1);
+	histfile_format_line(&b, row, h);
 	for (size_t off = 0; off < b.len && rc == 0;) {
 		ssize_t w = write(fd, b.s + off, b.len - off);
 

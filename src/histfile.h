@@ -18,6 +18,7 @@
 #include "err.h"
 #include "hist.h"
 #include "row.h"
+#include "sbuf.h"
 
 #define HISTFILE_SUFFIX ".hist"
 #define HISTFILE_HEADER "label,test,pipeline,mode,rate_offered,arrivals,repeat,started_at,hist"
@@ -33,6 +34,10 @@
  * ours). */
 int histfile_append(struct csv_out *o, const struct rs_row *row, const struct hist *h,
 		    struct rs_err *err);
+
+/* One sidecar line, row's key and h, appended to b (histfile_append's,
+ * and an import's that brings histograms). */
+void histfile_format_line(struct sbuf *b, const struct rs_row *row, const struct hist *h);
 
 /* Whether histfile_append could add to the sidecar of csv_path as it is
  * now (absent is fine), to refuse before anything is measured.  Returns 0,

@@ -254,6 +254,8 @@ static const struct opt_def opt_table[] = {
 	  "input: redis-benchmark --csv or -q output, or memtier_benchmark JSON (auto: detect)" },
 	{ "skip-bad", 0, NULL, OT_FLAG, IMPORT, OFF(skip_bad), 0, 0, NULL, NULL, 0,
 	  "report unreadable lines and go on instead of failing" },
+	{ "hdr-file-prefix", 0, "PREFIX", OT_STRING, IMPORT, OFF(hdr_file_prefix), 0, 0, NULL, NULL, 0,
+	  "memtier JSON: each row's histogram from memtier's PREFIX_CMD_command_run_K.hgrm" },
 	/* export (its --format is not report's: a name may serve two commands
 	 * that share none) */
 	{ "format", 0, "FORMAT", OT_ENUM, EXPORT, OFF(export_format), 0, 0, export_format_names,

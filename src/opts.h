@@ -153,6 +153,7 @@ struct rs_config {
 	/* import */
 	int from;                 /* enum import_kind */
 	int skip_bad;
+	char *hdr_file_prefix;    /* import: memtier's --hdr-file-prefix files */
 	/* export */
 	int export_format;        /* enum export_format */
 	/* everywhere */

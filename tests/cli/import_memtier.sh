@@ -50,4 +50,28 @@ t_bad() {
 }
 tcase 'bad JSON: one line with file:line, exit 2, no -o file' t_bad
 
+# --hdr-file-prefix: each row's histogram from memtier's HDR log of its
+# command and run, into the CSV's sidecar, where report, plot and export
+# take percentiles from merged histograms as for rsweep's own rows.
+t_hdr() {
+	expect_status 0 "$RSWEEP" import -q -o "$T/s16.csv" --hdr-file-prefix "$D/hdr-set16" \
+		"$D/hdr-set16.json"
+	[ "$(head -1 "$T/s16.csv.hist")" = "label,test,pipeline,mode,rate_offered,arrivals,repeat,started_at,hist" ] ||
+		fail "sidecar: $(head -2 "$T/s16.csv.hist")"
+	grep -q '^hdr-set16,SET,16,,,,1,[^,]*,v1 8000 ' "$T/s16.csv.hist" || fail "$(cat "$T/s16.csv.hist")"
+	# memtier's own text said p50 0.32 ms at 4144 of 8000.
+	expect_status 0 "$RSWEEP" export --format hgrm "$T/s16.csv"
+	grep -q '^ *0\.31[0-9] 0\.500000000000 *4144 ' "$T/out" || fail "p50: $(head -12 "$T/out")"
+	# Two runs, two commands: a histogram a row, each its run's.
+	expect_status 0 "$RSWEEP" import -q -o "$T/p4.csv" --hdr-file-prefix "$D/hdr-p4" "$D/hdr-p4.json"
+	[ "$(grep -c '^hdr-p4,[GS]ET,4,,,,[12],' "$T/p4.csv.hist")" = 4 ] || fail "$(cat "$T/p4.csv.hist")"
+	# No -o, or a log missing: status 2, nothing written.
+	expect_status 2 "$RSWEEP" import --hdr-file-prefix "$D/hdr-set16" "$D/hdr-set16.json"
+	grep -q -- "--hdr-file-prefix needs -o FILE.csv" "$T/err" || fail "$(cat "$T/err")"
+	expect_status 2 "$RSWEEP" import -o "$T/none.csv" --hdr-file-prefix "$D/nothing" "$D/hdr-set16.json"
+	grep -q "nothing_SET_command_run_1.hgrm" "$T/err" || fail "$(cat "$T/err")"
+	[ ! -e "$T/none.csv" ] && [ ! -e "$T/none.csv.hist" ] || fail "a file was left"
+}
+tcase "--hdr-file-prefix: memtier's HDR logs as the rows' histograms" t_hdr
+
 tcase_done
