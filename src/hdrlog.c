@@ -16,7 +16,7 @@
 #define HDRLOG_HEADER 40
 /* Inflated payloads larger than this are refused (an HDR of 5 digits up
  * to an hour in ns needs far less). */
-#define HDRLOG_MAX_PAYLOAD (64u << 20)
+#define HDRLOG_MAX_PAYLOAD (16u << 20)
 /* Values above are recorded as this (past rsweep's top bucket, 2^38 ns,
  * all are one bucket): 1000 s. */
 #define HDRLOG_MAX_NS 1e12

@@ -63,9 +63,11 @@ void report_free_notes(char **v, size_t n);
 
 /* The runs block of text and markdown (report_runs.c): each label's runs,
  * what the intervals between labels hold of the drift between runs, and
- * where each series of several runs has its noise.  Nothing when every
- * comparison is within one run and every label has one. */
-void report_runs_block(FILE *fp, const struct analysis_result *r, int md);
+ * a line a series on where its noise is (between runs, within a run, a
+ * point, a window): every series of several runs, and with wide every
+ * series.  Nothing when every comparison is within one run and every
+ * label has one. */
+void report_runs_block(FILE *fp, const struct analysis_result *r, int md, int wide);
 
 /* Markdown's opening table for a pull-request comment (report_gate.c):
  * every comparison's ratio, interval and verdict, slower first. */

@@ -302,7 +302,7 @@ static void report_runs_levels(FILE *fp, const struct analysis_series *s, int md
 {
 	const struct knee_runs *k = &s->peak_runs;
 	double drift = NAN, sigma = s->knee.ok ? s->knee.res.sigma : NAN;
-	char a[32], b[32], c[32], e[32];
+	char a[32], b[32], c[32], e[48];
 	size_t nd = 0;
 
 	for (size_t i = 0; i < s->rps->npts; i++)
@@ -313,20 +313,33 @@ static void report_runs_levels(FILE *fp, const struct analysis_series *s, int md
 		}
 	if (nd)
 		drift /= (double)nd;
+	if (isfinite(drift))
+		snprintf(e, sizeof e, "a window's drift %.1f%%", drift);
+	else
+		snprintf(e, sizeof e, "no window's drift recorded");
+	if (k->n < 2) {
+		/* One run: the peak's own interval is the within-run noise. */
+		double w = s->peak_lo > 0 && isfinite(s->peak_hi) ?
+			   (log(s->peak_hi) - log(s->peak_lo)) / (2 * 1.959964) : NAN;
+
+		fprintf(fp, "%s%s %s: one run: between runs unknown, within the run ±%s%% at the peak; "
+			"one point ±%s%%, %s: measure runs (--runs 3) to learn the drift between them\n",
+			md ? "- " : "    ", s->rps->label, s->rps->test, report_fnum(b, sizeof b, 100 * w, 1),
+			report_fnum(c, sizeof c, 100 * sigma, 1), e);
+		return;
+	}
 	if (k->between > 0)
 		snprintf(a, sizeof a, "±%.1f%%", 100 * k->between);
 	else
 		snprintf(a, sizeof a, "no more than each run's own");
 	fprintf(fp, "%s%s %s: between runs %s (%zu runs), within a run ±%s%% at the peak; one "
-		"point ±%s%%, a window's drift %s%%: %s\n", md ? "- " : "    ", s->rps->label,
-		s->rps->test, a, k->n,
-		report_fnum(b, sizeof b, 100 * k->within, 1),
-		report_fnum(c, sizeof c, 100 * sigma, 1), report_fnum(e, sizeof e, drift, 1),
+		"point ±%s%%, %s: %s\n", md ? "- " : "    ", s->rps->label, s->rps->test, a, k->n,
+		report_fnum(b, sizeof b, 100 * k->within, 1), report_fnum(c, sizeof c, 100 * sigma, 1), e,
 		k->between > k->within ? "more runs narrow it, not more repeats" :
 		"more repeats (or --precision) narrow it as well as more runs");
 }
 
-void report_runs_block(FILE *fp, const struct analysis_result *r, int md)
+void report_runs_block(FILE *fp, const struct analysis_result *r, int md, int wide)
 {
 	int any = 0;
 	const char *h = md ? "## " : "";
@@ -343,7 +356,9 @@ void report_runs_block(FILE *fp, const struct analysis_result *r, int md)
 	report_runs_line(fp, r, md);
 	for (size_t li = 0; li < r->nlabels; li++)
 		report_runs_pair(fp, r, li, md);
+	/* Where the noise is: always for a series of several runs; for one
+	 * of one run in the wide report. */
 	for (size_t i = 0; i < r->nseries; i++)
-		if (r->series[i].peak_runs.n > 1)
+		if (r->series[i].peak_runs.n > 1 || wide)
 			report_runs_levels(fp, &r->series[i], md);
 }

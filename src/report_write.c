@@ -599,7 +599,7 @@ static void report_human(FILE *fp, const struct analysis_result *r, const struct
 	if (wide)
 		report_notes_block(fp, notes, nnotes, md);
 	report_comparisons(fp, r, o, md, wide);
-	report_runs_block(fp, r, md);
+	report_runs_block(fp, r, md, wide);
 	if (!wide) {
 		report_notes_block(fp, notes, nnotes, md);
 		fprintf(fp, "\nEvery column, each series' notes: --wide; every figure: --format csv or "

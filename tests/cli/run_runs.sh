@@ -42,6 +42,10 @@ t_apart() {
 	grep -q "from its run's first third to its last" "$T/out" || fail "no drift of its own: $(cat "$T/out")"
 	grep -q "(one run each: the drift between runs is not in the interval)" "$T/out" ||
 		fail "prose does not say it: $(cat "$T/out")"
+	# Where each series' noise is: in the wide report, one run's too.
+	expect_status 0 "$RSWEEP" report "$T/one-a.csv" "$T/one-b.csv" --wide
+	grep -q "^    b GET: one run: between runs unknown, within the run ±[0-9.]*% at the peak; one point ±" \
+		"$T/out" || fail "no noise line: $(cat "$T/out")"
 	# One invocation, targets interleaved: the same run, no such note.
 	expect_status 0 "$RSWEEP" run --target a=spawn: --target b=spawn: -t get \
 		-P 1,2,4 -n 2000 -c 4 --repeat 2 -q -o "$T/ab.csv"

@@ -4,7 +4,7 @@
 #
 #   tests/fuzz/run.sh [-t SECONDS] [-j JOBS] [-b BUILDDIR] [TARGET...]
 #
-# TARGET is csv, spec, depths, import, plotfile, deflate or agentmsg (default: all of
+# TARGET is csv, spec, depths, import, plotfile, deflate, agentmsg, memtier or hdrlog (default: all of
 # them, as Makefile.am lists them: RS_FUZZ_SRC_<target> names the library
 # files each is built from, for its replay program in make check and for
 # the libFuzzer build here alike, so the two cannot drift).  Each runs
