@@ -58,6 +58,8 @@ static int64_t json_node_new(struct json_in *in, enum json_type t)
 
 static void json_put(struct json_doc *d, const char *b, size_t n)
 {
+	if (n == 0)
+		return;
 	d->str = vec_reserve(d->str, &d->scap, d->slen + n, 1, 256);
 	memcpy(d->str + d->slen, b, n);
 	d->slen += n;

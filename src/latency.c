@@ -65,10 +65,11 @@ static void latency_sparse_free(struct latency_sparse *s)
 }
 
 /* The sidecar's key of a point, as one string: the seven key fields, the
- * rate as the sidecar writes it, and the hash of its started_at. */
+ * rate as the sidecar writes it, and its started_at as the row reads it
+ * (row_started_time: one text gives one double; NAN for none). */
 static void latency_key(struct sbuf *b, const char *label, const char *test, unsigned pipeline,
 			const char *mode, double rate, const char *arrivals, unsigned repeat,
-			uint32_t started)
+			double started)
 {
 	b->len = 0;
 	/* A row of a file without a mode column is lock-step, as its line in
@@ -77,7 +78,9 @@ static void latency_key(struct sbuf *b, const char *label, const char *test, uns
 		    *mode ? mode : "lockstep", 0x1f);
 	if (isfinite(rate))
 		sbuf_printf(b, "%.2f", rate);
-	sbuf_printf(b, "%c%s%c%u%c%08x", 0x1f, arrivals, 0x1f, repeat, 0x1f, (unsigned)started);
+	sbuf_printf(b, "%c%s%c%u%c", 0x1f, arrivals, 0x1f, repeat, 0x1f);
+	if (isfinite(started))
+		sbuf_printf(b, "%a", started);
 }
 
 /* One file's sidecar lines by key, the last line of a key kept. */
@@ -97,7 +100,7 @@ static int latency_keep_line(void *ud, const struct histfile_line *l, struct rs_
 
 	(void)err;
 	latency_key(&f->key, k->label, k->test, k->pipeline, k->mode, k->rate_offered, k->arrivals,
-		    k->repeat, row_started_hash(k->started_at));
+		    k->repeat, row_started_time(k->started_at));
 	if (strtab_intern(&f->keys, f->key.s, f->key.len, &id, &added) < 0)
 		abort();  /* more than 2^32 keys: the file size limit is far below */
 	if (id >= f->cap) {
@@ -155,7 +158,7 @@ static int latency_load_file(const struct rs_rows *rows, const char *src, struct
 			continue;
 		latency_key(&f.key, r->label, r->test, r->pipeline, row_mode_name(r->mode),
 			    rows_fig(rows, r, ROW_RATE), row_arrivals_name(r->arrivals), r->repeat,
-			    r->started_hash);
+			    r->started);
 		id = strtab_find(&f.keys, f.key.s, f.key.len);
 		if (id < 0)
 			continue;

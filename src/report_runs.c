@@ -48,7 +48,7 @@ static double report_run_spread(const struct analysis_series *s)
 	return lo > 0 ? hi / lo : NAN;
 }
 
-/* Fewest points with an order for a run's own drift. */
+/* Fewest points with a start for a run's own drift. */
 #define REPORT_DRIFT_MIN 9
 
 static int report_cmp_pair(const void *x, const void *y)
@@ -59,10 +59,10 @@ static int report_cmp_pair(const void *x, const void *y)
 }
 
 /* The drift label li's one run records itself: every point's ln ratio to
- * its series' fitted level, in the run's order, the median of the last
- * third less that of the first (a run is shuffled, so each third holds
- * every depth alike); NAN with fewer than REPORT_DRIFT_MIN such points
- * or a label of several runs. */
+ * its series' fitted level, in the order they started, the median of the
+ * last third less that of the first (a run is shuffled, so each third
+ * holds every depth alike); NAN with fewer than REPORT_DRIFT_MIN points
+ * with a start (imports have none) or a label of several runs. */
 static double report_own_drift(const struct analysis_result *r, size_t li)
 {
 	double (*v)[2] = NULL, *w, d;
@@ -81,14 +81,14 @@ static double report_own_drift(const struct analysis_result *r, size_t li)
 			const struct series_point *pt = &s->rps->pts[p];
 			double level = s->knee.res.pts[p].level;
 
-			for (size_t j = 0; pt->order != NULL && j < pt->n; j++) {
-				if (pt->order[j] < 0 || !(pt->v[j] > 0) || !(level > 0))
+			for (size_t j = 0; pt->started != NULL && j < pt->n; j++) {
+				if (!isfinite(pt->started[j]) || !(pt->v[j] > 0) || !(level > 0))
 					continue;
 				if (n == cap) {
 					cap = cap ? 2 * cap : 64;
 					v = xreallocarray(v, cap, sizeof *v);
 				}
-				v[n][0] = pt->order[j];
+				v[n][0] = pt->started[j];
 				v[n++][1] = log(pt->v[j] / level);
 			}
 		}

@@ -279,18 +279,6 @@ double row_started_time(const char *started_at)
 	return (double)timegm(&tm) + frac;
 }
 
-uint32_t row_started_hash(const char *started_at)
-{
-	/* FNV-1a; 0 is kept for "none". */
-	uint32_t h = 2166136261u;
-
-	if (*started_at == '\0')
-		return 0;
-	for (const unsigned char *p = (const unsigned char *)started_at; *p; p++)
-		h = (h ^ *p) * 16777619u;
-	return h ? h : 1;
-}
-
 const char *row_mode_name(unsigned mode)
 {
 	return mode < 3 ? row_mode_names[mode] : "";
@@ -340,6 +328,7 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 	};
 	struct rs_rec rec;
 	const char *key[6];
+	int32_t threads = -1;
 
 	memset(&rec, 0, sizeof rec);
 	rec.label = row_str(rows, r->label, prev ? prev->label : NULL, err);
@@ -368,19 +357,21 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 	rec.repeat = r->repeat;
 	rec.line = r->line;
 	if (row_int32("clients", r->clients, &rec.clients, err) < 0 ||
-	    row_int32("threads", r->threads, &rec.threads, err) < 0 ||
+	    row_int32("threads", r->threads, &threads, err) < 0 ||
 	    row_int32("data_size", r->data_size, &rec.data_size, err) < 0)
 		return NULL;
+	/* Kept in 16 bits: a row stays small (a file of millions of rows). */
+	if (threads > INT16_MAX)
+		return rs_err_set(err, "threads %d is above %d", (int)threads, INT16_MAX), NULL;
+	rec.threads = (int16_t)threads;
 	rec.requests = r->requests;
 	rec.errors = r->errors;
 	rec.keyspace = r->keyspace;
 	if (r->run > (int64_t)ROW_MAX_RUN)
 		return rs_err_set(err, "run %lld is more than %u", (long long)r->run, ROW_MAX_RUN),
 		       NULL;
-	rec.run = r->run > 0 ? (unsigned)r->run : 0;
-	rec.order = r->order >= 0 && r->order <= INT32_MAX ? (int32_t)r->order : -1;
+	rec.run = r->run > 0 ? (uint16_t)r->run : 0;
 	rec.rate_short = (signed char)(r->rate_short < 0 ? -1 : r->rate_short > 0);
-	rec.started_hash = row_started_hash(r->started_at);
 	rec.started = row_started_time(r->started_at);
 	if (row_enum(r->mode, row_mode_names, &rec.mode) < 0)
 		return rs_err_set(err, "mode '%s' is neither lockstep nor window", r->mode), NULL;

@@ -158,11 +158,11 @@ struct rs_rec {
 	unsigned pipeline;
 	unsigned repeat;
 	unsigned line;            /* of src */
-	unsigned run;             /* 1..N; 0 when the row has no run column */
-	int32_t order;            /* position in its run's order, -1 unknown */
 	int32_t clients;          /* -1 when unknown, as the integers below */
-	int32_t threads;
 	int32_t data_size;
+	uint16_t run;             /* 1..ROW_MAX_RUN; 0 when the row has no run
+				   * column */
+	int16_t threads;          /* at most 32767 */
 	int64_t requests;
 	int64_t errors;
 	int64_t keyspace;
@@ -170,17 +170,13 @@ struct rs_rec {
 	unsigned char mode;       /* enum row_mode */
 	unsigned char arrivals;   /* enum row_arrivals */
 	signed char rate_short;   /* 1, 0, or -1 when unknown */
-	/* Of started_at: pairs the row with its histogram in the sidecar
-	 * (latency.c), so that a CSV copied over another's never takes the
-	 * other's histograms.  0 when the row has no started_at. */
-	uint32_t started_hash;
 	/* started_at in seconds since the epoch (row_started_time); NAN when
-	 * the row has none (an import, an older file). */
+	 * the row has none (an import, an older file).  It also pairs the row
+	 * with its histogram in the sidecar (latency.c), so that a CSV copied
+	 * over another's never takes the other's histograms. */
 	double started;
 };
 
-/* The started_hash of a started_at text ("" gives 0). */
-uint32_t row_started_hash(const char *started_at);
 /* A started_at text, "2026-12-02T12:20:33.123456789Z" (the fraction and
  * its digits optional), in seconds since the epoch; NAN for "" or any
  * other text. */
@@ -203,8 +199,8 @@ struct rs_rows {
 int rows_point_cmp(const void *a, const void *b);
 
 /* Append the compact form of r to rows; returns it, or NULL (err set) for
- * a figure the compact row cannot hold: clients, threads or data_size
- * above 2147483647 or below -1; a mode other than lockstep or window, or
+ * a figure the compact row cannot hold: clients or data_size above
+ * 2147483647, threads above 32767, any of them below -1; a mode other than lockstep or window, or
  * arrivals other than uniform or poisson (empty is unknown). */
 struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_err *err);
 /* rec's master_rps column ("" when the row has none). */

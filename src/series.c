@@ -435,7 +435,7 @@ static void series_noise_fill(struct series_point *p, const struct rs_rows *rows
 /* Summarise keys[0..n) (one depth of one series) into p. */
 static void series_point_fill(struct series_point *p, const struct rs_rows *rows,
 			      const struct series_key *k, size_t n, enum series_metric m,
-			      double *vals, unsigned *runs, int32_t *orders, double *tmp)
+			      double *vals, unsigned *runs, double *started, double *tmp)
 {
 	double sum = 0, sq = 0;
 	size_t ns = 0, nc = 0;
@@ -453,7 +453,7 @@ static void series_point_fill(struct series_point *p, const struct rs_rows *rows
 		p->rate_short += r->rate_short > 0;
 		tmp[i] = vals[i] = v;
 		runs[i] = k[i].run;
-		orders[i] = r->order;
+		started[i] = r->started;
 		sum += v;
 		p->min = fmin(p->min, v);
 		p->max = fmax(p->max, v);
@@ -464,7 +464,7 @@ static void series_point_fill(struct series_point *p, const struct rs_rows *rows
 	}
 	p->v = vals;
 	p->run = runs;
-	p->order = orders;
+	p->started = started;
 	p->mean = sum / (double)n;
 	for (size_t i = 0; i < n; i++)
 		sq += (tmp[i] - p->mean) * (tmp[i] - p->mean);
@@ -564,7 +564,7 @@ static int series_make(const struct rs_rows *rows, enum series_metric m, int kno
 	uint32_t last_pair = 0;
 	double *tmp, *vals;
 	unsigned *vruns;
-	int32_t *vorders;
+	double *vstarted;
 	int rc = -1;
 
 	memset(out, 0, sizeof *out);
@@ -657,7 +657,7 @@ static int series_make(const struct rs_rows *rows, enum series_metric m, int kno
 	free(of);
 	vals = out->values = xmalloc((nkept ? nkept : 1) * sizeof *out->values);
 	vruns = out->value_runs = xmalloc((nkept ? nkept : 1) * sizeof *out->value_runs);
-	vorders = out->value_orders = xmalloc((nkept ? nkept : 1) * sizeof *out->value_orders);
+	vstarted = out->value_started = xmalloc((nkept ? nkept : 1) * sizeof *out->value_started);
 	keys = xmalloc((most ? most : 1) * sizeof *keys);
 	tmp = xmalloc((most ? most : 1) * sizeof *tmp);
 	for (size_t i = 0; i < out->n; i++) {
@@ -692,10 +692,10 @@ static int series_make(const struct rs_rows *rows, enum series_metric m, int kno
 			while (b < n && keys[b].pipeline == keys[a].pipeline)
 				b++;
 			series_point_fill(&s->pts[s->npts++], rows, &keys[a], b - a, m, vals, vruns,
-					  vorders, tmp);
+					  vstarted, tmp);
 			vals += b - a;
 			vruns += b - a;
-			vorders += b - a;
+			vstarted += b - a;
 			a = b;
 		}
 	}
@@ -733,7 +733,7 @@ void series_set_free(struct series_set *set)
 	free(set->v);
 	free(set->values);
 	free(set->value_runs);
-	free(set->value_orders);
+	free(set->value_started);
 	free(set->labels);
 	free(set->tests);
 	if (set->index != NULL) {

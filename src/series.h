@@ -46,9 +46,8 @@ struct series_point {
 				   * repeat order; points into series_set.values */
 	const unsigned *run;      /* [n]: the run of each (an index into
 				   * series.runs); points into series_set.value_runs */
-	const int32_t *order;     /* [n]: each one's place in its run's order
-				   * (the order column; -1 unknown), into
-				   * series_set.value_orders */
+	const double *started;    /* [n]: when each started, seconds since the
+				   * epoch (NAN unknown), into series_set.value_started */
 };
 
 /* One run of a series: the rows of one file with one run number (--runs
@@ -84,7 +83,7 @@ struct series_set {
 	double *values;           /* every row's figure, one block that the
 				   * points' v index into (8 bytes a row) */
 	unsigned *value_runs;     /* the run of each, as values */
-	int32_t *value_orders;    /* the order of each, as values */
+	double *value_started;    /* the start of each, as values */
 };
 
 /* Group rows into series for metric m.  Fails (err names file and line) on a

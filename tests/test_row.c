@@ -127,7 +127,14 @@ Test(row, integers_beyond_the_compact_row_are_errors)
 	r.threads = -2;
 	cr_assert_null(rows_add(&rows, &r, &err));
 	cr_assert_str_eq(err.msg, "threads -2 is negative");
+	r.threads = 32768;
+	cr_assert_null(rows_add(&rows, &r, &err));
+	cr_assert_str_eq(err.msg, "threads 32768 is above 32767");
 	r.threads = 1;
+	r.run = 1001;
+	cr_assert_null(rows_add(&rows, &r, &err));
+	cr_assert_str_eq(err.msg, "run 1001 is more than 1000");
+	r.run = 1;
 	r.data_size = 3000000000LL;
 	cr_assert_null(rows_add(&rows, &r, &err));
 	cr_assert_str_eq(err.msg, "data_size 3000000000 is above 2147483647");

@@ -138,7 +138,9 @@ Test(strtab, rows_share_their_strings)
  * was a struct of ten 128-byte strings, 1.1 KB; 128 before the four
  * figures that explain noise, 144 before the offered rate and the mode,
  * 152 before a cluster's busiest master and its CPU, 168 before the
- * started_at hash that pairs a row with its histogram). */
+ * started_at hash that pairs a row with its histogram; then the run
+ * (--runs) and started_at itself, in seconds, took the hash's place, with
+ * threads and the run in 16 bits each). */
 Test(strtab, a_row_is_small)
 {
 	cr_assert_leq(sizeof(struct rs_rec), 176, "%zu bytes", sizeof(struct rs_rec));
