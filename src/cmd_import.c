@@ -1,7 +1,8 @@
-/* cmd_import.c: `rsweep import`: turn what redis-benchmark printed (--csv,
- * -q, the default output, loops of runs, terminal captures), or what
- * memtier_benchmark wrote with --json-out-file, into rsweep CSV rows,
- * written atomically to -o FILE or to stdout. */
+/* cmd_import.c: `rsweep import`: turn what redis-benchmark or
+ * valkey-benchmark printed (--csv, -q, the default output, loops of runs,
+ * terminal captures), or what memtier_benchmark wrote with
+ * --json-out-file, into rsweep CSV rows, written atomically to -o FILE or
+ * to stdout. */
 #include "config.h"
 
 #include <errno.h>
@@ -44,6 +45,13 @@ static int cmd_import_default_label(const char *path, char *out, size_t size, st
 	return 0;
 }
 
+/* The program that printed run: as the capture names it, else
+ * redis-benchmark (whose output valkey-benchmark's cannot be told from). */
+static const char *cmd_import_program(const struct import_run *run)
+{
+	return run->program[0] ? run->program : "redis-benchmark";
+}
+
 /* The depth of each run of res into depth[] (res->nruns of them): -P's
  * depths one per run in order, or its one depth for every run (repeats), or
  * what the capture's command lines show.  A count that does not match,
@@ -60,9 +68,9 @@ static int cmd_import_depths(const struct import_result *res, const struct rs_co
 	*guessed = 0;
 	*shown = 0;
 	if (given && nlist > 1 && nlist != res->nruns)
-		return rs_err_set(err, "%s holds %zu run%s of redis-benchmark (a test seen again "
+		return rs_err_set(err, "%s holds %zu run%s of %s (a test seen again "
 				  "starts the next) but -P lists %zu depths", path, res->nruns,
-				  res->nruns == 1 ? "" : "s", nlist);
+				  res->nruns == 1 ? "" : "s", cmd_import_program(&res->runs[0]), nlist);
 	for (size_t k = 0; k < res->nruns; k++) {
 		const struct import_run *run = &res->runs[k];
 		unsigned want = given ? cfg->pipeline.v[nlist > 1 ? k : 0] : run->pipeline;
@@ -79,11 +87,12 @@ static int cmd_import_depths(const struct import_result *res, const struct rs_co
 					  want, run->line);
 		/* The example fits: as many depths as runs. */
 		if (want == 0 && res->nruns > 1)
-			return rs_err_set(err, "%s holds %zu runs of redis-benchmark (a test seen "
+			return rs_err_set(err, "%s holds %zu runs of %s (a test seen "
 					  "again starts the next) and does not show the depth of the "
 					  "run at line %u: give -P with %zu depths, one per run in "
 					  "order (as -P 1..%zu), or -P D if every run used depth D", path,
-					  res->nruns, run->line, res->nruns, res->nruns);
+					  res->nruns, cmd_import_program(run), run->line, res->nruns,
+					  res->nruns);
 		if (want == 0) {
 			want = 1;
 			*guessed = 1;
@@ -172,8 +181,9 @@ static char *cmd_import_rows(const struct import_result *res, const struct rs_co
 		r.p99_ms = p->p99_ms;
 		r.max_ms = p->max_ms;
 		r.order = (int64_t)i + 1;
-		snprintf(r.client, sizeof r.client, "redis-benchmark%s%s", run->version[0] ? " " : "",
-			 run->version);
+		/* 16 + 1 + 14 characters: the client column's 31. */
+		snprintf(r.client, sizeof r.client, "%.16s%s%.14s", cmd_import_program(run),
+			 run->version[0] ? " " : "", run->version);
 		if (csv_check_row(&r, &e) < 0) {
 			if (!cfg->skip_bad) {
 				rs_err_set(err, "%s:%u: %s", path, p->line, e.msg);
@@ -344,8 +354,7 @@ static void cmd_import_summary(const struct rs_config *cfg, const struct import_
 			       const char *path, const char *label, const unsigned *depth,
 			       size_t nrows, int guessed, size_t shown)
 {
-	static const char *const kind_names[] = { "", "redis-benchmark --csv", "redis-benchmark -q",
-						  "memtier_benchmark JSON", "redis-benchmark default" };
+	static const char *const kind_names[] = { "", " --csv", " -q", "", "", " default" };
 	char depths[96];
 
 	if (cfg->quiet)
@@ -353,7 +362,8 @@ static void cmd_import_summary(const struct rs_config *cfg, const struct import_
 	/* A wrong depth is a wrong row: never assumed in silence. */
 	if (guessed)
 		rs_log(RS_LOG_INFO, "%s does not show its pipeline depth: recorded as P=1 "
-		       "(redis-benchmark's default); give -P if it ran with another", path);
+		       "(%s's default); give -P if it ran with another", path,
+		       cmd_import_program(&res->runs[0]));
 	if (shown > 0 && !opts_given(cfg, "pipeline")) {
 		const struct import_run *first = &res->runs[0], *last = &res->runs[res->nruns - 1];
 
@@ -373,8 +383,9 @@ static void cmd_import_summary(const struct rs_config *cfg, const struct import_
 		       "'%s')", path, res->nskipped, res->nskipped == 1 ? "" : "s",
 		       res->nskipped == 1 ? "is" : "are", res->skip_line, res->skip_text);
 	cmd_import_depth_list(depth, res->nruns, depths, sizeof depths);
-	rs_log(RS_LOG_INFO, "%zu rows from %s (%s output, %zu run%s), label '%s', P=%s%s%s%s",
-	       nrows, path, kind_names[res->kind], res->nruns, res->nruns == 1 ? "" : "s", label,
+	rs_log(RS_LOG_INFO, "%zu rows from %s (%s%s output, %zu run%s), label '%s', P=%s%s%s%s",
+	       nrows, path, cmd_import_program(&res->runs[0]), kind_names[res->kind], res->nruns,
+	       res->nruns == 1 ? "" : "s", label,
 	       depths, cfg->output ? " -> " : "", cfg->output ? cfg->output : "",
 	       res->nbad || nrows < res->n ? "; some lines skipped" : "");
 }

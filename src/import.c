@@ -1,6 +1,6 @@
 /* import.c: the whole input of rsweep import: lines cut as a terminal
  * shows them, each given to the reader of its form (import_csv.c,
- * import_quiet.c, import_full.c) or to import_noise.c, results grouped
+ * import_quiet.c, import_full.c and import_valkey.c) or to import_noise.c, results grouped
  * into runs, unreadable lines reported or listed. */
 #include "config.h"
 
@@ -225,7 +225,8 @@ static int import_line(struct import_state *st, enum import_kind want, unsigned 
 		import_add(st, &p, raw, IMPORT_QUIET);
 		return 0;
 	}
-	if (import_version(s, n, st->next.version, sizeof st->next.version)) {
+	if (import_version(s, n, st->next.version, sizeof st->next.version, st->next.program,
+			   sizeof st->next.program)) {
 		import_skipped(st, line, s, n);
 		return 0;
 	}
@@ -240,9 +241,14 @@ static int import_line(struct import_state *st, enum import_kind want, unsigned 
 		if (!cmd.version) {
 			char version[sizeof st->next.version];
 
+			/* A version line printed by the other program is not
+			 * this one's version. */
 			memcpy(version, st->next.version, sizeof version);
+			if (strcmp(st->next.program, cmd.program) != 0)
+				version[0] = '\0';
 			memset(&st->next, 0, sizeof st->next);
 			memcpy(st->next.version, version, sizeof version);
+			memcpy(st->next.program, cmd.program, sizeof st->next.program);
 			st->next.cmd_line = line;
 			st->next.pipeline = cmd.depth;
 			st->next.pipeline_implied = cmd.depth_implied;
@@ -325,6 +331,10 @@ int import_parse(const char *buf, size_t len, const char *name, enum import_kind
 	st.skip_bad = skip_bad;
 	st.new_run = 1;
 	st.next.clients = st.next.requests = st.next.data_size = -1;
+	if (kind == IMPORT_VALKEY) {
+		snprintf(st.next.program, sizeof st.next.program, "valkey-benchmark");
+		kind = IMPORT_AUTO;
+	}
 	out->kind = kind;
 	while (pos < len) {
 		const char *s = buf + pos, *nl = memchr(s, '\n', len - pos);

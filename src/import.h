@@ -1,5 +1,5 @@
-/* import.h: parsers of what redis-benchmark prints, so that results people
- * already have become rsweep rows.
+/* import.h: parsers of what redis-benchmark and valkey-benchmark print, so
+ * that results people already have become rsweep rows.
  *
  * Read, in any mix, line by line:
  *   --csv  "test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms",
@@ -24,6 +24,9 @@
  * NAME=VALUE banners, redis-benchmark's version and warnings) are counted
  * and skipped; a command line's -P (1 when it has none), -c, -n and -d,
  * and its -h, -p and -s as a target, are kept for the runs that follow it.
+ * valkey-benchmark prints the same forms (import_valkey.c reads what it
+ * adds: its name on the command and version lines, and the "RPS Summary:"
+ * block of a run limited by --rps).
  * Pure parsers: a buffer in, points out; no I/O. */
 #ifndef RS_IMPORT_H
 #define RS_IMPORT_H
@@ -33,9 +36,14 @@
 #include "err.h"
 #include "row.h"
 
-enum import_kind { IMPORT_AUTO, IMPORT_CSV, IMPORT_QUIET, IMPORT_MEMTIER, IMPORT_FULL };
+/* IMPORT_VALKEY is no form: the input is valkey-benchmark's, each line read
+ * as the form it has (as IMPORT_AUTO), and its runs are valkey-benchmark's
+ * where the capture does not name the program. */
+enum import_kind { IMPORT_AUTO, IMPORT_CSV, IMPORT_QUIET, IMPORT_MEMTIER, IMPORT_VALKEY,
+		   IMPORT_FULL };
 /* --from's names, in enum order; the full output is only ever detected. */
-static const char *const import_kind_names[] = { "auto", "csv", "quiet", "memtier", NULL };
+static const char *const import_kind_names[] = { "auto", "csv", "quiet", "memtier", "valkey",
+						 NULL };
 
 /* One test's result as redis-benchmark printed it.  Unknown figures are NAN. */
 struct import_point {
@@ -48,6 +56,11 @@ struct import_point {
 	int64_t requests;         /* the full output's figures; -1 when not shown */
 	int64_t clients;
 	int64_t data_size;
+	/* valkey-benchmark --rps: its "RPS Summary:" block, the target and
+	 * the avg, min, p50, p95, p99 and max of the rate it sampled every
+	 * 250 ms (requests a second, not latencies); NAN when not shown. */
+	double target_rps;
+	double rps_dist[6];
 };
 
 /* One redis-benchmark run of the input and what the capture shows of how it
@@ -61,6 +74,9 @@ struct import_run {
 				   * default depth, 1) */
 	int64_t clients, requests, data_size; /* -c, -n, -d there, -1 if not shown */
 	char version[16];         /* "7.0.15" when the capture shows it, else "" */
+	char program[20];         /* "redis-benchmark" or "valkey-benchmark" as its
+				   * command or version line names it, or the
+				   * one IMPORT_VALKEY gives; "" when not shown */
 	char target[ROW_STR];     /* its -h, -p, -s as the target column says
 				   * them ("127.0.0.1:6379", "unix:/tmp/r.sock"),
 				   * or "" when not shown */
@@ -88,7 +104,8 @@ struct import_result {
 
 /* Parse buf[0..len) named name (for messages) as kind (IMPORT_AUTO: each
  * line as the form it has; IMPORT_CSV or IMPORT_QUIET: only that form;
- * IMPORT_FULL: only the default output).  out->kind is the form of the first
+ * IMPORT_FULL: only the default output; IMPORT_VALKEY: as IMPORT_AUTO, of
+ * valkey-benchmark).  out->kind is the form of the first
  * result.  Blank lines are ignored, lines that are not results skipped and
  * counted.  A line that cannot be read fails
  * the parse with "name:line: reason", or with skip_bad is listed in

@@ -72,6 +72,9 @@ void import_point_init(struct import_point *p, unsigned line)
 	p->rps = p->avg_ms = p->min_ms = p->p50_ms = NAN;
 	p->p95_ms = p->p99_ms = p->max_ms = p->seconds = NAN;
 	p->requests = p->clients = p->data_size = -1;
+	p->target_rps = NAN;
+	for (int k = 0; k < 6; k++)
+		p->rps_dist[k] = NAN;
 }
 
 /* The title as printed, which tells runs apart: "LPUSH" and "LPUSH (needed

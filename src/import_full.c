@@ -25,6 +25,9 @@ int import_full_line(struct import_block *b, const char *s, size_t n, struct rs_
 		"keep alive:", "host configuration ", "multi-thread:", "threads:",
 		"Latency by percentile distribution:", "Cumulative distribution of latencies:",
 		"Summary:", "latency summary (msec):", "pipeline:", "cluster mode:",
+		/* --cluster: each node's settings, "node [0] configuration:"
+		 * then "save: ..." and "appendonly: ...". */
+		"node [", "save:", "appendonly:",
 	};
 	static const char *const cols[6] = { "avg", "min", "p50", "p95", "p99", "max" };
 	struct import_point *p = &b->p;
@@ -33,7 +36,10 @@ int import_full_line(struct import_block *b, const char *s, size_t n, struct rs_
 	size_t wl[8];
 	int nw = import_words(s, n, w, wl, 7);
 	int64_t v;
+	int rc = import_valkey_line(b, s, n, err);
 
+	if (rc != 2)
+		return rc;
 	for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
 		if (import_prefix(s, n, skip[i]))
 			return 0;

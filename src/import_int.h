@@ -2,6 +2,7 @@
  * nothing another room may use (import.h is the interface): import.c reads
  * the whole input and groups results into runs; import_csv.c, import_quiet.c
  * and import_full.c read a line of --csv, -q and the default output;
+ * import_valkey.c what valkey-benchmark adds to them;
  * import_noise.c knows the lines that are not results; import_common.c
  * holds the figures, names and words they all read.  Every function here
  * reads bytes it is given and nothing else. */
@@ -73,6 +74,10 @@ struct import_block {
 	int open;                 /* inside a "====== TITLE ======" block */
 	int ncols;                /* words of the latency summary's header; 0 before it */
 	double *col[6];
+	int rps_part;             /* in valkey's "RPS Summary:": 1, 2 after its
+				   * header, 3 after its figures; else 0 */
+	int rps_ncols;            /* words of that part's header */
+	double *rps_col[6];
 	struct import_point p;
 	char raw[ROW_STR];
 };
@@ -84,6 +89,17 @@ int import_block_title(const char *s, size_t n, const char **t, size_t *tn);
  * completes the result (in b->p), 2 for a line that is no part of a block,
  * -1 with err for a damaged one. */
 int import_full_line(struct import_block *b, const char *s, size_t n, struct rs_err *err);
+
+/* ---- import_valkey.c ---- */
+
+/* The programs whose output is read, NULL-ended: "redis-benchmark",
+ * "valkey-benchmark". */
+extern const char *const import_programs[];
+
+/* The line s[0..n) of block b if it is part of valkey-benchmark's "RPS
+ * Summary:" (--rps): 0 when it is (its figures in b->p), 2 when it is no
+ * part of it, -1 with err for a damaged one. */
+int import_valkey_line(struct import_block *b, const char *s, size_t n, struct rs_err *err);
 
 /* ---- import_noise.c ---- */
 
@@ -100,14 +116,16 @@ struct import_cmd {
 	 * defaults for those not given; "" when a word the shell expands
 	 * ("$HOST", "$OPTS") may hide them. */
 	char target[ROW_STR];
+	char program[20];         /* the program it runs (import_programs) */
 };
 
-/* Whether s[0..n) holds a redis-benchmark command line: 1 with what it
+/* Whether s[0..n) holds a redis-benchmark or valkey-benchmark command line: 1 with what it
  * shows in c (0 or -1 where it does not show), else 0. */
 int import_command(const char *s, size_t n, struct import_cmd *c);
-/* Whether s[0..n) is redis-benchmark's version line: 1 with the version
- * in v (size bytes), else 0. */
-int import_version(const char *s, size_t n, char *v, size_t size);
+/* Whether s[0..n) is redis-benchmark's or valkey-benchmark's version line:
+ * 1 with the version in v (size bytes) and the program's name in prog
+ * (psize bytes), else 0. */
+int import_version(const char *s, size_t n, char *v, size_t size, char *prog, size_t psize);
 /* Whether s[0..n) is what time(1) prints. */
 int import_time_line(const char *s, size_t n);
 /* Whether s[0..n) is a line a capture holds around results but that is

@@ -29,7 +29,8 @@ static int import_flag(const char *w, size_t n)
 {
 	static const char *const flags[] = { "-q", "-l", "-I", "-e", "--csv", "--cluster",
 					     "--tls", "--insecure", "--enable-tracking", "--help",
-					     "--version", "-v", NULL };
+					     "--version", "-v", "-x", "-3", "--sequential",
+					     "--mptcp", "--rdma", NULL };
 
 	for (size_t i = 0; flags[i] != NULL; i++)
 		if (import_word_is(w, n, flags[i]))
@@ -63,24 +64,45 @@ static void import_target(struct import_cmd *c, const char *host, size_t hl, int
  * value that is not a number ("-P $i") is left unknown; a line without -P
  * ran at redis-benchmark's default depth, 1, unless a word the shell
  * expands may hold one. */
+/* Where in s[0..n) a program of import_programs is run: its first
+ * occurrence as a word (or a path's last part), NULL if none; its index in
+ * *which. */
+static const char *import_program_at(const char *s, size_t n, int *which)
+{
+	const char *best = NULL;
+
+	for (int i = 0; import_programs[i] != NULL; i++) {
+		const char *prog = import_programs[i], *q = s, *end = s + n;
+		size_t k = strlen(prog);
+
+		for (;;) {
+			q = import_find(q, (size_t)(end - q), prog);
+			if (q == NULL || (best != NULL && q > best))
+				break;
+			if ((q == s || strchr(" /\"'=;(&|", q[-1]) != NULL) &&
+			    (q + k == end || strchr(" \"';)&|", q[k]) != NULL)) {
+				best = q;
+				*which = i;
+				break;
+			}
+			q++;
+		}
+	}
+	return best;
+}
+
 int import_command(const char *s, size_t n, struct import_cmd *c)
 {
-	static const char prog[] = "redis-benchmark";
-	const char *q = s, *end = s + n, *w[64], *host = NULL, *sock = NULL;
-	size_t k = sizeof prog - 1, wl[64], hl = 0, sl = 0;
+	const char *q, *end = s + n, *w[64], *host = NULL, *sock = NULL;
+	size_t k, wl[64], hl = 0, sl = 0;
 	int64_t port = 6379;
-	int nw, has_p = 0, hidden = 0, target_hidden = 0, tls = 0;
+	int nw, has_p = 0, hidden = 0, target_hidden = 0, tls = 0, which = 0;
 	char enclosing = '\0';       /* the quote the command stands in */
 
-	for (;;) {
-		q = import_find(q, (size_t)(end - q), prog);
-		if (q == NULL)
-			return 0;
-		if ((q == s || strchr(" /\"'=;(&|", q[-1]) != NULL) &&
-		    (q + k == end || strchr(" \"';)&|", q[k]) != NULL))
-			break;
-		q++;
-	}
+	q = import_program_at(s, n, &which);
+	if (q == NULL)
+		return 0;
+	k = strlen(import_programs[which]);
 	for (const char *p = s; p < q; p++)
 		if (*p == '"' || *p == '\'')
 			enclosing = enclosing == *p ? '\0' : enclosing ? enclosing : *p;
@@ -90,6 +112,7 @@ int import_command(const char *s, size_t n, struct import_cmd *c)
 		;
 	memset(c, 0, sizeof *c);
 	c->clients = c->requests = c->data_size = -1;
+	snprintf(c->program, sizeof c->program, "%s", import_programs[which]);
 	nw = import_words(q, (size_t)(end - q), w, wl, 63);
 	if (nw > 63) {
 		nw = 63;
@@ -112,6 +135,8 @@ int import_command(const char *s, size_t n, struct import_cmd *c)
 			has_p = 1;
 		if (import_word_is(w[i], wl[i], "--tls"))
 			tls = 1;
+		else if (import_word_is(w[i], wl[i], "-u"))
+			target_hidden = 1;        /* a URI: read it not, invent none */
 		else if (import_word_is(w[i], wl[i], "-h") && i + 1 < nw)
 			host = value ? w[i + 1] : NULL, hl = wl[i + 1], target_hidden |= !value;
 		else if (import_word_is(w[i], wl[i], "-s") && i + 1 < nw)
@@ -151,21 +176,25 @@ int import_command(const char *s, size_t n, struct import_cmd *c)
 	return 1;
 }
 
-/* "redis-benchmark 7.0.15" or "redis-benchmark 7.0.15 (git:...)": returns
- * 1 with the version in v. */
-int import_version(const char *s, size_t n, char *v, size_t size)
+/* "redis-benchmark 7.0.15", "valkey-benchmark 8.0.1 (git:...)": returns
+ * 1 with the version in v and the program in prog. */
+int import_version(const char *s, size_t n, char *v, size_t size, char *prog, size_t psize)
 {
 	const char *w[3];
 	size_t wl[3];
-	int nw = import_words(s, n, w, wl, 3);
+	int nw = import_words(s, n, w, wl, 3), which;
 
-	if (nw < 2 || nw > 3 || !import_word_is(w[0], wl[0], "redis-benchmark") || wl[1] >= size ||
+	for (which = 0; import_programs[which] != NULL; which++)
+		if (nw >= 1 && import_word_is(w[0], wl[0], import_programs[which]))
+			break;
+	if (nw < 2 || nw > 3 || import_programs[which] == NULL || wl[1] >= size ||
 	    w[1][0] < '0' || w[1][0] > '9' || memchr(w[1], '.', wl[1]) == NULL)
 		return 0;
 	if (nw == 3 && w[2][0] != '(')
 		return 0;
 	memcpy(v, w[1], wl[1]);
 	v[wl[1]] = '\0';
+	snprintf(prog, psize, "%s", import_programs[which]);
 	return 1;
 }
 
@@ -250,11 +279,32 @@ static int import_banner(const char *s, size_t n)
 	return i == n;
 }
 
+/* What --cluster prints before its tests: "Cluster has 3 master nodes:"
+ * then "Master 0: ID HOST:PORT" (redis-benchmark), "Cluster has 3 primary
+ * nodes:" then "Primary 0: ..." or "Node 0(Primary): ..." (valkey-benchmark). */
+static int import_cluster_nodes(const char *s, size_t n)
+{
+	const char *w[3];
+	size_t wl[3];
+	int nw = import_words(s, n, w, wl, 2);
+
+	if (import_prefix(s, n, "Cluster has ") && n > 8 && memcmp(s + n - 7, " nodes:", 7) == 0)
+		return 1;
+	if (nw < 2)
+		return 0;
+	if ((import_word_is(w[0], wl[0], "Master") || import_word_is(w[0], wl[0], "Primary")) &&
+	    wl[1] >= 2 && w[1][wl[1] - 1] == ':' && import_all_digits(w[1], wl[1] - 1))
+		return 1;
+	return import_prefix(s, n, "Node ") && wl[1] > 2 && w[1][wl[1] - 1] == ':' &&
+	       memchr(w[1], '(', wl[1]) != NULL && import_all_digits(w[1], (size_t)
+		((const char *)memchr(w[1], '(', wl[1]) - w[1]));
+}
+
 /* Whether s[0..n) is a line a capture holds around results but that is
  * none (the command line is handled before this). */
 int import_noise(const char *s, size_t n)
 {
-	return (n == 2 && memcmp(s, "OK", 2) == 0) || import_prefix(s, n, "Script started on ") ||
+	return import_cluster_nodes(s, n) || (n == 2 && memcmp(s, "OK", 2) == 0) || import_prefix(s, n, "Script started on ") ||
 	       import_prefix(s, n, "Script done on ") || import_prefix(s, n, "WARNING: ") ||
 	       import_prefix(s, n, "WARN: ") || import_time_line(s, n) || import_prompt(s, n) ||
 	       import_banner(s, n);
