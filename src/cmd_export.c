@@ -30,6 +30,9 @@ static int cmd_export_emit(FILE *fp, const struct rs_config *cfg, const struct r
 	case EXPORT_MEMTIER:
 		rc = export_memtier(fp, rows, ls, err);
 		break;
+	case EXPORT_VALKEY_METRICS:
+		rc = export_valkey_metrics(fp, rows, err);
+		break;
 	case EXPORT_BENCHSTAT:
 	default:
 		rc = export_benchstat(fp, rows, err);

@@ -16,10 +16,11 @@
 #include "latency.h"
 #include "row.h"
 
-enum export_format { EXPORT_HGRM, EXPORT_BENCHSTAT, EXPORT_HLOG, EXPORT_MEMTIER };
+enum export_format { EXPORT_HGRM, EXPORT_BENCHSTAT, EXPORT_HLOG, EXPORT_MEMTIER,
+		     EXPORT_VALKEY_METRICS };
 /* --format's names, in enum order. */
 static const char *const export_format_names[] = { "hgrm", "benchstat", "hlog", "memtier-json",
-							    NULL };
+							    "valkey-metrics", NULL };
 
 /* Go's benchmark format (golang.org/x/perf/benchfmt): a "unit rps higher"
  * line, then one line per row, "BenchmarkTEST/label=L/P=D 1 NS ns/op RPS
@@ -61,5 +62,13 @@ void export_base64(FILE *fp, const unsigned char *p, size_t n);
  * null.  Never fails. */
 int export_memtier(FILE *fp, const struct rs_rows *rows, const struct latency_set *ls,
 		   struct rs_err *err);
+/* valkey-perf-benchmark's metrics.json (export_valkey.c): a JSON list of
+ * one record per row, in point order (label, test, depth, then file order:
+ * a point's repeats are records of their own, as valkey-perf-benchmark's
+ * --runs writes them), each {timestamp, commit (the row's label),
+ * repository, command, data_size, pipeline, clients, rps, avg_, min_,
+ * p50_, p95_, p99_, max_latency_ms, cluster_mode, tls, requests}; a figure
+ * the row does not have is null. */
+int export_valkey_metrics(FILE *fp, const struct rs_rows *rows, struct rs_err *err);
 
 #endif

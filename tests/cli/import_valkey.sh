@@ -96,4 +96,58 @@ t_session() {
 }
 tcase "a session's version and command lines give the program, depths and target" t_session
 
+# ---- export --format valkey-metrics: valkey-perf-benchmark's metrics.json ----
+t_metrics() {
+	expect_status 0 "$RSWEEP" import -q --from valkey -P 16 -l base -o "$T/m.csv" "$D/full-P16.txt"
+	expect_status 0 "$RSWEEP" export --format valkey-metrics -o "$T/m.json" "$T/m.csv"
+	# The man page's example record, key for key in valkey-perf-benchmark's
+	# order; SET after GET (point order), every figure the capture's.
+	python3 - "$T/m.json" <<'PY' || fail "metrics.json: $(cat "$T/m.json")"
+import json, sys
+recs = json.load(open(sys.argv[1]))
+want_keys = ["timestamp", "commit", "repository", "command", "data_size", "pipeline", "clients",
+             "rps", "avg_latency_ms", "min_latency_ms", "p50_latency_ms", "p95_latency_ms",
+             "p99_latency_ms", "max_latency_ms", "cluster_mode", "tls", "requests"]
+common = {"timestamp": None, "commit": "base", "repository": None, "data_size": 3, "pipeline": 16,
+          "clients": 50, "min_latency_ms": None, "cluster_mode": None, "tls": None, "requests": 20000}
+want = [dict(common, command="GET", rps=769230.75, avg_latency_ms=0.842, p50_latency_ms=0.751,
+             p95_latency_ms=1.407, p99_latency_ms=2.615, max_latency_ms=2.743),
+        dict(common, command="SET", rps=869565.19, avg_latency_ms=0.677, p50_latency_ms=0.583,
+             p95_latency_ms=1.263, p99_latency_ms=1.647, max_latency_ms=1.831)]
+ok = len(recs) == 2 and all(list(r) == want_keys for r in recs) and recs == want
+if not ok:
+    print(json.dumps(recs, indent=1), file=sys.stderr)
+sys.exit(0 if ok else 1)
+PY
+	# rsweep's own rows: a cluster, TLS, and neither; a -q import: nulls.
+	python3 - "$T/m.csv" "$T/own.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+w = csv.DictWriter(open(sys.argv[2], "w", newline=""), fieldnames=list(rows[0]), lineterminator="\n")
+w.writeheader()
+rows[0].update(client="rsweep 0.1.0", target="rediss://10.0.0.1:6380", masters="3", label='a"b\\c')
+rows[1].update(client="rsweep 0.1.0", target="10.0.0.1:6379", masters="", label='a"b\\c')
+w.writerows(rows)
+PY
+	expect_status 0 "$RSWEEP" export --format valkey-metrics -o "$T/own.json" "$T/own.csv"
+	python3 - "$T/own.json" <<'PY' || fail "own rows: $(cat "$T/own.json")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+sys.exit(0 if [(x["commit"], x["command"], x["cluster_mode"], x["tls"]) for x in r] ==
+         [('a"b\\c', "GET", False, False), ('a"b\\c', "SET", True, True)] else 1)
+PY
+	expect_status 0 "$RSWEEP" import -q -l q -o "$T/q.csv" "$D/quiet-P4.txt"
+	expect_status 0 "$RSWEEP" export --format valkey-metrics -o "$T/q.json" "$T/q.csv"
+	python3 - "$T/q.json" <<'PY' || fail "-q rows: $(cat "$T/q.json")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+nulls = ["data_size", "clients", "avg_latency_ms", "min_latency_ms", "p95_latency_ms",
+         "p99_latency_ms", "max_latency_ms", "requests"]
+sys.exit(0 if [x["rps"] for x in r] == [266666.66, 281690.12] and
+         [x["p50_latency_ms"] for x in r] == [0.359, 0.359] and
+         all(x[k] is None for x in r for k in nulls) else 1)
+PY
+}
+tcase 'export --format valkey-metrics writes valkey-perf-benchmark records' t_metrics
+
 tcase_done
