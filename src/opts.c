@@ -251,7 +251,7 @@ static const struct opt_def opt_table[] = {
 	  "with --latency-budget: the latency it bounds" },
 	/* import */
 	{ "from", 0, "KIND", OT_ENUM, IMPORT, OFF(from), 0, 0, import_kind_names, "auto", 0,
-	  "input: redis-benchmark --csv or -q output, or memtier_benchmark JSON (auto: detect)" },
+	  "input: redis-benchmark or valkey-benchmark output, or memtier_benchmark JSON (auto: detect)" },
 	{ "skip-bad", 0, NULL, OT_FLAG, IMPORT, OFF(skip_bad), 0, 0, NULL, NULL, 0,
 	  "report unreadable lines and go on instead of failing" },
 	{ "hdr-file-prefix", 0, "PREFIX", OT_STRING, IMPORT, OFF(hdr_file_prefix), 0, 0, NULL, NULL, 0,
