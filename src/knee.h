@@ -453,6 +453,12 @@ struct stats_ci knee_runs_ci(const struct knee_runs *r);
  * and Welch-Satterthwaite's degrees of freedom, and the one verdict rule. */
 void knee_compare_runs(const struct knee_runs *a, const struct knee_runs *b, struct knee_cmp *out);
 
+/* Runs a side (2 to most) for two labels whose figures differ by d (ln)
+ * to be told apart beyond the noise band when a run's figure drifts by sd
+ * (ln): t(2n - 2) sd sqrt(2 / n) < |d| - ln(1 + KNEE_CMP_BAND); 0 when d is
+ * within the band or more than most would be needed. */
+unsigned knee_runs_needed(double d, double sd, unsigned most);
+
 /* "same", "faster", "slower", "cannot tell", "unknown". */
 const char *knee_verdict_name(enum knee_verdict v);
 

@@ -142,3 +142,15 @@ void knee_compare_runs(const struct knee_runs *a, const struct knee_runs *b, str
 	knee_ratio_from_logs(a->centre - b->centre, sqrt(va + vb), (size_t)(df >= 1 ? df : 1),
 			     exp(a->centre - b->centre), out);
 }
+
+unsigned knee_runs_needed(double d, double sd, unsigned most)
+{
+	double room = fabs(d) - log(1 + KNEE_CMP_BAND);
+
+	if (!(room > 0) || !(sd >= 0))
+		return 0;
+	for (unsigned n = 2; n <= most; n++)
+		if (knee_t975(2 * (size_t)n - 2) * sd * sqrt(2.0 / n) < room)
+			return n;
+	return 0;
+}

@@ -159,31 +159,6 @@ static void report_runs_line(FILE *fp, const struct analysis_result *r, int md)
 	}
 }
 
-/* Runs a side for a difference of d (ln) to clear the noise band past
- * drift sd s at 95%: t(2n - 2) s sqrt(2 / n) < d - ln(1 + band); 0 when
- * more than REPORT_RUNS_MOST. */
-static unsigned report_runs_needed(double d, double s)
-{
-	double room = fabs(d) - log(1 + KNEE_CMP_BAND);
-	/* Student's t at 97.5% for 2..: as knee's table, to 30 degrees. */
-	static const double t[] = {
-		12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-		2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-		2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
-	};
-
-	if (!(room > 0))
-		return 0;
-	for (unsigned n = 2; n <= REPORT_RUNS_MOST; n++) {
-		size_t df = 2 * n - 2;
-		double tq = df <= sizeof t / sizeof *t ? t[df - 1] : 1.96;
-
-		if (tq * s * sqrt(2.0 / n) < room)
-			return n;
-	}
-	return 0;
-}
-
 /* The largest drift between runs in the data: the sd (ln) of a run's
  * peak beyond its own noise, and the widest spread of run peaks with its
  * series; 0 (sd NAN) when no series has two runs. */
@@ -280,7 +255,8 @@ static void report_runs_pair(FILE *fp, const struct analysis_result *r, size_t o
 			}
 		d = nd % 2 ? ds[nd / 2] : (ds[nd / 2 - 1] + ds[nd / 2]) / 2;
 	}
-	need = isfinite(d) ? report_runs_needed(d, isfinite(sd) ? sd : REPORT_RUNS_SD_SEEN) : 0;
+	need = isfinite(d) ? knee_runs_needed(d, isfinite(sd) ? sd : REPORT_RUNS_SD_SEEN,
+					      REPORT_RUNS_MOST) : 0;
 	if (!isfinite(d))
 		fputs("; measure each side with --runs 3 or more\n", fp);
 	else if (fabs(d) <= log(1 + KNEE_CMP_BAND))

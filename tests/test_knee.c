@@ -1343,3 +1343,15 @@ Test(knee, runs_of_one_and_borrowed_drift)
 	cr_assert_eq(c.verdict, KNEE_CANNOT_TELL);
 	cr_assert_eq(knee_runs_level(&f1, 0, &o, &one, &err), -1);
 }
+
+/* How many runs a side tell a difference past the band. */
+Test(knee, runs_needed_for_a_difference)
+{
+	/* 20% apart, runs 5% apart: t(2) 0.05 sqrt(1) = 0.215 is not below
+	 * ln 1.2 - ln 1.03 = 0.153; t(4) 0.05 sqrt(2/3) = 0.113 is. */
+	cr_assert_eq(knee_runs_needed(log(1.2), 0.05, 30), 3);
+	cr_assert_eq(knee_runs_needed(-log(1.2), 0.05, 30), 3, "the sign does not matter");
+	cr_assert_eq(knee_runs_needed(log(1.02), 0.05, 30), 0, "within the band");
+	cr_assert_eq(knee_runs_needed(log(1.2), 1.0, 30), 0, "more than 30 would be needed");
+	cr_assert_eq(knee_runs_needed(log(1.2), 0, 30), 2);
+}
