@@ -8,6 +8,7 @@
 #include "analysis.h"
 #include "budget.h"
 #include "csv.h"
+#include "json.h"
 #include "num.h"
 #include "report.h"
 #include "stats.h"
@@ -208,16 +209,16 @@ void budget_write_json(FILE *fp, const struct budget_pick *v, size_t n, const ch
 		       double budget_ms)
 {
 	fputs("\"latency_budget\":{\"metric\":", fp);
-	report_json_str(fp, metric);
+	json_write_str(fp, metric);
 	fprintf(fp, ",\"budget_ms\":%g", budget_ms);
 	fputs(",\"series\":[", fp);
 	for (size_t i = 0; i < n; i++) {
 		const struct budget_pick *b = &v[i];
 
 		fputs(i ? ",\n{\"label\":" : "\n{\"label\":", fp);
-		report_json_str(fp, b->s->label);
+		json_write_str(fp, b->s->label);
 		fputs(",\"test\":", fp);
-		report_json_str(fp, b->s->test);
+		json_write_str(fp, b->s->test);
 		fprintf(fp, ",\"found\":%s", b->found ? "true" : "false");
 		if (b->found) {
 			fprintf(fp, ",\"depth\":%u", b->depth);

@@ -18,22 +18,8 @@
 
 #include "export.h"
 #include "hist.h"
+#include "json.h"
 #include "xalloc.h"
-
-/* s as a JSON string. */
-static void export_json_str(FILE *fp, const char *s)
-{
-	fputc('"', fp);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(fp, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(fp, "\\u%04x", *p);
-		else
-			fputc(*p, fp);
-	}
-	fputc('"', fp);
-}
 
 /* v with prec decimals, or null for an unknown (NAN) figure. */
 static void export_json_num(FILE *fp, int prec, double v)
@@ -78,7 +64,7 @@ struct export_fig {
 static void export_memtier_member(FILE *fp, const char *name, const struct export_fig *f)
 {
 	fprintf(fp, ",");
-	export_json_str(fp, name);
+	json_write_str(fp, name);
 	fputs(":{", fp);
 	if (isnan(f->count))
 		fputs("\"Count\":null", fp);
@@ -108,7 +94,7 @@ static void export_memtier_section(FILE *fp, const char *title, const char *cmd,
 				   const struct export_fig *f)
 {
 	fputc(',', fp);
-	export_json_str(fp, title);
+	json_write_str(fp, title);
 	fputs(":{\"Runtime\":{\"Total duration\":", fp);
 	export_json_num(fp, 0, ms);
 	fputs(",\"Time unit\":\"MILLISECONDS\"}", fp);
@@ -142,16 +128,16 @@ static void export_memtier_head(FILE *fp, const struct rs_rec *r, size_t k)
 	long long cpt = per ? (long long)(r->clients / r->threads) : -1;
 
 	fputs("{\"configuration\":{\"label\":", fp);
-	export_json_str(fp, r->label);
+	json_write_str(fp, r->label);
 	fputs(",\"test\":", fp);
-	export_json_str(fp, r->test);
+	json_write_str(fp, r->test);
 	fputs(",\"client\":", fp);
-	export_json_str(fp, r->client);
+	json_write_str(fp, r->client);
 	fputs(",\"target\":", fp);
-	export_json_str(fp, t);
+	json_write_str(fp, t);
 	if (strncmp(t, "unix:", 5) == 0) {
 		fputs(",\"unix socket\":", fp);
-		export_json_str(fp, t[5] == '/' && t[6] == '/' ? t + 7 : t + 5);
+		json_write_str(fp, t[5] == '/' && t[6] == '/' ? t + 7 : t + 5);
 	} else if (colon && colon != t && strspn(colon + 1, "0123456789") == strlen(colon + 1) &&
 		   colon[1] && strchr(t, ' ') == NULL) {
 		const char *host = strstr(t, "://") ? strstr(t, "://") + 3 : t;

@@ -21,22 +21,8 @@
 #include <string.h>
 
 #include "export.h"
+#include "json.h"
 #include "xalloc.h"
-
-/* s as a JSON string. */
-static void export_json_string(FILE *fp, const char *s)
-{
-	fputc('"', fp);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(fp, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(fp, "\\u%04x", *p);
-		else
-			fputc(*p, fp);
-	}
-	fputc('"', fp);
-}
 
 /* A figure: the shortest decimal that the CSV's fixed point gave, or null. */
 static void export_json_number(FILE *fp, double v)
@@ -80,9 +66,9 @@ int export_valkey_metrics(FILE *fp, const struct rs_rows *rows, struct rs_err *e
 		fputs(i ? ",\n    {\n" : "\n    {\n", fp);
 		/* The commit's time there; rsweep knows no commit. */
 		fputs("        \"timestamp\": null,\n        \"commit\": ", fp);
-		export_json_string(fp, r->label);
+		json_write_str(fp, r->label);
 		fputs(",\n        \"repository\": null,\n        \"command\": ", fp);
-		export_json_string(fp, r->test);
+		json_write_str(fp, r->test);
 		fputs(",\n        \"data_size\": ", fp);
 		export_json_count(fp, r->data_size);
 		fprintf(fp, ",\n        \"pipeline\": %u,\n        \"clients\": ", r->pipeline);

@@ -1,6 +1,7 @@
 /* json.h: a strict reader of JSON text (RFC 8259), for the files peers
- * write (memtier_benchmark's --json-out-file).  No writer: rsweep's JSON
- * output is printed where it is made.
+ * write (memtier_benchmark's --json-out-file), and the one writer of JSON
+ * strings (json_write.c); the rest of rsweep's JSON output is printed
+ * where it is made.
  *
  * json_parse turns a buffer into a tree kept in one array of nodes; strings
  * are decoded (escapes, \uXXXX to UTF-8) into one pool.  Nothing is read
@@ -15,6 +16,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "err.h"
 
@@ -73,5 +75,11 @@ const char *json_str(const struct json_doc *doc, const struct json_node *node);
  * object). */
 const struct json_node *json_get(const struct json_doc *doc, const struct json_node *obj,
 				 const char *key);
+
+/* s as a JSON string to fp.  JSON text is UTF-8: labels and test names
+ * come from CSV files in any encoding, so each byte that is not part of
+ * well-formed UTF-8 becomes U+FFFD (as a decoder would show it), and what
+ * JSON forbids raw is escaped. */
+void json_write_str(FILE *fp, const char *s);
 
 #endif

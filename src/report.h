@@ -73,12 +73,6 @@ int report_fail_on_check(const struct analysis_result *r, double pct, struct rs_
 int report_prose(const struct analysis_result *r, const struct analysis_cmp *c, char *buf,
 		 size_t size);
 
-/* s as a JSON string.  JSON text is UTF-8: labels and test names come from
- * CSV files in any encoding, so each byte that is not part of well-formed
- * UTF-8 becomes U+FFFD (as a decoder would show it), and what JSON forbids
- * raw is escaped. */
-void report_json_str(FILE *fp, const char *s);
-
 /* A depth list in the -P syntax, shortest form ("1..40", "1..64:x2",
  * "1..8,16"), for n depths v (ascending). */
 void report_depths(const struct series *s, char *buf, size_t size);

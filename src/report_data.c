@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "csv.h"
+#include "json.h"
 #include "num.h"
 #include "report_int.h"
 #include "sbuf.h"
@@ -149,63 +150,6 @@ void report_csv(FILE *fp, const struct analysis_result *r, const struct report_o
 
 /* ---- json ---- */
 
-/* Length of the well-formed UTF-8 sequence s starts with (1 to 4), or 0:
- * RFC 3629's table, so no overlong form, surrogate or code point above
- * U+10FFFF.  Stops at the first byte that does not fit, so never reads
- * past a terminating NUL. */
-static size_t json_utf8_len(const unsigned char *s)
-{
-	unsigned char lo = 0x80, hi = 0xBF;
-	size_t n;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xC2 && s[0] <= 0xDF)
-		n = 2;
-	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
-		n = 3, lo = s[0] == 0xE0 ? 0xA0 : 0x80, hi = s[0] == 0xED ? 0x9F : 0xBF;
-	else if (s[0] >= 0xF0 && s[0] <= 0xF4)
-		n = 4, lo = s[0] == 0xF0 ? 0x90 : 0x80, hi = s[0] == 0xF4 ? 0x8F : 0xBF;
-	else
-		return 0;
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < n; i++)
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-	return n;
-}
-
-void report_json_str(FILE *fp, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	fputc('"', fp);
-	while (*p) {
-		size_t n = json_utf8_len(p);
-
-		if (n == 0) {
-			fputs("\\ufffd", fp);
-			p++;
-			continue;
-		}
-		switch (*p) {
-		case '"': fputs("\\\"", fp); break;
-		case '\\': fputs("\\\\", fp); break;
-		case '\n': fputs("\\n", fp); break;
-		case '\r': fputs("\\r", fp); break;
-		case '\t': fputs("\\t", fp); break;
-		default:
-			if (*p < 0x20 || *p == 0x7f)
-				fprintf(fp, "\\u%04x", *p);
-			else
-				fwrite(p, 1, n, fp);
-		}
-		p += n;
-	}
-	fputc('"', fp);
-}
-
 /* "key":number or "key":null. */
 static void json_num(FILE *fp, const char *key, double v, int prec, int comma)
 {
@@ -310,18 +254,18 @@ static void json_series(FILE *fp, const struct analysis_series *full, const stru
 
 	fputs(first ? "\n{" : ",\n{", fp);
 	fputs("\"label\":", fp);
-	report_json_str(fp, a->rps->label);
+	json_write_str(fp, a->rps->label);
 	fputs(",\"test\":", fp);
-	report_json_str(fp, a->rps->test);
+	json_write_str(fp, a->rps->test);
 	/* As the server names itself ("valkey 8.0.1"); null when no row says. */
 	fputs(",\"server\":", fp);
 	if (rows_server_desc(a->rps->first->server, b, sizeof b)[0] != '\0')
-		report_json_str(fp, b);
+		json_write_str(fp, b);
 	else
 		fputs("null", fp);
 	report_depths(a->rps, b, sizeof b);
 	fputs(",\"depths\":", fp);
-	report_json_str(fp, b);
+	json_write_str(fp, b);
 	fprintf(fp, ",\"points\":%zu", a->rps->npts);
 	json_num(fp, "rps_at_1", a->rps_at_1, 2, 1);
 	json_num(fp, "peak_rps", a->peak_rps, 2, 1);
@@ -335,7 +279,7 @@ static void json_series(FILE *fp, const struct analysis_series *full, const stru
 	json_num(fp, "saturation_hi", a->sat_hi, 0, 1);
 	fputs(",\"saturated\":", fp);
 	if (*report_saturated(a->saturated))
-		report_json_str(fp, report_saturated(a->saturated));
+		json_write_str(fp, report_saturated(a->saturated));
 	else
 		fputs("null", fp);
 	json_num(fp, "gain", a->gain, 4, 1);
@@ -358,14 +302,14 @@ static void json_series(FILE *fp, const struct analysis_series *full, const stru
 		json_num(fp, "cv", a->unstable[k].cv, 4, 1);
 		fprintf(fp, ",\"cause\":\"%s\",\"why\":", cause_name(a->unstable[k].cause.kind));
 		cause_format(&a->unstable[k].cause, b, sizeof b);
-		report_json_str(fp, b);
+		json_write_str(fp, b);
 		fputc('}', fp);
 	}
 	fputs("],\"busier\":", fp);
 	if (a->bound == BOUND_UNKNOWN)
 		fputs("null", fp);
 	else
-		report_json_str(fp, report_bound_name(a->bound));
+		json_write_str(fp, report_bound_name(a->bound));
 	json_num(fp, "server_cpu", a->server_cpu, 4, 1);
 	json_num(fp, "client_cpu", a->client_cpu, 4, 1);
 	json_open_loop(fp, a, report_rate(o, a->rps), p99);
@@ -381,9 +325,9 @@ static void json_cmp(FILE *fp, const struct analysis_result *r, const struct ana
 {
 	fputs(first ? "\n{" : ",\n{", fp);
 	fputs("\"label\":", fp);
-	report_json_str(fp, r->series[c->other].rps->label);
+	json_write_str(fp, r->series[c->other].rps->label);
 	fputs(",\"test\":", fp);
-	report_json_str(fp, r->series[c->other].rps->test);
+	json_write_str(fp, r->series[c->other].rps->test);
 	json_delta(fp, "at_1", &c->at_1);
 	json_delta(fp, "at_peak", &c->at_peak);
 	if (r->depth)
@@ -410,7 +354,7 @@ static void json_cmp(FILE *fp, const struct analysis_result *r, const struct ana
 
 		report_prose(r, c, s, sizeof s);
 		fputs(",\"prose\":", fp);
-		report_json_str(fp, s);
+		json_write_str(fp, s);
 	}
 	fputc('}', fp);
 }
@@ -422,9 +366,9 @@ static void json_speedup(FILE *fp, const struct analysis_result *r,
 	const struct analysis_cmp *c = &r->cmps[sp->cmp];
 
 	fputs(first ? "\n{\"label\":" : ",\n{\"label\":", fp);
-	report_json_str(fp, r->series[c->other].rps->label);
+	json_write_str(fp, r->series[c->other].rps->label);
 	fputs(",\"test\":", fp);
-	report_json_str(fp, r->series[c->other].rps->test);
+	json_write_str(fp, r->series[c->other].rps->test);
 	json_ratio(fp, sp->ratio, analysis_cmp_delta(r, c));
 	fputc('}', fp);
 }
@@ -439,7 +383,7 @@ void report_json(FILE *fp, const struct analysis_result *r, const struct report_
 	json_num(fp, "knee", o->knee, 4, 0);
 	json_num(fp, "cv_limit", o->cv_limit, 4, 1);
 	fputs(",\"baseline\":", fp);
-	report_json_str(fp, r->baseline);
+	json_write_str(fp, r->baseline);
 	if (r->depth)
 		fprintf(fp, ",\"depth\":%u", r->depth);
 	else
@@ -456,7 +400,7 @@ void report_json(FILE *fp, const struct analysis_result *r, const struct report_
 	fputs("],\n\"notes\":[", fp);
 	for (size_t i = 0; i < nnotes; i++) {
 		fputs(i ? ",\n" : "\n", fp);
-		report_json_str(fp, notes[i]);
+		json_write_str(fp, notes[i]);
 	}
 	fputs("]", fp);
 	if (o->json_more != NULL) {
