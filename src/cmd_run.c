@@ -599,9 +599,6 @@ static enum sweep_status run_agents(const struct rs_config *cfg, struct run_job 
 	return SWEEP_OK;
 }
 
-/* From the output file to the last point: the file, signals, the
- * (spawned) servers, the guards, the points, the summary.  Returns 0 or
- * -1 (err and its kind set). */
 /* --runs: the pause before run (2 and later), cut short by a signal, and
  * the line that says which run starts. */
 static void run_between(const struct rs_config *cfg, unsigned run)
@@ -618,6 +615,9 @@ static void run_between(const struct rs_config *cfg, unsigned run)
 	}
 }
 
+/* From the output file to the last point: the file, signals, the
+ * (spawned) servers, the guards, the points, the summary.  Returns 0 or
+ * -1 (err and its kind set). */
 static int run_sweep(const struct rs_config *cfg, struct run_job *job, struct run_ui *ui,
 		     struct rs_err *err)
 {
@@ -793,12 +793,29 @@ static int run_cluster_check_tests(const struct rs_config *cfg, const struct wor
 	return 0;
 }
 
+/* The points of run (1-based) into job->plan: every run measures the
+ * whole plan, in an order of its own (run 1's is --seed's, as without
+ * --runs), and its rows mark only its own points done. */
+static void run_plan_points(const struct rs_config *cfg, struct run_job *job, unsigned run)
+{
+	uint64_t seed = run == 1 ? cfg->seed : stats_seed_mix(cfg->seed, run);
+
+	sweep_plan_free(&job->plan);
+	sweep_plan_build_rates(job->w.n, &cfg->pipeline, &job->rates, (unsigned)cfg->repeat,
+			       cfg->order == SWEEP_ORDER_SHUFFLED, seed, &job->plan);
+	job->plan.mode = job->rates.n > 0 ? ENGINE_WINDOW : (enum engine_mode)cfg->mode;
+	job->plan.arrivals = (enum engine_arrivals)cfg->arrivals;
+	job->plan.run = run;
+	sweep_plan_interleave(&job->plan, job->targets.n);
+	job->run = run;
+	for (size_t k = 0; job->sweeps != NULL && k < job->targets.n; k++)
+		job->sweeps[k].sc.run = run;
+}
+
 /* Step one: the options (and sweep file) into a checked plan of points
  * over every target.  Returns 0, or -1 with err of kind RS_E_USAGE
  * (options, targets) or RS_E_INPUT (a sweep file, tests, a custom
  * command). */
-static void run_plan_points(const struct rs_config *cfg, struct run_job *job, unsigned run);
-
 static int run_plan(struct rs_config *cfg, struct run_ui *ui, struct run_job *job,
 		    struct rs_err *err)
 {
@@ -860,24 +877,6 @@ static int run_plan(struct rs_config *cfg, struct run_ui *ui, struct run_job *jo
 	return 0;
 }
 
-/* The points of run (1-based) into job->plan: every run measures the
- * whole plan, in an order of its own (run 1's is --seed's, as without
- * --runs), and its rows mark only its own points done. */
-static void run_plan_points(const struct rs_config *cfg, struct run_job *job, unsigned run)
-{
-	uint64_t seed = run == 1 ? cfg->seed : stats_seed_mix(cfg->seed, run);
-
-	sweep_plan_free(&job->plan);
-	sweep_plan_build_rates(job->w.n, &cfg->pipeline, &job->rates, (unsigned)cfg->repeat,
-			       cfg->order == SWEEP_ORDER_SHUFFLED, seed, &job->plan);
-	job->plan.mode = job->rates.n > 0 ? ENGINE_WINDOW : (enum engine_mode)cfg->mode;
-	job->plan.arrivals = (enum engine_arrivals)cfg->arrivals;
-	job->plan.run = run;
-	sweep_plan_interleave(&job->plan, job->targets.n);
-	job->run = run;
-	for (size_t k = 0; job->sweeps != NULL && k < job->targets.n; k++)
-		job->sweeps[k].sc.run = run;
-}
 
 int cmd_run(struct rs_config *cfg, struct rs_err *err)
 {

@@ -57,6 +57,11 @@ static const struct opts_rule opts_rule_table[] = {
 	{ RUN, "tests", OPTS_NO_COMMAND, NULL, NULL,
 	  "-t and a custom command after -- exclude each other" },
 	{ RUN, "control", OPTS_TOGETHER, "agents", NULL, "--control and --agents go together" },
+	/* A run's agents are started for it and let go at its end. */
+	{ RUN, "agents", OPTS_EXCLUDES, "runs", NULL,
+	  "--agents measures one run at a time: drop --runs (start the leader again for the next "
+	  "run, with --resume)" },
+	{ RUN, "run-pause", OPTS_NEEDS, "runs", NULL, "--run-pause goes with --runs" },
 	{ RUN, "key-prefix", OPTS_EXCLUDES, "flush", NULL,
 	  "--key-prefix deletes only its own keys between points: drop --flush" },
 	{ RUN, "key-prefix", OPTS_EXCLUDES, "force-flush", NULL,

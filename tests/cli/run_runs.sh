@@ -59,7 +59,12 @@ t_bad() {
 	grep -q -- "--runs" "$T/err" || fail "$(cat "$T/err")"
 	expect_status 0 "$RSWEEP" run --spawn -t get -P 1,2 --runs 3 --run-pause 5 --dry-run
 	grep -q "runs: 3" "$T/out" || fail "dry run: $(cat "$T/out")"
+	expect_status 2 "$RSWEEP" run --spawn -t get -P 1 --run-pause 5 --dry-run
+	grep -q -- "--run-pause goes with --runs" "$T/err" || fail "$(cat "$T/err")"
+	expect_status 2 "$RSWEEP" run --control redis://127.0.0.1:1 --agents 2 --runs 2 -h 127.0.0.1 \
+		-t get -P 1 --dry-run
+	grep -q -- "--agents measures one run at a time: drop --runs" "$T/err" || fail "$(cat "$T/err")"
 }
-tcase '--runs 0 is refused; the dry run names the runs' t_bad
+tcase '--runs 0, --run-pause alone and --runs with --agents are refused; the dry run names the runs' t_bad
 
 tcase_done
