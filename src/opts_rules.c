@@ -59,8 +59,8 @@ static const struct opts_rule opts_rule_table[] = {
 	{ RUN, "control", OPTS_TOGETHER, "agents", NULL, "--control and --agents go together" },
 	/* A run's agents are started for it and let go at its end. */
 	{ RUN, "agents", OPTS_EXCLUDES, "runs", NULL,
-	  "--agents measures one run at a time: drop --runs (start the leader again for the next "
-	  "run, with --resume)" },
+	  "--agents measures one run at a time: drop --runs (measure the next run into another "
+	  "-o file: two files of one label are two runs)" },
 	{ RUN, "run-pause", OPTS_NEEDS, "runs", NULL, "--run-pause goes with --runs" },
 	{ RUN, "key-prefix", OPTS_EXCLUDES, "flush", NULL,
 	  "--key-prefix deletes only its own keys between points: drop --flush" },
