@@ -107,11 +107,16 @@ void analysis_knee_opts(double knee, struct knee_opts *o)
 	o->seed = ANALYSIS_SEED;
 }
 
-int analysis_knee_compute(const struct series *s, double knee, int level_band,
-			  struct analysis_knee *k, struct rs_err *err)
+/* The core on series s, or with run >= 0 on that run of s alone: each
+ * point's values of the run (a point's values are by run, so they are one
+ * stretch), depths the run lacks left out.  0 with k->ok set, or -1 (err,
+ * when not NULL, says why; k->ok 0). */
+static int analysis_knee_of(const struct series *s, long run, double knee, int level_band,
+			    struct analysis_knee *k, struct rs_err *err)
 {
 	struct knee_opts o;
 	struct rs_err e;
+	size_t m = 0;
 
 	memset(k, 0, sizeof *k);
 	if (s->npts == 0)
@@ -120,11 +125,24 @@ int analysis_knee_compute(const struct series *s, double knee, int level_band,
 	k->n = xmalloc(s->npts * sizeof *k->n);
 	k->v = xmalloc(s->npts * sizeof *k->v);
 	for (size_t i = 0; i < s->npts; i++) {
-		k->depth[i] = s->pts[i].depth;
-		k->n[i] = s->pts[i].n;
-		k->v[i] = s->pts[i].v;
+		const struct series_point *p = &s->pts[i];
+		size_t a = 0, b = p->n;
+
+		if (run >= 0) {
+			while (a < p->n && p->run[a] != (unsigned)run)
+				a++;
+			for (b = a; b < p->n && p->run[b] == (unsigned)run; b++)
+				;
+		}
+		if (b == a)
+			continue;
+		k->depth[m] = p->depth;
+		k->n[m] = b - a;
+		k->v[m++] = p->v + a;
 	}
-	k->ks = (struct knee_series){ s->npts, k->depth, k->n, k->v };
+	if (m == 0)
+		return rs_err_set(err ? err : &e, "run %ld has no points", run + 1);
+	k->ks = (struct knee_series){ m, k->depth, k->n, k->v };
 	analysis_knee_opts(knee, &o);
 	o.level_band = level_band;
 	if (knee_analyse(&k->ks, &o, &k->res, err ? err : &e) < 0) {
@@ -133,6 +151,12 @@ int analysis_knee_compute(const struct series *s, double knee, int level_band,
 	}
 	k->ok = 1;
 	return 0;
+}
+
+int analysis_knee_compute(const struct series *s, double knee, int level_band,
+			  struct analysis_knee *k, struct rs_err *err)
+{
+	return analysis_knee_of(s, -1, knee, level_band, k, err);
 }
 
 void analysis_knee_free(struct analysis_knee *k)
@@ -225,45 +249,6 @@ static void analysis_from_knee(const struct series *rps, struct analysis_series 
 	}
 }
 
-/* The core on run r of s alone: each point's values of that run (a
- * point's values are by run, so they are one stretch); depths the run
- * lacks are left out.  0, or -1 (k->ok 0). */
-static int analysis_run_knee(const struct series *s, unsigned r, double knee,
-			     struct analysis_knee *k)
-{
-	struct knee_opts o;
-	size_t m = 0;
-
-	memset(k, 0, sizeof *k);
-	k->depth = xmalloc(s->npts * sizeof *k->depth);
-	k->n = xmalloc(s->npts * sizeof *k->n);
-	k->v = xmalloc(s->npts * sizeof *k->v);
-	for (size_t i = 0; i < s->npts; i++) {
-		const struct series_point *p = &s->pts[i];
-		size_t a = 0, b;
-
-		while (a < p->n && p->run[a] != r)
-			a++;
-		for (b = a; b < p->n && p->run[b] == r; b++)
-			;
-		if (b == a)
-			continue;
-		k->depth[m] = p->depth;
-		k->n[m] = b - a;
-		k->v[m++] = p->v + a;
-	}
-	if (m == 0)
-		return -1;
-	k->ks = (struct knee_series){ m, k->depth, k->n, k->v };
-	analysis_knee_opts(knee, &o);
-	if (knee_analyse(&k->ks, &o, &k->res, NULL) < 0) {
-		memset(&k->res, 0, sizeof k->res);
-		return -1;
-	}
-	k->ok = 1;
-	return 0;
-}
-
 /* Each run's figures, and the peak over runs in out->peak_runs (and
  * peak_rps, peak_lo, peak_hi): left as the pooled figures when a run has
  * no core result. */
@@ -278,7 +263,7 @@ static void analysis_runs_compute(const struct series *rps, double knee,
 	for (size_t r = 0; r < out->nruns; r++) {
 		const struct knee_result *k = &out->run_knee[r].res;
 
-		if (analysis_run_knee(rps, (unsigned)r, knee, &out->run_knee[r]) < 0)
+		if (analysis_knee_of(rps, (long)r, knee, 0, &out->run_knee[r], NULL) < 0)
 			break;
 		f[r] = (struct knee_run_fig){ log(k->peak_rps.est), k->boot_peak, k->nboot, NAN };
 		ok++;
