@@ -20,9 +20,9 @@
  * normal quantile to three decimals. */
 #define KNEE_RUNS_DF_KNOWN 1000.0
 
-/* The within-run standard error of f: its (finite: a refit that failed is
- * NAN, knee.h) replicates' sd, else
- * f->se (a NAN one, no noise known within the run, counts as none). */
+/* The within-run standard error of f: the sd of its finite replicates (a
+ * refit that failed is NAN, knee.h), else f->se (a NAN one, no noise known
+ * within the run, counts as none). */
 static double knee_run_within(const struct knee_run_fig *f)
 {
 	double m = 0, ss = 0;
