@@ -215,6 +215,11 @@ int cluster_load_check(const struct cluster_load *cl, const struct engine_job *j
 
 	if (job->rate > 0)
 		return rs_err_setk(err, RS_E_USAGE, "--cluster runs closed loop only: drop --rate");
+	/* Each master's keys are drawn for its own slots (cluster_load_draw):
+	 * a distribution over the whole keyspace would be another one there. */
+	if (job->keydist != NULL)
+		return rs_err_setk(err, RS_E_USAGE, "--cluster draws each master's keys uniformly: "
+				   "drop --key-dist");
 	if (cluster_is_script(job->cmd, job->len, &none) && !none)
 		return rs_err_setk(err, RS_E_USAGE, "--cluster runs a script or function only with "
 				   "no keys (numkeys 0): its keys could be on any master");

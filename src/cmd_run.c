@@ -17,6 +17,7 @@
 #include "cmd.h"
 #include "cmd_targets.h"
 #include "histfile.h"
+#include "keydist.h"
 #include "log.h"
 #include "progress.h"
 #include "spawn.h"
@@ -217,7 +218,7 @@ static int run_check(struct rs_config *cfg, struct rs_err *err)
 /* Resuming adds points to series measured before: refuse when this run
  * would measure them differently, rather than mix the two in one line. */
 static int run_check_resume(const struct rs_config *cfg, const char *label, const char *desc,
-			    const struct rs_rows *rows, struct rs_err *err)
+			    const char *key_dist, const struct rs_rows *rows, struct rs_err *err)
 {
 	for (size_t i = 0; i < rows->n; i++) {
 		const struct rs_rec *r = &rows->v[i];
@@ -238,6 +239,14 @@ static int run_check_resume(const struct rs_config *cfg, const char *label, cons
 					  r->line, label, cfg->cluster ? "on one server" :
 					  "with --cluster", cfg->cluster ? "with --cluster" :
 					  "on one server");
+		/* Rows from before the column drew their keys uniformly. */
+		if (r->keyspace > 0 && r->keyspace == (int64_t)cfg->keyspace &&
+		    strcmp(r->server->key_dist[0] ? r->server->key_dist : "uniform", key_dist) != 0)
+			return rs_err_set(err, "%s:%u: label '%s' was measured with --key-dist %s, this "
+					  "run uses --key-dist %s: resume with the same options, or use "
+					  "another --label", r->src, r->line, label,
+					  r->server->key_dist[0] ? r->server->key_dist : "uniform",
+					  key_dist);
 		if (r->clients >= 0 && r->clients != (int64_t)cfg->clients)
 			what = "-c", was = r->clients, now = (long long)cfg->clients;
 		else if (r->data_size >= 0 && r->data_size != (int64_t)cfg->data_size)
@@ -280,6 +289,8 @@ struct run_job {
 	struct target control;
 	struct agentkey agents_key; /* --agents-key: signs the agents' messages */
 	char key_prefix[WORKLOAD_PREFIX_MAX + 1]; /* --key-prefix, "auto" made one; "": none */
+	struct keydist *keydist;  /* --key-dist's sampler; NULL: uniform */
+	char key_dist[KEYDIST_NAME_MAX]; /* its name in the rows; "": fixed keys */
 	unsigned run;             /* --runs: the run under way, 1-based */
 };
 
@@ -422,9 +433,10 @@ static int run_output(const struct rs_config *cfg, struct run_job *job, struct c
 		static const struct { const char *col, *why; } need[] = {
 			{ "mode", "--mode window" }, { "rate_offered", "--rate" },
 			{ "arrivals", "--rate" }, { "masters", "--cluster" },
+			{ "key_dist", "--key-dist" },
 		};
 		int uses[] = { cfg->mode == ENGINE_WINDOW || cfg->rate != NULL, cfg->rate != NULL,
-			       cfg->rate != NULL, cfg->cluster };
+			       cfg->rate != NULL, cfg->cluster, job->keydist != NULL };
 
 		for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
 			if (uses[i] && csv_out_lacks(out, need[i].col))
@@ -440,7 +452,7 @@ static int run_output(const struct rs_config *cfg, struct run_job *job, struct c
 		char desc[ROW_STR];
 
 		cmd_targets_row(cfg, g, desc, sizeof desc);
-		if (run_check_resume(cfg, g->label, desc, existing, err) < 0)
+		if (run_check_resume(cfg, g->label, desc, job->key_dist, existing, err) < 0)
 			return rs_err_as(err, RS_E_REFUSED);
 		sweep_plan_mark_target(&job->plan, &job->w, k, g->label, existing);
 	}
@@ -758,6 +770,25 @@ static int run_key_prefix(const struct rs_config *cfg, struct run_job *job, stru
 	return 0;
 }
 
+/* --key-dist into job->keydist and the rows' name of it ("uniform" for
+ * random keys without it, "" for fixed keys).  0, or -1 (err, RS_E_USAGE:
+ * a spec that does not parse, a sampler -r cannot hold). */
+static int run_key_dist(const struct rs_config *cfg, struct run_job *job, struct rs_err *err)
+{
+	struct keydist_spec spec = { KEYDIST_UNIFORM, 0, 0 };
+
+	if (cfg->key_dist != NULL) {
+		if (keydist_parse(cfg->key_dist, &spec, err) < 0 ||
+		    keydist_new(&spec, cfg->keyspace, &job->keydist, err) < 0) {
+			rs_err_prefix(err, "--key-dist");
+			return -1;
+		}
+	}
+	if (cfg->keyspace > 0)
+		keydist_format(&spec, job->key_dist, sizeof job->key_dist);
+	return 0;
+}
+
 /* The tests of a --cluster run: -t's, or without it every test of the
  * catalogue but MSET, into buf (size bytes).  A cluster refuses an MSET
  * whose keys are in more than one slot, and the catalogue's has ten keys:
@@ -839,6 +870,8 @@ static int run_plan(struct rs_config *cfg, struct run_ui *ui, struct run_job *jo
 	}
 	if (cfg->key_prefix != NULL && run_key_prefix(cfg, job, err) < 0)
 		return rs_err_as(err, RS_E_USAGE);
+	if (run_key_dist(cfg, job, err) < 0)
+		return rs_err_as(err, RS_E_USAGE);
 	if (cfg->nargs == 0) {
 		unsigned deepest = 0;
 
@@ -862,6 +895,8 @@ static int run_plan(struct rs_config *cfg, struct run_ui *ui, struct run_job *jo
 	job->label = run_label(cfg, job->host, sizeof job->host);
 	run_sweep_config(cfg, job->label, ui, &job->sc);
 	job->sc.key_prefix = job->key_prefix[0] ? job->key_prefix : NULL;
+	job->sc.keydist = job->keydist;
+	job->sc.key_dist = job->key_dist;
 	if (run_targets(cfg, job, err) < 0)
 		return rs_err_as(err, RS_E_USAGE);
 	nrates = job->rates.n ? job->rates.n : 1;
@@ -899,6 +934,7 @@ int cmd_run(struct rs_config *cfg, struct rs_err *err)
 	targets_def_free(&job.control_def);
 	agentkey_clear(&job.agents_key);
 	rates_free(&job.rates);
+	keydist_free(job.keydist);
 	free(job.sweeps);
 	return rc;
 }

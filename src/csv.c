@@ -107,6 +107,8 @@ static const struct csv_col csv_cols[] = {
 	COL_S(key_prefix, key_prefix),
 	/* --runs: runs are a level of the evidence (analysis.h). */
 	COL_I(run, run),
+	/* --key-dist: how the point drew its keys (row.h). */
+	COL_S(key_dist, key_dist),
 	/* Last, and quoted when it holds text (csv_format_row): a row a crash
 	 * cut short inside it never reads as whole. */
 	COL_S(first_error, first_error),

@@ -220,12 +220,35 @@ static __attribute__((noinline)) void engine_randomize_routed(struct engine_thre
 	}
 }
 
+/* Fresh keys of the job's --key-dist (keydist.h) in the first k requests
+ * of c's buffer, apart, so that a uniform run costs what it did (one
+ * test more a batch).  A sequential claim is one per batch, not per
+ * request. */
+static __attribute__((noinline)) void engine_randomize_dist(struct engine_thread *th,
+							    struct engine_conn *c, unsigned k)
+{
+	const struct engine_job *job = th->job;
+	struct keydist *kd = job->keydist;
+
+	keydist_claim(kd, &th->kds, (uint64_t)k * job->nrand);
+	for (unsigned i = 0; i < k; i++) {
+		char *cmd = c->buf + (size_t)i * job->len;
+
+		for (size_t r = 0; r < job->nrand; r++)
+			engine_put_digits(cmd + job->rand_off[r], keydist_draw(kd, &th->kds, &th->rng));
+	}
+}
+
 static inline void engine_randomize(struct engine_thread *th, struct engine_conn *c, unsigned k)
 {
 	const struct engine_job *job = th->job;
 
 	if (job->route != NULL && job->route->key != NULL) {
 		engine_randomize_routed(th, c, k);
+		return;
+	}
+	if (job->keydist != NULL) {
+		engine_randomize_dist(th, c, k);
 		return;
 	}
 	for (unsigned i = 0; i < k; i++) {

@@ -22,6 +22,7 @@
 #include "target.h"
 
 struct engine;
+struct keydist;
 
 /* Kinds of top-level reply, for engine_job.expect.  A nil counts as the
  * kind its header announced ($-1 a bulk, *-1 an array). */
@@ -122,6 +123,9 @@ struct engine_job {
 	const size_t *rand_off;   /* places in cmd of ENGINE_RAND_DIGITS bytes, patched per batch */
 	size_t nrand;
 	uint64_t keyspace;        /* 0: leave __rand_int__ literal */
+	/* --key-dist (keydist.h): how each __rand_int__ is drawn from the
+	 * keyspace; NULL: uniformly, rng % keyspace.  Not with a route. */
+	struct keydist *keydist;
 	uint64_t seed;
 	unsigned depth;           /* requests in flight per connection (the pipeline depth), >= 1 */
 	enum engine_mode mode;

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "engine.h"
+#include "keydist.h"
 
 struct redisReader;
 struct ev_loop;
@@ -123,6 +124,7 @@ struct engine_thread {
 	/* The job's mode as flags, tested per request without a double. */
 	int open, timed, lockstep;
 	uint64_t rng;
+	struct keydist_state kds; /* the job's keydist's draws on this loop */
 	unsigned active;
 	uint64_t first_ns, last_ns;
 	/* Where the slices end (count mode): the replies that close slice k

@@ -177,6 +177,7 @@ static void engine_thread_prepare(struct engine *e, unsigned i, const struct eng
 	th->rng = (job->seed + 1) * 0x9E3779B97F4A7C15ULL + i;
 	if (th->rng == 0)
 		th->rng = 1;
+	memset(&th->kds, 0, sizeof th->kds);
 	th->failed = 0;
 	engine_reply_reset(&th->reply, job);
 	memset(&th->res, 0, sizeof th->res);
@@ -279,6 +280,8 @@ int engine_run(struct engine *e, const struct engine_job *job, struct engine_res
 	memset(res, 0, sizeof *res);
 	hist_init(&res->hist);
 	hist_init(&res->service);
+	/* Each point walks a sequential keyspace from its first key. */
+	keydist_rewind(job->keydist);
 	for (unsigned i = 0; i < e->nthreads; i++)
 		engine_thread_prepare(e, i, job, shared);
 	rc = engine_loops(e, err);

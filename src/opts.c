@@ -114,6 +114,9 @@ static const struct opt_def opt_table[] = {
 	  "with --rate: evenly spaced requests, or Poisson arrivals" },
 	{ "keyspace", 'r', "N", OT_UINT, RUN, OFF(keyspace), 0, 1e12, NULL, "0", 1,
 	  "random keys in 0..N-1 for __rand_int__ (0: fixed keys)" },
+	{ "key-dist", 0, "DIST", OT_STRING, RUN, OFF(key_dist), 0, 0, NULL, NULL, 1,
+	  "how -r's keys are drawn: uniform, sequential, zipf:S, gaussian:SIGMA, "
+	  "hotspot:FRACTION:SHARE (default: uniform)" },
 	{ "data-size", 'd', "BYTES", OT_UINT, RUN, OFF(data_size), 1, 512 * 1024 * 1024,
 	  NULL, "3", 1, "value size of SET, GET, LPUSH, ... in bytes" },
 	{ "data-size", 'd', "BYTES", OT_UINT, IMPORT, OFF(data_size), 1, 512 * 1024 * 1024,

@@ -95,6 +95,7 @@ struct rs_config {
 	char *rate;               /* --rate's list, parsed by rates_parse */
 	int arrivals;             /* enum engine_arrivals */
 	uint64_t keyspace;
+	char *key_dist;           /* --key-dist's spec, parsed by keydist_parse */
 	uint64_t data_size;
 	char *tests;
 	int no_prepare;

@@ -78,6 +78,12 @@ static const struct opts_rule opts_rule_table[] = {
 	{ RUN, "agents", OPTS_NO_COMMAND, NULL, NULL, RULES_AGENTS "the command after --" },
 	{ RUN, "agents", OPTS_ONE, "target", NULL, RULES_AGENTS "the other --target" },
 	{ RUN, "arrivals", OPTS_NEEDS, "rate", NULL, "--arrivals goes with --rate" },
+	{ RUN, "key-dist", OPTS_NEEDS, "keyspace", NULL,
+	  "--key-dist draws the keys of -r N: give -r N" },
+	{ RUN, "key-dist", OPTS_EXCLUDES, "cluster", NULL,
+	  "--cluster draws each master's keys uniformly: drop --key-dist" },
+	{ RUN, "key-dist", OPTS_EXCLUDES, "agents", NULL,
+	  "--key-dist is not passed to agents yet: drop --agents" },
 	{ RUN, "precision", OPTS_EXCLUDES, "rate", NULL,
 	  "--precision does not work with --rate yet" },
 };

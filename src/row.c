@@ -158,8 +158,11 @@ const char *rows_add_name(struct rs_rows *rows, const char *name)
 }
 
 /* The shared struct rs_server of these interned strings (key: target,
- * redis_version, server_arch, server_name, server_version, key_prefix). */
-static const struct rs_server *row_server(struct rs_rows *rows, const char *const key[6],
+ * redis_version, server_arch, server_name, server_version, key_prefix,
+ * key_dist). */
+#define ROW_SERVER_KEYS 7
+static const struct rs_server *row_server(struct rs_rows *rows,
+					  const char *const key[ROW_SERVER_KEYS],
 					  const struct rs_server *prev, struct rs_err *err)
 {
 	/* Interned strings are equal exactly when their copies are the same:
@@ -170,9 +173,10 @@ static const struct rs_server *row_server(struct rs_rows *rows, const char *cons
 
 	if (prev != NULL && prev->target == key[0] && prev->redis_version == key[1] &&
 	    prev->server_arch == key[2] && prev->server_name == key[3] &&
-	    prev->server_version == key[4] && prev->key_prefix == key[5])
+	    prev->server_version == key[4] && prev->key_prefix == key[5] &&
+	    prev->key_dist == key[6])
 		return prev;
-	if (strtab_intern(&rows->server_ids, key, 6 * sizeof *key, &id, &added) < 0) {
+	if (strtab_intern(&rows->server_ids, key, ROW_SERVER_KEYS * sizeof *key, &id, &added) < 0) {
 		rs_err_set(err, "too many distinct servers");
 		return NULL;
 	}
@@ -187,6 +191,7 @@ static const struct rs_server *row_server(struct rs_rows *rows, const char *cons
 	s->server_name = key[3];
 	s->server_version = key[4];
 	s->key_prefix = key[5];
+	s->key_dist = key[6];
 	rows->servers[id] = s;
 	return s;
 }
@@ -327,7 +332,7 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 		[ROW_MASTERS] = r->masters >= 0 ? (double)r->masters : NAN,
 	};
 	struct rs_rec rec;
-	const char *key[6];
+	const char *key[ROW_SERVER_KEYS];
 	int32_t threads = -1;
 
 	memset(&rec, 0, sizeof rec);
@@ -342,8 +347,9 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 	key[3] = row_str(rows, r->server_name, ps ? ps->server_name : NULL, err);
 	key[4] = row_str(rows, r->server_version, ps ? ps->server_version : NULL, err);
 	key[5] = row_str(rows, r->key_prefix, ps ? ps->key_prefix : NULL, err);
+	key[6] = row_str(rows, r->key_dist, ps ? ps->key_dist : NULL, err);
 	if (!rec.label || !rec.test || !rec.client || !rec.busy_master || !key[0] || !key[1] ||
-	    !key[2] || !key[3] || !key[4] || !key[5])
+	    !key[2] || !key[3] || !key[4] || !key[5] || !key[6])
 		return NULL;
 	if ((rec.server = row_server(rows, key, ps, err)) == NULL)
 		return NULL;

@@ -97,6 +97,10 @@ struct rs_row {
 	/* --runs N: which run of the invocation the point belongs to, 1..N
 	 * (-1 in rows written before it was kept: one run a file). */
 	int64_t run;
+	/* --key-dist: how the point drew its keys, "uniform", "zipf:0.99"
+	 * (keydist_format); "" with fixed keys (-r 0) and in rows written
+	 * before it was kept (which drew uniformly). */
+	char key_dist[64];
 
 	/* Where a row came from, for messages; not a column. */
 	const char *src;
@@ -115,6 +119,7 @@ struct rs_server {
 	const char *server_name;  /* "valkey"; "" in rows of older files */
 	const char *server_version;
 	const char *key_prefix;   /* "" without --key-prefix */
+	const char *key_dist;     /* "" with fixed keys, or in older files */
 };
 
 /* What the server called itself, "valkey 8.0.1", into buf (size bytes):

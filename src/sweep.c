@@ -284,7 +284,8 @@ static enum guard_step sweep_measure(struct sweep *s, const struct workload_test
 	const struct sweep_config *cfg = s->cfg;
 	struct engine_job job = {
 		.cmd = t->cmd, .len = t->len, .rand_off = t->rand_off, .nrand = t->nrand,
-		.keyspace = cfg->keyspace, .seed = cfg->seed + p->order, .depth = p->depth,
+		.keyspace = cfg->keyspace, .keydist = cfg->keydist, .seed = cfg->seed + p->order,
+		.depth = p->depth,
 		.mode = p->rate > 0 ? ENGINE_WINDOW : cfg->mode, .rate = (double)p->rate,
 		.arrivals = cfg->arrivals,
 		.requests = cfg->requests, .duration = cfg->duration, .timeout = cfg->timeout,

@@ -48,6 +48,11 @@ struct sweep_config {
 	uint64_t requests;
 	double duration, warmup, pause, timeout;
 	uint64_t keyspace, data_size, seed;
+	/* --key-dist: the sampler of the engine's jobs (NULL: uniform), and
+	 * its name for the rows' key_dist ("" with fixed keys).  The caller's,
+	 * shared by the targets' sweeps, which run one point at a time. */
+	struct keydist *keydist;
+	const char *key_dist;
 	unsigned retries;
 	int fail_on_error;
 	int prepare;
