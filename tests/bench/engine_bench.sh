@@ -16,6 +16,10 @@
 #    does the count, a little (0.1 in 687 here).  BASE=OTHER_RSWEEP puts
 #    another build beside it (e.g. one of the commit before a change to the
 #    engine: its budget is 1%), and RB=0 leaves redis-benchmark out.
+#    ARGS="..." adds options to rsweep's runs (and BASE's), e.g.
+#    ARGS="--no-prepare -r 1000000 --key-dist zipf" for the cost of a key
+#    distribution (--no-prepare: GET's preparation grows with -n under -r,
+#    and would not cancel out).
 # PAIRS=0 skips part 1.  The cost is that of the event loop the binary
 # was built with (./configure --with-event-loop=...).
 # It prints figures; it does not pass or fail.
@@ -80,7 +84,7 @@ if command -v valgrind >/dev/null; then
 		else
 			valgrind --tool=callgrind --callgrind-out-file=/dev/null "$1" run \
 				-s "$T/redis.sock" -c 10 -n "$2" -P "$3" -t get --repeat 1 --force-flush -q \
-				>/dev/null 2>"$T/vg" || true
+				${ARGS:-} >/dev/null 2>"$T/vg" || true
 		fi
 		sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$T/vg"
 	}
@@ -94,7 +98,7 @@ if command -v valgrind >/dev/null; then
 	echo "# client cost: instructions per request (callgrind), GET over UNIX socket, -c 10," \
 		"median of $REPS"
 	[ -z "$BASE" ] || echo "# base: $BASE"
-	echo "# rsweep: $RSWEEP"
+	echo "# rsweep: $RSWEEP${ARGS:+ $ARGS}"
 	printf '%4s  %16s %10s %10s %7s\n' P redis-benchmark base rsweep ratio
 	for P in 1 16; do
 		a=-; [ "$RB" = 0 ] || a=$(per_req rb $P)
