@@ -256,6 +256,21 @@ static int row_int32(const char *name, int64_t v, int32_t *out, struct rs_err *e
 static const char *const row_mode_names[] = { "", "lockstep", "window", NULL };
 static const char *const row_arrivals_names[] = { "", "uniform", "poisson", NULL };
 
+/* Days from 1970-01-01 to year y, month m (1-12), day d of the Gregorian
+ * calendar (Howard Hinnant's days_from_civil): timegm is not POSIX. */
+static int64_t row_days_from_civil(int64_t y, unsigned m, unsigned d)
+{
+	int64_t era;
+	unsigned yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = (unsigned)(y - era * 400);
+	doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + (int64_t)doe - 719468;
+}
+
 double row_started_time(const char *started_at)
 {
 	struct tm tm;
@@ -279,9 +294,8 @@ double row_started_time(const char *started_at)
 	if (strcmp(p, "Z") != 0 || tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 ||
 	    tm.tm_mday > 31 || tm.tm_hour > 23 || tm.tm_min > 59 || tm.tm_sec > 60)
 		return NAN;
-	tm.tm_year -= 1900;
-	tm.tm_mon -= 1;
-	return (double)timegm(&tm) + frac;
+	return (double)(row_days_from_civil(tm.tm_year, (unsigned)tm.tm_mon, (unsigned)tm.tm_mday) *
+			86400 + tm.tm_hour * 3600 + tm.tm_min * 60 + tm.tm_sec) + frac;
 }
 
 const char *row_mode_name(unsigned mode)

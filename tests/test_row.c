@@ -453,3 +453,19 @@ Test(row, master_rps_refused_naming_the_line)
 		rows_free(&rows);
 	}
 }
+
+/* started_at in seconds: every row rsweep writes, a leap second, and what
+ * is no such text. */
+Test(row, started_time_of_the_iso_text)
+{
+	cr_assert_float_eq(row_started_time("2026-12-02T12:20:33.123456789Z"), 1796214033.123456789,
+			   1e-6);
+	cr_assert_float_eq(row_started_time("1970-01-01T00:00:00Z"), 0, 1e-9);
+	cr_assert_float_eq(row_started_time("2000-02-29T23:59:59.5Z"), 951868799.5, 1e-9);
+	cr_assert_float_eq(row_started_time("2024-03-01T00:00:00Z"), 1709251200, 1e-9);
+	cr_assert_float_eq(row_started_time("1999-12-31T23:59:60Z"), 946684800, 1e-9);
+	cr_assert(isnan(row_started_time("")));
+	cr_assert(isnan(row_started_time("2026-12-02 12:20:33")));
+	cr_assert(isnan(row_started_time("2026-13-02T12:20:33Z")));
+	cr_assert(isnan(row_started_time("2026-12-02T12:20:33.Z")));
+}
