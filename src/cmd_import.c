@@ -274,15 +274,23 @@ static int cmd_import_write_atomic(const char *path, const char *buf, size_t len
 	return outfile_commit(&o, err);
 }
 
+/* path's sidecar name (histfile.h), malloc'd. */
+static char *cmd_import_sidecar_name(const char *path)
+{
+	char *name = xmalloc(strlen(path) + sizeof HISTFILE_SUFFIX);
+
+	strcpy(name, path);
+	strcat(name, HISTFILE_SUFFIX);
+	return name;
+}
+
 /* The histograms of rows just written to path, whole or not at all, into
  * its sidecar (which cmd_import_output made sure was not there). */
 static int cmd_import_sidecar(const char *path, const struct sbuf *side, struct rs_err *err)
 {
-	char *name = xmalloc(strlen(path) + sizeof HISTFILE_SUFFIX);
+	char *name = cmd_import_sidecar_name(path);
 	int rc;
 
-	strcpy(name, path);
-	strcat(name, HISTFILE_SUFFIX);
 	rc = cmd_import_write_atomic(name, side->s, side->len, err);
 	free(name);
 	return rc;
@@ -292,11 +300,9 @@ static int cmd_import_sidecar(const char *path, const struct sbuf *side, struct 
 static int cmd_import_has_sidecar(const char *path)
 {
 	struct stat st;
-	char *side = xmalloc(strlen(path) + sizeof HISTFILE_SUFFIX);
+	char *side = cmd_import_sidecar_name(path);
 	int has;
 
-	strcpy(side, path);
-	strcat(side, HISTFILE_SUFFIX);
 	has = lstat(side, &st) == 0;
 	free(side);
 	return has;

@@ -44,11 +44,6 @@ int export_hgrm(FILE *fp, const struct rs_rows *rows, const struct latency_set *
  * the row's file and line. */
 int export_hlog(FILE *fp, const struct rs_rows *rows, const struct latency_set *ls,
 		struct rs_err *err);
-/* h in HdrHistogram's V2 compressed encoding (before base64) into *out
- * (malloc'd); returns its length. */
-size_t export_hlog_encode(const struct hist *h, unsigned char **out);
-/* p[0..n) in base64 (RFC 4648, with padding) to fp. */
-void export_base64(FILE *fp, const unsigned char *p, size_t n);
 /* memtier_benchmark's --json-out-file (export_memtier.c), one document a
  * line, one document per point (label, test, depth) with its one command
  * ("Gets" for GET) and "Totals" alike: "ALL STATS" for a point of one row;

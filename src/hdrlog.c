@@ -1,5 +1,19 @@
-/* hdrlog.c: HdrHistogram's V2 compressed histograms read into rsweep's
- * (hdrlog.h). */
+/* hdrlog.c: HdrHistogram's V2 compressed histograms, rsweep's written and
+ * any read into rsweep's (hdrlog.h).
+ *
+ * rsweep's buckets are HdrHistogram's counts array for 2 significant
+ * digits, unit 1 ns, 1 to 2^38 - 1 ns (hist.h; export.c's hgrm says the
+ * same): 4096 counts, index for index, so the log holds the very counts
+ * rsweep recorded, nothing rounded; only values past 2^38 ns (275 s),
+ * which rsweep keeps in its top bucket, would read as that bucket's.
+ *
+ * The encoding (HdrHistogram's EncodableHistogram, V2): a 40-byte header,
+ * big-endian (cookie 0x1c849313, payload length, normalizing index offset
+ * 0, significant digits 2, lowest trackable value 1, highest trackable
+ * value, the integer-to-double ratio 1.0 as its bits), then the counts up
+ * to the one of the largest value, each ZigZag LEB128, a run of two or
+ * more zeros as minus its length; deflated by zlib behind cookie
+ * 0x1c849314 and the deflated length; then base64. */
 #include "config.h"
 
 #include <math.h>
@@ -9,6 +23,7 @@
 #include <zlib.h>
 
 #include "hdrlog.h"
+#include "sbuf.h"
 #include "xalloc.h"
 
 #define HDRLOG_COMPRESSED 0x1c849304u
@@ -20,6 +35,107 @@
 /* Values above are recorded as this (past rsweep's top bucket, 2^38 ns,
  * all are one bucket): 1000 s. */
 #define HDRLOG_MAX_NS 1e12
+
+/* The flag HDR's writers (Java and C) set on V2's cookies, which its
+ * readers mask away (cookie & ~0xf0). */
+#define HDRLOG_WRITER_FLAG 0x10u
+/* rsweep's own: 2 digits, up to the largest value its 4096 buckets cover. */
+#define HDRLOG_OWN_DIGITS 2
+#define HDRLOG_OWN_HIGHEST (((uint64_t)1 << (HIST_TOP_BIT + 1)) - 1)
+
+static void hdrlog_put32(unsigned char *p, uint32_t v)
+{
+	for (int i = 3; i >= 0; i--, v >>= 8)
+		p[i] = (unsigned char)v;
+}
+
+static void hdrlog_put64(unsigned char *p, uint64_t v)
+{
+	for (int i = 7; i >= 0; i--, v >>= 8)
+		p[i] = (unsigned char)v;
+}
+
+/* v as ZigZag LEB128 at p; returns the bytes (at most 9: HDR's ninth byte
+ * holds 8 bits, and no count here needs it). */
+static size_t hdrlog_zigzag(unsigned char *p, int64_t v)
+{
+	uint64_t z = ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+	size_t n = 0;
+
+	while (z >= 0x80 && n < 8) {
+		p[n++] = (unsigned char)(z | 0x80);
+		z >>= 7;
+	}
+	p[n++] = (unsigned char)z;
+	return n;
+}
+
+size_t hdrlog_encode_raw(const struct hist *h, unsigned char **out)
+{
+	unsigned last = 0, i;
+	size_t n = HDRLOG_HEADER, cap = HDRLOG_HEADER + 9 * (size_t)HIST_BUCKETS;
+	unsigned char *enc = xmalloc(cap), *z;
+	uLongf zlen;
+	double one = 1.0;
+	uint64_t bits;
+
+	for (i = 0; i < HIST_BUCKETS; i++)
+		if (h->bucket[i])
+			last = i;
+	for (i = 0; i <= last;) {
+		uint64_t c = h->bucket[i++];
+		int64_t zeros = 0;
+
+		if (c == 0) {
+			zeros = 1;
+			while (i <= last && h->bucket[i] == 0) {
+				zeros++;
+				i++;
+			}
+		}
+		n += hdrlog_zigzag(enc + n, zeros > 1 ? -zeros : (int64_t)c);
+	}
+	memcpy(&bits, &one, sizeof bits);
+	hdrlog_put32(enc, HDRLOG_V2 | HDRLOG_WRITER_FLAG);
+	hdrlog_put32(enc + 4, (uint32_t)(n - HDRLOG_HEADER));
+	hdrlog_put32(enc + 8, 0);
+	hdrlog_put32(enc + 12, HDRLOG_OWN_DIGITS);
+	hdrlog_put64(enc + 16, 1);
+	hdrlog_put64(enc + 24, HDRLOG_OWN_HIGHEST);
+	hdrlog_put64(enc + 32, bits);
+	zlen = compressBound((uLong)n);
+	z = xmalloc(8 + zlen);
+	if (compress(z + 8, &zlen, enc, (uLong)n) != Z_OK)
+		abort();  /* only out of memory, which xmalloc already ends on */
+	hdrlog_put32(z, HDRLOG_COMPRESSED | HDRLOG_WRITER_FLAG);
+	hdrlog_put32(z + 4, (uint32_t)zlen);
+	free(enc);
+	*out = z;
+	return 8 + zlen;
+}
+
+void hdrlog_base64(const unsigned char *p, size_t n, struct sbuf *b)
+{
+	static const char a[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+	for (size_t i = 0; i < n; i += 3) {
+		uint32_t v = (uint32_t)p[i] << 16 | (i + 1 < n ? (uint32_t)p[i + 1] << 8 : 0) |
+			     (i + 2 < n ? p[i + 2] : 0);
+		char q[4] = { a[v >> 18 & 63], a[v >> 12 & 63], i + 1 < n ? a[v >> 6 & 63] : '=',
+			      i + 2 < n ? a[v & 63] : '=' };
+
+		sbuf_add(b, q, 4);
+	}
+}
+
+void hdrlog_encode(const struct hist *h, struct sbuf *b)
+{
+	unsigned char *raw;
+	size_t n = hdrlog_encode_raw(h, &raw);
+
+	hdrlog_base64(raw, n, b);
+	free(raw);
+}
 
 static uint64_t hdrlog_be(const unsigned char *p, int n)
 {

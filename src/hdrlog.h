@@ -7,8 +7,9 @@
  * file's own; each of its buckets' counts is recorded at the bucket's
  * middle, in ns (unit_ns: the file's value unit, 1000 for memtier's us),
  * so that a histogram of 3 digits keeps rsweep's 2 (within 1/128) and one
- * of rsweep's own comes back bucket for bucket.  A parser: it reads
- * buffers, never files, and prints nothing. */
+ * of rsweep's own comes back bucket for bucket; rsweep's own are written
+ * by the same room.  It reads and writes buffers, never files, and prints
+ * nothing. */
 #ifndef RS_HDRLOG_H
 #define RS_HDRLOG_H
 
@@ -16,6 +17,17 @@
 
 #include "err.h"
 #include "hist.h"
+#include "sbuf.h"
+
+/* h in HdrHistogram's V2 compressed encoding, before base64, into *out
+ * (malloc'd); returns its length.  rsweep's buckets are HDR's counts for 2
+ * significant digits, unit 1 ns, index for index (hdrlog.c). */
+size_t hdrlog_encode_raw(const struct hist *h, unsigned char **out);
+/* p[0..n) in base64 (RFC 4648, with padding), appended to b. */
+void hdrlog_base64(const unsigned char *p, size_t n, struct sbuf *b);
+/* h's V2 compressed encoding in base64, as a log line's last field,
+ * appended to b. */
+void hdrlog_encode(const struct hist *h, struct sbuf *b);
 
 /* The base64 text b64[0..n) of one V2 compressed histogram, added to h
  * (hist_init it first).  Fails (err says why, no position) on bad base64,
