@@ -109,6 +109,8 @@ static const struct csv_col csv_cols[] = {
 	COL_I(run, run),
 	/* --key-dist: how the point drew its keys (row.h). */
 	COL_S(key_dist, key_dist),
+	/* Axes of server settings: a spawned server's --spawn-args (row.h). */
+	COL_S(server_args, server_args),
 	/* Last, and quoted when it holds text (csv_format_row): a row a crash
 	 * cut short inside it never reads as whole. */
 	COL_S(first_error, first_error),

@@ -101,6 +101,10 @@ struct rs_row {
 	 * (keydist_format); "" with fixed keys (-r 0) and in rows written
 	 * before it was kept (which drew uniformly). */
 	char key_dist[64];
+	/* A spawned server's extra arguments (--spawn-args, one alternative
+	 * of an axis of them: "io-threads 4"), as one line; "" for a server
+	 * rsweep did not start, and in rows written before it was kept. */
+	char server_args[ROW_STR];
 
 	/* Where a row came from, for messages; not a column. */
 	const char *src;
@@ -120,6 +124,7 @@ struct rs_server {
 	const char *server_version;
 	const char *key_prefix;   /* "" without --key-prefix */
 	const char *key_dist;     /* "" with fixed keys, or in older files */
+	const char *server_args;  /* a spawned server's --spawn-args; "" none */
 };
 
 /* What the server called itself, "valkey 8.0.1", into buf (size bytes):

@@ -190,11 +190,11 @@ Test(csv, server_columns_after_the_others_and_absent_in_older_files)
 	struct rs_err err;
 	const char *h = csv_header();
 	const char *name = strstr(h, ",server_name,server_version,key_prefix,run,key_dist,"
-				    "first_error\n");
+				    "server_args,first_error\n");
 
 	/* Added after every older column, before first_error (which stays last);
 	 * key_prefix (--key-prefix) after them, then run (--runs), then key_dist
-	 * (--key-dist). */
+	 * (--key-dist), then server_args (--spawn-args' axis). */
 	cr_assert_not_null(name, "%s", h);
 	cr_assert_not_null(strstr(h, ",agent_rps,server_name,"), "%s", h);
 	/* A file from before them: the server is known by redis_version alone. */
@@ -205,6 +205,7 @@ Test(csv, server_columns_after_the_others_and_absent_in_older_files)
 	cr_assert_str_empty(rows.v[0].server->server_version);
 	cr_assert_str_empty(rows.v[0].server->key_prefix);
 	cr_assert_str_empty(rows.v[0].server->key_dist);
+	cr_assert_str_empty(rows.v[0].server->server_args);
 	cr_assert_eq(rows.v[0].run, 0);
 	rows_free(&rows);
 }
@@ -223,6 +224,23 @@ Test(csv, key_dist_read_back)
 	cr_assert_str_eq(rows.v[0].server->key_dist, "zipf:0.99");
 	cr_assert_str_eq(rows.v[1].server->key_dist, "uniform");
 	cr_assert_str_empty(rows.v[2].server->key_dist);
+	rows_free(&rows);
+}
+
+/* server_args too: two spawned servers' settings are two servers. */
+Test(csv, server_args_read_back)
+{
+	struct rs_rows rows = { 0 };
+	struct rs_err err;
+
+	cr_assert_eq(parse("label,test,pipeline,rps,server_args\n"
+			   "a,GET,1,10,io-threads 1\na,GET,1,12,io-threads 4\na,GET,2,10,\n",
+			   &rows, &err), 0, "%s", err.msg);
+	cr_assert_eq(rows.n, 3);
+	cr_assert_str_eq(rows.v[0].server->server_args, "io-threads 1");
+	cr_assert_str_eq(rows.v[1].server->server_args, "io-threads 4");
+	cr_assert_neq(rows.v[0].server, rows.v[1].server);
+	cr_assert_str_empty(rows.v[2].server->server_args);
 	rows_free(&rows);
 }
 
