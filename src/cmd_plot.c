@@ -418,14 +418,11 @@ static void plot_lat_free(struct plot_lat *pl)
 static int plot_dist(const struct plot *p, const struct series *s, unsigned d, struct hist *h,
 		     struct rs_err *err)
 {
-	char variant[ROW_STR + 48];
-
 	hist_init(h);
 	for (size_t r = 0; r < p->rows.n; r++) {
 		const struct rs_rec *row = &p->rows.v[r];
 
-		if (row->pipeline != d || strcmp(row->label, s->label) != 0 ||
-		    strcmp(series_variant(&p->rows, row, variant, sizeof variant), s->test) != 0)
+		if (row->pipeline != d || !series_holds(s, &p->rows, row))
 			continue;
 		if (latency_row_merge(&p->lat, row, h) < 0)
 			return rs_err_setk(err, RS_E_INPUT, "%s:%u: no latency histogram for this row "

@@ -417,7 +417,7 @@ int latency_apply(struct series_set *set, const struct rs_rows *rows, const stru
 	size_t total = 0, *off = xcalloc(set->n + 1, sizeof *off), *fill;
 	const struct latency_sparse **h;
 	struct latency_ci *ci;
-	char variant[ROW_STR + 48];
+	char variant[2 * ROW_STR + 96];
 
 	for (size_t i = 0; i < set->n; i++) {
 		off[i] = total;
@@ -439,8 +439,9 @@ int latency_apply(struct series_set *set, const struct rs_rows *rows, const stru
 		for (size_t r = 0; r < rows->n; r++) {
 			const struct rs_rec *row = &rows->v[r];
 			const struct series *s = series_find(set, row->label,
-							     series_variant(rows, row, variant,
-									    sizeof variant));
+							     series_row_name(set, rows, row,
+									     variant,
+									     sizeof variant));
 			const struct series_point *p = s ? series_at(s, row->pipeline) : NULL;
 
 			fill[r] = SIZE_MAX;

@@ -209,7 +209,8 @@ static int report_short_note(const struct series *s, char *buf, size_t size)
  * notes quadratic in the number of series (issue 25, T2). */
 struct report_busy {
 	const struct rs_rows *rows;
-	const struct rs_rec **v;
+	const struct rs_rec **v;  /* by label, test, depth (report_busy_note
+				   * moves a series' rows first among them) */
 	size_t n;
 };
 
@@ -266,7 +267,7 @@ static int report_busy_note(const struct report_busy *idx, const struct series *
 		int c = strcmp(r->label, s->label);
 
 		if (c == 0)
-			c = strcmp(r->test, s->test);
+			c = strcmp(r->test, s->first->test);
 		if (c == 0)
 			c = (r->pipeline > depth) - (r->pipeline < depth);
 		if (c < 0)
@@ -281,8 +282,14 @@ static int report_busy_note(const struct report_busy *idx, const struct series *
 		double b = rows_fig(rows, r, ROW_BUSY_CPU_S), all = rows_fig(rows, r, ROW_SERVER_CPU_S);
 
 		if (r->pipeline != depth || strcmp(r->label, s->label) != 0 ||
-		    strcmp(r->test, s->test) != 0)
+		    strcmp(r->test, s->first->test) != 0)
 			break;
+		/* The series' own rows (of the axes it carries) first among the
+		 * test's: a swap within rows of one sort key keeps the order. */
+		if (!series_holds(s, rows, r))
+			continue;
+		idx->v[i] = idx->v[first + n];
+		idx->v[first + n] = r;
 		busy += b / secs;
 		others += (all - b) / (m - 1) / secs;
 		masters += m;

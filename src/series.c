@@ -237,7 +237,81 @@ struct series_index {
 				   * (series_order_tests reorders those) */
 	struct strtab pairs;      /* (label_idx, test_idx) as 8 bytes -> pair id */
 	size_t *pair_series;      /* pair id -> index into set->v */
+	struct strtab bases;      /* the series' bases (struct series.base) */
 };
+
+/* What a test name of a set was first seen with: the length of its base
+ * (series_variant's name) and a row, whose settings its axes have. */
+struct series_test_meta {
+	size_t len;
+	const struct rs_rec *row;
+};
+
+static const char *const series_axis_titles[SERIES_NAXES] = {
+	"clients", "data size", "threads", "server arguments",
+};
+
+const char *series_axis_title(enum series_axis a)
+{
+	return a < SERIES_NAXES ? series_axis_titles[a] : "";
+}
+
+/* Whether rows a and b have one value on axis ax. */
+static int series_same_on(const struct rs_rec *a, const struct rs_rec *b, enum series_axis ax)
+{
+	switch (ax) {
+	case SERIES_AXIS_CLIENTS:
+		return a->clients == b->clients;
+	case SERIES_AXIS_DATA_SIZE:
+		return a->data_size == b->data_size;
+	case SERIES_AXIS_THREADS:
+		return a->threads == b->threads;
+	case SERIES_AXIS_SERVER_ARGS:
+	case SERIES_NAXES:
+		break;
+	}
+	return strcmp(a->server->server_args, b->server->server_args) == 0;
+}
+
+/* A row's value on axis a, as a name writes it, into buf. */
+static const char *series_row_axis(const struct rs_rec *r, enum series_axis a, char *buf,
+				   size_t size)
+{
+	int64_t v = a == SERIES_AXIS_CLIENTS ? r->clients : a == SERIES_AXIS_DATA_SIZE ?
+		    r->data_size : a == SERIES_AXIS_THREADS ? r->threads : 0;
+
+	if (a == SERIES_AXIS_SERVER_ARGS)
+		snprintf(buf, size, "%s", r->server->server_args[0] ? r->server->server_args :
+			 "defaults");
+	else if (v < 0)
+		snprintf(buf, size, "?");
+	else
+		snprintf(buf, size, "%lld", (long long)v);
+	return buf;
+}
+
+/* variant with the values of row on axes appended ("GET window c=8 d=1024
+ * [io-threads 4]") into buf, or variant itself when axes is 0 and it is
+ * not in a buffer of the caller's. */
+static const char *series_axes_name(const char *variant, const struct rs_rec *row,
+				    unsigned axes, char *buf, size_t size)
+{
+	static const char *const tag[SERIES_NAXES] = { " c=", " d=", " t=", " [" };
+	size_t at;
+
+	if (axes == 0)
+		return variant;
+	at = (size_t)snprintf(buf, size, "%s", variant);
+	for (unsigned a = 0; a < SERIES_NAXES && at < size; a++) {
+		char v[ROW_STR];
+
+		if (axes & (1u << a))
+			at += (size_t)snprintf(buf + at, size - at, "%s%s%s", tag[a],
+					       series_row_axis(row, (enum series_axis)a, v, sizeof v),
+					       a == SERIES_AXIS_SERVER_ARGS ? "]" : "");
+	}
+	return buf;
+}
 
 /* A row of one series, to sort by depth, run and repeat. */
 struct series_key {
@@ -309,9 +383,19 @@ static size_t series_test_rank(const char *name)
  * together), its own first-seen index, and its offered rate (-1 for a
  * closed loop). */
 struct series_test_key {
-	size_t rank, group, t;
+	size_t rank, group, variant, t;
+	int64_t axis[SERIES_NAXES]; /* the axes' values; server arguments by first sight */
 	double rate;
 };
+
+/* The series of one variant in the order of their axes' values. */
+static int cmp_axes(const struct series_test_key *x, const struct series_test_key *y)
+{
+	for (unsigned a = 0; a < SERIES_NAXES; a++)
+		if (x->axis[a] != y->axis[a])
+			return x->axis[a] < y->axis[a] ? -1 : 1;
+	return 0;
+}
 
 static int cmp_test_key(const void *a, const void *b)
 {
@@ -321,6 +405,10 @@ static int cmp_test_key(const void *a, const void *b)
 		return x->rank < y->rank ? -1 : 1;
 	if (x->group != y->group)
 		return x->group < y->group ? -1 : 1;
+	if (x->variant != y->variant)
+		return x->variant < y->variant ? -1 : 1;
+	if (cmp_axes(x, y) != 0)
+		return cmp_axes(x, y);
 	return (x->t > y->t) - (x->t < y->t);
 }
 
@@ -331,6 +419,8 @@ static int cmp_test_rate(const void *a, const void *b)
 
 	if (x->rate != y->rate)
 		return x->rate < y->rate ? -1 : 1;
+	if (cmp_axes(x, y) != 0)
+		return cmp_axes(x, y);
 	return (x->t > y->t) - (x->t < y->t);
 }
 
@@ -339,24 +429,42 @@ static int cmp_test_rate(const void *a, const void *b)
  * shuffled run's), so that every report and chart lists them alike; an
  * open loop's series of one test by offered rate (GET @50000/s before GET
  * @100000/s), not in the order a shuffled run met them: each test's other
- * series (window, closed loop) keep their first-seen places.  Returns the new
- * place of each old index (caller frees).  n log n in the tests. */
-static uint32_t *series_order_tests(struct series_set *set)
+ * series (window, closed loop) keep their first-seen places; the series of
+ * one variant and their axes (meta, by first-seen index) by the axes'
+ * values, so that c=2 comes before c=16.  Returns the new place of each
+ * old index (caller frees).  n log n in the tests. */
+static uint32_t *series_order_tests(struct series_set *set, const struct series_test_meta *meta)
 {
 	size_t n = set->ntests;
 	uint32_t *to = xcalloc(n ? n : 1, sizeof *to);
 	struct series_test_key *key = xcalloc(n ? n : 1, sizeof *key), *rated;
 	const char **sorted = xcalloc(n ? n : 1, sizeof *sorted);
 	struct strtab bases = { 0 };  /* ids in first-seen order */
+	struct strtab variants = { 0 }, args = { 0 };
 
 	for (size_t t = 0; t < n; t++) {
-		size_t len = series_test_base(set->tests[t], &key[t].rate);
-		uint32_t id;
+		char variant[ROW_STR + 48];
+		size_t vlen = meta[t].len < sizeof variant ? meta[t].len : sizeof variant - 1;
+		size_t len;
+		const struct rs_rec *r = meta[t].row;
+		const char *sa = r->server->server_args;
+		uint32_t id, vid, aid;
 
-		if (strtab_intern(&bases, set->tests[t], len, &id, NULL) < 0)
-			abort();  /* as in series_name: past 2^31 names */
-		key[t].rank = series_test_rank(set->tests[t]);
+		memcpy(variant, set->tests[t], vlen);
+		variant[vlen] = '\0';
+		len = series_test_base(variant, &key[t].rate);
+		/* Fails only past 2^31 names, as in series_name. */
+		if (strtab_intern(&bases, variant, len, &id, NULL) < 0 ||
+		    strtab_intern(&variants, variant, vlen, &vid, NULL) < 0 ||
+		    strtab_intern(&args, sa, strlen(sa), &aid, NULL) < 0)
+			abort();
+		key[t].rank = series_test_rank(variant);
 		key[t].group = id;
+		key[t].variant = vid;
+		key[t].axis[SERIES_AXIS_CLIENTS] = r->clients;
+		key[t].axis[SERIES_AXIS_DATA_SIZE] = r->data_size;
+		key[t].axis[SERIES_AXIS_THREADS] = r->threads;
+		key[t].axis[SERIES_AXIS_SERVER_ARGS] = aid;
 		key[t].t = t;
 	}
 	qsort(key, n, sizeof *key, cmp_test_key);
@@ -382,6 +490,8 @@ static uint32_t *series_order_tests(struct series_set *set)
 	if (n > 0)
 		memcpy(set->tests, sorted, n * sizeof *sorted);
 	strtab_free(&bases);
+	strtab_free(&variants);
+	strtab_free(&args);
 	free(key);
 	free(sorted);
 	return to;
@@ -523,6 +633,98 @@ const char *series_variant(const struct rs_rows *rows, const struct rs_rec *row,
 	return buf;
 }
 
+/* Each label's axes into out->label_axes (labels interned in first-seen
+ * order, as series_make then finds them): the settings that take more than
+ * one value among the label's rows that have metric m. */
+static void series_label_axes(const struct rs_rows *rows, enum series_metric m,
+			      struct series_set *out, size_t *caplabels)
+{
+	const struct rs_rec **first = NULL;
+	size_t capfirst = 0, capaxes = 0;
+
+	for (size_t r = 0; r < rows->n; r++) {
+		const struct rs_rec *row = &rows->v[r];
+		size_t n = out->nlabels;
+		uint32_t l;
+
+		if (!isfinite(series_metric_value(rows, row, m)))
+			continue;
+		l = series_name(&out->index->labels, row->label, &out->labels, &out->nlabels,
+				caplabels);
+		if (out->nlabels > n) {
+			first = vec_reserve(first, &capfirst, out->nlabels, sizeof *first, 0);
+			out->label_axes = vec_reserve(out->label_axes, &capaxes, out->nlabels,
+						      sizeof *out->label_axes, 0);
+			first[l] = row;
+			out->label_axes[l] = 0;
+			continue;
+		}
+		for (unsigned a = 0; a < SERIES_NAXES; a++)
+			if (!series_same_on(first[l], row, (enum series_axis)a))
+				out->label_axes[l] |= 1u << a;
+	}
+	free(first);
+	if (out->label_axes == NULL)
+		out->label_axes = xcalloc(1, sizeof *out->label_axes);
+}
+
+/* s's base, axes and settings, from its first row. */
+static void series_axes_fill(struct series *s, const struct rs_rows *rows, unsigned axes,
+			     struct series_index *idx)
+{
+	char variant[ROW_STR + 48];
+	const char *v = series_variant(rows, s->first, variant, sizeof variant);
+	uint32_t id;
+
+	s->axes = axes;
+	s->clients = s->first->clients;
+	s->data_size = s->first->data_size;
+	s->threads = s->first->threads;
+	s->server_args = s->first->server->server_args;
+	if (axes == 0) {
+		s->base = s->test;
+		return;
+	}
+	if (strtab_intern(&idx->bases, v, strlen(v), &id, NULL) < 0)
+		abort();  /* as in series_name */
+	s->base = strtab_str(&idx->bases, id);
+}
+
+const char *series_row_name(const struct series_set *set, const struct rs_rows *rows,
+			    const struct rs_rec *row, char *buf, size_t size)
+{
+	char variant[ROW_STR + 48];
+	const char *v = series_variant(rows, row, variant, sizeof variant);
+	int64_t l = set->index ? strtab_find(&set->index->labels, row->label,
+					     strlen(row->label)) : -1;
+
+	if (l >= 0 && set->label_axes[l] != 0)
+		return series_axes_name(v, row, set->label_axes[l], buf, size);
+	if (v == row->test)
+		return v;
+	snprintf(buf, size, "%s", v);
+	return buf;
+}
+
+int series_holds(const struct series *s, const struct rs_rows *rows, const struct rs_rec *row)
+{
+	char variant[ROW_STR + 48];
+
+	if (strcmp(row->label, s->label) != 0 ||
+	    strcmp(series_variant(rows, row, variant, sizeof variant), s->base) != 0)
+		return 0;
+	for (unsigned a = 0; a < SERIES_NAXES; a++)
+		if ((s->axes & (1u << a)) && !series_same_on(s->first, row, (enum series_axis)a))
+			return 0;
+	return 1;
+}
+
+const char *series_axis_value(const struct series *s, enum series_axis a, char *buf,
+			      size_t size)
+{
+	return series_row_axis(s->first, a, buf, size);
+}
+
 /* Group the rows that have metric m (known) or all of them (fail on the
  * first that has not).  Rows are numbered by series (each pair of names
  * found by hash), counted into their series, and sorted within it: no
@@ -561,7 +763,9 @@ static int series_make(const struct rs_rows *rows, enum series_metric m, int kno
 	size_t *start, nkept = 0, most = 0, caplabels = 0, captests = 0;
 	const char *last_label = NULL, *last_test = NULL;
 	const struct rs_rec *last_row = NULL;
-	uint32_t last_pair = 0;
+	uint32_t last_pair = 0, key_last = 0;
+	struct series_test_meta *meta = NULL;
+	size_t capmeta = 0;
 	double *tmp, *vals;
 	unsigned *vruns;
 	double *vstarted;
@@ -574,11 +778,14 @@ static int series_make(const struct rs_rows *rows, enum series_metric m, int kno
 	if (rows->n >= UINT32_MAX)
 		return rs_err_set(err, "more than %u result rows", UINT32_MAX - 1);
 	idx = out->index = xcalloc(1, sizeof *idx);
+	series_label_axes(rows, m, out, &caplabels);
 	of = xmalloc((rows->n ? rows->n : 1) * sizeof *of);
 	for (size_t r = 0, have = 0; r < rows->n; r++) {
 		const struct rs_rec *row = &rows->v[r];
 		uint32_t key[2];
-		char variant[ROW_STR + 48];
+		char variant[ROW_STR + 48], name[2 * ROW_STR + 96];
+		const char *v;
+		size_t ntests = out->ntests;
 
 		if (!isfinite(series_metric_value(rows, row, m))) {
 			if (known) {
@@ -586,6 +793,7 @@ static int series_make(const struct rs_rows *rows, enum series_metric m, int kno
 				continue;
 			}
 			free(of);
+			free(meta);
 			series_set_free(out);
 			return rs_err_set(err, "%s:%u: no %s figure in this row", row->src, row->line,
 					  series_metric_name(m));
@@ -594,26 +802,37 @@ static int series_make(const struct rs_rows *rows, enum series_metric m, int kno
 		 * copies: no hashing then. */
 		if (have && row->label == last_label && row->test == last_test &&
 		    row->mode == last_row->mode && row->arrivals == last_row->arrivals &&
-		    row->fig[ROW_RATE] == last_row->fig[ROW_RATE]) {
+		    row->fig[ROW_RATE] == last_row->fig[ROW_RATE] &&
+		    out->label_axes[key_last] == 0) {
 			of[r] = last_pair;
 			nkept++;
 			continue;
 		}
 		key[0] = series_name(&idx->labels, row->label, &out->labels, &out->nlabels,
 				     &caplabels);
-		key[1] = series_name(&idx->tests, series_variant(rows, row, variant, sizeof variant),
+		v = series_variant(rows, row, variant, sizeof variant);
+		key[1] = series_name(&idx->tests, series_axes_name(v, row, out->label_axes[key[0]],
+								   name, sizeof name),
 				     &out->tests, &out->ntests, &captests);
+		if (out->ntests > ntests) {
+			meta = vec_reserve(meta, &capmeta, out->ntests, sizeof *meta, 0);
+			meta[ntests].len = strlen(v);
+			meta[ntests].row = row;
+		}
 		if (strtab_intern(&idx->pairs, key, sizeof key, &of[r], NULL) < 0)
 			abort();  /* as in series_name */
 		last_label = row->label;
 		last_test = row->test;
 		last_row = row;
 		last_pair = of[r];
+		key_last = key[0];
 		have = 1;
 		nkept++;
 	}
 	/* Series in label-major order, then tests in redis-benchmark's. */
-	test_to = series_order_tests(out);
+	test_to = series_order_tests(out, meta);
+	free(meta);
+	meta = NULL;
 	out->n = idx->pairs.n;
 	pairs = xcalloc(out->n ? out->n : 1, sizeof *pairs);
 	for (size_t p = 0; p < out->n; p++) {
@@ -679,12 +898,13 @@ static int series_make(const struct rs_rows *rows, enum series_metric m, int kno
 				const struct rs_rec *a = &rows->v[keys[k - 1].row], *b = &rows->v[keys[k].row];
 
 				rs_err_set(err, "%s:%u: duplicate point (label '%s', %s, P=%u, repeat %u%s; "
-					   "first at %s:%u)", b->src, b->line, b->label, b->test, b->pipeline,
+					   "first at %s:%u)", b->src, b->line, b->label, s->test, b->pipeline,
 					   b->repeat, b->run ? series_run_word(b->run) : "", a->src,
 					   a->line);
 				goto out;
 			}
 		s->first = &rows->v[keys[0].row];
+		series_axes_fill(s, rows, out->label_axes[s->label_idx], idx);
 		s->pts = xcalloc(n, sizeof *s->pts);
 		for (size_t a = 0; a < n;) {
 			size_t b = a;
@@ -736,7 +956,9 @@ void series_set_free(struct series_set *set)
 	free(set->value_started);
 	free(set->labels);
 	free(set->tests);
+	free(set->label_axes);
 	if (set->index != NULL) {
+		strtab_free(&set->index->bases);
 		strtab_free(&set->index->labels);
 		strtab_free(&set->index->tests);
 		strtab_free(&set->index->pairs);

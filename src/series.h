@@ -1,5 +1,13 @@
-/* series.h: result rows grouped into series (label x test), one point per
- * depth, summarised over repeats.
+/* series.h: result rows grouped into series (label x test x the axes that
+ * vary), one point per depth, summarised over repeats.
+ *
+ * Depth is every series' x axis.  The other settings a sweep can vary
+ * (run -c, -d and --threads lists, --spawn-args alternatives) are axes
+ * too: where one takes several values among a label's rows, each value is
+ * a series of its own, its name the test's and the values ("GET c=8",
+ * "GET c=8 d=1024", "SET [io-threads 4]"), so that a curve never mixes
+ * two connection counts.  A label whose rows all share a setting keeps the
+ * plain name ("GET"), as every file before axes.
  *
  * Every figure downstream (charts, report) is computed from these points:
  * the median over repeats is the line; each repeat's own figure is kept
@@ -58,9 +66,27 @@ struct series_run {
 	unsigned run;             /* its run column, 0 when it has none */
 };
 
+/* The axes besides depth, as bits of struct series' axes. */
+enum series_axis {
+	SERIES_AXIS_CLIENTS,      /* -c: "c=8" */
+	SERIES_AXIS_DATA_SIZE,    /* -d: "d=1024" */
+	SERIES_AXIS_THREADS,      /* --threads: "t=2" */
+	SERIES_AXIS_SERVER_ARGS,  /* --spawn-args: "[io-threads 4]" */
+	SERIES_NAXES,
+};
+
 struct series {
 	const char *label;        /* the rows' strings */
-	const char *test;
+	const char *test;         /* its name: base and the axes it carries */
+	const char *base;         /* series_variant's name, without axes: "GET",
+				   * "GET window" */
+	unsigned axes;            /* the axes (1u << enum series_axis) whose
+				   * values the name carries: those that vary
+				   * among the label's rows */
+	/* Its settings, the first row's (-1, "": unknown): every row of the
+	 * series has them where axes has the bit. */
+	int64_t clients, data_size, threads;
+	const char *server_args;
 	size_t label_idx, test_idx; /* into series_set.labels / .tests */
 	struct series_point *pts; /* sorted by depth, distinct depths */
 	size_t npts;
@@ -84,6 +110,7 @@ struct series_set {
 				   * points' v index into (8 bytes a row) */
 	unsigned *value_runs;     /* the run of each, as values */
 	double *value_started;    /* the start of each, as values */
+	unsigned *label_axes;     /* [nlabels]: the axes each label's names carry */
 };
 
 /* Group rows into series for metric m.  Fails (err names file and line) on a
@@ -105,6 +132,21 @@ void series_set_free(struct series_set *set);
  * (room for ROW_STR + 48). */
 const char *series_variant(const struct rs_rows *rows, const struct rs_rec *row, char *buf,
 			   size_t size);
+
+/* The name of the series row belongs to in set (set's axes for row's
+ * label appended to series_variant's name), into buf (room for ROW_STR * 2
+ * + 96).  Returns buf or row->test. */
+const char *series_row_name(const struct series_set *set, const struct rs_rows *rows,
+			    const struct rs_rec *row, char *buf, size_t size);
+/* Whether row is one of s's: its label, its base, and its values on the
+ * axes s carries. */
+int series_holds(const struct series *s, const struct rs_rows *rows, const struct rs_rec *row);
+/* The value of s on axis a as its name writes it ("8", "1024", "io-threads
+ * 4"), into buf; "?" when unknown, "defaults" for no server arguments. */
+const char *series_axis_value(const struct series *s, enum series_axis a, char *buf,
+			      size_t size);
+/* "clients", "data size", "threads", "server arguments". */
+const char *series_axis_title(enum series_axis a);
 
 /* The series of (label, test), or NULL.  Constant time. */
 const struct series *series_find(const struct series_set *set, const char *label,

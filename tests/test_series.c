@@ -20,6 +20,87 @@ static void build(const struct rs_rows *rows, struct series_set *set)
 	cr_assert_eq(series_build(rows, SM_RPS, set, &err), 0, "%s", err.msg);
 }
 
+/* A row of label/test at depth p, repeat rep, with c clients, d bytes and
+ * server arguments args. */
+static void add_axes(struct rs_rows *rows, const char *label, const char *test, unsigned p,
+		     unsigned rep, int64_t c, int64_t d, const char *args, double rps)
+{
+	struct rs_row r;
+
+	fill(&r, label, test, p, rep, rps, NAN);
+	r.clients = c;
+	r.data_size = d;
+	r.threads = 1;
+	snprintf(r.server_args, sizeof r.server_args, "%s", args);
+	push(rows, &r);
+}
+
+/* An axis that varies among a label's rows splits its series, named by
+ * the values, in the values' order (2 before 16, whatever the rows'
+ * order); a label whose rows share the setting keeps plain names, as do
+ * the axes that do not vary; a point at one depth and repeat on two
+ * connection counts is no duplicate. */
+Test(series, axes_split_series)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set set;
+	const struct series *s;
+	char buf[2 * ROW_STR + 96], v[32];
+
+	add_axes(&rows, "a", "GET", 1, 1, 16, 3, "", 160);
+	add_axes(&rows, "a", "GET", 1, 1, 2, 3, "", 20);
+	add_axes(&rows, "a", "GET", 2, 1, 2, 3, "", 40);
+	add_axes(&rows, "a", "SET", 1, 1, 2, 3, "", 10);
+	add_axes(&rows, "b", "GET", 1, 1, 50, 3, "io-threads 4", 500);
+	add_axes(&rows, "b", "GET", 1, 2, 50, 3, "io-threads 4", 510);
+	build(&rows, &set);
+	cr_assert_eq(set.n, 4);
+	/* redis-benchmark's order: SET before GET. */
+	cr_assert_str_eq(set.v[0].test, "SET c=2");
+	cr_assert_str_eq(set.v[1].test, "GET c=2");
+	cr_assert_str_eq(set.v[2].test, "GET c=16");
+	cr_assert_str_eq(set.v[3].test, "GET");
+	s = series_find(&set, "a", "GET c=2");
+	cr_assert_not_null(s);
+	cr_assert_eq(s->npts, 2);
+	cr_assert_str_eq(s->base, "GET");
+	cr_assert_eq(s->axes, 1u << SERIES_AXIS_CLIENTS);
+	cr_assert_eq(s->clients, 2);
+	cr_assert_str_eq(series_axis_value(s, SERIES_AXIS_CLIENTS, v, sizeof v), "2");
+	cr_assert(series_holds(s, &rows, &rows.v[2]));
+	cr_assert_not(series_holds(s, &rows, &rows.v[0]), "c=16 is another series");
+	cr_assert_not(series_holds(s, &rows, &rows.v[3]), "SET is another test");
+	cr_assert_str_eq(series_row_name(&set, &rows, &rows.v[0], buf, sizeof buf), "GET c=16");
+	cr_assert_str_eq(series_row_name(&set, &rows, &rows.v[4], buf, sizeof buf), "GET");
+	s = series_find(&set, "b", "GET");
+	cr_assert_eq(s->axes, 0);
+	cr_assert_eq(s->base, s->test);
+	cr_assert_str_eq(s->server_args, "io-threads 4");
+	cr_assert(series_holds(s, &rows, &rows.v[5]));
+	series_set_free(&set);
+	rows_free(&rows);
+}
+
+/* Server arguments as an axis: in brackets, "defaults" for none; two axes
+ * at once. */
+Test(series, axes_server_args_and_two_axes)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set set;
+
+	add_axes(&rows, "a", "GET", 1, 1, 4, 3, "io-threads 4", 100);
+	add_axes(&rows, "a", "GET", 1, 1, 4, 3, "", 90);
+	add_axes(&rows, "a", "GET", 1, 1, 4, 1024, "", 80);
+	build(&rows, &set);
+	cr_assert_eq(set.n, 3);
+	cr_assert_str_eq(set.v[0].test, "GET d=3 [io-threads 4]");
+	cr_assert_str_eq(set.v[1].test, "GET d=3 [defaults]");
+	cr_assert_str_eq(set.v[2].test, "GET d=1024 [defaults]");
+	cr_assert_eq(set.v[0].axes, (1u << SERIES_AXIS_DATA_SIZE) | (1u << SERIES_AXIS_SERVER_ARGS));
+	series_set_free(&set);
+	rows_free(&rows);
+}
+
 /* Labels and tests in order of first appearance; series label-major, then
  * by test order; points by depth; found by name. */
 Test(series, order_and_lookup)
