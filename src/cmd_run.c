@@ -59,7 +59,27 @@ struct run_ui {
 	size_t points;
 	double timed;             /* seconds inside timed windows */
 	long long errors;
+	unsigned axes;            /* the settings swept (enum sweep_axis): named per point */
 };
+
+/* " c=8 d=1024" for the settings of r that the run sweeps (axes), after
+ * what is in buf (size bytes). */
+static void run_name_axes(unsigned axes, const struct rs_row *r, char *buf, size_t size)
+{
+	size_t at = strlen(buf);
+
+	if (axes & SWEEP_AXIS_CLIENTS)
+		at += (size_t)snprintf(buf + at, at < size ? size - at : 0, " c=%lld",
+				       (long long)r->clients);
+	if (axes & SWEEP_AXIS_DATA_SIZE)
+		at += (size_t)snprintf(buf + at, at < size ? size - at : 0, " d=%lld",
+				       (long long)r->data_size);
+	if (axes & SWEEP_AXIS_THREADS)
+		at += (size_t)snprintf(buf + at, at < size ? size - at : 0, " t=%lld",
+				       (long long)r->threads);
+	if ((axes & SWEEP_AXIS_SERVER_ARGS) && at < size)
+		snprintf(buf + at, size - at, " [%s]", r->server_args);
+}
 
 /* One block per point, or with -q one line in redis-benchmark's form. */
 static void run_print_point(struct run_ui *ui, const struct rs_row *r)
@@ -74,6 +94,7 @@ static void run_print_point(struct run_ui *ui, const struct rs_row *r)
 			 ui->multi_target ? ": " : "", r->test);
 	if (r->rate_offered > 0)
 		snprintf(name + strlen(name), sizeof name - strlen(name), " @%.0f/s", r->rate_offered);
+	run_name_axes(ui->axes, r, name, sizeof name);
 	if (ui->quiet) {
 		printf("%s: %.2f requests per second, p50=%.3f msec", name, r->rps, r->p50_ms);
 		if (r->errors > 0)
@@ -114,10 +135,12 @@ static void run_on_point(void *ud, const struct rs_row *r, size_t i, size_t n)
 	progress_end(&ui->progress);
 	run_print_point(ui, r);
 	fflush(stdout);
-	if (ui->multi_target) {
-		char name[2 * ROW_STR + 2];
+	if (ui->multi_target || ui->axes) {
+		char name[3 * ROW_STR + 2];
 
-		snprintf(name, sizeof name, "%s: %s", r->label, r->test);
+		snprintf(name, sizeof name, "%s%s%s", ui->multi_target ? r->label : "",
+			 ui->multi_target ? ": " : "", r->test);
+		run_name_axes(ui->axes, r, name, sizeof name);
 		progress_point(&ui->progress, i, n, name, r->pipeline, r->rps);
 		return;
 	}
@@ -201,10 +224,22 @@ static int run_check(struct rs_config *cfg, struct rs_err *err)
 				  cfg->args[0]);
 	if (cfg->dashdash && cfg->nargs == 0)
 		return rs_err_set(err, "no command after --");
-	if (cfg->threads > cfg->clients)
+	/* The lists' largest values stand for them where one value is asked
+	 * (the agents', -n's warning); each point has its own (axis.h). */
+	cfg->clients = axis_max(&cfg->clients_axis);
+	cfg->data_size = axis_max(&cfg->data_size_axis);
+	cfg->threads = axis_max(&cfg->threads_axis);
+	if (cfg->clients_axis.n == 1 && cfg->threads_axis.n == 1 && cfg->threads > cfg->clients)
 		return rs_err_set(err, "--threads %llu is more than -c %llu connections",
 				  (unsigned long long)cfg->threads,
 				  (unsigned long long)cfg->clients);
+	if (cfg->agents > 0 && (cfg->clients_axis.n > 1 || cfg->data_size_axis.n > 1 ||
+				cfg->threads_axis.n > 1))
+		return rs_err_set(err, "--agents measures one -c, -d and --threads: sweep a list of "
+				  "them without agents");
+	if (cfg->nargs > 0 && cfg->data_size_axis.n > 1)
+		return rs_err_set(err, "-d LIST with a custom command: the command's own arguments "
+				  "are its data");
 	if (opts_rules_check(CMD_RUN, cfg, err) < 0 || cmd_targets_check_tls(cfg, err) < 0)
 		return -1;
 	if (cfg->rate != NULL && cfg->mode == ENGINE_LOCKSTEP && opts_given(cfg, "mode"))
@@ -213,6 +248,24 @@ static int run_check(struct rs_config *cfg, struct rs_err *err)
 		return rs_err_set(err, "-n %llu is fewer requests than --agents %llu",
 				  (unsigned long long)cfg->requests, (unsigned long long)cfg->agents);
 	return 0;
+}
+
+/* Whether the list a holds v. */
+static int run_axis_has(const struct axis_list *a, int64_t v)
+{
+	for (size_t i = 0; i < a->n; i++)
+		if ((int64_t)a->v[i] == v)
+			return 1;
+	return 0;
+}
+
+/* Whether the option what ("-c", "-d", "--threads", "-r") has one value in
+ * this run. */
+static int run_axis_single(const struct rs_config *cfg, const char *what)
+{
+	return strcmp(what, "-c") == 0 ? cfg->clients_axis.n == 1 :
+	       strcmp(what, "-d") == 0 ? cfg->data_size_axis.n == 1 :
+	       strcmp(what, "--threads") == 0 ? cfg->threads_axis.n == 1 : 1;
 }
 
 /* Resuming adds points to series measured before: refuse when this run
@@ -247,17 +300,21 @@ static int run_check_resume(const struct rs_config *cfg, const char *label, cons
 					  "another --label", r->src, r->line, label,
 					  r->server->key_dist[0] ? r->server->key_dist : "uniform",
 					  key_dist);
-		if (r->clients >= 0 && r->clients != (int64_t)cfg->clients)
+		if (r->clients >= 0 && !run_axis_has(&cfg->clients_axis, r->clients))
 			what = "-c", was = r->clients, now = (long long)cfg->clients;
-		else if (r->data_size >= 0 && r->data_size != (int64_t)cfg->data_size)
+		else if (r->data_size >= 0 && !run_axis_has(&cfg->data_size_axis, r->data_size))
 			what = "-d", was = r->data_size, now = (long long)cfg->data_size;
 		else if (r->keyspace >= 0 && r->keyspace != (int64_t)cfg->keyspace)
 			what = "-r", was = r->keyspace, now = (long long)cfg->keyspace;
-		else if (r->threads >= 0 && r->threads != (int64_t)cfg->threads)
+		else if (r->threads >= 0 && !run_axis_has(&cfg->threads_axis, r->threads))
 			what = "--threads", was = r->threads, now = (long long)cfg->threads;
 		else if (cfg->duration == 0 && r->errors == 0 && r->requests >= 0 &&
 			 r->requests != (int64_t)cfg->requests)
 			what = "-n", was = r->requests, now = (long long)cfg->requests;
+		if (what != NULL && strcmp(what, "-n") != 0 && !run_axis_single(cfg, what))
+			return rs_err_set(err, "%s:%u: label '%s' was measured with %s %lld, which this "
+					  "run's %s list leaves out: resume with the same options, or use "
+					  "another --label", r->src, r->line, label, what, was, what);
 		if (what != NULL)
 			return rs_err_set(err, "%s:%u: label '%s' was measured with %s %lld, this run "
 					  "uses %s %lld: resume with the same options, or use another "
@@ -266,22 +323,29 @@ static int run_check_resume(const struct rs_config *cfg, const char *label, cons
 	return 0;
 }
 
-/* The sweep of one server of the run (job->targets.v, same index). */
+/* The sweep of one server of the run and one combination of its axes:
+ * job->sweeps[k] is target k / job->nat, combination k % job->nat. */
 struct run_target_sweep {
 	struct sweep_config sc;
 	struct sweep *s;
+	size_t target;            /* index into job->targets.v */
+	const struct workload *w; /* the tests formatted with its -d */
 };
 
 /* What one run is to do, worked out from the options before anything is
  * touched. */
 struct run_job {
-	struct workload w;
+	struct workload w;         /* the tests (at the first -d of the list) */
+	struct workload *ws;       /* [data_size_axis.n]: the tests at each -d */
+	struct axis_point *at;     /* the combinations of -c, -d, --threads */
+	size_t nat;
+	size_t nsweeps;            /* targets.n x nat */
 	struct sweep_plan plan;
 	struct sweep_config sc;   /* the settings every target shares */
 	char host[ROW_STR];
 	const char *label;
 	struct cmd_targets targets; /* the servers (cmd_targets.h) */
-	struct run_target_sweep *sweeps; /* and their sweeps, targets.n of them */
+	struct run_target_sweep *sweeps; /* and their sweeps, nsweeps of them */
 	struct rate_list rates;   /* --rate; none: closed loop */
 	struct agents *agents;    /* --agents: the leader's side */
 	char agents_uri[TARGETS_URI_MAX]; /* what the agents connect to: the leader keeps it */
@@ -306,8 +370,19 @@ static void run_dry(const struct rs_config *cfg, const struct run_job *job)
 	       cfg->repeat == 1 ? "" : "s");
 	if (job->targets.n > 1)
 		printf(" x %zu targets", job->targets.n);
+	if (job->nat > 1)
+		printf(" x %zu combinations of -c, -d and --threads", job->nat);
 	printf("), %zu to run, order %s%s\n", plan->todo, sweep_order_names[cfg->order],
-	       job->targets.n > 1 ? ", targets interleaved ABBA" : "");
+	       job->nsweeps > 1 ? job->nat > 1 ? ", each point's combinations back to back, "
+	       "ABBA" : ", targets interleaved ABBA" : "");
+	if (job->nat > 1) {
+		printf("axes:");
+		for (size_t i = 0; i < job->nat; i++)
+			printf(" c=%llu/d=%llu/t=%llu", (unsigned long long)job->at[i].clients,
+			       (unsigned long long)job->at[i].data_size,
+			       (unsigned long long)job->at[i].threads);
+		printf("\n");
+	}
 	if (cfg->runs > 1)
 		printf("runs: %llu, one after another, %g s apart, each shuffled anew (the points "
 		       "below are run 1's)\n", (unsigned long long)cfg->runs, cfg->run_pause);
@@ -325,14 +400,22 @@ static void run_dry(const struct rs_config *cfg, const struct run_job *job)
 		const struct sweep_point *p = &plan->v[i];
 		/* A rough guess for -n runs: 100k rps at P=1, growing with depth to 1M. */
 		double rps = 100000.0 * p->depth < 1e6 ? 100000.0 * p->depth : 1e6;
+		/* One connection at a time waits for each batch. */
+		if (job->sweeps[p->target].sc.clients < 4)
+			rps *= job->sweeps[p->target].sc.clients / 4.0;
 		double secs = cfg->duration > 0 ? cfg->duration : (double)cfg->requests / rps;
 
 		if (!p->done)
 			total += secs + cfg->warmup + cfg->pause + 0.01;
 		printf("%5u  ", p->order);
+		const struct run_target_sweep *gs = &job->sweeps[p->target];
+
 		if (job->targets.n > 1)
-			printf("%-12s ", job->targets.v[p->target].label);
+			printf("%-12s ", job->targets.v[gs->target].label);
 		printf("%-24s P=%-5u ", w->v[p->test].name, p->depth);
+		if (job->nat > 1)
+			printf("c=%-5u d=%-7llu t=%-3u ", gs->sc.clients,
+			       (unsigned long long)gs->sc.data_size, gs->sc.threads);
 		if (p->rate > 0)
 			printf("%llu/s ", (unsigned long long)p->rate);
 		printf("repeat %u%s\n", p->repeat, p->done ? "  (done)" : "");
@@ -383,15 +466,26 @@ static int run_targets(const struct rs_config *cfg, struct run_job *job, struct 
 {
 	if (cmd_targets_build(cfg, job->label, &job->targets, err) < 0)
 		return -1;
-	job->sweeps = xcalloc(job->targets.n, sizeof *job->sweeps);
-	for (size_t k = 0; k < job->targets.n; k++) {
-		struct cmd_target *g = &job->targets.v[k];
-		struct sweep_config *sc = &job->sweeps[k].sc;
+	job->nsweeps = job->targets.n * job->nat;
+	job->sweeps = xcalloc(job->nsweeps, sizeof *job->sweeps);
+	for (size_t k = 0; k < job->nsweeps; k++) {
+		struct run_target_sweep *gs = &job->sweeps[k];
+		struct cmd_target *g = &job->targets.v[k / job->nat];
+		const struct axis_point *a = &job->at[k % job->nat];
+		struct sweep_config *sc = &gs->sc;
+		size_t d = 0;
 
+		while (d + 1 < cfg->data_size_axis.n && cfg->data_size_axis.v[d] != a->data_size)
+			d++;
 		*sc = job->sc;
 		sc->label = g->label;
 		sc->spawned = g->spawned;
 		sc->target = &g->t;
+		sc->clients = (unsigned)a->clients;
+		sc->data_size = a->data_size;
+		sc->threads = (unsigned)a->threads;
+		gs->target = k / job->nat;
+		gs->w = job->ws != NULL ? &job->ws[d] : &job->w;
 	}
 	return 0;
 }
@@ -447,14 +541,18 @@ static int run_output(const struct rs_config *cfg, struct run_job *job, struct c
 		rs_log(RS_LOG_NOTE, "%s was written by an older rsweep: the rows added to it leave "
 		       "out %s (a new -o file keeps them)", cfg->output, out->missing);
 	}
-	for (size_t k = 0; k < job->targets.n; k++) {
-		const struct cmd_target *g = &job->targets.v[k];
+	for (size_t k = 0; k < job->nsweeps; k++) {
+		const struct run_target_sweep *gs = &job->sweeps[k];
+		const struct cmd_target *g = &job->targets.v[gs->target];
+		struct sweep_plan_who who;
 		char desc[ROW_STR];
 
 		cmd_targets_row(cfg, g, desc, sizeof desc);
-		if (run_check_resume(cfg, g->label, desc, job->key_dist, existing, err) < 0)
+		if (k % job->nat == 0 &&
+		    run_check_resume(cfg, g->label, desc, job->key_dist, existing, err) < 0)
 			return rs_err_as(err, RS_E_REFUSED);
-		sweep_plan_mark_target(&job->plan, &job->w, k, g->label, existing);
+		sweep_who(&gs->sc, &who);
+		sweep_plan_mark_target(&job->plan, &job->w, k, &who, existing);
 	}
 	if (job->plan.todo == 0 && cfg->precision <= 0)
 		rs_log(RS_LOG_INFO, "every point%s is already in %s",
@@ -491,14 +589,15 @@ static int run_status(const struct rs_config *cfg, enum sweep_status ss, struct 
 static enum sweep_status run_open(const struct rs_config *cfg, struct run_job *job,
 				  struct rs_err *err)
 {
-	for (size_t k = 0; k < job->targets.n; k++) {
-		struct cmd_target *g = &job->targets.v[k];
+	for (size_t k = 0; k < job->nsweeps; k++) {
 		struct run_target_sweep *gs = &job->sweeps[k];
+		struct cmd_target *g = &job->targets.v[gs->target];
 		enum sweep_status st;
 
-		if (cmd_targets_start(cfg, gs->sc.timeout, &run_stop, g, err) < 0)
+		/* A target's server once, for the first of its combinations. */
+		if (k % job->nat == 0 && cmd_targets_start(cfg, gs->sc.timeout, &run_stop, g, err) < 0)
 			return SWEEP_FAILED;
-		st = sweep_open(&gs->sc, &job->w, &gs->s, err);
+		st = sweep_open(&gs->sc, gs->w, &gs->s, err);
 		/* No server where the user pointed (or at the default address):
 		 * say how to get one. */
 		if (st == SWEEP_FAILED && !g->spawned && strstr(err->msg, ": cannot connect: ") != NULL) {
@@ -515,9 +614,14 @@ static enum sweep_status run_open(const struct rs_config *cfg, struct run_job *j
 		}
 		if (st != SWEEP_OK)
 			return st;
-		for (size_t j = 0; j < k && !g->spawned; j++) {
-			struct cmd_target *h = &job->targets.v[j];
+		/* The combinations of one target share its server: each empties
+		 * it after its points, so that the next one's guard finds only
+		 * what it wrote. */
+		if (job->nat > 1)
+			sweep_share(gs->s);
+		for (size_t j = 0; j < k && !g->spawned && k % job->nat == 0; j += job->nat) {
 			struct run_target_sweep *hs = &job->sweeps[j];
+			struct cmd_target *h = &job->targets.v[hs->target];
 
 			if (h->spawned || strcmp(sweep_run_id(hs->s), sweep_run_id(gs->s)) != 0)
 				continue;
@@ -527,7 +631,8 @@ static enum sweep_status run_open(const struct rs_config *cfg, struct run_job *j
 					    h->label, h->t.desc);
 				return SWEEP_FAILED;
 			}
-			sweep_share(hs->s);
+			for (size_t i = 0; i < job->nat; i++)
+				sweep_share(job->sweeps[j + i].s);
 			sweep_share(gs->s);
 		}
 	}
@@ -646,7 +751,7 @@ static int run_sweep(const struct rs_config *cfg, struct run_job *job, struct ru
 	    ((rc = run_output(cfg, job, &out, &existing, err)) < 0 ||
 	     (job->plan.todo == 0 && job->sc.precision <= 0)))
 		goto close;
-	for (size_t k = 0; k < job->targets.n; k++)
+	for (size_t k = 0; k < job->nsweeps; k++)
 		job->sweeps[k].sc.prior = &existing;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = run_on_signal;
@@ -660,6 +765,7 @@ static int run_sweep(const struct rs_config *cfg, struct run_job *job, struct ru
 	ui->quiet = cfg->quiet;
 	ui->multi_depth = cfg->pipeline.n > 1;
 	ui->multi_target = job->targets.n > 1;
+	ui->axes = job->sc.axes;
 	st = run_stop ? SWEEP_INTERRUPTED : run_open(cfg, job, err);
 	if (st == SWEEP_OK && cfg->agents > 0)
 		st = run_agents(cfg, job, err);
@@ -685,12 +791,11 @@ static int run_sweep(const struct rs_config *cfg, struct run_job *job, struct ru
 	if (st == SWEEP_OK && cfg->output == NULL)
 		progress_note(&ui->progress, "no -o FILE.csv: the points are printed, not saved "
 			      "(plot, report and --resume need the CSV)");
-	ss = xcalloc(job->targets.n, sizeof *ss);
-	for (size_t k = 0; k < job->targets.n; k++)
+	ss = xcalloc(job->nsweeps, sizeof *ss);
+	for (size_t k = 0; k < job->nsweeps; k++)
 		ss[k] = job->sweeps[k].s;
 	if (st == SWEEP_OK)
-		st = sweep_points_all(ss, job->targets.n, &job->plan, cfg->output ? &out : NULL,
-				      err);
+		st = sweep_points_all(ss, job->nsweeps, &job->plan, cfg->output ? &out : NULL, err);
 	free(ss);
 	if (ui->points > 0)
 		progress_summary(&ui->progress, ui->points, ui->timed, ui->errors, cfg->output);
@@ -703,10 +808,11 @@ static int run_sweep(const struct rs_config *cfg, struct run_job *job, struct ru
 	     run_status(cfg, st, err);
 	agents_close(job->agents);
 	job->agents = NULL;
-	for (size_t k = job->targets.n; k-- > 0;) {
+	for (size_t k = job->nsweeps; k-- > 0;) {
 		sweep_close(job->sweeps[k].s);
 		job->sweeps[k].s = NULL;
-		spawn_stop(&job->targets.v[k].sp);
+		if (k % job->nat == 0)
+			spawn_stop(&job->targets.v[job->sweeps[k].target].sp);
 	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
@@ -824,6 +930,41 @@ static int run_cluster_check_tests(const struct rs_config *cfg, const struct wor
 	return 0;
 }
 
+/* The most connections a run's combinations may hold open at once: every
+ * combination keeps its own (sweep.h) for the whole run, and a server's
+ * default maxclients is 10000. */
+#define RUN_MAX_AXIS_CONNECTIONS 4096
+
+/* The combinations of -c, -d and --threads into job->at (axis.h), and the
+ * settings that vary into job->sc.axes.  0, or -1 (err): no combination
+ * can run, or they would hold too many connections. */
+static int run_axes(const struct rs_config *cfg, struct run_job *job, struct rs_err *err)
+{
+	size_t skipped;
+	uint64_t conns = 0;
+
+	job->nat = axis_points(&cfg->clients_axis, &cfg->data_size_axis, &cfg->threads_axis,
+			       &job->at, &skipped);
+	if (job->nat == 0)
+		return rs_err_set(err, "--threads %llu is more than -c %llu connections: every "
+				  "combination has more threads than connections",
+				  (unsigned long long)cfg->threads_axis.v[0],
+				  (unsigned long long)cfg->clients_axis.v[0]);
+	if (skipped > 0)
+		rs_log(RS_LOG_NOTE, "%zu combination%s of -c and --threads left out: more threads "
+		       "than connections", skipped, skipped == 1 ? "" : "s");
+	for (size_t i = 0; i < job->nat; i++)
+		conns += job->at[i].clients;
+	if (job->nat > 1 && conns > RUN_MAX_AXIS_CONNECTIONS)
+		return rs_err_set(err, "the combinations of -c, -d and --threads hold %llu connections "
+				  "open at once, more than %d: sweep fewer -c values, or one -c list "
+				  "per run", (unsigned long long)conns, RUN_MAX_AXIS_CONNECTIONS);
+	job->sc.axes = (cfg->clients_axis.n > 1 ? SWEEP_AXIS_CLIENTS : 0) |
+		       (cfg->data_size_axis.n > 1 ? SWEEP_AXIS_DATA_SIZE : 0) |
+		       (cfg->threads_axis.n > 1 ? SWEEP_AXIS_THREADS : 0);
+	return 0;
+}
+
 /* The points of run (1-based) into job->plan: every run measures the
  * whole plan, in an order of its own (run 1's is --seed's, as without
  * --runs), and its rows mark only its own points done. */
@@ -837,9 +978,9 @@ static void run_plan_points(const struct rs_config *cfg, struct run_job *job, un
 	job->plan.mode = job->rates.n > 0 ? ENGINE_WINDOW : (enum engine_mode)cfg->mode;
 	job->plan.arrivals = (enum engine_arrivals)cfg->arrivals;
 	job->plan.run = run;
-	sweep_plan_interleave(&job->plan, job->targets.n);
+	sweep_plan_interleave(&job->plan, job->nsweeps);
 	job->run = run;
-	for (size_t k = 0; job->sweeps != NULL && k < job->targets.n; k++)
+	for (size_t k = 0; job->sweeps != NULL && k < job->nsweeps; k++)
 		job->sweeps[k].sc.run = run;
 }
 
@@ -872,6 +1013,8 @@ static int run_plan(struct rs_config *cfg, struct run_ui *ui, struct run_job *jo
 		return rs_err_as(err, RS_E_USAGE);
 	if (run_key_dist(cfg, job, err) < 0)
 		return rs_err_as(err, RS_E_USAGE);
+	if (run_axes(cfg, job, err) < 0)
+		return rs_err_as(err, RS_E_USAGE);
 	if (cfg->nargs == 0) {
 		unsigned deepest = 0;
 
@@ -881,15 +1024,25 @@ static int run_plan(struct rs_config *cfg, struct run_ui *ui, struct run_job *jo
 		for (size_t d = 0; d < cfg->pipeline.n; d++)
 			if (cfg->pipeline.v[d] > deepest)
 				deepest = cfg->pipeline.v[d];
-		if (workload_memory_check_prefix(tests, job->key_prefix, cfg->data_size, deepest,
-						 cfg->clients, cfg->keyspace, err) < 0)
-			return rs_err_as(err, RS_E_USAGE);
+		for (size_t i = 0; i < job->nat; i++)
+			if (workload_memory_check_prefix(tests, job->key_prefix, job->at[i].data_size,
+							 deepest, job->at[i].clients, cfg->keyspace,
+							 err) < 0)
+				return rs_err_as(err, RS_E_USAGE);
 	}
 	rc = cfg->nargs > 0 ? workload_custom(cfg->nargs, cfg->args, &job->w, err) :
-			      workload_select_prefix(tests, cfg->data_size, job->key_prefix, &job->w,
-						     err);
+			      workload_select_prefix(tests, cfg->data_size_axis.v[0], job->key_prefix,
+						     &job->w, err);
 	if (rc < 0)
 		return rs_err_as(err, RS_E_INPUT);
+	/* Each -d of a list has the tests formatted with its values. */
+	if (cfg->nargs == 0 && cfg->data_size_axis.n > 1) {
+		job->ws = xcalloc(cfg->data_size_axis.n, sizeof *job->ws);
+		for (size_t d = 0; d < cfg->data_size_axis.n; d++)
+			if (workload_select_prefix(tests, cfg->data_size_axis.v[d], job->key_prefix,
+						   &job->ws[d], err) < 0)
+				return rs_err_as(err, RS_E_INPUT);
+	}
 	if (run_cluster_check_tests(cfg, &job->w, err) < 0)
 		return -1;
 	job->label = run_label(cfg, job->host, sizeof job->host);
@@ -900,13 +1053,15 @@ static int run_plan(struct rs_config *cfg, struct run_ui *ui, struct run_job *jo
 	if (run_targets(cfg, job, err) < 0)
 		return rs_err_as(err, RS_E_USAGE);
 	nrates = job->rates.n ? job->rates.n : 1;
-	if (job->w.n * cfg->pipeline.n * nrates * cfg->repeat * job->targets.n > RUN_MAX_POINTS)
+	if (job->w.n * cfg->pipeline.n * nrates * cfg->repeat * job->nsweeps > RUN_MAX_POINTS)
 		return rs_err_setk(err, RS_E_USAGE, "%zu tests x %zu depths x %zu rates x %llu "
-				   "repeats x %zu target%s is more than %d points", job->w.n,
-				   cfg->pipeline.n, nrates, (unsigned long long)cfg->repeat,
-				   job->targets.n, job->targets.n == 1 ? "" : "s", RUN_MAX_POINTS);
-	if (sweep_check(&job->sc, &job->w, &cfg->pipeline, err) < 0)
-		return rs_err_as(err, RS_E_INPUT);
+				   "repeats x %zu target%s x %zu combinations is more than %d points",
+				   job->w.n, cfg->pipeline.n, nrates, (unsigned long long)cfg->repeat,
+				   job->targets.n, job->targets.n == 1 ? "" : "s", job->nat,
+				   RUN_MAX_POINTS);
+	for (size_t k = 0; k < job->nat; k++)
+		if (sweep_check(&job->sweeps[k].sc, job->sweeps[k].w, &cfg->pipeline, err) < 0)
+			return rs_err_as(err, RS_E_INPUT);
 	run_warn_idle(cfg);
 	run_plan_points(cfg, job, 1);
 	return 0;
@@ -930,6 +1085,10 @@ int cmd_run(struct rs_config *cfg, struct rs_err *err)
 	}
 	sweep_plan_free(&job.plan);
 	workload_free(&job.w);
+	for (size_t d = 0; job.ws != NULL && d < cfg->data_size_axis.n; d++)
+		workload_free(&job.ws[d]);
+	free(job.ws);
+	free(job.at);
 	cmd_targets_free(&job.targets);
 	targets_def_free(&job.control_def);
 	agentkey_clear(&job.agents_key);

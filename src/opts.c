@@ -89,8 +89,8 @@ static const struct opt_def opt_table[] = {
 	{ "spawn-args", 0, "[LABEL=]ARGS", OT_LIST, RUN, OFF(spawn_args), 0, 0, NULL, NULL, 0,
 	  "more redis-server arguments for a spawned target (all of them without LABEL=)" },
 	/* load */
-	{ "clients", 'c', "N", OT_UINT, RUN, OFF(clients), 1, 100000, NULL, "50", 1,
-	  "parallel connections" },
+	{ "clients", 'c', "N|LIST", OT_AXIS, RUN, OFF(clients_axis), 1, 100000, NULL, "50", 1,
+	  "parallel connections; a list (1,2,4 or 1..64:x2) sweeps them as an axis" },
 	{ "clients", 'c', "N", OT_UINT, IMPORT, OFF(clients), 1, 100000, NULL, NULL, 1,
 	  "the connections the input was measured with (default: the capture's, else none)" },
 	{ "pipeline", 'P', "DEPTHS", OT_DEPTHS, RUN, OFF(pipeline), 0, 0, NULL, "1", 1,
@@ -104,8 +104,8 @@ static const struct opt_def opt_table[] = {
 	  "the requests per test the input was measured with (default: the capture's, else none)" },
 	{ "duration", 0, "SECONDS", OT_DOUBLE, RUN, OFF(duration), 0, 86400, NULL, "0", 1,
 	  "measure each point for SECONDS instead of a request count (0: use -n)" },
-	{ "threads", 0, "N", OT_UINT, RUN, OFF(threads), 1, 256, NULL, "1", 1,
-	  "client threads, each with its own event loop" },
+	{ "threads", 0, "N|LIST", OT_AXIS, RUN, OFF(threads_axis), 1, 256, NULL, "1", 1,
+	  "client threads, each with its own event loop; a list sweeps them as an axis" },
 	{ "mode", 0, "MODE", OT_ENUM, RUN, OFF(mode), 0, 0, engine_mode_names, "lockstep", 1,
 	  "what a depth P is: lock-step batches of P, or a window of P in flight" },
 	{ "rate", 0, "RATES", OT_STRING, RUN, OFF(rate), 0, 0, NULL, NULL, 1,
@@ -117,8 +117,8 @@ static const struct opt_def opt_table[] = {
 	{ "key-dist", 0, "DIST", OT_STRING, RUN, OFF(key_dist), 0, 0, NULL, NULL, 1,
 	  "how -r's keys are drawn: uniform, sequential, zipf:S, gaussian:SIGMA, "
 	  "hotspot:FRACTION:SHARE (default: uniform)" },
-	{ "data-size", 'd', "BYTES", OT_UINT, RUN, OFF(data_size), 1, 512 * 1024 * 1024,
-	  NULL, "3", 1, "value size of SET, GET, LPUSH, ... in bytes" },
+	{ "data-size", 'd', "BYTES|LIST", OT_AXIS, RUN, OFF(data_size_axis), 1, 512 * 1024 * 1024,
+	  NULL, "3", 1, "value size of SET, GET, LPUSH, ... in bytes; a list sweeps them as an axis" },
 	{ "data-size", 'd', "BYTES", OT_UINT, IMPORT, OFF(data_size), 1, 512 * 1024 * 1024,
 	  NULL, NULL, 1, "the value size the input was measured with (default: the capture's, "
 	  "else none)" },
@@ -451,6 +451,9 @@ static int opts_apply(const struct opt_def *d, const char *value, struct rs_conf
 	}
 	case OT_DEPTHS:
 		return depths_parse(value, (struct depth_list *)(void *)field, err);
+	case OT_AXIS:
+		return axis_parse(value, (uint64_t)d->min, (uint64_t)d->max,
+				  (struct axis_list *)(void *)field, err);
 	case OT_SIZE:
 		return opts_size(value, d->min, d->max, &cfg->width, &cfg->height, err);
 	case OT_LIST: {
@@ -575,6 +578,7 @@ size_t opts_count(enum opts_cmd cmd, const struct rs_config *cfg, const char *na
 		return ((const struct opt_list *)(const void *)field)->n;
 	case OT_ENUM:
 	case OT_DEPTHS:
+	case OT_AXIS:
 	case OT_SIZE:
 		break;
 	}
@@ -811,6 +815,9 @@ void opts_free(struct rs_config *cfg)
 			break;
 		case OT_DEPTHS:
 			depths_free((struct depth_list *)(void *)field);
+			break;
+		case OT_AXIS:
+			axis_free((struct axis_list *)(void *)field);
 			break;
 		case OT_LIST: {
 			struct opt_list *l = (struct opt_list *)(void *)field;

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "axis.h"
 #include "depths.h"
 #include "err.h"
 
@@ -34,6 +35,7 @@ enum opt_type {
 	OT_DEPTHS,                /* struct depth_list */
 	OT_SIZE,                  /* "WxH" into two unsigned, each in [min, max] */
 	OT_LIST,                  /* struct opt_list: each use adds a value */
+	OT_AXIS,                  /* struct axis_list: values in [min, max] in -P's syntax */
 };
 
 /* Where a value came from; later sources override earlier ones. */
@@ -86,7 +88,9 @@ struct rs_config {
 	struct opt_list spawn_args;
 	struct opt_list allow_target; /* agent: --allow-target URI|PATTERN */
 	/* load */
-	uint64_t clients;
+	uint64_t clients;         /* import's -c; run's is clients_axis */
+	/* run: -c, -d and --threads, each a value or a list to sweep (axis.h) */
+	struct axis_list clients_axis, data_size_axis, threads_axis;
 	struct depth_list pipeline;
 	uint64_t requests;
 	double duration;

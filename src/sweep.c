@@ -693,6 +693,16 @@ static enum sweep_status sweep_clean_after(struct sweep *s, struct rs_err *err)
 	return step == GUARD_OK ? SWEEP_OK : step == GUARD_FOREIGN ? SWEEP_REFUSED : SWEEP_FAILED;
 }
 
+void sweep_who(const struct sweep_config *cfg, struct sweep_plan_who *who)
+{
+	who->label = cfg->label;
+	who->clients = cfg->axes & SWEEP_AXIS_CLIENTS ? (int64_t)cfg->clients : -1;
+	who->data_size = cfg->axes & SWEEP_AXIS_DATA_SIZE ? (int64_t)cfg->data_size : -1;
+	who->threads = cfg->axes & SWEEP_AXIS_THREADS ? (int64_t)cfg->threads : -1;
+	who->server_args = cfg->axes & SWEEP_AXIS_SERVER_ARGS ?
+			   (cfg->server_args ? cfg->server_args : "") : NULL;
+}
+
 enum sweep_status sweep_points_all(struct sweep **ss, size_t n, struct sweep_plan *plan,
 				   struct csv_out *out, struct rs_err *err)
 {
@@ -710,9 +720,13 @@ enum sweep_status sweep_points_all(struct sweep **ss, size_t n, struct sweep_pla
 	enum sweep_status st = SWEEP_OK;
 
 	/* --precision: each target's points by its label (--resume's too). */
-	for (size_t k = 0; k < n && cfg->precision > 0; k++)
-		sweep_plan_precision_init(&pr[k], ss[k]->w, ss[k]->cfg->depths, ss[k]->cfg->label,
+	for (size_t k = 0; k < n && cfg->precision > 0; k++) {
+		struct sweep_plan_who who;
+
+		sweep_who(ss[k]->cfg, &who);
+		sweep_plan_precision_init(&pr[k], ss[k]->w, ss[k]->cfg->depths, &who,
 					  ss[k]->cfg->mode, ss[k]->cfg->run, ss[k]->cfg->prior);
+	}
 	for (size_t k = 0; k < n && st == SWEEP_OK; k++)
 		if ((st = sweep_load_open(ss[k], err)) != SWEEP_OK)
 			sweep_name_target(ss[k], n, err);

@@ -58,6 +58,9 @@ const char *sweep_run_id(const struct sweep *s);
  * the other target's guard finds nothing it did not write. */
 void sweep_share(struct sweep *s);
 void sweep_close(struct sweep *s);
+/* Whose rows a sweep of cfg measures: its label, and its values on the
+ * axes the run sweeps (--resume, --precision). */
+void sweep_who(const struct sweep_config *cfg, struct sweep_plan_who *who);
 /* sweep_open, sweep_points, sweep_close. */
 enum sweep_status sweep_run(const struct sweep_config *cfg, const struct workload *w,
 			    struct sweep_plan *plan, struct csv_out *out, struct rs_err *err);

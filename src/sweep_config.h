@@ -28,6 +28,14 @@ enum sweep_status {
 	SWEEP_ERROR_REPLIES,      /* finished, but error replies make the run fail */
 };
 
+/* The settings a run can sweep besides depth. */
+enum sweep_axis {
+	SWEEP_AXIS_CLIENTS = 1 << 0,
+	SWEEP_AXIS_DATA_SIZE = 1 << 1,
+	SWEEP_AXIS_THREADS = 1 << 2,
+	SWEEP_AXIS_SERVER_ARGS = 1 << 3,
+};
+
 struct sweep_config {
 	const char *label;
 	const struct target *target;
@@ -43,6 +51,12 @@ struct sweep_config {
 	 * FLUSHALL or FLUSHDB, as flush says. */
 	const char *key_prefix;
 	unsigned clients, threads;
+	/* The settings this run sweeps as axes (axis.h), as --resume and
+	 * --precision find a target's rows: bits of enum sweep_axis. */
+	unsigned axes;
+	/* A spawned server's arguments when they are an axis (--spawn-args
+	 * alternatives), for the rows' server_args; NULL otherwise. */
+	const char *server_args;
 	enum engine_mode mode;    /* closed loop; a point with a rate uses the window */
 	enum engine_arrivals arrivals;
 	uint64_t requests;

@@ -94,14 +94,25 @@ static int sweep_point_cmp(const void *a, const void *b)
 	return p->repeat < q->repeat ? -1 : p->repeat > q->repeat;
 }
 
+int sweep_plan_row_is(const struct rs_rec *row, const struct sweep_plan_who *who)
+{
+	return strcmp(row->label, who->label) == 0 &&
+	       (who->clients < 0 || row->clients == who->clients) &&
+	       (who->data_size < 0 || row->data_size == who->data_size) &&
+	       (who->threads < 0 || row->threads == who->threads) &&
+	       (who->server_args == NULL || strcmp(row->server->server_args, who->server_args) == 0);
+}
+
 void sweep_plan_mark_done(struct sweep_plan *plan, const struct workload *w, const char *label,
 			  const struct rs_rows *rows)
 {
-	sweep_plan_mark_target(plan, w, 0, label, rows);
+	struct sweep_plan_who who = { label, -1, -1, -1, NULL };
+
+	sweep_plan_mark_target(plan, w, 0, &who, rows);
 }
 
 void sweep_plan_mark_target(struct sweep_plan *plan, const struct workload *w, size_t target,
-			    const char *label, const struct rs_rows *rows)
+			    const struct sweep_plan_who *who, const struct rs_rows *rows)
 {
 	/* A file of a million rows against a plan of thousands of points:
 	 * each row finds its point by binary search, not by a scan. */
@@ -118,7 +129,7 @@ void sweep_plan_mark_target(struct sweep_plan *plan, const struct workload *w, s
 					   .target = target };
 		struct sweep_point *kp = &key, **hit;
 
-		if (strcmp(row->label, label) != 0 || !sweep_plan_same_run(row, plan->run) ||
+		if (!sweep_plan_row_is(row, who) || !sweep_plan_same_run(row, plan->run) ||
 		    !sweep_plan_same_way(row, plan->mode, key.rate > 0, plan->arrivals))
 			continue;
 		for (key.test = 0; key.test < w->n; key.test++)
@@ -162,7 +173,7 @@ int sweep_plan_same_run(const struct rs_rec *row, unsigned run)
 /* ---- --precision's rounds ---- */
 
 void sweep_plan_precision_init(struct precision *pr, const struct workload *w,
-				const struct depth_list *depths, const char *label,
+				const struct depth_list *depths, const struct sweep_plan_who *who,
 				enum engine_mode mode, unsigned run, const struct rs_rows *prior)
 {
 	/* --precision takes no --rate: the mode alone tells the ways apart. */
@@ -173,7 +184,7 @@ void sweep_plan_precision_init(struct precision *pr, const struct workload *w,
 
 		/* The rows of this label measured this way: another mode's
 		 * repeats are another point's. */
-		if (strcmp(row->label, label) != 0 || !sweep_plan_same_run(row, run) ||
+		if (!sweep_plan_row_is(row, who) || !sweep_plan_same_run(row, run) ||
 		    !sweep_plan_same_way(row, mode, 0, ENGINE_UNIFORM))
 			continue;
 		for (size_t t = 0; t < w->n; t++)

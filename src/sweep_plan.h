@@ -56,12 +56,25 @@ void sweep_plan_build_rates(size_t ntests, const struct depth_list *depths,
  * (A B, B A, A B, ...: ABBA), so that neither is always first and a drift
  * of the machine falls on all alike. */
 void sweep_plan_interleave(struct sweep_plan *plan, size_t ntargets);
+/* Whose rows a target's points are: its label and, where the run sweeps
+ * an axis (axis.h), the target's value on it (-1, or NULL for the server's
+ * arguments: whatever a row says, as for a setting the run does not vary,
+ * which --resume has checked already). */
+struct sweep_plan_who {
+	const char *label;
+	int64_t clients, data_size, threads;
+	const char *server_args;
+};
+/* Whether row is who's. */
+int sweep_plan_row_is(const struct rs_rec *row, const struct sweep_plan_who *who);
+
 /* Mark points of label already in rows as done. */
 void sweep_plan_mark_done(struct sweep_plan *plan, const struct workload *w, const char *label,
 			  const struct rs_rows *rows);
-/* The same for the points of one target of an interleaved plan. */
+/* The same for the points of one target of an interleaved plan (a target,
+ * or one combination of the axes on it), those of who's rows. */
 void sweep_plan_mark_target(struct sweep_plan *plan, const struct workload *w, size_t target,
-			    const char *label, const struct rs_rows *rows);
+			    const struct sweep_plan_who *who, const struct rs_rows *rows);
 void sweep_plan_free(struct sweep_plan *plan);
 
 /* Whether row was measured in mode (a row without the column: lock-step)
@@ -75,9 +88,9 @@ int sweep_plan_same_way(const struct rs_rec *row, enum engine_mode mode, int ope
 int sweep_plan_same_run(const struct rs_rec *row, unsigned run);
 
 /* --precision: the points measured so far (pr, set up here; precision_free
- * it), from prior's rows of label and run measured in mode (--resume's). */
+ * it), from prior's rows of who and run measured in mode (--resume's). */
 void sweep_plan_precision_init(struct precision *pr, const struct workload *w,
-			       const struct depth_list *depths, const char *label,
+			       const struct depth_list *depths, const struct sweep_plan_who *who,
 			       enum engine_mode mode, unsigned run, const struct rs_rows *prior);
 
 /* --precision's settings for sweep_plan_more. */

@@ -109,6 +109,8 @@ void sweep_row_fill(const struct sweep *s, const struct workload_test *t,
 	xstrlcpy(row->server_version, env->server.version, sizeof row->server_version);
 	xstrlcpy(row->key_prefix, cfg->key_prefix ? cfg->key_prefix : "", sizeof row->key_prefix);
 	xstrlcpy(row->key_dist, cfg->key_dist ? cfg->key_dist : "", sizeof row->key_dist);
+	xstrlcpy(row->server_args, cfg->server_args ? cfg->server_args : "",
+		 sizeof row->server_args);
 	memcpy(row->server_arch, env->server_arch, sizeof row->server_arch);
 	memcpy(row->server_os, env->server_os, sizeof row->server_os);
 	memcpy(row->client_cpu, env->client_cpu, sizeof row->client_cpu);

@@ -45,9 +45,11 @@ Test(opts, defaults_are_redis_benchmarks)
 	cr_assert_eq(parse(CMD_RUN, &cfg, &err, NULL), 0);
 	cr_assert_str_eq(cfg.host, "127.0.0.1");
 	cr_assert_eq(cfg.port, 6379);
-	cr_assert_eq(cfg.clients, 50);
+	cr_assert_eq(cfg.clients_axis.n, 1);
+	cr_assert_eq(cfg.clients_axis.v[0], 50);
 	cr_assert_eq(cfg.requests, 100000);
-	cr_assert_eq(cfg.data_size, 3);
+	cr_assert_eq(cfg.data_size_axis.v[0], 3);
+	cr_assert_eq(cfg.threads_axis.v[0], 1);
 	cr_assert_eq(cfg.pipeline.n, 1);
 	cr_assert_eq(cfg.pipeline.v[0], 1);
 	cr_assert_eq(cfg.flush, GUARD_FLUSH_ALL);
@@ -62,7 +64,7 @@ Test(opts, values_parse)
 	cr_assert_eq(parse(CMD_RUN, &cfg, &err, "-c", "10", "-P", "1..64:x2", "-n", "5k",
 			   "--duration=2.5", "--order", "shuffled", "--spawn", "-t", "get,set", "--",
 			   "SET", "k", "v", NULL), 0, "%s", err.msg);
-	cr_assert_eq(cfg.clients, 10);
+	cr_assert_eq(cfg.clients_axis.v[0], 10);
 	cr_assert_eq(cfg.pipeline.n, 7);
 	cr_assert_eq(cfg.pipeline.v[6], 64);
 	cr_assert_eq(cfg.requests, 5000);
@@ -224,7 +226,7 @@ Test(opts, file_keys_are_long_names_and_command_line_wins)
 
 	cr_assert_eq(parse(CMD_RUN, &cfg, &err, "-c", "7", NULL), 0);
 	cr_assert_eq(opts_set_from_file(CMD_RUN, "clients", "99", &cfg, &err), 0);
-	cr_assert_eq(cfg.clients, 7);
+	cr_assert_eq(cfg.clients_axis.v[0], 7);
 	cr_assert_eq(opts_set_from_file(CMD_RUN, "pipeline", "1..40", &cfg, &err), 0);
 	cr_assert_eq(cfg.pipeline.n, 40);
 	cr_assert_eq(opts_set_from_file(CMD_RUN, "fail-on-error", "yes", &cfg, &err), 0);

@@ -139,8 +139,10 @@ Test(sweep, resume_marks_each_targets_points_by_its_label)
 	sweep_plan_interleave(&plan, 2);
 	add(&rows, "a", "GET", 1, 1, 100, NAN);
 	add(&rows, "b", "GET", 2, 1, 100, NAN);
-	sweep_plan_mark_target(&plan, &w, 0, "a", &rows);
-	sweep_plan_mark_target(&plan, &w, 1, "b", &rows);
+	sweep_plan_mark_target(&plan, &w, 0, &(struct sweep_plan_who){ "a", -1, -1, -1, NULL },
+			       &rows);
+	sweep_plan_mark_target(&plan, &w, 1, &(struct sweep_plan_who){ "b", -1, -1, -1, NULL },
+			       &rows);
 	for (size_t i = 0; i < plan.n; i++) {
 		const struct sweep_point *p = &plan.v[i];
 		int want = (p->target == 0 && p->depth == 1) || (p->target == 1 && p->depth == 2);
