@@ -412,6 +412,8 @@ static void run_dry(const struct rs_config *cfg, const struct run_job *job)
 
 		if (job->targets.n > 1)
 			printf("%-12s ", job->targets.v[gs->target].label);
+		if (job->sc.axes & SWEEP_AXIS_SERVER_ARGS)
+			printf("[%s] ", job->targets.v[gs->target].server_args);
 		printf("%-24s P=%-5u ", w->v[p->test].name, p->depth);
 		if (job->nat > 1)
 			printf("c=%-5u d=%-7llu t=%-3u ", gs->sc.clients,
@@ -466,6 +468,12 @@ static int run_targets(const struct rs_config *cfg, struct run_job *job, struct 
 {
 	if (cmd_targets_build(cfg, job->label, &job->targets, err) < 0)
 		return -1;
+	for (size_t k = 0; k < job->targets.n; k++)
+		if (job->targets.v[k].server_args[0] != '\0')
+			job->sc.axes |= SWEEP_AXIS_SERVER_ARGS;
+	if (cfg->agents > 0 && job->targets.n > 1)
+		return rs_err_set(err, "--agents loads one server: --spawn-args alternatives make %zu",
+				  job->targets.n);
 	job->nsweeps = job->targets.n * job->nat;
 	job->sweeps = xcalloc(job->nsweeps, sizeof *job->sweeps);
 	for (size_t k = 0; k < job->nsweeps; k++) {
@@ -484,6 +492,7 @@ static int run_targets(const struct rs_config *cfg, struct run_job *job, struct 
 		sc->clients = (unsigned)a->clients;
 		sc->data_size = a->data_size;
 		sc->threads = (unsigned)a->threads;
+		sc->server_args = g->server_args[0] ? g->server_args : NULL;
 		gs->target = k / job->nat;
 		gs->w = job->ws != NULL ? &job->ws[d] : &job->w;
 	}

@@ -66,6 +66,115 @@ static void cmd_targets_desc(const struct rs_config *cfg, char *buf, size_t size
 	targets_row(NULL, &t, NULL, cfg->insecure, buf, size);
 }
 
+/* How many choices the alternatives of words make (a word "1|2|4" three;
+ * several such words their product), or 0 past CMD_TARGETS_MAX_CHOICES. */
+static size_t cmd_targets_nchoices(const char *const *words)
+{
+	size_t n = 1;
+
+	for (size_t i = 0; words != NULL && words[i] != NULL; i++) {
+		size_t k = 1;
+
+		if (strchr(words[i], '|') == NULL)
+			continue;
+		for (const char *c = words[i]; *c; c++)
+			k += *c == '|';
+		n *= k;
+		if (n > CMD_TARGETS_MAX_CHOICES)
+			return 0;
+	}
+	return n;
+}
+
+/* Choice c of words into g: each word with alternatives replaced by one
+ * of them (the last word's alternatives turning fastest), and the whole
+ * line in g->server_args.  0, or -1 (err) for an empty alternative. */
+static int cmd_targets_choose(struct cmd_target *g, const char *const *words, size_t c,
+			      struct rs_err *err)
+{
+	size_t n = 0, at = 0;
+
+	while (words[n] != NULL)
+		n++;
+	g->extra_own = xcalloc(n + 1, sizeof *g->extra_own);
+	for (size_t i = n; i-- > 0;) {
+		const char *w = words[i], *end;
+		size_t k = 1, pick, len;
+
+		if (strchr(w, '|') == NULL) {
+			g->extra_own[i] = xstrdup(w);
+			continue;
+		}
+		for (const char *p = w; *p; p++)
+			k += *p == '|';
+		pick = c % k;
+		c /= k;
+		for (; pick > 0; pick--)
+			w = strchr(w, '|') + 1;
+		len = (end = strchr(w, '|')) != NULL ? (size_t)(end - w) : strlen(w);
+		if (len == 0) {
+			for (size_t j = i + 1; j < n; j++)
+				free(g->extra_own[j]);
+			free(g->extra_own);
+			g->extra_own = NULL;
+			return rs_err_setk(err, RS_E_USAGE, "target '%s': --spawn-args '%s' has an empty "
+					   "alternative", g->label, words[i]);
+		}
+		g->extra_own[i] = xmalloc(len + 1);
+		memcpy(g->extra_own[i], w, len);
+		g->extra_own[i][len] = '\0';
+	}
+	for (size_t i = 0; i < n; i++)
+		at += (size_t)snprintf(g->server_args + at, at < sizeof g->server_args ?
+				       sizeof g->server_args - at : 0, "%s%s", i ? " " : "",
+				       g->extra_own[i]);
+	if (at >= sizeof g->server_args)
+		return rs_err_setk(err, RS_E_USAGE, "target '%s': --spawn-args is longer than %zu "
+				   "characters", g->label, sizeof g->server_args - 1);
+	g->extra = (const char *const *)g->extra_own;
+	return 0;
+}
+
+/* Each spawned target with alternatives in its --spawn-args becomes one
+ * target a choice (cmd_targets_build).  0, or -1 (err). */
+static int cmd_targets_choices(struct cmd_targets *ts, struct rs_err *err)
+{
+	size_t total = 0;
+	struct cmd_target *v;
+
+	for (size_t k = 0; k < ts->n; k++) {
+		size_t c = ts->v[k].spawned ? cmd_targets_nchoices(ts->v[k].extra) : 1;
+
+		if (c == 0)
+			return rs_err_setk(err, RS_E_USAGE, "target '%s': --spawn-args' alternatives "
+					   "make more than %d servers", ts->v[k].label,
+					   CMD_TARGETS_MAX_CHOICES);
+		total += c;
+	}
+	if (total == ts->n)
+		return 0;
+	v = xcalloc(total, sizeof *v);
+	for (size_t k = 0, at = 0; k < ts->n; k++) {
+		const struct cmd_target *g = &ts->v[k];
+		size_t c = g->spawned ? cmd_targets_nchoices(g->extra) : 1;
+
+		for (size_t i = 0; i < c; i++) {
+			v[at] = *g;
+			if (c > 1 && cmd_targets_choose(&v[at], g->extra, i, err) < 0) {
+				free(ts->v);
+				ts->v = v;
+				ts->n = at + 1;
+				return -1;
+			}
+			at++;
+		}
+	}
+	free(ts->v);
+	ts->v = v;
+	ts->n = total;
+	return 0;
+}
+
 int cmd_targets_build(const struct rs_config *cfg, const char *label, struct cmd_targets *ts,
 		      struct rs_err *err)
 {
@@ -109,7 +218,7 @@ int cmd_targets_build(const struct rs_config *cfg, const char *label, struct cmd
 				       SPAWN_UNIX;
 		g->extra = (const char *const *)(d ? d->args : ts->spawn_extra);
 	}
-	return 0;
+	return cmd_targets_choices(ts, err);
 }
 
 void cmd_targets_row(const struct rs_config *cfg, const struct cmd_target *g, char *buf,
@@ -196,6 +305,11 @@ void cmd_targets_free(struct cmd_targets *ts)
 	for (size_t i = 0; i < ts->nspawn_extra; i++)
 		free(ts->spawn_extra[i]);
 	free(ts->spawn_extra);
+	for (size_t k = 0; k < ts->n; k++)
+		for (size_t i = 0; ts->v[k].extra_own != NULL && ts->v[k].extra_own[i] != NULL; i++)
+			free(ts->v[k].extra_own[i]);
+	for (size_t k = 0; k < ts->n; k++)
+		free(ts->v[k].extra_own);
 	free(ts->v);
 	memset(ts, 0, sizeof *ts);
 }

@@ -22,7 +22,12 @@ struct cmd_target {
 	int spawned;
 	const char *binary;       /* spawned: the path given (NULL: on PATH) */
 	enum spawn_transport transport; /* spawned: UNIX socket, TCP or TLS */
-	const char *const *extra; /* spawned: --spawn-args */
+	const char *const *extra; /* spawned: --spawn-args, NULL-terminated */
+	/* Spawned with --spawn-args alternatives ("--io-threads 1|2|4"): one
+	 * target for each choice, its words owned here (extra points to them)
+	 * and said as one line for the rows' server_args; "" otherwise. */
+	char **extra_own;
+	char server_args[128];
 	char abs[1024];           /* spawned: the binary's absolute path */
 	char version[32];         /* spawned: what its --version says */
 	struct target t;          /* filled by cmd_targets_start */
@@ -49,8 +54,12 @@ void cmd_targets_settle(struct rs_config *cfg);
 int cmd_targets_check_tls(const struct rs_config *cfg, struct rs_err *err);
 /* The servers cfg names into ts (cmd_targets_free, also after a
  * failure): each --target, or one labelled label (not copied: it must
- * outlive ts).  Nothing is started or connected.  Returns 0 or -1 with
- * err naming the target. */
+ * outlive ts).  A spawned target whose --spawn-args hold alternatives, a
+ * word with '|' in it ("--io-threads 1|2|4"), is one target a choice,
+ * under its label, every combination of the alternatives when several
+ * words have them (at most CMD_TARGETS_MAX_CHOICES).  Nothing is started
+ * or connected.  Returns 0 or -1 with err naming the target. */
+#define CMD_TARGETS_MAX_CHOICES 64
 int cmd_targets_build(const struct rs_config *cfg, const char *label, struct cmd_targets *ts,
 		      struct rs_err *err);
 /* Before anything starts or connects: each spawned binary answers as

@@ -101,6 +101,25 @@ t_report_plot() {
 }
 tcase 'report and plot: a series for each combination' t_report_plot
 
+t_server_args() {
+	expect_status 0 "$RSWEEP" run --spawn --spawn-args '--io-threads 1|2' -t get -P 1,4 -c 4 \
+		-n 2000 --repeat 1 -q -o "$T/a.csv"
+	[ "$(rows "$T/a.csv")" = 4 ] || fail "a.csv has $(rows "$T/a.csv") rows"
+	exact "$T/a.csv"
+	for a in '--io-threads 1' '--io-threads 2'; do
+		[ "$(grep -c ",$a," "$T/a.csv")" = 2 ] || fail "no two rows of $a: $(cat "$T/a.csv")"
+	done
+	expect_status 0 "$RSWEEP" report "$T/a.csv"
+	grep -qF "GET [--io-threads 2]" "$T/out" || fail "report: $(head -12 "$T/out")"
+	expect_status 2 "$RSWEEP" run --spawn --spawn-args '--io-threads 1||2' -t get
+	expect_msg "has an empty alternative"
+	expect_status 2 "$RSWEEP" run --spawn --spawn-args '--hz 1..64' --spawn-args \
+		'--io-threads 1|2|3|4|5|6|7|8 --hz 10|20|30|40|50|60|70|80|90' -t get
+	expect_msg "make more than 64 servers"
+}
+tcase '--spawn-args alternatives: a server each, rows say which, report tells them apart' \
+	t_server_args
+
 t_sweep_file() {
 	printf 'clients = 1,2\ntests = get\npipeline = 1\nrequests = 1000\nrepeat = 1\n' \
 		>"$T/x.sweep"
