@@ -129,7 +129,12 @@ void chart_lines_titles(const struct chart_lay *L, size_t maxrep, int bands, con
 		size_t n = (size_t)snprintf(title, tsize, "%c%s against pipeline depth " UTF8_EM_DASH " ",
 					    mt[0] >= 'a' && mt[0] <= 'z' ? mt[0] - 'a' + 'A' : mt[0], mt + 1);
 
-		for (size_t l = 0; l < L->nlabels && n < tsize; l++)
+		/* More than four lines (--by's values) do not fit "a vs b": the
+		 * first and last say the range, the legend the rest. */
+		if (L->nlabels > 4)
+			snprintf(title + n, tsize - n, "%s to %s (%zu lines)", L->labels[0],
+				 L->labels[L->nlabels - 1], L->nlabels);
+		for (size_t l = 0; l < L->nlabels && L->nlabels <= 4 && n < tsize; l++)
 			n += (size_t)snprintf(title + n, tsize - n, "%s%s", l ? " vs " : "", L->labels[l]);
 	}
 	size_t n, nu = L->unstable, np = L->points;

@@ -362,6 +362,16 @@ static int plot_read(struct plot *p, struct rs_err *err)
 		return rs_err_as(err, RS_E_INPUT);
 	if (cfg->depths.n > 0 && series_keep_depths(&p->rows, &cfg->depths, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);
+	/* --by: the axis' values are lines (labels), the tests panels. */
+	if (cfg->by != NULL) {
+		enum series_axis a;
+
+		if (series_axis_parse(cfg->by, &a) < 0)
+			return rs_err_setk(err, RS_E_USAGE, "--by: '%s' is not one of clients, "
+					   "data-size, threads, server-args", cfg->by);
+		if (series_label_by(&p->rows, a, err) < 0)
+			return rs_err_as(err, RS_E_INPUT);
+	}
 	/* Each master a series of its own, labelled by its address. */
 	if (cfg->kind == CHART_MASTERS && rows_by_master(&p->rows, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);

@@ -229,6 +229,9 @@ static const struct opt_def opt_table[] = {
 	  "PNG pixels per point (2 for high-DPI screens)" },
 	{ "relabel", 0, "[FILE:]OLD=NEW", OT_LIST, PLOT | REPORT, OFF(relabel), 0, 0, NULL, NULL, 1,
 	  "read rows labelled OLD (in FILE only, with FILE:) as NEW (a list: a=b,c=d; repeat it)" },
+	{ "by", 0, "AXIS", OT_STRING, PLOT, OFF(by), 0, 0, NULL, NULL, 1,
+	  "a line for each value of AXIS (clients, data-size, threads, server-args), a panel "
+	  "for each test" },
 	{ "baseline", 0, "LABEL", OT_STRING, PLOT, OFF(baseline), 0, 0, NULL, NULL, 1,
 	  "label the others are compared with (default: the first)" },
 	{ "baseline", 0, "LABEL", OT_STRING, REPORT, OFF(baseline), 0, 0, NULL, NULL, 1,

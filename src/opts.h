@@ -146,6 +146,7 @@ struct rs_config {
 	char *font;
 	uint64_t scale;
 	struct opt_list relabel;  /* --relabel [FILE:]OLD=NEW, each use in order */
+	char *by;                 /* plot --by AXIS (series_axis_parse) */
 	char *baseline;
 	char *fail_on;            /* report --fail-on slower[:PCT] */
 	double knee;

@@ -719,6 +719,33 @@ int series_holds(const struct series *s, const struct rs_rows *rows, const struc
 	return 1;
 }
 
+int series_axis_parse(const char *name, enum series_axis *a)
+{
+	for (unsigned i = 0; series_axis_names[i] != NULL; i++)
+		if (strcmp(series_axis_names[i], name) == 0) {
+			*a = (enum series_axis)i;
+			return 0;
+		}
+	return -1;
+}
+
+int series_label_by(struct rs_rows *rows, enum series_axis a, struct rs_err *err)
+{
+	for (size_t r = 0; r < rows->n; r++) {
+		struct rs_rec *row = &rows->v[r];
+		char name[2 * ROW_STR + 96], v[ROW_STR];
+
+		if (series_axes_name(row->label, row, 1u << a, name, sizeof name) == row->label)
+			continue;
+		if (strlen(name) >= ROW_STR)
+			return rs_err_set(err, "%s:%u: --by %s: label '%s' with '%s' is longer than %d "
+					  "characters", row->src, row->line, series_axis_names[a],
+					  row->label, series_row_axis(row, a, v, sizeof v), ROW_STR - 1);
+		row->label = rows_add_name(rows, name);
+	}
+	return 0;
+}
+
 const char *series_axis_value(const struct series *s, enum series_axis a, char *buf,
 			      size_t size)
 {

@@ -148,6 +148,18 @@ const char *series_axis_value(const struct series *s, enum series_axis a, char *
 /* "clients", "data size", "threads", "server arguments". */
 const char *series_axis_title(enum series_axis a);
 
+/* --by's names of the axes, in enum order. */
+static const char *const series_axis_names[] = {
+	"clients", "data-size", "threads", "server-args", NULL,
+};
+/* "clients" -> SERIES_AXIS_CLIENTS, ...; -1 for another name. */
+int series_axis_parse(const char *name, enum series_axis *a);
+/* --by AXIS: each row's label gets the row's value on axis a ("vm c=8",
+ * "vm [--io-threads 4]"), so that a chart draws a line for each value and
+ * a panel for each test.  0, or -1 (err) when a label would outgrow
+ * ROW_STR. */
+int series_label_by(struct rs_rows *rows, enum series_axis a, struct rs_err *err);
+
 /* The series of (label, test), or NULL.  Constant time. */
 const struct series *series_find(const struct series_set *set, const char *label,
 				 const char *test);

@@ -101,6 +101,29 @@ Test(series, axes_server_args_and_two_axes)
 	rows_free(&rows);
 }
 
+/* --by clients: the values become labels, the tests stay whole. */
+Test(series, label_by_axis)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set set;
+	struct rs_err err;
+	enum series_axis a;
+
+	add_axes(&rows, "a", "GET", 1, 1, 16, 3, "", 160);
+	add_axes(&rows, "a", "GET", 1, 1, 2, 3, "", 20);
+	cr_assert_eq(series_axis_parse("clients", &a), 0);
+	cr_assert_eq(a, SERIES_AXIS_CLIENTS);
+	cr_assert_eq(series_axis_parse("colour", &a), -1);
+	cr_assert_eq(series_label_by(&rows, SERIES_AXIS_CLIENTS, &err), 0, "%s", err.msg);
+	build(&rows, &set);
+	cr_assert_eq(set.n, 2);
+	cr_assert_str_eq(set.v[0].label, "a c=16");
+	cr_assert_str_eq(set.v[0].test, "GET");
+	cr_assert_str_eq(set.v[1].label, "a c=2");
+	series_set_free(&set);
+	rows_free(&rows);
+}
+
 /* Labels and tests in order of first appearance; series label-major, then
  * by test order; points by depth; found by name. */
 Test(series, order_and_lookup)

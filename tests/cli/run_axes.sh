@@ -101,6 +101,15 @@ t_report_plot() {
 }
 tcase 'report and plot: a series for each combination' t_report_plot
 
+t_plot_by() {
+	expect_status 0 "$RSWEEP" plot --by clients "$T/p.csv" -o "$T/by.pdf"
+	pdftotext "$T/by.pdf" - >"$T/by.txt"
+	grep -q "GET d=100" "$T/by.txt" && grep -q "vm c=4" "$T/by.txt" || fail "no GET d=100 panel, c=4 line: $(head -c 400 "$T/by.txt")"
+	expect_status 2 "$RSWEEP" plot --by colour "$T/p.csv" -o "$T/x.png"
+	expect_msg "--by: 'colour' is not one of clients, data-size, threads, server-args"
+}
+tcase 'plot --by clients: a line for each value; a bad axis refused' t_plot_by
+
 t_server_args() {
 	expect_status 0 "$RSWEEP" run --spawn --spawn-args '--io-threads 1|2' -t get -P 1,4 -c 4 \
 		-n 2000 --repeat 1 -q -o "$T/a.csv"
