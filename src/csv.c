@@ -111,6 +111,9 @@ static const struct csv_col csv_cols[] = {
 	COL_S(key_dist, key_dist),
 	/* Axes of server settings: a spawned server's --spawn-args (row.h). */
 	COL_S(server_args, server_args),
+	/* Reads that found nothing, as the server counts them (row.h). */
+	COL_I(server_hits, server_hits),
+	COL_I(server_misses, server_misses),
 	/* Last, and quoted when it holds text (csv_format_row): a row a crash
 	 * cut short inside it never reads as whole. */
 	COL_S(first_error, first_error),

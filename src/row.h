@@ -105,6 +105,12 @@ struct rs_row {
 	 * of an axis of them: "io-threads 4"), as one line; "" for a server
 	 * rsweep did not start, and in rows written before it was kept. */
 	char server_args[ROW_STR];
+	/* The server's INFO keyspace_hits and keyspace_misses over the timed
+	 * window (summed over a cluster's masters): a read that found nothing
+	 * counts here even when its reply is no nil (GETBIT, HMGET's fields),
+	 * which misses cannot see.  -1 when the server gives none, and in rows
+	 * written before they were kept. */
+	int64_t server_hits, server_misses;
 
 	/* Where a row came from, for messages; not a column. */
 	const char *src;

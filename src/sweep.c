@@ -253,26 +253,45 @@ static enum guard_step sweep_ready_all(struct sweep *s, const struct workload_te
 }
 
 /* target_point_stats summed over every server (each one's CPU into
- * cpus[i] too, cpus not NULL). */
-static int sweep_stats(struct sweep *s, const char *name, int64_t *calls, double *cpu,
+ * cpus[i] too, cpus not NULL); a count one server does not give is
+ * unknown (-1) in the sum. */
+static int sweep_stats(struct sweep *s, const char *name, struct target_stats *sum,
 		       double *cpus, struct rs_err *err)
 {
-	*calls = 0;
-	*cpu = 0;
+	sum->calls = sum->hits = sum->misses = 0;
+	sum->cpu = 0;
 	for (size_t i = 0; i < s->nsrv; i++) {
 		struct sweep_server *srv = &s->srv[i];
-		int64_t c;
-		double u;
+		struct target_stats st;
 
-		if (target_point_stats(srv->g.c, &srv->t, name, &c, &u, err) < 0)
+		if (target_point_stats(srv->g.c, &srv->t, name, &st, err) < 0)
 			return -1;
-		/* A server that counts no commands makes the sum unknown. */
-		*calls = c < 0 || *calls < 0 ? -1 : *calls + c;
-		*cpu += u;
+		sum->calls = st.calls < 0 || sum->calls < 0 ? -1 : sum->calls + st.calls;
+		sum->hits = st.hits < 0 || sum->hits < 0 ? -1 : sum->hits + st.hits;
+		sum->misses = st.misses < 0 || sum->misses < 0 ? -1 : sum->misses + st.misses;
+		sum->cpu += st.cpu;
 		if (cpus != NULL)
-			cpus[i] = u;
+			cpus[i] = st.cpu;
 	}
 	return 0;
+}
+
+/* Reads that found nothing though no reply was nil (GETBIT on a missing
+ * key answers 0, HMGET a nil inside an array): the server's count shows
+ * them, once a test, when they are more than 1% of the requests. */
+static void sweep_note_misses(struct sweep *s, const struct workload_test *t,
+			      const struct sweep_point *p, const struct rs_row *row)
+{
+	uint64_t bit = (uint64_t)1 << ((size_t)(t - s->w->v) % 64);
+
+	if ((s->missed_noted & bit) || row->server_misses < 0 || row->requests <= 0 ||
+	    row->server_misses <= row->misses || row->server_misses * 100 <= row->requests)
+		return;
+	s->missed_noted |= bit;
+	sweep_note(s->cfg, "%s P=%u: the server counted %lld reads that found nothing "
+		   "(keyspace_misses) in %lld requests, %lld of them with a nil reply: the rows' "
+		   "server_misses say how many at each point", t->name, p->depth,
+		   (long long)row->server_misses, (long long)row->requests, (long long)row->misses);
 }
 
 /* Measure one point into row: ready the servers, warm up, run the timed
@@ -308,14 +327,14 @@ static enum guard_step sweep_measure(struct sweep *s, const struct workload_test
 			return GUARD_RETRY;
 		}
 	}
-	if (sweep_stats(s, t->cmdstat, &m.calls0, &m.cpu0, s->cpu0, err) < 0)
+	if (sweep_stats(s, t->cmdstat, &m.st0, s->cpu0, err) < 0)
 		return GUARD_RETRY;
 	sweep_iso_now(row->started_at, sizeof row->started_at);
 	host_sample(&m.h0);
 	if (load_run(s->load, &job, t->name, 0, &m.res, err) < 0)
 		return err->kind == RS_E_USAGE ? GUARD_FINAL : GUARD_RETRY;
 	host_sample(&m.h1);
-	if (sweep_stats(s, t->cmdstat, &m.calls1, &m.cpu1, s->cpu1, err) < 0)
+	if (sweep_stats(s, t->cmdstat, &m.st1, s->cpu1, err) < 0)
 		return GUARD_RETRY;
 	sweep_row_fill(s, t, p, &m, row);
 	if (s->topo != NULL)
@@ -328,6 +347,7 @@ static enum guard_step sweep_measure(struct sweep *s, const struct workload_test
 		sweep_note(cfg, "%s P=%u @%llu/s: achieved %.0f/s, short of the offered rate: the "
 			   "server saturated below it", t->name, p->depth, (unsigned long long)p->rate,
 			   row->rps);
+	sweep_note_misses(s, t, p, row);
 	return GUARD_OK;
 }
 
@@ -465,11 +485,14 @@ static enum sweep_status sweep_probe(struct sweep *s, struct rs_err *err)
 {
 	for (size_t i = 0; i < s->nsrv; i++) {
 		struct sweep_server *srv = &s->srv[i];
+		struct target_stats st;
 		int64_t calls;
 		double cpu;
 
-		if (target_point_stats(srv->g.c, &srv->t, "ping", &calls, &cpu, err) < 0)
+		if (target_point_stats(srv->g.c, &srv->t, "ping", &st, err) < 0)
 			return SWEEP_FAILED;
+		calls = st.calls;
+		cpu = st.cpu;
 		if (calls < 0 && !(s->unknown & SWEEP_NO_CALLS))
 			sweep_note(s->cfg, "%s: INFO commandstats gives no command counts: server_calls "
 				   "is left empty, requests are counted from the replies only",

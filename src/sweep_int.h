@@ -70,13 +70,16 @@ struct sweep {
 	struct cluster_topo *topo;
 	double *cpu0, *cpu1;
 	uint64_t cl_allow;
+	/* The tests (by index, modulo 64) whose unseen misses were noted. */
+	uint64_t missed_noted;
 };
 
 /* What the engine measured and the server counted around one point. */
 struct sweep_sample {
 	struct engine_result res;
-	int64_t calls0, calls1;   /* the command's calls in INFO commandstats */
-	double cpu0, cpu1;        /* the server's CPU seconds */
+	/* Before and after: the command's calls, the server's CPU seconds,
+	 * its keyspace hits and misses (summed over a cluster's masters). */
+	struct target_stats st0, st1;
 	struct host_sample h0, h1;
 };
 

@@ -94,7 +94,14 @@ void sweep_row_fill(const struct sweep *s, const struct workload_test *t,
 	}
 	row->errors = (int64_t)res->errors;
 	row->misses = (int64_t)res->misses;
-	row->server_calls = m->calls0 < 0 || m->calls1 < 0 ? -1 : m->calls1 - m->calls0;
+	row->server_calls = m->st0.calls < 0 || m->st1.calls < 0 ? -1 :
+			    m->st1.calls - m->st0.calls;
+	/* A count that went backwards (a restart, CONFIG RESETSTAT) is no
+	 * count: unknown, as where the server gives none. */
+	row->server_hits = m->st0.hits < 0 || m->st1.hits < m->st0.hits ? -1 :
+			   m->st1.hits - m->st0.hits;
+	row->server_misses = m->st0.misses < 0 || m->st1.misses < m->st0.misses ? -1 :
+			     m->st1.misses - m->st0.misses;
 	row->order = p->order;
 	row->run = cfg->run ? cfg->run : 1;
 	row->threads = cfg->threads;
@@ -115,7 +122,7 @@ void sweep_row_fill(const struct sweep *s, const struct workload_test *t,
 	memcpy(row->server_os, env->server_os, sizeof row->server_os);
 	memcpy(row->client_cpu, env->client_cpu, sizeof row->client_cpu);
 	snprintf(row->client, sizeof row->client, "rsweep %s", PACKAGE_VERSION);
-	row->server_cpu_s = m->cpu1 - m->cpu0;
+	row->server_cpu_s = m->st1.cpu - m->st0.cpu;
 	row->client_cpu_s = m->h1.cpu_s - m->h0.cpu_s;
 	row->client_nivcsw = m->h0.nivcsw >= 0 && m->h1.nivcsw >= m->h0.nivcsw ?
 			     m->h1.nivcsw - m->h0.nivcsw : -1;

@@ -668,28 +668,44 @@ int target_flush(struct target_conn *c, const struct target *t, int db, struct r
 	return 0;
 }
 
-int target_point_stats(struct target_conn *c, const struct target *t, const char *name,
-		       int64_t *calls, double *cpu, struct rs_err *err)
+/* An INFO counter of info as a count; -1 when absent. */
+static int64_t target_info_count(const char *info, const char *field)
 {
-	char *info = NULL, *more = NULL, field[96], value[256], sys[64], user[64];
+	char value[64];
+
+	target_info_field(info, field, value, sizeof value);
+	return value[0] >= '0' && value[0] <= '9' ? strtoll(value, NULL, 10) : -1;
+}
+
+int target_point_stats(struct target_conn *c, const struct target *t, const char *name,
+		       struct target_stats *st, struct rs_err *err)
+{
+	char *info = NULL, field[96], value[256], sys[64], user[64];
 	redisReply *r;
 	double s, u;
 
-	if (target_run(c, t, "INFO", &r, err, "INFO cpu commandstats") < 0)
+	if (target_run(c, t, "INFO", &r, err, "INFO cpu commandstats stats") < 0)
 		return -1;
 	if (r->type == REDIS_REPLY_STRING) {
 		info = xstrdup(r->str);
 	} else if (r->type == REDIS_REPLY_ERROR) {
-		/* Before 7.0 INFO takes one section: ask twice. */
-		if (target_info(c, t, "cpu", &info, err) < 0 ||
-		    target_info(c, t, "commandstats", &more, err) < 0) {
-			freeReplyObject(r);
-			free(info);
-			return -1;
+		/* Before 7.0 INFO takes one section: ask for each. */
+		static const char *const sections[] = { "cpu", "commandstats", "stats" };
+
+		for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
+			char *more = NULL;
+
+			if (target_info(c, t, sections[i], &more, err) < 0) {
+				freeReplyObject(r);
+				free(info);
+				return -1;
+			}
+			info = xrealloc(info, (info ? strlen(info) : 0) + strlen(more) + 1);
+			if (i == 0)
+				info[0] = '\0';
+			strcat(info, more);
+			free(more);
 		}
-		info = xrealloc(info, strlen(info) + strlen(more) + 1);
-		strcat(info, more);
-		free(more);
 	}
 	freeReplyObject(r);
 	if (info == NULL)
@@ -699,18 +715,20 @@ int target_point_stats(struct target_conn *c, const struct target *t, const char
 	/* "calls=123,usec=...": absent means never called, on a server that
 	 * counts commands at all (the SELECT of every connection is one). */
 	if (strncmp(value, "calls=", 6) == 0)
-		*calls = strtoll(value + 6, NULL, 10);
+		st->calls = strtoll(value + 6, NULL, 10);
 	else
-		*calls = strstr(info, "\ncmdstat_") != NULL || strncmp(info, "cmdstat_", 8) == 0 ? 0 :
-			 -1;
+		st->calls = strstr(info, "\ncmdstat_") != NULL || strncmp(info, "cmdstat_", 8) == 0 ?
+			    0 : -1;
+	st->hits = target_info_count(info, "keyspace_hits");
+	st->misses = target_info_count(info, "keyspace_misses");
 	target_info_field(info, "used_cpu_sys", sys, sizeof sys);
 	target_info_field(info, "used_cpu_user", user, sizeof user);
 	free(info);
 	if (num_parse_double_n(sys, strlen(sys), &s) < 0 ||
 	    num_parse_double_n(user, strlen(user), &u) < 0)
-		*cpu = NAN;
+		st->cpu = NAN;
 	else
-		*cpu = s + u;
+		st->cpu = s + u;
 	return 0;
 }
 

@@ -86,13 +86,18 @@ int target_db_key_count(struct target_conn *c, const struct target *t, unsigned 
 /* FLUSHALL (db = 0) or FLUSHDB (db = 1).  A renamed or forbidden command is
  * a clear error. */
 int target_flush(struct target_conn *c, const struct target *t, int db, struct rs_err *err);
-/* The counters read around a timed window, in one INFO round trip (two on
- * servers before 7.0, which take one section per INFO): calls= of
- * cmdstat_<name> (0 if the command has not run yet; -1 when the server
- * gives no command statistics at all) and used_cpu_sys + used_cpu_user in
- * seconds (NAN when it gives neither).  -1 only when INFO fails. */
+/* The counters read around a timed window (target_point_stats). */
+struct target_stats {
+	int64_t calls;            /* calls= of cmdstat_<name>: 0 if the command has not
+				   * run yet, -1 when the server gives no command
+				   * statistics at all */
+	double cpu;               /* used_cpu_sys + used_cpu_user, seconds; NAN if not given */
+	int64_t hits, misses;     /* keyspace_hits and keyspace_misses; -1 if not given */
+};
+/* Read them in one INFO round trip (three on servers before 7.0, which
+ * take one section per INFO).  -1 only when INFO fails. */
 int target_point_stats(struct target_conn *c, const struct target *t, const char *name,
-		       int64_t *calls, double *cpu, struct rs_err *err);
+		       struct target_stats *st, struct rs_err *err);
 /* Send a pipeline of n commands held in buf and read n replies; the first
  * error reply fails (after all n are read: the connection stays usable). */
 int target_pipeline(struct target_conn *c, const struct target *t, const char *buf, size_t len,

@@ -522,8 +522,7 @@ Test(badserver, the_control_fake_answers_what_rsweep_asks)
 	struct target t;
 	struct rs_err err;
 	struct target_conn *c;
-	int64_t calls;
-	double cpu;
+	struct target_stats st;
 	uint64_t keys;
 
 	bad_ctl_start(&t, 1, BAD_CTL_GOOD, NULL, 0);
@@ -531,8 +530,8 @@ Test(badserver, the_control_fake_answers_what_rsweep_asks)
 	cr_assert_eq(target_key_count(c, &t, &keys, &err), 0, "%s", err.msg);
 	cr_assert_eq(keys, 0);
 	cr_assert_eq(target_flush(c, &t, 0, &err), 0, "%s", err.msg);
-	cr_assert_eq(target_point_stats(c, &t, "ping", &calls, &cpu, &err), 0, "%s", err.msg);
-	cr_assert_float_eq(cpu, 1.0, 1e-9);
+	cr_assert_eq(target_point_stats(c, &t, "ping", &st, &err), 0, "%s", err.msg);
+	cr_assert_float_eq(st.cpu, 1.0, 1e-9);
 	cr_assert_eq(target_simple(c, &t, &err, "PING"), 0, "%s", err.msg);
 	bad_ctl_stop(c);
 }

@@ -190,7 +190,7 @@ Test(csv, server_columns_after_the_others_and_absent_in_older_files)
 	struct rs_err err;
 	const char *h = csv_header();
 	const char *name = strstr(h, ",server_name,server_version,key_prefix,run,key_dist,"
-				    "server_args,first_error\n");
+				    "server_args,server_hits,server_misses,first_error\n");
 
 	/* Added after every older column, before first_error (which stays last);
 	 * key_prefix (--key-prefix) after them, then run (--runs), then key_dist

@@ -116,17 +116,26 @@ Test(target, simple_reports_the_error_reply, .init = setup, .fini = teardown)
 Test(target, point_stats_count_exactly, .init = setup, .fini = teardown)
 {
 	struct rs_err err = { 0 };
-	int64_t calls0 = -1, calls1 = -1;
-	double cpu0 = -1, cpu1 = -1;
+	struct target_stats a, b;
 
-	cr_assert_eq(target_point_stats(ctl, &tgt, "incr", &calls0, &cpu0, &err), 0, "%s", err.msg);
-	cr_assert_eq(calls0, 0, "a command not run yet");
-	cr_assert_geq(cpu0, 0);
+	cr_assert_eq(target_point_stats(ctl, &tgt, "incr", &a, &err), 0, "%s", err.msg);
+	cr_assert_eq(a.calls, 0, "a command not run yet");
+	cr_assert_geq(a.cpu, 0);
+	cr_assert_geq(a.hits, 0);
+	cr_assert_geq(a.misses, 0);
 	for (int i = 0; i < 7; i++)
 		run_ok("INCR n");
-	cr_assert_eq(target_point_stats(ctl, &tgt, "incr", &calls1, &cpu1, &err), 0, "%s", err.msg);
-	cr_assert_eq(calls1, 7);
-	cr_assert_geq(cpu1, cpu0);
+	/* Two reads that find their key, three that do not. */
+	run_ok("GET n");
+	run_ok("GET n");
+	for (int i = 0; i < 3; i++)
+		run_ok("GET missing");
+	cr_assert_eq(target_point_stats(ctl, &tgt, "incr", &b, &err), 0, "%s", err.msg);
+	cr_assert_eq(b.calls, 7);
+	cr_assert_geq(b.cpu, a.cpu);
+	/* A write's look-up (INCR's) counts neither. */
+	cr_assert_eq(b.hits - a.hits, 2, "hits %lld", (long long)(b.hits - a.hits));
+	cr_assert_eq(b.misses - a.misses, 3, "misses %lld", (long long)(b.misses - a.misses));
 }
 
 Test(target, pipeline_reads_every_reply, .init = setup, .fini = teardown)
@@ -399,13 +408,14 @@ Test(target, fake_point_stats_without_cpu, .fini = fake_stop)
 		NULL,
 	};
 	struct rs_err err = { 0 };
-	int64_t calls;
-	double cpu;
+	struct target_stats st;
 
 	fake_start(replies);
-	cr_assert_eq(target_point_stats(ctl, &tgt, "get", &calls, &cpu, &err), 0, "%s", err.msg);
-	cr_assert_eq(calls, 5);
-	cr_assert(isnan(cpu), "a server without INFO cpu: CPU unknown, not a failure");
+	cr_assert_eq(target_point_stats(ctl, &tgt, "get", &st, &err), 0, "%s", err.msg);
+	cr_assert_eq(st.calls, 5);
+	cr_assert(isnan(st.cpu), "a server without INFO cpu: CPU unknown, not a failure");
+	cr_assert_eq(st.hits, -1, "no INFO stats: unknown");
+	cr_assert_eq(st.misses, -1);
 }
 
 /* A server that counts no commands (no cmdstat_ line at all): the calls
@@ -417,13 +427,12 @@ Test(target, fake_point_stats_without_commandstats, .fini = fake_stop)
 		NULL,
 	};
 	struct rs_err err = { 0 };
-	int64_t calls;
-	double cpu;
+	struct target_stats st;
 
 	fake_start(replies);
-	cr_assert_eq(target_point_stats(ctl, &tgt, "get", &calls, &cpu, &err), 0, "%s", err.msg);
-	cr_assert_eq(calls, -1);
-	cr_assert_float_eq(cpu, 3.5, 1e-9);
+	cr_assert_eq(target_point_stats(ctl, &tgt, "get", &st, &err), 0, "%s", err.msg);
+	cr_assert_eq(st.calls, -1);
+	cr_assert_float_eq(st.cpu, 3.5, 1e-9);
 }
 
 /* A server that closes: the command fails, and so does every later one,
