@@ -89,6 +89,20 @@ void report_depths(const struct series *s, char *buf, size_t size)
 	free(v);
 }
 
+const char *report_fsat(char *buf, size_t size, const struct analysis_series *a)
+{
+	char lo[32], hi[32];
+
+	if (a->saturated == KNEE_SAT_NO)
+		snprintf(buf, size, "not saturated by P=%u", a->rps->pts[a->rps->npts - 1].depth);
+	else if (a->sat_depth && isfinite(a->sat_lo) && isfinite(a->sat_hi))
+		snprintf(buf, size, "%u (%s..%s)", a->sat_depth, report_fnum(lo, sizeof lo, a->sat_lo, 0),
+			 report_fnum(hi, sizeof hi, a->sat_hi, 0));
+	else
+		report_fdepth(buf, size, a->sat_depth);
+	return buf;
+}
+
 /* "yes", "no", or "" when unknown. */
 const char *report_saturated(enum knee_sat s)
 {

@@ -1,8 +1,9 @@
 /* report_int.h: what the report's writers share, and nothing another room
  * may use (report.h is the report's interface): report.c writes numbers
- * and the prose; report_write.c text and markdown, and picks the writer;
- * report_notes.c the notes on the series; report_data.c csv and json.
- * Each calls only those after it in that list's reverse: report.c none. */
+ * and the prose; report_table.c the tables of text and markdown;
+ * report_write.c text and markdown, and picks the writer; report_notes.c
+ * the notes on the series; report_data.c csv and json.  Each calls only
+ * those after it in that list's reverse: report.c none. */
 #ifndef RS_REPORT_INT_H
 #define RS_REPORT_INT_H
 
@@ -36,6 +37,31 @@ const char *report_fratio_ci(char *buf, size_t size, const struct stats_ci *c);
 /* A verdict in words, as the table gives it: "faster", "slower", "same",
  * "cannot tell (+-20%)", or "no interval". */
 const char *report_verdict_words(char *buf, size_t size, const struct analysis_delta *d);
+
+/* The saturation cell of the series tables: "16 (8..32)", "not saturated
+ * by P=64", the depth alone without an interval, or "-". */
+const char *report_fsat(char *buf, size_t size, const struct analysis_series *a);
+
+/* ---- tables (report_table.c) ---- */
+
+/* A table for text or markdown: a header and cells added row by row. */
+struct rtab {
+	size_t ncols;
+	const char *const *head;
+	const char *align;        /* 'l' or 'r' per column */
+	char **cells;             /* row-major */
+	size_t ncells, cap;
+};
+
+/* An empty table of strlen(align) columns; head is borrowed. */
+void rtab_init(struct rtab *t, const char *const *head, const char *align);
+/* The next cell, copied. */
+void rtab_add(struct rtab *t, const char *s);
+void rtab_addf(struct rtab *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void rtab_free(struct rtab *t);
+/* t as aligned text (columns as wide as their widest cell, in terminal
+ * columns) or as markdown (md), then freed. */
+void report_table(FILE *fp, struct rtab *t, int md);
 
 /* The offered rate of series s (its rows' rate_offered, from o->rows):
  * above zero for an open loop's, NAN for a closed loop's or without

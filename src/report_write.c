@@ -1,11 +1,11 @@
 /* report_write.c: analysis results as aligned text or markdown, and
  * report_write, which picks the writer (report_data.c writes csv and json,
- * report_notes.c the notes, report.c the numbers and the prose). */
+ * report_notes.c the notes, report.c the numbers and the prose,
+ * report_table.c the tables). */
 #include "config.h"
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,139 +14,6 @@
 #include "num.h"
 #include "report.h"
 #include "report_int.h"
-#include "sbuf.h"
-#include "vec.h"
-#include "xalloc.h"
-
-/* ---- tables for text and markdown ---- */
-
-struct rtab {
-	size_t ncols;
-	const char *const *head;
-	const char *align;        /* 'l' or 'r' per column */
-	char **cells;             /* row-major */
-	size_t ncells, cap;
-};
-
-static void rtab_init(struct rtab *t, const char *const *head, const char *align)
-{
-	memset(t, 0, sizeof *t);
-	t->head = head;
-	t->align = align;
-	t->ncols = strlen(align);
-}
-
-static void rtab_add(struct rtab *t, const char *s)
-{
-	t->cells = vec_reserve(t->cells, &t->cap, t->ncells + 1, sizeof *t->cells, 64);
-	t->cells[t->ncells++] = xstrdup(s);
-}
-
-static void rtab_addf(struct rtab *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void rtab_addf(struct rtab *t, const char *fmt, ...)
-{
-	char buf[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	rtab_add(t, buf);
-}
-
-static void rtab_free(struct rtab *t)
-{
-	for (size_t i = 0; i < t->ncells; i++)
-		free(t->cells[i]);
-	free(t->cells);
-}
-
-/* Columns a terminal gives s: UTF-8 continuation bytes take none. */
-static size_t rtab_width(const char *s)
-{
-	size_t w = 0;
-
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xC0) != 0x80;
-	return w;
-}
-
-static void rtab_text_row(FILE *fp, const struct rtab *t, const char *const *row, const size_t *w)
-{
-	struct sbuf line;
-
-	sbuf_heap(&line);
-	sbuf_fill(&line, ' ', 2);
-	for (size_t c = 0; c < t->ncols; c++) {
-		size_t pad = w[c] - rtab_width(row[c]);
-
-		if (t->align[c] == 'r')
-			sbuf_fill(&line, ' ', pad);
-		sbuf_add(&line, row[c], strlen(row[c]));
-		if (t->align[c] != 'r')
-			sbuf_fill(&line, ' ', pad);
-		sbuf_fill(&line, ' ', 2);
-	}
-	/* No trailing blanks: the last column is often left-aligned. */
-	while (line.len > 0 && line.s[line.len - 1] == ' ')
-		line.len--;
-	line.s[line.len] = '\0';
-	sbuf_add(&line, "\n", 1);
-	fwrite(line.s, 1, line.len, fp);
-	free(line.s);
-}
-
-static void rtab_text(FILE *fp, const struct rtab *t)
-{
-	size_t *w = xcalloc(t->ncols, sizeof *w);
-
-	for (size_t c = 0; c < t->ncols; c++)
-		w[c] = rtab_width(t->head[c]);
-	for (size_t i = 0; i < t->ncells; i++) {
-		size_t x = rtab_width(t->cells[i]);
-
-		if (x > w[i % t->ncols])
-			w[i % t->ncols] = x;
-	}
-	rtab_text_row(fp, t, t->head, w);
-	for (size_t i = 0; i < t->ncells; i += t->ncols)
-		rtab_text_row(fp, t, (const char *const *)&t->cells[i], w);
-	free(w);
-}
-
-/* A markdown cell: '|' would end it early. */
-static void md_cell(FILE *fp, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '|')
-			fputc('\\', fp);
-		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, fp);
-	}
-}
-
-static void rtab_markdown(FILE *fp, const struct rtab *t)
-{
-	fputc('|', fp);
-	for (size_t c = 0; c < t->ncols; c++) {
-		fputc(' ', fp);
-		md_cell(fp, t->head[c]);
-		fputs(" |", fp);
-	}
-	fputs("\n|", fp);
-	for (size_t c = 0; c < t->ncols; c++)
-		fputs(t->align[c] == 'r' ? " ---: |" : " --- |", fp);
-	fputc('\n', fp);
-	for (size_t i = 0; i < t->ncells; i += t->ncols) {
-		fputc('|', fp);
-		for (size_t c = 0; c < t->ncols; c++) {
-			fputc(' ', fp);
-			md_cell(fp, t->cells[i + c]);
-			fputs(" |", fp);
-		}
-		fputc('\n', fp);
-	}
-}
 
 /* ---- the sections, shared by text and markdown ---- */
 
@@ -175,7 +42,7 @@ static void report_series_table(const struct analysis_result *r, const struct re
 		"busier",
 	};
 	int bound = report_any_bound(r);
-	char b1[REPORT_CELL], b2[REPORT_CELL];
+	char b1[REPORT_CELL];
 
 	if (wide)
 		rtab_init(t, head, bound ? "lllrrrrrrrrrrrl" : "lllrrrrrrrrrrr");
@@ -199,13 +66,7 @@ static void report_series_table(const struct analysis_result *r, const struct re
 			rtab_add(t, report_fdepth(b1, sizeof b1, a->peak_depth));
 			rtab_addf(t, "%s (P=%u)", report_fnum(b1, sizeof b1, a->top_rps, 0), a->top_depth);
 		}
-		if (a->saturated == KNEE_SAT_NO)
-			rtab_addf(t, "not saturated by P=%u", a->rps->pts[a->rps->npts - 1].depth);
-		else if (a->sat_depth && isfinite(a->sat_lo) && isfinite(a->sat_hi))
-			rtab_addf(t, "%u (%s..%s)", a->sat_depth, report_fnum(b1, sizeof b1, a->sat_lo, 0),
-				  report_fnum(b2, sizeof b2, a->sat_hi, 0));
-		else
-			rtab_add(t, report_fdepth(b1, sizeof b1, a->sat_depth));
+		rtab_add(t, report_fsat(b1, sizeof b1, a));
 		if (isfinite(a->gain))
 			rtab_addf(t, "%sx", analysis_fmt_ratio(b1, sizeof b1, a->gain));
 		else
@@ -426,16 +287,6 @@ static void report_speedup_table(const struct analysis_result *r, size_t from, s
 			rtab_add(t, b1);
 		}
 	}
-}
-
-/* rtab t as text or markdown, then freed. */
-static void report_table(FILE *fp, struct rtab *t, int md)
-{
-	if (md)
-		rtab_markdown(fp, t);
-	else
-		rtab_text(fp, t);
-	rtab_free(t);
 }
 
 static void report_notes_block(FILE *fp, char **notes, size_t nnotes, int md)
