@@ -1,9 +1,10 @@
 /* report_int.h: what the report's writers share, and nothing another room
  * may use (report.h is the report's interface): report.c writes numbers
  * and the prose; report_table.c the tables of text and markdown;
- * report_write.c text and markdown, and picks the writer; report_notes.c
- * the notes on the series; report_data.c csv and json.  Each calls only
- * those after it in that list's reverse: report.c none. */
+ * report_axes.c the tables along a setting; report_write.c text and
+ * markdown, and picks the writer; report_notes.c the notes on the series;
+ * report_data.c csv and json.  Each calls only those after it in that
+ * list's reverse: report.c none. */
 #ifndef RS_REPORT_INT_H
 #define RS_REPORT_INT_H
 
@@ -94,6 +95,14 @@ void report_free_notes(char **v, size_t n);
  * series.  Nothing when every comparison is within one run and every
  * label has one. */
 void report_runs_block(FILE *fp, const struct analysis_result *r, int md, int wide);
+
+/* The tables along a setting of text and markdown (report_axes.c): for
+ * each label and test whose series vary a setting (axes.h), each value's
+ * saturation depth and peak with their intervals; the other settings
+ * held, a table for each of their values.  Nothing when no label varies
+ * one: a report of such files reads as before. */
+void report_axes_block(FILE *fp, const struct analysis_result *r, const struct report_opts *o,
+		       int md);
 
 /* Markdown's opening table for a pull-request comment (report_gate.c):
  * every comparison's ratio, interval and verdict, slower first. */

@@ -438,6 +438,7 @@ static void report_human(FILE *fp, const struct analysis_result *r, const struct
 	} else {
 		rtab_free(&t);
 	}
+	report_axes_block(fp, r, o, md);
 	if (report_open_table(r, o, p99, &t) > 0) {
 		fprintf(fp, "%s%sOpen loop (the rate achieved against the rate offered, and the latency "
 			"at it; medians over repeats)\n", open_gap, h);

@@ -1,0 +1,200 @@
+/* test_report_axes.c: the report over a setting that varies (issue 30):
+ * the table along a setting, from rows built in memory. */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "axes.h"
+#include "budget.h"
+#include "report.h"
+#include "series.h"
+#include "rows_helper.h"
+
+/* Repeats a point, and each one's share of the point's figure: the
+ * throughput's noise, and the latency's. */
+#define NREP 3
+static const double rps_noise[NREP] = { 0.98, 1.0, 1.02 };
+static const double lat_tight[NREP] = { 0.99, 1.0, 1.01 };
+
+static const unsigned depths[] = { 1, 2, 4, 8, 16, 32, 64 };
+#define NDEPTHS (sizeof depths / sizeof depths[0])
+
+struct fixture {
+	struct rs_rows rows;
+	struct series_set rps, lat;
+	struct analysis_result res;
+	struct axes_groups gs;
+	struct budget_pick *picks;
+};
+
+/* Rows of label a, GET, c clients and d bytes at every depth: throughput
+ * peak * P / (k + P), p99 ms per_p * P; the repeats as lat says. */
+static void add_curve(struct rs_rows *rows, const char *label, int64_t c, int64_t d, double peak,
+		      double k, double per_p, const double *lat)
+{
+	for (size_t i = 0; i < NDEPTHS; i++)
+		for (unsigned rep = 0; rep < NREP; rep++) {
+			struct rs_row r;
+			double p = depths[i];
+
+			fill(&r, label, "GET", depths[i], rep + 1, peak * p / (k + p) * rps_noise[rep],
+			     NAN);
+			r.p99_ms = per_p * p * lat[rep];
+			r.clients = c;
+			r.data_size = d;
+			r.threads = 1;
+			push(rows, &r);
+		}
+}
+
+/* Series, analysis, groups and, with budget_ms above 0, the budget's picks
+ * (the latency the median of the repeats' p99s: no histograms). */
+static void analyse(struct fixture *f, double budget_ms)
+{
+	struct analysis_opts o = { 0.95, 0.10, NULL, 0, 0, 0 };
+	struct rs_err err = { 0 };
+
+	cr_assert_eq(series_build(&f->rows, SM_RPS, &f->rps, &err), 0, "%s", err.msg);
+	cr_assert_eq(analysis_run(&f->rps, NULL, &o, &f->res, &err), 0, "%s", err.msg);
+	axes_groups_make(&f->res, &f->rows, 1, &f->gs);
+	if (budget_ms > 0) {
+		cr_assert_eq(series_build_known(&f->rows, SM_P99, &f->lat, &err), 0, "%s", err.msg);
+		budget_find(&f->rps, &f->lat, NULL, budget_ms, &f->picks);
+	}
+}
+
+static void fixture_free(struct fixture *f)
+{
+	free(f->picks);
+	axes_groups_free(&f->gs);
+	analysis_result_free(&f->res);
+	series_set_free(&f->lat);
+	series_set_free(&f->rps);
+	rows_free(&f->rows);
+}
+
+/* The report's text (wide: 0) or markdown, as a string to free. */
+static char *render(const struct fixture *f, enum report_format fmt)
+{
+	struct report_opts o = { fmt, 0, 0.95, 0.10, NULL, NULL, &f->rows, 0 };
+	struct rs_err err = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	cr_assert_not_null(fp);
+	cr_assert_eq(report_write(fp, &f->res, &o, &err), 0, "%s", err.msg);
+	fclose(fp);
+	return buf;
+}
+
+/* The line of text that holds needle, into buf ("" when none). */
+static const char *line_of(const char *text, const char *needle, char *buf, size_t size)
+{
+	const char *at = strstr(text, needle), *b, *e;
+
+	buf[0] = '\0';
+	if (at == NULL)
+		return buf;
+	for (b = at; b > text && b[-1] != '\n'; b--)
+		;
+	e = strchr(at, '\n');
+	snprintf(buf, size, "%.*s", (int)(e ? (size_t)(e - b) : strlen(b)), b);
+	return buf;
+}
+
+/* ---- the table along a setting ---- */
+
+/* One setting: a table of its values in order, saturation and peak with
+ * intervals, in text and markdown; json gives each series its base and
+ * axes. */
+Test(report_axes, table_along_clients)
+{
+	struct fixture f = { 0 };
+	char *text, *md, line[512];
+	const char *a, *b, *c;
+
+	/* Shuffled: the table follows the values, not the rows. */
+	add_curve(&f.rows, "a", 16, 3, 500000, 16, 0.12, lat_tight);
+	add_curve(&f.rows, "a", 1, 3, 200000, 4, 0.03, lat_tight);
+	add_curve(&f.rows, "a", 4, 3, 400000, 8, 0.06, lat_tight);
+	analyse(&f, 0);
+	cr_assert_eq(f.gs.n, 1);
+	cr_assert_eq(f.gs.v[0].n, 3);
+	cr_assert_eq(f.gs.v[0].axis, SERIES_AXIS_CLIENTS);
+	text = render(&f, FORMAT_TEXT);
+	cr_assert_not_null(strstr(text, "\nAlong a setting ("), "%s", text);
+	cr_assert_not_null(strstr(text, "\n  a GET by clients:\n"), "%s", text);
+	line_of(text, "  clients  ", line, sizeof line);
+	cr_assert_not_null(strstr(line, "saturation P (95%)"), "%s", line);
+	cr_assert_not_null(strstr(line, "peak rps (95% interval)"), "%s", line);
+	a = strstr(text, "\n        1  ");
+	b = strstr(text, "\n        4  ");
+	c = strstr(text, "\n       16  ");
+	cr_assert(a != NULL && b != NULL && c != NULL && a < b && b < c, "%s", text);
+	/* Each value's cells are its series' (saturation with its interval). */
+	line_of(b + 1, "        4  ", line, sizeof line);
+	cr_assert(strstr(line, "(") != NULL && strstr(line, "..") != NULL, "%s", line);
+	md = render(&f, FORMAT_MARKDOWN);
+	cr_assert_not_null(strstr(md, "\n## Along a setting ("), "%s", md);
+	cr_assert_not_null(strstr(md, "\na GET by clients:\n\n| clients | saturation P (95%) | "
+				  "peak rps (95% interval) |\n| ---: | ---: | ---: |\n| 1 | "), "%s", md);
+	free(md);
+	free(text);
+	{
+		struct report_opts o = { FORMAT_JSON, 0, 0.95, 0.10, NULL, NULL, &f.rows, 0 };
+		struct rs_err err = { 0 };
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *fp = open_memstream(&buf, &len);
+
+		cr_assert_eq(report_write(fp, &f.res, &o, &err), 0);
+		fclose(fp);
+		cr_assert_not_null(strstr(buf, "\"test\":\"GET c=4\",\"base\":\"GET\","
+					  "\"axes\":{\"clients\":4},"), "%s", buf);
+		free(buf);
+	}
+	fixture_free(&f);
+}
+
+/* Two settings: a table along clients for each data size. */
+Test(report_axes, two_settings_a_table_for_each_value_of_the_other)
+{
+	struct fixture f = { 0 };
+	char *text;
+	const char *x, *y;
+
+	add_curve(&f.rows, "a", 1, 64, 200000, 4, 0.03, lat_tight);
+	add_curve(&f.rows, "a", 4, 64, 400000, 8, 0.06, lat_tight);
+	add_curve(&f.rows, "a", 1, 1024, 150000, 4, 0.04, lat_tight);
+	add_curve(&f.rows, "a", 4, 1024, 300000, 8, 0.08, lat_tight);
+	analyse(&f, 0);
+	cr_assert_eq(f.gs.n, 2);
+	text = render(&f, FORMAT_TEXT);
+	x = strstr(text, "\n  a GET, data size 64 by clients:\n");
+	y = strstr(text, "\n  a GET, data size 1024 by clients:\n");
+	cr_assert(x != NULL && y != NULL && x < y, "%s", text);
+	free(text);
+	fixture_free(&f);
+}
+
+/* Without a setting that varies: no table, and the report reads as
+ * before. */
+Test(report_axes, no_setting_no_table)
+{
+	struct fixture f = { 0 };
+	char *text;
+
+	add_curve(&f.rows, "a", 4, 3, 400000, 8, 0.06, lat_tight);
+	analyse(&f, 0);
+	text = render(&f, FORMAT_TEXT);
+	cr_assert_null(strstr(text, "Along a setting"), "%s", text);
+	cr_assert_null(strstr(text, "c=4"), "%s", text);
+	free(text);
+	fixture_free(&f);
+}
