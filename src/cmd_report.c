@@ -1,5 +1,6 @@
 /* cmd_report.c: `rsweep report`: read sweep CSVs, analyse every series,
- * compare the labels, and write the report to stdout or -o FILE. */
+ * compare the labels, and write the report to stdout or -o FILE, with
+ * --latency-budget's picks and frontiers. */
 #include "config.h"
 
 #include <errno.h>
@@ -9,7 +10,9 @@
 #include <unistd.h>
 
 #include "analysis.h"
+#include "axes.h"
 #include "budget.h"
+#include "frontier.h"
 #include "latency.h"
 #include "cmd.h"
 #include "csv.h"
@@ -55,54 +58,66 @@ static int cmd_report_filter_tests(struct rs_rows *rows, const char *list, struc
 	return rc < 0 ? rs_err_prefix(err, "--tests") : 0;
 }
 
-/* The budget's picks, for report_json's hook. */
-struct cmd_report_budget {
-	const struct budget_pick *picks;
+/* What follows the report: with --latency-budget the picks and, where
+ * series vary a setting, their frontiers. */
+struct cmd_report_more {
+	const struct analysis_result *res;
+	const struct budget_pick *picks;  /* NULL without --latency-budget */
 	size_t n;
 	const char *metric;
 	double budget_ms;
+	const struct frontier *fr;
+	size_t nfr;
 };
 
-static void cmd_report_budget_json(FILE *fp, void *ud)
+/* report_json's hook: the members, a comma between two. */
+static void cmd_report_more_json(FILE *fp, void *ud)
 {
-	const struct cmd_report_budget *b = ud;
+	const struct cmd_report_more *m = ud;
 
-	budget_write_json(fp, b->picks, b->n, b->metric, b->budget_ms);
+	budget_write_json(fp, m->picks, m->n, m->metric, m->budget_ms);
+	if (m->nfr > 0) {
+		fputs(",\n", fp);
+		frontier_write_json(fp, m->res, m->fr, m->nfr);
+	}
 }
 
-/* The report and, with --latency-budget, its table (picks, n): after the
- * text or markdown report, inside the json one, and in place of the csv
- * one (a CSV holds one table).  Returns 0 or -1 (err set: a failure to
- * write). */
-static int cmd_report_emit(FILE *fp, const struct rs_config *cfg, const struct analysis_result *res,
-			   struct report_opts *ro, const struct budget_pick *picks, size_t n,
-			   double budget_ms, struct rs_err *err)
+/* The report and what follows it (m): after the text or markdown report,
+ * inside the json one, and in place of the csv one (a CSV holds one
+ * table: the budget's picks).  Returns 0 or -1 (err
+ * set: a failure to write). */
+static int cmd_report_emit(FILE *fp, const struct rs_config *cfg, struct report_opts *ro,
+			   struct cmd_report_more *m, struct rs_err *err)
 {
-	struct cmd_report_budget b = { picks, n, budget_metric_names[cfg->budget_metric],
-				       budget_ms };
+	int md = cfg->format == FORMAT_MARKDOWN;
 
-	if (picks != NULL && cfg->format == FORMAT_CSV) {
-		budget_write_csv(fp, picks, n, b.metric, budget_ms);
+	if (m->picks != NULL && cfg->format == FORMAT_CSV) {
+		budget_write_csv(fp, m->picks, m->n, m->metric, m->budget_ms);
 		if (ferror(fp))
 			return rs_err_set(err, "%s", strerror(errno ? errno : EIO));
 		return 0;
 	}
-	if (picks != NULL && cfg->format == FORMAT_JSON) {
-		ro->json_more = cmd_report_budget_json;
-		ro->json_ud = &b;
+	if (m->picks != NULL && cfg->format == FORMAT_JSON) {
+		ro->json_more = cmd_report_more_json;
+		ro->json_ud = m;
 	}
-	if (report_write(fp, res, ro, err) < 0)
+	if (report_write(fp, m->res, ro, err) < 0)
 		return -1;
-	if (picks != NULL && cfg->format != FORMAT_JSON)
-		budget_write(fp, picks, n, b.metric, budget_ms, cfg->format == FORMAT_MARKDOWN);
+	if (cfg->format == FORMAT_JSON)
+		return 0;
+	if (m->picks != NULL) {
+		budget_write(fp, m->picks, m->n, m->metric, m->budget_ms, md);
+		frontier_write(fp, m->res, m->fr, m->nfr, m->metric, m->budget_ms, md);
+	}
+	if (ferror(fp))
+		return rs_err_set(err, "%s", strerror(errno ? errno : EIO));
 	return 0;
 }
 
-/* Write the report (and the budget's table) to stdout or -o, whole or not
+/* Write the report (and what follows it) to stdout or -o, whole or not
  * at all.  Returns 0 or -1 (err set: a failure to write). */
-static int cmd_report_output(const struct rs_config *cfg, const struct analysis_result *res,
-			     const struct rs_rows *rows, const struct budget_pick *picks, size_t n,
-			     double budget_ms, struct rs_err *err)
+static int cmd_report_output(const struct rs_config *cfg, const struct rs_rows *rows,
+			     struct cmd_report_more *m, struct rs_err *err)
 {
 	struct report_opts ro = { 0 };
 	struct outfile o;
@@ -114,11 +129,11 @@ static int cmd_report_output(const struct rs_config *cfg, const struct analysis_
 	ro.knee = cfg->knee;
 	ro.cv_limit = cfg->cv_limit;
 	if (cfg->output == NULL || strcmp(cfg->output, "-") == 0)
-		return cmd_report_emit(stdout, cfg, res, &ro, picks, n, budget_ms, err);
+		return cmd_report_emit(stdout, cfg, &ro, m, err);
 	/* A report file is written whole or not at all, like charts and imports. */
 	if (outfile_open(&o, cfg->output, err) < 0)
 		return -1;
-	if (cmd_report_emit(o.fp, cfg, res, &ro, picks, n, budget_ms, err) < 0) {
+	if (cmd_report_emit(o.fp, cfg, &ro, m, err) < 0) {
 		outfile_abort(&o);
 		return rs_err_prefix(err, "%s", cfg->output);
 	}
@@ -228,6 +243,9 @@ int cmd_report(struct rs_config *cfg, struct rs_err *err)
 	double budget_ms = 0;
 	struct analysis_result res = { 0 };
 	struct analysis_opts ao = { 0 };
+	struct axes_groups groups = { 0 };
+	struct frontier *fr = NULL;
+	struct cmd_report_more more = { 0 };
 	double fail_pct = 0;
 	int rc;
 
@@ -276,14 +294,28 @@ int cmd_report(struct rs_config *cfg, struct rs_err *err)
 			budget_find(&rps, &lat, &lp, budget_ms, &picks);
 		}
 	}
+	/* The series of a label and test along a setting, for the frontier. */
+	if (rc == 0 && picks != NULL)
+		axes_groups_make(&res, &rows, 0, &groups);
+	more.res = &res;
+	if (rc == 0 && picks != NULL) {
+		more.picks = picks;
+		more.n = rps.n;
+		more.metric = budget_metric_names[cfg->budget_metric];
+		more.budget_ms = budget_ms;
+		frontier_find(&groups, picks, &fr, &more.nfr);
+		more.fr = fr;
+	}
 	/* Everything before the output is about the files and options given. */
 	if (rc < 0)
 		rs_err_as(err, RS_E_INPUT);
 	else
-		rc = cmd_report_output(cfg, &res, &rows, picks, rps.n, budget_ms, err);
+		rc = cmd_report_output(cfg, &rows, &more, err);
 	/* The report is out whole; then the verdict a CI gates on. */
 	if (rc == 0 && cfg->fail_on != NULL)
 		rc = report_fail_on_check(&res, fail_pct, err);
+	frontier_free(fr, more.nfr);
+	axes_groups_free(&groups);
 	free(picks);
 	latency_points_free(&lp);
 	latency_free(&ls);

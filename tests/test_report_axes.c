@@ -1,5 +1,7 @@
 /* test_report_axes.c: the report over a setting that varies (issue 30):
- * the table along a setting, from rows built in memory. */
+ * the table along a setting, and the frontier within a latency budget
+ * (best, runner-up, cells not told apart, marginal, none within it), from
+ * rows built in memory. */
 #include "config.h"
 
 #include <criterion/criterion.h>
@@ -11,15 +13,18 @@
 #include "analysis.h"
 #include "axes.h"
 #include "budget.h"
+#include "frontier.h"
 #include "report.h"
 #include "series.h"
 #include "rows_helper.h"
 
 /* Repeats a point, and each one's share of the point's figure: the
- * throughput's noise, and the latency's. */
+ * throughput's noise, and the latency's (wide when a test wants a pick
+ * marginal). */
 #define NREP 3
 static const double rps_noise[NREP] = { 0.98, 1.0, 1.02 };
 static const double lat_tight[NREP] = { 0.99, 1.0, 1.01 };
+static const double lat_wide[NREP] = { 0.9, 1.0, 1.3 };
 
 static const unsigned depths[] = { 1, 2, 4, 8, 16, 32, 64 };
 #define NDEPTHS (sizeof depths / sizeof depths[0])
@@ -196,5 +201,131 @@ Test(report_axes, no_setting_no_table)
 	cr_assert_null(strstr(text, "Along a setting"), "%s", text);
 	cr_assert_null(strstr(text, "c=4"), "%s", text);
 	free(text);
+	fixture_free(&f);
+}
+
+/* ---- the frontier ---- */
+
+/* The frontier's text (one group's line). */
+static char *frontier_text(const struct fixture *f, const struct frontier *fr, size_t n,
+			   double budget_ms)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	frontier_write(fp, &f->res, fr, n, "p99_ms", budget_ms, 0);
+	fclose(fp);
+	return buf;
+}
+
+/* Within 1 ms: c=1 meets it to P=32 (178k), c=4 to P=16 (267k), c=16 to
+ * P=8 (167k): the best is P=16 with 4 clients, the runner-up P=32 with 1
+ * client, intervals apart. */
+Test(report_axes, frontier_best_and_runner_up)
+{
+	struct fixture f = { 0 };
+	struct frontier *fr;
+	size_t n;
+	char *text;
+
+	add_curve(&f.rows, "a", 1, 3, 200000, 4, 0.03, lat_tight);
+	add_curve(&f.rows, "a", 4, 3, 400000, 8, 0.06, lat_tight);
+	add_curve(&f.rows, "a", 16, 3, 500000, 16, 0.12, lat_tight);
+	analyse(&f, 1.0);
+	frontier_find(&f.gs, f.picks, &fr, &n);
+	cr_assert_eq(n, 1);
+	cr_assert_not_null(fr[0].best);
+	cr_assert_str_eq(fr[0].best->s->test, "GET c=4");
+	cr_assert_eq(fr[0].best->depth, 16);
+	cr_assert_not_null(fr[0].runner);
+	cr_assert_str_eq(fr[0].runner->s->test, "GET c=1");
+	cr_assert_eq(fr[0].runner->depth, 32);
+	cr_assert_eq(fr[0].nclose, 0);
+	cr_assert_not(fr[0].best->marginal);
+	text = frontier_text(&f, fr, n, 1.0);
+	cr_assert_not_null(strstr(text, "  a GET: within a 1 ms p99, P=16 with 4 clients gives the "
+				  "most: 267k rps ("), "%s", text);
+	cr_assert_not_null(strstr(text, "; runner-up P=32 with 1 client: 178k rps ("), "%s", text);
+	cr_assert_not_null(strstr(text, "the most's throughput interval overlaps no other cell's\n"),
+			   "%s", text);
+	cr_assert_null(strstr(text, "marginal"), "%s", text);
+	free(text);
+	frontier_free(fr, n);
+	fixture_free(&f);
+}
+
+/* c=16 at P=8 (263k) within 2% of c=4 at P=16 (267k): runner-up, and not
+ * told apart; a latency whose interval reaches past the budget is
+ * marginal, and said. */
+Test(report_axes, frontier_not_told_apart_and_marginal)
+{
+	struct fixture f = { 0 };
+	struct frontier *fr;
+	size_t n;
+	char *text;
+
+	add_curve(&f.rows, "a", 1, 3, 200000, 4, 0.03, lat_tight);
+	add_curve(&f.rows, "a", 4, 3, 400000, 8, 0.06, lat_wide);
+	add_curve(&f.rows, "a", 16, 3, 790000, 16, 0.12, lat_tight);
+	analyse(&f, 1.0);
+	frontier_find(&f.gs, f.picks, &fr, &n);
+	cr_assert_eq(n, 1);
+	cr_assert_str_eq(fr[0].best->s->test, "GET c=4");
+	cr_assert(fr[0].best->marginal, "0.96 ms with a repeat at 1.25 ms");
+	cr_assert_str_eq(fr[0].runner->s->test, "GET c=16");
+	cr_assert_eq(fr[0].runner->depth, 8);
+	cr_assert_not(fr[0].runner->marginal);
+	cr_assert_eq(fr[0].nclose, 1);
+	cr_assert_eq(fr[0].close[0], fr[0].runner);
+	text = frontier_text(&f, fr, n, 1.0);
+	cr_assert_not_null(strstr(text, "P=16 with 4 clients gives the most: 267k rps"), "%s", text);
+	cr_assert_not_null(strstr(text, ", marginal: its p99 interval reaches past 1 ms; runner-up "
+				  "P=8 with 16 clients: 263k rps"), "%s", text);
+	cr_assert_not_null(strstr(text, "; their throughput intervals overlap: the two are not told "
+				  "apart\n"), "%s", text);
+	free(text);
+	frontier_free(fr, n);
+	fixture_free(&f);
+}
+
+/* No cell within 0.02 ms: none, and the lowest latency with its cell. */
+Test(report_axes, frontier_none_within_the_budget)
+{
+	struct fixture f = { 0 };
+	struct frontier *fr;
+	size_t n;
+	char *text;
+
+	add_curve(&f.rows, "a", 1, 3, 200000, 4, 0.03, lat_tight);
+	add_curve(&f.rows, "a", 4, 3, 400000, 8, 0.06, lat_tight);
+	analyse(&f, 0.02);
+	frontier_find(&f.gs, f.picks, &fr, &n);
+	cr_assert_eq(n, 1);
+	cr_assert_null(fr[0].best);
+	cr_assert_null(fr[0].runner);
+	cr_assert_not_null(fr[0].lowest);
+	cr_assert_str_eq(fr[0].lowest->s->test, "GET c=1");
+	text = frontier_text(&f, fr, n, 0.02);
+	cr_assert_not_null(strstr(text, "  a GET: no cell meets a 0.02 ms p99 (the lowest, 0.030 ms, "
+				  "at P=1 with 1 client)\n"), "%s", text);
+	free(text);
+	frontier_free(fr, n);
+	fixture_free(&f);
+}
+
+/* Series without a setting that varies have no frontier: the budget's
+ * table is the answer, as before. */
+Test(report_axes, frontier_needs_a_setting)
+{
+	struct fixture f = { 0 };
+	struct frontier *fr;
+	size_t n;
+
+	add_curve(&f.rows, "a", 4, 3, 400000, 8, 0.06, lat_tight);
+	analyse(&f, 1.0);
+	frontier_find(&f.gs, f.picks, &fr, &n);
+	cr_assert_eq(n, 0);
+	frontier_free(fr, n);
 	fixture_free(&f);
 }
