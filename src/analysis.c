@@ -207,6 +207,30 @@ int analysis_knee_ratio(const struct analysis_knee *a, const struct analysis_kne
 			       NULL);
 }
 
+int analysis_point_ratio(const struct analysis_series *a, unsigned da,
+			 const struct analysis_series *b, unsigned db, struct knee_cmp *out)
+{
+	const struct series_point *pa = series_at(a->rps, da), *pb = series_at(b->rps, db);
+	long ia = a->knee.ok ? analysis_knee_index(&a->knee, da) : -1;
+	long ib = b->knee.ok ? analysis_knee_index(&b->knee, db) : -1;
+	struct knee_opts o;
+
+	memset(out, 0, sizeof *out);
+	out->ratio.est = out->ratio.lo = out->ratio.hi = NAN;
+	out->verdict = KNEE_UNKNOWN;
+	if (pa == NULL || pb == NULL)
+		return -1;
+	analysis_knee_opts(KNEE_DEFAULT_KNEE, &o);
+	if (ia >= 0 && ib >= 0 &&
+	    knee_compare_at(&a->knee.ks, &a->knee.res, (size_t)ia, &b->knee.ks, &b->knee.res,
+			    (size_t)ib, &o, out, NULL) == 0 && isfinite(out->ratio.lo))
+		return 0;
+	knee_compare_repeats(pa->v, pa->n, pb->v, pb->n, out);
+	if (!isfinite(out->ratio.est) && pa->median > 0 && pb->median > 0)
+		out->ratio.est = pa->median / pb->median;
+	return 0;
+}
+
 static enum analysis_fit_status analysis_fit_status_of(enum knee_fit_status k)
 {
 	switch (k) {

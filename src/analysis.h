@@ -186,6 +186,17 @@ struct analysis_delta {
 void analysis_delta(const struct analysis_series *b, unsigned db, const struct analysis_series *a,
 		    unsigned da, struct analysis_delta *d);
 
+/* The ratio of a's median at depth da to b's at db (two points of two
+ * series, or of one), with its 95% interval and verdict by the rule the
+ * comparisons use at one depth: the core's (knee_compare_at, each side's
+ * noise pooled across its depths) when both series have core results,
+ * else the repeats' (knee_compare_repeats: repeat i against repeat i when
+ * the sides have as many, which takes out the drift when they were
+ * interleaved).  Returns 0 (out->ratio.lo NAN when neither gives an
+ * interval), or -1 when a lacks da or b lacks db. */
+int analysis_point_ratio(const struct analysis_series *a, unsigned da,
+			 const struct analysis_series *b, unsigned db, struct knee_cmp *out);
+
 /* One test of one label against the same test of the baseline. */
 struct analysis_cmp {
 	size_t base, other;       /* into analysis_result.series */

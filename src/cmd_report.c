@@ -1,6 +1,6 @@
 /* cmd_report.c: `rsweep report`: read sweep CSVs, analyse every series,
  * compare the labels, and write the report to stdout or -o FILE, with
- * --latency-budget's picks and frontiers. */
+ * --latency-budget's picks and frontiers and --goal's cells. */
 #include "config.h"
 
 #include <errno.h>
@@ -13,6 +13,7 @@
 #include "axes.h"
 #include "budget.h"
 #include "frontier.h"
+#include "goal.h"
 #include "latency.h"
 #include "cmd.h"
 #include "csv.h"
@@ -59,7 +60,7 @@ static int cmd_report_filter_tests(struct rs_rows *rows, const char *list, struc
 }
 
 /* What follows the report: with --latency-budget the picks and, where
- * series vary a setting, their frontiers. */
+ * series vary a setting, their frontiers; with --goal its cells. */
 struct cmd_report_more {
 	const struct analysis_result *res;
 	const struct budget_pick *picks;  /* NULL without --latency-budget */
@@ -68,36 +69,50 @@ struct cmd_report_more {
 	double budget_ms;
 	const struct frontier *fr;
 	size_t nfr;
+	const struct goal *goals;         /* NULL without --goal */
+	size_t ngoals;
+	enum goal_kind goal;
 };
 
 /* report_json's hook: the members, a comma between two. */
 static void cmd_report_more_json(FILE *fp, void *ud)
 {
 	const struct cmd_report_more *m = ud;
+	const char *sep = "";
 
-	budget_write_json(fp, m->picks, m->n, m->metric, m->budget_ms);
-	if (m->nfr > 0) {
-		fputs(",\n", fp);
+	if (m->picks != NULL) {
+		budget_write_json(fp, m->picks, m->n, m->metric, m->budget_ms);
+		sep = ",\n";
+	}
+	if (m->picks != NULL && m->nfr > 0) {
+		fputs(sep, fp);
 		frontier_write_json(fp, m->res, m->fr, m->nfr);
+	}
+	if (m->goals != NULL) {
+		fputs(sep, fp);
+		goal_write_json(fp, m->res, m->goals, m->ngoals, m->goal);
 	}
 }
 
 /* The report and what follows it (m): after the text or markdown report,
  * inside the json one, and in place of the csv one (a CSV holds one
- * table: the budget's picks).  Returns 0 or -1 (err
+ * table: the budget's picks, or the goal's cells).  Returns 0 or -1 (err
  * set: a failure to write). */
 static int cmd_report_emit(FILE *fp, const struct rs_config *cfg, struct report_opts *ro,
 			   struct cmd_report_more *m, struct rs_err *err)
 {
 	int md = cfg->format == FORMAT_MARKDOWN;
 
-	if (m->picks != NULL && cfg->format == FORMAT_CSV) {
-		budget_write_csv(fp, m->picks, m->n, m->metric, m->budget_ms);
+	if ((m->picks != NULL || m->goals != NULL) && cfg->format == FORMAT_CSV) {
+		if (m->picks != NULL)
+			budget_write_csv(fp, m->picks, m->n, m->metric, m->budget_ms);
+		else
+			goal_write_csv(fp, m->res, m->goals, m->ngoals, m->goal);
 		if (ferror(fp))
 			return rs_err_set(err, "%s", strerror(errno ? errno : EIO));
 		return 0;
 	}
-	if (m->picks != NULL && cfg->format == FORMAT_JSON) {
+	if ((m->picks != NULL || m->goals != NULL) && cfg->format == FORMAT_JSON) {
 		ro->json_more = cmd_report_more_json;
 		ro->json_ud = m;
 	}
@@ -109,6 +124,8 @@ static int cmd_report_emit(FILE *fp, const struct rs_config *cfg, struct report_
 		budget_write(fp, m->picks, m->n, m->metric, m->budget_ms, md);
 		frontier_write(fp, m->res, m->fr, m->nfr, m->metric, m->budget_ms, md);
 	}
+	if (m->goals != NULL)
+		goal_write(fp, m->res, m->goals, m->ngoals, m->goal, md);
 	if (ferror(fp))
 		return rs_err_set(err, "%s", strerror(errno ? errno : EIO));
 	return 0;
@@ -245,6 +262,7 @@ int cmd_report(struct rs_config *cfg, struct rs_err *err)
 	struct analysis_opts ao = { 0 };
 	struct axes_groups groups = { 0 };
 	struct frontier *fr = NULL;
+	struct goal *goals = NULL;
 	struct cmd_report_more more = { 0 };
 	double fail_pct = 0;
 	int rc;
@@ -259,6 +277,9 @@ int cmd_report(struct rs_config *cfg, struct rs_err *err)
 	} else if (opts_given(cfg, "budget-metric")) {
 		return rs_err_setk(err, RS_E_USAGE, "--budget-metric goes with --latency-budget");
 	}
+	if (cfg->latency_budget != NULL && cfg->goal != GOAL_NONE && cfg->format == FORMAT_CSV)
+		return rs_err_setk(err, RS_E_USAGE, "--format csv holds one table: give "
+				   "--latency-budget or --goal, not both (json holds both)");
 	if (cfg->fail_on != NULL && report_fail_on_parse(cfg->fail_on, &fail_pct, err) < 0) {
 		rs_err_prefix(err, "--fail-on");
 		return rs_err_as(err, RS_E_USAGE);
@@ -294,9 +315,10 @@ int cmd_report(struct rs_config *cfg, struct rs_err *err)
 			budget_find(&rps, &lat, &lp, budget_ms, &picks);
 		}
 	}
-	/* The series of a label and test along a setting, for the frontier. */
-	if (rc == 0 && picks != NULL)
-		axes_groups_make(&res, &rows, 0, &groups);
+	/* The series of a label and test along a setting, for the frontier
+	 * and the goal; without axes, one a series (the goal's depths). */
+	if (rc == 0 && (picks != NULL || cfg->goal != GOAL_NONE))
+		axes_groups_make(&res, &rows, 1, &groups);
 	more.res = &res;
 	if (rc == 0 && picks != NULL) {
 		more.picks = picks;
@@ -306,6 +328,11 @@ int cmd_report(struct rs_config *cfg, struct rs_err *err)
 		frontier_find(&groups, picks, &fr, &more.nfr);
 		more.fr = fr;
 	}
+	if (rc == 0 && cfg->goal != GOAL_NONE) {
+		more.goal = (enum goal_kind)cfg->goal;
+		goal_find(&groups, &res, more.goal, &goals, &more.ngoals);
+		more.goals = goals;
+	}
 	/* Everything before the output is about the files and options given. */
 	if (rc < 0)
 		rs_err_as(err, RS_E_INPUT);
@@ -314,6 +341,7 @@ int cmd_report(struct rs_config *cfg, struct rs_err *err)
 	/* The report is out whole; then the verdict a CI gates on. */
 	if (rc == 0 && cfg->fail_on != NULL)
 		rc = report_fail_on_check(&res, fail_pct, err);
+	goal_free(goals, more.ngoals);
 	frontier_free(fr, more.nfr);
 	axes_groups_free(&groups);
 	free(picks);

@@ -10,6 +10,7 @@
 #include "budget.h"
 #include "chart.h"
 #include "export.h"
+#include "goal.h"
 #include "import.h"
 #include "num.h"
 #include "opts.h"
@@ -255,6 +256,9 @@ static const struct opt_def opt_table[] = {
 	{ "budget-metric", 0, "METRIC", OT_ENUM, REPORT, OFF(budget_metric), 0, 0,
 	  budget_metric_names, "p99_ms", 1,
 	  "with --latency-budget: the latency it bounds" },
+	{ "goal", 0, "GOAL", OT_ENUM, REPORT, OFF(goal), 0, 0, goal_names, "none", 1,
+	  "max-rps: the cell of depth (and setting) with the most throughput, and those not told "
+	  "apart from it" },
 	/* import */
 	{ "from", 0, "KIND", OT_ENUM, IMPORT, OFF(from), 0, 0, import_kind_names, "auto", 0,
 	  "input: redis-benchmark or valkey-benchmark output, or memtier_benchmark JSON (auto: detect)" },

@@ -156,6 +156,7 @@ struct rs_config {
 	int wide;                 /* report: the full text layout */
 	char *latency_budget;     /* budget_parse's */
 	int budget_metric;        /* SM_AVG + index into the choices */
+	int goal;                 /* enum goal_kind */
 	/* import */
 	int from;                 /* enum import_kind */
 	int skip_bad;

@@ -1,7 +1,8 @@
 /* test_report_axes.c: the report over a setting that varies (issue 30):
- * the table along a setting, and the frontier within a latency budget
- * (best, runner-up, cells not told apart, marginal, none within it), from
- * rows built in memory. */
+ * the table along a setting, the frontier within a latency budget (best,
+ * runner-up, cells not told apart, marginal, none within it) and --goal
+ * max-rps (the best cell and those not told from it), from rows built in
+ * memory. */
 #include "config.h"
 
 #include <criterion/criterion.h>
@@ -14,6 +15,7 @@
 #include "axes.h"
 #include "budget.h"
 #include "frontier.h"
+#include "goal.h"
 #include "report.h"
 #include "series.h"
 #include "rows_helper.h"
@@ -111,6 +113,16 @@ static const char *line_of(const char *text, const char *needle, char *buf, size
 	e = strchr(at, '\n');
 	snprintf(buf, size, "%.*s", (int)(e ? (size_t)(e - b) : strlen(b)), b);
 	return buf;
+}
+
+/* The index in f->res.series of the series named test. */
+static size_t series_index(const struct fixture *f, const char *test)
+{
+	for (size_t i = 0; i < f->res.nseries; i++)
+		if (strcmp(f->res.series[i].rps->test, test) == 0)
+			return i;
+	cr_assert_fail("no series %s", test);
+	return 0;
 }
 
 /* ---- the table along a setting ---- */
@@ -327,5 +339,123 @@ Test(report_axes, frontier_needs_a_setting)
 	frontier_find(&f.gs, f.picks, &fr, &n);
 	cr_assert_eq(n, 0);
 	frontier_free(fr, n);
+	fixture_free(&f);
+}
+
+/* ---- --goal max-rps ---- */
+
+/* Rows of a flat top: GET with c clients, 300k at P=16 and below, then
+ * top at P=32 and P=64 (the same medians), 3 repeats of 2% noise. */
+static void add_plateau(struct rs_rows *rows, int64_t c, double top)
+{
+	for (size_t i = 0; i < NDEPTHS; i++)
+		for (unsigned rep = 0; rep < NREP; rep++) {
+			struct rs_row r;
+			double v = depths[i] >= 32 ? top : 0.75 * top * depths[i] / (4.0 + depths[i]);
+
+			fill(&r, "a", "GET", depths[i], rep + 1, v * rps_noise[rep], NAN);
+			r.clients = c;
+			r.data_size = 3;
+			r.threads = 1;
+			push(rows, &r);
+		}
+}
+
+static char *goal_text(const struct fixture *f, const struct goal *g, size_t n)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	goal_write(fp, &f->res, g, n, GOAL_MAX_RPS, 0);
+	fclose(fp);
+	return buf;
+}
+
+/* The best of 14 cells is P=32 with 4 clients (the first of two equal
+ * medians); P=64 with 4 clients is not told apart from it, every cell of
+ * 1 client (half the throughput) and the shallower ones are. */
+Test(report_axes, goal_best_and_cells_not_told_apart)
+{
+	struct fixture f = { 0 };
+	struct goal *g;
+	size_t n, c4 = 0;
+	char *text;
+
+	add_plateau(&f.rows, 1, 200000);
+	add_plateau(&f.rows, 4, 400000);
+	analyse(&f, 0);
+	c4 = series_index(&f, "GET c=4");
+	goal_find(&f.gs, &f.res, GOAL_MAX_RPS, &g, &n);
+	cr_assert_eq(n, 1);
+	cr_assert(g[0].found);
+	cr_assert_eq(g[0].ncells, 2 * NDEPTHS);
+	cr_assert_eq(g[0].best.series, c4);
+	cr_assert_eq(g[0].best.depth, 32);
+	cr_assert(g[0].best.rps_lo < g[0].best.rps && g[0].best.rps < g[0].best.rps_hi);
+	cr_assert_eq(g[0].nunknown, 0);
+	cr_assert_eq(g[0].nsame, 1, "%zu cells not told apart", g[0].nsame);
+	cr_assert_eq(g[0].same[0].series, c4);
+	cr_assert_eq(g[0].same[0].depth, 64);
+	cr_assert(g[0].same[0].cmp.ratio.lo <= 1 && g[0].same[0].cmp.ratio.hi >= 1);
+	text = goal_text(&f, g, n);
+	cr_assert_not_null(strstr(text, "  a GET: P=32 with 4 clients gives the most of 14 cells, "
+				  "400k rps ("), "%s", text);
+	cr_assert_not_null(strstr(text, "; not told apart from it (ratio to it, 95% interval "
+				  "holding 1): P=64 with 4 clients (1.00x, "), "%s", text);
+	free(text);
+	goal_free(g, n);
+	fixture_free(&f);
+}
+
+/* Without a setting the goal is over one series' depths. */
+Test(report_axes, goal_over_depths_alone)
+{
+	struct fixture f = { 0 };
+	struct goal *g;
+	size_t n;
+	char *text;
+
+	add_plateau(&f.rows, 4, 400000);
+	analyse(&f, 0);
+	goal_find(&f.gs, &f.res, GOAL_MAX_RPS, &g, &n);
+	cr_assert_eq(n, 1);
+	cr_assert_eq(g[0].g->axis, -1);
+	cr_assert_eq(g[0].ncells, NDEPTHS);
+	cr_assert_eq(g[0].best.depth, 32);
+	cr_assert_eq(g[0].nsame, 1);
+	cr_assert_eq(g[0].same[0].depth, 64);
+	text = goal_text(&f, g, n);
+	cr_assert_not_null(strstr(text, "the depth with the highest median throughput"), "%s", text);
+	cr_assert_not_null(strstr(text, "  a GET: P=32 gives the most of 7 cells, 400k rps"), "%s",
+			   text);
+	free(text);
+	goal_free(g, n);
+	fixture_free(&f);
+}
+
+/* One measurement a point and three depths: no noise to learn, so no
+ * interval; such cells are listed apart, never called the same. */
+Test(report_axes, goal_cells_without_an_interval_apart)
+{
+	struct fixture f = { 0 };
+	struct goal *g;
+	size_t n;
+	char *text;
+
+	add(&f.rows, "a", "GET", 1, 1, 100000, NAN);
+	add(&f.rows, "a", "GET", 2, 1, 180000, NAN);
+	add(&f.rows, "a", "GET", 4, 1, 250000, NAN);
+	analyse(&f, 0);
+	goal_find(&f.gs, &f.res, GOAL_MAX_RPS, &g, &n);
+	cr_assert_eq(n, 1);
+	cr_assert_eq(g[0].best.depth, 4);
+	cr_assert_eq(g[0].nsame, 0);
+	cr_assert_eq(g[0].nunknown, 2);
+	text = goal_text(&f, g, n);
+	cr_assert_not_null(strstr(text, "; no interval (one measurement, noise unknown: --repeat 5) "
+				  "for P=1, P=2\n"), "%s", text);
+	free(text);
+	goal_free(g, n);
 	fixture_free(&f);
 }
