@@ -432,6 +432,24 @@ static uint32_t *series_order_tests(struct series_set *set, const struct series_
 	return to;
 }
 
+void series_order_names(const char **names, const struct rs_rec *const *rows, size_t n,
+			uint32_t *place)
+{
+	struct series_set tmp = { .tests = names, .ntests = n };
+	struct series_test_meta *meta = xcalloc(n ? n : 1, sizeof *meta);
+	uint32_t *to;
+
+	for (size_t t = 0; t < n; t++) {
+		meta[t].len = strlen(names[t]);
+		meta[t].row = rows[t];
+	}
+	to = series_order_tests(&tmp, meta);
+	if (place != NULL && n > 0)
+		memcpy(place, to, n * sizeof *place);
+	free(to);
+	free(meta);
+}
+
 static int cmp_pair(const void *a, const void *b)
 {
 	const struct series_pair *x = a, *y = b;

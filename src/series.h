@@ -160,6 +160,15 @@ int series_axis_parse(const char *name, enum series_axis *a);
  * ROW_STR. */
 int series_label_by(struct rs_rows *rows, enum series_axis a, struct rs_err *err);
 
+/* Put names[0..n), series' test names (series_variant's) in first-seen
+ * order, each with a row of its (rows[i]), in the order series_build
+ * gives its tests: redis-benchmark's, unknown names after as first seen,
+ * an open loop's by offered rate.  place[i] (when place is not NULL) gets
+ * the new index of names[i] as it was.  For rooms that group rows by test
+ * themselves (grid.h). */
+void series_order_names(const char **names, const struct rs_rec *const *rows, size_t n,
+			uint32_t *place);
+
 /* The series of (label, test), or NULL.  Constant time. */
 const struct series *series_find(const struct series_set *set, const char *label,
 				 const char *test);
