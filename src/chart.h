@@ -12,6 +12,7 @@
 
 #include "analysis.h"
 #include "err.h"
+#include "grid.h"
 #include "hist.h"
 #include "latency.h"
 #include "render.h"
@@ -25,6 +26,7 @@ enum chart_kind {
 	CHART_LATENCY,            /* latency against achieved throughput: the hockey stick */
 	CHART_LATENCY_DEPTH,      /* latency against depth */
 	CHART_LATENCY_CDF,        /* chosen points' latency percentiles */
+	CHART_HEATMAP,            /* a metric over two axes: a map per grid (grid.h) */
 };
 /* --fit: draw each line chart's fitted level, with its band and the
  * medians as faint points: when most of its points are unstable (auto),
@@ -33,9 +35,9 @@ enum chart_fit { CHART_FIT_AUTO, CHART_FIT_YES, CHART_FIT_NO };
 static const char *const chart_fit_names[] = { "auto", "yes", "no", NULL };
 /* --kind's and plot files' names of the kinds, in enum order. */
 static const char *const chart_kind_names[] = { "lines", "speedup", "masters", "multiples", "latency",
-						 "latency-depth", "latency-cdf", NULL };
+						 "latency-depth", "latency-cdf", "heatmap", NULL };
 /* Whether kind k draws latency (chart_latency.c). */
-#define CHART_KIND_LATENCY(k) ((k) >= CHART_LATENCY)
+#define CHART_KIND_LATENCY(k) ((k) >= CHART_LATENCY && (k) <= CHART_LATENCY_CDF)
 
 /* One latency distribution for CHART_LATENCY_CDF: a point's repeats'
  * histograms merged, and its name in the legend ("a GET P=16"). */
@@ -82,6 +84,13 @@ struct chart_input {
 	 * seconds (its rows' requests differ).  NULL: the first row's
 	 * requests. */
 	const struct rs_rows *rows;
+	/* CHART_HEATMAP: the maps to draw, a panel each (series unused), all
+	 * over axes gx (across) and gy (up) and coloured by metric on one
+	 * scale; rows (which the footer then needs) are those the grids were
+	 * built from. */
+	const struct grid *const *grids;
+	size_t ngrids;
+	enum grid_axis gx, gy;
 };
 
 struct chart_box {
@@ -100,7 +109,13 @@ enum chart_role {
 				   * MARKER: the open triangle on that end, drawn
 				   * whether the text fits or not */
 	ROLE_WHISKER,             /* LINE: a speed-up bar's 95% interval */
-	ROLE_PANEL,               /* TEXT: a small multiple's test */
+	ROLE_PANEL,               /* TEXT: a small multiple's test, a heat map's grid */
+	/* Heat maps (series is the grid's index in chart_input.grids): */
+	ROLE_CELL,                /* RECT: a measured cell in its colour; TEXT: its value */
+	ROLE_CELL_EMPTY,          /* RECT: a cell nobody measured, grey */
+	ROLE_CELL_WIDE,           /* BAND: the corner mark of a cell whose interval is
+				   * wide or unknown */
+	ROLE_COLORBAR,            /* RECT: a slice of the colour bar; TEXT: its ticks */
 };
 
 struct chart_item {
@@ -137,7 +152,8 @@ struct chart {
  * reason on input it cannot draw: no series, fewer than two depths for
  * lines, more labels than colours, a size too small for the legend or
  * the panels, speedup without exactly two labels or without a test both
- * labels have, a series in->an does not hold. */
+ * labels have, a series in->an does not hold; a heat map of no grid, or
+ * whose cells would come out too small to tell apart. */
 int chart_layout(const struct chart_input *in, const struct render_ops *ops, void *ctx,
 		 struct chart **out, struct rs_err *err);
 void chart_free(struct chart *c);
@@ -191,5 +207,13 @@ void chart_si(double v, double step, char *buf, size_t size);
 /* The Okabe-Ito colour and the marker shape of the i-th test of a chart. */
 struct render_color chart_palette(size_t i);
 enum render_marker chart_marker(size_t i);
+
+/* Viridis at t in [0, 1] (clamped; NAN gives 0): the heat maps' colour
+ * scale, perceptually uniform and legible in grey and to colour-blind
+ * readers, from dark blue-violet (0) to yellow (1). */
+struct render_color chart_viridis(double t);
+/* A heat map's cell is marked wide when its 95% interval's half-width is
+ * over this share of its median, or when it has no interval. */
+#define CHART_HEAT_WIDE 0.10
 
 #endif

@@ -143,6 +143,47 @@ static void chart_footer_target(const char *target, char *buf, size_t size)
 	snprintf(buf, size, "%s", target);
 }
 
+/* The first row of label l: its first series', or for a heat map (whose
+ * grids keep no row) the first of in->rows with the label; NULL if none. */
+static const struct rs_rec *chart_label_first(const struct chart_lay *L, size_t l)
+{
+	const struct rs_rows *rows = L->in->rows;
+
+	for (size_t i = 0; i < L->in->nseries; i++)
+		if (L->label_of[i] == l)
+			return L->in->series[i]->first;
+	for (size_t k = 0; L->in->kind == CHART_HEATMAP && rows != NULL && k < rows->n; k++)
+		if (strcmp(rows->v[k].label, L->labels[l]) == 0)
+			return &rows->v[k];
+	return NULL;
+}
+
+/* A heat map's rows vary in clients, value size or threads (its axes, and
+ * those its grids hold): " 1–256 clients ·" then, where one row's figure
+ * would say one value for all.  Into buf (size bytes), "" when r's figure
+ * (-1 unknown) is every row's of its label. */
+static void chart_footer_range(const struct chart_lay *L, const struct rs_rec *first,
+			       enum grid_axis a, const char *unit, char *buf, size_t size)
+{
+	const struct rs_rows *rows = L->in->rows;
+	int64_t lo = grid_axis_value(first, a), hi = lo;
+
+	buf[0] = '\0';
+	for (size_t k = 0; L->in->kind == CHART_HEATMAP && rows != NULL && k < rows->n; k++) {
+		int64_t v;
+
+		if (rows->v[k].label != first->label && strcmp(rows->v[k].label, first->label) != 0)
+			continue;
+		v = grid_axis_value(&rows->v[k], a);
+		if (v >= 0 && (lo < 0 || v < lo))
+			lo = v;
+		hi = v > hi ? v : hi;
+	}
+	if (lo != hi && lo >= 0)
+		snprintf(buf, size, " %lld" UTF8_EN_DASH "%lld%s " UTF8_DOT, (long long)lo,
+			 (long long)hi, unit);
+}
+
 /* "m1: redis 6.2.6 · 50 clients · ..." for each label, from the first row of
  * its first series. */
 static char *chart_footer(struct chart_lay *L)
@@ -153,12 +194,10 @@ static char *chart_footer(struct chart_lay *L)
 	out[0] = '\0';
 	for (size_t l = 0; l < L->nlabels; l++) {
 		const struct rs_rec *r = NULL;
-		char part[1024], who[2 * ROW_STR], size[64], where[ROW_STR];
+		char part[1024], who[2 * ROW_STR], size[64], where[ROW_STR], range[3][64];
 		size_t n = 0;
 
-		for (size_t i = 0; i < L->in->nseries && r == NULL; i++)
-			if (L->label_of[i] == l)
-				r = L->in->series[i]->first;
+		r = chart_label_first(L, l);
 		if (r == NULL)
 			continue;
 		n += (size_t)snprintf(part + n, sizeof part - n, "%s%s", l ? "\n" : "", r->label);
@@ -169,14 +208,23 @@ static char *chart_footer(struct chart_lay *L)
 		 * redis_version, which claims 7.2.4. */
 		if (rows_server_desc(r->server, who, sizeof who)[0] != '\0')
 			FOOT(" %s " UTF8_DOT, who);
-		if (r->clients >= 0)
+		chart_footer_range(L, r, GRID_CLIENTS, " clients", range[0], sizeof range[0]);
+		chart_footer_range(L, r, GRID_DATA_SIZE, "-byte values", range[1], sizeof range[1]);
+		chart_footer_range(L, r, GRID_THREADS, " threads", range[2], sizeof range[2]);
+		if (range[0][0])
+			FOOT("%s", range[0]);
+		else if (r->clients >= 0)
 			FOOT(" %lld clients " UTF8_DOT, (long long)r->clients);
 		chart_footer_size(L, r, size, sizeof size);
 		if (size[0] != '\0')
 			FOOT(" %s " UTF8_DOT, size);
-		if (r->data_size >= 0)
+		if (range[1][0])
+			FOOT("%s", range[1]);
+		else if (r->data_size >= 0)
 			FOOT(" %lld-byte values " UTF8_DOT, (long long)r->data_size);
-		if (r->threads > 1)
+		if (range[2][0])
+			FOOT("%s", range[2]);
+		else if (r->threads > 1)
 			FOOT(" %lld threads " UTF8_DOT, (long long)r->threads);
 		if (r->server->server_arch[0])
 			FOOT(" %s " UTF8_DOT, r->server->server_arch);

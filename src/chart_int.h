@@ -5,8 +5,9 @@
  *                    then the kind's one entry (the last section here);
  *   chart_lines.c    the kinds: lines against depth (and one test's
  *   chart_facets.c   masters), small multiples past the palette, speed-up
- *   chart_speedup.c  bars, and the three latency charts;
- *   chart_latency.c
+ *   chart_speedup.c  bars, the three latency charts, and heat maps
+ *   chart_latency.c  (whose colours chart_viridis.c holds);
+ *   chart_heatmap.c
  *   chart_frame.c    titles, legend, footer, the still-rising mark;
  *   chart_figures.c  each series' figures from the analysis (median or
  *                    fitted level, interval, bands), as line charts draw them;
@@ -32,6 +33,8 @@
 #define UTF8_DOT "\xc2\xb7"
 #define UTF8_EN_DASH "\xe2\x80\x93"
 #define UTF8_EM_DASH "\xe2\x80\x94"
+#define UTF8_PLUSMINUS "\xc2\xb1"
+#define UTF8_ELLIPSIS "\xe2\x80\xa6"
 
 static const struct render_color C_WHITE = { 255, 255, 255, 255 };
 static const struct render_color C_TEXT = { 0x22, 0x22, 0x22, 255 };
@@ -239,5 +242,7 @@ int chart_lay_facets(struct chart_lay *L, struct rs_err *err);
 int chart_lay_speedup(struct chart_lay *L, struct rs_err *err);
 /* The three latency kinds (chart_latency.c). */
 int chart_lay_latency(struct chart_lay *L, struct rs_err *err);
+/* Heat maps: a panel per grid, one colour scale (chart_heatmap.c). */
+int chart_lay_heatmap(struct chart_lay *L, struct rs_err *err);
 
 #endif

@@ -76,6 +76,11 @@ static void chart_lay_init(struct chart_lay *L, const struct chart_input *in,
 		L->test_of[i] = chart_intern(&L->tests, &L->ntests, in->series[i]->test);
 		L->label_of[i] = chart_intern(&L->labels, &L->nlabels, in->series[i]->label);
 	}
+	/* A heat map's labels are its grids' (the title's and footer's). */
+	for (size_t i = 0; in->kind == CHART_HEATMAP && i < in->ngrids; i++) {
+		chart_intern(&L->labels, &L->nlabels, in->grids[i]->label);
+		chart_intern(&L->tests, &L->ntests, in->grids[i]->test);
+	}
 	chart_order_tests(L);
 	L->an_of = xcalloc(in->nseries, sizeof *L->an_of);
 	for (size_t i = 0; i < in->nseries && in->an != NULL; i++)
@@ -97,16 +102,18 @@ static void chart_lay_free(struct chart_lay *L)
 	free(L->labels);
 }
 
-/* The kind's layout: speed-up bars; a latency chart; lines, each test a
- * colour (each master, --kind masters); or, when one chart would repeat
- * colours (tests) or dashes (labels), or when asked (--kind multiples), a
- * panel per test, the labels told apart by colour. */
+/* The kind's layout: speed-up bars; heat maps; a latency chart; lines,
+ * each test a colour (each master, --kind masters); or, when one chart
+ * would repeat colours (tests) or dashes (labels), or when asked (--kind
+ * multiples), a panel per test, the labels told apart by colour. */
 static int chart_lay_kind(struct chart_lay *L, struct rs_err *err)
 {
 	const struct chart_input *in = L->in;
 
 	if (in->kind == CHART_SPEEDUP)
 		return chart_lay_speedup(L, err);
+	if (in->kind == CHART_HEATMAP)
+		return chart_lay_heatmap(L, err);
 	if (CHART_KIND_LATENCY(in->kind))
 		return chart_lay_latency(L, err);
 	/* One test's masters: the one that limits the cluster is the line
@@ -143,7 +150,10 @@ int chart_layout(const struct chart_input *in0, const struct render_ops *ops, vo
 	int rc;
 
 	*out = NULL;
-	if (in.nseries == 0 && !(in.kind == CHART_LATENCY_CDF && in.ndist > 0))
+	if (in.kind == CHART_HEATMAP && in.ngrids == 0)
+		return rs_err_set(err, "nothing to draw: no heat map");
+	if (in.nseries == 0 && !(in.kind == CHART_LATENCY_CDF && in.ndist > 0) &&
+	    in.kind != CHART_HEATMAP)
 		return rs_err_set(err, "nothing to draw: no series");
 	for (size_t i = 0; i < in.nseries; i++)
 		if (in.series[i]->npts == 0)

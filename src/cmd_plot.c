@@ -16,6 +16,7 @@
 #include "cmd.h"
 #include "csv.h"
 #include "font.h"
+#include "grid.h"
 #include "histfile.h"
 #include "latency.h"
 #include "log.h"
@@ -30,12 +31,14 @@
 
 enum plot_format { PLOT_PNG, PLOT_PDF };
 
-/* One chart to draw: its title, kind and series. */
+/* One chart to draw: its title, kind and series (a heat map's: grids). */
 struct plot_panel {
 	char *title;              /* NULL: the chart's default */
 	int kind;
 	const struct series **series;
 	size_t n;
+	const struct grid **grids;
+	size_t ngrids;
 };
 
 /* More series than this in one chart are refused: its styles (7 colours x
@@ -47,6 +50,7 @@ struct plot {
 	struct rs_config *cfg;
 	struct rs_rows rows;
 	struct series_set set;
+	struct grid_set grids;    /* --kind heatmap: the rows over --x and --y */
 	struct analysis_result an; /* the figures of set, as report has them */
 	struct latency_set lat;   /* the rows' histograms, from the sidecars */
 	struct latency_points lpts; /* set's points' merged percentiles */
@@ -72,6 +76,7 @@ static void plot_free(struct plot *p)
 	for (size_t i = 0; i < p->npanels; i++) {
 		free(p->panels[i].title);
 		free(p->panels[i].series);
+		free(p->panels[i].grids);
 	}
 	free(p->panels);
 	free(p->by_test);
@@ -82,6 +87,7 @@ static void plot_free(struct plot *p)
 	series_set_free(&p->lset);
 	latency_free(&p->lat);
 	series_set_free(&p->set);
+	grid_set_free(&p->grids);
 	rows_free(&p->rows);
 }
 
@@ -295,6 +301,112 @@ static int plot_panels(struct plot *p, const struct plotfile *pf, struct rs_err 
 	return plot_panels_check(p, pf, err);
 }
 
+/* ---- heat maps ---- */
+
+/* An estimate of a text's width, for deciding before any font is loaded:
+ * DejaVu Sans averages under 0.6 em a character in digits and lower case,
+ * so an estimate of 0.62 errs on the side of room. */
+static double plot_est_width(void *ctx, const char *s, double size)
+{
+	size_t n = 0;
+
+	(void)ctx;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return 0.62 * size * (double)n;
+}
+
+static const struct render_ops plot_est_ops = { .text_width = plot_est_width };
+
+/* The heat maps of the tests --tests chose, as panels: every map in one
+ * chart where they all fit at --size, else a chart each (side by side in
+ * a PNG, a page each in a PDF).  Returns 0 or -1 (RS_E_INPUT). */
+static int plot_heat_panels(struct plot *p, struct rs_err *err)
+{
+	const struct grid_set *set = &p->grids;
+	const char **names = xcalloc(set->n, sizeof *names);
+	const struct grid **keep = xcalloc(set->n, sizeof *keep);
+	size_t nnames = 0, nkeep = 0, *pick = NULL, npick = 0;
+	struct chart_input in;
+	struct chart *c = NULL;
+	struct rs_err e;
+	int rc = -1;
+
+	for (size_t i = 0; i < set->n; i++) {
+		size_t t = 0;
+
+		while (t < nnames && strcmp(names[t], set->v[i].test) != 0)
+			t++;
+		if (t == nnames)
+			names[nnames++] = set->v[i].test;
+	}
+	if (p->cfg->tests && series_tests_pick(p->cfg->tests, names, nnames, 1, &pick, &npick,
+					       err) < 0) {
+		rs_err_prefix(err, "--tests");
+		goto out;
+	}
+	for (size_t i = 0; i < set->n; i++) {
+		int in_pick = pick == NULL;
+
+		for (size_t k = 0; k < npick && !in_pick; k++)
+			in_pick = strcmp(names[pick[k]], set->v[i].test) == 0;
+		if (in_pick)
+			keep[nkeep++] = &set->v[i];
+	}
+	memset(&in, 0, sizeof in);
+	in.kind = CHART_HEATMAP;
+	in.width = p->cfg->width;
+	in.height = p->cfg->height;
+	in.metric = set->metric;
+	in.grids = keep;
+	in.ngrids = nkeep;
+	in.gx = set->x;
+	in.gy = set->y;
+	if (nkeep > 1 && chart_layout(&in, &plot_est_ops, NULL, &c, &e) < 0) {
+		for (size_t i = 0; i < nkeep; i++) {
+			struct plot_panel *panel = plot_add_panel(p, p->cfg->title, CHART_HEATMAP);
+
+			panel->grids = xcalloc(1, sizeof *panel->grids);
+			panel->grids[0] = keep[i];
+			panel->ngrids = 1;
+		}
+	} else {
+		struct plot_panel *panel = plot_add_panel(p, p->cfg->title, CHART_HEATMAP);
+
+		panel->grids = keep;
+		panel->ngrids = nkeep;
+		keep = NULL;
+	}
+	chart_free(c);
+	rc = 0;
+out:
+	free(pick);
+	free(names);
+	free(keep);
+	return rc < 0 ? rs_err_as(err, RS_E_INPUT) : 0;
+}
+
+/* The grids of the rows over --x and --y, of --z; what they leave out
+ * (rows without the figure or an axis) is said.  Returns 0 or -1, a usage
+ * error or bad input. */
+static int plot_heat_read(struct plot *p, struct rs_err *err)
+{
+	const struct rs_config *cfg = p->cfg;
+	size_t used = 0;
+
+	if (grid_build(&p->rows, (enum grid_axis)cfg->heat_x, (enum grid_axis)cfg->heat_y,
+		       (enum series_metric)cfg->heat_z, &p->grids, err) < 0)
+		return rs_err_prefix(err, "--kind heatmap");
+	for (size_t i = 0; i < p->grids.n; i++)
+		for (size_t k = 0; k < p->grids.v[i].nx * p->grids.v[i].ny; k++)
+			used += p->grids.v[i].cells[k].n;
+	if (used < p->rows.n)
+		rs_log(RS_LOG_NOTE, "%zu of %zu rows have no %s figure, %s or %s: not drawn",
+		       p->rows.n - used, p->rows.n, series_metric_name((enum series_metric)cfg->heat_z),
+		       grid_axis_names[cfg->heat_x], grid_axis_names[cfg->heat_y]);
+	return 0;
+}
+
 /* ---- reading ---- */
 
 /* The figures the charts draw (rings, bands, whiskers), computed as the
@@ -362,6 +474,8 @@ static int plot_read(struct plot *p, struct rs_err *err)
 		return rs_err_as(err, RS_E_INPUT);
 	if (cfg->depths.n > 0 && series_keep_depths(&p->rows, &cfg->depths, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);
+	if (cfg->kind == CHART_HEATMAP)
+		return plot_heat_read(p, err);
 	/* --by: the axis' values are lines (labels), the tests panels. */
 	if (cfg->by != NULL) {
 		enum series_axis a;
@@ -516,6 +630,14 @@ static void plot_input(const struct plot *p, const struct plot_panel *panel,
 	in->an = &p->an;
 	in->fit = (enum chart_fit)p->cfg->fit;
 	in->rows = &p->rows;
+	if (panel->kind == CHART_HEATMAP) {
+		in->metric = p->grids.metric;
+		in->grids = panel->grids;
+		in->ngrids = panel->ngrids;
+		in->gx = p->grids.x;
+		in->gy = p->grids.y;
+		in->an = NULL;
+	}
 }
 
 static int plot_layout(const struct plot *p, size_t i, const struct render_ops *ops, void *ctx,
@@ -655,6 +777,7 @@ static int plot_file(struct rs_config *cfg, struct plotfile *pf, struct rs_err *
  * Returns 0, or -1 with err of kind RS_E_USAGE. */
 static int plot_check(const struct rs_config *cfg, int nfiles, struct rs_err *err)
 {
+	static const char *const heat_only[] = { "x", "y", "z" };
 	const char *ext = cfg->output ? strrchr(cfg->output, '.') : NULL;
 
 	if (cfg->output == NULL)
@@ -678,6 +801,19 @@ static int plot_check(const struct rs_config *cfg, int nfiles, struct rs_err *er
 				   "whole latency distributions" : "a latency",
 				   cfg->kind == CHART_LATENCY_CDF ? "drop --metric" :
 				   "--metric is avg, p50, p95, p99 (the default), p999 or max");
+	for (size_t i = 0; cfg->kind != CHART_HEATMAP && i < 3; i++)
+		if (opts_given(cfg, heat_only[i]))
+			return rs_err_setk(err, RS_E_USAGE, "--%s goes with --kind heatmap",
+					   heat_only[i]);
+	if (cfg->kind == CHART_HEATMAP && opts_given(cfg, "metric"))
+		return rs_err_setk(err, RS_E_USAGE, "--kind heatmap colours its cells by --z: say "
+				   "--z %s, not --metric", series_metric_name((enum series_metric)cfg->metric));
+	if (cfg->kind == CHART_HEATMAP && cfg->by != NULL)
+		return rs_err_setk(err, RS_E_USAGE, "--by draws a line for each value; a heat map's "
+				   "axes are --x and --y: drop --by");
+	if (cfg->kind == CHART_HEATMAP && cfg->heat_x == cfg->heat_y)
+		return rs_err_setk(err, RS_E_USAGE, "--x and --y are both %s: a heat map needs two "
+				   "different axes", grid_axis_names[cfg->heat_x]);
 	if (cfg->points.n > 0 && cfg->kind != CHART_LATENCY_CDF)
 		return rs_err_setk(err, RS_E_USAGE, "--points goes with --kind latency-cdf");
 	if (cfg->split && strcasecmp(ext, ".png") != 0)
@@ -720,10 +856,17 @@ int cmd_plot(struct rs_config *cfg, struct rs_err *err)
 			rc = rs_err_setk(err, RS_E_USAGE, "%s: --kind masters draws one chart, "
 					 "not a plot file's panel: give it on the command line, "
 					 "without --plot", pf.name);
+	/* A heat map's panels are its grids, not a plot file's tests. */
+	for (size_t i = 0; rc == 0 && cfg->plot && i < pf.n; i++)
+		if (pf.v[i].kind == CHART_HEATMAP || cfg->kind == CHART_HEATMAP)
+			rc = rs_err_setk(err, RS_E_USAGE, "%s: --kind heatmap draws a panel per "
+					 "grid, not a plot file's panels: give it on the command "
+					 "line, without --plot", pf.name);
 	if (rc == 0)
 		rc = plot_read(&p, err);
 	if (rc == 0)
-		rc = plot_panels(&p, cfg->plot ? &pf : NULL, err);
+		rc = cfg->kind == CHART_HEATMAP ? plot_heat_panels(&p, err) :
+						  plot_panels(&p, cfg->plot ? &pf : NULL, err);
 	if (rc == 0)
 		rc = p.format == PLOT_PNG ? plot_png(&p, err) : plot_pdf(&p, err);
 	plotfile_free(&pf);

@@ -141,6 +141,8 @@ struct rs_config {
 	unsigned width, height;   /* OT_SIZE */
 	int kind;                 /* enum chart_kind */
 	int fit;                  /* enum chart_fit */
+	int heat_x, heat_y;       /* --kind heatmap: enum grid_axis */
+	int heat_z;               /* --kind heatmap: enum series_metric */
 	int log_x;
 	int split;
 	char *font;
