@@ -43,8 +43,10 @@ int grid_axis_parse(const char *name, enum grid_axis *a)
 }
 
 /* The dimensions a grid is held at: the two axes that are neither x nor y,
- * and (once rows carry it) the server's extra arguments. */
-#define GRID_NHELD 2
+ * then the spawned server's extra arguments (by first sight), which make
+ * another server as much as another client count makes another load. */
+#define GRID_NHELD 3
+#define GRID_HELD_ARGS 2
 
 /* One kept row: its names, its place on every axis, its figure. */
 struct grid_rec {
@@ -52,7 +54,8 @@ struct grid_rec {
 	uint32_t pair;            /* (label, test) */
 	uint32_t group;           /* (label, test, held); then its grid's place */
 	int64_t x, y;
-	int64_t held[GRID_NHELD]; /* the other axes' values, -1 unknown */
+	int64_t held[GRID_NHELD]; /* the other axes' values (-1 unknown), the
+				   * server arguments' id */
 	double v;
 	size_t row;               /* its index in rows, for a stable order */
 };
@@ -105,26 +108,31 @@ static int cmp_i64(const void *a, const void *b)
 	return (p > q) - (p < q);
 }
 
-/* The held text of a row of pair pr with held values held. */
+/* The held text of a row of pair pr with held values held: "d=1024 t=2",
+ * "[--io-threads 4]", "[defaults]" for a server without arguments. */
 static void grid_held_text(char *buf, size_t size, const struct grid_pair *pr,
-			   const int64_t *held, const enum grid_axis *axes)
+			   const int64_t *held, const enum grid_axis *axes, const struct strtab *args)
 {
 	size_t at = 0;
 
 	buf[0] = '\0';
 	for (size_t k = 0; k < GRID_NHELD; k++) {
+		const char *a;
 		int w;
 
 		if (!pr->varies[k])
 			continue;
-		if (held[k] >= 0)
+		if (k == GRID_HELD_ARGS) {
+			a = strtab_str(args, (uint32_t)held[k]);
+			w = snprintf(buf + at, size - at, "%s[%s]", at ? " " : "", *a ? a : "defaults");
+		} else if (held[k] >= 0)
 			w = snprintf(buf + at, size - at, "%s%s=%lld", at ? " " : "",
 				     grid_axis_short[axes[k]], (long long)held[k]);
 		else
 			w = snprintf(buf + at, size - at, "%s%s=?", at ? " " : "",
 				     grid_axis_short[axes[k]]);
 		if (w < 0 || (size_t)w >= size - at)
-			return;   /* cut: 160 bytes hold every axis, and will the
+			return;   /* cut: 160 bytes hold both axes, and the
 				   * server's arguments as far as they fit */
 		at += (size_t)w;
 	}
@@ -202,7 +210,7 @@ int grid_build(const struct rs_rows *rows, enum grid_axis x, enum grid_axis y,
 	       enum series_metric m, struct grid_set *out, struct rs_err *err)
 {
 	enum grid_axis axes[GRID_NHELD];
-	struct strtab labels = { 0 }, tests = { 0 }, pairs = { 0 }, groups = { 0 };
+	struct strtab labels = { 0 }, tests = { 0 }, pairs = { 0 }, groups = { 0 }, args = { 0 };
 	struct grid_rec *rec = NULL;
 	struct grid_pair *pr = NULL;
 	struct grid_group *grp = NULL;
@@ -236,7 +244,7 @@ int grid_build(const struct rs_rows *rows, enum grid_axis x, enum grid_axis y,
 		struct grid_rec *r = &rec[n];
 		char variant[ROW_STR + 48];
 		const char *test;
-		uint32_t key[2];
+		uint32_t key[2], id;
 		int added;
 
 		if (!isfinite(v))
@@ -248,12 +256,15 @@ int grid_build(const struct rs_rows *rows, enum grid_axis x, enum grid_axis y,
 			continue;
 		r->v = v;
 		r->row = i;
-		for (size_t k = 0; k < GRID_NHELD; k++)
+		for (size_t k = 0; k < GRID_HELD_ARGS; k++)
 			r->held[k] = grid_axis_value(row, axes[k]);
 		test = series_variant(rows, row, variant, sizeof variant);
 		if (strtab_intern(&labels, row->label, strlen(row->label), &r->label, NULL) < 0 ||
-		    strtab_intern(&tests, test, strlen(test), &r->test, NULL) < 0)
+		    strtab_intern(&tests, test, strlen(test), &r->test, NULL) < 0 ||
+		    strtab_intern(&args, row->server->server_args, strlen(row->server->server_args),
+				  &id, NULL) < 0)
 			abort();  /* past 2^31 names: rows_add refuses long before */
+		r->held[GRID_HELD_ARGS] = id;
 		key[0] = r->label;
 		key[1] = r->test;
 		if (strtab_intern(&pairs, key, sizeof key, &r->pair, &added) < 0)
@@ -337,7 +348,7 @@ int grid_build(const struct rs_rows *rows, enum grid_axis x, enum grid_axis y,
 		for (b = a; b < n && rec[b].group == rec[a].group; b++)
 			;
 		g->label = lnames[rec[a].label];
-		grid_held_text(g->held, sizeof g->held, &pr[gg->pair], rec[a].held, axes);
+		grid_held_text(g->held, sizeof g->held, &pr[gg->pair], rec[a].held, axes, &args);
 		grid_fill(g, &rec[a], b - a, tnames[gg->test], tmp);
 	}
 	rc = 0;
@@ -355,6 +366,7 @@ out:
 	strtab_free(&tests);
 	strtab_free(&pairs);
 	strtab_free(&groups);
+	strtab_free(&args);
 	if (rc < 0)
 		grid_set_free(out);
 	return rc;

@@ -1,7 +1,8 @@
 /* grid.h: result rows as a grid of cells over two axes (depth, clients,
  * data size, threads): one grid per label x test, and per value of the
- * axes that are neither x nor y where those vary, so that two grids never
- * mix.  What heat maps draw and the report's frontier searches.
+ * axes that are neither x nor y, and of the spawned server's arguments,
+ * where those vary, so that two grids never mix.  What heat maps draw and
+ * the report's frontier searches.
  *
  * Pure: no I/O.  A cell's figure is the median of its rows' metric over
  * repeats (and runs), with the 95% interval the report gives a point's
@@ -43,7 +44,8 @@ struct grid {
 	const char *test;         /* series_variant()'s name without axes: "GET", "GET window" */
 	char held[160];           /* the other axes' values where they vary within label x
 				   * test, so that two grids never mix: "P=16", "d=1024 t=2",
-				   * "[io-threads 4]" (server_args); "" when nothing else varies */
+				   * "[--io-threads 4]" (server_args; "[defaults]" for none),
+				   * "t=?" (unknown); "" when nothing else varies */
 	int64_t *xs, *ys;         /* distinct axis values, ascending */
 	size_t nx, ny;
 	struct grid_cell *cells;  /* [iy * nx + ix]; a cell nobody measured has n == 0 */

@@ -1,7 +1,7 @@
 /* test_grid.c: rows as grids over two axes: cells and their medians,
- * intervals, grids split by the axes held, cells nobody measured, the
- * refusals (x == y, no row with both axes), rows without the metric; the
- * axes' names. */
+ * intervals, grids split by the axes held and by the server's arguments,
+ * cells nobody measured, the refusals (x == y, no row with both axes),
+ * rows without the metric; the axes' names. */
 #include "config.h"
 
 #include <criterion/criterion.h>
@@ -245,6 +245,36 @@ Test(grid, held_splitting)
 	cr_assert_str_eq(set.v[5].held, "c=1");
 	cr_assert_str_eq(set.v[6].held, "c=2");
 	cr_assert_eq(set.n, 7);
+	grid_set_free(&set);
+	rows_free(&rows);
+}
+
+/* A spawned server's extra arguments are held too: a grid per set of
+ * them where they vary ("[defaults]" for none), by first sight. */
+Test(grid, held_server_args)
+{
+	struct rs_rows rows = { 0 };
+	struct grid_set set;
+	struct rs_row r;
+	static const char *const args[] = { "--io-threads 4", "", "--io-threads 4", "--io-threads 2" };
+
+	for (size_t i = 0; i < 4; i++) {
+		fill(&r, "a", "GET", 1 + (unsigned)(i / 2), 1, 100.0 * (double)(i + 1), NAN);
+		r.clients = 1;
+		snprintf(r.server_args, sizeof r.server_args, "%s", args[i]);
+		push(&rows, &r);
+	}
+	put(&rows, "b", "GET", 1, 1, 3, 1, 1, 50, NAN);
+	build(&rows, GRID_DEPTH, GRID_CLIENTS, SM_RPS, &set);
+	cr_assert_eq(set.n, 4);
+	cr_assert_str_eq(set.v[0].held, "[--io-threads 4]");
+	cr_assert_eq(set.v[0].nx, 2, "depths 1 and 2 under one server");
+	cr_assert_float_eq(grid_cell_at(&set.v[0], 2, 1)->median, 300, 1e-9);
+	cr_assert_str_eq(set.v[1].held, "[defaults]");
+	cr_assert_str_eq(set.v[2].held, "[--io-threads 2]");
+	cr_assert_str_eq(set.v[3].label, "b");
+	cr_assert_str_eq(set.v[3].held, "", "b's server has one set of arguments");
+	cr_assert_not_null(grid_find(&set, "a", "GET", "[defaults]"));
 	grid_set_free(&set);
 	rows_free(&rows);
 }
