@@ -1,17 +1,18 @@
 #!/bin/sh
-# rsweep plot --kind heatmap: a sweep of a private server at two client
-# counts (two runs joined into one file, as a sweep over -c writes it)
-# drawn as a PNG and a PDF; the axes and the figure chosen; a strip (one
-# value up) drawn without a word; maps that do not fit one chart drawn a
-# chart each; bad input (unknown axes and figures, x == y, a file without
-# the axis, no rows) one line and exit 2, the chart as it was.
+# rsweep plot --kind heatmap: a sweep of a private server over depth and
+# two client counts drawn as a PNG and a PDF; the axes and the figure
+# chosen; a strip (one value up) drawn without a word; a map for each
+# server's arguments; maps that do not fit one chart drawn a chart each;
+# bad input (unknown axes and figures, x == y, a file without the axis,
+# no rows) one line and exit 2, the chart as it was.
 . "${RS_SRCDIR:-.}/tests/cli/lib.sh"
 
-for c in 1 4; do
-	expect_status 0 "$RSWEEP" run --spawn -t get,set -P 1,4,16 -c "$c" -n 2000 --repeat 2 -q \
-		-l m1 -o "$T/c$c.csv"
-done
-{ cat "$T/c1.csv"; tail -n +2 "$T/c4.csv"; } >"$T/r.csv"
+expect_status 0 "$RSWEEP" run --spawn -t get,set -P 1,4,16 -c 1,4 -n 2000 --repeat 2 -q -l m1 \
+	-o "$T/r.csv"
+# The rows of one client count (no field before clients holds a comma).
+awk -F, 'NR == 1 || $4 == 1' "$T/r.csv" >"$T/c1.csv"
+[ "$(rows "$T/c1.csv")" = 12 ] && [ "$(rows "$T/r.csv")" = 24 ] ||
+	fail "c1.csv: $(rows "$T/c1.csv") rows of $(rows "$T/r.csv"), wanted 12 of 24"
 
 # png_size FILE: "W H" from its IHDR, after checking the signature and IEND.
 png_size() {
@@ -64,6 +65,19 @@ t_axes() {
 }
 tcase 'the axes, the figure, a strip, and the axes held' t_axes
 
+# Two servers' arguments under one label: a map each, named by them.
+t_server_args() {
+	expect_status 0 "$RSWEEP" run --spawn --spawn-args '--io-threads 1|2' -t get -P 1,4 -c 1,2 \
+		-n 1000 --repeat 1 -q -l m1 -o "$T/sa.csv"
+	expect_status 0 "$RSWEEP" plot "$T/sa.csv" --kind heatmap -o "$T/sa.pdf"
+	if command -v pdftotext >/dev/null; then
+		pdftotext -raw "$T/sa.pdf" "$T/sa.txt" || fail "pdftotext failed"
+		grep -qxF "GET [--io-threads 1]" "$T/sa.txt" || fail "no map of io-threads 1: $(cat "$T/sa.txt")"
+		grep -qxF "GET [--io-threads 2]" "$T/sa.txt" || fail "no map of io-threads 2: $(cat "$T/sa.txt")"
+	fi
+}
+tcase 'a map for each set of server arguments' t_server_args
+
 # Three labels of 40 x 40 cells do not share a 500 x 400 chart: a chart
 # each, side by side.
 t_apart() {
@@ -106,6 +120,7 @@ t_bad() {
 		"$T/r.csv" --kind heatmap --x clients
 	bad "--x and --y are both depth" "$T/r.csv" --kind heatmap --y depth
 	bad "--y goes with --kind heatmap" "$T/r.csv" --y depth
+	bad "a heat map's axes are --x and --y: drop --by" "$T/r.csv" --kind heatmap --by clients
 	bad "--kind heatmap colours its cells by --z: say --z p99, not --metric" \
 		"$T/r.csv" --kind heatmap --metric p99
 	bad "--kind heatmap: no row has both its depth and its clients known" \
