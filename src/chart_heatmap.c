@@ -221,10 +221,10 @@ static double heat_legend(struct heat *H, double y)
 
 	if (H->marks) {
 		text[ne] = "95% interval of the median wider than " UTF8_PLUSMINUS "10%, or none "
-			   "(under 10 repeats)";
+			   "(one repeat)";
 		kind[ne++] = 0;
 	} else if (H->with_ci == 0) {
-		snprintf(note, sizeof note, "No cell has a 95%% interval: %s fewer than 10 repeats",
+		snprintf(note, sizeof note, "No cell has a 95%% interval: %s one repeat",
 			 H->measured > 1 ? "each has" : "it has");
 		text[ne] = note;
 		kind[ne++] = 2;

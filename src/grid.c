@@ -138,6 +138,27 @@ static void grid_held_text(char *buf, size_t size, const struct grid_pair *pr,
 	}
 }
 
+/* A cell of 2 to KNEE_BOOT_MIN_N - 1 repeats (3 by default), too few for a
+ * bootstrap: Student's t over the log figures, n - 1 degrees of freedom,
+ * around the median (so that the cell's figure stays inside).  Wide, as
+ * it should be with three repeats; a figure of 0 or below leaves none. */
+static void grid_cell_few(struct grid_cell *c, const double *v, size_t n)
+{
+	double mean = 0, ss = 0, half;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!(v[i] > 0))
+			return;
+		mean += log(v[i]);
+	}
+	mean /= (double)n;
+	for (size_t i = 0; i < n; i++)
+		ss += (log(v[i]) - mean) * (log(v[i]) - mean);
+	half = knee_t975(n - 1) * sqrt(ss / (double)(n - 1) / (double)n);
+	c->lo = c->median * exp(-half);
+	c->hi = c->median * exp(half);
+}
+
 /* Fill cell c from the figures v[0..n) (reordered), measured at (x, y). */
 static void grid_cell_fill(struct grid_cell *c, double *v, size_t n, int64_t x, int64_t y)
 {
@@ -156,6 +177,8 @@ static void grid_cell_fill(struct grid_cell *c, double *v, size_t n, int64_t x, 
 		c->hi = ci.hi;
 	}
 	c->median = series_median(v, n);
+	if (n >= 2 && n < KNEE_BOOT_MIN_N)
+		grid_cell_few(c, v, n);
 }
 
 /* Build grid g from its records r[0..n), sorted by y then x. */

@@ -7,9 +7,10 @@
  * Pure: no I/O.  A cell's figure is the median of its rows' metric over
  * repeats (and runs), with the 95% interval the report gives a point's
  * median from its own repeats (knee.h: KNEE_BOOT_MIN_N and more,
- * resampled KNEE_DEFAULT_B times); a cell with fewer repeats has none
- * here, since the report's other way, a series' pooled noise, needs a
- * series along depth that a grid over other axes does not have. */
+ * resampled KNEE_DEFAULT_B times).  A cell of fewer repeats (2 to 9: 3 by
+ * default) gets Student's t over its log figures instead, around the
+ * median: the report's other way, a series' pooled noise, needs a series
+ * along depth that a grid over other axes does not have. */
 #ifndef RS_GRID_H
 #define RS_GRID_H
 
@@ -35,8 +36,8 @@ struct grid_cell {
 	double median;            /* of the metric over them; NAN when n is 0 */
 	double lo, hi;            /* 95% interval of the median, by the same method the
 				   * report uses for one point's median from its
-				   * repeats; NAN when n is too small for one
-				   * (below KNEE_BOOT_MIN_N) */
+				   * repeats, or for 2 to KNEE_BOOT_MIN_N - 1 of
+				   * them Student's t over their logs; NAN for one */
 };
 
 struct grid {

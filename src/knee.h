@@ -462,4 +462,7 @@ unsigned knee_runs_needed(double d, double sd, unsigned most);
 /* "same", "faster", "slower", "cannot tell", "unknown". */
 const char *knee_verdict_name(enum knee_verdict v);
 
+/* Student's t, two-sided 95% (the 0.975 quantile), df >= 1. */
+double knee_t975(size_t df);
+
 #endif

@@ -92,8 +92,6 @@ double knee_huber(const struct knee_model *mod, struct knee_data *d, const doubl
 
 /* Variance of the median of n standard normal values (n >= 1). */
 double knee_medvar(size_t n);
-/* Student's t, two-sided 95% (the 0.975 quantile), df >= 1. */
-double knee_t975(size_t df);
 /* Fill r->pool (owned by r), r->npool, r->sigma and r->noise from the
  * series (y: ln medians, x: log2 depths); KNEE_NOISE_NONE, sigma NAN and
  * no pool when there are too few residuals. */
