@@ -155,6 +155,53 @@ Test(sweep, resume_marks_each_targets_points_by_its_label)
 	workload_free(&w);
 }
 
+/* Axes: the combinations of one label are targets of the plan, each
+ * finding its own rows by its values (sweep_plan_who); a row of another
+ * -c is not a point done, and the server's arguments tell two servers
+ * apart. */
+Test(sweep, resume_marks_each_combination_by_its_values)
+{
+	struct depth_list d = { (unsigned[]){ 1, 2 }, 2 };
+	struct workload w = { 0 };
+	struct sweep_plan plan;
+	struct rs_rows rows = { 0 };
+	struct rs_row r;
+	struct rs_err err;
+	const struct sweep_plan_who who[3] = {
+		{ "a", 1, -1, -1, "" }, { "a", 4, -1, -1, "" }, { "a", 4, -1, -1, "--hz 50" },
+	};
+
+	cr_assert_eq(workload_select("get", 3, &w, &err), 0, "%s", err.msg);
+	sweep_plan_build(w.n, &d, 2, 1, 5, &plan);
+	sweep_plan_interleave(&plan, 3);
+	cr_assert_eq(plan.n, 2 * 2 * 3);
+	fill(&r, "a", "GET", 1, 1, 100, NAN);
+	r.clients = 1;
+	push(&rows, &r);
+	fill(&r, "a", "GET", 2, 2, 100, NAN);
+	r.clients = 4;
+	push(&rows, &r);
+	fill(&r, "a", "GET", 2, 1, 100, NAN);
+	r.clients = 4;
+	snprintf(r.server_args, sizeof r.server_args, "--hz 50");
+	push(&rows, &r);
+	for (size_t k = 0; k < 3; k++)
+		sweep_plan_mark_target(&plan, &w, k, &who[k], &rows);
+	for (size_t i = 0; i < plan.n; i++) {
+		const struct sweep_point *p = &plan.v[i];
+		int want = (p->target == 0 && p->depth == 1 && p->repeat == 1) ||
+			   (p->target == 1 && p->depth == 2 && p->repeat == 2) ||
+			   (p->target == 2 && p->depth == 2 && p->repeat == 1);
+
+		cr_assert_eq(p->done, want, "combination %zu P=%u repeat %u", p->target, p->depth,
+			     p->repeat);
+	}
+	cr_assert_eq(plan.todo, plan.n - 3);
+	sweep_plan_free(&plan);
+	rows_free(&rows);
+	workload_free(&w);
+}
+
 /* --resume skips only what was measured the same way: a lock-step row is
  * not a window point, and an open-loop row counts only at its own rate. */
 Test(sweep, resume_tells_modes_and_rates_apart)
