@@ -191,20 +191,6 @@ void budget_write_csv(FILE *fp, const struct budget_pick *v, size_t n, const cha
 	}
 }
 
-/* "key":number or "key":null, after a comma. */
-static void budget_json_num(FILE *fp, const char *key, double v, int prec)
-{
-	char b[64];
-
-	fprintf(fp, ",\"%s\":", key);
-	if (isfinite(v)) {
-		num_fmt(b, sizeof b, v, prec);
-		fputs(b, fp);
-	} else {
-		fputs("null", fp);
-	}
-}
-
 void budget_write_json(FILE *fp, const struct budget_pick *v, size_t n, const char *metric,
 		       double budget_ms)
 {
@@ -222,16 +208,16 @@ void budget_write_json(FILE *fp, const struct budget_pick *v, size_t n, const ch
 		fprintf(fp, ",\"found\":%s", b->found ? "true" : "false");
 		if (b->found) {
 			fprintf(fp, ",\"depth\":%u", b->depth);
-			budget_json_num(fp, "rps", b->rps, 2);
-			budget_json_num(fp, "rps_lo", b->rps_lo, 2);
-			budget_json_num(fp, "rps_hi", b->rps_hi, 2);
-			budget_json_num(fp, "latency_ms", b->lat, 4);
-			budget_json_num(fp, "latency_lo", b->lat_lo, 4);
-			budget_json_num(fp, "latency_hi", b->lat_hi, 4);
+			json_write_num(fp, "rps", b->rps, 2);
+			json_write_num(fp, "rps_lo", b->rps_lo, 2);
+			json_write_num(fp, "rps_hi", b->rps_hi, 2);
+			json_write_num(fp, "latency_ms", b->lat, 4);
+			json_write_num(fp, "latency_lo", b->lat_lo, 4);
+			json_write_num(fp, "latency_hi", b->lat_hi, 4);
 			fprintf(fp, ",\"merged\":%s,\"marginal\":%s", b->lat_merged ? "true" : "false",
 				b->marginal ? "true" : "false");
 		}
-		budget_json_num(fp, "lowest_ms", b->best_lat, 4);
+		json_write_num(fp, "lowest_ms", b->best_lat, 4);
 		if (b->best_depth)
 			fprintf(fp, ",\"lowest_depth\":%u", b->best_depth);
 		else

@@ -187,20 +187,6 @@ void frontier_write(FILE *fp, const struct analysis_result *r, const struct fron
 		frontier_line(fp, r, &v[i], metric, budget_ms, md);
 }
 
-/* ",\"key\":number" or ",\"key\":null". */
-static void frontier_json_num(FILE *fp, const char *key, double v, int prec)
-{
-	char b[64];
-
-	fprintf(fp, ",\"%s\":", key);
-	if (isfinite(v)) {
-		num_fmt(b, sizeof b, v, prec);
-		fputs(b, fp);
-	} else {
-		fputs("null", fp);
-	}
-}
-
 /* A pick as a cell object, or null. */
 static void frontier_json_cell(FILE *fp, const struct axes_group *g, const struct budget_pick *p)
 {
@@ -212,12 +198,12 @@ static void frontier_json_cell(FILE *fp, const struct axes_group *g, const struc
 	json_write_str(fp, p->s->test);
 	fprintf(fp, ",\"depth\":%u,\"value\":", p->depth);
 	axes_json_value(fp, p->s, g->axis);
-	frontier_json_num(fp, "rps", p->rps, 2);
-	frontier_json_num(fp, "rps_lo", p->rps_lo, 2);
-	frontier_json_num(fp, "rps_hi", p->rps_hi, 2);
-	frontier_json_num(fp, "latency_ms", p->lat, 4);
-	frontier_json_num(fp, "latency_lo", p->lat_lo, 4);
-	frontier_json_num(fp, "latency_hi", p->lat_hi, 4);
+	json_write_num(fp, "rps", p->rps, 2);
+	json_write_num(fp, "rps_lo", p->rps_lo, 2);
+	json_write_num(fp, "rps_hi", p->rps_hi, 2);
+	json_write_num(fp, "latency_ms", p->lat, 4);
+	json_write_num(fp, "latency_lo", p->lat_lo, 4);
+	json_write_num(fp, "latency_hi", p->lat_hi, 4);
 	fprintf(fp, ",\"marginal\":%s}", p->marginal ? "true" : "false");
 }
 
@@ -246,7 +232,7 @@ void frontier_write_json(FILE *fp, const struct analysis_result *r, const struct
 			frontier_json_cell(fp, f->g, f->close[k]);
 		}
 		fputc(']', fp);
-		frontier_json_num(fp, "lowest_ms", f->lowest ? f->lowest->best_lat : NAN, 4);
+		json_write_num(fp, "lowest_ms", f->lowest ? f->lowest->best_lat : NAN, 4);
 		if (f->lowest != NULL) {
 			fprintf(fp, ",\"lowest_depth\":%u,\"lowest_test\":", f->lowest->best_depth);
 			json_write_str(fp, f->lowest->s->test);

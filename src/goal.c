@@ -179,20 +179,6 @@ void goal_write(FILE *fp, const struct analysis_result *r, const struct goal *v,
 		goal_line(fp, r, &v[i], md);
 }
 
-/* ",\"key\":number" or ",\"key\":null". */
-static void goal_json_num(FILE *fp, const char *key, double v, int prec)
-{
-	char b[64];
-
-	fprintf(fp, ",\"%s\":", key);
-	if (isfinite(v)) {
-		num_fmt(b, sizeof b, v, prec);
-		fputs(b, fp);
-	} else {
-		fputs("null", fp);
-	}
-}
-
 /* A cell's object; with its ratio to the best unless best. */
 static void goal_json_cell(FILE *fp, const struct analysis_result *r, const struct goal *o,
 			   const struct goal_cell *c, int best)
@@ -203,13 +189,13 @@ static void goal_json_cell(FILE *fp, const struct analysis_result *r, const stru
 	json_write_str(fp, s->test);
 	fprintf(fp, ",\"depth\":%u,\"value\":", c->depth);
 	axes_json_value(fp, s, o->g->axis);
-	goal_json_num(fp, "rps", c->rps, 2);
-	goal_json_num(fp, "rps_lo", c->rps_lo, 2);
-	goal_json_num(fp, "rps_hi", c->rps_hi, 2);
+	json_write_num(fp, "rps", c->rps, 2);
+	json_write_num(fp, "rps_lo", c->rps_lo, 2);
+	json_write_num(fp, "rps_hi", c->rps_hi, 2);
 	if (!best) {
-		goal_json_num(fp, "ratio", c->cmp.ratio.est, 4);
-		goal_json_num(fp, "ratio_lo", c->cmp.ratio.lo, 4);
-		goal_json_num(fp, "ratio_hi", c->cmp.ratio.hi, 4);
+		json_write_num(fp, "ratio", c->cmp.ratio.est, 4);
+		json_write_num(fp, "ratio_lo", c->cmp.ratio.lo, 4);
+		json_write_num(fp, "ratio_hi", c->cmp.ratio.hi, 4);
 	}
 	fputc('}', fp);
 }

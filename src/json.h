@@ -81,5 +81,8 @@ const struct json_node *json_get(const struct json_doc *doc, const struct json_n
  * well-formed UTF-8 becomes U+FFFD (as a decoder would show it), and what
  * JSON forbids raw is escaped. */
 void json_write_str(FILE *fp, const char *s);
+/* ,"key":v to fp, v with prec digits after the point (num_fmt), or
+ * ,"key":null when v is not finite: a member after the object's first. */
+void json_write_num(FILE *fp, const char *key, double v, int prec);
 
 #endif

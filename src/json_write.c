@@ -2,9 +2,11 @@
  * json, the exports' memtier and valkey records): one escaping rule. */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 
 #include "json.h"
+#include "num.h"
 
 /* Length of the well-formed UTF-8 sequence s starts with (1 to 4), or 0:
  * RFC 3629's table, so no overlong form, surrogate or code point above
@@ -61,4 +63,19 @@ void json_write_str(FILE *fp, const char *s)
 		p += n;
 	}
 	fputc('"', fp);
+}
+
+void json_write_num(FILE *fp, const char *key, double v, int prec)
+{
+	char b[64];
+
+	fputs(",", fp);
+	json_write_str(fp, key);
+	fputs(":", fp);
+	if (isfinite(v)) {
+		num_fmt(b, sizeof b, v, prec);
+		fputs(b, fp);
+	} else {
+		fputs("null", fp);
+	}
 }
