@@ -1,0 +1,93 @@
+/* cmd_run_int.h: what the two halves of "rsweep run" share: the plan
+ * (cmd_run_plan.c: options, sweep file, targets, axes, checks, the dry
+ * run) and the measuring (cmd_run.c: output file, servers, guards, points,
+ * progress).  Nobody else includes it. */
+#ifndef RS_CMD_RUN_INT_H
+#define RS_CMD_RUN_INT_H
+
+#include <signal.h>
+#include <stddef.h>
+
+#include "agentkey.h"
+#include "agents.h"
+#include "axis.h"
+#include "cmd_targets.h"
+#include "keydist.h"
+#include "opts.h"
+#include "progress.h"
+#include "rates.h"
+#include "row.h"
+#include "sweep.h"
+#include "targets.h"
+#include "workload.h"
+
+struct run_ui {
+	struct progress progress;
+	int quiet;
+	int multi_depth;
+	int multi_target;         /* name each point's target */
+	size_t points;
+	double timed;             /* seconds inside timed windows */
+	long long errors;
+	unsigned axes;            /* the settings swept (enum sweep_axis): named per point */
+};
+
+/* The sweep of one server of the run and one combination of its axes:
+ * job->sweeps[k] is target k / job->nat, combination k % job->nat. */
+struct run_target_sweep {
+	struct sweep_config sc;
+	struct sweep *s;
+	size_t target;            /* index into job->targets.v */
+	const struct workload *w; /* the tests formatted with its -d */
+};
+
+/* What one run is to do, worked out from the options before anything is
+ * touched. */
+struct run_job {
+	struct workload w;         /* the tests (at the first -d of the list) */
+	struct workload *ws;       /* [data_size_axis.n]: the tests at each -d */
+	struct axis_point *at;     /* the combinations of -c, -d, --threads */
+	size_t nat;
+	size_t nsweeps;            /* targets.n x nat */
+	struct sweep_plan plan;
+	struct sweep_config sc;   /* the settings every target shares */
+	char host[ROW_STR];
+	const char *label;
+	struct cmd_targets targets; /* the servers (cmd_targets.h) */
+	struct run_target_sweep *sweeps; /* and their sweeps, nsweeps of them */
+	struct rate_list rates;   /* --rate; none: closed loop */
+	struct agents *agents;    /* --agents: the leader's side */
+	char agents_uri[TARGETS_URI_MAX]; /* what the agents connect to: the leader keeps it */
+	struct targets_def control_def; /* --control, parsed */
+	struct target control;
+	struct agentkey agents_key; /* --agents-key: signs the agents' messages */
+	char key_prefix[WORKLOAD_PREFIX_MAX + 1]; /* --key-prefix, "auto" made one; "": none */
+	struct keydist *keydist;  /* --key-dist's sampler; NULL: uniform */
+	char key_dist[KEYDIST_NAME_MAX]; /* its name in the rows; "": fixed keys */
+	unsigned run;             /* --runs: the run under way, 1-based */
+};
+
+/* ---- cmd_run_plan.c ---- */
+
+/* Step one: the options (and sweep file) into a checked plan of points
+ * over every target and combination of the axes.  Returns 0, or -1 with
+ * err of kind RS_E_USAGE (options, targets) or RS_E_INPUT (a sweep file,
+ * tests, a custom command). */
+int run_plan(struct rs_config *cfg, struct run_ui *ui, struct run_job *job, struct rs_err *err);
+/* The points of run (1-based) into job->plan (run_plan makes run 1's). */
+void run_plan_points(const struct rs_config *cfg, struct run_job *job, unsigned run);
+/* --dry-run: the plan, its targets and combinations, and an estimate. */
+void run_dry(const struct rs_config *cfg, const struct run_job *job);
+/* Refuse (err) a resume of label on desc that would measure its rows
+ * another way than they were (target, cluster, --key-dist, a setting
+ * outside this run's lists, -n). */
+int run_check_resume(const struct rs_config *cfg, const char *label, const char *desc,
+		     const char *key_dist, const struct rs_rows *rows, struct rs_err *err);
+
+/* ---- cmd_run.c ---- */
+
+/* The sweep's settings, from the options, reporting to ui. */
+void run_sweep_config(const struct rs_config *cfg, const char *label, struct run_ui *ui,
+		      struct sweep_config *sc);
+
+#endif

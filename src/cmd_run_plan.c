@@ -1,0 +1,544 @@
+/* cmd_run_plan.c: "rsweep run", step one: the options and the sweep file
+ * into a checked plan (targets, the combinations of the axes, the tests at
+ * each -d, the points of each run), and --dry-run's account of it.
+ * Nothing here connects or measures (cmd_run.c does). */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "cmd_run_int.h"
+#include "log.h"
+#include "sbuf.h"
+#include "spec.h"
+#include "stats.h"
+#include "xalloc.h"
+
+/* Points in one plan at the most: a million is days of measuring already. */
+#define RUN_MAX_POINTS 1000000
+
+/* Apply --sweep's file to cfg (the command line wins over it).  Returns 0
+ * or -1 (err says FILE:LINE where there is one). */
+static int run_apply_sweep_file(struct rs_config *cfg, struct rs_err *err)
+{
+	char path[1024];
+	struct spec sp;
+
+	spec_find(cfg->sweep, "sweeps", ".sweep", path, sizeof path);
+	if (strchr(cfg->sweep, '/') == NULL && access(path, F_OK) != 0 && errno == ENOENT)
+		return spec_not_found(cfg->sweep, "sweeps", ".sweep", err);
+	if (spec_read_file(path, &sp, err) < 0)
+		return -1;
+	for (size_t i = 0; i < sp.n; i++) {
+		if (sp.v[i].section != 0) {
+			rs_err_setk(err, RS_E_INPUT, "%s:%u: sweep files have no [sections]", path,
+				    sp.v[i].line);
+			spec_free(&sp);
+			return -1;
+		}
+		if (opts_set_file_key(CMD_RUN, cfg, path, sp.v[i].line, sp.v[i].key, sp.v[i].value,
+				      err) < 0) {
+			spec_free(&sp);
+			return -1;
+		}
+	}
+	spec_free(&sp);
+	return 0;
+}
+
+/* Where the sweep file and the command line both speak, the command line
+ * wins: its -n or --duration, and its -h, -p, -s or --spawn over the
+ * file's targets.  Both in one place is a contradiction.  Returns 0 or -1
+ * (usage). */
+static int run_settle(struct rs_config *cfg, struct rs_err *err)
+{
+	if (opts_given(cfg, "requests") && cfg->duration > 0) {
+		enum opt_origin n = opts_origin(cfg, "requests"), d = opts_origin(cfg, "duration");
+
+		if (n == d)
+			return rs_err_set(err, "-n and --duration exclude each other");
+		if (n == ORIGIN_ARGV)
+			cfg->duration = 0;
+	}
+	cmd_targets_settle(cfg);
+	return 0;
+}
+
+/* Checks that need more than one option, all before anything is touched:
+ * first which values stand, then each value on its own, then the rules
+ * between two options (opts_rules.c), then those a row cannot say: numbers
+ * against numbers, --mode's value, TLS on by a URI's scheme, files on
+ * disk. */
+static int run_check(struct rs_config *cfg, struct rs_err *err)
+{
+	if (run_settle(cfg, err) < 0)
+		return -1;
+	if (cfg->timeout > 0 && cfg->timeout < 0.001)
+		return rs_err_set(err, "--timeout %g is below 1 ms (0 means the default)", cfg->timeout);
+	if (cfg->label != NULL) {
+		if (strlen(cfg->label) >= ROW_STR)
+			return rs_err_set(err, "--label is longer than %d characters", ROW_STR - 1);
+		for (const char *c = cfg->label; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				return rs_err_set(err, "--label holds a control character");
+	}
+	if (cfg->nargs > 0 && !cfg->dashdash)
+		return rs_err_set(err, "unexpected operand '%s' (a custom command goes after --)",
+				  cfg->args[0]);
+	if (cfg->dashdash && cfg->nargs == 0)
+		return rs_err_set(err, "no command after --");
+	/* The lists' largest values stand for them where one value is asked
+	 * (the agents', -n's warning); each point has its own (axis.h). */
+	cfg->clients = axis_max(&cfg->clients_axis);
+	cfg->data_size = axis_max(&cfg->data_size_axis);
+	cfg->threads = axis_max(&cfg->threads_axis);
+	if (cfg->clients_axis.n == 1 && cfg->threads_axis.n == 1 && cfg->threads > cfg->clients)
+		return rs_err_set(err, "--threads %llu is more than -c %llu connections",
+				  (unsigned long long)cfg->threads,
+				  (unsigned long long)cfg->clients);
+	if (cfg->agents > 0 && (cfg->clients_axis.n > 1 || cfg->data_size_axis.n > 1 ||
+				cfg->threads_axis.n > 1))
+		return rs_err_set(err, "--agents measures one -c, -d and --threads: sweep a list of "
+				  "them without agents");
+	if (cfg->nargs > 0 && cfg->data_size_axis.n > 1)
+		return rs_err_set(err, "-d LIST with a custom command: the command's own arguments "
+				  "are its data");
+	if (opts_rules_check(CMD_RUN, cfg, err) < 0 || cmd_targets_check_tls(cfg, err) < 0)
+		return -1;
+	if (cfg->rate != NULL && cfg->mode == ENGINE_LOCKSTEP && opts_given(cfg, "mode"))
+		return rs_err_set(err, "--rate keeps a window of -P in flight: drop --mode lockstep");
+	if (cfg->agents > 0 && cfg->duration <= 0 && cfg->requests < cfg->agents)
+		return rs_err_set(err, "-n %llu is fewer requests than --agents %llu",
+				  (unsigned long long)cfg->requests, (unsigned long long)cfg->agents);
+	return 0;
+}
+
+/* Whether the list a holds v. */
+static int run_axis_has(const struct axis_list *a, int64_t v)
+{
+	for (size_t i = 0; i < a->n; i++)
+		if ((int64_t)a->v[i] == v)
+			return 1;
+	return 0;
+}
+
+/* Whether the option what ("-c", "-d", "--threads", "-r") has one value in
+ * this run. */
+static int run_axis_single(const struct rs_config *cfg, const char *what)
+{
+	return strcmp(what, "-c") == 0 ? cfg->clients_axis.n == 1 :
+	       strcmp(what, "-d") == 0 ? cfg->data_size_axis.n == 1 :
+	       strcmp(what, "--threads") == 0 ? cfg->threads_axis.n == 1 : 1;
+}
+
+/* Resuming adds points to series measured before: refuse when this run
+ * would measure them differently, rather than mix the two in one line. */
+int run_check_resume(const struct rs_config *cfg, const char *label, const char *desc,
+			    const char *key_dist, const struct rs_rows *rows, struct rs_err *err)
+{
+	for (size_t i = 0; i < rows->n; i++) {
+		const struct rs_rec *r = &rows->v[i];
+		const char *what = NULL;
+		long long was = 0, now = 0;
+
+		if (strcmp(r->label, label) != 0)
+			continue;
+		if (r->server->target[0] != '\0' && strcmp(r->server->target, desc) != 0)
+			return rs_err_set(err, "%s:%u: label '%s' was measured on %s, this run is on %s: "
+					  "resume on the same server, or use another --label", r->src,
+					  r->line, label, r->server->target, desc);
+		/* A cluster's rows and one server's are not one series, though
+		 * the target column names the seed node alike. */
+		if (isfinite(rows_fig(rows, r, ROW_MASTERS)) != (cfg->cluster != 0))
+			return rs_err_set(err, "%s:%u: label '%s' was measured %s, this run %s: "
+					  "resume the same way, or use another --label", r->src,
+					  r->line, label, cfg->cluster ? "on one server" :
+					  "with --cluster", cfg->cluster ? "with --cluster" :
+					  "on one server");
+		/* Rows from before the column drew their keys uniformly. */
+		if (r->keyspace > 0 && r->keyspace == (int64_t)cfg->keyspace &&
+		    strcmp(r->server->key_dist[0] ? r->server->key_dist : "uniform", key_dist) != 0)
+			return rs_err_set(err, "%s:%u: label '%s' was measured with --key-dist %s, this "
+					  "run uses --key-dist %s: resume with the same options, or use "
+					  "another --label", r->src, r->line, label,
+					  r->server->key_dist[0] ? r->server->key_dist : "uniform",
+					  key_dist);
+		if (r->clients >= 0 && !run_axis_has(&cfg->clients_axis, r->clients))
+			what = "-c", was = r->clients, now = (long long)cfg->clients;
+		else if (r->data_size >= 0 && !run_axis_has(&cfg->data_size_axis, r->data_size))
+			what = "-d", was = r->data_size, now = (long long)cfg->data_size;
+		else if (r->keyspace >= 0 && r->keyspace != (int64_t)cfg->keyspace)
+			what = "-r", was = r->keyspace, now = (long long)cfg->keyspace;
+		else if (r->threads >= 0 && !run_axis_has(&cfg->threads_axis, r->threads))
+			what = "--threads", was = r->threads, now = (long long)cfg->threads;
+		else if (cfg->duration == 0 && r->errors == 0 && r->requests >= 0 &&
+			 r->requests != (int64_t)cfg->requests)
+			what = "-n", was = r->requests, now = (long long)cfg->requests;
+		if (what != NULL && strcmp(what, "-n") != 0 && !run_axis_single(cfg, what))
+			return rs_err_set(err, "%s:%u: label '%s' was measured with %s %lld, which this "
+					  "run's %s list leaves out: resume with the same options, or use "
+					  "another --label", r->src, r->line, label, what, was, what);
+		if (what != NULL)
+			return rs_err_set(err, "%s:%u: label '%s' was measured with %s %lld, this run "
+					  "uses %s %lld: resume with the same options, or use another "
+					  "--label", r->src, r->line, label, what, was, what, now);
+	}
+	return 0;
+}
+
+void run_dry(const struct rs_config *cfg, const struct run_job *job)
+{
+	const struct workload *w = &job->w;
+	const struct sweep_plan *plan = &job->plan;
+	double total = 0;
+
+	printf("plan: %zu point%s (%zu test%s x %zu depth%s x %llu repeat%s", plan->n,
+	       plan->n == 1 ? "" : "s", w->n, w->n == 1 ? "" : "s", cfg->pipeline.n,
+	       cfg->pipeline.n == 1 ? "" : "s", (unsigned long long)cfg->repeat,
+	       cfg->repeat == 1 ? "" : "s");
+	if (job->targets.n > 1)
+		printf(" x %zu targets", job->targets.n);
+	if (job->nat > 1)
+		printf(" x %zu combinations of -c, -d and --threads", job->nat);
+	printf("), %zu to run, order %s%s\n", plan->todo, sweep_order_names[cfg->order],
+	       job->nsweeps > 1 ? job->nat > 1 ? ", each point's combinations back to back, "
+	       "ABBA" : ", targets interleaved ABBA" : "");
+	if (job->nat > 1) {
+		printf("axes:");
+		for (size_t i = 0; i < job->nat; i++)
+			printf(" c=%llu/d=%llu/t=%llu", (unsigned long long)job->at[i].clients,
+			       (unsigned long long)job->at[i].data_size,
+			       (unsigned long long)job->at[i].threads);
+		printf("\n");
+	}
+	if (cfg->runs > 1)
+		printf("runs: %llu, one after another, %g s apart, each shuffled anew (the points "
+		       "below are run 1's)\n", (unsigned long long)cfg->runs, cfg->run_pause);
+	if (job->targets.n == 1 && job->targets.v[0].def == NULL)
+		printf("label: %s\n", job->label);
+	for (size_t k = 0; k < job->targets.n && job->targets.v[k].def != NULL; k++) {
+		const struct targets_def *d = job->targets.v[k].def;
+
+		printf("target: %s = %s", d->label, d->uri);
+		for (size_t a = 0; a < d->nargs; a++)
+			printf(" %s", d->args[a]);
+		printf("\n");
+	}
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct sweep_point *p = &plan->v[i];
+		/* A rough guess for -n runs: 100k rps at P=1, growing with depth to 1M. */
+		double rps = 100000.0 * p->depth < 1e6 ? 100000.0 * p->depth : 1e6;
+		/* One connection at a time waits for each batch. */
+		if (job->sweeps[p->target].sc.clients < 4)
+			rps *= job->sweeps[p->target].sc.clients / 4.0;
+		double secs = cfg->duration > 0 ? cfg->duration : (double)cfg->requests / rps;
+
+		if (!p->done)
+			total += secs + cfg->warmup + cfg->pause + 0.01;
+		printf("%5u  ", p->order);
+		const struct run_target_sweep *gs = &job->sweeps[p->target];
+
+		if (job->targets.n > 1)
+			printf("%-12s ", job->targets.v[gs->target].label);
+		if (job->sc.axes & SWEEP_AXIS_SERVER_ARGS)
+			printf("[%s] ", job->targets.v[gs->target].server_args);
+		printf("%-24s P=%-5u ", w->v[p->test].name, p->depth);
+		if (job->nat > 1)
+			printf("c=%-5u d=%-7llu t=%-3u ", gs->sc.clients,
+			       (unsigned long long)gs->sc.data_size, gs->sc.threads);
+		if (p->rate > 0)
+			printf("%llu/s ", (unsigned long long)p->rate);
+		printf("repeat %u%s\n", p->repeat, p->done ? "  (done)" : "");
+	}
+	total = total * (double)cfg->runs + cfg->run_pause * (double)(cfg->runs - 1);
+	printf("estimated duration: %.0f s%s\n", total,
+	       cfg->duration > 0 ? "" : " (guessing 100k rps at P=1 up to 1M rps; -n runs vary)");
+}
+
+/* The servers of job (cmd_targets_build), each with the shared settings
+ * and its own label.  Returns 0 or -1 (err of kind RS_E_USAGE). */
+static int run_targets(const struct rs_config *cfg, struct run_job *job, struct rs_err *err)
+{
+	if (cmd_targets_build(cfg, job->label, &job->targets, err) < 0)
+		return -1;
+	for (size_t k = 0; k < job->targets.n; k++)
+		if (job->targets.v[k].server_args[0] != '\0')
+			job->sc.axes |= SWEEP_AXIS_SERVER_ARGS;
+	if (cfg->agents > 0 && job->targets.n > 1)
+		return rs_err_set(err, "--agents loads one server: --spawn-args alternatives make %zu",
+				  job->targets.n);
+	job->nsweeps = job->targets.n * job->nat;
+	job->sweeps = xcalloc(job->nsweeps, sizeof *job->sweeps);
+	for (size_t k = 0; k < job->nsweeps; k++) {
+		struct run_target_sweep *gs = &job->sweeps[k];
+		struct cmd_target *g = &job->targets.v[k / job->nat];
+		const struct axis_point *a = &job->at[k % job->nat];
+		struct sweep_config *sc = &gs->sc;
+		size_t d = 0;
+
+		while (d + 1 < cfg->data_size_axis.n && cfg->data_size_axis.v[d] != a->data_size)
+			d++;
+		*sc = job->sc;
+		sc->label = g->label;
+		sc->spawned = g->spawned;
+		sc->target = &g->t;
+		sc->clients = (unsigned)a->clients;
+		sc->data_size = a->data_size;
+		sc->threads = (unsigned)a->threads;
+		sc->server_args = g->server_args[0] ? g->server_args : NULL;
+		gs->target = k / job->nat;
+		gs->w = job->ws != NULL ? &job->ws[d] : &job->w;
+	}
+	return 0;
+}
+
+/* The label rows get: --label, or the machine's name. */
+static const char *run_label(const struct rs_config *cfg, char *host, size_t size)
+{
+	if (cfg->label != NULL)
+		return cfg->label;
+	gethostname(host, size - 1);
+	return host[0] ? host : "rsweep";
+}
+
+/* A fixed count smaller than one batch per connection leaves connections
+ * idle: the point measures fewer connections than -c says.  Warn once,
+ * at the shallowest depth where it happens. */
+static void run_warn_idle(const struct rs_config *cfg)
+{
+	if (cfg->duration > 0 || cfg->rate != NULL || cfg->agents > 0)
+		return;
+	for (size_t i = 0; i < cfg->pipeline.n; i++) {
+		uint64_t batch = cfg->clients * (uint64_t)cfg->pipeline.v[i];
+
+		if (cfg->requests >= batch)
+			continue;
+		rs_log(RS_LOG_WARN, "-n %llu is less than one batch for each of the %llu connections "
+		       "from P=%u on (%llu requests): some connections sit idle there; raise -n or "
+		       "lower -c", (unsigned long long)cfg->requests,
+		       (unsigned long long)cfg->clients, cfg->pipeline.v[i],
+		       (unsigned long long)batch);
+		return;
+	}
+}
+
+/* --key-prefix into job->key_prefix: as given, or for "auto" one of this
+ * run's own ("rsweep:" and 8 hex digits of the clock and the process, so
+ * that two runs at once never share one).  0, or -1 (err). */
+static int run_key_prefix(const struct rs_config *cfg, struct run_job *job, struct rs_err *err)
+{
+	if (strcmp(cfg->key_prefix, "auto") == 0) {
+		struct timespec ts;
+		uint64_t x;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		x = ((uint64_t)ts.tv_sec * 1000000007u + (uint64_t)ts.tv_nsec) ^
+		    ((uint64_t)getpid() << 32);
+		x ^= x >> 29;
+		x *= 0xbf58476d1ce4e5b9ULL;
+		x ^= x >> 32;
+		snprintf(job->key_prefix, sizeof job->key_prefix, "rsweep:%08x:", (unsigned)x);
+		return 0;
+	}
+	if (workload_prefix_check(cfg->key_prefix, err) < 0)
+		return rs_err_prefix(err, "--key-prefix");
+	xstrlcpy(job->key_prefix, cfg->key_prefix, sizeof job->key_prefix);
+	return 0;
+}
+
+/* --key-dist into job->keydist and the rows' name of it ("uniform" for
+ * random keys without it, "" for fixed keys).  0, or -1 (err, RS_E_USAGE:
+ * a spec that does not parse, a sampler -r cannot hold). */
+static int run_key_dist(const struct rs_config *cfg, struct run_job *job, struct rs_err *err)
+{
+	struct keydist_spec spec = { KEYDIST_UNIFORM, 0, 0 };
+
+	if (cfg->key_dist != NULL) {
+		if (keydist_parse(cfg->key_dist, &spec, err) < 0 ||
+		    keydist_new(&spec, cfg->keyspace, &job->keydist, err) < 0) {
+			rs_err_prefix(err, "--key-dist");
+			return -1;
+		}
+	}
+	if (cfg->keyspace > 0)
+		keydist_format(&spec, job->key_dist, sizeof job->key_dist);
+	return 0;
+}
+
+/* The tests of a --cluster run: -t's, or without it every test of the
+ * catalogue but MSET, into buf (size bytes).  A cluster refuses an MSET
+ * whose keys are in more than one slot, and the catalogue's has ten keys:
+ * run, every one of its requests is an error (CROSSSLOT), with -r or
+ * without. */
+static const char *run_cluster_tests(const struct rs_config *cfg, char *buf, size_t size)
+{
+	const char *const *names = workload_names();
+	struct sbuf b;
+
+	if (!cfg->cluster || cfg->nargs > 0 || (cfg->tests != NULL && *cfg->tests != '\0'))
+		return cfg->tests;
+	sbuf_fixed(&b, buf, size);
+	for (size_t i = 0; names[i] != NULL; i++)
+		if (strcmp(names[i], "MSET") != 0)
+			sbuf_item(&b, ",", "%s", names[i]);
+	return buf;
+}
+
+/* --cluster with MSET among the tests (-t mset, or a group that holds
+ * it): refused before anything opens, not measured as errors.  0, or -1
+ * (err, RS_E_USAGE). */
+static int run_cluster_check_tests(const struct rs_config *cfg, const struct workload *w,
+				   struct rs_err *err)
+{
+	if (!cfg->cluster || cfg->nargs > 0)
+		return 0;
+	for (size_t i = 0; i < w->n; i++)
+		if (strcmp(w->v[i].name, "MSET") == 0)
+			return rs_err_setk(err, RS_E_USAGE, "--cluster: MSET's keys fall in different "
+					   "slots, which a cluster refuses (CROSSSLOT): leave mset out of "
+					   "-t");
+	return 0;
+}
+
+/* The most connections a run's combinations may hold open at once: every
+ * combination keeps its own (sweep.h) for the whole run, and a server's
+ * default maxclients is 10000. */
+#define RUN_MAX_AXIS_CONNECTIONS 4096
+
+/* The combinations of -c, -d and --threads into job->at (axis.h), and the
+ * settings that vary into job->sc.axes.  0, or -1 (err): no combination
+ * can run, or they would hold too many connections. */
+static int run_axes(const struct rs_config *cfg, struct run_job *job, struct rs_err *err)
+{
+	size_t skipped;
+	uint64_t conns = 0;
+
+	job->nat = axis_points(&cfg->clients_axis, &cfg->data_size_axis, &cfg->threads_axis,
+			       &job->at, &skipped);
+	if (job->nat == 0)
+		return rs_err_set(err, "--threads %llu is more than -c %llu connections: every "
+				  "combination has more threads than connections",
+				  (unsigned long long)cfg->threads_axis.v[0],
+				  (unsigned long long)cfg->clients_axis.v[0]);
+	if (skipped > 0)
+		rs_log(RS_LOG_NOTE, "%zu combination%s of -c and --threads left out: more threads "
+		       "than connections", skipped, skipped == 1 ? "" : "s");
+	for (size_t i = 0; i < job->nat; i++)
+		conns += job->at[i].clients;
+	if (job->nat > 1 && conns > RUN_MAX_AXIS_CONNECTIONS)
+		return rs_err_set(err, "the combinations of -c, -d and --threads hold %llu connections "
+				  "open at once, more than %d: sweep fewer -c values, or one -c list "
+				  "per run", (unsigned long long)conns, RUN_MAX_AXIS_CONNECTIONS);
+	job->sc.axes = (cfg->clients_axis.n > 1 ? SWEEP_AXIS_CLIENTS : 0) |
+		       (cfg->data_size_axis.n > 1 ? SWEEP_AXIS_DATA_SIZE : 0) |
+		       (cfg->threads_axis.n > 1 ? SWEEP_AXIS_THREADS : 0);
+	return 0;
+}
+
+/* The points of run (1-based) into job->plan: every run measures the
+ * whole plan, in an order of its own (run 1's is --seed's, as without
+ * --runs), and its rows mark only its own points done. */
+void run_plan_points(const struct rs_config *cfg, struct run_job *job, unsigned run)
+{
+	uint64_t seed = run == 1 ? cfg->seed : stats_seed_mix(cfg->seed, run);
+
+	sweep_plan_free(&job->plan);
+	sweep_plan_build_rates(job->w.n, &cfg->pipeline, &job->rates, (unsigned)cfg->repeat,
+			       cfg->order == SWEEP_ORDER_SHUFFLED, seed, &job->plan);
+	job->plan.mode = job->rates.n > 0 ? ENGINE_WINDOW : (enum engine_mode)cfg->mode;
+	job->plan.arrivals = (enum engine_arrivals)cfg->arrivals;
+	job->plan.run = run;
+	sweep_plan_interleave(&job->plan, job->nsweeps);
+	job->run = run;
+	for (size_t k = 0; job->sweeps != NULL && k < job->nsweeps; k++)
+		job->sweeps[k].sc.run = run;
+}
+
+/* Step one: the options (and sweep file) into a checked plan of points
+ * over every target.  Returns 0, or -1 with err of kind RS_E_USAGE
+ * (options, targets) or RS_E_INPUT (a sweep file, tests, a custom
+ * command). */
+int run_plan(struct rs_config *cfg, struct run_ui *ui, struct run_job *job,
+		    struct rs_err *err)
+{
+	size_t nrates;
+	char cluster_tests[512];
+	const char *tests;
+	int rc;
+
+	if (cfg->sweep != NULL && run_apply_sweep_file(cfg, err) < 0)
+		return rs_err_as(err, RS_E_INPUT);
+	if (run_check(cfg, err) < 0)
+		return rs_err_as(err, RS_E_USAGE);
+	tests = run_cluster_tests(cfg, cluster_tests, sizeof cluster_tests);
+	/* Read once, here: a key file that cannot serve stops the run before
+	 * anything opens. */
+	if (cfg->control != NULL && cmd_agents_key(cfg, &job->agents_key, err) < 0)
+		return -1;
+	if (cfg->rate != NULL && rates_parse(cfg->rate, &job->rates, err) < 0) {
+		rs_err_prefix(err, "--rate");
+		return rs_err_as(err, RS_E_USAGE);
+	}
+	if (cfg->key_prefix != NULL && run_key_prefix(cfg, job, err) < 0)
+		return rs_err_as(err, RS_E_USAGE);
+	if (run_key_dist(cfg, job, err) < 0)
+		return rs_err_as(err, RS_E_USAGE);
+	if (run_axes(cfg, job, err) < 0)
+		return rs_err_as(err, RS_E_USAGE);
+	if (cfg->nargs == 0) {
+		unsigned deepest = 0;
+
+		/* Before workload_select formats -d bytes into every test: a
+		 * point too large for memory is refused here, not after
+		 * seconds and gigabytes of building it (issue 25, M1). */
+		for (size_t d = 0; d < cfg->pipeline.n; d++)
+			if (cfg->pipeline.v[d] > deepest)
+				deepest = cfg->pipeline.v[d];
+		for (size_t i = 0; i < job->nat; i++)
+			if (workload_memory_check_prefix(tests, job->key_prefix, job->at[i].data_size,
+							 deepest, job->at[i].clients, cfg->keyspace,
+							 err) < 0)
+				return rs_err_as(err, RS_E_USAGE);
+	}
+	rc = cfg->nargs > 0 ? workload_custom(cfg->nargs, cfg->args, &job->w, err) :
+			      workload_select_prefix(tests, cfg->data_size_axis.v[0], job->key_prefix,
+						     &job->w, err);
+	if (rc < 0)
+		return rs_err_as(err, RS_E_INPUT);
+	/* Each -d of a list has the tests formatted with its values. */
+	if (cfg->nargs == 0 && cfg->data_size_axis.n > 1) {
+		job->ws = xcalloc(cfg->data_size_axis.n, sizeof *job->ws);
+		for (size_t d = 0; d < cfg->data_size_axis.n; d++)
+			if (workload_select_prefix(tests, cfg->data_size_axis.v[d], job->key_prefix,
+						   &job->ws[d], err) < 0)
+				return rs_err_as(err, RS_E_INPUT);
+	}
+	if (run_cluster_check_tests(cfg, &job->w, err) < 0)
+		return -1;
+	job->label = run_label(cfg, job->host, sizeof job->host);
+	run_sweep_config(cfg, job->label, ui, &job->sc);
+	job->sc.key_prefix = job->key_prefix[0] ? job->key_prefix : NULL;
+	job->sc.keydist = job->keydist;
+	job->sc.key_dist = job->key_dist;
+	if (run_targets(cfg, job, err) < 0)
+		return rs_err_as(err, RS_E_USAGE);
+	nrates = job->rates.n ? job->rates.n : 1;
+	if (job->w.n * cfg->pipeline.n * nrates * cfg->repeat * job->nsweeps > RUN_MAX_POINTS)
+		return rs_err_setk(err, RS_E_USAGE, "%zu tests x %zu depths x %zu rates x %llu "
+				   "repeats x %zu target%s x %zu combinations is more than %d points",
+				   job->w.n, cfg->pipeline.n, nrates, (unsigned long long)cfg->repeat,
+				   job->targets.n, job->targets.n == 1 ? "" : "s", job->nat,
+				   RUN_MAX_POINTS);
+	for (size_t k = 0; k < job->nat; k++)
+		if (sweep_check(&job->sweeps[k].sc, job->sweeps[k].w, &cfg->pipeline, err) < 0)
+			return rs_err_as(err, RS_E_INPUT);
+	run_warn_idle(cfg);
+	run_plan_points(cfg, job, 1);
+	return 0;
+}
