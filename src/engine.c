@@ -95,6 +95,24 @@ static int engine_want_out(struct engine_thread *th, struct engine_conn *c, int 
 	return 0;
 }
 
+/* A mix: how many of the buffer's requests the bytes written so far
+ * finish (their ends are in c->ends, ascending; the buffer holds
+ * c->queued - c->batch_base of them). */
+static size_t engine_mix_done(const struct engine_conn *c)
+{
+	size_t lo = 0, hi = (size_t)(c->queued - c->batch_base);
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->ends[mid] <= c->wpos)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* Stamp the requests a write just finished as sent at now.  Out of line:
  * lock-step's common case, a batch its first write takes whole, needs
  * no stamp (start_ns is its time). */
@@ -103,7 +121,9 @@ static __attribute__((noinline)) void engine_stamp(struct engine_thread *th, str
 {
 	/* Only a request whose last byte is out is sent: the rest of the
 	 * batch may wait for the socket to drain. */
-	uint64_t upto = c->wpos == c->blen ? c->queued : c->batch_base + c->wpos / th->job->len;
+	uint64_t upto = c->wpos == c->blen ? c->queued :
+			th->job->members != NULL ? c->batch_base + engine_mix_done(c) :
+			c->batch_base + c->wpos / th->job->len;
 
 	if (!c->stamped) {
 		/* Lock-step: every earlier request is answered, and stamps start
@@ -259,6 +279,49 @@ static inline void engine_randomize(struct engine_thread *th, struct engine_conn
 	}
 }
 
+/* A mix: fill c's buffer with k requests, each a member drawn from the
+ * job's weights (struct engine_mix: one draw and two look-ups), its
+ * digits patched as the plain path patches them, and set c->blen and
+ * c->ends.  Apart, so that a job of one command costs what it did: one
+ * test more a batch. */
+static __attribute__((noinline)) void engine_mix_fill(struct engine_thread *th,
+						      struct engine_conn *c, unsigned k)
+{
+	const struct engine_job *job = th->job;
+	const struct engine_mix *mix = &th->e->mix;
+	int keyed = job->keyspace > 0;
+	size_t off = 0, draws = 0;
+
+	/* The members first (their indices in ends), so that a sequential
+	 * --key-dist claims exactly the keys the batch uses. */
+	for (unsigned i = 0; i < k; i++) {
+		uint64_t u = engine_rand(&th->rng);
+		unsigned col = (unsigned)(u >> mix->shift);
+		unsigned m = (u & 0xffffffffu) < mix->keep[col] ? mix->member[col] : mix->alias[col];
+
+		c->ends[i] = m;
+		draws += job->members[m].nrand;
+		th->res.member_sent[m]++;
+	}
+	if (keyed && job->keydist != NULL)
+		keydist_claim(job->keydist, &th->kds, draws);
+	for (unsigned i = 0; i < k; i++) {
+		const struct engine_member *mb = &job->members[c->ends[i]];
+		char *cmd = c->buf + off;
+
+		memcpy(cmd, mb->cmd, mb->len);
+		if (keyed)
+			for (size_t r = 0; r < mb->nrand; r++)
+				engine_put_digits(cmd + mb->rand_off[r],
+						  job->keydist != NULL ?
+						  keydist_draw(job->keydist, &th->kds, &th->rng) :
+						  engine_rand(&th->rng) % job->keyspace);
+		off += mb->len;
+		c->ends[i] = off;
+	}
+	c->blen = off;
+}
+
 /* Lock-step: write the next batch on c, or retire c when the job is done. */
 static int engine_next_batch(struct engine_thread *th, struct engine_conn *c, uint64_t now)
 {
@@ -275,9 +338,13 @@ static int engine_next_batch(struct engine_thread *th, struct engine_conn *c, ui
 			k = (unsigned)th->remaining;
 		th->remaining -= k;
 	}
-	if (job->nrand > 0 && job->keyspace > 0)
-		engine_randomize(th, c, k);
-	c->blen = (size_t)k * job->len;
+	if (job->members != NULL) {
+		engine_mix_fill(th, c, k);
+	} else {
+		if (job->nrand > 0 && job->keyspace > 0)
+			engine_randomize(th, c, k);
+		c->blen = (size_t)k * job->len;
+	}
 	c->wpos = 0;
 	c->inflight = k;
 	/* Every earlier batch is answered: lock-step numbers each batch's
@@ -343,9 +410,13 @@ static int engine_send(struct engine_thread *th, struct engine_conn *c, unsigned
 {
 	const struct engine_job *job = th->job;
 
-	if (job->nrand > 0 && job->keyspace > 0)
-		engine_randomize(th, c, k);
-	c->blen = (size_t)k * job->len;
+	if (job->members != NULL) {
+		engine_mix_fill(th, c, k);
+	} else {
+		if (job->nrand > 0 && job->keyspace > 0)
+			engine_randomize(th, c, k);
+		c->blen = (size_t)k * job->len;
+	}
 	c->wpos = 0;
 	c->batch_base = c->queued;
 	c->queued += k;

@@ -117,7 +117,28 @@ struct engine_route {
 #define ENGINE_ROUTE_RETRY 1
 #define ENGINE_ROUTE_FAIL (-1)
 
+/* A mix: each request is one of up to ENGINE_MAX_MEMBERS commands, drawn
+ * per request with probability weight / (the members' total weight). */
+#define ENGINE_MAX_MEMBERS 16
+/* The largest weight, so that a draw's arithmetic cannot overflow. */
+#define ENGINE_MAX_WEIGHT 1000000u
+
+struct engine_member {
+	const char *cmd;          /* one request's bytes */
+	size_t len;
+	const size_t *rand_off;   /* places in cmd of ENGINE_RAND_DIGITS bytes */
+	size_t nrand;
+	unsigned weight;          /* 1..ENGINE_MAX_WEIGHT */
+};
+
 struct engine_job {
+	/* A mix, or NULL: cmd, len, rand_off and nrand below, one request
+	 * repeated.  With members the buffers are per connection and every
+	 * member's digits are patched per request (keyspace, keydist as
+	 * below); expect must be the union of the members' kinds, and a
+	 * route that chooses keys (route->key) is refused. */
+	const struct engine_member *members;
+	size_t nmembers;          /* 2..ENGINE_MAX_MEMBERS with members (1 works too) */
 	const char *cmd;          /* one request's bytes */
 	size_t len;
 	const size_t *rand_off;   /* places in cmd of ENGINE_RAND_DIGITS bytes, patched per batch */
@@ -168,6 +189,9 @@ struct engine_result {
 	 * never inside the timed window. */
 	double connect_ms;
 	uint64_t redirects;       /* replies job->route retried (not in requests) */
+	/* A mix: requests sent of each member (job->members' order), summed
+	 * over threads: in a run that ends well they add up to requests. */
+	uint64_t member_sent[ENGINE_MAX_MEMBERS];
 };
 
 /* Open clients connections to t over threads loops. */

@@ -59,6 +59,17 @@ void engine_reply_wrong(const struct engine_reply *r, char *buf, size_t size);
 
 struct engine_thread;
 
+/* A mix's draw (Walker's alias method), built once a run: one engine_rand
+ * a request picks a column from its top bits, and its low 32 bits keep
+ * the column's member (below keep) or take its alias.  Columns are a
+ * power of two, padded with columns that always take their alias. */
+struct engine_mix {
+	unsigned shift;           /* 64 - log2(columns) */
+	uint64_t keep[ENGINE_MAX_MEMBERS];   /* out of 2^32 */
+	unsigned char member[ENGINE_MAX_MEMBERS], alias[ENGINE_MAX_MEMBERS];
+	size_t maxlen;            /* the longest member's bytes */
+};
+
 /* A count and a time: "requests up to n were sent at t" (one per write
  * that finished requests), or "request n was due at t" (open loop). */
 struct engine_stamp {
@@ -83,6 +94,9 @@ struct engine_conn {
 	struct engine_thread *th;
 	char *buf;                /* the batch: own copy when keys are random, else shared */
 	size_t blen, wpos;
+	/* A mix: where each request of the buffer ends (depth of them), so
+	 * that a partial write knows how many requests it finished. */
+	size_t *ends;
 	unsigned inflight;        /* requests queued and not yet answered */
 	int want_out;             /* EV_WRITE is registered */
 	int done;
@@ -145,6 +159,7 @@ struct engine {
 	double connect_ms;        /* the slowest connection setup of the last (re)connect */
 	struct engine_thread *th;
 	int abort;                /* a run could not start all its threads */
+	struct engine_mix mix;    /* the run's mix, when its job has members */
 };
 
 /* Run th's loop for th->job, prepared by engine_run.c, to its end: a

@@ -115,6 +115,7 @@ void engine_free(struct engine *e)
 				free(e->th[i].conns[k].buf);
 			free(e->th[i].conns[k].sent.v);
 			free(e->th[i].conns[k].due.v);
+			free(e->th[i].conns[k].ends);
 		}
 		free(e->th[i].conns);
 		ev_free(e->th[i].ev);
@@ -148,10 +149,84 @@ static void engine_slices(const struct engine *e, struct engine_result *res)
 	}
 }
 
-/* A batch: job->depth copies of one request, in memory the caller frees. */
-static char *engine_batch_new(const struct engine_job *job)
+/* Check job's mix and build its draw into *mix: Walker's alias method
+ * in integers, so that each member's chance is its weight's share to
+ * within 2^-32 (a cumulative table of buckets would round every weight
+ * to a bucket).  Returns 0, or -1 with err naming the problem. */
+static int engine_mix_build(const struct engine_job *job, struct engine_mix *mix,
+			    struct rs_err *err)
 {
-	char *b = xmalloc((size_t)job->depth * job->len);
+	uint64_t total = 0, scaled[ENGINE_MAX_MEMBERS];
+	unsigned cols = 2, bits = 1, small[ENGINE_MAX_MEMBERS], large[ENGINE_MAX_MEMBERS];
+	unsigned ns = 0, nl = 0;
+
+	memset(mix, 0, sizeof *mix);
+	if (job->nmembers < 1 || job->nmembers > ENGINE_MAX_MEMBERS)
+		return rs_err_set(err, "a mix of %zu commands (1 to %d)", job->nmembers,
+				  ENGINE_MAX_MEMBERS);
+	if (job->route != NULL && job->route->key != NULL)
+		return rs_err_set(err, "a mix cannot choose its keys by a route (a cluster) yet");
+	for (size_t i = 0; i < job->nmembers; i++) {
+		const struct engine_member *m = &job->members[i];
+
+		if (m->weight < 1 || m->weight > ENGINE_MAX_WEIGHT)
+			return rs_err_set(err, "member %zu of a mix has weight %u (1 to %u)", i + 1,
+					  m->weight, ENGINE_MAX_WEIGHT);
+		total += m->weight;
+		if (m->len > mix->maxlen)
+			mix->maxlen = m->len;
+	}
+	while (cols < job->nmembers) {
+		cols *= 2;
+		bits++;
+	}
+	mix->shift = 64 - bits;
+	/* Each column holds `total` of probability mass; a member brings
+	 * weight * cols.  Padding columns bring none. */
+	for (unsigned i = 0; i < cols; i++) {
+		scaled[i] = i < job->nmembers ? (uint64_t)job->members[i].weight * cols : 0;
+		if (scaled[i] < total)
+			small[ns++] = i;
+		else
+			large[nl++] = i;
+	}
+	while (ns > 0 && nl > 0) {
+		unsigned s = small[--ns], l = large[nl - 1];
+
+		mix->member[s] = (unsigned char)s;
+		mix->alias[s] = (unsigned char)l;
+		mix->keep[s] = (scaled[s] << 32) / total;
+		scaled[l] -= total - scaled[s];
+		if (scaled[l] < total) {
+			nl--;
+			small[ns++] = l;
+		}
+	}
+	/* What is left is full (exactly, in integers): keeps its member. */
+	while (nl > 0) {
+		unsigned l = large[--nl];
+
+		mix->member[l] = mix->alias[l] = (unsigned char)l;
+		mix->keep[l] = (uint64_t)1 << 32;
+	}
+	while (ns > 0) {
+		unsigned s = small[--ns];
+
+		mix->member[s] = mix->alias[s] = (unsigned char)s;
+		mix->keep[s] = (uint64_t)1 << 32;
+	}
+	return 0;
+}
+
+/* A batch: job->depth copies of one request, in memory the caller frees;
+ * for a mix, room for depth of its longest member, filled per batch. */
+static char *engine_batch_new(const struct engine *e, const struct engine_job *job)
+{
+	char *b;
+
+	if (job->members != NULL)
+		return xmalloc((size_t)job->depth * e->mix.maxlen);
+	b = xmalloc((size_t)job->depth * job->len);
 
 	for (unsigned p = 0; p < job->depth; p++)
 		memcpy(b + (size_t)p * job->len, job->cmd, job->len);
@@ -196,7 +271,9 @@ static void engine_thread_prepare(struct engine *e, unsigned i, const struct eng
 		c->sent.len = c->due.len = 0;
 		c->sent.head = c->due.head = 0;
 		c->stamped = job->mode != ENGINE_LOCKSTEP || job->rate > 0;
-		c->buf = shared != NULL ? shared : engine_batch_new(job);
+		c->buf = shared != NULL ? shared : engine_batch_new(e, job);
+		free(c->ends);
+		c->ends = job->members != NULL ? xcalloc(job->depth, sizeof *c->ends) : NULL;
 	}
 	th->shared = shared;
 }
@@ -252,6 +329,8 @@ static int engine_gather(struct engine *e, struct engine_result *res, const char
 		res->errors += th->reply.errors;
 		res->misses += th->reply.misses;
 		res->redirects += th->reply.redirects;
+		for (unsigned m = 0; m < ENGINE_MAX_MEMBERS; m++)
+			res->member_sent[m] += th->res.member_sent[m];
 		if (res->first_error[0] == '\0' && th->reply.first_error[0] != '\0')
 			memcpy(res->first_error, th->reply.first_error, sizeof res->first_error);
 		hist_merge(&res->hist, &th->res.hist);
@@ -273,13 +352,18 @@ static int engine_gather(struct engine *e, struct engine_result *res, const char
 int engine_run(struct engine *e, const struct engine_job *job, struct engine_result *res,
 	       struct rs_err *err)
 {
-	/* With fixed keys one read-only batch serves every connection. */
-	char *shared = job->nrand > 0 && job->keyspace > 0 ? NULL : engine_batch_new(job);
+	char *shared = NULL;
 	int rc;
 
 	memset(res, 0, sizeof *res);
 	hist_init(&res->hist);
 	hist_init(&res->service);
+	if (job->members != NULL && engine_mix_build(job, &e->mix, err) < 0)
+		return -1;
+	/* With fixed keys one read-only batch serves every connection; a
+	 * mix's batches differ from one to the next. */
+	if (job->members == NULL && !(job->nrand > 0 && job->keyspace > 0))
+		shared = engine_batch_new(e, job);
 	/* Each point walks a sequential keyspace from its first key. */
 	keydist_rewind(job->keydist);
 	for (unsigned i = 0; i < e->nthreads; i++)
