@@ -125,6 +125,8 @@ static const struct opt_def opt_table[] = {
 	  "else none)" },
 	{ "tests", 't', "LIST", OT_STRING, RUN | PLOT | REPORT, OFF(tests), 0, 0, NULL, NULL, 1,
 	  "comma-separated tests (get,set,lrange,...; default: all)" },
+	{ "ratio", 0, "S:G", OT_STRING, RUN, OFF(ratio), 0, 0, NULL, NULL, 1,
+	  "memtier's Set:Get ratio: one test, -t mix:set=S,get=G" },
 	{ "no-prepare", 0, NULL, OT_FLAG, RUN, OFF(no_prepare), 0, 0, NULL, NULL, 1,
 	  "skip the untimed preparation (GET then reads missing keys)" },
 	/* sweep */

@@ -102,6 +102,7 @@ struct rs_config {
 	char *key_dist;           /* --key-dist's spec, parsed by keydist_parse */
 	uint64_t data_size;
 	char *tests;
+	char *ratio;              /* --ratio S:G: -t mix:set=S,get=G (workload_ratio) */
 	int no_prepare;
 	/* sweep */
 	char *label;

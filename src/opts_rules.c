@@ -56,6 +56,11 @@ static const struct opts_rule opts_rule_table[] = {
 	  "--resume and --overwrite exclude each other" },
 	{ RUN, "tests", OPTS_NO_COMMAND, NULL, NULL,
 	  "-t and a custom command after -- exclude each other" },
+	/* --ratio is a -t of its own: one or the other says what is run. */
+	{ RUN, "ratio", OPTS_EXCLUDES, "tests", NULL,
+	  "--ratio S:G is -t mix:set=S,get=G: give one of them (or put the mix in -t)" },
+	{ RUN, "ratio", OPTS_NO_COMMAND, NULL, NULL,
+	  "--ratio and a custom command after -- exclude each other" },
 	{ RUN, "control", OPTS_TOGETHER, "agents", NULL, "--control and --agents go together" },
 	/* A run's agents are started for it and let go at its end. */
 	{ RUN, "agents", OPTS_EXCLUDES, "runs", NULL,
@@ -76,6 +81,10 @@ static const struct opts_rule opts_rule_table[] = {
 	{ RUN, "agents", OPTS_EXCLUDES, "cluster", NULL, RULES_AGENTS "--cluster" },
 	{ RUN, "agents", OPTS_EXCLUDES, "rate", NULL, RULES_AGENTS "--rate" },
 	{ RUN, "agents", OPTS_NO_COMMAND, NULL, NULL, RULES_AGENTS "the command after --" },
+	{ RUN, "ratio", OPTS_EXCLUDES, "cluster", NULL,
+	  "--cluster does not run mixes yet: drop --ratio" },
+	{ RUN, "ratio", OPTS_EXCLUDES, "agents", NULL,
+	  "--agents do not run mixes yet: drop --ratio" },
 	{ RUN, "agents", OPTS_ONE, "target", NULL, RULES_AGENTS "the other --target" },
 	{ RUN, "arrivals", OPTS_NEEDS, "rate", NULL, "--arrivals goes with --rate" },
 	{ RUN, "key-dist", OPTS_NEEDS, "keyspace", NULL,

@@ -116,6 +116,10 @@ int sweep_check(const struct sweep_config *cfg, const struct workload *w,
 		const struct workload_test *t = &w->v[i];
 		uint64_t copies = (uint64_t)deepest * (cfg->keyspace && t->nrand ? cfg->clients : 1);
 
+		if (t->nmembers > 0)
+			return rs_err_setk(err, RS_E_USAGE, "%s: a sweep cannot measure a mix yet",
+					   t->name);
+
 		if (cfg->prepare && workload_prepare_check(t, sweep_prepare_count(cfg), cfg->keyspace,
 							   cfg->data_size, err) < 0)
 			return -1;

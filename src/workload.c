@@ -107,7 +107,7 @@ static void workload_count_keys(struct workload_test *t, int from, int argc,
 	}
 }
 
-static struct workload_test *workload_push(struct workload *w)
+struct workload_test *workload_push(struct workload *w)
 {
 	w->v = vec_reserve(w->v, &w->cap, w->n + 1, sizeof *w->v, 4);
 	memset(&w->v[w->n], 0, sizeof w->v[w->n]);
@@ -132,8 +132,8 @@ static const char *workload_prepare_base(enum workload_prep prep)
 	return NULL;
 }
 
-static int workload_add(struct workload *w, size_t c, const char *data, size_t data_len,
-			const char *prefix, struct rs_err *err)
+int workload_add(struct workload *w, size_t c, const char *data, size_t data_len,
+		 const char *prefix, struct rs_err *err)
 {
 	const struct workload_entry *e = &workload_catalogue[c];
 	const char *argv[24] = { NULL }, *base;
@@ -183,7 +183,7 @@ static int workload_add(struct workload *w, size_t c, const char *data, size_t d
 /* The names -t accepts, lower case, in catalogue order with each group
  * before its first member: "ping, ping_inline, ..., mset".  Built from the
  * catalogue so that a new test cannot be left out. */
-static void workload_known(char *out, size_t size)
+void workload_known(char *out, size_t size)
 {
 	struct sbuf b;
 
@@ -263,6 +263,32 @@ int workload_select_prefix(const char *list, uint64_t data_size, const char *pre
 
 		while (*name == ' ')
 			name++;
+		if (strncasecmp(name, "mix:", 4) == 0) {
+			/* The mix's items: this one, and each next one with an '='. */
+			char *items[WORKLOAD_MIX_MAX + 1];
+			size_t n = 0;
+
+			items[n++] = name + 4;
+			while (p != NULL && strchr(p, '=') != NULL &&
+			       (strchr(p, ',') == NULL || strchr(p, '=') < strchr(p, ',')) &&
+			       strncasecmp(p + strspn(p, " "), "mix:", 4) != 0) {
+				char *item = p;
+
+				if ((p = strchr(item, ',')) != NULL)
+					*p++ = '\0';
+				while (*item == ' ')
+					item++;
+				if (n == WORKLOAD_MIX_MAX) {
+					rc = rs_err_setk(err, RS_E_USAGE, "mix '%s' has more than %d members",
+							 name + 4, WORKLOAD_MIX_MAX);
+					break;
+				}
+				items[n++] = item;
+			}
+			if (rc == 0)
+				rc = workload_mix_add(out, items, n, data, data_size, prefix, err);
+			continue;
+		}
 		for (size_t c = 0; c < NCAT && rc == 0; c++)
 			if (strcasecmp(name, workload_catalogue[c].name) == 0 ||
 			    (workload_catalogue[c].group && strcasecmp(name, workload_catalogue[c].group) == 0)) {
@@ -331,8 +357,11 @@ void workload_free(struct workload *w)
 	if (w == NULL)
 		return;
 	for (size_t i = 0; i < w->n; i++) {
+		struct workload mix = { w->v[i].members, w->v[i].nmembers, w->v[i].nmembers };
+
 		free(w->v[i].cmd);
 		free(w->v[i].rand_off);
+		workload_free(&mix);
 	}
 	free(w->v);
 	memset(w, 0, sizeof *w);
@@ -428,6 +457,13 @@ uint64_t workload_key_bound(const struct workload_test *t, uint64_t sent, uint64
 	uint64_t names = workload_sat_add(t->key_fixed, workload_sat_mul(t->key_rand, per_name));
 	uint64_t made = 0;
 
+	/* A mix may write what any member may: their bounds added. */
+	if (t->nmembers > 0) {
+		for (size_t i = 0; i < t->nmembers; i++)
+			made = workload_sat_add(made, workload_key_bound(&t->members[i], sent, keyspace,
+									 prepare));
+		return made;
+	}
 	if (t->key_any)
 		return UINT64_MAX;
 	if (t->key_multi > 0)
@@ -493,7 +529,20 @@ int workload_memory_prefix(const char *list, const char *prefix, uint64_t data_s
 		uint64_t copies = t->nrand && keyspace ? workload_mac(depth, clients, 0) : depth;
 		uint64_t len = workload_mac(w1.v[i].len - t->len, data_size + digits - 1, t->len);
 		uint64_t reply = workload_mac(workload_reply_values(t), data_size + 16, 0);
-		uint64_t need = workload_mac(copies, len, len);
+		uint64_t need;
+
+		/* A mix: a buffer per connection, each request as long as the
+		 * longest member, a reply as large as the largest. */
+		for (size_t m = 0; m < t->nmembers; m++) {
+			const struct workload_test *a = &t->members[m], *b = &w1.v[i].members[m];
+			uint64_t ml = workload_mac(b->len - a->len, data_size + digits - 1, a->len);
+			uint64_t mr = workload_mac(workload_reply_values(a), data_size + 16, 0);
+
+			copies = workload_mac(depth, clients, 0);
+			len = m == 0 || ml > len ? ml : len;
+			reply = m == 0 || mr > reply ? mr : reply;
+		}
+		need = workload_mac(copies, len, len);
 
 		need = workload_mac(reply, clients, need);
 		if (need > out->bytes || out->test[0] == '\0') {
@@ -532,6 +581,10 @@ int workload_memory_check_prefix(const char *list, const char *prefix, uint64_t 
 int workload_prepare_check(const struct workload_test *t, uint64_t count, uint64_t keyspace,
 			   uint64_t data_size, struct rs_err *err)
 {
+	/* A mix: each member for every request, since each may draw it. */
+	for (size_t i = 0; i < t->nmembers; i++)
+		if (workload_prepare_check(&t->members[i], count, keyspace, data_size, err) < 0)
+			return rs_err_prefix(err, "%s", t->name);
 	uint64_t total = workload_prepare_total(t, count, keyspace);
 	/* The values, and the prefix on each key filled: one per string, one
 	 * list or set. */
@@ -564,6 +617,8 @@ int workload_prepare_cmds(const struct workload_test *t, uint64_t count, uint64_
 
 	*len = 0;
 	*ncmds = 0;
+	if (t->nmembers > 0)
+		return workload_mix_prepare_cmds(t, count, keyspace, data_size, buf, len, ncmds, err);
 	if (total == 0)
 		return 0;
 	if (workload_prepare_check(t, count, keyspace, data_size, err) < 0)

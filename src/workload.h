@@ -29,6 +29,11 @@ enum workload_prep {
 	PREP_ZSET_POP,            /* myzset has one member per request */
 };
 
+/* The most members a mix holds (the engine's ENGINE_MAX_MEMBERS) and the
+ * largest weight of one (ENGINE_MAX_WEIGHT). */
+#define WORKLOAD_MIX_MAX 16
+#define WORKLOAD_MIX_WEIGHT_MAX 1000000u
+
 /* A test chosen for a run, with its command formatted once. */
 struct workload_test {
 	char name[128];           /* GET, LRANGE_100, or the custom command line */
@@ -47,6 +52,16 @@ struct workload_test {
 	unsigned key_per_request; /* keys one request may create */
 	int key_any;              /* may write keys its arguments do not name */
 	int custom;               /* a command after --: may touch any database */
+	/* A mix (-t mix:get=80,set=20, named MIX_GET80_SET20): each request
+	 * one of its members (catalogue tests, formatted as any), drawn with
+	 * probability weight / the weights' sum.  A mix has no bytes of its
+	 * own (cmd NULL, nrand 0), len is its longest member's, expect the
+	 * union of theirs, prep PREP_NONE (workload_prepare_cmds prepares
+	 * every member's), cmdstat "" (each member has its own).  nmembers is
+	 * 0 for a plain test. */
+	struct workload_test *members;
+	unsigned weights[WORKLOAD_MIX_MAX];
+	size_t nmembers;
 };
 
 struct workload {
@@ -58,7 +73,15 @@ struct workload {
 /* Select tests from a comma list of names (NULL or "" = all 19, in
  * redis-benchmark's order).  Names are case-insensitive; "ping" selects
  * both PINGs and "lrange" all four LRANGE tests.  data_size is -d.  With
- * keyspace 0 __rand_int__ stays literal, as in redis-benchmark. */
+ * keyspace 0 __rand_int__ stays literal, as in redis-benchmark.
+ *
+ * An item "mix:NAME=WEIGHT" starts a mix; the items after it of the form
+ * NAME=WEIGHT are its further members (a plain name has no '='), so
+ * "get,mix:get=80,set=20,incr" is GET, MIX_GET80_SET20, INCR (and a
+ * "mix:" item starts the next mix).  Members
+ * are catalogue tests (one each: not a group such as "lrange"), weights
+ * integers 1..WORKLOAD_MIX_WEIGHT_MAX, 2..WORKLOAD_MIX_MAX members, none
+ * twice; anything else fails with RS_E_USAGE naming the problem. */
 int workload_select(const char *list, uint64_t data_size, struct workload *out,
 		    struct rs_err *err);
 /* Whether prefix can stand in front of rsweep's keys: 0, or -1 with err
@@ -110,6 +133,16 @@ int workload_memory_prefix(const char *list, const char *prefix, uint64_t data_s
 int workload_memory_check_prefix(const char *list, const char *prefix, uint64_t data_size,
 				 unsigned depth, uint64_t clients, uint64_t keyspace,
 				 struct rs_err *err);
+
+/* A mix's members and weights as -t spells them, lower case, into buf:
+ * "get=80,set=20" ("" for a plain test): the CSV's mix column. */
+void workload_mix_spec(const struct workload_test *t, char *buf, size_t size);
+
+/* --ratio S:G (memtier_benchmark's Set:Get) as the -t item it stands for,
+ * "mix:set=S,get=G", into buf: 0, or -1 with err (RS_E_USAGE) naming the
+ * problem (not two integers 1..WORKLOAD_MIX_WEIGHT_MAX around a ':').
+ * Pure. */
+int workload_ratio(const char *ratio, char *buf, size_t size, struct rs_err *err);
 
 /* The names of the catalogue, NULL-terminated (for help and completion). */
 const char *const *workload_names(void);

@@ -4,6 +4,7 @@
 #define RS_WORKLOAD_INT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "workload.h"
 
@@ -23,5 +24,26 @@ struct workload_entry {
 
 extern const struct workload_entry workload_catalogue[];
 extern const size_t workload_ncat;
+
+/* workload.c's, for workload_mix.c: append catalogue test c formatted with
+ * data behind prefix (once: a test already in w is not added again), a
+ * fresh zeroed slot of w, and the names -t knows ("ping, ping_inline,
+ * ..."). */
+int workload_add(struct workload *w, size_t c, const char *data, size_t data_len,
+		 const char *prefix, struct rs_err *err);
+struct workload_test *workload_push(struct workload *w);
+void workload_known(char *out, size_t size);
+
+/* Parse the mix of items (its first member after "mix:", the further
+ * NAME=WEIGHT items), as -t gives them, and append it to w: 0, or -1 with
+ * err (RS_E_USAGE). */
+int workload_mix_add(struct workload *w, char *const *items, size_t nitems, const char *data,
+		     size_t data_len, const char *prefix, struct rs_err *err);
+/* What workload.c's per-test rules give for a mix: preparation (the
+ * members', each for every request), its check, the key bound (the
+ * members' sum). */
+int workload_mix_prepare_cmds(const struct workload_test *t, uint64_t count, uint64_t keyspace,
+			      uint64_t data_size, char **buf, size_t *len, size_t *ncmds,
+			      struct rs_err *err);
 
 #endif

@@ -485,3 +485,160 @@ Test(workload_prefix, bad_prefixes_are_refused_with_their_reason)
 		cr_assert_null(w.v);
 	}
 }
+
+/* ---- mixes (issue 29) ---- */
+
+Test(workload_mix, a_mix_is_one_test_among_plain_ones)
+{
+	struct workload w;
+	struct rs_err err = { 0 };
+	const struct workload_test *t;
+	char spec[128];
+
+	cr_assert_eq(workload_select("get,mix:get=80,set=20,incr", 3, &w, &err), 0, "%s", err.msg);
+	cr_assert_eq(w.n, 3);
+	cr_assert_str_eq(w.v[0].name, "GET");
+	cr_assert_str_eq(w.v[1].name, "MIX_GET80_SET20");
+	cr_assert_str_eq(w.v[2].name, "INCR");
+	t = &w.v[1];
+	cr_assert_eq(t->nmembers, 2);
+	cr_assert_str_eq(t->members[0].name, "GET");
+	cr_assert_str_eq(t->members[1].name, "SET");
+	cr_assert_eq(t->weights[0], 80);
+	cr_assert_eq(t->weights[1], 20);
+	/* No bytes of its own: the engine draws the members'. */
+	cr_assert_null(t->cmd);
+	cr_assert_eq(t->len, t->members[0].len > t->members[1].len ? t->members[0].len :
+		     t->members[1].len);
+	cr_assert_eq(t->expect, t->members[0].expect | t->members[1].expect);
+	cr_assert_str_eq(t->cmdstat, "");
+	workload_mix_spec(t, spec, sizeof spec);
+	cr_assert_str_eq(spec, "get=80,set=20");
+	workload_mix_spec(&w.v[0], spec, sizeof spec);
+	cr_assert_str_eq(spec, "");
+	workload_free(&w);
+	/* Any case, blanks after commas, members in the order given. */
+	cr_assert_eq(workload_select("MIX:Set=1, lrange_100=3", 3, &w, &err), 0, "%s", err.msg);
+	cr_assert_eq(w.n, 1);
+	cr_assert_str_eq(w.v[0].name, "MIX_SET1_LRANGE_1003");
+	workload_free(&w);
+	/* A mix given twice is one test, as a name given twice is. */
+	cr_assert_eq(workload_select("mix:get=1,set=1,mix:get=1,set=1", 3, &w, &err), 0, "%s",
+		     err.msg);
+	cr_assert_eq(w.n, 1);
+	workload_free(&w);
+}
+
+Test(workload_mix, bad_mixes_name_their_problem)
+{
+	static const struct {
+		const char *list, *says;
+	} bad[] = {
+		{ "mix:get=80", "one member" },
+		{ "mix:get=80,get=20", "named twice" },
+		{ "mix:get=80,nosuch=20", "unknown test 'nosuch'" },
+		{ "mix:get=0,set=20", "out of range" },
+		{ "mix:get=80,set=-1", "not a positive integer" },
+		{ "mix:get=80,set=2x", "not a positive integer" },
+		{ "mix:get=80,set=", "not a positive integer" },
+		{ "mix:get=80,set=1000001", "out of range" },
+		{ "mix:get,set=1", "no weight" },
+		{ "mix:", "empty member" },
+		{ "mix:lrange=1,get=1", "names several tests" },
+		{ "mix:=1,get=1", "no test name" },
+		{ "mix:ping_inline=1,ping_mbulk=1,set=1,get=1,incr=1,lpush=1,rpush=1,lpop=1,rpop=1,"
+		  "sadd=1,hset=1,spop=1,zadd=1,zpopmin=1,lrange_100=1,lrange_300=1,lrange_500=1",
+		  "more than 16 members" },
+	};
+
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct workload w;
+		struct rs_err err = { 0 };
+
+		cr_assert_eq(workload_select(bad[i].list, 3, &w, &err), -1, "%s", bad[i].list);
+		cr_assert_eq(err.kind, RS_E_USAGE, "%s", bad[i].list);
+		cr_assert(strstr(err.msg, bad[i].says) != NULL, "%s: %s", bad[i].list, err.msg);
+		cr_assert(strchr(err.msg, '\n') == NULL, "%s: one line", bad[i].list);
+	}
+}
+
+Test(workload_mix, sixteen_members_are_allowed)
+{
+	struct workload w;
+	struct rs_err err = { 0 };
+
+	cr_assert_eq(workload_select("mix:ping_inline=1,ping_mbulk=1,set=1,get=1,incr=1,lpush=1,"
+				     "rpush=1,lpop=1,rpop=1,sadd=1,hset=1,spop=1,zadd=1,zpopmin=1,"
+				     "lrange_100=1,lrange_300=1", 3, &w, &err), 0, "%s", err.msg);
+	cr_assert_eq(w.v[0].nmembers, 16);
+	workload_free(&w);
+}
+
+/* Preparation covers every member for every request (each may draw
+ * it); the key bound is the members' sum; the memory rule the longest. */
+Test(workload_mix, preparation_bounds_and_memory_cover_every_member)
+{
+	struct workload w, g, p;
+	struct rs_err err = { 0 };
+	char *buf = NULL;
+	size_t len, n;
+	struct workload_memory m, mg, ml;
+
+	cr_assert_eq(workload_select("mix:get=1,lpop=1,set=1", 3, &w, &err), 0, "%s", err.msg);
+	cr_assert_eq(workload_select("get,lpop,set", 3, &g, &err), 0, "%s", err.msg);
+	cr_assert_eq(workload_prepare_cmds(&w.v[0], 2500, 1500, 3, &buf, &len, &n, &err), 0, "%s",
+		     err.msg);
+	/* GET's 1500 keys (2 MSETs) and LPOP's 2500 elements (3 RPUSHes). */
+	cr_assert_eq(n, 5);
+	cr_assert(memmem(buf, len, "MSET", 4) != NULL);
+	cr_assert(memmem(buf, len, "RPUSH", 5) != NULL);
+	free(buf);
+	cr_assert_eq(workload_key_bound(&w.v[0], 2500, 1500, 1),
+		     workload_key_bound(&g.v[0], 2500, 1500, 1) +
+		     workload_key_bound(&g.v[1], 2500, 1500, 1) +
+		     workload_key_bound(&g.v[2], 2500, 1500, 1));
+	cr_assert_eq(workload_prepare_check(&w.v[0], 100000000, 10, 3, &err), -1);
+	cr_assert(strstr(err.msg, "MIX_GET1_LPOP1_SET1") != NULL, "%s", err.msg);
+	workload_free(&w);
+	workload_free(&g);
+	/* Memory: a buffer per connection of the longest member (SET at -d
+	 * 1000), and GET's reply, as SET and GET alone would need. */
+	cr_assert_eq(workload_memory("mix:get=1,set=1", 1000, 16, 4, 0, &m, &err), 0, "%s",
+		     err.msg);
+	cr_assert_eq(workload_memory("set", 1000, 16, 4, 1000, &ml, &err), 0);
+	cr_assert_eq(workload_memory("get", 1000, 16, 4, 1000, &mg, &err), 0);
+	cr_assert_str_eq(m.test, "MIX_GET1_SET1");
+	cr_assert_geq(m.bytes, ml.bytes);
+	cr_assert_geq(m.bytes, mg.bytes);
+	cr_assert_eq(workload_select("mix:get=1,set=1", 1000, &p, &err), 0);
+	cr_assert_geq(m.bytes, (uint64_t)16 * 4 * p.v[0].len);
+	workload_free(&p);
+}
+
+/* --ratio S:G is memtier's Set:Get: the mix set=S,get=G. */
+Test(workload_mix, ratio_is_a_set_get_mix)
+{
+	static const struct {
+		const char *ratio, *says;
+	} bad[] = {
+		{ "3", "is not S:G" }, { ":3", "no SET weight" }, { "3:", "no GET weight" },
+		{ "0:1", "out of range" }, { "1:0", "out of range" }, { "1:x", "not a positive" },
+		{ "-1:2", "not a positive" }, { "1:2:3", "not a positive" },
+		{ "1:99999999999999999999", "out of range" },
+	};
+	char buf[64];
+	struct rs_err err = { 0 };
+	struct workload w;
+
+	cr_assert_eq(workload_ratio("1:10", buf, sizeof buf, &err), 0, "%s", err.msg);
+	cr_assert_str_eq(buf, "mix:set=1,get=10");
+	cr_assert_eq(workload_select(buf, 3, &w, &err), 0, "%s", err.msg);
+	cr_assert_str_eq(w.v[0].name, "MIX_SET1_GET10");
+	workload_free(&w);
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		cr_assert_eq(workload_ratio(bad[i].ratio, buf, sizeof buf, &err), -1, "%s",
+			     bad[i].ratio);
+		cr_assert_eq(err.kind, RS_E_USAGE);
+		cr_assert(strstr(err.msg, bad[i].says) != NULL, "%s: %s", bad[i].ratio, err.msg);
+	}
+}
