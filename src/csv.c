@@ -114,6 +114,10 @@ static const struct csv_col csv_cols[] = {
 	/* Reads that found nothing, as the server counts them (row.h). */
 	COL_I(server_hits, server_hits),
 	COL_I(server_misses, server_misses),
+	/* Mixes: each member's share, sent and counted (row.h). */
+	COL_S(mix, mix),
+	COL_S(mix_sent, mix_sent),
+	COL_S(mix_calls, mix_calls),
 	/* Last, and quoted when it holds text (csv_format_row): a row a crash
 	 * cut short inside it never reads as whole. */
 	COL_S(first_error, first_error),

@@ -36,6 +36,11 @@ void guard_names_add(struct guard_names *g, const struct workload_test *t)
 	size_t off, len;
 	char *k;
 
+	/* A mix writes what its members write. */
+	for (size_t i = 0; i < t->nmembers; i++)
+		guard_names_add(g, &t->members[i]);
+	if (t->nmembers > 0)
+		return;
 	if (t->custom || t->key_any) {
 		g->unnamed = 1;
 		return;

@@ -111,6 +111,16 @@ struct rs_row {
 	 * which misses cannot see.  -1 when the server gives none, and in rows
 	 * written before they were kept. */
 	int64_t server_hits, server_misses;
+	/* A mix (-t mix:get=80,set=20, --ratio): its members and weights as
+	 * -t spells them, "get=80,set=20"; the requests sent of each member,
+	 * "GET=80123;SET=19877"; the server's calls of each, in the same
+	 * form, members that share a command (LRANGE_100, LRANGE_300) as one
+	 * "LRANGE_100+LRANGE_300=N" entry.  "" for a plain test, in rows
+	 * written before they were kept, and (mix_calls) where the server
+	 * gives no command statistics. */
+	char mix[384];
+	char mix_sent[512];
+	char mix_calls[640];
 
 	/* Where a row came from, for messages; not a column. */
 	const char *src;

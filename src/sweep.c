@@ -114,11 +114,10 @@ int sweep_check(const struct sweep_config *cfg, const struct workload *w,
 			deepest = depths->v[d];
 	for (size_t i = 0; i < w->n; i++) {
 		const struct workload_test *t = &w->v[i];
-		uint64_t copies = (uint64_t)deepest * (cfg->keyspace && t->nrand ? cfg->clients : 1);
+		/* A mix's batches differ per connection: len is its longest member's. */
+		uint64_t copies = (uint64_t)deepest *
+				  ((cfg->keyspace && t->nrand) || t->nmembers ? cfg->clients : 1);
 
-		if (t->nmembers > 0)
-			return rs_err_setk(err, RS_E_USAGE, "%s: a sweep cannot measure a mix yet",
-					   t->name);
 
 		if (cfg->prepare && workload_prepare_check(t, sweep_prepare_count(cfg), cfg->keyspace,
 							   cfg->data_size, err) < 0)
@@ -264,6 +263,8 @@ static int sweep_stats(struct sweep *s, const char *name, struct target_stats *s
 {
 	sum->calls = sum->hits = sum->misses = 0;
 	sum->cpu = 0;
+	memset(sum->each, 0, sizeof sum->each);
+	sum->neach = 0;
 	for (size_t i = 0; i < s->nsrv; i++) {
 		struct sweep_server *srv = &s->srv[i];
 		struct target_stats st;
@@ -271,6 +272,10 @@ static int sweep_stats(struct sweep *s, const char *name, struct target_stats *s
 		if (target_point_stats(srv->g.c, &srv->t, name, &st, err) < 0)
 			return -1;
 		sum->calls = st.calls < 0 || sum->calls < 0 ? -1 : sum->calls + st.calls;
+		for (size_t k = 0; k < st.neach; k++)
+			sum->each[k] = st.each[k] < 0 || sum->each[k] < 0 ? -1 :
+				       sum->each[k] + st.each[k];
+		sum->neach = st.neach;
 		sum->hits = st.hits < 0 || sum->hits < 0 ? -1 : sum->hits + st.hits;
 		sum->misses = st.misses < 0 || sum->misses < 0 ? -1 : sum->misses + st.misses;
 		sum->cpu += st.cpu;
@@ -305,7 +310,11 @@ static enum guard_step sweep_measure(struct sweep *s, const struct workload_test
 				     struct rs_err *err)
 {
 	const struct sweep_config *cfg = s->cfg;
+	struct engine_member members[WORKLOAD_MIX_MAX];
+	char cmdstats[WORKLOAD_MIX_MAX * 16 + 64];
+	unsigned at[WORKLOAD_MIX_MAX];
 	struct engine_job job = {
+		.members = t->nmembers > 0 ? members : NULL, .nmembers = t->nmembers,
 		.cmd = t->cmd, .len = t->len, .rand_off = t->rand_off, .nrand = t->nrand,
 		.keyspace = cfg->keyspace, .keydist = cfg->keydist, .seed = cfg->seed + p->order,
 		.depth = p->depth,
@@ -318,6 +327,14 @@ static enum guard_step sweep_measure(struct sweep *s, const struct workload_test
 	enum guard_step step;
 	char why[256];
 
+	/* A mix: the engine draws its members by their weights. */
+	for (size_t i = 0; i < t->nmembers; i++)
+		members[i] = (struct engine_member){
+			.cmd = t->members[i].cmd, .len = t->members[i].len,
+			.rand_off = t->members[i].rand_off, .nrand = t->members[i].nrand,
+			.weight = t->weights[i],
+		};
+	sweep_cmdstats(t, cmdstats, sizeof cmdstats, at);
 	if (load_check(s->load, &job, err) < 0)
 		return GUARD_FINAL;
 	if ((step = sweep_ready_all(s, t, err)) != GUARD_OK)
@@ -331,14 +348,14 @@ static enum guard_step sweep_measure(struct sweep *s, const struct workload_test
 			return GUARD_RETRY;
 		}
 	}
-	if (sweep_stats(s, t->cmdstat, &m.st0, s->cpu0, err) < 0)
+	if (sweep_stats(s, cmdstats, &m.st0, s->cpu0, err) < 0)
 		return GUARD_RETRY;
 	sweep_iso_now(row->started_at, sizeof row->started_at);
 	host_sample(&m.h0);
 	if (load_run(s->load, &job, t->name, 0, &m.res, err) < 0)
 		return err->kind == RS_E_USAGE ? GUARD_FINAL : GUARD_RETRY;
 	host_sample(&m.h1);
-	if (sweep_stats(s, t->cmdstat, &m.st1, s->cpu1, err) < 0)
+	if (sweep_stats(s, cmdstats, &m.st1, s->cpu1, err) < 0)
 		return GUARD_RETRY;
 	sweep_row_fill(s, t, p, &m, row);
 	if (s->topo != NULL)

@@ -83,6 +83,14 @@ struct sweep_sample {
 	struct host_sample h0, h1;
 };
 
+/* The INFO commandstats names of test t into list (size bytes): its
+ * cmdstat, or for a mix its members' commands, each once, comma
+ * separated, in the order of the members that first name them; each
+ * member's place in that list into at[] (a mix's members may share a
+ * command: LRANGE_100 and LRANGE_300 are both lrange).  Returns how many
+ * names (sweep_row.c). */
+size_t sweep_cmdstats(const struct workload_test *t, char *list, size_t size, unsigned *at);
+
 /* Fill row from point p of test t's sample m (sweep_row.c). */
 void sweep_row_fill(const struct sweep *s, const struct workload_test *t,
 		    const struct sweep_point *p, const struct sweep_sample *m, struct rs_row *row);

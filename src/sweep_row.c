@@ -60,6 +60,70 @@ int sweep_row_sanitise(struct rs_row *row, unsigned unknown, char *why, size_t s
 }
 
 
+size_t sweep_cmdstats(const struct workload_test *t, char *list, size_t size, unsigned *at)
+{
+	const char *names[WORKLOAD_MIX_MAX];
+	size_t n = 0;
+	struct sbuf b;
+
+	sbuf_fixed(&b, list, size);
+	if (t->nmembers == 0) {
+		sbuf_printf(&b, "%s", t->cmdstat);
+		return 1;
+	}
+	for (size_t i = 0; i < t->nmembers; i++) {
+		size_t k = 0;
+
+		while (k < n && strcmp(names[k], t->members[i].cmdstat) != 0)
+			k++;
+		if (k == n) {
+			names[n++] = t->members[i].cmdstat;
+			sbuf_item(&b, ",", "%s", t->members[i].cmdstat);
+		}
+		at[i] = (unsigned)k;
+	}
+	return n;
+}
+
+/* A mix's columns (row.h): its members and weights, the requests sent of
+ * each, and the server's calls of each ("" when the server gives none),
+ * members that share a command as one entry, "LRANGE_100+LRANGE_300=N",
+ * since the server counts them together. */
+static void sweep_row_mix(const struct workload_test *t, const struct sweep_sample *m,
+			  struct rs_row *row)
+{
+	char list[WORKLOAD_MIX_MAX * 16 + 64];
+	unsigned at[WORKLOAD_MIX_MAX];
+	size_t n = sweep_cmdstats(t, list, sizeof list, at);
+	int known = m->st0.neach == n && m->st1.neach == n;
+	struct sbuf b, c;
+
+	workload_mix_spec(t, row->mix, sizeof row->mix);
+	sbuf_fixed(&b, row->mix_sent, sizeof row->mix_sent);
+	for (size_t i = 0; i < t->nmembers; i++)
+		sbuf_item(&b, ";", "%s=%llu", t->members[i].name,
+			  (unsigned long long)m->res.member_sent[i]);
+	for (size_t k = 0; k < n && known; k++)
+		known = m->st0.each[k] >= 0 && m->st1.each[k] >= m->st0.each[k];
+	sbuf_fixed(&c, row->mix_calls, sizeof row->mix_calls);
+	for (size_t k = 0; k < n && known; k++) {
+		int first = 1;
+
+		sbuf_item(&c, ";", "%s", "");
+		for (size_t i = 0; i < t->nmembers; i++)
+			if (at[i] == k) {
+				sbuf_printf(&c, "%s%s", first ? "" : "+", t->members[i].name);
+				first = 0;
+			}
+		sbuf_printf(&c, "=%lld", (long long)(m->st1.each[k] - m->st0.each[k]));
+	}
+	/* A list cut short would read as whole: none rather than a part. */
+	if (b.cut)
+		row->mix_sent[0] = '\0';
+	if (c.cut)
+		row->mix_calls[0] = '\0';
+}
+
 void sweep_row_fill(const struct sweep *s, const struct workload_test *t,
 			   const struct sweep_point *p, const struct sweep_sample *m,
 			   struct rs_row *row)
@@ -131,4 +195,6 @@ void sweep_row_fill(const struct sweep *s, const struct workload_test *t,
 	row->other_cpus = host_other_cpus(&m->h0, &m->h1, row->server_cpu_s, cfg->spawned ||
 					  target_is_local(cfg->target));
 	snprintf(row->first_error, sizeof row->first_error, "%s", res->first_error);
+	if (t->nmembers > 0)
+		sweep_row_mix(t, m, row);
 }

@@ -710,15 +710,28 @@ int target_point_stats(struct target_conn *c, const struct target *t, const char
 	freeReplyObject(r);
 	if (info == NULL)
 		return rs_err_set(err, "%s: INFO gave an unexpected reply type", t->desc);
-	snprintf(field, sizeof field, "cmdstat_%s", name);
-	target_info_field(info, field, value, sizeof value);
-	/* "calls=123,usec=...": absent means never called, on a server that
-	 * counts commands at all (the SELECT of every connection is one). */
-	if (strncmp(value, "calls=", 6) == 0)
-		st->calls = strtoll(value + 6, NULL, 10);
-	else
-		st->calls = strstr(info, "\ncmdstat_") != NULL || strncmp(info, "cmdstat_", 8) == 0 ?
-			    0 : -1;
+	st->calls = 0;
+	st->neach = 0;
+	for (const char *n = name; st->neach < TARGET_STATS_NAMES; n++) {
+		size_t len = strcspn(n, ",");
+		int64_t calls;
+
+		snprintf(field, sizeof field, "cmdstat_%.*s", (int)len, n);
+		target_info_field(info, field, value, sizeof value);
+		/* "calls=123,usec=...": absent means never called, on a server
+		 * that counts commands at all (the SELECT of every connection
+		 * is one). */
+		if (strncmp(value, "calls=", 6) == 0)
+			calls = strtoll(value + 6, NULL, 10);
+		else
+			calls = strstr(info, "\ncmdstat_") != NULL ||
+				strncmp(info, "cmdstat_", 8) == 0 ? 0 : -1;
+		st->each[st->neach++] = calls;
+		st->calls = calls < 0 || st->calls < 0 ? -1 : st->calls + calls;
+		n += len;
+		if (*n == '\0')
+			break;
+	}
 	st->hits = target_info_count(info, "keyspace_hits");
 	st->misses = target_info_count(info, "keyspace_misses");
 	target_info_field(info, "used_cpu_sys", sys, sizeof sys);

@@ -87,15 +87,21 @@ int target_db_key_count(struct target_conn *c, const struct target *t, unsigned 
  * a clear error. */
 int target_flush(struct target_conn *c, const struct target *t, int db, struct rs_err *err);
 /* The counters read around a timed window (target_point_stats). */
+#define TARGET_STATS_NAMES 16
 struct target_stats {
 	int64_t calls;            /* calls= of cmdstat_<name>: 0 if the command has not
 				   * run yet, -1 when the server gives no command
 				   * statistics at all */
 	double cpu;               /* used_cpu_sys + used_cpu_user, seconds; NAN if not given */
 	int64_t hits, misses;     /* keyspace_hits and keyspace_misses; -1 if not given */
+	/* name may be a comma list ("get,set": a mix's commands): calls is
+	 * then their sum, and each[i] the calls of the i-th (-1 as calls). */
+	int64_t each[TARGET_STATS_NAMES];
+	size_t neach;
 };
 /* Read them in one INFO round trip (three on servers before 7.0, which
- * take one section per INFO).  -1 only when INFO fails. */
+ * take one section per INFO), for the command name or the comma list of
+ * at most TARGET_STATS_NAMES names.  -1 only when INFO fails. */
 int target_point_stats(struct target_conn *c, const struct target *t, const char *name,
 		       struct target_stats *st, struct rs_err *err);
 /* Send a pipeline of n commands held in buf and read n replies; the first

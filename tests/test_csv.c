@@ -190,11 +190,13 @@ Test(csv, server_columns_after_the_others_and_absent_in_older_files)
 	struct rs_err err;
 	const char *h = csv_header();
 	const char *name = strstr(h, ",server_name,server_version,key_prefix,run,key_dist,"
-				    "server_args,server_hits,server_misses,first_error\n");
+				    "server_args,server_hits,server_misses,mix,mix_sent,mix_calls,"
+				    "first_error\n");
 
 	/* Added after every older column, before first_error (which stays last);
 	 * key_prefix (--key-prefix) after them, then run (--runs), then key_dist
-	 * (--key-dist), then server_args (--spawn-args' axis). */
+	 * (--key-dist), then server_args (--spawn-args' axis), then the mix's
+	 * three (issue 29). */
 	cr_assert_not_null(name, "%s", h);
 	cr_assert_not_null(strstr(h, ",agent_rps,server_name,"), "%s", h);
 	/* A file from before them: the server is known by redis_version alone. */
@@ -1011,4 +1013,23 @@ Test(csv, put_field_and_split_line_round_trip)
 	cr_assert_str_eq(err.msg, "quote inside an unquoted field");
 	cr_assert_eq(csv_split_line("a,b,c", 5, scratch, f, 2, &err), -1);
 	cr_assert_str_eq(err.msg, "more than 2 fields");
+}
+
+/* A mix's columns: its spec holds commas, so it is quoted; the per-member
+ * lists use ';' and '=' and are not; a reader takes the row whole. */
+Test(csv, mix_columns_are_written_in_place)
+{
+	struct rs_row r = sample_row();
+	struct rs_rows rows = { 0 };
+	char buf[8192];
+
+	strcpy(r.test, "MIX_GET80_SET20");
+	strcpy(r.mix, "get=80,set=20");
+	strcpy(r.mix_sent, "GET=80123;SET=19877");
+	strcpy(r.mix_calls, "GET=80123;SET=19877");
+	write_and_read(&r, &rows, buf, sizeof buf);
+	cr_assert_not_null(strstr(buf, ",\"get=80,set=20\",GET=80123;SET=19877,GET=80123;SET=19877,"
+				  "\"ERR line one"), "%s", buf);
+	cr_assert_str_eq(rows.v[0].test, "MIX_GET80_SET20");
+	rows_free(&rows);
 }

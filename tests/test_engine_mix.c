@@ -15,6 +15,7 @@
 #include "engine.h"
 #include "keydist.h"
 #include "spawn.h"
+#include "sweep.h"
 #include "workload.h"
 #include "redis_helper.h"
 
@@ -252,4 +253,119 @@ Test(engine_mix, sequential_keys_claimed_per_member, .init = setup, .fini = tear
 	engine_free(e);
 	keydist_free(kd);
 	workload_free(&wl);
+}
+
+/* ---- a mix through the sweep: its row's columns ---- */
+
+static struct rs_row last_row;
+
+static void keep_row(void *ud, const struct rs_row *row, size_t i, size_t n)
+{
+	(void)ud;
+	(void)i;
+	(void)n;
+	last_row = *row;
+}
+
+/* "GET=8;SET=2" into names and counts; returns how many. */
+static size_t split_counts(const char *s, char names[][32], long long *v)
+{
+	size_t n = 0;
+
+	while (*s != '\0' && n < 16) {
+		const char *eq = strchr(s, '='), *end = strchr(s, ';');
+
+		cr_assert_not_null(eq, "%s", s);
+		snprintf(names[n], 32, "%.*s", (int)(eq - s), s);
+		v[n++] = atoll(eq + 1);
+		s = end != NULL ? end + 1 : s + strlen(s);
+	}
+	return n;
+}
+
+static void sweep_mix(const char *tests, unsigned depth, enum engine_mode mode, uint64_t n)
+{
+	struct workload w;
+	struct sweep_plan plan;
+	struct depth_list d = { (unsigned[]){ depth }, 1 };
+	uint64_t no_rate = 0;
+	struct rate_list rates = { &no_rate, 0 };
+	struct rs_err err = { 0 };
+	struct sweep_config sc = {
+		.label = "t", .target = &tgt, .spawned = 1, .flush = GUARD_FLUSH_ALL,
+		.clients = 4, .threads = 2, .mode = mode, .requests = n, .timeout = 10,
+		.keyspace = 1000, .data_size = 3, .seed = 1, .prepare = 1, .on_point = keep_row,
+	};
+	char sn[16][32], cn[16][32];
+	long long sv[16], cv[16], sum = 0;
+	size_t ns, nc;
+
+	cr_assert_eq(workload_select(tests, 3, &w, &err), 0, "%s", err.msg);
+	sweep_plan_build_rates(w.n, &d, &rates, 1, 0, 1, &plan);
+	memset(&last_row, 0, sizeof last_row);
+	cr_assert_eq(sweep_run(&sc, &w, &plan, NULL, &err), SWEEP_OK, "%s", err.msg);
+	cr_assert_eq(last_row.requests, (int64_t)n);
+	cr_assert_eq(last_row.server_calls, (int64_t)n, "the server counted %lld",
+		     (long long)last_row.server_calls);
+	/* Prepared: GET finds every key it asks for. */
+	cr_assert_eq(last_row.misses, 0);
+	ns = split_counts(last_row.mix_sent, sn, sv);
+	nc = split_counts(last_row.mix_calls, cn, cv);
+	cr_assert_eq(ns, w.v[0].nmembers, "%s", last_row.mix_sent);
+	cr_assert_eq(nc, ns, "%s / %s", last_row.mix_sent, last_row.mix_calls);
+	for (size_t i = 0; i < ns; i++) {
+		cr_assert_str_eq(sn[i], cn[i]);
+		cr_assert_eq(sv[i], cv[i], "%s: sent %lld, the server counted %lld", sn[i], sv[i],
+			     cv[i]);
+		sum += sv[i];
+	}
+	cr_assert_eq(sum, (long long)n);
+	sweep_plan_free(&plan);
+	workload_free(&w);
+}
+
+Test(engine_mix, sweep_rows_carry_each_members_counts, .init = setup, .fini = teardown,
+     .timeout = 120)
+{
+	sweep_mix("mix:get=80,set=20", 1, ENGINE_LOCKSTEP, 5003);
+	cr_assert_str_eq(last_row.test, "MIX_GET80_SET20");
+	cr_assert_str_eq(last_row.mix, "get=80,set=20");
+	sweep_mix("mix:get=80,set=20", 16, ENGINE_LOCKSTEP, 20011);
+	sweep_mix("mix:get=80,set=20", 16, ENGINE_WINDOW, 20011);
+	/* Pops prepared for every request, and a range read on the same list. */
+	sweep_mix("mix:lpop=1,rpop=1,lrange_100=1,get=2", 16, ENGINE_WINDOW, 6001);
+}
+
+/* Two members of one command: the server counts them together, and so
+ * does mix_calls. */
+Test(engine_mix, members_of_one_command_share_their_calls, .init = setup, .fini = teardown,
+     .timeout = 120)
+{
+	struct workload w;
+	struct sweep_plan plan;
+	struct depth_list d = { (unsigned[]){ 8 }, 1 };
+	uint64_t no_rate = 0;
+	struct rate_list rates = { &no_rate, 0 };
+	struct rs_err err = { 0 };
+	struct sweep_config sc = {
+		.label = "t", .target = &tgt, .spawned = 1, .flush = GUARD_FLUSH_ALL,
+		.clients = 2, .threads = 1, .mode = ENGINE_LOCKSTEP, .requests = 3000, .timeout = 10,
+		.keyspace = 100, .data_size = 3, .seed = 1, .prepare = 1, .on_point = keep_row,
+	};
+	char sn[16][32], cn[16][32];
+	long long sv[16], cv[16];
+
+	cr_assert_eq(workload_select("mix:lrange_100=1,get=1,lrange_300=1", 3, &w, &err), 0, "%s",
+		     err.msg);
+	sweep_plan_build_rates(w.n, &d, &rates, 1, 0, 1, &plan);
+	cr_assert_eq(sweep_run(&sc, &w, &plan, NULL, &err), SWEEP_OK, "%s", err.msg);
+	cr_assert_eq(last_row.server_calls, 3000);
+	cr_assert_eq(split_counts(last_row.mix_sent, sn, sv), 3);
+	cr_assert_eq(split_counts(last_row.mix_calls, cn, cv), 2, "%s", last_row.mix_calls);
+	cr_assert_str_eq(cn[0], "LRANGE_100+LRANGE_300");
+	cr_assert_eq(cv[0], sv[0] + sv[2]);
+	cr_assert_str_eq(cn[1], "GET");
+	cr_assert_eq(cv[1], sv[1]);
+	sweep_plan_free(&plan);
+	workload_free(&w);
 }

@@ -125,6 +125,8 @@ Test(target, point_stats_count_exactly, .init = setup, .fini = teardown)
 	cr_assert_geq(a.misses, 0);
 	for (int i = 0; i < 7; i++)
 		run_ok("INCR n");
+	for (int i = 0; i < 3; i++)
+		run_ok("SET k v");
 	/* Two reads that find their key, three that do not. */
 	run_ok("GET n");
 	run_ok("GET n");
@@ -132,10 +134,19 @@ Test(target, point_stats_count_exactly, .init = setup, .fini = teardown)
 		run_ok("GET missing");
 	cr_assert_eq(target_point_stats(ctl, &tgt, "incr", &b, &err), 0, "%s", err.msg);
 	cr_assert_eq(b.calls, 7);
+	cr_assert_eq(b.neach, 1);
+	cr_assert_eq(b.each[0], 7);
 	cr_assert_geq(b.cpu, a.cpu);
-	/* A write's look-up (INCR's) counts neither. */
+	/* A write's look-up (INCR's, SET's) counts neither. */
 	cr_assert_eq(b.hits - a.hits, 2, "hits %lld", (long long)(b.hits - a.hits));
 	cr_assert_eq(b.misses - a.misses, 3, "misses %lld", (long long)(b.misses - a.misses));
+	/* A mix's commands in the same one INFO: their sum, and each. */
+	cr_assert_eq(target_point_stats(ctl, &tgt, "incr,set,lpush", &b, &err), 0, "%s", err.msg);
+	cr_assert_eq(b.calls, 10);
+	cr_assert_eq(b.neach, 3);
+	cr_assert_eq(b.each[0], 7);
+	cr_assert_eq(b.each[1], 3);
+	cr_assert_eq(b.each[2], 0, "a command not run yet");
 }
 
 Test(target, pipeline_reads_every_reply, .init = setup, .fini = teardown)
@@ -430,8 +441,10 @@ Test(target, fake_point_stats_without_commandstats, .fini = fake_stop)
 	struct target_stats st;
 
 	fake_start(replies);
-	cr_assert_eq(target_point_stats(ctl, &tgt, "get", &st, &err), 0, "%s", err.msg);
+	cr_assert_eq(target_point_stats(ctl, &tgt, "get,set", &st, &err), 0, "%s", err.msg);
 	cr_assert_eq(st.calls, -1);
+	cr_assert_eq(st.each[0], -1);
+	cr_assert_eq(st.each[1], -1);
 	cr_assert_float_eq(st.cpu, 3.5, 1e-9);
 }
 
