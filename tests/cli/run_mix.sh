@@ -1,0 +1,128 @@
+#!/bin/sh
+# run_mix.sh: mixes as tests end to end (issue 29).  Every row of a mix:
+# requests = server_calls = the sum of mix_sent, mix_sent equal to
+# mix_calls member by member, GET's share within sampling error (a
+# chi-square at its 1e-9 quantile, 37.33 for one degree of freedom: a
+# correct draw fails it once in a billion runs); --ratio is the same mix
+# of SET and GET; bad mixes are refused with one line, exit 2, no file;
+# report and plot read the rows.
+. "${RS_SRCDIR:-.}/tests/cli/lib.sh"
+
+# The mix column is quoted ("get=80,set=20"): a plain awk -F, splits it,
+# so its commas become '+' first (no other field holds a comma here).
+unquote_mix() {
+	sed 's/"\([a-z0-9_=]*\),\([a-z0-9_=]*\)"/\1+\2/' "$1"
+}
+
+# check_mix FILE MIX GETW SETW ROWS: every row a mix of MIX (as the mix
+# column spells it, commas as '+'), counted exactly, GET at GETW of
+# GETW+SETW within sampling error.
+check_mix() {
+	[ "$(rows "$1")" = "$5" ] || fail "$1 has $(rows "$1") rows, wanted $5"
+	unquote_mix "$1" | awk -F, -v mix="$2" -v gw="$3" -v sw="$4" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		function counts(s, out,    n, a, i, kv) {
+			n = split(s, a, ";")
+			for (i = 1; i <= n; i++) { split(a[i], kv, "="); out[kv[1]] = kv[2] }
+			return n
+		}
+		{
+			delete sent; delete calls
+			why = ""
+			if ($c["mix"] != mix) why = why " mix " $c["mix"]
+			if (counts($c["mix_sent"], sent) != 2) why = why " mix_sent " $c["mix_sent"]
+			if (counts($c["mix_calls"], calls) != 2) why = why " mix_calls " $c["mix_calls"]
+			if (sent["GET"] != calls["GET"] || sent["SET"] != calls["SET"])
+				why = why " sent " $c["mix_sent"] " but calls " $c["mix_calls"]
+			n = $c["requests"]
+			if (n != $c["server_calls"]) why = why " server_calls " $c["server_calls"]
+			if (sent["GET"] + sent["SET"] != n) why = why " sent adds up to " sent["GET"] + sent["SET"]
+			if ($c["errors"] != 0) why = why " errors " $c["errors"]
+			eg = n * gw / (gw + sw); es = n * sw / (gw + sw)
+			x2 = (sent["GET"] - eg) ^ 2 / eg + (sent["SET"] - es) ^ 2 / es
+			if (x2 > 37.33) why = why " chi-square " x2
+			if (why != "") { print "row " NR ":" why; bad = 1 }
+		}
+		END { exit bad }' >"$T/bad" || fail "rows: $(head -3 "$T/bad")"
+}
+
+t_counts() {
+	expect_status 0 "$RSWEEP" run --spawn -t 'mix:get=80,set=20' -P 1,16 -n 20000 -r 1000 \
+		--repeat 1 -q -o "$T/m.csv"
+	check_mix "$T/m.csv" "get=80+set=20" 80 20 2
+	grep -q '^[^,]*,MIX_GET80_SET20,' "$T/m.csv" || fail "test name: $(cat "$T/m.csv")"
+}
+tcase 'a mix at P=1 and 16: exact per member, the weights met' t_counts
+
+# A mix among plain tests, in a window: the plain rows leave the columns empty.
+t_among_tests() {
+	expect_status 0 "$RSWEEP" run --spawn -t 'get,mix:get=1,set=1,incr' -P 7 --mode window \
+		-c 5 --threads 2 -n 6001 --repeat 1 -q -o "$T/a.csv"
+	[ "$(rows "$T/a.csv")" = 3 ] || fail "a.csv has $(rows "$T/a.csv") rows"
+	grep ',MIX_GET1_SET1,' "$T/a.csv" >"$T/mixrow"
+	{ head -1 "$T/a.csv"; cat "$T/mixrow"; } >"$T/a1.csv"
+	check_mix "$T/a1.csv" "get=1+set=1" 1 1 1
+	unquote_mix "$T/a.csv" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["test"] != "MIX_GET1_SET1" &&
+		($c["mix"] != "" || $c["mix_sent"] != "" || $c["mix_calls"] != "") { exit 1 }' ||
+		fail "plain rows with mix columns: $(cat "$T/a.csv")"
+}
+tcase 'a mix among plain tests, window and threads; plain rows have no mix' t_among_tests
+
+# --ratio 1:4 is memtier's Set:Get: SET one part, GET four.
+t_ratio() {
+	expect_status 0 "$RSWEEP" run --spawn --ratio 1:4 -P 4 -n 10000 -r 100 --repeat 1 -q \
+		-o "$T/r.csv"
+	check_mix "$T/r.csv" "set=1+get=4" 4 1 1
+	grep -q ',MIX_SET1_GET4,' "$T/r.csv" || fail "test name: $(cat "$T/r.csv")"
+}
+tcase '--ratio S:G is the mix set=S,get=G' t_ratio
+
+t_report_plot() {
+	[ -s "$T/m.csv" ] || expect_status 0 "$RSWEEP" run --spawn -t 'mix:get=80,set=20' \
+		-P 1,16 -n 2000 --repeat 1 -q -o "$T/m.csv"
+	expect_status 0 "$RSWEEP" report "$T/m.csv"
+	grep -q MIX_GET80_SET20 "$T/out" || fail "report: $(cat "$T/out")"
+	expect_status 0 "$RSWEEP" report -t mix "$T/m.csv"
+	grep -q MIX_GET80_SET20 "$T/out" || fail "report -t mix: $(cat "$T/out")"
+	expect_status 0 "$RSWEEP" plot "$T/m.csv" -o "$T/m.png"
+	[ -s "$T/m.png" ] || fail "no chart"
+}
+tcase 'report and plot read a mix like any test (-t mix selects it)' t_report_plot
+
+bad() {
+	msg=$1
+	shift
+	expect_status 2 "$RSWEEP" run -o "$T/out.csv" "$@"
+	[ "$(wc -l <"$T/err")" = 1 ] || fail "'$*': message is not one line: $(cat "$T/err")"
+	grep -qF -- "$msg" "$T/err" || fail "'$*': '$(cat "$T/err")' does not say '$msg'"
+	[ ! -e "$T/out.csv" ] || fail "'$*' created the output file"
+}
+
+t_refused() {
+	bad "mix 'get=80' has one member" --spawn -t mix:get=80
+	bad "mix member 'GET' is named twice" --spawn -t mix:get=80,get=20
+	bad "unknown test 'nosuch' in a mix" --spawn -t mix:get=80,nosuch=20
+	bad "mix member 'set': weight 0 is out of range" --spawn -t mix:get=80,set=0
+	bad "mix member 'set': weight 'x' is not a positive integer" --spawn -t mix:get=80,set=x
+	bad "mix member 'lrange' names several tests" --spawn -t mix:get=1,lrange=1
+	bad "has more than 16 members" --spawn -t "mix:ping_inline=1,ping_mbulk=1,set=1,get=1,incr=1,lpush=1,rpush=1,lpop=1,rpop=1,sadd=1,hset=1,spop=1,zadd=1,zpopmin=1,lrange_100=1,lrange_300=1,lrange_500=1"
+	bad "--ratio '1:0': the GET weight is out of range" --spawn --ratio 1:0
+	bad "--ratio 'x' is not S:G" --spawn --ratio x
+	bad "--ratio S:G is -t mix:set=S,get=G: give one of them" --spawn --ratio 1:1 -t get
+	bad "--ratio and a custom command after -- exclude each other" --spawn --ratio 1:1 -- SET a b
+	bad "--cluster does not run mixes yet: leave MIX_GET1_SET1 out of -t" -h 127.0.0.1 -p 1 \
+		--cluster -t mix:get=1,set=1
+	bad "--cluster does not run mixes yet: drop --ratio" -h 127.0.0.1 -p 1 --cluster --ratio 1:1
+	bad "--agents do not run mixes yet: drop --ratio" -h 127.0.0.1 -p 1 \
+		--control redis://127.0.0.1:1 --agents 1 --ratio 1:1
+	head -c 32 /dev/urandom | base64 >"$T/agents.key"
+	chmod 600 "$T/agents.key"
+	bad "--agents does not run mixes yet: leave MIX_GET1_SET1 out of -t" -h 127.0.0.1 -p 1 \
+		--control redis://127.0.0.1:1 --agents-key "$T/agents.key" --agents 1 \
+		-t mix:get=1,set=1
+}
+tcase 'bad mixes and --ratio, and mixes with --cluster or --agents: one line, exit 2, no file' \
+	t_refused
+
+tcase_done
