@@ -62,11 +62,15 @@ struct engine_thread;
 /* A mix's draw (Walker's alias method), built once a run: one engine_rand
  * a request picks a column from its top bits, and its low 32 bits keep
  * the column's member (below keep) or take its alias.  Columns are a
- * power of two, padded with columns that always take their alias. */
+ * power of two, padded with columns that always take their alias; a full
+ * column has its member as its alias.  A column is one 8-byte load. */
+struct engine_mix_col {
+	uint32_t keep;            /* out of 2^32 */
+	unsigned char member, alias;
+};
 struct engine_mix {
 	unsigned shift;           /* 64 - log2(columns) */
-	uint64_t keep[ENGINE_MAX_MEMBERS];   /* out of 2^32 */
-	unsigned char member[ENGINE_MAX_MEMBERS], alias[ENGINE_MAX_MEMBERS];
+	struct engine_mix_col col[ENGINE_MAX_MEMBERS];
 	size_t maxlen;            /* the longest member's bytes */
 };
 

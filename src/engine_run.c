@@ -193,27 +193,28 @@ static int engine_mix_build(const struct engine_job *job, struct engine_mix *mix
 	while (ns > 0 && nl > 0) {
 		unsigned s = small[--ns], l = large[nl - 1];
 
-		mix->member[s] = (unsigned char)s;
-		mix->alias[s] = (unsigned char)l;
-		mix->keep[s] = (scaled[s] << 32) / total;
+		mix->col[s].member = (unsigned char)s;
+		mix->col[s].alias = (unsigned char)l;
+		/* Below 2^32: scaled[s] < total. */
+		mix->col[s].keep = (uint32_t)((scaled[s] << 32) / total);
 		scaled[l] -= total - scaled[s];
 		if (scaled[l] < total) {
 			nl--;
 			small[ns++] = l;
 		}
 	}
-	/* What is left is full (exactly, in integers): keeps its member. */
+	/* What is left is full (exactly, in integers): its member either way. */
 	while (nl > 0) {
 		unsigned l = large[--nl];
 
-		mix->member[l] = mix->alias[l] = (unsigned char)l;
-		mix->keep[l] = (uint64_t)1 << 32;
+		mix->col[l].member = mix->col[l].alias = (unsigned char)l;
+		mix->col[l].keep = UINT32_MAX;
 	}
 	while (ns > 0) {
 		unsigned s = small[--ns];
 
-		mix->member[s] = mix->alias[s] = (unsigned char)s;
-		mix->keep[s] = (uint64_t)1 << 32;
+		mix->col[s].member = mix->col[s].alias = (unsigned char)s;
+		mix->col[s].keep = UINT32_MAX;
 	}
 	return 0;
 }
