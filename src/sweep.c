@@ -118,7 +118,6 @@ int sweep_check(const struct sweep_config *cfg, const struct workload *w,
 		uint64_t copies = (uint64_t)deepest *
 				  ((cfg->keyspace && t->nrand) || t->nmembers ? cfg->clients : 1);
 
-
 		if (cfg->prepare && workload_prepare_check(t, sweep_prepare_count(cfg), cfg->keyspace,
 							   cfg->data_size, err) < 0)
 			return -1;
