@@ -466,6 +466,19 @@ void run_plan_points(const struct rs_config *cfg, struct run_job *job, unsigned 
 		job->sweeps[k].sc.run = run;
 }
 
+/* The tests of a run formatted with data_size bytes of data: the command
+ * after --, the command file's mix, or the catalogue's tests.  0, or -1
+ * with err. */
+static int run_workload(const struct rs_config *cfg, const char *tests, uint64_t data_size,
+			const char *prefix, struct workload *w, struct rs_err *err)
+{
+	if (cfg->nargs > 0)
+		return workload_custom(cfg->nargs, cfg->args, w, err);
+	if (cfg->commands != NULL)
+		return workload_commands_file(cfg->commands, data_size, w, err);
+	return workload_select_prefix(tests, data_size, prefix, w, err);
+}
+
 /* Step one: the options (and sweep file) into a checked plan of points
  * over every target.  Returns 0, or -1 with err of kind RS_E_USAGE
  * (options, targets) or RS_E_INPUT (a sweep file, tests, a custom
@@ -503,7 +516,9 @@ int run_plan(struct rs_config *cfg, struct run_ui *ui, struct run_job *job,
 		return rs_err_as(err, RS_E_USAGE);
 	if (run_axes(cfg, job, err) < 0)
 		return rs_err_as(err, RS_E_USAGE);
-	if (cfg->nargs == 0) {
+	/* A command file's members are sized by sweep_check, as a command
+	 * after -- is. */
+	if (cfg->nargs == 0 && cfg->commands == NULL) {
 		unsigned deepest = 0;
 
 		/* Before workload_select formats -d bytes into every test: a
@@ -518,17 +533,16 @@ int run_plan(struct rs_config *cfg, struct run_ui *ui, struct run_job *job,
 							 err) < 0)
 				return rs_err_as(err, RS_E_USAGE);
 	}
-	rc = cfg->nargs > 0 ? workload_custom(cfg->nargs, cfg->args, &job->w, err) :
-			      workload_select_prefix(tests, cfg->data_size_axis.v[0], job->key_prefix,
-						     &job->w, err);
+	rc = run_workload(cfg, tests, cfg->data_size_axis.v[0], job->key_prefix, &job->w, err);
 	if (rc < 0)
 		return rs_err_as(err, RS_E_INPUT);
-	/* Each -d of a list has the tests formatted with its values. */
+	/* Each -d of a list has the tests formatted with its values (a
+	 * command file's __data__ too). */
 	if (cfg->nargs == 0 && cfg->data_size_axis.n > 1) {
 		job->ws = xcalloc(cfg->data_size_axis.n, sizeof *job->ws);
 		for (size_t d = 0; d < cfg->data_size_axis.n; d++)
-			if (workload_select_prefix(tests, cfg->data_size_axis.v[d], job->key_prefix,
-						   &job->ws[d], err) < 0)
+			if (run_workload(cfg, tests, cfg->data_size_axis.v[d], job->key_prefix,
+					 &job->ws[d], err) < 0)
 				return rs_err_as(err, RS_E_INPUT);
 	}
 	if (run_cluster_check_tests(cfg, &job->w, err) < 0)

@@ -103,6 +103,8 @@ struct rs_config {
 	uint64_t data_size;
 	char *tests;
 	char *ratio;              /* --ratio S:G: -t mix:set=S,get=G (workload_ratio) */
+	char *commands;           /* --commands FILE: a mix of custom commands
+				   * (workload_commands_file) */
 	int no_prepare;
 	/* sweep */
 	char *label;

@@ -319,18 +319,16 @@ static const char *const workload_unbounded[] = {
 	"REPLICAOF", "SLAVEOF", NULL
 };
 
-int workload_custom(int argc, char **argv, struct workload *out, struct rs_err *err)
+int workload_custom_fill(struct workload_test *t, int argc, char **argv, char *const *shown,
+			 struct rs_err *err)
 {
-	struct workload_test *t;
 	struct sbuf b;
 
-	memset(out, 0, sizeof *out);
-	if (argc < 1)
-		return rs_err_set(err, "no command after --");
-	t = workload_push(out);
+	if (shown == NULL)
+		shown = argv;
 	sbuf_fixed(&b, t->name, sizeof t->name);
 	for (int i = 0; i < argc && !b.cut; i++)
-		sbuf_printf(&b, "%s%s", i ? " " : "", argv[i]);
+		sbuf_printf(&b, "%s%s", i ? " " : "", shown[i]);
 	/* The name goes into the CSV's test column, which refuses control
 	 * characters: show them as '?'. */
 	for (char *c = t->name; *c; c++)
@@ -345,7 +343,15 @@ int workload_custom(int argc, char **argv, struct workload *out, struct rs_err *
 	t->key_per_request = (unsigned)argc - 1;
 	for (size_t i = 0; workload_unbounded[i] != NULL; i++)
 		t->key_any |= strcasecmp(argv[0], workload_unbounded[i]) == 0;
-	if (workload_format(t, argc, (const char *const *)argv, NULL, 0, err) < 0) {
+	return workload_format(t, argc, (const char *const *)argv, NULL, 0, err);
+}
+
+int workload_custom(int argc, char **argv, struct workload *out, struct rs_err *err)
+{
+	memset(out, 0, sizeof *out);
+	if (argc < 1)
+		return rs_err_set(err, "no command after --");
+	if (workload_custom_fill(workload_push(out), argc, argv, NULL, err) < 0) {
 		workload_free(out);
 		return -1;
 	}

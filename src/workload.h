@@ -134,8 +134,26 @@ int workload_memory_check_prefix(const char *list, const char *prefix, uint64_t 
 				 unsigned depth, uint64_t clients, uint64_t keyspace,
 				 struct rs_err *err);
 
+/* A command file (--commands FILE): one mix test of custom commands, one
+ * line each, "WEIGHT COMMAND ARGS...": the weight 1..WORKLOAD_MIX_WEIGHT_MAX,
+ * the words split at blanks with '...' and "..." quoting (targets_split),
+ * '#' lines and blank lines skipped, 1..WORKLOAD_MIX_MAX commands, none
+ * twice.  In a word __key__ is __rand_int__ (a key drawn under -r and
+ * --key-dist) and __data__ data_size bytes of 'x'.  The test is named
+ * MIX_ and the file's base name without its extension, upper case (MIX_FILE
+ * for "-"); each member is custom (workload_custom's rules: replies of any
+ * kind, cmdstat its command's lower-case name) and so is the mix (any
+ * database).  Returns 0, or -1 with err (RS_E_INPUT) as one line
+ * "FILE:LINE: problem".  workload_commands_parse takes the text, named
+ * name, and is pure. */
+int workload_commands_file(const char *path, uint64_t data_size, struct workload *out,
+			   struct rs_err *err);
+int workload_commands_parse(const char *buf, size_t len, const char *name, uint64_t data_size,
+			    struct workload *out, struct rs_err *err);
+
 /* A mix's members and weights as -t spells them, lower case, into buf:
- * "get=80,set=20" ("" for a plain test): the CSV's mix column. */
+ * "get=80,set=20" ("" for a plain test): the CSV's mix column.  A custom
+ * member (--commands) keeps its line as written: "GET k:__key__=80". */
 void workload_mix_spec(const struct workload_test *t, char *buf, size_t size);
 
 /* --ratio S:G (memtier_benchmark's Set:Get) as the -t item it stands for,

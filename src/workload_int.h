@@ -33,6 +33,13 @@ int workload_add(struct workload *w, size_t c, const char *data, size_t data_len
 		 const char *prefix, struct rs_err *err);
 struct workload_test *workload_push(struct workload *w);
 void workload_known(char *out, size_t size);
+/* A custom command from argv into t (a fresh zeroed slot): its name (the
+ * words of shown, or of argv when shown is NULL, joined by blanks),
+ * cmdstat, key counts and bytes, as workload_custom makes one; for
+ * workload_file.c's members, named by their line before __data__ becomes
+ * bytes.  0, or -1 with err. */
+int workload_custom_fill(struct workload_test *t, int argc, char **argv, char *const *shown,
+			 struct rs_err *err);
 
 /* Parse the mix of items (its first member after "mix:", the further
  * NAME=WEIGHT items), as -t gives them, and append it to w: 0, or -1 with

@@ -140,8 +140,10 @@ void workload_mix_spec(const struct workload_test *t, char *buf, size_t size)
 	sbuf_fixed(&b, buf, size);
 	for (size_t i = 0; i < t->nmembers; i++) {
 		sbuf_item(&b, ",", "%s", "");
+		/* A custom member's name is its command line, kept as written. */
 		for (const char *p = t->members[i].name; *p; p++)
-			sbuf_printf(&b, "%c", *p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
+			sbuf_printf(&b, "%c", *p >= 'A' && *p <= 'Z' && !t->members[i].custom ?
+					      *p + 32 : *p);
 		sbuf_printf(&b, "=%u", t->weights[i]);
 	}
 }

@@ -642,3 +642,119 @@ Test(workload_mix, ratio_is_a_set_get_mix)
 		cr_assert(strstr(err.msg, bad[i].says) != NULL, "%s: %s", bad[i].ratio, err.msg);
 	}
 }
+
+/* A command file (--commands): one mix of custom members, by weight. */
+Test(workload_file, a_file_is_one_mix_of_custom_commands)
+{
+	static const char text[] = "# reads and writes\r\n"
+				   "80 GET user:__rand_int__\n"
+				   "\n"
+				   "   # indented comment\n"
+				   "20 SET 'user:__key__' __data__\n"
+				   "1 HSET h \"a b\" v:__data__";
+	struct workload w;
+	struct rs_err err = { 0 };
+	const struct workload_test *t, *m;
+	char spec[384];
+
+	cr_assert_eq(workload_commands_parse(text, strlen(text), "dir/kv.cmds", 5, &w, &err), 0,
+		     "%s", err.msg);
+	cr_assert_eq(w.n, 1);
+	t = &w.v[0];
+	cr_assert_str_eq(t->name, "MIX_KV");
+	cr_assert_eq(t->nmembers, 3);
+	cr_assert(t->custom, "a custom member may touch any database: so may the mix");
+	cr_assert_eq(t->expect, 0, "replies of any kind");
+	cr_assert_eq(t->weights[0], 80);
+	cr_assert_eq(t->weights[1], 20);
+	cr_assert_eq(t->weights[2], 1);
+	/* Named by the line as written; counted under the command's name. */
+	m = &t->members[1];
+	cr_assert_str_eq(m->name, "SET user:__key__ __data__");
+	cr_assert_str_eq(m->cmdstat, "set");
+	cr_assert(m->custom);
+	/* __key__ is __rand_int__ (drawn like it), __data__ -d bytes of 'x'. */
+	cr_assert_eq(m->nrand, 1);
+	cr_assert(strstr(m->cmd, "\r\nuser:__rand_int__\r\n$5\r\nxxxxx\r\n") != NULL, "%s", m->cmd);
+	cr_assert_eq(m->key_rand, 1);
+	m = &t->members[2];
+	cr_assert_str_eq(m->cmdstat, "hset");
+	cr_assert(strstr(m->cmd, "$3\r\na b\r\n$7\r\nv:xxxxx\r\n") != NULL, "%s", m->cmd);
+	cr_assert_str_eq(t->members[0].cmdstat, "get");
+	cr_assert_eq(t->len, t->members[2].len > t->members[1].len ?
+			     (t->members[2].len > t->members[0].len ? t->members[2].len : t->members[0].len) :
+			     (t->members[1].len > t->members[0].len ? t->members[1].len : t->members[0].len));
+	/* The CSV's mix column keeps a custom member's line as written. */
+	workload_mix_spec(t, spec, sizeof spec);
+	cr_assert_str_eq(spec, "GET user:__rand_int__=80,SET user:__key__ __data__=20,"
+			       "HSET h a b v:__data__=1");
+	/* A bound on the keys: the members' sum, as for any mix; any
+	 * argument of a custom command may name a key (GET 10, SET 10 + 1,
+	 * HSET 3). */
+	cr_assert_eq(workload_key_bound(t, 1000, 10, 0), 10 + 11 + 3);
+	workload_free(&w);
+}
+
+Test(workload_file, one_command_and_sixteen_are_allowed)
+{
+	char text[1024] = "";
+	struct workload w;
+	struct rs_err err = { 0 };
+
+	cr_assert_eq(workload_commands_parse("7 PING", 6, "-", 3, &w, &err), 0, "%s", err.msg);
+	cr_assert_str_eq(w.v[0].name, "MIX_FILE");
+	cr_assert_eq(w.v[0].nmembers, 1);
+	workload_free(&w);
+	for (int i = 0; i < 16; i++)
+		snprintf(text + strlen(text), sizeof text - strlen(text), "1000000 GET k%d\n", i);
+	cr_assert_eq(workload_commands_parse(text, strlen(text), "a b.c.cmds", 3, &w, &err), 0,
+		     "%s", err.msg);
+	cr_assert_str_eq(w.v[0].name, "MIX_A_B_C");
+	cr_assert_eq(w.v[0].nmembers, 16);
+	workload_free(&w);
+}
+
+Test(workload_file, bad_lines_name_file_and_line)
+{
+	static const struct {
+		const char *text, *says;
+	} bad[] = {
+		{ "GET k\n", "f.cmds:1: 'GET' is not a weight" },
+		{ "# c\n\n0 GET k\n", "f.cmds:3: weight 0 is out of range (1 to 1000000)" },
+		{ "1000001 GET k\n", "f.cmds:1: weight 1000001 is out of range" },
+		{ "99999999999999999999999 GET k\n", "f.cmds:1: weight 99999999999999999999999 is out" },
+		{ "-1 GET k\n", "f.cmds:1: '-1' is not a weight" },
+		{ "1 GET k\n5\n", "f.cmds:2: no command after the weight 5" },
+		{ "5 '' k\n", "f.cmds:1: an empty command after the weight 5" },
+		{ "5 \"GET k\n", "f.cmds:1: unclosed \"" },
+		{ "# nothing\n\n", "f.cmds: no command" },
+		{ "", "f.cmds: no command" },
+		{ "1 GET a\n2  GET   a\n", "f.cmds:2: the same command as line 1" },
+		{ "1 A\n1 B\n1 C\n1 D\n1 E\n1 F\n1 G\n1 H\n1 I\n1 J\n1 K\n1 L\n1 M\n1 N\n1 O\n1 P\n"
+		  "# fine so far\n1 Q\n", "f.cmds:18: more than 16 commands" },
+	};
+
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct workload w;
+		struct rs_err err = { 0 };
+
+		cr_assert_eq(workload_commands_parse(bad[i].text, strlen(bad[i].text), "f.cmds", 3, &w,
+						     &err), -1, "%s", bad[i].text);
+		cr_assert_eq(err.kind, RS_E_INPUT, "%s", bad[i].text);
+		cr_assert(strstr(err.msg, bad[i].says) != NULL, "%s: %s", bad[i].text, err.msg);
+		cr_assert(strchr(err.msg, '\n') == NULL, "%s: one line", bad[i].text);
+		cr_assert_eq(w.n, 0);
+	}
+}
+
+Test(workload_file, a_file_that_cannot_be_read_is_named)
+{
+	struct workload w;
+	struct rs_err err = { 0 };
+
+	cr_assert_eq(workload_commands_file("/nonexistent/x.cmds", 3, &w, &err), -1);
+	cr_assert_eq(err.kind, RS_E_INPUT);
+	cr_assert(strstr(err.msg, "--commands: /nonexistent/x.cmds: ") != NULL, "%s", err.msg);
+	cr_assert_eq(workload_commands_file("/", 3, &w, &err), -1);
+	cr_assert(strstr(err.msg, "/") != NULL, "%s", err.msg);
+}
