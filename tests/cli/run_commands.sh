@@ -78,6 +78,19 @@ t_placeholders() {
 }
 tcase '__key__ and __data__: a key of -r and -d bytes, for each -d of a list' t_placeholders
 
+# A command of the file may touch any database: the guard's rule for a
+# command after -- holds for the whole mix (a key in db 3 stops it).
+t_guard() {
+	printf '1 GET k\n' >"$T/g.cmds"
+	start_redis
+	rcli -n 3 set other 1 >/dev/null
+	expect_status 2 "$RSWEEP" run -s "$SOCK" --commands "$T/g.cmds" -n 100 --repeat 1 -q
+	grep -q "a command of your own may touch any database" "$T/err" ||
+		fail "guard: $(cat "$T/err")"
+	[ "$(rcli -n 3 get other)" = 1 ] || fail "db 3's key is gone"
+}
+tcase 'the guard takes the mix as a command after --: any database' t_guard
+
 bad() {
 	msg=$1
 	shift
