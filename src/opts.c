@@ -127,7 +127,7 @@ static const struct opt_def opt_table[] = {
 	  "comma-separated tests (get,set,lrange,...; default: all)" },
 	{ "ratio", 0, "S:G", OT_STRING, RUN, OFF(ratio), 0, 0, NULL, NULL, 1,
 	  "memtier's Set:Get ratio: one test, -t mix:set=S,get=G" },
-	{ "commands", 0, "FILE", OT_STRING, RUN, OFF(commands), 0, 0, NULL, NULL, 1,
+	{ "commands", 0, "FILE", OT_STRING, RUN, OFF(commands), 0, 0, NULL, NULL, 0,
 	  "one test: a mix of the file's custom commands, a line each: WEIGHT COMMAND ARGS..." },
 	{ "no-prepare", 0, NULL, OT_FLAG, RUN, OFF(no_prepare), 0, 0, NULL, NULL, 1,
 	  "skip the untimed preparation (GET then reads missing keys)" },

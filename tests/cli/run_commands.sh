@@ -134,6 +134,9 @@ t_refused() {
 		--spawn --commands "$f" --key-prefix p:
 	bad "--cluster does not run mixes yet: drop --commands" -h 127.0.0.1 -p 1 --cluster \
 		--commands "$f"
+	# A shared sweep file names no commands to run (as no program to start).
+	printf 'commands = %s\n' "$f" >"$T/c.sweep"
+	bad "c.sweep:1: unknown key 'commands'" --spawn --sweep "$T/c.sweep"
 }
 tcase 'bad command files and options: one line naming FILE:LINE, exit 2, no file' t_refused
 
