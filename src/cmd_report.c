@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
-#include "axes.h"
+#include "along.h"
 #include "budget.h"
 #include "frontier.h"
 #include "goal.h"
@@ -260,7 +260,7 @@ int cmd_report(struct rs_config *cfg, struct rs_err *err)
 	double budget_ms = 0;
 	struct analysis_result res = { 0 };
 	struct analysis_opts ao = { 0 };
-	struct axes_groups groups = { 0 };
+	struct along_groups groups = { 0 };
 	struct frontier *fr = NULL;
 	struct goal *goals = NULL;
 	struct cmd_report_more more = { 0 };
@@ -318,7 +318,7 @@ int cmd_report(struct rs_config *cfg, struct rs_err *err)
 	/* The series of a label and test along a setting, for the frontier
 	 * and the goal; without axes, one a series (the goal's depths). */
 	if (rc == 0 && (picks != NULL || cfg->goal != GOAL_NONE))
-		axes_groups_make(&res, &rows, 1, &groups);
+		along_groups_make(&res, &rows, 1, &groups);
 	more.res = &res;
 	if (rc == 0 && picks != NULL) {
 		more.picks = picks;
@@ -343,7 +343,7 @@ int cmd_report(struct rs_config *cfg, struct rs_err *err)
 		rc = report_fail_on_check(&res, fail_pct, err);
 	goal_free(goals, more.ngoals);
 	frontier_free(fr, more.nfr);
-	axes_groups_free(&groups);
+	along_groups_free(&groups);
 	free(picks);
 	latency_points_free(&lp);
 	latency_free(&ls);

@@ -12,14 +12,14 @@
 #include "num.h"
 #include "xalloc.h"
 
-void frontier_find(const struct axes_groups *gs, const struct budget_pick *picks,
+void frontier_find(const struct along_groups *gs, const struct budget_pick *picks,
 		   struct frontier **out, size_t *n)
 {
 	struct frontier *v = xcalloc(gs->n ? gs->n : 1, sizeof *v);
 	size_t nv = 0;
 
 	for (size_t k = 0; k < gs->n; k++) {
-		const struct axes_group *g = &gs->v[k];
+		const struct along_group *g = &gs->v[k];
 		struct frontier *f = &v[nv];
 
 		if (g->n < 2 || g->axis < 0)
@@ -116,8 +116,8 @@ static void frontier_figures(const struct budget_pick *p, const char *metric, do
 		snprintf(why, sizeof why, ", marginal: its %s interval reaches past %s ms", m, b);
 	}
 	snprintf(buf, size, "%s rps (%s..%s), %s %s ms (%s..%s)%s",
-		 axes_fmt_rps(r[0], sizeof r[0], p->rps), axes_fmt_rps(r[1], sizeof r[1], p->rps_lo),
-		 axes_fmt_rps(r[2], sizeof r[2], p->rps_hi), m,
+		 along_fmt_rps(r[0], sizeof r[0], p->rps), along_fmt_rps(r[1], sizeof r[1], p->rps_lo),
+		 along_fmt_rps(r[2], sizeof r[2], p->rps_hi), m,
 		 frontier_fms(l[0], sizeof l[0], p->lat), frontier_fms(l[1], sizeof l[1], p->lat_lo),
 		 frontier_fms(l[2], sizeof l[2], p->lat_hi), why);
 }
@@ -130,7 +130,7 @@ static void frontier_line(FILE *fp, const struct analysis_result *r, const struc
 {
 	char name[3 * ROW_STR + 64], words[96], cell[2 * ROW_STR + 64], fig[256];
 
-	axes_group_name(f->g, r, name, sizeof name);
+	along_group_name(f->g, r, name, sizeof name);
 	frontier_budget_words(metric, budget_ms, words, sizeof words);
 	fprintf(fp, "%s%s: ", md ? "- " : "  ", name);
 	if (f->best == NULL) {
@@ -138,19 +138,19 @@ static void frontier_line(FILE *fp, const struct analysis_result *r, const struc
 			fprintf(fp, "no cell has %s figures\n", frontier_metric_word(metric));
 			return;
 		}
-		axes_cell_words(f->lowest->s, f->g->axis, f->lowest->best_depth, cell, sizeof cell);
+		along_cell_words(f->lowest->s, f->g->axis, f->lowest->best_depth, cell, sizeof cell);
 		fprintf(fp, "no cell meets %s (the lowest, %s ms, at %s)\n", words,
 			frontier_fms(fig, sizeof fig, f->lowest->best_lat), cell);
 		return;
 	}
-	axes_cell_words(f->best->s, f->g->axis, f->best->depth, cell, sizeof cell);
+	along_cell_words(f->best->s, f->g->axis, f->best->depth, cell, sizeof cell);
 	frontier_figures(f->best, metric, budget_ms, fig, sizeof fig);
 	fprintf(fp, "within %s, %s gives the most: %s", words, cell, fig);
 	if (f->runner == NULL) {
 		fputs("; no other cell meets the budget\n", fp);
 		return;
 	}
-	axes_cell_words(f->runner->s, f->g->axis, f->runner->depth, cell, sizeof cell);
+	along_cell_words(f->runner->s, f->g->axis, f->runner->depth, cell, sizeof cell);
 	frontier_figures(f->runner, metric, budget_ms, fig, sizeof fig);
 	fprintf(fp, "; runner-up %s: %s", cell, fig);
 	if (f->nclose == 0) {
@@ -163,7 +163,7 @@ static void frontier_line(FILE *fp, const struct analysis_result *r, const struc
 	}
 	fputs("; not told apart from the most (their throughput intervals overlap): ", fp);
 	for (size_t i = 0; i < f->nclose; i++)
-		fprintf(fp, "%s%s", i ? ", " : "", axes_cell_words(f->close[i]->s, f->g->axis,
+		fprintf(fp, "%s%s", i ? ", " : "", along_cell_words(f->close[i]->s, f->g->axis,
 								     f->close[i]->depth, cell,
 								     sizeof cell));
 	fputc('\n', fp);
@@ -188,7 +188,7 @@ void frontier_write(FILE *fp, const struct analysis_result *r, const struct fron
 }
 
 /* A pick as a cell object, or null. */
-static void frontier_json_cell(FILE *fp, const struct axes_group *g, const struct budget_pick *p)
+static void frontier_json_cell(FILE *fp, const struct along_group *g, const struct budget_pick *p)
 {
 	if (p == NULL) {
 		fputs("null", fp);
@@ -197,7 +197,7 @@ static void frontier_json_cell(FILE *fp, const struct axes_group *g, const struc
 	fputs("{\"test\":", fp);
 	json_write_str(fp, p->s->test);
 	fprintf(fp, ",\"depth\":%u,\"value\":", p->depth);
-	axes_json_value(fp, p->s, g->axis);
+	along_json_value(fp, p->s, g->axis);
 	json_write_num(fp, "rps", p->rps, 2);
 	json_write_num(fp, "rps_lo", p->rps_lo, 2);
 	json_write_num(fp, "rps_hi", p->rps_hi, 2);
@@ -219,8 +219,8 @@ void frontier_write_json(FILE *fp, const struct analysis_result *r, const struct
 		fputs(",\"test\":", fp);
 		json_write_str(fp, f->g->base);
 		fputs(",\"axis\":", fp);
-		json_write_str(fp, axes_json_key(f->g->axis));
-		axes_json_held(fp, f->g, r);
+		json_write_str(fp, along_json_key(f->g->axis));
+		along_json_held(fp, f->g, r);
 		fputs(",\"best\":", fp);
 		frontier_json_cell(fp, f->g, f->best);
 		fputs(",\"runner_up\":", fp);

@@ -1,6 +1,6 @@
 /* frontier.h: the frontier within a latency budget (rsweep report
  * --latency-budget over series that vary a setting, issue 30): for each
- * label and test along an axis (axes.h), the cell (depth, setting) with
+ * label and test along an axis (along.h), the cell (depth, setting) with
  * the most throughput whose latency is within the budget, the runner-up,
  * and the cells it cannot be told from.
  *
@@ -18,11 +18,11 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "axes.h"
+#include "along.h"
 #include "budget.h"
 
 struct frontier {
-	const struct axes_group *g;   /* borrowed */
+	const struct along_group *g;   /* borrowed */
 	const struct budget_pick *best;   /* NULL: no cell meets the budget */
 	const struct budget_pick *runner; /* the next; NULL: no other meets it */
 	/* The picks within the budget, best excepted, whose throughput
@@ -37,7 +37,7 @@ struct frontier {
 /* One frontier for each group of gs with two series or more; picks are
  * budget_find's, one per series of the analysis result the groups index.
  * *out (frontier_free it) gets *n of them. */
-void frontier_find(const struct axes_groups *gs, const struct budget_pick *picks,
+void frontier_find(const struct along_groups *gs, const struct budget_pick *picks,
 		   struct frontier **out, size_t *n);
 void frontier_free(struct frontier *v, size_t n);
 

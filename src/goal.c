@@ -33,14 +33,14 @@ static void goal_cell_of(const struct analysis_result *r, size_t i, size_t k,
 	}
 }
 
-void goal_find(const struct axes_groups *gs, const struct analysis_result *r, enum goal_kind kind,
+void goal_find(const struct along_groups *gs, const struct analysis_result *r, enum goal_kind kind,
 	       struct goal **out, size_t *n)
 {
 	struct goal *v = xcalloc(gs->n ? gs->n : 1, sizeof *v);
 
 	(void)kind;  /* max-rps is the one goal so far */
 	for (size_t k = 0; k < gs->n; k++) {
-		const struct axes_group *g = &gs->v[k];
+		const struct along_group *g = &gs->v[k];
 		struct goal *o = &v[k];
 		size_t bi = 0, bk = 0;
 
@@ -105,7 +105,7 @@ static void goal_cell_words(const struct analysis_result *r, const struct goal *
 {
 	char cell[2 * ROW_STR + 64], x[32], y[32], z[32];
 
-	axes_cell_words(r->series[c->series].rps, o->g->axis, c->depth, cell, sizeof cell);
+	along_cell_words(r->series[c->series].rps, o->g->axis, c->depth, cell, sizeof cell);
 	if (isfinite(c->cmp.ratio.lo) && isfinite(c->cmp.ratio.hi))
 		snprintf(buf, size, "%s (%sx, %sx..%sx)", cell,
 			 analysis_fmt_ratio(x, sizeof x, c->cmp.ratio.est),
@@ -120,18 +120,18 @@ static void goal_line(FILE *fp, const struct analysis_result *r, const struct go
 {
 	char name[3 * ROW_STR + 64], cell[2 * ROW_STR + 64], a[32], b[32], c[32];
 
-	axes_group_name(o->g, r, name, sizeof name);
+	along_group_name(o->g, r, name, sizeof name);
 	fprintf(fp, "%s%s: ", md ? "- " : "  ", name);
 	if (!o->found) {
 		fputs("no point has a throughput above zero\n", fp);
 		return;
 	}
-	axes_cell_words(r->series[o->best.series].rps, o->g->axis, o->best.depth, cell, sizeof cell);
+	along_cell_words(r->series[o->best.series].rps, o->g->axis, o->best.depth, cell, sizeof cell);
 	fprintf(fp, "%s gives the most of %zu cells, %s rps", cell, o->ncells,
-		axes_fmt_rps(a, sizeof a, o->best.rps));
+		along_fmt_rps(a, sizeof a, o->best.rps));
 	if (isfinite(o->best.rps_lo) && isfinite(o->best.rps_hi))
-		fprintf(fp, " (%s..%s)", axes_fmt_rps(b, sizeof b, o->best.rps_lo),
-			axes_fmt_rps(c, sizeof c, o->best.rps_hi));
+		fprintf(fp, " (%s..%s)", along_fmt_rps(b, sizeof b, o->best.rps_lo),
+			along_fmt_rps(c, sizeof c, o->best.rps_hi));
 	if (o->nsame == 0 && o->nunknown == 0) {
 		fputs(o->ncells > 1 ? "; every other cell's ratio to it has an interval below 1\n" :
 		      "\n", fp);
@@ -188,7 +188,7 @@ static void goal_json_cell(FILE *fp, const struct analysis_result *r, const stru
 	fputs("{\"test\":", fp);
 	json_write_str(fp, s->test);
 	fprintf(fp, ",\"depth\":%u,\"value\":", c->depth);
-	axes_json_value(fp, s, o->g->axis);
+	along_json_value(fp, s, o->g->axis);
 	json_write_num(fp, "rps", c->rps, 2);
 	json_write_num(fp, "rps_lo", c->rps_lo, 2);
 	json_write_num(fp, "rps_hi", c->rps_hi, 2);
@@ -215,10 +215,10 @@ void goal_write_json(FILE *fp, const struct analysis_result *r, const struct goa
 		json_write_str(fp, o->g->base);
 		fputs(",\"axis\":", fp);
 		if (o->g->axis >= 0)
-			json_write_str(fp, axes_json_key(o->g->axis));
+			json_write_str(fp, along_json_key(o->g->axis));
 		else
 			fputs("null", fp);
-		axes_json_held(fp, o->g, r);
+		along_json_held(fp, o->g, r);
 		fprintf(fp, ",\"cells\":%zu,\"best\":", o->ncells);
 		if (o->found)
 			goal_json_cell(fp, r, o, &o->best, 1);

@@ -2,7 +2,7 @@
  * cells that cannot be told from it (issue 30).
  *
  * --goal max-rps: over every point of a label and test's series (its
- * depths, and along an axis every value's: a group of axes.h), the cell
+ * depths, and along an axis every value's: a group of along.h), the cell
  * (depth, setting) of the highest median throughput; beside it each
  * other cell whose ratio to it has a 95% interval that holds 1, by the
  * comparisons' own rule for two points (analysis_point_ratio: the core's
@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "axes.h"
+#include "along.h"
 
 enum goal_kind { GOAL_NONE, GOAL_MAX_RPS };
 /* --goal's names, in enum order (the option table points here). */
@@ -33,7 +33,7 @@ struct goal_cell {
 };
 
 struct goal {
-	const struct axes_group *g;   /* borrowed */
+	const struct along_group *g;   /* borrowed */
 	size_t ncells;            /* the group's points */
 	int found;                /* some point has a throughput above zero */
 	struct goal_cell best;
@@ -46,7 +46,7 @@ struct goal {
 /* One goal for each group of gs (kind GOAL_MAX_RPS).  *out (goal_free
  * it) gets gs->n of them.  O(points) ratios a group, each of
  * KNEE_DEFAULT_B resamples. */
-void goal_find(const struct axes_groups *gs, const struct analysis_result *r, enum goal_kind kind,
+void goal_find(const struct along_groups *gs, const struct analysis_result *r, enum goal_kind kind,
 	       struct goal **out, size_t *n);
 void goal_free(struct goal *v, size_t n);
 

@@ -7,24 +7,24 @@
 
 #include <stdio.h>
 
-#include "axes.h"
+#include "along.h"
 #include "report_int.h"
 
 void report_axes_block(FILE *fp, const struct analysis_result *r, const struct report_opts *o,
 		       int md)
 {
-	struct axes_groups gs;
+	struct along_groups gs;
 	char name[3 * ROW_STR + 64], b[REPORT_CELL];
 
-	axes_groups_make(r, o->rows, 0, &gs);
-	if (!axes_groups_any(&gs)) {
-		axes_groups_free(&gs);
+	along_groups_make(r, o->rows, 0, &gs);
+	if (!along_groups_any(&gs)) {
+		along_groups_free(&gs);
 		return;
 	}
 	fprintf(fp, "\n%sAlong a setting (the saturation and peak of each label and test's series, "
 		"in the order of the setting they vary; 95%% intervals)\n", md ? "## " : "");
 	for (size_t k = 0, nth = 0; k < gs.n; k++) {
-		const struct axes_group *g = &gs.v[k];
+		const struct along_group *g = &gs.v[k];
 		const char *head[3];
 		struct rtab t;
 
@@ -44,8 +44,8 @@ void report_axes_block(FILE *fp, const struct analysis_result *r, const struct r
 		}
 		/* A blank line between two tables, as between sections. */
 		fprintf(fp, "%s%s by %s:\n%s", md ? "\n" : nth++ ? "\n  " : "  ",
-			axes_group_name(g, r, name, sizeof name), head[0], md ? "\n" : "");
+			along_group_name(g, r, name, sizeof name), head[0], md ? "\n" : "");
 		report_table(fp, &t, md);
 	}
-	axes_groups_free(&gs);
+	along_groups_free(&gs);
 }

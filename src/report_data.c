@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "axes.h"
+#include "along.h"
 #include "csv.h"
 #include "json.h"
 #include "num.h"
@@ -260,7 +260,7 @@ static void json_series(FILE *fp, const struct analysis_series *full, const stru
 	json_write_str(fp, a->rps->test);
 	/* A series of a label that varies a setting: its test without it, and
 	 * its values (nothing for others: such files read as before). */
-	axes_json_series(fp, a->rps);
+	along_json_series(fp, a->rps);
 	/* As the server names itself ("valkey 8.0.1"); null when no row says. */
 	fputs(",\"server\":", fp);
 	if (rows_server_desc(a->rps->first->server, b, sizeof b)[0] != '\0')

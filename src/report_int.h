@@ -97,7 +97,7 @@ void report_free_notes(char **v, size_t n);
 void report_runs_block(FILE *fp, const struct analysis_result *r, int md, int wide);
 
 /* The tables along a setting of text and markdown (report_axes.c): for
- * each label and test whose series vary a setting (axes.h), each value's
+ * each label and test whose series vary a setting (along.h), each value's
  * saturation depth and peak with their intervals; the other settings
  * held, a table for each of their values.  Nothing when no label varies
  * one: a report of such files reads as before. */

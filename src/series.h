@@ -141,6 +141,8 @@ const char *series_row_name(const struct series_set *set, const struct rs_rows *
 /* Whether row is one of s's: its label, its base, and its values on the
  * axes s carries. */
 int series_holds(const struct series *s, const struct rs_rows *rows, const struct rs_rec *row);
+/* Whether series x and y have one value on axis a. */
+int series_same_axis(const struct series *x, const struct series *y, enum series_axis a);
 /* The value of s on axis a as its name writes it ("8", "1024", "io-threads
  * 4"), into buf; "?" when unknown, "defaults" for no server arguments. */
 const char *series_axis_value(const struct series *s, enum series_axis a, char *buf,

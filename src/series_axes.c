@@ -88,6 +88,11 @@ int series_holds(const struct series *s, const struct rs_rows *rows, const struc
 	return 1;
 }
 
+int series_same_axis(const struct series *x, const struct series *y, enum series_axis a)
+{
+	return series_same_on(x->first, y->first, a);
+}
+
 int series_axis_parse(const char *name, enum series_axis *a)
 {
 	for (unsigned i = 0; series_axis_names[i] != NULL; i++)

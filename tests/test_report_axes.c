@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "analysis.h"
-#include "axes.h"
+#include "along.h"
 #include "budget.h"
 #include "frontier.h"
 #include "goal.h"
@@ -35,7 +35,7 @@ struct fixture {
 	struct rs_rows rows;
 	struct series_set rps, lat;
 	struct analysis_result res;
-	struct axes_groups gs;
+	struct along_groups gs;
 	struct budget_pick *picks;
 };
 
@@ -68,7 +68,7 @@ static void analyse(struct fixture *f, double budget_ms)
 
 	cr_assert_eq(series_build(&f->rows, SM_RPS, &f->rps, &err), 0, "%s", err.msg);
 	cr_assert_eq(analysis_run(&f->rps, NULL, &o, &f->res, &err), 0, "%s", err.msg);
-	axes_groups_make(&f->res, &f->rows, 1, &f->gs);
+	along_groups_make(&f->res, &f->rows, 1, &f->gs);
 	if (budget_ms > 0) {
 		cr_assert_eq(series_build_known(&f->rows, SM_P99, &f->lat, &err), 0, "%s", err.msg);
 		budget_find(&f->rps, &f->lat, NULL, budget_ms, &f->picks);
@@ -78,7 +78,7 @@ static void analyse(struct fixture *f, double budget_ms)
 static void fixture_free(struct fixture *f)
 {
 	free(f->picks);
-	axes_groups_free(&f->gs);
+	along_groups_free(&f->gs);
 	analysis_result_free(&f->res);
 	series_set_free(&f->lat);
 	series_set_free(&f->rps);

@@ -1,4 +1,4 @@
-/* axes.c: the series of one label and test grouped along an axis (axes.h). */
+/* along.c: the series of one label and test grouped along an axis (along.h). */
 #include "config.h"
 
 #include <math.h>
@@ -6,31 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "axes.h"
+#include "along.h"
 #include "json.h"
 #include "num.h"
 #include "vec.h"
 #include "xalloc.h"
 
-/* Whether series x and y have one value on axis a. */
-static int axes_same_on(const struct series *x, const struct series *y, unsigned a)
-{
-	switch ((enum series_axis)a) {
-	case SERIES_AXIS_CLIENTS:
-		return x->clients == y->clients;
-	case SERIES_AXIS_DATA_SIZE:
-		return x->data_size == y->data_size;
-	case SERIES_AXIS_THREADS:
-		return x->threads == y->threads;
-	case SERIES_AXIS_SERVER_ARGS:
-	case SERIES_NAXES:
-		break;
-	}
-	return strcmp(x->server_args, y->server_args) == 0;
-}
-
 /* Whether s belongs in g: its label, base, and the values g holds. */
-static int axes_fits(const struct axes_group *g, const struct analysis_result *r,
+static int along_fits(const struct along_group *g, const struct analysis_result *r,
 		     const struct series *s)
 {
 	const struct series *f = r->series[g->v[0]].rps;
@@ -38,27 +21,27 @@ static int axes_fits(const struct axes_group *g, const struct analysis_result *r
 	if (g->axis < 0 || f->label_idx != s->label_idx || strcmp(f->base, s->base) != 0)
 		return 0;
 	for (unsigned a = 0; a < SERIES_NAXES; a++)
-		if ((g->held & (1u << a)) && !axes_same_on(f, s, a))
+		if ((g->held & (1u << a)) && !series_same_axis(f, s, (enum series_axis)a))
 			return 0;
 	return 1;
 }
 
-void axes_groups_make(const struct analysis_result *r, const struct rs_rows *rows, int plain,
-		      struct axes_groups *out)
+void along_groups_make(const struct analysis_result *r, const struct rs_rows *rows, int plain,
+		      struct along_groups *out)
 {
 	size_t cap = 0, *capv = NULL, capcap = 0;
 
 	memset(out, 0, sizeof *out);
 	for (size_t i = 0; i < r->nseries; i++) {
 		const struct series *s = r->series[i].rps;
-		struct axes_group *g = NULL;
+		struct along_group *g = NULL;
 
 		if (rows != NULL && rows_fig(rows, s->first, ROW_RATE) > 0)
 			continue;
 		if (s->axes == 0 && !plain)
 			continue;
 		for (size_t k = 0; k < out->n && g == NULL; k++)
-			if (axes_fits(&out->v[k], r, s))
+			if (along_fits(&out->v[k], r, s))
 				g = &out->v[k];
 		if (g == NULL) {
 			out->v = vec_reserve(out->v, &cap, out->n + 1, sizeof *out->v, 8);
@@ -82,7 +65,7 @@ void axes_groups_make(const struct analysis_result *r, const struct rs_rows *row
 	free(capv);
 }
 
-void axes_groups_free(struct axes_groups *g)
+void along_groups_free(struct along_groups *g)
 {
 	for (size_t k = 0; k < g->n; k++)
 		free(g->v[k].v);
@@ -90,7 +73,7 @@ void axes_groups_free(struct axes_groups *g)
 	memset(g, 0, sizeof *g);
 }
 
-int axes_groups_any(const struct axes_groups *g)
+int along_groups_any(const struct along_groups *g)
 {
 	for (size_t k = 0; k < g->n; k++)
 		if (g->v[k].n > 1)
@@ -98,7 +81,7 @@ int axes_groups_any(const struct axes_groups *g)
 	return 0;
 }
 
-const char *axes_group_name(const struct axes_group *g, const struct analysis_result *r,
+const char *along_group_name(const struct along_group *g, const struct analysis_result *r,
 			    char *buf, size_t size)
 {
 	const struct series *s = r->series[g->v[0]].rps;
@@ -115,7 +98,7 @@ const char *axes_group_name(const struct axes_group *g, const struct analysis_re
 	return buf;
 }
 
-const char *axes_json_key(int a)
+const char *along_json_key(int a)
 {
 	static const char *const keys[SERIES_NAXES] = {
 		"clients", "data_size", "threads", "server_args",
@@ -124,7 +107,7 @@ const char *axes_json_key(int a)
 	return a >= 0 && a < SERIES_NAXES ? keys[a] : "";
 }
 
-void axes_json_value(FILE *fp, const struct series *s, int a)
+void along_json_value(FILE *fp, const struct series *s, int a)
 {
 	int64_t v = a == SERIES_AXIS_CLIENTS ? s->clients : a == SERIES_AXIS_DATA_SIZE ?
 		    s->data_size : s->threads;
@@ -140,7 +123,7 @@ void axes_json_value(FILE *fp, const struct series *s, int a)
 }
 
 /* "{\"clients\":4,...}": s's values on the axes in mask. */
-static void axes_json_values(FILE *fp, const struct series *s, unsigned mask)
+static void along_json_values(FILE *fp, const struct series *s, unsigned mask)
 {
 	int first = 1;
 
@@ -148,30 +131,30 @@ static void axes_json_values(FILE *fp, const struct series *s, unsigned mask)
 	for (unsigned a = 0; a < SERIES_NAXES; a++) {
 		if (!(mask & (1u << a)))
 			continue;
-		fprintf(fp, "%s\"%s\":", first ? "" : ",", axes_json_key((int)a));
-		axes_json_value(fp, s, (int)a);
+		fprintf(fp, "%s\"%s\":", first ? "" : ",", along_json_key((int)a));
+		along_json_value(fp, s, (int)a);
 		first = 0;
 	}
 	fputc('}', fp);
 }
 
-void axes_json_held(FILE *fp, const struct axes_group *g, const struct analysis_result *r)
+void along_json_held(FILE *fp, const struct along_group *g, const struct analysis_result *r)
 {
 	fputs(",\"held\":", fp);
-	axes_json_values(fp, r->series[g->v[0]].rps, g->held);
+	along_json_values(fp, r->series[g->v[0]].rps, g->held);
 }
 
-void axes_json_series(FILE *fp, const struct series *s)
+void along_json_series(FILE *fp, const struct series *s)
 {
 	if (s->axes == 0)
 		return;
 	fputs(",\"base\":", fp);
 	json_write_str(fp, s->base);
 	fputs(",\"axes\":", fp);
-	axes_json_values(fp, s, s->axes);
+	along_json_values(fp, s, s->axes);
 }
 
-const char *axes_cell_words(const struct series *s, int axis, unsigned depth, char *buf,
+const char *along_cell_words(const struct series *s, int axis, unsigned depth, char *buf,
 			    size_t size)
 {
 	char v[ROW_STR];
@@ -202,7 +185,7 @@ const char *axes_cell_words(const struct series *s, int axis, unsigned depth, ch
 	return buf;
 }
 
-const char *axes_fmt_rps(char *buf, size_t size, double v)
+const char *along_fmt_rps(char *buf, size_t size, double v)
 {
 	/* Three significant digits: more than the intervals ever tell. */
 	static const struct {
