@@ -40,6 +40,17 @@ static void run_on_signal(int sig)
 	run_stop++;
 }
 
+struct run_ui {
+	struct progress progress;
+	int quiet;
+	int multi_depth;
+	int multi_target;         /* name each point's target */
+	size_t points;
+	double timed;             /* seconds inside timed windows */
+	long long errors;
+	unsigned axes;            /* the settings swept (enum sweep_axis): named per point */
+};
+
 /* " c=8 d=1024" for the settings of r that the run sweeps (axes), after
  * what is in buf (size bytes). */
 static void run_name_axes(unsigned axes, const struct rs_row *r, char *buf, size_t size)
@@ -130,41 +141,6 @@ static void run_on_note(void *ud, const char *msg)
 	struct run_ui *ui = ud;
 
 	progress_note(&ui->progress, msg);
-}
-
-/* The sweep's settings, from the options. */
-void run_sweep_config(const struct rs_config *cfg, const char *label,
-			     struct run_ui *ui, struct sweep_config *sc)
-{
-	sc->label = label;
-	sc->spawned = cfg->spawn;
-	sc->flush = (enum guard_flush)cfg->flush;
-	sc->force_flush = cfg->force_flush;
-	sc->cluster = cfg->cluster;
-	sc->clients = (unsigned)cfg->clients;
-	sc->threads = (unsigned)cfg->threads;
-	sc->mode = cfg->mode;
-	sc->arrivals = cfg->arrivals;
-	sc->requests = cfg->requests;
-	sc->duration = cfg->duration;
-	sc->warmup = cfg->warmup;
-	sc->pause = cfg->pause;
-	sc->timeout = cfg->timeout > 0 ? cfg->timeout : TARGET_DEFAULT_TIMEOUT;
-	sc->keyspace = cfg->keyspace;
-	sc->data_size = cfg->data_size;
-	sc->seed = cfg->seed;
-	sc->retries = (unsigned)cfg->retries;
-	sc->precision = cfg->precision / 100;
-	sc->max_repeats = (unsigned)cfg->max_repeats;
-	sc->budget = cfg->budget;
-	sc->depths = &cfg->pipeline;
-	sc->fail_on_error = cfg->fail_on_error;
-	sc->prepare = !cfg->no_prepare;
-	sc->verbose = cfg->verbose;
-	sc->stop = &run_stop;
-	sc->on_point = run_on_point;
-	sc->on_note = run_on_note;
-	sc->ud = ui;
 }
 
 /* Open the -o file before anything connects: a file another rsweep is
@@ -505,8 +481,13 @@ int cmd_run(struct rs_config *cfg, struct rs_err *err)
 	struct run_ui ui = { 0 };
 	int rc;
 
+	/* What the sweeps report to: this file's progress and signals. */
+	job.sc.stop = &run_stop;
+	job.sc.on_point = run_on_point;
+	job.sc.on_note = run_on_note;
+	job.sc.ud = &ui;
 	/* Step two: show the plan (--dry-run), or measure it. */
-	rc = run_plan(cfg, &ui, &job, err);
+	rc = run_plan(cfg, &job, err);
 	if (rc == 0 && cfg->dry_run)
 		run_dry(cfg, &job);
 	for (unsigned r = 1; rc == 0 && !cfg->dry_run && r <= cfg->runs && !run_stop; r++) {

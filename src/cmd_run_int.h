@@ -14,23 +14,11 @@
 #include "cmd_targets.h"
 #include "keydist.h"
 #include "opts.h"
-#include "progress.h"
 #include "rates.h"
 #include "row.h"
 #include "sweep.h"
 #include "targets.h"
 #include "workload.h"
-
-struct run_ui {
-	struct progress progress;
-	int quiet;
-	int multi_depth;
-	int multi_target;         /* name each point's target */
-	size_t points;
-	double timed;             /* seconds inside timed windows */
-	long long errors;
-	unsigned axes;            /* the settings swept (enum sweep_axis): named per point */
-};
 
 /* The sweep of one server of the run and one combination of its axes:
  * job->sweeps[k] is target k / job->nat, combination k % job->nat. */
@@ -70,10 +58,12 @@ struct run_job {
 /* ---- cmd_run_plan.c ---- */
 
 /* Step one: the options (and sweep file) into a checked plan of points
- * over every target and combination of the axes.  Returns 0, or -1 with
+ * over every target and combination of the axes; job->sc's stop,
+ * on_point, on_note and ud (what the sweeps report to) are the caller's,
+ * set before.  Returns 0, or -1 with
  * err of kind RS_E_USAGE (options, targets) or RS_E_INPUT (a sweep file,
  * tests, a custom command). */
-int run_plan(struct rs_config *cfg, struct run_ui *ui, struct run_job *job, struct rs_err *err);
+int run_plan(struct rs_config *cfg, struct run_job *job, struct rs_err *err);
 /* The points of run (1-based) into job->plan (run_plan makes run 1's). */
 void run_plan_points(const struct rs_config *cfg, struct run_job *job, unsigned run);
 /* --dry-run: the plan, its targets and combinations, and an estimate. */
@@ -83,11 +73,5 @@ void run_dry(const struct rs_config *cfg, const struct run_job *job);
  * outside this run's lists, -n). */
 int run_check_resume(const struct rs_config *cfg, const char *label, const char *desc,
 		     const char *key_dist, const struct rs_rows *rows, struct rs_err *err);
-
-/* ---- cmd_run.c ---- */
-
-/* The sweep's settings, from the options, reporting to ui. */
-void run_sweep_config(const struct rs_config *cfg, const char *label, struct run_ui *ui,
-		      struct sweep_config *sc);
 
 #endif

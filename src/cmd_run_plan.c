@@ -261,6 +261,38 @@ void run_dry(const struct rs_config *cfg, const struct run_job *job)
 	       cfg->duration > 0 ? "" : " (guessing 100k rps at P=1 up to 1M rps; -n runs vary)");
 }
 
+/* The sweep's settings, from the options (what it reports to, job->sc's
+ * stop, on_point, on_note and ud, cmd_run sets). */
+static void run_sweep_config(const struct rs_config *cfg, const char *label,
+			     struct sweep_config *sc)
+{
+	sc->label = label;
+	sc->spawned = cfg->spawn;
+	sc->flush = (enum guard_flush)cfg->flush;
+	sc->force_flush = cfg->force_flush;
+	sc->cluster = cfg->cluster;
+	sc->clients = (unsigned)cfg->clients;
+	sc->threads = (unsigned)cfg->threads;
+	sc->mode = cfg->mode;
+	sc->arrivals = cfg->arrivals;
+	sc->requests = cfg->requests;
+	sc->duration = cfg->duration;
+	sc->warmup = cfg->warmup;
+	sc->pause = cfg->pause;
+	sc->timeout = cfg->timeout > 0 ? cfg->timeout : TARGET_DEFAULT_TIMEOUT;
+	sc->keyspace = cfg->keyspace;
+	sc->data_size = cfg->data_size;
+	sc->seed = cfg->seed;
+	sc->retries = (unsigned)cfg->retries;
+	sc->precision = cfg->precision / 100;
+	sc->max_repeats = (unsigned)cfg->max_repeats;
+	sc->budget = cfg->budget;
+	sc->depths = &cfg->pipeline;
+	sc->fail_on_error = cfg->fail_on_error;
+	sc->prepare = !cfg->no_prepare;
+	sc->verbose = cfg->verbose;
+}
+
 /* The servers of job (cmd_targets_build), each with the shared settings
  * and its own label.  Returns 0 or -1 (err of kind RS_E_USAGE). */
 static int run_targets(const struct rs_config *cfg, struct run_job *job, struct rs_err *err)
@@ -479,12 +511,7 @@ static int run_workload(const struct rs_config *cfg, const char *tests, uint64_t
 	return workload_select_prefix(tests, data_size, prefix, w, err);
 }
 
-/* Step one: the options (and sweep file) into a checked plan of points
- * over every target.  Returns 0, or -1 with err of kind RS_E_USAGE
- * (options, targets) or RS_E_INPUT (a sweep file, tests, a custom
- * command). */
-int run_plan(struct rs_config *cfg, struct run_ui *ui, struct run_job *job,
-		    struct rs_err *err)
+int run_plan(struct rs_config *cfg, struct run_job *job, struct rs_err *err)
 {
 	size_t nrates;
 	char cluster_tests[512], ratio_tests[64];
@@ -548,7 +575,7 @@ int run_plan(struct rs_config *cfg, struct run_ui *ui, struct run_job *job,
 	if (run_cluster_check_tests(cfg, &job->w, err) < 0)
 		return -1;
 	job->label = run_label(cfg, job->host, sizeof job->host);
-	run_sweep_config(cfg, job->label, ui, &job->sc);
+	run_sweep_config(cfg, job->label, &job->sc);
 	job->sc.key_prefix = job->key_prefix[0] ? job->key_prefix : NULL;
 	job->sc.keydist = job->keydist;
 	job->sc.key_dist = job->key_dist;

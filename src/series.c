@@ -643,6 +643,19 @@ static void series_axes_fill(struct series *s, const struct rs_rows *rows, unsig
 	s->base = strtab_str(&idx->bases, id);
 }
 
+int series_holds(const struct series *s, const struct rs_rows *rows, const struct rs_rec *row)
+{
+	char variant[ROW_STR + 48];
+
+	if (strcmp(row->label, s->label) != 0 ||
+	    strcmp(series_variant(rows, row, variant, sizeof variant), s->base) != 0)
+		return 0;
+	for (unsigned a = 0; a < SERIES_NAXES; a++)
+		if ((s->axes & (1u << a)) && !series_same_on(s->first, row, (enum series_axis)a))
+			return 0;
+	return 1;
+}
+
 const char *series_row_name(const struct series_set *set, const struct rs_rows *rows,
 			    const struct rs_rec *row, char *buf, size_t size)
 {

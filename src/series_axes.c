@@ -75,19 +75,6 @@ const char *series_axes_name(const char *variant, const struct rs_rec *row,
 	return buf;
 }
 
-int series_holds(const struct series *s, const struct rs_rows *rows, const struct rs_rec *row)
-{
-	char variant[ROW_STR + 48];
-
-	if (strcmp(row->label, s->label) != 0 ||
-	    strcmp(series_variant(rows, row, variant, sizeof variant), s->base) != 0)
-		return 0;
-	for (unsigned a = 0; a < SERIES_NAXES; a++)
-		if ((s->axes & (1u << a)) && !series_same_on(s->first, row, (enum series_axis)a))
-			return 0;
-	return 1;
-}
-
 int series_same_axis(const struct series *x, const struct series *y, enum series_axis a)
 {
 	return series_same_on(x->first, y->first, a);
