@@ -88,7 +88,8 @@ static const struct opt_def opt_table[] = {
 	  "rediss://HOST:PORT[/DB] (TLS), spawn:[PATH], spawn+tcp:[PATH], spawn+tls:[PATH]); "
 	  "points alternate between targets" },
 	{ "spawn-args", 0, "[LABEL=]ARGS", OT_LIST, RUN, OFF(spawn_args), 0, 0, NULL, NULL, 0,
-	  "more redis-server arguments for a spawned target (all of them without LABEL=)" },
+	  "more redis-server arguments for a spawned target (all of them without LABEL=); "
+	  "a word A|B|C starts a server for each" },
 	/* load */
 	{ "clients", 'c', "N|LIST", OT_AXIS, RUN, OFF(clients_axis), 1, 100000, NULL, "50", 1,
 	  "parallel connections; a list (1,2,4 or 1..64:x2) sweeps them as an axis" },
@@ -124,7 +125,8 @@ static const struct opt_def opt_table[] = {
 	  NULL, NULL, 1, "the value size the input was measured with (default: the capture's, "
 	  "else none)" },
 	{ "tests", 't', "LIST", OT_STRING, RUN | PLOT | REPORT, OFF(tests), 0, 0, NULL, NULL, 1,
-	  "comma-separated tests (get,set,lrange,...; default: all)" },
+	  "comma-separated tests (get,set,lrange,...; default: all); in run, "
+	  "mix:get=80,set=20 is one test drawing each request by weight" },
 	{ "ratio", 0, "S:G", OT_STRING, RUN, OFF(ratio), 0, 0, NULL, NULL, 1,
 	  "memtier's Set:Get ratio: one test, -t mix:set=S,get=G" },
 	{ "commands", 0, "FILE", OT_STRING, RUN, OFF(commands), 0, 0, NULL, NULL, 0,
@@ -262,7 +264,8 @@ static const struct opt_def opt_table[] = {
 	{ "prose", 0, NULL, OT_FLAG, REPORT, OFF(prose), 0, 0, NULL, NULL, 1,
 	  "add one sentence per test comparing each label with the baseline" },
 	{ "latency-budget", 0, "TIME", OT_STRING, REPORT, OFF(latency_budget), 0, 0, NULL, NULL, 1,
-	  "for each series, the depth with the most throughput within TIME (1ms, 250us)" },
+	  "for each series, the depth with the most throughput within TIME (1ms, 250us); "
+	  "along a swept setting, the best cell" },
 	{ "budget-metric", 0, "METRIC", OT_ENUM, REPORT, OFF(budget_metric), 0, 0,
 	  budget_metric_names, "p99_ms", 1,
 	  "with --latency-budget: the latency it bounds" },
