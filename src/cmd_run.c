@@ -284,8 +284,8 @@ static enum sweep_status run_open(const struct rs_config *cfg, struct run_job *j
 					    h->label, h->t.desc);
 				return SWEEP_FAILED;
 			}
-			for (size_t i = 0; i < job->nat; i++)
-				sweep_share(job->sweeps[j + i].s);
+			/* With combinations, every sweep shares already. */
+			sweep_share(hs->s);
 			sweep_share(gs->s);
 		}
 	}

@@ -66,6 +66,16 @@ static void cmd_targets_desc(const struct rs_config *cfg, char *buf, size_t size
 	targets_row(NULL, &t, NULL, cfg->insecure, buf, size);
 }
 
+/* The alternatives of one word: "1|2|4" three, a word without '|' one. */
+static size_t cmd_targets_word_choices(const char *word)
+{
+	size_t k = 1;
+
+	for (; *word; word++)
+		k += *word == '|';
+	return k;
+}
+
 /* How many choices the alternatives of words make (a word "1|2|4" three;
  * several such words their product), or 0 past CMD_TARGETS_MAX_CHOICES. */
 static size_t cmd_targets_nchoices(const char *const *words)
@@ -73,13 +83,7 @@ static size_t cmd_targets_nchoices(const char *const *words)
 	size_t n = 1;
 
 	for (size_t i = 0; words != NULL && words[i] != NULL; i++) {
-		size_t k = 1;
-
-		if (strchr(words[i], '|') == NULL)
-			continue;
-		for (const char *c = words[i]; *c; c++)
-			k += *c == '|';
-		n *= k;
+		n *= cmd_targets_word_choices(words[i]);
 		if (n > CMD_TARGETS_MAX_CHOICES)
 			return 0;
 	}
@@ -99,14 +103,12 @@ static int cmd_targets_choose(struct cmd_target *g, const char *const *words, si
 	g->extra_own = xcalloc(n + 1, sizeof *g->extra_own);
 	for (size_t i = n; i-- > 0;) {
 		const char *w = words[i], *end;
-		size_t k = 1, pick, len;
+		size_t k = cmd_targets_word_choices(w), pick, len;
 
-		if (strchr(w, '|') == NULL) {
+		if (k == 1) {
 			g->extra_own[i] = xstrdup(w);
 			continue;
 		}
-		for (const char *p = w; *p; p++)
-			k += *p == '|';
 		pick = c % k;
 		c /= k;
 		for (; pick > 0; pick--)

@@ -506,21 +506,17 @@ static enum sweep_status sweep_probe(struct sweep *s, struct rs_err *err)
 	for (size_t i = 0; i < s->nsrv; i++) {
 		struct sweep_server *srv = &s->srv[i];
 		struct target_stats st;
-		int64_t calls;
-		double cpu;
 
 		if (target_point_stats(srv->g.c, &srv->t, "ping", &st, err) < 0)
 			return SWEEP_FAILED;
-		calls = st.calls;
-		cpu = st.cpu;
-		if (calls < 0 && !(s->unknown & SWEEP_NO_CALLS))
+		if (st.calls < 0 && !(s->unknown & SWEEP_NO_CALLS))
 			sweep_note(s->cfg, "%s: INFO commandstats gives no command counts: server_calls "
 				   "is left empty, requests are counted from the replies only",
 				   srv->t.desc);
-		if (isnan(cpu) && !(s->unknown & SWEEP_NO_CPU))
+		if (isnan(st.cpu) && !(s->unknown & SWEEP_NO_CPU))
 			sweep_note(s->cfg, "%s: INFO cpu gives no used_cpu_sys/used_cpu_user: "
 				   "server_cpu_s is left empty", srv->t.desc);
-		s->unknown |= (calls < 0 ? SWEEP_NO_CALLS : 0) | (isnan(cpu) ? SWEEP_NO_CPU : 0);
+		s->unknown |= (st.calls < 0 ? SWEEP_NO_CALLS : 0) | (isnan(st.cpu) ? SWEEP_NO_CPU : 0);
 	}
 	return SWEEP_OK;
 }

@@ -69,6 +69,17 @@ expect_status() {
 	[ "$got" = "$want" ] || fail "'$*' exited $got, wanted $want; stderr: $(cat "$T/err")"
 }
 
+# run_refused MSG ARGS...: `rsweep run -o $T/out.csv ARGS` exits 2 with
+# one line that says MSG (fixed text), and writes no output file.
+run_refused() {
+	msg=$1
+	shift
+	expect_status 2 "$RSWEEP" run -o "$T/out.csv" "$@"
+	[ "$(wc -l <"$T/err")" = 1 ] || fail "'$*': message is not one line: $(cat "$T/err")"
+	grep -qF -- "$msg" "$T/err" || fail "'$*': '$(cat "$T/err")' does not say '$msg'"
+	[ ! -e "$T/out.csv" ] || fail "'$*' created the output file"
+}
+
 # rows FILE: data rows in a CSV written by rsweep (no field holds a newline here).
 rows() {
 	tail -n +2 "$1" | grep -c .

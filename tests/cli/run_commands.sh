@@ -91,52 +91,43 @@ t_guard() {
 }
 tcase 'the guard takes the mix as a command after --: any database' t_guard
 
-bad() {
-	msg=$1
-	shift
-	expect_status 2 "$RSWEEP" run -o "$T/out.csv" "$@"
-	[ "$(wc -l <"$T/err")" = 1 ] || fail "'$*': message is not one line: $(cat "$T/err")"
-	grep -qF -- "$msg" "$T/err" || fail "'$*': '$(cat "$T/err")' does not say '$msg'"
-	[ ! -e "$T/out.csv" ] || fail "'$*' created the output file"
-}
-
 t_refused() {
 	f=$T/f.cmds
 	printf 'GET k\n' >"$f"
-	bad "$f:1: 'GET' is not a weight" --spawn --commands "$f"
+	run_refused "$f:1: 'GET' is not a weight" --spawn --commands "$f"
 	printf '# weights\n1 GET k\n0 SET k v\n' >"$f"
-	bad "$f:3: weight 0 is out of range (1 to 1000000)" --spawn --commands "$f"
+	run_refused "$f:3: weight 0 is out of range (1 to 1000000)" --spawn --commands "$f"
 	printf '1 GET k\n\n5\n' >"$f"
-	bad "$f:3: no command after the weight 5" --spawn --commands "$f"
+	run_refused "$f:3: no command after the weight 5" --spawn --commands "$f"
 	printf "5 '' k\n" >"$f"
-	bad "$f:1: an empty command after the weight 5" --spawn --commands "$f"
+	run_refused "$f:1: an empty command after the weight 5" --spawn --commands "$f"
 	printf '5 "GET k\n' >"$f"
-	bad "$f:1: unclosed \"" --spawn --commands "$f"
+	run_refused "$f:1: unclosed \"" --spawn --commands "$f"
 	i=0
 	: >"$f"
 	while [ $i -lt 17 ]; do
 		i=$((i + 1))
 		echo "1 GET k$i" >>"$f"
 	done
-	bad "$f:17: more than 16 commands" --spawn --commands "$f"
+	run_refused "$f:17: more than 16 commands" --spawn --commands "$f"
 	printf '1 GET a\n2 GET a\n' >"$f"
-	bad "$f:2: the same command as line 1" --spawn --commands "$f"
+	run_refused "$f:2: the same command as line 1" --spawn --commands "$f"
 	printf '# nothing\n' >"$f"
-	bad "$f: no command" --spawn --commands "$f"
-	bad "--commands: $T/nosuch.cmds: No such file or directory" --spawn \
+	run_refused "$f: no command" --spawn --commands "$f"
+	run_refused "--commands: $T/nosuch.cmds: No such file or directory" --spawn \
 		--commands "$T/nosuch.cmds"
 	printf '1 GET k\n' >"$f"
-	bad "--commands FILE and -t exclude each other" --spawn --commands "$f" -t get
-	bad "--commands FILE and --ratio exclude each other" --spawn --commands "$f" --ratio 1:1
-	bad "--commands FILE and a custom command after -- exclude each other" --spawn \
+	run_refused "--commands FILE and -t exclude each other" --spawn --commands "$f" -t get
+	run_refused "--commands FILE and --ratio exclude each other" --spawn --commands "$f" --ratio 1:1
+	run_refused "--commands FILE and a custom command after -- exclude each other" --spawn \
 		--commands "$f" -- GET k
-	bad "--key-prefix takes the catalogue's tests (-t): a command file names its own keys" \
+	run_refused "--key-prefix takes the catalogue's tests (-t): a command file names its own keys" \
 		--spawn --commands "$f" --key-prefix p:
-	bad "--cluster does not run mixes yet: drop --commands" -h 127.0.0.1 -p 1 --cluster \
+	run_refused "--cluster does not run mixes yet: drop --commands" -h 127.0.0.1 -p 1 --cluster \
 		--commands "$f"
 	# A shared sweep file names no commands to run (as no program to start).
 	printf 'commands = %s\n' "$f" >"$T/c.sweep"
-	bad "c.sweep:1: unknown key 'commands'" --spawn --sweep "$T/c.sweep"
+	run_refused "c.sweep:1: unknown key 'commands'" --spawn --sweep "$T/c.sweep"
 }
 tcase 'bad command files and options: one line naming FILE:LINE, exit 2, no file' t_refused
 

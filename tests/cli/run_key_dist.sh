@@ -62,28 +62,19 @@ t_sequential() {
 }
 tcase 'sequential covers every key once a pass, across threads and connections' t_sequential
 
-bad() {
-	msg=$1
-	shift
-	expect_status 2 "$RSWEEP" run -o "$T/out.csv" "$@"
-	[ "$(wc -l <"$T/err")" = 1 ] || fail "'$*': message is not one line: $(cat "$T/err")"
-	grep -qF -- "$msg" "$T/err" || fail "'$*': '$(cat "$T/err")' does not say '$msg'"
-	[ ! -e "$T/out.csv" ] || fail "'$*' created the output file"
-}
-
 t_refused() {
-	bad "--key-dist draws the keys of -r N: give -r N" -t get --key-dist zipf
-	bad "--key-dist draws the keys of -r N: give -r N" -t get -r 0 --key-dist zipf
-	bad "--key-dist: zipf:S needs S > 0: 'zipf:0'" -t get -r 100 --key-dist zipf:0
-	bad "--key-dist: 'pareto' is no key distribution" -t get -r 100 --key-dist pareto
-	bad "--key-dist: gaussian:SIGMA needs SIGMA > 0" -t get -r 100 --key-dist gaussian:-1
-	bad "--key-dist: hotspot:FRACTION:SHARE needs SHARE in 0..1" -t get -r 100 \
+	run_refused "--key-dist draws the keys of -r N: give -r N" -t get --key-dist zipf
+	run_refused "--key-dist draws the keys of -r N: give -r N" -t get -r 0 --key-dist zipf
+	run_refused "--key-dist: zipf:S needs S > 0: 'zipf:0'" -t get -r 100 --key-dist zipf:0
+	run_refused "--key-dist: 'pareto' is no key distribution" -t get -r 100 --key-dist pareto
+	run_refused "--key-dist: gaussian:SIGMA needs SIGMA > 0" -t get -r 100 --key-dist gaussian:-1
+	run_refused "--key-dist: hotspot:FRACTION:SHARE needs SHARE in 0..1" -t get -r 100 \
 		--key-dist hotspot:0.1:2
-	bad "hotspot:0.01:0.8 over -r 10 leaves the hot set without a key" -t get -r 10 \
+	run_refused "hotspot:0.01:0.8 over -r 10 leaves the hot set without a key" -t get -r 10 \
 		--key-dist hotspot:0.01
-	bad "--cluster draws each master's keys uniformly: drop --key-dist" -h 127.0.0.1 -p 1 \
+	run_refused "--cluster draws each master's keys uniformly: drop --key-dist" -h 127.0.0.1 -p 1 \
 		--cluster -t get -r 100 --key-dist zipf
-	bad "--key-dist is not passed to agents yet: drop --agents" -h 127.0.0.1 -p 1 \
+	run_refused "--key-dist is not passed to agents yet: drop --agents" -h 127.0.0.1 -p 1 \
 		--control redis://127.0.0.1:1 --agents 1 -t get -r 100 --key-dist zipf
 }
 tcase 'a bad spec, no -r, --cluster or --agents: one line, exit 2, no file' t_refused

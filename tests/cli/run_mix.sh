@@ -90,35 +90,26 @@ t_report_plot() {
 }
 tcase 'report and plot read a mix like any test (-t mix selects it)' t_report_plot
 
-bad() {
-	msg=$1
-	shift
-	expect_status 2 "$RSWEEP" run -o "$T/out.csv" "$@"
-	[ "$(wc -l <"$T/err")" = 1 ] || fail "'$*': message is not one line: $(cat "$T/err")"
-	grep -qF -- "$msg" "$T/err" || fail "'$*': '$(cat "$T/err")' does not say '$msg'"
-	[ ! -e "$T/out.csv" ] || fail "'$*' created the output file"
-}
-
 t_refused() {
-	bad "mix 'get=80' has one member" --spawn -t mix:get=80
-	bad "mix member 'GET' is named twice" --spawn -t mix:get=80,get=20
-	bad "unknown test 'nosuch' in a mix" --spawn -t mix:get=80,nosuch=20
-	bad "mix member 'set': weight 0 is out of range" --spawn -t mix:get=80,set=0
-	bad "mix member 'set': weight 'x' is not a positive integer" --spawn -t mix:get=80,set=x
-	bad "mix member 'lrange' names several tests" --spawn -t mix:get=1,lrange=1
-	bad "has more than 16 members" --spawn -t "mix:ping_inline=1,ping_mbulk=1,set=1,get=1,incr=1,lpush=1,rpush=1,lpop=1,rpop=1,sadd=1,hset=1,spop=1,zadd=1,zpopmin=1,lrange_100=1,lrange_300=1,lrange_500=1"
-	bad "--ratio '1:0': the GET weight is out of range" --spawn --ratio 1:0
-	bad "--ratio 'x' is not S:G" --spawn --ratio x
-	bad "--ratio S:G is -t mix:set=S,get=G: give one of them" --spawn --ratio 1:1 -t get
-	bad "--ratio and a custom command after -- exclude each other" --spawn --ratio 1:1 -- SET a b
-	bad "--cluster does not run mixes yet: leave MIX_GET1_SET1 out of -t" -h 127.0.0.1 -p 1 \
+	run_refused "mix 'get=80' has one member" --spawn -t mix:get=80
+	run_refused "mix member 'GET' is named twice" --spawn -t mix:get=80,get=20
+	run_refused "unknown test 'nosuch' in a mix" --spawn -t mix:get=80,nosuch=20
+	run_refused "mix member 'set': weight 0 is out of range" --spawn -t mix:get=80,set=0
+	run_refused "mix member 'set': weight 'x' is not a positive integer" --spawn -t mix:get=80,set=x
+	run_refused "mix member 'lrange' names several tests" --spawn -t mix:get=1,lrange=1
+	run_refused "has more than 16 members" --spawn -t "mix:ping_inline=1,ping_mbulk=1,set=1,get=1,incr=1,lpush=1,rpush=1,lpop=1,rpop=1,sadd=1,hset=1,spop=1,zadd=1,zpopmin=1,lrange_100=1,lrange_300=1,lrange_500=1"
+	run_refused "--ratio '1:0': the GET weight is out of range" --spawn --ratio 1:0
+	run_refused "--ratio 'x' is not S:G" --spawn --ratio x
+	run_refused "--ratio S:G is -t mix:set=S,get=G: give one of them" --spawn --ratio 1:1 -t get
+	run_refused "--ratio and a custom command after -- exclude each other" --spawn --ratio 1:1 -- SET a b
+	run_refused "--cluster does not run mixes yet: leave MIX_GET1_SET1 out of -t" -h 127.0.0.1 -p 1 \
 		--cluster -t mix:get=1,set=1
-	bad "--cluster does not run mixes yet: drop --ratio" -h 127.0.0.1 -p 1 --cluster --ratio 1:1
-	bad "--agents do not run mixes yet: drop --ratio" -h 127.0.0.1 -p 1 \
+	run_refused "--cluster does not run mixes yet: drop --ratio" -h 127.0.0.1 -p 1 --cluster --ratio 1:1
+	run_refused "--agents do not run mixes yet: drop --ratio" -h 127.0.0.1 -p 1 \
 		--control redis://127.0.0.1:1 --agents 1 --ratio 1:1
 	head -c 32 /dev/urandom | base64 >"$T/agents.key"
 	chmod 600 "$T/agents.key"
-	bad "--agents does not run mixes yet: leave MIX_GET1_SET1 out of -t" -h 127.0.0.1 -p 1 \
+	run_refused "--agents does not run mixes yet: leave MIX_GET1_SET1 out of -t" -h 127.0.0.1 -p 1 \
 		--control redis://127.0.0.1:1 --agents-key "$T/agents.key" --agents 1 \
 		-t mix:get=1,set=1
 }
