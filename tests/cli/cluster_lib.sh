@@ -126,8 +126,3 @@ cl_calls() {
 		sed -n "s/^cmdstat_$2:calls=\([0-9]*\).*/\1/p" | grep . || echo 0
 }
 
-# csv_col FILE NAME: the values of column NAME, one a line.
-csv_col() {
-	awk -F, -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }
-		{ print $c }' "$1"
-}

@@ -115,6 +115,12 @@ wait_rows() {
 	fail "$1 never reached $2 rows"
 }
 
+# csv_col FILE NAME: the values of column NAME, one a line.
+csv_col() {
+	awk -F, -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }
+		{ print $c }' "$1"
+}
+
 # check_csv FILE: every line has the header's number of fields; no duplicate point.
 check_csv() {
 	awk -F, 'NR == 1 { n = NF; next }
