@@ -428,6 +428,12 @@ static const char *run_cluster_tests(const struct rs_config *cfg, char *buf, siz
 static int run_cluster_check_tests(const struct rs_config *cfg, const struct workload *w,
 				   struct rs_err *err)
 {
+	/* A sequence's commands may each need another master. */
+	for (size_t i = 0; i < w->n && cfg->cluster; i++)
+		if (w->v[i].sequence)
+			return rs_err_setk(err, RS_E_USAGE, "--cluster does not run a sequence of "
+					   "commands (';' or --transaction after --): each command may "
+					   "need another master");
 	/* The engine draws a mix's members with plain keys only, and the
 	 * agents' messages name one catalogue test: not yet. */
 	for (size_t i = 0; i < w->n && (cfg->cluster || cfg->agents > 0); i++)
@@ -505,7 +511,7 @@ static int run_workload(const struct rs_config *cfg, const char *tests, uint64_t
 			const char *prefix, struct workload *w, struct rs_err *err)
 {
 	if (cfg->nargs > 0)
-		return workload_custom(cfg->nargs, cfg->args, w, err);
+		return workload_sequence(cfg->nargs, cfg->args, data_size, cfg->transaction, w, err);
 	if (cfg->commands != NULL)
 		return workload_commands_file(cfg->commands, data_size, w, err);
 	return workload_select_prefix(tests, data_size, prefix, w, err);

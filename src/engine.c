@@ -259,6 +259,24 @@ static __attribute__((noinline)) void engine_randomize_dist(struct engine_thread
 	}
 }
 
+/* One key a request: its other places repeat the digits at key_from. */
+static inline void engine_copy_key(char *cmd, size_t key_from, const size_t *copy_off,
+				   size_t ncopy)
+{
+	for (size_t i = 0; i < ncopy; i++)
+		memcpy(cmd + copy_off[i], cmd + key_from, ENGINE_RAND_DIGITS);
+}
+
+/* engine_copy_key in the first k requests of c's buffer, apart: a job
+ * without __key__ pays one test a batch. */
+static __attribute__((noinline)) void engine_copy_keys(const struct engine_job *job,
+						       struct engine_conn *c, unsigned k)
+{
+	for (unsigned i = 0; i < k; i++)
+		engine_copy_key(c->buf + (size_t)i * job->len, job->key_from, job->copy_off,
+				job->ncopy);
+}
+
 static inline void engine_randomize(struct engine_thread *th, struct engine_conn *c, unsigned k)
 {
 	const struct engine_job *job = th->job;
@@ -312,6 +330,7 @@ static __attribute__((noinline)) size_t engine_mix_fill_dist(struct engine_threa
 		memcpy(cmd, mb->cmd, mb->len);
 		for (size_t r = 0; r < mb->nrand; r++)
 			engine_put_digits(cmd + mb->rand_off[r], keydist_draw(kd, &th->kds, &th->rng));
+		engine_copy_key(cmd, mb->key_from, mb->copy_off, mb->ncopy);
 		off += mb->len;
 		c->ends[i] = off;
 	}
@@ -342,9 +361,11 @@ static __attribute__((noinline)) void engine_mix_fill(struct engine_thread *th,
 		char *cmd = c->buf + off;
 
 		memcpy(cmd, mb->cmd, mb->len);
-		if (keyspace > 0)
+		if (keyspace > 0) {
 			for (size_t r = 0; r < mb->nrand; r++)
 				engine_put_digits(cmd + mb->rand_off[r], engine_rand(&th->rng) % keyspace);
+			engine_copy_key(cmd, mb->key_from, mb->copy_off, mb->ncopy);
+		}
 		off += mb->len;
 		c->ends[i] = off;
 		th->res.member_sent[m]++;
@@ -371,8 +392,11 @@ static int engine_next_batch(struct engine_thread *th, struct engine_conn *c, ui
 	if (job->members != NULL) {
 		engine_mix_fill(th, c, k);
 	} else {
-		if (job->nrand > 0 && job->keyspace > 0)
+		if (job->nrand > 0 && job->keyspace > 0) {
 			engine_randomize(th, c, k);
+			if (job->ncopy > 0)
+				engine_copy_keys(job, c, k);
+		}
 		c->blen = (size_t)k * job->len;
 	}
 	c->wpos = 0;
@@ -443,8 +467,11 @@ static int engine_send(struct engine_thread *th, struct engine_conn *c, unsigned
 	if (job->members != NULL) {
 		engine_mix_fill(th, c, k);
 	} else {
-		if (job->nrand > 0 && job->keyspace > 0)
+		if (job->nrand > 0 && job->keyspace > 0) {
 			engine_randomize(th, c, k);
+			if (job->ncopy > 0)
+				engine_copy_keys(job, c, k);
+		}
 		c->blen = (size_t)k * job->len;
 	}
 	c->wpos = 0;
@@ -615,6 +642,18 @@ static __attribute__((noinline)) int engine_retried(struct engine_thread *th, st
 	return 0;
 }
 
+/* Of k replies just read on c, the requests they finish: a sequence's
+ * request is answered by its last reply (th->replies of them).  Apart:
+ * a job of one reply a request pays one test a read. */
+static __attribute__((noinline)) uint64_t engine_whole(const struct engine_thread *th,
+						       struct engine_conn *c, uint64_t k)
+{
+	uint64_t all = c->part + k;
+
+	c->part = (unsigned)(all % th->replies);
+	return all / th->replies;
+}
+
 /* A TLS read as read() answers: the count, 0 at the end, or -1 with errno
  * EAGAIN when it must wait (for writable if c->rd_on_write) or EIO with
  * the run failed. */
@@ -696,6 +735,8 @@ static inline __attribute__((always_inline)) int engine_read_any(struct engine_t
 		/* Only a whole reply is progress: a server that trickles a byte now
 		 * and then must not keep a point alive for ever. */
 		c->last_io_ns = now;
+		if (th->replies > 1 && (k = engine_whole(th, c, k)) == 0)
+			goto more;
 		if (k > c->inflight)
 			return engine_fail(th, "the server sent more replies than requests");
 		if (th->reply.retry > 0) {
@@ -778,6 +819,7 @@ void *engine_loop(void *arg)
 	th->open = job->rate > 0;
 	th->timed = job->duration > 0;
 	th->lockstep = job->mode == ENGINE_LOCKSTEP && !th->open;
+	th->replies = job->replies > 1 ? job->replies : 1;
 	if (th->open) {
 		engine_schedule_start(th, now);
 		engine_dispatch(th, now);

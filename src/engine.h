@@ -128,6 +128,9 @@ struct engine_member {
 	size_t len;
 	const size_t *rand_off;   /* places in cmd of ENGINE_RAND_DIGITS bytes */
 	size_t nrand;
+	size_t key_from;          /* as engine_job's */
+	const size_t *copy_off;
+	size_t ncopy;
 	unsigned weight;          /* 1..ENGINE_MAX_WEIGHT */
 };
 
@@ -143,6 +146,15 @@ struct engine_job {
 	size_t len;
 	const size_t *rand_off;   /* places in cmd of ENGINE_RAND_DIGITS bytes, patched per batch */
 	size_t nrand;
+	/* One key a request in several places: after the digits are drawn,
+	 * each place of copy_off gets the digits at key_from (one of
+	 * rand_off's).  ncopy 0: none. */
+	size_t key_from;
+	const size_t *copy_off;
+	size_t ncopy;
+	/* Replies to one request (a sequence of commands sent as one, their
+	 * latency to the last reply): 0 or 1 for one command. */
+	unsigned replies;
 	uint64_t keyspace;        /* 0: leave __rand_int__ literal */
 	/* --key-dist (keydist.h): how each __rand_int__ is drawn from the
 	 * keyspace; NULL: uniformly, rng % keyspace.  Not with a route. */
@@ -173,7 +185,7 @@ struct engine_job {
 #define ENGINE_SLICES 4
 
 struct engine_result {
-	uint64_t requests;        /* replies received */
+	uint64_t requests;        /* requests answered (whole: every reply of a sequence) */
 	uint64_t errors;          /* error replies among them */
 	uint64_t misses;          /* nil replies and empty arrays */
 	double seconds;           /* first write to last reply */

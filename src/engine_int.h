@@ -102,6 +102,7 @@ struct engine_conn {
 	 * that a partial write knows how many requests it finished. */
 	size_t *ends;
 	unsigned inflight;        /* requests queued and not yet answered */
+	unsigned part;            /* replies read of the request under way (engine_job.replies) */
 	int want_out;             /* EV_WRITE is registered */
 	int done;
 	uint64_t partial;         /* bytes the reader consumed of the reply in progress */
@@ -141,6 +142,7 @@ struct engine_thread {
 	int exhausted;            /* no request is left to schedule */
 	/* The job's mode as flags, tested per request without a double. */
 	int open, timed, lockstep;
+	unsigned replies;         /* replies a request: the job's, at least 1 */
 	uint64_t rng;
 	struct keydist_state kds; /* the job's keydist's draws on this loop */
 	unsigned active;

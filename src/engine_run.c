@@ -266,6 +266,7 @@ static void engine_thread_prepare(struct engine *e, unsigned i, const struct eng
 			free(c->buf);
 		c->done = 0;
 		c->inflight = 0;
+		c->part = 0;
 		c->partial = 0;
 		c->blen = c->wpos = 0;
 		c->queued = c->written = c->replied = c->batch_base = 0;

@@ -131,6 +131,8 @@ static const struct opt_def opt_table[] = {
 	  "memtier's Set:Get ratio: one test, -t mix:set=S,get=G" },
 	{ "commands", 0, "FILE", OT_STRING, RUN, OFF(commands), 0, 0, NULL, NULL, 0,
 	  "one test: a mix of the file's custom commands, a line each: WEIGHT COMMAND ARGS..." },
+	{ "transaction", 0, NULL, OT_FLAG, RUN, OFF(transaction), 0, 0, NULL, NULL, 0,
+	  "send the command after -- (or its ';' sequence) between MULTI and EXEC" },
 	{ "no-prepare", 0, NULL, OT_FLAG, RUN, OFF(no_prepare), 0, 0, NULL, NULL, 1,
 	  "skip the untimed preparation (GET then reads missing keys)" },
 	/* sweep */

@@ -103,6 +103,7 @@ struct rs_config {
 	uint64_t data_size;
 	char *tests;
 	char *ratio;              /* --ratio S:G: -t mix:set=S,get=G (workload_ratio) */
+	int transaction;          /* --transaction: MULTI/EXEC around the command after -- */
 	char *commands;           /* --commands FILE: a mix of custom commands
 				   * (workload_commands_file) */
 	int no_prepare;
@@ -227,6 +228,7 @@ enum opts_rel {
 	OPTS_TOGETHER,            /* a and b both or neither */
 	OPTS_ONE,                 /* with a, b (a list) at most once */
 	OPTS_NO_COMMAND,          /* a and a custom command after -- not both */
+	OPTS_NEEDS_COMMAND,       /* a needs a custom command after -- */
 };
 
 struct opts_rule {

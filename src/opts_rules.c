@@ -61,6 +61,9 @@ static const struct opts_rule opts_rule_table[] = {
 	  "--ratio S:G is -t mix:set=S,get=G: give one of them (or put the mix in -t)" },
 	{ RUN, "ratio", OPTS_NO_COMMAND, NULL, NULL,
 	  "--ratio and a custom command after -- exclude each other" },
+	{ RUN, "transaction", OPTS_NEEDS_COMMAND, NULL, NULL,
+	  "--transaction wraps the command after -- in MULTI and EXEC: give one "
+	  "(-- SET k v ';' GET k)" },
 	/* A command file says what is run, as -t, --ratio and -- do. */
 	{ RUN, "commands", OPTS_EXCLUDES, "tests", NULL,
 	  "--commands FILE and -t exclude each other: the file says what is run" },
@@ -137,6 +140,8 @@ int opts_rule_broken(enum opts_cmd cmd, const struct opts_rule *r, const struct 
 		return a && r->b != NULL && opts_count(cmd, cfg, r->b) > 1;
 	case OPTS_NO_COMMAND:
 		return a && cfg->nargs > 0;
+	case OPTS_NEEDS_COMMAND:
+		return a && cfg->nargs == 0;
 	}
 	return 0;
 }

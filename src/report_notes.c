@@ -203,6 +203,31 @@ static int report_short_note(const struct series *s, char *buf, size_t size)
 	return n > 0;
 }
 
+/* The note on a series whose reads found nothing often (1% or more, by the
+ * server's keyspace_misses), into buf; 0 when they did not, or the rows do
+ * not say.  A read that misses costs the server less than one that hits,
+ * and a GETBIT or HMGET that misses still gets a reply that is no nil. */
+static int report_miss_note(const struct series *s, char *buf, size_t size)
+{
+	int64_t reads = 0, missed = 0, nils = 0;
+
+	for (size_t i = 0; i < s->npts; i++) {
+		if (s->pts[i].reads < 0)
+			return 0;
+		reads += s->pts[i].reads;
+		missed += s->pts[i].read_misses;
+		nils += s->pts[i].nils;
+	}
+	if (reads <= 0 || missed * 100 < reads)
+		return 0;
+	snprintf(buf, size, "%s %s: %.0f%% of its reads found nothing (the server's "
+		 "keyspace_misses: %lld of %lld), %lld of them with a nil reply: a miss costs the "
+		 "server less than a hit, so this rate is not one of reads that hit", s->label,
+		 s->test, 100.0 * (double)missed / (double)reads, (long long)missed,
+		 (long long)reads, (long long)(nils < missed ? nils : missed));
+	return 1;
+}
+
 /* The rows report_busy_note can use (a cluster's, with a busy master),
  * sorted by label, test, depth, then file order: each series finds its
  * own with a binary search instead of a scan of every row, which made the
@@ -361,9 +386,9 @@ static size_t report_prefix_notes(const struct rs_rows *rows, char **v, size_t m
 size_t report_notes(const struct analysis_result *r, const struct report_opts *o,
 			   char ***out)
 {
-	/* At most seven notes a series and its unstable points, and one for
+	/* At most eight notes a series and its unstable points, and one for
 	 * them all: room for them at once, not a reallocation a note. */
-	char **v = xcalloc((7 + REPORT_UNSTABLE_LIST) * r->nseries + 2 * r->nlabels +
+	char **v = xcalloc((8 + REPORT_UNSTABLE_LIST) * r->nseries + 2 * r->nlabels +
 			   REPORT_UNSTABLE_LIST + 3, sizeof *v);
 	size_t n = 0;
 	const char *base_client;
@@ -440,6 +465,8 @@ size_t report_notes(const struct analysis_result *r, const struct report_opts *o
 		if (o->wide)
 			n += report_unstable_notes(a, o, v + n);
 		if (report_short_note(s, buf, sizeof buf))
+			v[n++] = xstrdup(buf);
+		if (report_miss_note(s, buf, sizeof buf))
 			v[n++] = xstrdup(buf);
 		/* Unsaturated or an open loop: no saturation depth, so the deepest. */
 		if (report_busy_note(&busy, s, a->sat_depth && !open ? a->sat_depth :

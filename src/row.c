@@ -391,6 +391,9 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 	rec.requests = r->requests;
 	rec.errors = r->errors;
 	rec.keyspace = r->keyspace;
+	rec.misses = r->misses;
+	rec.server_hits = r->server_hits;
+	rec.server_misses = r->server_misses;
 	if (r->run > (int64_t)ROW_MAX_RUN)
 		return rs_err_set(err, "run %lld is more than %u", (long long)r->run, ROW_MAX_RUN),
 		       NULL;

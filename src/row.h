@@ -192,6 +192,7 @@ struct rs_rec {
 	int64_t requests;
 	int64_t errors;
 	int64_t keyspace;
+	int64_t misses, server_hits, server_misses;
 	uint32_t fig[ROW_NFIGS];  /* encoded: see rows_fig() */
 	unsigned char mode;       /* enum row_mode */
 	unsigned char arrivals;   /* enum row_arrivals */

@@ -509,11 +509,19 @@ static void series_point_fill(struct series_point *p, const struct rs_rows *rows
 	p->max = -INFINITY;
 	p->errors = 0;
 	p->rate_short = 0;
+	p->reads = p->read_misses = p->nils = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct rs_rec *r = &rows->v[k[i].row];
 		double v = series_metric_value(rows, r, m);
 
 		p->rate_short += r->rate_short > 0;
+		if (r->server_hits < 0 || r->server_misses < 0 || r->misses < 0 || p->reads < 0) {
+			p->reads = p->read_misses = p->nils = -1;
+		} else {
+			p->reads += r->server_hits + r->server_misses;
+			p->read_misses += r->server_misses;
+			p->nils += r->misses;
+		}
 		tmp[i] = vals[i] = v;
 		runs[i] = k[i].run;
 		started[i] = r->started;

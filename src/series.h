@@ -49,6 +49,10 @@ struct series_point {
 	double server_cpu, client_cpu; /* median CPU seconds per timed second, NAN if unknown */
 	int64_t errors;           /* summed over repeats, -1 if unknown */
 	size_t rate_short;        /* open loop: repeats that fell short of the offered rate */
+	/* Reads the server counted (keyspace_hits + keyspace_misses), those
+	 * that found nothing, and nil replies among them, summed over
+	 * repeats; -1 where a repeat does not say (an import, older rows). */
+	int64_t reads, read_misses, nils;
 	struct series_noise noise;
 	const double *v;          /* [n]: each repeat's figure, by run, then in
 				   * repeat order; points into series_set.values */

@@ -313,8 +313,12 @@ static enum guard_step sweep_measure(struct sweep *s, const struct workload_test
 	char cmdstats[WORKLOAD_MIX_MAX * 16 + 64];
 	unsigned at[WORKLOAD_MIX_MAX];
 	struct engine_job job = {
-		.members = t->nmembers > 0 ? members : NULL, .nmembers = t->nmembers,
+		/* A sequence's members are sent in order, all of them: one request. */
+		.members = t->nmembers > 0 && !t->sequence ? members : NULL,
+		.nmembers = t->sequence ? 0 : t->nmembers,
 		.cmd = t->cmd, .len = t->len, .rand_off = t->rand_off, .nrand = t->nrand,
+		.key_from = t->key_from, .copy_off = t->copy_off, .ncopy = t->ncopy,
+		.replies = t->replies,
 		.keyspace = cfg->keyspace, .keydist = cfg->keydist, .seed = cfg->seed + p->order,
 		.depth = p->depth,
 		.mode = p->rate > 0 ? ENGINE_WINDOW : cfg->mode, .rate = (double)p->rate,
@@ -331,7 +335,8 @@ static enum guard_step sweep_measure(struct sweep *s, const struct workload_test
 		members[i] = (struct engine_member){
 			.cmd = t->members[i].cmd, .len = t->members[i].len,
 			.rand_off = t->members[i].rand_off, .nrand = t->members[i].nrand,
-			.weight = t->weights[i],
+			.key_from = t->members[i].key_from, .copy_off = t->members[i].copy_off,
+			.ncopy = t->members[i].ncopy, .weight = t->weights[i],
 		};
 	sweep_cmdstats(t, cmdstats, sizeof cmdstats, at);
 	if (load_check(s->load, &job, err) < 0)

@@ -100,9 +100,10 @@ static void sweep_row_mix(const struct workload_test *t, const struct sweep_samp
 
 	workload_mix_spec(t, row->mix, sizeof row->mix);
 	sbuf_fixed(&b, row->mix_sent, sizeof row->mix_sent);
+	/* A sequence sends each of its commands weight times a request. */
 	for (size_t i = 0; i < t->nmembers; i++)
-		sbuf_item(&b, ";", "%s=%llu", t->members[i].name,
-			  (unsigned long long)m->res.member_sent[i]);
+		sbuf_item(&b, ";", "%s=%llu", t->members[i].name, (unsigned long long)
+			  (t->sequence ? m->res.requests * t->weights[i] : m->res.member_sent[i]));
 	for (size_t k = 0; k < n && known; k++)
 		known = m->st0.each[k] >= 0 && m->st1.each[k] >= m->st0.each[k];
 	sbuf_fixed(&c, row->mix_calls, sizeof row->mix_calls);

@@ -27,24 +27,77 @@ _Static_assert(WORKLOAD_RAND_LEN == ENGINE_RAND_DIGITS,
 /* Elements per variadic preparation command. */
 #define WORKLOAD_PREP_CHUNK 1000
 
-/* Find the offsets of every __rand_int__ in t->cmd. */
-static void workload_find_rand(struct workload_test *t)
+/* The places of pattern (WORKLOAD_RAND_LEN bytes) in t->cmd, appended to
+ * *v (n of them, cap its room). */
+static size_t *workload_find(const struct workload_test *t, const char *pattern, size_t *v,
+			     size_t *n, size_t *cap)
 {
 	const char *p = t->cmd, *end = t->cmd + t->len;
-	size_t cap = 0;
 
 	/* memmem is not POSIX: its first byte, then the rest. */
-	while ((p = memchr(p, WORKLOAD_RAND[0], (size_t)(end - p))) != NULL) {
+	while ((p = memchr(p, pattern[0], (size_t)(end - p))) != NULL) {
 		if ((size_t)(end - p) < WORKLOAD_RAND_LEN)
 			break;
-		if (memcmp(p, WORKLOAD_RAND, WORKLOAD_RAND_LEN) != 0) {
+		if (memcmp(p, pattern, WORKLOAD_RAND_LEN) != 0) {
 			p++;
 			continue;
 		}
-		t->rand_off = vec_reserve(t->rand_off, &cap, t->nrand + 1, sizeof *t->rand_off, 4);
-		t->rand_off[t->nrand++] = (size_t)(p - t->cmd);
+		v = vec_reserve(v, cap, *n + 1, sizeof *v, 4);
+		v[(*n)++] = (size_t)(p - t->cmd);
 		p += WORKLOAD_RAND_LEN;
 	}
+	return v;
+}
+
+/* Find the offsets of every __rand_int__ in t->cmd, and of each
+ * WORKLOAD_KEY_MARK (a __key__): the first is a __rand_int__ like the
+ * others, at key_from; the rest repeat its digits (copy_off).  Each mark
+ * reads as __rand_int__, so that with -r 0 every key stays literal as
+ * redis-benchmark leaves it. */
+static void workload_find_rand(struct workload_test *t)
+{
+	size_t *keys = NULL, nkeys = 0, kcap = 0, cap = 0;
+
+	keys = workload_find(t, WORKLOAD_KEY_MARK, keys, &nkeys, &kcap);
+	for (size_t i = 0; i < nkeys; i++)
+		memcpy(t->cmd + keys[i], WORKLOAD_RAND, WORKLOAD_RAND_LEN);
+	if (nkeys > 0) {
+		/* The first key is drawn: it must be a __rand_int__ when the rest
+		 * are found, the others not, so they are found first. */
+		t->key_from = keys[0];
+		for (size_t i = 1; i < nkeys; i++)
+			t->cmd[keys[i]] = '-';
+	}
+	t->rand_off = workload_find(t, WORKLOAD_RAND, t->rand_off, &t->nrand, &cap);
+	for (size_t i = 1; i < nkeys; i++)
+		t->cmd[keys[i]] = WORKLOAD_RAND[0];
+	if (nkeys > 1) {
+		t->copy_off = xreallocarray(NULL, nkeys - 1, sizeof *t->copy_off);
+		memcpy(t->copy_off, keys + 1, (nkeys - 1) * sizeof *keys);
+		t->ncopy = nkeys - 1;
+	}
+	free(keys);
+}
+
+char *workload_expand(const char *word, const char *data, size_t data_len)
+{
+	struct sbuf b;
+	size_t kl = strlen(WORKLOAD_KEY), dl = strlen(WORKLOAD_DATA);
+
+	sbuf_heap(&b);
+	for (const char *p = word; *p;) {
+		if (strncmp(p, WORKLOAD_KEY, kl) == 0) {
+			sbuf_add(&b, WORKLOAD_KEY_MARK, WORKLOAD_RAND_LEN);
+			p += kl;
+		} else if (strncmp(p, WORKLOAD_DATA, dl) == 0) {
+			sbuf_add(&b, data, data_len);
+			p += dl;
+		} else {
+			sbuf_add(&b, p, 1);
+			p++;
+		}
+	}
+	return b.s;
 }
 
 static int workload_format(struct workload_test *t, int argc, const char *const *argv,
@@ -86,18 +139,28 @@ static char *workload_join(const char *a, const char *b)
 	return s;
 }
 
-/* Count key names in argv[from..argc) by how many __rand_int__ they hold. */
+/* How often pattern occurs in s. */
+static unsigned workload_count(const char *s, const char *pattern)
+{
+	unsigned n = 0;
+
+	while ((s = strstr(s, pattern)) != NULL) {
+		n++;
+		s += strlen(pattern);
+	}
+	return n;
+}
+
+/* Count key names in argv[from..argc) by how many __rand_int__ (or
+ * __key__) they hold. */
 static void workload_count_keys(struct workload_test *t, int from, int argc,
 				const char *const *argv)
 {
 	for (int i = from; i < argc; i++) {
-		const char *p = argv[i];
-		unsigned n = 0;
+		/* Every __key__ of a request is the same key. */
+		unsigned n = workload_count(argv[i], WORKLOAD_RAND) +
+			     (workload_count(argv[i], WORKLOAD_KEY_MARK) > 0);
 
-		while ((p = strstr(p, WORKLOAD_RAND)) != NULL) {
-			n++;
-			p += WORKLOAD_RAND_LEN;
-		}
 		if (n == 0)
 			t->key_fixed++;
 		else if (n == 1)
@@ -367,6 +430,7 @@ void workload_free(struct workload *w)
 
 		free(w->v[i].cmd);
 		free(w->v[i].rand_off);
+		free(w->v[i].copy_off);
 		workload_free(&mix);
 	}
 	free(w->v);
@@ -465,9 +529,13 @@ uint64_t workload_key_bound(const struct workload_test *t, uint64_t sent, uint64
 
 	/* A mix may write what any member may: their bounds added. */
 	if (t->nmembers > 0) {
-		for (size_t i = 0; i < t->nmembers; i++)
-			made = workload_sat_add(made, workload_key_bound(&t->members[i], sent, keyspace,
+		for (size_t i = 0; i < t->nmembers; i++) {
+			/* A sequence sends each of its commands weight times a request. */
+			uint64_t n = t->sequence ? workload_sat_mul(sent, t->weights[i]) : sent;
+
+			made = workload_sat_add(made, workload_key_bound(&t->members[i], n, keyspace,
 									 prepare));
+		}
 		return made;
 	}
 	if (t->key_any)

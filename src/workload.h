@@ -46,6 +46,15 @@ struct workload_test {
 	size_t len;
 	size_t *rand_off;         /* offsets of each __rand_int__ in cmd */
 	size_t nrand;
+	/* __key__ (a custom command's placeholder, workload_sequence): one key
+	 * a request, so its first place is among rand_off, at key_from, and
+	 * every other place (copy_off) repeats those digits.  ncopy 0: none. */
+	size_t key_from;
+	size_t *copy_off;
+	size_t ncopy;
+	/* Replies to one request: 1, or a sequence's commands (and MULTI and
+	 * EXEC around them with --transaction). */
+	unsigned replies;
 	/* The keys it may write, for the guard (workload_key_bound): names
 	 * without __rand_int__, with one (-r names each), with several. */
 	unsigned key_fixed, key_rand, key_multi;
@@ -62,6 +71,11 @@ struct workload_test {
 	struct workload_test *members;
 	unsigned weights[WORKLOAD_MIX_MAX];
 	size_t nmembers;
+	/* A sequence (workload_sequence): members are its commands in the
+	 * order sent, weights how often each is repeated in a row; cmd, len,
+	 * rand_off and copy_off are the whole sequence's bytes, sent as one
+	 * request of `replies` replies.  The engine never draws its members. */
+	int sequence;
 };
 
 struct workload {
@@ -101,6 +115,22 @@ int workload_select_prefix(const char *list, uint64_t data_size, const char *pre
 /* A custom test from argv (rsweep run -- SET k:__rand_int__ v).  Its
  * arguments are sent as given: no prefix. */
 int workload_custom(int argc, char **argv, struct workload *out, struct rs_err *err);
+/* The command after -- as valkey-benchmark takes it: commands separated
+ * by ";" words, each with an optional repeat count before it ("SET k v ;
+ * 4 GET k"), placeholders in any word: __key__ one key a request (drawn
+ * under -r and --key-dist, the same in every command of the request),
+ * __rand_int__ drawn apart at each place, __data__ data_size bytes of
+ * 'x'.  One command without --transaction is one test as workload_custom
+ * makes it (its placeholders expanded); several, or any with transaction
+ * (MULTI first, EXEC last), are one sequence (struct workload_test's
+ * sequence), named by its words as given, " ; " between commands.  At
+ * most WORKLOAD_MIX_MAX commands, counts 1..WORKLOAD_SEQ_REPEAT_MAX and
+ * WORKLOAD_SEQ_MAX commands a request in all.  0, or -1 with err
+ * (RS_E_USAGE) naming the problem. */
+#define WORKLOAD_SEQ_REPEAT_MAX 1000u
+#define WORKLOAD_SEQ_MAX 10000u
+int workload_sequence(int argc, char **argv, uint64_t data_size, int transaction,
+		      struct workload *out, struct rs_err *err);
 void workload_free(struct workload *w);
 
 /* What one point of a test needs in rsweep's memory, worked out from the

@@ -20,33 +20,6 @@
  * need, and a wrong path to a large file is refused at once. */
 #define WORKLOAD_FILE_MAX ((size_t)1 << 20)
 
-#define WORKLOAD_KEY "__key__"
-#define WORKLOAD_DATA "__data__"
-
-/* word with every __key__ written as __rand_int__ (the same drawn digits:
- * a key under -r and --key-dist) and every __data__ as data, in memory the
- * caller frees. */
-static char *workload_file_expand(const char *word, const char *data, size_t data_len)
-{
-	struct sbuf b;
-	size_t kl = strlen(WORKLOAD_KEY), dl = strlen(WORKLOAD_DATA);
-
-	sbuf_heap(&b);
-	for (const char *p = word; *p;) {
-		if (strncmp(p, WORKLOAD_KEY, kl) == 0) {
-			sbuf_add(&b, WORKLOAD_RAND, WORKLOAD_RAND_LEN);
-			p += kl;
-		} else if (strncmp(p, WORKLOAD_DATA, dl) == 0) {
-			sbuf_add(&b, data, data_len);
-			p += dl;
-		} else {
-			sbuf_add(&b, p, 1);
-			p++;
-		}
-	}
-	return b.s;
-}
-
 static void workload_file_free_words(char **w)
 {
 	for (size_t k = 0; w != NULL && w[k] != NULL; k++)
@@ -112,7 +85,7 @@ static int workload_file_member(struct workload *members, const char *name, unsi
 	int rc;
 
 	for (size_t i = 0; i < n; i++)
-		argv[i] = workload_file_expand(words[i], data, data_len);
+		argv[i] = workload_expand(words[i], data, data_len);
 	rc = workload_custom_fill(workload_push(members), (int)n, argv, words, err);
 	workload_file_free_words(argv);
 	if (rc < 0)

@@ -41,6 +41,15 @@ void workload_known(char *out, size_t size);
 int workload_custom_fill(struct workload_test *t, int argc, char **argv, char *const *shown,
 			 struct rs_err *err);
 
+/* The placeholders of a custom command's words (workload_sequence, a
+ * command file): word with each __key__ as WORKLOAD_KEY_MARK, which
+ * workload_custom_fill makes one key a request, and each __data__ as
+ * data_len bytes of data, in memory the caller frees. */
+#define WORKLOAD_KEY "__key__"
+#define WORKLOAD_DATA "__data__"
+#define WORKLOAD_KEY_MARK "__rand_key__"  /* as long as __rand_int__ */
+char *workload_expand(const char *word, const char *data, size_t data_len);
+
 /* Parse the mix of items (its first member after "mix:", the further
  * NAME=WEIGHT items), as -t gives them, and append it to w: 0, or -1 with
  * err (RS_E_USAGE). */

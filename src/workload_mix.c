@@ -138,7 +138,8 @@ void workload_mix_spec(const struct workload_test *t, char *buf, size_t size)
 	struct sbuf b;
 
 	sbuf_fixed(&b, buf, size);
-	for (size_t i = 0; i < t->nmembers; i++) {
+	/* A sequence is no mix: its name says what it sends. */
+	for (size_t i = 0; i < t->nmembers && !t->sequence; i++) {
 		sbuf_item(&b, ",", "%s", "");
 		/* A custom member's name is its command line, kept as written. */
 		for (const char *p = t->members[i].name; *p; p++)

@@ -758,3 +758,106 @@ Test(workload_file, a_file_that_cannot_be_read_is_named)
 	cr_assert_eq(workload_commands_file("/", 3, &w, &err), -1);
 	cr_assert(strstr(err.msg, "/") != NULL, "%s", err.msg);
 }
+
+/* The command after --: one command as workload_custom makes it, its
+ * placeholders expanded; several, or MULTI/EXEC, one sequence. */
+Test(workload_seq, one_command_is_a_plain_custom_test)
+{
+	struct workload w;
+	struct rs_err err;
+	char *argv[] = { "SET", "k:__key__", "__data__", NULL };
+
+	cr_assert_eq(workload_sequence(3, argv, 4, 0, &w, &err), 0, "%s", err.msg);
+	cr_assert_eq(w.n, 1);
+	cr_assert_str_eq(w.v[0].name, "SET k:__key__ __data__");
+	cr_assert_str_eq(w.v[0].cmd, "*3\r\n$3\r\nSET\r\n$14\r\nk:__rand_int__\r\n$4\r\nxxxx\r\n");
+	cr_assert_eq(w.v[0].nrand, 1);
+	cr_assert_eq(w.v[0].key_from, w.v[0].rand_off[0]);
+	cr_assert_eq(w.v[0].ncopy, 0);
+	cr_assert_eq(w.v[0].sequence, 0);
+	cr_assert_eq(w.v[0].nmembers, 0);
+	cr_assert_eq(w.v[0].key_rand, 1);
+	workload_free(&w);
+}
+
+Test(workload_seq, a_sequence_is_one_request_of_its_commands)
+{
+	struct workload w;
+	struct rs_err err;
+	char *argv[] = { "SET", "k:__key__", "v", ";", "3", "GET", "k:__key__", ";", "INCR",
+			 "n:__rand_int__", NULL };
+	const struct workload_test *t;
+	char set[] = "*3\r\n$3\r\nSET\r\n$14\r\nk:__rand_int__\r\n$1\r\nv\r\n";
+	char get[] = "*2\r\n$3\r\nGET\r\n$14\r\nk:__rand_int__\r\n";
+	size_t sl = strlen(set), gl = strlen(get);
+
+	cr_assert_eq(workload_sequence(10, argv, 3, 0, &w, &err), 0, "%s", err.msg);
+	cr_assert_eq(w.n, 1);
+	t = &w.v[0];
+	cr_assert_str_eq(t->name, "SET k:__key__ v ; 3 GET k:__key__ ; INCR n:__rand_int__");
+	cr_assert(t->sequence);
+	cr_assert_eq(t->replies, 5);
+	cr_assert_eq(t->nmembers, 3);
+	cr_assert_eq(t->weights[0], 1);
+	cr_assert_eq(t->weights[1], 3);
+	cr_assert_eq(t->weights[2], 1);
+	cr_assert_str_eq(t->members[1].cmdstat, "get");
+	cr_assert_eq(memcmp(t->cmd, set, sl), 0);
+	for (int i = 0; i < 3; i++)
+		cr_assert_eq(memcmp(t->cmd + sl + (size_t)i * gl, get, gl), 0);
+	/* The first __key__ is drawn, the three GETs' repeat it; INCR's
+	 * __rand_int__ is drawn apart. */
+	cr_assert_eq(t->nrand, 2);
+	cr_assert_eq(t->key_from, t->rand_off[0]);
+	cr_assert_eq(memcmp(t->cmd + t->key_from, "__rand_int__", 12), 0);
+	cr_assert_eq(t->ncopy, 3);
+	for (size_t i = 0; i < t->ncopy; i++)
+		cr_assert_eq(t->copy_off[i], sl + i * gl + gl - 14);
+	cr_assert(memcmp(t->cmd + t->rand_off[1] - 2, "n:__rand_int__", 14) == 0);
+	cr_assert_eq(t->len, sl + 3 * gl + strlen("*2\r\n$4\r\nINCR\r\n$14\r\nn:__rand_int__\r\n"));
+	/* The guard's bound: any argument of a custom command may name a key
+	 * (SET's two, GET's and INCR's one), as often as the command is sent. */
+	cr_assert_eq(workload_key_bound(t, 10, 1000, 0), 2 * 10 + 30 + 10);
+	workload_free(&w);
+}
+
+Test(workload_seq, a_transaction_wraps_the_sequence)
+{
+	struct workload w;
+	struct rs_err err;
+	char *argv[] = { "INCR", "a", NULL };
+
+	cr_assert_eq(workload_sequence(2, argv, 3, 1, &w, &err), 0, "%s", err.msg);
+	cr_assert_str_eq(w.v[0].name, "MULTI ; INCR a ; EXEC");
+	cr_assert_eq(w.v[0].replies, 3);
+	cr_assert_str_eq(w.v[0].cmd, "*1\r\n$5\r\nMULTI\r\n*2\r\n$4\r\nINCR\r\n$1\r\na\r\n"
+			 "*1\r\n$4\r\nEXEC\r\n");
+	cr_assert_str_eq(w.v[0].members[0].cmdstat, "multi");
+	cr_assert_str_eq(w.v[0].members[2].cmdstat, "exec");
+	workload_free(&w);
+}
+
+Test(workload_seq, bad_sequences_name_their_problem)
+{
+	static struct {
+		int argc;
+		char *argv[8];
+		const char *msg;
+	} bad[] = {
+		{ 3, { "GET", "a", ";" }, "an empty command in the sequence after --" },
+		{ 3, { ";", "GET", "a" }, "an empty command in the sequence after --" },
+		{ 5, { "GET", "a", ";", ";", "GET" }, "an empty command in the sequence after --" },
+		{ 3, { "0", "GET", "a" }, "repeat count 0 is out of range (1 to 1000)" },
+		{ 3, { "99999999999999999999", "GET", "a" }, "repeat count 99999999999999999999 is out of range" },
+	};
+
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct workload w;
+		struct rs_err err;
+
+		cr_assert_eq(workload_sequence(bad[i].argc, bad[i].argv, 3, 0, &w, &err), -1);
+		cr_assert_eq(err.kind, RS_E_USAGE);
+		cr_assert(strstr(err.msg, bad[i].msg) != NULL, "%s", err.msg);
+		cr_assert_eq(w.n, 0);
+	}
+}
