@@ -15,6 +15,7 @@
 #include "cmd.h"
 #include "cmd_run_int.h"
 #include "log.h"
+#include "num.h"
 #include "sbuf.h"
 #include "spec.h"
 #include "stats.h"
@@ -75,8 +76,61 @@ static int run_settle(struct rs_config *cfg, struct rs_err *err)
  * between two options (opts_rules.c), then those a row cannot say: numbers
  * against numbers, --mode's value, TLS on by a URI's scheme, files on
  * disk. */
+/* --data-size-range MIN..MAX into *vmin and *vmax (both 0 without it):
+ * each 1 to 512 MiB as -d takes them, MIN no more than MAX.  0, or -1
+ * with err. */
+static int run_values(const struct rs_config *cfg, uint64_t *vmin, uint64_t *vmax,
+		      struct rs_err *err)
+{
+	const char *s = cfg->data_size_range, *dots;
+	char lo[32];
+
+	*vmin = *vmax = 0;
+	if (s == NULL)
+		return 0;
+	if ((dots = strstr(s, "..")) == NULL || (size_t)(dots - s) >= sizeof lo)
+		return rs_err_set(err, "--data-size-range '%s' is not MIN..MAX (such as 16..4096)", s);
+	memcpy(lo, s, (size_t)(dots - s));
+	lo[dots - s] = '\0';
+	if (num_parse_u64(lo, 1, 512 * 1024 * 1024, 1, vmin, err) < 0 ||
+	    num_parse_u64(dots + 2, 1, 512 * 1024 * 1024, 1, vmax, err) < 0)
+		return rs_err_prefix(err, "--data-size-range '%s'", s);
+	if (*vmin > *vmax)
+		return rs_err_set(err, "--data-size-range '%s': MIN is more than MAX", s);
+	return 0;
+}
+
+/* Under --data-size-range every value a test sends must be one the
+ * engine can size per request: one value, after every key.  0, or -1
+ * with err (RS_E_USAGE) naming the test. */
+static int run_check_values(const struct rs_config *cfg, const struct workload *w,
+			    struct rs_err *err)
+{
+	for (size_t i = 0; cfg->data_size_range != NULL && i < w->n; i++) {
+		const struct workload_test *t = &w->v[i];
+
+		if (t->sequence && t->ndata > 0)
+			return rs_err_setk(err, RS_E_USAGE, "--data-size-range: a sequence's values "
+					   "keep -d's size: drop __data__ or the range");
+		for (size_t m = 0; m <= t->nmembers && !t->sequence; m++) {
+			const struct workload_test *x = m < t->nmembers ? &t->members[m] : t;
+
+			if (x->ndata > 1)
+				return rs_err_setk(err, RS_E_USAGE, "--data-size-range: %s sends %u values "
+						   "a request, which one size cannot stand for: leave it "
+						   "out", x->name, x->ndata);
+			if (x->ndata == 1 && x->value_end == 0)
+				return rs_err_setk(err, RS_E_USAGE, "--data-size-range: %s has a key after "
+						   "its value (__data__): put the value last", x->name);
+		}
+	}
+	return 0;
+}
+
 static int run_check(struct rs_config *cfg, struct rs_err *err)
 {
+	uint64_t vmin, vmax;
+
 	if (run_settle(cfg, err) < 0)
 		return -1;
 	if (cfg->timeout > 0 && cfg->timeout < 0.001)
@@ -95,6 +149,12 @@ static int run_check(struct rs_config *cfg, struct rs_err *err)
 		return rs_err_set(err, "no command after --");
 	/* The lists' largest values stand for them where one value is asked
 	 * (the agents', -n's warning); each point has its own (axis.h). */
+	/* Sized per request: the tests are formatted, and their memory
+	 * counted, at the largest value. */
+	if (run_values(cfg, &vmin, &vmax, err) < 0)
+		return -1;
+	if (vmax > 0)
+		cfg->data_size_axis.v[0] = vmax;
 	cfg->clients = axis_max(&cfg->clients_axis);
 	cfg->data_size = axis_max(&cfg->data_size_axis);
 	cfg->threads = axis_max(&cfg->threads_axis);
@@ -282,6 +342,8 @@ static void run_sweep_config(const struct rs_config *cfg, const char *label,
 	sc->timeout = cfg->timeout > 0 ? cfg->timeout : TARGET_DEFAULT_TIMEOUT;
 	sc->keyspace = cfg->keyspace;
 	sc->data_size = cfg->data_size;
+	/* run_check has read it already. */
+	(void)run_values(cfg, &sc->vmin, &sc->vmax, &(struct rs_err){ 0 });
 	sc->seed = cfg->seed;
 	sc->retries = (unsigned)cfg->retries;
 	sc->precision = cfg->precision / 100;
@@ -578,7 +640,7 @@ int run_plan(struct rs_config *cfg, struct run_job *job, struct rs_err *err)
 					 &job->ws[d], err) < 0)
 				return rs_err_as(err, RS_E_INPUT);
 	}
-	if (run_cluster_check_tests(cfg, &job->w, err) < 0)
+	if (run_cluster_check_tests(cfg, &job->w, err) < 0 || run_check_values(cfg, &job->w, err) < 0)
 		return -1;
 	job->label = run_label(cfg, job->host, sizeof job->host);
 	run_sweep_config(cfg, job->label, &job->sc);

@@ -306,6 +306,48 @@ static inline unsigned engine_mix_pick(const struct engine_mix *mix, uint64_t *r
 	return (uint32_t)u < col.keep ? col.member : col.alias;
 }
 
+/* Request of member mb at cmd with a value of the job's sizes
+ * (--data-size-range): mb's bytes up to its value, the value's header,
+ * vmin..vmax bytes of the loop's pool from a random place, and the rest
+ * of mb after its value.  Returns the request's length.  Apart: a job
+ * without sized values pays one test a request of a mix. */
+static __attribute__((noinline)) size_t engine_put_value(struct engine_thread *th, char *cmd,
+							 const struct engine_member *mb)
+{
+	const struct engine_job *job = th->job;
+	uint64_t r = engine_rand(&th->rng);
+	size_t n = job->vmin + (size_t)((r >> 12) % (job->vmax - job->vmin + 1));
+	size_t tail = mb->len - mb->value_end;
+	char digits[24], *p = cmd + mb->value_at;
+	int nd = 0;
+
+	memcpy(cmd, mb->cmd, mb->value_at);
+	for (size_t v = n; nd == 0 || v > 0; v /= 10)
+		digits[nd++] = (char)('0' + v % 10);
+	*p++ = '$';
+	while (nd > 0)
+		*p++ = digits[--nd];
+	*p++ = '\r';
+	*p++ = '\n';
+	memcpy(p, th->pool + (r & (ENGINE_POOL_STARTS - 1)), n);
+	p += n;
+	*p++ = '\r';
+	*p++ = '\n';
+	memcpy(p, mb->cmd + mb->value_end, tail);
+	return (size_t)(p - cmd) + tail;
+}
+
+/* One request of member mb at cmd: its bytes, or with a value of the
+ * job's sizes.  Returns its length. */
+static inline size_t engine_put_member(struct engine_thread *th, char *cmd,
+				       const struct engine_member *mb)
+{
+	if (th->job->vmax > 0 && mb->value_end > 0)
+		return engine_put_value(th, cmd, mb);
+	memcpy(cmd, mb->cmd, mb->len);
+	return mb->len;
+}
+
 /* A mix under --key-dist: the members first (their indices in ends), so
  * that a sequential claim takes exactly the numbers the batch patches. */
 static __attribute__((noinline)) size_t engine_mix_fill_dist(struct engine_thread *th,
@@ -326,12 +368,12 @@ static __attribute__((noinline)) size_t engine_mix_fill_dist(struct engine_threa
 	for (unsigned i = 0; i < k; i++) {
 		const struct engine_member *mb = &job->members[c->ends[i]];
 		char *cmd = c->buf + off;
+		size_t len = engine_put_member(th, cmd, mb);
 
-		memcpy(cmd, mb->cmd, mb->len);
 		for (size_t r = 0; r < mb->nrand; r++)
 			engine_put_digits(cmd + mb->rand_off[r], keydist_draw(kd, &th->kds, &th->rng));
 		engine_copy_key(cmd, mb->key_from, mb->copy_off, mb->ncopy);
-		off += mb->len;
+		off += len;
 		c->ends[i] = off;
 	}
 	return off;
@@ -359,14 +401,14 @@ static __attribute__((noinline)) void engine_mix_fill(struct engine_thread *th,
 		unsigned m = engine_mix_pick(mix, &th->rng);
 		const struct engine_member *mb = &job->members[m];
 		char *cmd = c->buf + off;
+		size_t len = engine_put_member(th, cmd, mb);
 
-		memcpy(cmd, mb->cmd, mb->len);
 		if (keyspace > 0) {
 			for (size_t r = 0; r < mb->nrand; r++)
 				engine_put_digits(cmd + mb->rand_off[r], engine_rand(&th->rng) % keyspace);
 			engine_copy_key(cmd, mb->key_from, mb->copy_off, mb->ncopy);
 		}
-		off += mb->len;
+		off += len;
 		c->ends[i] = off;
 		th->res.member_sent[m]++;
 	}

@@ -131,6 +131,11 @@ struct engine_member {
 	size_t key_from;          /* as engine_job's */
 	const size_t *copy_off;
 	size_t ncopy;
+	/* Its value (a RESP bulk string, "$N\r\n...\r\n") runs from
+	 * value_at to value_end in cmd, after every digit place: with
+	 * engine_job.vmax each request carries a value of its own size there.
+	 * value_end 0: none. */
+	size_t value_at, value_end;
 	unsigned weight;          /* 1..ENGINE_MAX_WEIGHT */
 };
 
@@ -155,6 +160,11 @@ struct engine_job {
 	/* Replies to one request (a sequence of commands sent as one, their
 	 * latency to the last reply): 0 or 1 for one command. */
 	unsigned replies;
+	/* --data-size-range: each request's value (its member's value_at) of
+	 * vmin..vmax bytes, uniformly, of random bytes from the loop's own
+	 * generator.  vmax 0: the values are the commands' own.  Only with
+	 * members (a plain command is a mix of one). */
+	size_t vmin, vmax;
 	uint64_t keyspace;        /* 0: leave __rand_int__ literal */
 	/* --key-dist (keydist.h): how each __rand_int__ is drawn from the
 	 * keyspace; NULL: uniformly, rng % keyspace.  Not with a route. */

@@ -71,8 +71,13 @@ struct engine_mix_col {
 struct engine_mix {
 	unsigned shift;           /* 64 - log2(columns) */
 	struct engine_mix_col col[ENGINE_MAX_MEMBERS];
-	size_t maxlen;            /* the longest member's bytes */
+	size_t maxlen;            /* the longest member's bytes (with the largest value) */
 };
+
+/* Random bytes a loop draws values from (engine_job.vmax): a value starts
+ * at one of ENGINE_POOL_STARTS places, so that requests carry different
+ * bytes for one draw each. */
+#define ENGINE_POOL_STARTS 4096
 
 /* A count and a time: "requests up to n were sent at t" (one per write
  * that finished requests), or "request n was due at t" (open loop). */
@@ -144,6 +149,7 @@ struct engine_thread {
 	int open, timed, lockstep;
 	unsigned replies;         /* replies a request: the job's, at least 1 */
 	uint64_t rng;
+	char *pool;               /* engine_job.vmax + ENGINE_POOL_STARTS random bytes, or NULL */
 	struct keydist_state kds; /* the job's keydist's draws on this loop */
 	unsigned active;
 	uint64_t first_ns, last_ns;

@@ -118,6 +118,7 @@ void engine_free(struct engine *e)
 			free(e->th[i].conns[k].ends);
 		}
 		free(e->th[i].conns);
+		free(e->th[i].pool);
 		ev_free(e->th[i].ev);
 	}
 	free(e->th);
@@ -149,6 +150,37 @@ static void engine_slices(const struct engine *e, struct engine_result *res)
 	}
 }
 
+/* The most bytes one request of member m can take: its value at
+ * job->vmax bytes when the job sizes values ("$" and 20 digits of length
+ * at most). */
+static size_t engine_member_room(const struct engine_job *job, const struct engine_member *m)
+{
+	if (job->vmax == 0 || m->value_end == 0)
+		return m->len;
+	return m->len - (m->value_end - m->value_at) + 1 + 20 + 2 + job->vmax + 2;
+}
+
+/* Whether member i's value can be sized per request: every place the
+ * engine writes digits lies before it, so that they stay where they are
+ * whatever the value's length.  0, or -1 with err. */
+static int engine_value_check(const struct engine_job *job, const struct engine_member *m,
+			      size_t i, struct rs_err *err)
+{
+	if (job->vmax == 0 || m->value_end == 0)
+		return 0;
+	if (job->vmin > job->vmax)
+		return rs_err_set(err, "values of %zu to %zu bytes", job->vmin, job->vmax);
+	if (m->value_at >= m->value_end || m->value_end > m->len || m->cmd[m->value_at] != '$')
+		return rs_err_set(err, "member %zu of a mix has no value where it says", i + 1);
+	for (size_t r = 0; r < m->nrand; r++)
+		if (m->rand_off[r] + ENGINE_RAND_DIGITS > m->value_at)
+			return rs_err_set(err, "member %zu of a mix has a random key after its value", i + 1);
+	for (size_t r = 0; r < m->ncopy; r++)
+		if (m->copy_off[r] + ENGINE_RAND_DIGITS > m->value_at)
+			return rs_err_set(err, "member %zu of a mix has a key after its value", i + 1);
+	return 0;
+}
+
 /* Check job's mix and build its draw into *mix: Walker's alias method
  * in integers, so that each member's chance is its weight's share to
  * within 2^-32 (a cumulative table of buckets would round every weight
@@ -173,8 +205,10 @@ static int engine_mix_build(const struct engine_job *job, struct engine_mix *mix
 			return rs_err_set(err, "member %zu of a mix has weight %u (1 to %u)", i + 1,
 					  m->weight, ENGINE_MAX_WEIGHT);
 		total += m->weight;
-		if (m->len > mix->maxlen)
-			mix->maxlen = m->len;
+		if (engine_value_check(job, m, i, err) < 0)
+			return -1;
+		if (engine_member_room(job, m) > mix->maxlen)
+			mix->maxlen = engine_member_room(job, m);
 	}
 	while (cols < job->nmembers) {
 		cols *= 2;
@@ -253,6 +287,19 @@ static void engine_thread_prepare(struct engine *e, unsigned i, const struct eng
 	th->rng = (job->seed + 1) * 0x9E3779B97F4A7C15ULL + i;
 	if (th->rng == 0)
 		th->rng = 1;
+	free(th->pool);
+	th->pool = NULL;
+	/* The values' bytes: random, from this loop's own generator. */
+	if (job->vmax > 0) {
+		size_t n = job->vmax + ENGINE_POOL_STARTS;
+
+		th->pool = xmalloc(n);
+		for (size_t k = 0; k < n; k += 8) {
+			uint64_t r = engine_rand(&th->rng);
+
+			memcpy(th->pool + k, &r, n - k < 8 ? n - k : 8);
+		}
+	}
 	memset(&th->kds, 0, sizeof th->kds);
 	th->failed = 0;
 	engine_reply_reset(&th->reply, job);

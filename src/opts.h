@@ -100,6 +100,7 @@ struct rs_config {
 	int arrivals;             /* enum engine_arrivals */
 	uint64_t keyspace;
 	char *key_dist;           /* --key-dist's spec, parsed by keydist_parse */
+	char *data_size_range;    /* --data-size-range MIN..MAX (run_values) */
 	uint64_t data_size;
 	char *tests;
 	char *ratio;              /* --ratio S:G: -t mix:set=S,get=G (workload_ratio) */

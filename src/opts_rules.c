@@ -91,6 +91,13 @@ static const struct opts_rule opts_rule_table[] = {
 	{ RUN, "agents", OPTS_EXCLUDES, "cluster", NULL, RULES_AGENTS "--cluster" },
 	{ RUN, "agents", OPTS_EXCLUDES, "rate", NULL, RULES_AGENTS "--rate" },
 	{ RUN, "agents", OPTS_NO_COMMAND, NULL, NULL, RULES_AGENTS "the command after --" },
+	/* Values sized per request (engine.h's vmin..vmax). */
+	{ RUN, "data-size-range", OPTS_EXCLUDES, "data-size", NULL,
+	  "--data-size-range and -d exclude each other: the range says the values' sizes" },
+	{ RUN, "data-size-range", OPTS_EXCLUDES, "cluster", NULL,
+	  "--cluster does not size values per request yet: drop --data-size-range" },
+	{ RUN, "data-size-range", OPTS_EXCLUDES, "agents", NULL,
+	  "--agents do not size values per request yet: drop --data-size-range" },
 	{ RUN, "commands", OPTS_EXCLUDES, "key-prefix", NULL,
 	  "--key-prefix takes the catalogue's tests (-t): a command file names its own keys" },
 	{ RUN, "commands", OPTS_EXCLUDES, "cluster", NULL,

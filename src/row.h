@@ -121,6 +121,11 @@ struct rs_row {
 	char mix[384];
 	char mix_sent[512];
 	char mix_calls[640];
+	/* --data-size-range: "MIN..MAX", each request's value of a size drawn
+	 * uniformly between them, of random bytes (data_size is their mean);
+	 * "" for values of data_size bytes of 'x', and in rows written before
+	 * it was kept. */
+	char data_size_range[48];
 
 	/* Where a row came from, for messages; not a column. */
 	const char *src;

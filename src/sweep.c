@@ -116,7 +116,8 @@ int sweep_check(const struct sweep_config *cfg, const struct workload *w,
 		const struct workload_test *t = &w->v[i];
 		/* A mix's batches differ per connection: len is its longest member's. */
 		uint64_t copies = (uint64_t)deepest *
-				  ((cfg->keyspace && t->nrand) || t->nmembers ? cfg->clients : 1);
+				  ((cfg->keyspace && t->nrand) || t->nmembers || cfg->vmax ?
+				   cfg->clients : 1);
 
 		if (cfg->prepare && workload_prepare_check(t, sweep_prepare_count(cfg), cfg->keyspace,
 							   cfg->data_size, err) < 0)
@@ -218,8 +219,9 @@ static enum guard_step sweep_ready(struct sweep *s, struct sweep_server *srv,
 	/* Snapshots only onto an emptied server, where nothing is in the way. */
 	if (cfg->flush != GUARD_FLUSH_NONE && (rc = sweep_restore(cfg, srv, t, snap, err)) <= 0)
 		return rc == 0 ? GUARD_OK : GUARD_RETRY;
-	if (workload_prepare_cmds(t, sweep_prepare_count(cfg), cfg->keyspace, cfg->data_size, &buf,
-				  &len, &ncmds, err) < 0)
+	if (workload_prepare_sized(t, sweep_prepare_count(cfg), cfg->keyspace,
+				   cfg->vmax > 0 ? cfg->vmin : cfg->data_size, cfg->data_size, &buf, &len,
+				   &ncmds, err) < 0)
 		return GUARD_FINAL;
 	if (s->topo != NULL && sweep_cluster_prepare(s, srv, t, &buf, &len, &ncmds, err) < 0)
 		return GUARD_FINAL;
@@ -310,12 +312,16 @@ static enum guard_step sweep_measure(struct sweep *s, const struct workload_test
 {
 	const struct sweep_config *cfg = s->cfg;
 	struct engine_member members[WORKLOAD_MIX_MAX];
+	/* Values sized per request go through the engine's members: a plain
+	 * test with a value is a mix of one. */
+	int sized = cfg->vmax > 0 && t->nmembers == 0 && t->value_end > 0;
 	char cmdstats[WORKLOAD_MIX_MAX * 16 + 64];
 	unsigned at[WORKLOAD_MIX_MAX];
 	struct engine_job job = {
 		/* A sequence's members are sent in order, all of them: one request. */
-		.members = t->nmembers > 0 && !t->sequence ? members : NULL,
-		.nmembers = t->sequence ? 0 : t->nmembers,
+		.members = (t->nmembers > 0 && !t->sequence) || sized ? members : NULL,
+		.nmembers = sized ? 1 : t->sequence ? 0 : t->nmembers,
+		.vmin = (size_t)cfg->vmin, .vmax = (size_t)cfg->vmax,
 		.cmd = t->cmd, .len = t->len, .rand_off = t->rand_off, .nrand = t->nrand,
 		.key_from = t->key_from, .copy_off = t->copy_off, .ncopy = t->ncopy,
 		.replies = t->replies,
@@ -337,6 +343,13 @@ static enum guard_step sweep_measure(struct sweep *s, const struct workload_test
 			.rand_off = t->members[i].rand_off, .nrand = t->members[i].nrand,
 			.key_from = t->members[i].key_from, .copy_off = t->members[i].copy_off,
 			.ncopy = t->members[i].ncopy, .weight = t->weights[i],
+			.value_at = t->members[i].value_at, .value_end = t->members[i].value_end,
+		};
+	if (sized)
+		members[0] = (struct engine_member){
+			.cmd = t->cmd, .len = t->len, .rand_off = t->rand_off, .nrand = t->nrand,
+			.key_from = t->key_from, .copy_off = t->copy_off, .ncopy = t->ncopy,
+			.weight = 1, .value_at = t->value_at, .value_end = t->value_end,
 		};
 	sweep_cmdstats(t, cmdstats, sizeof cmdstats, at);
 	if (load_check(s->load, &job, err) < 0)

@@ -171,6 +171,12 @@ void sweep_row_fill(const struct sweep *s, const struct workload_test *t,
 	row->run = cfg->run ? cfg->run : 1;
 	row->threads = cfg->threads;
 	row->data_size = (int64_t)cfg->data_size;
+	if (cfg->vmax > 0) {
+		/* Sized per request: the mean size, and the range. */
+		row->data_size = (int64_t)((cfg->vmin + cfg->vmax) / 2);
+		snprintf(row->data_size_range, sizeof row->data_size_range, "%llu..%llu",
+			 (unsigned long long)cfg->vmin, (unsigned long long)cfg->vmax);
+	}
 	row->keyspace = (int64_t)cfg->keyspace;
 	snprintf(row->mode, sizeof row->mode, "%s",
 		 engine_mode_names[p->rate > 0 ? ENGINE_WINDOW : cfg->mode]);

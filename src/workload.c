@@ -100,8 +100,38 @@ char *workload_expand(const char *word, const char *data, size_t data_len)
 	return b.s;
 }
 
+/* t's value, the bulk string of argument idx, when it comes after every
+ * key: its place into t->value_at and value_end. */
+static void workload_find_value(struct workload_test *t, int idx)
+{
+	const char *p = memchr(t->cmd, '\n', t->len);
+
+	if (p == NULL || t->cmd[0] != '*')
+		return;
+	p++;
+	for (int i = 0; i <= idx; i++) {
+		const char *at = p;
+		char *end;
+		unsigned long long n = strtoull(p + 1, &end, 10);
+
+		p = end + 2 + n + 2;
+		if (i < idx)
+			continue;
+		for (size_t r = 0; r < t->nrand; r++)
+			if (t->rand_off[r] > (size_t)(at - t->cmd))
+				return;
+		for (size_t r = 0; r < t->ncopy; r++)
+			if (t->copy_off[r] > (size_t)(at - t->cmd))
+				return;
+		t->value_at = (size_t)(at - t->cmd);
+		t->value_end = (size_t)(p - t->cmd);
+	}
+}
+
+/* Format argv into t's request ("@" is data, when data is not NULL), and
+ * find its digit places and, when data_idx is one argument's, its value. */
 static int workload_format(struct workload_test *t, int argc, const char *const *argv,
-			   const char *data, size_t data_len, struct rs_err *err)
+			   const char *data, size_t data_len, int data_idx, struct rs_err *err)
 {
 	const char **av = xcalloc((size_t)argc, sizeof *av);
 	size_t *lens = xcalloc((size_t)argc, sizeof *lens);
@@ -125,6 +155,8 @@ static int workload_format(struct workload_test *t, int argc, const char *const 
 	t->len = (size_t)len;
 	free(cmd);
 	workload_find_rand(t);
+	if (data_idx > 0 && data_idx < argc)
+		workload_find_value(t, data_idx);
 	return 0;
 }
 
@@ -202,7 +234,7 @@ int workload_add(struct workload *w, size_t c, const char *data, size_t data_len
 	const char *argv[24] = { NULL }, *base;
 	char *keyed[24] = { NULL };
 	struct workload_test *t;
-	int argc = 0, rc;
+	int argc = 0, rc, data_idx = -1;
 
 	for (size_t i = 0; i < w->n; i++)
 		if (strcmp(w->v[i].name, workload_catalogue[c].name) == 0)
@@ -223,6 +255,8 @@ int workload_add(struct workload *w, size_t c, const char *data, size_t data_len
 	}
 	for (; e->argv[argc] != NULL; argc++) {
 		argv[argc] = e->argv[argc];
+		if (strcmp(argv[argc], "@") == 0 && t->ndata++ == 0)
+			data_idx = argc;
 		if (*prefix != '\0' && (e->keys >> argc & 1u))
 			argv[argc] = keyed[argc] = workload_join(prefix, e->argv[argc]);
 	}
@@ -237,7 +271,7 @@ int workload_add(struct workload *w, size_t c, const char *data, size_t data_len
 	 * false one can appear where prefix meets key: the prefix holds none
 	 * (workload_prefix_check), and a key begins with a letter that
 	 * __rand_int__ does not hold (k, c, m), so none straddles the two. */
-	rc = workload_format(t, argc, argv, data, data_len, err);
+	rc = workload_format(t, argc, argv, data, data_len, t->ndata == 1 ? data_idx : -1, err);
 	for (int i = 0; i < argc; i++)
 		free(keyed[i]);
 	return rc;
@@ -385,6 +419,7 @@ static const char *const workload_unbounded[] = {
 int workload_custom_fill(struct workload_test *t, int argc, char **argv, char *const *shown,
 			 struct rs_err *err)
 {
+	int data_idx = -1;
 	struct sbuf b;
 
 	if (shown == NULL)
@@ -406,7 +441,12 @@ int workload_custom_fill(struct workload_test *t, int argc, char **argv, char *c
 	t->key_per_request = (unsigned)argc - 1;
 	for (size_t i = 0; workload_unbounded[i] != NULL; i++)
 		t->key_any |= strcasecmp(argv[0], workload_unbounded[i]) == 0;
-	return workload_format(t, argc, (const char *const *)argv, NULL, 0, err);
+	/* A word that is __data__ alone is the command's value. */
+	for (int i = 1; i < argc; i++)
+		if (strcmp(shown[i], WORKLOAD_DATA) == 0 && t->ndata++ == 0)
+			data_idx = i;
+	return workload_format(t, argc, (const char *const *)argv, NULL, 0,
+			       t->ndata == 1 ? data_idx : -1, err);
 }
 
 int workload_custom(int argc, char **argv, struct workload *out, struct rs_err *err)
@@ -440,9 +480,23 @@ void workload_free(struct workload *w)
 /* Append one variadic command: head... then count generated members.
  * Returns 0, or -1 with err set when hiredis cannot format it (it fails
  * only when its own allocation fails). */
+/* The size of element i's value of data_min..data_len bytes: one of the
+ * range, the same from run to run. */
+static size_t prep_value_len(uint64_t i, size_t data_min, size_t data_len)
+{
+	uint64_t x = (i + 1) * 0x9E3779B97F4A7C15ULL;
+
+	if (data_min >= data_len)
+		return data_len;
+	x ^= x >> 31;
+	x *= 0xBF58476D1CE4E5B9ULL;
+	x ^= x >> 29;
+	return data_min + (size_t)(x % (data_len - data_min + 1));
+}
+
 static int prep_append(char **buf, size_t *len, int nhead, const char **head, uint64_t first,
 		       uint64_t count, const char *member_fmt, int with_score, const char *data,
-		       size_t data_len, struct rs_err *err)
+		       size_t data_len, size_t data_min, struct rs_err *err)
 {
 	size_t per = (size_t)(with_score != 0) + (member_fmt != NULL) + (data != NULL && !with_score);
 	int argc = nhead + (int)(count * per);
@@ -476,7 +530,7 @@ static int prep_append(char **buf, size_t *len, int nhead, const char **head, ui
 		}
 		if (data != NULL && !with_score) {
 			av[k] = data;
-			lens[k++] = data_len;
+			lens[k++] = prep_value_len(first + i, data_min, data_len);
 		}
 	}
 	n = redisFormatCommandArgv(&cmd, k, av, lens);
@@ -685,6 +739,14 @@ int workload_prepare_cmds(const struct workload_test *t, uint64_t count, uint64_
 			  uint64_t data_size, char **buf, size_t *len, size_t *ncmds,
 			  struct rs_err *err)
 {
+	return workload_prepare_sized(t, count, keyspace, data_size, data_size, buf, len, ncmds,
+				      err);
+}
+
+int workload_prepare_sized(const struct workload_test *t, uint64_t count, uint64_t keyspace,
+			   uint64_t data_min, uint64_t data_size, char **buf, size_t *len,
+			   size_t *ncmds, struct rs_err *err)
+{
 	char *data, *strkey;
 	uint64_t total = workload_prepare_total(t, count, keyspace);
 	int rc = 0;
@@ -692,13 +754,21 @@ int workload_prepare_cmds(const struct workload_test *t, uint64_t count, uint64_
 	*len = 0;
 	*ncmds = 0;
 	if (t->nmembers > 0)
-		return workload_mix_prepare_cmds(t, count, keyspace, data_size, buf, len, ncmds, err);
+		return workload_mix_prepare_cmds(t, count, keyspace, data_min, data_size, buf, len,
+						 ncmds, err);
 	if (total == 0)
 		return 0;
 	if (workload_prepare_check(t, count, keyspace, data_size, err) < 0)
 		return -1;
 	data = xmalloc(data_size + 1);
 	memset(data, 'x', data_size);
+	/* Values sized per request are random bytes; so are the prepared. */
+	if (data_min < data_size) {
+		uint64_t s = 0x9E3779B97F4A7C15ULL;
+
+		for (size_t k = 0; k < data_size; k++)
+			data[k] = (char)(engine_rand(&s) >> 56);
+	}
 	data[data_size] = '\0';
 	strkey = workload_join(t->prefix, "key:" WORKLOAD_RAND);
 	for (uint64_t first = 0; first < total && rc == 0; first += WORKLOAD_PREP_CHUNK) {
@@ -712,9 +782,9 @@ int workload_prepare_cmds(const struct workload_test *t, uint64_t count, uint64_
 				/* Fixed keys: GET asks for the literal key:__rand_int__. */
 				const char *h2[] = { "SET", strkey, data };
 
-				rc = prep_append(buf, len, 3, h2, 0, 0, NULL, 0, NULL, 0, err);
+				rc = prep_append(buf, len, 3, h2, 0, 0, NULL, 0, NULL, 0, 0, err);
 			} else {
-				rc = prep_append(buf, len, 1, head, first, n, strkey, 0, data, data_size,
+				rc = prep_append(buf, len, 1, head, first, n, strkey, 0, data, data_size, data_min,
 						 err);
 			}
 			break;
@@ -723,20 +793,21 @@ int workload_prepare_cmds(const struct workload_test *t, uint64_t count, uint64_
 		case PREP_LIST_RANGE: {
 			const char *head[] = { "RPUSH", t->prepare_key };
 
-			rc = prep_append(buf, len, 2, head, first, n, NULL, 0, data, data_size, err);
+			rc = prep_append(buf, len, 2, head, first, n, NULL, 0, data, data_size, data_min,
+					 err);
 			break;
 		}
 		case PREP_SET_POP: {
 			const char *head[] = { "SADD", t->prepare_key };
 
-			rc = prep_append(buf, len, 2, head, first, n, "element:" WORKLOAD_RAND, 0, NULL, 0,
+			rc = prep_append(buf, len, 2, head, first, n, "element:" WORKLOAD_RAND, 0, NULL, 0, 0,
 					 err);
 			break;
 		}
 		case PREP_ZSET_POP: {
 			const char *head[] = { "ZADD", t->prepare_key };
 
-			rc = prep_append(buf, len, 2, head, first, n, "element:" WORKLOAD_RAND, 1, NULL, 0,
+			rc = prep_append(buf, len, 2, head, first, n, "element:" WORKLOAD_RAND, 1, NULL, 0, 0,
 					 err);
 			break;
 		}

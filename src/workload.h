@@ -55,6 +55,13 @@ struct workload_test {
 	/* Replies to one request: 1, or a sequence's commands (and MULTI and
 	 * EXEC around them with --transaction). */
 	unsigned replies;
+	/* Its values: how many arguments are -d's data ("@" of the catalogue,
+	 * a whole-word __data__), and when there is one, after every key, the
+	 * place of its RESP bulk string in cmd, "$N\r\n...\r\n", from
+	 * value_at to value_end, which --data-size-range sizes per request
+	 * (engine_member.value_at).  value_end 0: none such. */
+	unsigned ndata;
+	size_t value_at, value_end;
 	/* The keys it may write, for the guard (workload_key_bound): names
 	 * without __rand_int__, with one (-r names each), with several. */
 	unsigned key_fixed, key_rand, key_multi;
@@ -234,5 +241,11 @@ uint64_t workload_key_bound(const struct workload_test *t, uint64_t sent, uint64
 int workload_prepare_cmds(const struct workload_test *t, uint64_t count, uint64_t keyspace,
 			  uint64_t data_size, char **buf, size_t *len, size_t *ncmds,
 			  struct rs_err *err);
+/* The same with values of data_min..data_size bytes (--data-size-range):
+ * each element's size drawn uniformly, the same from run to run, of random
+ * bytes (of 'x' when data_min is data_size: workload_prepare_cmds). */
+int workload_prepare_sized(const struct workload_test *t, uint64_t count, uint64_t keyspace,
+			   uint64_t data_min, uint64_t data_size, char **buf, size_t *len,
+			   size_t *ncmds, struct rs_err *err);
 
 #endif

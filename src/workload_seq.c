@@ -71,6 +71,7 @@ static void workload_seq_join(struct workload_test *t, struct workload *parts,
 		nrand += p->nrand * counts[i];
 		ncopy += (p->ncopy + (p->key_from != 0)) * counts[i];
 		t->replies += counts[i];
+		t->ndata += p->ndata * counts[i];
 		t->key_per_request += p->key_per_request * counts[i];
 		t->key_any |= p->key_any;
 	}

@@ -388,6 +388,7 @@ Test(rules, name_options_of_the_table)
 				     "rule %zu: only a list is given more than once", i);
 			break;
 		case OPTS_NO_COMMAND:
+		case OPTS_NEEDS_COMMAND:
 			cr_assert(r[i].b == NULL && r[i].c == NULL, "rule %zu", i);
 			break;
 		default:
