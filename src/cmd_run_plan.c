@@ -345,6 +345,7 @@ static void run_sweep_config(const struct rs_config *cfg, const char *label,
 	/* run_check has read it already. */
 	(void)run_values(cfg, &sc->vmin, &sc->vmax, &(struct rs_err){ 0 });
 	sc->seed = cfg->seed;
+	sc->expire = cfg->expire;
 	sc->retries = (unsigned)cfg->retries;
 	sc->precision = cfg->precision / 100;
 	sc->max_repeats = (unsigned)cfg->max_repeats;
@@ -576,7 +577,13 @@ static int run_workload(const struct rs_config *cfg, const char *tests, uint64_t
 		return workload_sequence(cfg->nargs, cfg->args, data_size, cfg->transaction, w, err);
 	if (cfg->commands != NULL)
 		return workload_commands_file(cfg->commands, data_size, w, err);
-	return workload_select_prefix(tests, data_size, prefix, w, err);
+	if (workload_select_prefix(tests, data_size, prefix, w, err) < 0)
+		return -1;
+	if (cfg->expire > 0 && workload_expire(w, cfg->expire, err) < 0) {
+		workload_free(w);
+		return -1;
+	}
+	return 0;
 }
 
 int run_plan(struct rs_config *cfg, struct run_job *job, struct rs_err *err)

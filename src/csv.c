@@ -120,6 +120,8 @@ static const struct csv_col csv_cols[] = {
 	COL_S(mix_calls, mix_calls),
 	/* Values sized per request (row.h). */
 	COL_S(data_size_range, data_size_range),
+	/* TTLs (row.h). */
+	COL_I(expire, expire),
 	/* Last, and quoted when it holds text (csv_format_row): a row a crash
 	 * cut short inside it never reads as whole. */
 	COL_S(first_error, first_error),

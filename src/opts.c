@@ -116,6 +116,9 @@ static const struct opt_def opt_table[] = {
 	  "with --rate: evenly spaced requests, or Poisson arrivals" },
 	{ "keyspace", 'r', "N", OT_UINT, RUN, OFF(keyspace), 0, 1e12, NULL, "0", 1,
 	  "random keys in 0..N-1 for __rand_int__ (0: fixed keys)" },
+	{ "expire", 0, "SECONDS", OT_UINT, RUN, OFF(expire), 1, 315360000, NULL, NULL, 1,
+	  "writes set a TTL: SET ... EX, other writes an EXPIRE after each; reads' prepared "
+	  "keys get it too" },
 	{ "data-size-range", 0, "MIN..MAX", OT_STRING, RUN, OFF(data_size_range), 0, 0, NULL,
 	  NULL, 1, "each request's value MIN to MAX bytes, uniformly, of random bytes "
 	  "(memtier's --data-size-range)" },

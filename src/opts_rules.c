@@ -91,6 +91,12 @@ static const struct opts_rule opts_rule_table[] = {
 	{ RUN, "agents", OPTS_EXCLUDES, "cluster", NULL, RULES_AGENTS "--cluster" },
 	{ RUN, "agents", OPTS_EXCLUDES, "rate", NULL, RULES_AGENTS "--rate" },
 	{ RUN, "agents", OPTS_NO_COMMAND, NULL, NULL, RULES_AGENTS "the command after --" },
+	/* TTLs of the catalogue's writes (workload_expire). */
+	{ RUN, "expire", OPTS_NO_COMMAND, NULL, NULL,
+	  "--expire sets the catalogue's TTLs: write EX or EXPIRE into the command after -- "
+	  "instead" },
+	{ RUN, "expire", OPTS_EXCLUDES, "commands", NULL,
+	  "--expire sets the catalogue's TTLs: write EX or EXPIRE into the command file instead" },
 	/* Values sized per request (engine.h's vmin..vmax). */
 	{ RUN, "data-size-range", OPTS_EXCLUDES, "data-size", NULL,
 	  "--data-size-range and -d exclude each other: the range says the values' sizes" },

@@ -25,6 +25,7 @@ void row_init(struct rs_row *r)
 	r->steal_pct = r->drift_pct = r->other_cpus = NAN;
 	r->client_nivcsw = -1;
 	r->server_hits = r->server_misses = -1;
+	r->expire = -1;
 	r->rate_offered = r->svc_p50_ms = r->svc_p99_ms = r->svc_p999_ms = NAN;
 	r->rate_short = -1;
 	r->connect_ms = NAN;

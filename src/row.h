@@ -126,6 +126,9 @@ struct rs_row {
 	 * "" for values of data_size bytes of 'x', and in rows written before
 	 * it was kept. */
 	char data_size_range[48];
+	/* --expire: the TTL in seconds the writes and prepared keys got; 0
+	 * none, -1 in rows written before it was kept. */
+	int64_t expire;
 
 	/* Where a row came from, for messages; not a column. */
 	const char *src;

@@ -171,6 +171,7 @@ void sweep_row_fill(const struct sweep *s, const struct workload_test *t,
 	row->run = cfg->run ? cfg->run : 1;
 	row->threads = cfg->threads;
 	row->data_size = (int64_t)cfg->data_size;
+	row->expire = (int64_t)cfg->expire;
 	if (cfg->vmax > 0) {
 		/* Sized per request: the mean size, and the range. */
 		row->data_size = (int64_t)((cfg->vmin + cfg->vmax) / 2);

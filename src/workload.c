@@ -480,6 +480,31 @@ void workload_free(struct workload *w)
 /* Append one variadic command: head... then count generated members.
  * Returns 0, or -1 with err set when hiredis cannot format it (it fails
  * only when its own allocation fails). */
+/* --expire: append EXPIRE of count keys named by key (its __rand_int__,
+ * if any, the numbers first.. in turn) for secs seconds to *buf, and
+ * count them in *ncmds. */
+static int prep_expire(char **buf, size_t *len, size_t *ncmds, const char *key, uint64_t first,
+		       uint64_t count, uint64_t secs, struct rs_err *err)
+{
+	const char *rand = strstr(key, WORKLOAD_RAND);
+	char *k = xstrdup(key), *cmd = NULL;
+	int n = 0;
+
+	for (uint64_t i = 0; i < count && n >= 0; i++) {
+		if (rand != NULL)
+			engine_put_digits(k + (rand - key), first + i);
+		if ((n = redisFormatCommand(&cmd, "EXPIRE %s %llu", k, (unsigned long long)secs)) < 0)
+			break;
+		*buf = xrealloc(*buf, *len + (size_t)n);
+		memcpy(*buf + *len, cmd, (size_t)n);
+		*len += (size_t)n;
+		(*ncmds)++;
+		free(cmd);
+	}
+	free(k);
+	return n < 0 ? rs_err_set(err, "cannot format the EXPIRE of %s", key) : 0;
+}
+
 /* The size of element i's value of data_min..data_len bytes: one of the
  * range, the same from run to run. */
 static size_t prep_value_len(uint64_t i, size_t data_min, size_t data_len)
@@ -783,9 +808,14 @@ int workload_prepare_sized(const struct workload_test *t, uint64_t count, uint64
 				const char *h2[] = { "SET", strkey, data };
 
 				rc = prep_append(buf, len, 3, h2, 0, 0, NULL, 0, NULL, 0, 0, err);
+				if (rc == 0 && t->expire > 0)
+					rc = prep_expire(buf, len, ncmds, strkey, 0, 1, t->expire, err);
 			} else {
 				rc = prep_append(buf, len, 1, head, first, n, strkey, 0, data, data_size, data_min,
 						 err);
+				/* --expire: each key its TTL, as SET ... EX gives it. */
+				if (rc == 0 && t->expire > 0)
+					rc = prep_expire(buf, len, ncmds, strkey, first, n, t->expire, err);
 			}
 			break;
 		}
@@ -816,6 +846,9 @@ int workload_prepare_sized(const struct workload_test *t, uint64_t count, uint64
 		}
 		(*ncmds)++;
 	}
+	/* --expire: the one key a collection's preparation filled. */
+	if (rc == 0 && t->expire > 0 && t->prep != PREP_STRINGS)
+		rc = prep_expire(buf, len, ncmds, t->prepare_key, 0, 1, t->expire, err);
 	free(strkey);
 	free(data);
 	if (rc < 0) {

@@ -62,6 +62,9 @@ struct workload_test {
 	 * (engine_member.value_at).  value_end 0: none such. */
 	unsigned ndata;
 	size_t value_at, value_end;
+	/* --expire: the TTL in seconds its writes and its preparation's keys
+	 * get (workload_expire); 0: none. */
+	uint64_t expire;
 	/* The keys it may write, for the guard (workload_key_bound): names
 	 * without __rand_int__, with one (-r names each), with several. */
 	unsigned key_fixed, key_rand, key_multi;
@@ -198,6 +201,14 @@ void workload_mix_spec(const struct workload_test *t, char *buf, size_t size);
  * problem (not two integers 1..WORKLOAD_MIX_WEIGHT_MAX around a ':').
  * Pure. */
 int workload_ratio(const char *ratio, char *buf, size_t size, struct rs_err *err);
+
+/* --expire SECONDS on the catalogue's tests of w: SET gets EX; INCR,
+ * LPUSH, RPUSH, SADD, HSET and ZADD become a request of the write and an
+ * EXPIRE of its key (a sequence: struct workload_test's sequence); a
+ * read's prepared keys get the TTL (t->expire).  0, or -1 with err
+ * (RS_E_USAGE): MSET, a custom command, or a write other than SET in a
+ * mix. */
+int workload_expire(struct workload *w, uint64_t seconds, struct rs_err *err);
 
 /* The names of the catalogue, NULL-terminated (for help and completion). */
 const char *const *workload_names(void);

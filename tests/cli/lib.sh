@@ -115,6 +115,23 @@ wait_rows() {
 	fail "$1 never reached $2 rows"
 }
 
+# monitor_run OUT ARGS...: rsweep run ARGS on our server (start_redis)
+# with MONITOR on: every command the server ran, a line each, into OUT.
+monitor_run() {
+	mr_out=$1
+	shift
+	redis-cli -s "$SOCK" monitor >"$mr_out" &
+	mr_pid=$!
+	wait_for 5 "MONITOR to start" sh -c "redis-cli -s '$SOCK' client list | grep -q cmd=monitor"
+	expect_status 0 "$RSWEEP" run -s "$SOCK" "$@"
+	# MONITOR writes what the server runs in order: the run's commands are
+	# out once a PING sent after them is.
+	rcli ping >/dev/null
+	wait_for 5 "MONITOR to see the PING" grep -q '"ping"' "$mr_out"
+	kill "$mr_pid" 2>/dev/null
+	wait "$mr_pid" 2>/dev/null
+}
+
 # csv_col FILE NAME: the values of column NAME, one a line.
 csv_col() {
 	awk -F, -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }

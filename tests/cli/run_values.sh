@@ -10,16 +10,7 @@
 # monitor_sets ARGS...: run rsweep run ARGS on our server with MONITOR on;
 # SETS is then how many SETs it saw, LENGTHS of how many line lengths.
 monitor_sets() {
-	redis-cli -s "$SOCK" monitor >"$T/mon" &
-	mon=$!
-	wait_for 5 "MONITOR to start" sh -c "redis-cli -s '$SOCK' client list | grep -q cmd=monitor"
-	expect_status 0 "$RSWEEP" run -s "$SOCK" "$@"
-	# MONITOR writes what the server runs in order: the SETs are out once
-	# a PING sent after them is.
-	rcli ping >/dev/null
-	wait_for 5 "MONITOR to see the PING" grep -q '"ping"' "$T/mon"
-	kill "$mon" 2>/dev/null
-	wait "$mon" 2>/dev/null
+	monitor_run "$T/mon" "$@"
 	SETS=$(grep -c '"SET"' "$T/mon")
 	LENGTHS=$(grep '"SET"' "$T/mon" | awk '{ print length($0) }' | sort -u | wc -l)
 }
