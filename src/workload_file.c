@@ -76,13 +76,30 @@ static void workload_file_name(const char *name, char *out, size_t size)
 	}
 }
 
-/* One line's command (words after the weight) as a member of members. */
+/* One line's command (words after the weight) as a member of members: a
+ * word alone that names one test of the catalogue ("get", "lrange_100")
+ * is that test, prepared as -t prepares it; anything else a custom
+ * command. */
 static int workload_file_member(struct workload *members, const char *name, unsigned line,
 				char **words, size_t n, const char *data, size_t data_len,
 				struct rs_err *err)
 {
-	char **argv = xcalloc(n + 1, sizeof *argv);
+	size_t c = n == 1 ? workload_mix_find(words[0]) : workload_ncat;
+	char **argv;
 	int rc;
+
+	if (c < workload_ncat) {
+		size_t had = members->n;
+
+		if (workload_add(members, c, data, data_len, "", err) < 0)
+			return rs_err_prefix(err, "%s:%u", name, line);
+		/* workload_add keeps a test once. */
+		if (members->n == had)
+			return rs_err_setk(err, RS_E_INPUT, "%s:%u: test %s on an earlier line too (add "
+					   "their weights)", name, line, workload_catalogue[c].name);
+		return 0;
+	}
+	argv = xcalloc(n + 1, sizeof *argv);
 
 	for (size_t i = 0; i < n; i++)
 		argv[i] = workload_expand(words[i], data, data_len);
@@ -101,7 +118,7 @@ int workload_commands_parse(const char *buf, size_t len, const char *name, uint6
 	char *data = xmalloc(data_size + 1), *copy = xmalloc(len + 1);
 	struct workload_test *t;
 	unsigned line = 0;
-	int rc = 0;
+	int rc = 0, any = 0;
 
 	memset(out, 0, sizeof *out);
 	memset(data, 'x', data_size);
@@ -178,10 +195,15 @@ int workload_commands_parse(const char *buf, size_t len, const char *name, uint6
 	for (size_t i = 0; i < members.n; i++) {
 		t->weights[i] = weights[i];
 		t->expect |= members.v[i].expect;
+		/* A custom member's replies may be of any kind: so may the mix's. */
+		if (members.v[i].expect == 0)
+			any = 1;
 		if (members.v[i].len > t->len)
 			t->len = members.v[i].len;
 		t->key_any |= members.v[i].key_any;
 	}
+	if (any)
+		t->expect = 0;
 	return 0;
 }
 

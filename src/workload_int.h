@@ -50,6 +50,10 @@ int workload_custom_fill(struct workload_test *t, int argc, char **argv, char *c
 #define WORKLOAD_KEY_MARK "__rand_key__"  /* as long as __rand_int__ */
 char *workload_expand(const char *word, const char *data, size_t data_len);
 
+/* The catalogue index of name (one test, any case: not a group such as
+ * "lrange"), or workload_ncat. */
+size_t workload_mix_find(const char *name);
+
 /* Parse the mix of items (its first member after "mix:", the further
  * NAME=WEIGHT items), as -t gives them, and append it to w: 0, or -1 with
  * err (RS_E_USAGE). */

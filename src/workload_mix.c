@@ -18,8 +18,7 @@
 _Static_assert(WORKLOAD_MIX_MAX == ENGINE_MAX_MEMBERS, "a mix is what the engine can draw");
 _Static_assert(WORKLOAD_MIX_WEIGHT_MAX == ENGINE_MAX_WEIGHT, "a weight the engine takes");
 
-/* The catalogue index of name (one test, any case), or workload_ncat. */
-static size_t workload_mix_find(const char *name)
+size_t workload_mix_find(const char *name)
 {
 	for (size_t c = 0; c < workload_ncat; c++)
 		if (strcasecmp(name, workload_catalogue[c].name) == 0)

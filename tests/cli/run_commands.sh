@@ -91,6 +91,22 @@ t_guard() {
 }
 tcase 'the guard takes the mix as a command after --: any database' t_guard
 
+# A word alone that names a catalogue test is that test, prepared as -t
+# prepares it: GET finds every key, LPOP an element each time; a custom
+# command beside them.
+t_catalogue() {
+	printf '70 get\n20 SET key:__key__ __data__\n10 lpop\n' >"$T/cat.cmds"
+	expect_status 0 "$RSWEEP" run --spawn --commands "$T/cat.cmds" -r 300 -P 1,16 -n 5000 \
+		--repeat 1 -q -o "$T/cat.csv"
+	grep -q '"get=70,SET key:__key__ __data__=20,lpop=10"' "$T/cat.csv" ||
+		fail "mix column: $(cat "$T/cat.csv")"
+	unquote_mix "$T/cat.csv" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["requests"] != $c["server_calls"] || $c["errors"] != 0 || $c["misses"] != 0 ||
+		$c["server_misses"] != 0 || $c["mix_sent"] != $c["mix_calls"] { print; bad = 1 }
+		END { exit bad }' >"$T/bad" || fail "rows: $(cat "$T/bad")"
+}
+tcase 'catalogue tests in a command file, prepared as -t prepares them' t_catalogue
+
 t_refused() {
 	f=$T/f.cmds
 	printf 'GET k\n' >"$f"
@@ -112,6 +128,8 @@ t_refused() {
 	run_refused "$f:17: more than 16 commands" --spawn --commands "$f"
 	printf '1 GET a\n2 GET a\n' >"$f"
 	run_refused "$f:2: the same command as line 1" --spawn --commands "$f"
+	printf '1 get\n2 GET\n' >"$f"
+	run_refused "$f:2: test GET on an earlier line too (add their weights)" --spawn --commands "$f"
 	printf '# nothing\n' >"$f"
 	run_refused "$f: no command" --spawn --commands "$f"
 	run_refused "--commands: $T/nosuch.cmds: No such file or directory" --spawn \
