@@ -348,13 +348,15 @@ static inline size_t engine_put_member(struct engine_thread *th, char *cmd,
 	return mb->len;
 }
 
-/* A mix under --key-dist: the members first (their indices in ends), so
- * that a sequential claim takes exactly the numbers the batch patches. */
-static __attribute__((noinline)) size_t engine_mix_fill_dist(struct engine_thread *th,
-							     struct engine_conn *c, unsigned k)
+/* A mix under --key-dist, with values sized per request or with keys
+ * that repeat (__key__): the members first (their indices in ends), so
+ * that a sequential claim takes exactly the numbers the batch patches.
+ * Apart, so that the plain mix's loop stays as lean as it was. */
+static __attribute__((noinline)) size_t engine_mix_fill_general(struct engine_thread *th,
+								struct engine_conn *c, unsigned k)
 {
 	const struct engine_job *job = th->job;
-	struct keydist *kd = job->keydist;
+	struct keydist *kd = job->keyspace > 0 ? job->keydist : NULL;
 	size_t off = 0, draws = 0;
 
 	for (unsigned i = 0; i < k; i++) {
@@ -364,15 +366,20 @@ static __attribute__((noinline)) size_t engine_mix_fill_dist(struct engine_threa
 		draws += job->members[m].nrand;
 		th->res.member_sent[m]++;
 	}
-	keydist_claim(kd, &th->kds, draws);
+	if (kd != NULL)
+		keydist_claim(kd, &th->kds, draws);
 	for (unsigned i = 0; i < k; i++) {
 		const struct engine_member *mb = &job->members[c->ends[i]];
 		char *cmd = c->buf + off;
 		size_t len = engine_put_member(th, cmd, mb);
 
-		for (size_t r = 0; r < mb->nrand; r++)
-			engine_put_digits(cmd + mb->rand_off[r], keydist_draw(kd, &th->kds, &th->rng));
-		engine_copy_key(cmd, mb->key_from, mb->copy_off, mb->ncopy);
+		if (job->keyspace > 0) {
+			for (size_t r = 0; r < mb->nrand; r++)
+				engine_put_digits(cmd + mb->rand_off[r],
+						  kd != NULL ? keydist_draw(kd, &th->kds, &th->rng) :
+						  engine_rand(&th->rng) % job->keyspace);
+			engine_copy_key(cmd, mb->key_from, mb->copy_off, mb->ncopy);
+		}
 		off += len;
 		c->ends[i] = off;
 	}
@@ -393,22 +400,20 @@ static __attribute__((noinline)) void engine_mix_fill(struct engine_thread *th,
 	uint64_t keyspace = job->keyspace;
 	size_t off = 0;
 
-	if (keyspace > 0 && job->keydist != NULL) {
-		c->blen = engine_mix_fill_dist(th, c, k);
+	if ((keyspace > 0 && job->keydist != NULL) || mix->general) {
+		c->blen = engine_mix_fill_general(th, c, k);
 		return;
 	}
 	for (unsigned i = 0; i < k; i++) {
 		unsigned m = engine_mix_pick(mix, &th->rng);
 		const struct engine_member *mb = &job->members[m];
 		char *cmd = c->buf + off;
-		size_t len = engine_put_member(th, cmd, mb);
 
-		if (keyspace > 0) {
+		memcpy(cmd, mb->cmd, mb->len);
+		if (keyspace > 0)
 			for (size_t r = 0; r < mb->nrand; r++)
 				engine_put_digits(cmd + mb->rand_off[r], engine_rand(&th->rng) % keyspace);
-			engine_copy_key(cmd, mb->key_from, mb->copy_off, mb->ncopy);
-		}
-		off += len;
+		off += mb->len;
 		c->ends[i] = off;
 		th->res.member_sent[m]++;
 	}

@@ -72,6 +72,9 @@ struct engine_mix {
 	unsigned shift;           /* 64 - log2(columns) */
 	struct engine_mix_col col[ENGINE_MAX_MEMBERS];
 	size_t maxlen;            /* the longest member's bytes (with the largest value) */
+	/* Values sized per request (engine_job.vmax) or a member's key in
+	 * several places (copy_off): engine_mix_fill's general path. */
+	int general;
 };
 
 /* Random bytes a loop draws values from (engine_job.vmax): a value starts

@@ -209,6 +209,7 @@ static int engine_mix_build(const struct engine_job *job, struct engine_mix *mix
 			return -1;
 		if (engine_member_room(job, m) > mix->maxlen)
 			mix->maxlen = engine_member_room(job, m);
+		mix->general |= (job->vmax > 0 && m->value_end > 0) || m->ncopy > 0;
 	}
 	while (cols < job->nmembers) {
 		cols *= 2;
