@@ -309,8 +309,8 @@ static inline unsigned engine_mix_pick(const struct engine_mix *mix, uint64_t *r
 /* Request of member mb at cmd with a value of the job's sizes
  * (--data-size-range): mb's bytes up to its value, the value's header,
  * vmin..vmax bytes of the loop's pool from a random place, and the rest
- * of mb after its value.  Returns the request's length.  Apart: a job
- * without sized values pays one test a request of a mix. */
+ * of mb after its value.  Returns the request's length.  Only a mix's
+ * general path (engine_mix_fill_general) sends it. */
 static __attribute__((noinline)) size_t engine_put_value(struct engine_thread *th, char *cmd,
 							 const struct engine_member *mb)
 {

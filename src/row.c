@@ -347,6 +347,9 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 		[ROW_RATE] = r->rate_offered,
 		[ROW_BUSY_CPU_S] = r->busy_cpu_s,
 		[ROW_MASTERS] = r->masters >= 0 ? (double)r->masters : NAN,
+		[ROW_MISSES] = r->misses >= 0 ? (double)r->misses : NAN,
+		[ROW_SERVER_HITS] = r->server_hits >= 0 ? (double)r->server_hits : NAN,
+		[ROW_SERVER_MISSES] = r->server_misses >= 0 ? (double)r->server_misses : NAN,
 	};
 	struct rs_rec rec;
 	const char *key[ROW_SERVER_KEYS];
@@ -392,9 +395,6 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 	rec.requests = r->requests;
 	rec.errors = r->errors;
 	rec.keyspace = r->keyspace;
-	rec.misses = r->misses;
-	rec.server_hits = r->server_hits;
-	rec.server_misses = r->server_misses;
 	if (r->run > (int64_t)ROW_MAX_RUN)
 		return rs_err_set(err, "run %lld is more than %u", (long long)r->run, ROW_MAX_RUN),
 		       NULL;

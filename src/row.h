@@ -165,6 +165,9 @@ enum row_fig {
 	ROW_RATE,                 /* rate_offered: NAN in a closed-loop row */
 	ROW_BUSY_CPU_S,           /* --cluster: the busiest master's CPU seconds */
 	ROW_MASTERS,              /* --cluster: masters; NAN for a single server */
+	/* Reads: nil replies (misses), the server's keyspace_hits and
+	 * keyspace_misses; counts, NAN when unknown. */
+	ROW_MISSES, ROW_SERVER_HITS, ROW_SERVER_MISSES,
 	ROW_NFIGS,
 };
 
@@ -200,7 +203,6 @@ struct rs_rec {
 	int64_t requests;
 	int64_t errors;
 	int64_t keyspace;
-	int64_t misses, server_hits, server_misses;
 	uint32_t fig[ROW_NFIGS];  /* encoded: see rows_fig() */
 	unsigned char mode;       /* enum row_mode */
 	unsigned char arrivals;   /* enum row_arrivals */

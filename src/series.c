@@ -495,6 +495,19 @@ static void series_noise_fill(struct series_point *p, const struct rs_rows *rows
 	}
 }
 
+/* Add one repeat's reads (the server's hits and misses, nil replies) to
+ * p's; any unknown makes them all unknown (-1). */
+static void series_reads(struct series_point *p, double hits, double misses, double nils)
+{
+	if (!isfinite(hits) || !isfinite(misses) || !isfinite(nils) || p->reads < 0) {
+		p->reads = p->read_misses = p->nils = -1;
+		return;
+	}
+	p->reads += (int64_t)(hits + misses);
+	p->read_misses += (int64_t)misses;
+	p->nils += (int64_t)nils;
+}
+
 /* Summarise keys[0..n) (one depth of one series) into p. */
 static void series_point_fill(struct series_point *p, const struct rs_rows *rows,
 			      const struct series_key *k, size_t n, enum series_metric m,
@@ -515,13 +528,8 @@ static void series_point_fill(struct series_point *p, const struct rs_rows *rows
 		double v = series_metric_value(rows, r, m);
 
 		p->rate_short += r->rate_short > 0;
-		if (r->server_hits < 0 || r->server_misses < 0 || r->misses < 0 || p->reads < 0) {
-			p->reads = p->read_misses = p->nils = -1;
-		} else {
-			p->reads += r->server_hits + r->server_misses;
-			p->read_misses += r->server_misses;
-			p->nils += r->misses;
-		}
+		series_reads(p, rows_fig(rows, r, ROW_SERVER_HITS), rows_fig(rows, r, ROW_SERVER_MISSES),
+			     rows_fig(rows, r, ROW_MISSES));
 		tmp[i] = vals[i] = v;
 		runs[i] = k[i].run;
 		started[i] = r->started;
