@@ -282,7 +282,11 @@ static void agent_point(struct agent *a, const struct agentmsg_point *p, struct 
 	if (engine_new(&t, p->clients, p->threads, &e, &err) < 0)
 		goto failed;
 	{
+		const struct workload_test *wt = &w.v[0];
+		struct engine_member members[WORKLOAD_MIX_MAX];
 		struct engine_job job = {
+			/* A mix: its members drawn by their weights, as run draws them. */
+			.members = wt->nmembers > 0 ? members : NULL, .nmembers = wt->nmembers,
 			.cmd = w.v[0].cmd, .len = w.v[0].len, .rand_off = w.v[0].rand_off,
 			.nrand = w.v[0].nrand, .keyspace = p->keyspace, .seed = p->seed,
 			.depth = p->depth, .mode = p->window ? ENGINE_WINDOW : ENGINE_LOCKSTEP,
@@ -292,6 +296,12 @@ static void agent_point(struct agent *a, const struct agentmsg_point *p, struct 
 		};
 		int rc;
 
+		for (size_t i = 0; i < wt->nmembers; i++)
+			members[i] = (struct engine_member){
+				.cmd = wt->members[i].cmd, .len = wt->members[i].len,
+				.rand_off = wt->members[i].rand_off, .nrand = wt->members[i].nrand,
+				.weight = wt->weights[i],
+			};
 		a->abandon = a->cfg->stop != NULL && *a->cfg->stop;
 		memcpy(a->serving_run, p->run, sizeof a->serving_run);
 		__atomic_store_n(&a->serving, 1, __ATOMIC_RELEASE);
@@ -315,6 +325,13 @@ static void agent_point(struct agent *a, const struct agentmsg_point *p, struct 
 	r->end_ns = (uint64_t)((int64_t)t1 + a->offset);
 	r->cpu_s = h1.cpu_s - h0.cpu_s;
 	xstrlcpy(r->first_error, res.first_error, sizeof r->first_error);
+	{
+		struct sbuf b;
+
+		sbuf_fixed(&b, r->sent, sizeof r->sent);
+		for (size_t i = 0; i < w.v[0].nmembers; i++)
+			sbuf_item(&b, ";", "%llu", (unsigned long long)res.member_sent[i]);
+	}
 	if (p->kind == AGENTMSG_POINT)
 		r->hist = res.hist;
 	goto done;

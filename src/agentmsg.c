@@ -20,7 +20,7 @@ enum agentmsg_type {
 	AT_RUN,                   /* a run id */
 	AT_ID,                    /* an agent id */
 	AT_TARGET,                /* a URI agentmsg_target_ok takes */
-	AT_TEST,                  /* a catalogue name */
+	AT_TEST,                  /* a catalogue name, or a mix of them */
 	AT_TEXT,                  /* any one-line text up to size - 1 bytes */
 	AT_U64,                   /* uint64_t in [min, max] */
 	AT_UNS,                   /* unsigned in [min, max] */
@@ -81,6 +81,7 @@ static const struct agentmsg_def agentmsg_result_defs[] = {
 	{ "end", AT_U64, RS(end_ns), 0, I64MAX },
 	{ "cpu", AT_DBL, RS(cpu_s), 0, 1e7 },
 	{ "first_error", AT_TEXT, RS(first_error), 0, 0 },
+	{ "sent", AT_TEXT, RS(sent), 0, 0 },
 	{ "hist", AT_HIST, RS(hist), 0, 0 },
 };
 
@@ -265,8 +266,19 @@ static int agentmsg_field(const struct agentmsg_def *d, const char *v, size_t n,
 		break;
 	case AT_TEST: {
 		const char *const *names = workload_names();
+		struct workload w;
 		size_t i;
 
+		/* A mix of the catalogue's tests, as -t takes it: one test. */
+		if (strncasecmp(tmp, "mix:", 4) == 0) {
+			int one = workload_select(tmp, 1, &w, err) == 0 && w.n == 1 && w.v[0].nmembers > 1;
+
+			workload_free(&w);
+			if (!one)
+				return rs_err_setk(err, RS_E_INPUT, "field test: '%.60s' is not one mix of "
+						   "the catalogue's tests", tmp);
+			break;
+		}
 		for (i = 0; names[i] != NULL; i++)
 			if (strcasecmp(names[i], tmp) == 0)
 				break;

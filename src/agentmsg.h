@@ -68,7 +68,10 @@ struct agentmsg_point {
 	uint64_t point;           /* the sweep's point number (order), 1-based */
 	enum agentmsg_kind kind;
 	char target[TARGETS_URI_MAX]; /* redis://, rediss:// or unix://, no password */
-	char test[64];            /* a catalogue name */
+	/* A catalogue name, or a mix as -t spells one ("mix:get=80,set=20":
+	 * catalogue tests only, so an agent runs no command it was not built
+	 * with). */
+	char test[400];
 	unsigned depth;
 	int window;               /* 0 lock-step, 1 sliding window */
 	unsigned clients, threads; /* this agent's connections and event loops */
@@ -91,6 +94,9 @@ struct agentmsg_result {
 	uint64_t start_ns, end_ns; /* when it began and ended, on the control clock */
 	double cpu_s;             /* its CPU seconds over the run */
 	char first_error[128];
+	/* A mix: the requests sent of each member, in the mix's order,
+	 * "7994;2006"; "" for a plain test. */
+	char sent[320];
 	struct hist hist;         /* latency, ns; empty for a warm-up */
 };
 

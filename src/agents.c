@@ -390,6 +390,7 @@ struct agents_take {
 	int counted;              /* -n: each agent's requests must be its share */
 	size_t want, got;
 	uint64_t end_ns;          /* the latest end */
+	size_t nmembers;          /* a mix's: each result's sent has as many counts */
 	struct engine_result *res;
 	int failed;               /* an agent failed: err holds the first reason */
 };
@@ -423,6 +424,30 @@ static struct agents_member *agents_refused_whose(struct agents *a, const struct
 			return m->dead || m->answered ? NULL : m;
 	}
 	return NULL;
+}
+
+/* A mix's counts of one result, r->sent ("7994;2006"), added to sent:
+ * 0, or -1 when they are not nmembers numbers that add up to requests. */
+static int agents_sent(const struct agentmsg_result *r, size_t nmembers, uint64_t *sent)
+{
+	uint64_t v[ENGINE_MAX_MEMBERS], sum = 0;
+	const char *p = r->sent;
+	size_t n = 0;
+
+	while (n < nmembers && *p >= '0' && *p <= '9') {
+		char *end;
+
+		v[n] = strtoull(p, &end, 10);
+		sum += v[n++];
+		p = *end == ';' ? end + 1 : end;
+		if (*end != ';' && *end != '\0')
+			return -1;
+	}
+	if (n != nmembers || *p != '\0' || sum != r->requests)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		sent[i] += v[i];
+	return 0;
 }
 
 /* Take one result entry (its fields in e). */
@@ -474,6 +499,14 @@ static void agents_result(struct agents *a, struct agents_take *k, const redisRe
 		r->ok = 0;
 		snprintf(r->error, sizeof r->error, "reported %llu requests of a share of %llu",
 			 (unsigned long long)r->requests, (unsigned long long)m->share);
+	}
+	/* A mix's members as sent: counts that add up to its requests. */
+	if (r->ok && !k->warm && k->nmembers > 0 &&
+	    agents_sent(r, k->nmembers, k->res->member_sent) < 0) {
+		r->ok = 0;
+		snprintf(r->error, sizeof r->error, "reported members' counts '%.60s' that are not "
+			 "%zu numbers adding up to its %llu requests", r->sent, k->nmembers,
+			 (unsigned long long)r->requests);
 	}
 	if (!r->ok) {
 		if (!k->failed)
@@ -582,7 +615,8 @@ static int agents_collect(struct agents *a, struct agents_take *k, uint64_t dead
 int agents_load(struct agents *a, const struct engine_job *job, const char *test, int warm,
 		 struct engine_result *res, struct rs_err *err)
 {
-	struct agents_take k = { .warm = warm, .res = res };
+	struct agents_take k = { .warm = warm, .res = res,
+				 .nmembers = job->members != NULL ? job->nmembers : 0 };
 	size_t alive = 0, idx = 0;
 	int64_t offset;
 	uint64_t rtt, per, rest, longest = 0, deadline;

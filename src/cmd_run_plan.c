@@ -497,12 +497,11 @@ static int run_cluster_check_tests(const struct rs_config *cfg, const struct wor
 			return rs_err_setk(err, RS_E_USAGE, "--cluster does not run a sequence of "
 					   "commands (';' or --transaction after --): each command may "
 					   "need another master");
-	/* The engine draws a mix's members with plain keys only, and the
-	 * agents' messages name one catalogue test: not yet. */
-	for (size_t i = 0; i < w->n && (cfg->cluster || cfg->agents > 0); i++)
+	/* The engine draws a mix's members with plain keys only: not yet. */
+	for (size_t i = 0; i < w->n && cfg->cluster; i++)
 		if (w->v[i].nmembers > 0)
-			return rs_err_setk(err, RS_E_USAGE, "%s does not run mixes yet: leave %s out of "
-					   "-t", cfg->cluster ? "--cluster" : "--agents", w->v[i].name);
+			return rs_err_setk(err, RS_E_USAGE, "--cluster does not run mixes yet: leave %s "
+					   "out of -t", w->v[i].name);
 	if (!cfg->cluster || cfg->nargs > 0)
 		return 0;
 	for (size_t i = 0; i < w->n; i++)

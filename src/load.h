@@ -36,8 +36,10 @@ int load_open(struct load *l, struct rs_err *err);
 /* Whether job can run at all (a cluster: a random key that reaches every
  * master).  0, or -1 (err, RS_E_INPUT). */
 int load_check(const struct load *l, const struct engine_job *job, struct rs_err *err);
-/* Run job (of the test named test; warm: a warm-up) into res.  0, or -1
- * (err; RS_E_USAGE: retrying would fail the same way). */
+/* Run job (of the test -t selects by test: its name, or a mix's spec
+ * "mix:get=80,set=20", which the agents rebuild it from; warm: a warm-up)
+ * into res.  0, or -1 (err; RS_E_USAGE: retrying would fail the same
+ * way). */
 int load_run(struct load *l, const struct engine_job *job, const char *test, int warm,
 	     struct engine_result *res, struct rs_err *err);
 /* After a failure: every connection anew (opened if none were). */

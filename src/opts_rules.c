@@ -95,6 +95,8 @@ static const struct opts_rule opts_rule_table[] = {
 	{ RUN, "expire", OPTS_NO_COMMAND, NULL, NULL,
 	  "--expire sets the catalogue's TTLs: write EX or EXPIRE into the command after -- "
 	  "instead" },
+	{ RUN, "expire", OPTS_EXCLUDES, "agents", NULL,
+	  "--agents do not set TTLs yet: drop --expire" },
 	{ RUN, "expire", OPTS_EXCLUDES, "commands", NULL,
 	  "--expire sets the catalogue's TTLs: write EX or EXPIRE into the command file instead" },
 	/* Values sized per request (engine.h's vmin..vmax). */
@@ -109,11 +111,10 @@ static const struct opts_rule opts_rule_table[] = {
 	{ RUN, "commands", OPTS_EXCLUDES, "cluster", NULL,
 	  "--cluster does not run mixes yet: drop --commands" },
 	{ RUN, "commands", OPTS_EXCLUDES, "agents", NULL,
-	  "--agents do not run mixes yet: drop --commands" },
+	  "--agents run the catalogue's tests and their mixes, not a command file: drop "
+	  "--commands" },
 	{ RUN, "ratio", OPTS_EXCLUDES, "cluster", NULL,
 	  "--cluster does not run mixes yet: drop --ratio" },
-	{ RUN, "ratio", OPTS_EXCLUDES, "agents", NULL,
-	  "--agents do not run mixes yet: drop --ratio" },
 	{ RUN, "agents", OPTS_ONE, "target", NULL, RULES_AGENTS "the other --target" },
 	{ RUN, "arrivals", OPTS_NEEDS, "rate", NULL, "--arrivals goes with --rate" },
 	{ RUN, "key-dist", OPTS_NEEDS, "keyspace", NULL,

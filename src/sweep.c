@@ -334,7 +334,7 @@ static enum guard_step sweep_measure(struct sweep *s, const struct workload_test
 	};
 	struct sweep_sample m;
 	enum guard_step step;
-	char why[256];
+	char why[256], item[400];
 
 	/* A mix: the engine draws its members by their weights. */
 	for (size_t i = 0; i < t->nmembers; i++)
@@ -352,6 +352,12 @@ static enum guard_step sweep_measure(struct sweep *s, const struct workload_test
 			.weight = 1, .value_at = t->value_at, .value_end = t->value_end,
 		};
 	sweep_cmdstats(t, cmdstats, sizeof cmdstats, at);
+	/* How -t selects it: the agents rebuild a mix from its spec. */
+	snprintf(item, sizeof item, "%s", t->name);
+	if (t->nmembers > 0 && !t->sequence && !t->custom) {
+		memcpy(item, "mix:", 4);
+		workload_mix_spec(t, item + 4, sizeof item - 4);
+	}
 	if (load_check(s->load, &job, err) < 0)
 		return GUARD_FINAL;
 	if ((step = sweep_ready_all(s, t, err)) != GUARD_OK)
@@ -360,7 +366,7 @@ static enum guard_step sweep_measure(struct sweep *s, const struct workload_test
 		struct engine_job warm = job;
 
 		warm.duration = cfg->warmup;
-		if (load_run(s->load, &warm, t->name, 1, &m.res, err) < 0) {
+		if (load_run(s->load, &warm, item, 1, &m.res, err) < 0) {
 			rs_err_prefix(err, "warm-up");
 			return GUARD_RETRY;
 		}
@@ -369,7 +375,7 @@ static enum guard_step sweep_measure(struct sweep *s, const struct workload_test
 		return GUARD_RETRY;
 	sweep_iso_now(row->started_at, sizeof row->started_at);
 	host_sample(&m.h0);
-	if (load_run(s->load, &job, t->name, 0, &m.res, err) < 0)
+	if (load_run(s->load, &job, item, 0, &m.res, err) < 0)
 		return err->kind == RS_E_USAGE ? GUARD_FINAL : GUARD_RETRY;
 	host_sample(&m.h1);
 	if (sweep_stats(s, cmdstats, &m.st1, s->cpu1, err) < 0)

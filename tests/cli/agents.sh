@@ -41,6 +41,22 @@ t_three() {
 }
 tcase 'three agents drive one target: the rows, the GET count and the merged histograms add up' t_three
 
+# A mix over three agents: each agent draws its share's members; the
+# leader adds their counts up, and each member's count is the server's.
+t_mix() {
+	expect_status 0 timeout 120 "$RSWEEP" run --control "$CTL" --agents-key "$KEYF" --agents 3 \
+		--agents-wait 10 --target t=unix://"$SOCK" -t 'mix:get=80,set=20' -r 100 -P 1,8 \
+		-n 3001 --repeat 1 -c 4 -q -o "$T/m.csv"
+	[ "$(rows "$T/m.csv")" = 2 ] || fail "expected 2 rows: $(cat "$T/m.csv")"
+	sed 's/"[^"]*"/MIX/' "$T/m.csv" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ split($c["mix_sent"], s, "[;=]"); split($c["mix_calls"], k, "[;=]")
+		  if ($c["requests"] != 3001 || $c["server_calls"] != 3001 || s[1] != "GET" ||
+		      s[2] != k[2] || s[4] != k[4] || s[2] + s[4] != 3001 || s[4] == 0 ||
+		      $c["agents_ok"] != 3) { print; bad = 1 } }
+		END { exit bad }' >"$T/bad" || fail "mix rows: $(cat "$T/bad")"
+}
+tcase 'a mix over three agents: every member counted, as the server counts it' t_mix
+
 # A second leader does not take agents a live leader holds: it names them.
 t_second() {
 	timeout 120 "$RSWEEP" run --control "$CTL" --agents-key "$KEYF" --agents 3 --target t=unix://"$SOCK" -t get -P 1 \

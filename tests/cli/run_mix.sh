@@ -105,15 +105,8 @@ t_refused() {
 	run_refused "--cluster does not run mixes yet: leave MIX_GET1_SET1 out of -t" -h 127.0.0.1 -p 1 \
 		--cluster -t mix:get=1,set=1
 	run_refused "--cluster does not run mixes yet: drop --ratio" -h 127.0.0.1 -p 1 --cluster --ratio 1:1
-	run_refused "--agents do not run mixes yet: drop --ratio" -h 127.0.0.1 -p 1 \
-		--control redis://127.0.0.1:1 --agents 1 --ratio 1:1
-	head -c 32 /dev/urandom | base64 >"$T/agents.key"
-	chmod 600 "$T/agents.key"
-	run_refused "--agents does not run mixes yet: leave MIX_GET1_SET1 out of -t" -h 127.0.0.1 -p 1 \
-		--control redis://127.0.0.1:1 --agents-key "$T/agents.key" --agents 1 \
-		-t mix:get=1,set=1
 }
-tcase 'bad mixes and --ratio, and mixes with --cluster or --agents: one line, exit 2, no file' \
+tcase 'bad mixes and --ratio, and mixes with --cluster: one line, exit 2, no file' \
 	t_refused
 
 tcase_done
