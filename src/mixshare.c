@@ -241,6 +241,40 @@ int mixshare_legend(const struct mixshare *m, char *buf, size_t size)
 	return 1;
 }
 
+void mixshare_pct_list(const struct mixshare *m, char *buf, size_t size)
+{
+	struct sbuf b;
+
+	sbuf_fixed(&b, buf, size);
+	for (size_t i = 0; mixshare_total(m) > 0 && i < m->n; i++)
+		sbuf_item(&b, ";", "%s=%.2f", m->name[i], 100 * mixshare_share(m, i));
+}
+
+void mixshare_group_name(const struct mixshare *m, size_t g, char *buf, size_t size)
+{
+	struct sbuf b;
+
+	sbuf_fixed(&b, buf, size);
+	for (size_t i = 0; g < m->ngroups && i < m->n; i++)
+		if (m->group[g] & (1u << i))
+			sbuf_item(&b, "+", "%s", m->name[i]);
+}
+
+void mixshare_differ_list(const struct mixshare *m, char *buf, size_t size)
+{
+	struct sbuf b;
+	char name[MIXSHARE_MAX * MIXSHARE_NAME];
+
+	sbuf_fixed(&b, buf, size);
+	for (size_t g = 0; g < m->ngroups; g++) {
+		if (m->group_calls[g] == m->group_sent[g])
+			continue;
+		mixshare_group_name(m, g, name, sizeof name);
+		sbuf_item(&b, ";", "%s=%llu/%llu", name, (unsigned long long)m->group_calls[g],
+			  (unsigned long long)m->group_sent[g]);
+	}
+}
+
 size_t mixshare_index(const struct rs_rows *rows, const struct rs_rec ***out)
 {
 	const struct rs_rec **v = NULL;

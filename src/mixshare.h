@@ -57,6 +57,15 @@ int mixshare_words(const struct mixshare *m, char *buf, size_t size);
 /* The charts' words: "GET 80%, SET 20%"; 0 with buf "" as above. */
 int mixshare_legend(const struct mixshare *m, char *buf, size_t size);
 
+/* What csv writes: the shares as "GET=79.94;SET=20.06" (percent, two
+ * decimals), and the mix_calls entries whose calls are not their members'
+ * requests sent as "NAME=CALLS/SENT" ("SET=1995/2006",
+ * "LRANGE_100+LRANGE_300=41/40"), ';' between; each "" when none. */
+void mixshare_pct_list(const struct mixshare *m, char *buf, size_t size);
+void mixshare_differ_list(const struct mixshare *m, char *buf, size_t size);
+/* Member names of group g ("LRANGE_100+LRANGE_300"), unquoted, into buf. */
+void mixshare_group_name(const struct mixshare *m, size_t g, char *buf, size_t size);
+
 /* The rows of rows that have a mix, by label, test and depth
  * (rows_point_cmp), into *out (free() it); returns how many. */
 size_t mixshare_index(const struct rs_rows *rows, const struct rs_rec ***out);
