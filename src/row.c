@@ -127,6 +127,19 @@ static const char row_empty_extra[ROW_NEXTRA] = "";
 		       sizeof ((struct rs_row *)0)->master_rps + sizeof ((struct rs_row *)0)->mix + \
 		       sizeof ((struct rs_row *)0)->mix_sent + sizeof ((struct rs_row *)0)->mix_calls)
 
+/* Whether the extras x and y hold the same columns: field by field, since
+ * either may be shorter than the other. */
+static int row_extra_same(const char *x, const char *y)
+{
+	for (int k = 0; k < ROW_NEXTRA; k++) {
+		if (strcmp(x, y) != 0)
+			return 0;
+		x += strlen(x) + 1;
+		y += strlen(y) + 1;
+	}
+	return 1;
+}
+
 /* busy_master, master_rps and a mix's three columns as one interned
  * string, "BUSY\0RATES\0MIX\0SENT\0CALLS" (struct rs_rec's busy_master):
  * most rows have none of them, and a pointer more a row is 5% of a file
@@ -151,7 +164,7 @@ static const char *row_extra_str(struct rs_rows *rows, const struct rs_row *r, c
 	}
 	if (len == ROW_NEXTRA)
 		return row_empty_extra;
-	if (prev != NULL && memcmp(prev, key, len) == 0)
+	if (prev != NULL && row_extra_same(prev, key))
 		return prev;
 	if (strtab_intern(&rows->pool, key, len - 1, &id, NULL) < 0) {
 		rs_err_set(err, "too many distinct strings");
