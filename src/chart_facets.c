@@ -144,8 +144,8 @@ static void facets_axes(struct facets *S, const struct panel *P)
 	double f = L->f;
 	char buf[64];
 
-	chart_text(L, ROLE_PANEL, -1, P->left, P->y0 + RENDER_ASCENT * S->head_s, L->tests[P->t],
-		   S->head_s, C_TEXT, RENDER_LEFT, 0);
+	chart_text(L, ROLE_PANEL, -1, P->left, P->y0 + RENDER_ASCENT * S->head_s,
+		   L->test_names[P->t], S->head_s, C_TEXT, RENDER_LEFT, 0);
 	for (size_t i = 0; i < P->xt.n; i++) {
 		double x = chart_xmap(&P->xs, P->xt.v[i]);
 

@@ -248,6 +248,25 @@ static char *chart_footer(struct chart_lay *L)
 		memcpy(out + len, part, n + 1);
 		len += n;
 	}
+	/* Kinds whose legend or panels do not name tests (speed-up bars by
+	 * test, the percentile chart's points) say a mix's shares here. */
+	if (L->any_mix && (L->in->kind == CHART_SPEEDUP || L->in->kind == CHART_LATENCY_CDF)) {
+		const char *lead = "as sent: ";
+
+		for (size_t t = 0; t < L->ntests; t++) {
+			size_t n = strlen(L->test_names[t]);
+
+			if (strcmp(L->test_names[t], L->tests[t]) == 0)
+				continue;
+			if (len + strlen(lead) + n + 8 > cap) {
+				cap = 2 * (len + strlen(lead) + n + 8);
+				out = xrealloc(out, cap);
+			}
+			len += (size_t)sprintf(out + len, "%s%s%s", len == 0 ? "" :
+					       *lead ? "\n" : " " UTF8_DOT " ", lead, L->test_names[t]);
+			lead = "";
+		}
+	}
 	return out;
 }
 
@@ -347,7 +366,7 @@ double chart_legend(struct chart_lay *L, double y, int marks, int by_label)
 
 	/* Room for the most series a chart draws, the ring and the triangle. */
 	for (size_t t = 0; !by_label && t < L->ntests && ne < 200; t++)
-		e[ne++] = (struct legend_entry){ L->tests[t], 0, t };
+		e[ne++] = (struct legend_entry){ L->test_names[t], 0, t };
 	for (size_t l = 0; L->nlabels > 1 && l < L->nlabels && ne < 250; l++)
 		e[ne++] = (struct legend_entry){ L->labels[l], by_label ? 0 : 1, l };
 	if (marks & CHART_LEGEND_RING)

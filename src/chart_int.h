@@ -2,6 +2,7 @@
  * uses.  Each file calls only those listed below it:
  *
  *   chart_layout.c   chart_layout(): each series' test, label and figures,
+ *                    each test's name (a mix's with its shares as sent),
  *                    then the kind's one entry (the last section here);
  *   chart_lines.c    the kinds: lines against depth (and one test's
  *   chart_facets.c   masters), small multiples past the palette, speed-up
@@ -83,6 +84,11 @@ struct chart_lay {
 				   * in->an, NULL when it has none */
 	const char **tests, **labels;
 	size_t ntests, nlabels;
+	/* Per test: how legends and panels name it, a mix with its members'
+	 * shares as sent over the chart's series of it ("MIX_GET80_SET20 (GET
+	 * 80%, SET 20%)", mixshare.h), else tests[t] itself; owned. */
+	char **test_names;
+	int any_mix;              /* some test_names carries shares */
 	struct chart_lay_line *lines; /* chart_place.c: the series' lines so far */
 	size_t nlines, caplines;
 	size_t lines_seen;        /* items it has looked at */

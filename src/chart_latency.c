@@ -148,7 +148,7 @@ static void lat_lines_throughput(struct latchart *S)
 		if (at == NULL) {
 			struct latline *l = lat_line(S);
 
-			lat_name(L, s, s->test, l->name, sizeof l->name);
+			lat_name(L, s, L->test_names[L->test_of[i]], l->name, sizeof l->name);
 			for (size_t k = 0; k < s->npts; k++) {
 				double y, lo, hi;
 
@@ -236,7 +236,7 @@ static void lat_lines_depth(struct latchart *S)
 		const struct series *s = L->in->series[i];
 		struct latline *l = lat_line(S);
 
-		lat_name(L, s, s->test, l->name, sizeof l->name);
+		lat_name(L, s, L->test_names[L->test_of[i]], l->name, sizeof l->name);
 		for (size_t k = 0; k < s->npts; k++) {
 			double y, lo, hi;
 

@@ -6,10 +6,12 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "chart_int.h"
+#include "mixshare.h"
 #include "workload.h"
 #include "xalloc.h"
 
@@ -53,6 +55,43 @@ static void chart_order_tests(struct chart_lay *L)
 	free(sorted);
 }
 
+/* Each test's name as legends and panels give it: a mix's with its
+ * members' shares as sent, summed over the chart's series of that test
+ * (from in->rows; a chart without rows names tests alone). */
+static void chart_test_names(struct chart_lay *L)
+{
+	const struct chart_input *in = L->in;
+	const struct rs_rec **idx = NULL;
+	size_t n = mixshare_index(in->rows, &idx);
+
+	L->test_names = xcalloc(L->ntests ? L->ntests : 1, sizeof *L->test_names);
+	for (size_t t = 0; t < L->ntests; t++) {
+		struct mixshare *m = NULL;
+		char shares[MIXSHARE_MAX * (MIXSHARE_NAME + 8)];
+		size_t added = 0, len;
+
+		for (size_t i = 0; n > 0 && i < in->nseries; i++) {
+			if (L->test_of[i] != t)
+				continue;
+			if (m == NULL) {
+				m = xmalloc(sizeof *m);
+				mixshare_init(m);
+			}
+			added += mixshare_series(m, in->rows, idx, n, in->series[i]);
+		}
+		if (added > 0 && mixshare_legend(m, shares, sizeof shares)) {
+			len = strlen(L->tests[t]) + strlen(shares) + 4;
+			L->test_names[t] = xmalloc(len);
+			snprintf(L->test_names[t], len, "%s (%s)", L->tests[t], shares);
+			L->any_mix = 1;
+		} else {
+			L->test_names[t] = xstrdup(L->tests[t]);
+		}
+		free(m);
+	}
+	free(idx);
+}
+
 /* Fill L for in: the font scale, and each series' test, label and
  * figures. */
 static void chart_lay_init(struct chart_lay *L, const struct chart_input *in,
@@ -82,6 +121,7 @@ static void chart_lay_init(struct chart_lay *L, const struct chart_input *in,
 		chart_intern(&L->tests, &L->ntests, in->grids[i]->test);
 	}
 	chart_order_tests(L);
+	chart_test_names(L);
 	L->an_of = xcalloc(in->nseries, sizeof *L->an_of);
 	for (size_t i = 0; i < in->nseries && in->an != NULL; i++)
 		for (size_t k = 0; k < in->an->nseries && L->an_of[i] == NULL; k++)
@@ -98,6 +138,9 @@ static void chart_lay_free(struct chart_lay *L)
 	free(L->label_of);
 	free(L->colour_of);
 	free(L->an_of);
+	for (size_t t = 0; L->test_names != NULL && t < L->ntests; t++)
+		free(L->test_names[t]);
+	free(L->test_names);
 	free(L->tests);
 	free(L->labels);
 }

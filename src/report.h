@@ -29,7 +29,7 @@ static const char *const report_format_names[] = { "text", "markdown", "csv", "j
 	"verdict_at_peak,ratio_at_depth_lo,ratio_at_depth_hi,verdict_at_depth," \
 	"peak_rps_lo,peak_rps_hi,highest_rps,highest_depth,latency_depth_at_peak,unstable_causes," \
 	"rate_offered,achieved_ratio,avg_ms_at_highest,p99_ms_at_highest,latency_metric," \
-	"runs,between_runs_pct"
+	"runs,between_runs_pct,mix,mix_sent_pct,mix_calls_differ"
 
 struct report_opts {
 	enum report_format format;

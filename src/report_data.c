@@ -10,6 +10,7 @@
 #include "along.h"
 #include "csv.h"
 #include "json.h"
+#include "mixshare.h"
 #include "num.h"
 #include "report_int.h"
 #include "sbuf.h"
@@ -51,11 +52,30 @@ static void report_csv_delta(FILE *fp, const struct analysis_delta *d)
 	csv_put_num(fp, ok ? d->ratio : NAN, 4);
 }
 
+static void report_csv_mix(FILE *fp, const struct mixshare *m)
+{
+	char b[MIXSHARE_MAX * (MIXSHARE_NAME + 24)];
+
+	fputc(',', fp);
+	if (m == NULL) {
+		fputs(",,", fp);
+		return;
+	}
+	csv_put_field(fp, m->first_mix);
+	fputc(',', fp);
+	mixshare_pct_list(m, b, sizeof b);
+	csv_put_field(fp, b);
+	fputc(',', fp);
+	mixshare_differ_list(m, b, sizeof b);
+	csv_put_field(fp, b);
+}
+
 void report_csv(FILE *fp, const struct analysis_result *r, const struct report_opts *o,
 		const struct series_set *p99set)
 {
 	char **notes;
 	size_t nnotes = report_notes(r, o, &notes);
+	struct mixshare **mixes = report_mixes(r, o);
 	/* Each series' comparison with the baseline, if it has one (a search
 	 * of the comparisons per series made 30k labels take seconds). */
 	const struct analysis_cmp **cmp_of = xcalloc(r->nseries ? r->nseries : 1, sizeof *cmp_of);
@@ -143,8 +163,12 @@ void report_csv(FILE *fp, const struct analysis_result *r, const struct report_o
 		/* Runs (knee.h): how many, and the drift between them. */
 		fprintf(fp, ",%zu", a->nruns);
 		csv_put_num(fp, a->peak_runs.n > 1 ? 100 * a->peak_runs.between : NAN, 2);
+		/* A mix's members: the weights, the shares as sent, the calls
+		 * the server counted otherwise (mixshare.h); empty for others. */
+		report_csv_mix(fp, mixes[i]);
 		fputc('\n', fp);
 	}
+	report_free_mixes(mixes, r->nseries);
 	free(cmp_of);
 	report_free_notes(notes, nnotes);
 }
@@ -245,8 +269,44 @@ static void json_open_loop(FILE *fp, const struct analysis_series *a, double rat
 }
 
 /* One series' object of the "series" array (first: no comma before it). */
+/* ,"mix":{"weights":"get=80,set=20","sent_pct":{"GET":79.94,...},
+ * "calls_differ":[{"members":"SET","calls":1995,"sent":2006}]}, or null
+ * for a series that is no mix's (mixshare.h). */
+static void json_mix(FILE *fp, const struct mixshare *m)
+{
+	char b[MIXSHARE_MAX * MIXSHARE_NAME];
+	int any = 0;
+
+	fputs(",\"mix\":", fp);
+	if (m == NULL) {
+		fputs("null", fp);
+		return;
+	}
+	fputs("{\"weights\":", fp);
+	json_write_str(fp, m->first_mix);
+	fputs(",\"sent_pct\":{", fp);
+	for (size_t i = 0; i < m->n; i++) {
+		fputs(i ? "," : "", fp);
+		json_write_str(fp, m->name[i]);
+		num_fmt(b, sizeof b, 100 * mixshare_share(m, i), 2);
+		fprintf(fp, ":%s", b);
+	}
+	fputs("},\"calls_differ\":[", fp);
+	for (size_t g = 0; g < m->ngroups; g++) {
+		if (m->group_calls[g] == m->group_sent[g])
+			continue;
+		mixshare_group_name(m, g, b, sizeof b);
+		fputs(any++ ? ",{\"members\":" : "{\"members\":", fp);
+		json_write_str(fp, b);
+		fprintf(fp, ",\"calls\":%llu,\"sent\":%llu}", (unsigned long long)m->group_calls[g],
+			(unsigned long long)m->group_sent[g]);
+	}
+	fputs("]}", fp);
+}
+
 static void json_series(FILE *fp, const struct analysis_series *full, const struct report_opts *o,
-			const struct series_set *p99, int first)
+			const struct series_set *p99, int first,
+			const struct mixshare *mix)
 {
 	struct analysis_series view;
 	int open = report_series_view(o, full, &view);
@@ -320,6 +380,7 @@ static void json_series(FILE *fp, const struct analysis_series *full, const stru
 	fprintf(fp, ",\"runs\":%zu", a->nruns);
 	json_num(fp, "between_runs_pct", a->peak_runs.n > 1 ? 100 * a->peak_runs.between : NAN, 2,
 		 1);
+	json_mix(fp, mix);
 	fputc('}', fp);
 }
 
@@ -382,6 +443,7 @@ void report_json(FILE *fp, const struct analysis_result *r, const struct report_
 {
 	char **notes;
 	size_t nnotes = report_notes(r, o, &notes);
+	struct mixshare **mixes = report_mixes(r, o);
 
 	fputs("{", fp);
 	json_num(fp, "knee", o->knee, 4, 0);
@@ -394,7 +456,7 @@ void report_json(FILE *fp, const struct analysis_result *r, const struct report_
 		fputs(",\"depth\":null", fp);
 	fputs(",\n\"series\":[", fp);
 	for (size_t i = 0; i < r->nseries; i++)
-		json_series(fp, &r->series[i], o, p99, i == 0);
+		json_series(fp, &r->series[i], o, p99, i == 0, mixes[i]);
 	fputs("],\n\"comparisons\":[", fp);
 	for (size_t i = 0; i < r->ncmps; i++)
 		json_cmp(fp, r, &r->cmps[i], o, i == 0);
@@ -412,5 +474,6 @@ void report_json(FILE *fp, const struct analysis_result *r, const struct report_
 		o->json_more(fp, o->json_ud);
 	}
 	fputs("}\n", fp);
+	report_free_mixes(mixes, r->nseries);
 	report_free_notes(notes, nnotes);
 }

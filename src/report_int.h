@@ -82,6 +82,13 @@ double report_median_at(const struct series *s, unsigned depth);
  * "GET", or "GET poisson" (the rate has a column of its own). */
 const char *report_open_test(const struct series *s, char *buf, size_t size);
 
+/* Each series' mix (mixshare.h) from o->rows, by index into r->series:
+ * NULL for a series that is no mix's, and for every series without rows
+ * (report_notes.c).  Release with report_free_mixes(v, r->nseries). */
+struct mixshare;
+struct mixshare **report_mixes(const struct analysis_result *r, const struct report_opts *o);
+void report_free_mixes(struct mixshare **v, size_t n);
+
 /* The notes on r's series, one line each ("label test: what"), in *out:
  * each series' own when o->wide, else those that count them at once
  * (report_notes.c).  Returns how many; release with report_free_notes. */

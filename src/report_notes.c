@@ -1,7 +1,8 @@
 /* report_notes.c: the notes on the series, one line each: a model that
  * does not fit, a level below the top depths, no noise to learn, not
  * saturated, the unstable points with their likely causes, an open loop
- * that fell short, the busiest shard, another client (report_int.h). */
+ * that fell short, the busiest shard, a mix's members as sent, another
+ * client (report_int.h). */
 #include "config.h"
 
 #include <math.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "cause.h"
+#include "mixshare.h"
 #include "report_int.h"
 #include "row.h"
 #include "sbuf.h"
@@ -356,6 +358,33 @@ static int report_busy_note(const struct report_busy *idx, const struct series *
 	return 1;
 }
 
+struct mixshare **report_mixes(const struct analysis_result *r, const struct report_opts *o)
+{
+	struct mixshare **v = xcalloc(r->nseries ? r->nseries : 1, sizeof *v);
+	const struct rs_rec **idx;
+	size_t n = mixshare_index(o->rows, &idx);
+
+	/* Most files hold no mix: nothing to search. */
+	for (size_t i = 0; n > 0 && i < r->nseries; i++) {
+		struct mixshare *m = xmalloc(sizeof *m);
+
+		mixshare_init(m);
+		if (mixshare_series(m, o->rows, idx, n, r->series[i].rps) > 0)
+			v[i] = m;
+		else
+			free(m);
+	}
+	free(idx);
+	return v;
+}
+
+void report_free_mixes(struct mixshare **v, size_t n)
+{
+	for (size_t i = 0; v != NULL && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 /* Under --key-prefix the server held other data: one note a label whose
  * rows say so, into v.  Returns how many (at most max). */
 static size_t report_prefix_notes(const struct rs_rows *rows, char **v, size_t max)
@@ -395,8 +424,10 @@ size_t report_notes(const struct analysis_result *r, const struct report_opts *o
 	long other;
 	struct report_busy busy;
 	size_t nclosed = 0, nsingle = 0;
+	struct mixshare **mixes;
 
 	report_busy_index(o->rows, &busy);
+	mixes = report_mixes(r, o);
 	/* The closed loops', and those of one depth: an open loop's series
 	 * (report_rate) has no saturation, gain or model to speak of. */
 	for (size_t i = 0; i < r->nseries; i++)
@@ -411,6 +442,17 @@ size_t report_notes(const struct analysis_result *r, const struct report_opts *o
 		char buf[512], x[32];
 
 		buf[0] = '\0';
+		/* A mix first: what the series measured, before how it came out. */
+		if (mixes[i] != NULL) {
+			char words[2048], *line;
+			size_t len;
+
+			mixshare_words(mixes[i], words, sizeof words);
+			len = strlen(s->label) + strlen(s->test) + strlen(words) + 4;
+			line = xmalloc(len);
+			snprintf(line, len, "%s %s: %s", s->label, s->test, words);
+			v[n++] = line;
+		}
 		/* When every series has one depth, one note says it for all. */
 		if (open || (s->npts == 1 && nsingle == nclosed))
 			;
@@ -488,6 +530,7 @@ size_t report_notes(const struct analysis_result *r, const struct report_opts *o
 	}
 	n += report_prefix_notes(o->rows, v + n, r->nlabels);
 	free(busy.v);
+	report_free_mixes(mixes, r->nseries);
 	*out = v;
 	return n;
 }

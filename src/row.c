@@ -117,27 +117,57 @@ static const char *row_str(struct rs_rows *rows, const char *s, const char *prev
 	return strtab_str(&rows->pool, id);
 }
 
-/* A row without a busiest master or master_rps: both read as "". */
-static const char row_empty_pair[2] = "";
+/* The columns a row's extras hold: busy_master, master_rps, mix,
+ * mix_sent and mix_calls. */
+#define ROW_NEXTRA 5
+/* A row without a busiest master, master_rps or a mix: each reads as "". */
+static const char row_empty_extra[ROW_NEXTRA] = "";
 
-/* busy_master and master_rps as one interned string, "BUSY\0RATES"
- * (struct rs_rec's busy_master); prev, the last row's, is tried first. */
-static const char *row_cluster_str(struct rs_rows *rows, const char *busy, const char *rates,
-				   const char *prev, struct rs_err *err)
+/* The columns one row's extras hold, in order (struct rs_rec's busy_master). */
+#define ROW_EXTRA_MAX (sizeof ((struct rs_row *)0)->busy_master + \
+		       sizeof ((struct rs_row *)0)->master_rps + sizeof ((struct rs_row *)0)->mix + \
+		       sizeof ((struct rs_row *)0)->mix_sent + sizeof ((struct rs_row *)0)->mix_calls)
+
+/* Whether the extras x and y hold the same columns: field by field, since
+ * either may be shorter than the other. */
+static int row_extra_same(const char *x, const char *y)
 {
-	char key[sizeof ((struct rs_row *)0)->busy_master + sizeof ((struct rs_row *)0)->master_rps];
-	size_t bl = strnlen(busy, sizeof ((struct rs_row *)0)->busy_master - 1);
-	size_t rl = strnlen(rates, sizeof ((struct rs_row *)0)->master_rps - 1);
+	for (int k = 0; k < ROW_NEXTRA; k++) {
+		if (strcmp(x, y) != 0)
+			return 0;
+		x += strlen(x) + 1;
+		y += strlen(y) + 1;
+	}
+	return 1;
+}
+
+/* busy_master, master_rps and a mix's three columns as one interned
+ * string, "BUSY\0RATES\0MIX\0SENT\0CALLS" (struct rs_rec's busy_master):
+ * most rows have none of them, and a pointer more a row is 5% of a file
+ * of millions.  prev, the last row's, is tried first. */
+static const char *row_extra_str(struct rs_rows *rows, const struct rs_row *r, const char *prev,
+				 struct rs_err *err)
+{
+	const char *const col[ROW_NEXTRA] = { r->busy_master, r->master_rps, r->mix, r->mix_sent,
+					      r->mix_calls };
+	const size_t cap[ROW_NEXTRA] = { sizeof r->busy_master, sizeof r->master_rps, sizeof r->mix,
+					 sizeof r->mix_sent, sizeof r->mix_calls };
+	char key[ROW_EXTRA_MAX];
+	size_t len = 0;
 	uint32_t id;
 
-	if (bl == 0 && rl == 0)
-		return row_empty_pair;
-	if (prev != NULL && strcmp(prev, busy) == 0 && strcmp(prev + strlen(prev) + 1, rates) == 0)
+	for (int k = 0; k < ROW_NEXTRA; k++) {
+		size_t n = strnlen(col[k], cap[k] - 1);
+
+		memcpy(key + len, col[k], n);
+		key[len + n] = '\0';
+		len += n + 1;
+	}
+	if (len == ROW_NEXTRA)
+		return row_empty_extra;
+	if (prev != NULL && row_extra_same(prev, key))
 		return prev;
-	memcpy(key, busy, bl);
-	key[bl] = '\0';
-	memcpy(key + bl + 1, rates, rl);
-	if (strtab_intern(&rows->pool, key, bl + 1 + rl, &id, NULL) < 0) {
+	if (strtab_intern(&rows->pool, key, len - 1, &id, NULL) < 0) {
 		rs_err_set(err, "too many distinct strings");
 		return NULL;
 	}
@@ -147,6 +177,15 @@ static const char *row_cluster_str(struct rs_rows *rows, const char *busy, const
 const char *rows_master_rps(const struct rs_rec *rec)
 {
 	return rec->busy_master + strlen(rec->busy_master) + 1;
+}
+
+void rows_mix(const struct rs_rec *rec, const char **mix, const char **sent, const char **calls)
+{
+	const char *rates = rows_master_rps(rec);
+
+	*mix = rates + strlen(rates) + 1;
+	*sent = *mix + strlen(*mix) + 1;
+	*calls = *sent + strlen(*sent) + 1;
 }
 
 const char *rows_add_name(struct rs_rows *rows, const char *name)
@@ -359,8 +398,7 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 	rec.label = row_str(rows, r->label, prev ? prev->label : NULL, err);
 	rec.test = row_str(rows, r->test, prev ? prev->test : NULL, err);
 	rec.client = row_str(rows, r->client, prev ? prev->client : NULL, err);
-	rec.busy_master = row_cluster_str(rows, r->busy_master, r->master_rps,
-					  prev ? prev->busy_master : NULL, err);
+	rec.busy_master = row_extra_str(rows, r, prev ? prev->busy_master : NULL, err);
 	key[0] = row_str(rows, r->target, ps ? ps->target : NULL, err);
 	key[1] = row_str(rows, r->redis_version, ps ? ps->redis_version : NULL, err);
 	key[2] = row_str(rows, r->server_arch, ps ? ps->server_arch : NULL, err);

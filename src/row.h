@@ -187,8 +187,8 @@ struct rs_rec {
 	const char *test;
 	const char *client;       /* what measured it: "rsweep 0.1.0", "redis-benchmark" */
 	/* --cluster: host:port ("" for a single server), and past its NUL the
-	 * row's master_rps (rows_master_rps()): one string, so that the row
-	 * stays small. */
+	 * row's master_rps (rows_master_rps()), then a mix's mix, mix_sent and
+	 * mix_calls (rows_mix()): one string, so that the row stays small. */
 	const char *busy_master;
 	const struct rs_server *server;
 	const char *src;          /* file name, for messages */
@@ -242,6 +242,9 @@ int rows_point_cmp(const void *a, const void *b);
 struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_err *err);
 /* rec's master_rps column ("" when the row has none). */
 const char *rows_master_rps(const struct rs_rec *rec);
+/* rec's mix, mix_sent and mix_calls columns (each "" when the row has
+ * none: a plain test, an older file). */
+void rows_mix(const struct rs_rec *rec, const char **mix, const char **sent, const char **calls);
 /* Figure f of rec, a row of rows: NAN when unknown. */
 double rows_fig(const struct rs_rows *rows, const struct rs_rec *rec, enum row_fig f);
 /* Room for more rows without moving the array again (a reader that knows

@@ -1730,3 +1730,96 @@ Test(chart, not_saturated_words_follow_the_line)
 	series_set_free(&set);
 	rows_free(&rows);
 }
+
+/* GET and a mix over depths 1..8 for labels[0..nl), 2 repeats; the mix's
+ * rows send GET 3 of 4 requests (and SET the rest), as its columns say. */
+static void mix_rows(struct rs_rows *rows, const char *const *labels, size_t nl)
+{
+	for (size_t l = 0; l < nl; l++)
+		for (unsigned d = 1; d <= 8; d++)
+			for (unsigned r = 1; r <= 2; r++) {
+				struct rs_row row;
+
+				add(rows, labels[l], "GET", d, r, 1e5 * d * (1 + 0.01 * r), 0.1);
+				fill(&row, labels[l], "MIX_GET3_SET1", d, r, 0.9e5 * d * (1 + 0.01 * r),
+				     0.1);
+				snprintf(row.mix, sizeof row.mix, "get=3,set=1");
+				snprintf(row.mix_sent, sizeof row.mix_sent, "GET=%u;SET=%u", 750 + r, 250 - r);
+				snprintf(row.mix_calls, sizeof row.mix_calls, "%s", row.mix_sent);
+				push(rows, &row);
+			}
+}
+
+/* Lay out every series of rows as kind, with the rows (what plot gives). */
+static struct chart *layout_rows(struct rs_rows *rows, struct series_set *set,
+				 const struct series ***list, enum chart_kind kind)
+{
+	struct chart_input in = { 0 };
+	struct chart *c = NULL;
+	struct rs_err err = { 0 };
+
+	cr_assert_eq(series_build(rows, SM_RPS, set, &err), 0, "%s", err.msg);
+	*list = calloc(set->n, sizeof **list);
+	for (size_t i = 0; i < set->n; i++)
+		(*list)[i] = &set->v[i];
+	in.kind = kind;
+	in.width = 1200;
+	in.height = 800;
+	in.metric = SM_RPS;
+	in.series = *list;
+	in.nseries = set->n;
+	in.knee = 0.95;
+	in.rows = rows;
+	in.an = analyse(set);
+	cr_assert_eq(chart_layout(&in, &measure_only, NULL, &c, &err), 0, "%s", err.msg);
+	return c;
+}
+
+static int has_text(const struct chart *c, enum chart_role role, const char *s)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->items[i].op == CHART_TEXT && c->items[i].role == role &&
+		    strcmp(c->items[i].text, s) == 0)
+			return 1;
+	return 0;
+}
+
+/* A mix's legend entry (a panel's head in small multiples) names its
+ * members' shares as sent over the chart's series of it; a plain test's
+ * is its name; bars, which name tests alone, say it in the footer. */
+Test(chart, a_mix_is_named_with_its_shares)
+{
+	static const char *const two[] = { "a", "b" };
+	static const char *const want = "MIX_GET3_SET1 (GET 75%, SET 25%)";
+	struct rs_rows rows = { 0 };
+	struct series_set set;
+	const struct series **list;
+	struct chart *c;
+	char foot[1024];
+
+	mix_rows(&rows, two, 1);
+	c = layout_rows(&rows, &set, &list, CHART_LINES);
+	cr_assert(has_text(c, ROLE_LEGEND, want));
+	cr_assert(has_text(c, ROLE_LEGEND, "GET"));
+	cr_assert(strstr(footer_text(c, foot, sizeof foot), "as sent") == NULL, "%s", foot);
+	chart_free(c);
+	free(list);
+	series_set_free(&set);
+	c = layout_rows(&rows, &set, &list, CHART_MULTIPLES);
+	cr_assert(has_text(c, ROLE_PANEL, want));
+	chart_free(c);
+	free(list);
+	series_set_free(&set);
+	rows_free(&rows);
+
+	memset(&rows, 0, sizeof rows);
+	mix_rows(&rows, two, 2);
+	c = layout_rows(&rows, &set, &list, CHART_SPEEDUP);
+	cr_assert(strstr(footer_text(c, foot, sizeof foot), "as sent: " "MIX_GET3_SET1 (GET 75%, "
+			 "SET 25%)\n") != NULL, "%s", foot);
+	chart_free(c);
+	free(list);
+	series_set_free(&set);
+	rows_free(&rows);
+	analysis_result_free(&analysed);
+}

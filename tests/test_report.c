@@ -1043,15 +1043,60 @@ Test(report, cli_p50_compared_where_there_is_no_average, .init = mk_tmp, .fini =
 	free(out);
 	cr_assert_eq(run_report(&err, csv, 5), RS_OK, "%s", err.msg);
 	out = slurp("out.txt");
-	cr_assert(strstr(out, ",latency_metric,runs,between_runs_pct\n") != NULL, "%s", out);
+	cr_assert(strstr(out, ",latency_metric,runs,between_runs_pct,mix,mix_sent_pct,"
+			 "mix_calls_differ\n") != NULL, "%s", out);
 	line_of(out, "b,GET,", l, sizeof l);
 	cr_assert(strstr(l, ",a,20000.00,25.45,-0.1000,1.2545,") != NULL, "%s", l);
-	/* latency_metric, then runs (1) and between_runs_pct (none), last. */
-	cr_assert(strlen(l) > 7 && strcmp(l + strlen(l) - 7, ",p50,1,") == 0, "%s", l);
+	/* latency_metric, then runs (1) and between_runs_pct (none), then a
+	 * mix's three columns (none), last. */
+	cr_assert(strlen(l) > 10 && strcmp(l + strlen(l) - 10, ",p50,1,,,,") == 0, "%s", l);
 	free(out);
 	cr_assert_eq(run_report(&err, json, 5), RS_OK, "%s", err.msg);
 	out = slurp("out.txt");
 	cr_assert(strstr(out, "\"latency_metric\":\"p50\",\"baseline_avg_ms\":0.2200,\"avg_ms\":0.1200,"
 			 "\"delta_avg_ms\":-0.1000,") != NULL, "%s", out);
+	free(out);
+}
+
+/* A mix's series: one note names its members' shares as sent, summed over
+ * its rows, and the calls the server counted otherwise; csv and json carry
+ * the same in columns of their own.  A plain test in the file gets none. */
+Test(report, mix_members_as_sent, .init = mk_tmp, .fini = rm_tmp)
+{
+	static const char *const text[] = { "m.csv" };
+	static const char *const csv[] = { "--format", "csv", "m.csv" };
+	static const char *const json[] = { "--format", "json", "m.csv" };
+	struct rs_err err = { 0 };
+	char *out, l[4096];
+
+	write_file("m.csv", "label,test,pipeline,repeat,rps,mix,mix_sent,mix_calls\n"
+		   "a,GET,1,1,100000,,,\n"
+		   "a,GET,2,1,150000,,,\n"
+		   "a,MIX_GET80_SET20,1,1,90000,\"get=80,set=20\",GET=7994;SET=2006,GET=7994;SET=2006\n"
+		   "a,MIX_GET80_SET20,2,1,140000,\"get=80,set=20\",GET=8006;SET=1994,GET=8006;SET=1990\n");
+	cr_assert_eq(run_report(&err, text, 1), RS_OK, "%s", err.msg);
+	out = slurp("out.txt");
+	cr_assert(strstr(out, "  a MIX_GET80_SET20: GET 80.0% and SET 20.0% of its requests as sent "
+			 "(weights 80:20); the server counted 3996 SET calls for 4000 sent\n") != NULL,
+		  "%s", out);
+	cr_assert(strstr(out, "a GET: GET") == NULL, "%s", out);
+	free(out);
+	cr_assert_eq(run_report(&err, csv, 3), RS_OK, "%s", err.msg);
+	out = slurp("out.txt");
+	line_of(out, "a,MIX_GET80_SET20,", l, sizeof l);
+	cr_assert(strlen(l) > 50 && strcmp(l + strlen(l) - 50,
+					   ",\"get=80,set=20\",GET=80.00;SET=20.00,SET=3996/4000") == 0,
+		  "%s", l);
+	line_of(out, "a,GET,", l, sizeof l);
+	cr_assert(strlen(l) > 3 && strcmp(l + strlen(l) - 3, ",,,") == 0, "%s", l);
+	free(out);
+	cr_assert_eq(run_report(&err, json, 3), RS_OK, "%s", err.msg);
+	out = slurp("out.txt");
+	cr_assert(strstr(out, ",\"mix\":{\"weights\":\"get=80,set=20\",\"sent_pct\":{\"GET\":80.00,"
+			 "\"SET\":20.00},\"calls_differ\":[{\"members\":\"SET\",\"calls\":3996,"
+			 "\"sent\":4000}]}}") != NULL, "%s", out);
+	cr_assert(strstr(out, ",\"mix\":null}") != NULL, "%s", out);
+	cr_assert(strstr(out, "\"a MIX_GET80_SET20: GET 80.0% and SET 20.0% of its requests") != NULL,
+		  "%s", out);
 	free(out);
 }

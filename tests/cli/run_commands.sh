@@ -50,6 +50,10 @@ t_counts() {
 	expect_status 0 "$RSWEEP" run --spawn --commands "$T/kv.cmds" -r 1000 -P 1,16 -n 20000 \
 		--repeat 1 -q -o "$T/m.csv"
 	check_rows "$T/m.csv" 2
+	# The report names each member by its line, quoted.
+	expect_status 0 "$RSWEEP" report "$T/m.csv"
+	grep -Eq " MIX_KV: 'GET k:__rand_int__' [0-9.]+% and 'SET k:__key__ __data__' [0-9.]+% of its requests as sent \(weights 80:20\)\$" \
+		"$T/out" || fail "report: $(cat "$T/out")"
 }
 tcase 'a command file at P=1 and 16: exact per member' t_counts
 

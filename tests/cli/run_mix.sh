@@ -5,7 +5,7 @@
 # chi-square at its 1e-9 quantile, 37.33 for one degree of freedom: a
 # correct draw fails it once in a billion runs); --ratio is the same mix
 # of SET and GET; bad mixes are refused with one line, exit 2, no file;
-# report and plot read the rows.
+# report and plot name the mix by its members' shares as sent.
 . "${RS_SRCDIR:-.}/tests/cli/lib.sh"
 
 # The mix column is quoted ("get=80,set=20"): a plain awk -F, splits it,
@@ -78,17 +78,56 @@ t_ratio() {
 }
 tcase '--ratio S:G is the mix set=S,get=G' t_ratio
 
+# share FILE MEMBER FMT: MEMBER's share of the requests sent, in percent
+# as printf FMT writes it, over every row of FILE (its mix_sent summed).
+share() {
+	unquote_mix "$1" | awk -F, -v m="$2" -v fmt="$3" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["mix_sent"] != "" {
+			n = split($c["mix_sent"], a, ";")
+			for (i = 1; i <= n; i++) { split(a[i], kv, "="); all += kv[2]; if (kv[1] == m) mine += kv[2] }
+		}
+		END { printf fmt, 100 * (mine / all) }'
+}
+
+# The report names the mix by its members' shares as sent, the rows' own
+# (one line a mix, in text, markdown, json's notes and csv's columns), and
+# says where the server's calls differ from them: a copy of the file whose
+# SET calls are 7 short of what was sent.  Plot names them in the legend,
+# in PNG and PDF alike.
 t_report_plot() {
 	[ -s "$T/m.csv" ] || expect_status 0 "$RSWEEP" run --spawn -t 'mix:get=80,set=20' \
 		-P 1,16 -n 2000 --repeat 1 -q -o "$T/m.csv"
+	g=$(share "$T/m.csv" GET %.1f) s=$(share "$T/m.csv" SET %.1f)
+	line=" MIX_GET80_SET20: GET $g% and SET $s% of its requests as sent (weights 80:20)"
 	expect_status 0 "$RSWEEP" report "$T/m.csv"
-	grep -q MIX_GET80_SET20 "$T/out" || fail "report: $(cat "$T/out")"
-	expect_status 0 "$RSWEEP" report -t mix "$T/m.csv"
-	grep -q MIX_GET80_SET20 "$T/out" || fail "report -t mix: $(cat "$T/out")"
+	[ "$(grep -cF "$line" "$T/out")" = 1 ] || fail "report: no '$line': $(cat "$T/out")"
+	grep -F "$line" "$T/out" | grep -q "server counted" && fail "calls agree: $(cat "$T/out")"
+	expect_status 0 "$RSWEEP" report -t mix --format markdown "$T/m.csv"
+	grep -qF -- "$line" "$T/out" || fail "report -t mix: $(cat "$T/out")"
+	expect_status 0 "$RSWEEP" report --format json "$T/m.csv"
+	grep -qF "$line" "$T/out" || fail "json: $(cat "$T/out")"
+	grep -qF "\"mix\":{\"weights\":\"get=80,set=20\",\"sent_pct\":{\"GET\":" "$T/out" ||
+		fail "json mix: $(cat "$T/out")"
+	expect_status 0 "$RSWEEP" report --format csv "$T/m.csv"
+	pct="GET=$(share "$T/m.csv" GET %.2f);SET=$(share "$T/m.csv" SET %.2f)"
+	tail -1 "$T/out" | grep -qF ",\"get=80,set=20\",$pct," || fail "csv: $(cat "$T/out")"
+	# The first row's mix_calls, last but the empty first_error: SET's 7 less.
+	awk 'NR == 2 { match($0, /;SET=[0-9]+,$/); n = substr($0, RSTART + 5, RLENGTH - 6)
+		       $0 = substr($0, 1, RSTART - 1) ";SET=" n - 7 "," } { print }' "$T/m.csv" >"$T/d.csv"
+	expect_status 0 "$RSWEEP" report "$T/d.csv"
+	grep -F "$line" "$T/out" | grep -Eq "; the server counted [0-9]+ SET calls for [0-9]+ sent\$" ||
+		fail "calls 7 short: $(cat "$T/out")"
+	want="MIX_GET80_SET20 (GET $(share "$T/m.csv" GET %.0f)%, SET $(share "$T/m.csv" SET %.0f)%)"
 	expect_status 0 "$RSWEEP" plot "$T/m.csv" -o "$T/m.png"
 	[ -s "$T/m.png" ] || fail "no chart"
+	expect_status 0 "$RSWEEP" plot "$T/m.csv" -o "$T/m.pdf"
+	[ -s "$T/m.pdf" ] || fail "no PDF"
+	if command -v pdftotext >/dev/null; then
+		pdftotext "$T/m.pdf" - | grep -qF "$want" || fail "PDF: no '$want': $(pdftotext "$T/m.pdf" -)"
+	fi
 }
-tcase 'report and plot read a mix like any test (-t mix selects it)' t_report_plot
+tcase 'report and plot name a mix by its members as sent (-t mix selects it)' t_report_plot
 
 t_refused() {
 	run_refused "mix 'get=80' has one member" --spawn -t mix:get=80
