@@ -26,14 +26,17 @@ int cluster_load_new(const struct target *seed, struct cluster_topo *topo, unsig
  * (every one completes: a redirected request is replaced, engine.h),
  * each request's key on its master's slots; a command whose key has no
  * random part (LPUSH mylist) gets a key per master, "mylist{N}", N a hash
- * tag of a slot the master serves.  res sums the masters' results
- * (seconds: the slowest master's); per[i] (NULL: not wanted) is master
- * i's.  On failure err names the master. */
+ * tag of a slot the master serves.  A mix's members are keyed so, each
+ * as its own command (engine_route.key with the member), and a
+ * redirected request is not counted in member_sent.  res sums the
+ * masters' results (member_sent too; seconds: the slowest master's);
+ * per[i] (NULL: not wanted) is master i's.  On failure err names the
+ * master. */
 int cluster_load_run(struct cluster_load *cl, const struct engine_job *job,
 		     struct engine_result *res, struct engine_result *per, struct rs_err *err);
-/* Check, before a run, that job can run on every master: a random key
- * that reaches each master's slots within the keyspace.  Bad input:
- * err (kind RS_E_INPUT) says why. */
+/* Check, before a run, that job (each member of a mix) can run on every
+ * master: a random key that reaches each master's slots within the
+ * keyspace.  Bad input: err (kind RS_E_INPUT) says why. */
 int cluster_load_check(const struct cluster_load *cl, const struct engine_job *job,
 		       struct rs_err *err);
 /* Close and reopen every connection. */

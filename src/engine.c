@@ -233,10 +233,10 @@ static __attribute__((noinline)) void engine_randomize_routed(struct engine_thre
 		char *cmd = c->buf + (size_t)i * job->len;
 
 		for (size_t r = 0; r < job->nrand; r++)
-			if (r != rt->key_draws)
+			if (r != rt->key_draws[0])
 				engine_put_digits(cmd + job->rand_off[r],
 						  engine_rand(&th->rng) % job->keyspace);
-		rt->key(rt, cmd, &th->rng);
+		rt->key(rt, 0, cmd, &th->rng);
 	}
 }
 
@@ -386,6 +386,44 @@ static __attribute__((noinline)) size_t engine_mix_fill_general(struct engine_th
 	return off;
 }
 
+/* A mix with a route (a cluster's): each member's key chosen by the
+ * route as a command's is (engine_randomize_routed), and each request's
+ * member kept on c's ring in the order sent, so that a reply the route
+ * retries takes its member's count back (engine_reply.c): that request
+ * was not run, and the one that takes its place is drawn afresh.
+ * Returns the bytes filled. */
+static __attribute__((noinline)) size_t engine_mix_fill_routed(struct engine_thread *th,
+							       struct engine_conn *c, unsigned k)
+{
+	const struct engine_job *job = th->job;
+	const struct engine_route *rt = job->route;
+	uint64_t keyspace = job->keyspace;
+	unsigned tail = c->mtail;
+	size_t off = 0;
+
+	for (unsigned i = 0; i < k; i++) {
+		unsigned m = engine_mix_pick(&th->e->mix, &th->rng);
+		const struct engine_member *mb = &job->members[m];
+		char *cmd = c->buf + off;
+
+		memcpy(cmd, mb->cmd, mb->len);
+		if (keyspace > 0)
+			for (size_t r = 0; r < mb->nrand; r++)
+				if (r != rt->key_draws[m])
+					engine_put_digits(cmd + mb->rand_off[r],
+							  engine_rand(&th->rng) % keyspace);
+		if (rt->key != NULL)
+			rt->key(rt, m, cmd, &th->rng);
+		off += mb->len;
+		c->ends[i] = off;
+		th->res.member_sent[m]++;
+		c->mring[tail] = (unsigned char)m;
+		tail = tail + 1 < job->depth ? tail + 1 : 0;
+	}
+	c->mtail = tail;
+	return off;
+}
+
 /* A mix: fill c's buffer with k requests, each a member drawn from the
  * job's weights (one draw and one look-up), its digits patched as the
  * plain path patches them, and set c->blen and c->ends.  Apart, so that
@@ -400,8 +438,11 @@ static __attribute__((noinline)) void engine_mix_fill(struct engine_thread *th,
 	uint64_t keyspace = job->keyspace;
 	size_t off = 0;
 
+	/* A route's mix (mix->general) is apart too: the plain loop below
+	 * stays as it was. */
 	if ((keyspace > 0 && job->keydist != NULL) || mix->general) {
-		c->blen = engine_mix_fill_general(th, c, k);
+		c->blen = job->route != NULL ? engine_mix_fill_routed(th, c, k) :
+			  engine_mix_fill_general(th, c, k);
 		return;
 	}
 	for (unsigned i = 0; i < k; i++) {

@@ -86,29 +86,40 @@ enum engine_arrivals {
 static const char *const engine_mode_names[] = { "lockstep", "window", NULL };
 static const char *const engine_arrivals_names[] = { "uniform", "poisson", NULL };
 
+/* A mix: each request is one of up to ENGINE_MAX_MEMBERS commands, drawn
+ * per request with probability weight / (the members' total weight). */
+#define ENGINE_MAX_MEMBERS 16
+/* The largest weight, so that a draw's arithmetic cannot overflow. */
+#define ENGINE_MAX_WEIGHT 1000000u
+
 /* Keys chosen for the server the connections reach, and replies that
  * redirect: what a Redis Cluster needs (cluster_load.h), in terms the
  * engine need not understand.  NULL in engine_job.route for a plain
  * server. */
 struct engine_route {
-	/* Choose the key of the request at cmd (job->len bytes): called once
-	 * a request when the job's keys are random (nrand and keyspace set),
-	 * after the engine has written fresh digits at each job->rand_off[r]
-	 * but r == key_draws.  It may draw
-	 * from rng with engine_rand and write digits at any rand_off, so
-	 * that the key falls where the connections are.  Called per request
-	 * on the loop's thread: it must be cheap, and read what other loops
-	 * may write (a shared map) atomically.  NULL: the engine's digits
-	 * stand. */
-	void (*key)(const struct engine_route *r, char *cmd, uint64_t *rng);
-	/* The rand_off index whose digits key writes without the engine
-	 * drawing them first (job->nrand or more: none), so that a key drawn
-	 * by other means costs no draw it would throw away. */
-	size_t key_draws;
+	/* Choose the key of the request at cmd: called once a request when
+	 * keys are random (keyspace set), after the engine has written fresh
+	 * digits at each rand_off[r] of the request's command but r ==
+	 * key_draws[member].  member is the request's member of a mix
+	 * (job->members' index), 0 for a job of one command (job->cmd,
+	 * job->rand_off); a mix calls it for every member, and a member
+	 * whose key the route leaves alone costs a return.  It may draw from
+	 * rng with engine_rand and write digits at any of the command's
+	 * rand_off, so that the key falls where the connections are.  Called
+	 * per request on the loop's thread: it must be cheap, and read what
+	 * other loops may write (a shared map) atomically.  NULL: the
+	 * engine's digits stand. */
+	void (*key)(const struct engine_route *r, size_t member, char *cmd, uint64_t *rng);
+	/* Per member (0 for a job of one command), the rand_off index whose
+	 * digits key writes without the engine drawing them first (nrand or
+	 * more: none), so that a key drawn by other means costs no draw it
+	 * would throw away. */
+	size_t key_draws[ENGINE_MAX_MEMBERS];
 	/* An error reply's text: ENGINE_ROUTE_COUNT it as any error;
 	 * ENGINE_ROUTE_RETRY the request was not run (MOVED, ASK, TRYAGAIN,
-	 * CLUSTERDOWN): it does not count, another takes its place, and why
-	 * says what happened; ENGINE_ROUTE_FAIL fail the run with why. */
+	 * CLUSTERDOWN): it does not count (in a mix, nor in its member's
+	 * member_sent), another takes its place, drawn afresh, and why says
+	 * what happened; ENGINE_ROUTE_FAIL fail the run with why. */
 	int (*on_error)(const struct engine_route *r, const char *msg, size_t len, char *why,
 			size_t size);
 	void *ctx;
@@ -116,12 +127,6 @@ struct engine_route {
 #define ENGINE_ROUTE_COUNT 0
 #define ENGINE_ROUTE_RETRY 1
 #define ENGINE_ROUTE_FAIL (-1)
-
-/* A mix: each request is one of up to ENGINE_MAX_MEMBERS commands, drawn
- * per request with probability weight / (the members' total weight). */
-#define ENGINE_MAX_MEMBERS 16
-/* The largest weight, so that a draw's arithmetic cannot overflow. */
-#define ENGINE_MAX_WEIGHT 1000000u
 
 struct engine_member {
 	const char *cmd;          /* one request's bytes */
@@ -143,8 +148,9 @@ struct engine_job {
 	/* A mix, or NULL: cmd, len, rand_off and nrand below, one request
 	 * repeated.  With members the buffers are per connection and every
 	 * member's digits are patched per request (keyspace, keydist as
-	 * below); expect must be the union of the members' kinds, and a
-	 * route that chooses keys (route->key) is refused. */
+	 * below); expect must be the union of the members' kinds.  With a
+	 * route, each member's key is chosen as a command's (route->key
+	 * with the member's index). */
 	const struct engine_member *members;
 	size_t nmembers;          /* 2..ENGINE_MAX_MEMBERS with members (1 works too) */
 	const char *cmd;          /* one request's bytes */
@@ -212,7 +218,8 @@ struct engine_result {
 	double connect_ms;
 	uint64_t redirects;       /* replies job->route retried (not in requests) */
 	/* A mix: requests sent of each member (job->members' order), summed
-	 * over threads: in a run that ends well they add up to requests. */
+	 * over threads, but those job->route retried (the server did not run
+	 * them): in a run that ends well they add up to requests. */
 	uint64_t member_sent[ENGINE_MAX_MEMBERS];
 };
 

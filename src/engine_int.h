@@ -45,6 +45,13 @@ void engine_reply_reset(struct engine_reply *r, const struct engine_job *job);
  * which must outlive it.  It keeps its read buffer between replies.
  * Freed with redisReaderFree; NULL when it cannot be made. */
 struct redisReader *engine_reply_reader(struct engine_reply *r);
+/* Count rd's replies in r (c NULL), or, for a mix with a route, in c's
+ * thread's and take each top-level reply's member off c's ring
+ * (engine_conn.mring), so that one the route retries is not counted as
+ * sent: apart, so that any other run's replies cost what they did.  Set
+ * for each run. */
+struct engine_conn;
+void engine_reply_track(struct redisReader *rd, struct engine_reply *r, struct engine_conn *c);
 /* Why a reply of r->wrong_type fails the run, into buf: "the server
  * replied with an integer where the command gets a bulk string". */
 void engine_reply_wrong(const struct engine_reply *r, char *buf, size_t size);
@@ -72,8 +79,9 @@ struct engine_mix {
 	unsigned shift;           /* 64 - log2(columns) */
 	struct engine_mix_col col[ENGINE_MAX_MEMBERS];
 	size_t maxlen;            /* the longest member's bytes (with the largest value) */
-	/* Values sized per request (engine_job.vmax) or a member's key in
-	 * several places (copy_off): engine_mix_fill's general path. */
+	/* Values sized per request (engine_job.vmax), a member's key in
+	 * several places (copy_off) or a route: engine_mix_fill's general
+	 * path (a route's own). */
 	int general;
 };
 
@@ -109,6 +117,12 @@ struct engine_conn {
 	/* A mix: where each request of the buffer ends (depth of them), so
 	 * that a partial write knows how many requests it finished. */
 	size_t *ends;
+	/* A mix with a route: the member of each request in flight, oldest
+	 * at mhead, the next sent at mtail (depth places, a ring): a reply
+	 * the route retries gives its member's count back (engine_reply.c).
+	 * NULL otherwise. */
+	unsigned char *mring;
+	unsigned mhead, mtail;
 	unsigned inflight;        /* requests queued and not yet answered */
 	unsigned part;            /* replies read of the request under way (engine_job.replies) */
 	int want_out;             /* EV_WRITE is registered */

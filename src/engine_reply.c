@@ -15,15 +15,13 @@
 static char engine_reply_obj;
 
 /* Note a top-level reply whose type the job does not expect. */
-static void engine_reply_check_type(const redisReadTask *task)
+static inline void engine_reply_check_type(const redisReadTask *task, struct engine_reply *r)
 {
-	struct engine_reply *r;
 	unsigned kind;
 
 	/* Called for every element of an LRANGE reply: leave at once for those. */
 	if (task->parent != NULL)
 		return;
-	r = task->privdata;
 	if (r->expect == 0 || r->wrong_type != 0)
 		return;
 	switch (task->type) {
@@ -89,34 +87,53 @@ static __attribute__((noinline, cold)) void engine_reply_error(struct engine_rep
 	}
 }
 
+/* The object functions' work, on r: inlined into the plain functions
+ * (privdata is r) and the mix's (privdata is the connection). */
+static inline void engine_reply_string_in(struct engine_reply *r, const redisReadTask *task,
+					  const char *str, size_t len)
+{
+	engine_reply_check_type(task, r);
+	if (task->parent == NULL && task->type == REDIS_REPLY_ERROR)
+		engine_reply_error(r, str, len);
+}
+
+static inline void engine_reply_array_in(struct engine_reply *r, const redisReadTask *task,
+					 int elements)
+{
+	engine_reply_check_type(task, r);
+	if (task->parent == NULL && elements <= 0)
+		r->misses++;
+}
+
+static inline void engine_reply_nil_in(struct engine_reply *r, const redisReadTask *task)
+{
+	engine_reply_check_type(task, r);
+	if (task->parent == NULL)
+		r->misses++;
+}
+
 static void *engine_reply_string(const redisReadTask *task, char *str, size_t len)
 {
-	engine_reply_check_type(task);
-	if (task->parent == NULL && task->type == REDIS_REPLY_ERROR)
-		engine_reply_error(task->privdata, str, len);
+	engine_reply_string_in(task->privdata, task, str, len);
 	return &engine_reply_obj;
 }
 
 static void *engine_reply_array(const redisReadTask *task, int elements)
 {
-	engine_reply_check_type(task);
-	if (task->parent == NULL && elements <= 0)
-		((struct engine_reply *)task->privdata)->misses++;
+	engine_reply_array_in(task->privdata, task, elements);
 	return &engine_reply_obj;
 }
 
 static void *engine_reply_integer(const redisReadTask *task, long long value)
 {
 	(void)value;
-	engine_reply_check_type(task);
+	engine_reply_check_type(task, task->privdata);
 	return &engine_reply_obj;
 }
 
 static void *engine_reply_nil(const redisReadTask *task)
 {
-	engine_reply_check_type(task);
-	if (task->parent == NULL)
-		((struct engine_reply *)task->privdata)->misses++;
+	engine_reply_nil_in(task->privdata, task);
 	return &engine_reply_obj;
 }
 
@@ -129,6 +146,76 @@ static redisReplyObjectFunctions engine_reply_fns = {
 	engine_reply_string, engine_reply_array, engine_reply_integer,
 	engine_reply_nil, engine_reply_free_object,
 };
+
+/* ---- a mix with a route: privdata is the connection ---- */
+
+/* A top-level reply came, its route's retries at retry before it: its
+ * request's member leaves c's ring, and a request the route retried was
+ * not run, so it is not counted as sent (another, drawn afresh, takes
+ * its place). */
+static void engine_reply_mix_took(struct engine_conn *c, uint64_t retry)
+{
+	struct engine_thread *th = c->th;
+	unsigned m = c->mring[c->mhead];
+
+	c->mhead = c->mhead + 1 < th->job->depth ? c->mhead + 1 : 0;
+	if (th->reply.retry != retry && th->res.member_sent[m] > 0)
+		th->res.member_sent[m]--;
+}
+
+static void *engine_reply_mix_string(const redisReadTask *task, char *str, size_t len)
+{
+	struct engine_conn *c = task->privdata;
+	struct engine_reply *r = &c->th->reply;
+	uint64_t retry = r->retry;
+
+	engine_reply_string_in(r, task, str, len);
+	if (task->parent == NULL)
+		engine_reply_mix_took(c, retry);
+	return &engine_reply_obj;
+}
+
+static void *engine_reply_mix_array(const redisReadTask *task, int elements)
+{
+	struct engine_conn *c = task->privdata;
+
+	engine_reply_array_in(&c->th->reply, task, elements);
+	if (task->parent == NULL)
+		engine_reply_mix_took(c, c->th->reply.retry);
+	return &engine_reply_obj;
+}
+
+static void *engine_reply_mix_integer(const redisReadTask *task, long long value)
+{
+	struct engine_conn *c = task->privdata;
+
+	(void)value;
+	engine_reply_check_type(task, &c->th->reply);
+	if (task->parent == NULL)
+		engine_reply_mix_took(c, c->th->reply.retry);
+	return &engine_reply_obj;
+}
+
+static void *engine_reply_mix_nil(const redisReadTask *task)
+{
+	struct engine_conn *c = task->privdata;
+
+	engine_reply_nil_in(&c->th->reply, task);
+	if (task->parent == NULL)
+		engine_reply_mix_took(c, c->th->reply.retry);
+	return &engine_reply_obj;
+}
+
+static redisReplyObjectFunctions engine_reply_mix_fns = {
+	engine_reply_mix_string, engine_reply_mix_array, engine_reply_mix_integer,
+	engine_reply_mix_nil, engine_reply_free_object,
+};
+
+void engine_reply_track(redisReader *rd, struct engine_reply *r, struct engine_conn *c)
+{
+	rd->fn = c != NULL ? &engine_reply_mix_fns : &engine_reply_fns;
+	rd->privdata = c != NULL ? (void *)c : (void *)r;
+}
 
 void engine_reply_reset(struct engine_reply *r, const struct engine_job *job)
 {

@@ -116,6 +116,7 @@ void engine_free(struct engine *e)
 			free(e->th[i].conns[k].sent.v);
 			free(e->th[i].conns[k].due.v);
 			free(e->th[i].conns[k].ends);
+			free(e->th[i].conns[k].mring);
 		}
 		free(e->th[i].conns);
 		free(e->th[i].pool);
@@ -196,8 +197,6 @@ static int engine_mix_build(const struct engine_job *job, struct engine_mix *mix
 	if (job->nmembers < 1 || job->nmembers > ENGINE_MAX_MEMBERS)
 		return rs_err_set(err, "a mix of %zu commands (1 to %d)", job->nmembers,
 				  ENGINE_MAX_MEMBERS);
-	if (job->route != NULL && job->route->key != NULL)
-		return rs_err_set(err, "a mix cannot choose its keys by a route (a cluster) yet");
 	for (size_t i = 0; i < job->nmembers; i++) {
 		const struct engine_member *m = &job->members[i];
 
@@ -211,6 +210,8 @@ static int engine_mix_build(const struct engine_job *job, struct engine_mix *mix
 			mix->maxlen = engine_member_room(job, m);
 		mix->general |= (job->vmax > 0 && m->value_end > 0) || m->ncopy > 0;
 	}
+	/* A route's keys and retries: engine_mix_fill's routed path. */
+	mix->general |= job->route != NULL;
 	while (cols < job->nmembers) {
 		cols *= 2;
 		bits++;
@@ -276,6 +277,7 @@ static void engine_thread_prepare(struct engine *e, unsigned i, const struct eng
 				  char *shared)
 {
 	struct engine_thread *th = &e->th[i];
+	int mring = job->members != NULL && job->route != NULL;
 
 	th->job = job;
 	th->remaining = job->requests / e->nthreads + (i < job->requests % e->nthreads);
@@ -324,6 +326,12 @@ static void engine_thread_prepare(struct engine *e, unsigned i, const struct eng
 		c->buf = shared != NULL ? shared : engine_batch_new(e, job);
 		free(c->ends);
 		c->ends = job->members != NULL ? xcalloc(job->depth, sizeof *c->ends) : NULL;
+		/* A mix with a route keeps each request's member until its reply. */
+		free(c->mring);
+		c->mring = mring ? xcalloc(job->depth, sizeof *c->mring) : NULL;
+		c->mhead = c->mtail = 0;
+		if (c->reader != NULL)
+			engine_reply_track(c->reader, &th->reply, mring ? c : NULL);
 	}
 	th->shared = shared;
 }

@@ -219,6 +219,79 @@ Test(cluster_load, a_command_without_key_runs_on_every_master, .init = cl_open,
 		cr_assert_eq(cl_calls(i, "ping") - before[i], i == 0 ? 11 : 10, "master %d", i);
 }
 
+/* A mix of SET (key:N), INCR (counter:N, a pool of its own) and LPUSH
+ * (mylist, tagged per master): each member's keys on the master's slots,
+ * and each master's count of each member what its server ran. */
+static void cl_mix(enum engine_mode mode, unsigned depth)
+{
+	static const char *const cmds[] = { "set", "incr", "lpush" };
+	struct engine_member members[3];
+	struct engine_result res, per[CL_N];
+	struct rs_err err = { 0 };
+	long long before[CL_N][3];
+	uint64_t total = 0;
+
+	workload_free(&w);
+	cr_assert_eq(workload_select("mix:set=2,incr=1,lpush=1", 3, &w, &err), 0, "%s", err.msg);
+	for (size_t m = 0; m < 3; m++)
+		members[m] = (struct engine_member){
+			.cmd = w.v[0].members[m].cmd, .len = w.v[0].members[m].len,
+			.rand_off = w.v[0].members[m].rand_off, .nrand = w.v[0].members[m].nrand,
+			.weight = w.v[0].weights[m],
+		};
+	struct engine_job job = {
+		.members = members, .nmembers = 3, .keyspace = 1000, .seed = 7, .depth = depth,
+		.mode = mode, .requests = 3001, .timeout = 10, .max_reply = workload_max_reply(3),
+		.expect = w.v[0].expect,
+	};
+
+	for (int i = 0; i < CL_N; i++)
+		for (size_t m = 0; m < 3; m++)
+			before[i][m] = cl_calls(i, cmds[m]);
+	cr_assert_eq(cluster_load_check(cl, &job, &err), 0, "%s", err.msg);
+	cr_assert_eq(cluster_load_run(cl, &job, &res, per, &err), 0, "%s", err.msg);
+	cr_assert_eq(res.requests, 3001);
+	cr_assert_eq(res.errors, 0, "%s", res.first_error);
+	for (size_t m = 0; m < 3; m++) {
+		uint64_t sum = 0;
+
+		for (int i = 0; i < CL_N; i++) {
+			cr_assert_gt(per[i].member_sent[m], 0, "master %d never drew %s", i, cmds[m]);
+			cr_assert_eq(cl_calls(i, cmds[m]) - before[i][m], (long long)per[i].member_sent[m],
+				     "master %d: %s", i, cmds[m]);
+			sum += per[i].member_sent[m];
+		}
+		cr_assert_eq(res.member_sent[m], sum, "%s summed over the masters", cmds[m]);
+		total += sum;
+	}
+	cr_assert_eq(total, 3001);
+	for (int i = 0; i < CL_N; i++) {
+		redisReply *k = cl_keys(i);
+		char list[64];
+		int lists = 0;
+
+		snprintf(list, sizeof list, "mylist%s", cluster_load_tag(cl, (size_t)i));
+		for (size_t j = 0; j < k->elements; j++) {
+			const redisReply *e = k->element[j];
+			unsigned slot = cluster_key_slot(e->str, e->len);
+
+			cr_assert(strncmp(e->str, "key:", 4) == 0 || strncmp(e->str, "counter:", 8) == 0 ||
+				  strcmp(e->str, list) == 0, "%s on master %d", e->str, i);
+			cr_assert_eq(topo.owner[slot], i, "%s (slot %u) is on master %d", e->str, slot, i);
+			lists += strcmp(e->str, list) == 0;
+		}
+		cr_assert_eq(lists, 1, "master %d has no %s", i, list);
+		freeReplyObject(k);
+	}
+}
+
+Test(cluster_load, a_mix_keys_each_member_for_its_master, .init = cl_open, .fini = cl_teardown)
+{
+	cl_mix(ENGINE_LOCKSTEP, 1);
+	cl_mix(ENGINE_LOCKSTEP, 16);
+	cl_mix(ENGINE_WINDOW, 7);
+}
+
 Test(cluster_load, check_refuses_an_open_loop, .init = cl_open, .fini = cl_teardown)
 {
 	struct engine_job job = cl_job("get", 1000, 100);
