@@ -193,6 +193,56 @@ static uint64_t sweep_sent(const struct sweep_config *cfg)
 	return cfg->duration > 0 || cfg->warmup > 0 ? UINT64_MAX : cfg->requests;
 }
 
+/* bound and the tagged keys the masters of a cluster may hold beside the
+ * test's own: one a master, one a member of a mix. */
+static uint64_t sweep_add_tagged(const struct sweep *s, const struct workload_test *t,
+				 uint64_t bound)
+{
+	uint64_t tagged = (uint64_t)s->nsrv * (t->nmembers > 0 ? t->nmembers : 1);
+
+	return bound > UINT64_MAX - tagged ? UINT64_MAX : bound + tagged;
+}
+
+/* Test t's preparation for server srv into *buf (len bytes, ncmds
+ * commands): a cluster's routed to its master, a mix's member by member
+ * there, since each member's key is its own (random, or tagged for the
+ * master).  0, or -1 (err). */
+static int sweep_prepare_cmds(const struct sweep *s, const struct sweep_server *srv,
+			      const struct workload_test *t, char **buf, size_t *len,
+			      size_t *ncmds, struct rs_err *err)
+{
+	const struct sweep_config *cfg = s->cfg;
+
+	*buf = NULL;
+	*len = *ncmds = 0;
+	if (s->topo == NULL || t->nmembers == 0) {
+		if (workload_prepare_sized(t, sweep_prepare_count(cfg), cfg->keyspace,
+					   cfg->vmax > 0 ? cfg->vmin : cfg->data_size, cfg->data_size,
+					   buf, len, ncmds, err) < 0)
+			return -1;
+		return s->topo != NULL ? sweep_cluster_prepare(s, srv, t, buf, len, ncmds, err) : 0;
+	}
+	for (size_t i = 0; i < t->nmembers; i++) {
+		char *mb;
+		size_t ml, mn;
+
+		if (sweep_prepare_cmds(s, srv, &t->members[i], &mb, &ml, &mn, err) < 0) {
+			free(*buf);
+			*buf = NULL;
+			*len = *ncmds = 0;
+			return rs_err_prefix(err, "%s", t->name);
+		}
+		if (ml > 0) {
+			*buf = xrealloc(*buf, *len + ml);
+			memcpy(*buf + *len, mb, ml);
+			*len += ml;
+			*ncmds += mn;
+		}
+		free(mb);
+	}
+	return 0;
+}
+
 /* Flush and prepare server srv for test t. */
 static enum guard_step sweep_ready(struct sweep *s, struct sweep_server *srv,
 				   const struct workload_test *t, struct sweep_snap *snap,
@@ -209,9 +259,10 @@ static enum guard_step sweep_ready(struct sweep *s, struct sweep_server *srv,
 		return step;
 	/* A master of a cluster may end up with any of the test's random keys
 	 * (a reshard migrates them), and with every master's tagged key of a
-	 * single-key test: at most bound + n, however they are spread. */
+	 * single-key test (of each member of a mix): at most bound + n (n
+	 * times the members), however they are spread. */
 	if (s->topo != NULL)
-		bound = bound > UINT64_MAX - s->nsrv ? UINT64_MAX : bound + s->nsrv;
+		bound = sweep_add_tagged(s, t, bound);
 	/* From here on the server may hold this test's keys. */
 	guard_written(&srv->g, t, bound);
 	if (!cfg->prepare)
@@ -219,11 +270,7 @@ static enum guard_step sweep_ready(struct sweep *s, struct sweep_server *srv,
 	/* Snapshots only onto an emptied server, where nothing is in the way. */
 	if (cfg->flush != GUARD_FLUSH_NONE && (rc = sweep_restore(cfg, srv, t, snap, err)) <= 0)
 		return rc == 0 ? GUARD_OK : GUARD_RETRY;
-	if (workload_prepare_sized(t, sweep_prepare_count(cfg), cfg->keyspace,
-				   cfg->vmax > 0 ? cfg->vmin : cfg->data_size, cfg->data_size, &buf, &len,
-				   &ncmds, err) < 0)
-		return GUARD_FINAL;
-	if (s->topo != NULL && sweep_cluster_prepare(s, srv, t, &buf, &len, &ncmds, err) < 0)
+	if (sweep_prepare_cmds(s, srv, t, &buf, &len, &ncmds, err) < 0)
 		return GUARD_FINAL;
 	rc = target_pipeline(srv->g.c, &srv->t, buf, len, ncmds, err);
 	free(buf);
@@ -250,8 +297,8 @@ static enum guard_step sweep_ready_all(struct sweep *s, const struct workload_te
 	}
 	if (step != GUARD_OK || s->topo == NULL)
 		return step;
-	/* The test's keys, once, and each master's tagged key. */
-	bound = bound > UINT64_MAX - s->nsrv ? UINT64_MAX : bound + s->nsrv;
+	/* The test's keys, once, and each master's tagged keys. */
+	bound = sweep_add_tagged(s, t, bound);
 	s->cl_allow = left > UINT64_MAX - bound ? UINT64_MAX : left + bound;
 	return GUARD_OK;
 }
