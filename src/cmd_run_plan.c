@@ -485,8 +485,8 @@ static const char *run_cluster_tests(const struct rs_config *cfg, char *buf, siz
 	return buf;
 }
 
-/* --cluster with MSET among the tests (-t mset, or a group that holds
- * it), or --cluster or --agents with a mix: refused before anything
+/* --cluster with a sequence, or with MSET among the tests (-t mset, a
+ * group that holds it, or a mix's member): refused before anything
  * opens, not measured as errors.  0, or -1 (err, RS_E_USAGE). */
 static int run_cluster_check_tests(const struct rs_config *cfg, const struct workload *w,
 				   struct rs_err *err)
@@ -497,18 +497,19 @@ static int run_cluster_check_tests(const struct rs_config *cfg, const struct wor
 			return rs_err_setk(err, RS_E_USAGE, "--cluster does not run a sequence of "
 					   "commands (';' or --transaction after --): each command may "
 					   "need another master");
-	/* The engine draws a mix's members with plain keys only: not yet. */
-	for (size_t i = 0; i < w->n && cfg->cluster; i++)
-		if (w->v[i].nmembers > 0)
-			return rs_err_setk(err, RS_E_USAGE, "--cluster does not run mixes yet: leave %s "
-					   "out of -t", w->v[i].name);
 	if (!cfg->cluster || cfg->nargs > 0)
 		return 0;
-	for (size_t i = 0; i < w->n; i++)
+	for (size_t i = 0; i < w->n; i++) {
 		if (strcmp(w->v[i].name, "MSET") == 0)
 			return rs_err_setk(err, RS_E_USAGE, "--cluster: MSET's keys fall in different "
 					   "slots, which a cluster refuses (CROSSSLOT): leave mset out of "
 					   "-t");
+		for (size_t m = 0; m < w->v[i].nmembers; m++)
+			if (!w->v[i].members[m].custom && strcmp(w->v[i].members[m].name, "MSET") == 0)
+				return rs_err_setk(err, RS_E_USAGE, "--cluster: MSET's keys fall in "
+						   "different slots, which a cluster refuses (CROSSSLOT): "
+						   "leave mset out of %s", w->v[i].name);
+	}
 	return 0;
 }
 

@@ -108,13 +108,9 @@ static const struct opts_rule opts_rule_table[] = {
 	  "--agents do not size values per request yet: drop --data-size-range" },
 	{ RUN, "commands", OPTS_EXCLUDES, "key-prefix", NULL,
 	  "--key-prefix takes the catalogue's tests (-t): a command file names its own keys" },
-	{ RUN, "commands", OPTS_EXCLUDES, "cluster", NULL,
-	  "--cluster does not run mixes yet: drop --commands" },
 	{ RUN, "commands", OPTS_EXCLUDES, "agents", NULL,
 	  "--agents run the catalogue's tests and their mixes, not a command file: drop "
 	  "--commands" },
-	{ RUN, "ratio", OPTS_EXCLUDES, "cluster", NULL,
-	  "--cluster does not run mixes yet: drop --ratio" },
 	{ RUN, "agents", OPTS_ONE, "target", NULL, RULES_AGENTS "the other --target" },
 	{ RUN, "arrivals", OPTS_NEEDS, "rate", NULL, "--arrivals goes with --rate" },
 	{ RUN, "key-dist", OPTS_NEEDS, "keyspace", NULL,

@@ -144,11 +144,8 @@ t_refused() {
 	run_refused "--ratio 'x' is not S:G" --spawn --ratio x
 	run_refused "--ratio S:G is -t mix:set=S,get=G: give one of them" --spawn --ratio 1:1 -t get
 	run_refused "--ratio and a custom command after -- exclude each other" --spawn --ratio 1:1 -- SET a b
-	run_refused "--cluster does not run mixes yet: leave MIX_GET1_SET1 out of -t" -h 127.0.0.1 -p 1 \
-		--cluster -t mix:get=1,set=1
-	run_refused "--cluster does not run mixes yet: drop --ratio" -h 127.0.0.1 -p 1 --cluster --ratio 1:1
 }
-tcase 'bad mixes and --ratio, and mixes with --cluster: one line, exit 2, no file' \
+tcase 'bad mixes and --ratio: one line, exit 2, no file' \
 	t_refused
 
 tcase_done
