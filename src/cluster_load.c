@@ -49,6 +49,7 @@ struct cluster_shard {
 	struct cluster_key key[ENGINE_MAX_MEMBERS];
 	char *cmd[ENGINE_MAX_MEMBERS];
 	size_t *rand_off[ENGINE_MAX_MEMBERS];
+	size_t *copy_off[ENGINE_MAX_MEMBERS];
 	/* The slot of tag when a command's key is fixed (tagged), else -1. */
 	int fixed_slot;
 	const uint16_t *owner;    /* the live slot map, topo->owner */
@@ -234,6 +235,7 @@ void cluster_load_free(struct cluster_load *cl)
 		for (size_t k = 0; k < ENGINE_MAX_MEMBERS; k++) {
 			free(cl->sh[i].cmd[k]);
 			free(cl->sh[i].rand_off[k]);
+			free(cl->sh[i].copy_off[k]);
 			free(cl->sh[i].pool[k].v);
 			free(cl->sh[i].pool[k].slot);
 		}
@@ -249,7 +251,8 @@ static size_t cluster_load_cmds(const struct engine_job *job, struct engine_memb
 	if (job->members == NULL) {
 		out[0] = (struct engine_member){
 			.cmd = job->cmd, .len = job->len, .rand_off = job->rand_off,
-			.nrand = job->nrand, .weight = 1,
+			.nrand = job->nrand, .key_from = job->key_from, .copy_off = job->copy_off,
+			.ncopy = job->ncopy, .weight = 1,
 		};
 		return 1;
 	}
@@ -407,6 +410,7 @@ static int cluster_load_cmd(struct cluster_shard *sh, size_t c, const struct eng
 {
 	struct cluster_key *k = &sh->key[c];
 	struct engine_member *out = &sh->members[c];
+	size_t delta, end;
 	int rc;
 
 	*out = *m;
@@ -434,6 +438,19 @@ static int cluster_load_cmd(struct cluster_shard *sh, size_t c, const struct eng
 		return rs_err_set(err, "cannot give the command's key a hash tag");
 	out->cmd = sh->cmd[c];
 	out->rand_off = sh->rand_off[c];
+	/* The places after the key moved with its tag: __key__'s copies, and
+	 * the value. */
+	delta = out->len - m->len;
+	end = k->off + k->len;
+	if (m->ncopy > 0) {
+		sh->copy_off[c] = xcalloc(m->ncopy, sizeof *sh->copy_off[c]);
+		for (size_t r = 0; r < m->ncopy; r++)
+			sh->copy_off[c][r] = m->copy_off[r] + (m->copy_off[r] >= end ? delta : 0);
+		out->copy_off = sh->copy_off[c];
+	}
+	out->key_from += m->key_from >= end ? delta : 0;
+	out->value_at += m->value_end > 0 && m->value_at >= end ? delta : 0;
+	out->value_end += m->value_end > 0 && m->value_end >= end ? delta : 0;
 	sh->fixed_slot = (int)cluster_key_slot(sh->tag, strlen(sh->tag));
 	return 0;
 }
@@ -460,7 +477,9 @@ static int cluster_load_job(struct cluster_load *cl, size_t i, const struct engi
 		free(sh->cmd[c]);
 		free(sh->rand_off[c]);
 		sh->cmd[c] = NULL;
+		free(sh->copy_off[c]);
 		sh->rand_off[c] = NULL;
+		sh->copy_off[c] = NULL;
 		sh->route.key_draws[c] = SIZE_MAX;
 	}
 	for (size_t c = 0; c < n; c++) {
@@ -478,6 +497,8 @@ static int cluster_load_job(struct cluster_load *cl, size_t i, const struct engi
 	sh->job.cmd = sh->members[0].cmd;
 	sh->job.len = sh->members[0].len;
 	sh->job.rand_off = sh->members[0].rand_off;
+	sh->job.key_from = sh->members[0].key_from;
+	sh->job.copy_off = sh->members[0].copy_off;
 	sh->route.key = !random ? NULL : sh->key[0].pool != NULL ? cluster_load_draw_pool :
 			cluster_load_draw;
 	return 0;

@@ -406,14 +406,18 @@ static __attribute__((noinline)) size_t engine_mix_fill_routed(struct engine_thr
 		const struct engine_member *mb = &job->members[m];
 		char *cmd = c->buf + off;
 
+		/* --data-size-range is not with a route: the member's own bytes. */
 		memcpy(cmd, mb->cmd, mb->len);
-		if (keyspace > 0)
+		if (keyspace > 0) {
 			for (size_t r = 0; r < mb->nrand; r++)
 				if (r != rt->key_draws[m])
 					engine_put_digits(cmd + mb->rand_off[r],
 							  engine_rand(&th->rng) % keyspace);
-		if (rt->key != NULL)
-			rt->key(rt, m, cmd, &th->rng);
+			if (rt->key != NULL)
+				rt->key(rt, m, cmd, &th->rng);
+			/* __key__'s other places repeat the key as chosen. */
+			engine_copy_key(cmd, mb->key_from, mb->copy_off, mb->ncopy);
+		}
 		off += mb->len;
 		c->ends[i] = off;
 		th->res.member_sent[m]++;

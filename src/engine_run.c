@@ -197,6 +197,11 @@ static int engine_mix_build(const struct engine_job *job, struct engine_mix *mix
 	if (job->nmembers < 1 || job->nmembers > ENGINE_MAX_MEMBERS)
 		return rs_err_set(err, "a mix of %zu commands (1 to %d)", job->nmembers,
 				  ENGINE_MAX_MEMBERS);
+	/* A route's retries take back the member of each reply's request
+	 * (engine_conn.mring): one reply a request. */
+	if (job->route != NULL && job->replies > 1)
+		return rs_err_set(err, "a mix on a route gets one reply a request, not %u",
+				  job->replies);
 	for (size_t i = 0; i < job->nmembers; i++) {
 		const struct engine_member *m = &job->members[i];
 

@@ -222,6 +222,35 @@ t_commands() {
 }
 tcase 'a command file on a cluster: exact per member, a fixed key per master' t_commands
 
+# __key__ twice in a line is one key in both places, also after a fixed
+# key that its tag made longer (HSET h{N} D D) and in a random one's
+# line (HSET g:D f D): each field or hash name equal to its value.
+t_commands_key() {
+	printf '1 HSET h __key__ __key__\n1 HSET g:__key__ f __key__\n' >"$T/h.cmds"
+	expect_status 0 "$RSWEEP" run -h 127.0.0.1 -p "$P1" --cluster --commands "$T/h.cmds" \
+		-r 100 -P 4 -n 600 -c 2 --repeat 1 --flush none -o "$T/h.csv" -q
+	for p in $P1 $P2 $P3; do
+		h=$(ccli "$p" keys 'h{*' | tr -d '\r')
+		[ -n "$h" ] || fail "master $p has no h{N}"
+		ccli "$p" hgetall "$h" | tr -d '\r' | paste - - | awk -F'\t' '$1 != $2 { bad = 1 }
+			END { exit bad || NR == 0 }' || fail "$h on $p: $(ccli "$p" hgetall "$h")"
+		for g in $(ccli "$p" keys 'g:*' | tr -d '\r'); do
+			[ "$(ccli "$p" hget "$g" f | tr -d '\r')" = "${g#g:}" ] || fail "$g on $p"
+		done
+		ccli "$p" flushall >/dev/null
+	done
+	# The same command after -- (not a mix).
+	expect_status 0 "$RSWEEP" run -h 127.0.0.1 -p "$P1" --cluster -r 100 -P 4 -n 300 -c 2 \
+		--repeat 1 --flush none -o "$T/h2.csv" -q -- HSET h2 __key__ __key__
+	for p in $P1 $P2 $P3; do
+		h=$(ccli "$p" keys 'h2{*' | tr -d '\r')
+		ccli "$p" hgetall "$h" | tr -d '\r' | paste - - | awk -F'\t' '$1 != $2 { bad = 1 }
+			END { exit bad || NR == 0 }' || fail "$h on $p: $(ccli "$p" hgetall "$h")"
+		ccli "$p" flushall >/dev/null
+	done
+}
+tcase 'a command file on a cluster: __key__ twice is one key, after a tagged key too' t_commands_key
+
 t_refused() {
 	run_refused "--cluster: MSET's keys fall in different slots, which a cluster refuses (CROSSSLOT): leave mset out of MIX_GET1_MSET1" \
 		-h 127.0.0.1 -p "$P1" --cluster -t mix:get=1,mset=1
