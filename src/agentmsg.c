@@ -266,17 +266,12 @@ static int agentmsg_field(const struct agentmsg_def *d, const char *v, size_t n,
 		break;
 	case AT_TEST: {
 		const char *const *names = workload_names();
-		struct workload w;
 		size_t i;
 
 		/* A mix of the catalogue's tests, as -t takes it: one test. */
 		if (strncasecmp(tmp, "mix:", 4) == 0) {
-			int one = workload_select(tmp, 1, &w, err) == 0 && w.n == 1 && w.v[0].nmembers > 1;
-
-			workload_free(&w);
-			if (!one)
-				return rs_err_setk(err, RS_E_INPUT, "field test: '%.60s' is not one mix of "
-						   "the catalogue's tests", tmp);
+			if (workload_mix_check(tmp, err) < 0)
+				return rs_err_prefix(err, "field test"), rs_err_as(err, RS_E_INPUT);
 			break;
 		}
 		for (i = 0; names[i] != NULL; i++)

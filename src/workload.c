@@ -277,26 +277,6 @@ int workload_add(struct workload *w, size_t c, const char *data, size_t data_len
 	return rc;
 }
 
-/* The names -t accepts, lower case, in catalogue order with each group
- * before its first member: "ping, ping_inline, ..., mset".  Built from the
- * catalogue so that a new test cannot be left out. */
-void workload_known(char *out, size_t size)
-{
-	struct sbuf b;
-
-	sbuf_fixed(&b, out, size);
-	for (size_t c = 0; c < NCAT; c++) {
-		const char *group = workload_catalogue[c].group;
-
-		if (group != NULL && (c == 0 || workload_catalogue[c - 1].group == NULL ||
-				      strcmp(workload_catalogue[c - 1].group, group) != 0))
-			sbuf_item(&b, ", ", "%s", group);
-		sbuf_item(&b, ", ", "%s", "");
-		for (const char *p = workload_catalogue[c].name; *p; p++)
-			sbuf_printf(&b, "%c", *p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
-	}
-}
-
 int workload_prefix_check(const char *prefix, struct rs_err *err)
 {
 	size_t len = strlen(prefix);

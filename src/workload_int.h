@@ -26,12 +26,12 @@ extern const struct workload_entry workload_catalogue[];
 extern const size_t workload_ncat;
 
 /* workload.c's, for workload_mix.c: append catalogue test c formatted with
- * data behind prefix (once: a test already in w is not added again), a
- * fresh zeroed slot of w, and the names -t knows ("ping, ping_inline,
- * ..."). */
+ * data behind prefix (once: a test already in w is not added again), and
+ * a fresh zeroed slot of w. */
 int workload_add(struct workload *w, size_t c, const char *data, size_t data_len,
 		 const char *prefix, struct rs_err *err);
 struct workload_test *workload_push(struct workload *w);
+/* The names -t knows ("ping, ping_inline, ...": workload_spec.c). */
 void workload_known(char *out, size_t size);
 /* A custom command from argv into t (a fresh zeroed slot): its name (the
  * words of shown, or of argv when shown is NULL, joined by blanks),
@@ -51,8 +51,13 @@ int workload_custom_fill(struct workload_test *t, int argc, char **argv, char *c
 char *workload_expand(const char *word, const char *data, size_t data_len);
 
 /* The catalogue index of name (one test, any case: not a group such as
- * "lrange"), or workload_ncat. */
+ * "lrange"), or workload_ncat (workload_spec.c). */
 size_t workload_mix_find(const char *name);
+/* A mix's items "NAME=WEIGHT" (as -t gives them after "mix:") into their
+ * catalogue indices and weights: 2..WORKLOAD_MIX_MAX members, none twice.
+ * 0, or -1 with err (RS_E_USAGE) naming the problem. */
+int workload_mix_parse(char *const *items, size_t nitems, size_t *cat, unsigned *weight,
+		       struct rs_err *err);
 
 /* Parse the mix of items (its first member after "mix:", the further
  * NAME=WEIGHT items), as -t gives them, and append it to w: 0, or -1 with

@@ -18,69 +18,6 @@
 _Static_assert(WORKLOAD_MIX_MAX == ENGINE_MAX_MEMBERS, "a mix is what the engine can draw");
 _Static_assert(WORKLOAD_MIX_WEIGHT_MAX == ENGINE_MAX_WEIGHT, "a weight the engine takes");
 
-size_t workload_mix_find(const char *name)
-{
-	for (size_t c = 0; c < workload_ncat; c++)
-		if (strcasecmp(name, workload_catalogue[c].name) == 0)
-			return c;
-	return workload_ncat;
-}
-
-/* Whether name is a group of the catalogue ("ping", "lrange"). */
-static int workload_mix_is_group(const char *name)
-{
-	for (size_t c = 0; c < workload_ncat; c++)
-		if (workload_catalogue[c].group != NULL &&
-		    strcasecmp(name, workload_catalogue[c].group) == 0)
-			return 1;
-	return 0;
-}
-
-/* One member "name=weight" into its catalogue index and weight. */
-static int workload_mix_member(const char *item, size_t *cat, unsigned *weight,
-			       struct rs_err *err)
-{
-	const char *eq = strchr(item, '=');
-	char name[64], *end;
-	unsigned long v;
-	size_t n;
-
-	if (*item == '\0')
-		return rs_err_setk(err, RS_E_USAGE, "a mix has an empty member (mix:NAME=WEIGHT,...)");
-	if (eq == NULL)
-		return rs_err_setk(err, RS_E_USAGE, "mix member '%s' has no weight (NAME=WEIGHT)", item);
-	n = (size_t)(eq - item);
-	while (n > 0 && item[n - 1] == ' ')
-		n--;
-	if (n == 0 || n >= sizeof name)
-		return rs_err_setk(err, RS_E_USAGE, "mix member '%s' has no test name", item);
-	memcpy(name, item, n);
-	name[n] = '\0';
-	if ((*cat = workload_mix_find(name)) == workload_ncat) {
-		char known[256];
-
-		if (workload_mix_is_group(name))
-			return rs_err_setk(err, RS_E_USAGE, "mix member '%s' names several tests: name "
-					   "one of them", name);
-		workload_known(known, sizeof known);
-		return rs_err_setk(err, RS_E_USAGE, "unknown test '%s' in a mix (known: %s)", name,
-				   known);
-	}
-	/* strtoul would take a sign or blanks: digits only. */
-	if (eq[1] < '0' || eq[1] > '9')
-		return rs_err_setk(err, RS_E_USAGE, "mix member '%s': weight '%s' is not a positive "
-				   "integer", name, eq + 1);
-	v = strtoul(eq + 1, &end, 10);
-	if (*end != '\0')
-		return rs_err_setk(err, RS_E_USAGE, "mix member '%s': weight '%s' is not a positive "
-				   "integer", name, eq + 1);
-	if (v == 0 || v > WORKLOAD_MIX_WEIGHT_MAX)
-		return rs_err_setk(err, RS_E_USAGE, "mix member '%s': weight %s is out of range "
-				   "(1 to %u)", name, eq + 1, WORKLOAD_MIX_WEIGHT_MAX);
-	*weight = (unsigned)v;
-	return 0;
-}
-
 int workload_mix_add(struct workload *w, char *const *items, size_t nitems, const char *data,
 		     size_t data_len, const char *prefix, struct rs_err *err)
 {
@@ -91,22 +28,12 @@ int workload_mix_add(struct workload *w, char *const *items, size_t nitems, cons
 	char name[sizeof t->name];
 	struct sbuf b;
 
-	if (nitems > WORKLOAD_MIX_MAX)
-		return rs_err_setk(err, RS_E_USAGE, "a mix has more than %d members", WORKLOAD_MIX_MAX);
+	if (workload_mix_parse(items, nitems, cat, weight, err) < 0)
+		return -1;
 	sbuf_fixed(&b, name, sizeof name);
 	sbuf_printf(&b, "MIX");
-	for (size_t i = 0; i < nitems; i++) {
-		if (workload_mix_member(items[i], &cat[i], &weight[i], err) < 0)
-			return -1;
-		for (size_t k = 0; k < i; k++)
-			if (cat[k] == cat[i])
-				return rs_err_setk(err, RS_E_USAGE, "mix member '%s' is named twice",
-						   workload_catalogue[cat[i]].name);
+	for (size_t i = 0; i < nitems; i++)
 		sbuf_printf(&b, "_%s%u", workload_catalogue[cat[i]].name, weight[i]);
-	}
-	if (nitems < 2)
-		return rs_err_setk(err, RS_E_USAGE, "mix '%s' has one member: a mix needs two or more "
-				   "(or name the test alone)", items[0]);
 	/* "get,mix:...,mix:..." twice the same: once is enough, as for tests. */
 	for (size_t i = 0; i < w->n; i++)
 		if (strcmp(w->v[i].name, name) == 0)

@@ -104,6 +104,19 @@ Test(agentmsg, point_round_trip)
 	agentmsg_fields_free(&fs);
 }
 
+Test(agentmsg, a_mix_of_the_catalogue_is_a_test)
+{
+	struct agentmsg_point p = sample_point(), q;
+	struct agentmsg_fields fs;
+	struct rs_err err = { 0 };
+
+	snprintf(p.test, sizeof p.test, "mix:get=80,set=20");
+	cr_assert_eq(agentmsg_point_encode(&p, &fs, &err), 0, "%s", err.msg);
+	cr_assert_eq(agentmsg_point_decode(fs.f, fs.n, &q, &err), 0, "%s", err.msg);
+	cr_assert_str_eq(q.test, "mix:get=80,set=20");
+	agentmsg_fields_free(&fs);
+}
+
 Test(agentmsg, point_refusals)
 {
 	refused("cmd", "FLUSHALL", "unknown field 'cmd'");
@@ -115,6 +128,14 @@ Test(agentmsg, point_refusals)
 	refused("depth", "-1", "field depth");
 	refused("requests", "1e3", "field requests");
 	refused("test", "FLUSHALL", "not a test of the catalogue");
+	/* A mix: of the catalogue's tests only, as -t takes one. */
+	refused("test", "mix:get=80,flushall=20", "field test: unknown test 'flushall' in a mix");
+	refused("test", "mix:get=80", "field test: mix 'get=80' has one member");
+	refused("test", "mix:get=1,get=2", "field test: mix member 'GET' is named twice");
+	refused("test", "mix:get=1,set=0", "field test: mix member 'set': weight 0 is out of range");
+	refused("test", "mix:get=1,set=1,incr=1,lpush=1,rpush=1,lpop=1,rpop=1,sadd=1,hset=1,"
+		"spop=1,zadd=1,zpopmin=1,lrange_100=1,lrange_300=1,lrange_500=1,lrange_600=1,"
+		"mset=1", "field test: a mix has more than 16 members");
 	refused("test", "GET\nFLUSHALL", "control character");
 	refused("target", "spawn:/bin/sh", "not redis://, rediss:// or unix://");
 	refused("target", "redis://u:secret@host:1", "holds a password");
