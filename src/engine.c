@@ -333,7 +333,8 @@ static __attribute__((noinline)) size_t engine_put_value(struct engine_thread *t
 	p += n;
 	*p++ = '\r';
 	*p++ = '\n';
-	memcpy(p, mb->cmd + mb->value_end, tail);
+	if (tail > 0)
+		memcpy(p, mb->cmd + mb->value_end, tail);
 	return (size_t)(p - cmd) + tail;
 }
 
@@ -360,7 +361,8 @@ static __attribute__((noinline)) size_t engine_mix_fill_general(struct engine_th
 	size_t off = 0, draws = 0;
 
 	for (unsigned i = 0; i < k; i++) {
-		unsigned m = engine_mix_pick(&th->e->mix, &th->rng);
+		/* A plain test with sized values is a mix of one: no draw. */
+		unsigned m = job->nmembers > 1 ? engine_mix_pick(&th->e->mix, &th->rng) : 0;
 
 		c->ends[i] = m;
 		draws += job->members[m].nrand;
