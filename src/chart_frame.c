@@ -220,6 +220,8 @@ static char *chart_footer(struct chart_lay *L)
 			FOOT(" %s " UTF8_DOT, size);
 		if (range[1][0])
 			FOOT("%s", range[1]);
+		else if (rows_data_size_range(r)[0] != '\0')
+			FOOT(" values of %s bytes " UTF8_DOT, rows_data_size_range(r));
 		else if (r->data_size >= 0)
 			FOOT(" %lld-byte values " UTF8_DOT, (long long)r->data_size);
 		if (range[2][0])

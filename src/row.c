@@ -118,15 +118,16 @@ static const char *row_str(struct rs_rows *rows, const char *s, const char *prev
 }
 
 /* The columns a row's extras hold: busy_master, master_rps, mix,
- * mix_sent and mix_calls. */
-#define ROW_NEXTRA 5
+ * mix_sent, mix_calls and data_size_range. */
+#define ROW_NEXTRA 6
 /* A row without a busiest master, master_rps or a mix: each reads as "". */
 static const char row_empty_extra[ROW_NEXTRA] = "";
 
 /* The columns one row's extras hold, in order (struct rs_rec's busy_master). */
 #define ROW_EXTRA_MAX (sizeof ((struct rs_row *)0)->busy_master + \
 		       sizeof ((struct rs_row *)0)->master_rps + sizeof ((struct rs_row *)0)->mix + \
-		       sizeof ((struct rs_row *)0)->mix_sent + sizeof ((struct rs_row *)0)->mix_calls)
+		       sizeof ((struct rs_row *)0)->mix_sent + sizeof ((struct rs_row *)0)->mix_calls + \
+		       sizeof ((struct rs_row *)0)->data_size_range)
 
 /* Whether the extras x and y hold the same columns: field by field, since
  * either may be shorter than the other. */
@@ -141,17 +142,19 @@ static int row_extra_same(const char *x, const char *y)
 	return 1;
 }
 
-/* busy_master, master_rps and a mix's three columns as one interned
- * string, "BUSY\0RATES\0MIX\0SENT\0CALLS" (struct rs_rec's busy_master):
+/* busy_master, master_rps, a mix's three columns and data_size_range as
+ * one interned string, "BUSY\0RATES\0MIX\0SENT\0CALLS\0RANGE" (struct
+ * rs_rec's busy_master):
  * most rows have none of them, and a pointer more a row is 5% of a file
  * of millions.  prev, the last row's, is tried first. */
 static const char *row_extra_str(struct rs_rows *rows, const struct rs_row *r, const char *prev,
 				 struct rs_err *err)
 {
 	const char *const col[ROW_NEXTRA] = { r->busy_master, r->master_rps, r->mix, r->mix_sent,
-					      r->mix_calls };
+					      r->mix_calls, r->data_size_range };
 	const size_t cap[ROW_NEXTRA] = { sizeof r->busy_master, sizeof r->master_rps, sizeof r->mix,
-					 sizeof r->mix_sent, sizeof r->mix_calls };
+					 sizeof r->mix_sent, sizeof r->mix_calls,
+					 sizeof r->data_size_range };
 	char key[ROW_EXTRA_MAX];
 	size_t len = 0;
 	uint32_t id;
@@ -186,6 +189,14 @@ void rows_mix(const struct rs_rec *rec, const char **mix, const char **sent, con
 	*mix = rates + strlen(rates) + 1;
 	*sent = *mix + strlen(*mix) + 1;
 	*calls = *sent + strlen(*sent) + 1;
+}
+
+const char *rows_data_size_range(const struct rs_rec *rec)
+{
+	const char *mix, *sent, *calls;
+
+	rows_mix(rec, &mix, &sent, &calls);
+	return calls + strlen(calls) + 1;
 }
 
 const char *rows_add_name(struct rs_rows *rows, const char *name)

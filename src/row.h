@@ -188,7 +188,8 @@ struct rs_rec {
 	const char *client;       /* what measured it: "rsweep 0.1.0", "redis-benchmark" */
 	/* --cluster: host:port ("" for a single server), and past its NUL the
 	 * row's master_rps (rows_master_rps()), then a mix's mix, mix_sent and
-	 * mix_calls (rows_mix()): one string, so that the row stays small. */
+	 * mix_calls (rows_mix()), then data_size_range (rows_data_size_range()):
+	 * one string, so that the row stays small. */
 	const char *busy_master;
 	const struct rs_server *server;
 	const char *src;          /* file name, for messages */
@@ -245,6 +246,8 @@ const char *rows_master_rps(const struct rs_rec *rec);
 /* rec's mix, mix_sent and mix_calls columns (each "" when the row has
  * none: a plain test, an older file). */
 void rows_mix(const struct rs_rec *rec, const char **mix, const char **sent, const char **calls);
+/* rec's data_size_range column ("MIN..MAX"; "" when the row has none). */
+const char *rows_data_size_range(const struct rs_rec *rec);
 /* Figure f of rec, a row of rows: NAN when unknown. */
 double rows_fig(const struct rs_rows *rows, const struct rs_rec *rec, enum row_fig f);
 /* Room for more rows without moving the array again (a reader that knows

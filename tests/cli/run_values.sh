@@ -64,6 +64,10 @@ t_get_mix_custom() {
 	[ "$(csv_col "$T/g.csv" server_misses | sort -u)" = 0 ] ||
 		fail "reads missed: $(csv_col "$T/g.csv" server_misses)"
 	[ "$(csv_col "$T/g.csv" errors | sort -u)" = 0 ] || fail "errors"
+	# A chart's footer says the range, not the mean's one size.
+	expect_status 0 "$RSWEEP" plot "$T/g.csv" -o "$T/g.pdf"
+	pdftotext "$T/g.pdf" - | grep -q "values of 100..200 bytes" ||
+		fail "the footer: $(pdftotext "$T/g.pdf" - | tail -3)"
 	expect_status 0 "$RSWEEP" run --spawn --data-size-range 10..20 -P 8 -n 3000 -r 100 --repeat 1 \
 		-q -o "$T/c.csv" -- SET 'k:__key__' __data__ EX 100
 	[ "$(csv_col "$T/c.csv" errors)" = 0 ] || fail "custom: errors $(cat "$T/c.csv")"
