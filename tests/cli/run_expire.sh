@@ -39,6 +39,8 @@ t_refused() {
 		-t mix:get=1,lpush=1 --expire 5
 	run_refused "--expire sets the catalogue's TTLs" --spawn --expire 5 -- SET a b
 	run_refused "--expire" --spawn --expire 0
+	run_refused "--cluster does not send --expire's EXPIRE after LPUSH yet" -h 127.0.0.1 -p 1 \
+		--cluster -t lpush --expire 5
 }
 tcase 'MSET, a write in a mix and a custom command: one line, exit 2, no file' t_refused
 
