@@ -111,7 +111,8 @@ static int run_check_values(const struct rs_config *cfg, const struct workload *
 
 		if (t->sequence && t->ndata > 0)
 			return rs_err_setk(err, RS_E_USAGE, "--data-size-range: a sequence's values "
-					   "keep -d's size: drop __data__ or the range");
+					   "keep -d's size (%s is one): drop its value or the range",
+					   t->custom ? "the command after --" : t->name);
 		for (size_t m = 0; m <= t->nmembers && !t->sequence; m++) {
 			const struct workload_test *x = m < t->nmembers ? &t->members[m] : t;
 

@@ -48,12 +48,15 @@ static int workload_expire_key(const struct workload_test *t, size_t *off, size_
 	return *off + *len <= t->len ? 0 : -1;
 }
 
-/* t (a write of one key) as a sequence: t, then EXPIRE of its key. */
+/* t (a write of one key) as a sequence (workload_seq_join): t, then an
+ * EXPIRE of its key; a random key is one key a request, drawn in the
+ * write and repeated in the EXPIRE. */
 static int workload_expire_seq(struct workload_test *t, const char *secs, struct rs_err *err)
 {
 	struct workload parts = { 0 };
-	struct workload_test *w, *x;
-	size_t off, klen, xoff, xlen, base = t->len;
+	struct workload_test *w, *x, seq = { 0 };
+	const unsigned counts[2] = { 1, 1 };
+	size_t off, klen, xoff, xlen;
 	char *cmd = NULL, *key;
 	int n;
 
@@ -66,14 +69,10 @@ static int workload_expire_seq(struct workload_test *t, const char *secs, struct
 	free(key);
 	if (n < 0)
 		return rs_err_set(err, "%s: cannot format its EXPIRE", t->name);
-	/* The members: the write as it was, and the EXPIRE (which makes no key). */
+	/* The write as it was; t's bytes and places are its own now. */
 	w = workload_push(&parts);
 	*w = *t;
-	w->cmd = xmalloc(t->len + 1);
-	memcpy(w->cmd, t->cmd, t->len + 1);
-	w->rand_off = t->nrand ? xreallocarray(NULL, t->nrand, sizeof *w->rand_off) : NULL;
-	if (t->nrand)
-		memcpy(w->rand_off, t->rand_off, t->nrand * sizeof *w->rand_off);
+	/* The EXPIRE, which makes no key. */
 	x = workload_push(&parts);
 	snprintf(x->name, sizeof x->name, "EXPIRE");
 	snprintf(x->cmdstat, sizeof x->cmdstat, "expire");
@@ -82,27 +81,22 @@ static int workload_expire_seq(struct workload_test *t, const char *secs, struct
 	memcpy(x->cmd, cmd, (size_t)n + 1);
 	x->len = (size_t)n;
 	x->key_fixed = 1;
-	/* The whole: the write's bytes, then the EXPIRE's; a random key's
-	 * digits in the EXPIRE repeat the write's. */
-	t->cmd = xrealloc(t->cmd, t->len + (size_t)n + 1);
-	memcpy(t->cmd + base, cmd, (size_t)n + 1);
-	t->len += (size_t)n;
 	free(cmd);
-	if (workload_expire_key(x, &xoff, &xlen) < 0 || xlen != klen)
-		return rs_err_set(err, "%s: its EXPIRE names another key", t->name);
-	for (size_t r = 0; r < t->nrand; r++)
-		if (t->rand_off[r] >= off && t->rand_off[r] < off + klen) {
-			t->key_from = t->rand_off[r];
-			t->copy_off = xmalloc(sizeof *t->copy_off);
-			t->copy_off[0] = base + xoff + (t->rand_off[r] - off);
-			t->ncopy = 1;
-		}
-	t->members = parts.v;
-	t->nmembers = parts.n;
-	t->weights[0] = t->weights[1] = 1;
-	t->sequence = 1;
-	t->replies = 2;
-	t->expect = 0;
+	/* The key's random digits, if any: the write's place is drawn, the
+	 * EXPIRE's repeats it. */
+	if (workload_expire_key(x, &xoff, &xlen) == 0 && xlen == klen)
+		for (size_t r = 0; r < w->nrand; r++)
+			if (w->rand_off[r] >= off && w->rand_off[r] < off + klen) {
+				w->key_from = w->rand_off[r];
+				x->rand_off = xmalloc(sizeof *x->rand_off);
+				x->rand_off[0] = x->key_from = xoff + (w->rand_off[r] - off);
+				x->nrand = 1;
+			}
+	memcpy(seq.name, t->name, sizeof seq.name);
+	memcpy(seq.prefix, t->prefix, sizeof seq.prefix);
+	seq.expire = t->expire;
+	workload_seq_join(&seq, &parts, counts);
+	*t = seq;
 	return 0;
 }
 

@@ -59,6 +59,13 @@ size_t workload_mix_find(const char *name);
 int workload_mix_parse(char *const *items, size_t nitems, size_t *cat, unsigned *weight,
 		       struct rs_err *err);
 
+/* The sequence of parts, each counts[i] times in a row, as one test t (a
+ * fresh slot, its name the caller's): their bytes end to end, their
+ * __rand_int__ places and key places (key_from, copy_off) moved to where
+ * each copy stands; the first key of all is drawn and every other repeats
+ * it.  The parts become t's members (workload_seq.c). */
+void workload_seq_join(struct workload_test *t, struct workload *parts, const unsigned *counts);
+
 /* Parse the mix of items (its first member after "mix:", the further
  * NAME=WEIGHT items), as -t gives them, and append it to w: 0, or -1 with
  * err (RS_E_USAGE). */

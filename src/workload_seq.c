@@ -55,12 +55,7 @@ static int workload_seq_part(struct workload *parts, int argc, char **argv, cons
 	return rc;
 }
 
-/* The sequence of parts, each counts[i] times in a row, as one test t:
- * their bytes end to end, their __rand_int__ places and __key__ places
- * moved to where each copy stands; the first __key__ of all is drawn and
- * every other repeats it.  The parts become t's members. */
-static void workload_seq_join(struct workload_test *t, struct workload *parts,
-			      const unsigned *counts)
+void workload_seq_join(struct workload_test *t, struct workload *parts, const unsigned *counts)
 {
 	size_t len = 0, nrand = 0, ncopy = 0, off = 0, r = 0, c = 0;
 
@@ -105,7 +100,6 @@ static void workload_seq_join(struct workload_test *t, struct workload *parts,
 	t->nmembers = parts->n;
 	memcpy(t->weights, counts, parts->n * sizeof *counts);
 	t->sequence = 1;
-	t->custom = 1;
 	t->prep = PREP_NONE;
 }
 
@@ -185,5 +179,6 @@ int workload_sequence(int argc, char **argv, uint64_t data_size, int transaction
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = '?';
 	workload_seq_join(t, &parts, counts);
+	t->custom = 1;
 	return 0;
 }

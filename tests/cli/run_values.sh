@@ -84,8 +84,10 @@ t_refused() {
 		--data-size-range 1..2
 	run_refused "has a key after its value (__data__): put the value last" --spawn \
 		--data-size-range 1..2 -- HSET h __data__ 'f:__rand_int__'
-	run_refused "--data-size-range: a sequence's values keep -d's size" --spawn \
-		--data-size-range 1..2 -- SET a __data__ ';' GET a
+	run_refused "--data-size-range: a sequence's values keep -d's size (the command after -- is one)" \
+		--spawn --data-size-range 1..2 -- SET a __data__ ';' GET a
+	run_refused "--data-size-range: a sequence's values keep -d's size (LPUSH is one)" --spawn \
+		--data-size-range 1..2 -t lpush --expire 5
 	run_refused "--cluster does not size values per request yet" -h 127.0.0.1 -p 1 --cluster \
 		--data-size-range 1..2
 }
