@@ -76,13 +76,13 @@ static int run_settle(struct rs_config *cfg, struct rs_err *err)
  * between two options (opts_rules.c), then those a row cannot say: numbers
  * against numbers, --mode's value, TLS on by a URI's scheme, files on
  * disk. */
-/* --data-size-range MIN..MAX into *vmin and *vmax (both 0 without it):
- * each 1 to 512 MiB as -d takes them, MIN no more than MAX.  0, or -1
- * with err. */
-static int run_values(const struct rs_config *cfg, uint64_t *vmin, uint64_t *vmax,
-		      struct rs_err *err)
+/* --data-size-range MIN..MAX into cfg->value_min and value_max (both 0
+ * without it): each 1 to 512 MiB as -d takes them, MIN no more than MAX.
+ * 0, or -1 with err. */
+static int run_values(struct rs_config *cfg, struct rs_err *err)
 {
 	const char *s = cfg->data_size_range, *dots;
+	uint64_t *vmin = &cfg->value_min, *vmax = &cfg->value_max;
 	char lo[32];
 
 	*vmin = *vmax = 0;
@@ -130,8 +130,6 @@ static int run_check_values(const struct rs_config *cfg, const struct workload *
 
 static int run_check(struct rs_config *cfg, struct rs_err *err)
 {
-	uint64_t vmin, vmax;
-
 	if (run_settle(cfg, err) < 0)
 		return -1;
 	if (cfg->timeout > 0 && cfg->timeout < 0.001)
@@ -152,10 +150,10 @@ static int run_check(struct rs_config *cfg, struct rs_err *err)
 	 * (the agents', -n's warning); each point has its own (axis.h). */
 	/* Sized per request: the tests are formatted, and their memory
 	 * counted, at the largest value. */
-	if (run_values(cfg, &vmin, &vmax, err) < 0)
+	if (run_values(cfg, err) < 0)
 		return -1;
-	if (vmax > 0)
-		cfg->data_size_axis.v[0] = vmax;
+	if (cfg->value_max > 0)
+		cfg->data_size_axis.v[0] = cfg->value_max;
 	cfg->clients = axis_max(&cfg->clients_axis);
 	cfg->data_size = axis_max(&cfg->data_size_axis);
 	cfg->threads = axis_max(&cfg->threads_axis);
@@ -343,8 +341,8 @@ static void run_sweep_config(const struct rs_config *cfg, const char *label,
 	sc->timeout = cfg->timeout > 0 ? cfg->timeout : TARGET_DEFAULT_TIMEOUT;
 	sc->keyspace = cfg->keyspace;
 	sc->data_size = cfg->data_size;
-	/* run_check has read it already. */
-	(void)run_values(cfg, &sc->vmin, &sc->vmax, &(struct rs_err){ 0 });
+	sc->vmin = cfg->value_min;
+	sc->vmax = cfg->value_max;
 	sc->seed = cfg->seed;
 	sc->expire = cfg->expire;
 	sc->retries = (unsigned)cfg->retries;

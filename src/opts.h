@@ -101,6 +101,7 @@ struct rs_config {
 	uint64_t keyspace;
 	char *key_dist;           /* --key-dist's spec, parsed by keydist_parse */
 	char *data_size_range;    /* --data-size-range MIN..MAX (run_values) */
+	uint64_t value_min, value_max; /* its MIN and MAX as run's check read them; 0 without */
 	uint64_t expire;          /* --expire SECONDS (workload_expire); 0: none */
 	uint64_t data_size;
 	char *tests;
