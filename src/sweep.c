@@ -232,13 +232,7 @@ static int sweep_prepare_cmds(const struct sweep *s, const struct sweep_server *
 			*len = *ncmds = 0;
 			return rs_err_prefix(err, "%s", t->name);
 		}
-		if (ml > 0) {
-			*buf = xrealloc(*buf, *len + ml);
-			memcpy(*buf + *len, mb, ml);
-			*len += ml;
-			*ncmds += mn;
-		}
-		free(mb);
+		workload_prepare_append(buf, len, ncmds, mb, ml, mn);
 	}
 	return 0;
 }

@@ -258,6 +258,12 @@ uint64_t workload_key_bound(const struct workload_test *t, uint64_t sent, uint64
 int workload_prepare_cmds(const struct workload_test *t, uint64_t count, uint64_t keyspace,
 			  uint64_t data_size, char **buf, size_t *len, size_t *ncmds,
 			  struct rs_err *err);
+/* Append a member's preparation (mb, ml bytes of mn commands, which it
+ * frees) to a mix's (*buf, *len bytes of *ncmds commands), as
+ * workload_prepare_cmds builds a mix's member by member; sweep.c does the
+ * same on a cluster, where each member's keys are routed apart. */
+void workload_prepare_append(char **buf, size_t *len, size_t *ncmds, char *mb, size_t ml,
+			     size_t mn);
 /* The same with values of data_min..data_size bytes (--data-size-range):
  * each element's size drawn uniformly, the same from run to run, of random
  * bytes (of 'x' when data_min is data_size: workload_prepare_cmds). */

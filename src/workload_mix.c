@@ -94,15 +94,21 @@ int workload_mix_prepare_cmds(const struct workload_test *t, uint64_t count, uin
 			*ncmds = 0;
 			return rs_err_prefix(err, "%s", t->name);
 		}
-		if (ml > 0) {
-			*buf = xrealloc(*buf, *len + ml);
-			memcpy(*buf + *len, mb, ml);
-			*len += ml;
-			*ncmds += mn;
-		}
-		free(mb);
+		workload_prepare_append(buf, len, ncmds, mb, ml, mn);
 	}
 	return 0;
+}
+
+void workload_prepare_append(char **buf, size_t *len, size_t *ncmds, char *mb, size_t ml,
+			     size_t mn)
+{
+	if (ml > 0) {
+		*buf = xrealloc(*buf, *len + ml);
+		memcpy(*buf + *len, mb, ml);
+		*len += ml;
+		*ncmds += mn;
+	}
+	free(mb);
 }
 
 /* One side of --ratio: digits only, 1..WORKLOAD_MIX_WEIGHT_MAX. */
