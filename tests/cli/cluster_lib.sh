@@ -126,3 +126,12 @@ cl_calls() {
 		sed -n "s/^cmdstat_$2:calls=\([0-9]*\).*/\1/p" | grep . || echo 0
 }
 
+# move_mylist3: move slot 1584 (tag {3}, the first master's smallest) and
+# its key mylist{3}, which a single-key test's first master writes, from
+# the first master to the second, by hand, as a reshard would.
+move_mylist3() {
+	ccli "$P2" cluster setslot 1584 importing "$ID1" >/dev/null
+	ccli "$P1" cluster setslot 1584 migrating "$ID2" >/dev/null
+	ccli "$P1" migrate 127.0.0.1 "$P2" "" 0 5000 keys "mylist{3}" >/dev/null
+	for p in $P2 $P1 $P3; do ccli "$p" cluster setslot 1584 node "$ID2" >/dev/null; done
+}

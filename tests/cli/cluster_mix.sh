@@ -14,49 +14,12 @@
 start_cluster
 N=6000
 
-# The mix column is quoted ("get=80,set=20"): a plain awk -F, splits it,
-# so its commas become '+' first (no other field holds a comma here).
-unquote_mix() {
-	sed 's/"\([a-z0-9_=]*\),\([a-z0-9_=]*\)"/\1+\2/' "$1"
-}
-
 # check_whole FILE: check_csv with the mix column unquoted.
 check_whole() {
 	unquote_mix "$1" >"$1.u"
 	check_csv "$1.u"
 }
 
-# check_mix FILE MIX A AW B BW ROWS: every row a mix of MIX (as the mix
-# column spells it, commas as '+') of members A and B (as mix_sent names
-# them), counted exactly, A at AW of AW+BW within sampling error.
-check_mix() {
-	[ "$(rows "$1")" = "$7" ] || fail "$1 has $(rows "$1") rows, wanted $7"
-	unquote_mix "$1" | awk -F, -v mix="$2" -v a="$3" -v aw="$4" -v b="$5" -v bw="$6" '
-		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		function counts(s, out,    n, x, i, kv) {
-			n = split(s, x, ";")
-			for (i = 1; i <= n; i++) { split(x[i], kv, "="); out[kv[1]] = kv[2] }
-			return n
-		}
-		{
-			delete sent; delete calls
-			why = ""
-			if ($c["mix"] != mix) why = why " mix " $c["mix"]
-			if (counts($c["mix_sent"], sent) != 2) why = why " mix_sent " $c["mix_sent"]
-			if (counts($c["mix_calls"], calls) != 2) why = why " mix_calls " $c["mix_calls"]
-			if (sent[a] != calls[a] || sent[b] != calls[b])
-				why = why " sent " $c["mix_sent"] " but calls " $c["mix_calls"]
-			n = $c["requests"]
-			if (n != $c["server_calls"]) why = why " server_calls " $c["server_calls"]
-			if (sent[a] + sent[b] != n) why = why " sent adds up to " sent[a] + sent[b]
-			if ($c["errors"] != 0) why = why " errors " $c["errors"]
-			ea = n * aw / (aw + bw); eb = n * bw / (aw + bw)
-			x2 = (sent[a] - ea) ^ 2 / ea + (sent[b] - eb) ^ 2 / eb
-			if (x2 > 37.33) why = why " chi-square " x2
-			if (why != "") { print "row " NR ":" why; bad = 1 }
-		}
-		END { exit bad }' >"$T/bad" || fail "rows: $(head -3 "$T/bad")"
-}
 
 # sent_sum FILE MEMBER: MEMBER's mix_sent summed over FILE's rows.
 sent_sum() {
@@ -125,10 +88,7 @@ t_key_moves() {
 		--retries 3 -o "$T/k.csv" -q >/dev/null 2>"$T/err" &
 	pid=$!
 	wait_rows "$T/k.csv" 1
-	ccli "$P2" cluster setslot 1584 importing "$ID1" >/dev/null
-	ccli "$P1" cluster setslot 1584 migrating "$ID2" >/dev/null
-	ccli "$P1" migrate 127.0.0.1 "$P2" "" 0 5000 keys "mylist{3}" >/dev/null
-	for p in $P2 $P1 $P3; do ccli "$p" cluster setslot 1584 node "$ID2" >/dev/null; done
+	move_mylist3
 	wait "$pid"
 	st=$?
 	[ "$st" = 0 ] || fail "a mix whose fixed key moved: exit $st: $(cat "$T/err")"

@@ -56,10 +56,7 @@ t_key_moves() {
 		--order sequential --timeout 3 --retries 3 -o "$T/k.csv" -q >/dev/null 2>"$T/err" &
 	pid=$!
 	wait_rows "$T/k.csv" 1
-	ccli "$P2" cluster setslot 1584 importing "$ID1" >/dev/null
-	ccli "$P1" cluster setslot 1584 migrating "$ID2" >/dev/null
-	ccli "$P1" migrate 127.0.0.1 "$P2" "" 0 5000 keys "mylist{3}" >/dev/null
-	for p in $P2 $P1 $P3; do ccli "$p" cluster setslot 1584 node "$ID2" >/dev/null; done
+	move_mylist3
 	wait "$pid"
 	st=$?
 	[ "$st" = 0 ] || fail "a single-key test whose key moved: exit $st: $(cat "$T/err")"

@@ -132,6 +132,47 @@ monitor_run() {
 	wait "$mr_pid" 2>/dev/null
 }
 
+# The mix column is quoted ("get=80,set=20"): a plain awk -F, splits it,
+# so its commas become '+' first (no other field holds a comma here).
+unquote_mix() {
+	sed 's/"\([a-z0-9_=]*\),\([a-z0-9_=]*\)"/\1+\2/' "$1"
+}
+
+# check_mix FILE MIX A AW B BW ROWS: ROWS rows, every one a mix of MIX (as
+# the mix column spells it, commas as '+') of members A and B (as mix_sent
+# names them), counted exactly (mix_sent is mix_calls member by member and
+# adds up to requests and server_calls), no error, A at AW of AW+BW within
+# sampling error: a chi-square at its 1e-9 quantile, 37.33 for one degree
+# of freedom (a correct draw fails it once in a billion runs).
+check_mix() {
+	[ "$(rows "$1")" = "$7" ] || fail "$1 has $(rows "$1") rows, wanted $7"
+	unquote_mix "$1" | awk -F, -v mix="$2" -v a="$3" -v aw="$4" -v b="$5" -v bw="$6" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		function counts(s, out,    n, x, i, kv) {
+			n = split(s, x, ";")
+			for (i = 1; i <= n; i++) { split(x[i], kv, "="); out[kv[1]] = kv[2] }
+			return n
+		}
+		{
+			delete sent; delete calls
+			why = ""
+			if ($c["mix"] != mix) why = why " mix " $c["mix"]
+			if (counts($c["mix_sent"], sent) != 2) why = why " mix_sent " $c["mix_sent"]
+			if (counts($c["mix_calls"], calls) != 2) why = why " mix_calls " $c["mix_calls"]
+			if (sent[a] != calls[a] || sent[b] != calls[b])
+				why = why " sent " $c["mix_sent"] " but calls " $c["mix_calls"]
+			n = $c["requests"]
+			if (n != $c["server_calls"]) why = why " server_calls " $c["server_calls"]
+			if (sent[a] + sent[b] != n) why = why " sent adds up to " sent[a] + sent[b]
+			if ($c["errors"] != 0) why = why " errors " $c["errors"]
+			ea = n * aw / (aw + bw); eb = n * bw / (aw + bw)
+			x2 = (sent[a] - ea) ^ 2 / ea + (sent[b] - eb) ^ 2 / eb
+			if (x2 > 37.33) why = why " chi-square " x2
+			if (why != "") { print "row " NR ":" why; bad = 1 }
+		}
+		END { exit bad }' >"$T/bad" || fail "rows: $(head -3 "$T/bad")"
+}
+
 # csv_col FILE NAME: the values of column NAME, one a line.
 csv_col() {
 	awk -F, -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }

@@ -8,7 +8,7 @@
 
 # The mix column is the one quoted field here (it holds a comma): it
 # becomes MIX, so that awk -F, splits the others.
-unquote_mix() {
+blank_mix() {
 	sed 's/"[^"]*"/MIX/' "$1"
 }
 
@@ -18,7 +18,7 @@ check_rows() {
 	[ "$(rows "$1")" = "$2" ] || fail "$1 has $(rows "$1") rows, wanted $2"
 	grep -q '"GET k:__rand_int__=80,SET k:__key__ __data__=20"' "$1" ||
 		fail "mix column: $(cat "$1")"
-	unquote_mix "$1" | awk -F, '
+	blank_mix "$1" | awk -F, '
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		function counts(s, out,    n, a, i, kv) {
 			n = split(s, a, ";")
@@ -104,7 +104,7 @@ t_catalogue() {
 		--repeat 1 -q -o "$T/cat.csv"
 	grep -q '"get=70,SET key:__key__ __data__=20,lpop=10"' "$T/cat.csv" ||
 		fail "mix column: $(cat "$T/cat.csv")"
-	unquote_mix "$T/cat.csv" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	blank_mix "$T/cat.csv" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		$c["requests"] != $c["server_calls"] || $c["errors"] != 0 || $c["misses"] != 0 ||
 		$c["server_misses"] != 0 || $c["mix_sent"] != $c["mix_calls"] { print; bad = 1 }
 		END { exit bad }' >"$T/bad" || fail "rows: $(cat "$T/bad")"

@@ -8,48 +8,10 @@
 # report and plot name the mix by its members' shares as sent.
 . "${RS_SRCDIR:-.}/tests/cli/lib.sh"
 
-# The mix column is quoted ("get=80,set=20"): a plain awk -F, splits it,
-# so its commas become '+' first (no other field holds a comma here).
-unquote_mix() {
-	sed 's/"\([a-z0-9_=]*\),\([a-z0-9_=]*\)"/\1+\2/' "$1"
-}
-
-# check_mix FILE MIX GETW SETW ROWS: every row a mix of MIX (as the mix
-# column spells it, commas as '+'), counted exactly, GET at GETW of
-# GETW+SETW within sampling error.
-check_mix() {
-	[ "$(rows "$1")" = "$5" ] || fail "$1 has $(rows "$1") rows, wanted $5"
-	unquote_mix "$1" | awk -F, -v mix="$2" -v gw="$3" -v sw="$4" '
-		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		function counts(s, out,    n, a, i, kv) {
-			n = split(s, a, ";")
-			for (i = 1; i <= n; i++) { split(a[i], kv, "="); out[kv[1]] = kv[2] }
-			return n
-		}
-		{
-			delete sent; delete calls
-			why = ""
-			if ($c["mix"] != mix) why = why " mix " $c["mix"]
-			if (counts($c["mix_sent"], sent) != 2) why = why " mix_sent " $c["mix_sent"]
-			if (counts($c["mix_calls"], calls) != 2) why = why " mix_calls " $c["mix_calls"]
-			if (sent["GET"] != calls["GET"] || sent["SET"] != calls["SET"])
-				why = why " sent " $c["mix_sent"] " but calls " $c["mix_calls"]
-			n = $c["requests"]
-			if (n != $c["server_calls"]) why = why " server_calls " $c["server_calls"]
-			if (sent["GET"] + sent["SET"] != n) why = why " sent adds up to " sent["GET"] + sent["SET"]
-			if ($c["errors"] != 0) why = why " errors " $c["errors"]
-			eg = n * gw / (gw + sw); es = n * sw / (gw + sw)
-			x2 = (sent["GET"] - eg) ^ 2 / eg + (sent["SET"] - es) ^ 2 / es
-			if (x2 > 37.33) why = why " chi-square " x2
-			if (why != "") { print "row " NR ":" why; bad = 1 }
-		}
-		END { exit bad }' >"$T/bad" || fail "rows: $(head -3 "$T/bad")"
-}
-
 t_counts() {
 	expect_status 0 "$RSWEEP" run --spawn -t 'mix:get=80,set=20' -P 1,16 -n 20000 -r 1000 \
 		--repeat 1 -q -o "$T/m.csv"
-	check_mix "$T/m.csv" "get=80+set=20" 80 20 2
+	check_mix "$T/m.csv" "get=80+set=20" GET 80 SET 20 2
 	grep -q '^[^,]*,MIX_GET80_SET20,' "$T/m.csv" || fail "test name: $(cat "$T/m.csv")"
 }
 tcase 'a mix at P=1 and 16: exact per member, the weights met' t_counts
@@ -61,7 +23,7 @@ t_among_tests() {
 	[ "$(rows "$T/a.csv")" = 3 ] || fail "a.csv has $(rows "$T/a.csv") rows"
 	grep ',MIX_GET1_SET1,' "$T/a.csv" >"$T/mixrow"
 	{ head -1 "$T/a.csv"; cat "$T/mixrow"; } >"$T/a1.csv"
-	check_mix "$T/a1.csv" "get=1+set=1" 1 1 1
+	check_mix "$T/a1.csv" "get=1+set=1" GET 1 SET 1 1
 	unquote_mix "$T/a.csv" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		$c["test"] != "MIX_GET1_SET1" &&
 		($c["mix"] != "" || $c["mix_sent"] != "" || $c["mix_calls"] != "") { exit 1 }' ||
@@ -73,7 +35,7 @@ tcase 'a mix among plain tests, window and threads; plain rows have no mix' t_am
 t_ratio() {
 	expect_status 0 "$RSWEEP" run --spawn --ratio 1:4 -P 4 -n 10000 -r 100 --repeat 1 -q \
 		-o "$T/r.csv"
-	check_mix "$T/r.csv" "set=1+get=4" 4 1 1
+	check_mix "$T/r.csv" "set=1+get=4" SET 1 GET 4 1
 	grep -q ',MIX_SET1_GET4,' "$T/r.csv" || fail "test name: $(cat "$T/r.csv")"
 }
 tcase '--ratio S:G is the mix set=S,get=G' t_ratio
