@@ -197,4 +197,51 @@ struct engine {
  * th->err. */
 void *engine_loop(void *arg);
 
+/* ---- a batch's bytes (engine_batch.c) ----
+ *
+ * engine_batch_build fills c's buffer with k requests for th's job and sets
+ * c->blen (and c->ends for a mix): inline here for a plain job (one test a
+ * batch more than its keys' loop), the rest apart in engine_batch.c. */
+void engine_randomize_routed(struct engine_thread *th, struct engine_conn *c, unsigned k);
+void engine_randomize_dist(struct engine_thread *th, struct engine_conn *c, unsigned k);
+void engine_copy_keys(const struct engine_job *job, struct engine_conn *c, unsigned k);
+void engine_mix_fill(struct engine_thread *th, struct engine_conn *c, unsigned k);
+
+static inline void engine_randomize(struct engine_thread *th, struct engine_conn *c, unsigned k)
+{
+	const struct engine_job *job = th->job;
+
+	if (job->route != NULL && job->route->key != NULL) {
+		engine_randomize_routed(th, c, k);
+		return;
+	}
+	if (job->keydist != NULL) {
+		engine_randomize_dist(th, c, k);
+		return;
+	}
+	for (unsigned i = 0; i < k; i++) {
+		char *cmd = c->buf + (size_t)i * job->len;
+
+		for (size_t r = 0; r < job->nrand; r++)
+			engine_put_digits(cmd + job->rand_off[r], engine_rand(&th->rng) % job->keyspace);
+	}
+}
+
+static inline void engine_batch_build(struct engine_thread *th, struct engine_conn *c,
+				      unsigned k)
+{
+	const struct engine_job *job = th->job;
+
+	if (job->members != NULL) {
+		engine_mix_fill(th, c, k);
+		return;
+	}
+	if (job->nrand > 0 && job->keyspace > 0) {
+		engine_randomize(th, c, k);
+		if (job->ncopy > 0)
+			engine_copy_keys(job, c, k);
+	}
+	c->blen = (size_t)k * job->len;
+}
+
 #endif
