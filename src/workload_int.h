@@ -31,6 +31,12 @@ extern const size_t workload_ncat;
 int workload_add(struct workload *w, size_t c, const char *data, size_t data_len,
 		 const char *prefix, struct rs_err *err);
 struct workload_test *workload_push(struct workload *w);
+/* workload.c's, for workload_prep.c: a then b in memory the caller frees;
+ * a * b + c, UINT64_MAX when it does not fit; the key a preparation of
+ * kind prep fills, before any prefix ("mylist"; NULL: none or many). */
+char *workload_join(const char *a, const char *b);
+uint64_t workload_mac(uint64_t a, uint64_t b, uint64_t c);
+const char *workload_prepare_base(enum workload_prep prep);
 /* The names -t knows ("ping, ping_inline, ...": workload_spec.c). */
 void workload_known(char *out, size_t size);
 /* A custom command from argv into t (a fresh zeroed slot): its name (the

@@ -99,18 +99,6 @@ int workload_mix_prepare_cmds(const struct workload_test *t, uint64_t count, uin
 	return 0;
 }
 
-void workload_prepare_append(char **buf, size_t *len, size_t *ncmds, char *mb, size_t ml,
-			     size_t mn)
-{
-	if (ml > 0) {
-		*buf = xrealloc(*buf, *len + ml);
-		memcpy(*buf + *len, mb, ml);
-		*len += ml;
-		*ncmds += mn;
-	}
-	free(mb);
-}
-
 /* One side of --ratio: digits only, 1..WORKLOAD_MIX_WEIGHT_MAX. */
 static int workload_ratio_side(const char *ratio, const char *s, size_t n, const char *what,
 			       unsigned *out, struct rs_err *err)
