@@ -227,8 +227,12 @@ static inline void engine_randomize(struct engine_thread *th, struct engine_conn
 	}
 }
 
-static inline void engine_batch_build(struct engine_thread *th, struct engine_conn *c,
-				      unsigned k)
+/* Always inline: the compiler would otherwise keep one copy for its two
+ * callers, a call and its frame a batch (callgrind: 18 instructions a
+ * request more for a plain GET at P=1). */
+static inline __attribute__((always_inline)) void engine_batch_build(struct engine_thread *th,
+								      struct engine_conn *c,
+								      unsigned k)
 {
 	const struct engine_job *job = th->job;
 
