@@ -1,5 +1,5 @@
-/* cmd_plot.c: `rsweep plot`: CSV files in, one chart per panel out, as PNG
- * or PDF, written atomically. */
+/* cmd_plot.c: `rsweep plot`: CSV files in, one chart per panel out, as PNG,
+ * PDF or SVG, written atomically. */
 #include "config.h"
 
 #include <errno.h>
@@ -25,11 +25,29 @@
 #include "report.h"
 #include "render_pdf.h"
 #include "render_png.h"
+#include "render_svg.h"
 #include "series.h"
 #include "spec.h"
 #include "xalloc.h"
 
-enum plot_format { PLOT_PNG, PLOT_PDF };
+enum plot_format { PLOT_PNG, PLOT_PDF, PLOT_SVG };
+
+/* The back-ends, by the output's extension (any case). */
+static const struct plot_backend {
+	const char *ext;
+	enum plot_format format;
+} plot_backends[] = { { ".png", PLOT_PNG }, { ".pdf", PLOT_PDF }, { ".svg", PLOT_SVG } };
+
+/* The back-end of output path, or NULL when its extension is none of them. */
+static const struct plot_backend *plot_backend(const char *path)
+{
+	const char *ext = path ? strrchr(path, '.') : NULL;
+
+	for (size_t i = 0; ext && i < sizeof plot_backends / sizeof plot_backends[0]; i++)
+		if (strcasecmp(ext, plot_backends[i].ext) == 0)
+			return &plot_backends[i];
+	return NULL;
+}
 
 /* One chart to draw: its title, kind and series (a heat map's: grids). */
 struct plot_panel {
@@ -102,6 +120,19 @@ static int plot_write_png(struct render_png *png, const char *path, struct rs_er
 	if (render_png_write(png, o.fp, err) < 0) {
 		outfile_abort(&o);
 		return rs_err_prefix(err, "%s", path);
+	}
+	return outfile_commit(&o, err);
+}
+
+static int plot_write_svg(struct render_svg *svg, const char *path, struct rs_err *err)
+{
+	struct outfile o;
+
+	if (outfile_open(&o, path, err) < 0)
+		return -1;
+	if (render_svg_write(svg, o.fp, err) < 0) {
+		outfile_abort(&o);
+		return rs_err_prefix(err, "cannot write %s", path);
 	}
 	return outfile_commit(&o, err);
 }
@@ -681,39 +712,51 @@ static char *plot_split_name(const char *out, size_t i)
 	return name;
 }
 
-static int plot_png(struct plot *p, struct rs_err *err)
+/* PNG and SVG: the panels side by side in a grid, or with --split a file
+ * each. */
+static int plot_canvas(struct plot *p, struct rs_err *err)
 {
 	struct rs_config *cfg = p->cfg;
 	size_t nimg = cfg->split ? p->npanels : 1;
 	size_t cols = cfg->split ? 1 : (size_t)ceil(sqrt((double)p->npanels));
 	size_t rows = cfg->split ? 1 : (p->npanels + cols - 1) / cols;
+	int svg = p->format == PLOT_SVG;
+	const struct render_ops *ops = svg ? render_svg_ops() : render_png_ops();
 
 	for (size_t img = 0; img < nimg; img++) {
-		struct render_png *png;
+		struct render_png *png = NULL;
+		struct render_svg *sv = NULL;
 		size_t first = cfg->split ? img : 0, last = cfg->split ? img + 1 : p->npanels;
+		double w = (double)cfg->width * (double)cols, h = (double)cfg->height * (double)rows;
+		const char *title = cfg->title ? cfg->title : last - first == 1 ? p->panels[first].title :
+			NULL;
+		void *ctx;
 		char *name;
 		int rc;
 
-		if (render_png_new((double)cfg->width * (double)cols, (double)cfg->height * (double)rows,
-				   (unsigned)cfg->scale, p->font, &png, err) < 0)
+		if ((svg ? render_svg_new(w, h, p->font, title, &sv, err) :
+		     render_png_new(w, h, (unsigned)cfg->scale, p->font, &png, err)) < 0)
 			return plot_font_failed(cfg, err);
+		ctx = svg ? (void *)sv : (void *)png;
 		for (size_t i = first; i < last; i++) {
 			struct chart *c;
 			size_t k = i - first;
 
-			if (plot_layout(p, i, render_png_ops(), png, &c, err) < 0) {
+			if (plot_layout(p, i, ops, ctx, &c, err) < 0) {
 				render_png_free(png);
+				render_svg_free(sv);
 				return rs_err_as(err, RS_E_INPUT);
 			}
-			chart_draw(c, render_png_ops(), png, (double)(k % cols) * cfg->width,
+			chart_draw(c, ops, ctx, (double)(k % cols) * cfg->width,
 				   (double)(k / cols) * cfg->height);
 			chart_free(c);
 		}
 		name = cfg->split && p->npanels > 1 ? plot_split_name(cfg->output, img) :
 						      xstrdup(cfg->output);
-		rc = plot_write_png(png, name, err);
+		rc = svg ? plot_write_svg(sv, name, err) : plot_write_png(png, name, err);
 		free(name);
 		render_png_free(png);
+		render_svg_free(sv);
 		if (rc < 0)
 			return -1;
 	}
@@ -778,13 +821,14 @@ static int plot_file(struct rs_config *cfg, struct plotfile *pf, struct rs_err *
 static int plot_check(const struct rs_config *cfg, int nfiles, struct rs_err *err)
 {
 	static const char *const heat_only[] = { "x", "y", "z" };
-	const char *ext = cfg->output ? strrchr(cfg->output, '.') : NULL;
+	const struct plot_backend *be = plot_backend(cfg->output);
 
 	if (cfg->output == NULL)
-		return rs_err_setk(err, RS_E_USAGE, "no output file: give -o OUT.png or -o OUT.pdf");
-	if (ext == NULL || (strcasecmp(ext, ".png") != 0 && strcasecmp(ext, ".pdf") != 0))
-		return rs_err_setk(err, RS_E_USAGE, "-o %s: the output is a .png or a .pdf file",
-				   cfg->output);
+		return rs_err_setk(err, RS_E_USAGE, "no output file: give -o OUT.png, OUT.pdf or "
+				   "OUT.svg");
+	if (be == NULL)
+		return rs_err_setk(err, RS_E_USAGE, "-o %s: the output is a .png, a .pdf or an .svg "
+				   "file", cfg->output);
 	if (nfiles == 0)
 		return rs_err_setk(err, RS_E_USAGE, "no CSV file given (rsweep plot FILE.csv... "
 				   "-o OUT.png)");
@@ -816,9 +860,9 @@ static int plot_check(const struct rs_config *cfg, int nfiles, struct rs_err *er
 				   "different axes", grid_axis_names[cfg->heat_x]);
 	if (cfg->points.n > 0 && cfg->kind != CHART_LATENCY_CDF)
 		return rs_err_setk(err, RS_E_USAGE, "--points goes with --kind latency-cdf");
-	if (cfg->split && strcasecmp(ext, ".png") != 0)
-		return rs_err_setk(err, RS_E_USAGE, "--split is for PNG output (a PDF has one page "
-				   "per panel)");
+	if (cfg->split && be->format == PLOT_PDF)
+		return rs_err_setk(err, RS_E_USAGE, "--split is for PNG and SVG output (a PDF has "
+				   "one page per panel)");
 	return 0;
 }
 
@@ -839,7 +883,7 @@ int cmd_plot(struct rs_config *cfg, struct rs_err *err)
 	if (rc == 0)
 		rc = plot_check(cfg, p.nfiles, err);
 	if (rc == 0) {
-		p.format = strcasecmp(strrchr(cfg->output, '.'), ".png") == 0 ? PLOT_PNG : PLOT_PDF;
+		p.format = plot_backend(cfg->output)->format;
 		/* font_find's error has its kind: a bad --font, or no font installed. */
 		rc = font_find(cfg->font, RS_DEFAULT_FONT, font, sizeof font, err);
 	}
@@ -868,7 +912,7 @@ int cmd_plot(struct rs_config *cfg, struct rs_err *err)
 		rc = cfg->kind == CHART_HEATMAP ? plot_heat_panels(&p, err) :
 						  plot_panels(&p, cfg->plot ? &pf : NULL, err);
 	if (rc == 0)
-		rc = p.format == PLOT_PNG ? plot_png(&p, err) : plot_pdf(&p, err);
+		rc = p.format == PLOT_PDF ? plot_pdf(&p, err) : plot_canvas(&p, err);
 	plotfile_free(&pf);
 	plot_free(&p);
 	return rc;
