@@ -165,7 +165,7 @@ Test(opts, help_of_each_command_speaks_of_its_own_options)
 		const char *has, *hasnt;
 	} c[] = {
 		{ CMD_RUN, "-o, --output FILE            write the rows to the CSV FILE", NULL },
-		{ CMD_PLOT, "-o, --output FILE            write the chart to FILE, .png or .pdf",
+		{ CMD_PLOT, "-o, --output FILE            write the chart to FILE, .png, .pdf or .svg",
 		  "CSV" },
 		{ CMD_REPORT, "-o, --output FILE            write the text to FILE", ".png" },
 		{ CMD_EXPORT, "-o, --output FILE            write the text to FILE", ".png" },

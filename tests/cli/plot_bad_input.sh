@@ -56,7 +56,7 @@ t_bad_options() {
 	bad 2 "option --metric: 'fastness' is not one of" "$T/good.csv" --metric fastness -o "$T/keep.png"
 	bad 2 "no p99 figure" "$T/good.csv" --metric p99 -o "$T/keep.png"
 	bad 2 "no output file" "$T/good.csv"
-	bad 2 "is a .png or a .pdf" "$T/good.csv" -o "$T/out.svg"
+	bad 2 "is a .png, a .pdf or an .svg file" "$T/good.csv" -o "$T/out.gif"
 	bad 2 "no CSV file" -o "$T/out.png"
 	bad 2 "speed-up chart compares two labels" "$T/good.csv" --kind speedup -o "$T/keep.png"
 	bad 2 "font /nonexistent.ttf" "$T/good.csv" --font /nonexistent.ttf -o "$T/keep.png"
@@ -99,7 +99,7 @@ t_untouched() {
 	tcase_needs 'a good chart first'
 	cmp -s "$T/keep.png" "$T/keep.orig" || fail "a failed plot changed keep.png"
 	ls -a "$T" | grep -q '^\.keep' && fail "a temporary file was left behind"
-	[ ! -e "$T/out.svg" ] && [ ! -e "$T/out.png" ] || fail "an output file was written"
+	[ ! -e "$T/out.gif" ] && [ ! -e "$T/out.png" ] || fail "an output file was written"
 }
 tcase 'the failed plots left the good chart and no other file' t_untouched
 
