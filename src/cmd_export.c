@@ -1,5 +1,6 @@
 /* cmd_export.c: `rsweep export`: read results CSVs (and their histogram
- * sidecars) as report and plot do, and write them in another tool's
+ * sidecars) through the input pipeline report and plot read them by
+ * (inputs.h: --relabel, --tests, --depths), and write them in another tool's
  * format (export.h) to stdout or, whole or not at all, to -o FILE. */
 #include "config.h"
 
@@ -8,10 +9,9 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "csv.h"
 #include "export.h"
+#include "inputs.h"
 #include "latency.h"
-#include "log.h"
 #include "outfile.h"
 
 /* The format's text of rows into fp.  Returns 0 or -1 (err set). */
@@ -49,27 +49,20 @@ int cmd_export(struct rs_config *cfg, struct rs_err *err)
 {
 	struct rs_rows rows = { 0 };
 	struct latency_set ls = { 0 };
+	struct inputs_opts io;
 	struct outfile o;
-	int rc = 0;
+	int rc;
 
 	if (cfg->nargs == 0)
 		return rs_err_setk(err, RS_E_USAGE, "no CSV files given (rsweep export --format "
 				   "FORMAT FILE.csv...)");
-	for (int i = 0; i < cfg->nargs && rc == 0; i++) {
-		struct csv_info info;
-		char note[RS_ERR_LEN];
-
-		rc = csv_read_file(cfg->args[i], &rows, &info, err);
-		if (rc == 0 && csv_info_note(&info, cfg->args[i], note, sizeof note) != NULL)
-			rs_log(RS_LOG_INFO, "%s", note);
-	}
-	if (rc == 0 && rows.n == 0)
-		rc = rs_err_set(err, "no result rows in %s%s", cfg->args[0],
-				cfg->nargs > 1 ? " and the others" : "");
+	if (inputs_output_check(cfg->output, cfg->args, (size_t)cfg->nargs, err) < 0)
+		return -1;
+	inputs_opts_from(cfg, &io);
 	/* memtier-json takes a row's histogram where there is one. */
-	if (rc == 0 && (cfg->export_format == EXPORT_HGRM || cfg->export_format == EXPORT_HLOG ||
-			cfg->export_format == EXPORT_MEMTIER))
-		rc = latency_load(&rows, &ls, err);
+	io.hist = cfg->export_format == EXPORT_HGRM || cfg->export_format == EXPORT_HLOG ||
+		  cfg->export_format == EXPORT_MEMTIER;
+	rc = inputs_read(&io, &rows, &ls, err);
 	if (rc < 0) {
 		rs_err_as(err, RS_E_INPUT);
 	} else if (cfg->output == NULL || strcmp(cfg->output, "-") == 0) {
