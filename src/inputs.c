@@ -51,8 +51,10 @@ int inputs_blank_target(char *t)
 	if (at == NULL)
 		return 0;
 	colon = memchr(auth, ':', (size_t)(at - auth));
-	/* "USER:PASS@" keeps "USER@"; "PASS@" (or "USER@": it cannot be told
-	 * from a password) goes whole. */
+	/* "USER:PASS@" keeps "USER@"; ":PASS@" and "PASS@" (or "USER@": it
+	 * cannot be told from a password) go whole. */
+	if (colon == auth)
+		colon = NULL;     /* ":PASS@": no user to keep */
 	from = colon != NULL ? colon : auth;
 	to = colon != NULL ? at : at + 1;
 	memmove(from, to, strlen(to) + 1);
