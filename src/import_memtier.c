@@ -18,9 +18,9 @@
 #include <time.h>
 
 #include "import_int.h"
-#include "inputs.h"
 #include "json.h"
 #include "num.h"
+#include "redact.h"
 #include "vec.h"
 #include "xalloc.h"
 
@@ -171,7 +171,7 @@ static int memtier_config(const struct memtier_in *in, const struct json_node *r
 			snprintf(base->target, sizeof base->target, "%s:%u", s, (unsigned)v->u.num);
 	}
 	/* A server given as a URI may hold its password: never written. */
-	inputs_blank_target(base->target);
+	redact_target(base->target);
 	if ((s = json_str(in->d, json_get(in->d, c, "ratio"))))
 		xstrlcpy(out->ratio, s, sizeof out->ratio);
 	return 0;

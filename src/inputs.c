@@ -11,6 +11,7 @@
 #include "histfile.h"
 #include "inputs.h"
 #include "log.h"
+#include "redact.h"
 #include "opts.h"
 #include "series.h"
 #include "strtab.h"
@@ -27,40 +28,6 @@ void inputs_opts_from(const struct rs_config *cfg, struct inputs_opts *o)
 	o->depths = cfg->depths.n > 0 ? &cfg->depths : NULL;
 }
 
-int inputs_blank_target(char *t)
-{
-	char *scheme = strstr(t, "://"), *auth, *end, *at = NULL, *colon, *from, *to;
-
-	if (scheme != NULL) {
-		/* "unix:///PATH": no authority, nothing that is a password. */
-		if (scheme[3] == '/')
-			return 0;
-		auth = scheme + 3;
-	} else {
-		/* A spawned server's line holds its arguments, not a URI. */
-		if (strncmp(t, "unix:", 5) == 0 || strncmp(t, "spawn", 5) == 0)
-			return 0;
-		auth = t;
-	}
-	/* The last '@' before a blank ends the userinfo, as targets.c reads
-	 * a URI (a password may hold '/'); a blank starts " (insecure)". */
-	end = auth + strcspn(auth, " ");
-	for (char *p = auth; p < end; p++)
-		if (*p == '@')
-			at = p;
-	if (at == NULL)
-		return 0;
-	colon = memchr(auth, ':', (size_t)(at - auth));
-	/* "USER:PASS@" keeps "USER@"; ":PASS@" and "PASS@" (or "USER@": it
-	 * cannot be told from a password) go whole. */
-	if (colon == auth)
-		colon = NULL;     /* ":PASS@": no user to keep */
-	from = colon != NULL ? colon : auth;
-	to = colon != NULL ? at : at + 1;
-	memmove(from, to, strlen(to) + 1);
-	return 1;
-}
-
 /* Every server's target without its password: the rows' servers point at
  * a blanked copy, so that no output made of them can show one. */
 static void inputs_blank_rows(struct rs_rows *rows)
@@ -72,7 +39,7 @@ static void inputs_blank_rows(struct rs_rows *rows)
 		if (s == NULL || s->target == NULL || strchr(s->target, '@') == NULL)
 			continue;
 		t = xstrdup(s->target);
-		if (inputs_blank_target(t))
+		if (redact_target(t))
 			s->target = rows_add_name(rows, t);
 		free(t);
 	}

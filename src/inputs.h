@@ -41,7 +41,7 @@ void inputs_opts_from(const struct rs_config *cfg, struct inputs_opts *o);
 /* Read o's files into rows (appended to what rows holds) and, with
  * o->hist, their histograms into ls (NULL without o->hist), then apply
  * --relabel, --tests and --depths.  Every row's target comes out without
- * a password (inputs_blank_target).  Returns 0, or -1 with err of kind
+ * a password (redact_target).  Returns 0, or -1 with err of kind
  * RS_E_INPUT naming the file (and line) or the option and the problem;
  * rows and ls are then the caller's to free as they are. */
 int inputs_read(const struct inputs_opts *o, struct rs_rows *rows, struct latency_set *ls,
@@ -58,12 +58,5 @@ int inputs_keep_tests(struct rs_rows *rows, const char *list, struct rs_err *err
  * device and inode (a link, another spelling).  Returns 0, or -1 with err
  * of kind RS_E_USAGE "-o OUT is the input FILE: ...". */
 int inputs_output_check(const char *out, char *const *files, size_t n, struct rs_err *err);
-
-/* Take the password out of a target in place: in "SCHEME://USER:PASS@HOST"
- * the ":PASS" goes, and a userinfo without ':' (redis-cli reads
- * "SCHEME://PASS@HOST" as a password, and cannot be told from a user)
- * goes whole, '@' and all.  Anything without "://" and '@' after it is
- * left alone.  Returns 1 when something was taken out, else 0. */
-int inputs_blank_target(char *target);
 
 #endif
