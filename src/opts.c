@@ -291,6 +291,8 @@ static const struct opt_def opt_table[] = {
 	 * that share none) */
 	{ "format", 0, "FORMAT", OT_ENUM, EXPORT, OFF(export_format), 0, 0, export_format_names,
 	  "benchstat", 0, "the format to write" },
+	{ "split", 0, "DIR", OT_STRING, EXPORT, OFF(export_split), 0, 0, NULL, NULL, 0,
+	  "memtier-json: a file a point in DIR (LABEL+TEST+PDEPTH.json), not JSON Lines" },
 	/* everywhere */
 	{ "quiet", 'q', NULL, OT_FLAG, RUN, OFF(quiet), 0, 0, NULL, NULL, 1,
 	  "one line per point, no progress" },
