@@ -35,6 +35,6 @@ for n in "$@"; do
 	start=$(date +%s.%N)
 	"$RSWEEP" import -q --from memtier -o "$T/out.csv" --overwrite "$T/in.jsonl"
 	end=$(date +%s.%N)
-	printf '%7d documents: %.2f s, %d rows\n' "$n" "$(echo "$end - $start" | bc)" \
+	printf '%7d documents: %.2f s, %d rows\n' "$n" "$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')" \
 		"$(($(wc -l <"$T/out.csv") - 1))"
 done

@@ -110,6 +110,25 @@ for line in open(sys.argv[1]):
 }
 tcase "memtier-json: a document a point, JSONPath, round trip" t_memtier
 
+# --split DIR: a file a point, each one memtier document, named by label,
+# test and depth; not with -o, nor another format.
+t_split() {
+	expect_status 0 "$RSWEEP" export --format memtier-json --split "$T/docs" "$T/r.csv"
+	ls "$T/docs" >"$T/names"
+	printf 'm1+GET+P1.json\nm1+GET+P4.json\nm1+SET+P1.json\nm1+SET+P4.json\n' >"$T/want"
+	cmp -s "$T/names" "$T/want" || fail "files: $(cat "$T/names")"
+	for f in "$T"/docs/*.json; do
+		[ "$(wc -l <"$f")" = 1 ] || fail "$f: not one document"
+		grep -q '^{"configuration":.*"ALL STATS":{' "$f" || fail "$f: $(head -c 200 "$f")"
+	done
+	expect_status 0 "$RSWEEP" export --format memtier-json "$T/r.csv"
+	cat "$T"/docs/*.json | cmp -s - "$T/out" || fail "the files are not the JSON Lines' documents"
+	expect_status 2 "$RSWEEP" export --format memtier-json --split "$T/docs" -o "$T/x" "$T/r.csv"
+	expect_status 2 "$RSWEEP" export --format hgrm --split "$T/docs" "$T/r.csv"
+	grep -q -- "--split DIR writes memtier-json" "$T/err" || fail "$(cat "$T/err")"
+}
+tcase "memtier-json --split DIR: a file a point" t_split
+
 # Bad input: a label benchfmt cannot hold; a row without its histogram.
 t_bad() {
 	sed '2s/^m1,/m 1,/' "$T/r.csv" >"$T/bad.csv"
