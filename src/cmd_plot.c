@@ -14,7 +14,6 @@
 #include "analysis.h"
 #include "chart.h"
 #include "cmd.h"
-#include "csv.h"
 #include "font.h"
 #include "grid.h"
 #include "histfile.h"
