@@ -380,7 +380,7 @@ static void export_memtier_merge(const struct export_point *p, struct export_fig
 		w += f->count;
 		rps += f->ops / (double)p->k;
 		if (i == 0 || isnan(f->max) || f->max > a->max)
-			a->max = i > 0 && isnan(a->max) ? NAN : f->max;
+			a->max = i == 0 || !isnan(a->max) ? f->max : NAN;
 		if (p->h[i].count > 0) {
 			hist_merge(all, &p->h[i]);
 			nhist++;
@@ -413,7 +413,7 @@ static void export_memtier_point(FILE *fp, const struct rs_rows *rows,
 	const char *prefix = ix[0]->server ? ix[0]->server->key_prefix : "";
 	char title[64], (*names)[ROW_STR] = xcalloc(WORKLOAD_MIX_MAX, sizeof *names);
 	double sent[WORKLOAD_MIX_MAX];
-	size_t best = 0, worst = 0, nhist = 0;
+	size_t best = 0, worst = 0;
 
 	p.f = xcalloc(k, sizeof *p.f);
 	p.h = xcalloc(k, sizeof *p.h);
@@ -427,11 +427,10 @@ static void export_memtier_point(FILE *fp, const struct rs_rows *rows,
 		const struct rs_rec *r = ix[i];
 		double bytes = 0;
 
+		/* No histogram (or a row without its line): count 0, none. */
 		hist_init(&p.h[i]);
-		if (!(ls && latency_row_merge(ls, r, &p.h[i]) == 0 && p.h[i].count > 0))
+		if (!(ls && latency_row_merge(ls, r, &p.h[i]) == 0))
 			hist_init(&p.h[i]);
-		else
-			nhist++;
 		/* A row's members as its own mix_sent has them, in the first's order. */
 		if (p.nmember > 0) {
 			char (*rn)[ROW_STR] = xcalloc(WORKLOAD_MIX_MAX, sizeof *rn);
