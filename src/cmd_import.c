@@ -23,6 +23,7 @@
 #include "hdrlog.h"
 #include "opts.h"
 #include "outfile.h"
+#include "redact.h"
 #include "sbuf.h"
 #include "strtab.h"
 #include "vec.h"
@@ -159,6 +160,8 @@ static char *cmd_import_rows(const struct import_result *res, const struct rs_co
 		xstrlcpy(r.test, p->test, sizeof r.test);
 		r.pipeline = depth[p->run];
 		xstrlcpy(r.target, run->target, sizeof r.target);
+		/* A capture's -h may hold what looks like a password: never written. */
+		redact_target(r.target);
 		if (cmd_import_figure(p->clients, run->clients, cfg, "clients", 'c', cfg->clients,
 				      path, p->line, &r.clients, err) < 0 ||
 		    cmd_import_figure(p->requests, run->requests, cfg, "requests", 'n',

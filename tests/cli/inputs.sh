@@ -57,8 +57,14 @@ t_import() {
 		fail "imported target: $(csv_col "$T/m.csv" target)"
 	expect_status 0 "$RSWEEP" import -q --from memtier "$T/mpw.json"
 	no_secret "$T/out" "import --from memtier to stdout"
+	# A redis-benchmark capture whose -h holds one.
+	sed 's/redis-benchmark -q/redis-benchmark -h admin:Sekrit99@10.0.0.1 -p 6380 -q/' \
+		"$RS_SRCDIR/tests/data/import/redis-6.2-paste.txt" >"$T/cap.txt"
+	grep -q Sekrit "$T/cap.txt" || fail "the capture has no password"
+	expect_status 0 "$RSWEEP" import -q -l c "$T/cap.txt"
+	no_secret "$T/out" "import of a capture"
 }
-tcase "import --from memtier writes no password" t_import
+tcase "import writes no password (memtier JSON, a capture)" t_import
 
 # refused WHAT CMD...: CMD exits 2 naming the input, and r.csv and its
 # sidecar are as they were.
