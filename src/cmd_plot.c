@@ -672,7 +672,7 @@ static char *plot_split_name(const char *out, size_t i)
 static int plot_outputs_check(const struct plot *p, struct rs_err *err)
 {
 	const struct rs_config *cfg = p->cfg;
-	size_t n = cfg->split && p->format == PLOT_PNG && p->npanels > 1 ? p->npanels : 0;
+	size_t n = cfg->split && p->format != PLOT_PDF && p->npanels > 1 ? p->npanels : 0;
 
 	if (n == 0)
 		return inputs_output_check(cfg->output, p->files, (size_t)p->nfiles, err);
