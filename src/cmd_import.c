@@ -18,10 +18,12 @@
 #include "csv.h"
 #include "histfile.h"
 #include "import.h"
+#include "inputs.h"
 #include "log.h"
 #include "hdrlog.h"
 #include "opts.h"
 #include "outfile.h"
+#include "redact.h"
 #include "sbuf.h"
 #include "strtab.h"
 #include "vec.h"
@@ -158,6 +160,8 @@ static char *cmd_import_rows(const struct import_result *res, const struct rs_co
 		xstrlcpy(r.test, p->test, sizeof r.test);
 		r.pipeline = depth[p->run];
 		xstrlcpy(r.target, run->target, sizeof r.target);
+		/* A capture's -h may hold what looks like a password: never written. */
+		redact_target(r.target);
 		if (cmd_import_figure(p->clients, run->clients, cfg, "clients", 'c', cfg->clients,
 				      path, p->line, &r.clients, err) < 0 ||
 		    cmd_import_figure(p->requests, run->requests, cfg, "requests", 'n',
@@ -436,7 +440,12 @@ static int cmd_import_memtier(const struct rs_config *cfg, const char *path, con
 			      const char *in, size_t inlen, struct rs_err *err)
 {
 	struct import_memtier m;
-	size_t cap = 4096, len = strlen(csv_header());
+	size_t cap = 4096, len = strlen(csv_header()), nseen = 0, capseen = 0;
+	struct strtab points = { 0 };
+	unsigned *seen = NULL;
+	char key[2 * ROW_STR + 16];
+	uint32_t id;
+	int kn;
 	struct sbuf side;
 	char *out;
 	int rc = -1;
@@ -459,12 +468,16 @@ static int cmd_import_memtier(const struct rs_config *cfg, const char *path, con
 		if (cfg->label || r->label[0] == '\0')
 			xstrlcpy(r->label, label, sizeof r->label);
 		/* Points measured again (runs, files one after another) are
-		 * repeats, numbered in the file's order. */
-		r->repeat = 1;
-		for (size_t j = 0; j < i; j++)
-			if (m.v[j].pipeline == r->pipeline && strcmp(m.v[j].test, r->test) == 0 &&
-			    strcmp(m.v[j].label, r->label) == 0)
-				r->repeat++;
+		 * repeats, numbered in the file's order: a count per point, by
+		 * its key in a table (a scan of the rows before would make a
+		 * JSON Lines file of n documents cost n^2). */
+		kn = snprintf(key, sizeof key, "%u %s%c%s", r->pipeline, r->test, '\0', r->label);
+		if (kn < 0 || strtab_intern(&points, key, (size_t)kn, &id, NULL) < 0)
+			abort();
+		seen = vec_reserve(seen, &capseen, (size_t)id + 1, sizeof *seen, 0);
+		if (id >= nseen)
+			seen[nseen++] = 0;
+		r->repeat = ++seen[id];
 		if (opts_given(cfg, "pipeline") && (cfg->pipeline.n != 1 ||
 						    cfg->pipeline.v[0] != r->pipeline)) {
 			rs_err_setk(err, RS_E_INPUT, "%s:%u: the file shows pipeline %u, but -P says "
@@ -521,6 +534,8 @@ static int cmd_import_memtier(const struct rs_config *cfg, const char *path, con
 out:
 	free(out);
 	free(side.s);
+	free(seen);
+	strtab_free(&points);
 	import_memtier_free(&m);
 	return rc;
 }
@@ -539,6 +554,9 @@ int cmd_import(struct rs_config *cfg, struct rs_err *err)
 				   "not %d", cfg->nargs);
 	path = cfg->args[0];
 	if (cmd_import_label(cfg, path, label, sizeof label, err) < 0)
+		return -1;
+	/* The rows never go over the file they come from. */
+	if (inputs_output_check(cfg->output, cfg->args, 1, err) < 0)
 		return -1;
 	/* An input that cannot be read is bad input, as a CSV is to report. */
 	if (csv_slurp_bytes(path, IMPORT_MAX_INPUT, &in, &inlen, err) < 0)

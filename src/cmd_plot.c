@@ -14,10 +14,10 @@
 #include "analysis.h"
 #include "chart.h"
 #include "cmd.h"
-#include "csv.h"
 #include "font.h"
 #include "grid.h"
 #include "histfile.h"
+#include "inputs.h"
 #include "latency.h"
 #include "log.h"
 #include "outfile.h"
@@ -481,30 +481,16 @@ static int plot_read(struct plot *p, struct rs_err *err)
 	struct rs_config *cfg = p->cfg;
 	char lnote[RS_ERR_LEN];
 
-	for (int i = 0; i < p->nfiles; i++) {
-		const char *path = p->files[i];
-		struct csv_info info;
-		size_t before = p->rows.n;
-		char note[RS_ERR_LEN];
+	struct inputs_opts io;
 
-		/* A CSV that cannot be read is bad input (exit 2), as in report. */
-		if (csv_read_file(path, &p->rows, &info, err) < 0)
-			return rs_err_as(err, RS_E_INPUT);
-		/* What was left out of the chart is said, as report says it. */
-		if (csv_info_note(&info, path, note, sizeof note) != NULL)
-			rs_log(RS_LOG_INFO, "%s", note);
-		if (p->rows.n == before)
-			return rs_err_setk(err, RS_E_INPUT, "%s: no result rows, only a header", path);
-	}
-	/* The histograms by row before --relabel: the sidecars know the rows
-	 * by their labels as written.  Only a percentile needs them. */
-	if ((p->need_lat || isfinite(latency_metric_pct((enum series_metric)cfg->metric))) &&
-	    latency_load(&p->rows, &p->lat, err) < 0)
-		return rs_err_as(err, RS_E_INPUT);
-	if (rows_relabel_list(&p->rows, cfg->relabel.v, cfg->relabel.n, err) < 0)
-		return rs_err_as(err, RS_E_INPUT);
-	if (cfg->depths.n > 0 && series_keep_depths(&p->rows, &cfg->depths, err) < 0)
-		return rs_err_as(err, RS_E_INPUT);
+	/* The input pipeline (inputs.h); the tests are picked per panel
+	 * (plot_panels), not here.  Only a percentile needs the histograms. */
+	inputs_opts_from(cfg, &io);
+	io.tests = NULL;
+	io.each_has_rows = 1;
+	io.hist = p->need_lat || isfinite(latency_metric_pct((enum series_metric)cfg->metric));
+	if (inputs_read(&io, &p->rows, &p->lat, err) < 0)
+		return -1;
 	if (cfg->kind == CHART_HEATMAP)
 		return plot_heat_read(p, err);
 	/* --by: the axis' values are lines (labels), the tests panels. */
@@ -712,6 +698,26 @@ static char *plot_split_name(const char *out, size_t i)
 	return name;
 }
 
+/* No file the chart goes to (each of --split's) is one of the inputs.
+ * Returns 0 or -1 (RS_E_USAGE). */
+static int plot_outputs_check(const struct plot *p, struct rs_err *err)
+{
+	const struct rs_config *cfg = p->cfg;
+	size_t n = cfg->split && p->format != PLOT_PDF && p->npanels > 1 ? p->npanels : 0;
+
+	if (n == 0)
+		return inputs_output_check(cfg->output, p->files, (size_t)p->nfiles, err);
+	for (size_t i = 0; i < n; i++) {
+		char *name = plot_split_name(cfg->output, i);
+		int rc = inputs_output_check(name, p->files, (size_t)p->nfiles, err);
+
+		free(name);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* PNG and SVG: the panels side by side in a grid, or with --split a file
  * each. */
 static int plot_canvas(struct plot *p, struct rs_err *err)
@@ -911,6 +917,8 @@ int cmd_plot(struct rs_config *cfg, struct rs_err *err)
 	if (rc == 0)
 		rc = cfg->kind == CHART_HEATMAP ? plot_heat_panels(&p, err) :
 						  plot_panels(&p, cfg->plot ? &pf : NULL, err);
+	if (rc == 0)
+		rc = plot_outputs_check(&p, err);
 	if (rc == 0)
 		rc = p.format == PLOT_PDF ? plot_pdf(&p, err) : plot_canvas(&p, err);
 	plotfile_free(&pf);

@@ -14,6 +14,7 @@
 #include "budget.h"
 #include "frontier.h"
 #include "goal.h"
+#include "inputs.h"
 #include "latency.h"
 #include "cmd.h"
 #include "csv.h"
@@ -21,43 +22,7 @@
 #include "outfile.h"
 #include "report.h"
 #include "series.h"
-#include "strtab.h"
 #include "xalloc.h"
-
-/* Keep the rows whose test --tests selects (series_tests_pick: every item
- * must select something, so that a typo does not silently drop a test). */
-static int cmd_report_filter_tests(struct rs_rows *rows, const char *list, struct rs_err *err)
-{
-	struct strtab names = { 0 };
-	uint32_t *id = xcalloc(rows->n ? rows->n : 1, sizeof *id);
-	const char **v;
-	size_t *picked = NULL, npicked = 0, w = 0;
-	unsigned char *keep;
-	int rc;
-
-	/* The data's distinct tests, in the order they first appear. */
-	for (size_t i = 0; i < rows->n; i++)
-		strtab_intern(&names, rows->v[i].test, strlen(rows->v[i].test), &id[i], NULL);
-	v = xcalloc(names.n ? names.n : 1, sizeof *v);
-	for (size_t t = 0; t < names.n; t++)
-		v[t] = strtab_str(&names, (uint32_t)t);
-	rc = series_tests_pick(list, v, names.n, 1, &picked, &npicked, err);
-	if (rc == 0) {
-		keep = xcalloc(names.n ? names.n : 1, 1);
-		for (size_t k = 0; k < npicked; k++)
-			keep[picked[k]] = 1;
-		for (size_t i = 0; i < rows->n; i++)
-			if (keep[id[i]])
-				rows->v[w++] = rows->v[i];
-		rows->n = w;
-		free(keep);
-	}
-	free(picked);
-	free(v);
-	free(id);
-	strtab_free(&names);
-	return rc < 0 ? rs_err_prefix(err, "--tests") : 0;
-}
 
 /* What follows the report: with --latency-budget the picks and, where
  * series vary a setting, their frontiers; with --goal its cells. */
@@ -157,34 +122,18 @@ static int cmd_report_output(const struct rs_config *cfg, const struct rs_rows *
 	return outfile_commit(&o, err);
 }
 
-/* Step one: the rows of the CSV files (with their histograms, read before
- * --relabel changes the labels their sidecars know them by), relabelled
- * and narrowed to --tests and --depths.  Returns 0 or -1 (err set; the
- * caller makes it bad input). */
+/* Step one: the rows of the CSV files, through the input pipeline
+ * (inputs.h: sidecars when --latency-budget needs them, --relabel,
+ * --tests, --depths).  Returns 0 or -1 (err set, RS_E_INPUT). */
 static int cmd_report_rows(const struct rs_config *cfg, struct rs_rows *rows,
 			   struct latency_set *ls, struct rs_err *err)
 {
-	for (int i = 0; i < cfg->nargs; i++) {
-		struct csv_info info;
-		char note[RS_ERR_LEN];
+	struct inputs_opts io;
 
-		if (csv_read_file(cfg->args[i], rows, &info, err) < 0)
-			return -1;
-		if (!cfg->quiet && csv_info_note(&info, cfg->args[i], note, sizeof note) != NULL)
-			rs_log(RS_LOG_INFO, "%s", note);
-	}
-	if (rows->n == 0)
-		return rs_err_set(err, "no result rows in %s%s", cfg->args[0],
-				  cfg->nargs > 1 ? " and the others" : "");
-	if (cfg->latency_budget != NULL && latency_load(rows, ls, err) < 0)
-		return -1;
-	if (rows_relabel_list(rows, cfg->relabel.v, cfg->relabel.n, err) < 0)
-		return -1;
-	if (cfg->tests && cmd_report_filter_tests(rows, cfg->tests, err) < 0)
-		return -1;
-	if (opts_given(cfg, "depths") && series_keep_depths(rows, &cfg->depths, err) < 0)
-		return -1;
-	return 0;
+	inputs_opts_from(cfg, &io);
+	io.hist = cfg->latency_budget != NULL;
+	io.quiet = cfg->quiet;
+	return inputs_read(&io, rows, ls, err);
 }
 
 /* Step two: the series of rps, and of average latency from the rows that
@@ -269,6 +218,11 @@ int cmd_report(struct rs_config *cfg, struct rs_err *err)
 
 	if (cfg->nargs == 0)
 		return rs_err_setk(err, RS_E_USAGE, "no CSV files given (rsweep report FILE.csv...)");
+	/* The report never goes over what it reads (a --baseline file too). */
+	if (inputs_output_check(cfg->output, cfg->args, (size_t)cfg->nargs, err) < 0 ||
+	    (cfg->baseline != NULL && access(cfg->baseline, F_OK) == 0 &&
+	     inputs_output_check(cfg->output, &cfg->baseline, 1, err) < 0))
+		return -1;
 	if (cfg->latency_budget != NULL) {
 		if (budget_parse(cfg->latency_budget, &budget_ms, err) < 0) {
 			rs_err_prefix(err, "--latency-budget");

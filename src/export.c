@@ -26,12 +26,18 @@ int export_benchstat(FILE *fp, const struct rs_rows *rows, struct rs_err *err)
 		{ ROW_P99_MS, "p99-ms" }, { ROW_P999_MS, "p999-ms" }, { ROW_MAX_MS, "max-ms" },
 	};
 
-	/* benchstat takes a custom unit as lower-is-better unless told. */
-	fprintf(fp, "unit rps higher\n");
+	/* benchstat takes a custom unit as lower-is-better unless told, by
+	 * benchfmt's unit metadata line "Unit UNIT KEY=VALUE". */
+	fprintf(fp, "Unit rps better=higher\n");
 	for (size_t i = 0; i < rows->n; i++) {
 		const struct rs_rec *r = &rows->v[i];
 		double rps = rows_fig(rows, r, ROW_RPS);
 
+		/* benchfmt: a name is "Benchmark" and then no lower-case letter. */
+		if (r->test[0] >= 'a' && r->test[0] <= 'z')
+			return rs_err_set(err, "%s:%u: test '%s' starts with a lower-case letter, which "
+					  "a benchmark name cannot (Benchmark%s is no benchmark to "
+					  "benchstat)", r->src, r->line, r->test, r->test);
 		if (!export_name_ok(r->label) || !export_name_ok(r->test))
 			return rs_err_set(err, "%s:%u: label '%s' or test '%s' holds white space or "
 					  "'/', which a benchmark name cannot (use --relabel in rsweep "

@@ -20,6 +20,7 @@
 #include "import_int.h"
 #include "json.h"
 #include "num.h"
+#include "redact.h"
 #include "vec.h"
 #include "xalloc.h"
 
@@ -27,6 +28,9 @@ struct memtier_in {
 	const struct json_doc *d;
 	const char *name;
 	struct rs_err *err;
+	/* rsweep export's mix: its test and members ("get=80,set=20") from
+	 * the configuration; NULL for memtier's own files and plain tests. */
+	const char *own_test, *own_mix;
 };
 
 int import_is_json(const char *buf, size_t len)
@@ -169,6 +173,8 @@ static int memtier_config(const struct memtier_in *in, const struct json_node *r
 		if (v && v->type == JSON_NUMBER && v->u.num >= 1 && v->u.num <= 65535)
 			snprintf(base->target, sizeof base->target, "%s:%u", s, (unsigned)v->u.num);
 	}
+	/* A server given as a URI may hold its password: never written. */
+	redact_target(base->target);
 	if ((s = json_str(in->d, json_get(in->d, c, "ratio"))))
 		xstrlcpy(out->ratio, s, sizeof out->ratio);
 	return 0;
@@ -190,13 +196,33 @@ static int memtier_section(const struct memtier_in *in, const struct json_node *
 	if (rt && (memtier_fig(in, rt, title, "Start time", &start_ms) < 0 ||
 		   memtier_fig(in, rt, title, "Total duration", &duration_ms) < 0))
 		return -1;
+	char sent[sizeof base->mix_sent] = "";
+
+	/* rsweep's own mix: one row, its Totals, the members' counts its
+	 * mix_sent ("GET=1617;SET=384"). */
+	for (const struct json_node *m = json_first(in->d, sec); in->own_mix && m;
+	     m = json_next(in->d, m)) {
+		const char *key = json_key(in->d, m);
+		char test[ROW_STR];
+		double count;
+		size_t n = strlen(sent);
+
+		if (m->type != JSON_OBJECT || strcmp(key, "Runtime") == 0 ||
+		    strcmp(key, "Totals") == 0 || strcmp(key, "Active Clients") == 0)
+			continue;
+		if (memtier_test(in, m, test) < 0 || memtier_fig(in, m, title, "Count", &count) < 0)
+			return -1;
+		if (!isnan(count))
+			snprintf(sent + n, sizeof sent - n, "%s%s=%.0f", n ? ";" : "", test, count);
+	}
 	for (const struct json_node *m = json_first(in->d, sec); m; m = json_next(in->d, m)) {
 		const char *key = json_key(in->d, m);
 		struct rs_row r = *base;
 		double count, misses_sec;
 
 		if (m->type != JSON_OBJECT || strcmp(key, "Runtime") == 0 ||
-		    strcmp(key, "Totals") == 0 || strcmp(key, "Active Clients") == 0)
+		    (strcmp(key, "Totals") == 0) != (in->own_mix != NULL) ||
+		    strcmp(key, "Active Clients") == 0)
 			continue;
 		snprintf(what, sizeof what, "%s: %s", title, key);
 		if (memtier_fig(in, m, what, "Count", &count) < 0)
@@ -208,7 +234,12 @@ static int memtier_section(const struct memtier_in *in, const struct json_node *
 		if (count != floor(count) || count > 1e18)
 			return rs_err_setk(in->err, RS_E_INPUT, "%s:%u: %s: \"Count\" is not a whole "
 					   "number", in->name, m->line, what);
-		if (memtier_test(in, m, r.test) < 0 ||
+		if (in->own_mix != NULL) {
+			xstrlcpy(r.test, in->own_test, sizeof r.test);
+			xstrlcpy(r.mix, in->own_mix, sizeof r.mix);
+			xstrlcpy(r.mix_sent, sent, sizeof r.mix_sent);
+		}
+		if ((in->own_mix == NULL && memtier_test(in, m, r.test) < 0) ||
 		    memtier_fig(in, m, what, "Ops/sec", &r.rps) < 0 ||
 		    memtier_fig(in, m, what, "Average Latency", &r.avg_ms) < 0 ||
 		    (isnan(r.avg_ms) && memtier_fig(in, m, what, "Latency", &r.avg_ms) < 0) ||
@@ -255,7 +286,7 @@ static int memtier_section(const struct memtier_in *in, const struct json_node *
 		out->v = vec_reserve(out->v, &out->cap, out->n + 1, sizeof *out->v, 4);
 		out->v[out->n++] = r;
 	}
-	if (out->n - before > 1)
+	if (out->n - before > 1 && in->own_mix == NULL)
 		out->mixed = 1;
 	return 0;
 }
@@ -273,9 +304,11 @@ static unsigned memtier_run_number(const char *key)
 }
 
 /* One document's rows into out. */
-static int memtier_doc(const struct memtier_in *in, struct rs_row *base,
+static int memtier_doc(const struct memtier_in *in0, struct rs_row *base,
 		       struct import_memtier *out)
 {
+	struct memtier_in mc = *in0;
+	const struct memtier_in *in = in0;
 	const struct json_doc *doc = in->d;
 	const struct json_node *root = json_root(doc), *sec, *agg = NULL;
 	const char *label;
@@ -289,8 +322,14 @@ static int memtier_doc(const struct memtier_in *in, struct rs_row *base,
 	xstrlcpy(base->client, "memtier_benchmark", sizeof base->client);
 	if (memtier_config(in, root, base, out) < 0)
 		return -1;
-	/* rsweep export's own: the label the point had. */
+	/* rsweep export's own: the label the point had, and a mix's test. */
 	label = json_str(doc, json_get(doc, json_get(doc, root, "configuration"), "label"));
+	mc.own_test = json_str(doc, json_get(doc, json_get(doc, root, "configuration"), "test"));
+	mc.own_mix = json_str(doc, json_get(doc, json_get(doc, root, "configuration"), "mix"));
+	if (mc.own_test == NULL || mc.own_mix == NULL || *mc.own_mix == '\0' ||
+	    strlen(mc.own_test) >= ROW_STR || strlen(mc.own_mix) >= sizeof base->mix)
+		mc.own_test = mc.own_mix = NULL;
+	in = &mc;
 	if (label && xstrlcpy(base->label, label, sizeof base->label) < 0)
 		return rs_err_setk(in->err, RS_E_INPUT, "%s:%u: the label is longer than %d "
 				   "characters", in->name, root->line, ROW_STR - 1);
@@ -337,7 +376,7 @@ int import_memtier_parse(const char *buf, size_t len, const char *name,
 			 struct import_memtier *out, struct rs_err *err)
 {
 	struct json_doc doc;
-	struct memtier_in in = { &doc, name, err };
+	struct memtier_in in = { &doc, name, err, NULL, NULL };
 	struct rs_row *base = xmalloc(sizeof *base);
 	size_t pos = 0;
 	unsigned line = 1;

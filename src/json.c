@@ -7,6 +7,7 @@
 
 #include "json.h"
 #include "num.h"
+#include "strtab.h"
 #include "vec.h"
 #include "xalloc.h"
 
@@ -257,6 +258,65 @@ static int json_word(struct json_in *in, const char *w)
 	return 0;
 }
 
+/* Whether member m of d is the last of its object with its name. */
+static int json_is_last(const struct json_doc *d, uint32_t m)
+{
+	for (uint32_t k = d->v[m].next; k; k = d->v[k].next)
+		if (strcmp(d->str + d->v[k].key, d->str + d->v[m].key) == 0)
+			return 0;
+	return 1;
+}
+
+/* A name given twice in object obj: the last member counts, as jq and
+ * Python read it, and the earlier ones are unlinked, so that json_get and
+ * a walk over the members both see that one.  A table of the names keeps
+ * a large object linear (a scan of the later members would make an
+ * object of n members cost n^2); a small one is scanned. */
+static void json_dedupe(struct json_doc *d, uint32_t obj)
+{
+	struct strtab names = { 0 };
+	uint32_t *last = NULL, prev = 0, id;
+	size_t cap = 0, n = 0;
+	int big = d->v[obj].n > 16, added;
+
+	if (d->v[obj].n < 2)
+		return;
+	for (uint32_t m = d->v[obj].first; big && m; m = d->v[m].next) {
+		const char *k = d->str + d->v[m].key;
+
+		if (strtab_intern(&names, k, strlen(k), &id, &added) < 0)
+			abort();
+		last = vec_reserve(last, &cap, (size_t)id + 1, sizeof *last, 16);
+		if (added)
+			n++;
+		last[id] = m;
+	}
+	if (big && n == d->v[obj].n) {
+		free(last);
+		strtab_free(&names);
+		return;
+	}
+	for (uint32_t m = d->v[obj].first, next; m; m = next) {
+		const char *k = d->str + d->v[m].key;
+		int keep;
+
+		next = d->v[m].next;
+		keep = big ? last[strtab_find(&names, k, strlen(k))] == m : json_is_last(d, m);
+		if (keep) {
+			prev = m;
+			continue;
+		}
+		if (prev)
+			d->v[prev].next = next;
+		else
+			d->v[obj].first = next;
+		d->v[m].next = 0;
+		d->v[obj].n--;
+	}
+	free(last);
+	strtab_free(&names);
+}
+
 /* The value at in->pos (white space skipped before it): its node index, or
  * -1 (err set). */
 static int64_t json_value(struct json_in *in, int depth)
@@ -313,6 +373,8 @@ static int64_t json_value(struct json_in *in, int depth)
 				return json_fail(in, close == '}' ? "an object is not closed"
 						 : "an array is not closed");
 			c = in->s[in->pos++];
+			if (c == close && close == '}')
+				json_dedupe(d, (uint32_t)id);
 			if (c == close)
 				return id;
 			if (c != ',')

@@ -10,7 +10,9 @@
  * commas, comments, single quotes, control characters in strings, lone
  * surrogates and \u0000 (a name must be a C string), numbers outside a
  * double's range, nesting deeper than JSON_MAX_DEPTH and more than
- * JSON_MAX_NODES values. */
+ * JSON_MAX_NODES values.  A name given twice in one object: the last
+ * member counts, as jq and Python's json read it; the earlier ones are
+ * dropped from the tree. */
 #ifndef RS_JSON_H
 #define RS_JSON_H
 
@@ -71,7 +73,7 @@ const struct json_node *json_next(const struct json_doc *doc, const struct json_
 const char *json_key(const struct json_doc *doc, const struct json_node *node);
 /* A string's text, or NULL for a node of another type. */
 const char *json_str(const struct json_doc *doc, const struct json_node *node);
-/* The first member of obj named key, or NULL (also when obj is NULL or no
+/* The member of obj named key (one: see above), or NULL (also when obj is NULL or no
  * object). */
 const struct json_node *json_get(const struct json_doc *doc, const struct json_node *obj,
 				 const char *key);

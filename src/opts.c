@@ -130,7 +130,7 @@ static const struct opt_def opt_table[] = {
 	{ "data-size", 'd', "BYTES", OT_UINT, IMPORT, OFF(data_size), 1, 512 * 1024 * 1024,
 	  NULL, NULL, 1, "the value size the input was measured with (default: the capture's, "
 	  "else none)" },
-	{ "tests", 't', "LIST", OT_STRING, RUN | PLOT | REPORT, OFF(tests), 0, 0, NULL, NULL, 1,
+	{ "tests", 't', "LIST", OT_STRING, RUN | PLOT | REPORT | EXPORT, OFF(tests), 0, 0, NULL, NULL, 1,
 	  "comma-separated tests (get,set,lrange,...; default: all); in run, "
 	  "mix:get=80,set=20 is one test drawing each request by weight" },
 	{ "ratio", 0, "S:G", OT_STRING, RUN, OFF(ratio), 0, 0, NULL, NULL, 1,
@@ -219,7 +219,7 @@ static const struct opt_def opt_table[] = {
 	  "read panels and options from a plot file (a path, or an installed name)" },
 	{ "metric", 0, "METRIC", OT_ENUM, PLOT, OFF(metric), 0, 0,
 	  series_metric_names, "rps", 1, "figure on the y axis" },
-	{ "depths", 0, "DEPTHS", OT_DEPTHS, PLOT | REPORT, OFF(depths), 0, 0, NULL, NULL, 1,
+	{ "depths", 0, "DEPTHS", OT_DEPTHS, PLOT | REPORT | EXPORT, OFF(depths), 0, 0, NULL, NULL, 1,
 	  "use only these depths" },
 	{ "depth", 0, "D", OT_UINT, PLOT | REPORT, OFF(depth), 1, DEPTHS_MAX_VALUE, NULL, NULL, 1,
 	  "compare at depth D instead of at each series' peak" },
@@ -248,7 +248,7 @@ static const struct opt_def opt_table[] = {
 	  "TrueType font for chart text" },
 	{ "scale", 0, "N", OT_UINT, PLOT, OFF(scale), 1, 4, NULL, "1", 1,
 	  "PNG pixels per point (2 for high-DPI screens)" },
-	{ "relabel", 0, "[FILE:]OLD=NEW", OT_LIST, PLOT | REPORT, OFF(relabel), 0, 0, NULL, NULL, 1,
+	{ "relabel", 0, "[FILE:]OLD=NEW", OT_LIST, PLOT | REPORT | EXPORT, OFF(relabel), 0, 0, NULL, NULL, 1,
 	  "read rows labelled OLD (in FILE only, with FILE:) as NEW (a list: a=b,c=d; repeat it)" },
 	{ "by", 0, "AXIS", OT_STRING, PLOT, OFF(by), 0, 0, NULL, NULL, 1,
 	  "a line for each value of AXIS (clients, data-size, threads, server-args), a panel "
@@ -291,6 +291,8 @@ static const struct opt_def opt_table[] = {
 	 * that share none) */
 	{ "format", 0, "FORMAT", OT_ENUM, EXPORT, OFF(export_format), 0, 0, export_format_names,
 	  "benchstat", 0, "the format to write" },
+	{ "split", 0, "DIR", OT_STRING, EXPORT, OFF(export_split), 0, 0, NULL, NULL, 0,
+	  "memtier-json: a file a point in DIR (LABEL+TEST+PDEPTH.json), not JSON Lines" },
 	/* everywhere */
 	{ "quiet", 'q', NULL, OT_FLAG, RUN, OFF(quiet), 0, 0, NULL, NULL, 1,
 	  "one line per point, no progress" },

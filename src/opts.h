@@ -172,6 +172,7 @@ struct rs_config {
 	char *hdr_file_prefix;    /* import: memtier's --hdr-file-prefix files */
 	/* export */
 	int export_format;        /* enum export_format */
+	char *export_split;       /* export --split DIR: a file a point */
 	/* everywhere */
 	int quiet;
 	int verbose;

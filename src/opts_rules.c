@@ -121,6 +121,8 @@ static const struct opts_rule opts_rule_table[] = {
 	  "--key-dist is not passed to agents yet: drop --agents" },
 	{ RUN, "precision", OPTS_EXCLUDES, "rate", NULL,
 	  "--precision does not work with --rate yet" },
+	{ CMD_EXPORT, "split", OPTS_EXCLUDES, "output", NULL,
+	  "--split DIR writes a file a point into DIR: drop -o" },
 };
 
 #define OPTS_RULE_N (sizeof opts_rule_table / sizeof opts_rule_table[0])

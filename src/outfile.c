@@ -28,6 +28,43 @@ static int outfile_open_in_place(struct outfile *o, struct rs_err *err)
 	return 0;
 }
 
+/* The path a chain of links from path ends at (one that does not exist
+ * yet), in a malloc'd string: each link's text, read relative to the
+ * link's directory.  path itself when it is no link; after 40 links (a
+ * loop: ELOOP for the kernel too), where the chain stopped, for the open
+ * to fail on. */
+static char *outfile_follow(const char *path)
+{
+	char *cur = xstrdup(path);
+
+	for (int hops = 0; hops < 40; hops++) {
+		struct stat st;
+		char buf[PATH_MAX], *next;
+		const char *slash;
+		ssize_t n;
+
+		if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+			break;
+		n = readlink(cur, buf, sizeof buf - 1);
+		if (n < 0)
+			break;
+		buf[n] = '\0';
+		slash = strrchr(cur, '/');
+		if (buf[0] == '/' || slash == NULL) {
+			next = xstrdup(buf);
+		} else {
+			size_t dir = (size_t)(slash - cur) + 1;
+
+			next = xmalloc(dir + (size_t)n + 1);
+			memcpy(next, cur, dir);
+			memcpy(next + dir, buf, (size_t)n + 1);
+		}
+		free(cur);
+		cur = next;
+	}
+	return cur;
+}
+
 int outfile_open(struct outfile *o, const char *path, struct rs_err *err)
 {
 	const char *slash;
@@ -42,10 +79,11 @@ int outfile_open(struct outfile *o, const char *path, struct rs_err *err)
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
 		return outfile_open_in_place(o, err);
 	/* Through a link, the file it names is what gets replaced; renaming
-	 * over the link itself would turn it into a file. */
+	 * over the link itself would turn it into a file.  A dangling link
+	 * is followed too: the file it names is made. */
 	o->dest = platform_realpath(path);
 	if (o->dest == NULL)
-		o->dest = xstrdup(path);
+		o->dest = outfile_follow(path);
 	slash = strrchr(o->dest, '/');
 	n = strlen(o->dest) + 16;
 	o->tmp = xmalloc(n);

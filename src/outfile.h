@@ -3,8 +3,8 @@
  * A file is written to a temporary name in the target's directory and
  * renamed over the target only once complete and synced, so a failed
  * render, report or import never leaves a truncated file over a good one.
- * A symbolic link is followed: the file it names is replaced, the link
- * stays.  A target that exists and is not a regular file (/dev/null,
+ * A symbolic link is followed: the file it names is replaced (made, for
+ * a link whose file does not exist yet), the link stays.  A target that exists and is not a regular file (/dev/null,
  * /dev/full, a pipe) is written in place, and never renamed over or
  * removed.  New files get the permissions the umask allows, as open()
  * would. */

@@ -486,15 +486,17 @@ static int rows_src_is(const char *src, const char *name, size_t n)
 	return k >= n && memcmp(src + k - n, name, n) == 0 && (k == n || src[k - n - 1] == '/');
 }
 
-/* The file "FILE:" at the start of spec names, tried at each ':' before
- * the first '=' from the last (a label may hold a ':', and so may a file
- * name): 1 with *file the rows' own name of it and *skip the bytes of
- * "FILE:"; 0 when no prefix names a file rows came from; -1 with err when
- * one names two of them. */
+/* The file "FILE:" at the start of spec names, tried at each ':' that an
+ * '=' follows, from the last (a label may hold a ':', and a file name a
+ * ':' or an '=': the longest prefix that names one of the files wins):
+ * 1 with *file the rows' own name of it and *skip the bytes of "FILE:";
+ * 0 when no prefix names a file rows came from; -1 with err when one
+ * names two of them. */
 static int rows_relabel_file(const struct rs_rows *rows, const char *spec, const char **file,
 			     size_t *skip, struct rs_err *err)
 {
-	size_t eq = strcspn(spec, "=");
+	const char *last_eq = strrchr(spec, '=');
+	size_t eq = last_eq != NULL ? (size_t)(last_eq - spec) : 0;
 
 	for (size_t c = eq; c-- > 0;) {
 		const char *one = NULL;

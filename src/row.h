@@ -259,7 +259,9 @@ const char *rows_add_name(struct rs_rows *rows, const char *name);
 /* --relabel: "[FILE:]OLD=NEW[,OLD=NEW...]" gives the rows labelled OLD the
  * label NEW (so that two files that both carry the host name can be
  * compared): with FILE, only the rows of that file (a name rows came from
- * as given, or its last components: "hostA.csv" is data/hostA.csv).
+ * as given, or its last components: "hostA.csv" is data/hostA.csv; the
+ * longest part before a ':' that an '=' follows and that names a file,
+ * so that a file's name may hold ':' or '=').
  * Fails (err set, rows unchanged) on a malformed list, a NEW the CSV's
  * readers would refuse, an OLD that labels no row (of FILE), or a FILE
  * that names two of the files. */

@@ -264,3 +264,81 @@ Test(import_memtier, detection_and_bad_files)
 		cr_assert_eq(m.n, 0);
 	}
 }
+
+/* A name given twice: the last member counts, as jq and Python read it,
+ * in an object small enough to be scanned and in one large enough for
+ * the table of names. */
+Test(json, a_name_given_twice_is_the_last)
+{
+	struct json_doc d;
+	struct rs_err err = { 0 };
+	char big[4096];
+	size_t n = 0;
+	const struct json_node *root, *m;
+	unsigned seen = 0;
+
+	cr_assert_eq(json_parse("{\"a\": 1, \"b\": 2, \"a\": 3}", 24, "t.json", &d, &err), 0, "%s",
+		     err.msg);
+	root = json_root(&d);
+	cr_expect_eq(json_get(&d, root, "a")->u.num, 3);
+	cr_expect_eq(root->n, 2);
+	for (m = json_first(&d, root); m; m = json_next(&d, m))
+		seen++;
+	cr_expect_eq(seen, 2);
+	json_free(&d);
+	n += (size_t)snprintf(big + n, sizeof big - n, "{");
+	for (int i = 0; i < 100; i++)
+		n += (size_t)snprintf(big + n, sizeof big - n, "%s\"k%d\": %d", i ? ", " : "", i % 40, i);
+	n += (size_t)snprintf(big + n, sizeof big - n, "}");
+	cr_assert_eq(json_parse(big, n, "big.json", &d, &err), 0, "%s", err.msg);
+	root = json_root(&d);
+	cr_expect_eq(root->n, 40);
+	cr_expect_eq(json_get(&d, root, "k0")->u.num, 80);
+	cr_expect_eq(json_get(&d, root, "k19")->u.num, 99);
+	cr_expect_eq(json_get(&d, root, "k39")->u.num, 79);
+	json_free(&d);
+}
+
+Test(import_memtier, duplicate_keys_keep_the_last)
+{
+	static const char text[] = "{\"configuration\": {\"pipeline\": 1, \"pipeline\": 4},\n"
+				   " \"ALL STATS\": {\"Gets\": {\"Count\": 10, \"Ops/sec\": 5, "
+				   "\"Ops/sec\": 7}}}\n";
+	struct import_memtier m;
+	struct rs_err err = { 0 };
+
+	cr_assert_eq(import_memtier_parse(text, strlen(text), "dup.json", &m, &err), 0, "%s",
+		     err.msg);
+	cr_assert_eq(m.n, 1);
+	cr_expect_eq(m.v[0].pipeline, 4);
+	cr_expect_eq(m.v[0].rps, 7);
+	import_memtier_free(&m);
+}
+
+/* rsweep export's own mix: one row of the mix's test, its members'
+ * counts its mix_sent, not a row per member; and a server URI's password
+ * is never kept. */
+Test(import_memtier, rsweeps_own_mix_is_one_row_and_no_password)
+{
+	static const char text[] =
+		"{\"configuration\":{\"label\":\"m1\",\"test\":\"MIX_GET80_SET20\","
+		"\"mix\":\"get=80,set=20\",\"server\":\"redis://admin:Sekrit99@10.0.0.1\","
+		"\"port\":6379,\"pipeline\":4,\"ratio\":\"20:80\"},"
+		"\"ALL STATS\":{\"Gets\":{\"Count\":800,\"Ops/sec\":80000.00},"
+		"\"Sets\":{\"Count\":200,\"Ops/sec\":20000.00},"
+		"\"Totals\":{\"Count\":1000,\"Ops/sec\":100000.00,\"Average Latency\":0.5}}}\n";
+	struct import_memtier m;
+	struct rs_err err = { 0 };
+
+	cr_assert_eq(import_memtier_parse(text, strlen(text), "mix.json", &m, &err), 0, "%s",
+		     err.msg);
+	cr_assert_eq(m.n, 1);
+	cr_expect_str_eq(m.v[0].test, "MIX_GET80_SET20");
+	cr_expect_str_eq(m.v[0].mix, "get=80,set=20");
+	cr_expect_str_eq(m.v[0].mix_sent, "GET=800;SET=200");
+	cr_expect_eq(m.v[0].rps, 100000);
+	cr_expect_eq(m.v[0].requests, 1000);
+	cr_expect_eq(m.mixed, 0);
+	cr_expect_str_eq(m.v[0].target, "redis://admin@10.0.0.1:6379");
+	import_memtier_free(&m);
+}

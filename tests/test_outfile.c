@@ -154,6 +154,31 @@ Test(outfile, a_link_stays_a_link, .init = mk_dir, .fini = rm_dir)
 	cr_assert_eq(entries(), 2);
 }
 
+/* A dangling link (its file not made yet), through a second link and a
+ * subdirectory: the file it names is made, and both links stay. */
+Test(outfile, a_dangling_link_makes_its_file, .init = mk_dir, .fini = rm_dir)
+{
+	struct outfile o;
+	struct rs_err err = { 0 };
+	char sub[4200], mid[4200], real[4200];
+	struct stat st;
+
+	snprintf(sub, sizeof sub, "%s/sub", dir);
+	cr_assert_eq(mkdir(sub, 0700), 0);
+	snprintf(mid, sizeof mid, "%s/sub/mid", dir);
+	snprintf(real, sizeof real, "%s/real.png", dir);
+	cr_assert_eq(symlink("../real.png", mid), 0);
+	cr_assert_eq(symlink("sub/mid", path), 0);
+	cr_assert_eq(outfile_open(&o, path, &err), 0, "%s", err.msg);
+	fputs("new", o.fp);
+	cr_assert_eq(outfile_commit(&o, &err), 0, "%s", err.msg);
+	cr_assert_eq(lstat(path, &st), 0);
+	cr_assert(S_ISLNK(st.st_mode), "the link was replaced by a file");
+	cr_assert_eq(lstat(mid, &st), 0);
+	cr_assert(S_ISLNK(st.st_mode), "the second link was replaced by a file");
+	expect_text(real, "new");
+}
+
 /* A device is written in place and never renamed over or removed. */
 Test(outfile, a_device_is_written_in_place)
 {

@@ -9,7 +9,9 @@ expect_status 0 "$RSWEEP" run --spawn -t get,set -P 1,4 -n 3001 --repeat 2 -q -l
 
 t_benchstat() {
 	expect_status 0 "$RSWEEP" export --format benchstat -o "$T/b.txt" "$T/r.csv"
-	[ "$(head -1 "$T/b.txt")" = "unit rps higher" ] || fail "benchstat: $(head -1 "$T/b.txt")"
+	[ "$(head -1 "$T/b.txt")" = "Unit rps better=higher" ] || fail "benchstat: $(head -1 "$T/b.txt")"
+	# The whole file in benchfmt's grammar (golang.org/x/perf/benchfmt).
+	awk -f "$RS_SRCDIR/tests/cli/benchfmt.awk" "$T/b.txt" >"$T/g" || fail "benchfmt: $(cat "$T/g")"
 	[ "$(grep -c '^Benchmark\(GET\|SET\)/label=m1/P=[14] 1 [0-9.e+]* ns/op [0-9.e+]* rps ' "$T/b.txt")" = 8 ] ||
 		fail "benchstat lines: $(cat "$T/b.txt")"
 	# The rps of each row, and 1e9 / ns/op, are the CSV's within 6 digits.
@@ -77,14 +79,24 @@ print("%.2f" % d["ALL STATS"]["Totals"]["Ops/sec"], d["ALL STATS"]["Gets"]["Coun
       d["configuration"]["pipeline"], d["ALL STATS"]["Totals"]["Misses/sec"],
       d["ALL STATS"]["Totals"]["Percentile Latencies"]["p99.90"] is not None)' "$T/one.json") ||
 		fail "python cannot read it: $(cat "$T/one.json")"
-	[ "$path" = "$rps 3001 4 None True" ] || fail "JSONPath: '$path', wanted $rps 3001 4 None True"
-	# Repeats: memtier's --run-count --print-all-runs sections.
+	[ "$path" = "$rps 3001 4 0.0 True" ] || fail "JSONPath: '$path', wanted $rps 3001 4 0.0 True"
+	# Repeats: memtier's --run-count --print-all-runs sections, beside
+	# "ALL STATS", the point's repeats merged: every document answers the
+	# README's JSONPath, with the point's requests over its seconds.
+	awk -F, 'NR > 1 { k = $2 " " $3; n[k] += $5; s[k] += $7 }
+		END { for (k in n) printf "%s %d %.2f\n", k, n[k], n[k] / s[k] }' "$T/r.csv" | sort >"$T/want"
 	python3 -c 'import json, sys
 for line in open(sys.argv[1]):
     d = json.loads(line)
     assert [k for k in d if k.startswith("RUN #")] == ["RUN #1 RESULTS", "RUN #2 RESULTS"], d.keys()
-    assert "AGGREGATED AVERAGE RESULTS (2 runs)" in d and "ALL STATS" not in d' "$T/m.jsonl" ||
+    assert "AGGREGATED AVERAGE RESULTS (2 runs)" in d, d.keys()
+    t = d["ALL STATS"]["Totals"]
+    print(d["configuration"]["test"], d["configuration"]["pipeline"], t["Count"], "%.2f" % t["Ops/sec"])
+    for k in ("Hits/sec", "Misses/sec", "KB/sec"):
+        assert isinstance(t[k], float), (k, t[k])' "$T/m.jsonl" | sort >"$T/got" ||
 		fail "run sections"
+	paste -d' ' "$T/want" "$T/got" | awk '$1 != $5 || $2 != $6 || $3 != $7 || ($4 - $8)^2 > ($4 * 1e-4)^2 { bad = 1; print }
+		END { exit bad }' >"$T/d" || fail "ALL STATS of repeats: $(cat "$T/d")"
 	# Round trip: the rows again, each figure within the JSON's 3 decimals of a ms.
 	expect_status 0 "$RSWEEP" import -q -o "$T/back.csv" "$T/m.jsonl"
 	for f in "$T/r.csv" "$T/back.csv"; do
@@ -97,6 +109,25 @@ for line in open(sys.argv[1]):
 	[ "$(wc -l <"$T/back.csv.k")" = 8 ] || fail "round trip rows: $(cat "$T/back.csv")"
 }
 tcase "memtier-json: a document a point, JSONPath, round trip" t_memtier
+
+# --split DIR: a file a point, each one memtier document, named by label,
+# test and depth; not with -o, nor another format.
+t_split() {
+	expect_status 0 "$RSWEEP" export --format memtier-json --split "$T/docs" "$T/r.csv"
+	ls "$T/docs" >"$T/names"
+	printf 'm1+GET+P1.json\nm1+GET+P4.json\nm1+SET+P1.json\nm1+SET+P4.json\n' >"$T/want"
+	cmp -s "$T/names" "$T/want" || fail "files: $(cat "$T/names")"
+	for f in "$T"/docs/*.json; do
+		[ "$(wc -l <"$f")" = 1 ] || fail "$f: not one document"
+		grep -q '^{"configuration":.*"ALL STATS":{' "$f" || fail "$f: $(head -c 200 "$f")"
+	done
+	expect_status 0 "$RSWEEP" export --format memtier-json "$T/r.csv"
+	cat "$T"/docs/*.json | cmp -s - "$T/out" || fail "the files are not the JSON Lines' documents"
+	expect_status 2 "$RSWEEP" export --format memtier-json --split "$T/docs" -o "$T/x" "$T/r.csv"
+	expect_status 2 "$RSWEEP" export --format hgrm --split "$T/docs" "$T/r.csv"
+	grep -q -- "--split DIR writes memtier-json" "$T/err" || fail "$(cat "$T/err")"
+}
+tcase "memtier-json --split DIR: a file a point" t_split
 
 # Bad input: a label benchfmt cannot hold; a row without its histogram.
 t_bad() {
