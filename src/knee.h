@@ -171,6 +171,17 @@
 /* A curve falls after its peak when its last depth's smoothed level is more
  * than this share below the peak, beyond the interval. */
 #define KNEE_FALL 0.05
+/* A depth whose own repeats vary by more than this (sd / mean, the
+ * report's default --cv-limit) is unstable: at the deep end such depths
+ * alone are no evidence of a fall.  Their median can be 35% low by bad
+ * luck (CV up to 37% in three identical sweeps, issue 41), while the
+ * series' pooled noise, learnt from its many steady depths, is small: so
+ * a curve is called falling only when it still falls without its deepest
+ * unstable depths (knee_analyse). */
+#define KNEE_UNSTABLE_CV 0.10
+/* Fewest depths a fall is judged on once the unstable deep end is left
+ * out. */
+#define KNEE_FALL_MIN_M 5
 /* Below this R² (rps scale) the model is said not to fit (as today's), when
  * its residuals' robust scale is also above KNEE_POOR_NOISE sigma: with 12%
  * noise a true model curve rising from 80k to 200k scores R² 0.6. */
@@ -307,7 +318,16 @@ struct knee_result {
 	struct stats_ci gain;     /* level gain per doubling over the last
 				   * doubling (1.0: flat); NAN for one depth */
 	struct stats_ci fall;     /* last smoothed level / peak smoothed level */
-	int falls;                /* the curve falls after its peak */
+	int falls;                /* the curve falls after its peak, and still
+				   * does without its deepest unstable depths */
+	size_t fall_unstable;     /* the curve fell only by its fall_unstable
+				   * deepest depths, each unstable (more than
+				   * one repeat, CV above KNEE_UNSTABLE_CV):
+				   * no fall is called (falls 0), and saturated,
+				   * sat, sat_depth and gain are those of the
+				   * depths before them; 0 otherwise */
+	unsigned fall_after;      /* with fall_unstable: the depth of the
+				   * smoothed peak, after which they lie */
 	struct knee_fit fit;
 	/* For the comparisons: ln peak level of each replicate (nboot of them,
 	 * none when the noise is unknown) and the pool of standardised

@@ -93,7 +93,11 @@ const char *report_fsat(char *buf, size_t size, const struct analysis_series *a)
 {
 	char lo[32], hi[32];
 
-	if (a->saturated == KNEE_SAT_NO)
+	if (a->saturated == KNEE_SAT_NO && a->knee.ok && a->knee.res.fall_unstable)
+		/* Its low deep end is no evidence (knee.h, KNEE_UNSTABLE_CV):
+		 * a note names the depths to measure again. */
+		snprintf(buf, size, "not saturated, the deepest points unstable");
+	else if (a->saturated == KNEE_SAT_NO)
 		snprintf(buf, size, "not saturated by P=%u", a->rps->pts[a->rps->npts - 1].depth);
 	else if (a->sat_depth && isfinite(a->sat_lo) && isfinite(a->sat_hi))
 		snprintf(buf, size, "%u (%s..%s)", a->sat_depth, report_fnum(lo, sizeof lo, a->sat_lo, 0),
