@@ -168,7 +168,8 @@ static void speedup_titles(struct speedup *S)
 			 "grey same or cannot tell");
 	else if (S->nwhisk > 0)
 		snprintf(what, sizeof what, "whiskers: 95%% interval (none: one measurement per side); "
-			 "blue faster, vermilion slower, grey same, cannot tell or no interval");
+			 "blue faster, vermilion slower (pale: by how much unsure), grey same, cannot tell "
+			 "or no interval");
 	else
 		snprintf(what, sizeof what, "no interval: one measurement per side; measure again "
 			 "with --repeat 5");
@@ -324,14 +325,21 @@ static void speedup_bar(struct speedup *S, size_t i)
 	double cx = S->left + ((double)i + 0.5) * S->slot;
 	double bw = fmin(SPEEDUP_BAR_FRACTION * S->slot, SPEEDUP_BAR_MAX * f);
 	double y1 = speedup_y(S, 1), yr = speedup_y(S, bar->ratio);
-	struct render_color col = bar->verdict == KNEE_FASTER   ? chart_palette(0)
-				  : bar->verdict == KNEE_SLOWER ? chart_palette(3)
-								: C_NEUTRAL;
+	struct render_color col = KNEE_VERDICT_FASTERISH(bar->verdict) ? chart_palette(0)
+				  : KNEE_VERDICT_SLOWERISH(bar->verdict) ? chart_palette(3)
+									 : C_NEUTRAL;
 	struct chart_item *it;
 	double ylab = yr;
 	char buf[64];
 
 	/* At least a point high, so that a ratio of 1 still shows. */
+	/* The direction known, its size not (the one verdict rule): the
+	 * direction's colour, pale. */
+	if (bar->verdict == KNEE_FASTER_UNSURE || bar->verdict == KNEE_SLOWER_UNSURE) {
+		col.r = (unsigned char)((col.r + 2 * 255) / 3);
+		col.g = (unsigned char)((col.g + 2 * 255) / 3);
+		col.b = (unsigned char)((col.b + 2 * 255) / 3);
+	}
 	chart_rect(c, cx - bw / 2, fmin(y1, yr), bw, fmax(fabs(yr - y1), 1 * f), col);
 	chart_take(L, (struct chart_box){ cx - bw / 2, fmin(y1, yr), cx + bw / 2, fmax(y1, yr) });
 	if (isfinite(bar->lo)) {
