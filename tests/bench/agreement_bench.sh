@@ -52,7 +52,7 @@ awk -F '\t' '{ hi = $5 == "" ? "-" : $5
        if (!(t in plo) || $8 > plo[t]) plo[t] = $8
        if (!(t in pup) || $9 < pup[t]) pup[t] = $9
        call = $6 == "no" ? "not saturated" : $10 == "falls" ? "falls" : "saturated"
-       calls[t] = (t in calls ? calls[t] "," : "") call
+       calls[t] = calls[t] (ncall[t]++ ? "," : "") call
        if (!(t in first)) first[t] = call
        else if (call != first[t]) differ[t] = 1 }
      END { for (t in lo)
