@@ -423,6 +423,14 @@ static void report_human(FILE *fp, const struct analysis_result *r, const struct
 		report_verdict_table(fp, r);
 	report_servers(fp, r);
 	report_series_table(r, o, wide, &t);
+	/* Every series of one depth (imports, redis-benchmark-default): a
+	 * table of "gain 1.00x" rows says nothing; the note says so once and
+	 * the comparison leads (issue 44). */
+	if (!wide && r->nsingle == r->nseries && r->ncmps > 0 && t.ncells > 0) {
+		rtab_free(&t);
+		t.ncells = 0;
+		t.cells = NULL;
+	}
 	if (t.ncells > 0) {
 		if (wide)
 			fprintf(fp, "%sSeries (medians over repeats; peak: the fitted level's; "

@@ -28,6 +28,9 @@ PY
 			-o "$T/rep.$f"
 	done
 	grep -c "showed" "$T/rep.text" | grep -qx 19 || fail "not 19 sentences: $(cat "$T/rep.text")"
+	# Issue 44: one depth everywhere: no table of "gain 1.00x", said once.
+	grep -q "^Saturation (" "$T/rep.text" && fail "a saturation table of P=1-only data"
+	grep -c "every series has one depth" "$T/rep.text" | grep -qx 1 || fail "not said once"
 	python3 - "$T/rep.text" <<'PY' || fail "a sentence without its number or verdict"
 import re, sys
 for l in open(sys.argv[1]):
