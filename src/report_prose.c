@@ -319,3 +319,43 @@ int report_prose(const struct analysis_result *r, const struct analysis_cmp *c, 
 	return snprintf(buf, size, "%s: %s showed %s%s%s%s%s%s%s.", a->test, a->label, thr1,
 			thr1[0] ? " and " : "", thr, latw, along, tail, runs);
 }
+
+int report_overall_words(const struct analysis_result *r, size_t label_idx, int brief, char *buf,
+			 size_t size)
+{
+	struct analysis_overall ov;
+	const char *label = NULL, *verdict, *runs = "";
+	char x[32], y[32], z[32], ci[96];
+
+	buf[0] = '\0';
+	if (analysis_overall(r, label_idx, &ov) < 0)
+		return 0;
+	for (size_t i = 0; i < r->ncmps && label == NULL; i++)
+		if (r->series[r->cmps[i].other].rps->label_idx == label_idx) {
+			label = r->series[r->cmps[i].other].rps->label;
+			/* The drift between two runs moves every test alike: the
+			 * tests' spread does not hold it. */
+			if (r->cmps[i].runs_apart && !r->cmps[i].runs_known)
+				runs = " (one run each: the drift between runs is not in the interval)";
+		}
+	prose_ci(&ov.gm, x, y, z);
+	switch (ov.verdict) {
+	case KNEE_FASTER_UNSURE: verdict = "faster, by how much is unsure"; break;
+	case KNEE_SLOWER_UNSURE: verdict = "slower, by how much is unsure"; break;
+	case KNEE_SAME: verdict = "the same"; break;
+	default: verdict = knee_verdict_name(ov.verdict); break;
+	}
+	if (ov.verdict == KNEE_UNKNOWN)
+		snprintf(ci, sizeof ci, "no interval");
+	else
+		snprintf(ci, sizeof ci, "%s%sx..%sx: %s", brief ? "" : "95% interval ", y, z,
+			 verdict);
+	if (brief)
+		return snprintf(buf, size, "Overall: %sx (%s), the geometric mean of %zu tests; %zu "
+				"faster, %zu slower, %zu the same, %zu undecided", x, ci, ov.n,
+				ov.faster, ov.slower, ov.same, ov.undecided);
+	return snprintf(buf, size, "Overall, %s showed %sx the throughput of %s (the geometric mean "
+			"of %zu tests' ratios, %s); %zu test%s faster, %zu slower, %zu the same, %zu "
+			"undecided%s.", label, x, r->baseline, ov.n, ci, ov.faster,
+			ov.faster == 1 ? "" : "s", ov.slower, ov.same, ov.undecided, runs);
+}

@@ -1067,12 +1067,14 @@ Test(report, cli_p50_compared_where_there_is_no_average, .init = mk_tmp, .fini =
 	cr_assert_eq(run_report(&err, csv, 5), RS_OK, "%s", err.msg);
 	out = slurp("out.txt");
 	cr_assert(strstr(out, ",latency_metric,runs,between_runs_pct,mix,mix_sent_pct,"
-			 "mix_calls_differ\n") != NULL, "%s", out);
+			 "mix_calls_differ,overall_ratio,overall_lo,overall_hi,overall_verdict,"
+			 "overall_tests\n") != NULL, "%s", out);
 	line_of(out, "b,GET,", l, sizeof l);
 	cr_assert(strstr(l, ",a,20000.00,25.45,-0.1000,1.2545,") != NULL, "%s", l);
 	/* latency_metric, then runs (1) and between_runs_pct (none), then a
-	 * mix's three columns (none), last. */
-	cr_assert(strlen(l) > 10 && strcmp(l + strlen(l) - 10, ",p50,1,,,,") == 0, "%s", l);
+	 * mix's three columns (none), then the overall figure's five (none:
+	 * one test), last. */
+	cr_assert(strlen(l) > 15 && strcmp(l + strlen(l) - 15, ",p50,1,,,,,,,,,") == 0, "%s", l);
 	free(out);
 	cr_assert_eq(run_report(&err, json, 5), RS_OK, "%s", err.msg);
 	out = slurp("out.txt");
@@ -1107,8 +1109,8 @@ Test(report, mix_members_as_sent, .init = mk_tmp, .fini = rm_tmp)
 	cr_assert_eq(run_report(&err, csv, 3), RS_OK, "%s", err.msg);
 	out = slurp("out.txt");
 	line_of(out, "a,MIX_GET80_SET20,", l, sizeof l);
-	cr_assert(strlen(l) > 50 && strcmp(l + strlen(l) - 50,
-					   ",\"get=80,set=20\",GET=80.00;SET=20.00,SET=3996/4000") == 0,
+	cr_assert(strlen(l) > 55 && strcmp(l + strlen(l) - 55,
+					   ",\"get=80,set=20\",GET=80.00;SET=20.00,SET=3996/4000,,,,,") == 0,
 		  "%s", l);
 	line_of(out, "a,GET,", l, sizeof l);
 	cr_assert(strlen(l) > 3 && strcmp(l + strlen(l) - 3, ",,,") == 0, "%s", l);

@@ -5,7 +5,8 @@
 #    capture a side, imported): every test's sentence has its rps
 #    difference, its ratio and a verdict; the imports carry
 #    redis-benchmark's defaults (50 clients, 100000 requests, 3 bytes);
-#    no zero-width interval in any format.
+#    no zero-width interval in any format; the overall figure (geometric
+#    mean of the 19 ratios) leads the words, and csv and json carry it.
 #  - Two labels over P=1,8,32, three repeats each: the prose names the
 #    verdict at P=1 and at the peaks for each test, and an interval wholly
 #    above 1 is never "cannot tell".
@@ -27,14 +28,21 @@ PY
 		expect_status 0 "$RSWEEP" report --prose --format "$f" "$T/tcp.csv" "$T/unix.csv" \
 			-o "$T/rep.$f"
 	done
-	grep -c "showed" "$T/rep.text" | grep -qx 19 || fail "not 19 sentences: $(cat "$T/rep.text")"
+	grep -c "^  [A-Z_0-9]*: unix showed" "$T/rep.text" | grep -qx 19 ||
+		fail "not 19 sentences: $(cat "$T/rep.text")"
+	# Overall: the geometric mean of the 19 ratios, first among the words.
+	sed -n '/^In words/{n;p;}' "$T/rep.text" | grep -q "^  Overall, unix showed 1.30x the throughput of tcp (the geometric mean of 19 tests' ratios, 95% interval 1.2[0-9]x..1.3[0-9]x: faster); 1 test faster, 0 slower, 0 the same, 18 undecided" ||
+		fail "no overall figure first: $(cat "$T/rep.text")"
+	grep -q '"overall":\[$' "$T/rep.json" || grep -q '"overall":' "$T/rep.json" || fail "json: no overall"
+	head -1 "$T/rep.csv" | grep -q ",overall_ratio,overall_lo,overall_hi,overall_verdict,overall_tests$" ||
+		fail "csv: no overall columns"
 	# Issue 44: one depth everywhere: no table of "gain 1.00x", said once.
 	grep -q "^Saturation (" "$T/rep.text" && fail "a saturation table of P=1-only data"
 	grep -c "every series has one depth" "$T/rep.text" | grep -qx 1 || fail "not said once"
 	python3 - "$T/rep.text" <<'PY' || fail "a sentence without its number or verdict"
 import re, sys
 for l in open(sys.argv[1]):
-    if "showed" not in l:
+    if "showed" not in l or "Overall" in l:
         continue
     assert re.search(r"a [0-9.]+k (higher|lower) throughput \([0-9.]+x", l), l
     assert re.search(r": (faster|slower|cannot tell)\)|by how much is unsure\)|cannot tell whether", l), l
