@@ -100,4 +100,16 @@ PY
 tcase 'P=1,8,32: the verdict at P=1, at the peaks and along the depths; above 1 is never cannot tell' \
 	t_depths
 
+# Issue 44: --goal max-rps with many tied cells gives a small table, not
+# 17 cells on one line (data/sweep-unix.csv: seeded, so the same each run).
+t_goal_table() {
+	expect_status 0 "$RSWEEP" report --goal max-rps -t set "${RS_SRCDIR:-.}/data/sweep-unix.csv" \
+		-o "$T/goal.txt"
+	grep -q "^  unix SET: P=37 gives the most of 40 cells, .*; 17 cells not told apart from it (ratio to it, 95% interval holding 1):$" \
+		"$T/goal.txt" || fail "$(cat "$T/goal.txt")"
+	grep -Eq "^      P=23\.\.40 +17  0\.87x-0\.99x$" "$T/goal.txt" || fail "no table row: $(cat "$T/goal.txt")"
+	awk '/^  unix/ && length($0) > 160 { exit 1 }' "$T/goal.txt" || fail "a line over 160 columns"
+}
+tcase '--goal max-rps: many tied cells in a small table' t_goal_table
+
 tcase_done
