@@ -156,20 +156,24 @@ static void speedup_titles(struct speedup *S)
 	struct chart_lay *L = S->L;
 	const struct chart_input *in = L->in;
 	const char *o = L->labels[S->other], *b = L->labels[S->base];
-	char title[512], subtitle[512], what[256];
+	char title[512], subtitle[512], what[320];
+	int pale = 0;
 
 	if (in->title && *in->title)
 		snprintf(title, sizeof title, "%s", in->title);
 	else
 		snprintf(title, sizeof title, "Speed-up of %s over %s, per test", o, b);
 	/* The subtitle promises only what is drawn. */
+	for (size_t i = 0; i < S->nb; i++)
+		pale |= S->bars[i].verdict == KNEE_FASTER_UNSURE ||
+			S->bars[i].verdict == KNEE_SLOWER_UNSURE;
 	if (S->nwhisk == S->nb)
-		snprintf(what, sizeof what, "whiskers: 95%% interval; blue faster, vermilion slower, "
-			 "grey same or cannot tell");
+		snprintf(what, sizeof what, "whiskers: 95%% interval; blue faster, vermilion slower%s, "
+			 "grey same or cannot tell", pale ? " (pale: size unsure)" : "");
 	else if (S->nwhisk > 0)
 		snprintf(what, sizeof what, "whiskers: 95%% interval (none: one measurement per side); "
-			 "blue faster, vermilion slower (pale: by how much unsure), grey same, cannot tell "
-			 "or no interval");
+			 "blue faster, vermilion slower%s, grey same, cannot tell or no interval",
+			 pale ? " (pale: size unsure)" : "");
 	else
 		snprintf(what, sizeof what, "no interval: one measurement per side; measure again "
 			 "with --repeat 5");
@@ -314,7 +318,8 @@ static void speedup_grid(struct speedup *S)
 }
 
 /* Bar i from 1x to its ratio coloured by the report's verdict (blue faster,
- * vermilion slower, grey same, cannot tell or no interval), its whisker,
+ * vermilion slower, pale for a direction of unsure size, grey same,
+ * cannot tell or no interval), its whisker,
  * its label beyond both and its test's name under the axis. */
 static void speedup_bar(struct speedup *S, size_t i)
 {
