@@ -112,4 +112,17 @@ t_goal_table() {
 }
 tcase '--goal max-rps: many tied cells in a small table' t_goal_table
 
+# Issue 44: which servers were compared is said once, at the top, not on
+# every sentence.
+t_servers_once() {
+	expect_status 0 "$RSWEEP" report --prose "${RS_SRCDIR:-.}/data/valkey-vs-redis.csv" \
+		-o "$T/vr.txt"
+	head -1 "$T/vr.txt" | grep -q "^Servers: redis = redis 7.0.15, valkey = valkey " ||
+		fail "no Servers line first: $(head -3 "$T/vr.txt")"
+	grep -q "showed" "$T/vr.txt" || fail "no sentences"
+	grep "showed" "$T/vr.txt" | grep -q "against redis" && fail "the servers on a sentence"
+	:
+}
+tcase 'the servers compared: once, at the top' t_servers_once
+
 tcase_done
