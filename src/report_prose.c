@@ -165,19 +165,50 @@ static void prose_latency(const struct analysis_result *r, const struct analysis
 	}
 }
 
-/* The words for one verdict along the depths. */
-static const char *prose_along_word(enum knee_verdict v)
+/* A verdict's class along the depths: a direction whether or not its size
+ * is sure (the unsure are named inside their run), the same, cannot tell,
+ * no interval. */
+enum prose_class { PC_FASTER, PC_SLOWER, PC_SAME, PC_CANNOT, PC_NONE, PC_N };
+
+static enum prose_class prose_class_of(enum knee_verdict v)
 {
 	switch (v) {
-	case KNEE_FASTER: return "faster";
-	case KNEE_SLOWER: return "slower";
-	case KNEE_FASTER_UNSURE: return "faster by an unsure amount";
-	case KNEE_SLOWER_UNSURE: return "slower by an unsure amount";
-	case KNEE_SAME: return "the same";
-	case KNEE_CANNOT_TELL: return "cannot tell";
+	case KNEE_FASTER:
+	case KNEE_FASTER_UNSURE: return PC_FASTER;
+	case KNEE_SLOWER:
+	case KNEE_SLOWER_UNSURE: return PC_SLOWER;
+	case KNEE_SAME: return PC_SAME;
+	case KNEE_CANNOT_TELL: return PC_CANNOT;
 	case KNEE_UNKNOWN: break;
 	}
-	return "no interval";
+	return PC_NONE;
+}
+
+static const char *const prose_class_words[PC_N] = { "faster", "slower", "the same",
+						     "cannot tell", "no interval" };
+
+/* ", the size unsure at P=12, 31" or " (the size unsure at 5 of them)"
+ * for the unsure verdicts of k[i..j), into buf; "" when there are none;
+ * all of them: *all set. */
+static void prose_unsure(const unsigned *dep, const struct knee_cmp *k, size_t i, size_t j,
+			 char *buf, size_t size, int *all)
+{
+	size_t n = 0, len;
+
+	for (size_t q = i; q < j; q++)
+		n += k[q].verdict == KNEE_FASTER_UNSURE || k[q].verdict == KNEE_SLOWER_UNSURE;
+	buf[0] = '\0';
+	*all = n == j - i;
+	if (n == 0 || *all)
+		return;
+	if (n > 3) {
+		snprintf(buf, size, "; by how much unsure at %zu of them", n);
+		return;
+	}
+	len = (size_t)snprintf(buf, size, "; by how much unsure at P=");
+	for (size_t q = i, m = 0; q < j && len < size; q++)
+		if (k[q].verdict == KNEE_FASTER_UNSURE || k[q].verdict == KNEE_SLOWER_UNSURE)
+			len += (size_t)snprintf(buf + len, size - len, "%s%u", m++ ? ", " : "", dep[q]);
 }
 
 /* Each common depth's verdict (analysis_point_ratio, the rule at one
@@ -202,25 +233,26 @@ static size_t prose_along_points(const struct analysis_result *r, const struct a
 }
 
 /* "; along the 40 depths they share: faster at P=1..4 (1.30x-1.60x),
- * the same from P=16 on (0.99x-1.02x)" into buf, or the depths counted by
- * verdict when the verdicts change more than PROSE_MAX_SEGMENTS times;
- * "" when the labels share fewer than 3 depths. */
+ * the same from P=16 on (0.99x-1.02x)" into buf: runs of one verdict
+ * (a direction counts as one whether or not its size is sure, the unsure
+ * named inside), or the depths counted by verdict when they change more
+ * than PROSE_MAX_SEGMENTS times; "" when the labels share fewer than 3
+ * depths, or none has an interval. */
 static void prose_along(const struct analysis_result *r, const struct analysis_cmp *c, char *buf,
 			size_t size)
 {
 	enum { MAXD = 512 };
-	static const enum knee_verdict order[] = { KNEE_FASTER, KNEE_FASTER_UNSURE, KNEE_SAME,
-						   KNEE_CANNOT_TELL, KNEE_SLOWER_UNSURE,
-						   KNEE_SLOWER, KNEE_UNKNOWN };
 	unsigned dep[MAXD];
 	struct knee_cmp k[MAXD];
 	size_t n = prose_along_points(r, c, dep, k, MAXD), nseg = 0, len;
+	char un[96];
+	int all;
 
 	buf[0] = '\0';
 	if (n < 3)
 		return;
 	for (size_t i = 0; i < n; i++)
-		nseg += i == 0 || k[i].verdict != k[i - 1].verdict;
+		nseg += i == 0 || prose_class_of(k[i].verdict) != prose_class_of(k[i - 1].verdict);
 	/* No interval at any depth: the sentence says why once. */
 	if (nseg == 1 && k[0].verdict == KNEE_UNKNOWN)
 		return;
@@ -228,51 +260,60 @@ static void prose_along(const struct analysis_result *r, const struct analysis_c
 	if (nseg > PROSE_MAX_SEGMENTS) {
 		int first = 1;
 
-		for (size_t o = 0; o < sizeof order / sizeof *order; o++) {
-			size_t cnt = 0;
+		for (int pc = 0; pc < PC_N; pc++) {
+			size_t cnt = 0, unsure = 0;
 
 			for (size_t i = 0; i < n; i++)
-				cnt += k[i].verdict == order[o];
-			if (cnt && len < size)
-				len += (size_t)snprintf(buf + len, size - len, "%s%s at %zu",
-							first ? "" : ", ", prose_along_word(order[o]),
-							cnt);
-			first &= cnt == 0;
+				if ((int)prose_class_of(k[i].verdict) == pc) {
+					cnt++;
+					unsure += k[i].verdict == KNEE_FASTER_UNSURE ||
+						  k[i].verdict == KNEE_SLOWER_UNSURE;
+				}
+			if (cnt == 0 || len >= size)
+				continue;
+			len += (size_t)snprintf(buf + len, size - len, "%s%s at %zu", first ? "" : ", ",
+						prose_class_words[pc], cnt);
+			if (unsure > 0 && len < size)
+				len += (size_t)snprintf(buf + len, size - len, " (by how much unsure at "
+							"%zu)", unsure);
+			first = 0;
 		}
 		return;
 	}
 	for (size_t i = 0, s = 0; i < n; i = s) {
+		enum prose_class pc = prose_class_of(k[i].verdict);
 		double lo = INFINITY, hi = -INFINITY;
 		char a[32], b[32], c3[32];
+		const char *w = prose_class_words[pc];
 
-		for (s = i; s < n && k[s].verdict == k[i].verdict; s++) {
+		for (s = i; s < n && prose_class_of(k[s].verdict) == pc; s++) {
 			lo = fmin(lo, k[s].ratio.est);
 			hi = fmax(hi, k[s].ratio.est);
 		}
 		if (len >= size)
 			break;
+		prose_unsure(dep, k, i, s, un, sizeof un, &all);
+		if (all && (pc == PC_FASTER || pc == PC_SLOWER))
+			w = pc == PC_FASTER ? "faster by an unsure amount" : "slower by an unsure amount";
 		if (s - i == 1) {
 			prose_ci(&k[i].ratio, a, b, c3);
 			if (k[i].verdict == KNEE_UNKNOWN)
 				len += (size_t)snprintf(buf + len, size - len, "%s%s at P=%u (%sx)",
-							i ? ", " : "", prose_along_word(k[i].verdict),
-							dep[i], a);
+							i ? ", " : "", w, dep[i], a);
 			else
 				len += (size_t)snprintf(buf + len, size - len, "%s%s at P=%u (%sx, "
-							"%sx..%sx)", i ? ", " : "",
-							prose_along_word(k[i].verdict), dep[i], a, b, c3);
+							"%sx..%sx)", i ? ", " : "", w, dep[i], a, b,
+							c3);
 		} else {
 			analysis_fmt_ratio(a, sizeof a, lo);
 			analysis_fmt_ratio(b, sizeof b, hi);
 			if (s == n && i > 0)
 				len += (size_t)snprintf(buf + len, size - len, ", %s from P=%u on "
-							"(%sx-%sx)", prose_along_word(k[i].verdict),
-							dep[i], a, b);
+							"(%sx-%sx%s)", w, dep[i], a, b, un);
 			else
 				len += (size_t)snprintf(buf + len, size - len, "%s%s at P=%u..%u "
-							"(%sx-%sx)", i ? ", " : "",
-							prose_along_word(k[i].verdict), dep[i],
-							dep[s - 1], a, b);
+							"(%sx-%sx%s)", i ? ", " : "", w, dep[i],
+							dep[s - 1], a, b, un);
 		}
 	}
 }
