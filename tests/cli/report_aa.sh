@@ -46,7 +46,10 @@ aa() {
 		--repeat 3 -n 2000 -c 4 --timeout 10 -q -o "$f"
 	[ "$(rows "$f")" = 114 ] || fail "$(rows "$f") rows, wanted 114 (2 targets x 19 tests x 3)"
 	expect_status 0 "$RSWEEP" report --prose "$f" -o "$T/prose-$1.txt"
-	grep -c "showed" "$T/prose-$1.txt" | grep -qx 19 || fail "not 19 sentences: $(cat "$T/prose-$1.txt")"
+	# 19 sentences, one a test, after the overall figure's.
+	grep -c "^  [A-Z_0-9]*: b showed" "$T/prose-$1.txt" | grep -qx 19 ||
+		fail "not 19 sentences: $(cat "$T/prose-$1.txt")"
+	grep -q "^  Overall, b showed " "$T/prose-$1.txt" || fail "no overall figure"
 	if grep -E "(higher|lower) throughput" "$T/prose-$1.txt" |
 		grep -vE ": (faster|slower|cannot tell)\)|: (faster|slower), by how much is unsure\)" \
 		>"$T/bare-$1"; then
