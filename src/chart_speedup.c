@@ -97,6 +97,41 @@ static int speedup_labels(struct speedup *S, struct rs_err *err)
 	return 0;
 }
 
+/* After the tests' bars (three or more), the report's overall figure of
+ * them (analysis_overall): their ratios' geometric mean with its
+ * interval, coloured by its verdict like the others. */
+static void speedup_overall_bar(struct speedup *S)
+{
+	const struct chart_lay *L = S->L;
+	const struct chart_input *in = L->in;
+	struct analysis_overall ov;
+	struct bar *bar;
+	long li = -1;
+
+	if (S->nb < ANALYSIS_OVERALL_MIN)
+		return;
+	for (size_t i = 0; i < in->nseries && li < 0; i++)
+		if (L->label_of[i] == S->other)
+			li = (long)L->an_of[i]->rps->label_idx;
+	/* Only when the report's figure rests on the very tests drawn. */
+	if (li < 0 || analysis_overall(in->an, (size_t)li, &ov) < 0 || ov.n != S->nb)
+		return;
+	S->bars = xreallocarray(S->bars, S->nb + 1, sizeof *S->bars);
+	bar = &S->bars[S->nb++];
+	bar->test = CHART_SPEEDUP_OVERALL;
+	bar->ratio = ov.gm.est;
+	bar->lo = ov.gm.lo;
+	bar->hi = ov.gm.hi;
+	bar->verdict = ov.verdict;
+	if (isfinite(bar->lo) && isfinite(bar->hi)) {
+		S->nwhisk++;
+		S->rmax = fmax(S->rmax, bar->hi);
+		S->rmin = fmin(S->rmin, bar->lo);
+	}
+	S->rmax = fmax(S->rmax, bar->ratio);
+	S->rmin = fmin(S->rmin, bar->ratio);
+}
+
 /* Each bar is the report's comparison of its test (the fitted peak
  * levels, or the medians at --depth) with its interval: the chart
  * computes no ratio of its own.  Fails when no test has one. */
@@ -146,6 +181,7 @@ static int speedup_bars(struct speedup *S, struct rs_err *err)
 				  L->labels[1]);
 	}
 	qsort(S->bars, S->nb, sizeof *S->bars, cmp_bar);
+	speedup_overall_bar(S);
 	return 0;
 }
 
