@@ -280,6 +280,38 @@ const struct analysis_delta *analysis_cmp_delta(const struct analysis_result *r,
  * finite.  Writes at most size bytes (NUL included); returns buf. */
 const char *analysis_fmt_ratio(char *buf, size_t size, double r);
 
+/* ---- across tests (analysis_overall.c) ---- */
+
+/* Fewest and most tests an overall figure is given for. */
+#define ANALYSIS_OVERALL_MIN 3
+#define ANALYSIS_OVERALL_MAX 4096
+
+/* One label's ratios to the baseline over its tests, in one figure. */
+struct analysis_overall {
+	size_t n;                 /* tests compared (each a valid delta) */
+	struct stats_ci gm;       /* geometric mean of their ratios, 95% interval */
+	enum knee_verdict verdict;/* of gm, by the one rule */
+	/* The tests' own verdicts: faster and slower count a direction of
+	 * unsure size too; undecided is cannot tell or no interval. */
+	size_t faster, slower, same, undecided;
+};
+
+/* The geometric mean exp(mean x) of n ln ratios x (se: each one's standard
+ * error, or NULL, NAN entries unknown) with a 95% interval: Student's t over
+ * n - 1 degrees of freedom on the larger of the tests' spread about their
+ * mean (the tests resampled: their differences from each other and their
+ * noise both in it) and what their own intervals give.  Fewer than 2
+ * values, or no spread at all: no interval (NAN ends, KNEE_UNKNOWN). */
+void analysis_geomean(const double *x, const double *se, size_t n, struct stats_ci *out,
+		      enum knee_verdict *verdict);
+
+/* The overall figure of the label label_idx (an rps label index) against
+ * the baseline: each test's delta as analysis_cmp_delta gives it (peak to
+ * peak, or at --depth).  Returns 0, or -1 (out->n counted) with fewer than
+ * ANALYSIS_OVERALL_MIN tests. */
+int analysis_overall(const struct analysis_result *r, size_t label_idx,
+		     struct analysis_overall *out);
+
 /* A comparison across clients measures the clients too (on one server
  * redis-benchmark's client is 2 to 3 times slower than rsweep's at shallow
  * depths).  The k-th label (k from 0) whose rows name another client than

@@ -135,5 +135,7 @@ int analysis_delta_runs(const struct analysis_series *b, const struct analysis_s
 	d->ci = (struct stats_ci){ d->ratio, k.ratio.lo, k.ratio.hi };
 	d->verdict = knee_verdict_of(d->ci.lo, d->ci.hi);
 	d->within_band = d->verdict == KNEE_SAME;
+	if (d->verdict == KNEE_UNKNOWN)
+		d->ci.lo = d->ci.hi = NAN;
 	return 1;
 }

@@ -18,6 +18,10 @@
 #include "render.h"
 #include "series.h"
 
+/* The category of a speed-up chart's last bar: the report's overall
+ * figure, the geometric mean of the tests' ratios (three tests or more). */
+#define CHART_SPEEDUP_OVERALL "all (geo. mean)"
+
 enum chart_kind {
 	CHART_LINES, CHART_SPEEDUP,
 	CHART_MASTERS,            /* lines, a colour per label: one test's masters (cmd_plot.c) */

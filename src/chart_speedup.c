@@ -97,6 +97,41 @@ static int speedup_labels(struct speedup *S, struct rs_err *err)
 	return 0;
 }
 
+/* After the tests' bars (three or more), the report's overall figure of
+ * them (analysis_overall): their ratios' geometric mean with its
+ * interval, coloured by its verdict like the others. */
+static void speedup_overall_bar(struct speedup *S)
+{
+	const struct chart_lay *L = S->L;
+	const struct chart_input *in = L->in;
+	struct analysis_overall ov;
+	struct bar *bar;
+	long li = -1;
+
+	if (S->nb < ANALYSIS_OVERALL_MIN)
+		return;
+	for (size_t i = 0; i < in->nseries && li < 0; i++)
+		if (L->label_of[i] == S->other)
+			li = (long)L->an_of[i]->rps->label_idx;
+	/* Only when the report's figure rests on the very tests drawn. */
+	if (li < 0 || analysis_overall(in->an, (size_t)li, &ov) < 0 || ov.n != S->nb)
+		return;
+	S->bars = xreallocarray(S->bars, S->nb + 1, sizeof *S->bars);
+	bar = &S->bars[S->nb++];
+	bar->test = CHART_SPEEDUP_OVERALL;
+	bar->ratio = ov.gm.est;
+	bar->lo = ov.gm.lo;
+	bar->hi = ov.gm.hi;
+	bar->verdict = ov.verdict;
+	if (isfinite(bar->lo) && isfinite(bar->hi)) {
+		S->nwhisk++;
+		S->rmax = fmax(S->rmax, bar->hi);
+		S->rmin = fmin(S->rmin, bar->lo);
+	}
+	S->rmax = fmax(S->rmax, bar->ratio);
+	S->rmin = fmin(S->rmin, bar->ratio);
+}
+
 /* Each bar is the report's comparison of its test (the fitted peak
  * levels, or the medians at --depth) with its interval: the chart
  * computes no ratio of its own.  Fails when no test has one. */
@@ -146,6 +181,7 @@ static int speedup_bars(struct speedup *S, struct rs_err *err)
 				  L->labels[1]);
 	}
 	qsort(S->bars, S->nb, sizeof *S->bars, cmp_bar);
+	speedup_overall_bar(S);
 	return 0;
 }
 
@@ -156,19 +192,24 @@ static void speedup_titles(struct speedup *S)
 	struct chart_lay *L = S->L;
 	const struct chart_input *in = L->in;
 	const char *o = L->labels[S->other], *b = L->labels[S->base];
-	char title[512], subtitle[512], what[256];
+	char title[512], subtitle[512], what[320];
+	int pale = 0;
 
 	if (in->title && *in->title)
 		snprintf(title, sizeof title, "%s", in->title);
 	else
 		snprintf(title, sizeof title, "Speed-up of %s over %s, per test", o, b);
 	/* The subtitle promises only what is drawn. */
+	for (size_t i = 0; i < S->nb; i++)
+		pale |= S->bars[i].verdict == KNEE_FASTER_UNSURE ||
+			S->bars[i].verdict == KNEE_SLOWER_UNSURE;
 	if (S->nwhisk == S->nb)
-		snprintf(what, sizeof what, "whiskers: 95%% interval; blue faster, vermilion slower, "
-			 "grey same or cannot tell");
+		snprintf(what, sizeof what, "whiskers: 95%% interval; blue faster, vermilion slower%s, "
+			 "grey same or cannot tell", pale ? " (pale: size unsure)" : "");
 	else if (S->nwhisk > 0)
 		snprintf(what, sizeof what, "whiskers: 95%% interval (none: one measurement per side); "
-			 "blue faster, vermilion slower, grey same, cannot tell or no interval");
+			 "blue faster, vermilion slower%s, grey same, cannot tell or no interval",
+			 pale ? " (pale: size unsure)" : "");
 	else
 		snprintf(what, sizeof what, "no interval: one measurement per side; measure again "
 			 "with --repeat 5");
@@ -313,7 +354,8 @@ static void speedup_grid(struct speedup *S)
 }
 
 /* Bar i from 1x to its ratio coloured by the report's verdict (blue faster,
- * vermilion slower, grey same, cannot tell or no interval), its whisker,
+ * vermilion slower, pale for a direction of unsure size, grey same,
+ * cannot tell or no interval), its whisker,
  * its label beyond both and its test's name under the axis. */
 static void speedup_bar(struct speedup *S, size_t i)
 {
@@ -324,14 +366,21 @@ static void speedup_bar(struct speedup *S, size_t i)
 	double cx = S->left + ((double)i + 0.5) * S->slot;
 	double bw = fmin(SPEEDUP_BAR_FRACTION * S->slot, SPEEDUP_BAR_MAX * f);
 	double y1 = speedup_y(S, 1), yr = speedup_y(S, bar->ratio);
-	struct render_color col = bar->verdict == KNEE_FASTER   ? chart_palette(0)
-				  : bar->verdict == KNEE_SLOWER ? chart_palette(3)
-								: C_NEUTRAL;
+	struct render_color col = KNEE_VERDICT_FASTERISH(bar->verdict) ? chart_palette(0)
+				  : KNEE_VERDICT_SLOWERISH(bar->verdict) ? chart_palette(3)
+									 : C_NEUTRAL;
 	struct chart_item *it;
 	double ylab = yr;
 	char buf[64];
 
 	/* At least a point high, so that a ratio of 1 still shows. */
+	/* The direction known, its size not (the one verdict rule): the
+	 * direction's colour, pale. */
+	if (bar->verdict == KNEE_FASTER_UNSURE || bar->verdict == KNEE_SLOWER_UNSURE) {
+		col.r = (unsigned char)((col.r + 2 * 255) / 3);
+		col.g = (unsigned char)((col.g + 2 * 255) / 3);
+		col.b = (unsigned char)((col.b + 2 * 255) / 3);
+	}
 	chart_rect(c, cx - bw / 2, fmin(y1, yr), bw, fmax(fabs(yr - y1), 1 * f), col);
 	chart_take(L, (struct chart_box){ cx - bw / 2, fmin(y1, yr), cx + bw / 2, fmax(y1, yr) });
 	if (isfinite(bar->lo)) {

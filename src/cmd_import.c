@@ -105,18 +105,20 @@ static int cmd_import_depths(const struct import_result *res, const struct rs_co
 }
 
 /* A figure of a point: what the capture shows (the point's own block,
- * else its run's command line), else the option if given, else unknown
- * (-1).  An option that contradicts the capture fails. */
-static int cmd_import_figure(int64_t point, int64_t run, const struct rs_config *cfg,
-			     const char *opt, char letter, uint64_t value, const char *path,
-			     unsigned line, int64_t *out, struct rs_err *err)
+ * else its run's command line), else the option if given, else the
+ * program's default where its command line is seen but silent (defaulted),
+ * else unknown (-1).  An option that contradicts the capture fails. */
+static int cmd_import_figure(int64_t point, int64_t run, int defaulted,
+			     const struct rs_config *cfg, const char *opt, char letter,
+			     uint64_t value, const char *path, unsigned line, int64_t *out,
+			     struct rs_err *err)
 {
-	int64_t shown = point >= 0 ? point : run;
+	int64_t shown = point >= 0 ? point : defaulted ? -1 : run;
 
 	if (shown >= 0 && opts_given(cfg, opt) && (uint64_t)shown != value)
 		return rs_err_set(err, "%s:%u: the capture shows -%c %lld, but -%c says %llu", path,
 				  line, letter, (long long)shown, letter, (unsigned long long)value);
-	*out = shown >= 0 ? shown : opts_given(cfg, opt) ? (int64_t)value : -1;
+	*out = shown >= 0 ? shown : opts_given(cfg, opt) ? (int64_t)value : defaulted ? run : -1;
 	return 0;
 }
 
@@ -162,11 +164,14 @@ static char *cmd_import_rows(const struct import_result *res, const struct rs_co
 		xstrlcpy(r.target, run->target, sizeof r.target);
 		/* A capture's -h may hold what looks like a password: never written. */
 		redact_target(r.target);
-		if (cmd_import_figure(p->clients, run->clients, cfg, "clients", 'c', cfg->clients,
-				      path, p->line, &r.clients, err) < 0 ||
-		    cmd_import_figure(p->requests, run->requests, cfg, "requests", 'n',
+		if (cmd_import_figure(p->clients, run->clients, run->defaulted & IMPORT_DEF_CLIENTS,
+				      cfg, "clients", 'c', cfg->clients, path, p->line,
+				      &r.clients, err) < 0 ||
+		    cmd_import_figure(p->requests, run->requests,
+				      run->defaulted & IMPORT_DEF_REQUESTS, cfg, "requests", 'n',
 				      cfg->requests, path, p->line, &r.requests, err) < 0 ||
-		    cmd_import_figure(p->data_size, run->data_size, cfg, "data-size", 'd',
+		    cmd_import_figure(p->data_size, run->data_size,
+				      run->defaulted & IMPORT_DEF_DATA_SIZE, cfg, "data-size", 'd',
 				      cfg->data_size, path, p->line, &r.data_size, err) < 0)
 			goto fail;
 		r.repeat = repeat;
@@ -388,6 +393,21 @@ static void cmd_import_summary(const struct rs_config *cfg, const struct import_
 		       "shows (line %u: %s)", path, shown, res->nruns, res->nruns == 1 ? "" : "s",
 		       said->cmd_line, what);
 	}
+	for (size_t k = 0; k < res->nruns; k++)
+		if (res->runs[k].defaulted) {
+			const struct import_run *d = &res->runs[k];
+
+			rs_log(RS_LOG_INFO, "%s: its command line (line %u) names no%s%s%s: taken as %s's "
+			       "defaults (%s%s%s), what it measured with; give -c, -n or -d if not",
+			       path, d->cmd_line, d->defaulted & IMPORT_DEF_CLIENTS ? " -c" : "",
+			       d->defaulted & IMPORT_DEF_REQUESTS ? " -n" : "",
+			       d->defaulted & IMPORT_DEF_DATA_SIZE ? " -d" : "",
+			       cmd_import_program(d),
+			       d->defaulted & IMPORT_DEF_CLIENTS ? "50 clients" : "",
+			       d->defaulted & IMPORT_DEF_REQUESTS ? ", 100000 requests" : "",
+			       d->defaulted & IMPORT_DEF_DATA_SIZE ? ", 3 bytes" : "");
+			break;
+		}
 	if (res->nskipped > 0)
 		rs_log(RS_LOG_INFO, "%s: skipped %zu line%s that %s not results (the first, line %u: "
 		       "'%s')", path, res->nskipped, res->nskipped == 1 ? "" : "s",
@@ -484,12 +504,12 @@ static int cmd_import_memtier(const struct rs_config *cfg, const char *path, con
 				    "otherwise", path, r->line, r->pipeline);
 			goto out;
 		}
-		if (cmd_import_figure(r->clients, -1, cfg, "clients", 'c', cfg->clients, path,
+		if (cmd_import_figure(r->clients, -1, 0, cfg, "clients", 'c', cfg->clients, path,
 				      r->line, &r->clients, err) < 0 ||
-		    cmd_import_figure(r->requests, -1, cfg, "requests", 'n', cfg->requests, path,
+		    cmd_import_figure(r->requests, -1, 0, cfg, "requests", 'n', cfg->requests, path,
 				      r->line, &r->requests, err) < 0 ||
-		    cmd_import_figure(r->data_size, -1, cfg, "data-size", 'd', cfg->data_size, path,
-				      r->line, &r->data_size, err) < 0) {
+		    cmd_import_figure(r->data_size, -1, 0, cfg, "data-size", 'd', cfg->data_size,
+				      path, r->line, &r->data_size, err) < 0) {
 			rs_err_as(err, RS_E_INPUT);
 			goto out;
 		}

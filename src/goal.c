@@ -115,6 +115,70 @@ static void goal_cell_words(const struct analysis_result *r, const struct goal *
 		snprintf(buf, size, "%s", cell);
 }
 
+/* Most tied cells listed on the group's own line; more go in a table. */
+#define GOAL_INLINE_MAX 6
+
+/* Whether tied cell b follows a in its series with nothing but the best
+ * cell between them (a run of depths). */
+static int goal_next(const struct analysis_result *r, const struct goal *o,
+		     const struct goal_cell *a, const struct goal_cell *b)
+{
+	const struct series *s = r->series[a->series].rps;
+	size_t k = 0;
+
+	if (a->series != b->series)
+		return 0;
+	while (k < s->npts && s->pts[k].depth != a->depth)
+		k++;
+	if (k + 1 < s->npts && s->pts[k + 1].depth == b->depth)
+		return 1;
+	return k + 2 < s->npts && s->pts[k + 2].depth == b->depth && o->best.series == a->series &&
+	       s->pts[k + 1].depth == o->best.depth;
+}
+
+/* The tied cells of o as a small table: for a group along depth alone,
+ * runs of depths with their ratios' range ("P=23..36  14  0.87x-0.98x");
+ * along a setting, a row a cell with its ratio and interval. */
+static void goal_ties_table(FILE *fp, const struct analysis_result *r, const struct goal *o,
+			    int md)
+{
+	const char *ind = md ? "  - " : "      ";
+
+	if (o->g->axis >= 0) {
+		for (size_t i = 0; i < o->nsame; i++) {
+			char w[3 * ROW_STR + 128];
+
+			goal_cell_words(r, o, &o->same[i], w, sizeof w);
+			fprintf(fp, "%s%s\n", ind, w);
+		}
+		return;
+	}
+	if (!md)
+		fprintf(fp, "%s%-12s %5s  %s\n", ind, "depths", "cells", "ratio to it");
+	for (size_t i = 0, j; i < o->nsame; i = j) {
+		double lo = o->same[i].cmp.ratio.est, hi = lo;
+		char d[64], x[32], y[32];
+
+		for (j = i + 1; j < o->nsame && goal_next(r, o, &o->same[j - 1], &o->same[j]); j++) {
+			lo = fmin(lo, o->same[j].cmp.ratio.est);
+			hi = fmax(hi, o->same[j].cmp.ratio.est);
+		}
+		if (j - i == 1)
+			snprintf(d, sizeof d, "P=%u", o->same[i].depth);
+		else
+			snprintf(d, sizeof d, "P=%u..%u", o->same[i].depth, o->same[j - 1].depth);
+		analysis_fmt_ratio(x, sizeof x, lo);
+		analysis_fmt_ratio(y, sizeof y, hi);
+		if (md)
+			fprintf(fp, "%s%s: %zu cell%s, %sx-%sx\n", ind, d, j - i, j - i == 1 ? "" : "s",
+				x, y);
+		else if (j - i == 1)
+			fprintf(fp, "%s%-12s %5zu  %sx\n", ind, d, j - i, x);
+		else
+			fprintf(fp, "%s%-12s %5zu  %sx-%sx\n", ind, d, j - i, x, y);
+	}
+}
+
 /* One group's line. */
 static void goal_line(FILE *fp, const struct analysis_result *r, const struct goal *o, int md)
 {
@@ -137,7 +201,16 @@ static void goal_line(FILE *fp, const struct analysis_result *r, const struct go
 		      "\n", fp);
 		return;
 	}
-	if (o->nsame > 0) {
+	if (o->nsame > GOAL_INLINE_MAX) {
+		/* Many ties: a small table under the line, not one long line
+		 * (issue 44: 20 tied cells in a row). */
+		fprintf(fp, "; %zu cells not told apart from it (ratio to it, 95%% interval "
+			"holding 1)%s", o->nsame, o->nunknown > 0 ? "" : ":\n");
+		if (o->nunknown == 0) {
+			goal_ties_table(fp, r, o, md);
+			return;
+		}
+	} else if (o->nsame > 0) {
 		fprintf(fp, "; not told apart from it (ratio to it, 95%% interval holding 1): ");
 		for (size_t i = 0; i < o->nsame; i++) {
 			char w[3 * ROW_STR + 128];
@@ -158,6 +231,10 @@ static void goal_line(FILE *fp, const struct analysis_result *r, const struct go
 		}
 	}
 	fputc('\n', fp);
+	if (o->nsame > GOAL_INLINE_MAX) {
+		fputs(md ? "  - the cells not told apart:\n" : "    the cells not told apart:\n", fp);
+		goal_ties_table(fp, r, o, md);
+	}
 }
 
 void goal_write(FILE *fp, const struct analysis_result *r, const struct goal *v, size_t n,

@@ -84,6 +84,24 @@ struct import_state {
 	int csv_seen;
 };
 
+/* A command line seen but silent on -c, -n or -d ran with the program's
+ * defaults: the run takes them, marked as such (r->defaulted). */
+static void import_run_defaults(struct import_run *r)
+{
+	if (r->clients < 0) {
+		r->clients = IMPORT_DEFAULT_CLIENTS;
+		r->defaulted |= IMPORT_DEF_CLIENTS;
+	}
+	if (r->requests < 0) {
+		r->requests = IMPORT_DEFAULT_REQUESTS;
+		r->defaulted |= IMPORT_DEF_REQUESTS;
+	}
+	if (r->data_size < 0) {
+		r->data_size = IMPORT_DEFAULT_DATA_SIZE;
+		r->defaulted |= IMPORT_DEF_DATA_SIZE;
+	}
+}
+
 static int import_bad_line(struct import_result *out, const char *name, unsigned line,
 			   int skip_bad, struct rs_err *lerr, struct rs_err *err)
 {
@@ -256,6 +274,7 @@ static int import_line(struct import_state *st, enum import_kind want, unsigned 
 			st->next.clients = cmd.clients;
 			st->next.requests = cmd.requests;
 			st->next.data_size = cmd.data_size;
+			import_run_defaults(&st->next);
 			st->new_run = 1;
 		}
 		import_skipped(st, line, s, n);

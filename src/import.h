@@ -65,6 +65,14 @@ struct import_point {
 
 /* One redis-benchmark run of the input and what the capture shows of how it
  * was started (a pasted command line); 0 or -1 when it does not show. */
+/* What redis-benchmark (and valkey-benchmark) measure with when their
+ * command line names no -c, -n or -d: a capture of such a line measured
+ * that, so imported rows say it and name their series as live ones do. */
+#define IMPORT_DEFAULT_CLIENTS 50
+#define IMPORT_DEFAULT_REQUESTS 100000
+#define IMPORT_DEFAULT_DATA_SIZE 3
+enum { IMPORT_DEF_CLIENTS = 1, IMPORT_DEF_REQUESTS = 2, IMPORT_DEF_DATA_SIZE = 4 };
+
 struct import_run {
 	unsigned line;            /* of its first result */
 	unsigned cmd_line;        /* of the command line it came from, 0 if none */
@@ -72,7 +80,11 @@ struct import_run {
 				   * 1 for a command line without -P */
 	int pipeline_implied;     /* 1: that line has no -P (redis-benchmark's
 				   * default depth, 1) */
-	int64_t clients, requests, data_size; /* -c, -n, -d there, -1 if not shown */
+	int64_t clients, requests, data_size; /* -c, -n, -d there, -1 if not shown;
+				   * the program's own default where its
+				   * command line is seen but silent */
+	unsigned defaulted;       /* IMPORT_DEF_* bits: which of the three are
+				   * the program's defaults, not shown */
 	char version[16];         /* "7.0.15" when the capture shows it, else "" */
 	char program[20];         /* "redis-benchmark" or "valkey-benchmark" as its
 				   * command or version line names it, or the

@@ -356,6 +356,95 @@ static void knee_falls(const struct knee_series *s, const struct knee_opts *o, i
 	}
 }
 
+/* Whether depth i of s is unstable: more than one repeat, and their
+ * sd / mean above KNEE_UNSTABLE_CV (the report's CV). */
+static int knee_unstable(const struct knee_series *s, size_t i)
+{
+	size_t n = s->n[i];
+	double mean = 0, sq = 0;
+
+	if (n < 2)
+		return 0;
+	for (size_t j = 0; j < n; j++)
+		mean += s->v[i][j];
+	mean /= (double)n;
+	for (size_t j = 0; j < n; j++)
+		sq += (s->v[i][j] - mean) * (s->v[i][j] - mean);
+	return sqrt(sq / (double)(n - 1)) / mean > KNEE_UNSTABLE_CV;
+}
+
+/* A fall needs evidence beyond the deep end's unstable depths: the curve
+ * is judged again without the unstable depths past its smoothed peak (at
+ * index peak), and where it then no longer falls, out->falls is cleared,
+ * out->fall_unstable counts the depths left out, and *inner holds the
+ * analysis of the depths kept (fall_unstable 0: nothing in it; release
+ * with knee_result_free), whose saturation call is the series'.  The
+ * pooled noise of a series of forty steady depths is a few percent, so
+ * two unlucky points 35% low at its end pass for a fall; their own
+ * repeats say they are no evidence.  Too few depths kept (fewer than
+ * KNEE_FALL_MIN_M) call no fall either. */
+static int knee_fall_check(const struct knee_series *s, const struct knee_opts *o, size_t peak,
+			   struct knee_result *out, struct knee_result *inner, struct rs_err *err)
+{
+	size_t m = s->m, k = 0, drop = 0;
+	unsigned *depth;
+	size_t *n;
+	const double **v;
+	struct knee_series t;
+	int rc = 0;
+
+	memset(inner, 0, sizeof *inner);
+	if (!out->falls)
+		return 0;
+	for (size_t i = peak + 1; i < m; i++)
+		drop += knee_unstable(s, i);
+	if (drop == 0)
+		return 0;
+	depth = xcalloc(m, sizeof *depth);
+	n = xcalloc(m, sizeof *n);
+	v = xcalloc(m, sizeof *v);
+	for (size_t i = 0; i < m; i++) {
+		if (i > peak && knee_unstable(s, i))
+			continue;
+		depth[k] = s->depth[i];
+		n[k] = s->n[i];
+		v[k++] = s->v[i];
+	}
+	t.m = k;
+	t.depth = depth;
+	t.n = n;
+	t.v = (const double *const *)v;
+	if (k >= KNEE_FALL_MIN_M)
+		rc = knee_analyse(&t, o, inner, err);
+	if (rc == 0 && (k < KNEE_FALL_MIN_M || !inner->falls)) {
+		out->falls = 0;
+		out->fall_unstable = drop;
+		out->fall_after = s->depth[peak];
+	} else {
+		knee_result_free(inner);
+	}
+	free(depth);
+	free(n);
+	free(v);
+	return rc;
+}
+
+/* The saturation call of a series whose fall rested on its unstable deep
+ * end only (knee_fall_check): that of the depths before them, sat mapped
+ * to s's index of the same depth. */
+static void knee_sat_from(const struct knee_series *s, const struct knee_result *inner,
+			  struct knee_result *out)
+{
+	if (inner->m == 0)
+		return;
+	out->saturated = inner->saturated;
+	out->sat_depth = inner->sat_depth;
+	out->gain = inner->gain;
+	for (size_t i = 0; i < s->m; i++)
+		if (s->depth[i] == inner->pts[inner->sat].depth)
+			out->sat = i;
+}
+
 /* The level: the model where it describes the curve, or the curve with a
  * sharper or softer knee where that one does (two or three parameters
  * learnt from every depth: far steadier than any local average), else the
@@ -440,6 +529,7 @@ int knee_analyse(const struct knee_series *s, const struct knee_opts *o, struct 
 	struct knee_work w;
 	struct knee_smoother h;
 	struct knee_figs fs, fm;
+	struct knee_result inner;
 	size_t m = s->m, maxn = 1;
 	double t_mm[3] = { NAN, NAN, 0 }, t_gen[3] = { NAN, NAN, NAN }, *lt;
 	int boot, gen_ok, fitted = 0;
@@ -459,6 +549,12 @@ int knee_analyse(const struct knee_series *s, const struct knee_opts *o, struct 
 	if (o->level_band && boot)
 		knee_work_band(&w, m, o->B);
 	knee_falls(s, o, boot, &h, &fs, &w, out);
+	if (knee_fall_check(s, o, fs.peak, out, &inner, err) < 0) {
+		knee_smoother_free(&h);
+		knee_work_free(&w);
+		knee_result_free(out);
+		return -1;
+	}
 	knee_fits(&w, out, t_mm, t_gen, &gen_ok);
 	if (out->falls && out->fit.status != KNEE_FIT_TOO_FEW &&
 	    out->fit.status != KNEE_FIT_NONPOSITIVE)
@@ -485,6 +581,8 @@ int knee_analyse(const struct knee_series *s, const struct knee_opts *o, struct 
 	if (o->level_band && boot && (lmod == NULL || fitted))
 		knee_level_band(o, m, lmod != NULL, &w, out);
 	knee_saturated(m, boot, out);
+	knee_sat_from(s, &inner, out);
+	knee_result_free(&inner);
 	knee_smoother_free(&h);
 	knee_work_free(&w);
 	return 0;

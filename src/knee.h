@@ -166,11 +166,25 @@
  * highest median (peak_median). */
 #define KNEE_SHORT_M 12
 #define KNEE_SHORT_TOP 3
+/* Whether v says a direction (faster or slower, sure of its size or not). */
+#define KNEE_VERDICT_FASTERISH(v) ((v) == KNEE_FASTER || (v) == KNEE_FASTER_UNSURE)
+#define KNEE_VERDICT_SLOWERISH(v) ((v) == KNEE_SLOWER || (v) == KNEE_SLOWER_UNSURE)
 /* Gain per doubling above which a curve is still rising. */
 #define KNEE_RISING 1.05
 /* A curve falls after its peak when its last depth's smoothed level is more
  * than this share below the peak, beyond the interval. */
 #define KNEE_FALL 0.05
+/* A depth whose own repeats vary by more than this (sd / mean, the
+ * report's default --cv-limit) is unstable: at the deep end such depths
+ * alone are no evidence of a fall.  Their median can be 35% low by bad
+ * luck (CV up to 37% in three identical sweeps, issue 41), while the
+ * series' pooled noise, learnt from its many steady depths, is small: so
+ * a curve is called falling only when it still falls without its deepest
+ * unstable depths (knee_analyse). */
+#define KNEE_UNSTABLE_CV 0.10
+/* Fewest depths a fall is judged on once the unstable deep end is left
+ * out. */
+#define KNEE_FALL_MIN_M 5
 /* Below this R² (rps scale) the model is said not to fit (as today's), when
  * its residuals' robust scale is also above KNEE_POOR_NOISE sigma: with 12%
  * noise a true model curve rising from 80k to 200k scores R² 0.6. */
@@ -307,7 +321,16 @@ struct knee_result {
 	struct stats_ci gain;     /* level gain per doubling over the last
 				   * doubling (1.0: flat); NAN for one depth */
 	struct stats_ci fall;     /* last smoothed level / peak smoothed level */
-	int falls;                /* the curve falls after its peak */
+	int falls;                /* the curve falls after its peak, and still
+				   * does without its deepest unstable depths */
+	size_t fall_unstable;     /* the curve fell only by its fall_unstable
+				   * deepest depths, each unstable (more than
+				   * one repeat, CV above KNEE_UNSTABLE_CV):
+				   * no fall is called (falls 0), and saturated,
+				   * sat, sat_depth and gain are those of the
+				   * depths before them; 0 otherwise */
+	unsigned fall_after;      /* with fall_unstable: the depth of the
+				   * smoothed peak, after which they lie */
 	struct knee_fit fit;
 	/* For the comparisons: ln peak level of each replicate (nboot of them,
 	 * none when the noise is unknown) and the pool of standardised
@@ -337,16 +360,25 @@ enum knee_verdict {
 	KNEE_FASTER,              /* the interval lies above 1 + KNEE_CMP_BAND */
 	KNEE_SLOWER,              /* the interval lies below 1 - KNEE_CMP_BAND */
 	KNEE_UNKNOWN,             /* no interval: a side's noise is unknown */
-	KNEE_CANNOT_TELL,         /* the interval reaches across a band edge */
+	KNEE_CANNOT_TELL,         /* the interval holds 1 and reaches past the
+				   * band */
+	KNEE_FASTER_UNSURE,       /* wholly above 1, but not above the band:
+				   * faster, by how much is unsure */
+	KNEE_SLOWER_UNSURE,       /* wholly below 1, but not below the band */
 };
 
 /* The one verdict rule, used by every report, format and chart: a ratio's
  * interval wholly above 1 + KNEE_CMP_BAND is faster, wholly below
- * 1 - KNEE_CMP_BAND slower, wholly within the band the same; an interval
- * across an edge of the band cannot tell (so an interval that reaches past
- * the band is never "same", though it exclude 1, and one within the band
- * is "same", though it exclude 1: the band is the drift between runs), and
- * no interval (a NAN end) is KNEE_UNKNOWN. */
+ * 1 - KNEE_CMP_BAND slower, wholly within the band the same; one that
+ * excludes 1 but reaches into the band gives the direction with the doubt
+ * stated (KNEE_FASTER_UNSURE, KNEE_SLOWER_UNSURE: "faster, by how much is
+ * unsure"); one that holds 1 and reaches past the band cannot tell; no
+ * interval (a NAN end, or a zero-width one: identical or noise-free
+ * measurements, whose interval the comparisons then leave NAN) is
+ * KNEE_UNKNOWN.  (So an interval that reaches past
+ * the band is never "same", and one within the band is "same" though it
+ * exclude 1: the band is the drift between runs.)  Four outcomes and the
+ * direction's doubt, as in statistics.md. */
 enum knee_verdict knee_verdict_of(double lo, double hi);
 
 /* Series a against baseline b: ratio a / b (above 1: a is faster), its
@@ -391,13 +423,17 @@ int knee_compare_peak(const struct knee_result *ra, const struct knee_result *rb
  * interval on the logs.  Few repeats give wide intervals on purpose:
  * Student's t (4.30 at 3 pairs), where a bootstrap of 3 values covers only
  * 75%.  The verdict is knee_verdict_of's.  Leaves the interval NAN (verdict
- * KNEE_UNKNOWN) with fewer than 2 repeats a side or a value <= 0. */
+ * KNEE_UNKNOWN) with fewer than 2 repeats a side, a value <= 0, or
+ * repeats whose ratios do not vary at all (quantized figures): no
+ * zero-width interval. */
 void knee_compare_repeats(const double *va, size_t na, const double *vb, size_t nb,
 			  struct knee_cmp *out);
 
 /* The interval exp(centre +- t(df) se) around est (widened to hold est)
  * and its verdict: how knee_compare_repeats ends, and how the analysis
- * pools the repeats' noise across tests (df >= 1). */
+ * pools the repeats' noise across tests (df >= 1).  se 0 (nothing
+ * varies) gives no interval (NAN ends, KNEE_UNKNOWN), never a zero-width
+ * one. */
 void knee_ratio_from_logs(double centre, double se, size_t df, double est, struct knee_cmp *out);
 
 /* ---- runs: a level of the evidence (knee_runs.c) ----
@@ -459,7 +495,8 @@ void knee_compare_runs(const struct knee_runs *a, const struct knee_runs *b, str
  * within the band or more than most would be needed. */
 unsigned knee_runs_needed(double d, double sd, unsigned most);
 
-/* "same", "faster", "slower", "cannot tell", "unknown". */
+/* "same", "faster", "slower", "cannot tell", "faster (size unsure)",
+ * "slower (size unsure)", "unknown". */
 const char *knee_verdict_name(enum knee_verdict v);
 
 /* Student's t, two-sided 95% (the 0.975 quantile), df >= 1. */

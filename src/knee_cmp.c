@@ -15,7 +15,9 @@
 
 enum knee_verdict knee_verdict_of(double lo, double hi)
 {
-	if (isnan(lo) || isnan(hi))
+	/* A zero-width interval (nothing varied: identical or noise-free
+	 * measurements) is none: it would claim an exact ratio. */
+	if (isnan(lo) || isnan(hi) || !(log(hi / lo) > KNEE_EXACT))
 		return KNEE_UNKNOWN;
 	if (lo > 1 + KNEE_CMP_BAND)
 		return KNEE_FASTER;
@@ -23,6 +25,10 @@ enum knee_verdict knee_verdict_of(double lo, double hi)
 		return KNEE_SLOWER;
 	if (lo >= 1 - KNEE_CMP_BAND && hi <= 1 + KNEE_CMP_BAND)
 		return KNEE_SAME;
+	if (lo > 1)
+		return KNEE_FASTER_UNSURE;
+	if (hi < 1)
+		return KNEE_SLOWER_UNSURE;
 	return KNEE_CANNOT_TELL;
 }
 
@@ -31,6 +37,8 @@ static void knee_verdict(struct knee_cmp *c)
 {
 	c->verdict = knee_verdict_of(c->ratio.lo, c->ratio.hi);
 	c->within_band = c->verdict == KNEE_SAME;
+	if (c->verdict == KNEE_UNKNOWN)
+		c->ratio.lo = c->ratio.hi = NAN;
 }
 
 /* The ratio's interval from n bootstrap replicates of its log (reordered),
@@ -202,6 +210,11 @@ void knee_compare_repeats(const double *va, size_t na, const double *vb, size_t 
 		half = knee_t975((size_t)df) * sqrt(s1 + s2);
 	}
 	free(w);
+	/* Identical repeats (quantized figures: redis-benchmark's p50 in
+	 * steps of 8 us) vary by nothing: no interval rather than a
+	 * zero-width one that claims an exact ratio. */
+	if (!(half > 0))
+		return;
 	out->ratio.lo = fmin(exp(centre - half), out->ratio.est);
 	out->ratio.hi = fmax(exp(centre + half), out->ratio.est);
 	knee_verdict(out);
@@ -212,6 +225,13 @@ void knee_ratio_from_logs(double centre, double se, size_t df, double est, struc
 	double half = knee_t975(df ? df : 1) * se;
 
 	out->ratio.est = est;
+	if (!(half > 0)) {
+		/* No spread at all: no interval, never a zero-width one. */
+		out->ratio.lo = out->ratio.hi = NAN;
+		out->verdict = KNEE_UNKNOWN;
+		out->within_band = 0;
+		return;
+	}
 	out->ratio.lo = fmin(exp(centre - half), est);
 	out->ratio.hi = fmax(exp(centre + half), est);
 	knee_verdict(out);
@@ -228,6 +248,10 @@ const char *knee_verdict_name(enum knee_verdict v)
 		return "slower";
 	case KNEE_CANNOT_TELL:
 		return "cannot tell";
+	case KNEE_FASTER_UNSURE:
+		return "faster (size unsure)";
+	case KNEE_SLOWER_UNSURE:
+		return "slower (size unsure)";
 	case KNEE_UNKNOWN:
 		break;
 	}

@@ -29,7 +29,8 @@ static const char *const report_format_names[] = { "text", "markdown", "csv", "j
 	"verdict_at_peak,ratio_at_depth_lo,ratio_at_depth_hi,verdict_at_depth," \
 	"peak_rps_lo,peak_rps_hi,highest_rps,highest_depth,latency_depth_at_peak,unstable_causes," \
 	"rate_offered,achieved_ratio,avg_ms_at_highest,p99_ms_at_highest,latency_metric," \
-	"runs,between_runs_pct,mix,mix_sent_pct,mix_calls_differ"
+	"runs,between_runs_pct,mix,mix_sent_pct,mix_calls_differ," \
+	"overall_ratio,overall_lo,overall_hi,overall_verdict,overall_tests"
 
 struct report_opts {
 	enum report_format format;
@@ -72,6 +73,17 @@ int report_fail_on_check(const struct analysis_result *r, double pct, struct rs_
  * (truncated to size like snprintf). */
 int report_prose(const struct analysis_result *r, const struct analysis_cmp *c, char *buf,
 		 size_t size);
+
+/* The overall figure of label label_idx against the baseline when it
+ * compares ANALYSIS_OVERALL_MIN tests or more (analysis_overall): "Overall,
+ * m1 showed 2.45x the throughput of intel (the geometric mean of 13 tests'
+ * ratios, 95% interval 2.21x..2.71x: faster); 13 tests faster, 0 slower,
+ * 0 the same, 0 undecided."; brief, the line under a speed-up table
+ * ("Overall: 2.45x (2.21x..2.71x: faster), the geometric mean of 13 tests;
+ * 13 faster, 0 slower, 0 the same, 0 undecided").  Returns its length, or
+ * 0 (buf "") with fewer tests. */
+int report_overall_words(const struct analysis_result *r, size_t label_idx, int brief, char *buf,
+			 size_t size);
 
 /* A depth list in the -P syntax, shortest form ("1..40", "1..64:x2",
  * "1..8,16"), for n depths v (ascending). */

@@ -70,6 +70,26 @@ static void report_csv_mix(FILE *fp, const struct mixshare *m)
 	csv_put_field(fp, b);
 }
 
+/* Each label's overall figure (analysis_overall), by rps label index;
+ * n below ANALYSIS_OVERALL_MIN where there is none.  Release with free. */
+static struct analysis_overall *report_overalls(const struct analysis_result *r)
+{
+	size_t nl = 1;
+	struct analysis_overall *v;
+
+	for (size_t i = 0; i < r->nseries; i++)
+		if (r->series[i].rps->label_idx + 1 > nl)
+			nl = r->series[i].rps->label_idx + 1;
+	v = xcalloc(nl, sizeof *v);
+	for (size_t i = 0; i < r->ncmps; i++) {
+		size_t li = r->series[r->cmps[i].other].rps->label_idx;
+
+		if (v[li].n == 0)
+			analysis_overall(r, li, &v[li]);
+	}
+	return v;
+}
+
 void report_csv(FILE *fp, const struct analysis_result *r, const struct report_opts *o,
 		const struct series_set *p99set)
 {
@@ -79,6 +99,8 @@ void report_csv(FILE *fp, const struct analysis_result *r, const struct report_o
 	/* Each series' comparison with the baseline, if it has one (a search
 	 * of the comparisons per series made 30k labels take seconds). */
 	const struct analysis_cmp **cmp_of = xcalloc(r->nseries ? r->nseries : 1, sizeof *cmp_of);
+
+	struct analysis_overall *ov = report_overalls(r);
 
 	for (size_t i = r->ncmps; i-- > 0;)
 		cmp_of[r->cmps[i].other] = &r->cmps[i];
@@ -91,7 +113,7 @@ void report_csv(FILE *fp, const struct analysis_result *r, const struct report_o
 		const struct series *p99 = open && p99set ? series_find(p99set, a->rps->label,
 									a->rps->test) : NULL;
 		double rate = report_rate(o, a->rps);
-		char b[512];
+		char b[4096];
 		struct sbuf sb;
 
 		csv_put_field(fp, a->rps->label);
@@ -166,8 +188,21 @@ void report_csv(FILE *fp, const struct analysis_result *r, const struct report_o
 		/* A mix's members: the weights, the shares as sent, the calls
 		 * the server counted otherwise (mixshare.h); empty for others. */
 		report_csv_mix(fp, mixes[i]);
+		/* The label's overall figure on each of its comparison rows. */
+		if (c != NULL && ov[a->rps->label_idx].n >= ANALYSIS_OVERALL_MIN) {
+			const struct analysis_overall *g = &ov[a->rps->label_idx];
+
+			csv_put_num(fp, g->gm.est, 4);
+			csv_put_num(fp, g->gm.lo, 4);
+			csv_put_num(fp, g->gm.hi, 4);
+			fprintf(fp, ",%s,%zu", g->verdict == KNEE_UNKNOWN ? "" :
+				knee_verdict_name(g->verdict), g->n);
+		} else {
+			fputs(",,,,,", fp);
+		}
 		fputc('\n', fp);
 	}
+	free(ov);
 	report_free_mixes(mixes, r->nseries);
 	free(cmp_of);
 	report_free_notes(notes, nnotes);
@@ -415,7 +450,7 @@ static void json_cmp(FILE *fp, const struct analysis_result *r, const struct ana
 	fprintf(fp, ",\"runs_baseline\":%zu,\"runs\":%zu,\"runs_apart\":%s",
 		r->series[c->base].nruns, r->series[c->other].nruns, c->runs_apart ? "true" : "false");
 	if (o->prose) {
-		char s[512];
+		char s[4096];
 
 		report_prose(r, c, s, sizeof s);
 		fputs(",\"prose\":", fp);
@@ -436,6 +471,36 @@ static void json_speedup(FILE *fp, const struct analysis_result *r,
 	json_write_str(fp, r->series[c->other].rps->test);
 	json_ratio(fp, sp->ratio, analysis_cmp_delta(r, c));
 	fputc('}', fp);
+}
+
+/* The "overall" array: each label's overall figure, where it has one. */
+static void report_json_overall(FILE *fp, const struct analysis_result *r)
+{
+	struct analysis_overall *ov = report_overalls(r);
+	int first = 1;
+
+	for (size_t i = 0; i < r->ncmps; i++) {
+		const struct series *s = r->series[r->cmps[i].other].rps;
+		struct analysis_overall *g = &ov[s->label_idx];
+
+		if (g->n < ANALYSIS_OVERALL_MIN)
+			continue;
+		fputs(first ? "\n{\"label\":" : ",\n{\"label\":", fp);
+		first = 0;
+		json_write_str(fp, s->label);
+		json_num(fp, "ratio", g->gm.est, 4, 1);
+		json_num(fp, "ratio_lo", g->gm.lo, 4, 1);
+		json_num(fp, "ratio_hi", g->gm.hi, 4, 1);
+		fputs(",\"verdict\":", fp);
+		if (g->verdict == KNEE_UNKNOWN)
+			fputs("null", fp);
+		else
+			json_write_str(fp, knee_verdict_name(g->verdict));
+		fprintf(fp, ",\"tests\":%zu,\"faster\":%zu,\"slower\":%zu,\"same\":%zu,"
+			"\"undecided\":%zu}", g->n, g->faster, g->slower, g->same, g->undecided);
+		g->n = 0;
+	}
+	free(ov);
 }
 
 void report_json(FILE *fp, const struct analysis_result *r, const struct report_opts *o,
@@ -463,6 +528,8 @@ void report_json(FILE *fp, const struct analysis_result *r, const struct report_
 	fputs("],\n\"speedup\":[", fp);
 	for (size_t i = 0; i < r->nspeedup; i++)
 		json_speedup(fp, r, &r->speedup[i], i == 0);
+	fputs("],\n\"overall\":[", fp);
+	report_json_overall(fp, r);
 	fputs("],\n\"notes\":[", fp);
 	for (size_t i = 0; i < nnotes; i++) {
 		fputs(i ? ",\n" : "\n", fp);

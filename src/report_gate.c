@@ -15,19 +15,30 @@
 
 int report_fail_on_parse(const char *spec, double *pct, struct rs_err *err)
 {
-	const char *colon = strchr(spec, ':');
-	size_t n = colon ? (size_t)(colon - spec) : strlen(spec);
-	char *end;
+	const char *colon = strchr(spec, ':'), *p;
+	size_t n = colon ? (size_t)(colon - spec) : strlen(spec), digits = 0;
 
 	*pct = 0;
 	if (n != 6 || strncmp(spec, "slower", 6) != 0)
 		return rs_err_set(err, "'%s' is not slower or slower:PCT", spec);
 	if (colon == NULL)
 		return 0;
-	*pct = strtod(colon + 1, &end);
-	if (end == colon + 1 || (*end != '\0' && strcmp(end, "%") != 0) || !(*pct >= 0) ||
-	    !(*pct < 100))
-		return rs_err_set(err, "'%s': PCT must be a percentage from 0 to below 100", spec);
+	/* Plain decimal digits, an optional fraction and '%': strtod alone
+	 * took "0x10" as 16 and " 5" as 5. */
+	for (p = colon + 1; *p >= '0' && *p <= '9'; p++)
+		digits++;
+	if (digits > 0 && *p == '.') {
+		const char *f = ++p;
+
+		while (*p >= '0' && *p <= '9')
+			p++;
+		if (p == f)
+			digits = 0;
+	}
+	if (digits == 0 || (*p != '\0' && strcmp(p, "%") != 0) ||
+	    num_parse_double_n(colon + 1, (size_t)(p - colon - 1), pct) < 0 || !(*pct < 100))
+		return rs_err_set(err, "'%s': PCT must be a percentage from 0 to below 100 in "
+				  "decimal digits (5, 2.5 or 5%%)", spec);
 	return 0;
 }
 
@@ -44,6 +55,19 @@ int report_fail_on_check(const struct analysis_result *r, double pct, struct rs_
 	char msg[RS_ERR_LEN], x[32], ci[96];
 	size_t nfail = 0;
 
+	/* Nothing compared passes no gate: a new run that wrote nothing, or
+	 * the wrong file, leaves only the baseline's rows. */
+	if (r->ncmps == 0)
+		return rs_err_setk(err, RS_E_INPUT, "--fail-on: nothing to compare: every series is "
+				   "%s's (the baseline); is the new run's file empty, or another?",
+				   r->baseline);
+	for (size_t i = 0; i < r->ncmps; i++)
+		if (analysis_cmp_delta(r, &r->cmps[i])->valid)
+			break;
+		else if (i + 1 == r->ncmps)
+			return rs_err_setk(err, RS_E_INPUT, "--fail-on: nothing to compare at "
+					   "pipeline depth %u: no label has a point there beside %s's",
+					   r->depth, r->baseline);
 	sbuf_fixed(&b, msg, sizeof msg);
 	for (size_t i = 0; i < r->ncmps; i++) {
 		const struct analysis_cmp *c = &r->cmps[i];
@@ -67,17 +91,20 @@ int report_fail_on_check(const struct analysis_result *r, double pct, struct rs_
 	return -1;
 }
 
-/* Slower first (the worst ratio first), then cannot tell, then the rest. */
+/* Slower first (the worst ratio first), then slower by an unsure amount,
+ * cannot tell, then the rest. */
 static int report_gate_rank(const struct analysis_delta *d)
 {
 	switch (d->verdict) {
 	case KNEE_SLOWER: return 0;
-	case KNEE_CANNOT_TELL: return 1;
-	case KNEE_FASTER: return 2;
-	case KNEE_SAME: return 3;
+	case KNEE_SLOWER_UNSURE: return 1;
+	case KNEE_CANNOT_TELL: return 2;
+	case KNEE_FASTER_UNSURE: return 3;
+	case KNEE_FASTER: return 4;
+	case KNEE_SAME: return 5;
 	case KNEE_UNKNOWN: break;
 	}
-	return 4;
+	return 6;
 }
 
 struct report_gate_row {

@@ -33,10 +33,21 @@ const char *report_fsigned(char *buf, size_t size, double v, int prec);
 /* "2578875 (-2.1%..+1.8%)": v with its interval as shares of v, or v alone
  * when the interval is unknown; "-" when v is. */
 const char *report_fci(char *buf, size_t size, double v, double lo, double hi);
+/* The ends of c (lo < hi, both finite) as ratios are printed, each into a
+ * buffer of 32; an interval narrower than the printed precision has them
+ * rounded outward ("4.49".."4.51"), so that no printed interval is of zero
+ * width. */
+void report_ratio_ends(const struct stats_ci *c, char *a, char *b);
 /* "1.15x..1.27x", or "-". */
 const char *report_fratio_ci(char *buf, size_t size, const struct stats_ci *c);
+#define UTF8_PLUSMINUS "\xc2\xb1"
+/* |v| with prec decimals, trailing zeros (and a bare '.') dropped: 16, 0.36. */
+void report_fshort(char *buf, size_t size, double v, int prec);
+/* An interval's half-width as a share of its estimate, percent. */
+double report_halfwidth(const struct stats_ci *c);
 /* A verdict in words, as the table gives it: "faster", "slower", "same",
- * "cannot tell (+-20%)", or "no interval". */
+ * "faster (size unsure)", "slower (size unsure)", "cannot tell (+-20%)", or
+ * "no interval". */
 const char *report_verdict_words(char *buf, size_t size, const struct analysis_delta *d);
 
 /* The saturation cell of the series tables: "16 (8..32)", "not saturated

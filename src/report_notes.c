@@ -412,12 +412,41 @@ static size_t report_prefix_notes(const struct rs_rows *rows, char **v, size_t m
 	return n;
 }
 
+/* The note of a series whose low deep end was no evidence of a fall
+ * (knee_result.fall_unstable): its unstable depths past the peak, their
+ * largest CV, and what to do. */
+static void report_note_unstable_end(const struct analysis_series *a, char *buf, size_t size)
+{
+	const struct series *s = a->rps;
+	const struct knee_result *k = &a->knee.res;
+	char list[256] = "";
+	size_t len = 0, shown = 0;
+	double worst = 0;
+
+	for (size_t i = 0; i < s->npts; i++) {
+		if (s->pts[i].depth <= k->fall_after || !(s->pts[i].n > 1 && s->pts[i].cv > KNEE_UNSTABLE_CV))
+			continue;
+		if (s->pts[i].cv > worst)
+			worst = s->pts[i].cv;
+		if (shown < 6 && len < sizeof list - 16)
+			len += (size_t)snprintf(list + len, sizeof list - len, "%s%u",
+						shown ? ", " : "", s->pts[i].depth);
+		else if (shown == 6)
+			len += (size_t)snprintf(list + len, sizeof list - len, ", ...");
+		shown++;
+	}
+	snprintf(buf, size, "%s %s: %s, the deepest points unstable (P=%s: CV up to %.0f%%): "
+		 "their low throughput is within their own noise, not a fall; measure them again "
+		 "(--repeat 5)", s->label, s->test, a->saturated == KNEE_SAT_NO ? "not saturated" :
+		 "saturation judged without them", list, 100 * worst);
+}
+
 size_t report_notes(const struct analysis_result *r, const struct report_opts *o,
 			   char ***out)
 {
-	/* At most eight notes a series and its unstable points, and one for
+	/* At most nine notes a series and its unstable points, and one for
 	 * them all: room for them at once, not a reallocation a note. */
-	char **v = xcalloc((8 + REPORT_UNSTABLE_LIST) * r->nseries + 2 * r->nlabels +
+	char **v = xcalloc((9 + REPORT_UNSTABLE_LIST) * r->nseries + 2 * r->nlabels +
 			   REPORT_UNSTABLE_LIST + 3, sizeof *v);
 	size_t n = 0;
 	const char *base_client;
@@ -480,6 +509,10 @@ size_t report_notes(const struct analysis_result *r, const struct report_opts *o
 				 "%s %s: the throughput model does not fit (no positive asymptote)",
 				 s->label, s->test);
 		if (buf[0]) {
+			v[n++] = xstrdup(buf);
+		}
+		if (!open && a->knee.ok && a->knee.res.fall_unstable) {
+			report_note_unstable_end(a, buf, sizeof buf);
 			v[n++] = xstrdup(buf);
 		}
 		/* No interval anywhere: say why, rather than leave cells blank. */

@@ -307,6 +307,7 @@ static void report_comparisons(FILE *fp, const struct analysis_result *r,
 	const char *h = md ? "## " : "";
 	struct rtab t;
 	size_t bare;
+	char s[4096];
 
 	if (r->ncmps == 0) {
 		if (r->nlabels > 1)
@@ -343,6 +344,8 @@ static void report_comparisons(FILE *fp, const struct analysis_result *r,
 			fputc('\n', fp);
 		report_speedup_table(r, i, j, !md, &t);
 		report_table(fp, &t, md);
+		if (report_overall_words(r, r->speedup[i].label_idx, 1, s, sizeof s) > 0)
+			fprintf(fp, "%s%s\n", md ? "\n" : "  ", s);
 		i = j;
 	}
 	if (o->prose) {
@@ -350,8 +353,12 @@ static void report_comparisons(FILE *fp, const struct analysis_result *r,
 		if (md)
 			fputc('\n', fp);
 		for (size_t i = 0; i < r->ncmps; i++) {
-			char s[768];
+			size_t li = r->series[r->cmps[i].other].rps->label_idx;
 
+			/* A label's overall figure first, then its tests. */
+			if ((i == 0 || r->series[r->cmps[i - 1].other].rps->label_idx != li) &&
+			    report_overall_words(r, li, 0, s, sizeof s) > 0)
+				fprintf(fp, "%s%s\n", md ? "- " : "  ", s);
 			report_prose(r, &r->cmps[i], s, sizeof s);
 			fprintf(fp, "%s%s\n", md ? "- " : "  ", s);
 		}
@@ -423,6 +430,14 @@ static void report_human(FILE *fp, const struct analysis_result *r, const struct
 		report_verdict_table(fp, r);
 	report_servers(fp, r);
 	report_series_table(r, o, wide, &t);
+	/* Every series of one depth (imports, redis-benchmark-default): a
+	 * table of "gain 1.00x" rows says nothing; the note says so once and
+	 * the comparison leads (issue 44). */
+	if (!wide && r->nsingle == r->nseries && r->ncmps > 0 && t.ncells > 0) {
+		rtab_free(&t);
+		t.ncells = 0;
+		t.cells = NULL;
+	}
 	if (t.ncells > 0) {
 		if (wide)
 			fprintf(fp, "%sSeries (medians over repeats; peak: the fitted level's; "

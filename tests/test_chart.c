@@ -420,26 +420,33 @@ Test(chart, speedup_bars_sorted_and_labelled)
 	struct series_set set;
 	const struct series **list;
 	struct chart *c = layout(&set, &list, 5, 2, 10, CHART_SPEEDUP, &rows);
-	size_t nbars = 0, nlabels = 0;
-	double last = 1e9;
+	size_t nbars = 0, nlabels = 0, noverall = 0;
+	double last = 1e9, label[8];
 
 	check_no_overlaps(c, 0);
 	for (size_t i = 0; i < c->n; i++) {
 		const struct chart_item *it = &c->items[i];
 
 		if (it->op == CHART_TEXT && it->role == ROLE_BAR_LABEL) {
-			double r = atof(it->text);
-
 			cr_assert(strstr(it->text, "\xc3\x97") != NULL, "'%s' has no times sign", it->text);
-			cr_assert(r <= last + 1e-9, "bars are not sorted");
-			last = r;
-			nlabels++;
+			cr_assert_lt(nlabels, 8);
+			label[nlabels++] = atof(it->text);
 		}
+		if (it->op == CHART_TEXT && it->role == ROLE_CATEGORY)
+			noverall += strcmp(it->text, CHART_SPEEDUP_OVERALL) == 0;
 		if (it->op == CHART_RECT && it->color.a == 255 && it->w < 200)
 			nbars++;
 	}
-	cr_assert_eq(nlabels, 5);
-	cr_assert_eq(nbars, 5);
+	/* The five tests sorted, then their geometric mean (issue 42). */
+	cr_assert_eq(nlabels, 6);
+	cr_assert_eq(nbars, 6);
+	cr_assert_eq(noverall, 1);
+	for (size_t i = 0; i < 5; i++) {
+		cr_assert(label[i] <= last + 1e-9, "bars are not sorted");
+		last = label[i];
+	}
+	cr_assert(label[5] <= label[0] + 0.01 && label[5] >= label[4] - 0.01,
+		  "the geometric mean %g outside the tests' %g..%g", label[5], label[4], label[0]);
 	/* The baseline is the first label (m1): intel is under half as fast. */
 	cr_assert(last > 0 && last < 0.5, "intel / m1 is %g", last);
 	chart_free(c);
@@ -975,11 +982,19 @@ Test(chart, speedup_bars_have_whiskers_and_the_reports_ratio)
 		if (it->op == CHART_LINE && it->role == ROLE_WHISKER)
 			nwhiskers++;
 		if (it->op == CHART_TEXT && it->role == ROLE_BAR_LABEL) {
-			int match = 0;
+			struct analysis_overall ov;
+			char want[32];
+			int match;
 
+			/* A test's ratio, or the last bar's: their geometric
+			 * mean, the report's overall figure. */
+			cr_assert_eq(analysis_overall(&analysed,
+						      analysed.series[analysed.cmps[0].other].rps->label_idx,
+						      &ov), 0);
+			num_fmt(want, sizeof want, ov.gm.est, 2);
+			strcat(want, "\xc3\x97");
+			match = strcmp(want, it->text) == 0;
 			for (size_t k = 0; k < analysed.ncmps; k++) {
-				char want[32];
-
 				num_fmt(want, sizeof want, analysed.cmps[k].at_peak.ratio, 2);
 				strcat(want, "\xc3\x97");
 				match |= strcmp(want, it->text) == 0;
@@ -988,20 +1003,27 @@ Test(chart, speedup_bars_have_whiskers_and_the_reports_ratio)
 			nlabels++;
 		}
 	}
-	cr_assert_eq(nbars, 3);
-	cr_assert_eq(nwhiskers, 3);
-	cr_assert_eq(nlabels, 3);
-	cr_assert_eq(count_role(c, CHART_TEXT, ROLE_BAR_LABEL, -1), 3);
+	/* Three tests and their geometric mean. */
+	cr_assert_eq(nbars, 4);
+	cr_assert_eq(nwhiskers, 4);
+	cr_assert_eq(nlabels, 4);
+	cr_assert_eq(count_role(c, CHART_TEXT, ROLE_BAR_LABEL, -1), 4);
 	{
 		/* Bars coloured by the report's verdict: blue faster, vermilion
 		 * slower, grey otherwise; as many of each as the report has. */
 		size_t want[3] = { 0 }, got[3] = { 0 };
+
+		struct analysis_overall ov;
 
 		for (size_t k = 0; k < analysed.ncmps; k++) {
 			enum knee_verdict v = analysed.cmps[k].at_peak.verdict;
 
 			want[v == KNEE_FASTER ? 0 : v == KNEE_SLOWER ? 1 : 2]++;
 		}
+		cr_assert_eq(analysis_overall(&analysed,
+					      analysed.series[analysed.cmps[0].other].rps->label_idx,
+					      &ov), 0);
+		want[ov.verdict == KNEE_FASTER ? 0 : ov.verdict == KNEE_SLOWER ? 1 : 2]++;
 		for (size_t i = 0; i < c->n; i++) {
 			const struct chart_item *it = &c->items[i];
 

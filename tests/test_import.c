@@ -504,7 +504,9 @@ Test(import, loop_of_quiet_runs)
 	import_result_free(&r);
 }
 
-/* A pasted terminal session: the command line's -P, -c and -n are kept. */
+/* A pasted terminal session: the command line's -P, -c and -n are kept;
+ * the -d it does not name is redis-benchmark's default, 3 bytes, marked
+ * as such (issue 42). */
 Test(import, terminal_paste_shows_the_command)
 {
 	struct import_result r;
@@ -515,7 +517,8 @@ Test(import, terminal_paste_shows_the_command)
 	cr_assert_eq(r.runs[0].pipeline, 16);
 	cr_assert_eq(r.runs[0].clients, 100);
 	cr_assert_eq(r.runs[0].requests, 100000);
-	cr_assert_eq(r.runs[0].data_size, -1);
+	cr_assert_eq(r.runs[0].data_size, IMPORT_DEFAULT_DATA_SIZE);
+	cr_assert_eq(r.runs[0].defaulted, IMPORT_DEF_DATA_SIZE);
 	cr_assert_eq(r.runs[0].cmd_line, 1);
 	cr_assert(!r.runs[0].pipeline_implied);
 	cr_assert_str_eq(r.runs[0].target, "127.0.0.1:6379");

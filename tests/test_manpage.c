@@ -826,7 +826,8 @@ static void check_tests(const struct man *m, struct problems *pr)
  * decides them; the page must say the same). */
 static void check_verdicts(const char *buf, struct problems *pr)
 {
-	static const enum knee_verdict v[] = { KNEE_FASTER, KNEE_SLOWER, KNEE_SAME, KNEE_CANNOT_TELL };
+	static const enum knee_verdict v[] = { KNEE_FASTER, KNEE_SLOWER, KNEE_SAME, KNEE_CANNOT_TELL,
+					       KNEE_FASTER_UNSURE, KNEE_SLOWER_UNSURE };
 	char want[128];
 
 	snprintf(want, sizeof want, "the noise band is 1\\(+-%.0f%%", 100 * KNEE_CMP_BAND);
@@ -844,8 +845,12 @@ static void check_verdicts(const char *buf, struct problems *pr)
 		 knee_verdict_name(knee_verdict_of(1 - KNEE_CMP_BAND / 2, 1 + KNEE_CMP_BAND / 2)));
 	if (strstr(buf, want) == NULL)
 		problem(pr, "the verdict rule does not say \"%s\"", want);
-	snprintf(want, sizeof want, "across an edge of the band is\n.Cm %s",
-		 knee_verdict_name(knee_verdict_of(0.8, 0.99)));
+	snprintf(want, sizeof want, "excludes 1 but reaches into the band is\n.Cm %s",
+		 knee_verdict_name(knee_verdict_of(1.01, 1.5)));
+	if (strstr(buf, want) == NULL)
+		problem(pr, "the verdict rule does not say \"%s\"", want);
+	snprintf(want, sizeof want, "holds 1 and reaches past the band is\n.Cm %s",
+		 knee_verdict_name(knee_verdict_of(0.8, 1.1)));
 	if (strstr(buf, want) == NULL)
 		problem(pr, "the verdict rule does not say \"%s\"", want);
 	for (size_t i = 0; i < sizeof v / sizeof *v; i++) {

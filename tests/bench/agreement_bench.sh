@@ -8,8 +8,11 @@
 # repeats, shuffled) RUNS (3) times, each against its own spawned server,
 # and prints for each test every run's saturation depth with its 95%
 # interval, its peak with its interval, and whether the runs' intervals
-# share a depth (the largest lower bound at most the smallest upper one);
-# then each run's wall time.  Other arguments after -- replace the
+# share a depth (the largest lower bound at most the smallest upper one),
+# and whether the report's saturation call (not saturated; saturated;
+# saturated and falling after its peak) is the same in every run (issue
+# 41: a fall made by the deepest unstable points alone flipped it); then
+# each run's wall time.  Other arguments after -- replace the
 # default sweep's.  It prints figures; it does not pass or fail.
 set -eu
 RSWEEP=${1:-${RSWEEP:-src/rsweep}}
@@ -30,11 +33,12 @@ for i in $(seq 1 "$RUNS"); do
 	"$RSWEEP" report --format csv "$T/r$i.csv" -o "$T/rep$i.csv"
 done
 # One line per run and test: test run sat lo hi saturated peak peak_lo peak_hi
+# fit_status
 for i in $(seq 1 "$RUNS"); do
 	awk -F, -v OFS='\t' -v run="$i" 'NR == 1 { for (k = 1; k <= NF; k++) c[$k] = k; next }
 		{ print $c["test"], run, $c["saturation_depth"], $c["saturation_lo"],
 			$c["saturation_hi"], $c["saturated"], $c["peak_rps"], $c["peak_rps_lo"],
-			$c["peak_rps_hi"] }' "$T/rep$i.csv"
+			$c["peak_rps_hi"], $c["fit_status"] }' "$T/rep$i.csv"
 done | sort -t "$(printf '\t')" -k1,1 -k2,2n >"$T/all"
 printf '%-8s %-4s %-22s %-30s\n' test run "saturation P (95%)" "peak rps (95%)"
 awk -F '\t' '{ hi = $5 == "" ? "-" : $5
@@ -46,9 +50,14 @@ awk -F '\t' '{ hi = $5 == "" ? "-" : $5
        h = $5 == "" ? 1e9 : $5
        if (!(t in up) || h < up[t]) up[t] = h
        if (!(t in plo) || $8 > plo[t]) plo[t] = $8
-       if (!(t in pup) || $9 < pup[t]) pup[t] = $9 }
+       if (!(t in pup) || $9 < pup[t]) pup[t] = $9
+       call = $6 == "no" ? "not saturated" : $10 == "falls" ? "falls" : "saturated"
+       calls[t] = calls[t] (ncall[t]++ ? "," : "") call
+       if (!(t in first)) first[t] = call
+       else if (call != first[t]) differ[t] = 1 }
      END { for (t in lo)
-		printf "%-8s saturation intervals %s; peak intervals %s\n", t,
+		printf "%-8s saturation intervals %s; peak intervals %s; calls %s (%s)\n", t,
 		       lo[t] <= up[t] ? "agree (share P=" lo[t] ")" : "disagree",
-		       plo[t] <= pup[t] ? "overlap" : "do not overlap" }' "$T/all"
+		       plo[t] <= pup[t] ? "overlap" : "do not overlap",
+		       (t in differ) ? "differ" : "agree", calls[t] }' "$T/all"
 awk '{ printf "%s: %.1f s\n", $1, $3 - $2 }' "$T/times"

@@ -50,4 +50,26 @@ t_bad() {
 }
 tcase 'a bad --fail-on, a baseline file of two labels or none: status 2' t_bad
 
+# Issue 40: PCT in plain decimal digits only (strtod took 0x10 as 16 and
+# " 5" as 5), and a gate with nothing to compare fails with its reason
+# instead of passing silently.
+t_pct_and_nothing() {
+	printf 'label,test,pipeline,rps\nc,GET,1,5\nc,GET,2,9\n' >"$T/base.csv"
+	for bad in 'slower:0x10' 'slower: 5' 'slower:5 ' 'slower:1e1' 'slower:.5' 'slower:5.' \
+		'slower:-1' 'slower:5%%'; do
+		expect_status 2 "$RSWEEP" report "$T/base.csv" --fail-on "$bad"
+		grep -q "PCT must be a percentage" "$T/err" || fail "$bad: $(cat "$T/err")"
+	done
+	expect_status 0 "$RSWEEP" report "$T/two.csv" --fail-on slower:5%
+	expect_status 0 "$RSWEEP" report "$T/two.csv" --fail-on slower:2.5
+	# Only the baseline's rows: one file, or a new run's file that holds none.
+	expect_status 2 "$RSWEEP" report "$T/base.csv" --fail-on slower
+	grep -q "fail-on: nothing to compare: every series is c's" "$T/err" || fail "$(cat "$T/err")"
+	printf 'label,test,pipeline,rps\n' >"$T/empty.csv"
+	expect_status 2 "$RSWEEP" report "$T/empty.csv" --baseline "$T/base.csv" --fail-on slower
+	grep -q "nothing to compare" "$T/err" || fail "$(cat "$T/err")"
+}
+tcase '--fail-on: PCT in decimal digits; nothing to compare is status 2 with its reason' \
+	t_pct_and_nothing
+
 tcase_done
