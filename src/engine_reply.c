@@ -213,8 +213,23 @@ static redisReplyObjectFunctions engine_reply_mix_fns = {
 
 void engine_reply_track(redisReader *rd, struct engine_reply *r, struct engine_conn *c)
 {
+	void *pd = c != NULL ? (void *)c : (void *)r;
+
 	rd->fn = c != NULL ? &engine_reply_mix_fns : &engine_reply_fns;
-	rd->privdata = c != NULL ? (void *)c : (void *)r;
+	rd->privdata = pd;
+	/* A reader asked for a reply with its buffer read to the end (maxbuf
+	 * 0 keeps the buffer) has already set up the next reply's task with
+	 * the privdata of then: a plain job's replies after a routed mix's
+	 * (or the other way round) would reach functions that take the other
+	 * kind of privdata (issue 40, D2).  No reply is under way between
+	 * runs, so every task gets the new one. */
+#if HIREDIS_MAJOR >= 1
+	for (int i = 0; i < rd->tasks; i++)
+		rd->task[i]->privdata = pd;
+#else
+	for (size_t i = 0; i < sizeof rd->rstack / sizeof rd->rstack[0]; i++)
+		rd->rstack[i].privdata = pd;
+#endif
 }
 
 void engine_reply_reset(struct engine_reply *r, const struct engine_job *job)

@@ -217,4 +217,22 @@ t_refused() {
 }
 tcase 'MSET in a mix on a cluster: one line, exit 2, no file' t_refused
 
+
+# A plain test before a mix, one engine for both (issue 40, D2): the mix's
+# readers were left set for the plain test's requests.
+t_plain_then_mix() {
+	for p in $P1 $P2 $P3; do ccli "$p" config resetstat >/dev/null; done
+	expect_status 0 "$RSWEEP" run -h 127.0.0.1 -p "$P1" --cluster -t 'set,mix:get=1,set=1' \
+		-P 1 -n 1000 --repeat 1 -o "$T/pm.csv" -q
+	check_whole "$T/pm.csv"
+	expect_status 0 "$RSWEEP" run -h 127.0.0.1 -p "$P1" --cluster -t 'mix:get=1,set=1,set' \
+		--key-prefix 'pm:' -P 1,4 -n 1000 --repeat 1 -o "$T/mp.csv" -q
+	check_whole "$T/mp.csv"
+	for p in $P1 $P2 $P3; do
+		[ "$(ccli "$p" dbsize | tr -d '\r')" = 0 ] || fail "master $p not left empty"
+	done
+}
+tcase 'a plain test and a mix in one run, either order, with and without --key-prefix' \
+	t_plain_then_mix
+
 tcase_done
