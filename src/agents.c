@@ -618,6 +618,7 @@ int agents_load(struct agents *a, const struct engine_job *job, const char *test
 	struct agents_take k = { .warm = warm, .res = res,
 				 .nmembers = job->members != NULL ? job->nmembers : 0 };
 	size_t alive = 0, idx = 0;
+	char *text = NULL;
 	int64_t offset;
 	uint64_t rtt, per, rest, longest = 0, deadline;
 	double expect;
@@ -657,6 +658,8 @@ int agents_load(struct agents *a, const struct engine_job *job, const char *test
 	k.seq = ++a->seq;
 	k.start_ns = (uint64_t)((int64_t)engine_now_ns() + offset) + AGENTS_MARGIN_NS + 2 * rtt;
 	k.want = alive;
+	/* The job as built, the same for every agent but its numbers. */
+	text = agentmsg_job_encode(job);
 	per = job->duration > 0 ? 0 : job->requests / alive;
 	rest = job->duration > 0 ? 0 : job->requests % alive;
 	for (size_t i = 0; i < a->n; i++) {
@@ -674,12 +677,12 @@ int agents_load(struct agents *a, const struct engine_job *job, const char *test
 		p.kind = warm ? AGENTMSG_WARMUP : AGENTMSG_POINT;
 		xstrlcpy(p.target, a->cfg.target_uri, sizeof p.target);
 		xstrlcpy(p.test, test, sizeof p.test);
+		p.job = text;
 		p.depth = job->depth;
 		p.window = job->mode == ENGINE_WINDOW;
 		p.clients = a->cfg.clients;
 		p.threads = a->cfg.threads;
 		p.keyspace = job->keyspace;
-		p.data_size = a->cfg.data_size;
 		/* Each agent its own keys' sequence: the same seed would send
 		 * the same keys in the same order from every agent. */
 		p.seed = job->seed + (uint64_t)idx * 0x9e3779b97f4a7c15ull;
@@ -687,10 +690,13 @@ int agents_load(struct agents *a, const struct engine_job *job, const char *test
 		p.duration = job->duration > 0 ? job->duration : 0;
 		p.start_ns = k.start_ns;
 		p.timeout = job->timeout;
-		if (agents_send(a, m, &p, err) < 0)
+		if (agents_send(a, m, &p, err) < 0) {
+			free(text);
 			return -1;
+		}
 		idx++;
 	}
+	free(text);
 	expect = job->duration > 0 ? job->duration : (double)longest / AGENTS_MIN_RPS;
 	deadline = (uint64_t)((int64_t)k.start_ns - offset) + (uint64_t)((expect + job->timeout) * 1e9);
 	a->dropped = 0;

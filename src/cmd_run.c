@@ -354,7 +354,6 @@ static enum sweep_status run_agents(const struct rs_config *cfg, struct run_job 
 	ac.target_uri = uri;
 	ac.clients = (unsigned)cfg->clients;
 	ac.threads = (unsigned)cfg->threads;
-	ac.data_size = cfg->data_size;
 	ac.stop = &run_stop;
 	ac.target_run_id = sweep_run_id(gs->s);
 	ac.target_desc = g->t.desc;
