@@ -59,12 +59,12 @@ void job_build(const struct workload_test *t, const struct job_point *p, struct 
  * last (--transaction, or written so). */
 int job_is_transaction(const struct workload_test *t);
 
-/* The bytes a run of job needs in the client, worked out from the job
- * alone (nothing is allocated): one request's template, its batch buffers
- * (depth requests per connection, one set shared when no request changes
- * from one to the next), each connection's rings of depth timestamps and
- * ends, and each loop's pool of random value bytes.  UINT64_MAX when the
- * sum overflows. */
+/* The bytes a run of job needs in the client as it starts, worked out
+ * from the job alone (nothing is allocated): one request's template, its
+ * batch buffers (depth requests per connection, one set shared when no
+ * request changes from one to the next), a mix's depth ends per
+ * connection, and each loop's pool of random value bytes.  UINT64_MAX
+ * when the sum overflows. */
 uint64_t job_memory(const struct engine_job *job, uint64_t clients, unsigned threads);
 
 /* The one memory rule: 0 when job_memory fits cap bytes, else -1 with err

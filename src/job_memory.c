@@ -46,9 +46,10 @@ uint64_t job_memory(const struct engine_job *job, uint64_t clients, unsigned thr
 	shared = job->members == NULL && !(job->nrand > 0 && job->keyspace > 0);
 	batches = shared ? 1 : clients;
 	need = job_add(room, job_mul(job_mul(batches, job->depth), room));
-	/* Per connection: two rings of stamps (16 bytes) and a mix's ends and
-	 * members (8 and 1), depth each. */
-	per_conn = job_mul(job->depth, 16 * 2 + 8 + 1);
+	/* Per connection, as a run starts: a mix's ends and members (8 and 1
+	 * bytes), depth each.  The rings of timestamps grow with the writes,
+	 * not the depth, and are not counted. */
+	per_conn = job->members != NULL ? job_mul(job->depth, 8 + 1) : 0;
 	need = job_add(need, job_mul(clients, per_conn));
 	if (job->vmax > 0)
 		need = job_add(need, job_mul(threads, job_add(job->vmax, 4096)));

@@ -372,7 +372,12 @@ static enum guard_step sweep_measure(struct sweep *s, const struct workload_test
 	job_build(t, &jp, &built);
 	job = built.e;
 	sweep_cmdstats(t, cmdstats, sizeof cmdstats, at);
-	if (load_check(s->load, &job, err) < 0)
+	/* The memory rule on the job, as an agent applies it to what it
+	 * receives: each master of a cluster has -c connections of its own. */
+	if (job_memory_check(&job, t->name, (uint64_t)cfg->clients * (s->topo ? s->nsrv : 1),
+			     cfg->threads * (unsigned)(s->topo ? s->nsrv : 1), WORKLOAD_MEMORY_MAX,
+			     err) < 0 ||
+	    load_check(s->load, &job, err) < 0)
 		return GUARD_FINAL;
 	if ((step = sweep_ready_all(s, t, err)) != GUARD_OK)
 		return step;
