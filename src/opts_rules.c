@@ -97,8 +97,6 @@ static const struct opts_rule opts_rule_table[] = {
 	/* Values sized per request (engine.h's vmin..vmax). */
 	{ RUN, "data-size-range", OPTS_EXCLUDES, "data-size", NULL,
 	  "--data-size-range and -d exclude each other: the range says the values' sizes" },
-	{ RUN, "data-size-range", OPTS_EXCLUDES, "cluster", NULL,
-	  "--cluster does not size values per request yet: drop --data-size-range" },
 	{ RUN, "commands", OPTS_EXCLUDES, "key-prefix", NULL,
 	  "--key-prefix takes the catalogue's tests (-t): a command file names its own keys" },
 	{ RUN, "agents", OPTS_ONE, "target", NULL, RULES_AGENTS "the other --target" },
