@@ -188,9 +188,16 @@ static void agentmsg_encode(const struct agentmsg_def *defs, size_t n, const voi
 		case AT_RUN: case AT_ID: case AT_TARGET: case AT_TEXT:
 			agentmsg_put(fs, d->name, xstrdup(p + d->off));
 			continue;
-		case AT_JOB:
-			agentmsg_put(fs, d->name, xstrdup(*(const char *const *)(const void *)(p + d->off)));
+		case AT_JOB: {
+			/* Not NUL-terminated when decoded: as long as job_len says. */
+			const struct agentmsg_point *pt = base;
+			char *v = xmalloc(pt->job_len + 1);
+
+			memcpy(v, pt->job, pt->job_len);
+			v[pt->job_len] = '\0';
+			agentmsg_put(fs, d->name, v);
 			continue;
+		}
 		case AT_U64:
 			snprintf(buf, sizeof buf, "%llu",
 				 (unsigned long long)*(const uint64_t *)(const void *)(p + d->off));

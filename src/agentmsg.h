@@ -72,9 +72,9 @@ struct agentmsg_point {
 	char target[TARGETS_URI_MAX]; /* redis://, rediss:// or unix://, no password */
 	/* The test's name, for the agent's log. */
 	char test[400];
-	/* The job's text (agentmsg_job_encode), as the message holds it: not
-	 * NUL-terminated, and it points into the decoded fields (the
-	 * encoder's own string when encoding). */
+	/* The job's text (agentmsg_job_encode) and its length, as the message
+	 * holds it: not NUL-terminated, and it points into the decoded fields
+	 * (the encoder's own string when encoding). */
 	const char *job;
 	size_t job_len;
 	unsigned depth;

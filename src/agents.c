@@ -678,6 +678,7 @@ int agents_load(struct agents *a, const struct engine_job *job, const char *test
 		xstrlcpy(p.target, a->cfg.target_uri, sizeof p.target);
 		xstrlcpy(p.test, test, sizeof p.test);
 		p.job = text;
+		p.job_len = strlen(text);
 		p.depth = job->depth;
 		p.window = job->mode == ENGINE_WINDOW;
 		p.clients = a->cfg.clients;
