@@ -94,7 +94,13 @@ t_transaction() {
 	[ "$(csv_col "$T/t.csv" errors)" = 0 ] || fail "errors $(csv_col "$T/t.csv" errors)"
 	[ "$(calls exec)" = 3001 ] || fail "exec calls $(calls exec)"
 	[ "$(calls get)" = 3001 ] || fail "get calls $(calls get)"
+	# A sequence whose reads miss twice a request: each agent's misses may
+	# pass its requests.
+	lead -P 2 -r 100 -o "$T/s.csv" -- SET 'k:__key__' v ';' 2 GET 'none:__key__'
+	[ "$(csv_col "$T/s.csv" requests)" = 3001 ] || fail "requests $(csv_col "$T/s.csv" requests)"
+	[ "$(csv_col "$T/s.csv" misses)" = 6002 ] || fail "misses $(csv_col "$T/s.csv" misses)"
 }
-tcase 'a transaction after -- over three agents: every EXEC counted' t_transaction
+tcase 'a transaction and a sequence after -- over three agents: every EXEC and miss counted' \
+	t_transaction
 
 tcase_done
