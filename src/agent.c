@@ -263,11 +263,12 @@ static void agent_point(struct agent *a, const struct agentmsg_point *p, struct 
 	/* The job as the leader built it, its memory checked before a byte
 	 * of it is expanded: the same rule wherever a job runs. */
 	{
+		/* An open loop always keeps a window, as run's does. */
 		const struct engine_job point = {
 			.keyspace = p->keyspace, .seed = p->seed, .depth = p->depth,
-			.mode = p->window ? ENGINE_WINDOW : ENGINE_LOCKSTEP,
-			.requests = p->requests, .duration = p->duration, .timeout = p->timeout,
-			.stop = &a->abandon,
+			.mode = p->window || p->rate > 0 ? ENGINE_WINDOW : ENGINE_LOCKSTEP,
+			.rate = p->rate, .requests = p->requests, .duration = p->duration,
+			.timeout = p->timeout, .stop = &a->abandon,
 		};
 
 		if (agentmsg_job_decode(p->job, p->job_len, &point, p->clients, p->threads,
@@ -313,8 +314,10 @@ static void agent_point(struct agent *a, const struct agentmsg_point *p, struct 
 		for (size_t i = 0; job.e.members != NULL && i < job.e.nmembers; i++)
 			sbuf_item(&b, ";", "%llu", (unsigned long long)res.member_sent[i]);
 	}
-	if (p->kind == AGENTMSG_POINT)
+	if (p->kind == AGENTMSG_POINT) {
 		r->hist = res.hist;
+		r->service = res.service;
+	}
 	goto done;
 failed:
 	r->ok = 0;
@@ -441,6 +444,7 @@ static int agent_entry(struct agent *a, const redisReply *e, struct rs_err *err)
 
 	r = xcalloc(1, sizeof *r);
 	hist_init(&r->hist);
+	hist_init(&r->service);
 	xstrlcpy(r->agent, a->cfg->id, sizeof r->agent);
 	n = agent_entry_fields(a->cfg->key, a->work_key, e, f, &nall, &why);
 	/* The run and point to answer, even for a message refused: an answer

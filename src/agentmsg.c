@@ -61,6 +61,8 @@ static const struct agentmsg_def agentmsg_point_defs[] = {
 	{ "seed", AT_U64, PT(seed), 0, U64MAX },
 	{ "requests", AT_U64, PT(requests), 0, 1e15 },
 	{ "duration", AT_DBL, PT(duration), 0, 86400 },
+	/* rsweep run's --rate at most. */
+	{ "rate", AT_DBL, PT(rate), 0, 1e9 },
 	{ "start", AT_U64, PT(start_ns), 1, I64MAX },
 	{ "timeout", AT_DBL, PT(timeout), 0.001, 86400 },
 };
@@ -83,6 +85,7 @@ static const struct agentmsg_def agentmsg_result_defs[] = {
 	{ "first_error", AT_TEXT, RS(first_error), 0, 0 },
 	{ "sent", AT_TEXT, RS(sent), 0, 0 },
 	{ "hist", AT_HIST, RS(hist), 0, 0 },
+	{ "service", AT_HIST, RS(service), 0, 0 },
 };
 
 #define NDEFS(a) (sizeof a / sizeof a[0])
@@ -417,11 +420,16 @@ int agentmsg_result_decode(const struct agentmsg_field *f, size_t n, struct agen
 {
 	memset(r, 0, sizeof *r);
 	hist_init(&r->hist);
+	hist_init(&r->service);
 	if (agentmsg_decode(agentmsg_result_defs, NDEFS(agentmsg_result_defs), f, n, r, err) < 0)
 		return -1;
 	if (r->hist.count != 0 && r->hist.count != r->requests)
 		return rs_err_setk(err, RS_E_INPUT, "field hist: %llu values for %llu requests",
 				   (unsigned long long)r->hist.count, (unsigned long long)r->requests);
+	if (r->service.count != 0 && r->service.count != r->requests)
+		return rs_err_setk(err, RS_E_INPUT, "field service: %llu values for %llu requests",
+				   (unsigned long long)r->service.count,
+				   (unsigned long long)r->requests);
 	/* A request counts one error at most; a sequence's replies may miss
 	 * several times a request. */
 	if (r->errors > r->requests)

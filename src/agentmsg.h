@@ -83,6 +83,9 @@ struct agentmsg_point {
 	uint64_t keyspace, seed;
 	uint64_t requests;        /* this agent's share; 0 with a duration */
 	double duration;          /* seconds; 0 with requests */
+	/* Open loop: this agent's share of --rate, requests a second (its
+	 * share of the requests over the point's rate); 0: closed loop. */
+	double rate;
 	uint64_t start_ns;        /* the common instant, on the control Redis's TIME */
 	double timeout;           /* the engine's --timeout, seconds */
 };
@@ -103,6 +106,9 @@ struct agentmsg_result {
 	 * "7994;2006"; "" for a plain test. */
 	char sent[320];
 	struct hist hist;         /* latency, ns; empty for a warm-up */
+	/* Open loop: from each request's actual send (engine_result.service);
+	 * else empty. */
+	struct hist service;
 };
 
 /* Whether s (n bytes) is an acceptable agent id: 1 to 64 of [A-Za-z0-9._-]. */

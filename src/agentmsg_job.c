@@ -4,6 +4,7 @@
  * The text is items separated by one blank:
  *
  *	mix=0|1 r=REPLIES x=0|1 e=EXPECT vmin=N vmax=N mr=MAX_REPLY kd=SPEC|-
+ *	arr=uniform|poisson
  *	m=WEIGHT,VALUE_AT,VALUE_END,KEY_FROM,RAND,COPY,BYTES   (1..16 of them)
  *
  * RAND and COPY are offsets joined by '/', "-" for none.  BYTES are the
@@ -103,6 +104,9 @@ char *agentmsg_job_encode(const struct engine_job *job)
 		if (kd->kind == KEYDIST_HOTSPOT)
 			sbuf_printf(&b, ":%.17g", kd->b);
 	}
+	/* How an open loop spaces requests; the rate is each agent's own,
+	 * a field of the point. */
+	sbuf_printf(&b, " arr=%s", engine_arrivals_names[job->arrivals == ENGINE_POISSON]);
 	if (job->members != NULL) {
 		for (size_t i = 0; i < job->nmembers; i++)
 			agentmsg_job_member(&b, &job->members[i]);
@@ -296,7 +300,8 @@ static int agentmsg_job_unmember(const struct agentmsg_job_item *it, int mix, st
 
 /* The numbers' items: "name=value" into *v, each once. */
 static const char *const agentmsg_job_names[] = { "mix", "r", "x", "e", "vmin", "vmax", "mr",
-						  "kd", NULL };
+						  "kd", "arr", NULL };
+#define AGENTMSG_JOB_ITEMS 9
 
 /* Decode s into j; with expand 0 only read it (the numbers, the offsets
  * against the lengths, the key distribution's spec): no memory check, no
@@ -306,8 +311,8 @@ static int agentmsg_job_read(const char *s, size_t n, const struct engine_job *p
 			     struct job *j, struct rs_err *err)
 {
 	struct agentmsg_job_item items[ENGINE_MAX_MEMBERS];
-	const char *val[8] = { 0 };
-	size_t vlen[8] = { 0 }, nitems = 0;
+	const char *val[AGENTMSG_JOB_ITEMS] = { 0 };
+	size_t vlen[AGENTMSG_JOB_ITEMS] = { 0 }, nitems = 0;
 	uint64_t v[7];
 	static const uint64_t most[7] = { 1, AGENTMSG_JOB_REPLIES, 1, 15, 512u << 20, 512u << 20,
 					  UINT64_MAX };
@@ -344,9 +349,14 @@ static int agentmsg_job_read(const char *s, size_t n, const struct engine_job *p
 		vlen[k] = e - i - strlen(agentmsg_job_names[k]) - 1;
 		i = e + 1;
 	}
-	for (size_t k = 0; k < 8; k++)
+	for (size_t k = 0; k < AGENTMSG_JOB_ITEMS; k++)
 		if (val[k] == NULL)
 			return rs_err_setk(err, RS_E_INPUT, "field job: no %s", agentmsg_job_names[k]);
+	if (!(vlen[8] == 7 && memcmp(val[8], engine_arrivals_names[ENGINE_UNIFORM], 7) == 0) &&
+	    !(vlen[8] == 7 && memcmp(val[8], engine_arrivals_names[ENGINE_POISSON], 7) == 0))
+		return rs_err_setk(err, RS_E_INPUT, "field job: arr is not %s or %s",
+				   engine_arrivals_names[ENGINE_UNIFORM],
+				   engine_arrivals_names[ENGINE_POISSON]);
 	for (size_t k = 0; k < 7; k++)
 		if (agentmsg_job_num(val[k], vlen[k], 0, most[k], &v[k], agentmsg_job_names[k],
 				     err) < 0)
@@ -368,6 +378,7 @@ static int agentmsg_job_read(const char *s, size_t n, const struct engine_job *p
 	j->e.vmin = (size_t)v[4];
 	j->e.vmax = (size_t)v[5];
 	j->e.max_reply = v[6];
+	j->e.arrivals = val[8][0] == 'p' ? ENGINE_POISSON : ENGINE_UNIFORM;
 	for (size_t i = 0; i < nitems && rc == 0; i++)
 		rc = agentmsg_job_unmember(&items[i], (int)v[0], j, i, err);
 	if (rc == 0 && !v[0]) {

@@ -523,6 +523,7 @@ static void agents_result(struct agents *a, struct agents_take *k, const redisRe
 		res->errors += r->errors;
 		res->misses += r->misses;
 		hist_merge(&res->hist, &r->hist);
+		hist_merge(&res->service, &r->service);
 		if (res->first_error[0] == '\0' && r->first_error[0] != '\0')
 			xstrlcpy(res->first_error, r->first_error, sizeof res->first_error);
 	}
@@ -689,6 +690,10 @@ int agents_load(struct agents *a, const struct engine_job *job, const char *test
 		p.seed = job->seed + (uint64_t)idx * 0x9e3779b97f4a7c15ull;
 		p.requests = m->share;
 		p.duration = job->duration > 0 ? job->duration : 0;
+		/* An open loop: each agent its share of the rate, as of the
+		 * requests, so that all end together. */
+		p.rate = job->rate <= 0 ? 0 : job->duration > 0 ? job->rate / (double)alive :
+			 job->rate * (double)m->share / (double)job->requests;
 		p.start_ns = k.start_ns;
 		p.timeout = job->timeout;
 		if (agents_send(a, m, &p, err) < 0) {
@@ -699,6 +704,9 @@ int agents_load(struct agents *a, const struct engine_job *job, const char *test
 	}
 	free(text);
 	expect = job->duration > 0 ? job->duration : (double)longest / AGENTS_MIN_RPS;
+	/* A rate slower than that: the schedule's own length. */
+	if (job->duration <= 0 && job->rate > 0 && (double)job->requests / job->rate > expect)
+		expect = (double)job->requests / job->rate;
 	deadline = (uint64_t)((int64_t)k.start_ns - offset) + (uint64_t)((expect + job->timeout) * 1e9);
 	a->dropped = 0;
 	k.counted = job->duration <= 0;

@@ -10,7 +10,7 @@
 #define RULES_CLUSTER "--cluster takes one node's TCP address (-h/-p or a --target redis:// " \
 	"URI), closed loop, database 0: drop "
 #define RULES_AGENTS "--agents loads one server the agents reach (a --target redis://, " \
-	"rediss:// or unix://, or -h/-p/-s), closed loop: drop "
+	"rediss:// or unix://, or -h/-p/-s): drop "
 #define RULES_SPAWN "--spawn starts its own server: drop -h, -p and -s"
 #define RULES_TARGET "--target names every server of the sweep: drop -h, -p, -s and --spawn"
 
@@ -87,7 +87,6 @@ static const struct opts_rule opts_rule_table[] = {
 	{ RUN, "agents-wait", OPTS_NEEDS, "agents", NULL, "--agents-wait goes with --agents" },
 	{ RUN, "agents", OPTS_EXCLUDES, "spawn", NULL, RULES_AGENTS "--spawn" },
 	{ RUN, "agents", OPTS_EXCLUDES, "cluster", NULL, RULES_AGENTS "--cluster" },
-	{ RUN, "agents", OPTS_EXCLUDES, "rate", NULL, RULES_AGENTS "--rate" },
 	/* TTLs of the catalogue's writes (workload_expire). */
 	{ RUN, "expire", OPTS_NO_COMMAND, NULL, NULL,
 	  "--expire sets the catalogue's TTLs: write EX or EXPIRE into the command after -- "

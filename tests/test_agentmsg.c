@@ -16,7 +16,7 @@
 #include "xalloc.h"
 
 /* GET key:__rand_int__, as agentmsg_job_encode writes it. */
-#define SAMPLE_JOB "mix=0 r=1 x=0 e=2 vmin=0 vmax=0 mr=67108864 kd=- " \
+#define SAMPLE_JOB "mix=0 r=1 x=0 e=2 vmin=0 vmax=0 mr=67108864 kd=- arr=uniform " \
 	"m=0,0,0,0,23,-,%2A2%0D%0A$3%0D%0AGET%0D%0A$16%0D%0Akey:__rand_int__%0D%0A"
 
 static struct agentmsg_point sample_point(void)
@@ -129,8 +129,10 @@ Test(agentmsg, a_job_goes_and_comes_back)
 		  .key_from = 18, .copy_off = seq_copy, .ncopy = 1, .weight = 1000000 },
 	};
 	struct engine_job job = { .members = m, .nmembers = 2, .replies = 1, .expect = 3,
-				  .vmin = 1, .vmax = 4096, .max_reply = 67108864, .keyspace = 1000 };
-	const struct engine_job point = { .keyspace = 1000, .depth = 4, .requests = 10 };
+				  .vmin = 1, .vmax = 4096, .max_reply = 67108864, .keyspace = 1000,
+				  .arrivals = ENGINE_POISSON, .rate = 1000 };
+	const struct engine_job point = { .keyspace = 1000, .depth = 4, .requests = 10,
+					  .rate = 250 };
 	struct job back;
 	struct rs_err err = { 0 };
 	char *text;
@@ -150,6 +152,10 @@ Test(agentmsg, a_job_goes_and_comes_back)
 	cr_assert_eq(back.e.expect, 3);
 	cr_assert_eq(back.e.depth, 4);
 	cr_assert_eq(back.e.requests, 10);
+	/* The rate is the point's (each agent's share), how it is spaced the
+	 * job's. */
+	cr_assert_eq(back.e.rate, 250);
+	cr_assert_eq(back.e.arrivals, ENGINE_POISSON);
 	cr_assert_eq(keydist_spec_of(back.e.keydist)->kind, KEYDIST_ZIPF);
 	cr_assert_eq(keydist_spec_of(back.e.keydist)->a, 0.987654321);
 	for (size_t i = 0; i < 2; i++) {
@@ -175,7 +181,7 @@ Test(agentmsg, a_job_goes_and_comes_back)
  * holds each value as a run of a few bytes). */
 Test(agentmsg, a_job_too_large_is_refused_before_it_is_expanded)
 {
-	const char *text = "mix=1 r=1 x=0 e=15 vmin=0 vmax=0 mr=1677721600 kd=- "
+	const char *text = "mix=1 r=1 x=0 e=15 vmin=0 vmax=0 mr=1677721600 kd=- arr=uniform "
 			   "m=1,0,0,0,-,-,%2A3%0D%0A$3%0D%0ASET%0D%0A$1%0D%0Ak%0D%0A$16777216%0D%0A"
 			   "*16777216.78%0D%0A "
 			   "m=1,0,0,0,-,-,%2A2%0D%0A$3%0D%0AGET%0D%0A$1%0D%0Ak%0D%0A";
@@ -215,18 +221,22 @@ Test(agentmsg, point_refusals)
 	 * its command. */
 	refused("job", NULL, "no field job");
 	refused("job", "FLUSHALL", "field job: an item 'FLUSHALL' it does not know");
-	refused("job", "mix=0 r=1 x=0 e=2 vmin=0 vmax=0 mr=67108864 kd=-", "0 commands");
-	refused("job", "mix=0 r=1 x=0 e=2 vmin=0 vmax=0 mr=67108864 kd=- m=0,0,0,0,2,-,PING",
+	refused("job", "mix=0 r=1 x=0 e=2 vmin=0 vmax=0 mr=67108864 kd=- arr=uniform", "0 commands");
+	refused("job", "mix=0 r=1 x=0 e=2 vmin=0 vmax=0 mr=67108864 kd=- m=0,0,0,0,-,-,A", "no arr");
+	refused("job", "mix=0 r=1 x=0 e=2 vmin=0 vmax=0 mr=67108864 kd=- arr=bursty m=0,0,0,0,-,-,A",
+		"arr is not uniform or poisson");
+	refused("rate", "2e9", "field rate");
+	refused("job", "mix=0 r=1 x=0 e=2 vmin=0 vmax=0 mr=67108864 kd=- arr=uniform m=0,0,0,0,2,-,PING",
 		"an offset in a command of 4 bytes");
-	refused("job", "mix=0 r=1 x=0 e=2 vmin=0 vmax=0 mr=67108864 kd=- m=0,0,0,0,-,-,A%0",
+	refused("job", "mix=0 r=1 x=0 e=2 vmin=0 vmax=0 mr=67108864 kd=- arr=uniform m=0,0,0,0,-,-,A%0",
 		"a % not followed by two upper-case hex digits");
-	refused("job", "mix=0 r=1 r=1 x=0 e=2 vmin=0 vmax=0 mr=67108864 kd=- m=0,0,0,0,-,-,A",
+	refused("job", "mix=0 r=1 r=1 x=0 e=2 vmin=0 vmax=0 mr=67108864 kd=- arr=uniform m=0,0,0,0,-,-,A",
 		"r given twice");
-	refused("job", "mix=1 r=1 x=0 e=2 vmin=0 vmax=0 mr=67108864 kd=- m=0,0,0,0,-,-,A",
+	refused("job", "mix=1 r=1 x=0 e=2 vmin=0 vmax=0 mr=67108864 kd=- arr=uniform m=0,0,0,0,-,-,A",
 		"a weight");
-	refused("job", "mix=0 r=1 x=0 e=2 vmin=0 vmax=0 mr=67108864 kd=bogus m=0,0,0,0,-,-,A",
+	refused("job", "mix=0 r=1 x=0 e=2 vmin=0 vmax=0 mr=67108864 kd=bogus arr=uniform m=0,0,0,0,-,-,A",
 		"field job: kd");
-	refused("job", "mix=0 r=1 x=0 e=2 vmin=0 vmax=0 mr=67108864 kd=- m=0,0,0,0,-,-,*9999999999.78",
+	refused("job", "mix=0 r=1 x=0 e=2 vmin=0 vmax=0 mr=67108864 kd=- arr=uniform m=0,0,0,0,-,-,*9999999999.78",
 		"field job: a run's count");
 	refused("target", "spawn:/bin/sh", "not redis://, rediss:// or unix://");
 	refused("target", "redis://u:secret@host:1", "holds a password");
@@ -285,6 +295,7 @@ Test(agentmsg, result_hist_merges_exactly)
 		snprintf(r->agent, sizeof r->agent, "agent-%d", a);
 		r->ok = 1;
 		hist_init(&r->hist);
+		hist_init(&r->service);
 		for (int i = 0; i < 5000 + a * 777; i++) {
 			x ^= x << 13;
 			x ^= x >> 7;
@@ -322,6 +333,7 @@ Test(agentmsg, result_refusals)
 	snprintf(r->agent, sizeof r->agent, "a1");
 	r->ok = 1;
 	hist_init(&r->hist);
+	hist_init(&r->service);
 	hist_record_n(&r->hist, 5000, 10);
 	r->requests = 10;
 	cr_assert_eq(agentmsg_result_encode(r, &fs, &err), 0, "%s", err.msg);
@@ -358,6 +370,7 @@ Test(agentmsg, a_long_error_travels_whole)
 	snprintf(r->agent, sizeof r->agent, "a1");
 	r->ok = 0;
 	hist_init(&r->hist);
+	hist_init(&r->service);
 	memset(r->error, 'e', sizeof r->error - 1);
 	memcpy(r->error, "AUTH failed: ", 13);
 	r->error[sizeof r->error - 1] = '\0';
@@ -428,7 +441,7 @@ static long verify_edit(const char *stream, char keyc, const char *name, const c
 
 Test(agentkey, signed_message_verifies_and_decodes)
 {
-	cr_assert_eq(verify_edit("rsweep:work:a1", 'A', NULL, NULL), 17);
+	cr_assert_eq(verify_edit("rsweep:work:a1", 'A', NULL, NULL), 18);
 }
 
 Test(agentkey, a_changed_message_is_refused)
@@ -472,6 +485,7 @@ Test(agentkey, a_forged_result_is_refused)
 	r->ok = 1;
 	r->requests = 300000;
 	hist_init(&r->hist);
+	hist_init(&r->service);
 	cr_assert_eq(agentmsg_result_encode(r, &fs, &err), 0, "%s", err.msg);
 	cr_assert_eq(agentmsg_result_decode(fs.f, fs.n, r, &err), 0, "%s", err.msg);
 	cr_assert_eq(agentkey_verify(&mine, stream, fs.f, fs.n, &err), -1);

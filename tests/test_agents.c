@@ -422,9 +422,9 @@ static uint64_t ag_control_now(struct target_conn *c)
 
 /* GET key:__rand_int__ as agentmsg_job_encode writes it, and a mix of a
  * SET of 16 MB and a GET (issue 40, D1), its values a run of a few bytes. */
-#define AG_GET_JOB "mix=0 r=1 x=0 e=2 vmin=0 vmax=0 mr=67108864 kd=- " \
+#define AG_GET_JOB "mix=0 r=1 x=0 e=2 vmin=0 vmax=0 mr=67108864 kd=- arr=uniform " \
 	"m=0,0,0,0,23,-,%2A2%0D%0A$3%0D%0AGET%0D%0A$16%0D%0Akey:__rand_int__%0D%0A"
-#define AG_BIG_MIX "mix=1 r=1 x=0 e=15 vmin=0 vmax=0 mr=1677721600 kd=- " \
+#define AG_BIG_MIX "mix=1 r=1 x=0 e=15 vmin=0 vmax=0 mr=1677721600 kd=- arr=uniform " \
 	"m=1,0,0,0,-,-,%2A3%0D%0A$3%0D%0ASET%0D%0A$1%0D%0Ak%0D%0A$16777216%0D%0A" \
 	"*16777216.78%0D%0A m=1,0,0,0,-,-,%2A2%0D%0A$3%0D%0AGET%0D%0A$1%0D%0Ak%0D%0A"
 
@@ -625,6 +625,7 @@ static void *sa_thread(void *arg)
 		res.start_ns = p.start_ns;
 		res.end_ns = p.start_ns + 10000000;
 		hist_init(&res.hist);
+		hist_init(&res.service);
 		if (agentmsg_result_encode(&res, &fs, &err) == 0) {
 			char k[96];
 

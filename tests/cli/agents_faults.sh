@@ -98,7 +98,7 @@ t_refuse() {
 	calls=$(get_calls)
 	now=$(ccli time | head -1)
 	msg="v $v run 0123456789abcdef point 1 kind point target unix://$SOCK test GET depth 1 mode lockstep
-clients 1 threads 1 keyspace 0 seed 1 requests 10 duration 0 timeout 5"
+clients 1 threads 1 keyspace 0 seed 1 requests 10 duration 0 rate 0 timeout 5"
 	# shellcheck disable=SC2086
 	sxadd "$KEYF" rsweep:work:s2 $msg job "$JOB_GET" start "${now}000000000" cmd FLUSHALL
 	# shellcheck disable=SC2086

@@ -57,13 +57,13 @@ ccli set "rsweep:run:$run:leader" "$v 1 x" ex 60 >/dev/null
 # The jobs of the points below, as agentmsg_job_encode writes them: a SET
 # of 512 MB, a GET of a random key, and a mix of a SET of 16 MB and a GET
 # (issue 40, D1), each value a run of a few bytes of text.
-J_SET='mix=0 r=1 x=0 e=1 vmin=0 vmax=0 mr=1073741824 kd=- m=0,0,0,0,-,-,%2A3%0D%0A$3%0D%0ASET%0D%0A$1%0D%0Ak%0D%0A$536870912%0D%0A*536870912.78%0D%0A'
-J_MIX='mix=1 r=1 x=0 e=15 vmin=0 vmax=0 mr=1677721600 kd=- m=1,0,0,0,-,-,%2A3%0D%0A$3%0D%0ASET%0D%0A$1%0D%0Ak%0D%0A$16777216%0D%0A*16777216.78%0D%0A m=1,0,0,0,-,-,%2A2%0D%0A$3%0D%0AGET%0D%0A$1%0D%0Ak%0D%0A'
+J_SET='mix=0 r=1 x=0 e=1 vmin=0 vmax=0 mr=1073741824 kd=- arr=uniform m=0,0,0,0,-,-,%2A3%0D%0A$3%0D%0ASET%0D%0A$1%0D%0Ak%0D%0A$536870912%0D%0A*536870912.78%0D%0A'
+J_MIX='mix=1 r=1 x=0 e=15 vmin=0 vmax=0 mr=1677721600 kd=- arr=uniform m=1,0,0,0,-,-,%2A3%0D%0A$3%0D%0ASET%0D%0A$1%0D%0Ak%0D%0A$16777216%0D%0A*16777216.78%0D%0A m=1,0,0,0,-,-,%2A2%0D%0A$3%0D%0AGET%0D%0A$1%0D%0Ak%0D%0A'
 t_hostile() {
 	ccli set rsweep:claim:h1 "$run" ex 60 >/dev/null
 	now=$(ccli time | head -1)
 	base="v $v run $run kind point target unix://$SOCK mode lockstep threads 1 seed 1 requests 10
-duration 0 timeout 5 start $((now + 5))000000000"
+duration 0 rate 0 timeout 5 start $((now + 5))000000000"
 	# shellcheck disable=SC2086
 	sxadd "$KEYF" rsweep:work:h1 $base point 1 test SET job "$J_SET" depth 1000000 clients 1 \
 		keyspace 0
@@ -117,7 +117,7 @@ wait_for 5 "the listener started" test -S "$T/attacker.sock"
 t_target() {
 	ccli set rsweep:claim:x1 "$run" ex 60 >/dev/null
 	now=$(ccli time | head -1)
-	base="v $v run $run kind point mode lockstep threads 1 seed 1 requests 10 duration 0 timeout 5
+	base="v $v run $run kind point mode lockstep threads 1 seed 1 requests 10 duration 0 rate 0 timeout 5
 start $((now + 5))000000000 test GET depth 1 clients 1 keyspace 0"
 	# shellcheck disable=SC2086
 	sxadd "$KEYF" rsweep:work:x1 $base point 3 target "unix://$T/attacker.sock" job "$JOB_GET"
@@ -145,7 +145,7 @@ t_unsigned() {
 	ccli set "rsweep:run:$run2:leader" "$v 1 x" ex 60 >/dev/null
 	ccli set rsweep:claim:y1 "$run2" ex 60 >/dev/null
 	now=$(ccli time | head -1)
-	base="v $v run $run2 kind point mode lockstep threads 1 seed 1 requests 10 duration 0 timeout 5
+	base="v $v run $run2 kind point mode lockstep threads 1 seed 1 requests 10 duration 0 rate 0 timeout 5
 start $((now + 5))000000000 test GET depth 1 clients 1 keyspace 0
 target unix://$T/attacker.sock"
 	head -c 32 /dev/urandom | base64 >"$T/other.key" && chmod 600 "$T/other.key"

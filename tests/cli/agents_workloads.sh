@@ -103,4 +103,21 @@ t_transaction() {
 tcase 'a transaction and a sequence after -- over three agents: every EXEC and miss counted' \
 	t_transaction
 
+# An open loop over three agents: each its share of the rate, the point's
+# requests exact, its latency from the due times and its service times
+# merged.  3001 requests at 6000 a second take half a second at least
+# (a bound a slow machine cannot break): the agents kept to the schedule.
+t_rate() {
+	lead -t 'get,mix:get=1,set=1' -r 1000 --rate 6000 --arrivals poisson -P 4 -o "$T/r.csv"
+	exact "$T/r.csv"
+	sed 's/"[^"]*"/MIX/' "$T/r.csv" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ if ($c["rate_offered"] != 6000 || $c["arrivals"] != "poisson" ||
+		      $c["mode"] != "window" || $c["svc_p50_ms"] == "" || $c["p50_ms"] == "" ||
+		      $c["seconds"] < 0.4) {
+			print; bad = 1 } }
+		END { exit bad }' >"$T/bad" || fail "rate rows: $(cat "$T/bad")"
+}
+tcase 'an open loop (--rate, Poisson arrivals) over three agents: exact, its service times merged' \
+	t_rate
+
 tcase_done
