@@ -55,8 +55,7 @@ void engine_reply_track(struct redisReader *rd, struct engine_reply *r, struct e
 /* The same for a sequence without a route (job->replies > 1): c's
  * replies are counted a request at a time, one error at most
  * (engine_job.replies). */
-void engine_reply_track_seq(struct redisReader *rd, struct engine_reply *r,
-			    struct engine_conn *c);
+void engine_reply_track_seq(struct redisReader *rd, struct engine_conn *c);
 /* Why a reply of r->wrong_type fails the run, into buf: "the server
  * replied with an integer where the command gets a bulk string". */
 void engine_reply_wrong(const struct engine_reply *r, char *buf, size_t size);
@@ -131,8 +130,8 @@ struct engine_conn {
 	unsigned inflight;        /* requests queued and not yet answered */
 	unsigned part;            /* replies read of the request under way (engine_job.replies) */
 	/* The same as the reader sees them, reply by reply, for a sequence's
-	 * errors (engine_reply.c): its replies so far and whether one was an
-	 * error (a transaction: its last reply, or an element of it). */
+	 * errors (engine_reply.c): its replies so far and whether one counts
+	 * as its error (a transaction's: its last). */
 	unsigned rpos;
 	int rerr;
 	int want_out;             /* EV_WRITE is registered */

@@ -317,9 +317,8 @@ void engine_reply_track(redisReader *rd, struct engine_reply *r, struct engine_c
 	engine_reply_privdata(rd, c != NULL ? (void *)c : (void *)r);
 }
 
-void engine_reply_track_seq(redisReader *rd, struct engine_reply *r, struct engine_conn *c)
+void engine_reply_track_seq(redisReader *rd, struct engine_conn *c)
 {
-	(void)r;
 	c->rpos = 0;
 	c->rerr = 0;
 	rd->fn = &engine_reply_seq_fns;

@@ -368,7 +368,7 @@ static enum guard_step sweep_measure(struct sweep *s, const struct workload_test
 	enum guard_step step;
 	char why[256];
 
-	/* The one job every load runs (job.h): its members are built's. */
+	/* The one job every load runs (job.h); job points at built's members. */
 	job_build(t, &jp, &built);
 	job = built.e;
 	sweep_cmdstats(t, cmdstats, sizeof cmdstats, at);

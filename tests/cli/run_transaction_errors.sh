@@ -58,4 +58,15 @@ t_sequence() {
 }
 tcase 'a sequence: one error a request whichever of its replies failed' t_sequence
 
+# One engine from a plain test to a sequence and back (--expire makes INCR
+# a request of INCR and EXPIRE), in shuffled order: each run's replies
+# reach its own counting.
+t_switch() {
+	expect_status 0 "$RSWEEP" run -s "$SOCK" -t get,incr -P 1,4 -n 500 -r 100 --expire 60 \
+		--order shuffled --repeat 3 -q -o "$T/x.csv"
+	[ "$(rows "$T/x.csv")" = 12 ] || fail "rows $(rows "$T/x.csv")"
+	[ "$(errs "$T/x.csv" | sort -u)" = 0 ] || fail "errors $(errs "$T/x.csv")"
+}
+tcase 'a plain test and a sequence in turn on one engine' t_switch
+
 tcase_done
