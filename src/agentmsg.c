@@ -6,13 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "agentmsg.h"
 #include "engine.h"
 #include "num.h"
 #include "sbuf.h"
-#include "workload.h"
 #include "xalloc.h"
 
 enum agentmsg_type {
