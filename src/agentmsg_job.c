@@ -339,9 +339,10 @@ static int agentmsg_job_read(const char *s, size_t n, const struct engine_job *p
 			if (e - i > l && memcmp(s + i, agentmsg_job_names[k], l) == 0 && s[i + l] == '=')
 				break;
 		}
+		/* The text is not NUL-terminated: the item's bytes only. */
 		if (agentmsg_job_names[k] == NULL)
-			return rs_err_setk(err, RS_E_INPUT, "field job: an item '%.20s' it does not "
-					   "know", s + i);
+			return rs_err_setk(err, RS_E_INPUT, "field job: an item '%.*s' it does not "
+					   "know", (int)(e - i < 20 ? e - i : 20), s + i);
 		if (val[k] != NULL)
 			return rs_err_setk(err, RS_E_INPUT, "field job: %s given twice",
 					   agentmsg_job_names[k]);
