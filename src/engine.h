@@ -167,10 +167,11 @@ struct engine_job {
 	 * latency to the last reply): 0 or 1 for one command.  A request
 	 * counts one error at most: a sequence's when any of its replies is
 	 * an error, a transaction's (MULTI first, EXEC last: transaction set)
-	 * when its last reply is (EXECABORT): what went wrong while queueing
-	 * shows there, and a command refused inside it that EXEC does not
-	 * mind (MULTI) does not fail the request.  Not with a route, whose
-	 * retries count each reply. */
+	 * when its last reply is (EXECABORT) or holds one (a command that
+	 * failed when run): what went wrong while queueing shows there, and a
+	 * command refused inside it that EXEC does not mind (MULTI) does not
+	 * fail the request.  Not with a route, whose retries count each
+	 * reply. */
 	unsigned replies;
 	int transaction;
 	/* --data-size-range: each request's value (its member's value_at) of

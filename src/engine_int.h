@@ -130,10 +130,11 @@ struct engine_conn {
 	unsigned inflight;        /* requests queued and not yet answered */
 	unsigned part;            /* replies read of the request under way (engine_job.replies) */
 	/* The same as the reader sees them, reply by reply, for a sequence's
-	 * errors (engine_reply.c): its replies so far and whether one counts
-	 * as its error (a transaction's: its last). */
+	 * errors (engine_reply.c): its replies so far, whether one counts as
+	 * its error (a transaction's: its last), and whether the elements to
+	 * come of the last request's EXEC may still hold its error. */
 	unsigned rpos;
-	int rerr;
+	int rerr, rtail;
 	int want_out;             /* EV_WRITE is registered */
 	int done;
 	uint64_t partial;         /* bytes the reader consumed of the reply in progress */

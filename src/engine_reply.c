@@ -214,17 +214,12 @@ static redisReplyObjectFunctions engine_reply_mix_fns = {
 /* ---- a sequence without a route: privdata is the connection ---- */
 
 /* A request's errors are counted once: a sequence's when any of its
- * replies was an error, a transaction's when its last (EXEC's) was.  The
- * first error's text is kept when it is seen (it will count).  As for a
- * plain command, an array's elements are not looked into. */
-static void engine_reply_seq_error(struct engine_conn *c, const char *str, size_t len)
+ * replies was an error, a transaction's when its last (EXEC's) was, or
+ * held one (engine_reply_seq_string).  The first error's text is kept
+ * when it is seen (it will count).  As for a plain command, the elements
+ * of a sequence's arrays are not looked into. */
+static void engine_reply_seq_text(struct engine_reply *r, const char *str, size_t len)
 {
-	struct engine_reply *r = &c->th->reply;
-	const struct engine_job *job = c->th->job;
-
-	if (job->transaction && c->rpos + 1 < job->replies)
-		return;
-	c->rerr = 1;
 	if (r->first_error[0] == '\0') {
 		size_t n = len < sizeof r->first_error - 1 ? len : sizeof r->first_error - 1;
 
@@ -233,13 +228,29 @@ static void engine_reply_seq_error(struct engine_conn *c, const char *str, size_
 	}
 }
 
-/* A top-level reply of c's request came: the request's error counted at
- * its last. */
-static void engine_reply_seq_took(struct engine_conn *c)
+static void engine_reply_seq_error(struct engine_conn *c, const char *str, size_t len)
 {
-	if (++c->rpos < c->th->job->replies)
+	const struct engine_job *job = c->th->job;
+
+	if (job->transaction && c->rpos + 1 < job->replies)
+		return;
+	c->rerr = 1;
+	engine_reply_seq_text(&c->th->reply, str, len);
+}
+
+/* A top-level reply of c's request came (array: an array with elements
+ * to come): the request's error counted at its last. */
+static void engine_reply_seq_took(struct engine_conn *c, int array)
+{
+	const struct engine_job *job = c->th->job;
+
+	c->rtail = 0;
+	if (++c->rpos < job->replies)
 		return;
 	c->th->reply.errors += (unsigned)c->rerr;
+	/* EXEC's array: an error among its elements, a command that failed
+	 * when run, is the request's, counted as it comes. */
+	c->rtail = array && job->transaction && !c->rerr;
 	c->rpos = 0;
 	c->rerr = 0;
 }
@@ -249,11 +260,17 @@ static void *engine_reply_seq_string(const redisReadTask *task, char *str, size_
 	struct engine_conn *c = task->privdata;
 
 	engine_reply_check_type(task, &c->th->reply);
-	if (task->parent != NULL)
+	if (task->parent != NULL) {
+		if (c->rtail && task->type == REDIS_REPLY_ERROR) {
+			c->rtail = 0;
+			c->th->reply.errors++;
+			engine_reply_seq_text(&c->th->reply, str, len);
+		}
 		return &engine_reply_obj;
+	}
 	if (task->type == REDIS_REPLY_ERROR)
 		engine_reply_seq_error(c, str, len);
-	engine_reply_seq_took(c);
+	engine_reply_seq_took(c, 0);
 	return &engine_reply_obj;
 }
 
@@ -263,7 +280,7 @@ static void *engine_reply_seq_array(const redisReadTask *task, int elements)
 
 	engine_reply_array_in(&c->th->reply, task, elements);
 	if (task->parent == NULL)
-		engine_reply_seq_took(c);
+		engine_reply_seq_took(c, elements > 0);
 	return &engine_reply_obj;
 }
 
@@ -274,7 +291,7 @@ static void *engine_reply_seq_integer(const redisReadTask *task, long long value
 	(void)value;
 	engine_reply_check_type(task, &c->th->reply);
 	if (task->parent == NULL)
-		engine_reply_seq_took(c);
+		engine_reply_seq_took(c, 0);
 	return &engine_reply_obj;
 }
 
@@ -284,7 +301,7 @@ static void *engine_reply_seq_nil(const redisReadTask *task)
 
 	engine_reply_nil_in(&c->th->reply, task);
 	if (task->parent == NULL)
-		engine_reply_seq_took(c);
+		engine_reply_seq_took(c, 0);
 	return &engine_reply_obj;
 }
 
@@ -320,7 +337,7 @@ void engine_reply_track(redisReader *rd, struct engine_reply *r, struct engine_c
 void engine_reply_track_seq(redisReader *rd, struct engine_conn *c)
 {
 	c->rpos = 0;
-	c->rerr = 0;
+	c->rerr = c->rtail = 0;
 	rd->fn = &engine_reply_seq_fns;
 	engine_reply_privdata(rd, c);
 }

@@ -1,8 +1,9 @@
 #!/bin/sh
 # run_transaction_errors.sh: a request of several commands counts its
 # errors once (issue 40, D7).  A transaction's from its last reply, EXEC's:
-# EXECABORT when a command could not be queued (SET k without a value),
-# never a command refused inside it that EXEC does not mind (MULTI); a
+# EXECABORT when a command could not be queued (SET k without a value), an
+# error in its array when a command failed as it ran, never a command
+# refused inside it that EXEC does not mind (MULTI); a
 # sequence's when any of its replies is an error.  The exit status follows
 # the count alike for one command and for a sequence: 1 when a point had
 # nothing but errors, or any with --fail-on-error.
@@ -40,6 +41,19 @@ t_nested() {
 }
 tcase 'MULTI inside a transaction whose EXEC runs: no error, exit 0' t_nested
 
+# A command that fails when EXEC runs it (INCR of abc): its error is in
+# EXEC's array, the request's, once however many fail.
+t_exec_element() {
+	expect_status 1 "$RSWEEP" run -s "$SOCK" -P 1,8 -n 1000 --repeat 1 -q -o "$T/x.csv" \
+		--transaction -- SET k abc ';' 2 INCR k
+	[ "$(errs "$T/x.csv" | sort -u)" = 1000 ] || fail "errors $(errs "$T/x.csv")"
+	grep -q "not an integer" "$T/x.csv" || fail "first_error: $(csv_col "$T/x.csv" first_error)"
+	expect_status 0 "$RSWEEP" run -s "$SOCK" -P 1,8 -n 1000 --repeat 1 -q -o "$T/y.csv" \
+		--transaction -- SET k 1 ';' 2 INCR k
+	[ "$(errs "$T/y.csv" | sort -u)" = 0 ] || fail "errors $(errs "$T/y.csv")"
+}
+tcase 'a command that fails inside EXEC: one error a request' t_exec_element
+
 t_sequence() {
 	K0=k:000000000000 K1=k:000000000001
 	# Without MULTI: SET k fails, GET k answers: one error a request.
@@ -63,9 +77,9 @@ tcase 'a sequence: one error a request whichever of its replies failed' t_sequen
 # reach its own counting.
 t_switch() {
 	expect_status 0 "$RSWEEP" run -s "$SOCK" -t get,incr -P 1,4 -n 500 -r 100 --expire 60 \
-		--order shuffled --repeat 3 -q -o "$T/x.csv"
-	[ "$(rows "$T/x.csv")" = 12 ] || fail "rows $(rows "$T/x.csv")"
-	[ "$(errs "$T/x.csv" | sort -u)" = 0 ] || fail "errors $(errs "$T/x.csv")"
+		--order shuffled --repeat 3 -q -o "$T/sw.csv"
+	[ "$(rows "$T/sw.csv")" = 12 ] || fail "rows $(rows "$T/sw.csv")"
+	[ "$(errs "$T/sw.csv" | sort -u)" = 0 ] || fail "errors $(errs "$T/sw.csv")"
 }
 tcase 'a plain test and a sequence in turn on one engine' t_switch
 
