@@ -230,9 +230,7 @@ static void engine_reply_seq_text(struct engine_reply *r, const char *str, size_
 
 static void engine_reply_seq_error(struct engine_conn *c, const char *str, size_t len)
 {
-	const struct engine_job *job = c->th->job;
-
-	if (job->transaction && c->rpos + 1 < job->replies)
+	if (c->rtx && c->rleft > 1)
 		return;
 	c->rerr = 1;
 	engine_reply_seq_text(&c->th->reply, str, len);
@@ -240,19 +238,20 @@ static void engine_reply_seq_error(struct engine_conn *c, const char *str, size_
 
 /* A top-level reply of c's request came (array: an array with elements
  * to come): the request's error counted at its last. */
-static void engine_reply_seq_took(struct engine_conn *c, int array)
+static inline void engine_reply_seq_took(struct engine_conn *c, int array)
 {
-	const struct engine_job *job = c->th->job;
-
 	c->rtail = 0;
-	if (++c->rpos < job->replies)
+	if (--c->rleft > 0)
 		return;
-	c->th->reply.errors += (unsigned)c->rerr;
+	c->rleft = c->rreplies;
 	/* EXEC's array: an error among its elements, a command that failed
 	 * when run, is the request's, counted as it comes. */
-	c->rtail = array && job->transaction && !c->rerr;
-	c->rpos = 0;
-	c->rerr = 0;
+	if (c->rerr) {
+		c->th->reply.errors++;
+		c->rerr = 0;
+	} else {
+		c->rtail = array & c->rtx;
+	}
 }
 
 static void *engine_reply_seq_string(const redisReadTask *task, char *str, size_t len)
@@ -336,7 +335,8 @@ void engine_reply_track(redisReader *rd, struct engine_reply *r, struct engine_c
 
 void engine_reply_track_seq(redisReader *rd, struct engine_conn *c)
 {
-	c->rpos = 0;
+	c->rreplies = c->rleft = c->th->job->replies;
+	c->rtx = c->th->job->transaction != 0;
 	c->rerr = c->rtail = 0;
 	rd->fn = &engine_reply_seq_fns;
 	engine_reply_privdata(rd, c);
