@@ -22,6 +22,7 @@
 #include "agentkey.h"
 #include "agentmsg.h"
 #include "agents.h"
+#include "keydist.h"
 #include "workload.h"
 #include "redis_helper.h"
 #include "resp_helper.h"
@@ -231,6 +232,35 @@ Test(agents, a_point_is_split_exactly_over_the_agents_and_merged, .init = setup,
 	ag_stop(&a2);
 	cr_assert_eq(a1.err.kind, RS_E_INTERRUPTED, "%s", a1.err.msg);
 	cr_assert_str_eq(a1.err.msg, "agent a1: stopped");
+}
+
+/* The job's key distribution reaches the agents (issue 43): 2000 SETs
+ * under zipf:2 over a million keys write a few dozen keys, where uniform
+ * draws would write nearly 2000. */
+Test(agents, a_key_distribution_goes_with_the_job, .init = setup, .fini = teardown)
+{
+	struct ag a1, a2;
+	struct agents *ld = NULL;
+	struct agents_config cfg = ag_config(2, 10);
+	struct engine_job job = ag_job("set", 2000);
+	struct keydist_spec spec = { KEYDIST_ZIPF, 2, 0 };
+	struct engine_result res;
+	struct rs_err err = { 0 };
+	long long keys;
+
+	job.keyspace = 1000000;
+	cr_assert_eq(keydist_new(&spec, job.keyspace, &job.keydist, &err), 0, "%s", err.msg);
+	ag_start(&a1, "a1", NULL, 1);
+	ag_start(&a2, "a2", NULL, 1);
+	cr_assert_eq(agents_open(&cfg, &ld, &err), 0, "%s", err.msg);
+	cr_assert_eq(agents_load(ld, &job, "set", 0, &res, &err), 0, "%s", err.msg);
+	cr_assert_eq(res.requests, 2000);
+	keys = ag_int(&tgt_srv, "DBSIZE%s", "");
+	cr_assert(keys > 0 && keys < 500, "%lld keys: not zipf's few", keys);
+	agents_close(ld);
+	ag_stop(&a1);
+	ag_stop(&a2);
+	keydist_free(job.keydist);
 }
 
 /* A warm-up runs by duration and is not counted in the result. */

@@ -61,10 +61,22 @@ t_keys() {
 }
 tcase 'zipf keys, a key prefix and TTLs over three agents: exact counts' t_keys
 
+# input_bytes: what the target has read from its clients so far.
+input_bytes() {
+	rcli info stats | tr -d '\r' | sed -n 's/^total_net_input_bytes://p'
+}
+
 t_values() {
 	lead -t 'set,mix:set=1,get=1' -r 1000 --data-size-range 10..3000 -P 1,8 -o "$T/v.csv"
 	exact "$T/v.csv"
 	[ "$(rows "$T/v.csv")" = 4 ] || fail "rows $(rows "$T/v.csv")"
+	# Each agent drew its values' sizes: 3001 SETs of 1..2000 bytes, 1000
+	# on average, not the template's 2000 each.
+	b0=$(input_bytes)
+	lead -t set -r 1000 --data-size-range 1..2000 -P 8 -o "$T/b.csv"
+	b1=$(input_bytes)
+	[ $((b1 - b0)) -gt 2000000 ] && [ $((b1 - b0)) -lt 4500000 ] ||
+		fail "the target read $((b1 - b0)) bytes for 3001 SETs of 1..2000 bytes"
 }
 tcase 'values sized per request over three agents: exact counts' t_values
 
