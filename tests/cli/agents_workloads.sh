@@ -132,4 +132,19 @@ t_rate() {
 tcase 'an open loop (--rate, Poisson arrivals) over three agents: exact, its service times merged' \
 	t_rate
 
+# A -d list over the agents: each point's job carries its values' size,
+# the GETs find what the leader prepared at that size.
+t_data_sizes() {
+	lead -t set,get -d 10,1000 -r 1000 -P 4 -o "$T/d.csv"
+	exact "$T/d.csv"
+	[ "$(rows "$T/d.csv")" = 4 ] || fail "rows $(rows "$T/d.csv")"
+	[ "$(csv_col "$T/d.csv" data_size | sort -un | tr '\n' ' ')" = "10 1000 " ] ||
+		fail "data_size $(csv_col "$T/d.csv" data_size | sort -u)"
+	[ "$(csv_col "$T/d.csv" misses | sort -u)" = 0 ] || fail "misses $(csv_col "$T/d.csv" misses)"
+	# -c and --threads are each agent's for the run: a list of them is refused.
+	run_refused "--agents opens one -c and --threads for the run" --control "$CTL" \
+		--agents-key "$KEYF" --agents 3 --target t=unix://"$SOCK" -c 1,2
+}
+tcase 'a -d list over three agents: each size exact, -c lists refused' t_data_sizes
+
 tcase_done
