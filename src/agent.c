@@ -17,6 +17,7 @@
 #include "agentmsg.h"
 #include "engine.h"
 #include "host.h"
+#include "job.h"
 #include "log.h"
 #include "sbuf.h"
 #include "workload.h"
@@ -225,27 +226,16 @@ static void agent_sleep_until(uint64_t until, volatile sig_atomic_t *stop)
 	}
 }
 
-/* Whether point p fits this agent's memory cap, half the machine's
- * physical memory, before anything is allocated: the request (data size
- * and its framing), one batch of depth requests per connection when keys
- * are random (one shared otherwise), and each connection's rings of depth
- * timestamps.  A message is data from the control Redis: what rsweep run
- * would refuse to allocate, an agent refuses too.  Returns 0, or -1 with
- * err saying how much and how much is allowed. */
-static int agent_memory_ok(const struct agentmsg_point *p, struct rs_err *err)
+/* This agent's memory cap: what rsweep run allows a point
+ * (WORKLOAD_MEMORY_MAX), or half the machine's physical memory when that
+ * is less.  A message is data from the control Redis: what rsweep run
+ * would refuse to allocate, an agent refuses too (job_memory_check). */
+static uint64_t agent_memory_cap(void)
 {
 	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
-	double cap = pages > 0 && psize > 0 ? (double)pages * (double)psize / 2 : 4e9;
-	double req = (double)p->data_size + 128;
-	double batches = p->keyspace > 0 ? p->clients : 1;
-	double need = req + batches * p->depth * req + (double)p->clients * p->depth * 24.0;
+	double half = pages > 0 && psize > 0 ? (double)pages * (double)psize / 2 : 4e9;
 
-	if (need > cap)
-		return rs_err_set(err, "point of test %s, depth %u, %u connections, data %llu: "
-				  "needs about %.0f MB, more than this agent's cap of %.0f MB "
-				  "(half its memory)", p->test, p->depth, p->clients,
-				  (unsigned long long)p->data_size, need / 1e6, cap / 1e6);
-	return 0;
+	return half < (double)WORKLOAD_MEMORY_MAX ? (uint64_t)half : WORKLOAD_MEMORY_MAX;
 }
 
 /* Run point p into r (r->ok 0 with r->error on failure). */
@@ -253,7 +243,7 @@ static void agent_point(struct agent *a, const struct agentmsg_point *p, struct 
 {
 	struct targets_def d = { 0 };
 	struct target t;
-	struct workload w = { 0 };
+	struct job job = { 0 };
 	struct engine *e = NULL;
 	struct engine_result res;
 	struct host_sample h0, h1;
@@ -270,38 +260,30 @@ static void agent_point(struct agent *a, const struct agentmsg_point *p, struct 
 	rs_log(RS_LOG_DEBUG, "run %s: %s %llu: %s P=%u, %llu requests, %g s", p->run,
 	       p->kind == AGENTMSG_WARMUP ? "warm-up" : "point", (unsigned long long)p->point,
 	       p->test, p->depth, (unsigned long long)p->requests, p->duration);
-	if (agent_memory_ok(p, &err) < 0)
-		goto failed;
-	if (workload_select(p->test, p->data_size, &w, &err) < 0 || w.n != 1) {
-		if (w.n != 1 && err.msg[0] == '\0')
-			rs_err_set(&err, "test %s selects %zu tests", p->test, w.n);
-		goto failed;
+	/* The job as the leader built it, its memory checked before a byte
+	 * of it is expanded: the same rule wherever a job runs. */
+	{
+		/* An open loop always keeps a window, as run's does. */
+		const struct engine_job point = {
+			.keyspace = p->keyspace, .seed = p->seed, .depth = p->depth,
+			.mode = p->window || p->rate > 0 ? ENGINE_WINDOW : ENGINE_LOCKSTEP,
+			.rate = p->rate, .requests = p->requests, .duration = p->duration,
+			.timeout = p->timeout, .stop = &a->abandon,
+		};
+
+		if (agentmsg_job_decode(p->job, p->job_len, &point, p->clients, p->threads,
+					agent_memory_cap(), &job, &err) < 0) {
+			rs_err_prefix(&err, "test %.100s", p->test);
+			goto failed;
+		}
 	}
 	/* Connections before the instant: a connect inside the window would
 	 * be timed, and would start this agent late. */
 	if (engine_new(&t, p->clients, p->threads, &e, &err) < 0)
 		goto failed;
 	{
-		const struct workload_test *wt = &w.v[0];
-		struct engine_member members[WORKLOAD_MIX_MAX];
-		struct engine_job job = {
-			/* A mix: its members drawn by their weights, as run draws them. */
-			.members = wt->nmembers > 0 ? members : NULL, .nmembers = wt->nmembers,
-			.cmd = w.v[0].cmd, .len = w.v[0].len, .rand_off = w.v[0].rand_off,
-			.nrand = w.v[0].nrand, .keyspace = p->keyspace, .seed = p->seed,
-			.depth = p->depth, .mode = p->window ? ENGINE_WINDOW : ENGINE_LOCKSTEP,
-			.requests = p->requests, .duration = p->duration, .timeout = p->timeout,
-			.max_reply = workload_max_reply(p->data_size), .expect = w.v[0].expect,
-			.stop = &a->abandon,
-		};
 		int rc;
 
-		for (size_t i = 0; i < wt->nmembers; i++)
-			members[i] = (struct engine_member){
-				.cmd = wt->members[i].cmd, .len = wt->members[i].len,
-				.rand_off = wt->members[i].rand_off, .nrand = wt->members[i].nrand,
-				.weight = wt->weights[i],
-			};
 		a->abandon = a->cfg->stop != NULL && *a->cfg->stop;
 		memcpy(a->serving_run, p->run, sizeof a->serving_run);
 		__atomic_store_n(&a->serving, 1, __ATOMIC_RELEASE);
@@ -309,7 +291,7 @@ static void agent_point(struct agent *a, const struct agentmsg_point *p, struct 
 		agent_sleep_until(start_mono, &a->abandon);
 		host_sample(&h0);
 		t0 = engine_now_ns();
-		rc = engine_run(e, &job, &res, &err);
+		rc = engine_run(e, &job.e, &res, &err);
 		__atomic_store_n(&a->serving, 0, __ATOMIC_RELEASE);
 		if (rc < 0)
 			goto failed;
@@ -329,11 +311,13 @@ static void agent_point(struct agent *a, const struct agentmsg_point *p, struct 
 		struct sbuf b;
 
 		sbuf_fixed(&b, r->sent, sizeof r->sent);
-		for (size_t i = 0; i < w.v[0].nmembers; i++)
+		for (size_t i = 0; job.e.members != NULL && i < job.e.nmembers; i++)
 			sbuf_item(&b, ";", "%llu", (unsigned long long)res.member_sent[i]);
 	}
-	if (p->kind == AGENTMSG_POINT)
+	if (p->kind == AGENTMSG_POINT) {
 		r->hist = res.hist;
+		r->service = res.service;
+	}
 	goto done;
 failed:
 	r->ok = 0;
@@ -342,7 +326,7 @@ failed:
 	       err.msg);
 done:
 	engine_free(e);
-	workload_free(&w);
+	job_free(&job);
 	targets_def_free(&d);
 }
 
@@ -460,6 +444,7 @@ static int agent_entry(struct agent *a, const redisReply *e, struct rs_err *err)
 
 	r = xcalloc(1, sizeof *r);
 	hist_init(&r->hist);
+	hist_init(&r->service);
 	xstrlcpy(r->agent, a->cfg->id, sizeof r->agent);
 	n = agent_entry_fields(a->cfg->key, a->work_key, e, f, &nall, &why);
 	/* The run and point to answer, even for a message refused: an answer

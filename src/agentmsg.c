@@ -6,13 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "agentmsg.h"
 #include "engine.h"
 #include "num.h"
 #include "sbuf.h"
-#include "workload.h"
 #include "xalloc.h"
 
 enum agentmsg_type {
@@ -20,7 +18,7 @@ enum agentmsg_type {
 	AT_RUN,                   /* a run id */
 	AT_ID,                    /* an agent id */
 	AT_TARGET,                /* a URI agentmsg_target_ok takes */
-	AT_TEST,                  /* a catalogue name, or a mix of them */
+	AT_JOB,                   /* a job's text: a pointer and a length, unchecked here */
 	AT_TEXT,                  /* any one-line text up to size - 1 bytes */
 	AT_U64,                   /* uint64_t in [min, max] */
 	AT_UNS,                   /* unsigned in [min, max] */
@@ -50,17 +48,19 @@ static const struct agentmsg_def agentmsg_point_defs[] = {
 	{ "point", AT_U64, PT(point), 1, 1e9 },
 	{ "kind", AT_KIND, PT(kind), 0, 0 },
 	{ "target", AT_TARGET, PT(target), 0, 0 },
-	{ "test", AT_TEST, PT(test), 0, 0 },
+	{ "test", AT_TEXT, PT(test), 0, 0 },
+	{ "job", AT_JOB, PT(job), 0, 0 },
 	{ "depth", AT_UNS, PT(depth), 1, 1e6 },
 	{ "mode", AT_MODE, PT(window), 0, 0 },
 	{ "clients", AT_UNS, PT(clients), 1, 1e5 },
 	/* The limits of rsweep run's own --threads and --keyspace. */
 	{ "threads", AT_UNS, PT(threads), 1, 256 },
 	{ "keyspace", AT_U64, PT(keyspace), 0, 1e12 },
-	{ "data", AT_U64, PT(data_size), 1, 512.0 * 1024 * 1024 },
 	{ "seed", AT_U64, PT(seed), 0, U64MAX },
 	{ "requests", AT_U64, PT(requests), 0, 1e15 },
 	{ "duration", AT_DBL, PT(duration), 0, 86400 },
+	/* rsweep run's --rate at most. */
+	{ "rate", AT_DBL, PT(rate), 0, 1e9 },
 	{ "start", AT_U64, PT(start_ns), 1, I64MAX },
 	{ "timeout", AT_DBL, PT(timeout), 0.001, 86400 },
 };
@@ -83,6 +83,7 @@ static const struct agentmsg_def agentmsg_result_defs[] = {
 	{ "first_error", AT_TEXT, RS(first_error), 0, 0 },
 	{ "sent", AT_TEXT, RS(sent), 0, 0 },
 	{ "hist", AT_HIST, RS(hist), 0, 0 },
+	{ "service", AT_HIST, RS(service), 0, 0 },
 };
 
 #define NDEFS(a) (sizeof a / sizeof a[0])
@@ -185,9 +186,19 @@ static void agentmsg_encode(const struct agentmsg_def *defs, size_t n, const voi
 		case AT_VERSION:
 			agentmsg_put(fs, d->name, xstrdup(PACKAGE_VERSION));
 			continue;
-		case AT_RUN: case AT_ID: case AT_TARGET: case AT_TEST: case AT_TEXT:
+		case AT_RUN: case AT_ID: case AT_TARGET: case AT_TEXT:
 			agentmsg_put(fs, d->name, xstrdup(p + d->off));
 			continue;
+		case AT_JOB: {
+			/* Not NUL-terminated when decoded: as long as job_len says. */
+			const struct agentmsg_point *pt = base;
+			char *v = xmalloc(pt->job_len + 1);
+
+			memcpy(v, pt->job, pt->job_len);
+			v[pt->job_len] = '\0';
+			agentmsg_put(fs, d->name, v);
+			continue;
+		}
 		case AT_U64:
 			snprintf(buf, sizeof buf, "%llu",
 				 (unsigned long long)*(const uint64_t *)(const void *)(p + d->off));
@@ -232,6 +243,18 @@ static int agentmsg_field(const struct agentmsg_def *d, const char *v, size_t n,
 	uint64_t u;
 	double x;
 
+	/* A job's text is as long as its commands: it stays where it is,
+	 * and agentmsg_job_decode reads it. */
+	if (d->type == AT_JOB) {
+		if (n == 0 || !agentmsg_text_ok(v, n))
+			return rs_err_setk(err, RS_E_INPUT, "field job: empty, or holds a control "
+					   "character");
+		if (agentmsg_job_check(v, n, err) < 0)
+			return -1;
+		*(const char **)(void *)p = v;
+		((struct agentmsg_point *)base)->job_len = n;
+		return 0;
+	}
 	/* Every value but a histogram's is short: copy it NUL-terminated. */
 	if (d->type != AT_HIST) {
 		size_t most = d->size > 0 && d->type <= AT_TEXT ? d->size - 1 : sizeof tmp - 1;
@@ -264,26 +287,7 @@ static int agentmsg_field(const struct agentmsg_def *d, const char *v, size_t n,
 		if (agentmsg_target_ok(tmp, NULL, err) < 0)
 			return rs_err_prefix(err, "field target");
 		break;
-	case AT_TEST: {
-		const char *const *names = workload_names();
-		size_t i;
-
-		/* A mix of the catalogue's tests, as -t takes it: one test. */
-		if (strncasecmp(tmp, "mix:", 4) == 0) {
-			if (workload_mix_check(tmp, err) < 0)
-				return rs_err_prefix(err, "field test"), rs_err_as(err, RS_E_INPUT);
-			break;
-		}
-		for (i = 0; names[i] != NULL; i++)
-			if (strcasecmp(names[i], tmp) == 0)
-				break;
-		if (names[i] == NULL)
-			return rs_err_setk(err, RS_E_INPUT, "field test: '%.60s' is not a test of the "
-					   "catalogue", tmp);
-		snprintf(tmp, sizeof tmp, "%s", names[i]);
-		break;
-	}
-	case AT_TEXT:
+	case AT_TEXT: case AT_JOB:
 		break;
 	case AT_U64: case AT_UNS:
 		/* The two limits a double cannot hold exactly, spelt out. */
@@ -414,13 +418,20 @@ int agentmsg_result_decode(const struct agentmsg_field *f, size_t n, struct agen
 {
 	memset(r, 0, sizeof *r);
 	hist_init(&r->hist);
+	hist_init(&r->service);
 	if (agentmsg_decode(agentmsg_result_defs, NDEFS(agentmsg_result_defs), f, n, r, err) < 0)
 		return -1;
 	if (r->hist.count != 0 && r->hist.count != r->requests)
 		return rs_err_setk(err, RS_E_INPUT, "field hist: %llu values for %llu requests",
 				   (unsigned long long)r->hist.count, (unsigned long long)r->requests);
-	if (r->errors > r->requests || r->misses > r->requests)
-		return rs_err_setk(err, RS_E_INPUT, "fields errors, misses: more than requests");
+	if (r->service.count != 0 && r->service.count != r->requests)
+		return rs_err_setk(err, RS_E_INPUT, "field service: %llu values for %llu requests",
+				   (unsigned long long)r->service.count,
+				   (unsigned long long)r->requests);
+	/* A request counts one error at most; a sequence's replies may miss
+	 * several times a request. */
+	if (r->errors > r->requests)
+		return rs_err_setk(err, RS_E_INPUT, "field errors: more than requests");
 	if (r->ok && r->end_ns < r->start_ns)
 		return rs_err_setk(err, RS_E_INPUT, "field end: before start");
 	return 0;

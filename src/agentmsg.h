@@ -2,14 +2,16 @@
  * control Redis (rsweep agent, rsweep run --control).
  *
  * A message is a flat list of field=value pairs, the fields of one stream
- * entry.  The plan is data: a point message names a target URI, a test of
- * the catalogue and numbers, never a command, so nothing an agent receives
- * makes it send anything but a benchmark's requests to the target named.
+ * entry.  A point message names a target URI, numbers, and the job the
+ * engine runs (job.h, agentmsg_job.c): the commands a local run would
+ * send, as the leader built them.  It is signed (agentkey.h): whoever
+ * holds the key can make an agent send any command to a target its
+ * --allow-target allows.
  *
  * A parser only: it never touches a socket, stdout or the clock, so tests
  * and fuzzers drive it from strings.  Decoding is strict: a field it does
  * not know, a field missing or given twice, a number that does not read
- * whole or is out of range, a test not in the catalogue, a target that is
+ * whole or is out of range, a job that does not read, a target that is
  * not redis://, rediss:// or unix://, another rsweep's version: each is
  * refused with one line naming the field (RS_E_INPUT). */
 #ifndef RS_AGENTMSG_H
@@ -68,16 +70,22 @@ struct agentmsg_point {
 	uint64_t point;           /* the sweep's point number (order), 1-based */
 	enum agentmsg_kind kind;
 	char target[TARGETS_URI_MAX]; /* redis://, rediss:// or unix://, no password */
-	/* A catalogue name, or a mix as -t spells one ("mix:get=80,set=20":
-	 * catalogue tests only, so an agent runs no command it was not built
-	 * with). */
+	/* The test's name, for the agent's log. */
 	char test[400];
+	/* The job's text (agentmsg_job_encode) and its length, as the message
+	 * holds it: not NUL-terminated, and it points into the decoded fields
+	 * (the encoder's own string when encoding). */
+	const char *job;
+	size_t job_len;
 	unsigned depth;
 	int window;               /* 0 lock-step, 1 sliding window */
 	unsigned clients, threads; /* this agent's connections and event loops */
-	uint64_t keyspace, data_size, seed;
+	uint64_t keyspace, seed;
 	uint64_t requests;        /* this agent's share; 0 with a duration */
 	double duration;          /* seconds; 0 with requests */
+	/* Open loop: this agent's share of --rate, requests a second (its
+	 * share of the requests over the point's rate); 0: closed loop. */
+	double rate;
 	uint64_t start_ns;        /* the common instant, on the control Redis's TIME */
 	double timeout;           /* the engine's --timeout, seconds */
 };
@@ -98,6 +106,9 @@ struct agentmsg_result {
 	 * "7994;2006"; "" for a plain test. */
 	char sent[320];
 	struct hist hist;         /* latency, ns; empty for a warm-up */
+	/* Open loop: from each request's actual send (engine_result.service);
+	 * else empty. */
+	struct hist service;
 };
 
 /* Whether s (n bytes) is an acceptable agent id: 1 to 64 of [A-Za-z0-9._-]. */
@@ -125,6 +136,26 @@ int agentmsg_result_encode(const struct agentmsg_result *r, struct agentmsg_fiel
 			   struct rs_err *err);
 int agentmsg_result_decode(const struct agentmsg_field *f, size_t n, struct agentmsg_result *r,
 			   struct rs_err *err);
+
+/* The job of a point message, one line (job.h's engine_job but its point's
+ * numbers: depth, keyspace, seed, requests, ... travel as fields of their
+ * own).  Returns a string to free. */
+struct engine_job;
+char *agentmsg_job_encode(const struct engine_job *job);
+/* Decode the text s (n bytes) into *j (job_free), its point's numbers
+ * from point (keyspace, depth, mode, seed, requests, duration, timeout,
+ * stop).  The job's memory at clients connections over threads loops is
+ * checked against cap (job_memory_check) before any command's bytes are
+ * expanded or a key distribution's table built.  0, or -1 with err
+ * (RS_E_INPUT) naming the problem, *j then empty. */
+struct job;
+/* Whether s (n bytes) reads as a job, as agentmsg_point_decode checks
+ * it: without its memory, its bytes or its key distribution's table.
+ * 0, or -1 with err (RS_E_INPUT). */
+int agentmsg_job_check(const char *s, size_t n, struct rs_err *err);
+int agentmsg_job_decode(const char *s, size_t n, const struct engine_job *point,
+			uint64_t clients, unsigned threads, uint64_t cap, struct job *j,
+			struct rs_err *err);
 
 /* The heartbeat's value "VERSION PID HOST" into buf; and its parse:
  * version into ver (size vsize).  Returns 0, or -1 when it does not read. */

@@ -523,6 +523,7 @@ static void agents_result(struct agents *a, struct agents_take *k, const redisRe
 		res->errors += r->errors;
 		res->misses += r->misses;
 		hist_merge(&res->hist, &r->hist);
+		hist_merge(&res->service, &r->service);
 		if (res->first_error[0] == '\0' && r->first_error[0] != '\0')
 			xstrlcpy(res->first_error, r->first_error, sizeof res->first_error);
 	}
@@ -618,6 +619,7 @@ int agents_load(struct agents *a, const struct engine_job *job, const char *test
 	struct agents_take k = { .warm = warm, .res = res,
 				 .nmembers = job->members != NULL ? job->nmembers : 0 };
 	size_t alive = 0, idx = 0;
+	char *text = NULL;
 	int64_t offset;
 	uint64_t rtt, per, rest, longest = 0, deadline;
 	double expect;
@@ -657,6 +659,8 @@ int agents_load(struct agents *a, const struct engine_job *job, const char *test
 	k.seq = ++a->seq;
 	k.start_ns = (uint64_t)((int64_t)engine_now_ns() + offset) + AGENTS_MARGIN_NS + 2 * rtt;
 	k.want = alive;
+	/* The job as built, the same for every agent but its numbers. */
+	text = agentmsg_job_encode(job);
 	per = job->duration > 0 ? 0 : job->requests / alive;
 	rest = job->duration > 0 ? 0 : job->requests % alive;
 	for (size_t i = 0; i < a->n; i++) {
@@ -674,24 +678,35 @@ int agents_load(struct agents *a, const struct engine_job *job, const char *test
 		p.kind = warm ? AGENTMSG_WARMUP : AGENTMSG_POINT;
 		xstrlcpy(p.target, a->cfg.target_uri, sizeof p.target);
 		xstrlcpy(p.test, test, sizeof p.test);
+		p.job = text;
+		p.job_len = strlen(text);
 		p.depth = job->depth;
 		p.window = job->mode == ENGINE_WINDOW;
 		p.clients = a->cfg.clients;
 		p.threads = a->cfg.threads;
 		p.keyspace = job->keyspace;
-		p.data_size = a->cfg.data_size;
 		/* Each agent its own keys' sequence: the same seed would send
 		 * the same keys in the same order from every agent. */
 		p.seed = job->seed + (uint64_t)idx * 0x9e3779b97f4a7c15ull;
 		p.requests = m->share;
 		p.duration = job->duration > 0 ? job->duration : 0;
+		/* An open loop: each agent its share of the rate, as of the
+		 * requests, so that all end together. */
+		p.rate = job->rate <= 0 ? 0 : job->duration > 0 ? job->rate / (double)alive :
+			 job->rate * (double)m->share / (double)job->requests;
 		p.start_ns = k.start_ns;
 		p.timeout = job->timeout;
-		if (agents_send(a, m, &p, err) < 0)
+		if (agents_send(a, m, &p, err) < 0) {
+			free(text);
 			return -1;
+		}
 		idx++;
 	}
+	free(text);
 	expect = job->duration > 0 ? job->duration : (double)longest / AGENTS_MIN_RPS;
+	/* A rate slower than that: the schedule's own length. */
+	if (job->duration <= 0 && job->rate > 0 && (double)job->requests / job->rate > expect)
+		expect = (double)job->requests / job->rate;
 	deadline = (uint64_t)((int64_t)k.start_ns - offset) + (uint64_t)((expect + job->timeout) * 1e9);
 	a->dropped = 0;
 	k.counted = job->duration <= 0;

@@ -35,7 +35,6 @@ struct agents_config {
 	const char *target_uri;   /* what the agents connect to (no password); the
 				   * caller keeps it until agents_close */
 	unsigned clients, threads; /* each agent's */
-	uint64_t data_size;
 	volatile sig_atomic_t *stop;
 	/* The target's INFO run_id and description, when known: a control
 	 * Redis that is that server is refused at once (RS_E_USAGE), before

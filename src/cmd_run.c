@@ -354,7 +354,6 @@ static enum sweep_status run_agents(const struct rs_config *cfg, struct run_job 
 	ac.target_uri = uri;
 	ac.clients = (unsigned)cfg->clients;
 	ac.threads = (unsigned)cfg->threads;
-	ac.data_size = cfg->data_size;
 	ac.stop = &run_stop;
 	ac.target_run_id = sweep_run_id(gs->s);
 	ac.target_desc = g->t.desc;
@@ -365,7 +364,10 @@ static enum sweep_status run_agents(const struct rs_config *cfg, struct run_job 
 				 ctl->desc, g->t.desc);
 	if (rc < 0)
 		return SWEEP_FAILED;
-	sweep_use_load(gs->s, load_agents(job->agents));
+	/* Every combination of the target (a -d list's values) is loaded by
+	 * the same agents: each point's job carries its values. */
+	for (size_t k = 0; k < job->nsweeps; k++)
+		sweep_use_load(job->sweeps[k].s, load_agents(job->agents));
 	return SWEEP_OK;
 }
 

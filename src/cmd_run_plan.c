@@ -161,10 +161,11 @@ static int run_check(struct rs_config *cfg, struct rs_err *err)
 		return rs_err_set(err, "--threads %llu is more than -c %llu connections",
 				  (unsigned long long)cfg->threads,
 				  (unsigned long long)cfg->clients);
-	if (cfg->agents > 0 && (cfg->clients_axis.n > 1 || cfg->data_size_axis.n > 1 ||
-				cfg->threads_axis.n > 1))
-		return rs_err_set(err, "--agents measures one -c, -d and --threads: sweep a list of "
-				  "them without agents");
+	/* Each agent opens its connections once for the run; a point's job
+	 * carries its values, so -d may vary. */
+	if (cfg->agents > 0 && (cfg->clients_axis.n > 1 || cfg->threads_axis.n > 1))
+		return rs_err_set(err, "--agents opens one -c and --threads for the run: sweep a "
+				  "list of them without agents");
 	if (cfg->nargs > 0 && cfg->data_size_axis.n > 1)
 		return rs_err_set(err, "-d LIST with a custom command: the command's own arguments "
 				  "are its data");

@@ -164,8 +164,16 @@ struct engine_job {
 	const size_t *copy_off;
 	size_t ncopy;
 	/* Replies to one request (a sequence of commands sent as one, their
-	 * latency to the last reply): 0 or 1 for one command. */
+	 * latency to the last reply): 0 or 1 for one command.  A request
+	 * counts one error at most: a sequence's when any of its replies is
+	 * an error, a transaction's (MULTI first, EXEC last: transaction set)
+	 * when its last reply is (EXECABORT) or holds one (a command that
+	 * failed when run): what went wrong while queueing shows there, and a
+	 * command refused inside it that EXEC does not mind (MULTI) does not
+	 * fail the request.  Not with a route, whose retries count each
+	 * reply. */
 	unsigned replies;
+	int transaction;
 	/* --data-size-range: each request's value (its member's value_at) of
 	 * vmin..vmax bytes, uniformly, of random bytes from the loop's own
 	 * generator.  vmax 0: the values are the commands' own.  Only with

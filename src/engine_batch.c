@@ -182,9 +182,10 @@ static __attribute__((noinline)) size_t engine_mix_fill_routed(struct engine_thr
 		unsigned m = engine_mix_pick(&th->e->mix, &th->rng);
 		const struct engine_member *mb = &job->members[m];
 		char *cmd = c->buf + off;
+		/* Its bytes, with a value of its own size (--data-size-range):
+		 * every place the route writes lies before it. */
+		size_t len = engine_put_member(th, cmd, mb);
 
-		/* --data-size-range is not with a route: the member's own bytes. */
-		memcpy(cmd, mb->cmd, mb->len);
 		if (keyspace > 0) {
 			for (size_t r = 0; r < mb->nrand; r++)
 				if (r != rt->key_draws[m])
@@ -195,7 +196,7 @@ static __attribute__((noinline)) size_t engine_mix_fill_routed(struct engine_thr
 			/* __key__'s other places repeat the key as chosen. */
 			engine_copy_key(cmd, mb->key_from, mb->copy_off, mb->ncopy);
 		}
-		off += mb->len;
+		off += len;
 		c->ends[i] = off;
 		th->res.member_sent[m]++;
 		c->mring[tail] = (unsigned char)m;

@@ -52,6 +52,10 @@ struct redisReader *engine_reply_reader(struct engine_reply *r);
  * for each run. */
 struct engine_conn;
 void engine_reply_track(struct redisReader *rd, struct engine_reply *r, struct engine_conn *c);
+/* The same for a sequence without a route (job->replies > 1, c->th->job
+ * set): c's replies are counted a request at a time, one error at most
+ * (engine_job.replies). */
+void engine_reply_track_seq(struct redisReader *rd, struct engine_conn *c);
 /* Why a reply of r->wrong_type fails the run, into buf: "the server
  * replied with an integer where the command gets a bulk string". */
 void engine_reply_wrong(const struct engine_reply *r, char *buf, size_t size);
@@ -125,6 +129,14 @@ struct engine_conn {
 	unsigned mhead, mtail;
 	unsigned inflight;        /* requests queued and not yet answered */
 	unsigned part;            /* replies read of the request under way (engine_job.replies) */
+	/* The same as the reader sees them, reply by reply, for a sequence's
+	 * errors (engine_reply.c): the replies left of the request under way
+	 * (of rreplies, its job's), whether it is a transaction, whether one
+	 * reply counts as its error (a transaction's: its last), and whether
+	 * the elements to come of the last request's EXEC may still hold its
+	 * error.  Set for each run (engine_reply_track_seq). */
+	unsigned rleft, rreplies;
+	int rtx, rerr, rtail;
 	int want_out;             /* EV_WRITE is registered */
 	int done;
 	uint64_t partial;         /* bytes the reader consumed of the reply in progress */

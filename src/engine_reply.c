@@ -211,10 +211,135 @@ static redisReplyObjectFunctions engine_reply_mix_fns = {
 	engine_reply_mix_nil, engine_reply_free_object,
 };
 
+/* ---- a sequence without a route: privdata is the connection ---- */
+
+/* A request's errors are counted once: a sequence's when any of its
+ * replies was an error, a transaction's when its last (EXEC's) was, or
+ * held one (engine_reply_seq_string).  The first error's text is kept
+ * when it is seen (it will count).  As for a plain command, the elements
+ * of a sequence's arrays are not looked into. */
+static void engine_reply_seq_text(struct engine_reply *r, const char *str, size_t len)
+{
+	if (r->first_error[0] == '\0') {
+		size_t n = len < sizeof r->first_error - 1 ? len : sizeof r->first_error - 1;
+
+		memcpy(r->first_error, str, n);
+		r->first_error[n] = '\0';
+	}
+}
+
+static void engine_reply_seq_error(struct engine_conn *c, const char *str, size_t len)
+{
+	if (c->rtx && c->rleft > 1)
+		return;
+	c->rerr = 1;
+	engine_reply_seq_text(&c->th->reply, str, len);
+}
+
+/* A top-level reply of c's request came (array: an array with elements
+ * to come): the request's error counted at its last. */
+static inline void engine_reply_seq_took(struct engine_conn *c, int array)
+{
+	c->rtail = 0;
+	if (--c->rleft > 0)
+		return;
+	c->rleft = c->rreplies;
+	/* EXEC's array: an error among its elements, a command that failed
+	 * when run, is the request's, counted as it comes. */
+	if (c->rerr) {
+		c->th->reply.errors++;
+		c->rerr = 0;
+	} else {
+		c->rtail = array & c->rtx;
+	}
+}
+
+static void *engine_reply_seq_string(const redisReadTask *task, char *str, size_t len)
+{
+	struct engine_conn *c = task->privdata;
+
+	engine_reply_check_type(task, &c->th->reply);
+	if (task->parent != NULL) {
+		if (c->rtail && task->type == REDIS_REPLY_ERROR) {
+			c->rtail = 0;
+			c->th->reply.errors++;
+			engine_reply_seq_text(&c->th->reply, str, len);
+		}
+		return &engine_reply_obj;
+	}
+	if (task->type == REDIS_REPLY_ERROR)
+		engine_reply_seq_error(c, str, len);
+	engine_reply_seq_took(c, 0);
+	return &engine_reply_obj;
+}
+
+static void *engine_reply_seq_array(const redisReadTask *task, int elements)
+{
+	struct engine_conn *c = task->privdata;
+
+	engine_reply_array_in(&c->th->reply, task, elements);
+	if (task->parent == NULL)
+		engine_reply_seq_took(c, elements > 0);
+	return &engine_reply_obj;
+}
+
+static void *engine_reply_seq_integer(const redisReadTask *task, long long value)
+{
+	struct engine_conn *c = task->privdata;
+
+	(void)value;
+	engine_reply_check_type(task, &c->th->reply);
+	if (task->parent == NULL)
+		engine_reply_seq_took(c, 0);
+	return &engine_reply_obj;
+}
+
+static void *engine_reply_seq_nil(const redisReadTask *task)
+{
+	struct engine_conn *c = task->privdata;
+
+	engine_reply_nil_in(&c->th->reply, task);
+	if (task->parent == NULL)
+		engine_reply_seq_took(c, 0);
+	return &engine_reply_obj;
+}
+
+static redisReplyObjectFunctions engine_reply_seq_fns = {
+	engine_reply_seq_string, engine_reply_seq_array, engine_reply_seq_integer,
+	engine_reply_seq_nil, engine_reply_free_object,
+};
+
+/* Every task of rd gets privdata pd.  A reader asked for a reply with its
+ * buffer read to the end (maxbuf 0 keeps the buffer) has already set up
+ * the next reply's task with the privdata of then: a plain job's replies
+ * after a routed mix's (or the other way round) would reach functions
+ * that take the other kind of privdata (issue 40, D2).  No reply is under
+ * way between runs, so every task gets the new one. */
+static void engine_reply_privdata(redisReader *rd, void *pd)
+{
+	rd->privdata = pd;
+#if HIREDIS_MAJOR >= 1
+	for (int i = 0; i < rd->tasks; i++)
+		rd->task[i]->privdata = pd;
+#else
+	for (size_t i = 0; i < sizeof rd->rstack / sizeof rd->rstack[0]; i++)
+		rd->rstack[i].privdata = pd;
+#endif
+}
+
 void engine_reply_track(redisReader *rd, struct engine_reply *r, struct engine_conn *c)
 {
 	rd->fn = c != NULL ? &engine_reply_mix_fns : &engine_reply_fns;
-	rd->privdata = c != NULL ? (void *)c : (void *)r;
+	engine_reply_privdata(rd, c != NULL ? (void *)c : (void *)r);
+}
+
+void engine_reply_track_seq(redisReader *rd, struct engine_conn *c)
+{
+	c->rreplies = c->rleft = c->th->job->replies;
+	c->rtx = c->th->job->transaction != 0;
+	c->rerr = c->rtail = 0;
+	rd->fn = &engine_reply_seq_fns;
+	engine_reply_privdata(rd, c);
 }
 
 void engine_reply_reset(struct engine_reply *r, const struct engine_job *job)

@@ -335,7 +335,9 @@ static void engine_thread_prepare(struct engine *e, unsigned i, const struct eng
 		free(c->mring);
 		c->mring = mring ? xcalloc(job->depth, sizeof *c->mring) : NULL;
 		c->mhead = c->mtail = 0;
-		if (c->reader != NULL)
+		if (c->reader != NULL && job->replies > 1 && job->route == NULL)
+			engine_reply_track_seq(c->reader, c);
+		else if (c->reader != NULL)
 			engine_reply_track(c->reader, &th->reply, mring ? c : NULL);
 	}
 	th->shared = shared;

@@ -308,6 +308,7 @@ int keydist_new(const struct keydist_spec *spec, uint64_t keyspace, struct keydi
 		return 0;
 	kd = xcalloc(1, sizeof *kd);
 	kd->kind = spec->kind;
+	kd->spec = *spec;
 	kd->n = keyspace;
 	switch (spec->kind) {
 	case KEYDIST_UNIFORM:
@@ -350,6 +351,11 @@ int keydist_new(const struct keydist_spec *spec, uint64_t keyspace, struct keydi
 	}
 	*out = kd;
 	return 0;
+}
+
+const struct keydist_spec *keydist_spec_of(const struct keydist *kd)
+{
+	return kd != NULL ? &kd->spec : NULL;
 }
 
 void keydist_free(struct keydist *kd)

@@ -68,6 +68,7 @@ struct keydist_cell {
  * keydist_draw inlines into the engine's loop. */
 struct keydist {
 	enum keydist_kind kind;
+	struct keydist_spec spec; /* what it was built from (keydist_spec_of) */
 	uint64_t n;               /* the keyspace */
 	/* sequential: the counter all loops claim from (__atomic) */
 	uint64_t seq;
@@ -96,6 +97,8 @@ struct keydist {
 int keydist_new(const struct keydist_spec *spec, uint64_t keyspace, struct keydist **out,
 		struct rs_err *err);
 void keydist_free(struct keydist *kd);
+/* The spec kd was built from; NULL for NULL (uniform). */
+const struct keydist_spec *keydist_spec_of(const struct keydist *kd);
 enum keydist_kind keydist_kind(const struct keydist *kd);
 
 /* Sequential: start the next draws at key 0 again (the engine calls it as

@@ -10,7 +10,7 @@
 #define RULES_CLUSTER "--cluster takes one node's TCP address (-h/-p or a --target redis:// " \
 	"URI), closed loop, database 0: drop "
 #define RULES_AGENTS "--agents loads one server the agents reach (a --target redis://, " \
-	"rediss:// or unix://, or -h/-p/-s) with catalogue tests, closed loop: drop "
+	"rediss:// or unix://, or -h/-p/-s): drop "
 #define RULES_SPAWN "--spawn starts its own server: drop -h, -p and -s"
 #define RULES_TARGET "--target names every server of the sweep: drop -h, -p, -s and --spawn"
 
@@ -83,44 +83,30 @@ static const struct opts_rule opts_rule_table[] = {
 	  "--key-prefix never flushes: drop --force-flush" },
 	{ RUN, "key-prefix", OPTS_NO_COMMAND, NULL, NULL,
 	  "--key-prefix takes the catalogue's tests (-t): a command after -- names its own keys" },
-	{ RUN, "key-prefix", OPTS_EXCLUDES, "agents", NULL,
-	  "--key-prefix is not passed to agents yet: drop --agents" },
 	{ RUN, "agents-key", OPTS_NEEDS, "control", NULL, "--agents-key goes with --control" },
 	{ RUN, "agents-wait", OPTS_NEEDS, "agents", NULL, "--agents-wait goes with --agents" },
 	{ RUN, "agents", OPTS_EXCLUDES, "spawn", NULL, RULES_AGENTS "--spawn" },
 	{ RUN, "agents", OPTS_EXCLUDES, "cluster", NULL, RULES_AGENTS "--cluster" },
-	{ RUN, "agents", OPTS_EXCLUDES, "rate", NULL, RULES_AGENTS "--rate" },
-	{ RUN, "agents", OPTS_NO_COMMAND, NULL, NULL, RULES_AGENTS "the command after --" },
 	/* TTLs of the catalogue's writes (workload_expire). */
 	{ RUN, "expire", OPTS_NO_COMMAND, NULL, NULL,
 	  "--expire sets the catalogue's TTLs: write EX or EXPIRE into the command after -- "
 	  "instead" },
-	{ RUN, "expire", OPTS_EXCLUDES, "agents", NULL,
-	  "--agents do not set TTLs yet: drop --expire" },
 	{ RUN, "expire", OPTS_EXCLUDES, "commands", NULL,
 	  "--expire sets the catalogue's TTLs: write EX or EXPIRE into the command file instead" },
 	/* Values sized per request (engine.h's vmin..vmax). */
 	{ RUN, "data-size-range", OPTS_EXCLUDES, "data-size", NULL,
 	  "--data-size-range and -d exclude each other: the range says the values' sizes" },
-	{ RUN, "data-size-range", OPTS_EXCLUDES, "cluster", NULL,
-	  "--cluster does not size values per request yet: drop --data-size-range" },
-	{ RUN, "data-size-range", OPTS_EXCLUDES, "agents", NULL,
-	  "--agents do not size values per request yet: drop --data-size-range" },
 	{ RUN, "commands", OPTS_EXCLUDES, "key-prefix", NULL,
 	  "--key-prefix takes the catalogue's tests (-t): a command file names its own keys" },
-	{ RUN, "commands", OPTS_EXCLUDES, "agents", NULL,
-	  "--agents run the catalogue's tests and their mixes, not a command file: drop "
-	  "--commands" },
 	{ RUN, "agents", OPTS_ONE, "target", NULL, RULES_AGENTS "the other --target" },
 	{ RUN, "arrivals", OPTS_NEEDS, "rate", NULL, "--arrivals goes with --rate" },
 	{ RUN, "key-dist", OPTS_NEEDS, "keyspace", NULL,
 	  "--key-dist draws the keys of -r N: give -r N" },
 	{ RUN, "key-dist", OPTS_EXCLUDES, "cluster", NULL,
 	  "--cluster draws each master's keys uniformly: drop --key-dist" },
-	{ RUN, "key-dist", OPTS_EXCLUDES, "agents", NULL,
-	  "--key-dist is not passed to agents yet: drop --agents" },
 	{ RUN, "precision", OPTS_EXCLUDES, "rate", NULL,
-	  "--precision does not work with --rate yet" },
+	  "--precision narrows a point's throughput, which --rate fixes at the rate offered: "
+	  "drop --precision (--repeat measures a rate's latency again)" },
 	{ CMD_EXPORT, "split", OPTS_EXCLUDES, "output", NULL,
 	  "--split DIR writes a file a point into DIR: drop -o" },
 };

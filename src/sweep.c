@@ -11,6 +11,7 @@
 
 #include "engine.h"
 #include "histfile.h"
+#include "job.h"
 #include "host.h"
 #include "platform.h"
 #include "precision.h"
@@ -352,54 +353,31 @@ static enum guard_step sweep_measure(struct sweep *s, const struct workload_test
 				     struct rs_err *err)
 {
 	const struct sweep_config *cfg = s->cfg;
-	struct engine_member members[WORKLOAD_MIX_MAX];
-	/* Values sized per request go through the engine's members: a plain
-	 * test with a value is a mix of one. */
-	int sized = cfg->vmax > 0 && t->nmembers == 0 && t->value_end > 0;
+	const struct job_point jp = {
+		.keyspace = cfg->keyspace, .keydist = cfg->keydist, .seed = cfg->seed + p->order,
+		.depth = p->depth, .mode = cfg->mode, .rate = (double)p->rate,
+		.arrivals = cfg->arrivals, .requests = cfg->requests, .duration = cfg->duration,
+		.timeout = cfg->timeout, .data_size = cfg->data_size,
+		.vmin = (size_t)cfg->vmin, .vmax = (size_t)cfg->vmax, .stop = cfg->stop,
+	};
 	char cmdstats[WORKLOAD_MIX_MAX * 16 + 64];
 	unsigned at[WORKLOAD_MIX_MAX];
-	struct engine_job job = {
-		/* A sequence's members are sent in order, all of them: one request. */
-		.members = (t->nmembers > 0 && !t->sequence) || sized ? members : NULL,
-		.nmembers = sized ? 1 : t->sequence ? 0 : t->nmembers,
-		.vmin = (size_t)cfg->vmin, .vmax = (size_t)cfg->vmax,
-		.cmd = t->cmd, .len = t->len, .rand_off = t->rand_off, .nrand = t->nrand,
-		.key_from = t->key_from, .copy_off = t->copy_off, .ncopy = t->ncopy,
-		.replies = t->replies,
-		.keyspace = cfg->keyspace, .keydist = cfg->keydist, .seed = cfg->seed + p->order,
-		.depth = p->depth,
-		.mode = p->rate > 0 ? ENGINE_WINDOW : cfg->mode, .rate = (double)p->rate,
-		.arrivals = cfg->arrivals,
-		.requests = cfg->requests, .duration = cfg->duration, .timeout = cfg->timeout,
-		.max_reply = workload_max_reply(cfg->data_size), .expect = t->expect, .stop = cfg->stop,
-	};
+	struct job built;
+	struct engine_job job;
 	struct sweep_sample m;
 	enum guard_step step;
-	char why[256], item[400];
+	char why[256];
 
-	/* A mix: the engine draws its members by their weights. */
-	for (size_t i = 0; i < t->nmembers; i++)
-		members[i] = (struct engine_member){
-			.cmd = t->members[i].cmd, .len = t->members[i].len,
-			.rand_off = t->members[i].rand_off, .nrand = t->members[i].nrand,
-			.key_from = t->members[i].key_from, .copy_off = t->members[i].copy_off,
-			.ncopy = t->members[i].ncopy, .weight = t->weights[i],
-			.value_at = t->members[i].value_at, .value_end = t->members[i].value_end,
-		};
-	if (sized)
-		members[0] = (struct engine_member){
-			.cmd = t->cmd, .len = t->len, .rand_off = t->rand_off, .nrand = t->nrand,
-			.key_from = t->key_from, .copy_off = t->copy_off, .ncopy = t->ncopy,
-			.weight = 1, .value_at = t->value_at, .value_end = t->value_end,
-		};
+	/* The one job every load runs (job.h); job points at built's members. */
+	job_build(t, &jp, &built);
+	job = built.e;
 	sweep_cmdstats(t, cmdstats, sizeof cmdstats, at);
-	/* How -t selects it: the agents rebuild a mix from its spec. */
-	snprintf(item, sizeof item, "%s", t->name);
-	if (t->nmembers > 0 && !t->sequence && !t->custom) {
-		memcpy(item, "mix:", 4);
-		workload_mix_spec(t, item + 4, sizeof item - 4);
-	}
-	if (load_check(s->load, &job, err) < 0)
+	/* The memory rule on the job, as an agent applies it to what it
+	 * receives: each master of a cluster has -c connections of its own. */
+	if (job_memory_check(&job, t->name, (uint64_t)cfg->clients * (s->topo ? s->nsrv : 1),
+			     cfg->threads * (unsigned)(s->topo ? s->nsrv : 1), WORKLOAD_MEMORY_MAX,
+			     err) < 0 ||
+	    load_check(s->load, &job, err) < 0)
 		return GUARD_FINAL;
 	if ((step = sweep_ready_all(s, t, err)) != GUARD_OK)
 		return step;
@@ -407,7 +385,7 @@ static enum guard_step sweep_measure(struct sweep *s, const struct workload_test
 		struct engine_job warm = job;
 
 		warm.duration = cfg->warmup;
-		if (load_run(s->load, &warm, item, 1, &m.res, err) < 0) {
+		if (load_run(s->load, &warm, t->name, 1, &m.res, err) < 0) {
 			rs_err_prefix(err, "warm-up");
 			return GUARD_RETRY;
 		}
@@ -416,7 +394,7 @@ static enum guard_step sweep_measure(struct sweep *s, const struct workload_test
 		return GUARD_RETRY;
 	sweep_iso_now(row->started_at, sizeof row->started_at);
 	host_sample(&m.h0);
-	if (load_run(s->load, &job, item, 0, &m.res, err) < 0)
+	if (load_run(s->load, &job, t->name, 0, &m.res, err) < 0)
 		return err->kind == RS_E_USAGE ? GUARD_FINAL : GUARD_RETRY;
 	host_sample(&m.h1);
 	if (sweep_stats(s, cmdstats, &m.st1, s->cpu1, err) < 0)

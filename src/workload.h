@@ -196,12 +196,6 @@ int workload_commands_parse(const char *buf, size_t len, const char *name, uint6
  * member (--commands) keeps its line as written: "GET k:__key__=80". */
 void workload_mix_spec(const struct workload_test *t, char *buf, size_t size);
 
-/* Whether spec is one mix of the catalogue's tests as -t spells it,
- * "mix:get=80,set=20": 0, or -1 with err (RS_E_USAGE) naming the problem.
- * Pure, and formats nothing (workload_spec.c): an agent checks a point
- * message's test with it. */
-int workload_mix_check(const char *spec, struct rs_err *err);
-
 /* --ratio S:G (memtier_benchmark's Set:Get) as the -t item it stands for,
  * "mix:set=S,get=G", into buf: 0, or -1 with err (RS_E_USAGE) naming the
  * problem (not two integers 1..WORKLOAD_MIX_WEIGHT_MAX around a ':').

@@ -1,7 +1,6 @@
 /* workload_spec.c: the catalogue's names as -t spells them, and a mix's
  * items: what a test's or a mix's name means, without formatting any
- * command.  Pure, and small enough for an agent's message parser to check
- * a mix with (agentmsg.c): it never touches hiredis, a socket or stdout. */
+ * command.  Pure: it never touches hiredis, a socket or stdout. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -112,23 +111,4 @@ int workload_mix_parse(char *const *items, size_t nitems, size_t *cat, unsigned 
 		return rs_err_setk(err, RS_E_USAGE, "mix '%s' has one member: a mix needs two or more "
 				   "(or name the test alone)", nitems ? items[0] : "");
 	return 0;
-}
-
-int workload_mix_check(const char *spec, struct rs_err *err)
-{
-	char buf[512], *items[WORKLOAD_MIX_MAX + 1], *p;
-	size_t cat[WORKLOAD_MIX_MAX + 1], n = 0;
-	unsigned weight[WORKLOAD_MIX_MAX + 1];
-
-	if (strncasecmp(spec, "mix:", 4) != 0 || strlen(spec + 4) >= sizeof buf)
-		return rs_err_setk(err, RS_E_USAGE, "'%.60s' is not a mix (mix:NAME=WEIGHT,...)", spec);
-	strcpy(buf, spec + 4);
-	for (p = buf; p != NULL && n <= WORKLOAD_MIX_MAX;) {
-		items[n++] = p;
-		if ((p = strchr(p, ',')) != NULL)
-			*p++ = '\0';
-	}
-	if (p != NULL)
-		return rs_err_setk(err, RS_E_USAGE, "a mix has more than %d members", WORKLOAD_MIX_MAX);
-	return workload_mix_parse(items, n, cat, weight, err);
 }

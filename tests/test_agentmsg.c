@@ -11,7 +11,13 @@
 
 #include "agentkey.h"
 #include "agentmsg.h"
+#include "job.h"
+#include "keydist.h"
 #include "xalloc.h"
+
+/* GET key:__rand_int__, as agentmsg_job_encode writes it. */
+#define SAMPLE_JOB "mix=0 r=1 x=0 e=2 vmin=0 vmax=0 mr=67108864 kd=- arr=uniform " \
+	"m=0,0,0,0,23,-,%2A2%0D%0A$3%0D%0AGET%0D%0A$16%0D%0Akey:__rand_int__%0D%0A"
 
 static struct agentmsg_point sample_point(void)
 {
@@ -22,12 +28,13 @@ static struct agentmsg_point sample_point(void)
 	p.kind = AGENTMSG_POINT;
 	snprintf(p.target, sizeof p.target, "redis://127.0.0.2:6380/3");
 	snprintf(p.test, sizeof p.test, "GET");
+	p.job = SAMPLE_JOB;
+	p.job_len = strlen(SAMPLE_JOB);
 	p.depth = 16;
 	p.window = 1;
 	p.clients = 10;
 	p.threads = 2;
 	p.keyspace = 100000;
-	p.data_size = 3;
 	p.seed = 18446744073709551615ull;
 	p.requests = 33334;
 	p.start_ns = 1764600000123456789ull;
@@ -104,17 +111,99 @@ Test(agentmsg, point_round_trip)
 	agentmsg_fields_free(&fs);
 }
 
-Test(agentmsg, a_mix_of_the_catalogue_is_a_test)
+/* A mix of two, one with a value sized per request and a key copied, a
+ * key distribution: the job that comes back is the job that went. */
+Test(agentmsg, a_job_goes_and_comes_back)
 {
-	struct agentmsg_point p = sample_point(), q;
-	struct agentmsg_fields fs;
+	static const char set[] = "*3\r\n$3\r\nSET\r\n$16\r\nkey:__rand_int__\r\n"
+				  "$20\r\nxxxxxxxxxxxxxxxxxxxx\r\n";
+	static const char seq[] = "*2\r\n$3\r\nGET\r\n$12\r\n__rand_int__\r\n"
+				  "*2\r\n$3\r\nDEL\r\n$12\r\n__rand_int__\r\n";
+	const size_t set_rand[] = { 22 }, seq_rand[] = { 18, 50 }, seq_copy[] = { 50 };
+	struct keydist_spec spec = { KEYDIST_ZIPF, 0.987654321, 0 };
+	struct keydist *kd = NULL;
+	struct engine_member m[2] = {
+		{ .cmd = set, .len = sizeof set - 1, .rand_off = set_rand, .nrand = 1,
+		  .value_at = 36, .value_end = sizeof set - 1, .weight = 3 },
+		{ .cmd = seq, .len = sizeof seq - 1, .rand_off = seq_rand, .nrand = 2,
+		  .key_from = 18, .copy_off = seq_copy, .ncopy = 1, .weight = 1000000 },
+	};
+	struct engine_job job = { .members = m, .nmembers = 2, .replies = 1, .expect = 3,
+				  .vmin = 1, .vmax = 4096, .max_reply = 67108864, .keyspace = 1000,
+				  .arrivals = ENGINE_POISSON, .rate = 1000 };
+	const struct engine_job point = { .keyspace = 1000, .depth = 4, .requests = 10,
+					  .rate = 250 };
+	struct job back;
+	struct rs_err err = { 0 };
+	char *text;
+
+	cr_assert_eq(keydist_new(&spec, 1000, &kd, &err), 0, "%s", err.msg);
+	job.keydist = kd;
+	text = agentmsg_job_encode(&job);
+	cr_assert_eq(strchr(text, '\r'), NULL);
+	cr_assert(strstr(text, "*20.78") != NULL, "%s", text);
+	cr_assert_eq(agentmsg_job_check(text, strlen(text), &err), 0, "%s", err.msg);
+	cr_assert_eq(agentmsg_job_decode(text, strlen(text), &point, 2, 1, 1u << 30, &back, &err), 0,
+		     "%s", err.msg);
+	cr_assert_eq(back.e.members, back.members);
+	cr_assert_eq(back.e.nmembers, 2);
+	cr_assert_eq(back.e.vmin, 1);
+	cr_assert_eq(back.e.vmax, 4096);
+	cr_assert_eq(back.e.expect, 3);
+	cr_assert_eq(back.e.depth, 4);
+	cr_assert_eq(back.e.requests, 10);
+	/* The rate is the point's (each agent's share), how it is spaced the
+	 * job's. */
+	cr_assert_eq(back.e.rate, 250);
+	cr_assert_eq(back.e.arrivals, ENGINE_POISSON);
+	cr_assert_eq(keydist_spec_of(back.e.keydist)->kind, KEYDIST_ZIPF);
+	cr_assert_eq(keydist_spec_of(back.e.keydist)->a, 0.987654321);
+	for (size_t i = 0; i < 2; i++) {
+		cr_assert_eq(back.members[i].len, m[i].len);
+		cr_assert_eq(memcmp(back.members[i].cmd, m[i].cmd, m[i].len), 0);
+		cr_assert_eq(back.members[i].nrand, m[i].nrand);
+		cr_assert_eq(back.members[i].ncopy, m[i].ncopy);
+		cr_assert_eq(back.members[i].key_from, m[i].key_from);
+		cr_assert_eq(back.members[i].value_at, m[i].value_at);
+		cr_assert_eq(back.members[i].value_end, m[i].value_end);
+		cr_assert_eq(back.members[i].weight, m[i].weight);
+		for (size_t r = 0; r < m[i].nrand; r++)
+			cr_assert_eq(back.members[i].rand_off[r], m[i].rand_off[r]);
+	}
+	cr_assert_eq(back.members[1].copy_off[0], 50);
+	job_free(&back);
+	free(text);
+	keydist_free(kd);
+}
+
+/* Issue 40, D1: a mix of 16 MB values at depth 100 over 64 connections is
+ * refused by the job's memory, before a byte of it is expanded (the text
+ * holds each value as a run of a few bytes). */
+Test(agentmsg, a_job_too_large_is_refused_before_it_is_expanded)
+{
+	const char *text = "mix=1 r=1 x=0 e=15 vmin=0 vmax=0 mr=1677721600 kd=- arr=uniform "
+			   "m=1,0,0,0,-,-,%2A3%0D%0A$3%0D%0ASET%0D%0A$1%0D%0Ak%0D%0A$16777216%0D%0A"
+			   "*16777216.78%0D%0A "
+			   "m=1,0,0,0,-,-,%2A2%0D%0A$3%0D%0AGET%0D%0A$1%0D%0Ak%0D%0A";
+	const struct engine_job point = { .depth = 100, .requests = 1000 };
+	struct job back;
 	struct rs_err err = { 0 };
 
-	snprintf(p.test, sizeof p.test, "mix:get=80,set=20");
-	cr_assert_eq(agentmsg_point_encode(&p, &fs, &err), 0, "%s", err.msg);
-	cr_assert_eq(agentmsg_point_decode(fs.f, fs.n, &q, &err), 0, "%s", err.msg);
-	cr_assert_str_eq(q.test, "mix:get=80,set=20");
-	agentmsg_fields_free(&fs);
+	cr_assert_eq(agentmsg_job_check(text, strlen(text), &err), 0, "%s", err.msg);
+	cr_assert_eq(agentmsg_job_decode(text, strlen(text), &point, 64, 1, 1u << 30, &back, &err),
+		     -1);
+	cr_assert(strstr(err.msg, "needs about 107") != NULL, "%s", err.msg);
+	cr_assert_eq(back.own_cmd[0], NULL);
+	/* At depth 1 over one connection it fits, and is whole. */
+	{
+		const struct engine_job small = { .depth = 1, .requests = 1 };
+
+		cr_assert_eq(agentmsg_job_decode(text, strlen(text), &small, 1, 1, 1u << 30, &back,
+						 &err), 0, "%s", err.msg);
+		cr_assert_eq(back.members[0].len, 16777216 + 33);
+		cr_assert_eq(back.members[0].cmd[31], 'x');
+		job_free(&back);
+	}
 }
 
 Test(agentmsg, point_refusals)
@@ -127,16 +216,28 @@ Test(agentmsg, point_refusals)
 	refused("depth", "16x", "field depth");
 	refused("depth", "-1", "field depth");
 	refused("requests", "1e3", "field requests");
-	refused("test", "FLUSHALL", "not a test of the catalogue");
-	/* A mix: of the catalogue's tests only, as -t takes one. */
-	refused("test", "mix:get=80,flushall=20", "field test: unknown test 'flushall' in a mix");
-	refused("test", "mix:get=80", "field test: mix 'get=80' has one member");
-	refused("test", "mix:get=1,get=2", "field test: mix member 'GET' is named twice");
-	refused("test", "mix:get=1,set=0", "field test: mix member 'set': weight 0 is out of range");
-	refused("test", "mix:get=1,set=1,incr=1,lpush=1,rpush=1,lpop=1,rpop=1,sadd=1,hset=1,"
-		"spop=1,zadd=1,zpopmin=1,lrange_100=1,lrange_300=1,lrange_500=1,lrange_600=1,"
-		"mset=1", "field test: a mix has more than 16 members");
 	refused("test", "GET\nFLUSHALL", "control character");
+	/* The job: every item once, every number whole, every offset inside
+	 * its command. */
+	refused("job", NULL, "no field job");
+	refused("job", "FLUSHALL", "field job: an item 'FLUSHALL' it does not know");
+	refused("job", "mix=0 r=1 x=0 e=2 vmin=0 vmax=0 mr=67108864 kd=- arr=uniform", "0 commands");
+	refused("job", "mix=0 r=1 x=0 e=2 vmin=0 vmax=0 mr=67108864 kd=- m=0,0,0,0,-,-,A", "no arr");
+	refused("job", "mix=0 r=1 x=0 e=2 vmin=0 vmax=0 mr=67108864 kd=- arr=bursty m=0,0,0,0,-,-,A",
+		"arr is not uniform or poisson");
+	refused("rate", "2e9", "field rate");
+	refused("job", "mix=0 r=1 x=0 e=2 vmin=0 vmax=0 mr=67108864 kd=- arr=uniform m=0,0,0,0,2,-,PING",
+		"an offset in a command of 4 bytes");
+	refused("job", "mix=0 r=1 x=0 e=2 vmin=0 vmax=0 mr=67108864 kd=- arr=uniform m=0,0,0,0,-,-,A%0",
+		"a % not followed by two upper-case hex digits");
+	refused("job", "mix=0 r=1 r=1 x=0 e=2 vmin=0 vmax=0 mr=67108864 kd=- arr=uniform m=0,0,0,0,-,-,A",
+		"r given twice");
+	refused("job", "mix=1 r=1 x=0 e=2 vmin=0 vmax=0 mr=67108864 kd=- arr=uniform m=0,0,0,0,-,-,A",
+		"a weight");
+	refused("job", "mix=0 r=1 x=0 e=2 vmin=0 vmax=0 mr=67108864 kd=bogus arr=uniform m=0,0,0,0,-,-,A",
+		"field job: kd");
+	refused("job", "mix=0 r=1 x=0 e=2 vmin=0 vmax=0 mr=67108864 kd=- arr=uniform m=0,0,0,0,-,-,*9999999999.78",
+		"field job: a run's count");
 	refused("target", "spawn:/bin/sh", "not redis://, rediss:// or unix://");
 	refused("target", "redis://u:secret@host:1", "holds a password");
 	refused("target", "redis://host:99999", "field target");
@@ -169,9 +270,10 @@ Test(agentmsg, encode_refuses_what_decode_would)
 	struct agentmsg_fields fs;
 	struct rs_err err = { 0 };
 
-	snprintf(p.test, sizeof p.test, "NOSUCH");
+	p.job = "mix=2";
+	p.job_len = 5;
 	cr_assert_eq(agentmsg_point_encode(&p, &fs, &err), -1);
-	cr_assert(strstr(err.msg, "catalogue") != NULL, "%s", err.msg);
+	cr_assert(strstr(err.msg, "field job") != NULL, "%s", err.msg);
 }
 
 /* Three agents' histograms merged, sent through their result messages,
@@ -193,6 +295,7 @@ Test(agentmsg, result_hist_merges_exactly)
 		snprintf(r->agent, sizeof r->agent, "agent-%d", a);
 		r->ok = 1;
 		hist_init(&r->hist);
+		hist_init(&r->service);
 		for (int i = 0; i < 5000 + a * 777; i++) {
 			x ^= x << 13;
 			x ^= x >> 7;
@@ -230,6 +333,7 @@ Test(agentmsg, result_refusals)
 	snprintf(r->agent, sizeof r->agent, "a1");
 	r->ok = 1;
 	hist_init(&r->hist);
+	hist_init(&r->service);
 	hist_record_n(&r->hist, 5000, 10);
 	r->requests = 10;
 	cr_assert_eq(agentmsg_result_encode(r, &fs, &err), 0, "%s", err.msg);
@@ -266,6 +370,7 @@ Test(agentmsg, a_long_error_travels_whole)
 	snprintf(r->agent, sizeof r->agent, "a1");
 	r->ok = 0;
 	hist_init(&r->hist);
+	hist_init(&r->service);
 	memset(r->error, 'e', sizeof r->error - 1);
 	memcpy(r->error, "AUTH failed: ", 13);
 	r->error[sizeof r->error - 1] = '\0';
@@ -336,7 +441,7 @@ static long verify_edit(const char *stream, char keyc, const char *name, const c
 
 Test(agentkey, signed_message_verifies_and_decodes)
 {
-	cr_assert_eq(verify_edit("rsweep:work:a1", 'A', NULL, NULL), 17);
+	cr_assert_eq(verify_edit("rsweep:work:a1", 'A', NULL, NULL), 18);
 }
 
 Test(agentkey, a_changed_message_is_refused)
@@ -380,6 +485,7 @@ Test(agentkey, a_forged_result_is_refused)
 	r->ok = 1;
 	r->requests = 300000;
 	hist_init(&r->hist);
+	hist_init(&r->service);
 	cr_assert_eq(agentmsg_result_encode(r, &fs, &err), 0, "%s", err.msg);
 	cr_assert_eq(agentmsg_result_decode(fs.f, fs.n, r, &err), 0, "%s", err.msg);
 	cr_assert_eq(agentkey_verify(&mine, stream, fs.f, fs.n, &err), -1);

@@ -22,6 +22,7 @@
 #include "agentkey.h"
 #include "agentmsg.h"
 #include "agents.h"
+#include "keydist.h"
 #include "workload.h"
 #include "redis_helper.h"
 #include "resp_helper.h"
@@ -169,7 +170,7 @@ static struct agents_config ag_config(unsigned n, double wait)
 {
 	return (struct agents_config){
 		.control = &ctl, .key = &key, .n = n, .wait = wait, .target_uri = tgt_uri,
-		.clients = 2, .threads = 1, .data_size = 3,
+		.clients = 2, .threads = 1,
 	};
 }
 
@@ -231,6 +232,35 @@ Test(agents, a_point_is_split_exactly_over_the_agents_and_merged, .init = setup,
 	ag_stop(&a2);
 	cr_assert_eq(a1.err.kind, RS_E_INTERRUPTED, "%s", a1.err.msg);
 	cr_assert_str_eq(a1.err.msg, "agent a1: stopped");
+}
+
+/* The job's key distribution reaches the agents (issue 43): 2000 SETs
+ * under zipf:2 over a million keys write a few dozen keys, where uniform
+ * draws would write nearly 2000. */
+Test(agents, a_key_distribution_goes_with_the_job, .init = setup, .fini = teardown)
+{
+	struct ag a1, a2;
+	struct agents *ld = NULL;
+	struct agents_config cfg = ag_config(2, 10);
+	struct engine_job job = ag_job("set", 2000);
+	struct keydist_spec spec = { KEYDIST_ZIPF, 2, 0 };
+	struct engine_result res;
+	struct rs_err err = { 0 };
+	long long keys;
+
+	job.keyspace = 1000000;
+	cr_assert_eq(keydist_new(&spec, job.keyspace, &job.keydist, &err), 0, "%s", err.msg);
+	ag_start(&a1, "a1", NULL, 1);
+	ag_start(&a2, "a2", NULL, 1);
+	cr_assert_eq(agents_open(&cfg, &ld, &err), 0, "%s", err.msg);
+	cr_assert_eq(agents_load(ld, &job, "set", 0, &res, &err), 0, "%s", err.msg);
+	cr_assert_eq(res.requests, 2000);
+	keys = ag_int(&tgt_srv, "DBSIZE%s", "");
+	cr_assert(keys > 0 && keys < 500, "%lld keys: not zipf's few", keys);
+	agents_close(ld);
+	ag_stop(&a1);
+	ag_stop(&a2);
+	keydist_free(job.keydist);
 }
 
 /* A warm-up runs by duration and is not counted in the result. */
@@ -420,6 +450,14 @@ static uint64_t ag_control_now(struct target_conn *c)
 	return (uint64_t)((int64_t)engine_now_ns() + offset);
 }
 
+/* GET key:__rand_int__ as agentmsg_job_encode writes it, and a mix of a
+ * SET of 16 MB and a GET (issue 40, D1), its values a run of a few bytes. */
+#define AG_GET_JOB "mix=0 r=1 x=0 e=2 vmin=0 vmax=0 mr=67108864 kd=- arr=uniform " \
+	"m=0,0,0,0,23,-,%2A2%0D%0A$3%0D%0AGET%0D%0A$16%0D%0Akey:__rand_int__%0D%0A"
+#define AG_BIG_MIX "mix=1 r=1 x=0 e=15 vmin=0 vmax=0 mr=1677721600 kd=- arr=uniform " \
+	"m=1,0,0,0,-,-,%2A3%0D%0A$3%0D%0ASET%0D%0A$1%0D%0Ak%0D%0A$16777216%0D%0A" \
+	"*16777216.78%0D%0A m=1,0,0,0,-,-,%2A2%0D%0A$3%0D%0AGET%0D%0A$1%0D%0Ak%0D%0A"
+
 /* A point message for agent a1 of run RUN, its start s seconds from now. */
 #define RUN "fedcba9876543210"
 static struct agentmsg_point ag_point(struct target_conn *c, uint64_t point, double s)
@@ -432,10 +470,11 @@ static struct agentmsg_point ag_point(struct target_conn *c, uint64_t point, dou
 	cr_assert_lt(strlen(tgt_uri), sizeof p.target);
 	memcpy(p.target, tgt_uri, strlen(tgt_uri) + 1);
 	snprintf(p.test, sizeof p.test, "get");
+	p.job = AG_GET_JOB;
+	p.job_len = strlen(AG_GET_JOB);
 	p.depth = 1;
 	p.clients = 1;
 	p.threads = 1;
-	p.data_size = 3;
 	p.seed = 1;
 	p.requests = 5;
 	p.timeout = 5;
@@ -523,14 +562,19 @@ Test(agents, the_worker_refuses_stale_far_unknown_and_unclaimed_points_and_runs_
 	p = ag_point(c, 4, 60);
 	ag_send(c, &p, &key);
 	ag_refused(4, " s ahead: no leader plans that far");
-	/* More memory than the agent allows itself. */
+	/* More memory than the agent allows itself: a mix's job as a plain
+	 * test's (issue 40, D1), refused before any of it is allocated. */
 	p = ag_point(c, 5, 2);
-	p.depth = 1000000;
-	p.data_size = 536870912;
+	snprintf(p.test, sizeof p.test, "mix:set=1,get=1");
+	p.job = AG_BIG_MIX;
+	p.job_len = strlen(AG_BIG_MIX);
+	p.depth = 100;
+	p.clients = 64;
 	ag_send(c, &p, &key);
 	ag_result(5, &r);
 	cr_assert_eq(r.ok, 0, "a point past the cap was run");
-	cr_assert_not_null(strstr(r.error, "more than this agent's cap"), "%s", r.error);
+	cr_assert_not_null(strstr(r.error, "test mix:set=1,get=1: the job at depth 100 with 64 "
+				  "connections needs about 107"), "%s", r.error);
 	/* Signed with another key: refused, and answered (signed) all the same. */
 	p = ag_point(c, 6, 2);
 	ag_send(c, &p, &other_key);
@@ -611,6 +655,7 @@ static void *sa_thread(void *arg)
 		res.start_ns = p.start_ns;
 		res.end_ns = p.start_ns + 10000000;
 		hist_init(&res.hist);
+		hist_init(&res.service);
 		if (agentmsg_result_encode(&res, &fs, &err) == 0) {
 			char k[96];
 

@@ -98,16 +98,16 @@ t_refuse() {
 	calls=$(get_calls)
 	now=$(ccli time | head -1)
 	msg="v $v run 0123456789abcdef point 1 kind point target unix://$SOCK test GET depth 1 mode lockstep
-clients 1 threads 1 keyspace 0 data 3 seed 1 requests 10 duration 0 timeout 5"
+clients 1 threads 1 keyspace 0 seed 1 requests 10 duration 0 rate 0 timeout 5"
 	# shellcheck disable=SC2086
-	sxadd "$KEYF" rsweep:work:s2 $msg start "${now}000000000" cmd FLUSHALL
+	sxadd "$KEYF" rsweep:work:s2 $msg job "$JOB_GET" start "${now}000000000" cmd FLUSHALL
 	# shellcheck disable=SC2086
-	sxadd "$KEYF" rsweep:work:s2 $msg start "$((now - 60))000000000"
+	sxadd "$KEYF" rsweep:work:s2 $msg job "$JOB_GET" start "$((now - 60))000000000"
 	# Five seconds ahead (within the agent's ten), read afresh: the signing and
 	# a loaded machine must not make it a start long past, refused for that.
 	now=$(ccli time | head -1)
 	# shellcheck disable=SC2086
-	sxadd "$KEYF" rsweep:work:s2 $msg start "$((now + 5))000000000"
+	sxadd "$KEYF" rsweep:work:s2 $msg job "$JOB_GET" start "$((now + 5))000000000"
 	wait_for 10 "three refusals in the results" sh -c \
 		"[ \"\$(redis-cli -s '$CTL_SOCK' xlen rsweep:run:0123456789abcdef:results)\" = 3 ]"
 	ccli xrange rsweep:run:0123456789abcdef:results - + | grep -q "unknown run 0123456789abcdef: no leader heartbeats" ||

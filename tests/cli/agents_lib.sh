@@ -121,6 +121,10 @@ sxadd() {
 	ccli xadd "$sx_stream" '*' "$@" mac "$sx_mac" >/dev/null
 }
 
+# JOB_GET: the job of GET key:__rand_int__ as agentmsg_job_encode writes it,
+# for point messages made up by hand (one word with blanks: quote it).
+JOB_GET='mix=0 r=1 x=0 e=2 vmin=0 vmax=0 mr=67108864 kd=- arr=uniform m=0,0,0,0,23,-,%2A2%0D%0A$3%0D%0AGET%0D%0A$16%0D%0Akey:__rand_int__%0D%0A'
+
 agent_beats() {
 	[ "$(ccli exists "rsweep:agent:$1" 2>/dev/null)" = 1 ]
 }

@@ -54,22 +54,38 @@ start_agent h1
 v=$("$RSWEEP" --version | cut -d' ' -f2)
 run=fedcba9876543210
 ccli set "rsweep:run:$run:leader" "$v 1 x" ex 60 >/dev/null
+# The jobs of the points below, as agentmsg_job_encode writes them: a SET
+# of 512 MB, a GET of a random key, and a mix of a SET of 16 MB and a GET
+# (issue 40, D1), each value a run of a few bytes of text.
+J_SET='mix=0 r=1 x=0 e=1 vmin=0 vmax=0 mr=1073741824 kd=- arr=uniform m=0,0,0,0,-,-,%2A3%0D%0A$3%0D%0ASET%0D%0A$1%0D%0Ak%0D%0A$536870912%0D%0A*536870912.78%0D%0A'
+J_MIX='mix=1 r=1 x=0 e=15 vmin=0 vmax=0 mr=1677721600 kd=- arr=uniform m=1,0,0,0,-,-,%2A3%0D%0A$3%0D%0ASET%0D%0A$1%0D%0Ak%0D%0A$16777216%0D%0A*16777216.78%0D%0A m=1,0,0,0,-,-,%2A2%0D%0A$3%0D%0AGET%0D%0A$1%0D%0Ak%0D%0A'
 t_hostile() {
 	ccli set rsweep:claim:h1 "$run" ex 60 >/dev/null
 	now=$(ccli time | head -1)
 	base="v $v run $run kind point target unix://$SOCK mode lockstep threads 1 seed 1 requests 10
-duration 0 timeout 5 start $((now + 5))000000000"
+duration 0 rate 0 timeout 5 start $((now + 5))000000000"
 	# shellcheck disable=SC2086
-	sxadd "$KEYF" rsweep:work:h1 $base point 1 test SET data 536870912 depth 1000000 clients 1 \
+	sxadd "$KEYF" rsweep:work:h1 $base point 1 test SET job "$J_SET" depth 1000000 clients 1 \
 		keyspace 0
 	# shellcheck disable=SC2086
-	sxadd "$KEYF" rsweep:work:h1 $base point 2 test GET data 3 depth 1000000 clients 1000 \
+	sxadd "$KEYF" rsweep:work:h1 $base point 2 test GET job "$JOB_GET" depth 1000000 clients 1000 \
 		keyspace 1
-	wait_for 20 "two refusals in the results" sh -c \
-		"[ \"\$(redis-cli -s '$CTL_SOCK' xlen rsweep:run:$run:results)\" = 2 ]"
-	[ "$(ccli xrange "rsweep:run:$run:results" - + | grep -c "more than this agent's cap")" = 2 ] ||
+	# The mix that took an agent to 23 GB when its cap saw only a test name.
+	# shellcheck disable=SC2086
+	sxadd "$KEYF" rsweep:work:h1 $base point 3 test mix:set=1,get=1 job "$J_MIX" depth 100 \
+		clients 64 keyspace 0
+	wait_for 20 "three refusals in the results" sh -c \
+		"[ \"\$(redis-cli -s '$CTL_SOCK' xlen rsweep:run:$run:results)\" = 3 ]"
+	[ "$(ccli xrange "rsweep:run:$run:results" - + | grep -c "MB of client memory, more than the")" = 3 ] ||
 		fail "the hostile points were not refused by the cap: $(ccli xrange "rsweep:run:$run:results" - +)"
+	ccli xrange "rsweep:run:$run:results" - + |
+		grep -q "test mix:set=1,get=1: the job at depth 100 with 64 connections needs about 107" ||
+		fail "the mix was not refused by its job: $(ccli xrange "rsweep:run:$run:results" - +)"
 	agent_beats h1 || fail "the agent died of a hostile point: $(tail -3 "$T/agent-h1.log")"
+	# Refused before anything was allocated: the agent's largest resident set
+	# stayed far below the smallest of the jobs (16 MB a request).
+	hwm=$(sed -n 's/^VmHWM: *\([0-9]*\) kB/\1/p' "/proc/$PID_h1/status" 2>/dev/null)
+	[ -z "$hwm" ] || [ "$hwm" -lt 200000 ] || fail "the agent grew to $hwm kB"
 }
 tcase 'A2: hostile point messages over the agent cap are refused before they allocate, and the agent lives on' t_hostile
 
@@ -101,10 +117,10 @@ wait_for 5 "the listener started" test -S "$T/attacker.sock"
 t_target() {
 	ccli set rsweep:claim:x1 "$run" ex 60 >/dev/null
 	now=$(ccli time | head -1)
-	base="v $v run $run kind point mode lockstep threads 1 seed 1 requests 10 duration 0 timeout 5
-start $((now + 5))000000000 test GET data 3 depth 1 clients 1 keyspace 0"
+	base="v $v run $run kind point mode lockstep threads 1 seed 1 requests 10 duration 0 rate 0 timeout 5
+start $((now + 5))000000000 test GET depth 1 clients 1 keyspace 0"
 	# shellcheck disable=SC2086
-	sxadd "$KEYF" rsweep:work:x1 $base point 3 target "unix://$T/attacker.sock"
+	sxadd "$KEYF" rsweep:work:x1 $base point 3 target "unix://$T/attacker.sock" job "$JOB_GET"
 	wait_for 20 "the refusal in the results" sh -c \
 		"redis-cli -s '$CTL_SOCK' xrange rsweep:run:$run:results - + | grep -q 'unix://$T/attacker.sock'"
 	ccli xrange "rsweep:run:$run:results" - + | grep -q "is not allowed to this agent" ||
@@ -129,14 +145,14 @@ t_unsigned() {
 	ccli set "rsweep:run:$run2:leader" "$v 1 x" ex 60 >/dev/null
 	ccli set rsweep:claim:y1 "$run2" ex 60 >/dev/null
 	now=$(ccli time | head -1)
-	base="v $v run $run2 kind point mode lockstep threads 1 seed 1 requests 10 duration 0 timeout 5
-start $((now + 5))000000000 test GET data 3 depth 1 clients 1 keyspace 0
+	base="v $v run $run2 kind point mode lockstep threads 1 seed 1 requests 10 duration 0 rate 0 timeout 5
+start $((now + 5))000000000 test GET depth 1 clients 1 keyspace 0
 target unix://$T/attacker.sock"
 	head -c 32 /dev/urandom | base64 >"$T/other.key" && chmod 600 "$T/other.key"
 	# shellcheck disable=SC2086
-	ccli xadd rsweep:work:y1 '*' $base point 4 >/dev/null
+	ccli xadd rsweep:work:y1 '*' $base point 4 job "$JOB_GET" >/dev/null
 	# shellcheck disable=SC2086
-	sxadd "$T/other.key" rsweep:work:y1 $base point 5
+	sxadd "$T/other.key" rsweep:work:y1 $base point 5 job "$JOB_GET"
 	wait_for 20 "two refusals in the results" sh -c \
 		"[ \"\$(redis-cli -s '$CTL_SOCK' xlen rsweep:run:$run2:results)\" = 2 ]"
 	ccli xrange "rsweep:run:$run2:results" - + >"$T/y1.results"
@@ -154,7 +170,7 @@ target unix://$T/attacker.sock"
 	now=$(ccli time | head -1)
 	base2=$(echo "$base" | sed "s/start [0-9]*/start $((now + 5))000000000/")
 	# shellcheck disable=SC2086
-	sxadd "$KEYF" rsweep:work:y1 $base2 point 6
+	sxadd "$KEYF" rsweep:work:y1 $base2 point 6 job "$JOB_GET"
 	wait_for 20 "the listener reached by a signed point" test -s "$T/attacker.log"
 }
 tcase 'A1, W1: a point unsigned or signed with another key is refused before anything connects, signed with the key it goes through' t_unsigned

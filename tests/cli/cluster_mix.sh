@@ -217,4 +217,53 @@ t_refused() {
 }
 tcase 'MSET in a mix on a cluster: one line, exit 2, no file' t_refused
 
+
+# A plain test before a mix, one engine for both (issue 40, D2): the mix's
+# readers were left set for the plain test's requests.
+t_plain_then_mix() {
+	for p in $P1 $P2 $P3; do ccli "$p" config resetstat >/dev/null; done
+	expect_status 0 "$RSWEEP" run -h 127.0.0.1 -p "$P1" --cluster -t 'set,mix:get=1,set=1' \
+		-P 1 -n 1000 --repeat 1 -o "$T/pm.csv" -q
+	check_whole "$T/pm.csv"
+	expect_status 0 "$RSWEEP" run -h 127.0.0.1 -p "$P1" --cluster -t 'mix:get=1,set=1,set' \
+		--key-prefix 'pm:' -P 1,4 -n 1000 --repeat 1 -o "$T/mp.csv" -q
+	check_whole "$T/mp.csv"
+	for p in $P1 $P2 $P3; do
+		[ "$(ccli "$p" dbsize | tr -d '\r')" = 0 ] || fail "master $p not left empty"
+	done
+}
+tcase 'a plain test and a mix in one run, either order, with and without --key-prefix' \
+	t_plain_then_mix
+
+# --data-size-range on a cluster: each request's value of its own size, on
+# every master's route too (the template's value is the range's largest:
+# the bytes the masters took say the values were drawn), a mix and a read
+# of the values prepared in the range, exact.
+cl_input() {
+	sum=0
+	for p in $P1 $P2 $P3; do
+		b=$(ccli "$p" info stats | tr -d '\r' | sed -n 's/^total_net_input_bytes://p')
+		sum=$((sum + b))
+	done
+	echo "$sum"
+}
+t_sized() {
+	b0=$(cl_input)
+	expect_status 0 "$RSWEEP" run -h 127.0.0.1 -p "$P1" --cluster -t set -r 10000 \
+		--data-size-range 1..2000 -P 8 -n 3000 --repeat 1 -o "$T/sz.csv" -q
+	b1=$(cl_input)
+	# Values of 1..2000 bytes, 1000 on average: far from 3000 of 2000.
+	[ $((b1 - b0)) -gt 2000000 ] && [ $((b1 - b0)) -lt 4500000 ] ||
+		fail "the masters took $((b1 - b0)) bytes for 3000 SETs of 1..2000 bytes"
+	for p in $P1 $P2 $P3; do ccli "$p" config resetstat >/dev/null; done
+	expect_status 0 "$RSWEEP" run -h 127.0.0.1 -p "$P2" --cluster -t 'get,mix:get=1,set=1' \
+		-r 10000 --data-size-range 10..3000 -P 1,8 -n 3000 --repeat 1 -o "$T/sm.csv" -q
+	check_whole "$T/sm.csv"
+	unquote_mix "$T/sm.csv" >"$T/sm.u"
+	[ "$(csv_col "$T/sm.u" misses | sort -u)" = 0 ] || fail "misses $(csv_col "$T/sm.u" misses)"
+	[ "$(csv_col "$T/sm.u" data_size_range | sort -u)" = 10..3000 ] ||
+		fail "data_size_range $(csv_col "$T/sm.u" data_size_range | sort -u)"
+}
+tcase 'values sized per request on a cluster: drawn on every route, a mix exact' t_sized
+
 tcase_done

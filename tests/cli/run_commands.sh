@@ -145,8 +145,6 @@ t_refused() {
 		--commands "$f" -- GET k
 	run_refused "--key-prefix takes the catalogue's tests (-t): a command file names its own keys" \
 		--spawn --commands "$f" --key-prefix p:
-	run_refused "--agents run the catalogue's tests and their mixes, not a command file: drop --commands" \
-		-h 127.0.0.1 -p 1 --control redis://127.0.0.1:1 --agents 1 --commands "$f"
 	# A shared sweep file names no commands to run (as no program to start).
 	printf 'commands = %s\n' "$f" >"$T/c.sweep"
 	run_refused "c.sweep:1: unknown key 'commands'" --spawn --sweep "$T/c.sweep"

@@ -74,10 +74,8 @@ t_refused() {
 		--key-dist hotspot:0.01
 	run_refused "--cluster draws each master's keys uniformly: drop --key-dist" -h 127.0.0.1 -p 1 \
 		--cluster -t get -r 100 --key-dist zipf
-	run_refused "--key-dist is not passed to agents yet: drop --agents" -h 127.0.0.1 -p 1 \
-		--control redis://127.0.0.1:1 --agents 1 -t get -r 100 --key-dist zipf
 }
-tcase 'a bad spec, no -r, --cluster or --agents: one line, exit 2, no file' t_refused
+tcase 'a bad spec, no -r or --cluster: one line, exit 2, no file' t_refused
 
 # A sweep file takes the key too.
 t_sweepfile() {

@@ -88,8 +88,6 @@ t_refused() {
 		--spawn --data-size-range 1..2 -- SET a __data__ ';' GET a
 	run_refused "--data-size-range: a sequence's values keep -d's size (LPUSH is one)" --spawn \
 		--data-size-range 1..2 -t lpush --expire 5
-	run_refused "--cluster does not size values per request yet" -h 127.0.0.1 -p 1 --cluster \
-		--data-size-range 1..2
 }
 tcase 'bad ranges, and values that cannot be sized: one line, exit 2, no file' t_refused
 
