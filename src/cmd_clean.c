@@ -24,7 +24,7 @@ static int cmd_clean_one(const struct target *t, const char *prefix, size_t per,
 
 	if (target_connect(t, &c, err) < 0)
 		return -1;
-	rc = target_clean_prefix(c, t, prefix, per, removed, err);
+	rc = target_unlink_prefix(c, t, prefix, NULL, NULL, per, removed, err);
 	target_close(c);
 	if (rc < 0)
 		return rs_err_prefix(err, "%s", t->desc);

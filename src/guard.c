@@ -329,22 +329,33 @@ static int guard_batch_add(struct guard *g, struct guard_batch *b, const char *n
 			     g->cfg.masters > 0 ? 1 : 256, err);
 }
 
-/* --key-prefix: UNLINK every name rsweep can have written since the last
- * time, each __rand_int__ name with each of the keyspace's numbers, in
- * pipelined batches; on a cluster's master those on its slots, and the
- * single-key tests' names with its hash tag. */
-static enum guard_step guard_unlink(struct guard *g, struct rs_err *err)
+/* How many names guard_unlink_names would send: each __rand_int__ name
+ * the keyspace's count of times (saturating). */
+static uint64_t guard_unlink_count(const struct guard *g)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < g->names.n; i++) {
+		uint64_t k = strstr(g->names.tmpl[i], WORKLOAD_RAND) != NULL && g->cfg.keyspace > 0 ?
+			     g->cfg.keyspace : 1;
+
+		n = n > UINT64_MAX - k ? UINT64_MAX : n + k;
+	}
+	return n;
+}
+
+/* UNLINK every name rsweep can have written since the last time, each
+ * __rand_int__ name with each of the keyspace's numbers, in pipelined
+ * batches; on a cluster's master those on its slots, and the single-key
+ * tests' names with its hash tag.  The count sent into *total.  0, or -1
+ * (err; a stop (^C) fails the next batch). */
+static int guard_unlink_names(struct guard *g, uint64_t *total, struct rs_err *err)
 {
 	const char *tag = g->cfg.tag ? g->cfg.tag : "";
 	struct guard_batch b = { NULL, 0, 0, 0 };
 	size_t rl = strlen(WORKLOAD_RAND);
 	int rc = 0;
 
-	if (g->names.unnamed) {
-		rs_err_set(err, "%s: with --key-prefix the keys of a command of one's own cannot be "
-			   "named, so none can be deleted", g->cfg.target->desc);
-		return GUARD_FINAL;
-	}
 	for (size_t i = 0; i < g->names.n; i++) {
 		size_t l = strlen(g->names.tmpl[i]) + strlen(tag) + 1;
 
@@ -378,13 +389,64 @@ static enum guard_step guard_unlink(struct guard *g, struct rs_err *err)
 	for (size_t i = 0; i < GUARD_UNLINK_BATCH; i++)
 		free(b.key[i]);
 	free(b.key);
+	*total = b.total;
+	return rc;
+}
+
+/* For target_unlink_prefix: a key rsweep can have written since the last
+ * delete, on this master's slots. */
+static int guard_unlink_mine(void *ud, const char *key, size_t len)
+{
+	const struct guard *g = ud;
+
+	return guard_name_ok(&g->names, key, len) &&
+	       (g->cfg.owns == NULL || g->cfg.owns(g->cfg.cb_ud, key, len));
+}
+
+/* --key-prefix: delete every key rsweep can have written since the last
+ * time, and nothing else.  Two ways, the cheaper one taken: name them
+ * (one UNLINK argument a name: -r numbers for each __rand_int__ name), or
+ * SCAN the prefix and UNLINK those of the keys found that have rsweep's
+ * names (a walk over the database's keys, whatever -r is).  Either stops
+ * at the next batch on ^C, except on the way out (guard_again's deaf
+ * connection), where both are bounded by the keys the database holds. */
+static enum guard_step guard_unlink(struct guard *g, struct rs_err *err)
+{
+	uint64_t names = guard_unlink_count(g), keys = 0, total = 0;
+	struct target_keyspace ks;
+	int scan = 0, rc;
+
+	if (g->names.unnamed) {
+		rs_err_set(err, "%s: with --key-prefix the keys of a command of one's own cannot be "
+			   "named, so none can be deleted", g->cfg.target->desc);
+		return GUARD_FINAL;
+	}
+	/* A batch of names is one round trip: no walk is cheaper. */
+	if (names > GUARD_UNLINK_BATCH) {
+		if (target_keyspace(g->c, g->cfg.target, &ks, err) < 0)
+			return GUARD_RETRY;
+		keys = target_keyspace_db(&ks, g->cfg.target->dbnum);
+		target_keyspace_free(&ks);
+		scan = keys < names;
+	}
+	if (scan)
+		rc = target_unlink_prefix(g->c, g->cfg.target, g->cfg.prefix, guard_unlink_mine, g,
+					  g->cfg.masters > 0 ? 1 : 256, &total, err);
+	else
+		rc = guard_unlink_names(g, &total, err);
 	if (rc < 0)
 		return GUARD_RETRY;
 	g->dirty = 0;
 	guard_names_clear(&g->names);
 	g->allow = g->left = 0;
-	guard_debug(g, "%s: UNLINK of the %llu names rsweep can have written under '%s' done",
-		    g->cfg.target->desc, (unsigned long long)b.total, g->cfg.prefix);
+	if (scan)
+		guard_debug(g, "%s: %llu keys of rsweep's under '%s' found in a SCAN of %llu and "
+			    "unlinked (naming them would have taken %llu names)", g->cfg.target->desc,
+			    (unsigned long long)total, g->cfg.prefix, (unsigned long long)keys,
+			    (unsigned long long)names);
+	else
+		guard_debug(g, "%s: UNLINK of the %llu names rsweep can have written under '%s' done",
+			    g->cfg.target->desc, (unsigned long long)total, g->cfg.prefix);
 	return GUARD_OK;
 }
 
