@@ -203,22 +203,23 @@ static uint64_t sweep_add_tagged(const struct sweep *s, const struct workload_te
 	return bound > UINT64_MAX - tagged ? UINT64_MAX : bound + tagged;
 }
 
-/* Test t's preparation for server srv into *buf (len bytes, ncmds
- * commands): a cluster's routed to its master, a mix's member by member
- * there, since each member's key is its own (random, or tagged for the
- * master).  0, or -1 (err). */
+/* The part from..upto-1 of test t's preparation for server srv
+ * (workload_prepare_part) into *buf (len bytes, ncmds commands): a
+ * cluster's routed to its master, a mix's member by member there, since
+ * each member's key is its own (random, or tagged for the master).  0, or
+ * -1 (err). */
 static int sweep_prepare_cmds(const struct sweep *s, const struct sweep_server *srv,
-			      const struct workload_test *t, char **buf, size_t *len,
-			      size_t *ncmds, struct rs_err *err)
+			      const struct workload_test *t, uint64_t from, uint64_t upto,
+			      char **buf, size_t *len, size_t *ncmds, struct rs_err *err)
 {
 	const struct sweep_config *cfg = s->cfg;
 
 	*buf = NULL;
 	*len = *ncmds = 0;
 	if (s->topo == NULL || t->nmembers == 0) {
-		if (workload_prepare_sized(t, sweep_prepare_count(cfg), cfg->keyspace,
-					   cfg->vmax > 0 ? cfg->vmin : cfg->data_size, cfg->data_size,
-					   buf, len, ncmds, err) < 0)
+		if (workload_prepare_part(t, sweep_prepare_count(cfg), cfg->keyspace,
+					  cfg->vmax > 0 ? cfg->vmin : cfg->data_size, cfg->data_size,
+					  from, upto, buf, len, ncmds, err) < 0)
 			return -1;
 		return s->topo != NULL ? sweep_cluster_prepare(s, srv, t, buf, len, ncmds, err) : 0;
 	}
@@ -226,7 +227,7 @@ static int sweep_prepare_cmds(const struct sweep *s, const struct sweep_server *
 		char *mb;
 		size_t ml, mn;
 
-		if (sweep_prepare_cmds(s, srv, &t->members[i], &mb, &ml, &mn, err) < 0) {
+		if (sweep_prepare_cmds(s, srv, &t->members[i], from, upto, &mb, &ml, &mn, err) < 0) {
 			free(*buf);
 			*buf = NULL;
 			*len = *ncmds = 0;
@@ -237,6 +238,48 @@ static int sweep_prepare_cmds(const struct sweep *s, const struct sweep_server *
 	return 0;
 }
 
+/* Prepare test t on server srv, a part at a time (built, sent, its
+ * replies read), so that the memory is one part's whatever -r is, and ^C
+ * stops it between parts as well as inside one.  GUARD_OK, GUARD_FINAL
+ * (it cannot be built) or GUARD_RETRY (sending failed, or a stop). */
+static enum guard_step sweep_prepare(struct sweep *s, struct sweep_server *srv,
+				     const struct workload_test *t, struct rs_err *err)
+{
+	const struct sweep_config *cfg = s->cfg;
+	uint64_t total = workload_prepare_elements(t, sweep_prepare_count(cfg), cfg->keyspace);
+	size_t sent = 0, bytes = 0;
+	int rc = 0;
+
+	for (uint64_t from = 0; from < total; from += WORKLOAD_PREP_PART) {
+		char *buf = NULL;
+		size_t len, ncmds;
+
+		if (cfg->stop != NULL && *cfg->stop) {
+			rs_err_set(err, "%s: preparation interrupted", t->name);
+			rc = -1;
+			break;
+		}
+		if (sweep_prepare_cmds(s, srv, t, from, from + WORKLOAD_PREP_PART, &buf, &len, &ncmds,
+				       err) < 0)
+			return GUARD_FINAL;
+		rc = target_pipeline(srv->g.c, &srv->t, buf, len, ncmds, err);
+		free(buf);
+		if (rc < 0)
+			break;
+		sent += ncmds;
+		bytes += len;
+	}
+	if (rc < 0) {
+		if (cfg->stop != NULL && *cfg->stop)
+			sweep_debug(cfg, "%s: preparation stopped (^C) after %zu commands", t->name,
+				    sent);
+		return GUARD_RETRY;
+	}
+	if (sent > 0)
+		sweep_debug(cfg, "%s: prepared with %zu commands (%zu bytes)", t->name, sent, bytes);
+	return GUARD_OK;
+}
+
 /* Flush and prepare server srv for test t. */
 static enum guard_step sweep_ready(struct sweep *s, struct sweep_server *srv,
 				   const struct workload_test *t, struct sweep_snap *snap,
@@ -245,8 +288,6 @@ static enum guard_step sweep_ready(struct sweep *s, struct sweep_server *srv,
 	const struct sweep_config *cfg = s->cfg;
 	uint64_t bound = workload_key_bound(t, sweep_sent(cfg), cfg->keyspace, cfg->prepare);
 	enum guard_step step;
-	char *buf = NULL;
-	size_t len, ncmds;
 	int rc;
 
 	if (cfg->flush != GUARD_FLUSH_NONE && (step = guard_flush(&srv->g, err)) != GUARD_OK)
@@ -264,15 +305,11 @@ static enum guard_step sweep_ready(struct sweep *s, struct sweep_server *srv,
 	/* Snapshots only onto an emptied server, where nothing is in the way. */
 	if (cfg->flush != GUARD_FLUSH_NONE && (rc = sweep_restore(cfg, srv, t, snap, err)) <= 0)
 		return rc == 0 ? GUARD_OK : GUARD_RETRY;
-	if (sweep_prepare_cmds(s, srv, t, &buf, &len, &ncmds, err) < 0)
-		return GUARD_FINAL;
-	rc = target_pipeline(srv->g.c, &srv->t, buf, len, ncmds, err);
-	free(buf);
-	if (rc == 0 && ncmds > 0)
-		sweep_debug(cfg, "%s: prepared with %zu commands (%zu bytes)", t->name, ncmds, len);
-	if (rc == 0 && ncmds > 0 && cfg->flush != GUARD_FLUSH_NONE)
-		rc = sweep_snapshot(cfg, srv, t, snap, err);
-	return rc == 0 ? GUARD_OK : GUARD_RETRY;
+	if ((step = sweep_prepare(s, srv, t, err)) != GUARD_OK)
+		return step;
+	if (cfg->flush != GUARD_FLUSH_NONE && sweep_snapshot(cfg, srv, t, snap, err) < 0)
+		return GUARD_RETRY;
+	return GUARD_OK;
 }
 
 /* Flush and prepare every server for test t, each through its own guard. */
