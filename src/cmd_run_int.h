@@ -50,6 +50,7 @@ struct run_job {
 	struct target control;
 	struct agentkey agents_key; /* --agents-key: signs the agents' messages */
 	char key_prefix[WORKLOAD_PREFIX_MAX + 1]; /* --key-prefix, "auto" made one; "": none */
+	int key_prefix_resumed;   /* it is the one the file --resume continues records */
 	struct keydist *keydist;  /* --key-dist's sampler; NULL: uniform */
 	char key_dist[KEYDIST_NAME_MAX]; /* its name in the rows; "": fixed keys */
 	unsigned run;             /* --runs: the run under way, 1-based */

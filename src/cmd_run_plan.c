@@ -14,6 +14,7 @@
 
 #include "cmd.h"
 #include "cmd_run_int.h"
+#include "csv.h"
 #include "log.h"
 #include "num.h"
 #include "sbuf.h"
@@ -422,15 +423,50 @@ static void run_warn_idle(const struct rs_config *cfg)
 	}
 }
 
-/* --key-prefix into job->key_prefix: as given, or for "auto" one of this
- * run's own ("rsweep:" and 8 hex digits of the clock and the process, so
- * that two runs at once never share one).  0, or -1 (err). */
+/* --resume: the prefix the output file's last row with one records (a
+ * killed run's, whose keys the guard then clears), into buf.  1 found, 0
+ * none (no file, no row with a prefix, or one that cannot be read: then
+ * opening the file says what is wrong with it). */
+static int run_key_prefix_resumed(const struct rs_config *cfg, char *buf, size_t size)
+{
+	struct rs_rows rows = { 0 };
+	struct csv_info info;
+	struct rs_err e;
+	int found = 0;
+
+	if (!cfg->resume || cfg->output == NULL || access(cfg->output, F_OK) != 0)
+		return 0;
+	if (csv_read_file(cfg->output, &rows, &info, &e) == 0)
+		for (size_t i = rows.n; i-- > 0 && !found;) {
+			const char *p = rows.v[i].server->key_prefix;
+
+			if (p[0] != '\0' && workload_prefix_check(p, &e) == 0) {
+				xstrlcpy(buf, p, size);
+				found = 1;
+			}
+		}
+	rows_free(&rows);
+	return found;
+}
+
+/* --key-prefix into job->key_prefix: as given, or for "auto" the one the
+ * file --resume continues records, else one of this run's own ("rsweep:"
+ * and 8 hex digits of the clock and the process, so that two runs at once
+ * never share one).  0, or -1 (err). */
 static int run_key_prefix(const struct rs_config *cfg, struct run_job *job, struct rs_err *err)
 {
+	char was[WORKLOAD_PREFIX_MAX + 1];
+	int resumed = run_key_prefix_resumed(cfg, was, sizeof was);
+
 	if (strcmp(cfg->key_prefix, "auto") == 0) {
 		struct timespec ts;
 		uint64_t x;
 
+		if (resumed) {
+			xstrlcpy(job->key_prefix, was, sizeof job->key_prefix);
+			job->key_prefix_resumed = 1;
+			return 0;
+		}
 		clock_gettime(CLOCK_REALTIME, &ts);
 		x = ((uint64_t)ts.tv_sec * 1000000007u + (uint64_t)ts.tv_nsec) ^
 		    ((uint64_t)getpid() << 32);
@@ -440,6 +476,7 @@ static int run_key_prefix(const struct rs_config *cfg, struct run_job *job, stru
 		snprintf(job->key_prefix, sizeof job->key_prefix, "rsweep:%08x:", (unsigned)x);
 		return 0;
 	}
+	job->key_prefix_resumed = resumed && strcmp(was, cfg->key_prefix) == 0;
 	if (workload_prefix_check(cfg->key_prefix, err) < 0)
 		return rs_err_prefix(err, "--key-prefix");
 	xstrlcpy(job->key_prefix, cfg->key_prefix, sizeof job->key_prefix);
@@ -655,6 +692,7 @@ int run_plan(struct rs_config *cfg, struct run_job *job, struct rs_err *err)
 	job->label = run_label(cfg, job->host, sizeof job->host);
 	run_sweep_config(cfg, job->label, &job->sc);
 	job->sc.key_prefix = job->key_prefix[0] ? job->key_prefix : NULL;
+	job->sc.key_prefix_resumed = job->key_prefix_resumed;
 	job->sc.keydist = job->keydist;
 	job->sc.key_dist = job->key_dist;
 	if (run_targets(cfg, job, err) < 0)

@@ -60,6 +60,34 @@ static void guard_keys_text(const struct guard *g, const struct target_keyspace 
 		sbuf_printf(&b, "; at most %llu in all rsweep's", (unsigned long long)g->allow);
 }
 
+/* For target_unlink_prefix: a key one of rsweep's catalogue tests can
+ * have written under the prefix. */
+static int guard_catalogue_mine(void *ud, const char *key, size_t len)
+{
+	return guard_name_ok(ud, key, len);
+}
+
+/* --resume under the prefix the file records: delete what the sweep's
+ * killed run left (keys with rsweep's names under it).  0, or -1 (err). */
+static int guard_clear_resumed(struct guard *g, struct rs_err *err)
+{
+	struct guard_names names;
+	uint64_t removed = 0;
+	int rc;
+
+	guard_names_init(&names, g->cfg.masters > 0);
+	guard_names_catalogue(&names, g->cfg.prefix);
+	rc = names.n == 0 ? 0 :
+	     target_unlink_prefix(g->c, g->cfg.target, g->cfg.prefix, guard_catalogue_mine, &names,
+				  g->cfg.masters > 0 ? 1 : 256, &removed, err);
+	guard_names_free(&names);
+	if (rc == 0 && removed > 0)
+		guard_note(g, "%s: %llu key%s a killed run of this sweep left under '%s' removed",
+			   g->cfg.target->desc, (unsigned long long)removed, removed == 1 ? "" : "s",
+			   g->cfg.prefix);
+	return rc;
+}
+
 /* --key-prefix: the prefix holds no key, whatever else the server holds. */
 static enum guard_step guard_check_prefix(struct guard *g, int fresh, struct rs_err *err)
 {
@@ -67,16 +95,27 @@ static enum guard_step guard_check_prefix(struct guard *g, int fresh, struct rs_
 	char first[80];
 	int rc = target_scan_prefix(g->c, g->cfg.target, prefix, first, sizeof first, err);
 
+	if (rc == 1 && g->cfg.prefix_resumed && fresh) {
+		if (guard_clear_resumed(g, err) < 0)
+			return GUARD_RETRY;
+		rc = target_scan_prefix(g->c, g->cfg.target, prefix, first, sizeof first, err);
+	}
 	if (rc < 0)
 		return GUARD_RETRY;
 	if (rc == 0) {
 		g->vetted = 1;
 		return GUARD_OK;
 	}
-	rs_err_set(err, "%s %sholds keys under the prefix '%s' ('%s' for one): another run's, or "
-		   "what a killed run left (rsweep clean --key-prefix %s removes them). %s",
-		   g->cfg.target->desc, fresh ? "" : "is a new server process and ", prefix, first,
-		   prefix, fresh ? "Nothing was changed." : "It was not touched.");
+	if (g->cfg.prefix_resumed && fresh)
+		rs_err_set(err, "%s holds keys under the prefix '%s' that are not names rsweep "
+			   "writes ('%s' for one): they were left alone; remove them, or resume with "
+			   "another prefix", g->cfg.target->desc, prefix, first);
+	else
+		rs_err_set(err, "%s %sholds keys under the prefix '%s' ('%s' for one): another "
+			   "run's, or what a killed run left (rsweep clean --key-prefix %s removes "
+			   "them). %s", g->cfg.target->desc, fresh ? "" : "is a new server process and ",
+			   prefix, first, prefix,
+			   fresh ? "Nothing was changed." : "It was not touched.");
 	return GUARD_FOREIGN;
 }
 

@@ -35,4 +35,29 @@ t_huge_sigint() {
 }
 tcase 'one SIGINT ends a -r 10^12 run under a prefix with 130, the prefix empty' t_huge_sigint
 
+# D13: --resume --key-prefix auto after kill -9 takes the prefix the file
+# records, and clears what the killed run left there (only rsweep's names).
+t_auto_resume() {
+	rm -f "$T/auto.csv"
+	"$RSWEEP" run -s "$SOCK" --key-prefix auto -t get,lpop -P 1..6 -n 20000 -r 3000 \
+		--pause 0.5 --repeat 1 -q -o "$T/auto.csv" >/dev/null 2>&1 &
+	pid=$!
+	wait_rows "$T/auto.csv" 1
+	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null
+	p=$(csv_col "$T/auto.csv" key_prefix | tail -1)
+	[ -n "$(rcli --scan --pattern "$p*" | head -1)" ] || fail "the killed run left no key"
+	expect_status 0 timeout -s KILL 120 "$RSWEEP" run -s "$SOCK" --key-prefix auto -t get,lpop \
+		-P 1..6 -n 20000 -r 3000 --repeat 1 --resume -o "$T/auto.csv"
+	grep -q "key.* a killed run of this sweep left under '$p' removed" "$T/err" ||
+		fail "no word of the killed run's keys: $(cat "$T/err")"
+	[ "$(csv_col "$T/auto.csv" key_prefix | sort -u)" = "$p" ] ||
+		fail "prefixes in the file: $(csv_col "$T/auto.csv" key_prefix | sort -u | tr '\n' ' ')"
+	[ "$(rows "$T/auto.csv")" = 12 ] || fail "auto.csv has $(rows "$T/auto.csv") rows"
+	[ -z "$(rcli --scan --pattern "rsweep:*" | head -1)" ] || fail "keys left under rsweep:"
+	[ "$(rcli GET other:1)" = x ] && [ "$(rcli GET rsdx)" = 1 ] || fail "a foreign key changed"
+}
+tcase '--resume --key-prefix auto reuses the file'"'"'s prefix and clears the killed run'"'"'s keys' \
+	t_auto_resume
+
 tcase_done
