@@ -202,7 +202,8 @@ static int run_output(const struct rs_config *cfg, struct run_job *job, struct c
 
 		cmd_targets_row(cfg, g, desc, sizeof desc);
 		if (k % job->nat == 0 &&
-		    run_check_resume(cfg, g->label, desc, job->key_dist, existing, err) < 0)
+		    run_check_resume(cfg, g->label, desc, job->key_dist,
+				     job->key_prefix[0] ? job->key_prefix : NULL, existing, err) < 0)
 			return rs_err_as(err, RS_E_REFUSED);
 		sweep_who(&gs->sc, &who);
 		sweep_plan_mark_target(&job->plan, &job->w, k, &who, existing);

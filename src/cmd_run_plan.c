@@ -15,6 +15,7 @@
 #include "cmd.h"
 #include "cmd_run_int.h"
 #include "csv.h"
+#include "row_way.h"
 #include "log.h"
 #include "num.h"
 #include "sbuf.h"
@@ -199,16 +200,40 @@ static int run_axis_single(const struct rs_config *cfg, const char *what)
 
 /* Resuming adds points to series measured before: refuse when this run
  * would measure them differently, rather than mix the two in one line. */
-int run_check_resume(const struct rs_config *cfg, const char *label, const char *desc,
-			    const char *key_dist, const struct rs_rows *rows, struct rs_err *err)
+/* The settings row_way_differs compares, as this run writes them in its
+ * rows (sweep_row_fill). */
+static void run_way(const struct rs_config *cfg, const char *key_prefix, struct rs_row *want)
 {
+	row_init(want);
+	want->expire = (int64_t)cfg->expire;
+	xstrlcpy(want->key_prefix, key_prefix ? key_prefix : "", sizeof want->key_prefix);
+	if (cfg->value_max > 0)
+		snprintf(want->data_size_range, sizeof want->data_size_range, "%llu..%llu",
+			 (unsigned long long)cfg->value_min, (unsigned long long)cfg->value_max);
+}
+
+int run_check_resume(const struct rs_config *cfg, const char *label, const char *desc,
+		     const char *key_dist, const char *key_prefix, const struct rs_rows *rows,
+		     struct rs_err *err)
+{
+	struct rs_row want;
+
+	run_way(cfg, key_prefix, &want);
 	for (size_t i = 0; i < rows->n; i++) {
 		const struct rs_rec *r = &rows->v[i];
-		const char *what = NULL;
+		const char *what = NULL, *col;
 		long long was = 0, now = 0;
+		char a[80], b[80];
 
 		if (strcmp(r->label, label) != 0)
 			continue;
+		/* The settings of row_way.c's one table, so that a point
+		 * measured another way is never taken for this run's. */
+		if ((col = row_way_differs(rows, r, &want, a, b, sizeof a)) != NULL)
+			return rs_err_set(err, "%s:%u: label '%s' was measured with %s %s, this run "
+					  "with %s %s: resume with the same options, or use another "
+					  "--label", r->src, r->line, label, row_way_option(col), a,
+					  row_way_option(col), b);
 		if (r->server->target[0] != '\0' && strcmp(r->server->target, desc) != 0)
 			return rs_err_set(err, "%s:%u: label '%s' was measured on %s, this run is on %s: "
 					  "resume on the same server, or use another --label", r->src,
