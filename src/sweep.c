@@ -654,6 +654,17 @@ enum sweep_status sweep_open(const struct sweep_config *cfg, const struct worklo
 		sweep_note(cfg, "the guard cannot tell the keys %s writes from another client's: "
 			   "between points it checks only that each flush leaves the server empty",
 			   w->v[0].name);
+	/* The guard checks before and between points, not inside one. */
+	for (size_t i = 0; st == SWEEP_OK && !cfg->spawned && i < w->n; i++) {
+		char why[200];
+
+		if (workload_danger(&w->v[i], why, sizeof why)) {
+			sweep_note(cfg, "%s: another client's data on this server can be lost during "
+				   "the sweep without a word (a server of one's own, --spawn, is safe)",
+				   why);
+			break;
+		}
+	}
 	return sweep_stopped(cfg, st);
 }
 

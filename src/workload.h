@@ -230,6 +230,13 @@ size_t workload_rank(const char *name);
  * reaches it.  At least WORKLOAD_MAX_REPLY_FLOOR. */
 uint64_t workload_max_reply(uint64_t data_size);
 
+/* Whether test t holds a command of one's own that can destroy or move
+ * data it does not name (FLUSHALL, FLUSHDB, SWAPDB, MOVE, RENAME, DEBUG,
+ * SCRIPT FLUSH, ..., or DEL, UNLINK or GETDEL of a key no other command of
+ * the test writes): 1 with "FLUSHALL empties every database" into buf
+ * (size bytes), or 0.  Pure (workload_danger.c). */
+int workload_danger(const struct workload_test *t, char *buf, size_t size);
+
 /* Check that preparing t for count requests is reasonable (elements and
  * bytes: the values, and t->prefix once per key it fills), without
  * building anything. */
