@@ -277,6 +277,28 @@ int run_check_resume(const struct rs_config *cfg, const char *label, const char 
 	return 0;
 }
 
+/* Keys a second the estimate guesses the server prepares, flushes or
+ * deletes. */
+#define RUN_DRY_KEYS_RATE 500000.0
+
+/* The keys a point of test t moves outside its timed window: its
+ * preparation's elements, and what the flush or (--key-prefix) the delete
+ * after it removes, at most what the test can have written. */
+static double run_dry_keys(const struct rs_config *cfg, const struct workload_test *t)
+{
+	uint64_t sent = cfg->duration > 0 || cfg->warmup > 0 ? UINT64_MAX : cfg->requests;
+	/* --duration: as many requests as a second at the guessed rate. */
+	uint64_t count = cfg->duration > 0 ? (uint64_t)(cfg->duration * 1e6) : cfg->requests;
+	uint64_t bound = workload_key_bound(t, sent, cfg->keyspace, !cfg->no_prepare);
+	double keys = cfg->no_prepare ? 0 : (double)workload_prepare_elements(t, count,
+									       cfg->keyspace);
+
+	/* A command of one's own has no bound: nothing to guess from. */
+	if (bound != UINT64_MAX)
+		keys += (double)bound;
+	return keys;
+}
+
 void run_dry(const struct rs_config *cfg, const struct run_job *job)
 {
 	const struct workload *w = &job->w;
@@ -322,10 +344,14 @@ void run_dry(const struct rs_config *cfg, const struct run_job *job)
 		/* One connection at a time waits for each batch. */
 		if (job->sweeps[p->target].sc.clients < 4)
 			rps *= job->sweeps[p->target].sc.clients / 4.0;
+		/* --rate: the schedule sends no faster than the rate. */
+		if (p->rate > 0 && (double)p->rate < rps)
+			rps = (double)p->rate;
 		double secs = cfg->duration > 0 ? cfg->duration : (double)cfg->requests / rps;
 
 		if (!p->done)
-			total += secs + cfg->warmup + cfg->pause + 0.01;
+			total += secs + cfg->warmup + cfg->pause + 0.01 +
+				 run_dry_keys(cfg, &w->v[p->test]) / RUN_DRY_KEYS_RATE;
 		printf("%5u  ", p->order);
 		const struct run_target_sweep *gs = &job->sweeps[p->target];
 
@@ -342,8 +368,9 @@ void run_dry(const struct rs_config *cfg, const struct run_job *job)
 		printf("repeat %u%s\n", p->repeat, p->done ? "  (done)" : "");
 	}
 	total = total * (double)cfg->runs + cfg->run_pause * (double)(cfg->runs - 1);
-	printf("estimated duration: %.0f s%s\n", total,
-	       cfg->duration > 0 ? "" : " (guessing 100k rps at P=1 up to 1M rps; -n runs vary)");
+	printf("estimated duration: %.0f s (%skeys prepared, flushed or deleted between points at "
+	       "%.0fk a second)\n", total, cfg->duration > 0 ? "" : "guessing 100k rps at P=1 up to "
+	       "1M rps, at most --rate's, -n runs vary; ", RUN_DRY_KEYS_RATE / 1000);
 }
 
 /* The sweep's settings, from the options (what it reports to, job->sc's
