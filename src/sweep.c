@@ -548,9 +548,16 @@ static enum sweep_status sweep_server_leave(struct sweep *s, struct sweep_server
 	}
 	sweep_load_gone(srv);
 	step = guard_flush(&srv->g, &fe);
-	/* --key-prefix: the end is where the prefix is checked empty. */
+	/* --key-prefix: the end is where the prefix is checked empty.  A key
+	 * another client wrote under it is the prefix's promise broken (that
+	 * client's work may have met the sweep's, and rsweep's writes its):
+	 * refused, as a foreign key is in a flushed server. */
 	if (step == GUARD_OK && cfg->key_prefix != NULL &&
-	    guard_prefix_empty(&srv->g, &fe) != GUARD_OK) {
+	    (step = guard_prefix_empty(&srv->g, &fe)) != GUARD_OK) {
+		if (step == GUARD_FOREIGN && (st == SWEEP_OK || st == SWEEP_ERROR_REPLIES)) {
+			*err = fe;
+			return SWEEP_REFUSED;
+		}
 		sweep_note(cfg, "%s", fe.msg);
 		return st;
 	}

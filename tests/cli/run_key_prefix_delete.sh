@@ -60,4 +60,25 @@ t_auto_resume() {
 tcase '--resume --key-prefix auto reuses the file'"'"'s prefix and clears the killed run'"'"'s keys' \
 	t_auto_resume
 
+# m9: a key another client writes under the prefix during the run is the
+# prefix's promise broken: status 2 with one line naming it, the key left.
+t_foreign_in_prefix() {
+	rm -f "$T/f.csv"
+	"$RSWEEP" run -s "$SOCK" --key-prefix "$P" -t set -P 1..4 -n 5000 --pause 0.3 --repeat 1 \
+		-q -o "$T/f.csv" >/dev/null 2>"$T/err" &
+	pid=$!
+	wait_rows "$T/f.csv" 1
+	rcli SET "${P}theirs" 1 >/dev/null
+	wait "$pid"
+	st=$?
+	[ "$st" = 2 ] || fail "exit $st, wanted 2: $(cat "$T/err")"
+	grep -q "keys rsweep did not write are under the prefix 'rsd:' ('rsd:theirs' for one)" \
+		"$T/err" || fail "message: $(cat "$T/err")"
+	[ "$(rcli GET "${P}theirs")" = 1 ] || fail "their key was touched"
+	[ "$(rows "$T/f.csv")" = 4 ] || fail "f.csv has $(rows "$T/f.csv") rows"
+	rcli DEL "${P}theirs" >/dev/null
+}
+tcase 'a key another client writes under the prefix ends the run with status 2' \
+	t_foreign_in_prefix
+
 tcase_done
