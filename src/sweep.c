@@ -144,16 +144,32 @@ static void sweep_snap_off(const struct sweep_config *cfg, struct sweep_server *
 	srv->snap_said = 1;
 }
 
+/* The one key test t's preparation fills on srv, into buf (size bytes):
+ * on a cluster's master with its hash tag, as sweep_cluster_prepare routed
+ * it there (the bare name's slot is another master's, which answers
+ * MOVED).  NULL when it fills none or many. */
+static const char *sweep_snap_key(const struct sweep_server *srv, const struct workload_test *t,
+				  char *buf, size_t size)
+{
+	const char *key = workload_prepare_key(t);
+
+	if (key == NULL)
+		return NULL;
+	snprintf(buf, size, "%s%s", key, srv->tag);
+	return buf;
+}
+
 /* Bring back test t's data from its snapshot: 0 done, 1 to prepare
  * instead, -1 the connection failed. */
 static int sweep_restore(const struct sweep_config *cfg, struct sweep_server *srv,
 			 const struct workload_test *t, struct sweep_snap *snap, struct rs_err *err)
 {
+	char key[WORKLOAD_PREFIX_MAX + 64];
 	int rc;
 
-	if (snap->payload == NULL)
+	if (snap->payload == NULL || sweep_snap_key(srv, t, key, sizeof key) == NULL)
 		return 1;
-	rc = target_restore(srv->g.c, &srv->t, workload_prepare_key(t), snap->payload, snap->len, err);
+	rc = target_restore(srv->g.c, &srv->t, key, snap->payload, snap->len, err);
 	if (rc == 1) {
 		/* A server of another version (a restart under --retries), or
 		 * RESTORE forbidden: build the data with commands again. */
@@ -172,11 +188,12 @@ static int sweep_restore(const struct sweep_config *cfg, struct sweep_server *sr
 static int sweep_snapshot(const struct sweep_config *cfg, struct sweep_server *srv,
 			  const struct workload_test *t, struct sweep_snap *snap, struct rs_err *err)
 {
+	char key[WORKLOAD_PREFIX_MAX + 64];
 	int rc;
 
-	if (snap->off || snap->payload != NULL || workload_prepare_key(t) == NULL)
+	if (snap->off || snap->payload != NULL || sweep_snap_key(srv, t, key, sizeof key) == NULL)
 		return 0;
-	rc = target_dump(srv->g.c, &srv->t, workload_prepare_key(t), &snap->payload, &snap->len, err);
+	rc = target_dump(srv->g.c, &srv->t, key, &snap->payload, &snap->len, err);
 	if (rc == 1) {
 		sweep_snap_off(cfg, srv, t, err);
 		snap->off = 1;
