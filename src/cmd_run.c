@@ -364,8 +364,9 @@ static enum sweep_status run_agents(const struct rs_config *cfg, struct run_job 
 		rc = rs_err_setk(err, RS_E_USAGE, "--control %s reaches the target's server (%s): "
 				 "the control Redis must be another server (the target is flushed)",
 				 ctl->desc, g->t.desc);
+	/* ^C while it waited for the agents is an interruption (130). */
 	if (rc < 0)
-		return SWEEP_FAILED;
+		return run_stop ? SWEEP_INTERRUPTED : SWEEP_FAILED;
 	sweep_use_load(gs->s, load_agents(job->agents));
 	return SWEEP_OK;
 }
