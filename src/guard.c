@@ -282,16 +282,39 @@ static int guard_scan_ok(void *ud, const char *key, size_t len)
 	return guard_name_ok(&g->names, key, len);
 }
 
+/* Keys a second the slowest server the guard expects walks (the names'
+ * check) and frees (a flush): 8 us a key in a loaded 2-core box's Lua. */
+#define GUARD_KEYS_PER_S 50000.0
+
+/* g's target with room in its timeout for a check or a flush of the keys
+ * the server holds now, into *out: a FLUSHALL of 5M keys takes seconds,
+ * and is no server that stopped answering.  0, or -1 (err). */
+static int guard_flush_target(struct guard *g, struct target *out, struct rs_err *err)
+{
+	struct target_keyspace ks;
+
+	*out = *g->cfg.target;
+	if (target_keyspace(g->c, out, &ks, err) < 0)
+		return -1;
+	out->timeout += (double)ks.total / GUARD_KEYS_PER_S;
+	target_keyspace_free(&ks);
+	return 0;
+}
+
 /* Check and flush in one script.  Returns GUARD_OK (flushed), GUARD_RETRY,
  * GUARD_FOREIGN, or GUARD_FINAL when the server will not run the script
  * (g->eval_off is then set: check, then flush). */
 static enum guard_step guard_flush_eval(struct guard *g, int db, struct rs_err *err)
 {
-	const struct target *t = g->cfg.target;
+	struct target tt;
+	const struct target *t = &tt;
 	struct target_names names = { NULL, 0 };
 	struct target_keyspace ks;
 	enum guard_step st;
 	int rc;
+
+	if (guard_flush_target(g, &tt, err) < 0)
+		return GUARD_RETRY;
 
 	if (!g->names.unnamed)
 		names.n = guard_patterns(&g->names, &names.pat);
@@ -315,10 +338,14 @@ static enum guard_step guard_flush_eval(struct guard *g, int db, struct rs_err *
  * written in the round trip between the two goes unseen. */
 static enum guard_step guard_flush_checked(struct guard *g, int db, struct rs_err *err)
 {
-	const struct target *t = g->cfg.target;
+	struct target tt;
+	const struct target *t = &tt;
 	enum target_scope scope = guard_scope(g);
 	struct target_keyspace ks;
 	int rc;
+
+	if (guard_flush_target(g, &tt, err) < 0)
+		return GUARD_RETRY;
 
 	if (!g->cfg.spawned) {
 		if (target_keyspace(g->c, t, &ks, err) < 0)
