@@ -770,6 +770,38 @@ const double *agents_skews(const struct agents *a, size_t *n)
 	return a->skews;
 }
 
+/* Every claim of this run's that a->m does not hold: an earlier look's
+ * (agents_look starts a->m anew each time it looks), or one whose SET ^C
+ * cut short after the server ran it.  Each agent of the set whose claim
+ * holds this run's id loses it. */
+static void agents_release_rest(struct agents *a)
+{
+	const char *members[] = { "SMEMBERS", AGENTMSG_KEY_AGENTS };
+	redisReply *r;
+	struct rs_err e;
+
+	if (agents_cmd(a, &r, &e, 2, members) < 0)
+		return;
+	for (size_t i = 0; r->type == REDIS_REPLY_ARRAY && i < r->elements; i++) {
+		const redisReply *m = r->element[i];
+		char key[96];
+		const char *get[] = { "GET", key }, *del[] = { "DEL", key };
+		redisReply *v;
+		int mine;
+
+		if (m->type != REDIS_REPLY_STRING || !agentmsg_id_ok(m->str, m->len))
+			continue;
+		snprintf(key, sizeof key, "%s%s", AGENTMSG_KEY_CLAIM, m->str);
+		if (agents_cmd(a, &v, &e, 2, get) < 0)
+			break;
+		mine = v->type == REDIS_REPLY_STRING && strcmp(v->str, a->run) == 0;
+		freeReplyObject(v);
+		if (mine)
+			(void)agents_cmd(a, NULL, &e, 2, del);
+	}
+	freeReplyObject(r);
+}
+
 /* Give up the lead and every claim, on a connection deaf to the stop, so
  * that the agents stop loading now, not when the leases expire. */
 static void agents_release(struct agents *a)
@@ -794,6 +826,8 @@ static void agents_release(struct agents *a)
 		char holder[48];
 
 		agents_cmd(a, NULL, &e, 2, del);
+		/* Before the prune: a silent agent's claim is found by the set. */
+		agents_release_rest(a);
 		agents_prune(a);
 		for (size_t i = 0; i < a->n; i++) {
 			char key[96];

@@ -202,7 +202,8 @@ static int run_output(const struct rs_config *cfg, struct run_job *job, struct c
 
 		cmd_targets_row(cfg, g, desc, sizeof desc);
 		if (k % job->nat == 0 &&
-		    run_check_resume(cfg, g->label, desc, job->key_dist, existing, err) < 0)
+		    run_check_resume(cfg, g->label, desc, job->key_dist,
+				     job->key_prefix[0] ? job->key_prefix : NULL, existing, err) < 0)
 			return rs_err_as(err, RS_E_REFUSED);
 		sweep_who(&gs->sc, &who);
 		sweep_plan_mark_target(&job->plan, &job->w, k, &who, existing);
@@ -362,8 +363,9 @@ static enum sweep_status run_agents(const struct rs_config *cfg, struct run_job 
 		rc = rs_err_setk(err, RS_E_USAGE, "--control %s reaches the target's server (%s): "
 				 "the control Redis must be another server (the target is flushed)",
 				 ctl->desc, g->t.desc);
+	/* ^C while it waited for the agents is an interruption (130). */
 	if (rc < 0)
-		return SWEEP_FAILED;
+		return run_stop ? SWEEP_INTERRUPTED : SWEEP_FAILED;
 	/* Every combination of the target (a -d list's values) is loaded by
 	 * the same agents: each point's job carries its values. */
 	for (size_t k = 0; k < job->nsweeps; k++)

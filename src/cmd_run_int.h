@@ -50,6 +50,7 @@ struct run_job {
 	struct target control;
 	struct agentkey agents_key; /* --agents-key: signs the agents' messages */
 	char key_prefix[WORKLOAD_PREFIX_MAX + 1]; /* --key-prefix, "auto" made one; "": none */
+	int key_prefix_resumed;   /* it is the one the file --resume continues records */
 	struct keydist *keydist;  /* --key-dist's sampler; NULL: uniform */
 	char key_dist[KEYDIST_NAME_MAX]; /* its name in the rows; "": fixed keys */
 	unsigned run;             /* --runs: the run under way, 1-based */
@@ -70,8 +71,11 @@ void run_plan_points(const struct rs_config *cfg, struct run_job *job, unsigned 
 void run_dry(const struct rs_config *cfg, const struct run_job *job);
 /* Refuse (err) a resume of label on desc that would measure its rows
  * another way than they were (target, cluster, --key-dist, a setting
- * outside this run's lists, -n). */
+ * outside this run's lists, -n, and the settings row_way_differs
+ * compares: --expire, --key-prefix or not (key_prefix: the run's, NULL
+ * none), --data-size-range). */
 int run_check_resume(const struct rs_config *cfg, const char *label, const char *desc,
-		     const char *key_dist, const struct rs_rows *rows, struct rs_err *err);
+		     const char *key_dist, const char *key_prefix, const struct rs_rows *rows,
+		     struct rs_err *err);
 
 #endif

@@ -14,6 +14,8 @@
 
 #include "cmd.h"
 #include "cmd_run_int.h"
+#include "csv.h"
+#include "row_way.h"
 #include "log.h"
 #include "num.h"
 #include "sbuf.h"
@@ -199,16 +201,40 @@ static int run_axis_single(const struct rs_config *cfg, const char *what)
 
 /* Resuming adds points to series measured before: refuse when this run
  * would measure them differently, rather than mix the two in one line. */
-int run_check_resume(const struct rs_config *cfg, const char *label, const char *desc,
-			    const char *key_dist, const struct rs_rows *rows, struct rs_err *err)
+/* The settings row_way_differs compares, as this run writes them in its
+ * rows (sweep_row_fill). */
+static void run_way(const struct rs_config *cfg, const char *key_prefix, struct rs_row *want)
 {
+	row_init(want);
+	want->expire = (int64_t)cfg->expire;
+	xstrlcpy(want->key_prefix, key_prefix ? key_prefix : "", sizeof want->key_prefix);
+	if (cfg->value_max > 0)
+		snprintf(want->data_size_range, sizeof want->data_size_range, "%llu..%llu",
+			 (unsigned long long)cfg->value_min, (unsigned long long)cfg->value_max);
+}
+
+int run_check_resume(const struct rs_config *cfg, const char *label, const char *desc,
+		     const char *key_dist, const char *key_prefix, const struct rs_rows *rows,
+		     struct rs_err *err)
+{
+	struct rs_row want;
+
+	run_way(cfg, key_prefix, &want);
 	for (size_t i = 0; i < rows->n; i++) {
 		const struct rs_rec *r = &rows->v[i];
-		const char *what = NULL;
+		const char *what = NULL, *col;
 		long long was = 0, now = 0;
+		char a[80], b[80];
 
 		if (strcmp(r->label, label) != 0)
 			continue;
+		/* The settings of row_way.c's one table, so that a point
+		 * measured another way is never taken for this run's. */
+		if ((col = row_way_differs(rows, r, &want, a, b, sizeof a)) != NULL)
+			return rs_err_set(err, "%s:%u: label '%s' was measured with %s %s, this run "
+					  "with %s %s: resume with the same options, or use another "
+					  "--label", r->src, r->line, label, row_way_option(col), a,
+					  row_way_option(col), b);
 		if (r->server->target[0] != '\0' && strcmp(r->server->target, desc) != 0)
 			return rs_err_set(err, "%s:%u: label '%s' was measured on %s, this run is on %s: "
 					  "resume on the same server, or use another --label", r->src,
@@ -250,6 +276,28 @@ int run_check_resume(const struct rs_config *cfg, const char *label, const char 
 					  "--label", r->src, r->line, label, what, was, what, now);
 	}
 	return 0;
+}
+
+/* Keys a second the estimate guesses the server prepares, flushes or
+ * deletes. */
+#define RUN_DRY_KEYS_RATE 500000.0
+
+/* The keys a point of test t moves outside its timed window: its
+ * preparation's elements, and what the flush or (--key-prefix) the delete
+ * after it removes, at most what the test can have written. */
+static double run_dry_keys(const struct rs_config *cfg, const struct workload_test *t)
+{
+	uint64_t sent = cfg->duration > 0 || cfg->warmup > 0 ? UINT64_MAX : cfg->requests;
+	/* --duration: as many requests as a second at the guessed rate. */
+	uint64_t count = cfg->duration > 0 ? (uint64_t)(cfg->duration * 1e6) : cfg->requests;
+	uint64_t bound = workload_key_bound(t, sent, cfg->keyspace, !cfg->no_prepare);
+	double keys = cfg->no_prepare ? 0 : (double)workload_prepare_elements(t, count,
+									       cfg->keyspace);
+
+	/* A command of one's own has no bound: nothing to guess from. */
+	if (bound != UINT64_MAX)
+		keys += (double)bound;
+	return keys;
 }
 
 void run_dry(const struct rs_config *cfg, const struct run_job *job)
@@ -297,10 +345,14 @@ void run_dry(const struct rs_config *cfg, const struct run_job *job)
 		/* One connection at a time waits for each batch. */
 		if (job->sweeps[p->target].sc.clients < 4)
 			rps *= job->sweeps[p->target].sc.clients / 4.0;
+		/* --rate: the schedule sends no faster than the rate. */
+		if (p->rate > 0 && (double)p->rate < rps)
+			rps = (double)p->rate;
 		double secs = cfg->duration > 0 ? cfg->duration : (double)cfg->requests / rps;
 
 		if (!p->done)
-			total += secs + cfg->warmup + cfg->pause + 0.01;
+			total += secs + cfg->warmup + cfg->pause + 0.01 +
+				 run_dry_keys(cfg, &w->v[p->test]) / RUN_DRY_KEYS_RATE;
 		printf("%5u  ", p->order);
 		const struct run_target_sweep *gs = &job->sweeps[p->target];
 
@@ -317,8 +369,9 @@ void run_dry(const struct rs_config *cfg, const struct run_job *job)
 		printf("repeat %u%s\n", p->repeat, p->done ? "  (done)" : "");
 	}
 	total = total * (double)cfg->runs + cfg->run_pause * (double)(cfg->runs - 1);
-	printf("estimated duration: %.0f s%s\n", total,
-	       cfg->duration > 0 ? "" : " (guessing 100k rps at P=1 up to 1M rps; -n runs vary)");
+	printf("estimated duration: %.0f s (%skeys prepared, flushed or deleted between points at "
+	       "%.0fk a second)\n", total, cfg->duration > 0 ? "" : "guessing 100k rps at P=1 up to "
+	       "1M rps, at most --rate's, -n runs vary; ", RUN_DRY_KEYS_RATE / 1000);
 }
 
 /* The sweep's settings, from the options (what it reports to, job->sc's
@@ -423,15 +476,50 @@ static void run_warn_idle(const struct rs_config *cfg)
 	}
 }
 
-/* --key-prefix into job->key_prefix: as given, or for "auto" one of this
- * run's own ("rsweep:" and 8 hex digits of the clock and the process, so
- * that two runs at once never share one).  0, or -1 (err). */
+/* --resume: the prefix the output file's last row with one records (a
+ * killed run's, whose keys the guard then clears), into buf.  1 found, 0
+ * none (no file, no row with a prefix, or one that cannot be read: then
+ * opening the file says what is wrong with it). */
+static int run_key_prefix_resumed(const struct rs_config *cfg, char *buf, size_t size)
+{
+	struct rs_rows rows = { 0 };
+	struct csv_info info;
+	struct rs_err e;
+	int found = 0;
+
+	if (!cfg->resume || cfg->output == NULL || access(cfg->output, F_OK) != 0)
+		return 0;
+	if (csv_read_file(cfg->output, &rows, &info, &e) == 0)
+		for (size_t i = rows.n; i-- > 0 && !found;) {
+			const char *p = rows.v[i].server->key_prefix;
+
+			if (p[0] != '\0' && workload_prefix_check(p, &e) == 0) {
+				xstrlcpy(buf, p, size);
+				found = 1;
+			}
+		}
+	rows_free(&rows);
+	return found;
+}
+
+/* --key-prefix into job->key_prefix: as given, or for "auto" the one the
+ * file --resume continues records, else one of this run's own ("rsweep:"
+ * and 8 hex digits of the clock and the process, so that two runs at once
+ * never share one).  0, or -1 (err). */
 static int run_key_prefix(const struct rs_config *cfg, struct run_job *job, struct rs_err *err)
 {
+	char was[WORKLOAD_PREFIX_MAX + 1];
+	int resumed = run_key_prefix_resumed(cfg, was, sizeof was);
+
 	if (strcmp(cfg->key_prefix, "auto") == 0) {
 		struct timespec ts;
 		uint64_t x;
 
+		if (resumed) {
+			xstrlcpy(job->key_prefix, was, sizeof job->key_prefix);
+			job->key_prefix_resumed = 1;
+			return 0;
+		}
 		clock_gettime(CLOCK_REALTIME, &ts);
 		x = ((uint64_t)ts.tv_sec * 1000000007u + (uint64_t)ts.tv_nsec) ^
 		    ((uint64_t)getpid() << 32);
@@ -441,6 +529,7 @@ static int run_key_prefix(const struct rs_config *cfg, struct run_job *job, stru
 		snprintf(job->key_prefix, sizeof job->key_prefix, "rsweep:%08x:", (unsigned)x);
 		return 0;
 	}
+	job->key_prefix_resumed = resumed && strcmp(was, cfg->key_prefix) == 0;
 	if (workload_prefix_check(cfg->key_prefix, err) < 0)
 		return rs_err_prefix(err, "--key-prefix");
 	xstrlcpy(job->key_prefix, cfg->key_prefix, sizeof job->key_prefix);
@@ -656,6 +745,7 @@ int run_plan(struct rs_config *cfg, struct run_job *job, struct rs_err *err)
 	job->label = run_label(cfg, job->host, sizeof job->host);
 	run_sweep_config(cfg, job->label, &job->sc);
 	job->sc.key_prefix = job->key_prefix[0] ? job->key_prefix : NULL;
+	job->sc.key_prefix_resumed = job->key_prefix_resumed;
 	job->sc.keydist = job->keydist;
 	job->sc.key_dist = job->key_dist;
 	if (run_targets(cfg, job, err) < 0)

@@ -60,6 +60,34 @@ static void guard_keys_text(const struct guard *g, const struct target_keyspace 
 		sbuf_printf(&b, "; at most %llu in all rsweep's", (unsigned long long)g->allow);
 }
 
+/* For target_unlink_prefix: a key one of rsweep's catalogue tests can
+ * have written under the prefix. */
+static int guard_catalogue_mine(void *ud, const char *key, size_t len)
+{
+	return guard_name_ok(ud, key, len);
+}
+
+/* --resume under the prefix the file records: delete what the sweep's
+ * killed run left (keys with rsweep's names under it).  0, or -1 (err). */
+static int guard_clear_resumed(struct guard *g, struct rs_err *err)
+{
+	struct guard_names names;
+	uint64_t removed = 0;
+	int rc;
+
+	guard_names_init(&names, g->cfg.masters > 0);
+	guard_names_catalogue(&names, g->cfg.prefix);
+	rc = names.n == 0 ? 0 :
+	     target_unlink_prefix(g->c, g->cfg.target, g->cfg.prefix, guard_catalogue_mine, &names,
+				  g->cfg.masters > 0 ? 1 : 256, &removed, err);
+	guard_names_free(&names);
+	if (rc == 0 && removed > 0)
+		guard_note(g, "%s: %llu key%s a killed run of this sweep left under '%s' removed",
+			   g->cfg.target->desc, (unsigned long long)removed, removed == 1 ? "" : "s",
+			   g->cfg.prefix);
+	return rc;
+}
+
 /* --key-prefix: the prefix holds no key, whatever else the server holds. */
 static enum guard_step guard_check_prefix(struct guard *g, int fresh, struct rs_err *err)
 {
@@ -67,16 +95,27 @@ static enum guard_step guard_check_prefix(struct guard *g, int fresh, struct rs_
 	char first[80];
 	int rc = target_scan_prefix(g->c, g->cfg.target, prefix, first, sizeof first, err);
 
+	if (rc == 1 && g->cfg.prefix_resumed && fresh) {
+		if (guard_clear_resumed(g, err) < 0)
+			return GUARD_RETRY;
+		rc = target_scan_prefix(g->c, g->cfg.target, prefix, first, sizeof first, err);
+	}
 	if (rc < 0)
 		return GUARD_RETRY;
 	if (rc == 0) {
 		g->vetted = 1;
 		return GUARD_OK;
 	}
-	rs_err_set(err, "%s %sholds keys under the prefix '%s' ('%s' for one): another run's, or "
-		   "what a killed run left (rsweep clean --key-prefix %s removes them). %s",
-		   g->cfg.target->desc, fresh ? "" : "is a new server process and ", prefix, first,
-		   prefix, fresh ? "Nothing was changed." : "It was not touched.");
+	if (g->cfg.prefix_resumed && fresh)
+		rs_err_set(err, "%s holds keys under the prefix '%s' that are not names rsweep "
+			   "writes ('%s' for one): they were left alone; remove them, or resume with "
+			   "another prefix", g->cfg.target->desc, prefix, first);
+	else
+		rs_err_set(err, "%s %sholds keys under the prefix '%s' ('%s' for one): another "
+			   "run's, or what a killed run left (rsweep clean --key-prefix %s removes "
+			   "them). %s", g->cfg.target->desc, fresh ? "" : "is a new server process and ",
+			   prefix, first, prefix,
+			   fresh ? "Nothing was changed." : "It was not touched.");
 	return GUARD_FOREIGN;
 }
 
@@ -243,16 +282,39 @@ static int guard_scan_ok(void *ud, const char *key, size_t len)
 	return guard_name_ok(&g->names, key, len);
 }
 
+/* Keys a second the slowest server the guard expects walks (the names'
+ * check) and frees (a flush): 8 us a key in a loaded 2-core box's Lua. */
+#define GUARD_KEYS_PER_S 50000.0
+
+/* g's target with room in its timeout for a check or a flush of the keys
+ * the server holds now, into *out: a FLUSHALL of 5M keys takes seconds,
+ * and is no server that stopped answering.  0, or -1 (err). */
+static int guard_flush_target(struct guard *g, struct target *out, struct rs_err *err)
+{
+	struct target_keyspace ks;
+
+	*out = *g->cfg.target;
+	if (target_keyspace(g->c, out, &ks, err) < 0)
+		return -1;
+	out->timeout += (double)ks.total / GUARD_KEYS_PER_S;
+	target_keyspace_free(&ks);
+	return 0;
+}
+
 /* Check and flush in one script.  Returns GUARD_OK (flushed), GUARD_RETRY,
  * GUARD_FOREIGN, or GUARD_FINAL when the server will not run the script
  * (g->eval_off is then set: check, then flush). */
 static enum guard_step guard_flush_eval(struct guard *g, int db, struct rs_err *err)
 {
-	const struct target *t = g->cfg.target;
+	struct target tt;
+	const struct target *t = &tt;
 	struct target_names names = { NULL, 0 };
 	struct target_keyspace ks;
 	enum guard_step st;
 	int rc;
+
+	if (guard_flush_target(g, &tt, err) < 0)
+		return GUARD_RETRY;
 
 	if (!g->names.unnamed)
 		names.n = guard_patterns(&g->names, &names.pat);
@@ -276,10 +338,14 @@ static enum guard_step guard_flush_eval(struct guard *g, int db, struct rs_err *
  * written in the round trip between the two goes unseen. */
 static enum guard_step guard_flush_checked(struct guard *g, int db, struct rs_err *err)
 {
-	const struct target *t = g->cfg.target;
+	struct target tt;
+	const struct target *t = &tt;
 	enum target_scope scope = guard_scope(g);
 	struct target_keyspace ks;
 	int rc;
+
+	if (guard_flush_target(g, &tt, err) < 0)
+		return GUARD_RETRY;
 
 	if (!g->cfg.spawned) {
 		if (target_keyspace(g->c, t, &ks, err) < 0)
@@ -329,22 +395,33 @@ static int guard_batch_add(struct guard *g, struct guard_batch *b, const char *n
 			     g->cfg.masters > 0 ? 1 : 256, err);
 }
 
-/* --key-prefix: UNLINK every name rsweep can have written since the last
- * time, each __rand_int__ name with each of the keyspace's numbers, in
- * pipelined batches; on a cluster's master those on its slots, and the
- * single-key tests' names with its hash tag. */
-static enum guard_step guard_unlink(struct guard *g, struct rs_err *err)
+/* How many names guard_unlink_names would send: each __rand_int__ name
+ * the keyspace's count of times (saturating). */
+static uint64_t guard_unlink_count(const struct guard *g)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < g->names.n; i++) {
+		uint64_t k = strstr(g->names.tmpl[i], WORKLOAD_RAND) != NULL && g->cfg.keyspace > 0 ?
+			     g->cfg.keyspace : 1;
+
+		n = n > UINT64_MAX - k ? UINT64_MAX : n + k;
+	}
+	return n;
+}
+
+/* UNLINK every name rsweep can have written since the last time, each
+ * __rand_int__ name with each of the keyspace's numbers, in pipelined
+ * batches; on a cluster's master those on its slots, and the single-key
+ * tests' names with its hash tag.  The count sent into *total.  0, or -1
+ * (err; a stop (^C) fails the next batch). */
+static int guard_unlink_names(struct guard *g, uint64_t *total, struct rs_err *err)
 {
 	const char *tag = g->cfg.tag ? g->cfg.tag : "";
 	struct guard_batch b = { NULL, 0, 0, 0 };
 	size_t rl = strlen(WORKLOAD_RAND);
 	int rc = 0;
 
-	if (g->names.unnamed) {
-		rs_err_set(err, "%s: with --key-prefix the keys of a command of one's own cannot be "
-			   "named, so none can be deleted", g->cfg.target->desc);
-		return GUARD_FINAL;
-	}
 	for (size_t i = 0; i < g->names.n; i++) {
 		size_t l = strlen(g->names.tmpl[i]) + strlen(tag) + 1;
 
@@ -378,13 +455,64 @@ static enum guard_step guard_unlink(struct guard *g, struct rs_err *err)
 	for (size_t i = 0; i < GUARD_UNLINK_BATCH; i++)
 		free(b.key[i]);
 	free(b.key);
+	*total = b.total;
+	return rc;
+}
+
+/* For target_unlink_prefix: a key rsweep can have written since the last
+ * delete, on this master's slots. */
+static int guard_unlink_mine(void *ud, const char *key, size_t len)
+{
+	const struct guard *g = ud;
+
+	return guard_name_ok(&g->names, key, len) &&
+	       (g->cfg.owns == NULL || g->cfg.owns(g->cfg.cb_ud, key, len));
+}
+
+/* --key-prefix: delete every key rsweep can have written since the last
+ * time, and nothing else.  Two ways, the cheaper one taken: name them
+ * (one UNLINK argument a name: -r numbers for each __rand_int__ name), or
+ * SCAN the prefix and UNLINK those of the keys found that have rsweep's
+ * names (a walk over the database's keys, whatever -r is).  Either stops
+ * at the next batch on ^C, except on the way out (guard_again's deaf
+ * connection), where both are bounded by the keys the database holds. */
+static enum guard_step guard_unlink(struct guard *g, struct rs_err *err)
+{
+	uint64_t names = guard_unlink_count(g), keys = 0, total = 0;
+	struct target_keyspace ks;
+	int scan = 0, rc;
+
+	if (g->names.unnamed) {
+		rs_err_set(err, "%s: with --key-prefix the keys of a command of one's own cannot be "
+			   "named, so none can be deleted", g->cfg.target->desc);
+		return GUARD_FINAL;
+	}
+	/* A batch of names is one round trip: no walk is cheaper. */
+	if (names > GUARD_UNLINK_BATCH) {
+		if (target_keyspace(g->c, g->cfg.target, &ks, err) < 0)
+			return GUARD_RETRY;
+		keys = target_keyspace_db(&ks, g->cfg.target->dbnum);
+		target_keyspace_free(&ks);
+		scan = keys < names;
+	}
+	if (scan)
+		rc = target_unlink_prefix(g->c, g->cfg.target, g->cfg.prefix, guard_unlink_mine, g,
+					  g->cfg.masters > 0 ? 1 : 256, &total, err);
+	else
+		rc = guard_unlink_names(g, &total, err);
 	if (rc < 0)
 		return GUARD_RETRY;
 	g->dirty = 0;
 	guard_names_clear(&g->names);
 	g->allow = g->left = 0;
-	guard_debug(g, "%s: UNLINK of the %llu names rsweep can have written under '%s' done",
-		    g->cfg.target->desc, (unsigned long long)b.total, g->cfg.prefix);
+	if (scan)
+		guard_debug(g, "%s: %llu keys of rsweep's under '%s' found in a SCAN of %llu and "
+			    "unlinked (naming them would have taken %llu names)", g->cfg.target->desc,
+			    (unsigned long long)total, g->cfg.prefix, (unsigned long long)keys,
+			    (unsigned long long)names);
+	else
+		guard_debug(g, "%s: UNLINK of the %llu names rsweep can have written under '%s' done",
+			    g->cfg.target->desc, (unsigned long long)total, g->cfg.prefix);
 	return GUARD_OK;
 }
 

@@ -40,6 +40,10 @@ void guard_names_init(struct guard_names *g, int tagged);
  * writes and prepares only that one).  A custom command (after --) makes
  * g unnamed: the guard can then only count. */
 void guard_names_add(struct guard_names *g, const struct workload_test *t);
+/* Add the names every catalogue test writes under prefix: every key a run
+ * with --key-prefix prefix can have written (a command of one's own takes
+ * no prefix).  A prefix workload_prefix_check refuses adds nothing. */
+void guard_names_catalogue(struct guard_names *g, const char *prefix);
 /* Forget every name (after a flush that left nothing). */
 void guard_names_clear(struct guard_names *g);
 void guard_names_free(struct guard_names *g);
@@ -85,6 +89,11 @@ struct guard_config {
 	 * 0: the literal name); keys outside the prefix are never touched. */
 	const char *prefix;
 	uint64_t keyspace;
+	/* The prefix is the one the file --resume continues records: keys
+	 * with rsweep's names found under it at the start are what that
+	 * sweep's killed run left, and go (a note says how many); any other
+	 * key there is refused as without it. */
+	int prefix_resumed;
 	/* A master of a cluster, with a prefix: its hash tag ("{N}", which a
 	 * single-key test's key gets there) and whether a key is on its
 	 * slots (NULL: every key is). */

@@ -58,6 +58,21 @@ void guard_names_add(struct guard_names *g, const struct workload_test *t)
 	g->tmpl[g->n++] = k;
 }
 
+void guard_names_catalogue(struct guard_names *g, const char *prefix)
+{
+	struct workload w = { 0 };
+	struct rs_err e;
+
+	/* Every catalogue test, with a byte of data: only the keys count. */
+	if (workload_select_prefix(NULL, 1, prefix, &w, &e) < 0) {
+		g->unnamed = 0;
+		return;
+	}
+	for (size_t i = 0; i < w.n; i++)
+		guard_names_add(g, &w.v[i]);
+	workload_free(&w);
+}
+
 /* Whether key[0..len) is "{digits}". */
 static int guard_is_tag(const char *key, size_t len)
 {

@@ -183,6 +183,8 @@ static const struct opt_def opt_table[] = {
 	  "between points: FLUSHALL, FLUSHDB on --dbnum, or nothing" },
 	{ "force-flush", 0, NULL, OT_FLAG, RUN, OFF(force_flush), 0, 0, NULL, NULL, 0,
 	  "flush even a server that holds keys rsweep did not write" },
+	{ "force-flush", 0, NULL, OT_FLAG, CLEAN, OFF(force_flush), 0, 0, NULL, NULL, 0,
+	  "remove every key under the prefix, also those not named as rsweep names its keys" },
 	{ "key-prefix", 0, "PREFIX", OT_STRING, RUN, OFF(key_prefix), 0, 0, NULL, NULL, 1,
 	  "every key under PREFIX (auto: one of this run's own), and between points delete only "
 	  "those, never FLUSHALL: for a server that holds other data" },
@@ -212,6 +214,8 @@ static const struct opt_def opt_table[] = {
 	  "exit 1 when any reply is an error" },
 	{ "dry-run", 0, NULL, OT_FLAG, RUN, OFF(dry_run), 0, 0, NULL, NULL, 0,
 	  "print the plan and its estimated duration, connect to nothing" },
+	{ "dry-run", 0, NULL, OT_FLAG, CLEAN, OFF(dry_run), 0, 0, NULL, NULL, 0,
+	  "list the keys that would go, and remove nothing" },
 	{ "sweep", 0, "FILE", OT_STRING, RUN, OFF(sweep), 0, 0, NULL, NULL, 0,
 	  "read options from a sweep file (a path, or the name of an installed one)" },
 	/* plot and report */

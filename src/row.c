@@ -435,7 +435,8 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 	rec.line = r->line;
 	if (row_int32("clients", r->clients, &rec.clients, err) < 0 ||
 	    row_int32("threads", r->threads, &threads, err) < 0 ||
-	    row_int32("data_size", r->data_size, &rec.data_size, err) < 0)
+	    row_int32("data_size", r->data_size, &rec.data_size, err) < 0 ||
+	    row_int32("expire", r->expire, &rec.expire, err) < 0)
 		return NULL;
 	/* Kept in 16 bits: a row stays small (a file of millions of rows). */
 	if (threads > INT16_MAX)

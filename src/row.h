@@ -208,6 +208,7 @@ struct rs_rec {
 	unsigned char mode;       /* enum row_mode */
 	unsigned char arrivals;   /* enum row_arrivals */
 	signed char rate_short;   /* 1, 0, or -1 when unknown */
+	int32_t expire;           /* --expire's TTL; -1 in rows written before it was kept */
 	/* started_at in seconds since the epoch (row_started_time); NAN when
 	 * the row has none (an import, an older file).  It also pairs the row
 	 * with its histogram in the sidecar (latency.c), so that a CSV copied

@@ -145,16 +145,32 @@ static void sweep_snap_off(const struct sweep_config *cfg, struct sweep_server *
 	srv->snap_said = 1;
 }
 
+/* The one key test t's preparation fills on srv, into buf (size bytes):
+ * on a cluster's master with its hash tag, as sweep_cluster_prepare routed
+ * it there (the bare name's slot is another master's, which answers
+ * MOVED).  NULL when it fills none or many. */
+static const char *sweep_snap_key(const struct sweep_server *srv, const struct workload_test *t,
+				  char *buf, size_t size)
+{
+	const char *key = workload_prepare_key(t);
+
+	if (key == NULL)
+		return NULL;
+	snprintf(buf, size, "%s%s", key, srv->tag);
+	return buf;
+}
+
 /* Bring back test t's data from its snapshot: 0 done, 1 to prepare
  * instead, -1 the connection failed. */
 static int sweep_restore(const struct sweep_config *cfg, struct sweep_server *srv,
 			 const struct workload_test *t, struct sweep_snap *snap, struct rs_err *err)
 {
+	char key[WORKLOAD_PREFIX_MAX + 64];
 	int rc;
 
-	if (snap->payload == NULL)
+	if (snap->payload == NULL || sweep_snap_key(srv, t, key, sizeof key) == NULL)
 		return 1;
-	rc = target_restore(srv->g.c, &srv->t, workload_prepare_key(t), snap->payload, snap->len, err);
+	rc = target_restore(srv->g.c, &srv->t, key, snap->payload, snap->len, err);
 	if (rc == 1) {
 		/* A server of another version (a restart under --retries), or
 		 * RESTORE forbidden: build the data with commands again. */
@@ -173,11 +189,12 @@ static int sweep_restore(const struct sweep_config *cfg, struct sweep_server *sr
 static int sweep_snapshot(const struct sweep_config *cfg, struct sweep_server *srv,
 			  const struct workload_test *t, struct sweep_snap *snap, struct rs_err *err)
 {
+	char key[WORKLOAD_PREFIX_MAX + 64];
 	int rc;
 
-	if (snap->off || snap->payload != NULL || workload_prepare_key(t) == NULL)
+	if (snap->off || snap->payload != NULL || sweep_snap_key(srv, t, key, sizeof key) == NULL)
 		return 0;
-	rc = target_dump(srv->g.c, &srv->t, workload_prepare_key(t), &snap->payload, &snap->len, err);
+	rc = target_dump(srv->g.c, &srv->t, key, &snap->payload, &snap->len, err);
 	if (rc == 1) {
 		sweep_snap_off(cfg, srv, t, err);
 		snap->off = 1;
@@ -204,22 +221,23 @@ static uint64_t sweep_add_tagged(const struct sweep *s, const struct workload_te
 	return bound > UINT64_MAX - tagged ? UINT64_MAX : bound + tagged;
 }
 
-/* Test t's preparation for server srv into *buf (len bytes, ncmds
- * commands): a cluster's routed to its master, a mix's member by member
- * there, since each member's key is its own (random, or tagged for the
- * master).  0, or -1 (err). */
+/* The part from..upto-1 of test t's preparation for server srv
+ * (workload_prepare_part) into *buf (len bytes, ncmds commands): a
+ * cluster's routed to its master, a mix's member by member there, since
+ * each member's key is its own (random, or tagged for the master).  0, or
+ * -1 (err). */
 static int sweep_prepare_cmds(const struct sweep *s, const struct sweep_server *srv,
-			      const struct workload_test *t, char **buf, size_t *len,
-			      size_t *ncmds, struct rs_err *err)
+			      const struct workload_test *t, uint64_t from, uint64_t upto,
+			      char **buf, size_t *len, size_t *ncmds, struct rs_err *err)
 {
 	const struct sweep_config *cfg = s->cfg;
 
 	*buf = NULL;
 	*len = *ncmds = 0;
 	if (s->topo == NULL || t->nmembers == 0) {
-		if (workload_prepare_sized(t, sweep_prepare_count(cfg), cfg->keyspace,
-					   cfg->vmax > 0 ? cfg->vmin : cfg->data_size, cfg->data_size,
-					   buf, len, ncmds, err) < 0)
+		if (workload_prepare_part(t, sweep_prepare_count(cfg), cfg->keyspace,
+					  cfg->vmax > 0 ? cfg->vmin : cfg->data_size, cfg->data_size,
+					  from, upto, buf, len, ncmds, err) < 0)
 			return -1;
 		return s->topo != NULL ? sweep_cluster_prepare(s, srv, t, buf, len, ncmds, err) : 0;
 	}
@@ -227,7 +245,7 @@ static int sweep_prepare_cmds(const struct sweep *s, const struct sweep_server *
 		char *mb;
 		size_t ml, mn;
 
-		if (sweep_prepare_cmds(s, srv, &t->members[i], &mb, &ml, &mn, err) < 0) {
+		if (sweep_prepare_cmds(s, srv, &t->members[i], from, upto, &mb, &ml, &mn, err) < 0) {
 			free(*buf);
 			*buf = NULL;
 			*len = *ncmds = 0;
@@ -238,6 +256,48 @@ static int sweep_prepare_cmds(const struct sweep *s, const struct sweep_server *
 	return 0;
 }
 
+/* Prepare test t on server srv, a part at a time (built, sent, its
+ * replies read), so that the memory is one part's whatever -r is, and ^C
+ * stops it between parts as well as inside one.  GUARD_OK, GUARD_FINAL
+ * (it cannot be built) or GUARD_RETRY (sending failed, or a stop). */
+static enum guard_step sweep_prepare(struct sweep *s, struct sweep_server *srv,
+				     const struct workload_test *t, struct rs_err *err)
+{
+	const struct sweep_config *cfg = s->cfg;
+	uint64_t total = workload_prepare_elements(t, sweep_prepare_count(cfg), cfg->keyspace);
+	size_t sent = 0, bytes = 0;
+	int rc = 0;
+
+	for (uint64_t from = 0; from < total; from += WORKLOAD_PREP_PART) {
+		char *buf = NULL;
+		size_t len, ncmds;
+
+		if (cfg->stop != NULL && *cfg->stop) {
+			rs_err_set(err, "%s: preparation interrupted", t->name);
+			rc = -1;
+			break;
+		}
+		if (sweep_prepare_cmds(s, srv, t, from, from + WORKLOAD_PREP_PART, &buf, &len, &ncmds,
+				       err) < 0)
+			return GUARD_FINAL;
+		rc = target_pipeline(srv->g.c, &srv->t, buf, len, ncmds, err);
+		free(buf);
+		if (rc < 0)
+			break;
+		sent += ncmds;
+		bytes += len;
+	}
+	if (rc < 0) {
+		if (cfg->stop != NULL && *cfg->stop)
+			sweep_debug(cfg, "%s: preparation stopped (^C) after %zu commands", t->name,
+				    sent);
+		return GUARD_RETRY;
+	}
+	if (sent > 0)
+		sweep_debug(cfg, "%s: prepared with %zu commands (%zu bytes)", t->name, sent, bytes);
+	return GUARD_OK;
+}
+
 /* Flush and prepare server srv for test t. */
 static enum guard_step sweep_ready(struct sweep *s, struct sweep_server *srv,
 				   const struct workload_test *t, struct sweep_snap *snap,
@@ -246,8 +306,6 @@ static enum guard_step sweep_ready(struct sweep *s, struct sweep_server *srv,
 	const struct sweep_config *cfg = s->cfg;
 	uint64_t bound = workload_key_bound(t, sweep_sent(cfg), cfg->keyspace, cfg->prepare);
 	enum guard_step step;
-	char *buf = NULL;
-	size_t len, ncmds;
 	int rc;
 
 	if (cfg->flush != GUARD_FLUSH_NONE && (step = guard_flush(&srv->g, err)) != GUARD_OK)
@@ -265,15 +323,11 @@ static enum guard_step sweep_ready(struct sweep *s, struct sweep_server *srv,
 	/* Snapshots only onto an emptied server, where nothing is in the way. */
 	if (cfg->flush != GUARD_FLUSH_NONE && (rc = sweep_restore(cfg, srv, t, snap, err)) <= 0)
 		return rc == 0 ? GUARD_OK : GUARD_RETRY;
-	if (sweep_prepare_cmds(s, srv, t, &buf, &len, &ncmds, err) < 0)
-		return GUARD_FINAL;
-	rc = target_pipeline(srv->g.c, &srv->t, buf, len, ncmds, err);
-	free(buf);
-	if (rc == 0 && ncmds > 0)
-		sweep_debug(cfg, "%s: prepared with %zu commands (%zu bytes)", t->name, ncmds, len);
-	if (rc == 0 && ncmds > 0 && cfg->flush != GUARD_FLUSH_NONE)
-		rc = sweep_snapshot(cfg, srv, t, snap, err);
-	return rc == 0 ? GUARD_OK : GUARD_RETRY;
+	if ((step = sweep_prepare(s, srv, t, err)) != GUARD_OK)
+		return step;
+	if (cfg->flush != GUARD_FLUSH_NONE && sweep_snapshot(cfg, srv, t, snap, err) < 0)
+		return GUARD_RETRY;
+	return GUARD_OK;
 }
 
 /* Flush and prepare every server for test t, each through its own guard. */
@@ -489,9 +543,16 @@ static enum sweep_status sweep_server_leave(struct sweep *s, struct sweep_server
 	}
 	sweep_load_gone(srv);
 	step = guard_flush(&srv->g, &fe);
-	/* --key-prefix: the end is where the prefix is checked empty. */
+	/* --key-prefix: the end is where the prefix is checked empty.  A key
+	 * another client wrote under it is the prefix's promise broken (that
+	 * client's work may have met the sweep's, and rsweep's writes its):
+	 * refused, as a foreign key is in a flushed server. */
 	if (step == GUARD_OK && cfg->key_prefix != NULL &&
-	    guard_prefix_empty(&srv->g, &fe) != GUARD_OK) {
+	    (step = guard_prefix_empty(&srv->g, &fe)) != GUARD_OK) {
+		if (step == GUARD_FOREIGN && (st == SWEEP_OK || st == SWEEP_ERROR_REPLIES)) {
+			*err = fe;
+			return SWEEP_REFUSED;
+		}
 		sweep_note(cfg, "%s", fe.msg);
 		return st;
 	}
@@ -595,6 +656,17 @@ enum sweep_status sweep_open(const struct sweep_config *cfg, const struct worklo
 		sweep_note(cfg, "the guard cannot tell the keys %s writes from another client's: "
 			   "between points it checks only that each flush leaves the server empty",
 			   w->v[0].name);
+	/* The guard checks before and between points, not inside one. */
+	for (size_t i = 0; st == SWEEP_OK && !cfg->spawned && i < w->n; i++) {
+		char why[200];
+
+		if (workload_danger(&w->v[i], why, sizeof why)) {
+			sweep_note(cfg, "%s: another client's data on this server can be lost during "
+				   "the sweep without a word (a server of one's own, --spawn, is safe)",
+				   why);
+			break;
+		}
+	}
 	return sweep_stopped(cfg, st);
 }
 

@@ -50,6 +50,8 @@ struct sweep_config {
 	 * starts with it; the guard deletes only those (guard.h).  NULL:
 	 * FLUSHALL or FLUSHDB, as flush says. */
 	const char *key_prefix;
+	/* It is the one the file --resume continues records (guard.h). */
+	int key_prefix_resumed;
 	unsigned clients, threads;
 	/* The settings this run sweeps as axes (axis.h), as --resume and
 	 * --precision find a target's rows: bits of enum sweep_axis. */

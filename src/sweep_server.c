@@ -19,6 +19,7 @@ void sweep_guard_config(const struct sweep *s, const struct target *t, size_t i,
 	gc->force_flush = cfg->force_flush;
 	gc->any_db = s->w->n > 0 && s->w->v[0].custom;
 	gc->prefix = cfg->key_prefix;
+	gc->prefix_resumed = cfg->key_prefix_resumed;
 	gc->keyspace = cfg->keyspace;
 	gc->master = i;
 	gc->masters = n;

@@ -790,10 +790,6 @@ int target_pipeline(struct target_conn *c, const struct target *t, const char *b
 	return target_pipe_run(c, t, "preparation", buf, len, n, err);
 }
 
-/* Keys a pipeline of target_unlink carries before it waits for replies:
- * enough to keep the server busy, little enough to bound the buffer. */
-#define TARGET_UNLINK_BATCH 8192
-
 int target_unlink(struct target_conn *c, const struct target *t, char *const *names, size_t n,
 		  size_t per, struct rs_err *err)
 {

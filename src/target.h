@@ -188,11 +188,24 @@ int target_scan_names(struct target_conn *c, const struct target *t,
  * no, -1 the connection failed. */
 int target_scan_prefix(struct target_conn *c, const struct target *t, const char *prefix,
 		       char *first, size_t size, struct rs_err *err);
-/* rsweep clean: UNLINK every key that starts with prefix (SCAN MATCH,
- * then commands of at most per keys), their count into *removed.  0, or
- * -1 (err). */
-int target_clean_prefix(struct target_conn *c, const struct target *t, const char *prefix,
-			size_t per, uint64_t *removed, struct rs_err *err);
+/* Each key that starts with prefix (SCAN MATCH, as target_scan_prefix)
+ * to each: 0 goes on, 1 ends the walk, -1 fails it (each sets err).
+ * Returns 0 (walked through), 1 or -1. */
+int target_scan_prefix_each(struct target_conn *c, const struct target *t, const char *prefix,
+			    int (*each)(void *ud, const char *key, size_t len, struct rs_err *err),
+			    void *ud, struct rs_err *err);
+/* UNLINK every key that starts with prefix and that mine(ud, key, len)
+ * says is to go (mine NULL: every one), found with SCAN MATCH and deleted
+ * TARGET_UNLINK_BATCH at a time, in commands of at most per keys (as
+ * target_unlink): the cost is a walk over the database, whatever -r was,
+ * and a stop (^C) ends it at the next batch.  The count deleted into
+ * *removed, also on failure.  0, or -1 (err). */
+int target_unlink_prefix(struct target_conn *c, const struct target *t, const char *prefix,
+			 int (*mine)(void *ud, const char *key, size_t len), void *ud, size_t per,
+			 uint64_t *removed, struct rs_err *err);
+/* Keys a pipeline of target_unlink carries before it waits for replies:
+ * enough to keep the server busy, little enough to bound the buffer. */
+#define TARGET_UNLINK_BATCH 8192
 /* UNLINK the keys in names (n of them, NUL-terminated), pipelined in
  * commands of at most per keys each (1 on a cluster, where one command's
  * keys must share a slot).  0, or -1 (err; an error reply fails). */

@@ -221,22 +221,22 @@ int target_flush_if(struct target_conn *c, const struct target *t, int db, unsig
 }
 
 /* SCAN the connection's database (only the keys match, a glob, names;
- * NULL: all) until ok says no to a key: 1 (its name into bad), 0 none,
- * -1 the connection failed. */
+ * NULL: all), COUNT 1000 a call, handing each key to each: 0 goes on, 1
+ * ends the walk (returned), -1 fails it (each set err).  0 when the walk
+ * went through, 1, or -1 (the connection failed, or each did).  Bounded:
+ * 2^20 calls at most. */
 static int target_scan(struct target_conn *c, const struct target *t, const char *match,
-		       int (*ok)(void *ud, const char *key, size_t len), void *ud, char *bad,
-		       size_t badsize, struct rs_err *err)
+		       int (*each)(void *ud, const char *key, size_t len, struct rs_err *err),
+		       void *ud, struct rs_err *err)
 {
 	char cursor[32] = "0";
 	unsigned rounds = 0;
 
-	if (badsize > 0)
-		bad[0] = '\0';
 	do {
 		const char *argv[] = { "SCAN", cursor, "COUNT", "1000", "MATCH", match };
 		size_t lens[] = { 4, strlen(cursor), 5, 4, 5, match ? strlen(match) : 0 };
 		redisReply *r, *keys;
-		int foreign = 0;
+		int rc = 0;
 
 		if (target_command(c, t, match ? 6 : 4, argv, lens, &r, err) < 0)
 			return -1;
@@ -247,30 +247,51 @@ static int target_scan(struct target_conn *c, const struct target *t, const char
 			return rs_err_set(err, "%s: SCAN gave an unexpected reply", t->desc);
 		}
 		keys = r->element[1];
-		for (size_t i = 0; i < keys->elements && !foreign; i++) {
+		for (size_t i = 0; i < keys->elements && rc == 0; i++) {
 			redisReply *k = keys->element[i];
 
-			if (k->type != REDIS_REPLY_STRING || !ok(ud, k->str, k->len)) {
-				foreign = 1;
-				if (badsize > 0 && k->type == REDIS_REPLY_STRING)
-					snprintf(bad, badsize, "%.*s", (int)(k->len < 64 ? k->len : 64), k->str);
-			}
+			rc = k->type == REDIS_REPLY_STRING ? each(ud, k->str, k->len, err) :
+			     rs_err_set(err, "%s: SCAN gave a key that is not a string", t->desc);
 		}
 		memcpy(cursor, r->element[0]->str, r->element[0]->len);
 		cursor[r->element[0]->len] = '\0';
 		freeReplyObject(r);
-		if (foreign)
-			return 1;
-		/* A bounded walk: 2^30 keys at most. */
+		if (rc != 0)
+			return rc;
 	} while (strcmp(cursor, "0") != 0 && ++rounds < 1u << 20);
 	return 0;
+}
+
+/* For target_scan_names and target_scan_prefix: the first key ok says no
+ * to goes into bad. */
+struct target_first {
+	int (*ok)(void *ud, const char *key, size_t len);
+	void *ud;
+	char *bad;
+	size_t size;
+};
+
+static int target_first_bad(void *ud, const char *key, size_t len, struct rs_err *err)
+{
+	struct target_first *f = ud;
+
+	(void)err;
+	if (f->ok != NULL && f->ok(f->ud, key, len))
+		return 0;
+	if (f->size > 0)
+		snprintf(f->bad, f->size, "%.*s", (int)(len < 64 ? len : 64), key);
+	return 1;
 }
 
 int target_scan_names(struct target_conn *c, const struct target *t,
 		      int (*ok)(void *ud, const char *key, size_t len), void *ud, char *bad,
 		      size_t badsize, struct rs_err *err)
 {
-	return target_scan(c, t, NULL, ok, ud, bad, badsize, err);
+	struct target_first f = { ok, ud, bad, badsize };
+
+	if (badsize > 0)
+		bad[0] = '\0';
+	return target_scan(c, t, NULL, target_first_bad, &f, err);
 }
 
 /* SCAN's MATCH pattern of the keys that start with prefix: a glob, in
@@ -290,56 +311,85 @@ static char *target_prefix_glob(const char *prefix)
 	return glob;
 }
 
-/* For target_scan_prefix: any key found is one. */
-static int target_scan_none(void *ud, const char *key, size_t len)
-{
-	(void)ud;
-	(void)key;
-	(void)len;
-	return 0;
-}
-
 int target_scan_prefix(struct target_conn *c, const struct target *t, const char *prefix,
 		       char *first, size_t size, struct rs_err *err)
 {
+	struct target_first f = { NULL, NULL, first, size };
 	char *glob = target_prefix_glob(prefix);
-	int rc = target_scan(c, t, glob, target_scan_none, NULL, first, size, err);
+	int rc;
+
+	if (size > 0)
+		first[0] = '\0';
+	rc = target_scan(c, t, glob, target_first_bad, &f, err);
+	free(glob);
+	return rc;
+}
+
+int target_scan_prefix_each(struct target_conn *c, const struct target *t, const char *prefix,
+			    int (*each)(void *ud, const char *key, size_t len, struct rs_err *err),
+			    void *ud, struct rs_err *err)
+{
+	char *glob = target_prefix_glob(prefix);
+	int rc = target_scan(c, t, glob, each, ud, err);
 
 	free(glob);
 	return rc;
 }
 
-/* For target_clean_prefix: every key found goes into the list. */
+/* For target_unlink_prefix: the keys found, UNLINKed a batch at a time. */
 struct target_found {
+	struct target_conn *c;
+	const struct target *t;
+	int (*mine)(void *ud, const char *key, size_t len);
+	void *ud;
+	size_t per;
 	char **v;
 	size_t n, cap;
+	uint64_t removed;
 };
 
-static int target_found_add(void *ud, const char *key, size_t len)
+static int target_found_send(struct target_found *f, struct rs_err *err)
+{
+	int rc = f->n > 0 ? target_unlink(f->c, f->t, f->v, f->n, f->per, err) : 0;
+
+	if (rc == 0)
+		f->removed += f->n;
+	for (size_t i = 0; i < f->n; i++)
+		free(f->v[i]);
+	f->n = 0;
+	return rc;
+}
+
+static int target_found_add(void *ud, const char *key, size_t len, struct rs_err *err)
 {
 	struct target_found *f = ud;
 
+	/* A key with a NUL in its name is not rsweep's: never written. */
+	if (memchr(key, '\0', len) != NULL || (f->mine != NULL && !f->mine(f->ud, key, len)))
+		return 0;
 	f->v = vec_reserve(f->v, &f->cap, f->n + 1, sizeof *f->v, 1024);
 	f->v[f->n] = xmalloc(len + 1);
 	memcpy(f->v[f->n], key, len);
 	f->v[f->n++][len] = '\0';
-	return 1;
+	/* SCAN goes on over deleted keys; a batch keeps the memory bounded
+	 * and each UNLINK a point where a stop (^C) is seen. */
+	return f->n < TARGET_UNLINK_BATCH ? 0 : target_found_send(f, err);
 }
 
-int target_clean_prefix(struct target_conn *c, const struct target *t, const char *prefix,
-			size_t per, uint64_t *removed, struct rs_err *err)
+int target_unlink_prefix(struct target_conn *c, const struct target *t, const char *prefix,
+			 int (*mine)(void *ud, const char *key, size_t len), void *ud, size_t per,
+			 uint64_t *removed, struct rs_err *err)
 {
-	struct target_found f = { NULL, 0, 0 };
+	struct target_found f = { c, t, mine, ud, per, NULL, 0, 0, 0 };
 	char *glob = target_prefix_glob(prefix);
-	int rc = target_scan(c, t, glob, target_found_add, &f, NULL, 0, err);
+	int rc = target_scan(c, t, glob, target_found_add, &f, err);
 
-	/* Keys with a NUL in their name are not rsweep's: never written. */
-	if (rc == 0 && f.n > 0)
-		rc = target_unlink(c, t, f.v, f.n, per, err);
-	*removed = rc == 0 ? f.n : 0;
+	if (rc == 0)
+		rc = target_found_send(&f, err);
 	for (size_t i = 0; i < f.n; i++)
 		free(f.v[i]);
 	free(f.v);
 	free(glob);
-	return rc;
+	*removed = f.removed;
+	return rc < 0 ? -1 : 0;
 }

@@ -397,6 +397,10 @@ int workload_custom_fill(struct workload_test *t, int argc, char **argv, char *c
 
 	if (shown == NULL)
 		shown = argv;
+	/* The engine reads RESP2: a reply in RESP3 would read as garbage. */
+	if (argc >= 2 && strcasecmp(argv[0], "HELLO") == 0 && strcmp(argv[1], "2") != 0)
+		return rs_err_setk(err, RS_E_USAGE, "HELLO %.16s asks for RESP%.16s, which rsweep does "
+				   "not speak (it reads RESP2: HELLO 2, or HELLO alone)", argv[1], argv[1]);
 	sbuf_fixed(&b, t->name, sizeof t->name);
 	for (int i = 0; i < argc && !b.cut; i++)
 		sbuf_printf(&b, "%s%s", i ? " " : "", shown[i]);

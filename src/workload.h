@@ -224,6 +224,13 @@ size_t workload_rank(const char *name);
  * reaches it.  At least WORKLOAD_MAX_REPLY_FLOOR. */
 uint64_t workload_max_reply(uint64_t data_size);
 
+/* Whether test t holds a command of one's own that can destroy or move
+ * data it does not name (FLUSHALL, FLUSHDB, SWAPDB, MOVE, RENAME, DEBUG,
+ * SCRIPT FLUSH, ..., or DEL, UNLINK or GETDEL of a key no other command of
+ * the test writes): 1 with "FLUSHALL empties every database" into buf
+ * (size bytes), or 0.  Pure (workload_danger.c). */
+int workload_danger(const struct workload_test *t, char *buf, size_t size);
+
 /* Check that preparing t for count requests is reasonable (elements and
  * bytes: the values, and t->prefix once per key it fills), without
  * building anything. */
@@ -264,5 +271,20 @@ void workload_prepare_append(char **buf, size_t *len, size_t *ncmds, char *mb, s
 int workload_prepare_sized(const struct workload_test *t, uint64_t count, uint64_t keyspace,
 			   uint64_t data_min, uint64_t data_size, char **buf, size_t *len,
 			   size_t *ncmds, struct rs_err *err);
+/* A part of it: the commands that fill elements from..upto-1 (of every
+ * member of a mix), in WORKLOAD_PREP_PART steps from 0, so that a caller
+ * can send a part, see whether it was asked to stop, and build the next
+ * with the memory of one part; 0 commands when from is past the end.
+ * The parts of 0..UINT64_MAX in turn are workload_prepare_sized's
+ * commands, in its order. */
+int workload_prepare_part(const struct workload_test *t, uint64_t count, uint64_t keyspace,
+			  uint64_t data_min, uint64_t data_size, uint64_t from, uint64_t upto,
+			  char **buf, size_t *len, size_t *ncmds, struct rs_err *err);
+/* The elements the parts of test t's preparation run over (0: none to
+ * prepare): the most of any member's. */
+uint64_t workload_prepare_elements(const struct workload_test *t, uint64_t count,
+				   uint64_t keyspace);
+/* Elements a part of a preparation holds: 64 variadic commands. */
+#define WORKLOAD_PREP_PART 64000
 
 #endif

@@ -81,7 +81,7 @@ int workload_mix_add(struct workload *w, char *const *items, size_t nitems, cons
  * members', each for every request), its check, the key bound (the
  * members' sum). */
 int workload_mix_prepare_cmds(const struct workload_test *t, uint64_t count, uint64_t keyspace,
-			      uint64_t data_min, uint64_t data_size, char **buf, size_t *len,
-			      size_t *ncmds, struct rs_err *err);
+			      uint64_t data_min, uint64_t data_size, uint64_t from, uint64_t upto,
+			      char **buf, size_t *len, size_t *ncmds, struct rs_err *err);
 
 #endif

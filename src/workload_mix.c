@@ -76,8 +76,8 @@ void workload_mix_spec(const struct workload_test *t, char *buf, size_t size)
 }
 
 int workload_mix_prepare_cmds(const struct workload_test *t, uint64_t count, uint64_t keyspace,
-			      uint64_t data_min, uint64_t data_size, char **buf, size_t *len,
-			      size_t *ncmds, struct rs_err *err)
+			      uint64_t data_min, uint64_t data_size, uint64_t from, uint64_t upto,
+			      char **buf, size_t *len, size_t *ncmds, struct rs_err *err)
 {
 	*len = 0;
 	*ncmds = 0;
@@ -86,8 +86,8 @@ int workload_mix_prepare_cmds(const struct workload_test *t, uint64_t count, uin
 		char *mb = NULL;
 		size_t ml, mn;
 
-		if (workload_prepare_sized(&t->members[i], count, keyspace, data_min, data_size, &mb,
-					   &ml, &mn, err) < 0) {
+		if (workload_prepare_part(&t->members[i], count, keyspace, data_min, data_size, from,
+					  upto, &mb, &ml, &mn, err) < 0) {
 			free(*buf);
 			*buf = NULL;
 			*len = 0;

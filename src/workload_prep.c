@@ -129,6 +129,19 @@ static uint64_t workload_prepare_total(const struct workload_test *t, uint64_t c
 	}
 }
 
+uint64_t workload_prepare_elements(const struct workload_test *t, uint64_t count,
+				   uint64_t keyspace)
+{
+	uint64_t n = workload_prepare_total(t, count, keyspace);
+
+	for (size_t i = 0; i < t->nmembers; i++) {
+		uint64_t m = workload_prepare_elements(&t->members[i], count, keyspace);
+
+		n = m > n ? m : n;
+	}
+	return n;
+}
+
 int workload_prepare_check(const struct workload_test *t, uint64_t count, uint64_t keyspace,
 			   uint64_t data_size, struct rs_err *err)
 {
@@ -170,17 +183,28 @@ int workload_prepare_sized(const struct workload_test *t, uint64_t count, uint64
 			   uint64_t data_min, uint64_t data_size, char **buf, size_t *len,
 			   size_t *ncmds, struct rs_err *err)
 {
+	return workload_prepare_part(t, count, keyspace, data_min, data_size, 0, UINT64_MAX, buf,
+				     len, ncmds, err);
+}
+
+int workload_prepare_part(const struct workload_test *t, uint64_t count, uint64_t keyspace,
+			  uint64_t data_min, uint64_t data_size, uint64_t from, uint64_t upto,
+			  char **buf, size_t *len, size_t *ncmds, struct rs_err *err)
+{
 	char *data, *strkey;
-	uint64_t total = workload_prepare_total(t, count, keyspace);
+	uint64_t total = workload_prepare_total(t, count, keyspace), last;
 	int rc = 0;
 
 	*len = 0;
 	*ncmds = 0;
 	if (t->nmembers > 0)
-		return workload_mix_prepare_cmds(t, count, keyspace, data_min, data_size, buf, len,
-						 ncmds, err);
-	if (total == 0)
+		return workload_mix_prepare_cmds(t, count, keyspace, data_min, data_size, from, upto,
+						 buf, len, ncmds, err);
+	/* The part holds the chunks that start in from..upto-1. */
+	from = (from + WORKLOAD_PREP_CHUNK - 1) / WORKLOAD_PREP_CHUNK * WORKLOAD_PREP_CHUNK;
+	if (total == 0 || from >= total || from >= upto)
 		return 0;
+	last = (total - 1) / WORKLOAD_PREP_CHUNK * WORKLOAD_PREP_CHUNK;
 	if (workload_prepare_check(t, count, keyspace, data_size, err) < 0)
 		return -1;
 	data = xmalloc(data_size + 1);
@@ -194,7 +218,8 @@ int workload_prepare_sized(const struct workload_test *t, uint64_t count, uint64
 	}
 	data[data_size] = '\0';
 	strkey = workload_join(t->prefix, "key:" WORKLOAD_RAND);
-	for (uint64_t first = 0; first < total && rc == 0; first += WORKLOAD_PREP_CHUNK) {
+	for (uint64_t first = from; first < total && first < upto && rc == 0;
+	     first += WORKLOAD_PREP_CHUNK) {
 		uint64_t n = total - first < WORKLOAD_PREP_CHUNK ? total - first : WORKLOAD_PREP_CHUNK;
 
 		switch (t->prep) {
@@ -244,8 +269,9 @@ int workload_prepare_sized(const struct workload_test *t, uint64_t count, uint64
 		}
 		(*ncmds)++;
 	}
-	/* --expire: the one key a collection's preparation filled. */
-	if (rc == 0 && t->expire > 0 && t->prep != PREP_STRINGS)
+	/* --expire: the one key a collection's preparation filled, once it is
+	 * (with the part that fills its last elements). */
+	if (rc == 0 && t->expire > 0 && t->prep != PREP_STRINGS && last < upto)
 		rc = prep_expire(buf, len, ncmds, t->prepare_key, 0, 1, t->expire, err);
 	free(strkey);
 	free(data);

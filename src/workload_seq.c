@@ -18,13 +18,21 @@
 #define WORKLOAD_SEQ_SEP ";"
 
 /* Whether word is a repeat count (digits only): 1 with *out, 0 when it
- * is not a number, -1 with err when it is one out of range. */
+ * is not a number, -1 with err when it is one out of range (a sign, "-5",
+ * is one: no command's name is a number). */
 static int workload_seq_count(const char *word, unsigned *out, struct rs_err *err)
 {
 	unsigned long long v = 0;
+	const char *d = word + (*word == '-' || *word == '+');
 
-	if (*word == '\0')
+	if (*d == '\0')
 		return 0;
+	for (const char *p = d; *p; p++)
+		if (*p < '0' || *p > '9')
+			return 0;
+	if (d != word)
+		return rs_err_setk(err, RS_E_USAGE, "repeat count %s has a sign: digits only, 1 to %u",
+				   word, WORKLOAD_SEQ_REPEAT_MAX);
 	for (const char *p = word; *p; p++) {
 		if (*p < '0' || *p > '9')
 			return 0;
@@ -133,9 +141,14 @@ int workload_sequence(int argc, char **argv, uint64_t data_size, int transaction
 			break;
 		}
 		/* "4 GET k": a count needs a command after it. */
-		if (j - i >= 2 && (rc = workload_seq_count(argv[i], &count, err)) != 0) {
+		if ((rc = workload_seq_count(argv[i], &count, err)) != 0) {
 			if (rc < 0)
 				break;
+			if (j - i < 2) {
+				rc = rs_err_setk(err, RS_E_USAGE, "repeat count %s in the sequence after "
+						 "-- has no command after it", argv[i]);
+				break;
+			}
 			rc = 0;
 			from = i + 1;
 		}

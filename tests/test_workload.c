@@ -849,6 +849,12 @@ Test(workload_seq, bad_sequences_name_their_problem)
 		{ 5, { "GET", "a", ";", ";", "GET" }, "an empty command in the sequence after --" },
 		{ 3, { "0", "GET", "a" }, "repeat count 0 is out of range (1 to 1000)" },
 		{ 3, { "99999999999999999999", "GET", "a" }, "repeat count 99999999999999999999 is out of range" },
+		/* A signed number is no command (issue 40, m7). */
+		{ 3, { "-5", "GET", "a" }, "repeat count -5 has a sign" },
+		{ 1, { "5" }, "repeat count 5 in the sequence after -- has no command after it" },
+		{ 4, { "GET", "a", ";", "7" }, "repeat count 7 in the sequence after -- has no command" },
+		/* RESP3 is not spoken (m8). */
+		{ 2, { "HELLO", "3" }, "HELLO 3 asks for RESP3, which rsweep does not speak" },
 	};
 
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

@@ -1,9 +1,9 @@
 #!/bin/sh
 # prefix_bench.sh: what --key-prefix costs between points against FLUSHALL
-# (issue 28).  Under a prefix rsweep deletes every name it can have
-# written (UNLINK of each of the -r numbers of a random name, pipelined),
-# where FLUSHALL empties the server at once; the difference grows with -r,
-# not with what the test wrote.
+# (issue 28).  Under a prefix rsweep deletes what it can have written, the
+# cheaper way: UNLINK of each of the -r numbers of a random name when they
+# are fewer than the database's keys, else a SCAN MATCH of the prefix
+# (issue 40); FLUSHALL empties the server at once.
 #
 #   tests/bench/prefix_bench.sh [RSWEEP]
 #
