@@ -21,6 +21,7 @@
 
 #include "platform.h"
 #include "spawn.h"
+#include "spawn_args.h"
 #include "target.h"
 #include "tlscert.h"
 #include "xalloc.h"
@@ -286,7 +287,8 @@ static int spawn_place(struct spawn *s, struct rs_err *err)
 /* The server's command line and the strings it points into. */
 struct spawn_cmd {
 	char port[16], tls_port[16], logpath[128], dir[80];
-	char *argv[64];
+	/* rsweep's own arguments (29 at most), then --spawn-args' */
+	char *argv[32 + SPAWN_ARGS_MAX];
 };
 
 /* Fill cmd for s: persistence off, loopback or no TCP, files in s->dir,
@@ -337,7 +339,9 @@ static void spawn_cmdline(const struct spawn *s, const char *path, const char *c
 	cmd->argv[argc++] = spawn_arg(cmd->dir);
 	cmd->argv[argc++] = spawn_arg("--logfile");
 	cmd->argv[argc++] = spawn_arg(cmd->logpath);
-	for (int i = 0; extra && extra[i] && argc < 62; i++)
+	/* spawn_args_check lets no more through than there is room for. */
+	for (int i = 0; extra && extra[i] && argc + 1 < (int)(sizeof cmd->argv /
+							      sizeof cmd->argv[0]); i++)
 		cmd->argv[argc++] = spawn_arg(extra[i]);
 	cmd->argv[argc] = NULL;
 }
@@ -359,6 +363,8 @@ static int spawn_exec(struct spawn *s, struct spawn_cmd *cmd, struct rs_err *err
 		return rs_err_set(err, "fork: %s", strerror(e));
 	}
 	if (s->pid == 0) {
+		int nullfd;
+
 		/* Die with rsweep, even if rsweep is killed with SIGKILL. */
 		platform_die_with_parent();
 		if (getppid() != parent)
@@ -366,6 +372,13 @@ static int spawn_exec(struct spawn *s, struct spawn_cmd *cmd, struct rs_err *err
 		if (logfd >= 0) {
 			dup2(logfd, STDOUT_FILENO);
 			dup2(logfd, STDERR_FILENO);
+		}
+		/* Nothing of rsweep's input: a server told to read its config
+		 * from standard input ("-") would read it there. */
+		nullfd = open("/dev/null", O_RDONLY);
+		if (nullfd >= 0 && nullfd != STDIN_FILENO) {
+			dup2(nullfd, STDIN_FILENO);
+			close(nullfd);
 		}
 		setpgid(0, 0);    /* out of rsweep's process group: a ^C reaches rsweep only */
 		execvp(cmd->argv[0], cmd->argv);
