@@ -362,7 +362,7 @@ static int run_targets(const struct rs_config *cfg, struct run_job *job, struct 
 	if (cmd_targets_build(cfg, job->label, &job->targets, err) < 0)
 		return -1;
 	for (size_t k = 0; k < job->targets.n; k++)
-		if (job->targets.v[k].server_args[0] != '\0')
+		if (job->targets.v[k].alternatives)
 			job->sc.axes |= SWEEP_AXIS_SERVER_ARGS;
 	if (cfg->agents > 0 && job->targets.n > 1)
 		return rs_err_set(err, "--agents loads one server: --spawn-args alternatives make %zu",

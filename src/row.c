@@ -262,6 +262,15 @@ const char *rows_server_desc(const struct rs_server *s, char *buf, size_t size)
 	return buf;
 }
 
+const char *rows_server_desc_args(const struct rs_server *s, char *buf, size_t size)
+{
+	size_t n = strlen(rows_server_desc(s, buf, size));
+
+	if (n > 0 && s->server_args[0] != '\0' && n < size)
+		snprintf(buf + n, size - n, " [%s]", s->server_args);
+	return buf;
+}
+
 int rows_check_server(const struct rs_rows *rows, const char *label, const char *name,
 		      const char *version, const char *redis_version, struct rs_err *err)
 {

@@ -155,6 +155,10 @@ struct rs_server {
  * from server_name and server_version, or for rows that lack them
  * "redis " and redis_version; "" when nothing is known.  Returns buf. */
 const char *rows_server_desc(const struct rs_server *s, char *buf, size_t size);
+/* rows_server_desc, then " [ARGS]" when the server was spawned with
+ * arguments (server_args): "redis 7.0.15 [--appendfsync always]"; "" when
+ * nothing is known.  Returns buf. */
+const char *rows_server_desc_args(const struct rs_server *s, char *buf, size_t size);
 
 /* The figures of a struct rs_rec, read with rows_fig(). */
 enum row_fig {

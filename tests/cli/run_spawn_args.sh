@@ -3,7 +3,8 @@
 # secret, process: src/spawn_args.h), in every spelling and in every '|'
 # alternative, with exit 2 and one line naming the setting and its class;
 # nothing starts.  Settings of no such class pass (checked with --dry-run,
-# which starts nothing either).  Issue 40.
+# which starts nothing either).  Issue 40.  Every spawned server's
+# arguments are recorded in its rows' server_args (issue 44).
 . "${RS_SRCDIR:-.}/tests/cli/lib.sh"
 
 out=$T/never.csv
@@ -129,5 +130,28 @@ t_targets() {
 		fail "per target: $(cat "$T/err")"
 }
 tcase 'per target: LABEL=ARGS refused the same way' t_targets
+
+# server_args column of every row of FILE, "LABEL: ARGS" a line.
+args_of() {
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		 { print $col["label"] ": " $col["server_args"] }' "$1" | sort -u
+}
+
+t_recorded() {
+	# Without alternatives too (issue 44): every spawned server's
+	# arguments are in its rows and in the report's Servers line.
+	expect_status 0 "$RSWEEP" run --spawn --spawn-args '--appendfsync always' --label ci \
+		-t set -P 1,2 --repeat 1 -n 200 -c 2 -q -o "$T/one.csv"
+	[ "$(args_of "$T/one.csv")" = "ci: --appendfsync always" ] ||
+		fail "server_args: $(args_of "$T/one.csv")"
+	expect_status 0 "$RSWEEP" report "$T/one.csv"
+	grep -q "^Servers: ci = .* \[--appendfsync always\]$" "$T/out" || fail "report: $(cat "$T/out")"
+	# Per target, a word quoted as it was given; none for a target without.
+	expect_status 0 "$RSWEEP" run --target a=spawn: --target b=spawn: -t set -P 1 --repeat 1 \
+		-n 200 -c 2 -q --spawn-args "b=--hz 17 --rename-command GET ''" -o "$T/two.csv"
+	[ "$(args_of "$T/two.csv")" = "a: 
+b: --hz 17 --rename-command GET ''" ] || fail "server_args: $(args_of "$T/two.csv")"
+}
+tcase 'server_args: the arguments of every spawned server, alternatives or not' t_recorded
 
 tcase_done
