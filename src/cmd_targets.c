@@ -286,8 +286,8 @@ int cmd_targets_start(const struct rs_config *cfg, double timeout, volatile sig_
 	if (d != NULL)
 		targets_apply(d, t);
 	if (g->spawned) {
-		if (spawn_start(&g->sp, g->abs[0] ? g->abs : g->binary, g->transport, g->extra,
-				SPAWN_START_WAIT, err) < 0)
+		if (spawn_start_on(&g->sp, g->abs[0] ? g->abs : g->binary, g->transport, g->extra,
+				   g->cpus, SPAWN_START_WAIT, err) < 0)
 			return d ? rs_err_setk(err, RS_E_INPUT, "target '%s': %s", g->label, err->msg) :
 			       -1;
 		t->socket = g->sp.socket[0] ? g->sp.socket : NULL;

@@ -31,6 +31,9 @@ struct cmd_target {
 	/* A spawned server's arguments (its choice of the alternatives), as
 	 * one line for the rows' server_args; "" for none, or not spawned. */
 	char server_args[128];
+	/* spawned: the CPUs its server is placed on (cpus.h), set by the
+	 * caller before cmd_targets_start; NULL: rsweep's own */
+	const struct cpus *cpus;
 	char abs[1024];           /* spawned: the binary's absolute path */
 	char version[32];         /* spawned: what its --version says */
 	struct target t;          /* filled by cmd_targets_start */

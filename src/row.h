@@ -129,6 +129,13 @@ struct rs_row {
 	/* --expire: the TTL in seconds the writes and prepared keys got; 0
 	 * none, -1 in rows written before it was kept. */
 	int64_t expire;
+	/* Placement (run --cpus, cpus.h): the CPUs the spawned server and
+	 * the load generator were given, as CPU lists ("1", "0"; the same
+	 * list in both when they were not placed apart); "" where it is not
+	 * known (a server rsweep did not start, a system that cannot tell),
+	 * and in rows written before they were kept. */
+	char server_cpus[64];
+	char client_cpus[64];
 
 	/* Where a row came from, for messages; not a column. */
 	const char *src;
@@ -149,6 +156,8 @@ struct rs_server {
 	const char *key_prefix;   /* "" without --key-prefix */
 	const char *key_dist;     /* "" with fixed keys, or in older files */
 	const char *server_args;  /* a spawned server's --spawn-args; "" none */
+	const char *server_cpus;  /* its placement, as CPU lists; "" unknown */
+	const char *client_cpus;
 };
 
 /* What the server called itself, "valkey 8.0.1", into buf (size bytes):

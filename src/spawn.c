@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpus.h"
 #include "platform.h"
 #include "spawn.h"
 #include "spawn_args.h"
@@ -348,7 +349,8 @@ static void spawn_cmdline(const struct spawn *s, const char *path, const char *c
 
 /* Fork and exec cmd with its output in its log; s->pid is the child.
  * Returns 0, or -1 with err set (s->pid stays -1). */
-static int spawn_exec(struct spawn *s, struct spawn_cmd *cmd, struct rs_err *err)
+static int spawn_exec(struct spawn *s, struct spawn_cmd *cmd, const struct cpus *cpus,
+		      struct rs_err *err)
 {
 	pid_t parent = getpid();
 	int logfd = open(cmd->logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -381,6 +383,15 @@ static int spawn_exec(struct spawn *s, struct spawn_cmd *cmd, struct rs_err *err
 			close(nullfd);
 		}
 		setpgid(0, 0);    /* out of rsweep's process group: a ^C reaches rsweep only */
+		/* Placed before it runs, so that none of its threads starts
+		 * elsewhere (cpus.h). */
+		if (cpus != NULL && platform_cpus_set(0, cpus->w, CPUS_WORDS) < 0) {
+			char set[256];
+
+			dprintf(STDERR_FILENO, "cannot place %s on CPUs %s: %s\n", cmd->argv[0],
+				cpus_format(cpus, set, sizeof set), strerror(errno));
+			_exit(127);
+		}
 		execvp(cmd->argv[0], cmd->argv);
 		dprintf(STDERR_FILENO, "cannot run %s: %s\n", cmd->argv[0], strerror(errno));
 		_exit(127);
@@ -418,6 +429,13 @@ static int spawn_wait_ready(struct spawn *s, const char *name, double timeout,
 int spawn_start(struct spawn *s, const char *path, enum spawn_transport transport,
 		const char *const *extra, double timeout, struct rs_err *err)
 {
+	return spawn_start_on(s, path, transport, extra, NULL, timeout, err);
+}
+
+int spawn_start_on(struct spawn *s, const char *path, enum spawn_transport transport,
+		   const char *const *extra, const struct cpus *cpus, double timeout,
+		   struct rs_err *err)
+{
 	struct spawn_cmd cmd;
 
 	memset(s, 0, sizeof *s);
@@ -426,7 +444,7 @@ int spawn_start(struct spawn *s, const char *path, enum spawn_transport transpor
 	if (spawn_place(s, err) < 0)
 		return -1;
 	spawn_cmdline(s, path, extra, &cmd);
-	if (spawn_exec(s, &cmd, err) < 0 ||
+	if (spawn_exec(s, &cmd, cpus, err) < 0 ||
 	    spawn_wait_ready(s, path ? path : "redis-server", timeout, err) < 0) {
 		spawn_stop(s);
 		return -1;

@@ -57,6 +57,9 @@ struct sweep_config {
 	/* A spawned server's arguments when they are an axis (--spawn-args
 	 * alternatives), for the rows' server_args; NULL otherwise. */
 	const char *server_args;
+	/* Where the server and the load generator were placed (cpus.h), for
+	 * the rows' server_cpus and client_cpus; NULL: unknown. */
+	const char *server_cpus, *client_cpus;
 	enum engine_mode mode;    /* closed loop; a point with a rate uses the window */
 	enum engine_arrivals arrivals;
 	uint64_t requests;
