@@ -395,7 +395,8 @@ static int run_targets(const struct rs_config *cfg, struct run_job *job, struct 
 		sc->threads = (unsigned)a->threads;
 		sc->server_args = g->server_args[0] ? g->server_args : NULL;
 		sc->server_cpus = g->spawned && job->server_cpus[0] ? job->server_cpus : NULL;
-		sc->client_cpus = job->client_cpus[0] ? job->client_cpus : NULL;
+		/* --agents: the load is generated elsewhere. */
+		sc->client_cpus = job->client_cpus[0] && cfg->agents == 0 ? job->client_cpus : NULL;
 		gs->target = k / job->nat;
 		gs->w = job->ws != NULL ? &job->ws[d] : &job->w;
 	}
