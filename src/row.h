@@ -101,9 +101,10 @@ struct rs_row {
 	 * (keydist_format); "" with fixed keys (-r 0) and in rows written
 	 * before it was kept (which drew uniformly). */
 	char key_dist[64];
-	/* A spawned server's extra arguments (--spawn-args, one alternative
-	 * of an axis of them: "io-threads 4"), as one line; "" for a server
-	 * rsweep did not start, and in rows written before it was kept. */
+	/* A spawned server's extra arguments (--spawn-args; one alternative
+	 * of an axis of them: "--io-threads 4"), as one line, a word that is
+	 * empty or has blanks quoted; "" for a server rsweep did not start or
+	 * started without them, and in rows written before it was kept. */
 	char server_args[ROW_STR];
 	/* The server's INFO keyspace_hits and keyspace_misses over the timed
 	 * window (summed over a cluster's masters): a read that found nothing
