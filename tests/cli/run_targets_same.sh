@@ -2,13 +2,17 @@
 # Two spawned servers from one binary, as two --target of one sweep: the
 # rows alternate targets point by point (ABBA: a b, b a, a b, ...), every
 # point is measured on both, and `rsweep report` (baseline: the first
-# target) calls them "same" at the peak for every test.
+# target) never calls b faster, or slower, at the peak for every test.
 #
 # Why this is not flaky.  As in report_same.sh: the verdict compared is
 # the one at the peaks, whose interval borrows every depth of each series,
 # and "faster" or "slower" needs it wholly beyond 1 +- 3%; the two targets
 # take turns point by point, so a burst of load from other jobs falls on
-# both alike.  And the two servers are placed alike (issue 41): rsweep's
+# both alike.  What fails the test is what a difference between the two
+# servers lasting the sweep does: both tests called faster, or both
+# slower.  One test alone is the interval's promise of at most 5% false
+# verdicts (by chance both, one sweep in several hundred); it passes with
+# a note.  And the two servers are placed alike (issue 41): rsweep's
 # default placement puts every spawned server on the same CPUs, apart
 # from the load generator's, so the scheduler cannot keep one server on
 # the client's core and the other on a free one for the whole sweep, a
@@ -56,12 +60,21 @@ sweep() {
 		fail "servers on CPUs $sv, the client on $cl: not apart"
 	fi
 	expect_status 0 "$RSWEEP" report --format csv "$f" -o "$T/rep-$1.csv"
+	# A placement that differs for the whole sweep moves every test one
+	# way: both called faster, or both slower.  One test alone called
+	# different is the interval's own promise (at most 5% of verdicts
+	# false), said in a note.
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-		 $col["label"] == "b" { n++; v = $col["verdict_at_peak"]
+		 $col["label"] == "b" { n++; v = $col["verdict_at_peak"]; k[v]++
 			   printf "%s: %s (baseline %s)\n", $col["test"], v, $col["baseline"]
-			   if ((v != "same" && v != "cannot tell") || $col["baseline"] != "a") bad = 1 }
+			   if (v == "" || v == "no interval" || $col["baseline"] != "a") bad = 1 }
 		 END { if (n != 2) { print n + 0 " rows for b, wanted 2"; exit 2 }
-		       exit bad }' "$T/rep-$1.csv" >"$T/verdicts-$1"
+		       exit bad || k["faster"] == n || k["slower"] == n }' \
+		"$T/rep-$1.csv" >"$T/verdicts-$1"
+	if grep -qE ": (faster|slower) " "$T/verdicts-$1"; then
+		echo "note: one test's verdict false, within the interval's promise: \
+$(tr '\n' ';' <"$T/verdicts-$1")" >&2
+	fi
 }
 
 # --spawn-args reach the one server they name (and --spawn's without a
