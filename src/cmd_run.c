@@ -423,6 +423,23 @@ static int run_sweep(const struct rs_config *cfg, struct run_job *job, struct ru
 	ui->multi_depth = cfg->pipeline.n > 1;
 	ui->multi_target = job->targets.n > 1;
 	ui->axes = job->sc.axes;
+	if (run_place_self(job, err) < 0) {
+		rc = -1;
+		goto restore;
+	}
+	if (job->run <= 1) {
+		char msg[320];
+		size_t spawned = 0;
+
+		for (size_t k = 0; k < job->targets.n; k++)
+			spawned += job->targets.v[k].spawned != 0;
+		/* Two spawned servers unplaced: their verdicts need the warning. */
+		run_place_say(job, msg, sizeof msg);
+		if (msg[0] != '\0' && job->place.unplaced != NULL && spawned > 1)
+			progress_note(&ui->progress, msg);
+		else if (msg[0] != '\0')
+			rs_log(RS_LOG_DEBUG, "%s", msg);
+	}
 	st = run_stop ? SWEEP_INTERRUPTED : run_open(cfg, job, err);
 	if (st == SWEEP_OK && cfg->agents > 0)
 		st = run_agents(cfg, job, err);
@@ -471,6 +488,7 @@ static int run_sweep(const struct rs_config *cfg, struct run_job *job, struct ru
 		if (k % job->nat == 0)
 			spawn_stop(&job->targets.v[job->sweeps[k].target].sp);
 	}
+restore:
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 close:

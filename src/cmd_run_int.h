@@ -12,6 +12,7 @@
 #include "agents.h"
 #include "axis.h"
 #include "cmd_targets.h"
+#include "cpus.h"
 #include "keydist.h"
 #include "opts.h"
 #include "rates.h"
@@ -54,7 +55,25 @@ struct run_job {
 	struct keydist *keydist;  /* --key-dist's sampler; NULL: uniform */
 	char key_dist[KEYDIST_NAME_MAX]; /* its name in the rows; "": fixed keys */
 	unsigned run;             /* --runs: the run under way, 1-based */
+	struct cpus_place place;  /* --cpus: where servers and client go */
+	char server_cpus[64];     /* the rows' server_cpus: "" unknown */
+	char client_cpus[64];     /* the rows' client_cpus: "" unknown */
 };
+
+/* ---- cmd_run_place.c ---- */
+
+/* --cpus, and the CPUs this process may use, into job->place (cpus.h),
+ * after the targets are built and before their sweeps' settings are
+ * made: each spawned target's cpus, and the rows' server_cpus and
+ * client_cpus.  Returns 0, or -1 with err (RS_E_USAGE). */
+int run_place(const struct rs_config *cfg, struct run_job *job, struct rs_err *err);
+/* Place this process (the load generator's threads, which start later)
+ * as job->place says.  Returns 0, or -1 with err. */
+int run_place_self(const struct run_job *job, struct rs_err *err);
+/* The placement in a line for --dry-run and -v, into buf: "spawned
+ * servers on CPU 1, the load generator on CPU 0", or why they are not
+ * placed apart; "" when nothing is spawned and nothing placed. */
+void run_place_say(const struct run_job *job, char *buf, size_t size);
 
 /* ---- cmd_run_plan.c ---- */
 

@@ -338,6 +338,13 @@ void run_dry(const struct rs_config *cfg, const struct run_job *job)
 			printf(" %s", d->args[a]);
 		printf("\n");
 	}
+	{
+		char place[320];
+
+		run_place_say(job, place, sizeof place);
+		if (place[0] != '\0')
+			printf("%s\n", place);
+	}
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct sweep_point *p = &plan->v[i];
 		/* A rough guess for -n runs: 100k rps at P=1, growing with depth to 1M. */
@@ -413,10 +420,11 @@ static void run_sweep_config(const struct rs_config *cfg, const char *label,
  * and its own label.  Returns 0 or -1 (err of kind RS_E_USAGE). */
 static int run_targets(const struct rs_config *cfg, struct run_job *job, struct rs_err *err)
 {
-	if (cmd_targets_build(cfg, job->label, &job->targets, err) < 0)
+	if (cmd_targets_build(cfg, job->label, &job->targets, err) < 0 ||
+	    run_place(cfg, job, err) < 0)
 		return -1;
 	for (size_t k = 0; k < job->targets.n; k++)
-		if (job->targets.v[k].server_args[0] != '\0')
+		if (job->targets.v[k].alternatives)
 			job->sc.axes |= SWEEP_AXIS_SERVER_ARGS;
 	if (cfg->agents > 0 && job->targets.n > 1)
 		return rs_err_set(err, "--agents loads one server: --spawn-args alternatives make %zu",
@@ -440,6 +448,9 @@ static int run_targets(const struct rs_config *cfg, struct run_job *job, struct 
 		sc->data_size = a->data_size;
 		sc->threads = (unsigned)a->threads;
 		sc->server_args = g->server_args[0] ? g->server_args : NULL;
+		sc->server_cpus = g->spawned && job->server_cpus[0] ? job->server_cpus : NULL;
+		/* --agents: the load is generated elsewhere. */
+		sc->client_cpus = job->client_cpus[0] && cfg->agents == 0 ? job->client_cpus : NULL;
 		gs->target = k / job->nat;
 		gs->w = job->ws != NULL ? &job->ws[d] : &job->w;
 	}

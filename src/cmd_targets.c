@@ -91,12 +91,12 @@ static size_t cmd_targets_nchoices(const char *const *words)
 }
 
 /* Choice c of words into g: each word with alternatives replaced by one
- * of them (the last word's alternatives turning fastest), and the whole
- * line in g->server_args.  0, or -1 (err) for an empty alternative. */
+ * of them (the last word's alternatives turning fastest).  0, or -1 (err)
+ * for an empty alternative. */
 static int cmd_targets_choose(struct cmd_target *g, const char *const *words, size_t c,
 			      struct rs_err *err)
 {
-	size_t n = 0, at = 0;
+	size_t n = 0;
 
 	while (words[n] != NULL)
 		n++;
@@ -126,14 +126,33 @@ static int cmd_targets_choose(struct cmd_target *g, const char *const *words, si
 		memcpy(g->extra_own[i], w, len);
 		g->extra_own[i][len] = '\0';
 	}
-	for (size_t i = 0; i < n; i++)
+	g->extra = (const char *const *)g->extra_own;
+	g->alternatives = 1;
+	return 0;
+}
+
+/* g->extra said as one line into g->server_args, for every spawned
+ * server, alternatives or not (issue 44: a CI comparison of
+ * "--appendfsync always" said only the version).  0, or -1 (err) when it
+ * does not fit. */
+static int cmd_targets_args_line(struct cmd_target *g, struct rs_err *err)
+{
+	size_t at = 0;
+
+	g->server_args[0] = '\0';
+	for (size_t i = 0; g->spawned && g->extra != NULL && g->extra[i] != NULL; i++) {
+		const char *w = g->extra[i];
+
+		/* Quoted as targets_split reads them back (targets_row): a word
+		 * that is empty or has blanks or quotes in it. */
 		at += (size_t)snprintf(g->server_args + at, at < sizeof g->server_args ?
-				       sizeof g->server_args - at : 0, "%s%s", i ? " " : "",
-				       g->extra_own[i]);
+				       sizeof g->server_args - at : 0,
+				       *w == '\0' || strpbrk(w, " \t'\"") ? strchr(w, '\'') ?
+				       "%s\"%s\"" : "%s'%s'" : "%s%s", i ? " " : "", w);
+	}
 	if (at >= sizeof g->server_args)
 		return rs_err_setk(err, RS_E_USAGE, "target '%s': --spawn-args is longer than %zu "
 				   "characters", g->label, sizeof g->server_args - 1);
-	g->extra = (const char *const *)g->extra_own;
 	return 0;
 }
 
@@ -154,7 +173,7 @@ static int cmd_targets_choices(struct cmd_targets *ts, struct rs_err *err)
 		total += c;
 	}
 	if (total == ts->n)
-		return 0;
+		goto lines;
 	v = xcalloc(total, sizeof *v);
 	for (size_t k = 0, at = 0; k < ts->n; k++) {
 		const struct cmd_target *g = &ts->v[k];
@@ -174,6 +193,10 @@ static int cmd_targets_choices(struct cmd_targets *ts, struct rs_err *err)
 	free(ts->v);
 	ts->v = v;
 	ts->n = total;
+lines:
+	for (size_t k = 0; k < ts->n; k++)
+		if (cmd_targets_args_line(&ts->v[k], err) < 0)
+			return -1;
 	return 0;
 }
 
@@ -263,8 +286,8 @@ int cmd_targets_start(const struct rs_config *cfg, double timeout, volatile sig_
 	if (d != NULL)
 		targets_apply(d, t);
 	if (g->spawned) {
-		if (spawn_start(&g->sp, g->abs[0] ? g->abs : g->binary, g->transport, g->extra,
-				SPAWN_START_WAIT, err) < 0)
+		if (spawn_start_on(&g->sp, g->abs[0] ? g->abs : g->binary, g->transport, g->extra,
+				   g->cpus, SPAWN_START_WAIT, err) < 0)
 			return d ? rs_err_setk(err, RS_E_INPUT, "target '%s': %s", g->label, err->msg) :
 			       -1;
 		t->socket = g->sp.socket[0] ? g->sp.socket : NULL;

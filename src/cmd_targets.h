@@ -24,10 +24,16 @@ struct cmd_target {
 	enum spawn_transport transport; /* spawned: UNIX socket, TCP or TLS */
 	const char *const *extra; /* spawned: --spawn-args, NULL-terminated */
 	/* Spawned with --spawn-args alternatives ("--io-threads 1|2|4"): one
-	 * target for each choice, its words owned here (extra points to them)
-	 * and said as one line for the rows' server_args; "" otherwise. */
+	 * target for each choice, its words owned here (extra points to them),
+	 * and alternatives set; else NULL and 0. */
 	char **extra_own;
+	int alternatives;
+	/* A spawned server's arguments (its choice of the alternatives), as
+	 * one line for the rows' server_args; "" for none, or not spawned. */
 	char server_args[128];
+	/* spawned: the CPUs its server is placed on (cpus.h), set by the
+	 * caller before cmd_targets_start; NULL: rsweep's own */
+	const struct cpus *cpus;
 	char abs[1024];           /* spawned: the binary's absolute path */
 	char version[32];         /* spawned: what its --version says */
 	struct target t;          /* filled by cmd_targets_start */

@@ -122,6 +122,9 @@ static const struct csv_col csv_cols[] = {
 	COL_S(data_size_range, data_size_range),
 	/* TTLs (row.h). */
 	COL_I(expire, expire),
+	/* Placement of a spawned server and the load generator (row.h). */
+	COL_S(server_cpus, server_cpus),
+	COL_S(client_cpus, client_cpus),
 	/* Last, and quoted when it holds text (csv_format_row): a row a crash
 	 * cut short inside it never reads as whole. */
 	COL_S(first_error, first_error),

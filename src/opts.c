@@ -90,6 +90,9 @@ static const struct opt_def opt_table[] = {
 	{ "spawn-args", 0, "[LABEL=]ARGS", OT_LIST, RUN, OFF(spawn_args), 0, 0, NULL, NULL, 0,
 	  "more redis-server arguments for a spawned target (all of them without LABEL=); "
 	  "a word A|B|C starts a server for each" },
+	{ "cpus", 0, "SERVER:CLIENT|none", OT_STRING, RUN, OFF(cpus), 0, 0, NULL, "auto", 1,
+	  "CPUs for spawned servers and the load generator (CPU lists, as 1:0), or none; "
+	  "default: apart, when every target is spawned" },
 	/* load */
 	{ "clients", 'c', "N|LIST", OT_AXIS, RUN, OFF(clients_axis), 1, 100000, NULL, "50", 1,
 	  "parallel connections; a list (1,2,4 or 1..64:x2) sweeps them as an axis" },

@@ -86,6 +86,7 @@ struct rs_config {
 	int spawn_tls;
 	struct opt_list target;   /* --target LABEL=URI (targets.h) */
 	struct opt_list spawn_args;
+	char *cpus;               /* --cpus SERVER:CLIENT|none|auto (cpus.h); NULL: auto */
 	struct opt_list allow_target; /* agent: --allow-target URI|PATTERN */
 	/* load */
 	uint64_t clients;         /* import's -c; run's is clients_axis */

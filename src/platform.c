@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #if defined(__linux__)
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/sysmacros.h>
 #include <signal.h>
@@ -246,5 +247,53 @@ ssize_t platform_send_nowait(int fd, const void *buf, size_t len)
 
 	(void)setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, sizeof one);
 	return send(fd, buf, len, MSG_DONTWAIT);
+#endif
+}
+
+#if defined(__linux__)
+/* The bits of set, as many as fit both. */
+static void platform_cpus_from(const cpu_set_t *set, uint64_t *bits, size_t nwords)
+{
+	memset(bits, 0, nwords * sizeof *bits);
+	for (size_t i = 0; i < nwords * 64 && i < CPU_SETSIZE; i++)
+		if (CPU_ISSET(i, set))
+			bits[i / 64] |= (uint64_t)1 << (i % 64);
+}
+#endif
+
+int platform_cpus_get(pid_t pid, uint64_t *bits, size_t nwords)
+{
+#if defined(__linux__)
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	if (sched_getaffinity(pid, sizeof set, &set) < 0)
+		return -1;
+	platform_cpus_from(&set, bits, nwords);
+	return 0;
+#else
+	(void)pid;
+	(void)bits;
+	(void)nwords;
+	return -1;
+#endif
+}
+
+int platform_cpus_set(pid_t pid, const uint64_t *bits, size_t nwords)
+{
+#if defined(__linux__)
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	for (size_t i = 0; i < nwords * 64 && i < CPU_SETSIZE; i++)
+		if (bits[i / 64] >> (i % 64) & 1)
+			CPU_SET(i, &set);
+	return sched_setaffinity(pid, sizeof set, &set);
+#else
+	(void)pid;
+	(void)bits;
+	(void)nwords;
+	errno = ENOSYS;
+	return -1;
 #endif
 }

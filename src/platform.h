@@ -54,4 +54,16 @@ char *platform_realpath(const char *path);
  * socket's mode: as send(2) returns, -1 with errno set. */
 ssize_t platform_send_nowait(int fd, const void *buf, size_t len);
 
+/* CPU sets for placement (cpus.h): CPU i is bit i % 64 of word i / 64
+ * of nwords 64-bit words. */
+/* The CPUs pid (0: this process's calling thread) may run on, its
+ * affinity, into bits.  Returns 0, or -1 where the system cannot tell
+ * (only Linux's sched_getaffinity does, here): "placement not
+ * available". */
+int platform_cpus_get(pid_t pid, uint64_t *bits, size_t nwords);
+/* Restrict pid (0: the calling thread, and the threads it starts after)
+ * to the CPUs in bits.  Returns 0, or -1 with errno set (ENOSYS where the
+ * system cannot place a process, here all but Linux). */
+int platform_cpus_set(pid_t pid, const uint64_t *bits, size_t nwords);
+
 #endif

@@ -104,6 +104,12 @@ void report_free_mixes(struct mixshare **v, size_t n);
  * each series' own when o->wide, else those that count them at once
  * (report_notes.c).  Returns how many; release with report_free_notes. */
 size_t report_notes(const struct analysis_result *r, const struct report_opts *o, char ***out);
+/* The note on where spawned servers and the load generator ran (the
+ * rows' server_cpus and client_cpus, run --cpus) into buf: placed apart,
+ * placed differently, or sharing CPUs when two spawned servers or more
+ * are compared (their A/B verdicts carry the scheduler's bias).  Returns
+ * 1 with a note, 0 when rows say nothing to note (report_place.c). */
+int report_place_note(const struct rs_rows *rows, char *buf, size_t size);
 void report_free_notes(char **v, size_t n);
 
 /* The runs block of text and markdown (report_runs.c): each label's runs,

@@ -447,7 +447,7 @@ size_t report_notes(const struct analysis_result *r, const struct report_opts *o
 	/* At most nine notes a series and its unstable points, and one for
 	 * them all: room for them at once, not a reallocation a note. */
 	char **v = xcalloc((9 + REPORT_UNSTABLE_LIST) * r->nseries + 2 * r->nlabels +
-			   REPORT_UNSTABLE_LIST + 3, sizeof *v);
+			   REPORT_UNSTABLE_LIST + 4, sizeof *v);
 	size_t n = 0;
 	const char *base_client;
 	long other;
@@ -562,6 +562,12 @@ size_t report_notes(const struct analysis_result *r, const struct report_opts *o
 		v[n++] = xstrdup(buf);
 	}
 	n += report_prefix_notes(o->rows, v + n, r->nlabels);
+	{
+		char buf[512];
+
+		if (report_place_note(o->rows, buf, sizeof buf))
+			v[n++] = xstrdup(buf);
+	}
 	free(busy.v);
 	report_free_mixes(mixes, r->nseries);
 	*out = v;

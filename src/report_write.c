@@ -367,9 +367,10 @@ static void report_comparisons(FILE *fp, const struct analysis_result *r,
 
 /* "Servers: redis = redis 7.0.15, valkey = valkey 8.0.1": what each label
  * was measured on, as the server names itself ("m1 = redis 7.0.15 and
- * redis 7.2.4" when its series name several), and a blank line; nothing
- * when no row names its server (imports).  O(series^2), a few hundred at
- * most. */
+ * redis 7.2.4" when its series name several), with a spawned server's
+ * arguments ("ci = redis 7.0.15 [--appendfsync always]"), and a blank
+ * line; nothing when no row names its server (imports).  O(series^2), a
+ * few hundred at most. */
 static void report_servers(FILE *fp, const struct analysis_result *r)
 {
 	int any = 0;
@@ -385,16 +386,17 @@ static void report_servers(FILE *fp, const struct analysis_result *r)
 		if (j < i)
 			continue;
 		for (j = i; j < r->nseries; j++) {
-			char d[2 * ROW_STR], e[2 * ROW_STR];
+			char d[3 * ROW_STR + 4], e[3 * ROW_STR + 4];
 
 			if (strcmp(r->series[j].rps->label, label) != 0 ||
-			    rows_server_desc(r->series[j].rps->first->server, d, sizeof d)[0] == '\0')
+			    rows_server_desc_args(r->series[j].rps->first->server, d,
+						  sizeof d)[0] == '\0')
 				continue;
 			/* Each server of the label once. */
 			for (k = i; k < j; k++)
 				if (strcmp(r->series[k].rps->label, label) == 0 &&
-				    strcmp(rows_server_desc(r->series[k].rps->first->server, e,
-							    sizeof e), d) == 0)
+				    strcmp(rows_server_desc_args(r->series[k].rps->first->server, e,
+								 sizeof e), d) == 0)
 					break;
 			if (k < j)
 				continue;

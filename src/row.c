@@ -211,8 +211,8 @@ const char *rows_add_name(struct rs_rows *rows, const char *name)
 
 /* The shared struct rs_server of these interned strings (key: target,
  * redis_version, server_arch, server_name, server_version, key_prefix,
- * key_dist, server_args). */
-#define ROW_SERVER_KEYS 8
+ * key_dist, server_args, server_cpus, client_cpus). */
+#define ROW_SERVER_KEYS 10
 static const struct rs_server *row_server(struct rs_rows *rows,
 					  const char *const key[ROW_SERVER_KEYS],
 					  const struct rs_server *prev, struct rs_err *err)
@@ -226,7 +226,8 @@ static const struct rs_server *row_server(struct rs_rows *rows,
 	if (prev != NULL && prev->target == key[0] && prev->redis_version == key[1] &&
 	    prev->server_arch == key[2] && prev->server_name == key[3] &&
 	    prev->server_version == key[4] && prev->key_prefix == key[5] &&
-	    prev->key_dist == key[6] && prev->server_args == key[7])
+	    prev->key_dist == key[6] && prev->server_args == key[7] &&
+	    prev->server_cpus == key[8] && prev->client_cpus == key[9])
 		return prev;
 	if (strtab_intern(&rows->server_ids, key, ROW_SERVER_KEYS * sizeof *key, &id, &added) < 0) {
 		rs_err_set(err, "too many distinct servers");
@@ -245,6 +246,8 @@ static const struct rs_server *row_server(struct rs_rows *rows,
 	s->key_prefix = key[5];
 	s->key_dist = key[6];
 	s->server_args = key[7];
+	s->server_cpus = key[8];
+	s->client_cpus = key[9];
 	rows->servers[id] = s;
 	return s;
 }
@@ -259,6 +262,15 @@ const char *rows_server_desc(const struct rs_server *s, char *buf, size_t size)
 		name = version[0] ? "redis" : "";
 	}
 	snprintf(buf, size, "%s%s%s", name, name[0] && version[0] ? " " : "", version);
+	return buf;
+}
+
+const char *rows_server_desc_args(const struct rs_server *s, char *buf, size_t size)
+{
+	size_t n = strlen(rows_server_desc(s, buf, size));
+
+	if (n > 0 && s->server_args[0] != '\0' && n < size)
+		snprintf(buf + n, size - n, " [%s]", s->server_args);
 	return buf;
 }
 
@@ -418,9 +430,11 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 	key[5] = row_str(rows, r->key_prefix, ps ? ps->key_prefix : NULL, err);
 	key[6] = row_str(rows, r->key_dist, ps ? ps->key_dist : NULL, err);
 	key[7] = row_str(rows, r->server_args, ps ? ps->server_args : NULL, err);
+	key[8] = row_str(rows, r->server_cpus, ps ? ps->server_cpus : NULL, err);
+	key[9] = row_str(rows, r->client_cpus, ps ? ps->client_cpus : NULL, err);
 	if (!rec.label || !rec.test || !rec.client || !rec.busy_master || !key[0] || !key[1] ||
 	    !key[2] || !key[3] || !key[4] || !key[5] || !key[6] ||
-	    !key[7])
+	    !key[7] || !key[8] || !key[9])
 		return NULL;
 	if ((rec.server = row_server(rows, key, ps, err)) == NULL)
 		return NULL;

@@ -101,9 +101,10 @@ struct rs_row {
 	 * (keydist_format); "" with fixed keys (-r 0) and in rows written
 	 * before it was kept (which drew uniformly). */
 	char key_dist[64];
-	/* A spawned server's extra arguments (--spawn-args, one alternative
-	 * of an axis of them: "io-threads 4"), as one line; "" for a server
-	 * rsweep did not start, and in rows written before it was kept. */
+	/* A spawned server's extra arguments (--spawn-args; one alternative
+	 * of an axis of them: "--io-threads 4"), as one line, a word that is
+	 * empty or has blanks quoted; "" for a server rsweep did not start or
+	 * started without them, and in rows written before it was kept. */
 	char server_args[ROW_STR];
 	/* The server's INFO keyspace_hits and keyspace_misses over the timed
 	 * window (summed over a cluster's masters): a read that found nothing
@@ -129,6 +130,13 @@ struct rs_row {
 	/* --expire: the TTL in seconds the writes and prepared keys got; 0
 	 * none, -1 in rows written before it was kept. */
 	int64_t expire;
+	/* Placement (run --cpus, cpus.h): the CPUs the spawned server and
+	 * the load generator were given, as CPU lists ("1", "0"; the same
+	 * list in both when they were not placed apart); "" where it is not
+	 * known (a server rsweep did not start, a system that cannot tell),
+	 * and in rows written before they were kept. */
+	char server_cpus[64];
+	char client_cpus[64];
 
 	/* Where a row came from, for messages; not a column. */
 	const char *src;
@@ -149,12 +157,18 @@ struct rs_server {
 	const char *key_prefix;   /* "" without --key-prefix */
 	const char *key_dist;     /* "" with fixed keys, or in older files */
 	const char *server_args;  /* a spawned server's --spawn-args; "" none */
+	const char *server_cpus;  /* its placement, as CPU lists; "" unknown */
+	const char *client_cpus;
 };
 
 /* What the server called itself, "valkey 8.0.1", into buf (size bytes):
  * from server_name and server_version, or for rows that lack them
  * "redis " and redis_version; "" when nothing is known.  Returns buf. */
 const char *rows_server_desc(const struct rs_server *s, char *buf, size_t size);
+/* rows_server_desc, then " [ARGS]" when the server was spawned with
+ * arguments (server_args): "redis 7.0.15 [--appendfsync always]"; "" when
+ * nothing is known.  Returns buf. */
+const char *rows_server_desc_args(const struct rs_server *s, char *buf, size_t size);
 
 /* The figures of a struct rs_rec, read with rows_fig(). */
 enum row_fig {

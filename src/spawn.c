@@ -19,8 +19,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpus.h"
 #include "platform.h"
 #include "spawn.h"
+#include "spawn_args.h"
 #include "target.h"
 #include "tlscert.h"
 #include "xalloc.h"
@@ -286,7 +288,8 @@ static int spawn_place(struct spawn *s, struct rs_err *err)
 /* The server's command line and the strings it points into. */
 struct spawn_cmd {
 	char port[16], tls_port[16], logpath[128], dir[80];
-	char *argv[64];
+	/* rsweep's own arguments (29 at most), then --spawn-args' */
+	char *argv[32 + SPAWN_ARGS_MAX];
 };
 
 /* Fill cmd for s: persistence off, loopback or no TCP, files in s->dir,
@@ -337,14 +340,17 @@ static void spawn_cmdline(const struct spawn *s, const char *path, const char *c
 	cmd->argv[argc++] = spawn_arg(cmd->dir);
 	cmd->argv[argc++] = spawn_arg("--logfile");
 	cmd->argv[argc++] = spawn_arg(cmd->logpath);
-	for (int i = 0; extra && extra[i] && argc < 62; i++)
+	/* spawn_args_check lets no more through than there is room for. */
+	for (int i = 0; extra && extra[i] && argc + 1 < (int)(sizeof cmd->argv /
+							      sizeof cmd->argv[0]); i++)
 		cmd->argv[argc++] = spawn_arg(extra[i]);
 	cmd->argv[argc] = NULL;
 }
 
 /* Fork and exec cmd with its output in its log; s->pid is the child.
  * Returns 0, or -1 with err set (s->pid stays -1). */
-static int spawn_exec(struct spawn *s, struct spawn_cmd *cmd, struct rs_err *err)
+static int spawn_exec(struct spawn *s, struct spawn_cmd *cmd, const struct cpus *cpus,
+		      struct rs_err *err)
 {
 	pid_t parent = getpid();
 	int logfd = open(cmd->logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -359,6 +365,8 @@ static int spawn_exec(struct spawn *s, struct spawn_cmd *cmd, struct rs_err *err
 		return rs_err_set(err, "fork: %s", strerror(e));
 	}
 	if (s->pid == 0) {
+		int nullfd;
+
 		/* Die with rsweep, even if rsweep is killed with SIGKILL. */
 		platform_die_with_parent();
 		if (getppid() != parent)
@@ -367,7 +375,23 @@ static int spawn_exec(struct spawn *s, struct spawn_cmd *cmd, struct rs_err *err
 			dup2(logfd, STDOUT_FILENO);
 			dup2(logfd, STDERR_FILENO);
 		}
+		/* Nothing of rsweep's input: a server told to read its config
+		 * from standard input ("-") would read it there. */
+		nullfd = open("/dev/null", O_RDONLY);
+		if (nullfd >= 0 && nullfd != STDIN_FILENO) {
+			dup2(nullfd, STDIN_FILENO);
+			close(nullfd);
+		}
 		setpgid(0, 0);    /* out of rsweep's process group: a ^C reaches rsweep only */
+		/* Placed before it runs, so that none of its threads starts
+		 * elsewhere (cpus.h). */
+		if (cpus != NULL && platform_cpus_set(0, cpus->w, CPUS_WORDS) < 0) {
+			char set[256];
+
+			dprintf(STDERR_FILENO, "cannot place %s on CPUs %s: %s\n", cmd->argv[0],
+				cpus_format(cpus, set, sizeof set), strerror(errno));
+			_exit(127);
+		}
 		execvp(cmd->argv[0], cmd->argv);
 		dprintf(STDERR_FILENO, "cannot run %s: %s\n", cmd->argv[0], strerror(errno));
 		_exit(127);
@@ -405,6 +429,13 @@ static int spawn_wait_ready(struct spawn *s, const char *name, double timeout,
 int spawn_start(struct spawn *s, const char *path, enum spawn_transport transport,
 		const char *const *extra, double timeout, struct rs_err *err)
 {
+	return spawn_start_on(s, path, transport, extra, NULL, timeout, err);
+}
+
+int spawn_start_on(struct spawn *s, const char *path, enum spawn_transport transport,
+		   const char *const *extra, const struct cpus *cpus, double timeout,
+		   struct rs_err *err)
+{
 	struct spawn_cmd cmd;
 
 	memset(s, 0, sizeof *s);
@@ -413,7 +444,7 @@ int spawn_start(struct spawn *s, const char *path, enum spawn_transport transpor
 	if (spawn_place(s, err) < 0)
 		return -1;
 	spawn_cmdline(s, path, extra, &cmd);
-	if (spawn_exec(s, &cmd, err) < 0 ||
+	if (spawn_exec(s, &cmd, cpus, err) < 0 ||
 	    spawn_wait_ready(s, path ? path : "redis-server", timeout, err) < 0) {
 		spawn_stop(s);
 		return -1;

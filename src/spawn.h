@@ -47,6 +47,13 @@ struct spawn {
  * nothing left running or on disk. */
 int spawn_start(struct spawn *s, const char *path, enum spawn_transport transport,
 		const char *const *extra, double timeout, struct rs_err *err);
+struct cpus;
+/* spawn_start, with the server restricted to the CPUs in cpus (NULL: it
+ * keeps rsweep's), set in the child before it runs the server: a server
+ * that cannot be placed so exits at start, and err says why. */
+int spawn_start_on(struct spawn *s, const char *path, enum spawn_transport transport,
+		   const char *const *extra, const struct cpus *cpus, double timeout,
+		   struct rs_err *err);
 /* Before starting anything: find path (NULL: "redis-server" on PATH),
  * its absolute name into abs, and run "path --version" (5 s at most):
  * what it says it is into version (spawn_version_parse).  Returns 0, or

@@ -56,9 +56,13 @@ struct sweep_config {
 	/* The settings this run sweeps as axes (axis.h), as --resume and
 	 * --precision find a target's rows: bits of enum sweep_axis. */
 	unsigned axes;
-	/* A spawned server's arguments when they are an axis (--spawn-args
-	 * alternatives), for the rows' server_args; NULL otherwise. */
+	/* A spawned server's arguments (--spawn-args, its choice of the
+	 * alternatives), for the rows' server_args; NULL for none.  Whether
+	 * they are an axis is axes' SWEEP_AXIS_SERVER_ARGS. */
 	const char *server_args;
+	/* Where the server and the load generator were placed (cpus.h), for
+	 * the rows' server_cpus and client_cpus; NULL: unknown. */
+	const char *server_cpus, *client_cpus;
 	enum engine_mode mode;    /* closed loop; a point with a rate uses the window */
 	enum engine_arrivals arrivals;
 	uint64_t requests;

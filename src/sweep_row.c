@@ -190,6 +190,10 @@ void sweep_row_fill(const struct sweep *s, const struct workload_test *t,
 	xstrlcpy(row->key_dist, cfg->key_dist ? cfg->key_dist : "", sizeof row->key_dist);
 	xstrlcpy(row->server_args, cfg->server_args ? cfg->server_args : "",
 		 sizeof row->server_args);
+	xstrlcpy(row->server_cpus, cfg->server_cpus ? cfg->server_cpus : "",
+		 sizeof row->server_cpus);
+	xstrlcpy(row->client_cpus, cfg->client_cpus ? cfg->client_cpus : "",
+		 sizeof row->client_cpus);
 	memcpy(row->server_arch, env->server_arch, sizeof row->server_arch);
 	memcpy(row->server_os, env->server_os, sizeof row->server_os);
 	memcpy(row->client_cpu, env->client_cpu, sizeof row->client_cpu);

@@ -5,10 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "num.h"
 #include "sbuf.h"
+#include "spawn_args.h"
 #include "target.h"
 #include "targets.h"
 #include "xalloc.h"
@@ -338,50 +338,15 @@ int targets_split(const char *s, char ***argv, size_t *n, struct rs_err *err)
 	return 0;
 }
 
-/* Server options a spawned target keeps as rsweep set them: its address,
- * its private files, its life as rsweep's child, no password. */
-static const char *const targets_kept[] = {
-	"port", "bind", "unixsocket", "unixsocketperm", "dir", "logfile", "daemonize",
-	"requirepass", "supervised", "pidfile", "tls-port", "bind-source-addr",
-	/* spawn+tls:'s certificate is the one its client trusts, and the
-	 * client has none of its own to show. */
-	"tls-cert-file", "tls-key-file", "tls-ca-cert-file", "tls-auth-clients",
-	/* What would set the kept ones from elsewhere (issue 25, O3): a
-	 * config file (--include; the one as first word is refused below),
-	 * and the ACL that gives the default user a password as requirepass
-	 * does.  Refused, not read: the file can change between a check and
-	 * the server's start. */
-	"include", "aclfile", "user", NULL,
-};
-
-/* Check and set one target's arguments from words w[0..n) (taken over). */
+/* Check and set one target's arguments from words w[0..n) (taken over):
+ * spawn_args_check, every '|' alternative apart. */
 static int targets_set_args(struct targets_def *d, char **w, size_t n, struct rs_err *err)
 {
-	for (size_t i = 0; i < n; i++) {
-		const char *a = w[i];
-
-		if (i == 0 && strncmp(a, "--", 2) != 0) {
-			rs_err_setk(err, RS_E_USAGE, "target '%s': --spawn-args must start with a "
-				    "--option, not '%s' (a config file is refused: its options go in as --OPTION "
-				    "VALUE)",
-				    d->label, a);
-			goto fail;
-		}
-		/* redis-server joins its arguments into config lines: a word
-		 * with a line break in it would be a directive of its own. */
-		if (strpbrk(a, "\r\n") != NULL) {
-			rs_err_setk(err, RS_E_USAGE, "target '%s': --spawn-args: a word with a line "
-				    "break", d->label);
-			goto fail;
-		}
-		if (strncmp(a, "--", 2) != 0)
-			continue;
-		for (size_t k = 0; targets_kept[k]; k++)
-			if (strcasecmp(a + 2, targets_kept[k]) == 0) {
-				rs_err_setk(err, RS_E_USAGE, "target '%s': --spawn-args may not set %s: "
-					    "rsweep sets it for a private server", d->label, a);
-				goto fail;
-			}
+	if (spawn_args_check(w, n, err) < 0) {
+		for (size_t i = 0; i < n; i++)
+			free(w[i]);
+		free(w);
+		return rs_err_prefix(err, "target '%s'", d->label);
 	}
 	for (size_t i = 0; i < d->nargs; i++)
 		free(d->args[i]);
@@ -389,11 +354,6 @@ static int targets_set_args(struct targets_def *d, char **w, size_t n, struct rs
 	d->args = w;
 	d->nargs = n;
 	return 0;
-fail:
-	for (size_t i = 0; i < n; i++)
-		free(w[i]);
-	free(w);
-	return -1;
 }
 
 int targets_spawn_args(struct targets *ts, char *const *specs, size_t n, struct rs_err *err)

@@ -64,9 +64,9 @@ int targets_parse_one(const char *spec, struct targets_def *d, struct rs_err *er
 int targets_parse(char *const *specs, size_t n, struct targets *ts, struct rs_err *err);
 /* Apply --spawn-args values: "LABEL=ARGS" for one spawned target, or ARGS
  * (starting with "--") for every spawned one.  ARGS split at blanks, with
- * '...' and "..." quoting.  Arguments that would move the server's address
- * or files (--port, --bind, --unixsocket, --dir, --daemonize, ...) or give
- * it a password are refused, as is a label that is not a spawned target.
+ * '...' and "..." quoting.  Settings of a refused class (spawn_args.h:
+ * listen, file, code, secret, process), in any '|' alternative, are
+ * refused, as is a label that is not a spawned target.
  * Returns 0 or -1 with err naming the target and the argument. */
 int targets_spawn_args(struct targets *ts, char *const *specs, size_t n, struct rs_err *err);
 /* Split s into words, as targets_spawn_args does, into a NULL-terminated

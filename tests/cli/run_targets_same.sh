@@ -2,18 +2,33 @@
 # Two spawned servers from one binary, as two --target of one sweep: the
 # rows alternate targets point by point (ABBA: a b, b a, a b, ...), every
 # point is measured on both, and `rsweep report` (baseline: the first
-# target) calls them "same" at the peak for every test.
+# target) never calls b faster, or slower, at the peak for every test.
 #
 # Why this is not flaky.  As in report_same.sh: the verdict compared is
 # the one at the peaks, whose interval borrows every depth of each series,
 # and "faster" or "slower" needs it wholly beyond 1 +- 3%; the two targets
 # take turns point by point, so a burst of load from other jobs falls on
-# both alike.  A sweep that is still not all "same" is run again, from a
-# fresh file, with a note, up to three times; a real fault (a's rows taken
-# for b's, the targets measured with different settings) fails all three.
-# The order of the rows is checked on every try: it does not depend on
-# timing.  No timing is asserted; every run is bounded by -n and --timeout.
+# both alike.  What fails the test is what a difference between the two
+# servers lasting the sweep does: both tests called faster, or both
+# slower.  One test alone is the interval's promise of at most 5% false
+# verdicts (by chance both, one sweep in several hundred); it passes with
+# a note.  And the two servers are placed alike (issue 41): rsweep's
+# default placement puts every spawned server on the same CPUs, apart
+# from the load generator's, so the scheduler cannot keep one server on
+# the client's core and the other on a free one for the whole sweep, a
+# difference no interleaving removes, which made this test fail on a
+# quiet 2-core machine.  The rows' server_cpus and client_cpus are checked
+# to say so; one sweep decides, with no second try.  The order of the
+# rows is checked too: it does not depend on timing.  No timing is
+# asserted; every run is bounded by -n and --timeout.
 . "${RS_SRCDIR:-.}/tests/cli/lib.sh"
+
+# The CPUs this process may use (taskset, a cgroup): placement needs two.
+NCPUS=$(getconf _NPROCESSORS_ONLN)
+if command -v taskset >/dev/null 2>&1; then
+	NCPUS=$(taskset -cp $$ 2>/dev/null | sed 's/.*: *//' | tr ',' '\n' |
+		awk -F- '{ n += ($2 == "" ? 1 : $2 - $1 + 1) } END { print n + 0 }')
+fi
 
 sweep() {
 	f=$T/same-$1.csv
@@ -32,13 +47,34 @@ sweep() {
 		   if ($col["order"] != NR - 1) { print "row " NR ": order " $col["order"]; exit 1 }
 		   if ($col["target"] !~ /^spawn:\//) { print "row " NR ": target " $col["target"]; exit 1 } }' \
 		"$f" || fail "the rows of $f do not alternate targets"
-	expect_status 0 "$RSWEEP" report --format csv "$f" -o "$T/rep-$1.csv"
+	# Placed alike, apart from the client when the process may use two
+	# CPUs; on one, alike on that one.
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-		 $col["label"] == "b" { n++; v = $col["verdict_at_peak"]
+		 { s[$col["server_cpus"]]++; c[$col["client_cpus"]]++; sv = $col["server_cpus"]
+		   cl = $col["client_cpus"] }
+		 END { ns = 0; for (k in s) ns++; nc = 0; for (k in c) nc++
+		       if (ns != 1 || nc != 1 || sv == "") { print "placements differ"; exit 1 }
+		       print sv " " cl }' "$f" >"$T/placed-$1" || fail "placement: $(cat "$T/placed-$1")"
+	read -r sv cl <"$T/placed-$1"
+	if [ "$NCPUS" -ge 2 ] && [ "$sv" = "$cl" ]; then
+		fail "servers on CPUs $sv, the client on $cl: not apart"
+	fi
+	expect_status 0 "$RSWEEP" report --format csv "$f" -o "$T/rep-$1.csv"
+	# A placement that differs for the whole sweep moves every test one
+	# way: both called faster, or both slower.  One test alone called
+	# different is the interval's own promise (at most 5% of verdicts
+	# false), said in a note.
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		 $col["label"] == "b" { n++; v = $col["verdict_at_peak"]; k[v]++
 			   printf "%s: %s (baseline %s)\n", $col["test"], v, $col["baseline"]
-			   if ((v != "same" && v != "cannot tell") || $col["baseline"] != "a") bad = 1 }
+			   if (v == "" || v == "no interval" || $col["baseline"] != "a") bad = 1 }
 		 END { if (n != 2) { print n + 0 " rows for b, wanted 2"; exit 2 }
-		       exit bad }' "$T/rep-$1.csv" >"$T/verdicts-$1"
+		       exit bad || k["faster"] == n || k["slower"] == n }' \
+		"$T/rep-$1.csv" >"$T/verdicts-$1"
+	if grep -qE ": (faster|slower) " "$T/verdicts-$1"; then
+		echo "note: one test's verdict false, within the interval's promise: \
+$(tr '\n' ';' <"$T/verdicts-$1")" >&2
+	fi
 }
 
 # --spawn-args reach the one server they name (and --spawn's without a
@@ -78,14 +114,9 @@ t_precision() {
 tcase '--precision measures a point again on both targets, in ABBA turns' t_precision
 
 t_same() {
-	for n in 1 2 3; do
-		if sweep "$n"; then
-			cat "$T/verdicts-$n"
-			exit 0
-		fi
-		echo "note: sweep $n: $(tr '\n' ';' <"$T/verdicts-$n")" >&2
-	done
-	fail "a and b, one binary, were not 'same' at the peak in three sweeps: $(cat "$T"/verdicts-*)"
+	sweep 1 || fail "a and b, one binary, placed alike on CPUs $(cat "$T/placed-1"), were not \
+'same' at the peak: $(tr '\n' ';' <"$T/verdicts-1")"
+	cat "$T/verdicts-1"
 }
 tcase "two spawned servers of one binary are 'same' at the peak" t_same
 
