@@ -122,6 +122,10 @@ static const struct row_way_col {
 	{ "mix_calls", ROW_WAY_RESULT, NULL, NULL },
 	{ "data_size_range", ROW_WAY_SETTING, "--data-size-range", row_way_range },
 	{ "expire", ROW_WAY_SETTING, "--expire", row_way_expire },
+	/* Where the run placed its servers and itself (--cpus): the report
+	 * says when the labels' placements differ. */
+	{ "server_cpus", ROW_WAY_FACT, NULL, NULL },
+	{ "client_cpus", ROW_WAY_FACT, NULL, NULL },
 	{ "first_error", ROW_WAY_RESULT, NULL, NULL },
 };
 #define ROW_WAY_NCOLS (sizeof row_way_cols / sizeof row_way_cols[0])
