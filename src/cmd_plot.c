@@ -500,7 +500,7 @@ static int plot_read(struct plot *p, struct rs_err *err)
 		rs_log(RS_LOG_DEBUG, "%s", lnote);
 	p->lat_metric = opts_given(cfg, "metric") ? (enum series_metric)cfg->metric : SM_P99;
 	if (!p->need_lat)
-		return plot_analyse(p, err);
+		return 0;
 	if (series_build_known(&p->rows, p->lat_metric, &p->lset, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);
 	latency_apply(&p->lset, &p->rows, &p->lat, &p->lset_pts);
@@ -508,7 +508,7 @@ static int plot_read(struct plot *p, struct rs_err *err)
 	    latency_note(&p->lat, &p->lset_pts, series_metric_name(p->lat_metric), lnote,
 			 sizeof lnote) != NULL)
 		rs_log(RS_LOG_DEBUG, "%s", lnote);
-	return plot_analyse(p, err);
+	return 0;
 }
 
 /* ---- drawing ---- */
@@ -867,6 +867,11 @@ int cmd_plot(struct rs_config *cfg, struct rs_err *err)
 	if (rc == 0)
 		rc = cfg->kind == CHART_HEATMAP ? plot_heat_panels(&p, err) :
 						  plot_panels(&p, cfg->plot ? &pf : NULL, err);
+	/* The series' analysis (seconds on a big file) only once the panels
+	 * are known to be drawable: a chart of 4,000 series is refused as
+	 * soon as the series are known (issue 40). */
+	if (rc == 0 && cfg->kind != CHART_HEATMAP)
+		rc = plot_analyse(&p, err);
 	if (rc == 0)
 		rc = p.format == PLOT_PNG ? plot_png(&p, err) : plot_pdf(&p, err);
 	plotfile_free(&pf);
