@@ -330,6 +330,7 @@ static void stats_bootstrap_median(const double *x, size_t n, size_t B, struct s
 		for (size_t b = 0; b < B; b++) {
 			size_t lo, hi;
 
+			memset(cnt, 0, n * sizeof *cnt);
 			stats_rank_median(rng, rank, n, cnt, &lo, &hi);
 			rep[b] = n % 2 ? xs[lo] : (xs[lo] + xs[hi]) / 2;
 		}

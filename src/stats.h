@@ -182,7 +182,8 @@ int stats_rank(const double *x, size_t n, double *xs, uint32_t *rank);
  * of n of rank[0..n) (equal for odd n), drawn from r exactly as
  * x[stats_rng_below(r, n)] n times: the same stream gives the same median
  * as sorting the drawn values, (xs[*lo] + xs[*hi]) / 2 for even n.  cnt
- * holds n zeros and is left so.  O(n). */
+ * must hold n zeros, and is left holding the counts (the caller clears it
+ * the cheapest way it has).  O(n). */
 static inline void stats_rank_median(struct stats_rng *r, const uint32_t *rank, size_t n,
 				     uint32_t *cnt, size_t *lo, size_t *hi)
 {
@@ -196,8 +197,6 @@ static inline void stats_rank_median(struct stats_rng *r, const uint32_t *rank, 
 	if (n % 2 == 0 && c == k + 1)
 		for (*hi = a + 1; cnt[*hi] == 0; ++*hi)
 			;
-	for (size_t j = 0; j < n; j++)
-		cnt[j] = 0;
 }
 
 #endif
