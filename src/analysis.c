@@ -709,6 +709,7 @@ struct analysis_work {
 	const struct analysis_opts *o;
 	struct analysis_result *out;
 	size_t *pair;             /* the comparisons: [2k] base, [2k + 1] other */
+	const unsigned char *only; /* analysis_run_some's, or NULL */
 };
 
 static void analysis_series_one(void *ctx, size_t i)
@@ -716,6 +717,10 @@ static void analysis_series_one(void *ctx, size_t i)
 	struct analysis_work *w = ctx;
 	const struct series *s = &w->rps->v[i];
 
+	if (w->only != NULL && !w->only[i]) {
+		w->out->series[i].rps = s;
+		return;
+	}
 	analysis_series_compute(s, w->avg ? series_find(w->avg, s->label, s->test) : NULL,
 				w->o->knee, w->o->cv_limit, w->o->level_band, &w->out->series[i]);
 	w->out->series[i].p50 = w->p50 ? series_find(w->p50, s->label, s->test) : NULL;
@@ -736,9 +741,28 @@ int analysis_run(const struct series_set *rps, const struct series_set *avg,
 	return analysis_run_lat(rps, avg, NULL, o, out, err);
 }
 
+static int analysis_run_mask(const struct series_set *rps, const struct series_set *avg,
+			     const struct series_set *p50, const struct analysis_opts *o,
+			     const unsigned char *only, struct analysis_result *out,
+			     struct rs_err *err);
+
 int analysis_run_lat(const struct series_set *rps, const struct series_set *avg,
 		     const struct series_set *p50, const struct analysis_opts *o,
 		     struct analysis_result *out, struct rs_err *err)
+{
+	return analysis_run_mask(rps, avg, p50, o, NULL, out, err);
+}
+
+int analysis_run_some(const struct series_set *rps, const struct analysis_opts *o,
+		      const unsigned char *only, struct analysis_result *out, struct rs_err *err)
+{
+	return analysis_run_mask(rps, NULL, NULL, o, only, out, err);
+}
+
+static int analysis_run_mask(const struct series_set *rps, const struct series_set *avg,
+			     const struct series_set *p50, const struct analysis_opts *o,
+			     const unsigned char *only, struct analysis_result *out,
+			     struct rs_err *err)
 {
 	struct analysis_work w = { 0 };
 	size_t base_label = 0;
@@ -771,6 +795,7 @@ int analysis_run_lat(const struct series_set *rps, const struct series_set *avg,
 	w.p50 = p50;
 	w.o = o;
 	w.out = out;
+	w.only = only;
 	analysis_pool_run(rps->n, 4, analysis_series_one, &w);
 	for (size_t i = 0; i < rps->n; i++)
 		out->nsingle += rps->v[i].npts == 1;
@@ -790,7 +815,8 @@ int analysis_run_lat(const struct series_set *rps, const struct series_set *avg,
 		for (size_t i = 0; i < rps->n; i++) {
 			size_t b = base_of[rps->v[i].test_idx];
 
-			if (rps->v[i].label_idx == base_label || b == (size_t)-1)
+			if (rps->v[i].label_idx == base_label || b == (size_t)-1 ||
+			    (w.only != NULL && !(w.only[i] && w.only[b])))
 				continue;
 			w.pair[2 * out->ncmps] = b;
 			w.pair[2 * out->ncmps++ + 1] = i;
