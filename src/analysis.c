@@ -2,11 +2,9 @@
 #include "config.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "analysis.h"
 #include "analysis_int.h"
@@ -705,58 +703,36 @@ static int analysis_no_baseline(const struct series_set *rps, const char *want, 
 	return rs_err_set(err, "--baseline '%s' is not a label in the data (labels: %s)", want, list);
 }
 
-/* Every series of rps analysed into out->series, on every CPU: a series'
- * intervals cost milliseconds (knee.h), and a file of hundreds of series
- * would otherwise wait on one core.  Each series is computed alone from
- * its own seed, so the result is the same however the work is shared. */
+/* Every series of rps analysed into out->series (analysis_pool_run). */
 struct analysis_work {
 	const struct series_set *rps, *avg, *p50;
 	const struct analysis_opts *o;
 	struct analysis_result *out;
-	size_t next;              /* the next series to take, atomically */
+	size_t *pair;             /* the comparisons: [2k] base, [2k + 1] other */
+	const unsigned char *only; /* analysis_run_some's, or NULL */
 };
 
-static void *analysis_worker(void *arg)
+static void analysis_series_one(void *ctx, size_t i)
 {
-	struct analysis_work *w = arg;
+	struct analysis_work *w = ctx;
+	const struct series *s = &w->rps->v[i];
 
-	for (;;) {
-		size_t i = __atomic_fetch_add(&w->next, 1, __ATOMIC_RELAXED);
-		const struct series *s;
-
-		if (i >= w->rps->n)
-			return NULL;
-		s = &w->rps->v[i];
-		analysis_series_compute(s, w->avg ? series_find(w->avg, s->label, s->test) : NULL,
-					w->o->knee, w->o->cv_limit, w->o->level_band,
-					&w->out->series[i]);
-		w->out->series[i].p50 = w->p50 ? series_find(w->p50, s->label, s->test) : NULL;
+	if (w->only != NULL && !w->only[i]) {
+		w->out->series[i].rps = s;
+		return;
 	}
+	analysis_series_compute(s, w->avg ? series_find(w->avg, s->label, s->test) : NULL,
+				w->o->knee, w->o->cv_limit, w->o->level_band, &w->out->series[i]);
+	w->out->series[i].p50 = w->p50 ? series_find(w->p50, s->label, s->test) : NULL;
 }
 
-#define ANALYSIS_MAX_THREADS 16
-
-static void analysis_series_all(const struct series_set *rps, const struct series_set *avg,
-				const struct series_set *p50, const struct analysis_opts *o,
-				struct analysis_result *out)
+/* Comparison k into out->cmps[k]: of the series alone, so a pool's too. */
+static void analysis_compare_one(void *ctx, size_t k)
 {
-	struct analysis_work w = { rps, avg, p50, o, out, 0 };
-	pthread_t tid[ANALYSIS_MAX_THREADS];
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	size_t n = cpus > 1 ? (size_t)cpus : 1, started = 0;
+	struct analysis_work *w = ctx;
 
-	if (n > ANALYSIS_MAX_THREADS)
-		n = ANALYSIS_MAX_THREADS;
-	if (n > rps->n / 4)
-		n = rps->n / 4;       /* a few series: not worth a thread */
-	/* The calling thread works too; a thread that cannot start is simply
-	 * not there. */
-	for (; started + 1 < n; started++)
-		if (pthread_create(&tid[started], NULL, analysis_worker, &w) != 0)
-			break;
-	analysis_worker(&w);
-	for (size_t i = 0; i < started; i++)
-		pthread_join(tid[i], NULL);
+	analysis_compare(w->out, w->pair[2 * k], w->pair[2 * k + 1], w->o->depth,
+			 w->o->per_depth_ci, &w->out->cmps[k]);
 }
 
 int analysis_run(const struct series_set *rps, const struct series_set *avg,
@@ -765,10 +741,30 @@ int analysis_run(const struct series_set *rps, const struct series_set *avg,
 	return analysis_run_lat(rps, avg, NULL, o, out, err);
 }
 
+static int analysis_run_mask(const struct series_set *rps, const struct series_set *avg,
+			     const struct series_set *p50, const struct analysis_opts *o,
+			     const unsigned char *only, struct analysis_result *out,
+			     struct rs_err *err);
+
 int analysis_run_lat(const struct series_set *rps, const struct series_set *avg,
 		     const struct series_set *p50, const struct analysis_opts *o,
 		     struct analysis_result *out, struct rs_err *err)
 {
+	return analysis_run_mask(rps, avg, p50, o, NULL, out, err);
+}
+
+int analysis_run_some(const struct series_set *rps, const struct analysis_opts *o,
+		      const unsigned char *only, struct analysis_result *out, struct rs_err *err)
+{
+	return analysis_run_mask(rps, NULL, NULL, o, only, out, err);
+}
+
+static int analysis_run_mask(const struct series_set *rps, const struct series_set *avg,
+			     const struct series_set *p50, const struct analysis_opts *o,
+			     const unsigned char *only, struct analysis_result *out,
+			     struct rs_err *err)
+{
+	struct analysis_work w = { 0 };
 	size_t base_label = 0;
 
 	memset(out, 0, sizeof *out);
@@ -794,7 +790,13 @@ int analysis_run_lat(const struct series_set *rps, const struct series_set *avg,
 	out->depth = o->depth;
 	out->nseries = rps->n;
 	out->series = xcalloc(rps->n, sizeof *out->series);
-	analysis_series_all(rps, avg, p50, o, out);
+	w.rps = rps;
+	w.avg = avg;
+	w.p50 = p50;
+	w.o = o;
+	w.out = out;
+	w.only = only;
+	analysis_pool_run(rps->n, 4, analysis_series_one, &w);
 	for (size_t i = 0; i < rps->n; i++)
 		out->nsingle += rps->v[i].npts == 1;
 	/* Each other label's series against the baseline's series of the same
@@ -809,14 +811,18 @@ int analysis_run_lat(const struct series_set *rps, const struct series_set *avg,
 			if (rps->v[i].label_idx == base_label)
 				base_of[rps->v[i].test_idx] = i;
 		out->cmps = xcalloc(rps->n, sizeof *out->cmps);
+		w.pair = xmalloc(2 * (rps->n ? rps->n : 1) * sizeof *w.pair);
 		for (size_t i = 0; i < rps->n; i++) {
 			size_t b = base_of[rps->v[i].test_idx];
 
-			if (rps->v[i].label_idx == base_label || b == (size_t)-1)
+			if (rps->v[i].label_idx == base_label || b == (size_t)-1 ||
+			    (w.only != NULL && !(w.only[i] && w.only[b])))
 				continue;
-			analysis_compare(out, b, i, o->depth, o->per_depth_ci,
-					 &out->cmps[out->ncmps++]);
+			w.pair[2 * out->ncmps] = b;
+			w.pair[2 * out->ncmps++ + 1] = i;
 		}
+		analysis_pool_run(out->ncmps, 1, analysis_compare_one, &w);
+		free(w.pair);
 		free(base_of);
 	}
 	analysis_pool_repeats(out);

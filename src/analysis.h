@@ -261,6 +261,14 @@ int analysis_run(const struct series_set *rps, const struct series_set *avg,
 int analysis_run_lat(const struct series_set *rps, const struct series_set *avg,
 		     const struct series_set *p50, const struct analysis_opts *o,
 		     struct analysis_result *out, struct rs_err *err);
+/* analysis_run of only the series of rps marked in only[0..rps->n) (a
+ * chart's, of a file of thousands: plot --tests, issue 40): each marked
+ * series gets the figures analysis_run gives it, bit for bit (a series'
+ * analysis is its own); the others keep only their rps, and no comparison
+ * takes them (so comparisons, whose intervals pool the noise of every
+ * test, are analysis_run's only when every series is marked). */
+int analysis_run_some(const struct series_set *rps, const struct analysis_opts *o,
+		      const unsigned char *only, struct analysis_result *out, struct rs_err *err);
 void analysis_result_free(struct analysis_result *r);
 
 /* The comparison of series other (an element of r->series) with the

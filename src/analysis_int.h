@@ -12,6 +12,14 @@ int analysis_knee_of(const struct series *s, long run, double knee, int level_ba
 /* Index of depth d in k's series, or -1. */
 long analysis_knee_index(const struct analysis_knee *k, unsigned d);
 
+/* ---- the pool (analysis_pool.c) ---- */
+
+/* fn(ctx, i) for every i in 0..n-1, on every CPU (the calling thread
+ * included; one thread per per_thread items at most, 0: no such limit).
+ * Each call must touch only its own item's output.  Returns when all are
+ * done. */
+void analysis_pool_run(size_t n, size_t per_thread, void (*fn)(void *ctx, size_t i), void *ctx);
+
 /* ---- runs (analysis_runs.c) ---- */
 
 /* Each run of rps alone (out->run_knee, out->nruns of them), and the peak

@@ -86,6 +86,11 @@ static void heat_short(double v, char *buf, size_t size)
 		snprintf(buf, size, "?");
 		return;
 	}
+	if (v != 0 && fabs(v) < 0.0005) {
+		/* Three decimals would say 0: "1e-06". */
+		snprintf(buf, size, "%.2g", v);
+		return;
+	}
 	while (i + 1 < sizeof si / sizeof *si && fabs(v) < si[i].f * 0.9995)
 		i++;
 	x = v / si[i].f;
@@ -102,14 +107,20 @@ static void heat_short(double v, char *buf, size_t size)
 		strcat(buf, si[i].s);
 }
 
-/* The position of v on the colour scale, 0..1. */
+/* The position of v on the colour scale, 0..1: where a colour and a
+ * place on the bar come from, so a value off the scale (none should be)
+ * sits at its nearer end rather than at an infinite place. */
 static double heat_t(const struct heat *H, double v)
 {
+	double t;
+
 	if (!(H->vmax > H->vmin))
 		return 0.5;
 	if (H->logc)
-		return (log(v) - log(H->vmin)) / (log(H->vmax) - log(H->vmin));
-	return (v - H->vmin) / (H->vmax - H->vmin);
+		t = (log(v) - log(H->vmin)) / (log(H->vmax) - log(H->vmin));
+	else
+		t = (v - H->vmin) / (H->vmax - H->vmin);
+	return isnan(t) ? 0.5 : fmin(1, fmax(0, t));
 }
 
 /* Whether a measured cell gets the wide mark. */
@@ -268,7 +279,14 @@ static double heat_legend(struct heat *H, double y)
 }
 
 /* The colour bar's ticks, values inside [vmin, vmax] ascending, at most
- * max of them; their labels' step into *step.  Returns how many. */
+ * max of them; their labels' step into *step.  Returns how many.
+ *
+ * A log scale gets powers of ten: 1-2-5 in each decade, else the decades,
+ * else every k-th decade.  Before, a scale over more decades than fit
+ * (1e-6 to 1e14 rps) fell back to linear ticks, whose first was 0: its
+ * place on a log scale is minus infinity, and the label drawn there sent
+ * the PNG back-end out of int range (issue 40, D9).  A log scale never
+ * takes a tick at or below 0. */
 static size_t heat_bar_ticks(const struct heat *H, double *v, size_t max, double *step)
 {
 	size_t n = 0;
@@ -276,21 +294,28 @@ static size_t heat_bar_ticks(const struct heat *H, double *v, size_t max, double
 	*step = 0;
 	if (max < 2)
 		max = 2;
+	if (max > CHART_MAX_TICKS)
+		max = CHART_MAX_TICKS;
 	if (H->logc) {
 		/* 1-2-5 in each decade, or the decades alone when they crowd. */
 		static const double mant[2][3] = { { 1, 2, 5 }, { 1, 0, 0 } };
+		int e0 = (int)floor(log10(H->vmin)), e1 = (int)ceil(log10(H->vmax));
 
-		for (int pass = 0; pass < 2; pass++) {
+		for (int pass = 0; pass < 3; pass++) {
+			/* Pass 2: every k-th decade, k the fewest that fit. */
+			int k = pass < 2 ? 1 : (e1 - e0) / ((int)max - 1) + 1;
+			size_t all = 0;
+
 			n = 0;
-			for (int e = (int)floor(log10(H->vmin)); e <= (int)ceil(log10(H->vmax)); e++)
-				for (size_t k = 0; k < 3; k++) {
-					double t = mant[pass][k] * pow(10, e);
+			for (int e = e0; e <= e1; e++)
+				for (size_t j = 0; j < 3 && (e - e0) % k == 0; j++) {
+					double t = mant[pass < 2 ? pass : 1][j] * pow(10, e);
 
-					if (mant[pass][k] > 0 && t >= H->vmin * (1 - 1e-9) &&
-					    t <= H->vmax * (1 + 1e-9) && n < CHART_MAX_TICKS)
+					if (t > 0 && t >= H->vmin * (1 - 1e-9) &&
+					    t <= H->vmax * (1 + 1e-9) && all++ < CHART_MAX_TICKS)
 						v[n++] = t;
 				}
-			if (n <= max)
+			if (all <= max)
 				break;
 		}
 		if (n >= 2 && n <= max)
@@ -300,10 +325,10 @@ static size_t heat_bar_ticks(const struct heat *H, double *v, size_t max, double
 		struct chart_ticks t;
 
 		n = 0;
-		if (chart_ticks_nice(H->vmin, H->vmax, (unsigned)(max < CHART_MAX_TICKS ? max :
-								   CHART_MAX_TICKS), &t) == 0)
+		if (chart_ticks_nice(H->vmin, H->vmax, (unsigned)max, &t) == 0)
 			for (size_t k = 0; k < t.n; k++)
-				if (t.v[k] >= H->vmin - 1e-9 * t.step && t.v[k] <= H->vmax + 1e-9 * t.step)
+				if (t.v[k] >= H->vmin - 1e-9 * t.step &&
+				    t.v[k] <= H->vmax + 1e-9 * t.step && (!H->logc || t.v[k] > 0))
 					v[n++] = t.v[k];
 		*step = t.step;
 	}
@@ -321,7 +346,7 @@ static void heat_bar_label(double v, double step, char *buf, size_t size)
 {
 	if (step > 0)
 		chart_si(v, step, buf, size);
-	else if (step == 0)
+	else if (step == 0 && fabs(v) >= 0.001)
 		chart_si(v, v, buf, size);
 	else
 		heat_short(v, buf, size);

@@ -450,6 +450,8 @@ static int plot_heat_read(struct plot *p, struct rs_err *err)
 static int plot_analyse(struct plot *p, struct rs_err *err)
 {
 	struct analysis_opts ao;
+	unsigned char *only0 = xcalloc(p->set.n ? p->set.n : 1, 1), *only = only0;
+	int rc;
 
 	memset(&ao, 0, sizeof ao);
 	ao.knee = p->cfg->knee > 0 ? p->cfg->knee : ANALYSIS_DEFAULT_KNEE;
@@ -460,7 +462,22 @@ static int plot_analyse(struct plot *p, struct rs_err *err)
 	 * series while they are worked out): only for a line chart that may
 	 * draw one. */
 	ao.level_band = p->need_band && p->cfg->fit != CHART_FIT_NO && p->cfg->metric == SM_RPS;
-	if (analysis_run(&p->set, NULL, &ao, &p->an, err) < 0)
+	/* Only the series the panels draw: --tests of a file of thousands of
+	 * series analysed them all (issue 40).  Each series' analysis is its
+	 * own, so a drawn one is the same either way; speed-up bars read
+	 * comparisons, whose intervals pool every test's noise, so they take
+	 * every series as before. */
+	for (size_t i = 0; i < p->npanels; i++)
+		if (p->panels[i].kind == CHART_SPEEDUP)
+			only = NULL;
+	if (only != NULL)
+		for (size_t i = 0; i < p->npanels; i++)
+			for (size_t k = 0; k < p->panels[i].n; k++)
+				only[p->panels[i].series[k] - p->set.v] = 1;
+	rc = only != NULL ? analysis_run_some(&p->set, &ao, only, &p->an, err) :
+			    analysis_run(&p->set, NULL, &ao, &p->an, err);
+	free(only0);
+	if (rc < 0)
 		return rs_err_as(err, RS_E_INPUT);
 	/* A chart across clients says so, as the report does. */
 	for (size_t k = 0;; k++) {
@@ -517,7 +534,7 @@ static int plot_read(struct plot *p, struct rs_err *err)
 		rs_log(RS_LOG_DEBUG, "%s", lnote);
 	p->lat_metric = opts_given(cfg, "metric") ? (enum series_metric)cfg->metric : SM_P99;
 	if (!p->need_lat)
-		return plot_analyse(p, err);
+		return 0;
 	if (series_build_known(&p->rows, p->lat_metric, &p->lset, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);
 	latency_apply(&p->lset, &p->rows, &p->lat, &p->lset_pts);
@@ -525,7 +542,7 @@ static int plot_read(struct plot *p, struct rs_err *err)
 	    latency_note(&p->lat, &p->lset_pts, series_metric_name(p->lat_metric), lnote,
 			 sizeof lnote) != NULL)
 		rs_log(RS_LOG_DEBUG, "%s", lnote);
-	return plot_analyse(p, err);
+	return 0;
 }
 
 /* ---- drawing ---- */
@@ -917,6 +934,11 @@ int cmd_plot(struct rs_config *cfg, struct rs_err *err)
 	if (rc == 0)
 		rc = cfg->kind == CHART_HEATMAP ? plot_heat_panels(&p, err) :
 						  plot_panels(&p, cfg->plot ? &pf : NULL, err);
+	/* The series' analysis (seconds on a big file) only once the panels
+	 * are known to be drawable: a chart of 4,000 series is refused as
+	 * soon as the series are known (issue 40). */
+	if (rc == 0 && cfg->kind != CHART_HEATMAP)
+		rc = plot_analyse(&p, err);
 	if (rc == 0)
 		rc = plot_outputs_check(&p, err);
 	if (rc == 0)

@@ -541,7 +541,7 @@ int knee_analyse(const struct knee_series *s, const struct knee_opts *o, struct 
 		if (s->n[i] > maxn)
 			maxn = s->n[i];
 	knee_work_alloc(&w, m, maxn, o->B);
-	if (maxn >= KNEE_FAST_N)
+	if (maxn >= KNEE_BOOT_MIN_N)
 		knee_medtab_build(s, out);
 	knee_data_init(s, &w, out);
 	knee_noise(s, w.x, w.y, out);

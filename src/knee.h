@@ -339,7 +339,8 @@ struct knee_result {
 	size_t nboot;
 	double *pool;
 	/* Internal: the exact distribution of the resampled median of each
-	 * depth with KNEE_FAST_N repeats or more ([m], NULL entries below). */
+	 * depth with KNEE_FAST_N repeats or more, the ranks of the repeats of
+	 * those with KNEE_BOOT_MIN_N or more ([m], empty entries below). */
 	struct knee_medtab *medtab;
 };
 

@@ -12,12 +12,19 @@
 #include "knee_int.h"
 #include "xalloc.h"
 
-/* The resampled median's law at one depth (KNEE_FAST_N): the sorted
- * repeats, and for the order statistic h of a resample (h and h + 1 for
- * even n) the probability that it is at or below x[j], j = 0..n-1. */
+/* What makes one depth's resampled median cheap.  From KNEE_FAST_N
+ * repeats its law: the sorted repeats, and for the order statistic h of a
+ * resample (h and h + 1 for even n) the probability that it is at or
+ * below x[j], j = 0..n-1.  From KNEE_BOOT_MIN_N repeats (when stats_rank
+ * allows) the sorted repeats and each repeat's rank, so that a resample's
+ * median is found by counting ranks (stats_rank_median), not by sorting
+ * drawn values.  Either way ln_one[j] is the ln median when both middles
+ * are x[j], computed once by the very expression knee_draw would use. */
 struct knee_medtab {
 	double *x;
-	double *cdf_lo, *cdf_hi;  /* cdf_hi == cdf_lo for odd n */
+	double *cdf_lo, *cdf_hi;  /* cdf_hi == cdf_lo for odd n; NULL below KNEE_FAST_N */
+	uint32_t *rank;           /* below KNEE_FAST_N; NULL above or when unranked */
+	double *ln_one;
 };
 
 /* P(Bin(n, p) >= h) for p = (j + 1) / n, j = 0..n-1, into cdf.
@@ -60,6 +67,27 @@ static void knee_medtab_cdf(size_t n, size_t h, double *cdf)
 	}
 }
 
+/* Depth i's ranks into t (n repeats, KNEE_BOOT_MIN_N <= n < KNEE_FAST_N),
+ * or nothing when stats_rank refuses them. */
+static void knee_medtab_rank(const struct knee_series *s, size_t i, struct knee_medtab *t)
+{
+	size_t n = s->n[i];
+
+	t->x = xmalloc(n * sizeof *t->x);
+	t->rank = xmalloc(n * sizeof *t->rank);
+	if (stats_rank(s->v[i], n, t->x, t->rank) < 0) {
+		free(t->x);
+		free(t->rank);
+		t->x = NULL;
+		t->rank = NULL;
+		return;
+	}
+	/* knee_draw's log(stats_median_inplace(...)) with both middles x[j]. */
+	t->ln_one = xmalloc(n * sizeof *t->ln_one);
+	for (size_t j = 0; j < n; j++)
+		t->ln_one[j] = n % 2 ? log(t->x[j]) : log((t->x[j] + t->x[j]) / 2);
+}
+
 void knee_medtab_build(const struct knee_series *s, struct knee_result *r)
 {
 	r->medtab = xcalloc(s->m, sizeof *r->medtab);
@@ -67,6 +95,8 @@ void knee_medtab_build(const struct knee_series *s, struct knee_result *r)
 		struct knee_medtab *t = &r->medtab[i];
 		size_t n = s->n[i];
 
+		if (n >= KNEE_BOOT_MIN_N && n < KNEE_FAST_N)
+			knee_medtab_rank(s, i, t);
 		if (n < KNEE_FAST_N)
 			continue;
 		t->x = xmalloc(n * sizeof *t->x);
@@ -79,6 +109,10 @@ void knee_medtab_build(const struct knee_series *s, struct knee_result *r)
 			t->cdf_hi = xmalloc(n * sizeof *t->cdf_hi);
 			knee_medtab_cdf(n, n / 2 + 1, t->cdf_hi);
 		}
+		/* knee_draw's log((x[a] + x[b]) / 2) with a == b. */
+		t->ln_one = xmalloc(n * sizeof *t->ln_one);
+		for (size_t j = 0; j < n; j++)
+			t->ln_one[j] = log((t->x[j] + t->x[j]) / 2);
 	}
 }
 
@@ -89,6 +123,8 @@ void knee_medtab_free(struct knee_medtab *t, size_t m)
 			free(t[i].cdf_hi);
 		free(t[i].cdf_lo);
 		free(t[i].x);
+		free(t[i].rank);
+		free(t[i].ln_one);
 	}
 	free(t);
 }
@@ -109,19 +145,57 @@ static size_t knee_medtab_find(const double *cdf, size_t n, double u)
 	return lo;
 }
 
+/* The median of n draws from pool, drawn and sorted as
+ * stats_median_inplace(work, n) sorts them (n <= 16: insertion sort, each
+ * value inserted as it is drawn, which is the same sort step by step): the
+ * same bits, NaN and signed zeros included, without the calls. */
+static double knee_pool_median(const double *pool, size_t npool, size_t n,
+			       struct stats_rng *rng, double *work)
+{
+	size_t k = (n - 1) / 2;
+	double m;
+
+	for (size_t j = 0; j < n; j++) {
+		double v = pool[stats_rng_below(rng, npool)];
+		size_t i = j;
+
+		for (; i > 0 && work[i - 1] > v; i--)
+			work[i] = work[i - 1];
+		work[i] = v;
+	}
+	if (n % 2)
+		return work[k];
+	/* stats_median_inplace's upper middle: the smallest of the rest. */
+	m = work[k + 1];
+	for (size_t i = k + 2; i < n; i++)
+		if (work[i] < m)
+			m = work[i];
+	return (work[k] + m) / 2;
+}
+
 /* One resampled ln median of depth i: its repeats from KNEE_BOOT_MIN_N on,
- * else centre plus the median of n draws from the pool.  work holds n. */
+ * else centre plus the median of n draws from the pool.  work holds n.
+ * Every path draws and computes exactly what sorting the drawn values
+ * would (the tables of knee_medtab_build only skip work). */
 double knee_draw(const struct knee_series *s, const struct knee_result *r, size_t i,
 		 double centre, struct stats_rng *rng, double *work)
 {
 	size_t n = s->n[i];
+	const struct knee_medtab *t = r->medtab != NULL ? &r->medtab[i] : NULL;
 
-	if (r->medtab != NULL && r->medtab[i].x != NULL) {
-		const struct knee_medtab *t = &r->medtab[i];
+	if (t != NULL && t->cdf_lo != NULL) {
 		double u = stats_rng_uniform(rng);
+		size_t a = knee_medtab_find(t->cdf_lo, n, u);
+		size_t b = t->cdf_hi == t->cdf_lo ? a : knee_medtab_find(t->cdf_hi, n, u);
 
-		return log((t->x[knee_medtab_find(t->cdf_lo, n, u)] +
-			    t->x[knee_medtab_find(t->cdf_hi, n, u)]) / 2);
+		return a == b ? t->ln_one[a] : log((t->x[a] + t->x[b]) / 2);
+	}
+	if (t != NULL && t->rank != NULL) {
+		uint32_t cnt[KNEE_FAST_N] = { 0 };
+		size_t a, b;
+
+		stats_rank_median(rng, t->rank, n, cnt, &a, &b);
+		return a == b ? t->ln_one[a] : log((t->x[a] + t->x[b]) / 2);
 	}
 	if (n >= KNEE_BOOT_MIN_N) {
 		for (size_t j = 0; j < n; j++)
@@ -130,9 +204,7 @@ double knee_draw(const struct knee_series *s, const struct knee_result *r, size_
 	}
 	if (n == 1)
 		return centre + r->pool[stats_rng_below(rng, r->npool)];
-	for (size_t j = 0; j < n; j++)
-		work[j] = r->pool[stats_rng_below(rng, r->npool)];
-	return centre + stats_median_inplace(work, n);
+	return centre + knee_pool_median(r->pool, r->npool, n, rng, work);
 }
 
 /* Per-depth intervals of the medians.  One repeat: a resample is the value
@@ -159,7 +231,7 @@ void knee_points(const struct knee_series *s, const struct knee_opts *o,
 
 		pt->median.lo = pt->median.hi = NAN;
 		pt->method = KNEE_CI_NONE;
-		if (r->medtab != NULL && r->medtab[i].x != NULL) {
+		if (r->medtab != NULL && r->medtab[i].cdf_lo != NULL) {
 			/* The same resampled median, drawn from its law (KNEE_FAST_N). */
 			pt->method = KNEE_CI_REPEATS;
 			stats_rng_seed(&rng, seed);

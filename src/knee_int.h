@@ -160,8 +160,9 @@ struct knee_work {
 };
 
 /* The exact laws of the resampled medians of the depths with KNEE_FAST_N
- * repeats or more into r->medtab, released by knee_medtab_free (t may be
- * NULL; m its depths). */
+ * repeats or more, and the ranks of the repeats of those with
+ * KNEE_BOOT_MIN_N or more, into r->medtab, released by knee_medtab_free (t
+ * may be NULL; m its depths). */
 void knee_medtab_build(const struct knee_series *s, struct knee_result *r);
 void knee_medtab_free(struct knee_medtab *t, size_t m);
 /* One resampled ln median of depth i of s (analysed into r): its repeats

@@ -59,13 +59,30 @@ static double *push_f(struct render_png *p, size_t n)
 	return p->f + p->nf - n;
 }
 
-/* Rows lo..hi (any doubles) as the command's clamped row range. */
+/* Where a chart's coordinate (in points) becomes a pixel, an int, it must
+ * be finite and within this far of the page, so that no cast or sum of
+ * pixels leaves int's range whatever the chart model hands over.  The
+ * model places nothing beyond its page; a coordinate out there (a value a
+ * scale could not place: issue 40, D9, a tick at 0 on a log scale sent a
+ * label to minus infinity) is a fault upstream, and the back-end leaves
+ * that one mark undrawn (a segment: clipped to this box) rather than wrap
+ * around or crash. */
+#define RPNG_FAR (4.0 * RENDER_SIZE_MAX)
+
+/* Whether v (points) can be drawn: finite and within RPNG_FAR. */
+static int rpng_ok(double v)
+{
+	return v >= -RPNG_FAR && v <= RPNG_FAR;
+}
+
+/* Rows lo..hi (any doubles, NaN included) as the command's clamped row
+ * range. */
 static void cmd_rows(const struct render_png *p, struct rpng_cmd *cmd, double lo, double hi)
 {
 	double top = floor(lo), bot = ceil(hi) + 1;
 
-	cmd->y0 = top < 0 ? 0 : top > p->h ? (int)p->h : (int)top;
-	cmd->y1 = bot < 0 ? 0 : bot > p->h ? (int)p->h : (int)bot;
+	cmd->y0 = !(top > 0) ? 0 : top > p->h ? (int)p->h : (int)top;
+	cmd->y1 = !(bot > 0) ? 0 : bot > p->h ? (int)p->h : (int)bot;
 }
 
 /* ---- rectangles and bands ---- */
@@ -76,6 +93,19 @@ static void rpng_fill_rect(void *ctx, double x, double y, double w, double h, st
 	struct rpng_cmd *cmd;
 
 	if (c.a == 0 || !(w > 0) || !(h > 0))
+		return;
+	/* A rectangle is clipped exactly by clamping its edges. */
+	if (!rpng_ok(x) && !rpng_ok(x + w) && !(x < -RPNG_FAR && x + w > RPNG_FAR))
+		return;
+	if (!rpng_ok(y) && !rpng_ok(y + h) && !(y < -RPNG_FAR && y + h > RPNG_FAR))
+		return;
+	w = fmin(x + w, RPNG_FAR);
+	h = fmin(y + h, RPNG_FAR);
+	x = fmax(x, -RPNG_FAR);
+	y = fmax(y, -RPNG_FAR);
+	w -= x;
+	h -= y;
+	if (!(w > 0) || !(h > 0))
 		return;
 	cmd = push_cmd(p, RPNG_RECT, c);
 	cmd->a[0] = x * p->s;
@@ -94,7 +124,7 @@ static void rpng_fill_band(void *ctx, const double *x, const double *ylo, const 
 	size_t k = 0;
 	int ix0, ix1;
 
-	if (n < 2 || c.a == 0)
+	if (n < 2 || c.a == 0 || !rpng_ok(x[0]) || !rpng_ok(x[n - 1]))
 		return;
 	ix0 = (int)floor(x[0] * p->s);
 	ix1 = (int)ceil(x[n - 1] * p->s);
@@ -126,8 +156,13 @@ static void rpng_fill_band(void *ctx, const double *x, const double *ylo, const 
 			continue;
 		}
 		t = x[k + 1] > x[k] ? (px - x[k]) / (x[k + 1] - x[k]) : 0;
-		a = (ylo[k] + t * (ylo[k + 1] - ylo[k])) * p->s;
-		b = (yhi[k] + t * (yhi[k + 1] - yhi[k])) * p->s;
+		a = fmin(RPNG_FAR, fmax(-RPNG_FAR, ylo[k] + t * (ylo[k + 1] - ylo[k]))) * p->s;
+		b = fmin(RPNG_FAR, fmax(-RPNG_FAR, yhi[k] + t * (yhi[k + 1] - yhi[k]))) * p->s;
+		if (isnan(a) || isnan(b)) {
+			col[0] = 1;
+			col[1] = 0;
+			continue;
+		}
 		col[0] = fmin(a, b);
 		col[1] = fmax(a, b);
 		lo = fmin(lo, col[0]);
@@ -143,10 +178,45 @@ static void rpng_fill_band(void *ctx, const double *x, const double *ylo, const 
 
 /* ---- strokes ---- */
 
+/* Clip the segment a-b (pixels) to the box of RPNG_FAR points around the
+ * page (Liang-Barsky): 0 when nothing of it is inside, or an end is not
+ * finite. */
+static int rpng_clip(const struct render_png *p, double *ax, double *ay, double *bx, double *by)
+{
+	double far = RPNG_FAR * p->s, t0 = 0, t1 = 1, dx = *bx - *ax, dy = *by - *ay;
+	double q[4] = { *ax + far, far - *ax, *ay + far, far - *ay }, d[4] = { -dx, dx, -dy, dy };
+
+	if (!isfinite(*ax) || !isfinite(*ay) || !isfinite(*bx) || !isfinite(*by) ||
+	    !isfinite(dx) || !isfinite(dy))
+		return 0;
+	for (int i = 0; i < 4; i++) {
+		if (d[i] == 0) {
+			if (q[i] < 0)
+				return 0;
+			continue;
+		}
+		if (d[i] < 0)
+			t0 = fmax(t0, q[i] / d[i]);
+		else
+			t1 = fmin(t1, q[i] / d[i]);
+	}
+	if (t0 > t1)
+		return 0;
+	*bx = *ax + t1 * dx;
+	*by = *ay + t1 * dy;
+	*ax += t0 * dx;
+	*ay += t0 * dy;
+	return 1;
+}
+
 static void push_segment(struct render_png *p, struct rpng_cmd *cmd, double ax, double ay, double bx,
 			 double by)
 {
-	double *seg = push_f(p, 4);
+	double *seg;
+
+	if (!rpng_clip(p, &ax, &ay, &bx, &by))
+		return;
+	seg = push_f(p, 4);
 
 	seg[0] = ax;
 	seg[1] = ay;
@@ -163,7 +233,7 @@ static void rpng_stroke(void *ctx, const double *xy, size_t n, double width, str
 	int np = render_dash_pattern(dash, width, pat);
 	struct rpng_cmd *cmd;
 
-	if (n == 0 || c.a == 0)
+	if (n == 0 || c.a == 0 || !rpng_ok(width))
 		return;
 	cmd = push_cmd(p, RPNG_STROKE, c);
 	cmd->a[0] = hw;
@@ -194,8 +264,13 @@ static void rpng_stroke(void *ctx, const double *xy, size_t n, double width, str
 
 		for (size_t i = 0; i + 1 < n; i++) {
 			double ax = xy[2 * i] * p->s, ay = xy[2 * i + 1] * p->s;
-			double bx = xy[2 * i + 2] * p->s, by = xy[2 * i + 3] * p->s;
-			double len = hypot(bx - ax, by - ay), pos = 0;
+			double bx = xy[2 * i + 2] * p->s, by = xy[2 * i + 3] * p->s, len, pos = 0;
+
+			/* Walked on its part near the page only: an end at
+			 * infinity would make the walk endless. */
+			if (!rpng_clip(p, &ax, &ay, &bx, &by))
+				continue;
+			len = hypot(bx - ax, by - ay);
 
 			while (len > 0 && pos < len) {
 				double step = fmin(left, len - pos);
@@ -233,9 +308,12 @@ static void rpng_marker(void *ctx, double x, double y, double size, enum render_
 		       struct render_color fill, struct render_color outline, double ow)
 {
 	struct render_png *p = ctx;
-	struct rpng_cmd *cmd = push_cmd(p, RPNG_MARKER, fill);
+	struct rpng_cmd *cmd;
 	double ext;
 
+	if (!rpng_ok(x) || !rpng_ok(y) || !rpng_ok(size) || !rpng_ok(ow))
+		return;
+	cmd = push_cmd(p, RPNG_MARKER, fill);
 	cmd->c2 = outline;
 	cmd->kind = (int)m;
 	cmd->a[0] = x * p->s;
@@ -356,12 +434,16 @@ static void rpng_text(void *ctx, double x, double y, const char *utf8, double si
 {
 	struct render_png *p = ctx;
 	struct rpng_font *f = p->font;
-	double w = rpng_text_width(p, utf8, size), pen, lo = INFINITY, hi = -INFINITY;
-	int size64 = (int)(size * p->s * 64 + 0.5), base;
+	double w, pen, lo = INFINITY, hi = -INFINITY;
+	int size64, base;
 	const char *s = utf8;
 	struct rpng_cmd *cmd;
 
-	if (size64 <= 0 || c.a == 0)
+	if (!rpng_ok(x) || !rpng_ok(y) || !(size > 0 && size <= RENDER_SIZE_MAX) || c.a == 0)
+		return;
+	w = rpng_text_width(p, utf8, size);
+	size64 = (int)(size * p->s * 64 + 0.5);
+	if (size64 <= 0 || !rpng_ok(w))
 		return;
 	cmd = push_cmd(p, RPNG_GLYPHS, c);
 	cmd->kind = vertical;

@@ -29,48 +29,6 @@ void stats_rng_seed(struct stats_rng *r, uint64_t seed)
 		r->s[i] = stats_splitmix(&seed);
 }
 
-/* x rotated left by k bits, 0 < k < 64. */
-static uint64_t stats_rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
-uint64_t stats_rng_next(struct stats_rng *r)
-{
-	uint64_t *s = r->s, out = stats_rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = stats_rotl(s[3], 45);
-	return out;
-}
-
-double stats_rng_uniform(struct stats_rng *r)
-{
-	return (double)(stats_rng_next(r) >> 11) * 0x1.0p-53;
-}
-
-uint64_t stats_rng_below(struct stats_rng *r, uint64_t n)
-{
-	unsigned __int128 m = (unsigned __int128)stats_rng_next(r) * n;
-	uint64_t low = (uint64_t)m;
-
-	/* The low word falls in the biased sliver [0, 2^64 mod n) with
-	 * probability below n / 2^64: redraw then. */
-	if (low < n) {
-		uint64_t floor = -n % n;
-
-		while (low < floor) {
-			m = (unsigned __int128)stats_rng_next(r) * n;
-			low = (uint64_t)m;
-		}
-	}
-	return (uint64_t)(m >> 64);
-}
-
 double stats_rng_normal(struct stats_rng *r)
 {
 	double u, v, s;
@@ -320,6 +278,73 @@ double stats_median_statistic(double *x, size_t n, void *ctx)
 	return stats_median_inplace(x, n);
 }
 
+/* Ranks are sorted once per sample; above this many values a count of n
+ * ranks per resample is no faster than selecting among n values. */
+#define STATS_RANK_MAX 65536
+
+/* A value and where it was, for stats_rank's sort. */
+struct stats_ranked {
+	double v;
+	uint32_t at;
+};
+
+static int stats_ranked_cmp(const void *pa, const void *pb)
+{
+	const struct stats_ranked *a = pa, *b = pb;
+
+	return (a->v > b->v) - (a->v < b->v);
+}
+
+int stats_rank(const double *x, size_t n, double *xs, uint32_t *rank)
+{
+	struct stats_ranked *t;
+
+	for (size_t j = 0; j < n; j++)
+		if (isnan(x[j]) || x[j] == 0)
+			return -1;
+	t = xreallocarray(NULL, n ? n : 1, sizeof *t);
+	for (size_t j = 0; j < n; j++) {
+		t[j].v = x[j];
+		t[j].at = (uint32_t)j;
+	}
+	/* Equal values are the same bits (no zero, no NaN): any order of
+	 * ties gives the same xs. */
+	qsort(t, n, sizeof *t, stats_ranked_cmp);
+	for (size_t j = 0; j < n; j++) {
+		xs[j] = t[j].v;
+		rank[t[j].at] = (uint32_t)j;
+	}
+	free(t);
+	return 0;
+}
+
+/* The B resampled medians of x[0..n) into rep, drawn from rng as the
+ * general loop of stats_bootstrap draws them, by ranks when x allows
+ * (stats_rank), else by sorting values; xs holds n. */
+static void stats_bootstrap_median(const double *x, size_t n, size_t B, struct stats_rng *rng,
+				   double *xs, double *rep)
+{
+	uint32_t *rank = xreallocarray(NULL, n, sizeof *rank), *cnt = xcalloc(n, sizeof *cnt);
+
+	if (stats_rank(x, n, xs, rank) == 0) {
+		for (size_t b = 0; b < B; b++) {
+			size_t lo, hi;
+
+			memset(cnt, 0, n * sizeof *cnt);
+			stats_rank_median(rng, rank, n, cnt, &lo, &hi);
+			rep[b] = n % 2 ? xs[lo] : (xs[lo] + xs[hi]) / 2;
+		}
+	} else {
+		for (size_t b = 0; b < B; b++) {
+			for (size_t i = 0; i < n; i++)
+				xs[i] = x[stats_rng_below(rng, n)];
+			rep[b] = stats_median_inplace(xs, n);
+		}
+	}
+	free(cnt);
+	free(rank);
+}
+
 int stats_bootstrap(const double *x, size_t n, stats_statistic *f, void *ctx, size_t B,
 		    double level, uint64_t seed, struct stats_ci *ci, size_t *nfail,
 		    struct rs_err *err)
@@ -342,11 +367,14 @@ int stats_bootstrap(const double *x, size_t n, stats_statistic *f, void *ctx, si
 	memcpy(w, x, n * sizeof *w);
 	ci->est = f(w, n, ctx);
 	stats_rng_seed(&rng, seed);
-	for (size_t b = 0; b < B; b++) {
-		for (size_t i = 0; i < n; i++)
-			w[i] = x[stats_rng_below(&rng, n)];
-		rep[b] = f(w, n, ctx);
-	}
+	if (f == stats_median_statistic && n > 1 && n <= STATS_RANK_MAX)
+		stats_bootstrap_median(x, n, B, &rng, w, rep);
+	else
+		for (size_t b = 0; b < B; b++) {
+			for (size_t i = 0; i < n; i++)
+				w[i] = x[stats_rng_below(&rng, n)];
+			rep[b] = f(w, n, ctx);
+		}
 	kept = stats_percentile_inplace(rep, B, level, &ci->lo, &ci->hi);
 	if (nfail)
 		*nfail = B - kept;

@@ -6,6 +6,7 @@
 #include <criterion/parameterized.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis.h"
@@ -565,5 +566,50 @@ Test(analysis, p50_where_a_side_has_no_average)
 	series_set_free(&rps);
 	series_set_free(&avg);
 	series_set_free(&p50);
+	rows_free(&rows);
+}
+
+/* analysis_run_some (plot --tests of a file of thousands of series, issue
+ * 40) the marked series are analysed exactly as with every series, the
+ * others keep only their rps, and no comparison takes them. */
+Test(analysis, only_the_marked_series_the_same_figures)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set rps, avg;
+	struct analysis_result all, some;
+	struct analysis_opts o = { 0.95, 0.10, NULL, 0, 0, 0 };
+	struct rs_err err = { 0 };
+	unsigned char *only;
+
+	two_labels(&rows, &rps, &avg);
+	cr_assert_eq(analysis_run(&rps, NULL, &o, &all, &err), 0, "%s", err.msg);
+	only = calloc(rps.n, 1);
+	/* One test of each label: one comparison left. */
+	for (size_t i = 0; i < rps.n; i++)
+		only[i] = strcmp(rps.v[i].test, "SET") == 0;
+	cr_assert_eq(analysis_run_some(&rps, &o, only, &some, &err), 0, "%s", err.msg);
+	cr_assert_eq(some.nseries, all.nseries);
+	for (size_t i = 0; i < rps.n; i++) {
+		const struct analysis_series *a = &all.series[i], *b = &some.series[i];
+
+		cr_assert_eq(b->rps, &rps.v[i]);
+		if (!only[i]) {
+			cr_assert(!b->knee.ok, "series %zu was analysed", i);
+			continue;
+		}
+		cr_assert(b->knee.ok);
+		cr_assert(memcmp(&a->peak_rps, &b->peak_rps, sizeof a->peak_rps) == 0);
+		cr_assert(memcmp(&a->peak_lo, &b->peak_lo, sizeof a->peak_lo) == 0);
+		cr_assert(memcmp(&a->peak_hi, &b->peak_hi, sizeof a->peak_hi) == 0);
+		cr_assert(memcmp(&a->sat_lo, &b->sat_lo, sizeof a->sat_lo) == 0);
+		cr_assert(memcmp(&a->sat_hi, &b->sat_hi, sizeof a->sat_hi) == 0);
+	}
+	cr_assert_eq(some.ncmps, 1);
+	cr_assert_str_eq(some.series[some.cmps[0].other].rps->test, "SET");
+	analysis_result_free(&all);
+	analysis_result_free(&some);
+	free(only);
+	series_set_free(&rps);
+	series_set_free(&avg);
 	rows_free(&rows);
 }

@@ -268,6 +268,60 @@ Test(heatmap, twenty_by_twenty)
 	rows_free(&rows);
 }
 
+/* Cells of 1e-6 and 1e14 rps (issue 40, D9): twenty decades, more than
+ * the bar has room for even one tick a decade.  Its ticks fell back to
+ * linear ones from 0, whose place on the log scale is minus infinity, and
+ * the label drawn there overflowed the PNG back-end's pixel ints.  Now
+ * every tick is a power of ten inside the scale, every label on the
+ * chart, the smallest cell reads 1e-06 (not 0), and the PNG is written. */
+static const char *font(void);
+
+Test(heatmap, extreme_values_stay_on_the_chart)
+{
+	static const double v[4] = { 1e-6, 1e14, 5, 7 };
+	struct rs_rows rows = { 0 };
+	struct grid_set set;
+	struct chart *c;
+	struct render_png *png;
+	struct rs_err err = { 0 };
+	size_t ticks = 0;
+
+	for (unsigned i = 0; i < 4; i++) {
+		struct rs_row row;
+
+		fill(&row, "x", "GET", 1 + i % 2, 1, v[i], 0.01);
+		row.clients = 1 + i / 2;
+		row.requests = 100000;
+		row.data_size = 3;
+		row.threads = 1;
+		push(&rows, &row);
+	}
+	build(&rows, &set, SM_RPS);
+	c = lay(&set, &rows, 900, 600, &measure_only, NULL);
+	check_map(c, &set);
+	for (size_t i = 0; i < c->n; i++) {
+		const struct chart_item *a = &c->items[i];
+
+		if (a->op != CHART_TEXT || a->role != ROLE_COLORBAR)
+			continue;
+		cr_assert(isfinite(a->x) && isfinite(a->y), "'%s' at %g,%g", a->text, a->x, a->y);
+		ticks++;
+	}
+	cr_assert_geq(ticks, 2, "%zu colour bar labels", ticks);
+	cr_assert_not_null(text_with(c, ROLE_CELL, "1e-06"));
+	cr_assert_not_null(text_with(c, ROLE_COLORBAR, "100T"));
+	chart_free(c);
+	/* And drawn by the real back-end, its text included (the sanitizer
+	 * build caught the overflow here). */
+	cr_assert_eq(render_png_new(900, 600, 1, font(), &png, &err), 0, "%s", err.msg);
+	c = lay(&set, &rows, 900, 600, render_png_ops(), png);
+	chart_draw(c, render_png_ops(), png, 0, 0);
+	render_png_free(png);
+	chart_free(c);
+	grid_set_free(&set);
+	rows_free(&rows);
+}
+
 /* 3 x 40 and 40 x 3: a cell per value, labels thinned or turned where
  * they would crowd, nothing overlapping. */
 Test(heatmap, three_by_forty_both_ways)

@@ -385,3 +385,52 @@ Test(render_png, font_from_option_default_or_fontconfig)
 	cr_assert_null(strchr(err.msg, '\n'));
 #endif
 }
+
+/* Coordinates no chart should hand over (issue 40, D9: a label at minus
+ * infinity overflowed the pixel ints): infinities, NaN and 1e300 in every
+ * operation.  Each such mark is left out, a line running far off the page
+ * is drawn where it crosses it (a dashed one too, in bounded time), and
+ * what is sane is drawn as ever.  The sanitizer build checks the casts. */
+Test(render_png, far_and_infinite_coordinates_are_left_out)
+{
+	static const double bad[] = { INFINITY, -INFINITY, NAN, 1e300, -1e300 };
+	struct render_png *png;
+	struct rs_err err;
+	const struct render_ops *ops = render_png_ops();
+	const struct render_color red = { 255, 0, 0, 255 }, blue = { 0, 0, 255, 255 };
+	const uint8_t *px;
+	unsigned w, h;
+	uint8_t *file;
+
+	cr_assert_eq(render_png_new(100, 100, 2, font(), &png, &err), 0, "%s", err.msg);
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		double v = bad[i], xy[4] = { 10, 10, v, v }, bx[2] = { v, 90 }, by[2] = { 10, 20 };
+
+		ops->text(png, v, 50, "0", 9, red, RENDER_LEFT, 0);
+		ops->text(png, 50, v, "0", 9, red, RENDER_CENTER, 1);
+		ops->text(png, 50, 50, "0", v, red, RENDER_LEFT, 0);
+		ops->marker(png, v, 50, 6, RENDER_CIRCLE, red, red, 1);
+		ops->marker(png, 50, 50, v, RENDER_CIRCLE, red, red, 1);
+		ops->fill_rect(png, v, 10, 5, 5, red);
+		ops->fill_rect(png, 10, 10, v, v, red);
+		ops->fill_band(png, bx, by, by, 2, red);
+		ops->stroke(png, xy, 2, 1, red, RENDER_SOLID);
+		ops->stroke(png, xy, 2, 1, red, RENDER_DASHED);
+		ops->stroke(png, xy, 2, v, red, RENDER_SOLID);
+		cr_assert(isfinite(ops->text_width(png, "0", 9)));
+	}
+	/* From the page's middle to 1e300 to the right: drawn up to the edge. */
+	{
+		double xy[4] = { 50, 80, 1e300, 80 };
+
+		ops->stroke(png, xy, 2, 4, blue, RENDER_DASHED);
+		xy[2] = 1e30;
+		ops->stroke(png, xy, 2, 4, blue, RENDER_SOLID);
+	}
+	px = render_png_pixels(png, &w, &h);
+	cr_assert_eq(w, 200);
+	cr_assert(near_colour(px + (160 * w + 190) * 3, blue, 0), "the far line is not drawn");
+	write_and_decode(png, &file, &w, &h);
+	free(file);
+	render_png_free(png);
+}

@@ -331,3 +331,70 @@ Test(stats, quantile6_bounds_a_new_value)
 	cr_assert(isnan(stats_quantile6_inplace(v, 0, 0.5)));
 	cr_assert(isnan(stats_quantile6_inplace(v, 19, 2)));
 }
+
+/* The resampled medians by ranks (issue 40: half of a big report's time
+ * went into sorting drawn values) give the bits sorting gives: every
+ * sample size from 1 to 70, samples with many ties, negative values and
+ * infinities, and with a zero or a NaN (which take the sorting path). */
+static double gen_value(struct stats_rng *r, int kind)
+{
+	double u = stats_rng_uniform(r);
+
+	switch (kind) {
+	case 0:
+		return 1e5 * (1 + u);
+	case 1:
+		return (double)(int)(u * 4) + 1;   /* mostly ties */
+	case 2:
+		return u < 0.1 ? INFINITY : u < 0.2 ? -INFINITY : u - 0.5;
+	case 3:
+		return u < 0.2 ? 0.0 : u < 0.3 ? -0.0 : u;
+	default:
+		return u < 0.1 ? NAN : u;
+	}
+}
+
+Test(stats, bootstrap_median_by_ranks_is_the_sorted_median)
+{
+	struct stats_rng g;
+
+	stats_rng_seed(&g, 40);
+	for (int kind = 0; kind < 5; kind++)
+		for (size_t n = 1; n <= 70; n++) {
+			double x[70], w[70], rep[200], lo, hi;
+			struct stats_ci ci;
+			struct stats_rng r;
+
+			for (size_t i = 0; i < n; i++)
+				x[i] = gen_value(&g, kind);
+			cr_assert_eq(stats_bootstrap(x, n, stats_median_statistic, NULL, 200, 0.9, 7 + n,
+						     &ci, NULL, NULL), 0);
+			/* The general loop, as it was. */
+			stats_rng_seed(&r, 7 + n);
+			for (size_t b = 0; b < 200; b++) {
+				for (size_t i = 0; i < n; i++)
+					w[i] = x[stats_rng_below(&r, n)];
+				rep[b] = stats_median_inplace(w, n);
+			}
+			stats_percentile_inplace(rep, 200, 0.9, &lo, &hi);
+			cr_assert(memcmp(&lo, &ci.lo, sizeof lo) == 0 && memcmp(&hi, &ci.hi, sizeof hi) == 0,
+				  "kind %d n %zu: %a..%a by ranks, %a..%a sorted", kind, n, ci.lo, ci.hi,
+				  lo, hi);
+		}
+}
+
+Test(stats, rank_refuses_zero_and_nan_and_ranks_the_rest)
+{
+	double x[5] = { 3, 1, 2, 1, 5 }, xs[5];
+	uint32_t rank[5];
+
+	cr_assert_eq(stats_rank(x, 5, xs, rank), 0);
+	for (size_t j = 0; j < 5; j++)
+		cr_assert_eq(xs[rank[j]], x[j]);
+	for (size_t j = 1; j < 5; j++)
+		cr_assert_leq(xs[j - 1], xs[j]);
+	x[2] = 0;
+	cr_assert_eq(stats_rank(x, 5, xs, rank), -1);
+	x[2] = NAN;
+	cr_assert_eq(stats_rank(x, 5, xs, rank), -1);
+}
