@@ -54,7 +54,10 @@ t_default() {
 	pid=$!
 	seen=
 	for _ in $(seq 1 500); do
+		# Only a server past its exec (a child between fork and exec, or
+		# the --version probe, has not placed itself yet, by design).
 		for s in $(pgrep -P "$pid" 2>/dev/null); do
+			tr '\0' ' ' <"/proc/$s/cmdline" 2>/dev/null | grep -q -- '--unixsocket' || continue
 			seen="$seen $(taskset -cp "$s" 2>/dev/null | sed 's/.*: *//')"
 		done
 		[ -n "$seen" ] && break
