@@ -688,10 +688,6 @@ const char *series_row_name(const struct series_set *set, const struct rs_rows *
 	return buf;
 }
 
-/* Group the rows that have metric m (known) or all of them (fail on the
- * first that has not).  Rows are numbered by series (each pair of names
- * found by hash), counted into their series, and sorted within it: no
- * step looks at more than one series' rows at a time. */
 /* The index in s->runs of row's run (its file and run column), added when
  * new.  A series has a run or a few: a scan. */
 static unsigned series_run_of(struct series *s, const struct rs_rec *row)
@@ -715,6 +711,10 @@ static const char *series_run_word(unsigned run)
 	return buf;
 }
 
+/* Group the rows that have metric m (known) or all of them (fail on the
+ * first that has not).  Rows are numbered by series (each pair of names
+ * found by hash), counted into their series, and sorted within it: no
+ * step looks at more than one series' rows at a time. */
 static int series_make(const struct rs_rows *rows, enum series_metric m, int known,
 		       struct series_set *out, struct rs_err *err)
 {

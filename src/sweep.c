@@ -938,7 +938,7 @@ enum sweep_status sweep_points_all(struct sweep **ss, size_t n, struct sweep_pla
 		precision_free(&pr[k]);
 	free(pr);
 	/* The last target first: a target's engine connections count among the
-	 * clients of a server it shares with an earlier one (sweep_engine_gone). */
+	 * clients of a server it shares with an earlier one (sweep_load_gone). */
 	for (size_t k = n; k-- > 0;)
 		st = sweep_leave(ss[k], st, err);
 	return sweep_stopped(cfg, st);

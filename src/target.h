@@ -67,11 +67,11 @@ int target_command(struct target_conn *c, const struct target *t, int argc, cons
 int target_command_any(struct target_conn *c, const struct target *t, int argc,
 		       const char **argv, const size_t *argvlen, struct redisReply **out,
 		       struct rs_err *err);
-/* CLUSTER INFO's text into a malloc'd string (caller frees). */
 /* CLUSTER MYID: the node's id into id (cut to size).  An error reply (a
  * node not in cluster mode) fails, err naming it. */
 int target_cluster_myid(struct target_conn *c, const struct target *t, char *id, size_t size,
 			struct rs_err *err);
+/* CLUSTER INFO's text into a malloc'd string (caller frees). */
 int target_cluster_info(struct target_conn *c, const struct target *t, char **out,
 			struct rs_err *err);
 /* Copy the value of "field:" in an INFO text into buf ("" if absent). */
