@@ -211,7 +211,7 @@ static const struct opt_def opt_table[] = {
 	{ "fail-on-error", 0, NULL, OT_FLAG, RUN, OFF(fail_on_error), 0, 0, NULL, NULL, 1,
 	  "exit 1 when any reply is an error" },
 	{ "dry-run", 0, NULL, OT_FLAG, RUN, OFF(dry_run), 0, 0, NULL, NULL, 0,
-	  "print the plan and its estimated duration, connect to nothing" },
+	  "print a summary of the plan and its estimated duration (-v: each point), connect to nothing" },
 	{ "sweep", 0, "FILE", OT_STRING, RUN, OFF(sweep), 0, 0, NULL, NULL, 0,
 	  "read options from a sweep file (a path, or the name of an installed one)" },
 	/* plot and report */
@@ -293,7 +293,7 @@ static const struct opt_def opt_table[] = {
 	  "benchstat", 0, "the format to write" },
 	/* everywhere */
 	{ "quiet", 'q', NULL, OT_FLAG, RUN, OFF(quiet), 0, 0, NULL, NULL, 1,
-	  "one line per point, no progress" },
+	  "one line per point, no progress line or estimate" },
 	{ "quiet", 'q', NULL, OT_FLAG, IMPORT, OFF(quiet), 0, 0, NULL, NULL, 1,
 	  "no summary on standard error" },
 	{ "verbose", 'v', NULL, OT_FLAG, ALL, OFF(verbose), 0, 0, NULL, NULL, 1,
