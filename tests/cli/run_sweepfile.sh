@@ -71,6 +71,12 @@ t_bare_name() {
 	expect_status 2 "$RSWEEP" run --sweep no-such-sweep --dry-run
 	grep -q "no-such-sweep: no such sweep file (looked for no-such-sweep, .*/sweeps/no-such-sweep.sweep" "$T/err" ||
 		fail "not found: $(cat "$T/err")"
+	# A likely typo of a shipped sweep's name is named (issue 44).
+	(cd "$T" && expect_status 2 "$RSWEEP" run --sweep m1-artcle --dry-run) || fail "m1-artcle"
+	grep -q "m1-artcle: no such sweep file; did you mean m1-article? (looked for m1-artcle, " "$T/err" ||
+		fail "no suggestion: $(cat "$T/err")"
+	(cd "$T" && expect_status 2 "$RSWEEP" run --sweep m1-artcle.sweep --dry-run) || fail "m1-artcle.sweep"
+	grep -q "did you mean m1-article?" "$T/err" || fail "no suggestion for .sweep: $(cat "$T/err")"
 }
 tcase 'a shipped sweep file by bare name, and a name found nowhere' t_bare_name
 
