@@ -1033,6 +1033,67 @@ Test(chart, speedup_bars_have_whiskers_and_the_reports_ratio)
 	analysis_result_free(&analysed);
 }
 
+/* A bar's value label sits beside the bar's end (issue 44: they sat on
+ * the whiskers' ends, and read as the intervals'): just right of the bar,
+ * its box's bottom at a rising bar's end, clear of the whisker. */
+Test(chart, speedup_labels_sit_beside_the_bars_ends)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set set;
+	const struct series **list;
+	struct chart *c;
+	struct rs_err err = { 0 };
+	size_t nbars = 0;
+
+	for (size_t t = 0; t < 3; t++)
+		for (unsigned d = 1; d <= 20; d++)
+			for (unsigned r = 1; r <= 3; r++) {
+				double v = 1e6 * (1 - exp(-3.0 * d / 8)) * (1 + 0.01 * r) *
+					   (1 + 0.01 * ((d * 7 + t) % 5));
+
+				add(&rows, "tcp", test_names[t], d, r, v, NAN);
+				add(&rows, "unix", test_names[t], d, r, v * (t == 0 ? 1.18 : 1.4 + 0.1 * t), NAN);
+			}
+	cr_assert_eq(series_build(&rows, SM_RPS, &set, &err), 0, "%s", err.msg);
+	c = layout_set(&set, &list, CHART_SPEEDUP);
+	check_no_overlaps(c, 0);
+	for (size_t i = 0; i < c->n; i++) {
+		const struct chart_item *it = &c->items[i];
+		double right, yend;
+		int found = 0;
+
+		if (it->op != CHART_RECT || it->color.a != 255 || it->w >= 200)
+			continue;
+		nbars++;
+		right = it->x + it->w;
+		yend = it->y;     /* ratios above 1: the top */
+		for (size_t j = 0; j < c->n; j++) {
+			const struct chart_item *l = &c->items[j];
+
+			if (l->op != CHART_TEXT || l->role != ROLE_BAR_LABEL)
+				continue;
+			if (l->box.x0 < right || l->box.x0 > right + 8 || fabs(l->box.y1 - yend) > 2)
+				continue;
+			found++;
+			for (size_t k = 0; k < c->n; k++) {
+				const struct chart_item *w = &c->items[k];
+
+				if (w->op == CHART_LINE && w->role == ROLE_WHISKER)
+					cr_assert(w->v[0] < l->box.x0 || w->v[0] > l->box.x1,
+						  "label '%s' lies on a whisker", l->text);
+			}
+		}
+		cr_assert_eq(found, 1, "bar at x=%g, top %g: %d labels beside its end", it->x, yend,
+			     found);
+	}
+	cr_assert_eq(nbars, 3);
+	chart_free(c);
+	free(list);
+	series_set_free(&set);
+	rows_free(&rows);
+}
+
+
 /* The speed-up chart compares with the analysis' baseline (the report's),
  * whatever label comes first in the chart, and prints each ratio by the
  * report's one rule: "12.3×" past 10x, "1.18×" below. */
