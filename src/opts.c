@@ -236,6 +236,10 @@ static const struct opt_def opt_table[] = {
 	  "--kind heatmap: the axis up, each value a row" },
 	{ "z", 0, "METRIC", OT_ENUM, PLOT, OFF(heat_z), 0, 0, series_metric_names, "rps", 0,
 	  "--kind heatmap: the figure the cells' colours show" },
+	{ "latency-budget", 0, "TIME", OT_STRING, PLOT, OFF(latency_budget), 0, 0, NULL, NULL, 1,
+	  "--kind heatmap: outline the cells whose --budget-metric is within TIME (1ms, 250us)" },
+	{ "budget-metric", 0, "METRIC", OT_ENUM, PLOT, OFF(budget_metric), 0, 0,
+	  budget_metric_names, "p99_ms", 1, "with --latency-budget: the latency it bounds" },
 	{ "fit", 0, "WHEN", OT_ENUM, PLOT, OFF(fit), 0, 0, chart_fit_names, "auto", 1,
 	  "lines: the fitted level with its 95% band, the medians faint: when most points are "
 	  "unstable (auto), yes or no" },
