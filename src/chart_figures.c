@@ -198,6 +198,7 @@ void chart_series_bands(struct chart_lay *L, size_t i, const struct chart_xscale
 int chart_lines_check(const struct series *const *series, size_t n, struct rs_err *err)
 {
 	const struct rs_rec *r;
+	int two = 0;
 
 	for (size_t k = 0; k < n; k++)
 		if (series[k]->npts > 1 || series[k]->pts[0].depth != series[0]->pts[0].depth)
@@ -205,7 +206,12 @@ int chart_lines_check(const struct series *const *series, size_t n, struct rs_er
 	if (n == 0)
 		return rs_err_set(err, "nothing to draw: no series");
 	r = series[0]->first;
+	/* What one depth can be drawn as: two labels' ratios, test by test. */
+	for (size_t k = 1; k < n && !two; k++)
+		two = strcmp(series[k]->label, series[0]->label) != 0;
 	return rs_err_set(err, "%s%severy row is at pipeline depth %u: a line chart needs two "
-			  "depths or more", r && r->src && r->src[0] ? r->src : "",
-			  r && r->src && r->src[0] ? ": " : "", series[0]->pts[0].depth);
+			  "depths or more (%s)", r && r->src && r->src[0] ? r->src : "",
+			  r && r->src && r->src[0] ? ": " : "", series[0]->pts[0].depth,
+			  two ? "--kind speedup compares two labels at one depth" :
+			  "--kind speedup compares two labels at one depth: add another label's CSV");
 }

@@ -1175,8 +1175,11 @@ Test(chart, one_depth_refused_naming_the_file)
 	list[0] = &set.v[0];
 	list[1] = &set.v[1];
 	cr_assert_eq(chart_lines_check(list, 2, &err), -1);
+	/* With the kind that draws one depth (issue 44): two labels are
+	 * needed for it, and one label is told so. */
 	cr_assert_str_eq(err.msg, "mem.csv: every row is at pipeline depth 1: a line chart needs "
-				  "two depths or more");
+				  "two depths or more (--kind speedup compares two labels at one "
+				  "depth: add another label's CSV)");
 	in.width = 1200;
 	in.height = 800;
 	in.series = list;
@@ -1185,8 +1188,21 @@ Test(chart, one_depth_refused_naming_the_file)
 	err.msg[0] = '\0';
 	cr_assert_eq(chart_layout(&in, &measure_only, NULL, &c, &err), -1);
 	cr_assert_str_eq(err.msg, "mem.csv: every row is at pipeline depth 1: a line chart needs "
-				  "two depths or more");
+				  "two depths or more (--kind speedup compares two labels at one "
+				  "depth: add another label's CSV)");
 	cr_assert_eq(chart_lines_check(list, 1, &err), -1);
+	series_set_free(&set);
+	rows_free(&rows);
+	/* Two labels: the hint is the kind. */
+	memset(&rows, 0, sizeof rows);
+	make_rows(&rows, 1, 2, 1);
+	cr_assert_eq(series_build(&rows, SM_RPS, &set, &err), 0);
+	list[0] = &set.v[0];
+	list[1] = &set.v[1];
+	cr_assert_eq(chart_lines_check(list, 2, &err), -1);
+	cr_assert_str_eq(err.msg, "mem.csv: every row is at pipeline depth 1: a line chart needs "
+				  "two depths or more (--kind speedup compares two labels at one "
+				  "depth)");
 	series_set_free(&set);
 	rows_free(&rows);
 }
