@@ -1900,3 +1900,59 @@ Test(chart, a_mix_is_named_with_its_shares)
 	rows_free(&rows);
 	analysis_result_free(&analysed);
 }
+
+/* --by clients (issue 44): seven labels "vm c=1" to "vm c=64" of one test.
+ * Their bands would cover one another: none are drawn, and the subtitle
+ * says why; the footer's lines, six at most, dropped the seventh label:
+ * labels along an axis share one line that gives the axis' range. */
+Test(chart, by_clients_seven_lines_no_bands_one_footer_line)
+{
+	static const unsigned clients[] = { 1, 2, 4, 8, 16, 32, 64 };
+	static const enum chart_kind kinds[] = { CHART_LINES, CHART_MULTIPLES };
+	struct rs_rows rows = { 0 };
+	struct series_set set;
+	const struct series **list;
+	struct rs_err err = { 0 };
+
+	for (size_t k = 0; k < 7; k++)
+		for (unsigned d = 1; d <= 16; d *= 2)
+			for (unsigned r = 1; r <= 3; r++) {
+				struct rs_row row;
+				char label[32];
+
+				snprintf(label, sizeof label, "vm c=%u", clients[k]);
+				fill(&row, label, "GET", d, r, 1e5 * (1 + k) * (1 - exp(-(double)d / 4)) *
+				     (1 + 0.02 * r), NAN);
+				row.clients = clients[k];
+				row.requests = 4000;
+				row.data_size = 3;
+				row.threads = 1;
+				push(&rows, &row);
+			}
+	cr_assert_eq(series_build(&rows, SM_RPS, &set, &err), 0, "%s", err.msg);
+	for (size_t k = 0; k < 2; k++) {
+		struct chart *c = layout_set(&set, &list, kinds[k]);
+		size_t bands = 0, footers = 0, said = 0;
+
+		for (size_t i = 0; i < c->n; i++) {
+			const struct chart_item *it = &c->items[i];
+
+			bands += it->op == CHART_BAND && it->series >= 0;
+			if (it->op == CHART_TEXT && it->role == ROLE_SUBTITLE)
+				said += strstr(it->text, "no bands: 7 lines of a test") != NULL;
+			if (it->op != CHART_TEXT || it->role != ROLE_FOOTER)
+				continue;
+			footers++;
+			cr_assert(strstr(it->text, "vm c=1 to vm c=64:") == it->text, "%s", it->text);
+			cr_assert(strstr(it->text, " 1\xe2\x80\x93" "64 clients ") != NULL, "%s",
+				  it->text);
+		}
+		cr_assert_eq(bands, 0, "kind %d: %zu bands", kinds[k], bands);
+		cr_assert_eq(said, 1, "kind %d: the subtitle does not say why", kinds[k]);
+		cr_assert_eq(footers, 1, "kind %d: %zu footer lines", kinds[k], footers);
+		chart_free(c);
+		free(list);
+	}
+	series_set_free(&set);
+	rows_free(&rows);
+}
