@@ -443,8 +443,8 @@ static void run_ui_start(const struct rs_config *cfg, struct run_ui *ui)
 	ui->progress.ahead = cfg->run_pause * (double)(cfg->runs - 1);
 }
 
-/* Before run 1's first point (what --resume left to do known): the job's
- * estimate, said unless -q, and kept for run_revise. */
+/* Before run 1's first point (what --resume left to do known, the guards
+ * passed): the job's estimate, said unless -q, and kept for run_revise. */
 static void run_ui_estimate(const struct rs_config *cfg, const struct run_job *job,
 			    struct run_ui *ui)
 {
@@ -481,8 +481,6 @@ static int run_sweep(const struct rs_config *cfg, struct run_job *job, struct ru
 		goto close;
 	for (size_t k = 0; k < job->nsweeps; k++)
 		job->sweeps[k].sc.prior = &existing;
-	if (job->run == 1)
-		run_ui_estimate(cfg, job, ui);
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = run_on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -524,6 +522,9 @@ static int run_sweep(const struct rs_config *cfg, struct run_job *job, struct ru
 	ss = xcalloc(job->nsweeps, sizeof *ss);
 	for (size_t k = 0; k < job->nsweeps; k++)
 		ss[k] = job->sweeps[k].s;
+	/* Once the servers have passed their guards, before the first point. */
+	if (st == SWEEP_OK && job->run == 1)
+		run_ui_estimate(cfg, job, ui);
 	if (st == SWEEP_OK)
 		st = sweep_points_all(ss, job->nsweeps, &job->plan, cfg->output ? &out : NULL, err);
 	free(ss);
