@@ -18,8 +18,9 @@ tcase 'the installed rsweep runs' t_runs
 
 t_man() {
 	[ -f "$mandir/man1/rsweep.1" ] || fail "no $mandir/man1/rsweep.1"
+	[ -f "$mandir/man7/rsweep-methods.7" ] || fail "no $mandir/man7/rsweep-methods.7"
 }
-tcase 'its man page is installed' t_man
+tcase 'its man pages are installed' t_man
 
 t_completion() {
 	if [ -n "$bashcompdir" ]; then
