@@ -793,6 +793,13 @@ static int plot_file(struct rs_config *cfg, struct plotfile *pf, struct rs_err *
 
 	spec_find(cfg->plot, "plots", ".plot", alt, sizeof alt);
 	path = alt;
+	/* A bare name found nowhere: where it was looked for, and the
+	 * installed name it likely meant. */
+	if (access(path, R_OK) != 0 && errno == ENOENT && strchr(cfg->plot, '/') == NULL) {
+		spec_not_found(cfg->plot, "plots", ".plot", err);
+		rs_err_prefix(err, "--plot");
+		return rs_err_as(err, RS_E_INPUT);
+	}
 	if (access(path, R_OK) != 0)
 		return rs_err_setk(err, RS_E_INPUT, "--plot %s: %s", cfg->plot, strerror(errno));
 	if (plotfile_read(path, plot_file_key, cfg, pf, err) < 0)

@@ -56,7 +56,7 @@ t_plots() {
 		st=$?
 		# 2 is bad input (these rows may suit no panel); 1 means not found.
 		[ "$st" = 0 ] || [ "$st" = 2 ] || fail "rsweep plot --plot $name: $(cat "$T/err")"
-		grep -q "No such file" "$T/err" && fail "rsweep plot --plot $name did not find $f"
+		grep -qi "no such" "$T/err" && fail "rsweep plot --plot $name did not find $f"
 	done
 }
 tcase 'each installed plot file is found by bare name' t_plots
