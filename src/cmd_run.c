@@ -56,6 +56,7 @@ struct run_ui {
 	unsigned run, runs;       /* the run under way (1-based) of runs */
 	size_t before;            /* points of the runs before this one */
 	size_t in_run;            /* points of this run so far */
+	size_t per_run;           /* points of a whole run, for the runs still to come */
 	double estimate;          /* run_estimate's seconds for the job; 0: none */
 	int revised;              /* the estimate was revised once */
 };
@@ -150,14 +151,15 @@ static void run_revise(struct run_ui *ui, size_t i, size_t n)
 	progress_note(&ui->progress, msg);
 }
 
-/* i of n are this run's; the job's count adds the runs before and after
- * (each as many points as this one). */
+/* i of n are this run's; the job's count adds the runs before and those
+ * after, each counted whole (what --resume finds done in a later run is
+ * known when it starts). */
 static void run_on_point(void *ud, const struct rs_row *r, size_t i, size_t n)
 {
 	struct run_ui *ui = ud;
 
 	ui->in_run = i;
-	n = ui->before + n * (size_t)(ui->runs - ui->run + 1);
+	n = ui->before + n + ui->per_run * (size_t)(ui->runs - ui->run);
 	i += ui->before;
 	run_revise(ui, i, n);
 	ui->points++;
@@ -432,7 +434,8 @@ static void run_between(const struct rs_config *cfg, struct progress *pg, unsign
 
 /* The job's progress, its clock started once for every run, and how
  * its points are printed. */
-static void run_ui_start(const struct rs_config *cfg, struct run_ui *ui)
+static void run_ui_start(const struct rs_config *cfg, const struct run_job *job,
+			 struct run_ui *ui)
 {
 	progress_init(&ui->progress, stderr, cfg->quiet);
 	ui->quiet = cfg->quiet;
@@ -440,6 +443,7 @@ static void run_ui_start(const struct rs_config *cfg, struct run_ui *ui)
 	ui->lines = cfg->quiet || cfg->output == NULL;
 	ui->runs = (unsigned)cfg->runs;
 	ui->run = 1;
+	ui->per_run = job->plan.n;
 	ui->progress.ahead = cfg->run_pause * (double)(cfg->runs - 1);
 }
 
@@ -454,7 +458,8 @@ static void run_ui_estimate(const struct rs_config *cfg, const struct run_job *j
 
 		progress_hms(t, sizeof t, ui->estimate);
 		snprintf(msg, sizeof msg, "%zu points%s, about %s by the estimate%s",
-			 job->plan.todo * (size_t)cfg->runs, cfg->runs > 1 ? " (every run)" : "", t,
+			 job->plan.todo + job->plan.n * (size_t)(cfg->runs - 1),
+			 cfg->runs > 1 ? " (every run)" : "", t,
 			 cfg->duration > 0 ? "" : " (-n runs vary: the first points revise it)");
 		progress_note(&ui->progress, msg);
 	}
@@ -567,7 +572,7 @@ int cmd_run(struct rs_config *cfg, struct rs_err *err)
 	if (rc == 0 && cfg->dry_run)
 		run_dry(cfg, &job);
 	if (rc == 0 && !cfg->dry_run)
-		run_ui_start(cfg, &ui);
+		run_ui_start(cfg, &job, &ui);
 	for (unsigned r = 1; rc == 0 && !cfg->dry_run && r <= cfg->runs && !run_stop; r++) {
 		if (r > 1)
 			run_plan_points(cfg, &job, r);

@@ -31,12 +31,17 @@ static double run_point_secs(const struct rs_config *cfg, const struct run_job *
 
 double run_estimate(const struct rs_config *cfg, const struct run_job *job)
 {
-	double total = 0;
+	double todo = 0, all = 0;
 
-	for (size_t i = 0; i < job->plan.n; i++)
-		if (!job->plan.v[i].done)
-			total += run_point_secs(cfg, job, &job->plan.v[i]);
-	return total * (double)cfg->runs + cfg->run_pause * (double)(cfg->runs - 1);
+	for (size_t i = 0; i < job->plan.n; i++) {
+		double s = run_point_secs(cfg, job, &job->plan.v[i]);
+
+		all += s;
+		todo += job->plan.v[i].done ? 0 : s;
+	}
+	/* Later runs counted whole: what --resume finds done in them is
+	 * known only when each starts. */
+	return todo + all * (double)(cfg->runs - 1) + cfg->run_pause * (double)(cfg->runs - 1);
 }
 
 /* One line of the plan: point p. */

@@ -76,7 +76,8 @@ int run_check_resume(const struct rs_config *cfg, const char *label, const char 
 /* ---- cmd_run_dry.c ---- */
 
 /* A guess at the seconds the whole job takes: the points of job->plan not
- * done, every run, the pauses between runs. */
+ * done, the whole plan for each later run (what --resume finds done there
+ * is known when it starts), the pauses between runs. */
 double run_estimate(const struct rs_config *cfg, const struct run_job *job);
 /* --dry-run on stdout: a summary (points, runs, tests, depths, axes,
  * targets) and the estimate, then with -v each point of run 1. */
