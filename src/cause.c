@@ -29,12 +29,19 @@ void cause_of(const struct series_point *p, long threads, struct cause *out)
 	double per_thread = threads > 0 ? p->client_cpu / (double)threads : p->client_cpu;
 	double server_pct = z->server_ns > 0 ? 100.0 * (z->server_ns_max / z->server_ns - 1) : NAN;
 	/* What took the CPU, and what a user can act on... */
+	/* A server past one CPU a second runs threads of its own, and those
+	 * are what keeps CPUs busy beside rsweep (a server's io-threads spin
+	 * while they wait): the server's, not other processes' (issue 44). */
+	int server_busy = p->server_cpu >= CAUSE_SERVER_CPUS;
 	const struct cause first[] = {
-		{ CAUSE_STEAL, z->steal_pct }, { CAUSE_OTHER_LOAD, z->other_cpus },
+		{ CAUSE_STEAL, z->steal_pct },
+		server_busy ? (struct cause){ CAUSE_SERVER_THREADS, p->server_cpu } :
+			      (struct cause){ CAUSE_OTHER_LOAD, z->other_cpus },
 		{ CAUSE_PREEMPTED, z->nivcsw_rate }, { CAUSE_CLIENT_BOUND, per_thread },
 	};
-	const double first_at[] = { CAUSE_STEAL_PCT, CAUSE_OTHER_CPUS, CAUSE_NIVCSW_RATE,
-				    CAUSE_CLIENT_CPU };
+	const double first_at[] = { CAUSE_STEAL_PCT,
+				    server_busy ? CAUSE_SERVER_CPUS : CAUSE_OTHER_CPUS,
+				    CAUSE_NIVCSW_RATE, CAUSE_CLIENT_CPU };
 	/* ...and, only without one of those, the symptoms. */
 	const struct cause then[] = {
 		{ CAUSE_SERVER_CPU, server_pct }, { CAUSE_DRIFT, z->drift_pct },
@@ -58,6 +65,7 @@ const char *cause_name(enum cause_kind kind)
 	static const char *const name[] = {
 		[CAUSE_STEAL] = "steal", [CAUSE_OTHER_LOAD] = "other-load",
 		[CAUSE_PREEMPTED] = "preempted", [CAUSE_CLIENT_BOUND] = "client-bound",
+		[CAUSE_SERVER_THREADS] = "server-threads",
 		[CAUSE_SERVER_CPU] = "server-cpu", [CAUSE_DRIFT] = "drift",
 		[CAUSE_NONE] = "none", [CAUSE_UNKNOWN] = "unknown",
 	};
@@ -80,6 +88,10 @@ void cause_format(const struct cause *c, char *buf, size_t size)
 	case CAUSE_CLIENT_BOUND:
 		snprintf(buf, size, "client-bound: rsweep used %.0f%% of a CPU per thread",
 			 100 * c->figure);
+		break;
+	case CAUSE_SERVER_THREADS:
+		snprintf(buf, size, "the server's own threads kept %.1f CPUs busy (io-threads spin: "
+			 "fewer of them, or more cores)", c->figure);
 		break;
 	case CAUSE_SERVER_CPU:
 		snprintf(buf, size, "server CPU per request %.0f%% above the point's median in one "

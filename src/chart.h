@@ -95,6 +95,14 @@ struct chart_input {
 	const struct grid *const *grids;
 	size_t ngrids;
 	enum grid_axis gx, gy;
+	/* CHART_HEATMAP under --latency-budget: the same rows' grids of the
+	 * budget's metric (budget_metric, a latency), in which each map's twin
+	 * is found by label, test and held (grid_find), and the budget in
+	 * milliseconds; each map outlines its cells whose twin's median is
+	 * within it.  NULL: no budget. */
+	const struct grid_set *budget;
+	double budget_ms;
+	enum series_metric budget_metric;
 };
 
 struct chart_box {
@@ -120,6 +128,8 @@ enum chart_role {
 	ROLE_CELL_WIDE,           /* BAND: the corner mark of a cell whose interval is
 				   * wide or unknown */
 	ROLE_COLORBAR,            /* RECT: a slice of the colour bar; TEXT: its ticks */
+	ROLE_BUDGET,              /* LINE: a side of the outline of a heat map's cells
+				   * within --latency-budget; TEXT: its legend */
 };
 
 struct chart_item {

@@ -17,7 +17,7 @@ struct facets {
 	struct chart_lay *L;
 	double ticks_s, head_s, axis_s, sat_s; /* font sizes */
 	struct chart_extent e;
-	int bands;                /* some point has an interval to draw */
+	int bands;                /* some point has an interval to draw (chart_bands_drawn) */
 	double top, bottom;       /* the grid's */
 	size_t cols, rows;
 	double cw, ch;            /* a cell's size, gaps included */
@@ -176,7 +176,7 @@ static void facets_data(struct facets *S, const struct panel *P)
 	const struct chart_input *in = L->in;
 	double f = L->f;
 
-	for (size_t i = 0; i < in->nseries && S->bands; i++)
+	for (size_t i = 0; i < in->nseries && S->bands > 0; i++)
 		if (L->test_of[i] == P->t)
 			chart_series_bands(L, i, &P->xs, &P->ys, 36);
 	for (size_t i = 0; i < in->nseries; i++) {
@@ -292,6 +292,7 @@ int chart_lay_facets(struct chart_lay *L, struct rs_err *err)
 
 			S.bands = chart_median_ci(L, i, p, &lo, &hi);
 		}
+	S.bands = chart_bands_drawn(L, S.bands);
 	if (facets_frame(&S, err) < 0)
 		return -1;
 	P = xcalloc(L->ntests, sizeof *P);

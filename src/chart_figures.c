@@ -117,10 +117,28 @@ void chart_lines_extent(const struct chart_lay *L, struct chart_extent *e)
 	free(depths);
 }
 
+int chart_bands_drawn(const struct chart_lay *L, int bands)
+{
+	size_t most = 0;
+
+	for (size_t t = 0; t < L->ntests && bands; t++) {
+		size_t n = 0;
+
+		for (size_t i = 0; i < L->in->nseries; i++)
+			n += L->test_of[i] == t;
+		most = n > most ? n : most;
+	}
+	return bands && most > CHART_MAX_BANDS ? -(int)most : bands;
+}
+
 void chart_lines_titles(const struct chart_lay *L, size_t maxrep, int bands, const char *what,
 			char *title, size_t tsize, char *subtitle, size_t ssize)
 {
 	const struct chart_input *in = L->in;
+	char none[160];
+
+	snprintf(none, sizeof none, "no bands: %d lines of a test would cover one another's "
+		 "(fewer lines show them)", -bands);
 
 	if (in->title && *in->title) {
 		snprintf(title, tsize, "%s", in->title);
@@ -141,19 +159,21 @@ void chart_lines_titles(const struct chart_lay *L, size_t maxrep, int bands, con
 
 	if (L->fit) {
 		n = (size_t)snprintf(subtitle, ssize, "%sLines: the fitted level (the report's); "
-				     "bands: its 95%% interval; points: medians of %zu repeats", what,
-				     maxrep);
+				     "%s; points: medians of %zu repeats", what,
+				     bands < 0 ? none : "bands: its 95% interval", maxrep);
 		if (in->fit == CHART_FIT_AUTO && n < ssize)
 			snprintf(subtitle + n, ssize - n, "; so drawn as %zu of %zu points are "
 				 "unstable (--fit no: the medians)", nu, np);
 		return;
 	}
 	if (maxrep > 1)
-		n = (size_t)snprintf(subtitle, ssize, "%sLines: median of %zu repeats%s", what, maxrep,
-				     bands ? "; bands: 95% interval of the median" : "");
+		n = (size_t)snprintf(subtitle, ssize, "%sLines: median of %zu repeats%s%s", what, maxrep,
+				     bands ? "; " : "", bands < 0 ? none : bands ?
+				     "bands: 95% interval of the median" : "");
 	else
-		n = (size_t)snprintf(subtitle, ssize, "%sOne measurement per point%s", what,
-				     bands ? "; bands: 95% interval of the median" : "");
+		n = (size_t)snprintf(subtitle, ssize, "%sOne measurement per point%s%s", what,
+				     bands ? "; " : "", bands < 0 ? none : bands ?
+				     "bands: 95% interval of the median" : "");
 	/* Where the report finds most points unstable, the lines' wiggles are
 	 * noise: the subtitle says so, in the report's count. */
 	if (np > 0 && 2 * nu > np && n < ssize)
@@ -198,6 +218,7 @@ void chart_series_bands(struct chart_lay *L, size_t i, const struct chart_xscale
 int chart_lines_check(const struct series *const *series, size_t n, struct rs_err *err)
 {
 	const struct rs_rec *r;
+	int two = 0;
 
 	for (size_t k = 0; k < n; k++)
 		if (series[k]->npts > 1 || series[k]->pts[0].depth != series[0]->pts[0].depth)
@@ -205,7 +226,12 @@ int chart_lines_check(const struct series *const *series, size_t n, struct rs_er
 	if (n == 0)
 		return rs_err_set(err, "nothing to draw: no series");
 	r = series[0]->first;
+	/* What one depth can be drawn as: two labels' ratios, test by test. */
+	for (size_t k = 1; k < n && !two; k++)
+		two = strcmp(series[k]->label, series[0]->label) != 0;
 	return rs_err_set(err, "%s%severy row is at pipeline depth %u: a line chart needs two "
-			  "depths or more", r && r->src && r->src[0] ? r->src : "",
-			  r && r->src && r->src[0] ? ": " : "", series[0]->pts[0].depth);
+			  "depths or more (%s)", r && r->src && r->src[0] ? r->src : "",
+			  r && r->src && r->src[0] ? ": " : "", series[0]->pts[0].depth,
+			  two ? "--kind speedup compares two labels at one depth" :
+			  "--kind speedup compares two labels at one depth: add another label's CSV");
 }

@@ -13,12 +13,12 @@
 #include "num.h"
 #include "xalloc.h"
 
-/* Split text at " · " separators into lines no wider than maxw; returns
- * the number of lines (at most max) written into lines[] (owned). */
-static size_t chart_wrap(struct chart_lay *L, const char *text, double size, double maxw,
-			 char **lines, size_t max)
+/* Split text at sep (" · " in a footer, "; " in a subtitle) into lines
+ * no wider than maxw; returns the number of lines (at most max) written
+ * into lines[] (owned). */
+static size_t chart_wrap_at(struct chart_lay *L, const char *text, const char *sep, double size,
+			    double maxw, char **lines, size_t max)
 {
-	const char *sep = " " UTF8_DOT " ";
 	size_t nl = 0;
 	char *cur = NULL;
 	const char *p = text;
@@ -54,6 +54,12 @@ static size_t chart_wrap(struct chart_lay *L, const char *text, double size, dou
 			free(cur);
 	}
 	return nl;
+}
+
+static size_t chart_wrap(struct chart_lay *L, const char *text, double size, double maxw,
+			 char **lines, size_t max)
+{
+	return chart_wrap_at(L, text, " " UTF8_DOT " ", size, maxw, lines, max);
 }
 
 /* How big a point of the label of row first was, into buf: "100000
@@ -159,90 +165,150 @@ static const struct rs_rec *chart_label_first(const struct chart_lay *L, size_t 
 }
 
 /* A heat map's rows vary in clients, value size or threads (its axes, and
- * those its grids hold): " 1–256 clients ·" then, where one row's figure
- * would say one value for all.  Into buf (size bytes), "" when r's figure
- * (-1 unknown) is every row's of its label. */
+ * those its grids hold): widen [*lo, *hi] (-1: unknown) by the values on
+ * axis a of every row of first's label. */
 static void chart_footer_range(const struct chart_lay *L, const struct rs_rec *first,
-			       enum grid_axis a, const char *unit, char *buf, size_t size)
+			       enum grid_axis a, int64_t *lo, int64_t *hi)
 {
 	const struct rs_rows *rows = L->in->rows;
-	int64_t lo = grid_axis_value(first, a), hi = lo;
 
-	buf[0] = '\0';
 	for (size_t k = 0; L->in->kind == CHART_HEATMAP && rows != NULL && k < rows->n; k++) {
 		int64_t v;
 
 		if (rows->v[k].label != first->label && strcmp(rows->v[k].label, first->label) != 0)
 			continue;
 		v = grid_axis_value(&rows->v[k], a);
-		if (v >= 0 && (lo < 0 || v < lo))
-			lo = v;
-		hi = v > hi ? v : hi;
+		if (v >= 0 && (*lo < 0 || v < *lo))
+			*lo = v;
+		*hi = v > *hi ? v : *hi;
 	}
-	if (lo != hi && lo >= 0)
-		snprintf(buf, size, " %lld" UTF8_EN_DASH "%lld%s " UTF8_DOT, (long long)lo,
-			 (long long)hi, unit);
+}
+
+/* The footer's axes, in the order it says them. */
+static const enum grid_axis chart_footer_axes[3] = { GRID_CLIENTS, GRID_DATA_SIZE, GRID_THREADS };
+
+/* What the footer says of r's label after its name, into part (size
+ * bytes): " redis 6.2.6 · 50 clients · ...", without the trailing " ·".
+ * The clients, value size and threads are lo[k]..hi[k] (over the rows of
+ * a heat map, or the labels of one footer line); with axes 0 they are
+ * left out, so that two labels differing only in them compare equal. */
+static void chart_footer_body(const struct chart_lay *L, const struct rs_rec *r,
+			      const int64_t *lo, const int64_t *hi, int axes, char *part,
+			      size_t size)
+{
+	static const char *const unit[3] = { " clients", "-byte values", " threads" };
+	char who[2 * ROW_STR], sz[64], where[ROW_STR], range[3][64];
+	size_t n = 0;
+
+	for (int k = 0; k < 3; k++) {
+		range[k][0] = '\0';
+		if (axes && lo[k] != hi[k] && lo[k] >= 0)
+			snprintf(range[k], sizeof range[k], " %lld" UTF8_EN_DASH "%lld%s " UTF8_DOT,
+				 (long long)lo[k], (long long)hi[k], unit[k]);
+	}
+	part[0] = '\0';
+#define FOOT(...) do { if (n < size) \
+	n += (size_t)snprintf(part + n, size - n, __VA_ARGS__); } while (0)
+	/* As the server names itself: "valkey 8.0.1", not its
+	 * redis_version, which claims 7.2.4. */
+	if (rows_server_desc(r->server, who, sizeof who)[0] != '\0')
+		FOOT(" %s " UTF8_DOT, who);
+	if (range[0][0])
+		FOOT("%s", range[0]);
+	else if (axes && r->clients >= 0)
+		FOOT(" %lld clients " UTF8_DOT, (long long)r->clients);
+	chart_footer_size(L, r, sz, sizeof sz);
+	if (sz[0] != '\0')
+		FOOT(" %s " UTF8_DOT, sz);
+	if (range[1][0])
+		FOOT("%s", range[1]);
+	else if (rows_data_size_range(r)[0] != '\0')
+		FOOT(" values of %s bytes " UTF8_DOT, rows_data_size_range(r));
+	else if (axes && r->data_size >= 0)
+		FOOT(" %lld-byte values " UTF8_DOT, (long long)r->data_size);
+	if (range[2][0])
+		FOOT("%s", range[2]);
+	else if (axes && r->threads > 1)
+		FOOT(" %lld threads " UTF8_DOT, (long long)r->threads);
+	if (r->server->server_arch[0])
+		FOOT(" %s " UTF8_DOT, r->server->server_arch);
+	if (r->server->target[0]) {
+		chart_footer_target(r->server->target, where, sizeof where);
+		FOOT(" %s " UTF8_DOT, where);
+	}
+#undef FOOT
+	if (n >= size)
+		n = size - 1;
+	/* Drop the trailing " ·". */
+	if (n >= strlen(" " UTF8_DOT) && strcmp(part + n - strlen(" " UTF8_DOT), " " UTF8_DOT) == 0)
+		n -= strlen(" " UTF8_DOT);
+	part[n] = '\0';
+}
+
+/* Whether the labels of a and b are one label along an axis, as --by
+ * names them ("vm c=1", "vm c=64"): the same up to their last word, and
+ * their clients, value size or threads apart. */
+static int chart_footer_along(const struct rs_rec *a, const struct rs_rec *b)
+{
+	const char *sa = strrchr(a->label, ' '), *sb = strrchr(b->label, ' ');
+	int apart = 0;
+
+	if (sa == NULL || sb == NULL || sa - a->label != sb - b->label ||
+	    strncmp(a->label, b->label, (size_t)(sa - a->label)) != 0)
+		return 0;
+	for (int k = 0; k < 3; k++)
+		apart |= grid_axis_value(a, chart_footer_axes[k]) !=
+			 grid_axis_value(b, chart_footer_axes[k]);
+	return apart;
 }
 
 /* "m1: redis 6.2.6 · 50 clients · ..." for each label, from the first row of
- * its first series. */
+ * its first series.  Labels one after another that differ only in clients,
+ * value size or threads (--by's lines: "vm c=1" to "vm c=64") share one
+ * line, "vm c=1 to vm c=64: ... 1–64 clients ...", so that the footer's six
+ * lines hold every label of such a chart. */
 static char *chart_footer(struct chart_lay *L)
 {
 	size_t cap = 256, len = 0;
 	char *out = xmalloc(cap);
 
 	out[0] = '\0';
-	for (size_t l = 0; l < L->nlabels; l++) {
-		const struct rs_rec *r = NULL;
-		char part[1024], who[2 * ROW_STR], size[64], where[ROW_STR], range[3][64];
-		size_t n = 0;
+	for (size_t l = 0, e; l < L->nlabels; l = e) {
+		const struct rs_rec *r = chart_label_first(L, l), *q;
+		char key[1024], other[1024], body[1024], part[1200];
+		int64_t lo[3], hi[3];
+		size_t n;
 
-		r = chart_label_first(L, l);
+		e = l + 1;
 		if (r == NULL)
 			continue;
-		n += (size_t)snprintf(part + n, sizeof part - n, "%s%s", l ? "\n" : "", r->label);
-#define FOOT(...) do { if (n < sizeof part) \
-	n += (size_t)snprintf(part + n, sizeof part - n, __VA_ARGS__); } while (0)
-		FOOT(":");
-		/* As the server names itself: "valkey 8.0.1", not its
-		 * redis_version, which claims 7.2.4. */
-		if (rows_server_desc(r->server, who, sizeof who)[0] != '\0')
-			FOOT(" %s " UTF8_DOT, who);
-		chart_footer_range(L, r, GRID_CLIENTS, " clients", range[0], sizeof range[0]);
-		chart_footer_range(L, r, GRID_DATA_SIZE, "-byte values", range[1], sizeof range[1]);
-		chart_footer_range(L, r, GRID_THREADS, " threads", range[2], sizeof range[2]);
-		if (range[0][0])
-			FOOT("%s", range[0]);
-		else if (r->clients >= 0)
-			FOOT(" %lld clients " UTF8_DOT, (long long)r->clients);
-		chart_footer_size(L, r, size, sizeof size);
-		if (size[0] != '\0')
-			FOOT(" %s " UTF8_DOT, size);
-		if (range[1][0])
-			FOOT("%s", range[1]);
-		else if (rows_data_size_range(r)[0] != '\0')
-			FOOT(" values of %s bytes " UTF8_DOT, rows_data_size_range(r));
-		else if (r->data_size >= 0)
-			FOOT(" %lld-byte values " UTF8_DOT, (long long)r->data_size);
-		if (range[2][0])
-			FOOT("%s", range[2]);
-		else if (r->threads > 1)
-			FOOT(" %lld threads " UTF8_DOT, (long long)r->threads);
-		if (r->server->server_arch[0])
-			FOOT(" %s " UTF8_DOT, r->server->server_arch);
-		if (r->server->target[0]) {
-			chart_footer_target(r->server->target, where, sizeof where);
-			FOOT(" %s " UTF8_DOT, where);
+		for (int k = 0; k < 3; k++) {
+			lo[k] = hi[k] = grid_axis_value(r, chart_footer_axes[k]);
+			chart_footer_range(L, r, chart_footer_axes[k], &lo[k], &hi[k]);
 		}
-#undef FOOT
-		if (n >= sizeof part)
-			n = sizeof part - 1;
-		/* Drop the trailing " ·" (or the lone ':' when nothing is known). */
-		if (n >= strlen(" " UTF8_DOT) && strcmp(part + n - strlen(" " UTF8_DOT), " " UTF8_DOT) == 0)
-			n -= strlen(" " UTF8_DOT);
-		else if (n > 0 && part[n - 1] == ':')
-			n = 0;
-		part[n] = '\0';
+		chart_footer_body(L, r, lo, hi, 0, key, sizeof key);
+		for (; e < L->nlabels && (q = chart_label_first(L, e)) != NULL; e++) {
+			chart_footer_body(L, q, lo, hi, 0, other, sizeof other);
+			if (strcmp(key, other) != 0 || !chart_footer_along(r, q))
+				break;
+			for (int k = 0; k < 3; k++) {
+				int64_t v = grid_axis_value(q, chart_footer_axes[k]);
+
+				lo[k] = v >= 0 && (lo[k] < 0 || v < lo[k]) ? v : lo[k];
+				hi[k] = v > hi[k] ? v : hi[k];
+				chart_footer_range(L, q, chart_footer_axes[k], &lo[k], &hi[k]);
+			}
+		}
+		chart_footer_body(L, r, lo, hi, 1, body, sizeof body);
+		if (e - l > 1)
+			snprintf(part, sizeof part, "%s%s to %s:%s", len ? "\n" : "", r->label,
+				 L->labels[e - 1], body);
+		else
+			snprintf(part, sizeof part, "%s%s:%s", len ? "\n" : "", r->label, body);
+		n = strlen(part);
+		/* A label with nothing known says nothing. */
+		if (body[0] == '\0')
+			continue;
 		if (len + n + 1 > cap) {
 			cap = 2 * (len + n + 1);
 			out = xrealloc(out, cap);
@@ -302,9 +368,16 @@ double chart_titles(struct chart_lay *L, const char *title, const char *subtitle
 	chart_text(L, ROLE_TITLE, -1, L->pad, y + RENDER_ASCENT * ts, title, ts, C_TEXT, RENDER_LEFT, 0);
 	y += (RENDER_ASCENT + RENDER_DESCENT) * ts + 5 * L->f;
 	if (subtitle && *subtitle) {
-		chart_text(L, ROLE_SUBTITLE, -1, L->pad, y + RENDER_ASCENT * ss, subtitle, ss, C_MUTED,
-			 RENDER_LEFT, 0);
-		y += (RENDER_ASCENT + RENDER_DESCENT) * ss;
+		/* Three lines at most, where one is wider than the chart. */
+		char *lines[3];
+		size_t nl = chart_wrap_at(L, subtitle, "; ", ss, L->in->width - 2 * L->pad, lines, 3);
+
+		for (size_t i = 0; i < nl; i++) {
+			chart_text(L, ROLE_SUBTITLE, -1, L->pad, y + RENDER_ASCENT * ss, lines[i], ss,
+				   C_MUTED, RENDER_LEFT, 0);
+			y += (RENDER_ASCENT + RENDER_DESCENT) * ss + (i + 1 < nl ? 2 * L->f : 0);
+			free(lines[i]);
+		}
 	}
 	return y + 10 * L->f;
 }

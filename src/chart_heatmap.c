@@ -33,6 +33,8 @@
 #define HEAT_MARK_SHARE 0.3
 #define HEAT_MARK_MIN 3
 #define HEAT_MARK_MAX 10
+/* The budget's outline: its width (times f), over a white one 2 wider. */
+#define HEAT_BUDGET_W 3.5
 
 static const struct render_color C_EMPTY = { 0xD4, 0xD4, 0xD4, 255 };
 
@@ -217,18 +219,73 @@ static double heat_titles(struct heat *H)
 	return chart_titles(L, title, subtitle);
 }
 
+/* One side of the budget's outline, (x0, y0) to (x1, y1): dark over a
+ * wider white stroke, which shows on both ends of the colour scale. */
+static void heat_budget_seg(struct chart *c, double f, double x0, double y0, double x1,
+			    double y1)
+{
+	chart_seg(c, x0, y0, x1, y1, HEAT_BUDGET_W * f + 2 * f, C_WHITE);
+	c->items[c->n - 1].role = ROLE_BUDGET;
+	chart_seg(c, x0, y0, x1, y1, HEAT_BUDGET_W * f, C_TEXT);
+	c->items[c->n - 1].role = ROLE_BUDGET;
+}
+
+/* Whether the cell (ix, iy) of P's map is measured and its twin in the
+ * budget's metric has a median within the budget. */
+static int heat_within(const struct heat *H, const struct heat_panel *P, const struct grid *b,
+		       size_t ix, size_t iy)
+{
+	const struct grid *g = P->g;
+	const struct grid_cell *cell;
+
+	if (b == NULL || ix >= g->nx || iy >= g->ny || g->cells[iy * g->nx + ix].n == 0)
+		return 0;
+	cell = grid_cell_at(b, g->xs[ix], g->ys[iy]);
+	return cell != NULL && cell->n > 0 && isfinite(cell->median) &&
+	       cell->median <= H->L->in->budget_ms;
+}
+
+/* --latency-budget: the outline of P's cells within the budget, a side
+ * wherever such a cell meets one that is not (or the map's edge), so that
+ * what it encloses meets the budget. */
+static void heat_budget(struct heat *H, const struct heat_panel *P)
+{
+	const struct chart_input *in = H->L->in;
+	const struct grid *g = P->g, *b;
+	double f = H->L->f;
+
+	if (in->budget == NULL || (b = grid_find(in->budget, g->label, g->test, g->held)) == NULL)
+		return;
+	for (size_t iy = 0; iy < g->ny; iy++)
+		for (size_t ix = 0; ix < g->nx; ix++) {
+			double x0 = P->left + (double)ix * P->cw, x1 = x0 + P->cw;
+			double y1 = P->bottom - (double)iy * P->ch, y0 = y1 - P->ch;
+
+			if (!heat_within(H, P, b, ix, iy))
+				continue;
+			if (ix == 0 || !heat_within(H, P, b, ix - 1, iy))
+				heat_budget_seg(H->L->c, f, x0, y0, x0, y1);
+			if (!heat_within(H, P, b, ix + 1, iy))
+				heat_budget_seg(H->L->c, f, x1, y0, x1, y1);
+			if (iy == 0 || !heat_within(H, P, b, ix, iy - 1))
+				heat_budget_seg(H->L->c, f, x0, y1, x1, y1);
+			if (!heat_within(H, P, b, ix, iy + 1))
+				heat_budget_seg(H->L->c, f, x0, y0, x1, y0);
+		}
+}
+
 /* The legend line: what the mark and the grey mean, or that no cell has
- * an interval.  Returns the y below it. */
+ * an interval, and the budget's outline.  Returns the y below it. */
 static double heat_legend(struct heat *H, double y)
 {
 	struct chart_lay *L = H->L;
 	double f = L->f, ls = 12 * f, sw = 14 * f, gap = 6 * f, space = 20 * f;
 	double rowh = 19 * f, x = L->pad, maxx = L->in->width - L->pad;
-	const char *text[2];
-	int kind[2];              /* 0 the mark, 1 grey, 2 text only */
+	const char *text[3];
+	int kind[3];              /* 0 the mark, 1 grey, 2 text only, 3 the budget's outline */
 	size_t ne = 0;
 	int rows = 1;
-	char note[160];
+	char note[160], budget[160];
 
 	if (H->marks) {
 		text[ne] = "95% interval of the median wider than " UTF8_PLUSMINUS "10%, or none "
@@ -244,6 +301,12 @@ static double heat_legend(struct heat *H, double y)
 		text[ne] = "not measured";
 		kind[ne++] = 1;
 	}
+	if (L->in->budget != NULL) {
+		snprintf(budget, sizeof budget, "%s within %g ms (--latency-budget): the cells inside "
+			 "the outline", series_metric_name(L->in->budget_metric), L->in->budget_ms);
+		text[ne] = budget;
+		kind[ne++] = 3;
+	}
 	if (ne == 0)
 		return y;
 	for (size_t i = 0; i < ne; i++) {
@@ -255,7 +318,9 @@ static double heat_legend(struct heat *H, double y)
 			rows++;
 		}
 		cy = y + (rows - 0.5) * rowh;
-		if (kind[i] == 1) {
+		if (kind[i] == 3) {
+			heat_budget_seg(L->c, f, x, cy, x + sw, cy);
+		} else if (kind[i] == 1) {
 			chart_rect(L->c, x, cy - sw / 2, sw, sw, C_EMPTY);
 		} else if (kind[i] == 0) {
 			struct render_color mid = chart_viridis(0.5);
@@ -271,8 +336,9 @@ static double heat_legend(struct heat *H, double y)
 			it->v[5] = cy;
 			it->color = heat_ink(mid);
 		}
-		chart_text(L, ROLE_LEGEND, -1, x + (kind[i] == 2 ? 0 : sw + gap), cy + 0.27 * ls, text[i],
-			   ls, C_TEXT, RENDER_LEFT, 0);
+		chart_text(L, kind[i] == 3 ? ROLE_BUDGET : ROLE_LEGEND, -1,
+			   x + (kind[i] == 2 ? 0 : sw + gap), cy + 0.27 * ls, text[i], ls, C_TEXT,
+			   RENDER_LEFT, 0);
 		x += w + space;
 	}
 	return y + rows * rowh + 6 * f;
@@ -659,8 +725,10 @@ int chart_lay_heatmap(struct chart_lay *L, struct rs_err *err)
 	H.bar_top = H.p[0].top;
 	H.bar_bottom = H.p[0].bottom + (double)(H.rows - 1) * (H.sh + HEAT_GAP * f);
 	heat_bar(&H);
-	for (size_t i = 0; i < H.n; i++)
+	for (size_t i = 0; i < H.n; i++) {
 		heat_panel_draw(&H, &H.p[i]);
+		heat_budget(&H, &H.p[i]);
+	}
 	L->c->plot = (struct chart_box){ H.left, H.top, H.right, H.bottom };
 	rc = 0;
 out:

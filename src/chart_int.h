@@ -231,8 +231,16 @@ int chart_median_ci(const struct chart_lay *L, size_t i, size_t p, double *lo, d
  * rather than a band made up there. */
 void chart_series_bands(struct chart_lay *L, size_t i, const struct chart_xscale *xs,
 			const struct chart_yscale *ys, uint8_t alpha);
+/* More lines of one test than this in a panel (--by's values, many
+ * labels) cover one another's bands: none are drawn, and the subtitle
+ * says so. */
+#define CHART_MAX_BANDS 4
+/* bands for a panel where some point has an interval (1, else 0): -n when
+ * n lines of one test, more than CHART_MAX_BANDS, share it. */
+int chart_bands_drawn(const struct chart_lay *L, int bands);
 /* The given title, or "Requests per second against pipeline depth — a vs
- * b"; the subtitle (after what) says what lines and bands are. */
+ * b"; the subtitle (after what) says what lines and bands are (bands as
+ * chart_bands_drawn says). */
 void chart_lines_titles(const struct chart_lay *L, size_t maxrep, int bands, const char *what,
 			char *title, size_t tsize, char *subtitle, size_t ssize);
 

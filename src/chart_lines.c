@@ -25,7 +25,7 @@ struct lines {
 	int logx;
 	size_t maxrep;            /* most repeats at any point */
 	double ymax;              /* largest figure, interval tops included */
-	int bands;                /* some point has an interval to draw */
+	int bands;                /* some point has an interval to draw (chart_bands_drawn) */
 	double top, bottom, left, right; /* the plot area */
 	struct chart_ticks yt, xt;
 	struct chart_yscale ys;
@@ -102,6 +102,7 @@ static int lines_frame_vertical(struct lines *S, struct rs_err *err)
 	double f = L->f;
 	char title[512], subtitle[512];
 
+	S->bands = chart_bands_drawn(L, S->bands);
 	chart_lines_titles(L, S->maxrep, S->bands, "", title, sizeof title, subtitle, sizeof subtitle);
 	S->top = chart_titles(L, title, subtitle);
 	/* The ring's and the triangle's entries only where they explain a mark. */
@@ -213,7 +214,7 @@ static void lines_bands(struct lines *S)
 {
 	struct chart_lay *L = S->L;
 
-	for (size_t i = 0; i < L->in->nseries && S->bands; i++)
+	for (size_t i = 0; i < L->in->nseries && S->bands > 0; i++)
 		chart_series_bands(L, i, &S->xs, &S->ys, L->nlabels > 1 ? 36 : 46);
 }
 

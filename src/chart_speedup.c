@@ -35,6 +35,8 @@ struct speedup {
 	size_t nwhisk;            /* bars with an interval */
 	double top, bottom, left, right; /* the plot area */
 	double slot;              /* the width of a bar's column */
+	double bw;                /* a bar's width */
+	int beside;               /* the value labels fit beside the bars' ends */
 	int vertical;             /* category names read bottom to top */
 	double tick[SPEEDUP_TICKS_MAX]; /* ratios, ascending */
 	size_t nticks;
@@ -53,9 +55,14 @@ static const double speedup_tick_ratios[] = { 1.02, 1.05, 1.1, 1.2, 1.5, 2, 3, 5
 #define SPEEDUP_MIN_PLOT 60
 /* Names turn vertical past this fraction of a bar's column. */
 #define SPEEDUP_NAME_FRACTION 0.92
-/* A bar takes this fraction of its column, up to SPEEDUP_BAR_MAX points. */
+/* A bar takes this fraction of its column, up to SPEEDUP_BAR_MAX points,
+ * less where its value label needs the room beside it, down to
+ * SPEEDUP_BAR_MIN points (below that the label goes beyond the whisker). */
 #define SPEEDUP_BAR_FRACTION 0.62
 #define SPEEDUP_BAR_MAX 70
+#define SPEEDUP_BAR_MIN 8
+/* Points between a bar's side and its value label. */
+#define SPEEDUP_LABEL_GAP 3
 
 static int cmp_bar(const void *a, const void *b)
 {
@@ -301,6 +308,41 @@ static void speedup_scale(struct speedup *S)
 	S->ys.v1 = hi;
 }
 
+/* The bars' width, and whether each value label fits beside its bar's
+ * end, clear of the whisker (which runs up the bar's middle) and of the
+ * next column's bar: the bars narrow for it, to SPEEDUP_BAR_MIN. */
+static void speedup_width(struct speedup *S)
+{
+	struct chart_lay *L = S->L;
+	double f = L->f, lw = 0;
+	char buf[64];
+
+	for (size_t i = 0; i < S->nb; i++) {
+		fmt_ratio(S->bars[i].ratio, buf, sizeof buf);
+		lw = fmax(lw, chart_tw(L, buf, S->bar_s));
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		double over;
+
+		S->bw = fmin(SPEEDUP_BAR_FRACTION * S->slot, SPEEDUP_BAR_MAX * f);
+		/* Half a column's gap each side of a bar: the label takes its
+		 * right one and the next column's left one. */
+		S->bw = fmin(S->bw, S->slot - lw - 2 * SPEEDUP_LABEL_GAP * f);
+		S->beside = S->bw >= SPEEDUP_BAR_MIN * f;
+		if (!S->beside) {
+			S->bw = fmin(SPEEDUP_BAR_FRACTION * S->slot, SPEEDUP_BAR_MAX * f);
+			return;
+		}
+		/* The last column's label stays within the plot: the columns
+		 * narrow by what it would stick out. */
+		over = S->bw / 2 + SPEEDUP_LABEL_GAP * f + lw - S->slot / 2;
+		if (pass > 0 || over <= 0)
+			return;
+		S->right -= over;
+		S->slot = (S->right - S->left) / (double)S->nb;
+	}
+}
+
 /* The footer, the log ratio scale (speedup_scale), the plot area and
  * whether category names must turn vertical.  Fails when the chart is too
  * small. */
@@ -326,6 +368,7 @@ static int speedup_frame(struct speedup *S, struct rs_err *err)
 	S->right = L->in->width - L->pad;
 	S->slot = (S->right - S->left) / (double)S->nb;
 	S->vertical = catw > SPEEDUP_NAME_FRACTION * S->slot;
+	speedup_width(S);
 	S->bottom -= S->vertical ? catw + 8 * f : (RENDER_ASCENT + RENDER_DESCENT) * S->cat_s + 8 * f;
 	if (S->bottom - S->top < SPEEDUP_MIN_PLOT * f)
 		return rs_err_set(err, "chart of %.0fx%.0f is too small for %zu bars", L->in->width,
@@ -355,8 +398,9 @@ static void speedup_grid(struct speedup *S)
 
 /* Bar i from 1x to its ratio coloured by the report's verdict (blue faster,
  * vermilion slower, pale for a direction of unsure size, grey same,
- * cannot tell or no interval), its whisker,
- * its label beyond both and its test's name under the axis. */
+ * cannot tell or no interval), its whisker, its value label beside the
+ * bar's end (or, where the columns are too narrow, beyond the whisker's
+ * end) and its test's name under the axis. */
 static void speedup_bar(struct speedup *S, size_t i)
 {
 	struct chart_lay *L = S->L;
@@ -364,7 +408,7 @@ static void speedup_bar(struct speedup *S, size_t i)
 	const struct bar *bar = &S->bars[i];
 	double f = L->f, bar_s = S->bar_s, cat_s = S->cat_s;
 	double cx = S->left + ((double)i + 0.5) * S->slot;
-	double bw = fmin(SPEEDUP_BAR_FRACTION * S->slot, SPEEDUP_BAR_MAX * f);
+	double bw = S->bw;
 	double y1 = speedup_y(S, 1), yr = speedup_y(S, bar->ratio);
 	struct render_color col = KNEE_VERDICT_FASTERISH(bar->verdict) ? chart_palette(0)
 				  : KNEE_VERDICT_SLOWERISH(bar->verdict) ? chart_palette(3)
@@ -397,9 +441,17 @@ static void speedup_bar(struct speedup *S, size_t i)
 		ylab = bar->ratio >= 1 ? fmin(yr, yhi) : fmax(yr, ylo);
 	}
 	fmt_ratio(bar->ratio, buf, sizeof buf);
-	it = chart_text(L, ROLE_BAR_LABEL, -1, cx,
-			bar->ratio >= 1 ? ylab - 5 * f : ylab + 5 * f + RENDER_ASCENT * bar_s, buf,
-			bar_s, C_TEXT, RENDER_CENTER, 0);
+	if (S->beside)
+		/* Beside the bar's end, on the bar's side of it: above the end of
+		 * a bar that rises, below that of one that falls, so that it
+		 * reads as the bar's and clears the 1x line. */
+		it = chart_text(L, ROLE_BAR_LABEL, -1, cx + bw / 2 + SPEEDUP_LABEL_GAP * f,
+				bar->ratio >= 1 ? yr - RENDER_DESCENT * bar_s :
+				yr + RENDER_ASCENT * bar_s, buf, bar_s, C_TEXT, RENDER_LEFT, 0);
+	else
+		it = chart_text(L, ROLE_BAR_LABEL, -1, cx,
+				bar->ratio >= 1 ? ylab - 5 * f : ylab + 5 * f + RENDER_ASCENT * bar_s,
+				buf, bar_s, C_TEXT, RENDER_CENTER, 0);
 	chart_take(L, it->box);
 	if (S->vertical)
 		chart_text(L, ROLE_CATEGORY, -1, cx + CHART_MID_BASELINE * cat_s, S->bottom + 8 * f,

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
+#include "budget.h"
 #include "chart.h"
 #include "cmd.h"
 #include "font.h"
@@ -69,6 +70,8 @@ struct plot {
 	struct rs_rows rows;
 	struct series_set set;
 	struct grid_set grids;    /* --kind heatmap: the rows over --x and --y */
+	struct grid_set budget;   /* ... and of --budget-metric, with --latency-budget */
+	double budget_ms;
 	struct analysis_result an; /* the figures of set, as report has them */
 	struct latency_set lat;   /* the rows' histograms, from the sidecars */
 	struct latency_points lpts; /* set's points' merged percentiles */
@@ -106,6 +109,7 @@ static void plot_free(struct plot *p)
 	latency_free(&p->lat);
 	series_set_free(&p->set);
 	grid_set_free(&p->grids);
+	grid_set_free(&p->budget);
 	rows_free(&p->rows);
 }
 
@@ -349,6 +353,17 @@ static double plot_est_width(void *ctx, const char *s, double size)
 
 static const struct render_ops plot_est_ops = { .text_width = plot_est_width };
 
+/* --latency-budget's grids and budget into a heat map's in (none
+ * without it). */
+static void plot_heat_budget(const struct plot *p, struct chart_input *in)
+{
+	if (p->cfg->latency_budget == NULL)
+		return;
+	in->budget = &p->budget;
+	in->budget_ms = p->budget_ms;
+	in->budget_metric = (enum series_metric)(SM_AVG + p->cfg->budget_metric);
+}
+
 /* The heat maps of the tests --tests chose, as panels: every map in one
  * chart where they all fit at --size, else a chart each (side by side in
  * a PNG, a page each in a PDF).  Returns 0 or -1 (RS_E_INPUT). */
@@ -393,6 +408,7 @@ static int plot_heat_panels(struct plot *p, struct rs_err *err)
 	in.ngrids = nkeep;
 	in.gx = set->x;
 	in.gy = set->y;
+	plot_heat_budget(p, &in);
 	if (nkeep > 1 && chart_layout(&in, &plot_est_ops, NULL, &c, &e) < 0) {
 		for (size_t i = 0; i < nkeep; i++) {
 			struct plot_panel *panel = plot_add_panel(p, p->cfg->title, CHART_HEATMAP);
@@ -428,6 +444,16 @@ static int plot_heat_read(struct plot *p, struct rs_err *err)
 	if (grid_build(&p->rows, (enum grid_axis)cfg->heat_x, (enum grid_axis)cfg->heat_y,
 		       (enum series_metric)cfg->heat_z, &p->grids, err) < 0)
 		return rs_err_prefix(err, "--kind heatmap");
+	/* The budget's latency, cell by cell: the median of the repeats'
+	 * figures. */
+	if (cfg->latency_budget != NULL && budget_parse(cfg->latency_budget, &p->budget_ms, err) < 0) {
+		rs_err_prefix(err, "--latency-budget");
+		return rs_err_as(err, RS_E_USAGE);
+	}
+	if (cfg->latency_budget != NULL &&
+	    grid_build(&p->rows, (enum grid_axis)cfg->heat_x, (enum grid_axis)cfg->heat_y,
+		       (enum series_metric)(SM_AVG + cfg->budget_metric), &p->budget, err) < 0)
+		return rs_err_prefix(err, "--latency-budget");
 	for (size_t i = 0; i < p->grids.n; i++)
 		for (size_t k = 0; k < p->grids.v[i].nx * p->grids.v[i].ny; k++)
 			used += p->grids.v[i].cells[k].n;
@@ -671,6 +697,7 @@ static void plot_input(const struct plot *p, const struct plot_panel *panel,
 		in->gx = p->grids.x;
 		in->gy = p->grids.y;
 		in->an = NULL;
+		plot_heat_budget(p, in);
 	}
 }
 
@@ -832,6 +859,13 @@ static int plot_file(struct rs_config *cfg, struct plotfile *pf, struct rs_err *
 
 	spec_find(cfg->plot, "plots", ".plot", alt, sizeof alt);
 	path = alt;
+	/* A bare name found nowhere: where it was looked for, and the
+	 * installed name it likely meant. */
+	if (access(path, R_OK) != 0 && errno == ENOENT && strchr(cfg->plot, '/') == NULL) {
+		spec_not_found(cfg->plot, "plots", ".plot", err);
+		rs_err_prefix(err, "--plot");
+		return rs_err_as(err, RS_E_INPUT);
+	}
 	if (access(path, R_OK) != 0)
 		return rs_err_setk(err, RS_E_INPUT, "--plot %s: %s", cfg->plot, strerror(errno));
 	if (plotfile_read(path, plot_file_key, cfg, pf, err) < 0)
@@ -878,6 +912,13 @@ static int plot_check(const struct rs_config *cfg, int nfiles, struct rs_err *er
 	if (cfg->kind == CHART_HEATMAP && cfg->by != NULL)
 		return rs_err_setk(err, RS_E_USAGE, "--by draws a line for each value; a heat map's "
 				   "axes are --x and --y: drop --by");
+	if (cfg->kind != CHART_HEATMAP &&
+	    (opts_given(cfg, "latency-budget") || opts_given(cfg, "budget-metric")))
+		return rs_err_setk(err, RS_E_USAGE, "--%s goes with --kind heatmap (rsweep report "
+				   "--latency-budget finds each series' depth)",
+				   opts_given(cfg, "latency-budget") ? "latency-budget" : "budget-metric");
+	if (opts_given(cfg, "budget-metric") && !opts_given(cfg, "latency-budget"))
+		return rs_err_setk(err, RS_E_USAGE, "--budget-metric goes with --latency-budget");
 	if (cfg->kind == CHART_HEATMAP && cfg->heat_x == cfg->heat_y)
 		return rs_err_setk(err, RS_E_USAGE, "--x and --y are both %s: a heat map needs two "
 				   "different axes", grid_axis_names[cfg->heat_x]);

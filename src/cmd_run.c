@@ -40,15 +40,25 @@ static void run_on_signal(int sig)
 	run_stop++;
 }
 
+/* What the run prints, and its count of the whole job: with --runs the
+ * points of every run, so that [i/N] and the ETA cover the job. */
 struct run_ui {
 	struct progress progress;
 	int quiet;
+	int verbose;              /* -v: a block per point */
+	int lines;                /* one line per point on stdout (-q, or no -o file) */
 	int multi_depth;
 	int multi_target;         /* name each point's target */
 	size_t points;
 	double timed;             /* seconds inside timed windows */
 	long long errors;
 	unsigned axes;            /* the settings swept (enum sweep_axis): named per point */
+	unsigned run, runs;       /* the run under way (1-based) of runs */
+	size_t before;            /* points of the runs before this one */
+	size_t in_run;            /* points of this run so far */
+	size_t per_run;           /* points of a whole run, for the runs still to come */
+	double estimate;          /* run_estimate's seconds for the job; 0: none */
+	int revised;              /* the estimate was revised once */
 };
 
 /* " c=8 d=1024" for the settings of r that the run sweeps (axes), after
@@ -70,11 +80,15 @@ static void run_name_axes(unsigned axes, const struct rs_row *r, char *buf, size
 		snprintf(buf + at, size - at, " [%s]", r->server_args);
 }
 
-/* One block per point, or with -q one line in redis-benchmark's form. */
+/* With -v one block per point; with -q, or without an -o file to hold
+ * the rows, one line in redis-benchmark's form; else nothing (the
+ * progress line shows each point, the CSV holds it). */
 static void run_print_point(struct run_ui *ui, const struct rs_row *r)
 {
 	char name[320];
 
+	if (!ui->verbose && !ui->lines)
+		return;
 	if (ui->multi_depth)
 		snprintf(name, sizeof name, "%s%s%s P=%u", ui->multi_target ? r->label : "",
 			 ui->multi_target ? ": " : "", r->test, r->pipeline);
@@ -84,7 +98,7 @@ static void run_print_point(struct run_ui *ui, const struct rs_row *r)
 	if (r->rate_offered > 0)
 		snprintf(name + strlen(name), sizeof name - strlen(name), " @%.0f/s", r->rate_offered);
 	run_name_axes(ui->axes, r, name, sizeof name);
-	if (ui->quiet) {
+	if (!ui->verbose) {
 		printf("%s: %.2f requests per second, p50=%.3f msec", name, r->rps, r->p50_ms);
 		if (r->errors > 0)
 			printf(" (%lld ERRORS of %lld replies)", (long long)r->errors,
@@ -114,10 +128,40 @@ static void run_print_point(struct run_ui *ui, const struct rs_row *r)
 	printf("\n");
 }
 
+/* Once, when the first points say the estimate was off by more than
+ * half: what they say instead. */
+static void run_revise(struct run_ui *ui, size_t i, size_t n)
+{
+	const struct progress *pg = &ui->progress;
+	/* The pauses between runs are known: only the points' time is learnt. */
+	double waits = pg->paused + pg->ahead;
+	double projected, el = progress_elapsed(pg);
+	char msg[200], took[32], all[32], was[32];
+
+	if (ui->revised || ui->quiet ||
+	    !progress_revise(ui->estimate - waits, el - pg->paused, i, n, &projected))
+		return;
+	projected += waits;
+	ui->revised = 1;
+	progress_hms(took, sizeof took, el);
+	progress_hms(all, sizeof all, projected);
+	progress_hms(was, sizeof was, ui->estimate);
+	snprintf(msg, sizeof msg, "the first %zu points took %s: about %s in all, not the %s "
+		 "estimated (the ETA follows the points)", i, took, all, was);
+	progress_note(&ui->progress, msg);
+}
+
+/* i of n are this run's; the job's count adds the runs before and those
+ * after, each counted whole (what --resume finds done in a later run is
+ * known when it starts). */
 static void run_on_point(void *ud, const struct rs_row *r, size_t i, size_t n)
 {
 	struct run_ui *ui = ud;
 
+	ui->in_run = i;
+	n = ui->before + n + ui->per_run * (size_t)(ui->runs - ui->run);
+	i += ui->before;
+	run_revise(ui, i, n);
 	ui->points++;
 	ui->timed += r->seconds;
 	ui->errors += r->errors > 0 ? r->errors : 0;
@@ -375,17 +419,53 @@ static enum sweep_status run_agents(const struct rs_config *cfg, struct run_job 
 
 /* --runs: the pause before run (2 and later), cut short by a signal, and
  * the line that says which run starts. */
-static void run_between(const struct rs_config *cfg, unsigned run)
+static void run_between(const struct rs_config *cfg, struct progress *pg, unsigned run)
 {
 	struct timespec step = { 0, 100000000 };
-	double left = cfg->run_pause;
+	double left = cfg->run_pause, t0 = progress_elapsed(pg);
 
+	progress_end(pg);
 	rs_log(RS_LOG_INFO, "run %u of %llu%s", run, (unsigned long long)cfg->runs,
 	       cfg->run_pause > 0 ? " after a pause (--run-pause)" : "");
 	for (; left > 0 && !run_stop; left -= 0.1) {
 		if (left < 0.1)
 			step.tv_nsec = (long)(left * 1e9);
 		nanosleep(&step, NULL);
+	}
+	pg->paused += progress_elapsed(pg) - t0;
+	pg->ahead = cfg->run_pause * (double)(cfg->runs - run);
+}
+
+/* The job's progress, its clock started once for every run, and how
+ * its points are printed. */
+static void run_ui_start(const struct rs_config *cfg, const struct run_job *job,
+			 struct run_ui *ui)
+{
+	progress_init(&ui->progress, stderr, cfg->quiet);
+	ui->quiet = cfg->quiet;
+	ui->verbose = cfg->verbose;
+	ui->lines = cfg->quiet || cfg->output == NULL;
+	ui->runs = (unsigned)cfg->runs;
+	ui->run = 1;
+	ui->per_run = job->plan.n;
+	ui->progress.ahead = cfg->run_pause * (double)(cfg->runs - 1);
+}
+
+/* Before run 1's first point (what --resume left to do known, the guards
+ * passed): the job's estimate, said unless -q, and kept for run_revise. */
+static void run_ui_estimate(const struct rs_config *cfg, const struct run_job *job,
+			    struct run_ui *ui)
+{
+	ui->estimate = job->plan.todo > 0 ? run_estimate(cfg, job) : 0;
+	if (!cfg->quiet && job->plan.todo > 0 && cfg->precision <= 0) {
+		char msg[160], t[32];
+
+		progress_hms(t, sizeof t, ui->estimate);
+		snprintf(msg, sizeof msg, "%zu points%s, about %s by the estimate%s",
+			 job->plan.todo + job->plan.n * (size_t)(cfg->runs - 1),
+			 cfg->runs > 1 ? " (every run)" : "", t,
+			 cfg->duration > 0 ? "" : " (-n runs vary: the first points revise it)");
+		progress_note(&ui->progress, msg);
 	}
 }
 
@@ -417,9 +497,9 @@ static int run_sweep(const struct rs_config *cfg, struct run_job *job, struct ru
 	sigaction(SIGTERM, &sa, &old_term);
 	run_stop = 0;
 	if (job->run > 1)
-		run_between(cfg, job->run);
-	progress_init(&ui->progress, stderr, cfg->quiet);
-	ui->quiet = cfg->quiet;
+		run_between(cfg, &ui->progress, job->run);
+	ui->run = job->run;
+	ui->in_run = 0;
 	ui->multi_depth = cfg->pipeline.n > 1;
 	ui->multi_target = job->targets.n > 1;
 	ui->axes = job->sc.axes;
@@ -462,19 +542,20 @@ static int run_sweep(const struct rs_config *cfg, struct run_job *job, struct ru
 		progress_note(&ui->progress, msg);
 	}
 	/* A sweep nobody can measure again should not vanish unnoticed. */
-	if (st == SWEEP_OK && cfg->output == NULL)
+	if (st == SWEEP_OK && cfg->output == NULL && job->run == 1)
 		progress_note(&ui->progress, "no -o FILE.csv: the points are printed, not saved "
 			      "(plot, report and --resume need the CSV)");
 	ss = xcalloc(job->nsweeps, sizeof *ss);
 	for (size_t k = 0; k < job->nsweeps; k++)
 		ss[k] = job->sweeps[k].s;
+	/* Once the servers have passed their guards, before the first point. */
+	if (st == SWEEP_OK && job->run == 1)
+		run_ui_estimate(cfg, job, ui);
 	if (st == SWEEP_OK)
 		st = sweep_points_all(ss, job->nsweeps, &job->plan, cfg->output ? &out : NULL, err);
 	free(ss);
-	if (ui->points > 0)
-		progress_summary(&ui->progress, ui->points, ui->timed, ui->errors, cfg->output);
-	else
-		progress_end(&ui->progress);
+	ui->before += ui->in_run;
+	progress_end(&ui->progress);
 	/* An unreachable or twice-given --target is bad input, not a failure;
 	 * so is a certificate that does not verify (refused). */
 	rc = st == SWEEP_FAILED && (err->kind == RS_E_INPUT || err->kind == RS_E_USAGE ||
@@ -512,11 +593,16 @@ int cmd_run(struct rs_config *cfg, struct rs_err *err)
 	rc = run_plan(cfg, &job, err);
 	if (rc == 0 && cfg->dry_run)
 		run_dry(cfg, &job);
+	if (rc == 0 && !cfg->dry_run)
+		run_ui_start(cfg, &job, &ui);
 	for (unsigned r = 1; rc == 0 && !cfg->dry_run && r <= cfg->runs && !run_stop; r++) {
 		if (r > 1)
 			run_plan_points(cfg, &job, r);
 		rc = run_sweep(cfg, &job, &ui, err);
 	}
+	/* One summary for the job: every run's points over the job's wall time. */
+	if (ui.points > 0)
+		progress_summary(&ui.progress, ui.points, ui.run, ui.timed, ui.errors, cfg->output);
 	sweep_plan_free(&job.plan);
 	workload_free(&job.w);
 	for (size_t d = 0; job.ws != NULL && d < cfg->data_size_axis.n; d++)

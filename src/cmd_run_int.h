@@ -1,6 +1,7 @@
-/* cmd_run_int.h: what the two halves of "rsweep run" share: the plan
- * (cmd_run_plan.c: options, sweep file, targets, axes, checks, the dry
- * run) and the measuring (cmd_run.c: output file, servers, guards, points,
+/* cmd_run_int.h: what the parts of "rsweep run" share: the plan
+ * (cmd_run_plan.c: options, sweep file, targets, axes, checks), what is
+ * said of it before it runs (cmd_run_dry.c: the estimate, the dry run)
+ * and the measuring (cmd_run.c: output file, servers, guards, points,
  * progress).  Nobody else includes it. */
 #ifndef RS_CMD_RUN_INT_H
 #define RS_CMD_RUN_INT_H
@@ -86,8 +87,6 @@ void run_place_say(const struct run_job *job, char *buf, size_t size);
 int run_plan(struct rs_config *cfg, struct run_job *job, struct rs_err *err);
 /* The points of run (1-based) into job->plan (run_plan makes run 1's). */
 void run_plan_points(const struct rs_config *cfg, struct run_job *job, unsigned run);
-/* --dry-run: the plan, its targets and combinations, and an estimate. */
-void run_dry(const struct rs_config *cfg, const struct run_job *job);
 /* Refuse (err) a resume of label on desc that would measure its rows
  * another way than they were (target, cluster, --key-dist, a setting
  * outside this run's lists, -n, and the settings row_way_differs
@@ -96,5 +95,18 @@ void run_dry(const struct rs_config *cfg, const struct run_job *job);
 int run_check_resume(const struct rs_config *cfg, const char *label, const char *desc,
 		     const char *key_dist, const char *key_prefix, const struct rs_rows *rows,
 		     struct rs_err *err);
+
+/* ---- cmd_run_dry.c ---- */
+
+/* A guess at the seconds the whole job takes: the points of job->plan not
+ * done, the whole plan for each later run (what --resume finds done there
+ * is known when it starts), the pauses between runs. */
+double run_estimate(const struct rs_config *cfg, const struct run_job *job);
+/* --dry-run on stdout: a summary (points, runs, tests, depths, axes,
+ * targets) and the estimate, then with -v each point of run 1. */
+void run_dry(const struct rs_config *cfg, const struct run_job *job);
+/* Warn (stderr) when a spawned server's threads (its --io-threads) and
+ * rsweep's --threads want more CPUs than the machine has. */
+void run_warn_cores(const struct rs_config *cfg, const struct run_job *job);
 
 #endif

@@ -278,109 +278,6 @@ int run_check_resume(const struct rs_config *cfg, const char *label, const char 
 	return 0;
 }
 
-/* Keys a second the estimate guesses the server prepares, flushes or
- * deletes. */
-#define RUN_DRY_KEYS_RATE 500000.0
-
-/* The keys a point of test t moves outside its timed window: its
- * preparation's elements, and what the flush or (--key-prefix) the delete
- * after it removes, at most what the test can have written. */
-static double run_dry_keys(const struct rs_config *cfg, const struct workload_test *t)
-{
-	uint64_t sent = cfg->duration > 0 || cfg->warmup > 0 ? UINT64_MAX : cfg->requests;
-	/* --duration: as many requests as a second at the guessed rate. */
-	uint64_t count = cfg->duration > 0 ? (uint64_t)(cfg->duration * 1e6) : cfg->requests;
-	uint64_t bound = workload_key_bound(t, sent, cfg->keyspace, !cfg->no_prepare);
-	double keys = cfg->no_prepare ? 0 : (double)workload_prepare_elements(t, count,
-									       cfg->keyspace);
-
-	/* A command of one's own has no bound: nothing to guess from. */
-	if (bound != UINT64_MAX)
-		keys += (double)bound;
-	return keys;
-}
-
-void run_dry(const struct rs_config *cfg, const struct run_job *job)
-{
-	const struct workload *w = &job->w;
-	const struct sweep_plan *plan = &job->plan;
-	double total = 0;
-
-	printf("plan: %zu point%s (%zu test%s x %zu depth%s x %llu repeat%s", plan->n,
-	       plan->n == 1 ? "" : "s", w->n, w->n == 1 ? "" : "s", cfg->pipeline.n,
-	       cfg->pipeline.n == 1 ? "" : "s", (unsigned long long)cfg->repeat,
-	       cfg->repeat == 1 ? "" : "s");
-	if (job->targets.n > 1)
-		printf(" x %zu targets", job->targets.n);
-	if (job->nat > 1)
-		printf(" x %zu combinations of -c, -d and --threads", job->nat);
-	printf("), %zu to run, order %s%s\n", plan->todo, sweep_order_names[cfg->order],
-	       job->nsweeps > 1 ? job->nat > 1 ? ", each point's combinations back to back, "
-	       "ABBA" : ", targets interleaved ABBA" : "");
-	if (job->nat > 1) {
-		printf("axes:");
-		for (size_t i = 0; i < job->nat; i++)
-			printf(" c=%llu/d=%llu/t=%llu", (unsigned long long)job->at[i].clients,
-			       (unsigned long long)job->at[i].data_size,
-			       (unsigned long long)job->at[i].threads);
-		printf("\n");
-	}
-	if (cfg->runs > 1)
-		printf("runs: %llu, one after another, %g s apart, each shuffled anew (the points "
-		       "below are run 1's)\n", (unsigned long long)cfg->runs, cfg->run_pause);
-	if (job->targets.n == 1 && job->targets.v[0].def == NULL)
-		printf("label: %s\n", job->label);
-	for (size_t k = 0; k < job->targets.n && job->targets.v[k].def != NULL; k++) {
-		const struct targets_def *d = job->targets.v[k].def;
-
-		printf("target: %s = %s", d->label, d->uri);
-		for (size_t a = 0; a < d->nargs; a++)
-			printf(" %s", d->args[a]);
-		printf("\n");
-	}
-	{
-		char place[320];
-
-		run_place_say(job, place, sizeof place);
-		if (place[0] != '\0')
-			printf("%s\n", place);
-	}
-	for (size_t i = 0; i < plan->n; i++) {
-		const struct sweep_point *p = &plan->v[i];
-		/* A rough guess for -n runs: 100k rps at P=1, growing with depth to 1M. */
-		double rps = 100000.0 * p->depth < 1e6 ? 100000.0 * p->depth : 1e6;
-		/* One connection at a time waits for each batch. */
-		if (job->sweeps[p->target].sc.clients < 4)
-			rps *= job->sweeps[p->target].sc.clients / 4.0;
-		/* --rate: the schedule sends no faster than the rate. */
-		if (p->rate > 0 && (double)p->rate < rps)
-			rps = (double)p->rate;
-		double secs = cfg->duration > 0 ? cfg->duration : (double)cfg->requests / rps;
-
-		if (!p->done)
-			total += secs + cfg->warmup + cfg->pause + 0.01 +
-				 run_dry_keys(cfg, &w->v[p->test]) / RUN_DRY_KEYS_RATE;
-		printf("%5u  ", p->order);
-		const struct run_target_sweep *gs = &job->sweeps[p->target];
-
-		if (job->targets.n > 1)
-			printf("%-12s ", job->targets.v[gs->target].label);
-		if (job->sc.axes & SWEEP_AXIS_SERVER_ARGS)
-			printf("[%s] ", job->targets.v[gs->target].server_args);
-		printf("%-24s P=%-5u ", w->v[p->test].name, p->depth);
-		if (job->nat > 1)
-			printf("c=%-5u d=%-7llu t=%-3u ", gs->sc.clients,
-			       (unsigned long long)gs->sc.data_size, gs->sc.threads);
-		if (p->rate > 0)
-			printf("%llu/s ", (unsigned long long)p->rate);
-		printf("repeat %u%s\n", p->repeat, p->done ? "  (done)" : "");
-	}
-	total = total * (double)cfg->runs + cfg->run_pause * (double)(cfg->runs - 1);
-	printf("estimated duration: %.0f s (%skeys prepared, flushed or deleted between points at "
-	       "%.0fk a second)\n", total, cfg->duration > 0 ? "" : "guessing 100k rps at P=1 up to "
-	       "1M rps, at most --rate's, -n runs vary; ", RUN_DRY_KEYS_RATE / 1000);
-}
-
 /* The sweep's settings, from the options (what it reports to, job->sc's
  * stop, on_point, on_note and ud, cmd_run sets). */
 static void run_sweep_config(const struct rs_config *cfg, const char *label,
@@ -772,6 +669,7 @@ int run_plan(struct rs_config *cfg, struct run_job *job, struct rs_err *err)
 		if (sweep_check(&job->sweeps[k].sc, job->sweeps[k].w, &cfg->pipeline, err) < 0)
 			return rs_err_as(err, RS_E_INPUT);
 	run_warn_idle(cfg);
+	run_warn_cores(cfg, job);
 	run_plan_points(cfg, job, 1);
 	return 0;
 }

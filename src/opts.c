@@ -12,6 +12,7 @@
 #include "export.h"
 #include "goal.h"
 #include "import.h"
+#include "near.h"
 #include "num.h"
 #include "opts.h"
 #include "render.h"
@@ -216,7 +217,7 @@ static const struct opt_def opt_table[] = {
 	{ "fail-on-error", 0, NULL, OT_FLAG, RUN, OFF(fail_on_error), 0, 0, NULL, NULL, 1,
 	  "exit 1 when any reply is an error" },
 	{ "dry-run", 0, NULL, OT_FLAG, RUN, OFF(dry_run), 0, 0, NULL, NULL, 0,
-	  "print the plan and its estimated duration, connect to nothing" },
+	  "print a summary of the plan and its estimated duration (-v: each point), connect to nothing" },
 	{ "dry-run", 0, NULL, OT_FLAG, CLEAN, OFF(dry_run), 0, 0, NULL, NULL, 0,
 	  "list the keys that would go, and remove nothing" },
 	{ "sweep", 0, "FILE", OT_STRING, RUN, OFF(sweep), 0, 0, NULL, NULL, 0,
@@ -242,6 +243,10 @@ static const struct opt_def opt_table[] = {
 	  "--kind heatmap: the axis up, each value a row" },
 	{ "z", 0, "METRIC", OT_ENUM, PLOT, OFF(heat_z), 0, 0, series_metric_names, "rps", 0,
 	  "--kind heatmap: the figure the cells' colours show" },
+	{ "latency-budget", 0, "TIME", OT_STRING, PLOT, OFF(latency_budget), 0, 0, NULL, NULL, 1,
+	  "--kind heatmap: outline the cells whose --budget-metric is within TIME (1ms, 250us)" },
+	{ "budget-metric", 0, "METRIC", OT_ENUM, PLOT, OFF(budget_metric), 0, 0,
+	  budget_metric_names, "p99_ms", 1, "with --latency-budget: the latency it bounds" },
 	{ "fit", 0, "WHEN", OT_ENUM, PLOT, OFF(fit), 0, 0, chart_fit_names, "auto", 1,
 	  "lines: the fitted level with its 95% band, the medians faint: when most points are "
 	  "unstable (auto), yes or no" },
@@ -302,7 +307,7 @@ static const struct opt_def opt_table[] = {
 	  "memtier-json: a file a point in DIR (LABEL+TEST+PDEPTH.json), not JSON Lines" },
 	/* everywhere */
 	{ "quiet", 'q', NULL, OT_FLAG, RUN, OFF(quiet), 0, 0, NULL, NULL, 1,
-	  "one line per point, no progress" },
+	  "one line per point, no progress line or estimate" },
 	{ "quiet", 'q', NULL, OT_FLAG, IMPORT, OFF(quiet), 0, 0, NULL, NULL, 1,
 	  "no summary on standard error" },
 	{ "verbose", 'v', NULL, OT_FLAG, ALL, OFF(verbose), 0, 0, NULL, NULL, 1,
@@ -351,6 +356,16 @@ int opts_cmd_parse(const char *name, enum opts_cmd *cmd)
 			return 0;
 		}
 	return -1;
+}
+
+const char *opts_cmd_nearest(const char *name)
+{
+	const char *best = NULL;
+	size_t bestd = SIZE_MAX, n = strlen(name);
+
+	for (size_t i = 0; i < sizeof opt_cmds / sizeof opt_cmds[0]; i++)
+		near_keep(name, n, opt_cmds[i].name, &best, &bestd);
+	return near_likely(bestd, n) ? best : NULL;
 }
 
 const char *opts_cmd_name(enum opts_cmd cmd)
@@ -520,35 +535,6 @@ int opts_defaults(enum opts_cmd cmd, struct rs_config *cfg, struct rs_err *err)
 	return 0;
 }
 
-/* Edits (insert, delete, change, swap two neighbours) from a[0..na) to b;
- * names longer than OPTS_NAME_MAX count as far from everything. */
-#define OPTS_NAME_MAX 32
-static size_t opts_distance(const char *a, size_t na, const char *b)
-{
-	size_t nb = strlen(b), d[OPTS_NAME_MAX + 1][OPTS_NAME_MAX + 1];
-
-	if (na > OPTS_NAME_MAX || nb > OPTS_NAME_MAX)
-		return SIZE_MAX;
-	for (size_t i = 0; i <= na; i++)
-		d[i][0] = i;
-	for (size_t j = 0; j <= nb; j++)
-		d[0][j] = j;
-	for (size_t i = 1; i <= na; i++)
-		for (size_t j = 1; j <= nb; j++) {
-			size_t v = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-
-			if (d[i - 1][j] + 1 < v)
-				v = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < v)
-				v = d[i][j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-			    d[i - 2][j - 2] + 1 < v)
-				v = d[i - 2][j - 2] + 1;
-			d[i][j] = v;
-		}
-	return d[na][nb];
-}
-
 /* The long option of cmd nearest to name[0..n), if it is a likely typo:
  * at most two edits, and fewer than half the name.  NULL if none. */
 static const char *opts_nearest(enum opts_cmd cmd, const char *name, size_t n)
@@ -556,18 +542,10 @@ static const char *opts_nearest(enum opts_cmd cmd, const char *name, size_t n)
 	const char *best = NULL;
 	size_t bestd = SIZE_MAX;
 
-	for (size_t i = 0; i < OPT_N; i++) {
-		size_t d;
-
-		if (!(opt_table[i].cmds & cmd))
-			continue;
-		d = opts_distance(name, n, opt_table[i].name);
-		if (d < bestd) {
-			bestd = d;
-			best = opt_table[i].name;
-		}
-	}
-	return bestd <= 2 && 2 * bestd < n ? best : NULL;
+	for (size_t i = 0; i < OPT_N; i++)
+		if (opt_table[i].cmds & cmd)
+			near_keep(name, n, opt_table[i].name, &best, &bestd);
+	return near_likely(bestd, n) ? best : NULL;
 }
 
 static const struct opt_def *opts_find(enum opts_cmd cmd, const char *name, size_t *idx)

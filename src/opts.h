@@ -196,6 +196,9 @@ const struct opt_def *opts_table(size_t *n);
 /* Subcommand name <-> mask. */
 int opts_cmd_parse(const char *name, enum opts_cmd *cmd);
 const char *opts_cmd_name(enum opts_cmd cmd);
+/* The command a mistyped name most likely meant ("reprot": "report"), or
+ * NULL when none is near (near.h). */
+const char *opts_cmd_nearest(const char *name);
 
 /* Fill cfg with every default of cmd. */
 int opts_defaults(enum opts_cmd cmd, struct rs_config *cfg, struct rs_err *err);

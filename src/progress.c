@@ -14,7 +14,7 @@ static double progress_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void progress_hms(char *buf, size_t size, double s)
+void progress_hms(char *buf, size_t size, double s)
 {
 	unsigned long t = (unsigned long)(s + 0.5);
 
@@ -31,6 +31,7 @@ void progress_init(struct progress *p, FILE *fp, int quiet)
 	p->quiet = quiet;
 	p->start = progress_now();
 	p->drawn = 0;
+	p->paused = p->ahead = 0;
 }
 
 void progress_point(struct progress *p, size_t i, size_t n, const char *test, unsigned depth,
@@ -42,7 +43,8 @@ void progress_point(struct progress *p, size_t i, size_t n, const char *test, un
 	if (p->quiet)
 		return;
 	progress_hms(elapsed, sizeof elapsed, el);
-	progress_hms(eta, sizeof eta, i ? el / (double)i * (double)(n - i) : 0);
+	progress_hms(eta, sizeof eta, i ? (el - p->paused) / (double)i * (double)(n - i) + p->ahead :
+		     0);
 	if (p->tty) {
 		fprintf(p->fp, "\r\033[K[%zu/%zu] %s P=%u: %.0f rps  elapsed %s  eta %s", i, n, test,
 			depth, rps, elapsed, eta);
@@ -70,16 +72,32 @@ void progress_end(struct progress *p)
 	}
 }
 
-void progress_summary(struct progress *p, size_t points, double timed, long long errors,
-		      const char *output)
+double progress_elapsed(const struct progress *p)
+{
+	return progress_now() - p->start;
+}
+
+int progress_revise(double estimate, double elapsed, size_t i, size_t n, double *projected)
+{
+	if (i == 0 || n == 0 || !(estimate > 0) || elapsed < PROGRESS_LEARN_SECONDS ||
+	    (i < PROGRESS_LEARN_POINTS && i * 10 < n))
+		return 0;
+	*projected = elapsed / (double)i * (double)n;
+	return *projected > 1.5 * estimate || *projected < 0.5 * estimate;
+}
+
+void progress_summary(struct progress *p, size_t points, unsigned runs, double timed,
+		      long long errors, const char *output)
 {
 	double wall = progress_now() - p->start;
-	char w[32];
+	char w[32], r[32] = "";
 
 	progress_end(p);
 	progress_hms(w, sizeof w, wall);
-	fprintf(p->fp, "rsweep: %zu point%s in %s (%.1f s timed, %.0f%% of the wall time), %lld "
-		"error repl%s%s%s\n", points, points == 1 ? "" : "s", w, timed,
+	if (runs > 1)
+		snprintf(r, sizeof r, " (%u runs)", runs);
+	fprintf(p->fp, "rsweep: %zu point%s%s in %s (%.1f s timed, %.0f%% of the wall time), %lld "
+		"error repl%s%s%s\n", points, points == 1 ? "" : "s", r, w, timed,
 		wall > 0 ? 100 * timed / wall : 0, errors, errors == 1 ? "y" : "ies",
 		output ? "; rows in " : "", output ? output : "");
 	fflush(p->fp);

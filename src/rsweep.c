@@ -80,6 +80,15 @@ static int main_finish(const char *who, int rc, const struct rs_err *err,
 	return (int)st;
 }
 
+/* "unknown command 'reprot'; did you mean report?" into err (usage). */
+static void main_unknown_command(struct rs_err *err, const char *pre, const char *name)
+{
+	const char *near = opts_cmd_nearest(name);
+
+	rs_err_setk(err, RS_E_USAGE, "%sunknown command '%s'%s%s%s", pre, name,
+		    near ? "; did you mean " : "", near ? near : "", near ? "?" : "");
+}
+
 int main(int argc, char **argv)
 {
 	struct rs_config cfg;
@@ -110,14 +119,14 @@ int main(int argc, char **argv)
 			return main_finish("rsweep", 0, NULL, 1);
 		}
 		if (opts_cmd_parse(argv[2], &cmd) < 0) {
-			rs_err_setk(&err, RS_E_USAGE, "help: unknown command '%s'", argv[2]);
+			main_unknown_command(&err, "help: ", argv[2]);
 			return main_usage(&err, "rsweep", NULL);
 		}
 		opts_usage(cmd, stdout);
 		return main_finish("rsweep", 0, NULL, 1);
 	}
 	if (opts_cmd_parse(argv[1], &cmd) < 0) {
-		rs_err_setk(&err, RS_E_USAGE, "unknown command '%s'", argv[1]);
+		main_unknown_command(&err, "", argv[1]);
 		return main_usage(&err, "rsweep", NULL);
 	}
 	snprintf(who, sizeof who, "rsweep %s", argv[1]);

@@ -2,12 +2,15 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <dirent.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "csv.h"
+#include "near.h"
 #include "platform.h"
 #include "sbuf.h"
 #include "spec.h"
@@ -190,9 +193,49 @@ void spec_find(const char *name, const char *dir, const char *ext, char *buf, si
 	snprintf(buf, size, "%s", name);
 }
 
+/* The installed or shipped file (of the directories of candidates 1 to
+ * 3) whose name, without ext, is nearest to name, into near (size bytes):
+ * "" when none is a likely typo of it. */
+static void spec_nearest(const char *name, const char *dir, const char *ext, char *near,
+			 size_t size)
+{
+	char path[1024], *slash;
+	size_t bestd = SIZE_MAX, n = strlen(name), ne = strlen(ext);
+
+	near[0] = '\0';
+	if (n > ne && strcmp(name + n - ne, ext) == 0)
+		n -= ne;
+	for (int k = 1; k < 4; k++) {
+		struct dirent *e;
+		DIR *d;
+
+		if (spec_candidate(k, "x", dir, ext, path, sizeof path) < 0 ||
+		    (slash = strrchr(path, '/')) == NULL)
+			continue;
+		*slash = '\0';
+		if ((d = opendir(path)) == NULL)
+			continue;
+		while ((e = readdir(d)) != NULL) {
+			size_t len = strlen(e->d_name), dist;
+			char stem[NEAR_NAME_MAX + 1];
+
+			if (len <= ne || len - ne > NEAR_NAME_MAX || strcmp(e->d_name + len - ne, ext) != 0)
+				continue;
+			memcpy(stem, e->d_name, len - ne);
+			stem[len - ne] = '\0';
+			dist = near_distance(name, n, stem);
+			if (dist < bestd && near_likely(dist, n)) {
+				bestd = dist;
+				snprintf(near, size, "%s", stem);
+			}
+		}
+		closedir(d);
+	}
+}
+
 int spec_not_found(const char *name, const char *dir, const char *ext, struct rs_err *err)
 {
-	char path[1024], looked[4200];
+	char path[1024], looked[4200], near[NEAR_NAME_MAX + 1];
 	struct sbuf b;
 
 	sbuf_fixed(&b, looked, sizeof looked);
@@ -201,5 +244,7 @@ int spec_not_found(const char *name, const char *dir, const char *ext, struct rs
 			sbuf_item(&b, ", ", "%s", path);
 	if (b.len == 0)
 		return rs_err_set(err, "%s: no such file", name);
-	return rs_err_set(err, "%s: no such %s file (looked for %s)", name, ext + 1, looked);
+	spec_nearest(name, dir, ext, near, sizeof near);
+	return rs_err_set(err, "%s: no such %s file%s%s%s (looked for %s)", name, ext + 1,
+			  near[0] ? "; did you mean " : "", near, near[0] ? "?" : "", looked);
 }

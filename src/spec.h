@@ -40,7 +40,9 @@ void spec_free(struct spec *s);
  * the user typed). */
 void spec_find(const char *name, const char *dir, const char *ext, char *buf, size_t size);
 /* The error for a name spec_find found nowhere: "NAME: no such sweep file
- * (looked for NAME, DATADIR/sweeps/NAME.sweep, TREE/sweeps/NAME.sweep)".
+ * (looked for NAME, DATADIR/sweeps/NAME.sweep, TREE/sweeps/NAME.sweep)",
+ * with "; did you mean m1-article?" before the parenthesis when an
+ * installed or shipped file's name is a likely typo of NAME (near.h).
  * Returns -1. */
 int spec_not_found(const char *name, const char *dir, const char *ext, struct rs_err *err);
 

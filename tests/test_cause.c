@@ -82,6 +82,33 @@ Test(cause, the_figure_furthest_past_its_threshold_wins)
 	cr_assert_eq(kind_of(&p, 1, NULL), CAUSE_STEAL);
 }
 
+/* The man page's io-threads example on two cores (issue 44): the server
+ * used 1.8 CPUs a second, and the CPUs counted busy beyond rsweep's are
+ * its threads', not other processes'. */
+Test(cause, a_server_past_one_cpu_takes_the_busy_cpus_for_its_own)
+{
+	struct series_point p = quiet();
+	struct cause c;
+	char buf[160];
+
+	p.server_cpu = 1.8;
+	p.noise.other_cpus = 1.0;
+	cause_of(&p, 1, &c);
+	cr_assert_eq(c.kind, CAUSE_SERVER_THREADS);
+	cr_assert_float_eq(c.figure, 1.8, 1e-12);
+	cause_format(&c, buf, sizeof buf);
+	cr_assert_str_eq(buf, "the server's own threads kept 1.8 CPUs busy (io-threads spin: fewer "
+			 "of them, or more cores)");
+	cr_assert_str_eq(cause_name(c.kind), "server-threads");
+	/* One CPU is a single-threaded server at work: other load stays theirs. */
+	p.server_cpu = 0.98;
+	cr_assert_eq(kind_of(&p, 1, NULL), CAUSE_OTHER_LOAD);
+	/* The host's steal still comes first when it is further past. */
+	p.server_cpu = 1.3;
+	p.noise.steal_pct = 20;
+	cr_assert_eq(kind_of(&p, 1, NULL), CAUSE_STEAL);
+}
+
 Test(cause, a_symptom_is_named_only_without_a_cause)
 {
 	struct series_point p = quiet();

@@ -1055,6 +1055,67 @@ Test(chart, speedup_bars_have_whiskers_and_the_reports_ratio)
 	analysis_result_free(&analysed);
 }
 
+/* A bar's value label sits beside the bar's end (issue 44: they sat on
+ * the whiskers' ends, and read as the intervals'): just right of the bar,
+ * its box's bottom at a rising bar's end, clear of the whisker. */
+Test(chart, speedup_labels_sit_beside_the_bars_ends)
+{
+	struct rs_rows rows = { 0 };
+	struct series_set set;
+	const struct series **list;
+	struct chart *c;
+	struct rs_err err = { 0 };
+	size_t nbars = 0;
+
+	for (size_t t = 0; t < 3; t++)
+		for (unsigned d = 1; d <= 20; d++)
+			for (unsigned r = 1; r <= 3; r++) {
+				double v = 1e6 * (1 - exp(-3.0 * d / 8)) * (1 + 0.01 * r) *
+					   (1 + 0.01 * ((d * 7 + t) % 5));
+
+				add(&rows, "tcp", test_names[t], d, r, v, NAN);
+				add(&rows, "unix", test_names[t], d, r, v * (t == 0 ? 1.18 : 1.4 + 0.1 * t), NAN);
+			}
+	cr_assert_eq(series_build(&rows, SM_RPS, &set, &err), 0, "%s", err.msg);
+	c = layout_set(&set, &list, CHART_SPEEDUP);
+	check_no_overlaps(c, 0);
+	for (size_t i = 0; i < c->n; i++) {
+		const struct chart_item *it = &c->items[i];
+		double right, yend;
+		int found = 0;
+
+		if (it->op != CHART_RECT || it->color.a != 255 || it->w >= 200)
+			continue;
+		nbars++;
+		right = it->x + it->w;
+		yend = it->y;     /* ratios above 1: the top */
+		for (size_t j = 0; j < c->n; j++) {
+			const struct chart_item *l = &c->items[j];
+
+			if (l->op != CHART_TEXT || l->role != ROLE_BAR_LABEL)
+				continue;
+			if (l->box.x0 < right || l->box.x0 > right + 8 || fabs(l->box.y1 - yend) > 2)
+				continue;
+			found++;
+			for (size_t k = 0; k < c->n; k++) {
+				const struct chart_item *w = &c->items[k];
+
+				if (w->op == CHART_LINE && w->role == ROLE_WHISKER)
+					cr_assert(w->v[0] < l->box.x0 || w->v[0] > l->box.x1,
+						  "label '%s' lies on a whisker", l->text);
+			}
+		}
+		cr_assert_eq(found, 1, "bar at x=%g, top %g: %d labels beside its end", it->x, yend,
+			     found);
+	}
+	cr_assert_eq(nbars, 3);
+	chart_free(c);
+	free(list);
+	series_set_free(&set);
+	rows_free(&rows);
+}
+
+
 /* The speed-up chart compares with the analysis' baseline (the report's),
  * whatever label comes first in the chart, and prints each ratio by the
  * report's one rule: "12.3×" past 10x, "1.18×" below. */
@@ -1136,8 +1197,11 @@ Test(chart, one_depth_refused_naming_the_file)
 	list[0] = &set.v[0];
 	list[1] = &set.v[1];
 	cr_assert_eq(chart_lines_check(list, 2, &err), -1);
+	/* With the kind that draws one depth (issue 44): two labels are
+	 * needed for it, and one label is told so. */
 	cr_assert_str_eq(err.msg, "mem.csv: every row is at pipeline depth 1: a line chart needs "
-				  "two depths or more");
+				  "two depths or more (--kind speedup compares two labels at one "
+				  "depth: add another label's CSV)");
 	in.width = 1200;
 	in.height = 800;
 	in.series = list;
@@ -1146,8 +1210,21 @@ Test(chart, one_depth_refused_naming_the_file)
 	err.msg[0] = '\0';
 	cr_assert_eq(chart_layout(&in, &measure_only, NULL, &c, &err), -1);
 	cr_assert_str_eq(err.msg, "mem.csv: every row is at pipeline depth 1: a line chart needs "
-				  "two depths or more");
+				  "two depths or more (--kind speedup compares two labels at one "
+				  "depth: add another label's CSV)");
 	cr_assert_eq(chart_lines_check(list, 1, &err), -1);
+	series_set_free(&set);
+	rows_free(&rows);
+	/* Two labels: the hint is the kind. */
+	memset(&rows, 0, sizeof rows);
+	make_rows(&rows, 1, 2, 1);
+	cr_assert_eq(series_build(&rows, SM_RPS, &set, &err), 0);
+	list[0] = &set.v[0];
+	list[1] = &set.v[1];
+	cr_assert_eq(chart_lines_check(list, 2, &err), -1);
+	cr_assert_str_eq(err.msg, "mem.csv: every row is at pipeline depth 1: a line chart needs "
+				  "two depths or more (--kind speedup compares two labels at one "
+				  "depth)");
 	series_set_free(&set);
 	rows_free(&rows);
 }
@@ -1844,4 +1921,60 @@ Test(chart, a_mix_is_named_with_its_shares)
 	series_set_free(&set);
 	rows_free(&rows);
 	analysis_result_free(&analysed);
+}
+
+/* --by clients (issue 44): seven labels "vm c=1" to "vm c=64" of one test.
+ * Their bands would cover one another: none are drawn, and the subtitle
+ * says why; the footer's lines, six at most, dropped the seventh label:
+ * labels along an axis share one line that gives the axis' range. */
+Test(chart, by_clients_seven_lines_no_bands_one_footer_line)
+{
+	static const unsigned clients[] = { 1, 2, 4, 8, 16, 32, 64 };
+	static const enum chart_kind kinds[] = { CHART_LINES, CHART_MULTIPLES };
+	struct rs_rows rows = { 0 };
+	struct series_set set;
+	const struct series **list;
+	struct rs_err err = { 0 };
+
+	for (size_t k = 0; k < 7; k++)
+		for (unsigned d = 1; d <= 16; d *= 2)
+			for (unsigned r = 1; r <= 3; r++) {
+				struct rs_row row;
+				char label[32];
+
+				snprintf(label, sizeof label, "vm c=%u", clients[k]);
+				fill(&row, label, "GET", d, r, 1e5 * (1 + k) * (1 - exp(-(double)d / 4)) *
+				     (1 + 0.02 * r), NAN);
+				row.clients = clients[k];
+				row.requests = 4000;
+				row.data_size = 3;
+				row.threads = 1;
+				push(&rows, &row);
+			}
+	cr_assert_eq(series_build(&rows, SM_RPS, &set, &err), 0, "%s", err.msg);
+	for (size_t k = 0; k < 2; k++) {
+		struct chart *c = layout_set(&set, &list, kinds[k]);
+		size_t bands = 0, footers = 0, said = 0;
+
+		for (size_t i = 0; i < c->n; i++) {
+			const struct chart_item *it = &c->items[i];
+
+			bands += it->op == CHART_BAND && it->series >= 0;
+			if (it->op == CHART_TEXT && it->role == ROLE_SUBTITLE)
+				said += strstr(it->text, "no bands: 7 lines of a test") != NULL;
+			if (it->op != CHART_TEXT || it->role != ROLE_FOOTER)
+				continue;
+			footers++;
+			cr_assert(strstr(it->text, "vm c=1 to vm c=64:") == it->text, "%s", it->text);
+			cr_assert(strstr(it->text, " 1\xe2\x80\x93" "64 clients ") != NULL, "%s",
+				  it->text);
+		}
+		cr_assert_eq(bands, 0, "kind %d: %zu bands", kinds[k], bands);
+		cr_assert_eq(said, 1, "kind %d: the subtitle does not say why", kinds[k]);
+		cr_assert_eq(footers, 1, "kind %d: %zu footer lines", kinds[k], footers);
+		chart_free(c);
+		free(list);
+	}
+	series_set_free(&set);
+	rows_free(&rows);
 }

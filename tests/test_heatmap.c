@@ -544,3 +544,63 @@ Test(heatmap, pdf_says_the_labels)
 	grid_set_free(&set);
 	rows_free(&rows);
 }
+
+/* --latency-budget outlines the cells within it (issue 44): p99 is
+ * 0.02 x y ms here, so under 0.1 ms the cells with x y <= 5 are in: all
+ * five of P=1, P=2 at 1 and 2 clients, P=4 at 1; a staircase whose
+ * outline is 16 cell sides long, each drawn white under dark, and a
+ * legend that says what it bounds.  Without a budget, no outline. */
+Test(heatmap, budget_outlines_the_cells_within_it)
+{
+	struct rs_rows rows = { 0 };
+	struct grid_set set, lat;
+	const struct grid *g[1];
+	struct chart_input in = { 0 };
+	struct chart *c = NULL;
+	struct rs_err err = { 0 };
+	size_t sides = 0, legend = 0, none = 0;
+
+	make(&rows, "vm", 6, 5, 1, 3, NULL, NULL);
+	build(&rows, &set, SM_RPS);
+	build(&rows, &lat, SM_P99);
+	cr_assert_eq(set.n, 1);
+	g[0] = &set.v[0];
+	in.kind = CHART_HEATMAP;
+	in.width = 1200;
+	in.height = 800;
+	in.metric = set.metric;
+	in.grids = g;
+	in.ngrids = 1;
+	in.gx = set.x;
+	in.gy = set.y;
+	in.rows = &rows;
+	cr_assert_eq(chart_layout(&in, &measure_only, NULL, &c, &err), 0, "%s", err.msg);
+	for (size_t i = 0; i < c->n; i++)
+		none += c->items[i].role == ROLE_BUDGET;
+	cr_assert_eq(none, 0, "an outline without a budget");
+	chart_free(c);
+	in.budget = &lat;
+	in.budget_ms = 0.1;
+	in.budget_metric = SM_P99;
+	cr_assert_eq(chart_layout(&in, &measure_only, NULL, &c, &err), 0, "%s", err.msg);
+	for (size_t i = 0; i < c->n; i++) {
+		const struct chart_item *it = &c->items[i];
+
+		if (it->role != ROLE_BUDGET)
+			continue;
+		if (it->op == CHART_TEXT) {
+			cr_assert(strstr(it->text, "p99 within 0.1 ms") != NULL, "%s", it->text);
+			legend++;
+		} else if (it->op == CHART_LINE && it->v[1] >= c->plot.y0 - 1) {
+			/* The map's sides: on its cells' edges, within the plot. */
+			cr_assert(it->v[0] >= c->plot.x0 - 1 && it->v[2] <= c->plot.x1 + 1);
+			sides++;
+		}
+	}
+	cr_assert_eq(legend, 1);
+	cr_assert_eq(sides, 2 * 16, "%zu strokes", sides);
+	chart_free(c);
+	grid_set_free(&lat);
+	grid_set_free(&set);
+	rows_free(&rows);
+}

@@ -81,6 +81,15 @@ t_usage() {
 	grep -q "did you mean --format?" "$T/err" || fail "no suggestion for --fromat: $(cat "$T/err")"
 	usage_error run -P 1-8 --dry-run
 	grep -q "a range is written 1\.\.8" "$T/err" || fail "-P 1-8 suggests no 1..8: $(cat "$T/err")"
+	# A mistyped command, as options are (issue 44).
+	usage_error reprot a.csv
+	grep -q "unknown command 'reprot'; did you mean report?" "$T/err" ||
+		fail "no suggestion for reprot: $(cat "$T/err")"
+	usage_error help rnu
+	grep -q "help: unknown command 'rnu'; did you mean run?" "$T/err" ||
+		fail "no suggestion for help rnu: $(cat "$T/err")"
+	usage_error frobnicate
+	grep -q "did you mean" "$T/err" && fail "a far-off command got a suggestion: $(cat "$T/err")"
 }
 tcase 'usage errors exit 2, with a suggestion when one is near' t_usage
 

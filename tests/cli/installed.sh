@@ -18,8 +18,9 @@ tcase 'the installed rsweep runs' t_runs
 
 t_man() {
 	[ -f "$mandir/man1/rsweep.1" ] || fail "no $mandir/man1/rsweep.1"
+	[ -f "$mandir/man7/rsweep-methods.7" ] || fail "no $mandir/man7/rsweep-methods.7"
 }
-tcase 'its man page is installed' t_man
+tcase 'its man pages are installed' t_man
 
 t_completion() {
 	if [ -n "$bashcompdir" ]; then
@@ -55,7 +56,7 @@ t_plots() {
 		st=$?
 		# 2 is bad input (these rows may suit no panel); 1 means not found.
 		[ "$st" = 0 ] || [ "$st" = 2 ] || fail "rsweep plot --plot $name: $(cat "$T/err")"
-		grep -q "No such file" "$T/err" && fail "rsweep plot --plot $name did not find $f"
+		grep -qi "no such" "$T/err" && fail "rsweep plot --plot $name did not find $f"
 	done
 }
 tcase 'each installed plot file is found by bare name' t_plots

@@ -1,9 +1,11 @@
 #!/bin/sh
-# man_lint.sh: man/rsweep.1 renders without a warning under mandoc -T lint
-# and groff -ww (whichever are installed; skipped when neither is).
+# man_lint.sh: every man page (man/rsweep.1, the reference, and
+# man/rsweep-methods.7, how rsweep measures and what it measured) renders
+# without a warning under mandoc -T lint and groff -ww (whichever are
+# installed; skipped when neither is), its quotes balanced.
 set -u
 : "${RS_SRCDIR:?RS_SRCDIR must point at the source tree}"
-page=$RS_SRCDIR/man/rsweep.1
+pages="$RS_SRCDIR/man/rsweep.1 $RS_SRCDIR/man/rsweep-methods.7"
 # fail, and the named cases.
 . "$RS_SRCDIR/tests/cli/tcase.sh"
 trap 'tcase_atexit $?' EXIT
@@ -13,9 +15,17 @@ if ! command -v mandoc >/dev/null 2>&1 && ! command -v groff >/dev/null 2>&1; th
 	exit 77
 fi
 
+# Each page exists: a page missing from the tree is a failure, not a pass.
+t_pages() {
+	for page in $pages; do
+		[ -s "$page" ] || fail "no $page"
+	done
+}
+tcase 'every page is in the tree' t_pages
+
 t_mandoc() {
 	command -v mandoc >/dev/null 2>&1 || tcase_skip "no mandoc"
-	out=$(mandoc -T lint -W warning "$page" 2>&1)
+	out=$(mandoc -T lint -W warning $pages 2>&1)
 	st=$?
 	if [ "$st" != 0 ] || [ -n "$out" ]; then
 		fail "mandoc -T lint -W warning:
@@ -32,6 +42,13 @@ tcase 'mandoc -T lint: no warning' t_mandoc
 # when open, and are closed by the paragraph's end.
 t_quotes() {
 	command -v mandoc >/dev/null 2>&1 || tcase_skip "no mandoc"
+	for page in $pages; do
+		t_quotes_of "$page"
+	done
+}
+
+t_quotes_of() {
+	page=$1
 	bad=$(mandoc -T utf8 "$page" 2>/dev/null | sed "s/.\x08//g" |
 		sed 's/‘/\x01/g; s/’/\x02/g; s/“/\x03/g; s/”/\x04/g' |
 		LC_ALL=C awk 'BEGIN { RS = "" }
@@ -53,14 +70,14 @@ t_quotes() {
 			}
 		}' | sed 's/\x01/‘/g; s/\x02/’/g; s/\x03/“/g; s/\x04/”/g')
 	if [ -n "$bad" ]; then
-		fail "nested or unbalanced quotes in the rendered page (one quote macro a line):
+		fail "$page: nested or unbalanced quotes in the rendered page (one quote macro a line):
 $bad"
 	fi
 	# And in the source: a quote macro encloses the rest of its line, so
 	# ".Pq Ql a No for b" quotes "a for b" (balanced, but not what was meant).
 	inside=$(grep -nE '^\..*(^|[ .])(Ql|Sq|Dq|Qq) .* No ' "$page")
 	if [ -n "$inside" ]; then
-		fail "a quote macro followed by No on its line, which it encloses too:
+		fail "$page: a quote macro followed by No on its line, which it encloses too:
 $inside"
 	fi
 }
@@ -68,12 +85,14 @@ tcase 'the rendered page: no nested or unbalanced quotes' t_quotes
 
 t_groff() {
 	command -v groff >/dev/null 2>&1 || tcase_skip "no groff"
-	out=$(groff -ww -mandoc -z "$page" 2>&1)
-	st=$?
-	if [ "$st" != 0 ] || [ -n "$out" ]; then
-		fail "groff -ww -mandoc:
+	for page in $pages; do
+		out=$(groff -ww -mandoc -z "$page" 2>&1)
+		st=$?
+		if [ "$st" != 0 ] || [ -n "$out" ]; then
+			fail "$page: groff -ww -mandoc:
 $out"
-	fi
+		fi
+	done
 }
 tcase 'groff -ww: no warning' t_groff
 

@@ -92,6 +92,9 @@ tcase 'a missing CSV, an output in no directory, a size too large are refused' t
 t_bad_plot() {
 	printf 'metric = rps\n[one]\ntests = get\ncolour = red\n' >"$T/bad.plot"
 	bad 2 "bad.plot:4: unknown panel key 'colour'" --plot "$T/bad.plot" "$T/good.csv" -o "$T/keep.png"
+	# A mistyped installed name gets the name it likely meant (issue 44).
+	bad 2 "--plot: m1-artcle: no such plot file; did you mean m1-article? (looked for m1-artcle, " \
+		--plot m1-artcle "$T/good.csv" -o "$T/keep.png"
 }
 tcase 'a bad plot file is refused' t_bad_plot
 

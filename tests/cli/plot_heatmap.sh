@@ -40,6 +40,18 @@ t_png_pdf() {
 }
 tcase 'a sweep over depth and clients draws a PNG and a PDF' t_png_pdf
 
+# --latency-budget outlines the cells within it, and the legend says so
+# (issue 44); the cells themselves are as without it.
+t_budget() {
+	expect_status 0 "$RSWEEP" plot "$T/r.csv" --kind heatmap --latency-budget 50ms \
+		--budget-metric max_ms -o "$T/b.pdf"
+	if command -v pdftotext >/dev/null; then
+		pdftotext "$T/b.pdf" - | tr '\n' ' ' | grep -qF "max within 50 ms (--latency-budget): the cells inside the outline" ||
+			fail "no budget legend: $(pdftotext "$T/b.pdf" -)"
+	fi
+}
+tcase '--latency-budget outlines the cells within it' t_budget
+
 t_axes() {
 	expect_status 0 "$RSWEEP" plot "$T/r.csv" --kind heatmap --x clients --y depth --z p99 \
 		--tests get -o "$T/a.pdf"
@@ -128,6 +140,10 @@ t_bad() {
 	bad "--kind heatmap: no row has a p99 figure" "$T/noclients.csv" --kind heatmap --x depth \
 		--y threads --z p99
 	bad "header.csv: no result rows, only a header" "$T/header.csv" --kind heatmap
+	bad "--latency-budget goes with --kind heatmap" "$T/r.csv" --latency-budget 1ms
+	bad "--budget-metric goes with --latency-budget" "$T/r.csv" --kind heatmap \
+		--budget-metric p50_ms
+	bad "--latency-budget: " "$T/r.csv" --kind heatmap --latency-budget 1
 	bad "p.plot: --kind heatmap draws a panel per grid" "$T/r.csv" --kind heatmap --plot "$T/p.plot"
 	bad "--tests: unknown test 'lpush'" "$T/r.csv" --kind heatmap --tests lpush
 	cmp -s "$T/keep.png" "$T/h.png" || fail "a failed plot changed keep.png"

@@ -129,6 +129,25 @@ t_server_args() {
 tcase '--spawn-args alternatives: a server each, rows say which, report tells them apart' \
 	t_server_args
 
+# More threads than cores, the server's io-threads and rsweep's --threads
+# together, are warned of before the run (issue 44: an example estimated
+# at 44 s ran for 12 minutes on two cores).
+t_cores() {
+	n=$(getconf _NPROCESSORS_ONLN)
+	expect_status 0 "$RSWEEP" run --spawn --spawn-args "--io-threads 1|$n" -t get -P 1 -c 4 \
+		--dry-run
+	grep -q "warning: the spawned server's $n threads (--io-threads $n, target .*) and rsweep's 1 want $((n + 1)) CPUs, and this machine has $n: " "$T/err" ||
+		fail "no warning: $(cat "$T/err")"
+	if [ "$n" -ge 2 ]; then
+		expect_status 0 "$RSWEEP" run --spawn --spawn-args "--io-threads 1" -t get -P 1 --dry-run
+		! grep -q "want .* CPUs" "$T/err" || fail "warned of 2 threads: $(cat "$T/err")"
+	fi
+	expect_status 0 "$RSWEEP" run --spawn -t get -P 1 -c 4 --threads "$n" --dry-run
+	grep -q "warning: the spawned server's 1 thread and rsweep's $n want" "$T/err" ||
+		fail "--threads: $(cat "$T/err")"
+}
+tcase "the server's threads and rsweep's beyond the cores are warned of before the run" t_cores
+
 t_sweep_file() {
 	printf 'clients = 1,2\ntests = get\npipeline = 1\nrequests = 1000\nrepeat = 1\n' \
 		>"$T/x.sweep"

@@ -52,7 +52,7 @@ t_cluster_mset() {
 	bad "$msg" --cluster -p 1 -t mset -n 1000
 	bad "$msg" --cluster -p 1 -t get,mset -r 1000 -n 1000
 	bad "$msg" --cluster -p 1 -t mset --dry-run
-	"$RSWEEP" run --cluster --dry-run -P 1 --repeat 1 >"$T/plan" 2>"$T/err" ||
+	"$RSWEEP" run --cluster --dry-run -v -P 1 --repeat 1 >"$T/plan" 2>"$T/err" ||
 		fail "a cluster's default tests refused: $(cat "$T/err")"
 	grep -q "^plan: 18 points (18 tests" "$T/plan" || fail "$(head -1 "$T/plan")"
 	! grep -q MSET "$T/plan" || fail "a cluster's default tests hold MSET"

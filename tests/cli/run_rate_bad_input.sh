@@ -35,7 +35,7 @@ tcase '--rate, --mode, --arrivals and --precision that do not go together' t_opt
 
 # The plan crosses depths and rates.
 t_plan() {
-	expect_status 0 "$RSWEEP" run --dry-run -t get -P 1,4 --rate 10k..40k:x2 --repeat 1
+	expect_status 0 "$RSWEEP" run --dry-run -v -t get -P 1,4 --rate 10k..40k:x2 --repeat 1
 	[ "$(grep -c '/s repeat' "$T/out")" = 6 ] || fail "dry run: $(cat "$T/out")"
 	grep -q "P=4     40000/s repeat 1" "$T/out" || fail "dry run: $(cat "$T/out")"
 }

@@ -31,6 +31,30 @@ t_runs() {
 }
 tcase 'three runs of the plan, then a fourth by --resume, counted by report' t_runs
 
+# The job is counted and timed whole (issue 44): the progress line counts
+# every run's points, never starting again at 1, and one summary ends the
+# job.  By default a run with -o prints no block a point (the CSV holds
+# them); -v does.  No timing is asserted.
+t_count() {
+	expect_status 0 "$RSWEEP" run --spawn -t get -P 1,2 -n 2000 -c 4 --repeat 1 \
+		--runs 3 --run-pause 0.1 -l a -o "$T/c.csv"
+	[ "$(grep -c '^\[[0-9]*/6\] GET' "$T/err")" = 6 ] || fail "progress: $(cat "$T/err")"
+	grep -q '^\[6/6\] GET' "$T/err" || fail "no [6/6]: $(cat "$T/err")"
+	[ "$(grep -c ' points\{0,1\} .*in .* s timed' "$T/err")" = 1 ] || fail "summaries: $(cat "$T/err")"
+	grep -q "^rsweep: 6 points (3 runs) in " "$T/err" || fail "summary: $(cat "$T/err")"
+	grep -q "^rsweep: 6 points (every run), about " "$T/err" || fail "estimate: $(cat "$T/err")"
+	[ ! -s "$T/out" ] || fail "a block a point without -v: $(cat "$T/out")"
+	expect_status 0 "$RSWEEP" run --spawn -t get -P 1,2 -n 2000 -c 4 --repeat 1 -v \
+		-l a -o "$T/v.csv"
+	[ "$(grep -c '^====== GET P=[12] ======$' "$T/out")" = 2 ] || fail "-v: $(cat "$T/out")"
+	# Without -o the points are printed, one line each.
+	expect_status 0 "$RSWEEP" run --spawn -t get -P 1,2 -n 2000 -c 4 --repeat 1
+	[ "$(grep -c '^GET P=[12]: [0-9.]* requests per second' "$T/out")" = 2 ] ||
+		fail "no -o: $(cat "$T/out")"
+	! grep -q "======" "$T/out" || fail "blocks without -v: $(cat "$T/out")"
+}
+tcase 'three runs are one job: counted and timed whole, one summary; blocks only with -v' t_count
+
 t_apart() {
 	for l in a b; do
 		expect_status 0 "$RSWEEP" run --spawn -t get -P 1,2,4,8,16 -n 2000 -c 4 --repeat 2 -q \

@@ -59,9 +59,24 @@ t_bare_name() {
 	(cd "$T" && expect_status 0 "$RSWEEP" run --sweep m1-article --dry-run) ||
 		fail "m1-article from the build tree"
 	grep -q "^plan: 1560 points" "$T/out" || fail "m1-article: $(head -2 "$T/out")"
+	# A summary and the estimate, not 1,560 lines of plan (issue 44); -v lists them.
+	[ "$(wc -l <"$T/out")" -le 12 ] || fail "m1-article's dry run: $(wc -l <"$T/out") lines"
+	grep -q "^runs: 3, .*: 4680 points in all$" "$T/out" || fail "runs: $(cat "$T/out")"
+	grep -q "^depths: 1..40$" "$T/out" || fail "depths: $(cat "$T/out")"
+	grep -q "^estimated duration: [0-9]* s" "$T/out" || fail "estimate: $(cat "$T/out")"
+	(cd "$T" && expect_status 0 "$RSWEEP" run --sweep m1-article --dry-run -v) || fail "-v"
+	[ "$(grep -c ' repeat [123]$' "$T/out")" = 1560 ] || fail "-v: $(grep -c ' repeat' "$T/out") points"
+	(cd "$T" && expect_status 0 "$RSWEEP" run --sweep m1-article --dry-run -q) || fail "-q"
+	[ "$(wc -l <"$T/out")" -le 12 ] || fail "-q lists the points"
 	expect_status 2 "$RSWEEP" run --sweep no-such-sweep --dry-run
 	grep -q "no-such-sweep: no such sweep file (looked for no-such-sweep, .*/sweeps/no-such-sweep.sweep" "$T/err" ||
 		fail "not found: $(cat "$T/err")"
+	# A likely typo of a shipped sweep's name is named (issue 44).
+	(cd "$T" && expect_status 2 "$RSWEEP" run --sweep m1-artcle --dry-run) || fail "m1-artcle"
+	grep -q "m1-artcle: no such sweep file; did you mean m1-article? (looked for m1-artcle, " "$T/err" ||
+		fail "no suggestion: $(cat "$T/err")"
+	(cd "$T" && expect_status 2 "$RSWEEP" run --sweep m1-artcle.sweep --dry-run) || fail "m1-artcle.sweep"
+	grep -q "did you mean m1-article?" "$T/err" || fail "no suggestion for .sweep: $(cat "$T/err")"
 }
 tcase 'a shipped sweep file by bare name, and a name found nowhere' t_bare_name
 
