@@ -271,8 +271,9 @@ static void prose_along(const struct analysis_result *r, const struct analysis_c
 				}
 			if (cnt == 0 || len >= size)
 				continue;
-			len += (size_t)snprintf(buf + len, size - len, "%s%s at %zu", first ? "" : ", ",
-						prose_class_words[pc], cnt);
+			len += (size_t)snprintf(buf + len, size - len, "%s%s at %zu depth%s",
+						first ? "" : ", ", prose_class_words[pc], cnt,
+						cnt == 1 ? "" : "s");
 			if (unsure > 0 && len < size)
 				len += (size_t)snprintf(buf + len, size - len, " (by how much unsure at "
 							"%zu)", unsure);
