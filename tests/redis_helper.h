@@ -18,8 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "spawn.h"
-#include "target.h"
+#include "net/spawn.h"
+#include "net/target.h"
 
 /* The executable redis-server to start: $REDIS_SERVER when set (a path,
  * or a name looked up in PATH), else redis-server from PATH.  Returns a

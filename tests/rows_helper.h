@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "row.h"
+#include "results/row.h"
 
 /* A full row (label, test, depth p, repeat rep, rps, avg ms), every other
  * figure unknown: fill in more, then push() it. */

@@ -9,11 +9,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "agentkey.h"
-#include "agentmsg.h"
-#include "job.h"
-#include "keydist.h"
-#include "xalloc.h"
+#include "agents/agentkey.h"
+#include "agents/agentmsg.h"
+#include "workload/job.h"
+#include "engine/keydist.h"
+#include "base/xalloc.h"
 
 /* GET key:__rand_int__, as agentmsg_job_encode writes it. */
 #define SAMPLE_JOB "mix=0 r=1 x=0 e=2 vmin=0 vmax=0 mr=67108864 kd=- arr=uniform " \

@@ -18,12 +18,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "agent.h"
-#include "agentkey.h"
-#include "agentmsg.h"
-#include "agents.h"
-#include "keydist.h"
-#include "workload.h"
+#include "agents/agent.h"
+#include "agents/agentkey.h"
+#include "agents/agentmsg.h"
+#include "agents/agents.h"
+#include "engine/keydist.h"
+#include "workload/workload.h"
 #include "redis_helper.h"
 #include "resp_helper.h"
 

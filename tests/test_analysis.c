@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "row.h"
-#include "series.h"
-#include "stats.h"
+#include "analysis/analysis.h"
+#include "results/row.h"
+#include "analysis/series.h"
+#include "stats/stats.h"
 #include "rows_helper.h"
 
 static double model(double p, double a, double b)

@@ -6,8 +6,8 @@
 #include <criterion/logging.h>
 #include <math.h>
 
-#include "analysis.h"
-#include "stats.h"
+#include "analysis/analysis.h"
+#include "stats/stats.h"
 
 /* 13 tests whose true ratios lie between 2x and 3x, each measured with
  * 10-30% noise (its own standard error known, as its interval gives it):

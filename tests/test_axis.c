@@ -6,7 +6,7 @@
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
-#include "axis.h"
+#include "base/axis.h"
 
 static void parse_ok(const char *s, uint64_t min, uint64_t max, struct axis_list *a)
 {

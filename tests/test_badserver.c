@@ -19,9 +19,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine.h"
-#include "sweep.h"
-#include "target.h"
+#include "engine/engine.h"
+#include "sweep/sweep.h"
+#include "net/target.h"
 #include "fake_server.h"
 
 enum bad_mode {

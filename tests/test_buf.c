@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sbuf.h"
-#include "vec.h"
+#include "base/sbuf.h"
+#include "base/vec.h"
 
 Test(vec, grows_by_doubling_and_keeps_elements)
 {

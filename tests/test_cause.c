@@ -5,7 +5,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
-#include "cause.h"
+#include "analysis/cause.h"
 
 /* A point whose every noise figure is known and quiet. */
 static struct series_point quiet(void)

@@ -6,12 +6,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "chart.h"
-#include "num.h"
-#include "row.h"
+#include "analysis/analysis.h"
+#include "chart/chart.h"
+#include "base/num.h"
+#include "results/row.h"
 #include "rows_helper.h"
-#include "series.h"
+#include "analysis/series.h"
 
 /* ---- ticks and labels ---- */
 

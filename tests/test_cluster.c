@@ -6,8 +6,8 @@
 #include <hiredis/hiredis.h>
 #include <string.h>
 
-#include "cluster.h"
-#include "engine.h"
+#include "net/cluster.h"
+#include "engine/engine.h"
 #include "resp_helper.h"
 
 /* Three masters over the slots as redis-cli --cluster create splits them. */

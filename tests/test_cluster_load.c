@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cluster.h"
-#include "cluster_load.h"
-#include "workload.h"
+#include "net/cluster.h"
+#include "engine/cluster_load.h"
+#include "workload/workload.h"
 #include "redis_helper.h"
 #include "resp_helper.h"
 

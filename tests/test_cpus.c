@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cpus.h"
+#include "base/cpus.h"
 
 static struct cpus list(const char *s)
 {

@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "csv.h"
-#include "num.h"
+#include "results/csv.h"
+#include "base/num.h"
 
 static struct rs_row sample_row(void)
 {

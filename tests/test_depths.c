@@ -5,7 +5,7 @@
 #include <criterion/parameterized.h>
 #include <string.h>
 
-#include "depths.h"
+#include "base/depths.h"
 
 /* One accepted form and the depths it stands for.  Parameters are copied
  * into each test's process, which is not a fork of this one: text goes by

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
-#include "spawn.h"
-#include "sweep.h"
+#include "engine/engine.h"
+#include "net/spawn.h"
+#include "sweep/sweep.h"
 #include "redis_helper.h"
 
 static struct spawn srv;

@@ -22,8 +22,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "engine.h"
-#include "target.h"
+#include "engine/engine.h"
+#include "net/target.h"
 
 static int refuse_mod;
 

@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
-#include "keydist.h"
-#include "spawn.h"
-#include "sweep.h"
-#include "workload.h"
+#include "engine/engine.h"
+#include "engine/keydist.h"
+#include "net/spawn.h"
+#include "sweep/sweep.h"
+#include "workload/workload.h"
 #include "redis_helper.h"
 
 static struct spawn srv;

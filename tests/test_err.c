@@ -5,7 +5,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "err.h"
+#include "base/err.h"
 
 /* No byte below 0x20, no DEL. */
 static void expect_visible(const char *msg)

@@ -1,4 +1,4 @@
-/* test_ev.c: the event loop's contract (src/ev.h), on whichever back-end
+/* test_ev.c: the event loop's contract (src/os/ev.h), on whichever back-end
  * it is linked with: the configured one (tests/test_ev), and ev_kqueue.c
  * over the poll emulation of tests/shim/kqueue.c (tests/test_ev_kqueue).
  * Waits are bounded; no test measures time. */
@@ -10,7 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "ev.h"
+#include "os/ev.h"
 
 static struct ev_loop *l;
 static int sp[2][2] = { { -1, -1 }, { -1, -1 } };

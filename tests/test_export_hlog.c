@@ -14,10 +14,10 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "hdrlog.h"
-#include "hist.h"
-#include "sbuf.h"
-#include "stats.h"
+#include "results/hdrlog.h"
+#include "results/hist.h"
+#include "base/sbuf.h"
+#include "stats/stats.h"
 
 static uint64_t be(const unsigned char *p, int n)
 {

@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv.h"
-#include "export.h"
-#include "json.h"
-#include "sbuf.h"
+#include "results/csv.h"
+#include "formats/export.h"
+#include "base/json.h"
+#include "base/sbuf.h"
 
 /* A JSONPath of member names only, $."a".b."c": the node, or NULL. */
 static const struct json_node *jpath(const struct json_doc *d, const char *path)

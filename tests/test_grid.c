@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grid.h"
-#include "knee.h"
+#include "analysis/grid.h"
+#include "stats/knee.h"
 #include "rows_helper.h"
 
 /* A row of label and test at depth p with c clients, d bytes, t threads. */

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "guard.h"
-#include "workload.h"
+#include "sweep/guard.h"
+#include "workload/workload.h"
 
 static int ok(const struct guard_names *g, const char *key)
 {

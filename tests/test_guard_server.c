@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "guard.h"
-#include "spawn.h"
-#include "target.h"
-#include "workload.h"
+#include "sweep/guard.h"
+#include "net/spawn.h"
+#include "net/target.h"
+#include "workload/workload.h"
 #include "redis_helper.h"
 
 static struct spawn srv;

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hdrlog.h"
-#include "hist.h"
-#include "stats.h"
+#include "results/hdrlog.h"
+#include "results/hist.h"
+#include "stats/stats.h"
 
 static char *slurp(const char *path, size_t *len)
 {

@@ -14,10 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "chart.h"
-#include "grid.h"
-#include "render_pdf.h"
-#include "render_png.h"
+#include "chart/chart.h"
+#include "analysis/grid.h"
+#include "render/render_pdf.h"
+#include "render/render_png.h"
 #include "rows_helper.h"
 
 #define UTF8_EM_DASH_TEST "\xe2\x80\x94"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hist.h"
+#include "results/hist.h"
 
 static int cmp_u64(const void *a, const void *b)
 {

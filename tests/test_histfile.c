@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "csv.h"
-#include "histfile.h"
+#include "results/csv.h"
+#include "results/histfile.h"
 
 struct seen {
 	size_t n;

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <unistd.h>
 
-#include "host.h"
+#include "os/host.h"
 
 Test(host, drift_is_the_spread_of_the_slices_over_their_mean)
 {

@@ -10,12 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cmd.h"
-#include "csv.h"
-#include "import.h"
-#include "opts.h"
+#include "cli/cmd.h"
+#include "results/csv.h"
+#include "formats/import.h"
+#include "cli/opts.h"
 #include "rows_helper.h"
-#include "spawn.h"
+#include "net/spawn.h"
 #include "redis_helper.h"
 
 static void parse_ok(const char *text, enum import_kind kind, struct import_result *r)

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv.h"
-#include "import.h"
-#include "json.h"
+#include "results/csv.h"
+#include "formats/import.h"
+#include "base/json.h"
 
 static char *slurp(const char *name, size_t *len)
 {

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv.h"
-#include "import.h"
+#include "results/csv.h"
+#include "formats/import.h"
 
 static char *sample(const char *name, size_t *len)
 {

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "inputs.h"
-#include "redact.h"
+#include "cli/inputs.h"
+#include "base/redact.h"
 
 static void redacts(const char *in, const char *want)
 {

@@ -5,8 +5,8 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "job.h"
-#include "workload.h"
+#include "workload/job.h"
+#include "workload/workload.h"
 
 static const struct job_point point = {
 	.keyspace = 1000, .seed = 3, .depth = 16, .mode = ENGINE_LOCKSTEP, .requests = 100,

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "keydist.h"
+#include "engine/keydist.h"
 
 #define DRAWS 1000000
 

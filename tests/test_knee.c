@@ -13,9 +13,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "knee.h"
-#include "knee_int.h"
-#include "stats.h"
+#include "stats/knee.h"
+#include "stats/knee_int.h"
+#include "stats/stats.h"
 
 #define SYN_DEPTHS 128
 #define SYN_REPEATS 16

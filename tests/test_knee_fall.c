@@ -11,8 +11,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "knee.h"
-#include "stats.h"
+#include "stats/knee.h"
+#include "stats/stats.h"
 
 #define M 40
 #define N 3

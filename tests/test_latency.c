@@ -10,11 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "budget.h"
-#include "csv.h"
-#include "histfile.h"
-#include "latency.h"
-#include "sbuf.h"
+#include "analysis/budget.h"
+#include "results/csv.h"
+#include "results/histfile.h"
+#include "analysis/latency.h"
+#include "base/sbuf.h"
 
 struct place {
 	char dir[40], csv[64], side[80];

@@ -16,13 +16,13 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cmd.h"
-#include "csv.h"
-#include "knee.h"
-#include "opts.h"
-#include "report.h"
-#include "workload.h"
-#include "xalloc.h"
+#include "cli/cmd.h"
+#include "results/csv.h"
+#include "stats/knee.h"
+#include "cli/opts.h"
+#include "report/report.h"
+#include "workload/workload.h"
+#include "base/xalloc.h"
 
 #define MAN_PATH RS_TOP_SRCDIR "/man/rsweep.1"
 #define COMPLETION_PATH RS_TOP_SRCDIR "/completion/rsweep.bash"

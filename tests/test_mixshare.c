@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mixshare.h"
-#include "series.h"
+#include "analysis/mixshare.h"
+#include "analysis/series.h"
 
 Test(mixshare, shares_summed_over_rows_in_words)
 {

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "near.h"
+#include "base/near.h"
 
 static size_t dist(const char *a, const char *b)
 {

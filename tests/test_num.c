@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "num.h"
+#include "base/num.h"
 
 Test(num, u64_plain_and_suffixed)
 {

@@ -5,13 +5,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "chart.h"
-#include "import.h"
-#include "opts.h"
-#include "render.h"
-#include "report.h"
-#include "series.h"
-#include "sweep.h"
+#include "chart/chart.h"
+#include "formats/import.h"
+#include "cli/opts.h"
+#include "render/render.h"
+#include "report/report.h"
+#include "analysis/series.h"
+#include "sweep/sweep.h"
 
 static int parse(enum opts_cmd cmd, struct rs_config *cfg, struct rs_err *err, ...)
 {

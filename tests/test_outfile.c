@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "outfile.h"
+#include "base/outfile.h"
 
 static char dir[] = "/tmp/rsweep-outfile-XXXXXX";
 static char path[4096];

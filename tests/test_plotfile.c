@@ -9,10 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "chart.h"
-#include "opts.h"
-#include "plotfile.h"
-#include "series.h"
+#include "chart/chart.h"
+#include "cli/opts.h"
+#include "chart/plotfile.h"
+#include "analysis/series.h"
 
 static struct rs_config cfg;
 

@@ -7,8 +7,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "precision.h"
-#include "stats.h"
+#include "sweep/precision.h"
+#include "stats/stats.h"
 
 #define NDEPTHS 12
 

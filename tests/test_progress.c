@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "progress.h"
+#include "cli/progress.h"
 
 Test(progress, too_little_known_revises_nothing)
 {

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rates.h"
+#include "base/rates.h"
 
 /* One accepted list and the rates it stands for.  Parameters are copied
  * into each test's process: text by value, never by pointer. */

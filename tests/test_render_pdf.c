@@ -9,12 +9,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis.h"
-#include "chart.h"
-#include "csv.h"
-#include "render_pdf.h"
+#include "analysis/analysis.h"
+#include "chart/chart.h"
+#include "results/csv.h"
+#include "render/render_pdf.h"
 #include "rows_helper.h"
-#include "series.h"
+#include "analysis/series.h"
 
 static void need_tools(void)
 {

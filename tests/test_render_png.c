@@ -10,13 +10,13 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "analysis.h"
-#include "chart.h"
-#include "font.h"
-#include "render_png.h"
-#include "render_png_int.h"
+#include "analysis/analysis.h"
+#include "chart/chart.h"
+#include "render/font.h"
+#include "render/render_png.h"
+#include "render/render_png_int.h"
 #include "rows_helper.h"
-#include "series.h"
+#include "analysis/series.h"
 
 static const char *font(void)
 {

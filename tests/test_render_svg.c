@@ -11,13 +11,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis.h"
-#include "chart.h"
-#include "render_png.h"
-#include "render_svg.h"
+#include "analysis/analysis.h"
+#include "chart/chart.h"
+#include "render/render_png.h"
+#include "render/render_svg.h"
 #include "rows_helper.h"
-#include "sbuf.h"
-#include "series.h"
+#include "base/sbuf.h"
+#include "analysis/series.h"
 #include "xml_check.h"
 
 static const struct render_color black = { 0, 0, 0, 255 };

@@ -10,12 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis.h"
-#include "cmd.h"
-#include "csv.h"
-#include "opts.h"
-#include "report.h"
-#include "series.h"
+#include "analysis/analysis.h"
+#include "cli/cmd.h"
+#include "results/csv.h"
+#include "cli/opts.h"
+#include "report/report.h"
+#include "analysis/series.h"
 #include "rows_helper.h"
 
 struct fixture {

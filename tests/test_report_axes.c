@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "along.h"
-#include "budget.h"
-#include "frontier.h"
-#include "goal.h"
-#include "report.h"
-#include "series.h"
+#include "analysis/analysis.h"
+#include "analysis/along.h"
+#include "analysis/budget.h"
+#include "analysis/frontier.h"
+#include "analysis/goal.h"
+#include "report/report.h"
+#include "analysis/series.h"
 #include "rows_helper.h"
 
 /* Repeats a point, and each one's share of the point's figure: the

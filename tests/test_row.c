@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "row.h"
+#include "results/row.h"
 
 static void base(struct rs_row *r, const char *label, const char *test)
 {

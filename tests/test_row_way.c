@@ -8,10 +8,10 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "csv.h"
-#include "csv_int.h"
-#include "row.h"
-#include "row_way.h"
+#include "results/csv.h"
+#include "results/csv_int.h"
+#include "results/row.h"
+#include "results/row_way.h"
 
 Test(row_way, every_column_of_the_csv_is_classified)
 {

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "rows_helper.h"
-#include "series.h"
+#include "analysis/series.h"
 
 static void build(const struct rs_rows *rows, struct series_set *set)
 {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "spawn_args.h"
+#include "net/spawn_args.h"
 
 static enum spawn_args_class cls(const char *name)
 {

@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "spawn.h"
+#include "net/spawn.h"
 #include "redis_helper.h"
 
 static struct spawn srv = { .pid = -1 };

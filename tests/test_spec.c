@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "spec.h"
+#include "base/spec.h"
 
 static void parse_ok(const char *text, struct spec *s)
 {

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
+#include "stats/stats.h"
 
 Test(stats, rng_is_deterministic_for_a_seed)
 {

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "row.h"
+#include "results/row.h"
 #include "rows_helper.h"
-#include "strtab.h"
+#include "base/strtab.h"
 
 Test(strtab, ids_in_first_seen_order_and_found_again)
 {

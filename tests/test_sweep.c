@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "rows_helper.h"
-#include "spawn.h"
-#include "sweep.h"
+#include "net/spawn.h"
+#include "sweep/sweep.h"
 #include "redis_helper.h"
 
 Test(sweep, plan_covers_every_point_once_in_both_orders)

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "spawn.h"
-#include "target.h"
+#include "net/spawn.h"
+#include "net/target.h"
 #include "fake_server.h"
 #include "redis_helper.h"
 

@@ -14,8 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "spawn.h"
-#include "target_server.h"
+#include "net/spawn.h"
+#include "net/target_server.h"
 
 /* Captured: redis-cli -s SOCK info server, of redis-server 7.0.15. */
 static const char info_redis_7_0_15[] =

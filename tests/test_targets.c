@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "target.h"
-#include "targets.h"
+#include "net/target.h"
+#include "net/targets.h"
 
 /* Parse one spec that must fail; returns the message. */
 static const char *bad(const char *spec)

@@ -15,7 +15,7 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
-#include "tlscert.h"
+#include "net/tlscert.h"
 
 static char dir[64];
 

@@ -15,9 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine.h"
-#include "sweep.h"
-#include "target.h"
+#include "engine/engine.h"
+#include "sweep/sweep.h"
+#include "net/target.h"
 #include "fake_server.h"
 
 static const char fk_ping[] = "*1\r\n$4\r\nPING\r\n";

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "workload.h"
+#include "workload/workload.h"
 
 static const struct workload_test *find(const struct workload *w, const char *name)
 {

@@ -5,7 +5,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "workload.h"
+#include "workload/workload.h"
 
 /* workload_danger of the sequence argv (";" between commands). */
 static int danger_of_seq(int argc, char **argv, char *why, size_t size)

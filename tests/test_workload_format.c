@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "workload.h"
+#include "workload/workload.h"
 
 static int refuse_format;
 

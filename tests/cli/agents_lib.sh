@@ -89,7 +89,7 @@ start_agent() {
 }
 
 # sxadd KEYFILE STREAM FIELD VALUE...: XADD the fields to STREAM on the
-# control Redis, signed as rsweep signs them (src/agentkey.h: HMAC-SHA256
+# control Redis, signed as rsweep signs them (src/agents/agentkey.h: HMAC-SHA256
 # of a domain, the stream, the field count and each name and value, each
 # behind its length as 8 bytes, big-endian) with the key in KEYFILE, by
 # openssl(1): a second implementation of the format, from its description.

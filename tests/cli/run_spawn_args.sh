@@ -1,6 +1,6 @@
 #!/bin/sh
 # --spawn-args refuses a setting by what it can do (listen, file, code,
-# secret, process: src/spawn_args.h), in every spelling and in every '|'
+# secret, process: src/net/spawn_args.h), in every spelling and in every '|'
 # alternative, with exit 2 and one line naming the setting and its class;
 # nothing starts.  Settings of no such class pass (checked with --dry-run,
 # which starts nothing either).  Issue 40.  Every spawned server's

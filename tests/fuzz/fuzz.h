@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
+#include "base/err.h"
 
 /* The entry point libFuzzer (or replay.c) calls with one input. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

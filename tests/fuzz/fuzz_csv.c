@@ -7,9 +7,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "csv.h"
+#include "results/csv.h"
 #include "fuzz.h"
-#include "series.h"
+#include "analysis/series.h"
 
 /* Walk a built set as charts and reports do, so that a point or a name
  * series_build got wrong is read. */

@@ -15,7 +15,7 @@
 #include <zlib.h>
 
 #include "fuzz.h"
-#include "render_png_int.h"
+#include "render/render_png_int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "depths.h"
+#include "base/depths.h"
 #include "fuzz.h"
 
 static int fuzz_depths_cmp(const void *a, const void *b)

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 
 #include "fuzz.h"
-#include "hdrlog.h"
-#include "hist.h"
+#include "results/hdrlog.h"
+#include "results/hist.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

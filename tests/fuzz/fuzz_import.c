@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "import.h"
+#include "formats/import.h"
 
 static void fuzz_import_one(const char *buf, size_t len, enum import_kind kind, int skip_bad)
 {

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 
 #include "fuzz.h"
-#include "opts.h"
-#include "plotfile.h"
+#include "cli/opts.h"
+#include "chart/plotfile.h"
 
 /* Global keys are plot options, as rsweep plot applies them. */
 static int fuzz_set(void *ud, const char *file, unsigned line, const char *key,

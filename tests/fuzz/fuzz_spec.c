@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "opts.h"
-#include "spec.h"
+#include "cli/opts.h"
+#include "base/spec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,5 +1,5 @@
 /* kqueue.c: kqueue(2) and kevent(2) emulated over poll(2), level-triggered
- * read and write filters only, for running src/ev_kqueue.c on Linux.
+ * read and write filters only, for running src/os/ev_kqueue.c on Linux.
  * What it keeps of kqueue's documented behaviour: EV_ADD on a filter
  * already there changes it, and enables it unless EV_DISABLE is given;
  * EV_ENABLE, EV_DISABLE and EV_DELETE on a missing one fail with ENOENT;

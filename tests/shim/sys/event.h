@@ -1,5 +1,5 @@
 /* sys/event.h: kqueue's interface as kqueue(2) documents it (FreeBSD,
- * macOS, OpenBSD, NetBSD 10), for building src/ev_kqueue.c on a system
+ * macOS, OpenBSD, NetBSD 10), for building src/os/ev_kqueue.c on a system
  * without kqueue.  tests/shim/kqueue.c emulates the calls over poll(2),
  * enough for the event loop's tests; no system's real header is copied. */
 #ifndef RS_SHIM_SYS_EVENT_H

@@ -1,0 +1,967 @@
+/* series.c: rows -> series (label x test: depth -> median, min, max over repeats). */
+#include "config.h"
+
+#include <ctype.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/sbuf.h"
+#include "analysis/series.h"
+#include "analysis/series_int.h"
+#include "base/vec.h"
+#include "workload/workload.h"
+#include "base/xalloc.h"
+
+static const char *const metric_titles[] = {
+	"requests per second", "average latency (ms)", "p50 latency (ms)",
+	"p95 latency (ms)", "p99 latency (ms)", "p99.9 latency (ms)", "max latency (ms)",
+};
+
+int series_metric_parse(const char *name, enum series_metric *m)
+{
+	for (size_t i = 0; i < (size_t)SM_MAX + 1; i++)
+		if (strcmp(name, series_metric_names[i]) == 0) {
+			*m = (enum series_metric)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *series_metric_name(enum series_metric m)
+{
+	return series_metric_names[m];
+}
+
+const char *series_metric_title(enum series_metric m)
+{
+	return metric_titles[m];
+}
+
+static const enum row_fig metric_figs[] = {
+	[SM_RPS] = ROW_RPS, [SM_AVG] = ROW_AVG_MS, [SM_P50] = ROW_P50_MS, [SM_P95] = ROW_P95_MS,
+	[SM_P99] = ROW_P99_MS, [SM_P999] = ROW_P999_MS, [SM_MAX] = ROW_MAX_MS,
+};
+
+double series_metric_value(const struct rs_rows *rows, const struct rs_rec *r,
+			   enum series_metric m)
+{
+	return rows_fig(rows, r, metric_figs[m]);
+}
+
+int series_test_matches(const char *item, const char *test)
+{
+	size_t n = strlen(item);
+
+	if (strpbrk(item, "*?[") != NULL) {
+		/* FNM_CASEFOLD is not POSIX: fold both to lower case instead. */
+		char *pat = xstrdup(item), *name = xstrdup(test);
+		int match;
+
+		for (char *s = pat; *s; s++)
+			*s = (char)tolower((unsigned char)*s);
+		for (char *s = name; *s; s++)
+			*s = (char)tolower((unsigned char)*s);
+		match = fnmatch(pat, name, 0) == 0;
+		free(pat);
+		free(name);
+		return match;
+	}
+	/* "get" also picks "GET window" and "GET @50000/s", GET's other series. */
+	return strncasecmp(item, test, n) == 0 &&
+	       (test[n] == '\0' || test[n] == '_' || test[n] == ' ');
+}
+
+/* The error for item, which selects none of names: what the data has. */
+static int series_tests_unknown(const char *item, const char *const *names, size_t n,
+				struct rs_err *err)
+{
+	char have[256];
+	struct sbuf b;
+
+	sbuf_fixed(&b, have, sizeof have);
+	/* Tests, not series: "GET window" and "GET @50000/s" are GET's. */
+	for (size_t t = 0; t < n && !b.cut; t++) {
+		size_t len = strcspn(names[t], " ");
+		size_t u = 0;
+
+		while (u < t && !(strncmp(names[u], names[t], len) == 0 &&
+				  (names[u][len] == '\0' || names[u][len] == ' ')))
+			u++;
+		if (u == t)
+			sbuf_item(&b, ", ", "%.*s", (int)len, names[t]);
+	}
+	return rs_err_setk(err, RS_E_INPUT, "unknown test '%s' (tests in these files: %s)", item,
+			   have);
+}
+
+int series_tests_pick(const char *list, const char *const *names, size_t n, int strict,
+		      size_t **out, size_t *nout, struct rs_err *err)
+{
+	char *copy = xstrdup(list), *item = copy;
+	unsigned char *taken = xcalloc(n ? n : 1, 1);
+	size_t cap = *nout;       /* *out holds *nout already */
+	int rc = 0;
+
+	for (size_t k = 0; k < *nout; k++)
+		taken[(*out)[k]] = 1;
+	/* Not strtok: it would pass over the empty item in "a,,b". */
+	for (char *next; item != NULL && rc == 0; item = next) {
+		size_t found = 0;
+
+		next = strchr(item, ',');
+		if (next != NULL)
+			*next++ = '\0';
+		item += strspn(item, " \t");
+		for (char *e = item + strlen(item); e > item && (e[-1] == ' ' || e[-1] == '\t');)
+			*--e = '\0';
+		if (*item == '\0') {
+			if (strict)
+				rc = rs_err_setk(err, RS_E_INPUT, "'%s': empty item", list);
+			continue;
+		}
+		for (size_t t = 0; t < n; t++) {
+			if (!series_test_matches(item, names[t]))
+				continue;
+			found++;
+			if (!taken[t]) {
+				taken[t] = 1;
+				*out = vec_reserve(*out, &cap, *nout + 1, sizeof **out, 0);
+				(*out)[(*nout)++] = t;
+			}
+		}
+		if (found == 0 && strict)
+			rc = series_tests_unknown(item, names, n, err);
+	}
+	free(copy);
+	free(taken);
+	return rc;
+}
+
+int series_keep_depths(struct rs_rows *rows, const struct depth_list *depths, struct rs_err *err)
+{
+	/* One bit per depth: a list of thousands against millions of rows. */
+	unsigned char *want = xcalloc(DEPTHS_MAX_VALUE / 8 + 1, 1);
+	size_t keep = 0;
+
+	for (size_t i = 0; i < depths->n; i++)
+		if (depths->v[i] <= DEPTHS_MAX_VALUE)
+			want[depths->v[i] / 8] |= (unsigned char)(1u << (depths->v[i] % 8));
+	for (size_t i = 0; i < rows->n; i++) {
+		unsigned d = rows->v[i].pipeline;
+
+		if (d <= DEPTHS_MAX_VALUE && (want[d / 8] & (1u << (d % 8))))
+			rows->v[keep++] = rows->v[i];
+	}
+	free(want);
+	rows->n = keep;
+	if (keep == 0)
+		return rs_err_set(err, "--depths: no row is at any of these depths");
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Reorder v[0..n) so that v[k] is the k-th smallest, nothing after it is
+ * smaller and nothing before it larger (Hoare's selection: a median per
+ * point of every series, where sorting the repeats was a fifth of a
+ * report's time).  A bad run of pivots ends in qsort, so hostile values
+ * cost n log n at worst. */
+static void series_select(double *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1, rounds = 0;
+
+	while (hi > lo) {
+		size_t i = lo, j = hi, mid = lo + (hi - lo) / 2;
+		double a = v[lo], b = v[mid], c = v[hi], pivot;
+
+		if (++rounds > 64) {
+			qsort(v + lo, hi - lo + 1, sizeof *v, cmp_double);
+			return;
+		}
+		pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+		while (i <= j) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i <= j) {
+				double t = v[i];
+
+				v[i] = v[j];
+				v[j] = t;
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		/* v[lo..j] <= pivot <= v[i..hi], and v(j..i) == pivot. */
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return;
+	}
+}
+
+double series_median(double *v, size_t n)
+{
+	double below;
+
+	if (n == 0)
+		return NAN;
+	series_select(v, n, n / 2);
+	if (n % 2)
+		return v[n / 2];
+	below = v[0];
+	for (size_t i = 1; i < n / 2; i++)
+		if (v[i] > below)
+			below = v[i];
+	/* a + (b - a) / 2: (a + b) / 2 overflows for figures near DBL_MAX. */
+	return below + (v[n / 2] - below) / 2;
+}
+
+/* The names of a set, and the way from a pair of names to its series. */
+struct series_index {
+	struct strtab labels;     /* id = label_idx */
+	struct strtab tests;      /* id: the first-seen index, not test_idx
+				   * (series_order_tests reorders those) */
+	struct strtab pairs;      /* (label_idx, test_idx) as 8 bytes -> pair id */
+	size_t *pair_series;      /* pair id -> index into set->v */
+	struct strtab bases;      /* the series' bases (struct series.base) */
+};
+
+/* What a test name of a set was first seen with: the length of its base
+ * (series_variant's name) and a row, whose settings its axes have. */
+struct series_test_meta {
+	size_t len;
+	const struct rs_rec *row;
+};
+
+/* A row of one series, to sort by depth, run and repeat. */
+struct series_key {
+	unsigned pipeline, run, repeat;
+	uint32_t row;             /* index into rows->v: file order breaks ties */
+};
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct series_key *x = a, *y = b;
+
+	if (x->pipeline != y->pipeline)
+		return x->pipeline < y->pipeline ? -1 : 1;
+	if (x->run != y->run)
+		return x->run < y->run ? -1 : 1;
+	if (x->repeat != y->repeat)
+		return x->repeat < y->repeat ? -1 : 1;
+	return (x->row > y->row) - (x->row < y->row);
+}
+
+/* A pair of names, to put the series in label-major order. */
+struct series_pair {
+	uint32_t label, test, id;
+};
+
+/* The length of the test a series' name belongs to: "GET" of "GET",
+ * "GET window" and series_variant's "GET @50000/s[ poisson]"; *rate gets
+ * the offered rate of the last, else -1. */
+static size_t series_test_base(const char *name, double *rate)
+{
+	size_t len = strlen(name);
+	const char *at = NULL;
+	char *end;
+
+	*rate = -1;
+	for (const char *p = strstr(name, " @"); p != NULL; p = strstr(p + 1, " @"))
+		at = p;           /* the last: a custom test's name may hold " @" */
+	if (len > 7 && strcmp(name + len - 7, " window") == 0)
+		return len - 7;
+	if (at == NULL)
+		return len;
+	*rate = strtod(at + 2, &end);
+	if (end == at + 2 || strncmp(end, "/s", 2) != 0 || !(*rate >= 0))
+		*rate = -1;
+	return (size_t)(at - name);
+}
+
+/* workload_rank of a series' test name, which may carry series_variant's
+ * " window" or " @RATE/s[ poisson]": "GET window" ranks as GET, so that a
+ * test's series stay together. */
+static size_t series_test_rank(const char *name)
+{
+	size_t r = workload_rank(name), len;
+	char base[ROW_STR];
+	double rate;
+
+	if (r < workload_rank(""))
+		return r;
+	len = series_test_base(name, &rate);
+	if (len == strlen(name) || len >= sizeof base)
+		return r;
+	memcpy(base, name, len);
+	base[len] = '\0';
+	return workload_rank(base);
+}
+
+/* A test name's place: its rank, the first-seen place of its test (so
+ * that unknown tests, which share the last rank, keep their series
+ * together), its own first-seen index, and its offered rate (-1 for a
+ * closed loop). */
+struct series_test_key {
+	size_t rank, group, variant, t;
+	int64_t axis[SERIES_NAXES]; /* the axes' values; server arguments by first sight */
+	double rate;
+};
+
+/* The series of one variant in the order of their axes' values. */
+static int cmp_axes(const struct series_test_key *x, const struct series_test_key *y)
+{
+	for (unsigned a = 0; a < SERIES_NAXES; a++)
+		if (x->axis[a] != y->axis[a])
+			return x->axis[a] < y->axis[a] ? -1 : 1;
+	return 0;
+}
+
+static int cmp_test_key(const void *a, const void *b)
+{
+	const struct series_test_key *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	if (x->variant != y->variant)
+		return x->variant < y->variant ? -1 : 1;
+	if (cmp_axes(x, y) != 0)
+		return cmp_axes(x, y);
+	return (x->t > y->t) - (x->t < y->t);
+}
+
+/* The open loop's series among them by rate, then first seen. */
+static int cmp_test_rate(const void *a, const void *b)
+{
+	const struct series_test_key *x = a, *y = b;
+
+	if (x->rate != y->rate)
+		return x->rate < y->rate ? -1 : 1;
+	if (cmp_axes(x, y) != 0)
+		return cmp_axes(x, y);
+	return (x->t > y->t) - (x->t < y->t);
+}
+
+/* Put set->tests in redis-benchmark's order (the catalogue's; names it
+ * does not know after, as first seen), whatever order the rows came in (a
+ * shuffled run's), so that every report and chart lists them alike; an
+ * open loop's series of one test by offered rate (GET @50000/s before GET
+ * @100000/s), not in the order a shuffled run met them: each test's other
+ * series (window, closed loop) keep their first-seen places; the series of
+ * one variant and their axes (meta, by first-seen index) by the axes'
+ * values, so that c=2 comes before c=16.  Returns the new place of each
+ * old index (caller frees).  n log n in the tests. */
+static uint32_t *series_order_tests(struct series_set *set, const struct series_test_meta *meta)
+{
+	size_t n = set->ntests;
+	uint32_t *to = xcalloc(n ? n : 1, sizeof *to);
+	struct series_test_key *key = xcalloc(n ? n : 1, sizeof *key), *rated;
+	const char **sorted = xcalloc(n ? n : 1, sizeof *sorted);
+	struct strtab bases = { 0 };  /* ids in first-seen order */
+	struct strtab variants = { 0 }, args = { 0 };
+
+	for (size_t t = 0; t < n; t++) {
+		char variant[ROW_STR + 48];
+		size_t vlen = meta[t].len < sizeof variant ? meta[t].len : sizeof variant - 1;
+		size_t len;
+		const struct rs_rec *r = meta[t].row;
+		const char *sa = r->server->server_args;
+		uint32_t id, vid, aid;
+
+		memcpy(variant, set->tests[t], vlen);
+		variant[vlen] = '\0';
+		len = series_test_base(variant, &key[t].rate);
+		/* Fails only past 2^31 names, as in series_name. */
+		if (strtab_intern(&bases, variant, len, &id, NULL) < 0 ||
+		    strtab_intern(&variants, variant, vlen, &vid, NULL) < 0 ||
+		    strtab_intern(&args, sa, strlen(sa), &aid, NULL) < 0)
+			abort();
+		key[t].rank = series_test_rank(variant);
+		key[t].group = id;
+		key[t].variant = vid;
+		key[t].axis[SERIES_AXIS_CLIENTS] = r->clients;
+		key[t].axis[SERIES_AXIS_DATA_SIZE] = r->data_size;
+		key[t].axis[SERIES_AXIS_THREADS] = r->threads;
+		key[t].axis[SERIES_AXIS_SERVER_ARGS] = aid;
+		key[t].t = t;
+	}
+	qsort(key, n, sizeof *key, cmp_test_key);
+	/* A test's series stay as first seen, but those of the open loop
+	 * take the places the open loop's had in rate order. */
+	rated = xcalloc(n ? n : 1, sizeof *rated);
+	for (size_t a = 0, b; a < n; a = b) {
+		size_t nr = 0, k = 0;
+
+		for (b = a; b < n && key[b].group == key[a].group && key[b].rank == key[a].rank; b++)
+			if (key[b].rate >= 0)
+				rated[nr++] = key[b];
+		qsort(rated, nr, sizeof *rated, cmp_test_rate);
+		for (size_t i = a; i < b; i++)
+			if (key[i].rate >= 0)
+				key[i] = rated[k++];
+	}
+	free(rated);
+	for (size_t k = 0; k < n; k++) {
+		to[key[k].t] = (uint32_t)k;
+		sorted[k] = set->tests[key[k].t];
+	}
+	if (n > 0)
+		memcpy(set->tests, sorted, n * sizeof *sorted);
+	strtab_free(&bases);
+	strtab_free(&variants);
+	strtab_free(&args);
+	free(key);
+	free(sorted);
+	return to;
+}
+
+void series_order_names(const char **names, const struct rs_rec *const *rows, size_t n,
+			uint32_t *place)
+{
+	struct series_set tmp = { .tests = names, .ntests = n };
+	struct series_test_meta *meta = xcalloc(n ? n : 1, sizeof *meta);
+	uint32_t *to;
+
+	for (size_t t = 0; t < n; t++) {
+		meta[t].len = strlen(names[t]);
+		meta[t].row = rows[t];
+	}
+	to = series_order_tests(&tmp, meta);
+	if (place != NULL && n > 0)
+		memcpy(place, to, n * sizeof *place);
+	free(to);
+	free(meta);
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+	const struct series_pair *x = a, *y = b;
+
+	if (x->label != y->label)
+		return x->label < y->label ? -1 : 1;
+	return (x->test > y->test) - (x->test < y->test);
+}
+
+static double cpu_ratio(double cpu, double seconds)
+{
+	return isfinite(cpu) && isfinite(seconds) && seconds > 0 ? cpu / seconds : NAN;
+}
+
+/* The worst of each noise figure over keys[0..n) into p->noise; tmp has
+ * room for n figures. */
+static void series_noise_fill(struct series_point *p, const struct rs_rows *rows,
+			      const struct series_key *k, size_t n, double *tmp)
+{
+	struct series_noise *z = &p->noise;
+	size_t nt = 0;
+
+	z->steal_pct = z->other_cpus = z->nivcsw_rate = z->drift_pct = NAN;
+	z->server_ns = z->server_ns_max = NAN;
+	for (size_t i = 0; i < n; i++) {
+		const struct rs_rec *r = &rows->v[k[i].row];
+		double secs = rows_fig(rows, r, ROW_SECONDS);
+		double cpu = rows_fig(rows, r, ROW_SERVER_CPU_S);
+		double rate = cpu_ratio(rows_fig(rows, r, ROW_NIVCSW), secs);
+
+		/* fmax() of NAN and a figure is the figure: NAN only when none. */
+		z->steal_pct = fmax(z->steal_pct, rows_fig(rows, r, ROW_STEAL_PCT));
+		z->other_cpus = fmax(z->other_cpus, rows_fig(rows, r, ROW_OTHER_CPUS));
+		z->drift_pct = fmax(z->drift_pct, rows_fig(rows, r, ROW_DRIFT_PCT));
+		z->nivcsw_rate = fmax(z->nivcsw_rate, rate);
+		if (isfinite(cpu) && r->requests > 0)
+			tmp[nt++] = 1e9 * cpu / (double)r->requests;
+	}
+	if (nt > 0) {
+		for (size_t i = 0; i < nt; i++)
+			z->server_ns_max = fmax(z->server_ns_max, tmp[i]);
+		z->server_ns = series_median(tmp, nt);
+	}
+}
+
+/* Add one repeat's reads (the server's hits and misses, nil replies) to
+ * p's; any unknown makes them all unknown (-1). */
+static void series_reads(struct series_point *p, double hits, double misses, double nils)
+{
+	if (!isfinite(hits) || !isfinite(misses) || !isfinite(nils) || p->reads < 0) {
+		p->reads = p->read_misses = p->nils = -1;
+		return;
+	}
+	p->reads += (int64_t)(hits + misses);
+	p->read_misses += (int64_t)misses;
+	p->nils += (int64_t)nils;
+}
+
+/* Summarise keys[0..n) (one depth of one series) into p. */
+static void series_point_fill(struct series_point *p, const struct rs_rows *rows,
+			      const struct series_key *k, size_t n, enum series_metric m,
+			      double *vals, unsigned *runs, double *started, double *tmp)
+{
+	double sum = 0, sq = 0;
+	size_t ns = 0, nc = 0;
+
+	p->depth = k[0].pipeline;
+	p->n = n;
+	p->min = INFINITY;
+	p->max = -INFINITY;
+	p->errors = 0;
+	p->rate_short = 0;
+	p->reads = p->read_misses = p->nils = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct rs_rec *r = &rows->v[k[i].row];
+		double v = series_metric_value(rows, r, m);
+
+		p->rate_short += r->rate_short > 0;
+		series_reads(p, rows_fig(rows, r, ROW_SERVER_HITS), rows_fig(rows, r, ROW_SERVER_MISSES),
+			     rows_fig(rows, r, ROW_MISSES));
+		tmp[i] = vals[i] = v;
+		runs[i] = k[i].run;
+		started[i] = r->started;
+		sum += v;
+		p->min = fmin(p->min, v);
+		p->max = fmax(p->max, v);
+		if (r->errors < 0 || p->errors < 0)
+			p->errors = -1;
+		else
+			p->errors += r->errors;
+	}
+	p->v = vals;
+	p->run = runs;
+	p->started = started;
+	p->mean = sum / (double)n;
+	for (size_t i = 0; i < n; i++)
+		sq += (tmp[i] - p->mean) * (tmp[i] - p->mean);
+	p->cv = n > 1 && p->mean > 0 ? sqrt(sq / (double)(n - 1)) / p->mean : 0;
+	p->median = series_median(tmp, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct rs_rec *r = &rows->v[k[i].row];
+		double s = cpu_ratio(rows_fig(rows, r, ROW_SERVER_CPU_S), rows_fig(rows, r, ROW_SECONDS));
+
+		if (isfinite(s))
+			tmp[ns++] = s;
+	}
+	p->server_cpu = ns == n ? series_median(tmp, ns) : NAN;
+	for (size_t i = 0; i < n; i++) {
+		const struct rs_rec *r = &rows->v[k[i].row];
+		double c = cpu_ratio(rows_fig(rows, r, ROW_CLIENT_CPU_S), rows_fig(rows, r, ROW_SECONDS));
+
+		if (isfinite(c))
+			tmp[nc++] = c;
+	}
+	p->client_cpu = nc == n ? series_median(tmp, nc) : NAN;
+	series_noise_fill(p, rows, k, n, tmp);
+}
+
+/* The id of s in t; a new name is appended to *list (the rows' copy),
+ * of *n names in *cap places. */
+static uint32_t series_name(struct strtab *t, const char *s, const char ***list, size_t *n,
+			    size_t *cap)
+{
+	uint32_t id;
+	int added;
+
+	/* Fails only past 2^31 names, more than memory holds rows for. */
+	if (strtab_intern(t, s, strlen(s), &id, &added) < 0)
+		abort();
+	if (added) {
+		*list = vec_reserve(*list, cap, *n + 1, sizeof **list, 0);
+		/* The table's own copy: s may be a name built in a buffer. */
+		(*list)[(*n)++] = strtab_str(t, id);
+	}
+	return id;
+}
+
+const char *series_variant(const struct rs_rows *rows, const struct rs_rec *row, char *buf,
+			   size_t size)
+{
+	double rate = rows_fig(rows, row, ROW_RATE);
+
+	if (isfinite(rate) && rate > 0)
+		snprintf(buf, size, "%s @%.0f/s%s", row->test, rate,
+			 row->arrivals == ROW_ARRIVALS_POISSON ? " poisson" : "");
+	else if (row->mode == ROW_MODE_WINDOW)
+		snprintf(buf, size, "%s window", row->test);
+	else
+		return row->test;
+	return buf;
+}
+
+/* Each label's axes into out->label_axes (labels interned in first-seen
+ * order, as series_make then finds them): the settings that take more than
+ * one value among the label's rows that have metric m. */
+static void series_label_axes(const struct rs_rows *rows, enum series_metric m,
+			      struct series_set *out, size_t *caplabels)
+{
+	const struct rs_rec **first = NULL;
+	size_t capfirst = 0, capaxes = 0;
+
+	for (size_t r = 0; r < rows->n; r++) {
+		const struct rs_rec *row = &rows->v[r];
+		size_t n = out->nlabels;
+		uint32_t l;
+
+		if (!isfinite(series_metric_value(rows, row, m)))
+			continue;
+		l = series_name(&out->index->labels, row->label, &out->labels, &out->nlabels,
+				caplabels);
+		if (out->nlabels > n) {
+			first = vec_reserve(first, &capfirst, out->nlabels, sizeof *first, 0);
+			out->label_axes = vec_reserve(out->label_axes, &capaxes, out->nlabels,
+						      sizeof *out->label_axes, 0);
+			first[l] = row;
+			out->label_axes[l] = 0;
+			continue;
+		}
+		for (unsigned a = 0; a < SERIES_NAXES; a++)
+			if (!series_same_on(first[l], row, (enum series_axis)a))
+				out->label_axes[l] |= 1u << a;
+	}
+	free(first);
+	if (out->label_axes == NULL)
+		out->label_axes = xcalloc(1, sizeof *out->label_axes);
+}
+
+/* s's base, axes and settings, from its first row. */
+static void series_axes_fill(struct series *s, const struct rs_rows *rows, unsigned axes,
+			     struct series_index *idx)
+{
+	char variant[ROW_STR + 48];
+	const char *v = series_variant(rows, s->first, variant, sizeof variant);
+	uint32_t id;
+
+	s->axes = axes;
+	s->clients = s->first->clients;
+	s->data_size = s->first->data_size;
+	s->threads = s->first->threads;
+	s->server_args = s->first->server->server_args;
+	if (axes == 0) {
+		s->base = s->test;
+		return;
+	}
+	if (strtab_intern(&idx->bases, v, strlen(v), &id, NULL) < 0)
+		abort();  /* as in series_name */
+	s->base = strtab_str(&idx->bases, id);
+}
+
+int series_holds(const struct series *s, const struct rs_rows *rows, const struct rs_rec *row)
+{
+	char variant[ROW_STR + 48];
+
+	if (strcmp(row->label, s->label) != 0 ||
+	    strcmp(series_variant(rows, row, variant, sizeof variant), s->base) != 0)
+		return 0;
+	for (unsigned a = 0; a < SERIES_NAXES; a++)
+		if ((s->axes & (1u << a)) && !series_same_on(s->first, row, (enum series_axis)a))
+			return 0;
+	return 1;
+}
+
+const char *series_row_name(const struct series_set *set, const struct rs_rows *rows,
+			    const struct rs_rec *row, char *buf, size_t size)
+{
+	char variant[ROW_STR + 48];
+	const char *v = series_variant(rows, row, variant, sizeof variant);
+	int64_t l = set->index ? strtab_find(&set->index->labels, row->label,
+					     strlen(row->label)) : -1;
+
+	if (l >= 0 && set->label_axes[l] != 0)
+		return series_axes_name(v, row, set->label_axes[l], buf, size);
+	if (v == row->test)
+		return v;
+	snprintf(buf, size, "%s", v);
+	return buf;
+}
+
+/* The index in s->runs of row's run (its file and run column), added when
+ * new.  A series has a run or a few: a scan. */
+static unsigned series_run_of(struct series *s, const struct rs_rec *row)
+{
+	for (size_t i = 0; i < s->nruns; i++)
+		if (s->runs[i].run == row->run &&
+		    (s->runs[i].src == row->src || strcmp(s->runs[i].src, row->src) == 0))
+			return (unsigned)i;
+	s->runs = xreallocarray(s->runs, s->nruns + 1, sizeof *s->runs);
+	s->runs[s->nruns].src = row->src;
+	s->runs[s->nruns].run = row->run;
+	return (unsigned)s->nruns++;
+}
+
+/* ", run N" for a message (a static buffer: one message at a time). */
+static const char *series_run_word(unsigned run)
+{
+	static char buf[32];
+
+	snprintf(buf, sizeof buf, ", run %u", run);
+	return buf;
+}
+
+/* Group the rows that have metric m (known) or all of them (fail on the
+ * first that has not).  Rows are numbered by series (each pair of names
+ * found by hash), counted into their series, and sorted within it: no
+ * step looks at more than one series' rows at a time. */
+static int series_make(const struct rs_rows *rows, enum series_metric m, int known,
+		       struct series_set *out, struct rs_err *err)
+{
+	struct series_index *idx;
+	struct series_pair *pairs;
+	struct series_key *keys;
+	uint32_t *of, *order;     /* per row: its series; rows by series */
+	uint32_t *test_to;        /* a test's place in redis-benchmark's order */
+	size_t *start, nkept = 0, most = 0, caplabels = 0, captests = 0;
+	const char *last_label = NULL, *last_test = NULL;
+	const struct rs_rec *last_row = NULL;
+	uint32_t last_pair = 0, key_last = 0;
+	struct series_test_meta *meta = NULL;
+	size_t capmeta = 0;
+	double *tmp, *vals;
+	unsigned *vruns;
+	double *vstarted;
+	int rc = -1;
+
+	memset(out, 0, sizeof *out);
+	out->metric = m;
+	if (rows->n == 0 && !known)
+		return rs_err_set(err, "no result rows");
+	if (rows->n >= UINT32_MAX)
+		return rs_err_set(err, "more than %u result rows", UINT32_MAX - 1);
+	idx = out->index = xcalloc(1, sizeof *idx);
+	series_label_axes(rows, m, out, &caplabels);
+	of = xmalloc((rows->n ? rows->n : 1) * sizeof *of);
+	for (size_t r = 0, have = 0; r < rows->n; r++) {
+		const struct rs_rec *row = &rows->v[r];
+		uint32_t key[2];
+		char variant[ROW_STR + 48], name[2 * ROW_STR + 96];
+		const char *v;
+		size_t ntests = out->ntests;
+
+		if (!isfinite(series_metric_value(rows, row, m))) {
+			if (known) {
+				of[r] = UINT32_MAX;
+				continue;
+			}
+			free(of);
+			free(meta);
+			series_set_free(out);
+			return rs_err_set(err, "%s:%u: no %s figure in this row", row->src, row->line,
+					  series_metric_name(m));
+		}
+		/* A row's names are most often the row before's, in the same
+		 * copies: no hashing then. */
+		if (have && row->label == last_label && row->test == last_test &&
+		    row->mode == last_row->mode && row->arrivals == last_row->arrivals &&
+		    row->fig[ROW_RATE] == last_row->fig[ROW_RATE] &&
+		    out->label_axes[key_last] == 0) {
+			of[r] = last_pair;
+			nkept++;
+			continue;
+		}
+		key[0] = series_name(&idx->labels, row->label, &out->labels, &out->nlabels,
+				     &caplabels);
+		v = series_variant(rows, row, variant, sizeof variant);
+		key[1] = series_name(&idx->tests, series_axes_name(v, row, out->label_axes[key[0]],
+								   name, sizeof name),
+				     &out->tests, &out->ntests, &captests);
+		if (out->ntests > ntests) {
+			meta = vec_reserve(meta, &capmeta, out->ntests, sizeof *meta, 0);
+			meta[ntests].len = strlen(v);
+			meta[ntests].row = row;
+		}
+		if (strtab_intern(&idx->pairs, key, sizeof key, &of[r], NULL) < 0)
+			abort();  /* as in series_name */
+		last_label = row->label;
+		last_test = row->test;
+		last_row = row;
+		last_pair = of[r];
+		key_last = key[0];
+		have = 1;
+		nkept++;
+	}
+	/* Series in label-major order, then tests in redis-benchmark's. */
+	test_to = series_order_tests(out, meta);
+	free(meta);
+	meta = NULL;
+	out->n = idx->pairs.n;
+	pairs = xcalloc(out->n ? out->n : 1, sizeof *pairs);
+	for (size_t p = 0; p < out->n; p++) {
+		memcpy(&pairs[p].label, strtab_str(&idx->pairs, (uint32_t)p), sizeof pairs[p].label);
+		memcpy(&pairs[p].test, strtab_str(&idx->pairs, (uint32_t)p) + 4, sizeof pairs[p].test);
+		pairs[p].test = test_to[pairs[p].test];
+		pairs[p].id = (uint32_t)p;
+	}
+	free(test_to);
+	qsort(pairs, out->n, sizeof *pairs, cmp_pair);
+	idx->pair_series = xcalloc(out->n ? out->n : 1, sizeof *idx->pair_series);
+	out->v = xcalloc(out->n ? out->n : 1, sizeof *out->v);
+	for (size_t i = 0; i < out->n; i++) {
+		idx->pair_series[pairs[i].id] = i;
+		out->v[i].label = out->labels[pairs[i].label];
+		out->v[i].test = out->tests[pairs[i].test];
+		out->v[i].label_idx = pairs[i].label;
+		out->v[i].test_idx = pairs[i].test;
+	}
+	free(pairs);
+	/* Rows counted into their series, in file order within each. */
+	start = xcalloc(out->n + 1, sizeof *start);
+	for (size_t r = 0; r < rows->n; r++)
+		if (of[r] != UINT32_MAX)
+			start[(of[r] = (uint32_t)idx->pair_series[of[r]]) + 1]++;
+	for (size_t i = 0; i < out->n; i++) {
+		if (start[i + 1] > most)
+			most = start[i + 1];
+		start[i + 1] += start[i];
+	}
+	order = xmalloc((nkept ? nkept : 1) * sizeof *order);
+	{
+		size_t *fill = xmalloc((out->n ? out->n : 1) * sizeof *fill);
+
+		memcpy(fill, start, out->n * sizeof *fill);
+		for (size_t r = 0; r < rows->n; r++)
+			if (of[r] != UINT32_MAX)
+				order[fill[of[r]]++] = (uint32_t)r;
+		free(fill);
+	}
+	free(of);
+	vals = out->values = xmalloc((nkept ? nkept : 1) * sizeof *out->values);
+	vruns = out->value_runs = xmalloc((nkept ? nkept : 1) * sizeof *out->value_runs);
+	vstarted = out->value_started = xmalloc((nkept ? nkept : 1) * sizeof *out->value_started);
+	keys = xmalloc((most ? most : 1) * sizeof *keys);
+	tmp = xmalloc((most ? most : 1) * sizeof *tmp);
+	for (size_t i = 0; i < out->n; i++) {
+		struct series *s = &out->v[i];
+		size_t n = start[i + 1] - start[i];
+
+		for (size_t k = 0; k < n; k++) {
+			const struct rs_rec *row = &rows->v[order[start[i] + k]];
+
+			keys[k].pipeline = row->pipeline;
+			keys[k].run = series_run_of(s, row);
+			keys[k].repeat = row->repeat;
+			keys[k].row = order[start[i] + k];
+		}
+		qsort(keys, n, sizeof *keys, cmp_key);
+		for (size_t k = 1; k < n; k++)
+			if (keys[k - 1].pipeline == keys[k].pipeline && keys[k - 1].run == keys[k].run &&
+			    keys[k - 1].repeat == keys[k].repeat) {
+				const struct rs_rec *a = &rows->v[keys[k - 1].row], *b = &rows->v[keys[k].row];
+
+				rs_err_set(err, "%s:%u: duplicate point (label '%s', %s, P=%u, repeat %u%s; "
+					   "first at %s:%u)", b->src, b->line, b->label, s->test, b->pipeline,
+					   b->repeat, b->run ? series_run_word(b->run) : "", a->src,
+					   a->line);
+				goto out;
+			}
+		s->first = &rows->v[keys[0].row];
+		series_axes_fill(s, rows, out->label_axes[s->label_idx], idx);
+		s->pts = xcalloc(n, sizeof *s->pts);
+		for (size_t a = 0; a < n;) {
+			size_t b = a;
+
+			while (b < n && keys[b].pipeline == keys[a].pipeline)
+				b++;
+			series_point_fill(&s->pts[s->npts++], rows, &keys[a], b - a, m, vals, vruns,
+					  vstarted, tmp);
+			vals += b - a;
+			vruns += b - a;
+			vstarted += b - a;
+			a = b;
+		}
+	}
+	rc = 0;
+out:
+	free(keys);
+	free(tmp);
+	free(order);
+	free(start);
+	if (rc < 0)
+		series_set_free(out);
+	return rc;
+}
+
+int series_build(const struct rs_rows *rows, enum series_metric m, struct series_set *out,
+		 struct rs_err *err)
+{
+	return series_make(rows, m, 0, out, err);
+}
+
+int series_build_known(const struct rs_rows *rows, enum series_metric m,
+		       struct series_set *out, struct rs_err *err)
+{
+	return series_make(rows, m, 1, out, err);
+}
+
+void series_set_free(struct series_set *set)
+{
+	if (set == NULL)
+		return;
+	for (size_t i = 0; i < set->n; i++) {
+		free(set->v[i].pts);
+		free(set->v[i].runs);
+	}
+	free(set->v);
+	free(set->values);
+	free(set->value_runs);
+	free(set->value_started);
+	free(set->labels);
+	free(set->tests);
+	free(set->label_axes);
+	if (set->index != NULL) {
+		strtab_free(&set->index->bases);
+		strtab_free(&set->index->labels);
+		strtab_free(&set->index->tests);
+		strtab_free(&set->index->pairs);
+		free(set->index->pair_series);
+		free(set->index);
+	}
+	memset(set, 0, sizeof *set);
+}
+
+const struct series *series_find(const struct series_set *set, const char *label,
+				 const char *test)
+{
+	const struct series_index *idx = set->index;
+	int64_t l, t, p;
+	uint32_t key[2];
+
+	if (idx == NULL)
+		return NULL;
+	l = strtab_find(&idx->labels, label, strlen(label));
+	t = strtab_find(&idx->tests, test, strlen(test));
+	if (l < 0 || t < 0)
+		return NULL;
+	key[0] = (uint32_t)l;
+	key[1] = (uint32_t)t;
+	p = strtab_find(&idx->pairs, key, sizeof key);
+	return p < 0 ? NULL : &set->v[idx->pair_series[p]];
+}
+
+const struct series_point *series_at(const struct series *s, unsigned depth)
+{
+	size_t lo = 0, hi = s->npts;
+
+	/* Points are sorted by depth. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->pts[mid].depth < depth)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->npts && s->pts[lo].depth == depth ? &s->pts[lo] : NULL;
+}

@@ -1,0 +1,250 @@
+/* engine.h: the timed, pipelined load.
+ *
+ * An engine holds -c connections spread over --threads event loops (ev.h),
+ * kept open from one point to the next.  engine_run() sends exactly
+ * `requests` requests (or runs for `duration` seconds) of one command, at
+ * most `depth` in flight on a connection: in lock-step batches (write P,
+ * read their P replies, write the next P) or in a sliding window (a new
+ * request for each reply), closed loop, or on a fixed schedule of `rate`
+ * requests a second (open loop).  Replies go through hiredis' reader with
+ * object functions that build nothing, so a reply costs no allocation.
+ * Latency is per request: from the write that sent its last byte (open
+ * loop: from the time it was due) to the read that brought its reply.
+ * The engine never prints and knows nothing of CSV. */
+#ifndef RS_ENGINE_H
+#define RS_ENGINE_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "base/err.h"
+#include "results/hist.h"
+#include "net/target.h"
+
+struct engine;
+struct keydist;
+
+/* Kinds of top-level reply, for engine_job.expect.  A nil counts as the
+ * kind its header announced ($-1 a bulk, *-1 an array). */
+#define ENGINE_REPLY_STATUS (1u << 0)     /* +OK, +PONG */
+#define ENGINE_REPLY_BULK (1u << 1)       /* $ */
+#define ENGINE_REPLY_INTEGER (1u << 2)    /* : */
+#define ENGINE_REPLY_ARRAY (1u << 3)      /* * */
+
+/* Random keys: the engine overwrites ENGINE_RAND_DIGITS bytes at each of a
+ * job's rand_off places with a zero-padded decimal per request. */
+#define ENGINE_RAND_DIGITS 12     /* even: engine_put_digits writes two at a time */
+
+/* xorshift64*: cheap, and reproducible from --seed.  *s is never 0. */
+static inline uint64_t engine_rand(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*s = x;
+	return x * 0x2545F4914F6CDD1DULL;
+}
+
+/* Write v as ENGINE_RAND_DIGITS zero-padded decimal digits at p (no NUL):
+ * two digits a step, since this runs once a request. */
+static inline void engine_put_digits(char *p, uint64_t v)
+{
+	static const char pairs[201] =
+		"0001020304050607080910111213141516171819"
+		"2021222324252627282930313233343536373839"
+		"4041424344454647484950515253545556575859"
+		"6061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
+
+	for (int i = ENGINE_RAND_DIGITS - 2; i >= 0; i -= 2) {
+		unsigned d = (unsigned)(v % 100) * 2;
+
+		p[i] = pairs[d];
+		p[i + 1] = pairs[d + 1];
+		v /= 100;
+	}
+}
+
+/* What depth means (engine_job.mode). */
+enum engine_mode {
+	ENGINE_LOCKSTEP,          /* write P, wait for all P replies, write the next P */
+	ENGINE_WINDOW,            /* keep up to P in flight, a new one as each reply comes */
+};
+
+/* How an open-loop schedule spaces requests (engine_job.arrivals). */
+enum engine_arrivals {
+	ENGINE_UNIFORM,           /* evenly, threads staggered */
+	ENGINE_POISSON,           /* exponential gaps of the same mean */
+};
+
+/* The names of the modes and the arrivals, in enum order: --mode's and
+ * --arrivals' values (the option table points here), the CSV's mode and
+ * arrivals columns (row.c, whose "" is a row without the column) and the
+ * agents' messages. */
+static const char *const engine_mode_names[] = { "lockstep", "window", NULL };
+static const char *const engine_arrivals_names[] = { "uniform", "poisson", NULL };
+
+/* A mix: each request is one of up to ENGINE_MAX_MEMBERS commands, drawn
+ * per request with probability weight / (the members' total weight). */
+#define ENGINE_MAX_MEMBERS 16
+/* The largest weight, so that a draw's arithmetic cannot overflow. */
+#define ENGINE_MAX_WEIGHT 1000000u
+
+/* Keys chosen for the server the connections reach, and replies that
+ * redirect: what a Redis Cluster needs (cluster_load.h), in terms the
+ * engine need not understand.  NULL in engine_job.route for a plain
+ * server. */
+struct engine_route {
+	/* Choose the key of the request at cmd: called once a request when
+	 * keys are random (keyspace set), after the engine has written fresh
+	 * digits at each rand_off[r] of the request's command but r ==
+	 * key_draws[member].  member is the request's member of a mix
+	 * (job->members' index), 0 for a job of one command (job->cmd,
+	 * job->rand_off); a mix calls it for every member, and a member
+	 * whose key the route leaves alone costs a return.  It may draw from
+	 * rng with engine_rand and write digits at any of the command's
+	 * rand_off, so that the key falls where the connections are.  Called
+	 * per request on the loop's thread: it must be cheap, and read what
+	 * other loops may write (a shared map) atomically.  NULL: the
+	 * engine's digits stand. */
+	void (*key)(const struct engine_route *r, size_t member, char *cmd, uint64_t *rng);
+	/* Per member (0 for a job of one command), the rand_off index whose
+	 * digits key writes without the engine drawing them first (nrand or
+	 * more: none), so that a key drawn by other means costs no draw it
+	 * would throw away. */
+	size_t key_draws[ENGINE_MAX_MEMBERS];
+	/* An error reply's text: ENGINE_ROUTE_COUNT it as any error;
+	 * ENGINE_ROUTE_RETRY the request was not run (MOVED, ASK, TRYAGAIN,
+	 * CLUSTERDOWN): it does not count (in a mix, nor in its member's
+	 * member_sent), another takes its place, drawn afresh, and why says
+	 * what happened; ENGINE_ROUTE_FAIL fail the run with why. */
+	int (*on_error)(const struct engine_route *r, const char *msg, size_t len, char *why,
+			size_t size);
+	void *ctx;
+};
+#define ENGINE_ROUTE_COUNT 0
+#define ENGINE_ROUTE_RETRY 1
+#define ENGINE_ROUTE_FAIL (-1)
+
+struct engine_member {
+	const char *cmd;          /* one request's bytes */
+	size_t len;
+	const size_t *rand_off;   /* places in cmd of ENGINE_RAND_DIGITS bytes */
+	size_t nrand;
+	size_t key_from;          /* as engine_job's */
+	const size_t *copy_off;
+	size_t ncopy;
+	/* Its value (a RESP bulk string, "$N\r\n...\r\n") runs from
+	 * value_at to value_end in cmd, after every digit place: with
+	 * engine_job.vmax each request carries a value of its own size there.
+	 * value_end 0: none. */
+	size_t value_at, value_end;
+	unsigned weight;          /* 1..ENGINE_MAX_WEIGHT */
+};
+
+struct engine_job {
+	/* A mix, or NULL: cmd, len, rand_off and nrand below, one request
+	 * repeated.  With members the buffers are per connection and every
+	 * member's digits are patched per request (keyspace, keydist as
+	 * below); expect must be the union of the members' kinds.  With a
+	 * route, each member's key is chosen as a command's (route->key
+	 * with the member's index). */
+	const struct engine_member *members;
+	size_t nmembers;          /* 2..ENGINE_MAX_MEMBERS with members (1 works too) */
+	const char *cmd;          /* one request's bytes */
+	size_t len;
+	const size_t *rand_off;   /* places in cmd of ENGINE_RAND_DIGITS bytes, patched per batch */
+	size_t nrand;
+	/* One key a request in several places: after the digits are drawn,
+	 * each place of copy_off gets the digits at key_from (one of
+	 * rand_off's).  ncopy 0: none. */
+	size_t key_from;
+	const size_t *copy_off;
+	size_t ncopy;
+	/* Replies to one request (a sequence of commands sent as one, their
+	 * latency to the last reply): 0 or 1 for one command.  A request
+	 * counts one error at most: a sequence's when any of its replies is
+	 * an error, a transaction's (MULTI first, EXEC last: transaction set)
+	 * when its last reply is (EXECABORT) or holds one (a command that
+	 * failed when run): what went wrong while queueing shows there, and a
+	 * command refused inside it that EXEC does not mind (MULTI) does not
+	 * fail the request.  Not with a route, whose retries count each
+	 * reply. */
+	unsigned replies;
+	int transaction;
+	/* --data-size-range: each request's value (its member's value_at) of
+	 * vmin..vmax bytes, uniformly, of random bytes from the loop's own
+	 * generator.  vmax 0: the values are the commands' own.  Only with
+	 * members (a plain command is a mix of one). */
+	size_t vmin, vmax;
+	uint64_t keyspace;        /* 0: leave __rand_int__ literal */
+	/* --key-dist (keydist.h): how each __rand_int__ is drawn from the
+	 * keyspace; NULL: uniformly, rng % keyspace.  Not with a route. */
+	struct keydist *keydist;
+	uint64_t seed;
+	unsigned depth;           /* requests in flight per connection (the pipeline depth), >= 1 */
+	enum engine_mode mode;
+	/* Open loop: requests a second over all connections, sent when due
+	 * whatever the replies do (a due request waits only for room in a
+	 * window of depth); latency counts from the time it was due.  0:
+	 * closed loop.  Rate runs always use the window. */
+	double rate;
+	enum engine_arrivals arrivals;
+	uint64_t requests;        /* exactly this many, when duration == 0 */
+	double duration;          /* seconds; > 0 switches to a timed run */
+	double timeout;           /* fail after this long without a byte from the server */
+	uint64_t max_reply;       /* a reply larger than this many bytes fails the point */
+	unsigned expect;          /* ENGINE_REPLY_* the command's replies may be, 0: any; an
+				   * error reply is always allowed (counted in errors) */
+	volatile sig_atomic_t *stop; /* set asynchronously to abandon the run, or NULL */
+	/* Cluster (closed loop only): requests route->on_error retries are
+	 * not counted and are replaced, so that `requests` still complete. */
+	const struct engine_route *route;
+};
+
+/* A timed window is cut in this many slices of equal request counts, so
+ * that throughput drifting within one point shows. */
+#define ENGINE_SLICES 4
+
+struct engine_result {
+	uint64_t requests;        /* requests answered (whole: every reply of a sequence) */
+	uint64_t errors;          /* error replies among them */
+	uint64_t misses;          /* nil replies and empty arrays */
+	double seconds;           /* first write to last reply */
+	struct hist hist;         /* latency, ns (open loop: from the time each was due) */
+	struct hist service;      /* open loop: from each request's actual send; else empty */
+	/* Throughput in each successive quarter of the requests (summed over
+	 * threads); NAN in --duration runs, and for a run of fewer requests
+	 * than slices. */
+	double slice_rps[ENGINE_SLICES];
+	char first_error[128];    /* the first error reply's text */
+	/* The slowest setup (connect, TLS handshake, AUTH, SELECT) of the
+	 * connections the run used, in ms, from when they were last opened:
+	 * never inside the timed window. */
+	double connect_ms;
+	uint64_t redirects;       /* replies job->route retried (not in requests) */
+	/* A mix: requests sent of each member (job->members' order), summed
+	 * over threads, but those job->route retried (the server did not run
+	 * them): in a run that ends well they add up to requests. */
+	uint64_t member_sent[ENGINE_MAX_MEMBERS];
+};
+
+/* Open clients connections to t over threads loops. */
+int engine_new(const struct target *t, unsigned clients, unsigned threads, struct engine **out,
+	       struct rs_err *err);
+/* Run one job.  On failure (connection lost, timeout, protocol error,
+ * interrupted) the connections are in an unknown state: call
+ * engine_reconnect() before the next run.  An interrupted run fails with
+ * *job->stop set. */
+int engine_run(struct engine *e, const struct engine_job *job, struct engine_result *res,
+	       struct rs_err *err);
+/* Close and reopen every connection. */
+int engine_reconnect(struct engine *e, struct rs_err *err);
+void engine_free(struct engine *e);
+
+/* Monotonic nanoseconds. */
+uint64_t engine_now_ns(void);
+
+#endif

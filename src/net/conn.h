@@ -1,0 +1,61 @@
+/* conn.h: one connection to a target, plain (TCP, UNIX) or TLS, for a
+ * non-blocking caller: the control path (target.c) and the engine both.
+ *
+ * conn_open connects within t->connect_timeout (one deadline for the
+ * connect and the TLS handshake together) and honours t->stop.  The
+ * socket is then non-blocking: conn_read and conn_write never wait, they
+ * say which event the caller must wait for.  TLS may want the other
+ * direction (SSL_read may need to write, SSL_write to read), so a caller
+ * waits on what the call asked for, and never waits at all while
+ * conn_pending says decrypted bytes are already buffered. */
+#ifndef RS_CONN_H
+#define RS_CONN_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "base/err.h"
+#include "net/target_addr.h"
+
+struct conn;
+
+/* What conn_read and conn_write return besides a count: */
+#define CONN_ERROR (-1)           /* failed: err says why, errno is set */
+#define CONN_WANT_READ (-2)       /* call again once the socket is readable */
+#define CONN_WANT_WRITE (-3)      /* call again once the socket is writable */
+
+/* Connect to t: TCP (TCP_NODELAY) or UNIX, then TLS when t->tls.on, all
+ * within t->connect_timeout.  Returns 0 with *out set, or -1 with *out
+ * NULL and err "<desc>: <reason>": a timeout, a stop (kind
+ * RS_E_INTERRUPTED), a refused connect (RS_E_FAILED), a TLS failure
+ * (RS_E_REFUSED for a certificate that does not verify, RS_E_INPUT for
+ * a server that does not speak TLS or options that do not load). */
+int conn_open(const struct target *t, struct conn **out, struct rs_err *err);
+
+/* Read at most len bytes.  Returns the count (> 0), 0 at the end of the
+ * stream, CONN_WANT_READ or CONN_WANT_WRITE, or CONN_ERROR with err
+ * filled ("read failed: <reason>").  EINTR is retried here. */
+ssize_t conn_read(struct conn *c, void *buf, size_t len, struct rs_err *err);
+
+/* Write at most len bytes (TLS: in records of up to 16 KiB, one call).
+ * Returns the count written (> 0), CONN_WANT_READ or CONN_WANT_WRITE
+ * (TLS: call again with the same buf and len), or CONN_ERROR with err
+ * filled ("write failed: <reason>"). */
+ssize_t conn_write(struct conn *c, const void *buf, size_t len, struct rs_err *err);
+
+/* Bytes already read and decrypted, waiting in the TLS layer: while there
+ * are some the socket may never become readable again for them.  0 for a
+ * plain connection. */
+size_t conn_pending(const struct conn *c);
+
+/* The socket, for poll or an event loop. */
+int conn_fd(const struct conn *c);
+
+/* 1 for a TLS connection, 0 for a plain one (whose fd a caller may read
+ * and write directly). */
+int conn_is_tls(const struct conn *c);
+
+/* Close and free (NULL is allowed). */
+void conn_close(struct conn *c);
+
+#endif

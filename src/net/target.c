@@ -1,0 +1,900 @@
+/* target.c: connecting to the server, and the control commands on it, each
+ * within a deadline, a reply-size cap and the stop flag. */
+#include "config.h"
+
+#include <errno.h>
+#include <hiredis/hiredis.h>
+#include <math.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "net/conn.h"
+#include "base/log.h"
+#include "base/num.h"
+#include "base/platform.h"
+#include "net/target.h"
+#include "base/vec.h"
+#include "base/xalloc.h"
+
+/* The control connection: the conn, hiredis' reader as the parser, and
+ * whether an exchange failed part-way (why: for the commands refused after). */
+struct target_conn {
+	struct conn *conn;
+	redisReader *reader;
+	int failed;
+	char why[160];
+	uint64_t rx;              /* bytes read since the connect */
+	unsigned char first;      /* the first of them: a TLS record's type? */
+	int eof;                  /* the server closed (or reset) the connection */
+};
+
+/* ---- one exchange on the control connection ----
+ *
+ * A blocking read waits with SO_RCVTIMEO, which starts again at every byte,
+ * and hiredis reads a reply of any size: a server trickling a byte at a
+ * time or sending a gigabyte would keep rsweep waiting, or eat its memory.
+ * So hiredis is only the reader here: writes and reads go through the conn
+ * (conn.h), non-blocking, each wait a poll() on the event the conn asked
+ * for, no longer than the time left and than TARGET_SLICE_MS, so that a
+ * stop is seen; and no wait while TLS holds decrypted bytes. */
+
+#define TARGET_SLICE_MS 100
+#define TARGET_READ_CHUNK 16384
+
+struct target_xchg {
+	struct target_conn *c;
+	const struct target *t;
+	const char *what;         /* the command's name, for messages */
+	int per_reply;            /* the deadline restarts at each reply (pipelines) */
+	int drop_big_bulk;        /* read and drop a bulk over the cap (DUMP) */
+	int write_failed;         /* the server closed before taking the command */
+	short read_ev, write_ev;  /* what the conn's last read, write waits for */
+	sig_atomic_t stop0;       /* *t->stop when the exchange began */
+	double deadline;          /* CLOCK_MONOTONIC seconds */
+	uint64_t fed;             /* bytes read in this exchange */
+	uint64_t partial;         /* bytes the reader consumed of the reply in progress */
+	char head[24];            /* the first bytes of the reply: a bulk's length */
+	size_t headlen;
+	/* Each reply, the caller's from then on. */
+	void (*on_reply)(struct target_xchg *x, redisReply *r);
+	void *ud;
+};
+
+/* An exchange ended with the reply too large, dropped whole. */
+#define TARGET_DROPPED 1
+
+static double target_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The exchange failed part-way: mark the context so that nothing more is
+ * read from it as if it were the next reply.  Returns -1, err filled. */
+static int target_fail(struct target_xchg *x, struct rs_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int target_fail(struct target_xchg *x, struct rs_err *err, const char *fmt, ...)
+{
+	char msg[RS_ERR_LEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	x->c->failed = 1;
+	snprintf(x->c->why, sizeof x->c->why, "%.*s", (int)sizeof x->c->why - 1, msg);
+	return rs_err_set(err, "%s: %s", x->t->desc, msg);
+}
+
+static int target_timed_out(struct target_xchg *x, struct rs_err *err)
+{
+	uint64_t got = x->partial + (x->c->reader->len - x->c->reader->pos);
+	const char *how = got == 0 ? "the server stopped answering" :
+				     "the server answers too slowly";
+
+	if (x->per_reply)
+		return target_fail(x, err, "%s (%s timed out: no complete reply for %g s)", how,
+				   x->what, x->t->timeout);
+	if (got == 0)
+		return target_fail(x, err, "%s (%s timed out after %g s)", how, x->what,
+				   x->t->timeout);
+	return target_fail(x, err, "%s (%s timed out after %g s with %llu bytes of its reply "
+			   "read)", how, x->what, x->t->timeout, (unsigned long long)got);
+}
+
+/* Wait until the socket is ready for events, within the deadline and while
+ * no stop arrives.  Returns poll's revents, or -1 (err filled).  Decrypted
+ * bytes already buffered count as POLLIN at once. */
+static int target_wait(struct target_xchg *x, short events, struct rs_err *err)
+{
+	struct pollfd p = { .fd = conn_fd(x->c->conn), .events = events };
+
+	if ((events & POLLIN) && conn_pending(x->c->conn) > 0)
+		return POLLIN;
+	for (;;) {
+		double left = x->deadline - target_now();
+		int n;
+
+		if (x->t->stop != NULL && *x->t->stop && !x->stop0)
+			return target_fail(x, err, "interrupted during %s", x->what);
+		if (left <= 0)
+			return target_timed_out(x, err);
+		n = poll(&p, 1, left * 1000 < TARGET_SLICE_MS ? (int)ceil(left * 1000) :
+								 TARGET_SLICE_MS);
+		if (n > 0)
+			return p.revents;
+		if (n < 0 && errno != EINTR)
+			return target_fail(x, err, "%s: poll: %s", x->what, strerror(errno));
+	}
+}
+
+/* Read what the socket has (at most max bytes) into the reader; 0, or -1 at
+ * the end of the stream or on an error (err filled).  Nothing is read past
+ * what the cap allows: memory stays bounded whatever the server sends. */
+static int target_read(struct target_xchg *x, size_t max, struct rs_err *err)
+{
+	char buf[TARGET_READ_CHUNK];
+	struct rs_err why = { .kind = RS_E_FAILED };
+	ssize_t n = conn_read(x->c->conn, buf, max < sizeof buf ? max : sizeof buf, &why);
+
+	if (n == CONN_WANT_READ || n == CONN_WANT_WRITE) {
+		x->read_ev = n == CONN_WANT_READ ? POLLIN : POLLOUT;
+		return 0;
+	}
+	x->read_ev = POLLIN;
+	if (n < 0 || n == 0)
+		x->c->eof = n == 0 || errno == ECONNRESET;
+	if (n < 0) {
+		target_fail(x, err, "%s: %s", x->what, why.msg);
+		/* A TLS alert (no client certificate) is a TLS failure, exit 2. */
+		return why.kind == RS_E_REFUSED ? rs_err_as(err, RS_E_REFUSED) : -1;
+	}
+	if (n == 0)
+		return target_fail(x, err, "the server closed the connection during %s", x->what);
+	if (x->c->rx == 0)
+		x->c->first = (unsigned char)buf[0];
+	x->c->rx += (uint64_t)n;
+	if (x->headlen < sizeof x->head) {
+		size_t k = sizeof x->head - x->headlen < (size_t)n ? sizeof x->head - x->headlen :
+								      (size_t)n;
+
+		memcpy(x->head + x->headlen, buf, k);
+		x->headlen += k;
+	}
+	x->fed += (uint64_t)n;
+	if (redisReaderFeed(x->c->reader, buf, (size_t)n) != REDIS_OK)
+		return target_fail(x, err, "%s: reply reader: %s", x->what, x->c->reader->errstr);
+	return 0;
+}
+
+/* A reply over the cap.  A bulk for a caller that asked (DUMP) is read to
+ * its end and dropped, so that the connection goes on; anything else ends
+ * the connection here, before more of it is read. */
+static int target_too_large(struct target_xchg *x, struct rs_err *err)
+{
+	redisReader *fresh;
+	uint64_t len, total;
+	char *end;
+
+	if (!x->drop_big_bulk || x->headlen < 4 || x->head[0] != '$')
+		goto fail;
+	len = strtoull(x->head + 1, &end, 10);
+	if (end == x->head + 1 || end + 1 >= x->head + x->headlen || end[0] != '\r' ||
+	    end[1] != '\n' || len > UINT64_MAX / 2)
+		goto fail;
+	total = (uint64_t)(end + 2 - x->head) + len + 2;
+	if (total < x->fed)
+		goto fail;        /* more than one reply: not a lone DUMP payload */
+	/* The reader holds part of a bulk it will never finish: a new one. */
+	if ((fresh = redisReaderCreate()) == NULL)
+		goto fail;
+	redisReaderFree(x->c->reader);
+	x->c->reader = fresh;
+	for (uint64_t left = total - x->fed; left > 0;) {
+		char buf[TARGET_READ_CHUNK];
+		struct rs_err why;
+		ssize_t n;
+		int ev = target_wait(x, x->read_ev, err);
+
+		if (ev < 0)
+			return -1;
+		n = conn_read(x->c->conn, buf, left < sizeof buf ? (size_t)left : sizeof buf, &why);
+		if (n == CONN_WANT_READ || n == CONN_WANT_WRITE) {
+			x->read_ev = n == CONN_WANT_READ ? POLLIN : POLLOUT;
+			continue;
+		}
+		x->read_ev = POLLIN;
+		if (n < 0)
+			return target_fail(x, err, "%s: %s", x->what, why.msg);
+		if (n == 0)
+			return target_fail(x, err, "the server closed the connection during %s",
+					   x->what);
+		left -= (uint64_t)n;
+	}
+	rs_err_set(err, "%s: the reply to %s is larger than %zu bytes (%zu MiB, the limit on "
+		   "the control connection): dropped", x->t->desc, x->what, TARGET_MAX_REPLY,
+		   TARGET_MAX_REPLY >> 20);
+	return TARGET_DROPPED;
+fail:
+	return target_fail(x, err, "the reply to %s is larger than %zu bytes (%zu MiB, the limit "
+			   "on the control connection)", x->what, TARGET_MAX_REPLY,
+			   TARGET_MAX_REPLY >> 20);
+}
+
+/* Send out[0..len) and read n replies to it, each handed to x->on_reply.
+ * Writing and reading go together, so that a long pipeline cannot fill
+ * both directions.  Returns 0, TARGET_DROPPED (only with drop_big_bulk), or
+ * -1 with err filled and the context unusable. */
+static int target_exchange(struct target_xchg *x, const char *out, size_t len, size_t n,
+			   struct rs_err *err)
+{
+	struct target_conn *c = x->c;
+	size_t sent = 0, got = 0;
+	int writing;
+
+	if (c->failed)
+		return rs_err_set(err, "%s: %s not sent: the connection failed before (%s)",
+				  x->t->desc, x->what, c->why);
+	if (c->reader->len > c->reader->pos)
+		return target_fail(x, err, "the server sent a reply that nobody asked for "
+				   "(seen before %s)", x->what);
+	x->stop0 = x->t->stop != NULL ? *x->t->stop : 0;
+	x->deadline = target_now() + x->t->timeout;
+	x->fed = x->partial = 0;
+	x->headlen = 0;
+	x->read_ev = POLLIN;
+	x->write_ev = POLLOUT;
+	while (got < n) {
+		size_t unread = c->reader->len - c->reader->pos;
+		void *reply;
+		int ev;
+
+		if (redisReaderGetReply(c->reader, &reply) != REDIS_OK)
+			return target_fail(x, err, "protocol error in the reply to %s: %s", x->what,
+					   c->reader->errstr);
+		/* What the reader consumed of a reply it has not finished (the
+		 * elements of an array so far) counts toward the cap too. */
+		x->partial += unread - (c->reader->len - c->reader->pos);
+		if (reply != NULL) {
+			x->partial = 0;
+			got++;
+			if (x->per_reply)
+				x->deadline = target_now() + x->t->timeout;
+			x->on_reply(x, reply);
+			continue;
+		}
+		unread = c->reader->len - c->reader->pos;
+		if (x->partial + unread > TARGET_MAX_REPLY)
+			return target_too_large(x, err);
+		writing = sent < len && !x->write_failed;
+		ev = target_wait(x, (short)(x->read_ev | (writing ? x->write_ev : 0)), err);
+		if (ev < 0)
+			return -1;
+		if (ev & POLLNVAL)
+			return target_fail(x, err, "%s: the socket is closed", x->what);
+		if (writing && (ev & (x->write_ev | POLLHUP | POLLERR))) {
+			struct rs_err why;
+			ssize_t w = conn_write(c->conn, out + sent, len - sent, &why);
+
+			x->write_ev = w == CONN_WANT_READ ? POLLIN : POLLOUT;
+			if (w > 0)
+				sent += (size_t)w;
+			else if (w == CONN_ERROR)
+				/* The server may have said why before it closed
+				 * ("-ERR max number of clients reached"): read on. */
+				x->write_failed = errno ? errno : EPIPE;
+		}
+		if ((ev & (x->read_ev | POLLHUP | POLLERR)) &&
+		    target_read(x, TARGET_MAX_REPLY + 1 - (x->partial + unread), err) < 0)
+			return -1;
+	}
+	if (sent < len) {
+		/* Answered before it had it all: an error reply, the server
+		 * about to close.  The reply is the caller's, the rest of the
+		 * command can never be sent. */
+		c->failed = 1;
+		snprintf(c->why, sizeof c->why, "the server answered %s before taking all of it",
+			 x->what);
+	}
+	return 0;
+}
+
+/* The reply of a one-reply exchange. */
+static void target_keep(struct target_xchg *x, redisReply *r)
+{
+	*(redisReply **)x->ud = r;
+}
+
+/* Run one command, formatted as redisCommand formats it, and hand back its
+ * reply (any type, the caller frees it).  what names it in messages (NULL:
+ * the format's first word); drop_big as in struct target_xchg.  Returns 0,
+ * TARGET_DROPPED, or -1 with err filled. */
+static int target_vrun(struct target_conn *c, const struct target *t, const char *what, int drop_big,
+		       redisReply **reply, struct rs_err *err, const char *fmt, va_list ap)
+{
+	struct target_xchg x = { .c = c, .t = t, .drop_big_bulk = drop_big,
+				 .on_reply = target_keep, .ud = reply };
+	char name[32], *cmd;
+	int len, rc;
+
+	if (what == NULL) {
+		snprintf(name, sizeof name, "%.*s", (int)strcspn(fmt, " "), fmt);
+		what = name;
+	}
+	x.what = what;
+	*reply = NULL;
+	len = redisvFormatCommand(&cmd, fmt, ap);
+	if (len < 0)
+		return rs_err_set(err, "%s: %s: cannot format the command", t->desc, what);
+	rc = target_exchange(&x, cmd, (size_t)len, 1, err);
+	/* A password may be in there. */
+	platform_wipe(cmd, (size_t)len);
+	redisFreeCommand(cmd);
+	if (rc == 0 && x.write_failed && (*reply)->type == REDIS_REPLY_ERROR) {
+		/* The reply came, but the server had closed: it refused us. */
+		rs_err_set(err, "%s: the server refused the connection: %.200s", t->desc,
+			   (*reply)->str);
+		freeReplyObject(*reply);
+		*reply = NULL;
+		c->failed = 1;
+		snprintf(c->why, sizeof c->why, "the server closed the connection");
+		return -1;
+	}
+	return rc;
+}
+
+static int target_run(struct target_conn *c, const struct target *t, const char *what,
+		      redisReply **reply, struct rs_err *err, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = target_vrun(c, t, what, 0, reply, err, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* The first command on a plain connection failed: a server that answered
+ * with a TLS record, or hung up on the first bytes, is a TLS port.  Say so
+ * instead of a protocol error.  Returns -1. */
+static int target_plain_to_tls(const struct target *t, struct target_conn *c, struct rs_err *err)
+{
+	/* 0x15 an alert, 0x16 a handshake: the record types a TLS server
+	 * answers plain bytes with. */
+	if (c->rx > 0 && (c->first == 0x15 || c->first == 0x16))
+		return rs_err_setk(err, RS_E_INPUT, "the server at %s speaks TLS: use --tls or "
+				   "rediss://", t->desc);
+	if (c->rx == 0 && c->eof)
+		return rs_err_setk(err, RS_E_INPUT, "the server at %s closed the connection without "
+				   "a reply: a TLS port? (use --tls or rediss://)", t->desc);
+	return -1;
+}
+
+/* One command of the connect (AUTH, SELECT), a plain connection's first
+ * failure explained by target_plain_to_tls. */
+static int target_run_first(struct target_conn *c, const struct target *t, const char *what,
+			    redisReply **reply, struct rs_err *err, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = target_vrun(c, t, what, 0, reply, err, fmt, ap);
+	va_end(ap);
+	if (rc < 0 && !t->tls.on)
+		target_plain_to_tls(t, c, err);
+	return rc;
+}
+
+int target_connect(const struct target *t, struct target_conn **out, struct rs_err *err)
+{
+	struct target_conn *c;
+	redisReply *r;
+
+	*out = NULL;
+	c = xcalloc(1, sizeof *c);
+	if ((c->reader = redisReaderCreate()) == NULL) {
+		free(c);
+		return rs_err_set(err, "%s: cannot create a reply reader", t->desc);
+	}
+	if (conn_open(t, &c->conn, err) < 0) {
+		target_close(c);
+		return -1;
+	}
+	if (t->password != NULL) {
+		static int warned;
+
+		/* Once a run, not once for each of the engine's connections. */
+		if (!t->tls.on && !target_is_local(t) && !warned) {
+			warned = 1;
+			rs_log(RS_LOG_WARN, "%s: the password goes over a connection without TLS "
+			       "(--tls or rediss:// would encrypt it)", t->desc);
+		}
+		/* The password goes only into the AUTH command, never into a message. */
+		if ((t->user ? target_run_first(c, t, "AUTH", &r, err, "AUTH %s %s", t->user,
+						t->password) :
+			       target_run_first(c, t, "AUTH", &r, err, "AUTH %s", t->password)) < 0) {
+			target_close(c);
+			return -1;
+		}
+		if (r->type == REDIS_REPLY_ERROR) {
+			rs_err_set(err, "%s: authentication failed: %.200s", t->desc, r->str);
+			freeReplyObject(r);
+			target_close(c);
+			return -1;
+		}
+		freeReplyObject(r);
+	}
+	/* SELECT even for db 0: it proves the connection works without adding
+	 * to cmdstat_ping, which the PING tests are checked against. */
+	if (target_run_first(c, t, "SELECT", &r, err, "SELECT %u", t->dbnum) < 0) {
+		target_close(c);
+		return -1;
+	}
+	if (r->type == REDIS_REPLY_ERROR) {
+		if (strncmp(r->str, "NOAUTH", 6) == 0)
+			rs_err_set(err, "%s: the server needs a password (NOAUTH): set REDISCLI_AUTH "
+				   "or use -a", t->desc);
+		else
+			rs_err_set(err, "%s: SELECT %u failed: %.200s", t->desc, t->dbnum, r->str);
+		freeReplyObject(r);
+		target_close(c);
+		return -1;
+	}
+	freeReplyObject(r);
+	*out = c;
+	return 0;
+}
+
+int target_connect_conn(const struct target *t, struct conn **out, struct rs_err *err)
+{
+	struct target_conn *c;
+
+	*out = NULL;
+	if (target_connect(t, &c, err) < 0)
+		return -1;
+	*out = c->conn;
+	c->conn = NULL;
+	target_close(c);
+	return 0;
+}
+
+int target_simple(struct target_conn *c, const struct target *t, struct rs_err *err,
+		  const char *fmt, ...)
+{
+	va_list ap;
+	redisReply *r;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = target_vrun(c, t, NULL, 0, &r, err, fmt, ap);
+	va_end(ap);
+	if (rc < 0)
+		return -1;
+	if (r->type == REDIS_REPLY_ERROR) {
+		rs_err_set(err, "%s: %.*s: %.200s", t->desc, (int)strcspn(fmt, " "), fmt, r->str);
+		freeReplyObject(r);
+		return -1;
+	}
+	freeReplyObject(r);
+	return 0;
+}
+
+/* A command whose reply is text (INFO, CLUSTER INFO) into a malloc'd
+ * string; what names it in messages as target_run's do, shown (with its
+ * argument) when it fails. */
+static int target_text(struct target_conn *c, const struct target *t, const char *what,
+		       const char *shown, char **out, struct rs_err *err, const char *fmt,
+		       const char *arg)
+{
+	redisReply *r;
+
+	if (target_run(c, t, what, &r, err, fmt, arg) < 0)
+		return -1;
+	if (r->type != REDIS_REPLY_STRING) {
+		rs_err_set(err, "%s: %s failed: %.200s", t->desc, shown,
+			   r->type == REDIS_REPLY_ERROR ? r->str : "unexpected reply type");
+		freeReplyObject(r);
+		return -1;
+	}
+	*out = xstrdup(r->str);
+	freeReplyObject(r);
+	return 0;
+}
+
+int target_info(struct target_conn *c, const struct target *t, const char *section,
+		char **out, struct rs_err *err)
+{
+	char what[64];
+
+	snprintf(what, sizeof what, "INFO %.50s", section);
+	return target_text(c, t, "INFO", what, out, err, "INFO %s", section);
+}
+
+int target_cluster_slots(struct target_conn *c, const struct target *t,
+			 struct redisReply **out, struct rs_err *err)
+{
+	redisReply *r;
+
+	*out = NULL;
+	if (target_run(c, t, "CLUSTER SLOTS", &r, err, "CLUSTER SLOTS") < 0)
+		return -1;
+	if (r->type != REDIS_REPLY_ARRAY) {
+		rs_err_set(err, "%s: CLUSTER SLOTS failed: %.200s", t->desc,
+			   r->type == REDIS_REPLY_ERROR ? r->str : "unexpected reply type");
+		freeReplyObject(r);
+		return -1;
+	}
+	*out = r;
+	return 0;
+}
+
+int target_cluster_myid(struct target_conn *c, const struct target *t, char *id, size_t size,
+			struct rs_err *err)
+{
+	redisReply *r;
+
+	if (target_run(c, t, "CLUSTER MYID", &r, err, "CLUSTER MYID") < 0)
+		return -1;
+	if (r->type != REDIS_REPLY_STRING && r->type != REDIS_REPLY_STATUS) {
+		rs_err_set(err, "%s: CLUSTER MYID failed: %.200s", t->desc,
+			   r->type == REDIS_REPLY_ERROR ? r->str : "unexpected reply type");
+		freeReplyObject(r);
+		return -1;
+	}
+	snprintf(id, size, "%.*s", (int)(r->len < size ? r->len : size - 1), r->str);
+	freeReplyObject(r);
+	return 0;
+}
+
+int target_command_any(struct target_conn *c, const struct target *t, int argc,
+			      const char **argv, const size_t *argvlen, struct redisReply **out,
+			      struct rs_err *err)
+{
+	struct target_xchg x = { .c = c, .t = t, .on_reply = target_keep, .ud = out };
+	char name[32];
+	long long len;
+	char *cmd;
+	int rc;
+
+	*out = NULL;
+	snprintf(name, sizeof name, "%.*s", (int)(argvlen[0] < 31 ? argvlen[0] : 31), argv[0]);
+	x.what = name;
+	len = redisFormatCommandArgv(&cmd, argc, argv, argvlen);
+	if (len < 0)
+		return rs_err_set(err, "%s: %s: cannot format the command", t->desc, name);
+	rc = target_exchange(&x, cmd, (size_t)len, 1, err);
+	redisFreeCommand(cmd);
+	return rc < 0 ? -1 : 0;
+}
+
+int target_command(struct target_conn *c, const struct target *t, int argc, const char **argv,
+		   const size_t *argvlen, struct redisReply **out, struct rs_err *err)
+{
+	char name[32];
+
+	snprintf(name, sizeof name, "%.*s", (int)(argvlen[0] < 31 ? argvlen[0] : 31), argv[0]);
+	if (target_command_any(c, t, argc, argv, argvlen, out, err) < 0)
+		return -1;
+	if ((*out)->type == REDIS_REPLY_ERROR) {
+		rs_err_set(err, "%s: %s failed: %.200s", t->desc, name, (*out)->str);
+		freeReplyObject(*out);
+		*out = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+int target_cluster_info(struct target_conn *c, const struct target *t, char **out,
+			struct rs_err *err)
+{
+	return target_text(c, t, "CLUSTER INFO", "CLUSTER INFO", out, err, "CLUSTER %s", "INFO");
+}
+
+void target_info_field(const char *info, const char *field, char *buf, size_t size)
+{
+	size_t flen = strlen(field);
+	const char *p = info;
+
+	buf[0] = '\0';
+	while ((p = strstr(p, field)) != NULL) {
+		if ((p == info || p[-1] == '\n') && p[flen] == ':') {
+			size_t n = strcspn(p + flen + 1, "\r\n");
+
+			if (n >= size)
+				n = size - 1;
+			memcpy(buf, p + flen + 1, n);
+			buf[n] = '\0';
+			return;
+		}
+		p += flen;
+	}
+}
+
+int target_key_count(struct target_conn *c, const struct target *t, uint64_t *keys,
+		     struct rs_err *err)
+{
+	char *info, *p;
+
+	if (target_info(c, t, "keyspace", &info, err) < 0)
+		return -1;
+	*keys = 0;
+	/* Lines read "db0:keys=12,expires=0,avg_ttl=0". */
+	for (p = info; (p = strstr(p, ":keys=")) != NULL; p += 6)
+		*keys += strtoull(p + 6, NULL, 10);
+	free(info);
+	return 0;
+}
+
+int target_db_key_count(struct target_conn *c, const struct target *t, unsigned db,
+			uint64_t *keys, struct rs_err *err)
+{
+	char *info, field[32], value[128];
+
+	if (target_info(c, t, "keyspace", &info, err) < 0)
+		return -1;
+	snprintf(field, sizeof field, "db%u", db);
+	target_info_field(info, field, value, sizeof value);
+	free(info);
+	*keys = strncmp(value, "keys=", 5) == 0 ? strtoull(value + 5, NULL, 10) : 0;
+	return 0;
+}
+
+int target_flush(struct target_conn *c, const struct target *t, int db, struct rs_err *err)
+{
+	const char *cmd = db ? "FLUSHDB" : "FLUSHALL";
+	redisReply *r;
+
+	if (target_run(c, t, cmd, &r, err, "%s", cmd) < 0)
+		return -1;
+	if (r->type == REDIS_REPLY_ERROR) {
+		if (strstr(r->str, "unknown command") || strncmp(r->str, "NOPERM", 6) == 0)
+			rs_err_set(err, "%s: %s is renamed or forbidden on this server (%.120s): "
+				   "use --flush none, or a user allowed to run it", t->desc, cmd, r->str);
+		else
+			rs_err_set(err, "%s: %s failed: %.200s", t->desc, cmd, r->str);
+		freeReplyObject(r);
+		return -1;
+	}
+	freeReplyObject(r);
+	return 0;
+}
+
+/* An INFO counter of info as a count; -1 when absent. */
+static int64_t target_info_count(const char *info, const char *field)
+{
+	char value[64];
+
+	target_info_field(info, field, value, sizeof value);
+	return value[0] >= '0' && value[0] <= '9' ? strtoll(value, NULL, 10) : -1;
+}
+
+int target_point_stats(struct target_conn *c, const struct target *t, const char *name,
+		       struct target_stats *st, struct rs_err *err)
+{
+	char *info = NULL, field[96], value[256], sys[64], user[64];
+	redisReply *r;
+	double s, u;
+
+	if (target_run(c, t, "INFO", &r, err, "INFO cpu commandstats stats") < 0)
+		return -1;
+	if (r->type == REDIS_REPLY_STRING) {
+		info = xstrdup(r->str);
+	} else if (r->type == REDIS_REPLY_ERROR) {
+		/* Before 7.0 INFO takes one section: ask for each. */
+		static const char *const sections[] = { "cpu", "commandstats", "stats" };
+
+		for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
+			char *more = NULL;
+
+			if (target_info(c, t, sections[i], &more, err) < 0) {
+				freeReplyObject(r);
+				free(info);
+				return -1;
+			}
+			info = xrealloc(info, (info ? strlen(info) : 0) + strlen(more) + 1);
+			if (i == 0)
+				info[0] = '\0';
+			strcat(info, more);
+			free(more);
+		}
+	}
+	freeReplyObject(r);
+	if (info == NULL)
+		return rs_err_set(err, "%s: INFO gave an unexpected reply type", t->desc);
+	st->calls = 0;
+	st->neach = 0;
+	for (const char *n = name; st->neach < TARGET_STATS_NAMES; n++) {
+		size_t len = strcspn(n, ",");
+		int64_t calls;
+
+		snprintf(field, sizeof field, "cmdstat_%.*s", (int)len, n);
+		target_info_field(info, field, value, sizeof value);
+		/* "calls=123,usec=...": absent means never called, on a server
+		 * that counts commands at all (the SELECT of every connection
+		 * is one). */
+		if (strncmp(value, "calls=", 6) == 0)
+			calls = strtoll(value + 6, NULL, 10);
+		else
+			calls = strstr(info, "\ncmdstat_") != NULL ||
+				strncmp(info, "cmdstat_", 8) == 0 ? 0 : -1;
+		st->each[st->neach++] = calls;
+		st->calls = calls < 0 || st->calls < 0 ? -1 : st->calls + calls;
+		n += len;
+		if (*n == '\0')
+			break;
+	}
+	st->hits = target_info_count(info, "keyspace_hits");
+	st->misses = target_info_count(info, "keyspace_misses");
+	target_info_field(info, "used_cpu_sys", sys, sizeof sys);
+	target_info_field(info, "used_cpu_user", user, sizeof user);
+	free(info);
+	if (num_parse_double_n(sys, strlen(sys), &s) < 0 ||
+	    num_parse_double_n(user, strlen(user), &u) < 0)
+		st->cpu = NAN;
+	else
+		st->cpu = s + u;
+	return 0;
+}
+
+/* What a preparation pipeline keeps of its replies: the first error. */
+struct target_pipe {
+	struct rs_err first;
+	int failed;
+};
+
+static void target_pipe_reply(struct target_xchg *x, redisReply *r)
+{
+	struct target_pipe *p = x->ud;
+
+	if (r->type == REDIS_REPLY_ERROR && !p->failed) {
+		p->failed = 1;
+		rs_err_set(&p->first, "%s: preparation failed: %.200s", x->t->desc, r->str);
+	}
+	freeReplyObject(r);
+}
+
+/* Send the n commands in buf and read n replies, the exchange named what
+ * in messages; the first error reply fails (after all n are read). */
+static int target_pipe_run(struct target_conn *c, const struct target *t, const char *what,
+			   const char *buf, size_t len, size_t n, struct rs_err *err)
+{
+	struct target_pipe p = { .failed = 0 };
+	struct target_xchg x = { .c = c, .t = t, .what = what, .per_reply = 1,
+				 .on_reply = target_pipe_reply, .ud = &p };
+
+	if (n == 0)
+		return 0;
+	/* Straight from the caller's buffer: it can be gigabytes. */
+	if (target_exchange(&x, buf, len, n, err) < 0)
+		return -1;
+	if (p.failed) {
+		if (err != NULL)
+			*err = p.first;
+		return -1;
+	}
+	return 0;
+}
+
+int target_pipeline(struct target_conn *c, const struct target *t, const char *buf, size_t len,
+		    size_t n, struct rs_err *err)
+{
+	return target_pipe_run(c, t, "preparation", buf, len, n, err);
+}
+
+int target_unlink(struct target_conn *c, const struct target *t, char *const *names, size_t n,
+		  size_t per, struct rs_err *err)
+{
+	const char **argv;
+	size_t *lens, cap = 0;
+	char *buf = NULL;
+	int rc = 0;
+
+	per = per == 0 ? 1 : per > TARGET_UNLINK_BATCH ? TARGET_UNLINK_BATCH : per;
+	argv = xcalloc(per + 1, sizeof *argv);
+	lens = xcalloc(per + 1, sizeof *lens);
+	argv[0] = "UNLINK";
+	lens[0] = 6;
+	for (size_t i = 0; i < n && rc == 0;) {
+		size_t len = 0, cmds = 0, end = n - i > TARGET_UNLINK_BATCH ? i + TARGET_UNLINK_BATCH : n;
+
+		while (i < end) {
+			size_t k = end - i < per ? end - i : per;
+			long long m;
+			char *cmd;
+
+			for (size_t j = 1; j <= k; j++, i++) {
+				argv[j] = names[i];
+				lens[j] = strlen(names[i]);
+			}
+			if ((m = redisFormatCommandArgv(&cmd, (int)k + 1, argv, lens)) < 0) {
+				rc = rs_err_set(err, "%s: UNLINK: cannot format the command", t->desc);
+				break;
+			}
+			buf = vec_reserve(buf, &cap, len + (size_t)m, 1, 0);
+			memcpy(buf + len, cmd, (size_t)m);
+			len += (size_t)m;
+			redisFreeCommand(cmd);
+			cmds++;
+		}
+		if (rc == 0)
+			rc = target_pipe_run(c, t, "UNLINK", buf, len, cmds, err);
+	}
+	free(argv);
+	free(lens);
+	free(buf);
+	return rc;
+}
+
+/* One command whose reply target_dump may drop for its size. */
+static int target_run_dump(struct target_conn *c, const struct target *t, redisReply **reply,
+			   struct rs_err *err, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = target_vrun(c, t, "DUMP", 1, reply, err, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int target_dump(struct target_conn *c, const struct target *t, const char *key, char **payload,
+		size_t *len, struct rs_err *err)
+{
+	redisReply *r;
+	int rc = target_run_dump(c, t, &r, err, "DUMP %s", key);
+
+	if (rc != 0)
+		return rc;        /* TARGET_DROPPED is 1: nothing to keep */
+	if (r->type != REDIS_REPLY_STRING) {
+		rs_err_set(err, "%s: DUMP %s: %.200s", t->desc, key,
+			   r->type == REDIS_REPLY_ERROR ? r->str : "no such key");
+		freeReplyObject(r);
+		return 1;
+	}
+	*payload = xmalloc(r->len ? r->len : 1);
+	memcpy(*payload, r->str, r->len);
+	*len = r->len;
+	freeReplyObject(r);
+	return 0;
+}
+
+int target_restore(struct target_conn *c, const struct target *t, const char *key,
+		   const char *payload, size_t len, struct rs_err *err)
+{
+	redisReply *r;
+	int rc = 0;
+
+	if (target_run(c, t, "RESTORE", &r, err, "RESTORE %s 0 %b", key, payload, len) < 0)
+		return -1;
+	if (r->type == REDIS_REPLY_ERROR) {
+		rs_err_set(err, "%s: RESTORE %s: %.200s", t->desc, key, r->str);
+		rc = 1;
+	}
+	freeReplyObject(r);
+	return rc;
+}
+
+int target_failed(const struct target_conn *c)
+{
+	return c->failed;
+}
+
+void target_close(struct target_conn *c)
+{
+	if (c == NULL)
+		return;
+	conn_close(c->conn);
+	if (c->reader != NULL)
+		redisReaderFree(c->reader);
+	free(c);
+}

@@ -1,0 +1,723 @@
+/* row.c: the full row's defaults, and the compact rows readers keep. */
+#include "config.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "results/row.h"
+#include "base/vec.h"
+#include "base/xalloc.h"
+
+void row_init(struct rs_row *r)
+{
+	memset(r, 0, sizeof *r);
+	r->clients = r->requests = r->errors = -1;
+	r->misses = r->server_calls = r->order = r->threads = -1;
+	r->data_size = r->keyspace = -1;
+	r->seconds = r->rps = NAN;
+	r->avg_ms = r->min_ms = r->p50_ms = r->p95_ms = r->p99_ms = NAN;
+	r->max_ms = r->p999_ms = NAN;
+	r->server_cpu_s = r->client_cpu_s = NAN;
+	r->steal_pct = r->drift_pct = r->other_cpus = NAN;
+	r->client_nivcsw = -1;
+	r->server_hits = r->server_misses = -1;
+	r->expire = -1;
+	r->rate_offered = r->svc_p50_ms = r->svc_p99_ms = r->svc_p999_ms = NAN;
+	r->rate_short = -1;
+	r->connect_ms = NAN;
+	r->redirects = r->masters = -1;
+	r->busy_cpu_s = NAN;
+	r->agents_ok = r->agents_expected = -1;
+	r->skew_ms = NAN;
+	r->run = -1;
+}
+
+/* ---- figures in 32 bits ----
+ *
+ * A figure is k / scale for a whole k below ROW_FIG_WIDE when that is
+ * exactly the double the text gave: the CSV writes rps with 2 decimals,
+ * latencies with 4 (ms), durations and CPU times with 6 (s), steal and
+ * other CPUs with 2, drift with 1, context switches whole, and a decimal
+ * with that many digits parses to k / 10^d, the very division decoding
+ * does.  Anything else (more digits, a larger figure) goes whole into
+ * rows->wide, so that no figure is ever rounded; a float would round them
+ * all, and every one of them is compared, summed or divided. */
+#define ROW_FIG_NONE UINT32_MAX  /* unknown: NAN */
+#define ROW_FIG_WIDE 0x80000000u /* or'ed with an index into rows->wide */
+
+static const double row_scale[ROW_NFIGS] = {
+	[ROW_RPS] = 1e2, [ROW_SECONDS] = 1e6, [ROW_AVG_MS] = 1e4, [ROW_P50_MS] = 1e4,
+	[ROW_P95_MS] = 1e4, [ROW_P99_MS] = 1e4, [ROW_P999_MS] = 1e4, [ROW_MAX_MS] = 1e4,
+	[ROW_SERVER_CPU_S] = 1e6, [ROW_CLIENT_CPU_S] = 1e6, [ROW_STEAL_PCT] = 1e2,
+	[ROW_DRIFT_PCT] = 1e1, [ROW_OTHER_CPUS] = 1e2, [ROW_NIVCSW] = 1, [ROW_RATE] = 1e2,
+	[ROW_BUSY_CPU_S] = 1e6, [ROW_MASTERS] = 1,
+};
+
+static int row_fig_put(struct rs_rows *rows, double v, enum row_fig f, uint32_t *out,
+		       struct rs_err *err)
+{
+	double s = row_scale[f];
+
+	if (isnan(v)) {
+		*out = ROW_FIG_NONE;
+		return 0;
+	}
+	if (v >= 0 && v * s < (double)ROW_FIG_WIDE) {
+		long k = lround(v * s);
+
+		if (k < (long)ROW_FIG_WIDE && (double)k / s == v) {
+			*out = (uint32_t)k;
+			return 0;
+		}
+	}
+	if (rows->nwide >= ROW_FIG_NONE - ROW_FIG_WIDE)
+		return rs_err_set(err, "more than %u figures that fixed point cannot hold",
+				  ROW_FIG_NONE - ROW_FIG_WIDE);
+	rows->wide = vec_reserve(rows->wide, &rows->capwide, rows->nwide + 1, sizeof *rows->wide, 64);
+	rows->wide[rows->nwide] = v;
+	*out = ROW_FIG_WIDE | (uint32_t)rows->nwide++;
+	return 0;
+}
+
+double rows_fig(const struct rs_rows *rows, const struct rs_rec *rec, enum row_fig f)
+{
+	uint32_t k = rec->fig[f];
+
+	if (k == ROW_FIG_NONE)
+		return NAN;
+	if (k & ROW_FIG_WIDE)
+		return rows->wide[k & ~ROW_FIG_WIDE];
+	return (double)k / row_scale[f];
+}
+
+/* ---- strings, once each ---- */
+
+static const char row_empty[] = "";
+
+/* The pool's copy of s.  Most rows repeat the strings of the row before
+ * (a sweep's label, target, version): prev, that row's copy, is tried
+ * before hashing. */
+static const char *row_str(struct rs_rows *rows, const char *s, const char *prev,
+			   struct rs_err *err)
+{
+	uint32_t id;
+
+	if (s[0] == '\0')
+		return row_empty;
+	if (prev != NULL && strcmp(prev, s) == 0)
+		return prev;
+	if (strtab_intern(&rows->pool, s, strlen(s), &id, NULL) < 0) {
+		rs_err_set(err, "too many distinct strings");
+		return NULL;
+	}
+	return strtab_str(&rows->pool, id);
+}
+
+/* The columns a row's extras hold: busy_master, master_rps, mix,
+ * mix_sent, mix_calls and data_size_range. */
+#define ROW_NEXTRA 6
+/* A row without a busiest master, master_rps or a mix: each reads as "". */
+static const char row_empty_extra[ROW_NEXTRA] = "";
+
+/* The columns one row's extras hold, in order (struct rs_rec's busy_master). */
+#define ROW_EXTRA_MAX (sizeof ((struct rs_row *)0)->busy_master + \
+		       sizeof ((struct rs_row *)0)->master_rps + sizeof ((struct rs_row *)0)->mix + \
+		       sizeof ((struct rs_row *)0)->mix_sent + sizeof ((struct rs_row *)0)->mix_calls + \
+		       sizeof ((struct rs_row *)0)->data_size_range)
+
+/* Whether the extras x and y hold the same columns: field by field, since
+ * either may be shorter than the other. */
+static int row_extra_same(const char *x, const char *y)
+{
+	for (int k = 0; k < ROW_NEXTRA; k++) {
+		if (strcmp(x, y) != 0)
+			return 0;
+		x += strlen(x) + 1;
+		y += strlen(y) + 1;
+	}
+	return 1;
+}
+
+/* busy_master, master_rps, a mix's three columns and data_size_range as
+ * one interned string, "BUSY\0RATES\0MIX\0SENT\0CALLS\0RANGE" (struct
+ * rs_rec's busy_master):
+ * most rows have none of them, and a pointer more a row is 5% of a file
+ * of millions.  prev, the last row's, is tried first. */
+static const char *row_extra_str(struct rs_rows *rows, const struct rs_row *r, const char *prev,
+				 struct rs_err *err)
+{
+	const char *const col[ROW_NEXTRA] = { r->busy_master, r->master_rps, r->mix, r->mix_sent,
+					      r->mix_calls, r->data_size_range };
+	const size_t cap[ROW_NEXTRA] = { sizeof r->busy_master, sizeof r->master_rps, sizeof r->mix,
+					 sizeof r->mix_sent, sizeof r->mix_calls,
+					 sizeof r->data_size_range };
+	char key[ROW_EXTRA_MAX];
+	size_t len = 0;
+	uint32_t id;
+
+	for (int k = 0; k < ROW_NEXTRA; k++) {
+		size_t n = strnlen(col[k], cap[k] - 1);
+
+		memcpy(key + len, col[k], n);
+		key[len + n] = '\0';
+		len += n + 1;
+	}
+	if (len == ROW_NEXTRA)
+		return row_empty_extra;
+	if (prev != NULL && row_extra_same(prev, key))
+		return prev;
+	if (strtab_intern(&rows->pool, key, len - 1, &id, NULL) < 0) {
+		rs_err_set(err, "too many distinct strings");
+		return NULL;
+	}
+	return strtab_str(&rows->pool, id);
+}
+
+const char *rows_master_rps(const struct rs_rec *rec)
+{
+	return rec->busy_master + strlen(rec->busy_master) + 1;
+}
+
+void rows_mix(const struct rs_rec *rec, const char **mix, const char **sent, const char **calls)
+{
+	const char *rates = rows_master_rps(rec);
+
+	*mix = rates + strlen(rates) + 1;
+	*sent = *mix + strlen(*mix) + 1;
+	*calls = *sent + strlen(*sent) + 1;
+}
+
+const char *rows_data_size_range(const struct rs_rec *rec)
+{
+	const char *mix, *sent, *calls;
+
+	rows_mix(rec, &mix, &sent, &calls);
+	return calls + strlen(calls) + 1;
+}
+
+const char *rows_add_name(struct rs_rows *rows, const char *name)
+{
+	uint32_t id;
+
+	/* Only past 2^31 distinct strings, which no memory holds. */
+	if (strtab_intern(&rows->pool, name, strlen(name), &id, NULL) < 0)
+		abort();
+	return strtab_str(&rows->pool, id);
+}
+
+/* The shared struct rs_server of these interned strings (key: target,
+ * redis_version, server_arch, server_name, server_version, key_prefix,
+ * key_dist, server_args, server_cpus, client_cpus). */
+#define ROW_SERVER_KEYS 10
+static const struct rs_server *row_server(struct rs_rows *rows,
+					  const char *const key[ROW_SERVER_KEYS],
+					  const struct rs_server *prev, struct rs_err *err)
+{
+	/* Interned strings are equal exactly when their copies are the same:
+	 * the pointers are the key. */
+	struct rs_server *s;
+	uint32_t id;
+	int added;
+
+	if (prev != NULL && prev->target == key[0] && prev->redis_version == key[1] &&
+	    prev->server_arch == key[2] && prev->server_name == key[3] &&
+	    prev->server_version == key[4] && prev->key_prefix == key[5] &&
+	    prev->key_dist == key[6] && prev->server_args == key[7] &&
+	    prev->server_cpus == key[8] && prev->client_cpus == key[9])
+		return prev;
+	if (strtab_intern(&rows->server_ids, key, ROW_SERVER_KEYS * sizeof *key, &id, &added) < 0) {
+		rs_err_set(err, "too many distinct servers");
+		return NULL;
+	}
+	if (!added)
+		return rows->servers[id];
+	rows->servers = vec_reserve(rows->servers, &rows->capservers, (size_t)id + 1,
+				    sizeof *rows->servers, 0);
+	s = xmalloc(sizeof *s);
+	s->target = key[0];
+	s->redis_version = key[1];
+	s->server_arch = key[2];
+	s->server_name = key[3];
+	s->server_version = key[4];
+	s->key_prefix = key[5];
+	s->key_dist = key[6];
+	s->server_args = key[7];
+	s->server_cpus = key[8];
+	s->client_cpus = key[9];
+	rows->servers[id] = s;
+	return s;
+}
+
+const char *rows_server_desc(const struct rs_server *s, char *buf, size_t size)
+{
+	const char *name = s->server_name, *version = s->server_version;
+
+	/* A row from before the columns: what its chart footer always said. */
+	if (name[0] == '\0' && version[0] == '\0') {
+		version = s->redis_version;
+		name = version[0] ? "redis" : "";
+	}
+	snprintf(buf, size, "%s%s%s", name, name[0] && version[0] ? " " : "", version);
+	return buf;
+}
+
+const char *rows_server_desc_args(const struct rs_server *s, char *buf, size_t size)
+{
+	size_t n = strlen(rows_server_desc(s, buf, size));
+
+	if (n > 0 && s->server_args[0] != '\0' && n < size)
+		snprintf(buf + n, size - n, " [%s]", s->server_args);
+	return buf;
+}
+
+int rows_check_server(const struct rs_rows *rows, const char *label, const char *name,
+		      const char *version, const char *redis_version, struct rs_err *err)
+{
+	char was[2 * ROW_STR], now[2 * ROW_STR];
+
+	if (name[0] == '\0' && version[0] == '\0' && redis_version[0] == '\0')
+		return 0;
+	for (size_t i = 0; i < rows->n; i++) {
+		const struct rs_rec *r = &rows->v[i];
+		const struct rs_server *s = r->server;
+		int older = s->server_name[0] == '\0' && s->server_version[0] == '\0';
+
+		if (strcmp(r->label, label) != 0 || (older && s->redis_version[0] == '\0'))
+			continue;
+		if (older ? strcmp(s->redis_version, redis_version) == 0 :
+		    strcmp(s->server_name, name) == 0 && strcmp(s->server_version, version) == 0)
+			continue;
+		if (older) {
+			snprintf(was, sizeof was, "a server whose redis_version is %s", s->redis_version);
+			snprintf(now, sizeof now, "%s", redis_version[0] ? redis_version : "unknown");
+		} else {
+			rows_server_desc(s, was, sizeof was);
+			snprintf(now, sizeof now, "%s%s%s", name, name[0] && version[0] ? " " : "",
+				 version);
+		}
+		return rs_err_set(err, "%s:%u: label '%s' was measured on %s, this run is on %s%s: "
+				  "resume on the same server, or use another --label", r->src, r->line,
+				  label, was, older ? "one whose is " : "", now);
+	}
+	return 0;
+}
+
+static int row_int32(const char *name, int64_t v, int32_t *out, struct rs_err *err)
+{
+	if (v > INT32_MAX)
+		return rs_err_set(err, "%s %lld is above %d", name, (long long)v, INT32_MAX);
+	if (v < -1)
+		return rs_err_set(err, "%s %lld is negative", name, (long long)v);
+	*out = (int32_t)v;
+	return 0;
+}
+
+/* ---- the mode and arrivals columns ---- */
+
+static const char *const row_mode_names[] = { "", "lockstep", "window", NULL };
+static const char *const row_arrivals_names[] = { "", "uniform", "poisson", NULL };
+
+/* Days from 1970-01-01 to year y, month m (1-12), day d of the Gregorian
+ * calendar (Howard Hinnant's days_from_civil): timegm is not POSIX. */
+static int64_t row_days_from_civil(int64_t y, unsigned m, unsigned d)
+{
+	int64_t era;
+	unsigned yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = (unsigned)(y - era * 400);
+	doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + (int64_t)doe - 719468;
+}
+
+double row_started_time(const char *started_at)
+{
+	struct tm tm;
+	int n = 0;
+	double frac = 0;
+	const char *p;
+
+	memset(&tm, 0, sizeof tm);
+	if (sscanf(started_at, "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+		   &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) != 6 || n != 19)
+		return NAN;
+	p = started_at + n;
+	if (*p == '.') {
+		double unit = 0.1;
+
+		if (p[1] < '0' || p[1] > '9')
+			return NAN;
+		for (p++; *p >= '0' && *p <= '9'; p++, unit /= 10)
+			frac += (*p - '0') * unit;
+	}
+	if (strcmp(p, "Z") != 0 || tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 ||
+	    tm.tm_mday > 31 || tm.tm_hour > 23 || tm.tm_min > 59 || tm.tm_sec > 60)
+		return NAN;
+	return (double)(row_days_from_civil(tm.tm_year, (unsigned)tm.tm_mon, (unsigned)tm.tm_mday) *
+			86400 + tm.tm_hour * 3600 + tm.tm_min * 60 + tm.tm_sec) + frac;
+}
+
+const char *row_mode_name(unsigned mode)
+{
+	return mode < 3 ? row_mode_names[mode] : "";
+}
+
+const char *row_arrivals_name(unsigned arrivals)
+{
+	return arrivals < 3 ? row_arrivals_names[arrivals] : "";
+}
+
+/* s's index in names (NULL-terminated); -1 when it is none of them. */
+static int row_enum(const char *s, const char *const *names, unsigned char *out)
+{
+	for (unsigned i = 0; names[i] != NULL; i++)
+		if (strcmp(s, names[i]) == 0) {
+			*out = (unsigned char)i;
+			return 0;
+		}
+	return -1;
+}
+
+/* ---- the array ---- */
+
+void rows_reserve(struct rs_rows *rows, size_t more)
+{
+	if (rows->cap - rows->n < more) {
+		rows->cap = rows->n + more;
+		rows->v = xreallocarray(rows->v, rows->cap, sizeof *rows->v);
+	}
+}
+
+struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_err *err)
+{
+	const struct rs_rec *prev = rows->n ? &rows->v[rows->n - 1] : NULL;
+	const struct rs_server *ps = prev ? prev->server : NULL;
+	const double figs[ROW_NFIGS] = {
+		[ROW_RPS] = r->rps, [ROW_SECONDS] = r->seconds, [ROW_AVG_MS] = r->avg_ms,
+		[ROW_P50_MS] = r->p50_ms, [ROW_P95_MS] = r->p95_ms, [ROW_P99_MS] = r->p99_ms,
+		[ROW_P999_MS] = r->p999_ms, [ROW_MAX_MS] = r->max_ms,
+		[ROW_SERVER_CPU_S] = r->server_cpu_s, [ROW_CLIENT_CPU_S] = r->client_cpu_s,
+		[ROW_STEAL_PCT] = r->steal_pct, [ROW_DRIFT_PCT] = r->drift_pct,
+		[ROW_OTHER_CPUS] = r->other_cpus,
+		[ROW_NIVCSW] = r->client_nivcsw >= 0 ? (double)r->client_nivcsw : NAN,
+		[ROW_RATE] = r->rate_offered,
+		[ROW_BUSY_CPU_S] = r->busy_cpu_s,
+		[ROW_MASTERS] = r->masters >= 0 ? (double)r->masters : NAN,
+		[ROW_MISSES] = r->misses >= 0 ? (double)r->misses : NAN,
+		[ROW_SERVER_HITS] = r->server_hits >= 0 ? (double)r->server_hits : NAN,
+		[ROW_SERVER_MISSES] = r->server_misses >= 0 ? (double)r->server_misses : NAN,
+	};
+	struct rs_rec rec;
+	const char *key[ROW_SERVER_KEYS];
+	int32_t threads = -1;
+
+	memset(&rec, 0, sizeof rec);
+	rec.label = row_str(rows, r->label, prev ? prev->label : NULL, err);
+	rec.test = row_str(rows, r->test, prev ? prev->test : NULL, err);
+	rec.client = row_str(rows, r->client, prev ? prev->client : NULL, err);
+	rec.busy_master = row_extra_str(rows, r, prev ? prev->busy_master : NULL, err);
+	key[0] = row_str(rows, r->target, ps ? ps->target : NULL, err);
+	key[1] = row_str(rows, r->redis_version, ps ? ps->redis_version : NULL, err);
+	key[2] = row_str(rows, r->server_arch, ps ? ps->server_arch : NULL, err);
+	key[3] = row_str(rows, r->server_name, ps ? ps->server_name : NULL, err);
+	key[4] = row_str(rows, r->server_version, ps ? ps->server_version : NULL, err);
+	key[5] = row_str(rows, r->key_prefix, ps ? ps->key_prefix : NULL, err);
+	key[6] = row_str(rows, r->key_dist, ps ? ps->key_dist : NULL, err);
+	key[7] = row_str(rows, r->server_args, ps ? ps->server_args : NULL, err);
+	key[8] = row_str(rows, r->server_cpus, ps ? ps->server_cpus : NULL, err);
+	key[9] = row_str(rows, r->client_cpus, ps ? ps->client_cpus : NULL, err);
+	if (!rec.label || !rec.test || !rec.client || !rec.busy_master || !key[0] || !key[1] ||
+	    !key[2] || !key[3] || !key[4] || !key[5] || !key[6] ||
+	    !key[7] || !key[8] || !key[9])
+		return NULL;
+	if ((rec.server = row_server(rows, key, ps, err)) == NULL)
+		return NULL;
+	if (r->src == NULL)
+		rec.src = row_empty;
+	else if (prev != NULL && (prev->src == r->src || strcmp(prev->src, r->src) == 0))
+		rec.src = prev->src;
+	else
+		rec.src = rows_add_name(rows, r->src);
+	rec.pipeline = r->pipeline;
+	rec.repeat = r->repeat;
+	rec.line = r->line;
+	if (row_int32("clients", r->clients, &rec.clients, err) < 0 ||
+	    row_int32("threads", r->threads, &threads, err) < 0 ||
+	    row_int32("data_size", r->data_size, &rec.data_size, err) < 0 ||
+	    row_int32("expire", r->expire, &rec.expire, err) < 0)
+		return NULL;
+	/* Kept in 16 bits: a row stays small (a file of millions of rows). */
+	if (threads > INT16_MAX)
+		return rs_err_set(err, "threads %d is above %d", (int)threads, INT16_MAX), NULL;
+	rec.threads = (int16_t)threads;
+	rec.requests = r->requests;
+	rec.errors = r->errors;
+	rec.keyspace = r->keyspace;
+	if (r->run > (int64_t)ROW_MAX_RUN)
+		return rs_err_set(err, "run %lld is more than %u", (long long)r->run, ROW_MAX_RUN),
+		       NULL;
+	rec.run = r->run > 0 ? (uint16_t)r->run : 0;
+	rec.rate_short = (signed char)(r->rate_short < 0 ? -1 : r->rate_short > 0);
+	rec.started = row_started_time(r->started_at);
+	if (row_enum(r->mode, row_mode_names, &rec.mode) < 0)
+		return rs_err_set(err, "mode '%s' is neither lockstep nor window", r->mode), NULL;
+	if (row_enum(r->arrivals, row_arrivals_names, &rec.arrivals) < 0)
+		return rs_err_set(err, "arrivals '%s' are neither uniform nor poisson", r->arrivals),
+		       NULL;
+	for (int f = 0; f < ROW_NFIGS; f++)
+		if (row_fig_put(rows, figs[f], (enum row_fig)f, &rec.fig[f], err) < 0)
+			return NULL;
+	rows->v = vec_reserve(rows->v, &rows->cap, rows->n + 1, sizeof *rows->v, 64);
+	rows->v[rows->n] = rec;
+	return &rows->v[rows->n++];
+}
+
+void rows_free(struct rs_rows *rows)
+{
+	if (rows == NULL)
+		return;
+	for (size_t i = 0; i < rows->server_ids.n; i++)
+		free(rows->servers[i]);
+	free(rows->servers);
+	strtab_free(&rows->server_ids);
+	strtab_free(&rows->pool);
+	free(rows->wide);
+	free(rows->v);
+	memset(rows, 0, sizeof *rows);
+}
+
+/* Whether src, a file rows came from, is the file name: src as given, or
+ * src ending in "/name" ("hostA.csv" for data/hostA.csv). */
+static int rows_src_is(const char *src, const char *name, size_t n)
+{
+	size_t k = strlen(src);
+
+	return k >= n && memcmp(src + k - n, name, n) == 0 && (k == n || src[k - n - 1] == '/');
+}
+
+/* The file "FILE:" at the start of spec names, tried at each ':' that an
+ * '=' follows, from the last (a label may hold a ':', and a file name a
+ * ':' or an '=': the longest prefix that names one of the files wins):
+ * 1 with *file the rows' own name of it and *skip the bytes of "FILE:";
+ * 0 when no prefix names a file rows came from; -1 with err when one
+ * names two of them. */
+static int rows_relabel_file(const struct rs_rows *rows, const char *spec, const char **file,
+			     size_t *skip, struct rs_err *err)
+{
+	const char *last_eq = strrchr(spec, '=');
+	size_t eq = last_eq != NULL ? (size_t)(last_eq - spec) : 0;
+
+	for (size_t c = eq; c-- > 0;) {
+		const char *one = NULL;
+
+		if (spec[c] != ':' || c == 0)
+			continue;
+		for (size_t i = 0; i < rows->n; i++) {
+			const char *src = rows->v[i].src;
+
+			if (src == one || !rows_src_is(src, spec, c))
+				continue;
+			if (one != NULL && strcmp(one, src) != 0)
+				return rs_err_set(err, "--relabel: '%.*s' names two of the files, %s and "
+						  "%s: give the path as on the command line", (int)c,
+						  spec, one, src);
+			one = src;
+		}
+		if (one != NULL) {
+			*file = one;
+			*skip = c + 1;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int rows_relabel(struct rs_rows *rows, const char *spec, struct rs_err *err)
+{
+	char *list, *save = NULL;
+	const char **from = NULL, **to = NULL, *file = NULL;
+	size_t n = 0, capfrom = 0, capto = 0, skip = 0;
+	int rc = -1;
+
+	if (rows_relabel_file(rows, spec, &file, &skip, err) < 0)
+		return -1;
+	list = xstrdup(spec + skip);
+	for (char *item = strtok_r(list, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(item, '=');
+
+		if (eq == NULL || eq == item || eq[1] == '\0') {
+			rs_err_set(err, "--relabel: '%s' is not OLD=NEW", item);
+			goto out;
+		}
+		*eq = '\0';
+		if (strlen(eq + 1) >= ROW_STR) {
+			rs_err_set(err, "--relabel: '%.40s...' is longer than %d characters", eq + 1,
+				   ROW_STR - 1);
+			goto out;
+		}
+		for (const char *c = eq + 1; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+				rs_err_set(err, "--relabel: '%s' holds a control character", eq + 1);
+				goto out;
+			}
+		from = vec_reserve(from, &capfrom, n + 1, sizeof *from, 0);
+		to = vec_reserve(to, &capto, n + 1, sizeof *to, 0);
+		from[n] = item;
+		to[n] = rows_add_name(rows, eq + 1);
+		n++;
+	}
+	if (n == 0) {
+		rs_err_set(err, "--relabel: no OLD=NEW given");
+		goto out;
+	}
+	for (size_t k = 0; k < n; k++) {
+		size_t hits = 0;
+		const char *colon = strchr(from[k], ':');
+
+		for (size_t i = 0; i < rows->n; i++)
+			hits += (file == NULL || strcmp(rows->v[i].src, file) == 0) &&
+				strcmp(rows->v[i].label, from[k]) == 0;
+		if (hits > 0)
+			continue;
+		if (file != NULL)
+			rs_err_set(err, "--relabel: no row of %s is labelled '%s'", file, from[k]);
+		else if (colon != NULL && k == 0)
+			/* Most likely FILE:OLD=NEW with a FILE not read. */
+			rs_err_set(err, "--relabel: no row is labelled '%s', and '%.*s' is none of "
+				   "the files read", from[k], (int)(colon - from[k]), from[k]);
+		else
+			rs_err_set(err, "--relabel: no row is labelled '%s'", from[k]);
+		goto out;
+	}
+	/* Every OLD is there: now rename, each row once (a=b,b=a swaps). */
+	for (size_t i = 0; i < rows->n; i++) {
+		if (file != NULL && strcmp(rows->v[i].src, file) != 0)
+			continue;
+		for (size_t k = 0; k < n; k++)
+			if (strcmp(rows->v[i].label, from[k]) == 0) {
+				rows->v[i].label = to[k];
+				break;
+			}
+	}
+	rc = 0;
+out:
+	free(from);
+	free(to);
+	free(list);
+	return rc;
+}
+
+int rows_relabel_list(struct rs_rows *rows, char *const *specs, size_t n, struct rs_err *err)
+{
+	for (size_t i = 0; i < n; i++)
+		if (rows_relabel(rows, specs[i], err) < 0)
+			return -1;
+	return 0;
+}
+
+/* One item of a master_rps list, "host:port=rps", into its name (of
+ * size) and rate.  Returns 0, or -1 with why. */
+static int row_master_item(const char *item, size_t len, char *name, size_t size, double *rate,
+			   const char **why)
+{
+	const char *eq = NULL;
+	char num[64], *end;
+
+	for (size_t i = 0; i < len; i++)
+		if (item[i] == '=')
+			eq = item + i;
+	if (eq == NULL || eq == item)
+		return *why = "is not host:port=rps", -1;
+	if ((size_t)(eq - item) >= size)
+		return *why = "names a master too long for a label", -1;
+	if ((size_t)(item + len - (eq + 1)) >= sizeof num || eq + 1 == item + len)
+		return *why = "has no rate or one too long", -1;
+	memcpy(name, item, (size_t)(eq - item));
+	name[eq - item] = '\0';
+	memcpy(num, eq + 1, (size_t)(item + len - (eq + 1)));
+	num[item + len - (eq + 1)] = '\0';
+	*rate = strtod(num, &end);
+	if (*end != '\0' || !isfinite(*rate) || *rate < 0)
+		return *why = "has a rate that is not a number of requests per second", -1;
+	return 0;
+}
+
+int rows_by_master(struct rs_rows *rows, struct rs_err *err)
+{
+	struct rs_rec *v = NULL;
+	size_t n = 0, cap = 0;
+	int several = 0;
+
+	for (size_t i = 1; i < rows->n; i++)
+		several |= rows->v[i].label != rows->v[0].label;
+	for (size_t i = 0; i < rows->n; i++) {
+		const struct rs_rec *rec = &rows->v[i];
+		const char *list = rows_master_rps(rec), *why = NULL;
+
+		if (*list == '\0') {
+			rs_err_set(err, "%s:%u: no master_rps in this row: --kind masters draws the "
+				   "rates of each master that rsweep run --cluster writes there",
+				   rec->src, rec->line);
+			goto fail;
+		}
+		while (*list != '\0') {
+			size_t len = strcspn(list, ";");
+			char name[ROW_STR], label[ROW_STR];
+			double rate;
+			struct rs_rec m = *rec;
+			int k;
+
+			if (row_master_item(list, len, name, sizeof name, &rate, &why) < 0)
+				break;
+			k = several ? snprintf(label, sizeof label, "%s %s", rec->label, name) :
+				      snprintf(label, sizeof label, "%s", name);
+			if (k < 0 || (size_t)k >= sizeof label) {
+				why = "names a master too long for a label";
+				break;
+			}
+			m.label = rows_add_name(rows, label);
+			if (row_fig_put(rows, rate, ROW_RPS, &m.fig[ROW_RPS], err) < 0)
+				goto fail;
+			v = vec_reserve(v, &cap, n + 1, sizeof *v, 64);
+			v[n++] = m;
+			list += len;
+			if (*list == ';' && *++list == '\0') {
+				why = "ends in ';'";
+				break;
+			}
+		}
+		if (why != NULL) {
+			rs_err_set(err, "%s:%u: master_rps %s", rec->src, rec->line, why);
+			goto fail;
+		}
+	}
+	free(rows->v);
+	rows->v = v;
+	rows->n = n;
+	rows->cap = cap;
+	return 0;
+fail:
+	free(v);
+	return -1;
+}
+
+int rows_point_cmp(const void *a, const void *b)
+{
+	const struct rs_rec *x = *(const struct rs_rec *const *)a;
+	const struct rs_rec *y = *(const struct rs_rec *const *)b;
+	int c = strcmp(x->label, y->label);
+
+	if (c == 0)
+		c = strcmp(x->test, y->test);
+	if (c == 0)
+		c = (x->pipeline > y->pipeline) - (x->pipeline < y->pipeline);
+	if (c == 0)
+		c = (x > y) - (x < y);   /* one array: file order */
+	return c;
+}

@@ -1,0 +1,306 @@
+/* row.h: one measured point: the full row a writer builds, and the compact
+ * row every reader keeps.
+ *
+ * struct rs_row is the CSV schema in C.  The first 15 fields are the public
+ * contract (csv.c lists the column names); the rest describe where and how
+ * the point was measured.  A figure a file did not carry is NAN (doubles)
+ * or -1 (integers); strings are then empty.  The sweep fills one per point
+ * and csv_format_row() writes it; the reader parses each line into one.
+ *
+ * struct rs_rec is what a reader keeps of a row: what plot, report and
+ * --resume use, in a tenth of the space (a file of millions of rows must
+ * fit in memory).  Strings that repeat from row to row are stored once, in
+ * the pool of their struct rs_rows; figures are kept in fixed point at the
+ * precision the CSV writes them, and exactly in a side table when they
+ * need more. */
+#ifndef RS_ROW_H
+#define RS_ROW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/err.h"
+#include "base/strtab.h"
+
+#define ROW_STR 128
+/* Most runs of one invocation (--runs), and the largest run number a row may
+ * carry. */
+#define ROW_MAX_RUN 1000
+
+struct rs_row {
+	char label[ROW_STR];      /* what this sweep is called: "m1", "tcp" */
+	char test[ROW_STR];       /* upper case: GET, LRANGE_100, or a custom name */
+	unsigned pipeline;        /* depth: requests in flight per connection */
+	int64_t clients;
+	int64_t requests;         /* replies counted in the timed window */
+	unsigned repeat;          /* 1..K */
+	double seconds;           /* timed window, first write to last reply */
+	double rps;
+	double avg_ms, min_ms, p50_ms, p95_ms, p99_ms, max_ms;
+	int64_t errors;           /* error replies among requests */
+
+	double p999_ms;
+	int64_t misses;           /* nil replies (a read that found nothing) */
+	int64_t server_calls;     /* INFO commandstats delta of the command */
+	int64_t order;            /* position in the run order, 1-based */
+	int64_t threads;
+	int64_t data_size;        /* -d */
+	int64_t keyspace;         /* -r, 0 when keys are fixed */
+	char mode[16];            /* "lockstep" or "window" */
+	char target[ROW_STR];     /* unix:/path or host:port */
+	char redis_version[32];
+	char server_arch[32];     /* arch_bits + multiplexing + uname machine */
+	char server_os[ROW_STR];
+	char client_cpu[ROW_STR];
+	char started_at[32];      /* ISO 8601 UTC */
+	double server_cpu_s;      /* used_cpu_user+sys delta over the point */
+	double client_cpu_s;      /* rsweep's getrusage delta over the point */
+	char client[32];          /* what measured it: "rsweep 1.2", "redis-benchmark" */
+	char first_error[ROW_STR];
+	/* What explains noise in the point (host.h): */
+	double steal_pct;         /* CPU time the host took, % of the machine's */
+	int64_t client_nivcsw;    /* times rsweep was preempted */
+	double drift_pct;         /* throughput's spread across the window's quarters */
+	double other_cpus;        /* CPUs other processes kept busy (host.h) */
+	/* Open loop (--rate); NAN, -1 or empty in a closed-loop row: */
+	double rate_offered;      /* requests a second the schedule sent */
+	int64_t rate_short;       /* 1: the achieved rate (rps) fell short of it */
+	char arrivals[16];        /* "uniform" or "poisson" */
+	double svc_p50_ms, svc_p99_ms, svc_p999_ms; /* service time: from the actual send */
+	/* The slowest setup (connect, TLS handshake, AUTH, SELECT) of the
+	 * load connections the point ran on, from when they were last
+	 * opened; NAN in rows written before it was kept. */
+	double connect_ms;
+	/* Redis Cluster (--cluster); -1, NAN or empty otherwise: */
+	int64_t redirects;        /* MOVED, ASK, TRYAGAIN, CLUSTERDOWN replies, sent again */
+	int64_t masters;          /* masters the load went to */
+	char busy_master[64];     /* host:port of the master with the most server CPU */
+	double busy_cpu_s;        /* its CPU seconds (server_cpu_s sums every master's) */
+	/* Each master's own rate, its requests over its own window:
+	 * "host:port=rps;host:port=rps", in the topology's order (empty when
+	 * the list would not fit). */
+	char master_rps[1024];
+	/* Agents (run --control --agents); -1, NAN or empty otherwise: */
+	int64_t agents_ok;        /* agents whose results the row merges */
+	int64_t agents_expected;  /* --agents N */
+	double skew_ms;           /* the worst agent's start off the common instant */
+	char agent_rps[256];      /* "ID=rps;ID=rps": each agent's own rate */
+	/* The server as it names itself (target_server.h): "valkey" and
+	 * "8.0.1", where redis_version says what it is compatible with;
+	 * empty in rows written before they were kept. */
+	char server_name[32];
+	char server_version[32];
+	/* --key-prefix: the prefix every key of the point had ("" without):
+	 * the server held other data, and its CPU time and call counts
+	 * include other clients' traffic. */
+	char key_prefix[72];
+	/* --runs N: which run of the invocation the point belongs to, 1..N
+	 * (-1 in rows written before it was kept: one run a file). */
+	int64_t run;
+	/* --key-dist: how the point drew its keys, "uniform", "zipf:0.99"
+	 * (keydist_format); "" with fixed keys (-r 0) and in rows written
+	 * before it was kept (which drew uniformly). */
+	char key_dist[64];
+	/* A spawned server's extra arguments (--spawn-args; one alternative
+	 * of an axis of them: "--io-threads 4"), as one line, a word that is
+	 * empty or has blanks quoted; "" for a server rsweep did not start or
+	 * started without them, and in rows written before it was kept. */
+	char server_args[ROW_STR];
+	/* The server's INFO keyspace_hits and keyspace_misses over the timed
+	 * window (summed over a cluster's masters): a read that found nothing
+	 * counts here even when its reply is no nil (GETBIT, HMGET's fields),
+	 * which misses cannot see.  -1 when the server gives none, and in rows
+	 * written before they were kept. */
+	int64_t server_hits, server_misses;
+	/* A mix (-t mix:get=80,set=20, --ratio): its members and weights as
+	 * -t spells them, "get=80,set=20"; the requests sent of each member,
+	 * "GET=80123;SET=19877"; the server's calls of each, in the same
+	 * form, members that share a command (LRANGE_100, LRANGE_300) as one
+	 * "LRANGE_100+LRANGE_300=N" entry.  "" for a plain test, in rows
+	 * written before they were kept, and (mix_calls) where the server
+	 * gives no command statistics. */
+	char mix[384];
+	char mix_sent[512];
+	char mix_calls[640];
+	/* --data-size-range: "MIN..MAX", each request's value of a size drawn
+	 * uniformly between them, of random bytes (data_size is their mean);
+	 * "" for values of data_size bytes of 'x', and in rows written before
+	 * it was kept. */
+	char data_size_range[48];
+	/* --expire: the TTL in seconds the writes and prepared keys got; 0
+	 * none, -1 in rows written before it was kept. */
+	int64_t expire;
+	/* Placement (run --cpus, cpus.h): the CPUs the spawned server and
+	 * the load generator were given, as CPU lists ("1", "0"; the same
+	 * list in both when they were not placed apart); "" where it is not
+	 * known (a server rsweep did not start, a system that cannot tell),
+	 * and in rows written before they were kept. */
+	char server_cpus[64];
+	char client_cpus[64];
+
+	/* Where a row came from, for messages; not a column. */
+	const char *src;
+	unsigned line;
+};
+
+/* A row with every optional figure unknown. */
+void row_init(struct rs_row *r);
+
+/* The server a point was measured on, shared by every row that names the
+ * same one (the chart footer's facts). */
+struct rs_server {
+	const char *target;       /* "" when unknown, as every string below */
+	const char *redis_version;
+	const char *server_arch;
+	const char *server_name;  /* "valkey"; "" in rows of older files */
+	const char *server_version;
+	const char *key_prefix;   /* "" without --key-prefix */
+	const char *key_dist;     /* "" with fixed keys, or in older files */
+	const char *server_args;  /* a spawned server's --spawn-args; "" none */
+	const char *server_cpus;  /* its placement, as CPU lists; "" unknown */
+	const char *client_cpus;
+};
+
+/* What the server called itself, "valkey 8.0.1", into buf (size bytes):
+ * from server_name and server_version, or for rows that lack them
+ * "redis " and redis_version; "" when nothing is known.  Returns buf. */
+const char *rows_server_desc(const struct rs_server *s, char *buf, size_t size);
+/* rows_server_desc, then " [ARGS]" when the server was spawned with
+ * arguments (server_args): "redis 7.0.15 [--appendfsync always]"; "" when
+ * nothing is known.  Returns buf. */
+const char *rows_server_desc_args(const struct rs_server *s, char *buf, size_t size);
+
+/* The figures of a struct rs_rec, read with rows_fig(). */
+enum row_fig {
+	ROW_RPS, ROW_SECONDS, ROW_AVG_MS, ROW_P50_MS, ROW_P95_MS, ROW_P99_MS, ROW_P999_MS,
+	ROW_MAX_MS, ROW_SERVER_CPU_S, ROW_CLIENT_CPU_S,
+	/* What explains noise (host.h); client_nivcsw is a count. */
+	ROW_STEAL_PCT, ROW_DRIFT_PCT, ROW_OTHER_CPUS, ROW_NIVCSW,
+	ROW_RATE,                 /* rate_offered: NAN in a closed-loop row */
+	ROW_BUSY_CPU_S,           /* --cluster: the busiest master's CPU seconds */
+	ROW_MASTERS,              /* --cluster: masters; NAN for a single server */
+	/* Reads: nil replies (misses), the server's keyspace_hits and
+	 * keyspace_misses; counts, NAN when unknown. */
+	ROW_MISSES, ROW_SERVER_HITS, ROW_SERVER_MISSES,
+	ROW_NFIGS,
+};
+
+/* The mode and arrivals columns as the readers keep them. */
+enum row_mode { ROW_MODE_NONE, ROW_MODE_LOCKSTEP, ROW_MODE_WINDOW };
+enum row_arrivals { ROW_ARRIVALS_NONE, ROW_ARRIVALS_UNIFORM, ROW_ARRIVALS_POISSON };
+/* Their names as the CSV writes them ("" for NONE). */
+const char *row_mode_name(unsigned mode);
+const char *row_arrivals_name(unsigned arrivals);
+
+/* A row as the readers keep it.  The fields have the names and meanings of
+ * struct rs_row's; strings point into the rows' pool ("" when absent) and
+ * live as long as the rows.  Figures (min_ms, and the columns nothing reads
+ * back, are not kept) go through rows_fig(). */
+struct rs_rec {
+	const char *label;
+	const char *test;
+	const char *client;       /* what measured it: "rsweep 0.1.0", "redis-benchmark" */
+	/* --cluster: host:port ("" for a single server), and past its NUL the
+	 * row's master_rps (rows_master_rps()), then a mix's mix, mix_sent and
+	 * mix_calls (rows_mix()), then data_size_range (rows_data_size_range()):
+	 * one string, so that the row stays small. */
+	const char *busy_master;
+	const struct rs_server *server;
+	const char *src;          /* file name, for messages */
+	unsigned pipeline;
+	unsigned repeat;
+	unsigned line;            /* of src */
+	int32_t clients;          /* -1 when unknown, as the integers below */
+	int32_t data_size;
+	uint16_t run;             /* 1..ROW_MAX_RUN; 0 when the row has no run
+				   * column */
+	int16_t threads;          /* at most 32767 */
+	int64_t requests;
+	int64_t errors;
+	int64_t keyspace;
+	uint32_t fig[ROW_NFIGS];  /* encoded: see rows_fig() */
+	unsigned char mode;       /* enum row_mode */
+	unsigned char arrivals;   /* enum row_arrivals */
+	signed char rate_short;   /* 1, 0, or -1 when unknown */
+	int32_t expire;           /* --expire's TTL; -1 in rows written before it was kept */
+	/* started_at in seconds since the epoch (row_started_time); NAN when
+	 * the row has none (an import, an older file).  It also pairs the row
+	 * with its histogram in the sidecar (latency.c), so that a CSV copied
+	 * over another's never takes the other's histograms. */
+	double started;
+};
+
+/* A started_at text, "2026-12-02T12:20:33.123456789Z" (the fraction and
+ * its digits optional), in seconds since the epoch; NAN for "" or any
+ * other text. */
+double row_started_time(const char *started_at);
+
+/* A growable array of compact rows and the storage they point into. */
+struct rs_rows {
+	struct rs_rec *v;
+	size_t n, cap;
+	struct strtab pool;       /* every string of the rows, and file names */
+	struct strtab server_ids; /* (target, versions, arch, name) -> index in servers */
+	struct rs_server **servers;
+	size_t capservers;
+	double *wide;             /* figures fixed point cannot hold exactly */
+	size_t nwide, capwide;
+};
+
+/* qsort's comparator for an array of const struct rs_rec * into one rows
+ * array: by point (label, test, depth), then in file order. */
+int rows_point_cmp(const void *a, const void *b);
+
+/* Append the compact form of r to rows; returns it, or NULL (err set) for
+ * a figure the compact row cannot hold: clients or data_size above
+ * 2147483647, threads above 32767, any of them below -1; a mode other than lockstep or window, or
+ * arrivals other than uniform or poisson (empty is unknown). */
+struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_err *err);
+/* rec's master_rps column ("" when the row has none). */
+const char *rows_master_rps(const struct rs_rec *rec);
+/* rec's mix, mix_sent and mix_calls columns (each "" when the row has
+ * none: a plain test, an older file). */
+void rows_mix(const struct rs_rec *rec, const char **mix, const char **sent, const char **calls);
+/* rec's data_size_range column ("MIN..MAX"; "" when the row has none). */
+const char *rows_data_size_range(const struct rs_rec *rec);
+/* Figure f of rec, a row of rows: NAN when unknown. */
+double rows_fig(const struct rs_rows *rows, const struct rs_rec *rec, enum row_fig f);
+/* Room for more rows without moving the array again (a reader that knows
+ * how many lines it holds: growing a large array by doubling copies it,
+ * and touches twice the memory). */
+void rows_reserve(struct rs_rows *rows, size_t more);
+/* Keep name for the rows' lifetime; returns the stored copy. */
+const char *rows_add_name(struct rs_rows *rows, const char *name);
+/* --relabel: "[FILE:]OLD=NEW[,OLD=NEW...]" gives the rows labelled OLD the
+ * label NEW (so that two files that both carry the host name can be
+ * compared): with FILE, only the rows of that file (a name rows came from
+ * as given, or its last components: "hostA.csv" is data/hostA.csv; the
+ * longest part before a ':' that an '=' follows and that names a file,
+ * so that a file's name may hold ':' or '=').
+ * Fails (err set, rows unchanged) on a malformed list, a NEW the CSV's
+ * readers would refuse, an OLD that labels no row (of FILE), or a FILE
+ * that names two of the files. */
+int rows_relabel(struct rs_rows *rows, const char *spec, struct rs_err *err);
+/* rows_relabel with each of specs[0..n), in order: a later one reads the
+ * labels the earlier ones gave.  Stops at the first that fails. */
+int rows_relabel_list(struct rs_rows *rows, char *const *specs, size_t n, struct rs_err *err);
+/* --kind masters: replace each row by one row per master of its
+ * master_rps, labelled "host:port" ("LABEL host:port" when the rows have
+ * several labels), its rps the master's; every other figure is the
+ * row's.  Fails (err "FILE:LINE: ...", rows unchanged) for a row without
+ * master_rps or with one that does not read as host:port=rps;... */
+int rows_by_master(struct rs_rows *rows, struct rs_err *err);
+/* --resume: whether the rows of label were measured on the server now
+ * answering, which calls itself name version (target_server.h) and
+ * publishes redis_version: a series is one server's, and Redis and Valkey,
+ * or two versions of one, are two.  Rows that do not name their server
+ * (older files) are compared by redis_version; rows with no server facts
+ * at all (imports), and a server that gives none, are not compared.
+ * Returns 0, or -1 with err "FILE:LINE: label 'L' was measured on redis
+ * 7.0.15, this run is on valkey 8.0.1: ...". */
+int rows_check_server(const struct rs_rows *rows, const char *label, const char *name,
+		      const char *version, const char *redis_version, struct rs_err *err);
+/* Release rows (NULL is allowed); a zeroed struct rs_rows is empty. */
+void rows_free(struct rs_rows *rows);
+
+#endif
