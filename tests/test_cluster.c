@@ -200,11 +200,11 @@ Test(cluster, owns_any_looks_at_the_keyspace)
 
 	cr_assert_eq(cluster_parse_slots(r, "x", &t, &err), 0);
 	/* One key reaches one master only. */
-	cr_assert_eq(cluster_owns_any(&t, 0, key, 16, 4, ENGINE_RAND_DIGITS, 1) +
-		     cluster_owns_any(&t, 1, key, 16, 4, ENGINE_RAND_DIGITS, 1) +
-		     cluster_owns_any(&t, 2, key, 16, 4, ENGINE_RAND_DIGITS, 1), 1);
+	cr_assert_eq(cluster_owns_any(&t, 0, key, 16, 4, RNG_DIGITS, 1) +
+		     cluster_owns_any(&t, 1, key, 16, 4, RNG_DIGITS, 1) +
+		     cluster_owns_any(&t, 2, key, 16, 4, RNG_DIGITS, 1), 1);
 	for (size_t m = 0; m < 3; m++)
-		cr_assert(cluster_owns_any(&t, m, key, 16, 4, ENGINE_RAND_DIGITS, 1000));
+		cr_assert(cluster_owns_any(&t, m, key, 16, 4, RNG_DIGITS, 1000));
 	cluster_topo_free(&t);
 	freeReplyObject(r);
 }

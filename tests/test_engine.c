@@ -85,7 +85,7 @@ Test(engine, digits_patch_in_place)
 {
 	char buf[] = "key:__rand_int__";
 
-	engine_put_digits(buf + 4, 42);
+	rng_put_digits(buf + 4, 42);
 	cr_assert_str_eq(buf, "key:000000000042");
 }
 
@@ -97,11 +97,11 @@ Test(engine, digits_are_the_numbers_low_decimal_digits)
 				       1000000000000ULL, 18446744073709551615ULL };
 
 	for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) {
-		char want[32], got[ENGINE_RAND_DIGITS + 1] = { 0 };
+		char want[32], got[RNG_DIGITS + 1] = { 0 };
 
 		snprintf(want, sizeof want, "%012llu",
 			 (unsigned long long)(vs[i] % 1000000000000ULL));
-		engine_put_digits(got, vs[i]);
+		rng_put_digits(got, vs[i]);
 		cr_assert_str_eq(got, want, "%llu", (unsigned long long)vs[i]);
 	}
 }

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/infile.h"
 #include "results/csv.h"
 #include "results/histfile.h"
 
@@ -67,7 +68,7 @@ Test(histfile, appended_lines_read_back_and_merge)
 		cr_assert_eq(csv_out_append(&o, &row, &err), 0, "%s", err.msg);
 	}
 	csv_out_close(&o);
-	cr_assert_eq(csv_slurp(side, 1 << 24, &buf, &len, &err), 0, "%s", err.msg);
+	cr_assert_eq(infile_slurp(side, 1 << 24, &buf, &len, &err), 0, "%s", err.msg);
 	hist_init(&s.merged);
 	cr_assert_eq(histfile_parse(buf, len, side, keep, &s, &err), 0, "%s", err.msg);
 	cr_assert_eq(s.n, 3);
@@ -181,7 +182,7 @@ static long side_lines(const char *side)
 	size_t len;
 	long n = 0;
 
-	if (csv_slurp(side, 1 << 24, &buf, &len, &err) < 0)
+	if (infile_slurp(side, 1 << 24, &buf, &len, &err) < 0)
 		return -1;
 	for (size_t i = 0; i < len; i++)
 		n += buf[i] == '\n';
@@ -199,7 +200,7 @@ static long side_parsed(const char *side, struct rs_err *why)
 	int rc;
 
 	memset(&s, 0, sizeof s);
-	if (csv_slurp(side, 1 << 24, &buf, &len, why) < 0)
+	if (infile_slurp(side, 1 << 24, &buf, &len, why) < 0)
 		return -1;
 	rc = histfile_parse(buf, len, side, keep, &s, why);
 	free(buf);

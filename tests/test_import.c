@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/infile.h"
 #include "cli/cmd.h"
 #include "results/csv.h"
 #include "formats/import.h"
@@ -419,7 +420,7 @@ static char *sample(const char *name, size_t *len)
 	char *buf;
 
 	snprintf(path, sizeof path, "%s/tests/data/import/%s", RS_TOP_SRCDIR, name);
-	cr_assert_eq(csv_slurp(path, 1 << 20, &buf, len, &err), 0, "%s", err.msg);
+	cr_assert_eq(infile_slurp(path, 1 << 20, &buf, len, &err), 0, "%s", err.msg);
 	return buf;
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/infile.h"
 #include "results/csv.h"
 #include "formats/import.h"
 #include "base/json.h"
@@ -20,7 +21,7 @@ static char *slurp(const char *name, size_t *len)
 	struct rs_err err = { 0 };
 
 	snprintf(path, sizeof path, "%s/tests/data/memtier/%s", RS_TOP_SRCDIR, name);
-	cr_assert_eq(csv_slurp_bytes(path, 1 << 20, &buf, len, &err), 0, "%s", err.msg);
+	cr_assert_eq(infile_slurp_bytes(path, 1 << 20, &buf, len, &err), 0, "%s", err.msg);
 	return buf;
 }
 

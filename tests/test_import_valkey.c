@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/infile.h"
 #include "results/csv.h"
 #include "formats/import.h"
 
@@ -19,7 +20,7 @@ static char *sample(const char *name, size_t *len)
 	char *buf;
 
 	snprintf(path, sizeof path, "%s/tests/data/valkey/%s", RS_TOP_SRCDIR, name);
-	cr_assert_eq(csv_slurp(path, 1 << 20, &buf, len, &err), 0, "%s", err.msg);
+	cr_assert_eq(infile_slurp(path, 1 << 20, &buf, len, &err), 0, "%s", err.msg);
 	return buf;
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/infile.h"
 #include "cli/cmd.h"
 #include "results/csv.h"
 #include "stats/knee.h"
@@ -890,7 +891,7 @@ static char *read_page(void)
 	size_t len;
 	struct rs_err err;
 
-	cr_assert_eq(csv_slurp(MAN_PATH, (size_t)1 << 22, &buf, &len, &err), 0, "%s", err.msg);
+	cr_assert_eq(infile_slurp(MAN_PATH, (size_t)1 << 22, &buf, &len, &err), 0, "%s", err.msg);
 	return buf;
 }
 
@@ -991,7 +992,7 @@ Test(completion, test_names_are_the_catalogue)
 	size_t len, nwords = 0, ncat = 0;
 	struct rs_err err;
 
-	cr_assert_eq(csv_slurp(COMPLETION_PATH, (size_t)1 << 20, &buf, &len, &err), 0, "%s", err.msg);
+	cr_assert_eq(infile_slurp(COMPLETION_PATH, (size_t)1 << 20, &buf, &len, &err), 0, "%s", err.msg);
 	line = strstr(buf, "\n_rsweep_tests='");
 	cr_assert_not_null(line, "completion/rsweep.bash has no line _rsweep_tests='...'");
 	list = line + strlen("\n_rsweep_tests='");

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/infile.h"
 #include "analysis/analysis.h"
 #include "chart/chart.h"
 #include "results/csv.h"
@@ -147,8 +148,8 @@ Test(render_pdf, byte_for_byte_deterministic)
 	write_pdf(a);
 	sleep(1);                 /* a date in the file would now differ */
 	write_pdf(b);
-	cr_assert_eq(csv_slurp_bytes(a, 1 << 24, &x, &nx, &err), 0);
-	cr_assert_eq(csv_slurp_bytes(b, 1 << 24, &y, &ny, &err), 0);
+	cr_assert_eq(infile_slurp_bytes(a, 1 << 24, &x, &nx, &err), 0);
+	cr_assert_eq(infile_slurp_bytes(b, 1 << 24, &y, &ny, &err), 0);
 	cr_assert_eq(nx, ny);
 	cr_assert(memcmp(x, y, nx) == 0, "two renderings differ");
 	cr_assert(memmem(x, nx, "FlateDecode", 11) != NULL, "not compressed");
@@ -226,7 +227,7 @@ Test(render_pdf, pages_are_a4_turned_the_charts_way)
 	cr_assert_eq(render_pdf_page(pdf, 3000, 400, &err), 0, "%s", err.msg);
 	cr_assert_eq(render_pdf_save(pdf, path, &err), 0, "%s", err.msg);
 	render_pdf_free(pdf);
-	cr_assert_eq(csv_slurp_bytes(path, 1 << 24, &x, &nx, &err), 0);
+	cr_assert_eq(infile_slurp_bytes(path, 1 << 24, &x, &nx, &err), 0);
 	for (const char *p = x; (p = memmem(p, nx - (size_t)(p - x), "/MediaBox", 9)) != NULL; p++) {
 		nland += strncmp(p, land, strlen(land)) == 0;
 		nport += strncmp(p, port, strlen(port)) == 0;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/infile.h"
 #include "analysis/analysis.h"
 #include "cli/cmd.h"
 #include "results/csv.h"
@@ -428,7 +429,7 @@ static char *slurp(const char *name)
 	struct rs_err err;
 
 	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-	cr_assert_eq(csv_slurp(path, 1 << 20, &buf, &len, &err), 0, "%s", err.msg);
+	cr_assert_eq(infile_slurp(path, 1 << 20, &buf, &len, &err), 0, "%s", err.msg);
 	return buf;
 }
 

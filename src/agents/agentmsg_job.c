@@ -274,9 +274,9 @@ static int agentmsg_job_unmember(const struct agentmsg_job_item *it, int mix, st
 	if (ve != 0 && (!mix || va >= ve))
 		return rs_err_setk(err, RS_E_INPUT, "field job: a value from %llu to %llu",
 				   (unsigned long long)va, (unsigned long long)ve);
-	if (agentmsg_job_unoffs(it->f[4], it->n[4], len, ENGINE_RAND_DIGITS, &j->own_rand[i],
+	if (agentmsg_job_unoffs(it->f[4], it->n[4], len, RNG_DIGITS, &j->own_rand[i],
 				&m->nrand, err) < 0 ||
-	    agentmsg_job_unoffs(it->f[5], it->n[5], len, ENGINE_RAND_DIGITS, &j->own_copy[i],
+	    agentmsg_job_unoffs(it->f[5], it->n[5], len, RNG_DIGITS, &j->own_copy[i],
 				&m->ncopy, err) < 0)
 		return -1;
 	if (m->ncopy > 0) {

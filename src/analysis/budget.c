@@ -10,7 +10,6 @@
 #include "results/csv.h"
 #include "base/json.h"
 #include "base/num.h"
-#include "report/report.h"
 #include "stats/stats.h"
 #include "base/xalloc.h"
 

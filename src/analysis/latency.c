@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/infile.h"
 #include "analysis/analysis.h"
 #include "results/csv.h"
 #include "results/histfile.h"
@@ -147,7 +148,7 @@ static int latency_load_file(const struct rs_rows *rows, const char *src, struct
 		return 0;
 	}
 	sbuf_heap(&f.key);
-	if (csv_slurp(path.s, (size_t)1 << 30, &buf, &len, err) < 0 ||
+	if (infile_slurp(path.s, (size_t)1 << 30, &buf, &len, err) < 0 ||
 	    histfile_parse(buf, len, path.s, latency_keep_line, &f, err) < 0)
 		rc = -1;
 	for (size_t i = 0; rc == 0 && i < rows->n; i++) {

@@ -4,11 +4,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/infile.h"
+#include "base/xalloc.h"
 
 static const char *infile_kind(mode_t m)
 {
@@ -76,4 +79,82 @@ int infile_check(const char *what, const char *path, struct rs_err *err)
 		return rs_err_as(err, RS_E_INPUT);  /* an option's value is input */
 	close(fd);
 	return 0;
+}
+
+/* With text, a NUL byte ends the read at once: no file these readers take
+ * holds one (the CSV, spec and sidecar parsers all refuse it), and
+ * standard input from /dev/zero or /dev/urandom would otherwise be read up
+ * to max, a gigabyte, before the parser said so. */
+static int csv_slurp_as(const char *path, size_t max, int text, char **bufp, size_t *lenp,
+			struct rs_err *err)
+{
+	FILE *fp = stdin;
+	size_t cap = 65536, n = 0;
+	char *buf;
+
+	if (strcmp(path, "-") != 0) {
+		int fd = infile_open(path, err);
+
+		if (fd < 0)
+			return -1;
+		if ((fp = fdopen(fd, "rb")) == NULL) {
+			close(fd);
+			return rs_err_set(err, "%s: %s", path, strerror(errno));
+		}
+	}
+	buf = xmalloc(cap + 1);
+	for (;;) {
+		size_t k;
+
+		if (n == cap) {
+			if (cap >= max) {
+				free(buf);
+				if (fp != stdin)
+					fclose(fp);
+				return rs_err_set(err, "%s: larger than %zu bytes", path, max);
+			}
+			cap *= 2;
+			buf = xrealloc(buf, cap + 1);
+		}
+		k = fread(buf + n, 1, cap - n, fp);
+		if (text && k > 0 && memchr(buf + n, '\0', k) != NULL) {
+			const char *nul = memchr(buf + n, '\0', k);
+			unsigned line = 1;
+
+			for (const char *q = buf; (q = memchr(q, '\n', (size_t)(nul - q))) != NULL; q++)
+				line++;
+			free(buf);
+			if (fp != stdin)
+				fclose(fp);
+			return rs_err_setk(err, RS_E_INPUT, "%s:%u: a NUL byte: not a text file", path,
+					   line);
+		}
+		n += k;
+		if (k == 0)
+			break;
+	}
+	if (ferror(fp)) {
+		int e = errno;
+
+		free(buf);
+		if (fp != stdin)
+			fclose(fp);
+		return rs_err_set(err, "%s: %s", path, strerror(e));
+	}
+	if (fp != stdin)
+		fclose(fp);
+	buf[n] = '\0';
+	*bufp = buf;
+	*lenp = n;
+	return 0;
+}
+
+int infile_slurp(const char *path, size_t max, char **bufp, size_t *lenp, struct rs_err *err)
+{
+	return csv_slurp_as(path, max, 1, bufp, lenp, err);
+}
+
+int infile_slurp_bytes(const char *path, size_t max, char **bufp, size_t *lenp, struct rs_err *err)
+{
+	return csv_slurp_as(path, max, 0, bufp, lenp, err);
 }

@@ -9,6 +9,8 @@
 #ifndef RS_INFILE_H
 #define RS_INFILE_H
 
+#include <stddef.h>
+
 #include "base/err.h"
 
 /* Open path for reading: a descriptor on a regular file (blocking again,
@@ -21,5 +23,16 @@ int infile_open(const char *path, struct rs_err *err);
  * infile_open's, what (e.g. "--cacert") put before the path, always
  * RS_E_INPUT: the path is an option's value. */
 int infile_check(const char *what, const char *path, struct rs_err *err);
+
+/* Read a whole file (only a regular one, see infile.h; "-" is standard
+ * input) into a NUL-terminated malloc'd buffer; *len excludes the NUL.
+ * Refuses files over max bytes, and stops at the first NUL byte in the
+ * input ("PATH:LINE: a NUL byte", RS_E_INPUT): every text reader refuses
+ * one.  Shared by the other file parsers. */
+int infile_slurp(const char *path, size_t max, char **buf, size_t *len, struct rs_err *err);
+
+/* infile_slurp for a reader that takes NUL bytes itself (import --skip-bad
+ * skips a line holding one). */
+int infile_slurp_bytes(const char *path, size_t max, char **buf, size_t *len, struct rs_err *err);
 
 #endif

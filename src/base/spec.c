@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "results/csv.h"
 #include "base/near.h"
+#include "base/infile.h"
 #include "base/platform.h"
 #include "base/sbuf.h"
 #include "base/spec.h"
@@ -112,7 +112,7 @@ int spec_read_file(const char *path, struct spec *out, struct rs_err *err)
 	int rc;
 
 	memset(out, 0, sizeof *out);
-	if (csv_slurp(path, (size_t)1 << 20, &buf, &len, err) < 0)
+	if (infile_slurp(path, (size_t)1 << 20, &buf, &len, err) < 0)
 		return -1;
 	rc = spec_parse(buf, len, path, out, err);
 	free(buf);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/infile.h"
 #include "chart/chart.h"
 #include "results/csv.h"
 #include "chart/plotfile.h"
@@ -89,7 +90,7 @@ int plotfile_read(const char *path, plotfile_setter set, void *ud, struct plotfi
 	int rc;
 
 	memset(out, 0, sizeof *out);
-	if (csv_slurp(path, PLOTFILE_MAX, &buf, &len, err) < 0)
+	if (infile_slurp(path, PLOTFILE_MAX, &buf, &len, err) < 0)
 		return -1;
 	rc = plotfile_parse(buf, len, path, set, ud, out, err);
 	free(buf);

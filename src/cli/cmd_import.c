@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/infile.h"
 #include "cli/cmd.h"
 #include "results/csv.h"
 #include "results/histfile.h"
@@ -436,7 +437,7 @@ static int cmd_import_hdr(const char *prefix, const struct rs_row *r, struct sbu
 	if ((size_t)snprintf(path, sizeof path, "%s_%s_command_run_%u.hgrm", prefix, r->test,
 			     r->repeat) >= sizeof path)
 		return rs_err_setk(err, RS_E_INPUT, "--hdr-file-prefix: too long a name");
-	if (csv_slurp_bytes(path, IMPORT_MAX_INPUT, &buf, &len, err) < 0)
+	if (infile_slurp_bytes(path, IMPORT_MAX_INPUT, &buf, &len, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);
 	h = xmalloc(sizeof *h);
 	hist_init(h);
@@ -579,7 +580,7 @@ int cmd_import(struct rs_config *cfg, struct rs_err *err)
 	if (inputs_output_check(cfg->output, cfg->args, 1, err) < 0)
 		return -1;
 	/* An input that cannot be read is bad input, as a CSV is to report. */
-	if (csv_slurp_bytes(path, IMPORT_MAX_INPUT, &in, &inlen, err) < 0)
+	if (infile_slurp_bytes(path, IMPORT_MAX_INPUT, &in, &inlen, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);
 	if (strcmp(path, "-") == 0)
 		path = "<stdin>";

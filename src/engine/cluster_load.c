@@ -82,7 +82,7 @@ static inline void cluster_load_reject(const struct cluster_shard *sh, const str
 
 		if (__atomic_load_n(&sh->owner[slot], __ATOMIC_RELAXED) == sh->idx)
 			return;
-		engine_put_digits(cmd + k->doff, engine_rand(rng) % sh->job.keyspace);
+		rng_put_digits(cmd + k->doff, rng_next(rng) % sh->job.keyspace);
 	}
 }
 
@@ -96,11 +96,11 @@ static inline void cluster_load_pick(const struct cluster_shard *sh, const struc
 	size_t j = 0;
 
 	for (unsigned tries = 0; tries < CLUSTER_LOAD_TRIES; tries++) {
-		j = (size_t)(engine_rand(rng) % p->n);
+		j = (size_t)(rng_next(rng) % p->n);
 		if (__atomic_load_n(&sh->owner[p->slot[j]], __ATOMIC_RELAXED) == sh->idx)
 			break;
 	}
-	engine_put_digits(cmd + k->doff, p->v[j]);
+	rng_put_digits(cmd + k->doff, p->v[j]);
 }
 
 /* engine_route.key of one command, without a pool and with one. */
@@ -299,7 +299,7 @@ static int cluster_load_check_cmd(const struct cluster_load *cl, const struct en
 		return 0;
 	for (size_t i = 0; i < cl->n; i++)
 		if (!cluster_owns_any(cl->topo, i, m->cmd + koff, klen, m->rand_off[ri] - koff,
-				      ENGINE_RAND_DIGITS, keyspace))
+				      RNG_DIGITS, keyspace))
 			return rs_err_setk(err, RS_E_INPUT, "with -r %llu no key of the keyspace "
 					   "falls on %s's slots: give a larger -r",
 					   (unsigned long long)keyspace, cl->sh[i].t.desc);
@@ -359,7 +359,7 @@ static void cluster_load_pool(struct cluster_load *cl, size_t p, const char *key
 		struct cluster_pool *pl;
 		unsigned o, slot;
 
-		engine_put_digits(k + doff, v);
+		rng_put_digits(k + doff, v);
 		slot = cluster_key_slot(k, klen);
 		o = cl->topo->owner[slot];
 		if (o >= cl->n)

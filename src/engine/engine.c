@@ -252,7 +252,7 @@ retire:
 /* Uniform in (0, 1): never 0, so that its log is finite. */
 static inline double engine_unit(uint64_t *s)
 {
-	return ((double)(engine_rand(s) >> 11) + 0.5) * 0x1p-53;
+	return ((double)(rng_next(s) >> 11) + 0.5) * 0x1p-53;
 }
 
 /* Open loop: move the schedule to its next request. */

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "base/err.h"
+#include "base/rng.h"
 #include "results/hist.h"
 #include "net/target.h"
 
@@ -30,42 +31,6 @@ struct keydist;
 #define ENGINE_REPLY_BULK (1u << 1)       /* $ */
 #define ENGINE_REPLY_INTEGER (1u << 2)    /* : */
 #define ENGINE_REPLY_ARRAY (1u << 3)      /* * */
-
-/* Random keys: the engine overwrites ENGINE_RAND_DIGITS bytes at each of a
- * job's rand_off places with a zero-padded decimal per request. */
-#define ENGINE_RAND_DIGITS 12     /* even: engine_put_digits writes two at a time */
-
-/* xorshift64*: cheap, and reproducible from --seed.  *s is never 0. */
-static inline uint64_t engine_rand(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*s = x;
-	return x * 0x2545F4914F6CDD1DULL;
-}
-
-/* Write v as ENGINE_RAND_DIGITS zero-padded decimal digits at p (no NUL):
- * two digits a step, since this runs once a request. */
-static inline void engine_put_digits(char *p, uint64_t v)
-{
-	static const char pairs[201] =
-		"0001020304050607080910111213141516171819"
-		"2021222324252627282930313233343536373839"
-		"4041424344454647484950515253545556575859"
-		"6061626364656667686970717273747576777879"
-		"8081828384858687888990919293949596979899";
-
-	for (int i = ENGINE_RAND_DIGITS - 2; i >= 0; i -= 2) {
-		unsigned d = (unsigned)(v % 100) * 2;
-
-		p[i] = pairs[d];
-		p[i + 1] = pairs[d + 1];
-		v /= 100;
-	}
-}
 
 /* What depth means (engine_job.mode). */
 enum engine_mode {
@@ -104,7 +69,7 @@ struct engine_route {
 	 * (job->members' index), 0 for a job of one command (job->cmd,
 	 * job->rand_off); a mix calls it for every member, and a member
 	 * whose key the route leaves alone costs a return.  It may draw from
-	 * rng with engine_rand and write digits at any of the command's
+	 * rng with rng_next and write digits at any of the command's
 	 * rand_off, so that the key falls where the connections are.  Called
 	 * per request on the loop's thread: it must be cheap, and read what
 	 * other loops may write (a shared map) atomically.  NULL: the
@@ -131,7 +96,7 @@ struct engine_route {
 struct engine_member {
 	const char *cmd;          /* one request's bytes */
 	size_t len;
-	const size_t *rand_off;   /* places in cmd of ENGINE_RAND_DIGITS bytes */
+	const size_t *rand_off;   /* places in cmd of RNG_DIGITS bytes */
 	size_t nrand;
 	size_t key_from;          /* as engine_job's */
 	const size_t *copy_off;
@@ -155,7 +120,7 @@ struct engine_job {
 	size_t nmembers;          /* 2..ENGINE_MAX_MEMBERS with members (1 works too) */
 	const char *cmd;          /* one request's bytes */
 	size_t len;
-	const size_t *rand_off;   /* places in cmd of ENGINE_RAND_DIGITS bytes, patched per batch */
+	const size_t *rand_off;   /* places in cmd of RNG_DIGITS bytes, patched per batch */
 	size_t nrand;
 	/* One key a request in several places: after the digits are drawn,
 	 * each place of copy_off gets the digits at key_from (one of

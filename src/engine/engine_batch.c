@@ -29,8 +29,8 @@ __attribute__((noinline)) void engine_randomize_routed(struct engine_thread *th,
 
 		for (size_t r = 0; r < job->nrand; r++)
 			if (r != rt->key_draws[0])
-				engine_put_digits(cmd + job->rand_off[r],
-						  engine_rand(&th->rng) % job->keyspace);
+				rng_put_digits(cmd + job->rand_off[r],
+						  rng_next(&th->rng) % job->keyspace);
 		rt->key(rt, 0, cmd, &th->rng);
 	}
 }
@@ -50,7 +50,7 @@ __attribute__((noinline)) void engine_randomize_dist(struct engine_thread *th,
 		char *cmd = c->buf + (size_t)i * job->len;
 
 		for (size_t r = 0; r < job->nrand; r++)
-			engine_put_digits(cmd + job->rand_off[r], keydist_draw(kd, &th->kds, &th->rng));
+			rng_put_digits(cmd + job->rand_off[r], keydist_draw(kd, &th->kds, &th->rng));
 	}
 }
 
@@ -59,7 +59,7 @@ static inline void engine_copy_key(char *cmd, size_t key_from, const size_t *cop
 				   size_t ncopy)
 {
 	for (size_t i = 0; i < ncopy; i++)
-		memcpy(cmd + copy_off[i], cmd + key_from, ENGINE_RAND_DIGITS);
+		memcpy(cmd + copy_off[i], cmd + key_from, RNG_DIGITS);
 }
 
 /* engine_copy_key in the first k requests of c's buffer, apart: a job
@@ -75,7 +75,7 @@ __attribute__((noinline)) void engine_copy_keys(const struct engine_job *job,
 /* A mix: the member of one request, from one draw (struct engine_mix). */
 static inline unsigned engine_mix_pick(const struct engine_mix *mix, uint64_t *rng)
 {
-	uint64_t u = engine_rand(rng);
+	uint64_t u = rng_next(rng);
 	struct engine_mix_col col = mix->col[u >> mix->shift];
 
 	return (uint32_t)u < col.keep ? col.member : col.alias;
@@ -90,7 +90,7 @@ static __attribute__((noinline)) size_t engine_put_value(struct engine_thread *t
 							 const struct engine_member *mb)
 {
 	const struct engine_job *job = th->job;
-	uint64_t r = engine_rand(&th->rng);
+	uint64_t r = rng_next(&th->rng);
 	size_t n = job->vmin + (size_t)((r >> 12) % (job->vmax - job->vmin + 1));
 	size_t tail = mb->len - mb->value_end;
 	char digits[24], *p = cmd + mb->value_at;
@@ -152,9 +152,9 @@ static __attribute__((noinline)) size_t engine_mix_fill_general(struct engine_th
 
 		if (job->keyspace > 0) {
 			for (size_t r = 0; r < mb->nrand; r++)
-				engine_put_digits(cmd + mb->rand_off[r],
+				rng_put_digits(cmd + mb->rand_off[r],
 						  kd != NULL ? keydist_draw(kd, &th->kds, &th->rng) :
-						  engine_rand(&th->rng) % job->keyspace);
+						  rng_next(&th->rng) % job->keyspace);
 			engine_copy_key(cmd, mb->key_from, mb->copy_off, mb->ncopy);
 		}
 		off += len;
@@ -189,8 +189,8 @@ static __attribute__((noinline)) size_t engine_mix_fill_routed(struct engine_thr
 		if (keyspace > 0) {
 			for (size_t r = 0; r < mb->nrand; r++)
 				if (r != rt->key_draws[m])
-					engine_put_digits(cmd + mb->rand_off[r],
-							  engine_rand(&th->rng) % keyspace);
+					rng_put_digits(cmd + mb->rand_off[r],
+							  rng_next(&th->rng) % keyspace);
 			if (rt->key != NULL)
 				rt->key(rt, m, cmd, &th->rng);
 			/* __key__'s other places repeat the key as chosen. */
@@ -235,7 +235,7 @@ __attribute__((noinline)) void engine_mix_fill(struct engine_thread *th,
 		memcpy(cmd, mb->cmd, mb->len);
 		if (keyspace > 0)
 			for (size_t r = 0; r < mb->nrand; r++)
-				engine_put_digits(cmd + mb->rand_off[r], engine_rand(&th->rng) % keyspace);
+				rng_put_digits(cmd + mb->rand_off[r], rng_next(&th->rng) % keyspace);
 		off += mb->len;
 		c->ends[i] = off;
 		th->res.member_sent[m]++;

@@ -70,7 +70,7 @@ void engine_reply_wrong(const struct engine_reply *r, char *buf, size_t size);
 
 struct engine_thread;
 
-/* A mix's draw (Walker's alias method), built once a run: one engine_rand
+/* A mix's draw (Walker's alias method), built once a run: one rng_next
  * a request picks a column from its top bits, and its low 32 bits keep
  * the column's member (below keep) or take its alias.  Columns are a
  * power of two, padded with columns that always take their alias; a full
@@ -235,7 +235,7 @@ static inline void engine_randomize(struct engine_thread *th, struct engine_conn
 		char *cmd = c->buf + (size_t)i * job->len;
 
 		for (size_t r = 0; r < job->nrand; r++)
-			engine_put_digits(cmd + job->rand_off[r], engine_rand(&th->rng) % job->keyspace);
+			rng_put_digits(cmd + job->rand_off[r], rng_next(&th->rng) % job->keyspace);
 	}
 }
 

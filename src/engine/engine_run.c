@@ -174,10 +174,10 @@ static int engine_value_check(const struct engine_job *job, const struct engine_
 	if (m->value_at >= m->value_end || m->value_end > m->len || m->cmd[m->value_at] != '$')
 		return rs_err_set(err, "member %zu of a mix has no value where it says", i + 1);
 	for (size_t r = 0; r < m->nrand; r++)
-		if (m->rand_off[r] + ENGINE_RAND_DIGITS > m->value_at)
+		if (m->rand_off[r] + RNG_DIGITS > m->value_at)
 			return rs_err_set(err, "member %zu of a mix has a random key after its value", i + 1);
 	for (size_t r = 0; r < m->ncopy; r++)
-		if (m->copy_off[r] + ENGINE_RAND_DIGITS > m->value_at)
+		if (m->copy_off[r] + RNG_DIGITS > m->value_at)
 			return rs_err_set(err, "member %zu of a mix has a key after its value", i + 1);
 	return 0;
 }
@@ -303,7 +303,7 @@ static void engine_thread_prepare(struct engine *e, unsigned i, const struct eng
 
 		th->pool = xmalloc(n);
 		for (size_t k = 0; k < n; k += 8) {
-			uint64_t r = engine_rand(&th->rng);
+			uint64_t r = rng_next(&th->rng);
 
 			memcpy(th->pool + k, &r, n - k < 8 ? n - k : 8);
 		}

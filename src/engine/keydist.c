@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/engine.h"
+#include "base/rng.h"
 #include "engine/keydist.h"
 #include "base/num.h"
 #include "base/xalloc.h"
@@ -152,7 +152,7 @@ uint64_t keydist_zipf_tail(const struct keydist *kd, uint64_t *rng)
 	uint64_t a = (uint64_t)kd->nhead + 1;
 
 	for (;;) {
-		double unit = (double)(engine_rand(rng) >> 11) * 0x1p-53;
+		double unit = (double)(rng_next(rng) >> 11) * 0x1p-53;
 		double u = kd->t_hn + unit * (kd->t_hx1 - kd->t_hn);
 		double x = keydist_hinv(kd, u);
 		double kf = floor(x + 0.5);

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine/engine.h"
+#include "base/rng.h"
 #include "base/err.h"
 
 enum keydist_kind {
@@ -129,11 +129,11 @@ int keydist_gauss_keep(const struct keydist *kd, uint32_t bin, uint32_t u, doubl
 static inline uint64_t keydist_gaussian(const struct keydist *kd, uint64_t *rng)
 {
 	for (;;) {
-		unsigned __int128 p = (unsigned __int128)engine_rand(rng) * kd->ncols;
+		unsigned __int128 p = (unsigned __int128)rng_next(rng) * kd->ncols;
 		uint32_t col = (uint32_t)(p >> 64);
 		const struct keydist_cell *c = &kd->cells[col];
 		uint32_t i = (uint32_t)((uint64_t)p >> 32) < c->thresh ? col : c->alias;
-		uint64_t r = engine_rand(rng);
+		uint64_t r = rng_next(rng);
 		double x = kd->lo + ((double)i + (double)(uint32_t)(r >> 32) * 0x1p-32) * kd->w;
 		uint32_t u = (uint32_t)r;
 
@@ -144,7 +144,7 @@ static inline uint64_t keydist_gaussian(const struct keydist *kd, uint64_t *rng)
 }
 
 /* The next key number, in 0..keyspace-1, drawing from *rng
- * (engine_rand's xorshift64*).  Inline: the engine calls it per key. */
+ * (rng_next's xorshift64*).  Inline: the engine calls it per key. */
 static inline uint64_t keydist_draw(const struct keydist *kd, struct keydist_state *st,
 				    uint64_t *rng)
 {
@@ -152,7 +152,7 @@ static inline uint64_t keydist_draw(const struct keydist *kd, struct keydist_sta
 	case KEYDIST_ZIPF: {
 		/* One number: the column from the product's high half, the
 		 * threshold's uniform from its low half. */
-		unsigned __int128 p = (unsigned __int128)engine_rand(rng) * kd->ncols;
+		unsigned __int128 p = (unsigned __int128)rng_next(rng) * kd->ncols;
 		uint32_t col = (uint32_t)(p >> 64);
 		const struct keydist_cell *c = &kd->cells[col];
 		uint32_t k = (uint32_t)((uint64_t)p >> 32) < c->thresh ? col : c->alias;
@@ -160,9 +160,9 @@ static inline uint64_t keydist_draw(const struct keydist *kd, struct keydist_sta
 		return k < kd->nhead ? k : keydist_zipf_tail(kd, rng) - 1;
 	}
 	case KEYDIST_HOTSPOT:
-		if (kd->all_hot || engine_rand(rng) < kd->share)
-			return engine_rand(rng) % kd->hot;
-		return kd->hot + engine_rand(rng) % kd->cold;
+		if (kd->all_hot || rng_next(rng) < kd->share)
+			return rng_next(rng) % kd->hot;
+		return kd->hot + rng_next(rng) % kd->cold;
 	case KEYDIST_SEQUENTIAL: {
 		uint64_t k = st->next;
 
@@ -174,7 +174,7 @@ static inline uint64_t keydist_draw(const struct keydist *kd, struct keydist_sta
 	case KEYDIST_UNIFORM:
 		break;
 	}
-	return engine_rand(rng) % kd->n;
+	return rng_next(rng) % kd->n;
 }
 
 #endif

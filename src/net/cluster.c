@@ -9,7 +9,7 @@
 #include <strings.h>
 
 #include "net/cluster.h"
-#include "engine/engine.h"
+#include "base/rng.h"
 #include "base/xalloc.h"
 
 static const uint16_t cluster_crc_tab[256] = {
@@ -454,11 +454,11 @@ int cluster_owns_any(const struct cluster_topo *topo, size_t master, const char 
 {
 	char k[512];
 
-	if (klen > sizeof k || digits != ENGINE_RAND_DIGITS || digits_off + digits > klen)
+	if (klen > sizeof k || digits != RNG_DIGITS || digits_off + digits > klen)
 		return 0;
 	memcpy(k, key, klen);
 	for (uint64_t v = 0; v < keyspace && v < (1u << 20); v++) {
-		engine_put_digits(k + digits_off, v);
+		rng_put_digits(k + digits_off, v);
 		if (topo->owner[cluster_key_slot(k, klen)] == master)
 			return 1;
 	}

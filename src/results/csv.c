@@ -766,84 +766,6 @@ static int csv_check_line(const char *hdr, const char *line, size_t n, struct rs
 	return 0;
 }
 
-/* With text, a NUL byte ends the read at once: no file these readers take
- * holds one (the CSV, spec and sidecar parsers all refuse it), and
- * standard input from /dev/zero or /dev/urandom would otherwise be read up
- * to max, a gigabyte, before the parser said so. */
-static int csv_slurp_as(const char *path, size_t max, int text, char **bufp, size_t *lenp,
-			struct rs_err *err)
-{
-	FILE *fp = stdin;
-	size_t cap = 65536, n = 0;
-	char *buf;
-
-	if (strcmp(path, "-") != 0) {
-		int fd = infile_open(path, err);
-
-		if (fd < 0)
-			return -1;
-		if ((fp = fdopen(fd, "rb")) == NULL) {
-			close(fd);
-			return rs_err_set(err, "%s: %s", path, strerror(errno));
-		}
-	}
-	buf = xmalloc(cap + 1);
-	for (;;) {
-		size_t k;
-
-		if (n == cap) {
-			if (cap >= max) {
-				free(buf);
-				if (fp != stdin)
-					fclose(fp);
-				return rs_err_set(err, "%s: larger than %zu bytes", path, max);
-			}
-			cap *= 2;
-			buf = xrealloc(buf, cap + 1);
-		}
-		k = fread(buf + n, 1, cap - n, fp);
-		if (text && k > 0 && memchr(buf + n, '\0', k) != NULL) {
-			const char *nul = memchr(buf + n, '\0', k);
-			unsigned line = 1;
-
-			for (const char *q = buf; (q = memchr(q, '\n', (size_t)(nul - q))) != NULL; q++)
-				line++;
-			free(buf);
-			if (fp != stdin)
-				fclose(fp);
-			return rs_err_setk(err, RS_E_INPUT, "%s:%u: a NUL byte: not a text file", path,
-					   line);
-		}
-		n += k;
-		if (k == 0)
-			break;
-	}
-	if (ferror(fp)) {
-		int e = errno;
-
-		free(buf);
-		if (fp != stdin)
-			fclose(fp);
-		return rs_err_set(err, "%s: %s", path, strerror(e));
-	}
-	if (fp != stdin)
-		fclose(fp);
-	buf[n] = '\0';
-	*bufp = buf;
-	*lenp = n;
-	return 0;
-}
-
-int csv_slurp(const char *path, size_t max, char **bufp, size_t *lenp, struct rs_err *err)
-{
-	return csv_slurp_as(path, max, 1, bufp, lenp, err);
-}
-
-int csv_slurp_bytes(const char *path, size_t max, char **bufp, size_t *lenp, struct rs_err *err)
-{
-	return csv_slurp_as(path, max, 0, bufp, lenp, err);
-}
-
 int csv_read_file(const char *path, struct rs_rows *rows, struct csv_info *info,
 		  struct rs_err *err)
 {
@@ -851,7 +773,7 @@ int csv_read_file(const char *path, struct rs_rows *rows, struct csv_info *info,
 	size_t len;
 	int rc;
 
-	if (csv_slurp(path, (size_t)1 << 30, &buf, &len, err) < 0)
+	if (infile_slurp(path, (size_t)1 << 30, &buf, &len, err) < 0)
 		return -1;
 	rc = csv_parse(buf, len, path, rows, info, err);
 	free(buf);

@@ -81,16 +81,6 @@ const char *csv_info_note(const struct csv_info *info, const char *path, char *b
 int csv_read_file(const char *path, struct rs_rows *rows, struct csv_info *info,
 		  struct rs_err *err);
 
-/* Read a whole file (only a regular one, see infile.h; "-" is standard
- * input) into a NUL-terminated malloc'd buffer; *len excludes the NUL.
- * Refuses files over max bytes, and stops at the first NUL byte in the
- * input ("PATH:LINE: a NUL byte", RS_E_INPUT): every text reader refuses
- * one.  Shared by the other file parsers. */
-int csv_slurp(const char *path, size_t max, char **buf, size_t *len, struct rs_err *err);
-
-/* csv_slurp for a reader that takes NUL bytes itself (import --skip-bad
- * skips a line holding one). */
-int csv_slurp_bytes(const char *path, size_t max, char **buf, size_t *len, struct rs_err *err);
 
 /* Open path with open(2)'s flags (O_CLOEXEC and O_NOCTTY added), and only
  * if it is a regular file, as checked on the descriptor once open; a FIFO

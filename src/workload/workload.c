@@ -16,7 +16,7 @@
 #include "workload/workload_int.h"
 #include "base/xalloc.h"
 
-_Static_assert(WORKLOAD_RAND_LEN == ENGINE_RAND_DIGITS,
+_Static_assert(WORKLOAD_RAND_LEN == RNG_DIGITS,
 	       "the engine overwrites a whole __rand_int__, no more");
 
 #define NCAT workload_ncat

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/infile.h"
 #include "results/csv.h"
 #include "base/sbuf.h"
 #include "net/targets.h"
@@ -215,7 +216,7 @@ int workload_commands_file(const char *path, uint64_t data_size, struct workload
 	int rc;
 
 	memset(out, 0, sizeof *out);
-	if (csv_slurp(path, WORKLOAD_FILE_MAX, &buf, &len, err) < 0) {
+	if (infile_slurp(path, WORKLOAD_FILE_MAX, &buf, &len, err) < 0) {
 		rs_err_prefix(err, "--commands");
 		return rs_err_as(err, RS_E_INPUT);
 	}

@@ -33,7 +33,7 @@ static int prep_expire(char **buf, size_t *len, size_t *ncmds, const char *key, 
 
 	for (uint64_t i = 0; i < count && n >= 0; i++) {
 		if (rand != NULL)
-			engine_put_digits(k + (rand - key), first + i);
+			rng_put_digits(k + (rand - key), first + i);
 		if ((n = redisFormatCommand(&cmd, "EXPIRE %s %llu", k, (unsigned long long)secs)) < 0)
 			break;
 		*buf = xrealloc(*buf, *len + (size_t)n);
@@ -91,7 +91,7 @@ static int prep_append(char **buf, size_t *len, int nhead, const char **head, ui
 			memcpy(s, member_fmt, mlen);
 			lens[k] = mlen;
 			if (rand != NULL)
-				engine_put_digits(s + (rand - member_fmt), first + i);
+				rng_put_digits(s + (rand - member_fmt), first + i);
 			av[k++] = s;
 		}
 		if (data != NULL && !with_score) {
@@ -214,7 +214,7 @@ int workload_prepare_part(const struct workload_test *t, uint64_t count, uint64_
 		uint64_t s = 0x9E3779B97F4A7C15ULL;
 
 		for (size_t k = 0; k < data_size; k++)
-			data[k] = (char)(engine_rand(&s) >> 56);
+			data[k] = (char)(rng_next(&s) >> 56);
 	}
 	data[data_size] = '\0';
 	strkey = workload_join(t->prefix, "key:" WORKLOAD_RAND);
