@@ -78,3 +78,32 @@ int font_find(const char *given, const char *built_in, char *out, size_t n, stru
 			  "give --font PATH", built_in);
 #endif
 }
+
+int font_face_open(const char *font_path, FT_Library *ft, FT_Face *face, struct rs_err *err)
+{
+	FT_Error fe;
+
+	*face = NULL;
+	if (FT_Init_FreeType(ft) != 0) {
+		*ft = NULL;
+		return rs_err_set(err, "cannot initialise FreeType");
+	}
+	fe = FT_New_Face(*ft, font_path, 0, face);
+	if (fe != 0) {
+		*face = NULL;
+		FT_Done_FreeType(*ft);
+		*ft = NULL;
+		return rs_err_set(err, "font %s: %s", font_path,
+				  fe == FT_Err_Cannot_Open_Resource ? "cannot open it (give --font PATH)" :
+				  fe == FT_Err_Unknown_File_Format ? "not a font FreeType can read" :
+				  "FreeType cannot load it");
+	}
+	if (!FT_IS_SCALABLE(*face)) {
+		FT_Done_Face(*face);
+		FT_Done_FreeType(*ft);
+		*face = NULL;
+		*ft = NULL;
+		return rs_err_set(err, "font %s: not a scalable (TrueType/OpenType) font", font_path);
+	}
+	return 0;
+}

@@ -11,6 +11,7 @@
 #include <ft2build.h>
 #include FT_FREETYPE_H
 
+#include "render/font.h"
 #include "render/render_png.h"
 #include "render/render_png_int.h"
 #include "base/vec.h"
@@ -501,7 +502,6 @@ int render_png_new(double width, double height, unsigned scale, const char *font
 	struct render_png *p;
 	struct rpng_font *f;
 	double w = ceil(width * scale), h = ceil(height * scale);
-	FT_Error fe;
 
 	*out = NULL;
 	if (scale < 1 || scale > 4)
@@ -514,23 +514,9 @@ int render_png_new(double width, double height, unsigned scale, const char *font
 	p->h = (unsigned)h;
 	p->s = scale;
 	p->font = f = xcalloc(1, sizeof *f);
-	if (FT_Init_FreeType(&f->ft) != 0) {
-		f->ft = NULL;
+	if (font_face_open(font_path, &f->ft, &f->face, err) < 0) {
 		render_png_free(p);
-		return rs_err_set(err, "cannot initialise FreeType");
-	}
-	fe = FT_New_Face(f->ft, font_path, 0, &f->face);
-	if (fe != 0) {
-		f->face = NULL;
-		render_png_free(p);
-		return rs_err_set(err, "font %s: %s", font_path,
-				  fe == FT_Err_Cannot_Open_Resource ? "cannot open it (give --font PATH)" :
-				  fe == FT_Err_Unknown_File_Format ? "not a font FreeType can read" :
-				  "FreeType cannot load it");
-	}
-	if (!FT_IS_SCALABLE(f->face)) {
-		render_png_free(p);
-		return rs_err_set(err, "font %s: not a scalable (TrueType/OpenType) font", font_path);
+		return -1;
 	}
 	f->upem = f->face->units_per_EM;
 	memset(f->adv, 0xFF, sizeof f->adv);

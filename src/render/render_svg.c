@@ -12,6 +12,7 @@
 #include <ft2build.h>
 #include FT_FREETYPE_H
 
+#include "render/font.h"
 #include "render/render_svg.h"
 #include "base/sbuf.h"
 #include "base/xalloc.h"
@@ -467,7 +468,6 @@ int render_svg_new(double width, double height, const char *font_path, const cha
 		   struct render_svg **out, struct rs_err *err)
 {
 	struct render_svg *s;
-	FT_Error fe;
 
 	*out = NULL;
 	if (!(width >= 1 && height >= 1 && width <= SVG_MAX_SIDE && height <= SVG_MAX_SIDE))
@@ -477,23 +477,9 @@ int render_svg_new(double width, double height, const char *font_path, const cha
 	s->w = width;
 	s->h = height;
 	sbuf_heap(&s->body);
-	if (FT_Init_FreeType(&s->ft) != 0) {
-		s->ft = NULL;
+	if (font_face_open(font_path, &s->ft, &s->face, err) < 0) {
 		render_svg_free(s);
-		return rs_err_set(err, "cannot initialise FreeType");
-	}
-	fe = FT_New_Face(s->ft, font_path, 0, &s->face);
-	if (fe != 0) {
-		s->face = NULL;
-		render_svg_free(s);
-		return rs_err_set(err, "font %s: %s", font_path,
-				  fe == FT_Err_Cannot_Open_Resource ? "cannot open it (give --font PATH)" :
-				  fe == FT_Err_Unknown_File_Format ? "not a font FreeType can read" :
-				  "FreeType cannot load it");
-	}
-	if (!FT_IS_SCALABLE(s->face)) {
-		render_svg_free(s);
-		return rs_err_set(err, "font %s: not a scalable (TrueType/OpenType) font", font_path);
+		return -1;
 	}
 	s->upem = s->face->units_per_EM;
 	memset(s->adv, 0xFF, sizeof s->adv);
