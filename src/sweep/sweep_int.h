@@ -95,6 +95,13 @@ size_t sweep_cmdstats(const struct workload_test *t, char *list, size_t size, un
 void sweep_row_fill(const struct sweep *s, const struct workload_test *t,
 		    const struct sweep_point *p, const struct sweep_sample *m, struct rs_row *row);
 
+/* Requests a point sends, when known (UINT64_MAX under --duration or
+ * --warmup). */
+uint64_t sweep_sent(const struct sweep_config *cfg);
+/* Flush and prepare every server of s for test t, each through its own
+ * guard (sweep_ready.c). */
+enum guard_step sweep_ready_all(struct sweep *s, const struct workload_test *t,
+				struct rs_err *err);
 #define sweep_note(cfg, ...) rs_note_to((cfg)->on_note, (cfg)->ud, __VA_ARGS__)
 #define sweep_debug(cfg, ...) do { if ((cfg)->verbose) sweep_note(cfg, __VA_ARGS__); } while (0)
 
