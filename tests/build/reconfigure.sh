@@ -21,7 +21,7 @@ make -j2 V=1 >make2.log 2>&1 || fail "make 2: $(tail -20 make2.log)"
 make install >install2.log 2>&1 || fail "install 2: $(tail -20 install2.log)"
 
 # --enable-werror reached every object, not only those that changed anyway.
-for o in src/base/num.o src/spec.o src/rsweep.o; do
+for o in src/base/num.o src/base/spec.o src/cli/rsweep.o; do
 	grep -- "-o $o " make2.log | grep -q -- "-Werror" ||
 		bad "$o was not rebuilt with -Werror after configure --enable-werror"
 done
