@@ -186,6 +186,7 @@ int cpus_decide(const struct cpus_spec *spec, const struct cpus *allowed, size_t
 	}
 	if ((n = cpus_count(allowed)) < 2) {
 		out->unplaced = "one CPU";
+		out->one_cpu = 1;
 		return 0;
 	}
 	/* The server the upper half (a Redis is one busy thread, its I/O

@@ -69,6 +69,7 @@ struct cpus_place {
 	 * "placement not available on this system", "a target rsweep does
 	 * not start"; NULL otherwise. */
 	const char *unplaced;
+	int one_cpu;              /* the process may use one CPU: nothing to place apart */
 };
 
 /* Decide the placement of a run from spec, the CPUs the process may use

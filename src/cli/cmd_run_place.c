@@ -63,7 +63,7 @@ void run_place_say(const struct run_job *job, char *buf, size_t size)
 	for (size_t k = 0; k < job->targets.n; k++)
 		spawned += job->targets.v[k].spawned != 0;
 	buf[0] = '\0';
-	if (p->unplaced != NULL && strcmp(p->unplaced, "one CPU") == 0)
+	if (p->one_cpu)
 		snprintf(buf, size, "placement: one CPU (%s) for servers and load generator alike: "
 			 "A/B verdicts between spawned servers carry the scheduler's bias",
 			 job->client_cpus);
