@@ -330,13 +330,14 @@ done:
 	targets_def_free(&d);
 }
 
-int agent_xadd(struct target_conn *c, const struct target *t, const char *key,
-	       const struct agentkey *sign, struct agentmsg_fields *fs, struct rs_err *err)
+int agent_xadd_format(const char *key, const struct agentkey *sign, struct agentmsg_fields *fs,
+		      struct sbuf *b)
 {
 	const char *argv[8 + 2 * AGENTMSG_MAX_FIELDS];
 	size_t len[8 + 2 * AGENTMSG_MAX_FIELDS];
 	char cap[16], ttl[16];
-	redisReply *rep;
+	char *cmd;
+	long long m;
 	int argc = 0;
 
 	agentkey_sign(sign, key, fs);
@@ -356,14 +357,35 @@ int agent_xadd(struct target_conn *c, const struct target *t, const char *key,
 		argv[argc] = fs->f[i].value;
 		len[argc++] = fs->f[i].value_len;
 	}
-	if (target_command(c, t, argc, argv, len, &rep, err) < 0)
+	if ((m = redisFormatCommandArgv(&cmd, argc, argv, len)) < 0)
 		return -1;
-	freeReplyObject(rep);
+	sbuf_add(b, cmd, (size_t)m);
+	redisFreeCommand(cmd);
 	{
 		const char *exp[] = { "EXPIRE", key, ttl };
+		const size_t elen[] = { 6, strlen(key), strlen(ttl) };
 
-		return agent_cmd(c, t, NULL, err, 3, exp);
+		if ((m = redisFormatCommandArgv(&cmd, 3, exp, elen)) < 0)
+			return -1;
 	}
+	sbuf_add(b, cmd, (size_t)m);
+	redisFreeCommand(cmd);
+	return 2;
+}
+
+int agent_xadd(struct target_conn *c, const struct target *t, const char *key,
+	       const struct agentkey *sign, struct agentmsg_fields *fs, struct rs_err *err)
+{
+	struct sbuf b;
+	int n, rc;
+
+	sbuf_heap(&b);
+	n = agent_xadd_format(key, sign, fs, &b);
+	/* One round trip for both. */
+	rc = n < 0 ? rs_err_set(err, "XADD %s: cannot format the message", key) :
+	     target_pipeline_as(c, t, "XADD", b.s, b.len, (size_t)n, err);
+	free(b.s);
+	return rc;
 }
 
 static int agent_report(struct agent *a, const struct agentmsg_result *r, struct rs_err *err)

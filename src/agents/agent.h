@@ -60,6 +60,13 @@ struct agentmsg_fields;
 int agent_xadd(struct target_conn *c, const struct target *t, const char *key,
 	       const struct agentkey *sign, struct agentmsg_fields *fs, struct rs_err *err);
 
+struct sbuf;
+/* The same message's two commands (the XADD, its EXPIRE) appended to b as
+ * the protocol's bytes, for a caller that posts many in one round trip
+ * (target_pipeline): 2, or -1 when they cannot be formatted. */
+int agent_xadd_format(const char *key, const struct agentkey *sign, struct agentmsg_fields *fs,
+		      struct sbuf *b);
+
 struct agentmsg_field;
 /* The fields of a stream entry e (a flat array of name, value) into f (at
  * most AGENTMSG_MAX_FIELDS), checked against the signature under key for

@@ -34,20 +34,91 @@ int agents_cmd(struct agents *a, redisReply **r, struct rs_err *err, int argc,
 	return 0;
 }
 
-/* An agent's heartbeat value into buf ("" when it has none). */
-static int agents_alive(struct agents *a, const char *id, char *buf, size_t size,
-			struct rs_err *err)
+/* Run "CMD [ARG] PREFIX+ids[0] ... PREFIX+ids[n-1]" as one command: one
+ * round trip for any number of agents (each id at most AGENTMSG_ID_MAX).
+ * *r gets the reply to free (r NULL: freed here).  0, or -1 with err. */
+static int agents_keys(struct agents *a, const char *cmd, const char *arg, const char *prefix,
+		       const char *const *ids, size_t n, redisReply **r, struct rs_err *err)
 {
-	char key[96];
-	const char *argv[] = { "GET", key };
-	redisReply *r;
+	size_t argc = 0, plen = strlen(prefix);
+	const char **argv = xcalloc(n + 2, sizeof *argv);
+	size_t *len = xcalloc(n + 2, sizeof *len);
+	char *keys = xmalloc(n * (plen + AGENTMSG_ID_MAX) + 1), *k = keys;
+	redisReply *tmp;
+	int rc;
 
-	snprintf(key, sizeof key, "%s%s", AGENTMSG_KEY_ALIVE, id);
-	if (agents_cmd(a, &r, err, 2, argv) < 0)
+	argv[argc] = cmd;
+	len[argc++] = strlen(cmd);
+	if (arg != NULL) {
+		argv[argc] = arg;
+		len[argc++] = strlen(arg);
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t il = strnlen(ids[i], AGENTMSG_ID_MAX - 1);
+
+		memcpy(k, prefix, plen);
+		memcpy(k + plen, ids[i], il);
+		argv[argc] = k;
+		len[argc++] = plen + il;
+		k += plen + il;
+	}
+	rc = target_command(a->c, &a->ctl, (int)argc, argv, len, r ? r : &tmp, err);
+	if (rc < 0)
+		rs_err_prefix(err, "control");
+	else if (r == NULL)
+		freeReplyObject(tmp);
+	free(argv);
+	free(len);
+	free(keys);
+	return rc;
+}
+
+/* MGET of PREFIX+id for the n ids: *r an array of n strings or nils.
+ * 0, or -1 with err (any other reply). */
+static int agents_mget(struct agents *a, const char *prefix, const char *const *ids, size_t n,
+		       redisReply **r, struct rs_err *err)
+{
+	if (agents_keys(a, "MGET", NULL, prefix, ids, n, r, err) < 0)
 		return -1;
-	snprintf(buf, size, "%s", r->type == REDIS_REPLY_STRING ? r->str : "");
-	freeReplyObject(r);
+	if ((*r)->type != REDIS_REPLY_ARRAY || (*r)->elements != n) {
+		freeReplyObject(*r);
+		*r = NULL;
+		return rs_err_set(err, "control: MGET of %zu keys: unexpected reply", n);
+	}
 	return 0;
+}
+
+/* The string of element i of an MGET's reply, or "" for a nil. */
+static const char *agents_mget_str(const redisReply *r, size_t i)
+{
+	const redisReply *e = r->element[i];
+
+	return e->type == REDIS_REPLY_STRING && e->str != NULL ? e->str : "";
+}
+
+/* Append EXPIRE on the claim of id, for a run's claims renewed in one
+ * round trip (agents_renew). */
+static void agents_renew_add(struct sbuf *b, size_t *n, const char *id)
+{
+	char *cmd;
+	int m = redisFormatCommand(&cmd, "EXPIRE %s%s %d", AGENTMSG_KEY_CLAIM, id,
+				   AGENTMSG_LEASE_TTL);
+
+	if (m < 0)
+		return;
+	sbuf_add(b, cmd, (size_t)m);
+	redisFreeCommand(cmd);
+	(*n)++;
+}
+
+/* Send the n EXPIREs in b (then freed).  0 or -1 with err. */
+static int agents_renew(struct agents *a, struct sbuf *b, size_t n, struct rs_err *err)
+{
+	int rc = target_pipeline_as(a->c, &a->ctl, "EXPIRE", b->s, b->len, n, err);
+
+	free(b->s);
+	b->s = NULL;
+	return rc < 0 ? rs_err_prefix(err, "control") : 0;
 }
 
 /* Claim agent id for this run (SET NX, with the lease's expiry), or
@@ -97,30 +168,57 @@ void agents_drop(struct agents *a, struct agents_member *m)
 		(void)agents_cmd(a, NULL, &e, 2, del);
 }
 
+/* The ids of the set rsweep:agents that read as ids, sorted (so that a
+ * look takes the same agents however often it is run), pointing into
+ * *r (to free): their number, or -1 with err. */
+static int agents_str_cmp(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+static long agents_members(struct agents *a, redisReply **r, const char ***ids, struct rs_err *err)
+{
+	const char *members[] = { "SMEMBERS", AGENTMSG_KEY_AGENTS };
+	size_t n = 0;
+
+	*ids = NULL;
+	if (agents_cmd(a, r, err, 2, members) < 0)
+		return -1;
+	*ids = xcalloc((*r)->type == REDIS_REPLY_ARRAY ? (*r)->elements + 1 : 1, sizeof **ids);
+	for (size_t i = 0; (*r)->type == REDIS_REPLY_ARRAY && i < (*r)->elements; i++) {
+		const redisReply *e = (*r)->element[i];
+
+		if (e->type == REDIS_REPLY_STRING && agentmsg_id_ok(e->str, e->len))
+			(*ids)[n++] = e->str;
+	}
+	qsort(*ids, n, sizeof **ids, agents_str_cmp);
+	return (long)n;
+}
+
 /* Forget the agents of the set that no longer heartbeat: one killed
  * (SIGKILL, out of memory) never unregistered, and a launcher that names
  * agents after their pods would grow the set without end.  One that is
- * only stopped adds itself again when it goes on. */
+ * only stopped adds itself again when it goes on.  Three commands
+ * whatever the number of agents: SMEMBERS, MGET, SREM. */
 static void agents_prune(struct agents *a)
 {
-	const char *members[] = { "SMEMBERS", AGENTMSG_KEY_AGENTS };
-	redisReply *r;
+	redisReply *r, *al = NULL;
+	const char **ids;
 	struct rs_err e;
+	long n = agents_members(a, &r, &ids, &e);
+	size_t nsilent = 0;
 
-	if (agents_cmd(a, &r, &e, 2, members) < 0)
-		return;
-	for (size_t i = 0; r->type == REDIS_REPLY_ARRAY && i < r->elements; i++) {
-		const redisReply *m = r->element[i];
-		const char *srem[] = { "SREM", AGENTMSG_KEY_AGENTS, m->str };
-		char alive[160];
-
-		if (m->type != REDIS_REPLY_STRING ||
-		    agents_alive(a, m->str, alive, sizeof alive, &e) < 0)
-			continue;
-		if (alive[0] == '\0')
-			(void)agents_cmd(a, NULL, &e, 3, srem);
+	if (n > 0 && agents_mget(a, AGENTMSG_KEY_ALIVE, ids, (size_t)n, &al, &e) == 0) {
+		for (size_t i = 0; i < (size_t)n; i++)
+			if (agents_mget_str(al, i)[0] == '\0')
+				ids[nsilent++] = ids[i];
+		if (nsilent > 0)
+			(void)agents_keys(a, "SREM", AGENTMSG_KEY_AGENTS, "", ids, nsilent, NULL, &e);
+		freeReplyObject(al);
 	}
-	freeReplyObject(r);
+	free(ids);
+	if (n >= 0)
+		freeReplyObject(r);
 }
 
 /* The leader's own heartbeat: agents run only a run whose leader lives. */
@@ -141,63 +239,72 @@ static int agents_id_cmp(const void *x, const void *y)
 }
 
 /* One look at who is there: the heartbeating agents of this version into
- * a->m (sorted by id), the others listed in silent and other. */
-static int agents_str_cmp(const void *x, const void *y)
-{
-	const redisReply *a = *(redisReply *const *)x, *b = *(redisReply *const *)y;
-
-	return strcmp(a->str ? a->str : "", b->str ? b->str : "");
-}
-
+ * a->m (sorted by id), claimed for this run, the others listed in silent,
+ * other and busy.  A few commands whatever the number of agents
+ * (SMEMBERS, two MGETs, the renewals in one round trip), but a SET NX for
+ * each agent not yet claimed. */
 static int agents_look(struct agents *a, struct sbuf *silent, struct sbuf *other,
 		       struct sbuf *busy, struct rs_err *err)
 {
-	const char *argv[] = { "SMEMBERS", AGENTMSG_KEY_AGENTS };
-	redisReply *r;
+	redisReply *r, *al = NULL, *cl = NULL;
+	const char **ids;
+	struct sbuf renew;
+	size_t nrenew = 0;
+	long n = agents_members(a, &r, &ids, err);
+	int rc = 0;
 
-	if (agents_cmd(a, &r, err, 2, argv) < 0)
+	if (n < 0)
 		return -1;
 	free(a->m);
-	a->m = xcalloc(r->elements + 1, sizeof *a->m);
+	a->m = xcalloc((size_t)n + 1, sizeof *a->m);
 	a->n = 0;
-	/* By id: the same agents however often it is run. */
-	if (r->type == REDIS_REPLY_ARRAY && r->elements > 1)
-		qsort(r->element, r->elements, sizeof *r->element, agents_str_cmp);
-	for (size_t i = 0; r->type == REDIS_REPLY_ARRAY && i < r->elements &&
-			   a->n < a->cfg.n; i++) {
-		const redisReply *e = r->element[i];
-		char alive[160], ver[40];
+	sbuf_heap(&renew);
+	if (n > 0 && (agents_mget(a, AGENTMSG_KEY_ALIVE, ids, (size_t)n, &al, err) < 0 ||
+		      agents_mget(a, AGENTMSG_KEY_CLAIM, ids, (size_t)n, &cl, err) < 0))
+		rc = -1;
+	for (size_t i = 0; rc == 0 && i < (size_t)n && a->n < a->cfg.n; i++) {
+		const char *alive = agents_mget_str(al, i), *claim = agents_mget_str(cl, i);
+		char ver[40];
 
-		if (e->type != REDIS_REPLY_STRING || !agentmsg_id_ok(e->str, e->len))
-			continue;
-		if (agents_alive(a, e->str, alive, sizeof alive, err) < 0) {
-			freeReplyObject(r);
-			return -1;
-		}
 		if (alive[0] == '\0') {
-			sbuf_item(silent, ", ", "%s", e->str);
+			sbuf_item(silent, ", ", "%s", ids[i]);
 			continue;
 		}
 		if (agentmsg_alive_decode(alive, strlen(alive), ver, sizeof ver) < 0 ||
 		    strcmp(ver, PACKAGE_VERSION) != 0) {
-			sbuf_item(other, ", ", "%s (rsweep %s)", e->str, ver);
+			sbuf_item(other, ", ", "%s (rsweep %s)", ids[i], ver);
 			continue;
 		}
-		switch (agents_claim(a, e->str, ver, sizeof ver, err)) {
-		case -1:
-			freeReplyObject(r);
-			return -1;
-		case 0:
-			sbuf_item(busy, ", ", "%s (run %s)", e->str, ver);
+		if (strcmp(claim, a->run) == 0) {
+			agents_renew_add(&renew, &nrenew, ids[i]);
+		} else if (claim[0] != '\0') {
+			sbuf_item(busy, ", ", "%s (run %.40s)", ids[i], claim);
 			continue;
+		} else {
+			switch (agents_claim(a, ids[i], ver, sizeof ver, err)) {
+			case -1:
+				rc = -1;
+				continue;
+			case 0:
+				sbuf_item(busy, ", ", "%s (run %s)", ids[i], ver);
+				continue;
+			}
 		}
-		xstrlcpy(a->m[a->n].id, e->str, sizeof a->m[a->n].id);
+		xstrlcpy(a->m[a->n].id, ids[i], sizeof a->m[a->n].id);
 		xstrlcpy(a->m[a->n].alive, alive, sizeof a->m[a->n].alive);
 		a->n++;
 	}
+	if (rc == 0 && agents_renew(a, &renew, nrenew, err) < 0)
+		rc = -1;
+	free(renew.s);
+	if (al != NULL)
+		freeReplyObject(al);
+	if (cl != NULL)
+		freeReplyObject(cl);
+	free(ids);
 	freeReplyObject(r);
 	qsort(a->m, a->n, sizeof *a->m, agents_id_cmp);
-	return 0;
+	return rc;
 }
 
 /* A run id from the clocks and the pid: unique enough among the leaders
@@ -241,6 +348,7 @@ int agents_open(const struct agents_config *cfg, struct agents **out, struct rs_
 	a->ctl = *cfg->control;
 	if (a->ctl.timeout < AGENTS_POLL_MS / 1000.0 + 4)
 		a->ctl.timeout = AGENTS_POLL_MS / 1000.0 + 4;
+	a->margin_ns = AGENTS_MARGIN_NS;
 	agents_run_id(a->run, sizeof a->run);
 	snprintf(a->results_key, sizeof a->results_key, "%s%s:results", AGENTMSG_KEY_RESULTS,
 		 a->run);
@@ -295,55 +403,95 @@ const char *agents_control_run_id(const struct agents *a)
 	return a->ctl_run_id;
 }
 
-/* Whether member m still heartbeats as it did when taken: 1 yes, 0 no. */
-int agents_beating(struct agents *a, struct agents_member *m, struct rs_err *err)
+int agents_check(struct agents *a, int skip_answered, struct rs_err *err)
 {
-	char alive[160], holder[48];
+	const char **ids = xcalloc(a->n + 1, sizeof *ids);
+	struct agents_member **who = xcalloc(a->n + 1, sizeof *who);
+	redisReply *al = NULL, *cl = NULL;
+	struct sbuf renew;
+	size_t n = 0, nrenew = 0;
+	int rc = 0;
 
-	if (agents_alive(a, m->id, alive, sizeof alive, err) < 0)
-		return -1;
-	if (strcmp(alive, m->alive) != 0)
-		return 0;
-	/* Renew the claim; one another leader took (ours expired) loses it. */
-	switch (agents_claim(a, m->id, holder, sizeof holder, err)) {
-	case -1:
-		return -1;
-	case 0:
-		rs_log(RS_LOG_WARN, "agent %s is claimed by run %s now", m->id, holder);
-		return 0;
+	sbuf_heap(&renew);
+	for (size_t i = 0; i < a->n; i++) {
+		struct agents_member *m = &a->m[i];
+
+		m->beat = 0;
+		if (m->dead || (skip_answered && m->answered))
+			continue;
+		who[n] = m;
+		ids[n++] = m->id;
 	}
-	return 1;
+	if (n > 0 && (agents_mget(a, AGENTMSG_KEY_ALIVE, ids, n, &al, err) < 0 ||
+		      agents_mget(a, AGENTMSG_KEY_CLAIM, ids, n, &cl, err) < 0))
+		rc = -1;
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		struct agents_member *m = who[i];
+		const char *claim = agents_mget_str(cl, i);
+		char holder[48];
+
+		/* A restart changes the value: its pid. */
+		if (strcmp(agents_mget_str(al, i), m->alive) != 0)
+			continue;
+		if (strcmp(claim, a->run) == 0) {
+			agents_renew_add(&renew, &nrenew, m->id);
+			m->beat = 1;
+			continue;
+		}
+		/* Ours expired: take it again, unless another leader did. */
+		if (claim[0] == '\0') {
+			int c = agents_claim(a, m->id, holder, sizeof holder, err);
+
+			if (c < 0)
+				rc = -1;
+			m->beat = c == 1;
+		} else {
+			snprintf(holder, sizeof holder, "%.40s", claim);
+		}
+		if (rc == 0 && !m->beat)
+			rs_log(RS_LOG_WARN, "agent %s is claimed by run %s now", m->id, holder);
+	}
+	if (rc == 0 && agents_renew(a, &renew, nrenew, err) < 0)
+		rc = -1;
+	free(renew.s);
+	if (al != NULL)
+		freeReplyObject(al);
+	if (cl != NULL)
+		freeReplyObject(cl);
+	free(ids);
+	free(who);
+	return rc;
 }
 
-/* Every claim of this run's that a->m does not hold: an earlier look's
- * (agents_look starts a->m anew each time it looks), or one whose SET ^C
- * cut short after the server ran it.  Each agent of the set whose claim
- * holds this run's id loses it. */
-static void agents_release_rest(struct agents *a)
+/* Every claim of this run's: a->m's, an earlier look's (agents_look
+ * starts a->m anew each time it looks), or one whose SET ^C cut short
+ * after the server ran it.  Each agent of the set or of a->m whose claim
+ * holds this run's id loses it: three commands whatever their number. */
+static void agents_release_claims(struct agents *a)
 {
-	const char *members[] = { "SMEMBERS", AGENTMSG_KEY_AGENTS };
-	redisReply *r;
+	redisReply *r, *cl = NULL;
+	const char **ids, **all;
 	struct rs_err e;
+	long n = agents_members(a, &r, &ids, &e);
+	size_t nall = 0, mine = 0;
 
-	if (agents_cmd(a, &r, &e, 2, members) < 0)
+	if (n < 0)
 		return;
-	for (size_t i = 0; r->type == REDIS_REPLY_ARRAY && i < r->elements; i++) {
-		const redisReply *m = r->element[i];
-		char key[96];
-		const char *get[] = { "GET", key }, *del[] = { "DEL", key };
-		redisReply *v;
-		int mine;
-
-		if (m->type != REDIS_REPLY_STRING || !agentmsg_id_ok(m->str, m->len))
-			continue;
-		snprintf(key, sizeof key, "%s%s", AGENTMSG_KEY_CLAIM, m->str);
-		if (agents_cmd(a, &v, &e, 2, get) < 0)
-			break;
-		mine = v->type == REDIS_REPLY_STRING && strcmp(v->str, a->run) == 0;
-		freeReplyObject(v);
-		if (mine)
-			(void)agents_cmd(a, NULL, &e, 2, del);
+	all = xcalloc((size_t)n + a->n + 1, sizeof *all);
+	for (size_t i = 0; i < (size_t)n; i++)
+		all[nall++] = ids[i];
+	for (size_t i = 0; i < a->n; i++)
+		all[nall++] = a->m[i].id;
+	if (nall > 0 && agents_mget(a, AGENTMSG_KEY_CLAIM, all, nall, &cl, &e) == 0) {
+		for (size_t i = 0; i < nall; i++)
+			if (strcmp(agents_mget_str(cl, i), a->run) == 0)
+				all[mine++] = all[i];
+		if (mine > 0)
+			(void)agents_keys(a, "DEL", NULL, AGENTMSG_KEY_CLAIM, all, mine, NULL, &e);
+		freeReplyObject(cl);
 	}
+	free(all);
+	free(ids);
 	freeReplyObject(r);
 }
 
@@ -368,20 +516,11 @@ void agents_release(struct agents *a)
 	 * sees its claim gone). */
 	if (a->c != NULL && !target_failed(a->c)) {
 		const char *del[] = { "DEL", a->leader_key };
-		char holder[48];
 
 		agents_cmd(a, NULL, &e, 2, del);
 		/* Before the prune: a silent agent's claim is found by the set. */
-		agents_release_rest(a);
+		agents_release_claims(a);
 		agents_prune(a);
-		for (size_t i = 0; i < a->n; i++) {
-			char key[96];
-			const char *d[] = { "DEL", key };
-
-			snprintf(key, sizeof key, "%s%s", AGENTMSG_KEY_CLAIM, a->m[i].id);
-			if (agents_claim(a, a->m[i].id, holder, sizeof holder, &e) == 1)
-				agents_cmd(a, NULL, &e, 2, d);
-		}
 	}
 }
 
@@ -389,9 +528,11 @@ void agents_close(struct agents *a)
 {
 	if (a == NULL)
 		return;
+	agents_summary(a);
 	agents_release(a);
 	target_close(a->c);
 	free(a->m);
 	free(a->skews);
+	free(a->run_skews);
 	free(a);
 }

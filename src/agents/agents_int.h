@@ -30,6 +30,8 @@
 /* After a point lost an agent: a second for its heartbeat to see its
  * claim gone, a tick for its engine to stop, and a margin. */
 #define AGENTS_SETTLE_MS 2000
+/* The most start skews a run keeps for its summary line. */
+#define AGENTS_SKEWS_MAX ((size_t)1 << 20)
 
 struct agents_member {
 	char id[AGENTMSG_ID_MAX];
@@ -38,6 +40,7 @@ struct agents_member {
 	/* the point under way */
 	uint64_t share;
 	int answered;
+	int beat;                 /* agents_check: it heartbeats, its claim renewed */
 	double rps, skew_ms, cpu_s;
 };
 
@@ -59,6 +62,12 @@ struct agents {
 	double skew_ms, cpu_s;
 	double *skews;
 	size_t nskews;
+	/* the run's: every agent's skew of every timed point, for the line
+	 * agents_summary prints; and the start's margin (agents_margin) */
+	double *run_skews;
+	size_t run_nskews;
+	uint64_t points;
+	uint64_t margin_ns;
 	char rps[256];
 };
 
@@ -70,11 +79,16 @@ int agents_cmd(struct agents *a, redisReply **r, struct rs_err *err, int argc,
 void agents_drop(struct agents *a, struct agents_member *m);
 /* The leader's own heartbeat (SET EX).  0 or -1 with err. */
 int agents_lead(struct agents *a, struct rs_err *err);
-/* Whether member m still heartbeats as it did when taken, its claim
- * renewed: 1 yes, 0 no, -1 the control Redis failed (err). */
-int agents_beating(struct agents *a, struct agents_member *m, struct rs_err *err);
+/* Whether the members still heartbeat as they did when taken, each
+ * one's claim renewed: m->beat 1 yes, 0 no, for every member alive (but
+ * those that answered, with skip_answered).  A few commands whatever the
+ * number of agents (two MGETs and the renewals in one round trip).  0, or
+ * -1 when the control Redis failed (err). */
+int agents_check(struct agents *a, int skip_answered, struct rs_err *err);
 /* Give up the lead and every claim (agents_close does it too). */
 void agents_release(struct agents *a);
+/* Print the run's start skews, one line (agents_close does). */
+void agents_summary(struct agents *a);
 /* Sleep ms milliseconds, whatever signal comes. */
 void agents_sleep_ms(unsigned ms);
 

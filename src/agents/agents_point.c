@@ -16,20 +16,51 @@
 #include "base/sbuf.h"
 #include "base/xalloc.h"
 
-/* XADD point message p to member m's work stream, capped, expiring. */
-static int agents_send(struct agents *a, const struct agents_member *m,
-		       const struct agentmsg_point *p, struct rs_err *err)
+/* Append the XADD of point message p to member m's work stream, capped
+ * and expiring, to b (*n counts the commands): sent to every agent in one
+ * round trip, so that the last is not a round trip per agent later than
+ * the first.  0, or -1 with err. */
+static int agents_send_add(struct agents *a, const struct agents_member *m,
+			   const struct agentmsg_point *p, struct sbuf *b, size_t *n,
+			   struct rs_err *err)
 {
 	struct agentmsg_fields fs;
 	char key[96];
-	int rc;
+	int c;
 
 	if (agentmsg_point_encode(p, &fs, err) < 0)
 		return -1;
 	snprintf(key, sizeof key, "%s%s", AGENTMSG_KEY_WORK, m->id);
-	rc = agent_xadd(a->c, &a->ctl, key, a->cfg.key, &fs, err);
+	c = agent_xadd_format(key, a->cfg.key, &fs, b);
 	agentmsg_fields_free(&fs);
-	return rc < 0 ? rs_err_prefix(err, "control") : 0;
+	if (c < 0)
+		return rs_err_set(err, "control: XADD %s: cannot format the message", key);
+	*n += (size_t)c;
+	return 0;
+}
+
+/* The member whose id is id (n bytes), by bisection (a->m is sorted by
+ * id): the leader's cost per result stays O(log N). */
+static struct agents_member *agents_find(struct agents *a, const char *id, size_t n)
+{
+	size_t lo = 0, hi = a->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *m = a->m[mid].id;
+		size_t ml = strlen(m);
+		int c = memcmp(m, id, ml < n ? ml : n);
+
+		if (c == 0)
+			c = ml < n ? -1 : ml > n ? 1 : 0;
+		if (c == 0)
+			return &a->m[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
 }
 
 /* What the collection of one point found. */
@@ -66,13 +97,11 @@ static struct agents_member *agents_refused_whose(struct agents *a, const struct
 	if (run->value_len != strlen(a->run) || memcmp(run->value, a->run, run->value_len) != 0 ||
 	    pt->value_len != strlen(num) || memcmp(pt->value, num, pt->value_len) != 0)
 		return NULL;
-	for (size_t i = 0; i < a->n; i++) {
-		struct agents_member *m = &a->m[i];
+	{
+		struct agents_member *m = agents_find(a, id->value, id->value_len);
 
-		if (strlen(m->id) == id->value_len && memcmp(m->id, id->value, id->value_len) == 0)
-			return m->dead || m->answered ? NULL : m;
+		return m == NULL || m->dead || m->answered ? NULL : m;
 	}
-	return NULL;
 }
 
 /* A mix's counts of one result, r->sent ("7994;2006"), added to sent:
@@ -131,9 +160,7 @@ static void agents_result(struct agents *a, struct agents_take *k, const redisRe
 		free(r);
 		return;
 	}
-	for (size_t i = 0; i < a->n; i++)
-		if (strcmp(a->m[i].id, r->agent) == 0)
-			m = &a->m[i];
+	m = agents_find(a, r->agent, strlen(r->agent));
 	/* Another try's, or an agent not asked: not this point's. */
 	if (m == NULL || m->dead || m->answered || r->point != k->seq ||
 	    strcmp(r->run, a->run) != 0) {
@@ -194,7 +221,7 @@ static int agents_collect(struct agents *a, struct agents_take *k, uint64_t dead
 	uint64_t next_beat = engine_now_ns();
 
 	while (k->got < k->want) {
-		const char *argv[] = { "XREAD", "COUNT", "16", "BLOCK", "200", "STREAMS",
+		const char *argv[] = { "XREAD", "COUNT", "128", "BLOCK", "200", "STREAMS",
 				       a->results_key, a->last_id };
 		redisReply *r;
 		uint64_t now = engine_now_ns();
@@ -218,25 +245,20 @@ static int agents_collect(struct agents *a, struct agents_take *k, uint64_t dead
 		}
 		if (now >= next_beat) {
 			next_beat = now + 500000000ull;
-			if (agents_lead(a, err) < 0)
+			if (agents_lead(a, err) < 0 || agents_check(a, 1, err) < 0)
 				return -1;
 			for (size_t i = 0; i < a->n; i++) {
 				struct agents_member *m = &a->m[i];
-				int b;
 
-				if (m->dead || m->answered)
+				if (m->dead || m->answered || m->beat)
 					continue;
-				if ((b = agents_beating(a, m, err)) < 0)
-					return -1;
-				if (b == 0) {
-					if (!k->failed)
-						rs_err_set(err, "agent %s stopped heartbeating (no "
-							   "%s%s within %d s)", m->id, AGENTMSG_KEY_ALIVE,
-							   m->id, AGENTMSG_HEARTBEAT_TTL);
-					k->failed = 1;
-					agents_drop(a, m);
-					k->want--;
-				}
+				if (!k->failed)
+					rs_err_set(err, "agent %s stopped heartbeating (no %s%s within "
+						   "%d s)", m->id, AGENTMSG_KEY_ALIVE, m->id,
+						   AGENTMSG_HEARTBEAT_TTL);
+				k->failed = 1;
+				agents_drop(a, m);
+				k->want--;
 			}
 			continue;
 		}
@@ -262,6 +284,112 @@ static int agents_collect(struct agents *a, struct agents_take *k, uint64_t dead
 	return k->failed ? -1 : 0;
 }
 
+/* The next point's margin from how long this one's messages took to
+ * plan and send (spent ns): never less than AGENTS_MARGIN_NS, and twice
+ * what the sends took when that is more, so that with hundreds of agents
+ * (or a slow control Redis) the last agent still reads its message
+ * before the instant.  The agents refuse a start more than 10 s ahead:
+ * it stays below. */
+static void agents_margin(struct agents *a, uint64_t spent)
+{
+	uint64_t want = 2 * spent;
+
+	if (want > 5000000000ull)
+		want = 5000000000ull;
+	if (spent > a->margin_ns / 2)
+		rs_log(RS_LOG_WARN, "sending the point to %zu agents took %.0f ms of the %.0f ms "
+		       "before its start: the next point starts %.0f ms ahead", a->n, (double)spent / 1e6,
+		       (double)a->margin_ns / 1e6, (double)(want > AGENTS_MARGIN_NS ? want :
+		       AGENTS_MARGIN_NS) / 1e6);
+	a->margin_ns = want > AGENTS_MARGIN_NS ? want : AGENTS_MARGIN_NS;
+}
+
+static int agents_dbl_cmp(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* The p-quantile (0..1) of the n sorted values v (nearest rank). */
+static double agents_q(const double *v, size_t n, double p)
+{
+	size_t i = (size_t)ceil(p * (double)n);
+
+	return n == 0 ? 0 : v[i == 0 ? 0 : i > n ? n - 1 : i - 1];
+}
+
+/* The columns of the timed point k: agents_ok, the worst skew, the CPU,
+ * each agent's rate; and the skews kept for the run's summary
+ * (agents_close).  agent_rps lists every agent when the list fits the
+ * column (some 20 agents); past that it says how many, the slowest and
+ * the fastest by name and the median, rather than a list cut short. */
+static void agents_columns(struct agents *a, const struct agents_take *k)
+{
+	struct sbuf b;
+	double *rates = xcalloc(a->n + 1, sizeof *rates), *sk;
+	const struct agents_member *lo = NULL, *hi = NULL;
+	size_t nr = 0;
+
+	a->ok = 0;
+	a->skew_ms = 0;
+	a->cpu_s = 0;
+	free(a->skews);
+	a->skews = xcalloc(a->n + 1, sizeof *a->skews);
+	a->nskews = 0;
+	sbuf_fixed(&b, a->rps, sizeof a->rps);
+	for (size_t i = 0; i < a->n; i++) {
+		const struct agents_member *m = &a->m[i];
+
+		if (m->dead || !m->answered)
+			continue;
+		a->ok++;
+		a->cpu_s += m->cpu_s;
+		a->skews[a->nskews++] = m->skew_ms;
+		if (fabs(m->skew_ms) > a->skew_ms)
+			a->skew_ms = fabs(m->skew_ms);
+		sbuf_item(&b, ";", "%s=%.0f", m->id, m->rps);
+		rates[nr++] = m->rps;
+		if (lo == NULL || m->rps < lo->rps)
+			lo = m;
+		if (hi == NULL || m->rps > hi->rps)
+			hi = m;
+	}
+	if (b.cut && lo != NULL) {
+		qsort(rates, nr, sizeof *rates, agents_dbl_cmp);
+		snprintf(a->rps, sizeof a->rps, "agents=%zu;min=%.60s:%.0f;median=%.0f;max=%.60s:%.0f",
+			 nr, lo->id, lo->rps, agents_q(rates, nr, 0.5), hi->id, hi->rps);
+	}
+	free(rates);
+	/* The run's skews, for its summary line (at most a million). */
+	if (a->run_nskews + a->nskews <= AGENTS_SKEWS_MAX) {
+		a->run_skews = xreallocarray(a->run_skews, a->run_nskews + a->nskews + 1,
+					     sizeof *a->run_skews);
+		memcpy(a->run_skews + a->run_nskews, a->skews, a->nskews * sizeof *a->skews);
+		a->run_nskews += a->nskews;
+	}
+	a->points++;
+	sk = xcalloc(a->nskews + 1, sizeof *sk);
+	memcpy(sk, a->skews, a->nskews * sizeof *sk);
+	qsort(sk, a->nskews, sizeof *sk, agents_dbl_cmp);
+	rs_log(RS_LOG_DEBUG, "run %s: point %llu: %u agents; start skew median %.3f ms, p90 %.3f "
+	       "ms, worst %.3f ms", a->run, (unsigned long long)k->seq, a->ok,
+	       agents_q(sk, a->nskews, 0.5), agents_q(sk, a->nskews, 0.9), a->skew_ms);
+	free(sk);
+}
+
+void agents_summary(struct agents *a)
+{
+	if (a->run_nskews == 0)
+		return;
+	qsort(a->run_skews, a->run_nskews, sizeof *a->run_skews, agents_dbl_cmp);
+	rs_log(RS_LOG_INFO, "agents: start skew over %llu points and %zu agent starts: median "
+	       "%.3f ms, p90 %.3f ms, p99 %.3f ms, from %.3f to %.3f ms", (unsigned long long)a->points,
+	       a->run_nskews, agents_q(a->run_skews, a->run_nskews, 0.5),
+	       agents_q(a->run_skews, a->run_nskews, 0.9), agents_q(a->run_skews, a->run_nskews, 0.99),
+	       a->run_skews[0], a->run_skews[a->run_nskews - 1]);
+}
+
 int agents_load(struct agents *a, const struct engine_job *job, const char *test, int warm,
 		 struct engine_result *res, struct rs_err *err)
 {
@@ -270,8 +398,11 @@ int agents_load(struct agents *a, const struct engine_job *job, const char *test
 	size_t alive = 0, idx = 0;
 	char *text = NULL;
 	int64_t offset;
-	uint64_t rtt, per, rest, longest = 0, deadline;
+	uint64_t rtt, per, rest, longest = 0, deadline, t_plan;
 	double expect;
+	struct sbuf sends;
+	size_t nsends = 0;
+	int rc;
 
 	memset(res, 0, sizeof *res);
 	hist_init(&res->hist);
@@ -282,16 +413,16 @@ int agents_load(struct agents *a, const struct engine_job *job, const char *test
 		return -1;
 	/* Who is still there, before anything is sent: a point that would
 	 * go to fewer agents than were asked is partial, and fails. */
+	for (size_t i = 0; i < a->n; i++)
+		a->m[i].answered = 0;
+	if (agents_check(a, 0, err) < 0)
+		return -1;
 	for (size_t i = 0; i < a->n; i++) {
 		struct agents_member *m = &a->m[i];
-		int b;
 
-		m->answered = 0;
 		if (m->dead)
 			continue;
-		if ((b = agents_beating(a, m, err)) < 0)
-			return -1;
-		if (b == 0) {
+		if (!m->beat) {
 			agents_drop(a, m);
 			return rs_err_set(err, "agent %s stopped heartbeating (no %s%s within %d s)",
 					  m->id, AGENTMSG_KEY_ALIVE, m->id, AGENTMSG_HEARTBEAT_TTL);
@@ -306,10 +437,12 @@ int agents_load(struct agents *a, const struct engine_job *job, const char *test
 	if (agent_clock(a->c, &a->ctl, 3, &offset, &rtt, err) < 0)
 		return rs_err_prefix(err, "control");
 	k.seq = ++a->seq;
-	k.start_ns = (uint64_t)((int64_t)engine_now_ns() + offset) + AGENTS_MARGIN_NS + 2 * rtt;
+	t_plan = engine_now_ns();
+	k.start_ns = (uint64_t)((int64_t)t_plan + offset) + a->margin_ns + 2 * rtt;
 	k.want = alive;
 	/* The job as built, the same for every agent but its numbers. */
 	text = agentmsg_job_encode(job);
+	sbuf_heap(&sends);
 	per = job->duration > 0 ? 0 : job->requests / alive;
 	rest = job->duration > 0 ? 0 : job->requests % alive;
 	for (size_t i = 0; i < a->n; i++) {
@@ -345,13 +478,19 @@ int agents_load(struct agents *a, const struct engine_job *job, const char *test
 			 job->rate * (double)m->share / (double)job->requests;
 		p.start_ns = k.start_ns;
 		p.timeout = job->timeout;
-		if (agents_send(a, m, &p, err) < 0) {
+		if (agents_send_add(a, m, &p, &sends, &nsends, err) < 0) {
 			free(text);
+			free(sends.s);
 			return -1;
 		}
 		idx++;
 	}
 	free(text);
+	rc = target_pipeline_as(a->c, &a->ctl, "XADD", sends.s, sends.len, nsends, err);
+	free(sends.s);
+	if (rc < 0)
+		return rs_err_prefix(err, "control");
+	agents_margin(a, engine_now_ns() - t_plan);
 	expect = job->duration > 0 ? job->duration : (double)longest / AGENTS_MIN_RPS;
 	/* A rate slower than that: the schedule's own length. */
 	if (job->duration <= 0 && job->rate > 0 && (double)job->requests / job->rate > expect)
@@ -377,30 +516,7 @@ int agents_load(struct agents *a, const struct engine_job *job, const char *test
 	res->seconds = k.end_ns > k.start_ns ? (double)(k.end_ns - k.start_ns) / 1e9 : 0;
 	if (warm)
 		return 0;
-	/* The columns of this point. */
-	{
-		struct sbuf b;
-
-		a->ok = 0;
-		a->skew_ms = 0;
-		a->cpu_s = 0;
-		free(a->skews);
-		a->skews = xcalloc(a->n + 1, sizeof *a->skews);
-		a->nskews = 0;
-		sbuf_fixed(&b, a->rps, sizeof a->rps);
-		for (size_t i = 0; i < a->n; i++) {
-			const struct agents_member *m = &a->m[i];
-
-			if (m->dead || !m->answered)
-				continue;
-			a->ok++;
-			a->cpu_s += m->cpu_s;
-			a->skews[a->nskews++] = m->skew_ms;
-			if (fabs(m->skew_ms) > a->skew_ms)
-				a->skew_ms = fabs(m->skew_ms);
-			sbuf_item(&b, ";", "%s=%.0f", m->id, m->rps);
-		}
-	}
+	agents_columns(a, &k);
 	return 0;
 }
 

@@ -757,7 +757,7 @@ static void target_pipe_reply(struct target_xchg *x, redisReply *r)
 
 	if (r->type == REDIS_REPLY_ERROR && !p->failed) {
 		p->failed = 1;
-		rs_err_set(&p->first, "%s: preparation failed: %.200s", x->t->desc, r->str);
+		rs_err_set(&p->first, "%s: %s failed: %.200s", x->t->desc, x->what, r->str);
 	}
 	freeReplyObject(r);
 }
@@ -788,6 +788,12 @@ int target_pipeline(struct target_conn *c, const struct target *t, const char *b
 		    size_t n, struct rs_err *err)
 {
 	return target_pipe_run(c, t, "preparation", buf, len, n, err);
+}
+
+int target_pipeline_as(struct target_conn *c, const struct target *t, const char *what,
+		       const char *buf, size_t len, size_t n, struct rs_err *err)
+{
+	return target_pipe_run(c, t, what, buf, len, n, err);
 }
 
 int target_unlink(struct target_conn *c, const struct target *t, char *const *names, size_t n,

@@ -108,6 +108,10 @@ int target_point_stats(struct target_conn *c, const struct target *t, const char
  * error reply fails (after all n are read: the connection stays usable). */
 int target_pipeline(struct target_conn *c, const struct target *t, const char *buf, size_t len,
 		    size_t n, struct rs_err *err);
+/* The same, its messages naming the exchange what ("XADD") rather than
+ * "preparation". */
+int target_pipeline_as(struct target_conn *c, const struct target *t, const char *what,
+		       const char *buf, size_t len, size_t n, struct rs_err *err);
 
 /* DUMP key into a malloc'd *payload of *len bytes.  Returns 0, 1 when
  * there is nothing to keep (an error reply: DUMP renamed or forbidden; no
