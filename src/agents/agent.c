@@ -3,12 +3,14 @@
 #include "config.h"
 
 #include <hiredis/hiredis.h>
+#include <errno.h>
 #include <fnmatch.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -238,6 +240,38 @@ static uint64_t agent_memory_cap(void)
 	return half < (double)WORKLOAD_MEMORY_MAX ? (uint64_t)half : WORKLOAD_MEMORY_MAX;
 }
 
+/* Room for a point's connections among the open files: clients sockets,
+ * and a few for each event loop and the control connections.  The soft
+ * limit (often 1024) is raised to the hard one when it is short; a hard
+ * limit that is short too fails the point with a line that says so,
+ * rather than a connect failing on the way with EMFILE.  0, or -1 with
+ * err. */
+static int agent_fd_room(unsigned clients, unsigned threads, struct rs_err *err)
+{
+	struct rlimit rl;
+	rlim_t need = (rlim_t)clients + 4 * (rlim_t)threads + 32;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= need)
+		return 0;
+	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need)
+		return rs_err_set(err, "-c %u needs some %llu open files, and this agent may open at "
+				  "most %llu (ulimit -Hn): raise its limit", clients,
+				  (unsigned long long)need, (unsigned long long)rl.rlim_max);
+	{
+		rlim_t was = rl.rlim_cur;
+
+		rl.rlim_cur = rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+			return rs_err_set(err, "-c %u needs some %llu open files: cannot raise this "
+					  "agent's limit from %llu: %s", clients, (unsigned long long)need,
+					  (unsigned long long)was, strerror(errno));
+		rs_log(RS_LOG_INFO, "open files: limit raised from %llu to %s for -c %u",
+		       (unsigned long long)was, rl.rlim_max == RLIM_INFINITY ? "unlimited" : "its hard limit",
+		       clients);
+	}
+	return 0;
+}
+
 /* Run point p into r (r->ok 0 with r->error on failure). */
 static void agent_point(struct agent *a, const struct agentmsg_point *p, struct agentmsg_result *r)
 {
@@ -279,7 +313,8 @@ static void agent_point(struct agent *a, const struct agentmsg_point *p, struct 
 	}
 	/* Connections before the instant: a connect inside the window would
 	 * be timed, and would start this agent late. */
-	if (engine_new(&t, p->clients, p->threads, &e, &err) < 0)
+	if (agent_fd_room(p->clients, p->threads, &err) < 0 ||
+	    engine_new(&t, p->clients, p->threads, &e, &err) < 0)
 		goto failed;
 	{
 		int rc;
@@ -306,6 +341,10 @@ static void agent_point(struct agent *a, const struct agentmsg_point *p, struct 
 	r->start_ns = (uint64_t)((int64_t)t0 + a->offset);
 	r->end_ns = (uint64_t)((int64_t)t1 + a->offset);
 	r->cpu_s = h1.cpu_s - h0.cpu_s;
+	rs_log(RS_LOG_DEBUG, "run %s: %s %llu done: %llu requests in %.3f s, started %.3f ms off "
+	       "the instant", p->run, p->kind == AGENTMSG_WARMUP ? "warm-up" : "point",
+	       (unsigned long long)p->point, (unsigned long long)res.requests, res.seconds,
+	       ((double)r->start_ns - (double)p->start_ns) / 1e6);
 	xstrlcpy(r->first_error, res.first_error, sizeof r->first_error);
 	{
 		struct sbuf b;
