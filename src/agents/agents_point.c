@@ -73,6 +73,10 @@ struct agents_take {
 	size_t nmembers;          /* a mix's: each result's sent has as many counts */
 	struct engine_result *res;
 	int failed;               /* an agent failed: err holds the first reason */
+	/* for the -v line: when agents_load began, and when the messages
+	 * were sent, monotonic; the control clock's offset from it */
+	uint64_t t_entry, t_sent;
+	int64_t offset;
 };
 
 /* The member of this point a refused result names by its fields agent, run
@@ -372,9 +376,19 @@ static void agents_columns(struct agents *a, const struct agents_take *k)
 	sk = xcalloc(a->nskews + 1, sizeof *sk);
 	memcpy(sk, a->skews, a->nskews * sizeof *sk);
 	qsort(sk, a->nskews, sizeof *sk, agents_dbl_cmp);
-	rs_log(RS_LOG_DEBUG, "run %s: point %llu: %u agents; start skew median %.3f ms, p90 %.3f "
-	       "ms, worst %.3f ms", a->run, (unsigned long long)k->seq, a->ok,
-	       agents_q(sk, a->nskews, 0.5), agents_q(sk, a->nskews, 0.9), a->skew_ms);
+	{
+		uint64_t now = engine_now_ns();
+		double merge = ((double)now + (double)k->offset - (double)k->end_ns) / 1e6;
+
+		/* The leader's overhead: from agents_load's start to the
+		 * messages sent, and from the last agent's end to the merge. */
+		rs_log(RS_LOG_DEBUG, "run %s: point %llu: %u agents; start skew median %.3f ms, p90 "
+		       "%.3f ms, worst %.3f ms; leader: %.3f ms to send, %.3f ms from the last end "
+		       "to the merge, %.3f ms in all", a->run, (unsigned long long)k->seq, a->ok,
+		       agents_q(sk, a->nskews, 0.5), agents_q(sk, a->nskews, 0.9), a->skew_ms,
+		       (double)(k->t_sent - k->t_entry) / 1e6, merge,
+		       (double)(now - k->t_entry) / 1e6);
+	}
 	free(sk);
 }
 
@@ -393,7 +407,7 @@ void agents_summary(struct agents *a)
 int agents_load(struct agents *a, const struct engine_job *job, const char *test, int warm,
 		 struct engine_result *res, struct rs_err *err)
 {
-	struct agents_take k = { .warm = warm, .res = res,
+	struct agents_take k = { .warm = warm, .res = res, .t_entry = engine_now_ns(),
 				 .nmembers = job->members != NULL ? job->nmembers : 0 };
 	size_t alive = 0, idx = 0;
 	char *text = NULL;
@@ -490,7 +504,9 @@ int agents_load(struct agents *a, const struct engine_job *job, const char *test
 	free(sends.s);
 	if (rc < 0)
 		return rs_err_prefix(err, "control");
-	agents_margin(a, engine_now_ns() - t_plan);
+	k.t_sent = engine_now_ns();
+	k.offset = offset;
+	agents_margin(a, k.t_sent - t_plan);
 	expect = job->duration > 0 ? job->duration : (double)longest / AGENTS_MIN_RPS;
 	/* A rate slower than that: the schedule's own length. */
 	if (job->duration <= 0 && job->rate > 0 && (double)job->requests / job->rate > expect)
