@@ -8,6 +8,8 @@
 #
 # For each N, fresh agents, then one sweep of 16 points (GET, P=1,2,4,8,
 # four times, -n 200 per agent), and side by side:
+#   wall/pt   the sweep's wall time over its points, ms (flushes and
+#             guard included)
 #   pt ms     the leader's time per point from its start (agents_load) to
 #             the merged result, median (its -v line)
 #   send ms   of which planning and sending the point messages, median
@@ -18,6 +20,8 @@
 #             (heartbeats, blocked reads) measured for 3 s before the sweep
 #   KB/pt     control Redis bytes in and out per point (INFO stats)
 #   cpu ms/pt the leader's CPU (user + system) per point
+#   worst     the worst agent's start skew of each point (skew_ms), median
+#             over the points, ms
 #   skew      the start skews of every agent start (median, p99, worst, ms)
 # It prints figures; it does not pass or fail.  Agents on one machine
 # share its cores: the skews and times grow with N for that reason too.
@@ -56,11 +60,18 @@ col() {
 			      { print $c }' "$1"
 }
 now() { date +%s.%N; }
+# fmt DIGITS X: X with DIGITS decimals, or "-" (an rsweep without the -v line).
+fmt() {
+	case $2 in
+	'' | -) echo - ;;
+	*) printf "%.$1f" "$2" ;;
+	esac
+}
 
 server ctl
 server tgt
-printf '%5s %7s %7s %8s %8s %8s %8s %7s %9s  %s\n' agents "pt ms" "send ms" "merge ms" "timed ms" \
-	"cmds/pt" "net/pt" "KB/pt" "cpu ms/pt" "skew median/p99/worst ms"
+printf '%5s %7s %7s %7s %8s %8s %8s %8s %7s %9s %6s  %s\n' agents "wall/pt" "pt ms" "send ms" "merge ms" \
+	"timed ms" "cmds/pt" "net/pt" "KB/pt" "cpu ms/pt" "worst" "skew median/p99/worst ms"
 for n in $NS; do
 	# Fresh agents: the last N's go (SIGTERM: they unregister).
 	for p in $APIDS; do kill -TERM "$p" 2>/dev/null; done
@@ -98,9 +109,11 @@ for n in $NS; do
 	merge=$(echo "$lines" | sed -n 's/.*send, \(-\{0,1\}[0-9.]*\) ms from the last end.*/\1/p' | median)
 	timed=$(col "$T/n$n.csv" seconds | awk '{ print $1 * 1000 }' | median)
 	skew=$(sed -n 's/.*start skew over .*: median \([0-9.-]*\) ms, p90 [0-9.-]* ms, p99 \([0-9.-]*\) ms, from [0-9.-]* to \([0-9.-]*\) ms.*/\1\/\2\/\3/p' "$T/n$n.err")
-	printf '%5d %7.1f %7.2f %8.2f %8.1f %8.0f %8.0f %7.1f %9.1f  %s\n' "$n" "$pt" "$send" "$merge" \
-		"$timed" "$(echo "($c1 - $c0) / $pts" | bc -l)" \
+	printf '%5d %7.1f %7s %7s %8s %8s %8.0f %8.0f %7.1f %9.1f %6s  %s\n' "$n" \
+		"$(echo "$wall * 1000 / $pts" | bc -l)" "$(fmt 1 "$pt")" "$(fmt 2 "$send")" \
+		"$(fmt 2 "$merge")" "$(fmt 1 "$timed")" "$(echo "($c1 - $c0) / $pts" | bc -l)" \
 		"$(echo "($c1 - $c0 - $idle * $wall) / $pts" | bc -l)" \
 		"$(echo "($b1 - $b0) / $pts / 1024" | bc -l)" \
-		"$(awk -v p="$pts" '{ print ($1 + $2) * 1000 / p }' "$T/cpu")" "$skew"
+		"$(awk -v p="$pts" '{ print ($1 + $2) * 1000 / p }' "$T/cpu")" \
+		"$(fmt 2 "$(col "$T/n$n.csv" skew_ms | median)")" "${skew:--}"
 done
