@@ -428,10 +428,12 @@ int agents_check(struct agents *a, int skip_answered, struct rs_err *err)
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		struct agents_member *m = who[i];
 		const char *claim = agents_mget_str(cl, i);
-		char holder[48];
+		char holder[48], alive[sizeof m->alive];
 
-		/* A restart changes the value: its pid. */
-		if (strcmp(agents_mget_str(al, i), m->alive) != 0)
+		/* A restart changes the value: its pid.  (Compared as kept:
+		 * cut to the member's field, as agents_look took it.) */
+		xstrlcpy(alive, agents_mget_str(al, i), sizeof alive);
+		if (strcmp(alive, m->alive) != 0)
 			continue;
 		if (strcmp(claim, a->run) == 0) {
 			agents_renew_add(&renew, &nrenew, m->id);
