@@ -1,25 +1,19 @@
 #!/bin/sh
 # A/A at one depth (issue 26): two spawned servers from one binary, the
 # seed's default test list (sweeps/redis-benchmark-default.sweep) at P=1,
-# three repeats each, interleaved.  Hardly any test may be called faster
-# or slower, and the prose never states a difference without its verdict:
+# three repeats each, interleaved.  Every test gets its verdict, and the
+# prose never states a difference without its verdict:
 # every "higher throughput" or "lower throughput" carries its verdict
 # (": faster)", ": slower)", ": cannot tell)", "by how much is unsure)")
 # beside its ratio (issue 42).
 #
-# Why this is not flaky.  The prose check does not depend on the figures:
-# it holds on every run.  The verdicts are each ratio's own 95% interval
-# from the paired repeats, which must lie wholly beyond 1 +- 3% for a
-# verdict; each comparison takes a false one at most a few percent of the
-# time (tests/bench/aa_bench.sh measured 2.6% of 190 verdicts, pinned or
-# not, with CI and a make check loading the machine), so 19 comparisons
-# hold about half a false verdict a run, now and then two.  A run passes
-# with at most two of 19; one with more is run again from a fresh file,
-# with a note, up to three times (three runs of three or more: under one in
-# a million at 2.6%).  A real fault (one target's rows taken for the
-# other's, a verdict from a point ratio alone, an interval too narrow)
-# gives many in every run.  No timing is asserted; every run is bounded by
-# -n and --timeout.
+# Why this is not flaky.  Nothing here depends on the figures: the prose
+# check holds on every run, and the verdicts are printed, never counted
+# (a count of verdicts on live measurements is the machine's, not the
+# code's; it was "at most two of 19, best of three runs" until issue 41).
+# How often one binary is called faster than itself is measured by
+# tests/bench/aa_bench.sh, figures in the README's trust section.  No
+# timing is asserted; every run is bounded by -n and --timeout.
 #
 # Why on one CPU.  On a 2-core machine the scheduler may keep one server on
 # rsweep's core and the other on the free one for a whole run: at P=1 with
@@ -63,28 +57,16 @@ $(cat "$T/prose-$1.txt")"
 			   next }
 		 $col["label"] == "b" { n++; v = $col["verdict_at_1"]
 			   printf "%s: %s\n", $col["test"], v
-			   # A direction of unsure size is what a 95% interval
-			   # gives 5% of the time: only a sure one is false here.
-			   if (v == "faster" || v == "slower") bad++ }
+			   if (v == "") empty++ }
 		 END { if (n != 19) { print n + 0 " rows for label b, wanted 19"; exit 2 }
-		       exit (bad > 2) }' "$T/rep-$1.csv" >"$T/verdicts-$1"
+		       if (empty) { print empty " tests without a verdict"; exit 2 } }' \
+		"$T/rep-$1.csv" >"$T/verdicts-$1" || fail "$(cat "$T/verdicts-$1")"
+	echo "note: A/A verdicts (noise's, not counted): $(tr '\n' ';' <"$T/verdicts-$1")" >&2
 }
 
-# The best of three runs is one case, its logic as it was: exit 0 ends the
-# case, passed; a fail, in aa (a run that broke outright) or below, ends
-# it failed, with no further run, as it ended the script.
 t_aa() {
-	for n in 1 2 3; do
-		if aa "$n"; then
-			exit 0
-		fi
-		[ -s "$T/verdicts-$n" ] || fail "no verdicts in run $n"
-		grep -q "rows for label b" "$T/verdicts-$n" && fail "$(cat "$T/verdicts-$n")"
-		echo "note: A/A run $n: $(grep -E ': (faster|slower)$' "$T/verdicts-$n" | tr '\n' ';')" >&2
-	done
-	fail "one binary against itself was called faster or slower more than twice in each of three \
-runs: $(cat "$T"/verdicts-*)"
+	aa 1
 }
-tcase 'one binary against itself: no difference without its verdict, and at most two false verdicts in the best of three runs' t_aa
+tcase 'one binary against itself: 19 sentences and an overall figure, no difference without its verdict, a verdict for every test' t_aa
 
 tcase_done
