@@ -265,3 +265,47 @@ Test(decide, budget_parses_seconds_and_units_and_refuses_the_rest)
 		cr_assert_neq(err.msg[0], '\0');
 	}
 }
+
+/* The report's series holds a point's repeats in repeat order, and the
+ * core's interval is not blind to the order: rows measured in a shuffled
+ * plan (repeat 2 before repeat 1) must be judged as the report will judge
+ * them, whatever order they were measured in. */
+Test(decide, the_repeats_are_judged_in_repeat_order_as_the_report_reads_them)
+{
+	static const unsigned order[9] = { 2, 3, 1, 4, 5, 6, 7, 8, 9 };
+	struct precision in[2], shuffled[2];
+	struct precision_pick *pick;
+	struct decide_state a, b;
+	struct stats_rng g;
+	struct rs_err err;
+	double v[2][9];
+
+	stats_rng_seed(&g, 17);
+	for (size_t k = 0; k < 2; k++) {
+		precision_init(&in[k], 1, &at1);
+		precision_init(&shuffled[k], 1, &at1);
+		for (size_t r = 0; r < 9; r++)
+			v[k][r] = 1e5 * (k ? 1.3 : 1.0) * exp(0.4 * stats_rng_normal(&g));
+	}
+	for (size_t k = 0; k < 2; k++)
+		for (unsigned r = 1; r <= 9; r++) {
+			precision_add(&in[k], 0, 1, r, v[k][r - 1]);
+			precision_add(&shuffled[k], 0, 1, order[r - 1], v[k][order[r - 1] - 1]);
+		}
+	cr_assert_geq(decide_next(in, 2, 1, 20, 1, &pick, &a, &err), 0);
+	free(pick);
+	cr_assert_geq(decide_next(shuffled, 2, 1, 20, 1, &pick, &b, &err), 0);
+	free(pick);
+	cr_assert_eq(a.undecided, b.undecided);
+	cr_assert_eq(a.faster, b.faster);
+	for (size_t i = 0; i < a.undecided; i++) {
+		cr_assert_float_eq(a.open[i].cmp.ratio.lo, b.open[i].cmp.ratio.lo, 1e-12);
+		cr_assert_float_eq(a.open[i].cmp.ratio.hi, b.open[i].cmp.ratio.hi, 1e-12);
+	}
+	decide_state_free(&a);
+	decide_state_free(&b);
+	for (size_t k = 0; k < 2; k++) {
+		precision_free(&in[k]);
+		precision_free(&shuffled[k]);
+	}
+}

@@ -18,15 +18,39 @@ int decide_is_decided(enum knee_verdict v)
 }
 
 /* One test of one side, as the report's core sees it: the depths that
- * have a measurement, and knee_analyse's result on them (ok 0: none). */
+ * have a measurement, each one's values in repeat order (the report's
+ * series sorts them so, and the core's noise is not blind to the order),
+ * and knee_analyse's result on them (ok 0: none). */
 struct decide_side {
 	unsigned *depth;
 	size_t *n;
 	const double **v;
+	double **own;             /* [m]: the values of v, owned */
 	struct knee_series s;
 	struct knee_result r;
 	int ok;
 };
+
+/* c's values in repeat order (malloc'd): an insertion sort, stable, of
+ * a few dozen repeats at most. */
+static double *decide_by_repeat(const struct precision_cell *c)
+{
+	double *v = xmalloc(c->n * sizeof *v);
+	unsigned *r = xmalloc(c->n * sizeof *r);
+
+	for (size_t i = 0; i < c->n; i++) {
+		size_t j = i;
+
+		for (; j > 0 && r[j - 1] > c->rep[i]; j--) {
+			r[j] = r[j - 1];
+			v[j] = v[j - 1];
+		}
+		r[j] = c->rep[i];
+		v[j] = c->v[i];
+	}
+	free(r);
+	return v;
+}
 
 static void decide_side_init(struct decide_side *d, const struct precision *p, size_t t)
 {
@@ -39,11 +63,14 @@ static void decide_side_init(struct decide_side *d, const struct precision *p, s
 	d->depth = xcalloc(p->ndepths ? p->ndepths : 1, sizeof *d->depth);
 	d->n = xcalloc(p->ndepths ? p->ndepths : 1, sizeof *d->n);
 	d->v = xcalloc(p->ndepths ? p->ndepths : 1, sizeof *d->v);
+	d->own = xcalloc(p->ndepths ? p->ndepths : 1, sizeof *d->own);
 	for (size_t i = 0; i < p->ndepths; i++)
 		if (row[i].n > 0) {
 			d->depth[m] = p->depth[i];
 			d->n[m] = row[i].n;
-			d->v[m++] = row[i].v;
+			d->own[m] = decide_by_repeat(&row[i]);
+			d->v[m] = d->own[m];
+			m++;
 		}
 	d->s = (struct knee_series){ m, d->depth, d->n, (const double *const *)d->v };
 	/* analysis_knee_opts' options: the knee plays no part in a ratio and
@@ -57,6 +84,9 @@ static void decide_side_free(struct decide_side *d)
 {
 	if (d->ok)
 		knee_result_free(&d->r);
+	for (size_t i = 0; i < d->s.m; i++)
+		free(d->own[i]);
+	free(d->own);
 	free(d->depth);
 	free(d->n);
 	free(d->v);
