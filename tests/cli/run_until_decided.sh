@@ -28,6 +28,20 @@ t_refused() {
 }
 tcase 'without a comparison, or with --precision, --budget or a bad budget: refused' t_refused
 
+# The defaults (5 minutes, 20 repeats a point) and what overrides them,
+# as --dry-run says them.
+t_dry() {
+	expect_status 0 "$RSWEEP" run --target a=spawn: --target b=spawn: -t get -P 1 \
+		--until-decided --dry-run
+	grep -q 'then --until-decided: .* up to 20 repeats a point, no new point after 300 s' \
+		"$T/out" || fail "defaults: $(cat "$T/out")"
+	expect_status 0 "$RSWEEP" run --target a=spawn: --target b=spawn: -t get -P 1 \
+		--until-decided=1.5m --max-repeats 7 --dry-run
+	grep -q 'up to 7 repeats a point, no new point after 90 s' "$T/out" ||
+		fail "--until-decided=1.5m --max-repeats 7: $(cat "$T/out")"
+}
+tcase '--dry-run: the budget and repeat cap, default and given' t_dry
+
 F=$T/decide.csv
 
 t_run() {
