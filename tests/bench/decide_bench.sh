@@ -11,7 +11,8 @@
 # gives them, and the share that is a direction ("faster", "slower", sure
 # or with its size unsure): all false, the promise is at most 5%.  Stopping
 # when decided looks at the data after every round; this is what that
-# does to the error rate.
+# does to the error rate (a run that called a direction says before which
+# round it first did: an early look, or the last).
 #
 # UNIX against TCP: one private server reached over its UNIX socket and
 # over TCP (the baseline), the shipped unix-vs-tcp sweep's 11 tests at P=1
@@ -54,13 +55,19 @@ if [ "$WHAT" != ab ]; then
 	for r in $(seq 1 "$RUNS"); do
 		t0=$(now)
 		"$RSWEEP" run --target a=spawn: --target b=spawn: -t get,set,incr,lpush -P 1 \
-			--repeat 3 -n "$N" --timeout 30 -q --until-decided="$AA_BUDGET" \
+			--repeat 3 -n "$N" --timeout 30 -q -v --until-decided="$AA_BUDGET" \
 			-o "$T/aa-$r.csv" >/dev/null 2>"$T/err-$r" || { cat "$T/err-$r"; exit 1; }
 		t1=$(now)
 		"$RSWEEP" report --format csv "$T/aa-$r.csv" -o "$T/aa-$r.rep"
 		verdicts "$T/aa-$r.rep" b >>"$T/aa.v"
 		echo "$t0 $t1 $(($(wc -l <"$T/aa-$r.csv") - 1))" >>"$T/aa.t"
-		sed -n 's/^rsweep: --until-decided: \([^u].*\)/    run '"$r"': \1/p' "$T/err-$r" | head -1
+		sed -n 's/^rsweep: --until-decided: \([^ur].*\)/    run '"$r"': \1/p' "$T/err-$r" | head -1
+		# When a direction was first called (-v's tally of each round):
+		# at an early look, or only at the last.
+		awk '/--until-decided: round [0-9]+ measures/ && !seen {
+			if (match($0, /[1-9][0-9]* (faster|slower),/)) { seen = 1
+				print "      first called " substr($0, RSTART, RLENGTH - 1) " before round " $4 } }' \
+			"$T/err-$r"
 	done
 	awk -F'\n' '{ n++; c[$1]++ } END {
 		printf "  verdicts %d:", n; for (v in c) printf " %s %d;", v, c[v]; printf "\n"
