@@ -536,3 +536,40 @@ Test(rules, count)
 	cr_assert_eq(opts_count(CMD_RUN, &cfg, "tls"), 1);
 	opts_free(&cfg);
 }
+
+/* --until-decided[=BUDGET] (issue 42): an optional value, as --spawn[=PATH]
+ * has, and "yes"/"no"/a budget in a sweep file; its rules. */
+Test(opts, until_decided_takes_an_optional_budget)
+{
+	struct rs_config cfg;
+	struct rs_err err;
+
+	cr_assert_eq(parse(CMD_RUN, &cfg, &err, "--until-decided", NULL), 0, "%s", err.msg);
+	cr_assert(cfg.until_decided);
+	cr_assert_null(cfg.until_decided_budget);
+	cr_assert_null(cfg.spawn_path);
+	opts_free(&cfg);
+	cr_assert_eq(parse(CMD_RUN, &cfg, &err, "--until-decided=10m", "--spawn=/bin/x", NULL), 0,
+		     "%s", err.msg);
+	cr_assert(cfg.until_decided);
+	cr_assert_str_eq(cfg.until_decided_budget, "10m");
+	cr_assert_str_eq(cfg.spawn_path, "/bin/x");
+	opts_free(&cfg);
+	cr_assert_eq(parse(CMD_RUN, &cfg, &err, NULL), 0, "%s", err.msg);
+	cr_assert_eq(opts_set_from_file(CMD_RUN, "until-decided", "20s", &cfg, &err), 0, "%s",
+		     err.msg);
+	cr_assert_str_eq(cfg.until_decided_budget, "20s");
+	cr_assert_eq(opts_set_from_file(CMD_RUN, "until-decided", "no", &cfg, &err), 0, "%s",
+		     err.msg);
+	cr_assert(!cfg.until_decided);
+	cr_assert_null(cfg.until_decided_budget);
+	opts_free(&cfg);
+	cr_assert_eq(parse(CMD_RUN, &cfg, &err, "--until-decided", "--precision", "5", NULL), 0);
+	cr_assert_eq(opts_rules_check(CMD_RUN, &cfg, &err), -1);
+	cr_assert_not_null(strstr(err.msg, "--until-decided and --precision"), "%s", err.msg);
+	opts_free(&cfg);
+	cr_assert_eq(parse(CMD_RUN, &cfg, &err, "--until-decided", "--spawn", NULL), 0);
+	cr_assert_eq(opts_rules_check(CMD_RUN, &cfg, &err), -1);
+	cr_assert_not_null(strstr(err.msg, "give two --target"), "%s", err.msg);
+	opts_free(&cfg);
+}

@@ -154,6 +154,10 @@ void run_dry(const struct rs_config *cfg, const struct run_job *job)
 	printf("estimated duration: %.0f s (%skeys prepared, flushed or deleted between points at "
 	       "%.0fk a second)\n", total, cfg->duration > 0 ? "" : "guessing 100k rps at P=1 up to "
 	       "1M rps, at most --rate's, -n runs vary; ", RUN_DRY_KEYS_RATE / 1000);
+	if (job->sc.until_decided)
+		printf("then --until-decided: the points whose comparison is undecided measured again, up to "
+		       "%u repeats a point, no new point after %.0f s of the sweep\n",
+		       job->sc.max_repeats, job->sc.budget);
 	if (!cfg->verbose) {
 		printf("points: -v lists the %zu point%s%s\n", plan->n, plan->n == 1 ? "" : "s",
 		       cfg->runs > 1 ? " of run 1" : "");

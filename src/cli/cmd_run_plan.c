@@ -16,6 +16,7 @@
 #include "cli/cmd_run_int.h"
 #include "results/csv.h"
 #include "results/row_way.h"
+#include "sweep/decide.h"
 #include "base/log.h"
 #include "base/num.h"
 #include "base/sbuf.h"
@@ -311,6 +312,30 @@ static void run_sweep_config(const struct rs_config *cfg, const char *label,
 	sc->fail_on_error = cfg->fail_on_error;
 	sc->prepare = !cfg->no_prepare;
 	sc->verbose = cfg->verbose;
+}
+
+/* --until-decided into job->sc: its budget (BUDGET, else
+ * DECIDE_DEFAULT_BUDGET), its repeat cap (--max-repeats, else
+ * DECIDE_DEFAULT_MAX_REPEATS), each target's combinations compared with the
+ * first target's.  0, or -1 (err, RS_E_USAGE). */
+static int run_until_decided(const struct rs_config *cfg, struct run_job *job,
+			     struct rs_err *err)
+{
+	struct sweep_config *sc = &job->sc;
+
+	if (!cfg->until_decided)
+		return 0;
+	sc->until_decided = 1;
+	sc->decide_group = job->nat;
+	sc->budget = DECIDE_DEFAULT_BUDGET;
+	if (cfg->until_decided_budget != NULL &&
+	    decide_budget_parse(cfg->until_decided_budget, &sc->budget, err) < 0) {
+		rs_err_prefix(err, "--until-decided");
+		return rs_err_as(err, RS_E_USAGE);
+	}
+	if (!opts_given(cfg, "max-repeats"))
+		sc->max_repeats = DECIDE_DEFAULT_MAX_REPEATS;
+	return 0;
 }
 
 /* The servers of job (cmd_targets_build), each with the shared settings
@@ -656,8 +681,13 @@ int run_plan(struct rs_config *cfg, struct run_job *job, struct rs_err *err)
 	job->sc.key_prefix_resumed = job->key_prefix_resumed;
 	job->sc.keydist = job->keydist;
 	job->sc.key_dist = job->key_dist;
-	if (run_targets(cfg, job, err) < 0)
+	if (run_until_decided(cfg, job, err) < 0 || run_targets(cfg, job, err) < 0)
 		return rs_err_as(err, RS_E_USAGE);
+	/* One target has nothing to compare (the rules refused no --target). */
+	if (cfg->until_decided && job->targets.n < 2)
+		return rs_err_setk(err, RS_E_USAGE, "--until-decided decides a comparison, and one "
+				   "target has none: give two --target LABEL=URI or more (or "
+				   "--spawn-args A|B alternatives)");
 	nrates = job->rates.n ? job->rates.n : 1;
 	if (job->w.n * cfg->pipeline.n * nrates * cfg->repeat * job->nsweeps > RUN_MAX_POINTS)
 		return rs_err_setk(err, RS_E_USAGE, "%zu tests x %zu depths x %zu rates x %llu "

@@ -172,9 +172,13 @@ static const struct opt_def opt_table[] = {
 	{ "precision", 0, "PERCENT", OT_PERCENT, RUN, OFF(precision), 0, 100, NULL, "0", 1,
 	  "measure points again until each one's 95% interval is within PERCENT (0: off)" },
 	{ "max-repeats", 0, "N", OT_UINT, RUN, OFF(max_repeats), 1, 1000, NULL, "10", 1,
-	  "with --precision: at most N repeats of a point" },
+	  "with --precision or --until-decided: at most N repeats of a point" },
 	{ "budget", 0, "SECONDS", OT_DOUBLE, RUN, OFF(budget), 0, 1e7, NULL, "0", 1,
 	  "with --precision: start no new point after SECONDS of the sweep (0: no limit)" },
+	{ "until-decided", 0, "BUDGET", OT_OPTSTRING, RUN, OFF(until_decided), 0, 0, NULL, NULL, 1,
+	  "with two targets or more: measure again the points whose comparison is undecided, "
+	  "until each is decided, a point has --max-repeats (default 20 here) or the sweep has "
+	  "run BUDGET (seconds, or 90s, 10m, 1h; default 5m)" },
 	{ "order", 0, "ORDER", OT_ENUM, RUN, OFF(order), 0, 0, sweep_order_names, "shuffled", 1,
 	  "run order of the points" },
 	{ "seed", 0, "N", OT_UINT, RUN, OFF(seed), 0, 4294967295.0, NULL, "1", 1,
@@ -319,6 +323,18 @@ static const struct opt_def opt_table[] = {
 #define OPT_N (sizeof opt_table / sizeof opt_table[0])
 
 _Static_assert(OPT_N <= sizeof(((struct rs_config *)0)->given), "given[] too small");
+
+/* OT_OPTSTRING's value, the char * after its int flag: placed alike for
+ * every such option. */
+#define OPTS_OPTVAL_GAP (offsetof(struct rs_config, spawn_path) - offsetof(struct rs_config, spawn))
+_Static_assert(offsetof(struct rs_config, until_decided_budget) -
+	       offsetof(struct rs_config, until_decided) == OPTS_OPTVAL_GAP,
+	       "an OT_OPTSTRING's value follows its flag as spawn_path follows spawn");
+
+static char **opts_optval(char *flag)
+{
+	return (char **)(void *)(flag + OPTS_OPTVAL_GAP);
+}
 
 static const struct {
 	const char *name;
@@ -477,21 +493,24 @@ static int opts_apply(const struct opt_def *d, const char *value, struct rs_conf
 		free(*(char **)(void *)field);
 		*(char **)(void *)field = xstrdup(value);
 		return 0;
-	case OT_OPTSTRING:
-		/* The only one is --spawn[=PATH]: a flag and its optional path; in a
-		 * file "spawn = yes" and "spawn = no" read as for any flag. */
+	case OT_OPTSTRING: {
+		/* A flag and its optional value (--spawn[=PATH],
+		 * --until-decided[=BUDGET]); in a file "yes" and "no" read as
+		 * for any flag. */
+		char **val = opts_optval(field);
+
+		free(*val);
+		*val = NULL;
 		if (value != NULL && strcmp(value, "no") == 0) {
-			cfg->spawn = 0;
-			free(cfg->spawn_path);
-			cfg->spawn_path = NULL;
+			*(int *)(void *)field = 0;
 			return 0;
 		}
 		if (value != NULL && strcmp(value, "yes") == 0)
 			value = NULL;
-		cfg->spawn = 1;
-		free(cfg->spawn_path);
-		cfg->spawn_path = value && *value ? xstrdup(value) : NULL;
+		*(int *)(void *)field = 1;
+		*val = value && *value ? xstrdup(value) : NULL;
 		return 0;
+	}
 	case OT_ENUM: {
 		int v = opts_choice(d->choices, value ? value : "");
 
@@ -625,8 +644,8 @@ int opts_set_from_file(enum opts_cmd cmd, const char *name, const char *value,
 		return rs_err_set(err, "key '%s' needs a value (%s)", name, d->arg);
 	/* A shared file must not run a program: the path of --spawn=PATH only
 	 * comes from the command line. */
-	if (d->type == OT_OPTSTRING && *value != '\0' && strcmp(value, "yes") != 0 &&
-	    strcmp(value, "no") != 0)
+	if (d->off == offsetof(struct rs_config, spawn) && *value != '\0' &&
+	    strcmp(value, "yes") != 0 && strcmp(value, "no") != 0)
 		return rs_err_set(err, "%s = %s: a sweep file may not name a program to run "
 				  "(write %s = yes, or give --%s=PATH on the command line)",
 				  name, value, name, name);
@@ -828,6 +847,10 @@ void opts_free(struct rs_config *cfg)
 			free(*(char **)(void *)field);
 			*(char **)(void *)field = NULL;
 			break;
+		case OT_OPTSTRING:
+			free(*opts_optval(field));
+			*opts_optval(field) = NULL;
+			break;
 		case OT_DEPTHS:
 			depths_free((struct depth_list *)(void *)field);
 			break;
@@ -848,6 +871,4 @@ void opts_free(struct rs_config *cfg)
 			break;
 		}
 	}
-	free(cfg->spawn_path);
-	cfg->spawn_path = NULL;
 }

@@ -30,7 +30,8 @@ enum opt_type {
 	OT_DOUBLE,                /* double in [min, max] */
 	OT_PERCENT,               /* a double in [min, max] percent: "3" or "3%" */
 	OT_STRING,                /* char *, owned by the config */
-	OT_OPTSTRING,             /* --opt or --opt=VALUE: int flag + char * (next field) */
+	OT_OPTSTRING,             /* --opt or --opt=VALUE: int flag + char * (next field,
+				   * as spawn and spawn_path are placed) */
 	OT_ENUM,                  /* int index into choices ("a|b|c") */
 	OT_DEPTHS,                /* struct depth_list */
 	OT_SIZE,                  /* "WxH" into two unsigned, each in [min, max] */
@@ -122,6 +123,8 @@ struct rs_config {
 	double precision;         /* percent; 0: off */
 	uint64_t max_repeats;
 	double budget;
+	int until_decided;        /* --until-decided[=BUDGET] */
+	char *until_decided_budget; /* follows until_decided: OT_OPTSTRING */
 	int order;                /* enum sweep_order */
 	uint64_t seed;
 	double pause;

@@ -12,6 +12,8 @@
 #define RULES_AGENTS "--agents loads one server the agents reach (a --target redis://, " \
 	"rediss:// or unix://, or -h/-p/-s): drop "
 #define RULES_SPAWN "--spawn starts its own server: drop -h, -p and -s"
+#define RULES_DECIDE "--until-decided decides a comparison: give two --target LABEL=URI or " \
+	"more (or --spawn-args A|B alternatives)"
 #define RULES_TARGET "--target names every server of the sweep: drop -h, -p, -s and --spawn"
 
 /* Checked in this order, and the first broken one is reported: where one
@@ -107,6 +109,17 @@ static const struct opts_rule opts_rule_table[] = {
 	{ RUN, "precision", OPTS_EXCLUDES, "rate", NULL,
 	  "--precision narrows a point's throughput, which --rate fixes at the rate offered: "
 	  "drop --precision (--repeat measures a rate's latency again)" },
+	/* --until-decided: one rule of its own for extra repeats, a comparison
+	 * to decide, its budget in its own value. */
+	{ RUN, "until-decided", OPTS_EXCLUDES, "precision", NULL,
+	  "--until-decided and --precision pick the points to measure again by different rules: "
+	  "give one" },
+	{ RUN, "until-decided", OPTS_EXCLUDES, "budget", NULL,
+	  "--until-decided takes its budget as --until-decided=BUDGET: drop --budget" },
+	{ RUN, "until-decided", OPTS_EXCLUDES, "rate", NULL,
+	  "--until-decided compares throughput, which --rate fixes at the rate offered: drop "
+	  "--until-decided" },
+	{ RUN, "until-decided", OPTS_NEEDS, "target", "spawn-args", RULES_DECIDE },
 	{ CMD_EXPORT, "split", OPTS_EXCLUDES, "output", NULL,
 	  "--split DIR writes a file a point into DIR: drop -o" },
 };

@@ -38,8 +38,10 @@ void precision_free(struct precision *p)
 {
 	if (p == NULL)
 		return;
-	for (size_t i = 0; i < p->ntests * p->ndepths; i++)
+	for (size_t i = 0; i < p->ntests * p->ndepths; i++) {
 		free(p->cells[i].v);
+		free(p->cells[i].rep);
+	}
 	free(p->cells);
 	free(p->depth);
 	memset(p, 0, sizeof *p);
@@ -67,6 +69,8 @@ void precision_add(struct precision *p, size_t test, unsigned depth, unsigned re
 	if (!isfinite(rps) || !(rps > 0))
 		return;
 	c->v = vec_reserve(c->v, &c->cap, c->n + 1, sizeof *c->v, 4);
+	c->rep = vec_reserve(c->rep, &c->rcap, c->n + 1, sizeof *c->rep, 4);
+	c->rep[c->n] = repeat;
 	c->v[c->n++] = rps;
 }
 

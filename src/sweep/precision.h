@@ -20,8 +20,10 @@
 #include "base/err.h"
 
 struct precision_cell {
-	double *v;                /* rps of each repeat measured */
-	size_t n, cap;
+	double *v;                /* rps of each repeat measured, in the order
+				   * added */
+	unsigned *rep;            /* [n]: each one's repeat number */
+	size_t n, cap, rcap;
 	unsigned last;            /* the highest repeat number seen */
 };
 

@@ -509,7 +509,7 @@ static void sweep_point_done(struct sweep *s, struct sweep_plan *plan, struct sw
 
 	p->done = 1;
 	tl->ran++;
-	if (cfg->precision > 0)
+	if (cfg->precision > 0 || cfg->until_decided)
 		precision_add(pr, p->test, p->depth, p->repeat, row->rps);
 	if (row->errors > 0) {
 		tl->with_errors++;
@@ -601,16 +601,23 @@ enum sweep_status sweep_points_all(struct sweep **ss, size_t n, struct sweep_pla
 	size_t planned = plan->n;
 	struct sweep_tally tl = { 0 };
 	struct precision *pr = xcalloc(n, sizeof *pr);
+	const char **label = xcalloc(n, sizeof *label);
 	struct sweep_plan_precision po = {
-		.precision = cfg->precision, .budget = cfg->budget, .max_repeats = cfg->max_repeats,
+		.precision = cfg->precision, .until_decided = cfg->until_decided,
+		.group = cfg->decide_group, .label = label, .w = ss[0]->w,
+		.budget = cfg->budget, .max_repeats = cfg->max_repeats,
 		.seed = cfg->seed, .on_note = cfg->on_note, .ud = cfg->ud, .verbose = cfg->verbose,
 	};
+	int rounds = cfg->precision > 0 || cfg->until_decided;
 	unsigned round = 0;
 	uint64_t t0 = engine_now_ns();
 	enum sweep_status st = SWEEP_OK;
 
-	/* --precision: each target's points by its label (--resume's too). */
-	for (size_t k = 0; k < n && cfg->precision > 0; k++) {
+	for (size_t k = 0; k < n; k++)
+		label[k] = ss[k]->cfg->label;
+	/* --precision, --until-decided: each target's points by its label
+	 * (--resume's too). */
+	for (size_t k = 0; k < n && rounds; k++) {
 		struct sweep_plan_who who;
 
 		sweep_who(ss[k]->cfg, &who);
@@ -643,9 +650,11 @@ enum sweep_status sweep_points_all(struct sweep **ss, size_t n, struct sweep_pla
 		s = ss[p->target < n ? p->target : 0];
 		if (p->done)
 			continue;
-		/* A round under way stops when the budget is spent. */
+		/* A round under way stops when the budget is spent, and says
+		 * what it leaves undone. */
 		if (i >= planned && cfg->budget > 0 && sweep_since(t0) >= cfg->budget) {
-			st = sweep_tally_status(cfg, &tl, err);
+			st = sweep_plan_more(plan, &po, pr, n, round, sweep_since(t0), err) < 0 ?
+			     SWEEP_FAILED : sweep_tally_status(cfg, &tl, err);
 			break;
 		}
 		if (sweep_interrupted(cfg)) {
@@ -673,6 +682,7 @@ enum sweep_status sweep_points_all(struct sweep **ss, size_t n, struct sweep_pla
 	for (size_t k = 0; k < n; k++)
 		precision_free(&pr[k]);
 	free(pr);
+	free(label);
 	/* The last target first: a target's engine connections count among the
 	 * clients of a server it shares with an earlier one (sweep_load_gone). */
 	for (size_t k = n; k-- > 0;)

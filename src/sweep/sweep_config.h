@@ -88,6 +88,14 @@ struct sweep_config {
 	 * measured before (--resume), whose points of this label count too. */
 	double precision, budget;
 	unsigned max_repeats;
+	/* --until-decided: instead of precision's rule, measure again the
+	 * points whose comparison of the targets is undecided (decide.h), in
+	 * rounds within max_repeats and budget.  The sweeps of
+	 * sweep_points_all come decide_group at a time (a target's
+	 * combinations of the swept axes): sweep k is compared with sweep
+	 * k % decide_group, the first target's (0 is 1). */
+	int until_decided;
+	size_t decide_group;
 	const struct depth_list *depths;
 	const struct rs_rows *prior;
 	/* --runs: the run these points belong to, 1..N (0 is 1): rows say

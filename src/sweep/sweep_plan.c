@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/log.h"
+#include "sweep/decide.h"
 #include "sweep/sweep_plan.h"
 #include "base/xalloc.h"
 
@@ -205,18 +206,20 @@ static unsigned sweep_plan_last(const struct precision *pr, size_t test, unsigne
 
 #define sweep_plan_note(cfg, ...) rs_note_to((cfg)->on_note, (cfg)->ud, __VA_ARGS__)
 
-long sweep_plan_more(struct sweep_plan *plan, const struct sweep_plan_precision *cfg,
-		     const struct precision *pr, size_t n, unsigned round, double elapsed,
-		     struct rs_err *err)
+/* --precision's picks over the n targets, once a test and depth, into
+ * *all (malloc'd) and what they found into *ps.  Returns how many, or -1
+ * (err set). */
+static long sweep_plan_precision_picks(const struct sweep_plan_precision *cfg,
+				       const struct precision *pr, size_t n, unsigned round,
+				       struct precision_pick **all, struct precision_state *ps,
+				       struct rs_err *err)
 {
-	struct precision_pick *all = NULL;
-	struct precision_state ps = { 0, 0 };
 	size_t k = 0, cells = pr[0].ntests * pr[0].ndepths;
-	unsigned char *seen;
+	unsigned char *seen = xcalloc(cells ? cells : 1, 1);
 
-	if (cfg->precision <= 0)
-		return 0;
-	seen = xcalloc(cells ? cells : 1, 1);
+	*all = NULL;
+	ps->worst = 0;
+	ps->over = 0;
 	for (size_t t = 0; t < n; t++) {
 		struct precision_pick *pick;
 		struct precision_state st;
@@ -224,13 +227,14 @@ long sweep_plan_more(struct sweep_plan *plan, const struct sweep_plan_precision 
 					&pick, &st, err);
 
 		if (m < 0) {
-			free(all);
+			free(*all);
+			*all = NULL;
 			free(seen);
 			return -1;
 		}
-		ps.worst = isnan(st.worst) || st.worst > ps.worst ? st.worst : ps.worst;
-		ps.over += st.over;
-		all = xreallocarray(all, k + (size_t)m + 1, sizeof *all);
+		ps->worst = isnan(st.worst) || st.worst > ps->worst ? st.worst : ps->worst;
+		ps->over += st.over;
+		*all = xreallocarray(*all, k + (size_t)m + 1, sizeof **all);
 		for (long i = 0; i < m; i++) {
 			size_t d = 0;
 
@@ -239,34 +243,145 @@ long sweep_plan_more(struct sweep_plan *plan, const struct sweep_plan_precision 
 			if (d == pr[t].ndepths || seen[pick[i].test * pr[t].ndepths + d])
 				continue;
 			seen[pick[i].test * pr[t].ndepths + d] = 1;
-			all[k++] = pick[i];
+			(*all)[k++] = pick[i];
 		}
 		free(pick);
 	}
 	free(seen);
-	if (k == 0 && ps.over == 0) {
+	return (long)k;
+}
+
+/* Why --precision adds no round (a note), or 0 when it goes on. */
+static int sweep_plan_precision_done(const struct sweep_plan_precision *cfg, size_t k,
+				     const struct precision_state *ps, unsigned round,
+				     double elapsed)
+{
+	if (k == 0 && ps->over == 0)
 		sweep_plan_note(cfg, "--precision: every point within +-%g%% (widest +-%.1f%%) after %u "
-			   "round%s", 100 * cfg->precision, 100 * ps.worst, round, round == 1 ? "" : "s");
-		free(all);
-		return 0;
-	}
-	if (k == 0) {
+			   "round%s", 100 * cfg->precision, 100 * ps->worst, round, round == 1 ? "" : "s");
+	else if (k == 0)
 		sweep_plan_note(cfg, "--precision: %zu point%s still wider than +-%g%% at %u repeats "
-			   "(--max-repeats; widest +-%.1f%%)", ps.over, ps.over == 1 ? "" : "s",
-			   100 * cfg->precision, cfg->max_repeats, 100 * ps.worst);
-		free(all);
-		return 0;
-	}
-	if (cfg->budget > 0 && elapsed >= cfg->budget) {
+			   "(--max-repeats; widest +-%.1f%%)", ps->over, ps->over == 1 ? "" : "s",
+			   100 * cfg->precision, cfg->max_repeats, 100 * ps->worst);
+	else if (cfg->budget > 0 && elapsed >= cfg->budget)
 		sweep_plan_note(cfg, "--precision: the %g s budget is spent with %zu point%s still wider "
-			   "than +-%g%% (widest +-%.1f%%)", cfg->budget, ps.over,
-			   ps.over == 1 ? "" : "s", 100 * cfg->precision, 100 * ps.worst);
-		free(all);
+			   "than +-%g%% (widest +-%.1f%%)", cfg->budget, ps->over,
+			   ps->over == 1 ? "" : "s", 100 * cfg->precision, 100 * ps->worst);
+	else {
+		if (cfg->verbose)
+			sweep_plan_note(cfg, "--precision: round %u measures %zu point%s again (widest "
+					"+-%.1f%%)", round + 1, k, k == 1 ? "" : "s", 100 * ps->worst);
 		return 0;
 	}
-	if (cfg->verbose)
-		sweep_plan_note(cfg, "--precision: round %u measures %zu point%s again (widest +-%.1f%%)",
-		    round + 1, k, k == 1 ? "" : "s", 100 * ps.worst);
+	return 1;
+}
+
+/* The most undecided points --until-decided names one by one. */
+#define SWEEP_PLAN_OPEN_MAX 20
+
+/* One note for each point still undecided: which, its ratio and interval
+ * so far, its verdict, its repeats. */
+static void sweep_plan_decide_list(const struct sweep_plan_precision *cfg,
+				   const struct decide_state *st)
+{
+	for (size_t i = 0; i < st->undecided && i < SWEEP_PLAN_OPEN_MAX; i++) {
+		const struct decide_open *o = &st->open[i];
+		const struct knee_cmp *c = &o->cmp;
+		char test[sizeof cfg->w->v[0].name], a[ROW_STR], b[ROW_STR], iv[96];
+
+		if (cfg->w != NULL && o->test < cfg->w->n)
+			snprintf(test, sizeof test, "%s", cfg->w->v[o->test].name);
+		else
+			snprintf(test, sizeof test, "test %zu", o->test + 1);
+		if (cfg->label != NULL) {
+			snprintf(a, sizeof a, "%s", cfg->label[o->target]);
+			snprintf(b, sizeof b, "%s", cfg->label[o->base]);
+		} else {
+			snprintf(a, sizeof a, "target %zu", o->target + 1);
+			snprintf(b, sizeof b, "target %zu", o->base + 1);
+		}
+		if (isfinite(c->ratio.lo) && isfinite(c->ratio.hi))
+			snprintf(iv, sizeof iv, "%.2fx (%.2fx..%.2fx), %s", c->ratio.est, c->ratio.lo,
+				 c->ratio.hi, knee_verdict_name(c->verdict));
+		else if (isfinite(c->ratio.est))
+			snprintf(iv, sizeof iv, "%.2fx, no interval yet", c->ratio.est);
+		else
+			snprintf(iv, sizeof iv, "not measured on both sides");
+		sweep_plan_note(cfg, "--until-decided: undecided: %s P=%u, %s against %s %s, %u "
+				"repeat%s", test, o->depth, a, b, iv, o->repeats,
+				o->repeats == 1 ? "" : "s");
+	}
+	if (st->undecided > SWEEP_PLAN_OPEN_MAX)
+		sweep_plan_note(cfg, "--until-decided: and %zu more undecided (rsweep report names "
+				"every verdict)", st->undecided - SWEEP_PLAN_OPEN_MAX);
+}
+
+/* Why --until-decided adds no round (notes: the tally and each point
+ * still undecided), or 0 when it goes on. */
+static int sweep_plan_decide_done(const struct sweep_plan_precision *cfg, size_t k,
+				  const struct decide_state *st, unsigned round, double elapsed)
+{
+	char tally[160];
+
+	snprintf(tally, sizeof tally, "%zu faster, %zu slower, %zu the same, %zu undecided",
+		 st->faster, st->slower, st->same, st->undecided);
+	if (k == 0 && st->undecided == 0)
+		sweep_plan_note(cfg, "--until-decided: every compared point decided after %u round%s "
+				"(%s); undecided: none", round, round == 1 ? "" : "s", tally);
+	else if (k == 0)
+		sweep_plan_note(cfg, "--until-decided: %zu of %zu compared point%s still undecided at "
+				"%u repeats (--max-repeats) after %u round%s (%s)", st->undecided,
+				st->compared, st->compared == 1 ? "" : "s", cfg->max_repeats, round,
+				round == 1 ? "" : "s", tally);
+	else if (cfg->budget > 0 && elapsed >= cfg->budget)
+		sweep_plan_note(cfg, "--until-decided: the %g s budget is spent with %zu of %zu "
+				"compared point%s still undecided after %u round%s (%s)", cfg->budget,
+				st->undecided, st->compared, st->compared == 1 ? "" : "s", round,
+				round == 1 ? "" : "s", tally);
+	else {
+		if (cfg->verbose)
+			sweep_plan_note(cfg, "--until-decided: round %u measures %zu point%s again "
+					"(%s)", round + 1, k, k == 1 ? "" : "s", tally);
+		return 0;
+	}
+	sweep_plan_decide_list(cfg, st);
+	return 1;
+}
+
+long sweep_plan_more(struct sweep_plan *plan, const struct sweep_plan_precision *cfg,
+		     const struct precision *pr, size_t n, unsigned round, double elapsed,
+		     struct rs_err *err)
+{
+	struct precision_pick *all = NULL;
+	size_t k;
+
+	if (cfg->until_decided) {
+		struct decide_state st;
+		long m = decide_next(pr, n, cfg->group, cfg->max_repeats, cfg->seed + round, &all,
+				     &st, err);
+		int done = m >= 0 && sweep_plan_decide_done(cfg, (size_t)m, &st, round, elapsed);
+
+		decide_state_free(&st);
+		if (m < 0 || done) {
+			free(all);
+			return m < 0 ? -1 : 0;
+		}
+		k = (size_t)m;
+	} else {
+		struct precision_state ps;
+		long m;
+
+		if (cfg->precision <= 0)
+			return 0;
+		m = sweep_plan_precision_picks(cfg, pr, n, round, &all, &ps, err);
+		if (m < 0)
+			return -1;
+		if (sweep_plan_precision_done(cfg, (size_t)m, &ps, round, elapsed)) {
+			free(all);
+			return 0;
+		}
+		k = (size_t)m;
+	}
 	plan->v = xreallocarray(plan->v, plan->n + k * n, sizeof *plan->v);
 	/* The turns go on from the plan's: its points come n at a time. */
 	for (size_t i = 0, base = plan->n / n; i < k; i++)

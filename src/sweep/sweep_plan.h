@@ -93,9 +93,16 @@ void sweep_plan_precision_init(struct precision *pr, const struct workload *w,
 			       const struct depth_list *depths, const struct sweep_plan_who *who,
 			       enum engine_mode mode, unsigned run, const struct rs_rows *prior);
 
-/* --precision's settings for sweep_plan_more. */
+/* --precision's and --until-decided's settings for sweep_plan_more. */
 struct sweep_plan_precision {
 	double precision;         /* the relative half-width wanted; <= 0: no rounds */
+	/* --until-decided (instead of precision): measure again the points
+	 * whose comparison of side k with side k % group is undecided
+	 * (decide.h); label[n] and w name them in the notes (NULL: numbers). */
+	int until_decided;
+	size_t group;
+	const char *const *label;
+	const struct workload *w;
 	double budget;            /* seconds for the whole sweep; 0: no limit */
 	unsigned max_repeats;
 	uint64_t seed;
@@ -105,13 +112,15 @@ struct sweep_plan_precision {
 	int verbose;
 };
 
-/* The next round of --precision over n targets (pr[n], one a target),
- * elapsed seconds into the sweep: append to plan the points to measure
- * again.  A point one target picks is measured on every target, back to
- * back in ABBA turns as in the plan, so that the targets stay paired (a
- * target may so get a repeat more than it needed, or than --max-repeats).
- * Returns how many points (0: done, or out of repeats or time), or -1
- * (err set). */
+/* The next round of --precision or --until-decided over n targets (pr[n],
+ * one a target), elapsed seconds into the sweep: append to plan the points
+ * to measure again.  A point one target picks (or one comparison) is
+ * measured on every target, back to back in ABBA turns as in the plan, so
+ * that the targets stay paired (a target may so get a repeat more than it
+ * needed, or than --max-repeats).  When it adds none it says why in a note
+ * (for --until-decided, each point still undecided); a caller that stops
+ * a round for the budget calls it once more for that note.  Returns how
+ * many points (0: done, or out of repeats or time), or -1 (err set). */
 long sweep_plan_more(struct sweep_plan *plan, const struct sweep_plan_precision *cfg,
 		     const struct precision *pr, size_t n, unsigned round, double elapsed,
 		     struct rs_err *err);
