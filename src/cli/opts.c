@@ -175,6 +175,11 @@ static const struct opt_def opt_table[] = {
 	  "with --precision: at most N repeats of a point" },
 	{ "budget", 0, "SECONDS", OT_DOUBLE, RUN, OFF(budget), 0, 1e7, NULL, "0", 1,
 	  "with --precision: start no new point after SECONDS of the sweep (0: no limit)" },
+	{ "slo", 0, "OBJECTIVE", OT_STRING, RUN, OFF(slo), 0, 0, NULL, NULL, 1,
+	  "search each depth's highest open-loop rate within a latency objective: "
+	  "p99=1ms[,p999=5ms] (p50..p9999; us, ms or s)" },
+	{ "slo-probes", 0, "N", OT_UINT, RUN, OFF(slo_probes), 1, 1000, NULL, "12", 1,
+	  "with --slo: at most N open-loop probes a depth" },
 	{ "order", 0, "ORDER", OT_ENUM, RUN, OFF(order), 0, 0, sweep_order_names, "shuffled", 1,
 	  "run order of the points" },
 	{ "seed", 0, "N", OT_UINT, RUN, OFF(seed), 0, 4294967295.0, NULL, "1", 1,

@@ -122,6 +122,8 @@ struct rs_config {
 	double precision;         /* percent; 0: off */
 	uint64_t max_repeats;
 	double budget;
+	char *slo;                /* --slo, slo_parse's */
+	uint64_t slo_probes;
 	int order;                /* enum sweep_order */
 	uint64_t seed;
 	double pause;
