@@ -21,6 +21,7 @@
 #include "base/log.h"
 #include "base/outfile.h"
 #include "report/report.h"
+#include "report/report_slo.h"
 #include "analysis/series.h"
 #include "base/xalloc.h"
 
@@ -34,6 +35,7 @@ struct cmd_report_more {
 	double budget_ms;
 	const struct frontier *fr;
 	size_t nfr;
+	const struct slo_answers *slo;    /* run --slo's searches (none: n 0) */
 	const struct goal *goals;         /* NULL without --goal */
 	size_t ngoals;
 	enum goal_kind goal;
@@ -91,6 +93,8 @@ static int cmd_report_emit(FILE *fp, const struct rs_config *cfg, struct report_
 	}
 	if (m->goals != NULL)
 		goal_write(fp, m->res, m->goals, m->ngoals, m->goal, md);
+	if (m->slo != NULL && cfg->format != FORMAT_CSV)
+		report_slo_write(fp, m->slo, md);
 	if (ferror(fp))
 		return rs_err_set(err, "%s", strerror(errno ? errno : EIO));
 	return 0;
@@ -213,6 +217,7 @@ int cmd_report(struct rs_config *cfg, struct rs_err *err)
 	struct frontier *fr = NULL;
 	struct goal *goals = NULL;
 	struct cmd_report_more more = { 0 };
+	struct slo_answers slo = { 0 };
 	double fail_pct = 0;
 	int rc;
 
@@ -250,6 +255,13 @@ int cmd_report(struct rs_config *cfg, struct rs_err *err)
 	/* Only json prints an interval per depth. */
 	ao.per_depth_ci = cfg->format == FORMAT_JSON;
 	rc = cmd_report_rows(cfg, &rows, &ls, err);
+	/* run --slo: the searches' answers; then the depth series see the
+	 * closed-loop starts only, not a series a probed rate. */
+	if (rc == 0) {
+		slo_answers_find(&rows, &slo);
+		slo_rows_drop_probes(&rows);
+		more.slo = &slo;
+	}
 	if (rc == 0)
 		rc = cmd_report_series(&rows, &rps, &avg, err);
 	/* A series without an average latency (redis-benchmark -q output has
@@ -295,6 +307,7 @@ int cmd_report(struct rs_config *cfg, struct rs_err *err)
 	/* The report is out whole; then the verdict a CI gates on. */
 	if (rc == 0 && cfg->fail_on != NULL)
 		rc = report_fail_on_check(&res, fail_pct, err);
+	slo_answers_free(&slo);
 	goal_free(goals, more.ngoals);
 	frontier_free(fr, more.nfr);
 	along_groups_free(&groups);
