@@ -152,9 +152,11 @@ static int cmd_report_series(const struct rs_rows *rows, struct series_set *rps,
 	    series_build_known(rows, SM_AVG, avg, err) < 0)
 		return -1;
 	/* An open loop's series (rate_offered) has the rate it achieved to
-	 * report at any number of depths: never counted as one depth. */
+	 * report at any number of depths, and a --slo search its answer:
+	 * never counted as one depth. */
 	for (size_t i = 0; i < rps->n; i++)
-		nsingle += rps->v[i].npts == 1 && !(rows_fig(rows, rps->v[i].first, ROW_RATE) > 0);
+		nsingle += rps->v[i].npts == 1 && !(rows_fig(rows, rps->v[i].first, ROW_RATE) > 0) &&
+			   rps->v[i].first->slo_phase == ROW_SLO_NONE;
 	/* With one depth per series there is no saturation to find; two or more
 	 * labels can still be compared at that depth (the stock redis-benchmark
 	 * runs people already have), so only a lone label is refused. */
