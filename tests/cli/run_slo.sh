@@ -32,6 +32,15 @@ t_rules() {
 }
 tcase '--slo with options it does not go with' t_rules
 
+t_dry() {
+	expect_status 0 "$RSWEEP" run --dry-run --slo p99=1ms,p999=5ms -P 1,4 -t get --repeat 1 \
+		--slo-probes 4
+	grep -q "^search: --slo p99=1ms,p999=5ms from each depth's closed-loop point: about 4 open-loop probes a depth (at most 4" "$T/out" ||
+		fail "dry run: $(cat "$T/out")"
+	grep -q "long enough for 50000 requests" "$T/out" || fail "dry run: $(cat "$T/out")"
+}
+tcase '--dry-run estimates the search' t_dry
+
 start_redis
 
 # whole FILE: every line has the header's number of fields.
