@@ -169,7 +169,8 @@ void run_dry(const struct rs_config *cfg, const struct run_job *job)
 						  cfg->warmup + cfg->pause + 0.01);
 		}
 		printf("search: --slo %s from each depth's closed-loop point: about %.0f open-loop "
-		       "probes a depth (at most %llu, and again where unsure), each long enough for "
+		       "probes a depth (at most %llu, repeats where unsure included), each long enough "
+		       "for "
 		       "%.0f requests; about %.0f s more\n", job->sc.slo->text, probes,
 		       (unsigned long long)cfg->slo_probes, slo_requests_needed(job->sc.slo), more);
 		total += more;

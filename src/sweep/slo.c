@@ -101,7 +101,8 @@ double slo_requests_needed(const struct slo_objective *o)
 
 	for (unsigned i = 0; i < o->n; i++)
 		n = fmax(n, SLO_TAIL / (1 - o->q[i] / 100));
-	return ceil(n);
+	/* 50 / (1 - 0.999) is 50000.000000001 in doubles. */
+	return ceil(n - 1e-6);
 }
 
 /* The value at rank r (1-based, of n) of lat, in ms; r past either end
