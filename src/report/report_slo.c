@@ -60,18 +60,32 @@ char *report_slo_sentence(const struct slo_group *g, char *buf, size_t size)
 			sbuf_printf(&s, "; P=%u gives %s (%.2fx)", g->d[g->second].depth,
 				    report_slo_rate(g->d[g->second].met, b, sizeof b),
 				    g->d[g->second].met / d->met);
-		if (g->best + 1 < g->nd)
+		/* Deeper depths the server, not the generator, held lower. */
+		size_t deeper = 0;
+
+		for (size_t k = g->best + 1; k < g->nd; k++)
+			deeper += g->d[k].generator <= 0;
+		if (deeper > 0)
 			sbuf_printf(&s, "; deeper pipelines add latency faster than throughput");
-		else if (g->nd > 1)
+		else if (g->best + 1 == g->nd && g->nd > 1)
 			sbuf_printf(&s, "; the deepest depth measured gives the most: deeper may give "
 				    "more");
 	}
+	/* The depths whose search the generator ended: their rate is a
+	 * floor of the server's, not its answer. */
+	for (size_t k = 0, n = 0; k < g->nd; k++) {
+		const struct slo_depth *d = &g->d[k];
+
+		if (d->generator <= 0)
+			continue;
+		sbuf_printf(&s, "%s P=%u from %s/s (send slip p99 %.3g ms)",
+			    n++ ? "," : "; rsweep's own load generation, not the server, was the limit at",
+			    d->depth, report_slo_rate(d->generator, a, sizeof a), d->slip_p99_ms);
+	}
 	for (size_t k = 0; k < g->nd; k++)
 		if (g->d[k].generator > 0) {
-			sbuf_printf(&s, "; at P=%u rsweep's own load generation was the limit from %s/s "
-				    "(send slip p99 %.3g ms), not the server: give it --threads or agents",
-				    g->d[k].depth, report_slo_rate(g->d[k].generator, a, sizeof a),
-				    g->d[k].slip_p99_ms);
+			sbuf_printf(&s, ": those rates are floors; give the generator more (--threads, "
+				    "agents)");
 			break;
 		}
 	sbuf_printf(&s, ".");
@@ -82,7 +96,7 @@ char *report_slo_sentence(const struct slo_group *g, char *buf, size_t size)
 static void report_slo_row(FILE *fp, const struct slo_group *g, size_t k, int md)
 {
 	const struct slo_depth *d = &g->d[k];
-	char a[16], b[16], c[16], s[16], ms[48], note[96];
+	char a[16], b[16], c[16], s[16], ms[48], note[96], who[160];
 
 	report_slo_rate(d->start_rps, s, sizeof s);
 	report_slo_rate(d->met, a, sizeof a);
@@ -94,8 +108,13 @@ static void report_slo_row(FILE *fp, const struct slo_group *g, size_t k, int md
 	snprintf(note, sizeof note, "%s%s", k == g->best ? "best" : "",
 		 d->generator > 0 ? (k == g->best ? "; generator-limited" : "generator-limited") :
 		 "");
+	if (g->axes)
+		snprintf(who, sizeof who, "%s c=%d t=%d d=%d", g->label, (int)g->clients,
+			 (int)g->threads, (int)g->data_size);
+	else
+		snprintf(who, sizeof who, "%s", g->label);
 	if (md) {
-		fprintf(fp, "| %s | %s | %u | %s | %s | %s | ", g->label, g->test, d->depth, s, a, ms);
+		fprintf(fp, "| %s | %s | %u | %s | %s | %s | ", who, g->test, d->depth, s, a, ms);
 		if (isfinite(d->ms))
 			fprintf(fp, "%.3f (%.3f..%.3f)", d->ms, d->lo_ms, d->hi_ms);
 		else
@@ -103,7 +122,7 @@ static void report_slo_row(FILE *fp, const struct slo_group *g, size_t k, int md
 		fprintf(fp, " | %u | %s |\n", d->probes, note);
 		return;
 	}
-	fprintf(fp, "%-12s %-12s %5u %9s %9s %17s ", g->label, g->test, d->depth, s, a, ms);
+	fprintf(fp, "%-16s %-12s %5u %9s %9s %17s ", who, g->test, d->depth, s, a, ms);
 	if (isfinite(d->ms))
 		snprintf(ms, sizeof ms, "%.3f (%.3f..%.3f)", d->ms, d->lo_ms, d->hi_ms);
 	else
@@ -137,7 +156,7 @@ void report_slo_write(FILE *fp, const struct slo_answers *a, int md)
 		else
 			fprintf(fp, "\nWithin %s (--slo): the highest offered rate each depth sustained "
 				"(met..missed: the bracket), the judged percentile there (ms, 95%% "
-				"interval)\n%-12s %-12s %5s %9s %9s %17s %-26s %6s\n", slo, "label", "test",
+				"interval)\n%-16s %-12s %5s %9s %9s %17s %-26s %6s\n", slo, "label", "test",
 				"depth", "closed", "sustained", "met..missed", pn, "probes");
 		for (size_t j = i; j < a->n; j++)
 			for (size_t k = 0; strcmp(a->v[j].slo, slo) == 0 && k < a->v[j].nd; k++)

@@ -99,7 +99,7 @@ t_generator() {
 	[ "$(csv_col "$T/g.csv" slo_verdict | grep -c '^generator$')" = 1 ] ||
 		fail "verdicts: $(csv_col "$T/g.csv" slo_verdict | tr '\n' ' ')"
 	expect_status 0 "$RSWEEP" report "$T/g.csv"
-	grep -q "own load generation was the limit" "$T/out" || fail "report: $(cat "$T/out")"
+	grep -q "own load generation, not the server, was the limit" "$T/out" || fail "report: $(cat "$T/out")"
 	grep -q "generator-limited" "$T/out" || fail "report's table: $(cat "$T/out")"
 }
 tcase 'a budget under the generator'"'"'s own slip: the generator was the limit' t_generator
