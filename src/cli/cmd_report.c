@@ -58,6 +58,11 @@ static void cmd_report_more_json(FILE *fp, void *ud)
 	if (m->goals != NULL) {
 		fputs(sep, fp);
 		goal_write_json(fp, m->res, m->goals, m->ngoals, m->goal);
+		sep = ",\n";
+	}
+	if (m->slo != NULL && m->slo->n > 0) {
+		fputs(sep, fp);
+		report_slo_write_json(fp, m->slo);
 	}
 }
 
@@ -79,7 +84,8 @@ static int cmd_report_emit(FILE *fp, const struct rs_config *cfg, struct report_
 			return rs_err_set(err, "%s", strerror(errno ? errno : EIO));
 		return 0;
 	}
-	if ((m->picks != NULL || m->goals != NULL) && cfg->format == FORMAT_JSON) {
+	if ((m->picks != NULL || m->goals != NULL || (m->slo != NULL && m->slo->n > 0)) &&
+	    cfg->format == FORMAT_JSON) {
 		ro->json_more = cmd_report_more_json;
 		ro->json_ud = m;
 	}

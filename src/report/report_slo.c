@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/json.h"
 #include "base/sbuf.h"
 #include "report/report_slo.h"
 
@@ -175,4 +176,46 @@ void report_slo_write(FILE *fp, const struct slo_answers *a, int md)
 			fprintf(fp, "%s\n", report_slo_sentence(g, buf, sizeof buf));
 		}
 	}
+}
+
+void report_slo_write_json(FILE *fp, const struct slo_answers *a)
+{
+	char buf[1024];
+
+	fputs("\"slo\":[", fp);
+	for (size_t i = 0; i < a->n; i++) {
+		const struct slo_group *g = &a->v[i];
+
+		fputs(i ? ",\n{\"label\":" : "\n{\"label\":", fp);
+		json_write_str(fp, g->label);
+		fputs(",\"test\":", fp);
+		json_write_str(fp, g->test);
+		fputs(",\"objective\":", fp);
+		json_write_str(fp, g->slo);
+		fprintf(fp, ",\"clients\":%d,\"threads\":%d,\"data_size\":%d", (int)g->clients,
+			(int)g->threads, (int)g->data_size);
+		if (g->best < g->nd)
+			fprintf(fp, ",\"best_depth\":%u", g->d[g->best].depth);
+		else
+			fputs(",\"best_depth\":null", fp);
+		fputs(",\"sentence\":", fp);
+		json_write_str(fp, report_slo_sentence(g, buf, sizeof buf));
+		fputs(",\"depths\":[", fp);
+		for (size_t k = 0; k < g->nd; k++) {
+			const struct slo_depth *d = &g->d[k];
+
+			fprintf(fp, "%s{\"depth\":%u", k ? "," : "", d->depth);
+			json_write_num(fp, "closed_rps", d->start_rps, 2);
+			json_write_num(fp, "sustained_rps", d->met, 2);
+			json_write_num(fp, "missed_rps", d->missed, 2);
+			json_write_num(fp, "ms", d->ms, 4);
+			json_write_num(fp, "lo_ms", d->lo_ms, 4);
+			json_write_num(fp, "hi_ms", d->hi_ms, 4);
+			json_write_num(fp, "generator_rps", d->generator, 2);
+			json_write_num(fp, "generator_slip_p99_ms", d->slip_p99_ms, 4);
+			fprintf(fp, ",\"probes\":%u,\"unsure\":%u}", d->probes, d->unsure);
+		}
+		fputs("]}", fp);
+	}
+	fputs("]", fp);
 }

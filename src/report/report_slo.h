@@ -15,6 +15,11 @@
  * search.  Write errors show in ferror(fp). */
 void report_slo_write(FILE *fp, const struct slo_answers *a, int md);
 
+/* The answers as one JSON member, "slo":[...] (no comma around it): a
+ * group a series, with its depths' answers (0 for none, null where a
+ * figure is unknown) and its best depth (null: none met it). */
+void report_slo_write_json(FILE *fp, const struct slo_answers *a);
+
 /* Group g's sentence into buf (size bytes): "GET: P=16 sustains 180k
  * req/s (170k..190k) within p99=1ms, p99 0.81 ms (0.78..0.85); P=32 gives
  * 160k (0.89x); deeper pipelines add latency faster than throughput."

@@ -79,6 +79,9 @@ t_search() {
 	grep -q "^vm GET: \|GET: " "$T/out" || fail "no sentence: $(cat "$T/out")"
 	# The depth series are the closed-loop starts', not a series a rate.
 	grep -q "@[0-9]*/s" "$T/out" && fail "probes became series: $(cat "$T/out")"
+	expect_status 0 "$RSWEEP" report --format json "$T/s.csv"
+	grep -q '^"slo":\[$' "$T/out" && grep -q '"objective":"p99=5ms"' "$T/out" ||
+		fail "json: $(cat "$T/out")"
 	expect_status 0 "$RSWEEP" report --format markdown "$T/s.csv"
 	grep -q "^## Within p99=5ms (--slo)" "$T/out" || fail "markdown: $(cat "$T/out")"
 	# --resume goes on with the searches: more probes, no start again.
