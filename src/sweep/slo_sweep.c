@@ -83,17 +83,21 @@ void slo_sweep_replay(struct slo_sweep *ss, size_t target, const struct workload
 {
 	for (size_t r = 0; prior != NULL && r < prior->n; r++) {
 		const struct rs_rec *row = &prior->v[r];
+		int open = rows_fig(prior, row, ROW_RATE) > 0;
 		size_t t = 0;
 		long c;
 
-		if (row->slo_phase == ROW_SLO_NONE || strcmp(row->slo, ss->o->text) != 0 ||
+		/* A closed-loop row is a start whatever it was measured for (the
+		 * plan counts it done: a plain sweep, another objective's); a
+		 * probe counts for its own objective only. */
+		if ((open && (row->slo_phase != ROW_SLO_PROBE || strcmp(row->slo, ss->o->text) != 0)) ||
 		    !sweep_plan_row_is(row, who) || !sweep_plan_same_run(row, run))
 			continue;
 		while (t < w->n && strcmp(w->v[t].name, row->test) != 0)
 			t++;
 		if ((c = slo_sweep_cell(ss, target, t, row->pipeline)) < 0)
 			continue;
-		if (row->slo_phase == ROW_SLO_START)
+		if (!open)
 			slo_search_start(&ss->cell[c], rows_fig(prior, row, ROW_RPS));
 		else
 			slo_search_record(&ss->cell[c], rows_fig(prior, row, ROW_RATE),

@@ -24,7 +24,9 @@ struct slo_sweep *slo_sweep_new(const struct sweep_config *cfg, size_t ntargets,
 void slo_sweep_free(struct slo_sweep *ss);
 
 /* --resume: the steps of target's searches that prior's rows of who and
- * run hold, in file order, as if they had just run. */
+ * run hold, in file order, as if they had just run: its probes, and as
+ * starts every closed-loop row (the plan counts those done, whatever
+ * they were measured for). */
 void slo_sweep_replay(struct slo_sweep *ss, size_t target, const struct workload *w,
 		      const struct sweep_plan_who *who, unsigned run, const struct rs_rows *prior);
 

@@ -91,6 +91,11 @@ t_search() {
 	more=$(csv_col "$T/s.csv" slo_phase | grep -c '^probe$')
 	[ "$more" -ge "$probes" ] && [ "$more" -le 6 ] || fail "resume: $probes then $more probes"
 	expect_status 0 "$RSWEEP" plot -o "$T/s.svg" "$T/s.csv"
+	# A plain sweep's file, resumed with --slo: its points are the starts.
+	slo_run "$T/p.csv" -P 1,4
+	slo_run "$T/p.csv" -P 1,4 --slo p99=5ms --slo-probes 1 --resume
+	[ "$(csv_col "$T/p.csv" slo_phase | grep -c '^probe$')" = 2 ] ||
+		fail "a plain file resumed with --slo: $(cat "$T/p.csv")"
 }
 tcase 'a search writes its steps, report answers, --resume goes on' t_search
 
