@@ -38,6 +38,10 @@ t_dry() {
 	grep -q "^search: --slo p99=1ms,p999=5ms from each depth's closed-loop point: about 4 open-loop probes a depth (at most 4" "$T/out" ||
 		fail "dry run: $(cat "$T/out")"
 	grep -q "long enough for 50000 requests" "$T/out" || fail "dry run: $(cat "$T/out")"
+	# The shipped sweep file reads, and searches.
+	expect_status 0 "$RSWEEP" run --sweep "${RS_SRCDIR:-.}/sweeps/latency-objective.sweep" \
+		--dry-run
+	grep -q "^search: --slo p99=1ms " "$T/out" || fail "latency-objective.sweep: $(cat "$T/out")"
 }
 tcase '--dry-run estimates the search' t_dry
 
