@@ -18,6 +18,7 @@ struct slo_sweep {
 	unsigned *depth;          /* the depths, each once */
 	struct slo_search *cell;  /* [target][test][depth] */
 	unsigned char *noted;     /* the cell's end was said */
+	int slip_noted;           /* a probe without its slip was said */
 };
 
 struct slo_sweep *slo_sweep_new(const struct sweep_config *cfg, size_t ntargets, size_t ntests,
@@ -145,6 +146,13 @@ void slo_sweep_row(struct slo_sweep *ss, const struct sweep_config *cfg,
 			slo_search_start(&ss->cell[c], row->rps);
 	} else {
 		xstrlcpy(row->slo_phase, "probe", sizeof row->slo_phase);
+		/* The agents' loads do not send their slip back. */
+		if (isnan(row->slip_p99_ms) && !ss->slip_noted) {
+			ss->slip_noted = 1;
+			sweep_note(cfg, "--slo: this load does not measure its send slip (agents): a "
+				   "miss cannot be told from the generator's own lag, and counts "
+				   "against the server");
+		}
 		slo_judge(ss->o, lat, row->slip_p99_ms, row->rate_short > 0, &j);
 		xstrlcpy(row->slo_verdict, row_slo_verdict_name(j.verdict), sizeof row->slo_verdict);
 		row->slo_ms = j.ms;
