@@ -19,6 +19,7 @@ struct slo_sweep {
 	struct slo_search *cell;  /* [target][test][depth] */
 	unsigned char *noted;     /* the cell's end was said */
 	int slip_noted;           /* a probe without its slip was said */
+	uint64_t rng;             /* each round's order */
 };
 
 struct slo_sweep *slo_sweep_new(const struct sweep_config *cfg, size_t ntargets, size_t ntests,
@@ -29,6 +30,7 @@ struct slo_sweep *slo_sweep_new(const struct sweep_config *cfg, size_t ntargets,
 
 	ss->o = cfg->slo;
 	ss->min_s = cfg->duration;
+	ss->rng = cfg->seed * 6364136223846793005ULL + 1442695040888963407ULL;
 	ss->depth = xcalloc(depths->n ? depths->n : 1, sizeof *ss->depth);
 	for (size_t i = 0; i < depths->n; i++) {
 		size_t k = 0;
@@ -186,10 +188,23 @@ size_t slo_sweep_more(struct slo_sweep *ss, struct sweep_plan *plan)
 		p->repeat = repeat;
 		p->slo = ROW_SLO_PROBE;
 		p->duration = slo_probe_seconds(ss->o, (double)rate, ss->min_s);
-		p->order = (unsigned)plan->n + 1;
 		plan->n++;
 		plan->todo++;
 		k++;
 	}
+	/* Shuffled, as --precision's rounds are: a drift of the machine then
+	 * falls on every depth alike, not on the last of each round. */
+	for (size_t i = k; i > 1; i--) {
+		struct sweep_point *v = &plan->v[plan->n - k], tmp;
+		size_t j;
+
+		ss->rng = ss->rng * 6364136223846793005ULL + 1442695040888963407ULL;
+		j = (size_t)((ss->rng >> 33) % i);
+		tmp = v[i - 1];
+		v[i - 1] = v[j];
+		v[j] = tmp;
+	}
+	for (size_t i = plan->n - k; i < plan->n; i++)
+		plan->v[i].order = (unsigned)i + 1;
 	return k;
 }

@@ -37,8 +37,9 @@ void slo_sweep_replay(struct slo_sweep *ss, size_t target, const struct workload
 void slo_sweep_row(struct slo_sweep *ss, const struct sweep_config *cfg,
 		   const struct sweep_point *p, const struct hist *lat, struct rs_row *row);
 
-/* Append to plan the next probe of every search under way; returns how
- * many (0: every search has ended). */
+/* Append to plan the next probe of every search under way, in an order
+ * drawn from the sweep's --seed; returns how many (0: every search has
+ * ended). */
 size_t slo_sweep_more(struct slo_sweep *ss, struct sweep_plan *plan);
 
 /* The duration of a probe at rate (requests a second): long enough for
