@@ -190,9 +190,15 @@ Test(engine, window_and_open_loop_send_exactly_n, .init = setup, .fini = teardow
 				/* Timed from when it was due, a request waits at least
 				 * as long as from its send. */
 				cr_assert_geq(last_row.p50_ms * 1.01, last_row.svc_p50_ms, "%s", tests[i]);
+				/* The send slip: measured, and a request's slip is part
+				 * of its latency. */
+				cr_assert(isfinite(last_row.slip_p99_ms), "%s: no send slip", tests[i]);
+				cr_assert_leq(last_row.slip_p50_ms, last_row.slip_p99_ms, "%s", tests[i]);
+				cr_assert_geq(last_row.p99_ms * 1.01, last_row.slip_p99_ms, "%s", tests[i]);
 			} else {
 				cr_assert(isnan(last_row.rate_offered));
 				cr_assert_eq(last_row.rate_short, -1);
+				cr_assert(isnan(last_row.slip_p99_ms), "%s: a closed loop's slip", tests[i]);
 			}
 		}
 	run_mode = ENGINE_LOCKSTEP;

@@ -21,6 +21,7 @@
 #include "base/log.h"
 #include "base/outfile.h"
 #include "report/report.h"
+#include "report/report_slo.h"
 #include "analysis/series.h"
 #include "base/xalloc.h"
 
@@ -34,6 +35,7 @@ struct cmd_report_more {
 	double budget_ms;
 	const struct frontier *fr;
 	size_t nfr;
+	const struct slo_answers *slo;    /* run --slo's searches (none: n 0) */
 	const struct goal *goals;         /* NULL without --goal */
 	size_t ngoals;
 	enum goal_kind goal;
@@ -56,6 +58,11 @@ static void cmd_report_more_json(FILE *fp, void *ud)
 	if (m->goals != NULL) {
 		fputs(sep, fp);
 		goal_write_json(fp, m->res, m->goals, m->ngoals, m->goal);
+		sep = ",\n";
+	}
+	if (m->slo != NULL && m->slo->n > 0) {
+		fputs(sep, fp);
+		report_slo_write_json(fp, m->slo);
 	}
 }
 
@@ -77,7 +84,8 @@ static int cmd_report_emit(FILE *fp, const struct rs_config *cfg, struct report_
 			return rs_err_set(err, "%s", strerror(errno ? errno : EIO));
 		return 0;
 	}
-	if ((m->picks != NULL || m->goals != NULL) && cfg->format == FORMAT_JSON) {
+	if ((m->picks != NULL || m->goals != NULL || (m->slo != NULL && m->slo->n > 0)) &&
+	    cfg->format == FORMAT_JSON) {
 		ro->json_more = cmd_report_more_json;
 		ro->json_ud = m;
 	}
@@ -91,6 +99,8 @@ static int cmd_report_emit(FILE *fp, const struct rs_config *cfg, struct report_
 	}
 	if (m->goals != NULL)
 		goal_write(fp, m->res, m->goals, m->ngoals, m->goal, md);
+	if (m->slo != NULL && cfg->format != FORMAT_CSV)
+		report_slo_write(fp, m->slo, md);
 	if (ferror(fp))
 		return rs_err_set(err, "%s", strerror(errno ? errno : EIO));
 	return 0;
@@ -148,9 +158,11 @@ static int cmd_report_series(const struct rs_rows *rows, struct series_set *rps,
 	    series_build_known(rows, SM_AVG, avg, err) < 0)
 		return -1;
 	/* An open loop's series (rate_offered) has the rate it achieved to
-	 * report at any number of depths: never counted as one depth. */
+	 * report at any number of depths, and a --slo search its answer:
+	 * never counted as one depth. */
 	for (size_t i = 0; i < rps->n; i++)
-		nsingle += rps->v[i].npts == 1 && !(rows_fig(rows, rps->v[i].first, ROW_RATE) > 0);
+		nsingle += rps->v[i].npts == 1 && !(rows_fig(rows, rps->v[i].first, ROW_RATE) > 0) &&
+			   rps->v[i].first->slo_phase == ROW_SLO_NONE;
 	/* With one depth per series there is no saturation to find; two or more
 	 * labels can still be compared at that depth (the stock redis-benchmark
 	 * runs people already have), so only a lone label is refused. */
@@ -213,6 +225,7 @@ int cmd_report(struct rs_config *cfg, struct rs_err *err)
 	struct frontier *fr = NULL;
 	struct goal *goals = NULL;
 	struct cmd_report_more more = { 0 };
+	struct slo_answers slo = { 0 };
 	double fail_pct = 0;
 	int rc;
 
@@ -250,6 +263,13 @@ int cmd_report(struct rs_config *cfg, struct rs_err *err)
 	/* Only json prints an interval per depth. */
 	ao.per_depth_ci = cfg->format == FORMAT_JSON;
 	rc = cmd_report_rows(cfg, &rows, &ls, err);
+	/* run --slo: the searches' answers; then the depth series see the
+	 * closed-loop starts only, not a series a probed rate. */
+	if (rc == 0) {
+		slo_answers_find(&rows, &slo);
+		slo_rows_drop_probes(&rows);
+		more.slo = &slo;
+	}
 	if (rc == 0)
 		rc = cmd_report_series(&rows, &rps, &avg, err);
 	/* A series without an average latency (redis-benchmark -q output has
@@ -295,6 +315,7 @@ int cmd_report(struct rs_config *cfg, struct rs_err *err)
 	/* The report is out whole; then the verdict a CI gates on. */
 	if (rc == 0 && cfg->fail_on != NULL)
 		rc = report_fail_on_check(&res, fail_pct, err);
+	slo_answers_free(&slo);
 	goal_free(goals, more.ngoals);
 	frontier_free(fr, more.nfr);
 	along_groups_free(&groups);

@@ -252,7 +252,7 @@ static int run_output(const struct rs_config *cfg, struct run_job *job, struct c
 		sweep_who(&gs->sc, &who);
 		sweep_plan_mark_target(&job->plan, &job->w, k, &who, existing);
 	}
-	if (job->plan.todo == 0 && cfg->precision <= 0 && !cfg->until_decided)
+	if (job->plan.todo == 0 && cfg->precision <= 0 && !cfg->until_decided && cfg->slo == NULL)
 		rs_log(RS_LOG_INFO, "every point%s is already in %s",
 		       cfg->runs > 1 ? " of this run" : "", cfg->output);
 	return 0;
@@ -457,7 +457,8 @@ static void run_ui_estimate(const struct rs_config *cfg, const struct run_job *j
 			    struct run_ui *ui)
 {
 	ui->estimate = job->plan.todo > 0 ? run_estimate(cfg, job) : 0;
-	if (!cfg->quiet && job->plan.todo > 0 && cfg->precision <= 0 && !cfg->until_decided) {
+	if (!cfg->quiet && job->plan.todo > 0 && cfg->precision <= 0 && !cfg->until_decided &&
+	    cfg->slo == NULL) {
 		char msg[160], t[32];
 
 		progress_hms(t, sizeof t, ui->estimate);
@@ -486,7 +487,8 @@ static int run_sweep(const struct rs_config *cfg, struct run_job *job, struct ru
 		return rc;
 	if (cfg->output != NULL &&
 	    ((rc = run_output(cfg, job, &out, &existing, err)) < 0 ||
-	     (job->plan.todo == 0 && job->sc.precision <= 0 && !job->sc.until_decided)))
+	     (job->plan.todo == 0 && job->sc.precision <= 0 && !job->sc.until_decided &&
+	      job->sc.slo == NULL)))
 		goto close;
 	for (size_t k = 0; k < job->nsweeps; k++)
 		job->sweeps[k].sc.prior = &existing;

@@ -4,12 +4,15 @@
  * rsweep's want more CPUs than the machine has.  Nothing here connects. */
 #include "config.h"
 
+#include <math.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli/cmd_run_int.h"
+#include "sweep/slo_sweep.h"
 #include "base/log.h"
 #include "base/num.h"
 
@@ -150,6 +153,27 @@ void run_dry(const struct rs_config *cfg, const struct run_job *job)
 		run_place_say(job, place, sizeof place);
 		if (place[0] != '\0')
 			printf("%s\n", place);
+	}
+	if (job->sc.slo != NULL) {
+		/* A climb of a step or two and a bisection from half the start
+		 * to 5% (four), at most --slo-probes: about 6 a depth, each at
+		 * the guessed rate's half. */
+		double probes = fmin(6, (double)cfg->slo_probes), more = 0;
+
+		for (size_t i = 0; i < plan->n; i++) {
+			const struct sweep_point *p = &plan->v[i];
+			double rps = fmin(100000.0 * p->depth, 1e6) / 2;
+
+			if (p->repeat == 1)
+				more += probes * (slo_probe_seconds(job->sc.slo, rps, cfg->duration) +
+						  cfg->warmup + cfg->pause + 0.01);
+		}
+		printf("search: --slo %s from each depth's closed-loop point: about %.0f open-loop "
+		       "probes a depth (at most %llu, repeats where unsure included), each long enough "
+		       "for "
+		       "%.0f requests; about %.0f s more\n", job->sc.slo->text, probes,
+		       (unsigned long long)cfg->slo_probes, slo_requests_needed(job->sc.slo), more);
+		total += more;
 	}
 	printf("estimated duration: %.0f s (%skeys prepared, flushed or deleted between points at "
 	       "%.0fk a second)\n", total, cfg->duration > 0 ? "" : "guessing 100k rps at P=1 up to "

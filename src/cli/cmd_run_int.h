@@ -46,6 +46,7 @@ struct run_job {
 	struct cmd_targets targets; /* the servers (cmd_targets.h) */
 	struct run_target_sweep *sweeps; /* and their sweeps, nsweeps of them */
 	struct rate_list rates;   /* --rate; none: closed loop */
+	struct slo_objective slo; /* --slo, parsed (job->sc.slo points here) */
 	struct agents *agents;    /* --agents: the leader's side */
 	char agents_uri[TARGETS_URI_MAX]; /* what the agents connect to: the leader keeps it */
 	struct targets_def control_def; /* --control, parsed */

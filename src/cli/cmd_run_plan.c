@@ -638,6 +638,8 @@ int run_plan(struct rs_config *cfg, struct run_job *job, struct rs_err *err)
 		rs_err_prefix(err, "--rate");
 		return rs_err_as(err, RS_E_USAGE);
 	}
+	if (cfg->slo != NULL && slo_parse(cfg->slo, &job->slo, err) < 0)
+		return -1;
 	if (cfg->key_prefix != NULL && run_key_prefix(cfg, job, err) < 0)
 		return rs_err_as(err, RS_E_USAGE);
 	if (run_key_dist(cfg, job, err) < 0)
@@ -681,6 +683,10 @@ int run_plan(struct rs_config *cfg, struct run_job *job, struct rs_err *err)
 	job->sc.key_prefix_resumed = job->key_prefix_resumed;
 	job->sc.keydist = job->keydist;
 	job->sc.key_dist = job->key_dist;
+	if (cfg->slo != NULL) {
+		job->sc.slo = &job->slo;
+		job->sc.slo_probes = (unsigned)cfg->slo_probes;
+	}
 	if (run_until_decided(cfg, job, err) < 0 || run_targets(cfg, job, err) < 0)
 		return rs_err_as(err, RS_E_USAGE);
 	/* One target has nothing to compare (the rules refused no --target). */

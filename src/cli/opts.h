@@ -125,6 +125,8 @@ struct rs_config {
 	double budget;
 	int until_decided;        /* --until-decided[=BUDGET] */
 	char *until_decided_budget; /* follows until_decided: OT_OPTSTRING */
+	char *slo;                /* --slo, slo_parse's */
+	uint64_t slo_probes;
 	int order;                /* enum sweep_order */
 	uint64_t seed;
 	double pause;

@@ -101,7 +101,7 @@ static const struct opts_rule opts_rule_table[] = {
 	{ RUN, "commands", OPTS_EXCLUDES, "key-prefix", NULL,
 	  "--key-prefix takes the catalogue's tests (-t): a command file names its own keys" },
 	{ RUN, "agents", OPTS_ONE, "target", NULL, RULES_AGENTS "the other --target" },
-	{ RUN, "arrivals", OPTS_NEEDS, "rate", NULL, "--arrivals goes with --rate" },
+	{ RUN, "arrivals", OPTS_NEEDS, "rate", "slo", "--arrivals goes with --rate or --slo" },
 	{ RUN, "key-dist", OPTS_NEEDS, "keyspace", NULL,
 	  "--key-dist draws the keys of -r N: give -r N" },
 	{ RUN, "key-dist", OPTS_EXCLUDES, "cluster", NULL,
@@ -120,6 +120,16 @@ static const struct opts_rule opts_rule_table[] = {
 	  "--until-decided compares throughput, which --rate fixes at the rate offered: drop "
 	  "--until-decided" },
 	{ RUN, "until-decided", OPTS_NEEDS, "target", "spawn-args", RULES_DECIDE },
+	/* --slo searches the rate itself (slo.h). */
+	{ RUN, "slo", OPTS_EXCLUDES, "rate", NULL,
+	  "--slo searches the rate itself: drop --rate (or drop --slo to measure fixed rates)" },
+	{ RUN, "slo", OPTS_EXCLUDES, "precision", NULL,
+	  "--slo repeats the probes it is unsure of: drop --precision" },
+	{ RUN, "slo", OPTS_EXCLUDES, "cluster", NULL,
+	  "--cluster runs closed loop only, and --slo's probes are open loop: drop --slo" },
+	{ RUN, "slo-probes", OPTS_NEEDS, "slo", NULL, "--slo-probes goes with --slo" },
+	{ RUN, "slo", OPTS_EXCLUDES, "until-decided", NULL,
+	  "--slo searches each depth's rate, --until-decided compares targets' throughput: give one" },
 	{ CMD_EXPORT, "split", OPTS_EXCLUDES, "output", NULL,
 	  "--split DIR writes a file a point into DIR: drop -o" },
 };

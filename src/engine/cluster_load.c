@@ -516,6 +516,7 @@ int cluster_load_run(struct cluster_load *cl, const struct engine_job *job,
 	memset(res, 0, sizeof *res);
 	hist_init(&res->hist);
 	hist_init(&res->service);
+	hist_init(&res->slip);
 	if (n == 0)
 		return rs_err_set(err, "a mix of %zu commands (1 to %d)", job->nmembers,
 				  ENGINE_MAX_MEMBERS);
@@ -560,6 +561,7 @@ int cluster_load_run(struct cluster_load *cl, const struct engine_job *job,
 			res->connect_ms = sh->res.connect_ms;
 		hist_merge(&res->hist, &sh->res.hist);
 		hist_merge(&res->service, &sh->res.service);
+		hist_merge(&res->slip, &sh->res.slip);
 		for (size_t k = 0; k < ENGINE_SLICES; k++)
 			res->slice_rps[k] += sh->res.slice_rps[k];
 		if (res->first_error[0] == '\0' && sh->res.first_error[0] != '\0')

@@ -288,6 +288,9 @@ static __attribute__((noinline)) unsigned engine_take_due(struct engine_thread *
 	if (th->timed && now >= th->deadline_ns)
 		th->exhausted = 1;
 	while (k < room && !th->exhausted && th->next_due_ns <= now) {
+		uint64_t from = th->next_due_ns > th->blocked_ns ? th->next_due_ns : th->blocked_ns;
+
+		hist_record_n(&th->res.slip, now > from ? now - from : 0, 1);
 		engine_fifo_push(&c->due, c->queued + k, th->next_due_ns);
 		k++;
 		engine_schedule_next(th);
@@ -362,6 +365,10 @@ static void engine_dispatch(struct engine_thread *th, uint64_t now)
 		if (!c->done)
 			engine_fill(th, c, now);
 	}
+	/* Every window is full and a request is due: it waits for the
+	 * server from now on, which is no slip of the generator's. */
+	if (!th->exhausted && th->next_due_ns <= now)
+		th->blocked_ns = now;
 }
 
 /* Wait for events as ev_wait does, but in the open loop only until the
@@ -624,6 +631,7 @@ static void engine_schedule_start(struct engine_thread *th, uint64_t now)
 			 -log(engine_unit(&th->rng)) * th->step_ns : th->phase_ns;
 	th->arrival = 0;
 	th->rr = 0;
+	th->blocked_ns = 0;
 	th->next_due_ns = now + (uint64_t)th->poisson_ns;
 	th->exhausted = job->duration > 0 ? th->next_due_ns >= th->deadline_ns :
 			th->remaining == 0;

@@ -180,6 +180,12 @@ struct engine_result {
 	double seconds;           /* first write to last reply */
 	struct hist hist;         /* latency, ns (open loop: from the time each was due) */
 	struct hist service;      /* open loop: from each request's actual send; else empty */
+	/* Open loop: how late the generator took each request, from when it
+	 * was due or, when every window was full, from when the loop last
+	 * found no room (a full window is the server's queue, not the
+	 * generator's lag); else empty.  A slip that is a material share of
+	 * the latency says the load generator, not the server, set it. */
+	struct hist slip;
 	/* Throughput in each successive quarter of the requests (summed over
 	 * threads); NAN in --duration runs, and for a run of fewer requests
 	 * than slices. */

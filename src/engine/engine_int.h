@@ -173,6 +173,10 @@ struct engine_thread {
 	uint64_t t0_ns, next_due_ns, arrival;
 	double step_ns, phase_ns, poisson_ns;
 	unsigned rr;              /* the connection the next due request tries first */
+	/* The last dispatch that left a due request for want of room in any
+	 * window (0: none yet): a request's slip counts from then at the
+	 * earliest (engine_result.slip). */
+	uint64_t blocked_ns;
 	int exhausted;            /* no request is left to schedule */
 	/* The job's mode as flags, tested per request without a double. */
 	int open, timed, lockstep;

@@ -314,6 +314,7 @@ static void engine_thread_prepare(struct engine *e, unsigned i, const struct eng
 	memset(&th->res, 0, sizeof th->res);
 	hist_init(&th->res.hist);
 	hist_init(&th->res.service);
+	hist_init(&th->res.slip);
 	for (unsigned k = 0; k < th->nconns; k++) {
 		struct engine_conn *c = &th->conns[k];
 
@@ -400,6 +401,7 @@ static int engine_gather(struct engine *e, struct engine_result *res, const char
 			memcpy(res->first_error, th->reply.first_error, sizeof res->first_error);
 		hist_merge(&res->hist, &th->res.hist);
 		hist_merge(&res->service, &th->res.service);
+		hist_merge(&res->slip, &th->res.slip);
 		if (th->first_ns < first)
 			first = th->first_ns;
 		if (th->last_ns > last)
@@ -423,6 +425,7 @@ int engine_run(struct engine *e, const struct engine_job *job, struct engine_res
 	memset(res, 0, sizeof *res);
 	hist_init(&res->hist);
 	hist_init(&res->service);
+	hist_init(&res->slip);
 	if (job->members != NULL && engine_mix_build(job, &e->mix, err) < 0)
 		return -1;
 	/* With fixed keys one read-only batch serves every connection; a

@@ -125,6 +125,15 @@ static const struct csv_col csv_cols[] = {
 	/* Placement of a spawned server and the load generator (row.h). */
 	COL_S(server_cpus, server_cpus),
 	COL_S(client_cpus, client_cpus),
+	/* The generator's own lag (row.h), and --slo's search (slo.h). */
+	COL_D(slip_p50_ms, slip_p50_ms, 4),
+	COL_D(slip_p99_ms, slip_p99_ms, 4),
+	COL_S(slo, slo),
+	COL_S(slo_phase, slo_phase),
+	COL_S(slo_verdict, slo_verdict),
+	COL_D(slo_ms, slo_ms, 4),
+	COL_D(slo_lo_ms, slo_lo_ms, 4),
+	COL_D(slo_hi_ms, slo_hi_ms, 4),
 	/* Last, and quoted when it holds text (csv_format_row): a row a crash
 	 * cut short inside it never reads as whole. */
 	COL_S(first_error, first_error),

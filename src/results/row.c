@@ -34,6 +34,8 @@ void row_init(struct rs_row *r)
 	r->agents_ok = r->agents_expected = -1;
 	r->skew_ms = NAN;
 	r->run = -1;
+	r->slip_p50_ms = r->slip_p99_ms = NAN;
+	r->slo_ms = r->slo_lo_ms = r->slo_hi_ms = NAN;
 }
 
 /* ---- figures in 32 bits ----
@@ -55,6 +57,8 @@ static const double row_scale[ROW_NFIGS] = {
 	[ROW_SERVER_CPU_S] = 1e6, [ROW_CLIENT_CPU_S] = 1e6, [ROW_STEAL_PCT] = 1e2,
 	[ROW_DRIFT_PCT] = 1e1, [ROW_OTHER_CPUS] = 1e2, [ROW_NIVCSW] = 1, [ROW_RATE] = 1e2,
 	[ROW_BUSY_CPU_S] = 1e6, [ROW_MASTERS] = 1,
+	[ROW_SLIP_P50_MS] = 1e4, [ROW_SLIP_P99_MS] = 1e4, [ROW_SLO_MS] = 1e4,
+	[ROW_SLO_LO_MS] = 1e4, [ROW_SLO_HI_MS] = 1e4,
 };
 
 static int row_fig_put(struct rs_rows *rows, double v, enum row_fig f, uint32_t *out,
@@ -320,6 +324,9 @@ static int row_int32(const char *name, int64_t v, int32_t *out, struct rs_err *e
 
 static const char *const row_mode_names[] = { "", "lockstep", "window", NULL };
 static const char *const row_arrivals_names[] = { "", "uniform", "poisson", NULL };
+static const char *const row_slo_phase_names[] = { "", "start", "probe", NULL };
+static const char *const row_slo_verdict_names[] = { "", "met", "missed", "unsure", "generator",
+						     NULL };
 
 /* Days from 1970-01-01 to year y, month m (1-12), day d of the Gregorian
  * calendar (Howard Hinnant's days_from_civil): timegm is not POSIX. */
@@ -373,6 +380,16 @@ const char *row_arrivals_name(unsigned arrivals)
 	return arrivals < 3 ? row_arrivals_names[arrivals] : "";
 }
 
+const char *row_slo_phase_name(unsigned phase)
+{
+	return phase < 3 ? row_slo_phase_names[phase] : "";
+}
+
+const char *row_slo_verdict_name(unsigned verdict)
+{
+	return verdict < 5 ? row_slo_verdict_names[verdict] : "";
+}
+
 /* s's index in names (NULL-terminated); -1 when it is none of them. */
 static int row_enum(const char *s, const char *const *names, unsigned char *out)
 {
@@ -412,6 +429,9 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 		[ROW_MISSES] = r->misses >= 0 ? (double)r->misses : NAN,
 		[ROW_SERVER_HITS] = r->server_hits >= 0 ? (double)r->server_hits : NAN,
 		[ROW_SERVER_MISSES] = r->server_misses >= 0 ? (double)r->server_misses : NAN,
+		[ROW_SLIP_P50_MS] = r->slip_p50_ms, [ROW_SLIP_P99_MS] = r->slip_p99_ms,
+		[ROW_SLO_MS] = r->slo_ms, [ROW_SLO_LO_MS] = r->slo_lo_ms,
+		[ROW_SLO_HI_MS] = r->slo_hi_ms,
 	};
 	struct rs_rec rec;
 	const char *key[ROW_SERVER_KEYS];
@@ -422,6 +442,7 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 	rec.test = row_str(rows, r->test, prev ? prev->test : NULL, err);
 	rec.client = row_str(rows, r->client, prev ? prev->client : NULL, err);
 	rec.busy_master = row_extra_str(rows, r, prev ? prev->busy_master : NULL, err);
+	rec.slo = row_str(rows, r->slo, prev ? prev->slo : NULL, err);
 	key[0] = row_str(rows, r->target, ps ? ps->target : NULL, err);
 	key[1] = row_str(rows, r->redis_version, ps ? ps->redis_version : NULL, err);
 	key[2] = row_str(rows, r->server_arch, ps ? ps->server_arch : NULL, err);
@@ -432,7 +453,8 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 	key[7] = row_str(rows, r->server_args, ps ? ps->server_args : NULL, err);
 	key[8] = row_str(rows, r->server_cpus, ps ? ps->server_cpus : NULL, err);
 	key[9] = row_str(rows, r->client_cpus, ps ? ps->client_cpus : NULL, err);
-	if (!rec.label || !rec.test || !rec.client || !rec.busy_master || !key[0] || !key[1] ||
+	if (!rec.label || !rec.test || !rec.client || !rec.busy_master || !rec.slo || !key[0] ||
+	    !key[1] ||
 	    !key[2] || !key[3] || !key[4] || !key[5] || !key[6] ||
 	    !key[7] || !key[8] || !key[9])
 		return NULL;
@@ -470,6 +492,12 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 	if (row_enum(r->arrivals, row_arrivals_names, &rec.arrivals) < 0)
 		return rs_err_set(err, "arrivals '%s' are neither uniform nor poisson", r->arrivals),
 		       NULL;
+	if (row_enum(r->slo_phase, row_slo_phase_names, &rec.slo_phase) < 0)
+		return rs_err_set(err, "slo_phase '%s' is neither start nor probe", r->slo_phase),
+		       NULL;
+	if (row_enum(r->slo_verdict, row_slo_verdict_names, &rec.slo_verdict) < 0)
+		return rs_err_set(err, "slo_verdict '%s' is none of met, missed, unsure, "
+				  "generator", r->slo_verdict), NULL;
 	for (int f = 0; f < ROW_NFIGS; f++)
 		if (row_fig_put(rows, figs[f], (enum row_fig)f, &rec.fig[f], err) < 0)
 			return NULL;

@@ -137,6 +137,23 @@ struct rs_row {
 	 * and in rows written before they were kept. */
 	char server_cpus[64];
 	char client_cpus[64];
+	/* Open loop: how far each send was behind its schedule (the load
+	 * generator's own lag, engine.h), p50 and p99 in ms; NAN in a
+	 * closed-loop row, where the load does not measure it (agents), and
+	 * in rows written before it was kept. */
+	double slip_p50_ms, slip_p99_ms;
+	/* --slo (slo.h): the objective the row was a step of the search for,
+	 * as slo_format spells it ("p99=1ms,p999=5ms"); the step, "start"
+	 * (the closed-loop probe the search starts from) or "probe" (an
+	 * open-loop probe of the rate); a probe's verdict, "met", "missed",
+	 * "unsure" (the interval straddles the budget) or "generator" (the
+	 * generator's slip was the limit: not counted against the server);
+	 * and the judged percentile (the one nearest its budget) with its
+	 * 95% interval, in ms.  "" and NAN in every other row. */
+	char slo[64];
+	char slo_phase[16];
+	char slo_verdict[16];
+	double slo_ms, slo_lo_ms, slo_hi_ms;
 
 	/* Where a row came from, for messages; not a column. */
 	const char *src;
@@ -182,6 +199,9 @@ enum row_fig {
 	/* Reads: nil replies (misses), the server's keyspace_hits and
 	 * keyspace_misses; counts, NAN when unknown. */
 	ROW_MISSES, ROW_SERVER_HITS, ROW_SERVER_MISSES,
+	/* Open loop: the send slip (ms); --slo: the judged percentile and
+	 * its interval (ms). */
+	ROW_SLIP_P50_MS, ROW_SLIP_P99_MS, ROW_SLO_MS, ROW_SLO_LO_MS, ROW_SLO_HI_MS,
 	ROW_NFIGS,
 };
 
@@ -191,6 +211,14 @@ enum row_arrivals { ROW_ARRIVALS_NONE, ROW_ARRIVALS_UNIFORM, ROW_ARRIVALS_POISSO
 /* Their names as the CSV writes them ("" for NONE). */
 const char *row_mode_name(unsigned mode);
 const char *row_arrivals_name(unsigned arrivals);
+/* The slo_phase and slo_verdict columns as the readers keep them. */
+enum row_slo_phase { ROW_SLO_NONE, ROW_SLO_START, ROW_SLO_PROBE };
+enum row_slo_verdict {
+	ROW_SLO_UNJUDGED, ROW_SLO_MET, ROW_SLO_MISSED, ROW_SLO_UNSURE, ROW_SLO_GENERATOR,
+};
+/* Their names as the CSV writes them ("" for NONE and UNJUDGED). */
+const char *row_slo_phase_name(unsigned phase);
+const char *row_slo_verdict_name(unsigned verdict);
 
 /* A row as the readers keep it.  The fields have the names and meanings of
  * struct rs_row's; strings point into the rows' pool ("" when absent) and
@@ -222,6 +250,9 @@ struct rs_rec {
 	unsigned char mode;       /* enum row_mode */
 	unsigned char arrivals;   /* enum row_arrivals */
 	signed char rate_short;   /* 1, 0, or -1 when unknown */
+	unsigned char slo_phase;  /* enum row_slo_phase */
+	unsigned char slo_verdict; /* enum row_slo_verdict */
+	const char *slo;          /* --slo's objective; "" in other rows */
 	int32_t expire;           /* --expire's TTL; -1 in rows written before it was kept */
 	/* started_at in seconds since the epoch (row_started_time); NAN when
 	 * the row has none (an import, an older file).  It also pairs the row

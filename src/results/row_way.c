@@ -126,6 +126,15 @@ static const struct row_way_col {
 	 * says when the labels' placements differ. */
 	{ "server_cpus", ROW_WAY_FACT, NULL, NULL },
 	{ "client_cpus", ROW_WAY_FACT, NULL, NULL },
+	{ "slip_p50_ms", ROW_WAY_RESULT, NULL, NULL },
+	{ "slip_p99_ms", ROW_WAY_RESULT, NULL, NULL },
+	/* A search's rows are points of their own (slo.h). */
+	{ "slo", ROW_WAY_POINT, NULL, NULL },
+	{ "slo_phase", ROW_WAY_POINT, NULL, NULL },
+	{ "slo_verdict", ROW_WAY_RESULT, NULL, NULL },
+	{ "slo_ms", ROW_WAY_RESULT, NULL, NULL },
+	{ "slo_lo_ms", ROW_WAY_RESULT, NULL, NULL },
+	{ "slo_hi_ms", ROW_WAY_RESULT, NULL, NULL },
 	{ "first_error", ROW_WAY_RESULT, NULL, NULL },
 };
 #define ROW_WAY_NCOLS (sizeof row_way_cols / sizeof row_way_cols[0])

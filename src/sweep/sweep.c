@@ -15,6 +15,7 @@
 #include "os/host.h"
 #include "base/platform.h"
 #include "sweep/precision.h"
+#include "sweep/slo_sweep.h"
 #include "sweep/sweep.h"
 #include "sweep/sweep_int.h"
 #include "net/target_server.h"
@@ -146,7 +147,10 @@ static enum guard_step sweep_measure(struct sweep *s, const struct workload_test
 	const struct job_point jp = {
 		.keyspace = cfg->keyspace, .keydist = cfg->keydist, .seed = cfg->seed + p->order,
 		.depth = p->depth, .mode = cfg->mode, .rate = (double)p->rate,
-		.arrivals = cfg->arrivals, .requests = cfg->requests, .duration = cfg->duration,
+		.arrivals = cfg->arrivals,
+		/* --slo's probes run as long as their percentile needs. */
+		.requests = p->duration > 0 ? 0 : cfg->requests,
+		.duration = p->duration > 0 ? p->duration : cfg->duration,
 		.timeout = cfg->timeout, .data_size = cfg->data_size,
 		.vmin = (size_t)cfg->vmin, .vmax = (size_t)cfg->vmax, .stop = cfg->stop,
 	};
@@ -612,6 +616,8 @@ enum sweep_status sweep_points_all(struct sweep **ss, size_t n, struct sweep_pla
 	unsigned round = 0;
 	uint64_t t0 = engine_now_ns();
 	enum sweep_status st = SWEEP_OK;
+	/* --slo: the searches append their probes as the plan's rounds. */
+	struct slo_sweep *slo = cfg->slo ? slo_sweep_new(cfg, n, ss[0]->w->n, cfg->depths) : NULL;
 
 	for (size_t k = 0; k < n; k++)
 		label[k] = ss[k]->cfg->label;
@@ -624,6 +630,12 @@ enum sweep_status sweep_points_all(struct sweep **ss, size_t n, struct sweep_pla
 		sweep_plan_precision_init(&pr[k], ss[k]->w, ss[k]->cfg->depths, &who,
 					  ss[k]->cfg->mode, ss[k]->cfg->run, ss[k]->cfg->prior);
 	}
+	for (size_t k = 0; k < n && slo != NULL; k++) {
+		struct sweep_plan_who who;
+
+		sweep_who(ss[k]->cfg, &who);
+		slo_sweep_replay(slo, k, ss[k]->w, &who, ss[k]->cfg->run, ss[k]->cfg->prior);
+	}
 	for (size_t k = 0; k < n && st == SWEEP_OK; k++)
 		if ((st = sweep_load_open(ss[k], err)) != SWEEP_OK)
 			sweep_name_target(ss[k], n, err);
@@ -633,8 +645,9 @@ enum sweep_status sweep_points_all(struct sweep **ss, size_t n, struct sweep_pla
 		struct rs_row row;
 
 		if (i == plan->n) {
-			/* The plan is done: --precision may add a round. */
-			long more = sweep_plan_more(plan, &po, pr, n, round, sweep_since(t0), err);
+			/* The plan is done: --precision or --slo may add a round. */
+			long more = slo != NULL ? (long)slo_sweep_more(slo, plan) :
+				    sweep_plan_more(plan, &po, pr, n, round, sweep_since(t0), err);
 
 			if (more < 0) {
 				st = SWEEP_FAILED;
@@ -667,6 +680,8 @@ enum sweep_status sweep_points_all(struct sweep **ss, size_t n, struct sweep_pla
 			sweep_name_target(s, n, err);
 			break;
 		}
+		if (slo != NULL)
+			slo_sweep_row(slo, s->cfg, p, &s->hist, &row);
 		/* The histogram before the row (under the CSV's lock, which
 		 * histfile_append takes first): a row without its histogram could
 		 * not be merged, a histogram without its row is ignored. */
@@ -679,6 +694,7 @@ enum sweep_status sweep_points_all(struct sweep **ss, size_t n, struct sweep_pla
 		if ((st = sweep_clean_after(s, err)) != SWEEP_OK)
 			sweep_name_target(s, n, err);
 	}
+	slo_sweep_free(slo);
 	for (size_t k = 0; k < n; k++)
 		precision_free(&pr[k]);
 	free(pr);

@@ -15,6 +15,7 @@
 #include "sweep/guard.h"
 #include "results/row.h"
 #include "net/target.h"
+#include "sweep/slo.h"
 
 /* The order points run in (sweep_plan_build's shuffled). */
 enum sweep_order { SWEEP_ORDER_SEQUENTIAL, SWEEP_ORDER_SHUFFLED };
@@ -98,6 +99,13 @@ struct sweep_config {
 	size_t decide_group;
 	const struct depth_list *depths;
 	const struct rs_rows *prior;
+	/* --slo: search, at each test and depth, the highest open-loop rate
+	 * that meets it (slo.h); the plan holds each depth's closed-loop
+	 * start (rate 0, slo ROW_SLO_START) and the sweep appends the
+	 * probes.  NULL: no search.  slo_probes: the open-loop probes a
+	 * depth, at most (0: SLO_PROBES_DEFAULT). */
+	const struct slo_objective *slo;
+	unsigned slo_probes;
 	/* --runs: the run these points belong to, 1..N (0 is 1): rows say
 	 * it, and prior's rows of another run are another run's points. */
 	unsigned run;

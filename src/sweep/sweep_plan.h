@@ -26,6 +26,11 @@ struct sweep_point {
 	unsigned order;           /* 1-based position in the run order */
 	size_t target;            /* which of the sweep's targets (sweep_points_all) */
 	int done;                 /* already in the CSV (resume) */
+	/* --slo (slo_sweep.h): the step of the search the point is (enum
+	 * row_slo_phase; 0: none), and how long it runs (seconds; 0: the
+	 * sweep's -n or --duration). */
+	unsigned char slo;
+	double duration;
 };
 
 struct sweep_plan {

@@ -156,6 +156,10 @@ void sweep_row_fill(const struct sweep *s, const struct workload_test *t,
 		row->svc_p50_ms = (double)hist_percentile(&res->service, 50) / 1e6;
 		row->svc_p99_ms = (double)hist_percentile(&res->service, 99) / 1e6;
 		row->svc_p999_ms = (double)hist_percentile(&res->service, 99.9) / 1e6;
+		if (res->slip.count > 0) {
+			row->slip_p50_ms = (double)hist_percentile(&res->slip, 50) / 1e6;
+			row->slip_p99_ms = (double)hist_percentile(&res->slip, 99) / 1e6;
+		}
 	}
 	row->errors = (int64_t)res->errors;
 	row->misses = (int64_t)res->misses;

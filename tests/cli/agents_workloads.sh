@@ -132,6 +132,16 @@ t_rate() {
 tcase 'an open loop (--rate, Poisson arrivals) over three agents: exact, its service times merged' \
 	t_rate
 
+# run --slo over agents: the search's probes are the agents' open loop; they
+# send no slip back, which the run says once (issue 46).
+t_slo() {
+	lead -t get --slo p99=50ms --slo-probes 1 -P 4 -o "$T/slo.csv"
+	[ "$(col "$T/slo.csv" slo_phase | sort | tr '\n' ' ')" = "probe start " ] ||
+		fail "slo rows: $(cat "$T/slo.csv")"
+	grep -q "does not measure its send slip (agents)" "$T/err" || fail "$(cat "$T/err")"
+}
+tcase 'run --slo over three agents: a start and a probe, the slip said unknown' t_slo
+
 # A -d list over the agents: each point's job carries its values' size,
 # the GETs find what the leader prepared at that size.
 t_data_sizes() {

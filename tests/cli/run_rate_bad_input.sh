@@ -25,7 +25,7 @@ tcase 'a bad rate or rate list: one line, exit 2, no file' t_rates
 
 t_options() {
 	bad "--rate keeps a window of -P in flight: drop --mode lockstep" --rate 10k --mode lockstep
-	bad "--arrivals goes with --rate" --arrivals poisson
+	bad "--arrivals goes with --rate or --slo" --arrivals poisson
 	bad "--precision narrows a point's throughput, which --rate fixes at the rate offered" \
 		--rate 10k --precision 5
 	bad "option --mode: " --mode burst
