@@ -303,6 +303,9 @@ static void run_sweep_config(const struct rs_config *cfg, const char *label,
 	sc->vmax = cfg->value_max;
 	sc->seed = cfg->seed;
 	sc->expire = cfg->expire;
+	sc->subscribers = cfg->subscribers > 0 ? (unsigned)cfg->subscribers : 1;
+	sc->channels = cfg->channels > 0 ? (unsigned)cfg->channels : 1;
+	sc->psubscribe = cfg->psubscribe;
 	sc->retries = (unsigned)cfg->retries;
 	sc->precision = cfg->precision / 100;
 	sc->max_repeats = (unsigned)cfg->max_repeats;
@@ -514,6 +517,39 @@ static int run_cluster_check_tests(const struct rs_config *cfg, const struct wor
 	return 0;
 }
 
+/* -t publish and its options: --subscribers only with a test that
+ * publishes, the channels a divisor of the subscribers, and none of what
+ * the subscribers cannot follow (a cluster's shards, the agents, values
+ * sized per request).  0, or -1 (err, RS_E_USAGE). */
+static int run_pubsub_check(const struct rs_config *cfg, const struct workload *w,
+			    struct rs_err *err)
+{
+	uint64_t subs = cfg->subscribers > 0 ? cfg->subscribers : 1;
+	uint64_t chans = cfg->channels > 0 ? cfg->channels : 1;
+	int publish = 0;
+
+	for (size_t i = 0; i < w->n; i++)
+		publish |= w->v[i].pubsub;
+	if (!publish)
+		return cfg->subscribers > 0 ?
+		       rs_err_setk(err, RS_E_USAGE, "--subscribers goes with -t publish: no test of "
+				   "this run publishes") : 0;
+	if (cfg->cluster)
+		return rs_err_setk(err, RS_E_USAGE, "--cluster does not run -t publish: sharded "
+				   "pub/sub (SPUBLISH, SSUBSCRIBE) is not supported yet");
+	if (cfg->control != NULL)
+		return rs_err_setk(err, RS_E_USAGE, "--agents do not run -t publish: its "
+				   "subscribers are this process's own");
+	if (cfg->value_max > 0)
+		return rs_err_setk(err, RS_E_USAGE, "--data-size-range does not size -t publish's "
+				   "messages: give -d");
+	if (chans > subs || subs % chans != 0)
+		return rs_err_setk(err, RS_E_USAGE, "--channels %llu does not divide --subscribers "
+				   "%llu: every channel gets the same number of subscribers",
+				   (unsigned long long)chans, (unsigned long long)subs);
+	return 0;
+}
+
 /* The most connections a run's combinations may hold open at once: every
  * combination keeps its own (sweep.h) for the whole run, and a server's
  * default maxclients is 10000. */
@@ -648,7 +684,8 @@ int run_plan(struct rs_config *cfg, struct run_job *job, struct rs_err *err)
 					 &job->ws[d], err) < 0)
 				return rs_err_as(err, RS_E_INPUT);
 	}
-	if (run_cluster_check_tests(cfg, &job->w, err) < 0 || run_check_values(cfg, &job->w, err) < 0)
+	if (run_pubsub_check(cfg, &job->w, err) < 0 || run_cluster_check_tests(cfg, &job->w, err) < 0 ||
+	    run_check_values(cfg, &job->w, err) < 0)
 		return -1;
 	job->label = run_label(cfg, job->host, sizeof job->host);
 	run_sweep_config(cfg, job->label, &job->sc);

@@ -104,6 +104,9 @@ struct rs_config {
 	char *data_size_range;    /* --data-size-range MIN..MAX (run_values) */
 	uint64_t value_min, value_max; /* its MIN and MAX as run's check read them; 0 without */
 	uint64_t expire;          /* --expire SECONDS (workload_expire); 0: none */
+	uint64_t subscribers;     /* -t publish: --subscribers N; 0: not given (1) */
+	uint64_t channels;        /* --channels K; 0: not given (1) */
+	int psubscribe;           /* --psubscribe */
 	uint64_t data_size;
 	char *tests;
 	char *ratio;              /* --ratio S:G: -t mix:set=S,get=G (workload_ratio) */

@@ -107,6 +107,13 @@ static const struct opts_rule opts_rule_table[] = {
 	{ RUN, "precision", OPTS_EXCLUDES, "rate", NULL,
 	  "--precision narrows a point's throughput, which --rate fixes at the rate offered: "
 	  "drop --precision (--repeat measures a rate's latency again)" },
+	/* Pub/sub (-t publish): which tests publish is cmd_run_plan.c's check. */
+	{ RUN, "channels", OPTS_NEEDS, "subscribers", NULL,
+	  "--channels spreads -t publish's subscribers: give --subscribers N" },
+	{ RUN, "psubscribe", OPTS_NEEDS, "subscribers", NULL,
+	  "--psubscribe says how -t publish's subscribers subscribe: give --subscribers N" },
+	{ RUN, "subscribers", OPTS_EXCLUDES, "resume", NULL,
+	  "--resume does not continue a pub/sub file yet: drop --resume" },
 	{ CMD_EXPORT, "split", OPTS_EXCLUDES, "output", NULL,
 	  "--split DIR writes a file a point into DIR: drop -o" },
 };

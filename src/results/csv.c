@@ -125,6 +125,19 @@ static const struct csv_col csv_cols[] = {
 	/* Placement of a spawned server and the load generator (row.h). */
 	COL_S(server_cpus, server_cpus),
 	COL_S(client_cpus, client_cpus),
+	/* Pub/sub with subscribers (row.h). */
+	COL_I(subscribers, subscribers),
+	COL_I(channels, channels),
+	COL_S(sub_mode, sub_mode),
+	COL_I(delivered, delivered),
+	COL_D(delivered_rps, delivered_rps, 2),
+	COL_I(lost, lost),
+	COL_I(dup, dup),
+	COL_I(receivers, receivers),
+	COL_D(deliver_p50_ms, deliver_p50_ms, 4),
+	COL_D(deliver_p99_ms, deliver_p99_ms, 4),
+	COL_D(deliver_p999_ms, deliver_p999_ms, 4),
+	COL_D(deliver_max_ms, deliver_max_ms, 4),
 	/* Last, and quoted when it holds text (csv_format_row): a row a crash
 	 * cut short inside it never reads as whole. */
 	COL_S(first_error, first_error),

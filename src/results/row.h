@@ -137,6 +137,19 @@ struct rs_row {
 	 * and in rows written before they were kept. */
 	char server_cpus[64];
 	char client_cpus[64];
+	/* Pub/sub (-t publish --subscribers N); -1, NAN or empty otherwise:
+	 * the subscribers and their channels, "subscribe" or "psubscribe";
+	 * messages the subscribers received once (delivered), again (dup)
+	 * and never (lost: of every message answered times the subscribers
+	 * of its channel); the server's own count, the sum of PUBLISH's
+	 * replies (receivers); delivered a second from the first publish to
+	 * the last delivery; publish-to-delivery latency from each message's
+	 * own stamp. */
+	int64_t subscribers, channels;
+	char sub_mode[16];
+	int64_t delivered, lost, dup, receivers;
+	double delivered_rps;
+	double deliver_p50_ms, deliver_p99_ms, deliver_p999_ms, deliver_max_ms;
 
 	/* Where a row came from, for messages; not a column. */
 	const char *src;

@@ -33,8 +33,9 @@ void workload_known(char *out, size_t size)
 
 size_t workload_mix_find(const char *name)
 {
+	/* PUBLISH needs its subscribers, which a mix has not. */
 	for (size_t c = 0; c < workload_ncat; c++)
-		if (strcasecmp(name, workload_catalogue[c].name) == 0)
+		if (strcasecmp(name, workload_catalogue[c].name) == 0 && !workload_catalogue[c].pubsub)
 			return c;
 	return workload_ncat;
 }

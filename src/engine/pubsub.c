@@ -1,0 +1,466 @@
+/* pubsub.c: the subscribers of a pub/sub run (pubsub.h): their
+ * connections, their subscriptions and the server's word on them, the
+ * thread that reads them, and the drain after the timed window. */
+#include "config.h"
+
+#include <hiredis/hiredis.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine/pubsub.h"
+#include "engine/pubsub_msg.h"
+#include "base/rng.h"
+#include "base/xalloc.h"
+#include "net/conn.h"
+
+/* What the top-level array under way is (its first element says). */
+enum pubsub_kind { PUBSUB_OTHER, PUBSUB_MESSAGE, PUBSUB_PMESSAGE, PUBSUB_CONFIRM };
+
+struct pubsub_sub {
+	struct pubsub_subs *s;
+	struct conn *cn;
+	int fd;
+	struct redisReader *rd;
+	unsigned channel;
+	enum pubsub_kind kind;
+	int confirmed;            /* the server answered its SUBSCRIBE */
+	int gone;                 /* its connection ended or broke: no longer read */
+	char error[128];          /* an error reply it got, or "" */
+	struct pubsub_stream *streams; /* one per publisher */
+};
+
+struct pubsub_subs {
+	struct pubsub_sub *v;
+	unsigned n, publishers, channels;
+	int pattern;
+	pthread_t tid;
+	int reading;              /* the thread runs */
+	int quit;                 /* atomic: the thread is to stop */
+	uint64_t received;        /* atomic: messages received once, all subscribers */
+	uint64_t now;             /* the time of the read being fed, for latency */
+	uint64_t dup, foreign, last_ns;
+	struct hist deliver;
+	char rbuf[65536];
+};
+
+/* ---- the replies: objects that build nothing ---- */
+
+static char pubsub_obj;
+
+static void pubsub_message(struct pubsub_sub *sub, const char *str, size_t len)
+{
+	struct pubsub_subs *s = sub->s;
+	struct pubsub_stamp st;
+
+	if (pubsub_stamp_get(str, len, &st) < 0 || st.publisher >= s->publishers ||
+	    st.seq % s->channels != sub->channel) {
+		s->foreign++;
+		return;
+	}
+	if (pubsub_stream_add(&sub->streams[st.publisher], st.seq / s->channels)) {
+		hist_record_n(&s->deliver, s->now > st.sent_ns ? s->now - st.sent_ns : 0, 1);
+		__atomic_add_fetch(&s->received, 1, __ATOMIC_RELAXED);
+	} else {
+		s->dup++;
+	}
+	s->last_ns = s->now;
+}
+
+static void *pubsub_string(const redisReadTask *task, char *str, size_t len)
+{
+	struct pubsub_sub *sub = task->privdata;
+
+	if (task->parent == NULL) {
+		if (task->type == REDIS_REPLY_ERROR && sub->error[0] == '\0')
+			snprintf(sub->error, sizeof sub->error, "%.*s", (int)(len < 120 ? len : 120), str);
+		return &pubsub_obj;
+	}
+	if (task->idx == 0) {
+		if (len == 7 && memcmp(str, "message", 7) == 0)
+			sub->kind = PUBSUB_MESSAGE;
+		else if (len == 8 && memcmp(str, "pmessage", 8) == 0)
+			sub->kind = PUBSUB_PMESSAGE;
+		else if ((len == 9 && memcmp(str, "subscribe", 9) == 0) ||
+			 (len == 10 && memcmp(str, "psubscribe", 10) == 0))
+			sub->kind = PUBSUB_CONFIRM;
+	} else if ((sub->kind == PUBSUB_MESSAGE && task->idx == 2) ||
+		   (sub->kind == PUBSUB_PMESSAGE && task->idx == 3)) {
+		pubsub_message(sub, str, len);
+	}
+	return &pubsub_obj;
+}
+
+static void *pubsub_array(const redisReadTask *task, int elements)
+{
+	struct pubsub_sub *sub = task->privdata;
+
+	(void)elements;
+	if (task->parent == NULL)
+		sub->kind = PUBSUB_OTHER;
+	return &pubsub_obj;
+}
+
+static void *pubsub_integer(const redisReadTask *task, long long value)
+{
+	struct pubsub_sub *sub = task->privdata;
+
+	(void)value;
+	if (task->parent != NULL && task->idx == 2 && sub->kind == PUBSUB_CONFIRM)
+		sub->confirmed = 1;
+	return &pubsub_obj;
+}
+
+static void *pubsub_nil(const redisReadTask *task)
+{
+	(void)task;
+	return &pubsub_obj;
+}
+
+static void pubsub_free_obj(void *obj)
+{
+	(void)obj;
+}
+
+static redisReplyObjectFunctions pubsub_fns = {
+	pubsub_string, pubsub_array, pubsub_integer, pubsub_nil, pubsub_free_obj,
+};
+
+/* ---- reading ---- */
+
+static void pubsub_drop(struct pubsub_sub *sub)
+{
+	sub->gone = 1;
+	conn_close(sub->cn);
+	sub->cn = NULL;
+	sub->fd = -1;
+}
+
+/* Read what sub has (a bounded number of chunks, so that one busy
+ * subscriber does not starve the others) and feed it to its reader.  A
+ * connection that ends or breaks is dropped (its messages count as
+ * lost).  Returns 1 when it read anything. */
+static int pubsub_read(struct pubsub_subs *s, struct pubsub_sub *sub)
+{
+	struct rs_err err;
+	int any = 0;
+
+	for (int chunk = 0; chunk < 16 && !sub->gone; chunk++) {
+		ssize_t r = conn_read(sub->cn, s->rbuf, sizeof s->rbuf, &err);
+		void *obj;
+
+		if (r == CONN_WANT_READ || r == CONN_WANT_WRITE)
+			break;
+		if (r <= 0) {
+			pubsub_drop(sub);
+			break;
+		}
+		any = 1;
+		s->now = engine_now_ns();
+		if (redisReaderFeed(sub->rd, s->rbuf, (size_t)r) != REDIS_OK) {
+			pubsub_drop(sub);
+			break;
+		}
+		do {
+			if (redisReaderGetReply(sub->rd, &obj) != REDIS_OK) {
+				pubsub_drop(sub);
+				break;
+			}
+		} while (obj != NULL);
+	}
+	return any;
+}
+
+/* One round: wait up to ms for any subscriber to be readable, read
+ * those that are. */
+static void pubsub_round(struct pubsub_subs *s, struct pollfd *pf, int ms)
+{
+	int pending = 0;
+
+	for (unsigned i = 0; i < s->n; i++) {
+		pf[i].fd = s->v[i].gone ? -1 : s->v[i].fd;
+		pf[i].events = POLLIN;
+		pf[i].revents = 0;
+		/* TLS: bytes already decrypted never wake poll. */
+		if (!s->v[i].gone && conn_pending(s->v[i].cn) > 0)
+			pending = 1;
+	}
+	if (poll(pf, s->n, pending ? 0 : ms) < 0 && !pending)
+		return;
+	for (unsigned i = 0; i < s->n; i++)
+		if (!s->v[i].gone && (pf[i].revents || conn_pending(s->v[i].cn) > 0))
+			pubsub_read(s, &s->v[i]);
+}
+
+static void *pubsub_loop(void *arg)
+{
+	struct pubsub_subs *s = arg;
+	struct pollfd *pf = xcalloc(s->n, sizeof *pf);
+
+	while (!__atomic_load_n(&s->quit, __ATOMIC_RELAXED))
+		pubsub_round(s, pf, 10);
+	free(pf);
+	return NULL;
+}
+
+/* ---- starting ---- */
+
+static int pubsub_stopped(volatile sig_atomic_t *stop, struct rs_err *err)
+{
+	if (stop != NULL && *stop)
+		return rs_err_setk(err, RS_E_INTERRUPTED, "interrupted while subscribing");
+	return 0;
+}
+
+/* Send SUBSCRIBE (or PSUBSCRIBE) on sub, by deadline.  0, or -1 (err). */
+static int pubsub_send(struct pubsub_subs *s, struct pubsub_sub *sub, uint64_t deadline,
+		       volatile sig_atomic_t *stop, struct rs_err *err)
+{
+	char name[64], cmd[160];
+	size_t off = 0, len;
+
+	snprintf(name, sizeof name, PUBSUB_CHANNEL "%0*u%s", RNG_DIGITS, sub->channel,
+		 s->pattern ? "*" : "");
+	len = (size_t)snprintf(cmd, sizeof cmd, "*2\r\n$%d\r\n%s\r\n$%zu\r\n%s\r\n",
+			       s->pattern ? 10 : 9, s->pattern ? "PSUBSCRIBE" : "SUBSCRIBE",
+			       strlen(name), name);
+	while (off < len) {
+		ssize_t w = conn_write(sub->cn, cmd + off, len - off, err);
+		struct pollfd pf = { sub->fd, POLLOUT, 0 };
+
+		if (w > 0) {
+			off += (size_t)w;
+			continue;
+		}
+		if (w == CONN_ERROR)
+			return -1;
+		if (pubsub_stopped(stop, err) < 0)
+			return -1;
+		if (engine_now_ns() >= deadline)
+			return rs_err_set(err, "cannot send SUBSCRIBE in time");
+		pf.events = w == CONN_WANT_READ ? POLLIN : POLLOUT;
+		(void)poll(&pf, 1, 10);
+	}
+	return 0;
+}
+
+/* The server's own count: PUBSUB NUMSUB of every channel (each
+ * subscribers / channels), or PUBSUB NUMPAT (at least channels). */
+static int pubsub_confirm(const struct target *t, struct pubsub_subs *s, struct rs_err *err)
+{
+	struct target_conn *tc;
+	struct redisReply *r = NULL;
+	const char **argv = xcalloc((size_t)s->channels + 2, sizeof *argv);
+	size_t *lens = xcalloc((size_t)s->channels + 2, sizeof *lens);
+	char *names = xcalloc(s->channels, 32);
+	unsigned each = s->n / s->channels;
+	int argc = 2, rc = 0;
+
+	argv[0] = "PUBSUB";
+	argv[1] = s->pattern ? "NUMPAT" : "NUMSUB";
+	for (unsigned c = 0; c < s->channels && !s->pattern; c++) {
+		snprintf(names + (size_t)c * 32, 32, PUBSUB_CHANNEL "%0*u", RNG_DIGITS, c);
+		argv[argc++] = names + (size_t)c * 32;
+	}
+	for (int i = 0; i < argc; i++)
+		lens[i] = strlen(argv[i]);
+	if (target_connect(t, &tc, err) < 0) {
+		rc = -1;
+		goto out;
+	}
+	if (target_command(tc, t, argc, argv, lens, &r, err) < 0) {
+		rc = rs_err_prefix(err, "PUBSUB %s", argv[1]);
+	} else if (s->pattern) {
+		if (r->type != REDIS_REPLY_INTEGER || r->integer < (long long)s->channels)
+			rc = rs_err_set(err, "PUBSUB NUMPAT counts %lld patterns, fewer than the %u "
+					"subscribed", r->type == REDIS_REPLY_INTEGER ? r->integer : -1LL,
+					s->channels);
+	} else if (r->type != REDIS_REPLY_ARRAY || r->elements != (size_t)s->channels * 2) {
+		rc = rs_err_set(err, "PUBSUB NUMSUB's reply is not a pair for each of %u channels",
+				s->channels);
+	} else {
+		for (unsigned c = 0; c < s->channels && rc == 0; c++) {
+			const struct redisReply *n = r->element[2 * c + 1];
+
+			if (n->type != REDIS_REPLY_INTEGER || n->integer != (long long)each)
+				rc = rs_err_set(err, "PUBSUB NUMSUB counts %lld subscribers of %s, not "
+						"the %u subscribed (another client on rsweep's channels?)",
+						n->type == REDIS_REPLY_INTEGER ? n->integer : -1LL,
+						argv[2 + c], each);
+		}
+	}
+	if (r != NULL)
+		freeReplyObject(r);
+	target_close(tc);
+out:
+	free(argv);
+	free(lens);
+	free(names);
+	return rc;
+}
+
+/* Wait until every subscriber's SUBSCRIBE is answered, by deadline. */
+static int pubsub_wait_confirmed(struct pubsub_subs *s, uint64_t deadline,
+				 volatile sig_atomic_t *stop, struct rs_err *err)
+{
+	struct pollfd *pf = xcalloc(s->n, sizeof *pf);
+	int rc = 0;
+
+	for (;;) {
+		unsigned done = 0;
+
+		for (unsigned i = 0; i < s->n && rc == 0; i++) {
+			struct pubsub_sub *sub = &s->v[i];
+
+			if (sub->error[0] != '\0')
+				rc = rs_err_set(err, "subscriber %u: the server answered %s with %s", i + 1,
+						s->pattern ? "PSUBSCRIBE" : "SUBSCRIBE", sub->error);
+			else if (sub->gone)
+				rc = rs_err_set(err, "subscriber %u: the connection ended before its "
+						"subscription was confirmed", i + 1);
+			done += sub->confirmed;
+		}
+		if (rc < 0 || done == s->n)
+			break;
+		if ((rc = pubsub_stopped(stop, err)) < 0)
+			break;
+		if (engine_now_ns() >= deadline) {
+			rc = rs_err_set(err, "%u of %u subscriptions unconfirmed after the timeout",
+					s->n - done, s->n);
+			break;
+		}
+		pubsub_round(s, pf, 10);
+	}
+	free(pf);
+	return rc;
+}
+
+int pubsub_start(const struct target *t, const struct engine_pubsub *ps, unsigned publishers,
+		 double timeout, volatile sig_atomic_t *stop, struct pubsub_subs **out,
+		 struct rs_err *err)
+{
+	struct pubsub_subs *s;
+	uint64_t deadline = engine_now_ns() + (uint64_t)(timeout * 1e9);
+	int prc;
+
+	*out = NULL;
+	if (ps->subscribers < 1 || ps->channels < 1 || ps->channels > ps->subscribers ||
+	    ps->subscribers % ps->channels != 0 || publishers < 1)
+		return rs_err_setk(err, RS_E_USAGE, "%u subscribers on %u channels: the channels "
+				   "must divide the subscribers", ps->subscribers, ps->channels);
+	s = xcalloc(1, sizeof *s);
+	s->n = ps->subscribers;
+	s->channels = ps->channels;
+	s->publishers = publishers;
+	s->pattern = ps->pattern;
+	hist_init(&s->deliver);
+	s->v = xcalloc(s->n, sizeof *s->v);
+	for (unsigned i = 0; i < s->n; i++) {
+		s->v[i].fd = -1;
+		s->v[i].gone = 1;
+	}
+	for (unsigned i = 0; i < s->n; i++) {
+		struct pubsub_sub *sub = &s->v[i];
+
+		sub->s = s;
+		sub->channel = i % s->channels;
+		sub->streams = xcalloc(publishers, sizeof *sub->streams);
+		if (target_connect_conn(t, &sub->cn, err) < 0) {
+			rs_err_prefix(err, "subscriber %u of %u", i + 1, s->n);
+			goto fail;
+		}
+		sub->gone = 0;
+		sub->fd = conn_fd(sub->cn);
+		if ((sub->rd = redisReaderCreateWithFunctions(&pubsub_fns)) == NULL) {
+			rs_err_set(err, "cannot create a reply reader");
+			goto fail;
+		}
+		sub->rd->privdata = sub;
+		sub->rd->maxbuf = 0;
+		if (pubsub_send(s, sub, deadline, stop, err) < 0) {
+			rs_err_prefix(err, "subscriber %u of %u", i + 1, s->n);
+			goto fail;
+		}
+	}
+	if (pubsub_wait_confirmed(s, deadline, stop, err) < 0 || pubsub_confirm(t, s, err) < 0)
+		goto fail;
+	/* Only what the run publishes counts. */
+	s->dup = s->foreign = s->last_ns = 0;
+	hist_init(&s->deliver);
+	__atomic_store_n(&s->received, 0, __ATOMIC_RELAXED);
+	if ((prc = pthread_create(&s->tid, NULL, pubsub_loop, s)) != 0) {
+		rs_err_set(err, "cannot start the subscribers' thread: %s", strerror(prc));
+		goto fail;
+	}
+	s->reading = 1;
+	*out = s;
+	return 0;
+fail:
+	pubsub_free(s);
+	return -1;
+}
+
+/* ---- the drain ---- */
+
+static void pubsub_halt(struct pubsub_subs *s)
+{
+	if (!s->reading)
+		return;
+	__atomic_store_n(&s->quit, 1, __ATOMIC_RELAXED);
+	pthread_join(s->tid, NULL);
+	s->reading = 0;
+}
+
+int pubsub_finish(struct pubsub_subs *s, uint64_t want, double timeout,
+		  volatile sig_atomic_t *stop, struct pubsub_tally *out, struct rs_err *err)
+{
+	uint64_t deadline = engine_now_ns() + (uint64_t)(timeout * 1e9);
+	const struct timespec ms = { 0, 1000000 };
+	int rc = 0;
+
+	while (__atomic_load_n(&s->received, __ATOMIC_RELAXED) < want &&
+	       engine_now_ns() < deadline) {
+		if (stop != NULL && *stop) {
+			rc = rs_err_setk(err, RS_E_INTERRUPTED, "interrupted while the subscribers "
+					 "drained");
+			break;
+		}
+		nanosleep(&ms, NULL);
+	}
+	pubsub_halt(s);
+	memset(out, 0, sizeof *out);
+	out->deliver = s->deliver;
+	out->dup = s->dup;
+	out->foreign = s->foreign;
+	out->last_ns = s->last_ns;
+	for (unsigned i = 0; i < s->n; i++) {
+		out->gone += (unsigned)s->v[i].gone;
+		for (unsigned p = 0; p < s->publishers; p++) {
+			out->delivered += s->v[i].streams[p].distinct;
+			out->gaps += pubsub_stream_gaps(&s->v[i].streams[p]);
+		}
+	}
+	return rc;
+}
+
+void pubsub_free(struct pubsub_subs *s)
+{
+	if (s == NULL)
+		return;
+	pubsub_halt(s);
+	for (unsigned i = 0; i < s->n; i++) {
+		struct pubsub_sub *sub = &s->v[i];
+
+		conn_close(sub->cn);
+		if (sub->rd != NULL)
+			redisReaderFree(sub->rd);
+		for (unsigned p = 0; sub->streams != NULL && p < s->publishers; p++)
+			pubsub_stream_free(&sub->streams[p]);
+		free(sub->streams);
+	}
+	free(s->v);
+	free(s);
+}
