@@ -60,6 +60,18 @@ t_channels_patterns() {
 tcase '6 subscribers on 3 channels by pattern, window, 2 threads: 2 x published' \
 	t_channels_patterns
 
+# The issue's counts: 1, 10 and 50 subscribers at P=1 and 32, exact.
+t_fanout() {
+	start_redis
+	for subs in 1 10 50; do
+		expect_status 0 "$RSWEEP" run -s "$SOCK" -t publish --subscribers "$subs" -P 1,32 \
+			-n 2000 -c 8 --repeat 1 -q -o "$T/f$subs.csv"
+		[ "$(rows "$T/f$subs.csv")" = 2 ] || fail "f$subs.csv: $(cat "$T/f$subs.csv")"
+		check_pubsub "$T/f$subs.csv" "$subs"
+	done
+}
+tcase '1, 10 and 50 subscribers at P=1 and 32: subscribers x published, exactly' t_fanout
+
 # A server that drops subscribers whose output falls behind (1 kB):
 # batches of 32 messages of 2 kB each overflow it at once.  The rows say
 # so: lost > 0, delivered + lost = what every message owed.
