@@ -480,7 +480,9 @@ static const char *run_cluster_tests(const struct rs_config *cfg, char *buf, siz
 		return cfg->tests;
 	sbuf_fixed(&b, buf, size);
 	for (size_t i = 0; names[i] != NULL; i++)
-		if (strcmp(names[i], "MSET") != 0)
+		/* Pub/sub, as without --cluster, only by name. */
+		if (strcmp(names[i], "MSET") != 0 && strcmp(names[i], "PUBLISH") != 0 &&
+		    strcmp(names[i], "SPUBLISH") != 0)
 			sbuf_item(&b, ",", "%s", names[i]);
 	return buf;
 }
@@ -517,10 +519,11 @@ static int run_cluster_check_tests(const struct rs_config *cfg, const struct wor
 	return 0;
 }
 
-/* -t publish and its options: --subscribers only with a test that
- * publishes, the channels a divisor of the subscribers, and none of what
- * the subscribers cannot follow (a cluster's shards, the agents, values
- * sized per request).  0, or -1 (err, RS_E_USAGE). */
+/* -t publish or spublish and their options: --subscribers only with a
+ * test that publishes, the channels a divisor of the subscribers, a
+ * cluster's pub/sub sharded and without patterns, and none of what the
+ * subscribers cannot follow (the agents, values sized per request).  0,
+ * or -1 (err, RS_E_USAGE). */
 static int run_pubsub_check(const struct rs_config *cfg, const struct workload *w,
 			    struct rs_err *err)
 {
@@ -532,11 +535,15 @@ static int run_pubsub_check(const struct rs_config *cfg, const struct workload *
 		publish |= w->v[i].pubsub;
 	if (!publish)
 		return cfg->subscribers > 0 ?
-		       rs_err_setk(err, RS_E_USAGE, "--subscribers goes with -t publish: no test of "
-				   "this run publishes") : 0;
-	if (cfg->cluster)
-		return rs_err_setk(err, RS_E_USAGE, "--cluster does not run -t publish: sharded "
-				   "pub/sub (SPUBLISH, SSUBSCRIBE) is not supported yet");
+		       rs_err_setk(err, RS_E_USAGE, "--subscribers goes with -t publish or spublish: no "
+				   "test of this run publishes") : 0;
+	/* A cluster's PUBLISH goes to every node: only its shards' own. */
+	if (cfg->cluster && (publish & 1))
+		return rs_err_setk(err, RS_E_USAGE, "--cluster runs sharded pub/sub: -t spublish "
+				   "(SPUBLISH, SSUBSCRIBE), not -t publish");
+	if (cfg->psubscribe && (publish & 2))
+		return rs_err_setk(err, RS_E_USAGE, "--psubscribe: sharded pub/sub (-t spublish) has "
+				   "no patterns");
 	if (cfg->control != NULL)
 		return rs_err_setk(err, RS_E_USAGE, "--agents do not run -t publish: its "
 				   "subscribers are this process's own");

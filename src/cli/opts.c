@@ -124,10 +124,11 @@ static const struct opt_def opt_table[] = {
 	  "writes set a TTL: SET ... EX, other writes an EXPIRE after each; reads' prepared "
 	  "keys get it too" },
 	{ "subscribers", 0, "N", OT_UINT, RUN, OFF(subscribers), 1, 10000, NULL, NULL, 1,
-	  "-t publish: N subscribers, each on a connection of its own (default 1)" },
-	{ "channels", 0, "K", OT_UINT, RUN, OFF(channels), 1, 10000, NULL, NULL, 1,
-	  "-t publish: spread the messages over K channels, each heard by N/K subscribers "
+	  "-t publish or spublish: N subscribers, each on a connection of its own "
 	  "(default 1)" },
+	{ "channels", 0, "K", OT_UINT, RUN, OFF(channels), 1, 10000, NULL, NULL, 1,
+	  "-t publish or spublish: spread the messages over K channels, each heard by N/K "
+	  "subscribers (default 1)" },
 	{ "psubscribe", 0, NULL, OT_FLAG, RUN, OFF(psubscribe), 0, 0, NULL, NULL, 1,
 	  "-t publish: the subscribers PSUBSCRIBE to a pattern that matches their channel" },
 	{ "data-size-range", 0, "MIN..MAX", OT_STRING, RUN, OFF(data_size_range), 0, 0, NULL,

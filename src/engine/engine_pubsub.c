@@ -34,16 +34,26 @@ void engine_pubsub_stamp(struct engine_thread *th, struct engine_conn *c, unsign
 int engine_pubsub_begin(struct engine *e, const struct engine_job *job, struct rs_err *err)
 {
 	const struct engine_pubsub *ps = job->pubsub;
+	size_t from, to;
 
-	if (job->members != NULL || job->route != NULL || job->replies > 1)
+	/* A cluster's route only redirects: the channel is fixed, tagged. */
+	if (job->members != NULL || (job->route != NULL && job->route->key != NULL) ||
+	    job->replies > 1)
 		return rs_err_setk(err, RS_E_USAGE, "pub/sub publishes one plain command: no mix, "
-				   "sequence or cluster");
+				   "sequence or random key");
 	if (ps->chan_off + RNG_DIGITS > job->len || ps->stamp_off + PUBSUB_STAMP_LEN > job->len)
 		return rs_err_setk(err, RS_E_USAGE, "the PUBLISH command has no room for its channel "
 				   "and stamp");
+	/* The channel is the bulk string around the digits: from the end of
+	 * its "$N\r\n" to its "\r\n". */
+	for (from = ps->chan_off; from > 0 && job->cmd[from - 1] != '\n'; from--)
+		;
+	for (to = ps->chan_off; to < job->len && job->cmd[to] != '\r'; to++)
+		;
 	pubsub_free(e->subs);
 	e->subs = NULL;
-	return pubsub_start(e->t, ps, e->clients, job->timeout, job->stop, &e->subs, err);
+	return pubsub_start(e->t, ps, job->cmd + from, to - from, ps->chan_off - from, e->clients,
+			    job->timeout, job->stop, &e->subs, err);
 }
 
 int engine_pubsub_end(struct engine *e, const struct engine_job *job, struct engine_result *res,

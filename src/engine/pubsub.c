@@ -36,7 +36,11 @@ struct pubsub_sub {
 struct pubsub_subs {
 	struct pubsub_sub *v;
 	unsigned n, publishers, channels;
-	int pattern;
+	int pattern, sharded;
+	/* The channels' name: chan_len bytes, the channel's number in
+	 * RNG_DIGITS digits at digits_at (pubsub_name). */
+	char chan[PUBSUB_NAME_MAX];
+	size_t chan_len, digits_at;
 	pthread_t tid;
 	int reading;              /* the thread runs */
 	int quit;                 /* atomic: the thread is to stop */
@@ -84,8 +88,11 @@ static void *pubsub_string(const redisReadTask *task, char *str, size_t len)
 			sub->kind = PUBSUB_MESSAGE;
 		else if (len == 8 && memcmp(str, "pmessage", 8) == 0)
 			sub->kind = PUBSUB_PMESSAGE;
+		else if (len == 8 && memcmp(str, "smessage", 8) == 0)
+			sub->kind = PUBSUB_MESSAGE;
 		else if ((len == 9 && memcmp(str, "subscribe", 9) == 0) ||
-			 (len == 10 && memcmp(str, "psubscribe", 10) == 0))
+			 (len == 10 && memcmp(str, "psubscribe", 10) == 0) ||
+			 (len == 10 && memcmp(str, "ssubscribe", 10) == 0))
 			sub->kind = PUBSUB_CONFIRM;
 	} else if ((sub->kind == PUBSUB_MESSAGE && task->idx == 2) ||
 		   (sub->kind == PUBSUB_PMESSAGE && task->idx == 3)) {
@@ -215,18 +222,32 @@ static int pubsub_stopped(volatile sig_atomic_t *stop, struct rs_err *err)
 	return 0;
 }
 
-/* Send SUBSCRIBE (or PSUBSCRIBE) on sub, by deadline.  0, or -1 (err). */
+/* Channel c's name into buf (PUBSUB_NAME_MAX bytes, NUL-terminated). */
+static void pubsub_name(const struct pubsub_subs *s, unsigned c, char *buf)
+{
+	memcpy(buf, s->chan, s->chan_len);
+	rng_put_digits(buf + s->digits_at, c);
+	buf[s->chan_len] = '\0';
+}
+
+/* The subscribe command: SUBSCRIBE, PSUBSCRIBE or SSUBSCRIBE. */
+static const char *pubsub_verb(const struct pubsub_subs *s)
+{
+	return s->pattern ? "PSUBSCRIBE" : s->sharded ? "SSUBSCRIBE" : "SUBSCRIBE";
+}
+
+/* Send the subscribe command on sub, by deadline.  0, or -1 (err). */
 static int pubsub_send(struct pubsub_subs *s, struct pubsub_sub *sub, uint64_t deadline,
 		       volatile sig_atomic_t *stop, struct rs_err *err)
 {
-	char name[64], cmd[160];
+	char name[PUBSUB_NAME_MAX + 1], cmd[PUBSUB_NAME_MAX + 64];
 	size_t off = 0, len;
 
-	snprintf(name, sizeof name, PUBSUB_CHANNEL "%0*u%s", RNG_DIGITS, sub->channel,
-		 s->pattern ? "*" : "");
-	len = (size_t)snprintf(cmd, sizeof cmd, "*2\r\n$%d\r\n%s\r\n$%zu\r\n%s\r\n",
-			       s->pattern ? 10 : 9, s->pattern ? "PSUBSCRIBE" : "SUBSCRIBE",
-			       strlen(name), name);
+	pubsub_name(s, sub->channel, name);
+	if (s->pattern)
+		strcat(name, "*");
+	len = (size_t)snprintf(cmd, sizeof cmd, "*2\r\n$%zu\r\n%s\r\n$%zu\r\n%s\r\n",
+			       strlen(pubsub_verb(s)), pubsub_verb(s), strlen(name), name);
 	while (off < len) {
 		ssize_t w = conn_write(sub->cn, cmd + off, len - off, err);
 		struct pollfd pf = { sub->fd, POLLOUT, 0 };
@@ -255,15 +276,15 @@ static int pubsub_confirm(const struct target *t, struct pubsub_subs *s, struct 
 	struct redisReply *r = NULL;
 	const char **argv = xcalloc((size_t)s->channels + 2, sizeof *argv);
 	size_t *lens = xcalloc((size_t)s->channels + 2, sizeof *lens);
-	char *names = xcalloc(s->channels, 32);
+	char *names = xcalloc(s->channels, PUBSUB_NAME_MAX + 1);
 	unsigned each = s->n / s->channels;
 	int argc = 2, rc = 0;
 
 	argv[0] = "PUBSUB";
-	argv[1] = s->pattern ? "NUMPAT" : "NUMSUB";
+	argv[1] = s->pattern ? "NUMPAT" : s->sharded ? "SHARDNUMSUB" : "NUMSUB";
 	for (unsigned c = 0; c < s->channels && !s->pattern; c++) {
-		snprintf(names + (size_t)c * 32, 32, PUBSUB_CHANNEL "%0*u", RNG_DIGITS, c);
-		argv[argc++] = names + (size_t)c * 32;
+		pubsub_name(s, c, names + (size_t)c * (PUBSUB_NAME_MAX + 1));
+		argv[argc++] = names + (size_t)c * (PUBSUB_NAME_MAX + 1);
 	}
 	for (int i = 0; i < argc; i++)
 		lens[i] = strlen(argv[i]);
@@ -279,16 +300,16 @@ static int pubsub_confirm(const struct target *t, struct pubsub_subs *s, struct 
 					"subscribed", r->type == REDIS_REPLY_INTEGER ? r->integer : -1LL,
 					s->channels);
 	} else if (r->type != REDIS_REPLY_ARRAY || r->elements != (size_t)s->channels * 2) {
-		rc = rs_err_set(err, "PUBSUB NUMSUB's reply is not a pair for each of %u channels",
-				s->channels);
+		rc = rs_err_set(err, "PUBSUB %s's reply is not a pair for each of %u channels",
+				argv[1], s->channels);
 	} else {
 		for (unsigned c = 0; c < s->channels && rc == 0; c++) {
 			const struct redisReply *n = r->element[2 * c + 1];
 
 			if (n->type != REDIS_REPLY_INTEGER || n->integer != (long long)each)
-				rc = rs_err_set(err, "PUBSUB NUMSUB counts %lld subscribers of %s, not "
+				rc = rs_err_set(err, "PUBSUB %s counts %lld subscribers of %s, not "
 						"the %u subscribed (another client on rsweep's channels?)",
-						n->type == REDIS_REPLY_INTEGER ? n->integer : -1LL,
+						argv[1], n->type == REDIS_REPLY_INTEGER ? n->integer : -1LL,
 						argv[2 + c], each);
 		}
 	}
@@ -317,7 +338,7 @@ static int pubsub_wait_confirmed(struct pubsub_subs *s, uint64_t deadline,
 
 			if (sub->error[0] != '\0')
 				rc = rs_err_set(err, "subscriber %u: the server answered %s with %s", i + 1,
-						s->pattern ? "PSUBSCRIBE" : "SUBSCRIBE", sub->error);
+						pubsub_verb(s), sub->error);
 			else if (sub->gone)
 				rc = rs_err_set(err, "subscriber %u: the connection ended before its "
 						"subscription was confirmed", i + 1);
@@ -338,9 +359,9 @@ static int pubsub_wait_confirmed(struct pubsub_subs *s, uint64_t deadline,
 	return rc;
 }
 
-int pubsub_start(const struct target *t, const struct engine_pubsub *ps, unsigned publishers,
-		 double timeout, volatile sig_atomic_t *stop, struct pubsub_subs **out,
-		 struct rs_err *err)
+int pubsub_start(const struct target *t, const struct engine_pubsub *ps, const char *chan,
+		 size_t chan_len, size_t digits_at, unsigned publishers, double timeout,
+		 volatile sig_atomic_t *stop, struct pubsub_subs **out, struct rs_err *err)
 {
 	struct pubsub_subs *s;
 	uint64_t deadline = engine_now_ns() + (uint64_t)(timeout * 1e9);
@@ -351,11 +372,20 @@ int pubsub_start(const struct target *t, const struct engine_pubsub *ps, unsigne
 	    ps->subscribers % ps->channels != 0 || publishers < 1)
 		return rs_err_setk(err, RS_E_USAGE, "%u subscribers on %u channels: the channels "
 				   "must divide the subscribers", ps->subscribers, ps->channels);
+	if (chan_len > PUBSUB_NAME_MAX || digits_at + RNG_DIGITS > chan_len)
+		return rs_err_setk(err, RS_E_USAGE, "the channel's name (%zu bytes) does not hold "
+				   "its number", chan_len);
+	if (ps->pattern && ps->sharded)
+		return rs_err_setk(err, RS_E_USAGE, "sharded pub/sub has no patterns");
 	s = xcalloc(1, sizeof *s);
 	s->n = ps->subscribers;
 	s->channels = ps->channels;
 	s->publishers = publishers;
 	s->pattern = ps->pattern;
+	s->sharded = ps->sharded;
+	memcpy(s->chan, chan, chan_len);
+	s->chan_len = chan_len;
+	s->digits_at = digits_at;
 	hist_init(&s->deliver);
 	s->v = xcalloc(s->n, sizeof *s->v);
 	for (unsigned i = 0; i < s->n; i++) {

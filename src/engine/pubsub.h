@@ -33,17 +33,23 @@ struct pubsub_tally {
 	struct hist deliver;      /* publish-to-delivery latency, ns */
 };
 
+/* The longest channel name, in bytes. */
+#define PUBSUB_NAME_MAX 128
+
 /* Connect ps->subscribers connections to t (AUTH, SELECT, TLS as the
- * engine's), subscribe subscriber i to channel i % ps->channels, wait for
- * every confirmation, check PUBSUB NUMSUB (every channel has
+ * engine's), subscribe subscriber i to channel i % ps->channels (SUBSCRIBE,
+ * PSUBSCRIBE to the name and "*", or SSUBSCRIBE), wait for every
+ * confirmation, check PUBSUB NUMSUB or SHARDNUMSUB (every channel has
  * subscribers / channels subscribers; with patterns NUMPAT counts at
- * least channels) on a connection of its own, and start reading.
+ * least channels) on a connection of its own, and start reading.  A
+ * channel's name is chan (chan_len bytes, at most PUBSUB_NAME_MAX) with
+ * its number in RNG_DIGITS digits at digits_at.
  * publishers: the engine's connections, the stamps' publishers
  * 0..publishers-1.  Each step waits at most timeout seconds; stop (or
  * NULL) interrupts it.  0 with *out, or -1 with err (nothing left open). */
-int pubsub_start(const struct target *t, const struct engine_pubsub *ps, unsigned publishers,
-		 double timeout, volatile sig_atomic_t *stop, struct pubsub_subs **out,
-		 struct rs_err *err);
+int pubsub_start(const struct target *t, const struct engine_pubsub *ps, const char *chan,
+		 size_t chan_len, size_t digits_at, unsigned publishers, double timeout,
+		 volatile sig_atomic_t *stop, struct pubsub_subs **out, struct rs_err *err);
 /* Wait until the subscribers have received want messages once, or
  * timeout seconds, or *stop; then stop reading and count into *out.
  * Returns 0, or -1 with err when the wait was interrupted (kind

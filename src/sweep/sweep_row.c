@@ -126,13 +126,13 @@ static void sweep_row_mix(const struct workload_test *t, const struct sweep_samp
 }
 
 /* A pub/sub point's columns: what the subscribers received. */
-static void sweep_row_pubsub(const struct sweep_config *cfg, const struct engine_result *res,
-			     struct rs_row *row)
+static void sweep_row_pubsub(const struct sweep_config *cfg, const struct workload_test *t,
+			     const struct engine_result *res, struct rs_row *row)
 {
 	row->subscribers = cfg->subscribers;
 	row->channels = cfg->channels;
 	snprintf(row->sub_mode, sizeof row->sub_mode, "%s",
-		 cfg->psubscribe ? "psubscribe" : "subscribe");
+		 t->pubsub == 2 ? "ssubscribe" : cfg->psubscribe ? "psubscribe" : "subscribe");
 	row->delivered = (int64_t)res->delivered;
 	row->lost = (int64_t)res->lost;
 	row->dup = (int64_t)res->dup;
@@ -232,5 +232,5 @@ void sweep_row_fill(const struct sweep *s, const struct workload_test *t,
 	if (t->nmembers > 0)
 		sweep_row_mix(t, m, row);
 	if (t->pubsub)
-		sweep_row_pubsub(cfg, res, row);
+		sweep_row_pubsub(cfg, t, res, row);
 }

@@ -27,6 +27,7 @@ static void job_pubsub(const struct workload_test *t, const struct job_point *p,
 		.subscribers = p->subscribers ? p->subscribers : 1,
 		.channels = p->channels ? p->channels : 1,
 		.pattern = p->psubscribe,
+		.sharded = t->pubsub == 2,
 		.chan_off = t->rand_off[0],
 		.stamp_off = at + 1,
 	};

@@ -40,6 +40,10 @@ const struct workload_entry workload_catalogue[] = {
 	 * channel's number, the value the message, a stamp first. */
 	{ "PUBLISH", NULL, "publish", PREP_NONE, ENGINE_REPLY_INTEGER, 0,
 	  { "PUBLISH", PUBSUB_CHANNEL WORKLOAD_RAND, "@", NULL }, 1 },
+	/* Sharded pub/sub (Redis 7): SSUBSCRIBE, and on a cluster each master
+	 * its own channels. */
+	{ "SPUBLISH", NULL, "spublish", PREP_NONE, ENGINE_REPLY_INTEGER, 0,
+	  { "SPUBLISH", PUBSUB_CHANNEL WORKLOAD_RAND, "@", NULL }, 2 },
 };
 #define NCAT (sizeof workload_catalogue / sizeof workload_catalogue[0])
 const size_t workload_ncat = NCAT;

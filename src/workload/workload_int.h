@@ -18,7 +18,8 @@ struct workload_entry {
 	const char *argv[24];
 	/* PUBLISH with subscribers (-t publish): never among the tests of a
 	 * run without -t, nor a mix's member; its value is at least a stamp
-	 * long (pubsub_msg.h) and its channel no key. */
+	 * long (pubsub_msg.h) and its channel no key.  1 PUBLISH, 2 SPUBLISH
+	 * (sharded). */
 	int pubsub;
 };
 

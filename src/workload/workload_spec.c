@@ -76,9 +76,9 @@ static int workload_mix_member(const char *item, size_t *cat, unsigned *weight,
 		if (workload_mix_is_group(name))
 			return rs_err_setk(err, RS_E_USAGE, "mix member '%s' names several tests: name "
 					   "one of them", name);
-		if (strcasecmp(name, "publish") == 0)
-			return rs_err_setk(err, RS_E_USAGE, "mix member 'publish': a mix has no "
-					   "subscribers; give -t publish apart");
+		if (strcasecmp(name, "publish") == 0 || strcasecmp(name, "spublish") == 0)
+			return rs_err_setk(err, RS_E_USAGE, "mix member '%s': a mix has no "
+					   "subscribers; give -t %s apart", name, name);
 		workload_known(known, sizeof known);
 		return rs_err_setk(err, RS_E_USAGE, "unknown test '%s' in a mix (known: %s)", name,
 				   known);

@@ -92,7 +92,8 @@ t_refused() {
 		--subscribers 3 --channels 2
 	run_refused "--channels spreads -t publish's subscribers" --spawn -t publish --channels 2
 	run_refused "--psubscribe says how" --spawn -t publish --psubscribe
-	run_refused "--cluster does not run -t publish" --cluster -h 127.0.0.1 -p 1 -t publish
+	run_refused "--cluster runs sharded pub/sub: -t spublish" --cluster -h 127.0.0.1 -p 1 \
+		-t publish
 	run_refused "mix member 'publish'" --spawn -t mix:publish=1,get=1
 	run_refused "--data-size-range does not size -t publish" --spawn -t publish \
 		--data-size-range 10..100
