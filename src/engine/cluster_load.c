@@ -580,6 +580,7 @@ int cluster_load_run(struct cluster_load *cl, const struct engine_job *job,
 		res->delivered += sh->res.delivered;
 		res->lost += sh->res.lost;
 		res->dup += sh->res.dup;
+		res->sub_cpu_s += sh->res.sub_cpu_s;
 		hist_merge(&res->deliver, &sh->res.deliver);
 		if (sh->res.deliver_seconds > res->deliver_seconds)
 			res->deliver_seconds = sh->res.deliver_seconds;

@@ -226,6 +226,10 @@ struct engine_result {
 	 * the last arrival. */
 	uint64_t expected, delivered, lost, dup;
 	double deliver_seconds;
+	/* The CPU time of the threads that read the subscribers, from the
+	 * first publish to the end of the drain: near deliver_seconds times
+	 * the threads, rsweep's reading bounded the deliveries. */
+	double sub_cpu_s;
 	struct hist deliver;
 };
 

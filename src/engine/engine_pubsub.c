@@ -53,7 +53,7 @@ int engine_pubsub_begin(struct engine *e, const struct engine_job *job, struct r
 	pubsub_free(e->subs);
 	e->subs = NULL;
 	return pubsub_start(e->t, ps, job->cmd + from, to - from, ps->chan_off - from, e->clients,
-			    job->timeout, job->stop, &e->subs, err);
+			    e->nthreads, job->timeout, job->stop, &e->subs, err);
 }
 
 int engine_pubsub_end(struct engine *e, const struct engine_job *job, struct engine_result *res,
@@ -86,6 +86,7 @@ int engine_pubsub_end(struct engine *e, const struct engine_job *job, struct eng
 		if (e->th[i].first_ns < first)
 			first = e->th[i].first_ns;
 	res->deliver_seconds = t->last_ns > first ? (double)(t->last_ns - first) / 1e9 : 0;
+	res->sub_cpu_s = t->cpu_s;
 	free(t);
 	return rc;
 }

@@ -20,8 +20,11 @@
 /* What the top-level array under way is (its first element says). */
 enum pubsub_kind { PUBSUB_OTHER, PUBSUB_MESSAGE, PUBSUB_PMESSAGE, PUBSUB_CONFIRM };
 
+struct pubsub_reader;
+
 struct pubsub_sub {
 	struct pubsub_subs *s;
+	struct pubsub_reader *r;  /* the thread that reads it */
 	struct conn *cn;
 	int fd;
 	struct redisReader *rd;
@@ -33,22 +36,33 @@ struct pubsub_sub {
 	struct pubsub_stream *streams; /* one per publisher */
 };
 
+/* A thread that reads subscribers first, first + step, ... of them, and
+ * what it counted. */
+struct pubsub_reader {
+	struct pubsub_subs *s;
+	unsigned first, step;
+	pthread_t tid;
+	int started;
+	struct pollfd *pf;        /* one per subscriber it reads */
+	uint64_t now;             /* the time of the read being fed, for latency */
+	uint64_t dup, foreign, last_ns;
+	double cpu_s;             /* its CPU time, once it stopped */
+	struct hist deliver;
+	char rbuf[65536];
+};
+
 struct pubsub_subs {
 	struct pubsub_sub *v;
-	unsigned n, publishers, channels;
+	struct pubsub_reader *r;
+	unsigned n, nr, publishers, channels;
 	int pattern, sharded;
 	/* The channels' name: chan_len bytes, the channel's number in
 	 * RNG_DIGITS digits at digits_at (pubsub_name). */
 	char chan[PUBSUB_NAME_MAX];
 	size_t chan_len, digits_at;
-	pthread_t tid;
-	int reading;              /* the thread runs */
-	int quit;                 /* atomic: the thread is to stop */
+	int reading;              /* the threads run */
+	int quit;                 /* atomic: the threads are to stop */
 	uint64_t received;        /* atomic: messages received once, all subscribers */
-	uint64_t now;             /* the time of the read being fed, for latency */
-	uint64_t dup, foreign, last_ns;
-	struct hist deliver;
-	char rbuf[65536];
 };
 
 /* ---- the replies: objects that build nothing ---- */
@@ -58,20 +72,21 @@ static char pubsub_obj;
 static void pubsub_message(struct pubsub_sub *sub, const char *str, size_t len)
 {
 	struct pubsub_subs *s = sub->s;
+	struct pubsub_reader *r = sub->r;
 	struct pubsub_stamp st;
 
 	if (pubsub_stamp_get(str, len, &st) < 0 || st.publisher >= s->publishers ||
 	    st.seq % s->channels != sub->channel) {
-		s->foreign++;
+		r->foreign++;
 		return;
 	}
 	if (pubsub_stream_add(&sub->streams[st.publisher], st.seq / s->channels)) {
-		hist_record_n(&s->deliver, s->now > st.sent_ns ? s->now - st.sent_ns : 0, 1);
+		hist_record_n(&r->deliver, r->now > st.sent_ns ? r->now - st.sent_ns : 0, 1);
 		__atomic_add_fetch(&s->received, 1, __ATOMIC_RELAXED);
 	} else {
-		s->dup++;
+		r->dup++;
 	}
-	s->last_ns = s->now;
+	r->last_ns = r->now;
 }
 
 static void *pubsub_string(const redisReadTask *task, char *str, size_t len)
@@ -150,13 +165,13 @@ static void pubsub_drop(struct pubsub_sub *sub)
  * subscriber does not starve the others) and feed it to its reader.  A
  * connection that ends or breaks is dropped (its messages count as
  * lost).  Returns 1 when it read anything. */
-static int pubsub_read(struct pubsub_subs *s, struct pubsub_sub *sub)
+static int pubsub_read(struct pubsub_reader *rr, struct pubsub_sub *sub)
 {
 	struct rs_err err;
 	int any = 0;
 
 	for (int chunk = 0; chunk < 16 && !sub->gone; chunk++) {
-		ssize_t r = conn_read(sub->cn, s->rbuf, sizeof s->rbuf, &err);
+		ssize_t r = conn_read(sub->cn, rr->rbuf, sizeof rr->rbuf, &err);
 		void *obj;
 
 		if (r == CONN_WANT_READ || r == CONN_WANT_WRITE)
@@ -166,8 +181,8 @@ static int pubsub_read(struct pubsub_subs *s, struct pubsub_sub *sub)
 			break;
 		}
 		any = 1;
-		s->now = engine_now_ns();
-		if (redisReaderFeed(sub->rd, s->rbuf, (size_t)r) != REDIS_OK) {
+		rr->now = engine_now_ns();
+		if (redisReaderFeed(sub->rd, rr->rbuf, (size_t)r) != REDIS_OK) {
 			pubsub_drop(sub);
 			break;
 		}
@@ -181,35 +196,40 @@ static int pubsub_read(struct pubsub_subs *s, struct pubsub_sub *sub)
 	return any;
 }
 
-/* One round: wait up to ms for any subscriber to be readable, read
- * those that are. */
-static void pubsub_round(struct pubsub_subs *s, struct pollfd *pf, int ms)
+/* One round of reader r: wait up to ms for any of its subscribers to be
+ * readable, read those that are. */
+static void pubsub_round(struct pubsub_reader *r, int ms)
 {
+	struct pubsub_subs *s = r->s;
+	struct pollfd *pf = r->pf;
+	unsigned n = 0;
 	int pending = 0;
 
-	for (unsigned i = 0; i < s->n; i++) {
-		pf[i].fd = s->v[i].gone ? -1 : s->v[i].fd;
-		pf[i].events = POLLIN;
-		pf[i].revents = 0;
+	for (unsigned i = r->first; i < s->n; i += r->step, n++) {
+		pf[n].fd = s->v[i].gone ? -1 : s->v[i].fd;
+		pf[n].events = POLLIN;
+		pf[n].revents = 0;
 		/* TLS: bytes already decrypted never wake poll. */
 		if (!s->v[i].gone && conn_pending(s->v[i].cn) > 0)
 			pending = 1;
 	}
-	if (poll(pf, s->n, pending ? 0 : ms) < 0 && !pending)
+	if (poll(pf, n, pending ? 0 : ms) < 0 && !pending)
 		return;
-	for (unsigned i = 0; i < s->n; i++)
-		if (!s->v[i].gone && (pf[i].revents || conn_pending(s->v[i].cn) > 0))
-			pubsub_read(s, &s->v[i]);
+	n = 0;
+	for (unsigned i = r->first; i < s->n; i += r->step, n++)
+		if (!s->v[i].gone && (pf[n].revents || conn_pending(s->v[i].cn) > 0))
+			pubsub_read(r, &s->v[i]);
 }
 
 static void *pubsub_loop(void *arg)
 {
-	struct pubsub_subs *s = arg;
-	struct pollfd *pf = xcalloc(s->n, sizeof *pf);
+	struct pubsub_reader *r = arg;
+	struct timespec cpu;
 
-	while (!__atomic_load_n(&s->quit, __ATOMIC_RELAXED))
-		pubsub_round(s, pf, 10);
-	free(pf);
+	while (!__atomic_load_n(&r->s->quit, __ATOMIC_RELAXED))
+		pubsub_round(r, 10);
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu) == 0)
+		r->cpu_s = (double)cpu.tv_sec + (double)cpu.tv_nsec / 1e9;
 	return NULL;
 }
 
@@ -327,7 +347,6 @@ out:
 static int pubsub_wait_confirmed(struct pubsub_subs *s, uint64_t deadline,
 				 volatile sig_atomic_t *stop, struct rs_err *err)
 {
-	struct pollfd *pf = xcalloc(s->n, sizeof *pf);
 	int rc = 0;
 
 	for (;;) {
@@ -353,15 +372,16 @@ static int pubsub_wait_confirmed(struct pubsub_subs *s, uint64_t deadline,
 					s->n - done, s->n);
 			break;
 		}
-		pubsub_round(s, pf, 10);
+		for (unsigned k = 0; k < s->nr; k++)
+			pubsub_round(&s->r[k], 10 / (int)s->nr + 1);
 	}
-	free(pf);
 	return rc;
 }
 
 int pubsub_start(const struct target *t, const struct engine_pubsub *ps, const char *chan,
-		 size_t chan_len, size_t digits_at, unsigned publishers, double timeout,
-		 volatile sig_atomic_t *stop, struct pubsub_subs **out, struct rs_err *err)
+		 size_t chan_len, size_t digits_at, unsigned publishers, unsigned readers,
+		 double timeout, volatile sig_atomic_t *stop, struct pubsub_subs **out,
+		 struct rs_err *err)
 {
 	struct pubsub_subs *s;
 	uint64_t deadline = engine_now_ns() + (uint64_t)(timeout * 1e9);
@@ -386,7 +406,15 @@ int pubsub_start(const struct target *t, const struct engine_pubsub *ps, const c
 	memcpy(s->chan, chan, chan_len);
 	s->chan_len = chan_len;
 	s->digits_at = digits_at;
-	hist_init(&s->deliver);
+	s->nr = readers < 1 ? 1 : readers > s->n ? s->n : readers;
+	s->r = xcalloc(s->nr, sizeof *s->r);
+	for (unsigned k = 0; k < s->nr; k++) {
+		s->r[k].s = s;
+		s->r[k].first = k;
+		s->r[k].step = s->nr;
+		s->r[k].pf = xcalloc(s->n / s->nr + 1, sizeof *s->r[k].pf);
+		hist_init(&s->r[k].deliver);
+	}
 	s->v = xcalloc(s->n, sizeof *s->v);
 	for (unsigned i = 0; i < s->n; i++) {
 		s->v[i].fd = -1;
@@ -396,6 +424,7 @@ int pubsub_start(const struct target *t, const struct engine_pubsub *ps, const c
 		struct pubsub_sub *sub = &s->v[i];
 
 		sub->s = s;
+		sub->r = &s->r[i % s->nr];
 		sub->channel = i % s->channels;
 		sub->streams = xcalloc(publishers, sizeof *sub->streams);
 		if (target_connect_conn(t, &sub->cn, err) < 0) {
@@ -418,14 +447,20 @@ int pubsub_start(const struct target *t, const struct engine_pubsub *ps, const c
 	if (pubsub_wait_confirmed(s, deadline, stop, err) < 0 || pubsub_confirm(t, s, err) < 0)
 		goto fail;
 	/* Only what the run publishes counts. */
-	s->dup = s->foreign = s->last_ns = 0;
-	hist_init(&s->deliver);
-	__atomic_store_n(&s->received, 0, __ATOMIC_RELAXED);
-	if ((prc = pthread_create(&s->tid, NULL, pubsub_loop, s)) != 0) {
-		rs_err_set(err, "cannot start the subscribers' thread: %s", strerror(prc));
-		goto fail;
+	for (unsigned k = 0; k < s->nr; k++) {
+		s->r[k].dup = s->r[k].foreign = s->r[k].last_ns = 0;
+		hist_init(&s->r[k].deliver);
 	}
+	__atomic_store_n(&s->received, 0, __ATOMIC_RELAXED);
 	s->reading = 1;
+	for (unsigned k = 0; k < s->nr; k++) {
+		if ((prc = pthread_create(&s->r[k].tid, NULL, pubsub_loop, &s->r[k])) != 0) {
+			rs_err_set(err, "cannot start subscriber thread %u of %u: %s", k + 1, s->nr,
+				   strerror(prc));
+			goto fail;
+		}
+		s->r[k].started = 1;
+	}
 	*out = s;
 	return 0;
 fail:
@@ -440,7 +475,9 @@ static void pubsub_halt(struct pubsub_subs *s)
 	if (!s->reading)
 		return;
 	__atomic_store_n(&s->quit, 1, __ATOMIC_RELAXED);
-	pthread_join(s->tid, NULL);
+	for (unsigned k = 0; k < s->nr; k++)
+		if (s->r[k].started)
+			pthread_join(s->r[k].tid, NULL);
 	s->reading = 0;
 }
 
@@ -462,10 +499,18 @@ int pubsub_finish(struct pubsub_subs *s, uint64_t want, double timeout,
 	}
 	pubsub_halt(s);
 	memset(out, 0, sizeof *out);
-	out->deliver = s->deliver;
-	out->dup = s->dup;
-	out->foreign = s->foreign;
-	out->last_ns = s->last_ns;
+	hist_init(&out->deliver);
+	for (unsigned k = 0; k < s->nr; k++) {
+		const struct pubsub_reader *r = &s->r[k];
+
+		hist_merge(&out->deliver, &r->deliver);
+		out->dup += r->dup;
+		out->foreign += r->foreign;
+		out->cpu_s += r->cpu_s;
+		if (r->last_ns > out->last_ns)
+			out->last_ns = r->last_ns;
+	}
+	out->readers = s->nr;
 	for (unsigned i = 0; i < s->n; i++) {
 		out->gone += (unsigned)s->v[i].gone;
 		for (unsigned p = 0; p < s->publishers; p++) {
@@ -491,6 +536,9 @@ void pubsub_free(struct pubsub_subs *s)
 			pubsub_stream_free(&sub->streams[p]);
 		free(sub->streams);
 	}
+	for (unsigned k = 0; k < s->nr; k++)
+		free(s->r[k].pf);
+	free(s->r);
 	free(s->v);
 	free(s);
 }

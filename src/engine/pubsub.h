@@ -3,8 +3,8 @@
  * Each subscriber is a connection of its own that SUBSCRIBEs (or
  * PSUBSCRIBEs) to its channel before the point starts; the server's
  * PUBSUB NUMSUB (NUMPAT for patterns) confirms them before the first
- * publish.  One thread then reads every subscriber while the engine
- * publishes, and after the timed window drains what is still on its way,
+ * publish.  Threads of their own (as many as the engine's, --threads)
+ * then read the subscribers while the engine publishes, and after the timed window drains what is still on its way,
  * for a bounded time.  Each message's stamp (pubsub_msg.h) gives its
  * latency from publish to delivery and its place in its publisher's
  * stream, so that a message received twice is a duplicate and one never
@@ -30,6 +30,8 @@ struct pubsub_tally {
 	uint64_t foreign;         /* messages without rsweep's stamp, or not this run's */
 	unsigned gone;            /* subscribers whose connection ended or broke */
 	uint64_t last_ns;         /* when the last message arrived (engine_now_ns), 0: none */
+	unsigned readers;         /* the threads that read the subscribers */
+	double cpu_s;             /* their CPU time, summed, seconds */
 	struct hist deliver;      /* publish-to-delivery latency, ns */
 };
 
@@ -45,11 +47,13 @@ struct pubsub_tally {
  * channel's name is chan (chan_len bytes, at most PUBSUB_NAME_MAX) with
  * its number in RNG_DIGITS digits at digits_at.
  * publishers: the engine's connections, the stamps' publishers
- * 0..publishers-1.  Each step waits at most timeout seconds; stop (or
+ * 0..publishers-1; readers: the threads that read the subscribers (each
+ * every readers-th of them; at most one a subscriber).  Each step waits at most timeout seconds; stop (or
  * NULL) interrupts it.  0 with *out, or -1 with err (nothing left open). */
 int pubsub_start(const struct target *t, const struct engine_pubsub *ps, const char *chan,
-		 size_t chan_len, size_t digits_at, unsigned publishers, double timeout,
-		 volatile sig_atomic_t *stop, struct pubsub_subs **out, struct rs_err *err);
+		 size_t chan_len, size_t digits_at, unsigned publishers, unsigned readers,
+		 double timeout, volatile sig_atomic_t *stop, struct pubsub_subs **out,
+		 struct rs_err *err);
 /* Wait until the subscribers have received want messages once, or
  * timeout seconds, or *stop; then stop reading and count into *out.
  * Returns 0, or -1 with err when the wait was interrupted (kind

@@ -140,6 +140,7 @@ static const struct row_way_col {
 	{ "deliver_p99_ms", ROW_WAY_RESULT, NULL, NULL },
 	{ "deliver_p999_ms", ROW_WAY_RESULT, NULL, NULL },
 	{ "deliver_max_ms", ROW_WAY_RESULT, NULL, NULL },
+	{ "sub_cpu_s", ROW_WAY_RESULT, NULL, NULL },
 	{ "first_error", ROW_WAY_RESULT, NULL, NULL },
 };
 #define ROW_WAY_NCOLS (sizeof row_way_cols / sizeof row_way_cols[0])

@@ -137,6 +137,7 @@ static void sweep_row_pubsub(const struct sweep_config *cfg, const struct worklo
 	row->lost = (int64_t)res->lost;
 	row->dup = (int64_t)res->dup;
 	row->receivers = (int64_t)res->int_sum;
+	row->sub_cpu_s = res->sub_cpu_s;
 	row->delivered_rps = res->deliver_seconds > 0 ?
 			     (double)res->delivered / res->deliver_seconds : 0;
 	if (res->deliver.count > 0) {

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # pubsub_bench.sh: pub/sub with real subscribers (issue 47): messages
 # delivered a second, with publish-to-delivery latency, at publish depths
-# 1, 8 and 32 with 1 and 10 subscribers on one private server.
+# 1, 8 and 32 with 1 and 10 subscribers on one private server, and the
+# CPU seconds of rsweep's subscriber threads (sub_cpu_s) beside the
+# server's (server_s): which side bounded the deliveries.
 #
 #   tests/bench/pubsub_bench.sh [RSWEEP] [REQUESTS]
 #
@@ -22,18 +24,23 @@ trap 'kill $SRV 2>/dev/null; wait $SRV 2>/dev/null; rm -rf "$T"' EXIT
 until redis-cli -s "$T/redis.sock" ping >/dev/null 2>&1; do sleep 0.05; done
 
 echo "# pub/sub: -n $N, -c 50 publishers, UNIX socket, $(date -u +%Y-%m-%d), $(redis-server --version | cut -d' ' -f3)"
-for subs in 1 10; do
-	"$RSWEEP" run -s "$T/redis.sock" -t publish --subscribers "$subs" -P 1,8,32 -n "$N" \
-		--repeat 1 --order sequential -q -o "$T/s$subs.csv" --overwrite >/dev/null 2>&1
+# 1 and 10 subscribers with one publishing loop and one reader thread;
+# 10 again with --threads 2 (two of each).
+for run in 1:1 10:1 10:2; do
+	subs=${run%:*} th=${run#*:}
+	"$RSWEEP" run -s "$T/redis.sock" -t publish --subscribers "$subs" --threads "$th" \
+		-P 1,8,32 -n "$N" --repeat 1 --order sequential -q -o "$T/s$subs-$th.csv" \
+		--overwrite >/dev/null 2>&1
 done
-printf '%-12s %3s %12s %14s %10s %6s %5s %10s %10s %9s\n' tool P published/s delivered/s \
-	delivered lost dup p50_ms deliver_p50 deliver_p99
-for subs in 1 10; do
-	awk -F, -v subs="$subs" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		{ printf "%-12s %3s %12.0f %14.0f %10s %6s %5s %10.3f %10.3f %9.3f\n",
-			"rsweep/" subs "sub", $c["pipeline"], $c["rps"], $c["delivered_rps"],
-			$c["delivered"], $c["lost"], $c["dup"], $c["p50_ms"],
-			$c["deliver_p50_ms"], $c["deliver_p99_ms"] }' "$T/s$subs.csv"
+printf '%-16s %3s %12s %12s %10s %5s %4s %8s %11s %11s %9s %9s\n' tool P published/s \
+	delivered/s delivered lost dup p50_ms deliver_p50 deliver_p99 sub_cpu_s server_s
+for run in 1:1 10:1 10:2; do
+	subs=${run%:*} th=${run#*:}
+	awk -F, -v name="rsweep/${subs}sub/${th}th" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ printf "%-16s %3s %12.0f %12.0f %10s %5s %4s %8.3f %11.3f %11.3f %9.3f %9.3f\n",
+			name, $c["pipeline"], $c["rps"], $c["delivered_rps"], $c["delivered"],
+			$c["lost"], $c["dup"], $c["p50_ms"], $c["deliver_p50_ms"],
+			$c["deliver_p99_ms"], $c["sub_cpu_s"], $c["server_cpu_s"] }' "$T/s$subs-$th.csv"
 done
 # redis-benchmark: a publish test, if this one has any.
 if out=$(redis-benchmark -s "$T/redis.sock" -t publish -n 1000 -q 2>&1) && [ -n "$out" ]; then

@@ -76,8 +76,8 @@ t_report_plot() {
 	tail -1 "$T/out" | grep -qF ",\"get=80,set=20\",$pct," || fail "csv: $(cat "$T/out")"
 	# The first row's mix_calls, before data_size_range, expire,
 	# server_cpus, client_cpus (a CPU list, quoted when it has a comma), the
-	# twelve empty pub/sub columns and the empty first_error: SET's 7 less.
-	awk 'NR == 2 { match($0, /;SET=[0-9]+,[^,]*,[^,]*,[^,]*,("[^"]*"|[^,]*),,,,,,,,,,,,,$/)
+	# thirteen empty pub/sub columns and the empty first_error: SET's 7 less.
+	awk 'NR == 2 { match($0, /;SET=[0-9]+,[^,]*,[^,]*,[^,]*,("[^"]*"|[^,]*),,,,,,,,,,,,,,$/)
 		       tail = substr($0, RSTART + 5)
 		       n = substr(tail, 1, index(tail, ",") - 1)
 		       $0 = substr($0, 1, RSTART - 1) ";SET=" n - 7 substr(tail, index(tail, ",")) }

@@ -22,6 +22,7 @@ check_pubsub() {
 			if ($c["deliver_p50_ms"] == "" || $c["deliver_p99_ms"] == "" ||
 			    $c["deliver_p999_ms"] == "" || $c["delivered_rps"] <= 0) why = why " no percentiles"
 			if ($c["p50_ms"] == "") why = why " no PUBLISH latency"
+			if ($c["sub_cpu_s"] == "") why = why " no sub_cpu_s"
 			if (why != "") { print "row " NR ":" why; bad = 1 }
 		}
 		END { exit bad }' "$1" >"$T/bad" || fail "$1: $(head -3 "$T/bad")"
