@@ -547,6 +547,11 @@ static int run_pubsub_check(const struct rs_config *cfg, const struct workload *
 	if (cfg->control != NULL)
 		return rs_err_setk(err, RS_E_USAGE, "--agents do not run -t publish: its "
 				   "subscribers are this process's own");
+	/* The readers keep no subscribers (row_way.c): a file measured with
+	 * others must not pool with this run's rows. */
+	if (cfg->resume)
+		return rs_err_setk(err, RS_E_USAGE, "--resume does not continue a pub/sub file yet: "
+				   "drop --resume");
 	if (cfg->value_max > 0)
 		return rs_err_setk(err, RS_E_USAGE, "--data-size-range does not size -t publish's "
 				   "messages: give -d");

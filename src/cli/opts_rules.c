@@ -112,8 +112,6 @@ static const struct opts_rule opts_rule_table[] = {
 	  "--channels spreads -t publish's subscribers: give --subscribers N" },
 	{ RUN, "psubscribe", OPTS_NEEDS, "subscribers", NULL,
 	  "--psubscribe says how -t publish's subscribers subscribe: give --subscribers N" },
-	{ RUN, "subscribers", OPTS_EXCLUDES, "resume", NULL,
-	  "--resume does not continue a pub/sub file yet: drop --resume" },
 	{ CMD_EXPORT, "split", OPTS_EXCLUDES, "output", NULL,
 	  "--split DIR writes a file a point into DIR: drop -o" },
 };

@@ -126,8 +126,9 @@ static const struct row_way_col {
 	 * says when the labels' placements differ. */
 	{ "server_cpus", ROW_WAY_FACT, NULL, NULL },
 	{ "client_cpus", ROW_WAY_FACT, NULL, NULL },
-	/* How pub/sub was measured: --resume refuses --subscribers (opts_rules.c)
-	 * until the readers keep them, so no row of other subscribers pools. */
+	/* How pub/sub was measured: --resume refuses -t publish and spublish
+	 * (cmd_run_plan.c) until the readers keep them, so that no row of other
+	 * subscribers pools. */
 	{ "subscribers", ROW_WAY_FACT, NULL, NULL },
 	{ "channels", ROW_WAY_FACT, NULL, NULL },
 	{ "sub_mode", ROW_WAY_FACT, NULL, NULL },

@@ -98,6 +98,7 @@ t_refused() {
 	run_refused "mix member 'publish'" --spawn -t mix:publish=1,get=1
 	run_refused "--data-size-range does not size -t publish" --spawn -t publish \
 		--data-size-range 10..100
+	run_refused "--resume does not continue a pub/sub file yet" --spawn -t publish --resume
 }
 tcase 'refusals: one line, exit 2, no file' t_refused
 tcase_done
