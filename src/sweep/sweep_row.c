@@ -140,6 +140,15 @@ static void sweep_row_pubsub(const struct sweep_config *cfg, const struct worklo
 	row->sub_cpu_s = res->sub_cpu_s;
 	row->delivered_rps = res->deliver_seconds > 0 ?
 			     (double)res->delivered / res->deliver_seconds : 0;
+	/* Said once a point, as it happens: a row's count alone is easy to
+	 * miss. */
+	if (res->lost > 0 || res->dup > 0)
+		sweep_note(cfg, "%s P=%lld: of %llu messages owed to the subscribers, %llu never "
+			   "arrived and %llu arrived twice; the server counted %llu receivers (a "
+			   "subscriber it dropped, client-output-buffer-limit pubsub, shows as lost)",
+			   t->name, (long long)row->pipeline, (unsigned long long)res->expected,
+			   (unsigned long long)res->lost, (unsigned long long)res->dup,
+			   (unsigned long long)res->int_sum);
 	if (res->deliver.count > 0) {
 		row->deliver_p50_ms = (double)hist_percentile(&res->deliver, 50) / 1e6;
 		row->deliver_p99_ms = (double)hist_percentile(&res->deliver, 99) / 1e6;

@@ -35,6 +35,7 @@ t_exact() {
 	check_csv "$T/p.csv"
 	[ "$(rows "$T/p.csv")" = 2 ] || fail "p.csv has $(rows "$T/p.csv") rows"
 	check_pubsub "$T/p.csv" 3
+	! grep -q "never arrived" "$T/err" || fail "a loss noted: $(cat "$T/err")"
 	[ "$(csv_col "$T/p.csv" subscribers | sort -u)" = 3 ] || fail "subscribers column"
 	[ "$(csv_col "$T/p.csv" sub_mode | sort -u)" = subscribe ] || fail "sub_mode column"
 	# The subscribers left with the run.
@@ -75,7 +76,8 @@ tcase '1, 10 and 50 subscribers at P=1 and 32: subscribers x published, exactly'
 
 # A server that drops subscribers whose output falls behind (1 kB):
 # batches of 32 messages of 2 kB each overflow it at once.  The rows say
-# so: lost > 0, delivered + lost = what every message owed.
+# so: lost > 0, delivered + lost = what every message owed, and a note
+# says it as it happens.
 t_loss() {
 	start_redis --client-output-buffer-limit 'pubsub 1kb 1kb 0'
 	expect_status 0 "$RSWEEP" run -s "$SOCK" -t publish --subscribers 2 -P 32 -d 2000 \
@@ -83,6 +85,8 @@ t_loss() {
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		$c["lost"] <= 0 || $c["delivered"] + $c["lost"] != 2 * $c["requests"] { exit 1 }' \
 		"$T/l.csv" || fail "loss not reported: $(cat "$T/l.csv")"
+	grep -q "PUBLISH P=32: of 6400 messages owed to the subscribers, [0-9]* never arrived" \
+		"$T/err" || fail "no note of the loss: $(cat "$T/err")"
 }
 tcase 'subscribers the server drops: their messages are lost, not hidden' t_loss
 
