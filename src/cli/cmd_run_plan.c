@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "engine/pubsub.h"
 #include "cli/cmd.h"
 #include "cli/cmd_run_int.h"
 #include "results/csv.h"
@@ -559,6 +560,13 @@ static int run_pubsub_check(const struct rs_config *cfg, const struct workload *
 		return rs_err_setk(err, RS_E_USAGE, "--channels %llu does not divide --subscribers "
 				   "%llu: every channel gets the same number of subscribers",
 				   (unsigned long long)chans, (unsigned long long)subs);
+	/* Each subscriber follows each publishing connection's sequence. */
+	for (size_t i = 0; i < cfg->clients_axis.n; i++)
+		if (subs * cfg->clients_axis.v[i] > PUBSUB_STREAMS_MAX)
+			return rs_err_setk(err, RS_E_USAGE, "--subscribers %llu x -c %llu: each "
+					   "subscriber follows each connection's messages, more than %u "
+					   "streams; fewer of either", (unsigned long long)subs,
+					   (unsigned long long)cfg->clients_axis.v[i], PUBSUB_STREAMS_MAX);
 	return 0;
 }
 

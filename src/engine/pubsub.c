@@ -395,6 +395,10 @@ int pubsub_start(const struct target *t, const struct engine_pubsub *ps, const c
 	if (chan_len > PUBSUB_NAME_MAX || digits_at + RNG_DIGITS > chan_len)
 		return rs_err_setk(err, RS_E_USAGE, "the channel's name (%zu bytes) does not hold "
 				   "its number", chan_len);
+	if ((uint64_t)ps->subscribers * publishers > PUBSUB_STREAMS_MAX)
+		return rs_err_setk(err, RS_E_USAGE, "%u subscribers x %u publishing connections: "
+				   "more than %u streams to follow", ps->subscribers, publishers,
+				   PUBSUB_STREAMS_MAX);
 	if (ps->pattern && ps->sharded)
 		return rs_err_setk(err, RS_E_USAGE, "sharded pub/sub has no patterns");
 	s = xcalloc(1, sizeof *s);

@@ -37,6 +37,9 @@ struct pubsub_tally {
 
 /* The longest channel name, in bytes. */
 #define PUBSUB_NAME_MAX 128
+/* The most streams a run keeps, subscribers x publishing connections
+ * (struct pubsub_stream, about 60 bytes each, a few more with a gap). */
+#define PUBSUB_STREAMS_MAX 2000000u
 
 /* Connect ps->subscribers connections to t (AUTH, SELECT, TLS as the
  * engine's), subscribe subscriber i to channel i % ps->channels (SUBSCRIBE,
@@ -48,7 +51,8 @@ struct pubsub_tally {
  * its number in RNG_DIGITS digits at digits_at.
  * publishers: the engine's connections, the stamps' publishers
  * 0..publishers-1; readers: the threads that read the subscribers (each
- * every readers-th of them; at most one a subscriber).  Each step waits at most timeout seconds; stop (or
+ * every readers-th of them; at most one a subscriber).  More than
+ * PUBSUB_STREAMS_MAX streams is refused (RS_E_USAGE).  Each step waits at most timeout seconds; stop (or
  * NULL) interrupts it.  0 with *out, or -1 with err (nothing left open). */
 int pubsub_start(const struct target *t, const struct engine_pubsub *ps, const char *chan,
 		 size_t chan_len, size_t digits_at, unsigned publishers, unsigned readers,

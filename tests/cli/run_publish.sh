@@ -103,6 +103,8 @@ t_refused() {
 	run_refused "--data-size-range does not size -t publish" --spawn -t publish \
 		--data-size-range 10..100
 	run_refused "--resume does not continue a pub/sub file yet" --spawn -t publish --resume
+	run_refused "--subscribers 10000 x -c 201: each subscriber follows" --spawn -t publish \
+		--subscribers 10000 -c 1,201
 }
 tcase 'refusals: one line, exit 2, no file' t_refused
 tcase_done
