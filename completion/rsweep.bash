@@ -9,7 +9,7 @@
 # below to the catalogue in src/workload.c.
 
 _rsweep_datadir='@pkgdatadir@'
-_rsweep_tests='ping_inline ping_mbulk set get incr lpush rpush lpop rpop sadd hset spop zadd zpopmin lrange_100 lrange_300 lrange_500 lrange_600 mset ping lrange'
+_rsweep_tests='ping_inline ping_mbulk set get incr lpush rpush lpop rpop sadd hset spop zadd zpopmin lrange_100 lrange_300 lrange_500 lrange_600 mset publish spublish ping lrange'
 
 # The commands of rsweep $1 but help, from the "Commands:" list of its --help.
 _rsweep_commands()

@@ -107,3 +107,45 @@ Test(job, the_memory_rule_sees_a_mix)
 		     "%s", err.msg);
 	workload_free(&w);
 }
+
+/* -t publish: the channel's digits and the stamp's place in the
+ * command, no key drawn (the engine writes the channel), the subscribers
+ * the point's; every connection its own batches (each message stamped);
+ * without -t it is not among the tests; SPUBLISH is sharded (issue 47). */
+Test(job, publish_to_subscribers)
+{
+	struct workload w = { 0 };
+	struct rs_err err = { 0 };
+	struct job_point p = point;
+	struct job j;
+	const char *want = "*3\r\n$7\r\nPUBLISH\r\n$22\r\nrsweep:ch:__rand_int__\r\n$44\r\n";
+
+	p.subscribers = 6;
+	p.channels = 3;
+	cr_assert_eq(workload_select("publish,spublish", 3, &w, &err), 0, "%s", err.msg);
+	cr_assert_eq(w.n, 2);
+	job_build(&w.v[0], &p, &j);
+	cr_assert_eq(memcmp(w.v[0].cmd, want, strlen(want)), 0, "%.*s", (int)w.v[0].len, w.v[0].cmd);
+	cr_assert_eq(w.v[0].len, strlen(want) + 44 + 2, "a 3-byte -d is a stamp long");
+	cr_assert_eq(w.v[0].key_rand + w.v[0].key_fixed + w.v[0].key_multi, 0, "a channel is no key");
+	cr_assert_not_null(j.e.pubsub);
+	cr_assert_eq(j.e.keyspace, 0);
+	cr_assert_eq(j.pubsub.subscribers, 6);
+	cr_assert_eq(j.pubsub.channels, 3);
+	cr_assert_not(j.pubsub.sharded);
+	cr_assert_eq(memcmp(w.v[0].cmd + j.pubsub.chan_off, "__rand_int__", 12), 0);
+	cr_assert_eq(j.pubsub.stamp_off, strlen(want));
+	cr_assert_eq(job_memory(&j.e, 10, 1), (uint64_t)w.v[0].len * (1 + 10 * 16));
+	job_build(&w.v[1], &p, &j);
+	cr_assert(j.pubsub.sharded);
+	cr_assert_eq(memcmp(w.v[1].cmd + j.pubsub.chan_off, "__rand_int__", 12), 0);
+	workload_free(&w);
+	/* Only by name. */
+	cr_assert_eq(workload_select(NULL, 3, &w, &err), 0, "%s", err.msg);
+	for (size_t i = 0; i < w.n; i++)
+		cr_assert_not(w.v[i].pubsub, "%s", w.v[i].name);
+	workload_free(&w);
+	/* Not a mix's member. */
+	cr_assert_eq(workload_select("mix:get=1,publish=1", 3, &w, &err), -1);
+	cr_assert(strstr(err.msg, "a mix has no subscribers") != NULL, "%s", err.msg);
+}

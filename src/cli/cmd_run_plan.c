@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "engine/pubsub.h"
 #include "cli/cmd.h"
 #include "cli/cmd_run_int.h"
 #include "results/csv.h"
@@ -304,6 +305,9 @@ static void run_sweep_config(const struct rs_config *cfg, const char *label,
 	sc->vmax = cfg->value_max;
 	sc->seed = cfg->seed;
 	sc->expire = cfg->expire;
+	sc->subscribers = cfg->subscribers > 0 ? (unsigned)cfg->subscribers : 1;
+	sc->channels = cfg->channels > 0 ? (unsigned)cfg->channels : 1;
+	sc->psubscribe = cfg->psubscribe;
 	sc->retries = (unsigned)cfg->retries;
 	sc->precision = cfg->precision / 100;
 	sc->max_repeats = (unsigned)cfg->max_repeats;
@@ -502,7 +506,9 @@ static const char *run_cluster_tests(const struct rs_config *cfg, char *buf, siz
 		return cfg->tests;
 	sbuf_fixed(&b, buf, size);
 	for (size_t i = 0; names[i] != NULL; i++)
-		if (strcmp(names[i], "MSET") != 0)
+		/* Pub/sub, as without --cluster, only by name. */
+		if (strcmp(names[i], "MSET") != 0 && strcmp(names[i], "PUBLISH") != 0 &&
+		    strcmp(names[i], "SPUBLISH") != 0)
 			sbuf_item(&b, ",", "%s", names[i]);
 	return buf;
 }
@@ -536,6 +542,56 @@ static int run_cluster_check_tests(const struct rs_config *cfg, const struct wor
 						   "different slots, which a cluster refuses (CROSSSLOT): "
 						   "leave mset out of %s", w->v[i].name);
 	}
+	return 0;
+}
+
+/* -t publish or spublish and their options: --subscribers only with a
+ * test that publishes, the channels a divisor of the subscribers, a
+ * cluster's pub/sub sharded and without patterns, and none of what the
+ * subscribers cannot follow (the agents, values sized per request).  0,
+ * or -1 (err, RS_E_USAGE). */
+static int run_pubsub_check(const struct rs_config *cfg, const struct workload *w,
+			    struct rs_err *err)
+{
+	uint64_t subs = cfg->subscribers > 0 ? cfg->subscribers : 1;
+	uint64_t chans = cfg->channels > 0 ? cfg->channels : 1;
+	int publish = 0;
+
+	for (size_t i = 0; i < w->n; i++)
+		publish |= w->v[i].pubsub;
+	if (!publish)
+		return cfg->subscribers > 0 ?
+		       rs_err_setk(err, RS_E_USAGE, "--subscribers goes with -t publish or spublish: no "
+				   "test of this run publishes") : 0;
+	/* A cluster's PUBLISH goes to every node: only its shards' own. */
+	if (cfg->cluster && (publish & 1))
+		return rs_err_setk(err, RS_E_USAGE, "--cluster runs sharded pub/sub: -t spublish "
+				   "(SPUBLISH, SSUBSCRIBE), not -t publish");
+	if (cfg->psubscribe && (publish & 2))
+		return rs_err_setk(err, RS_E_USAGE, "--psubscribe: sharded pub/sub (-t spublish) has "
+				   "no patterns");
+	if (cfg->control != NULL)
+		return rs_err_setk(err, RS_E_USAGE, "--agents do not run -t publish: its "
+				   "subscribers are this process's own");
+	/* The readers keep no subscribers (row_way.c): a file measured with
+	 * others must not pool with this run's rows. */
+	if (cfg->resume)
+		return rs_err_setk(err, RS_E_USAGE, "--resume does not continue a pub/sub file yet: "
+				   "drop --resume");
+	if (cfg->value_max > 0)
+		return rs_err_setk(err, RS_E_USAGE, "--data-size-range does not size -t publish's "
+				   "messages: give -d");
+	if (chans > subs || subs % chans != 0)
+		return rs_err_setk(err, RS_E_USAGE, "--channels %llu does not divide --subscribers "
+				   "%llu: every channel gets the same number of subscribers",
+				   (unsigned long long)chans, (unsigned long long)subs);
+	/* Each subscriber follows each publishing connection's sequence. */
+	for (size_t i = 0; i < cfg->clients_axis.n; i++)
+		if (subs * cfg->clients_axis.v[i] > PUBSUB_STREAMS_MAX)
+			return rs_err_setk(err, RS_E_USAGE, "--subscribers %llu x -c %llu: each "
+					   "subscriber follows each connection's messages, more than %u "
+					   "streams; fewer of either", (unsigned long long)subs,
+					   (unsigned long long)cfg->clients_axis.v[i], PUBSUB_STREAMS_MAX);
 	return 0;
 }
 
@@ -675,7 +731,8 @@ int run_plan(struct rs_config *cfg, struct run_job *job, struct rs_err *err)
 					 &job->ws[d], err) < 0)
 				return rs_err_as(err, RS_E_INPUT);
 	}
-	if (run_cluster_check_tests(cfg, &job->w, err) < 0 || run_check_values(cfg, &job->w, err) < 0)
+	if (run_pubsub_check(cfg, &job->w, err) < 0 || run_cluster_check_tests(cfg, &job->w, err) < 0 ||
+	    run_check_values(cfg, &job->w, err) < 0)
 		return -1;
 	job->label = run_label(cfg, job->host, sizeof job->host);
 	run_sweep_config(cfg, job->label, &job->sc);

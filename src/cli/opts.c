@@ -128,6 +128,14 @@ static const struct opt_def opt_table[] = {
 	{ "expire", 0, "SECONDS", OT_UINT, RUN, OFF(expire), 1, 315360000, NULL, NULL, 1,
 	  "writes set a TTL: SET ... EX, other writes an EXPIRE after each; reads' prepared "
 	  "keys get it too" },
+	{ "subscribers", 0, "N", OT_UINT, RUN, OFF(subscribers), 1, 10000, NULL, NULL, 1,
+	  "-t publish or spublish: N subscribers, each on a connection of its own "
+	  "(default 1)" },
+	{ "channels", 0, "K", OT_UINT, RUN, OFF(channels), 1, 10000, NULL, NULL, 1,
+	  "-t publish or spublish: spread the messages over K channels, each heard by N/K "
+	  "subscribers (default 1)" },
+	{ "psubscribe", 0, NULL, OT_FLAG, RUN, OFF(psubscribe), 0, 0, NULL, NULL, 1,
+	  "-t publish: the subscribers PSUBSCRIBE to a pattern that matches their channel" },
 	{ "data-size-range", 0, "MIN..MAX", OT_STRING, RUN, OFF(data_size_range), 0, 0, NULL,
 	  NULL, 1, "each request's value MIN to MAX bytes, uniformly, of random bytes "
 	  "(memtier's --data-size-range)" },
@@ -327,7 +335,7 @@ static const struct opt_def opt_table[] = {
 };
 #define OPT_N (sizeof opt_table / sizeof opt_table[0])
 
-_Static_assert(OPT_N <= sizeof(((struct rs_config *)0)->given), "given[] too small");
+_Static_assert(OPT_N <= OPTS_MAX_ROWS, "the option table outgrew OPTS_MAX_ROWS (opts.h)");
 
 /* OT_OPTSTRING's value, the char * after its int flag: placed alike for
  * every such option. */

@@ -42,6 +42,9 @@ enum opt_type {
 /* Where a value came from; later sources override earlier ones. */
 enum opt_origin { ORIGIN_DEFAULT, ORIGIN_FILE, ORIGIN_ARGV };
 
+/* Rows the option table may hold (given[] and origin[] below). */
+#define OPTS_MAX_ROWS 192
+
 struct opt_def {
 	const char *name;         /* long name; also the sweep/plot file key */
 	int short_name;           /* 0 if none */
@@ -105,6 +108,9 @@ struct rs_config {
 	char *data_size_range;    /* --data-size-range MIN..MAX (run_values) */
 	uint64_t value_min, value_max; /* its MIN and MAX as run's check read them; 0 without */
 	uint64_t expire;          /* --expire SECONDS (workload_expire); 0: none */
+	uint64_t subscribers;     /* -t publish: --subscribers N; 0: not given (1) */
+	uint64_t channels;        /* --channels K; 0: not given (1) */
+	int psubscribe;           /* --psubscribe */
 	uint64_t data_size;
 	char *tests;
 	char *ratio;              /* --ratio S:G: -t mix:set=S,get=G (workload_ratio) */
@@ -185,9 +191,10 @@ struct rs_config {
 	int help;
 	int version;
 
-	/* which options were given (argv or file), by table index */
-	unsigned char given[128];
-	unsigned char origin[128];
+	/* which options were given (argv or file), and where from, by table
+	 * index (opts.c asserts the table fits) */
+	unsigned char given[OPTS_MAX_ROWS];
+	unsigned char origin[OPTS_MAX_ROWS];
 	/* operands left after the options (files, or a custom command after --) */
 	char **args;
 	int nargs;

@@ -130,6 +130,11 @@ static const struct opts_rule opts_rule_table[] = {
 	{ RUN, "slo-probes", OPTS_NEEDS, "slo", NULL, "--slo-probes goes with --slo" },
 	{ RUN, "slo", OPTS_EXCLUDES, "until-decided", NULL,
 	  "--slo searches each depth's rate, --until-decided compares targets' throughput: give one" },
+	/* Pub/sub (-t publish): which tests publish is cmd_run_plan.c's check. */
+	{ RUN, "channels", OPTS_NEEDS, "subscribers", NULL,
+	  "--channels spreads -t publish's subscribers: give --subscribers N" },
+	{ RUN, "psubscribe", OPTS_NEEDS, "subscribers", NULL,
+	  "--psubscribe says how -t publish's subscribers subscribe: give --subscribers N" },
 	{ CMD_EXPORT, "split", OPTS_EXCLUDES, "output", NULL,
 	  "--split DIR writes a file a point into DIR: drop -o" },
 };

@@ -52,6 +52,8 @@ struct cluster_shard {
 	size_t *copy_off[ENGINE_MAX_MEMBERS];
 	/* The slot of tag when a command's key is fixed (tagged), else -1. */
 	int fixed_slot;
+	/* Sharded pub/sub: the job's, its channel tagged for this master. */
+	struct engine_pubsub pubsub;
 	const uint16_t *owner;    /* the live slot map, topo->owner */
 	struct cluster_pool pool[ENGINE_MAX_MEMBERS]; /* one per shape of random key */
 	struct engine_result res;
@@ -494,6 +496,17 @@ static int cluster_load_job(struct cluster_load *cl, size_t i, const struct engi
 		sh->route.key = random ? cluster_load_draw_mix : NULL;
 		return 0;
 	}
+	/* SPUBLISH: the channel is a fixed key, tagged (its digits and the
+	 * stamp after it moved with the tag), and the subscribers of this
+	 * master SSUBSCRIBE to its channels (engine_pubsub_begin). */
+	if (job->pubsub != NULL) {
+		if (random || sh->members[0].nrand == 0)
+			return rs_err_setk(err, RS_E_USAGE, "sharded pub/sub's channel takes no -r");
+		sh->pubsub = *job->pubsub;
+		sh->pubsub.chan_off = sh->members[0].rand_off[0];
+		sh->pubsub.stamp_off += sh->members[0].len - cmds[0].len;
+		sh->job.pubsub = &sh->pubsub;
+	}
 	sh->job.cmd = sh->members[0].cmd;
 	sh->job.len = sh->members[0].len;
 	sh->job.rand_off = sh->members[0].rand_off;
@@ -517,6 +530,7 @@ int cluster_load_run(struct cluster_load *cl, const struct engine_job *job,
 	hist_init(&res->hist);
 	hist_init(&res->service);
 	hist_init(&res->slip);
+	hist_init(&res->deliver);
 	if (n == 0)
 		return rs_err_set(err, "a mix of %zu commands (1 to %d)", job->nmembers,
 				  ENGINE_MAX_MEMBERS);
@@ -562,6 +576,16 @@ int cluster_load_run(struct cluster_load *cl, const struct engine_job *job,
 		hist_merge(&res->hist, &sh->res.hist);
 		hist_merge(&res->service, &sh->res.service);
 		hist_merge(&res->slip, &sh->res.slip);
+		/* Sharded pub/sub: each master's own subscribers. */
+		res->int_sum += sh->res.int_sum;
+		res->expected += sh->res.expected;
+		res->delivered += sh->res.delivered;
+		res->lost += sh->res.lost;
+		res->dup += sh->res.dup;
+		res->sub_cpu_s += sh->res.sub_cpu_s;
+		hist_merge(&res->deliver, &sh->res.deliver);
+		if (sh->res.deliver_seconds > res->deliver_seconds)
+			res->deliver_seconds = sh->res.deliver_seconds;
 		for (size_t k = 0; k < ENGINE_SLICES; k++)
 			res->slice_rps[k] += sh->res.slice_rps[k];
 		if (res->first_error[0] == '\0' && sh->res.first_error[0] != '\0')

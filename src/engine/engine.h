@@ -109,6 +109,24 @@ struct engine_member {
 	unsigned weight;          /* 1..ENGINE_MAX_WEIGHT */
 };
 
+/* Pub/sub (-t publish): subscribers on connections of their own hear
+ * the job's PUBLISHes (pubsub.h).  The engine writes, in each request,
+ * the channel's number (seq modulo channels) at chan_off and the
+ * message's stamp (pubsub_msg.h) at stamp_off, per connection, so that
+ * a job with pubsub never shares one batch between connections.  The
+ * subscribers' channels are the command's argument 1 with those digits
+ * (a cluster's tag after them: cluster_load.h). */
+struct engine_pubsub {
+	unsigned subscribers;     /* connections that SUBSCRIBE, >= 1 */
+	unsigned channels;        /* 1..subscribers, a divisor of subscribers: subscriber i
+				   * hears channel i % channels, every message reaches
+				   * subscribers / channels of them */
+	int pattern;              /* PSUBSCRIBE to a pattern that matches the channel */
+	int sharded;              /* SPUBLISH and SSUBSCRIBE (not with pattern) */
+	size_t chan_off;          /* RNG_DIGITS digits in cmd */
+	size_t stamp_off;         /* PUBSUB_STAMP_LEN bytes in cmd */
+};
+
 struct engine_job {
 	/* A mix, or NULL: cmd, len, rand_off and nrand below, one request
 	 * repeated.  With members the buffers are per connection and every
@@ -167,6 +185,9 @@ struct engine_job {
 	/* Cluster (closed loop only): requests route->on_error retries are
 	 * not counted and are replaced, so that `requests` still complete. */
 	const struct engine_route *route;
+	/* Pub/sub, or NULL: a plain job (no members, no keyspace; a route
+	 * only for a fixed key, cluster_load's). */
+	const struct engine_pubsub *pubsub;
 };
 
 /* A timed window is cut in this many slices of equal request counts, so
@@ -200,6 +221,22 @@ struct engine_result {
 	 * over threads, but those job->route retried (the server did not run
 	 * them): in a run that ends well they add up to requests. */
 	uint64_t member_sent[ENGINE_MAX_MEMBERS];
+	/* The sum of the top-level integer replies: for PUBLISH, the
+	 * receivers the server counted for each message. */
+	uint64_t int_sum;
+	/* Pub/sub (job->pubsub); 0 otherwise.  expected is every message
+	 * answered times the subscribers of its channel; delivered the
+	 * messages the subscribers received once (dup those received again),
+	 * lost expected - delivered; deliver the latency from each message's
+	 * stamp to its arrival, ns; deliver_seconds from the first publish to
+	 * the last arrival. */
+	uint64_t expected, delivered, lost, dup;
+	double deliver_seconds;
+	/* The CPU time of the threads that read the subscribers, from the
+	 * first publish to the end of the drain: near deliver_seconds times
+	 * the threads, rsweep's reading bounded the deliveries. */
+	double sub_cpu_s;
+	struct hist deliver;
 };
 
 /* Open clients connections to t over threads loops. */

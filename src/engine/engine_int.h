@@ -14,6 +14,7 @@
 
 struct redisReader;
 struct ev_loop;
+struct pubsub_subs;
 
 /* One loop's account of the replies its readers built in a run: the
  * reader's object functions fill it as they go, the loop reads it after
@@ -34,6 +35,7 @@ struct engine_reply {
 	 * takes them and sets this back to 0. */
 	uint64_t retry;
 	uint64_t redirects;       /* the run's retried replies */
+	uint64_t int_sum;         /* top-level integer replies' sum (plain jobs) */
 	char retry_msg[160];      /* why the last one was retried */
 	char fail_msg[160];
 };
@@ -154,6 +156,7 @@ struct engine_conn {
 	uint64_t batch_base;      /* the number of the buffer's first request */
 	struct engine_fifo sent;  /* when each written request was sent */
 	struct engine_fifo due;   /* open loop: when each one in flight was due */
+	uint64_t pub_seq;         /* pub/sub: the next message's sequence number */
 };
 
 struct engine_thread {
@@ -205,6 +208,7 @@ struct engine {
 	struct engine_thread *th;
 	int abort;                /* a run could not start all its threads */
 	struct engine_mix mix;    /* the run's mix, when its job has members */
+	struct pubsub_subs *subs; /* a pub/sub run's subscribers (pubsub.h), or NULL */
 };
 
 /* Run th's loop for th->job, prepared by engine_run.c, to its end: a
@@ -222,6 +226,17 @@ void engine_randomize_routed(struct engine_thread *th, struct engine_conn *c, un
 void engine_randomize_dist(struct engine_thread *th, struct engine_conn *c, unsigned k);
 void engine_copy_keys(const struct engine_job *job, struct engine_conn *c, unsigned k);
 void engine_mix_fill(struct engine_thread *th, struct engine_conn *c, unsigned k);
+/* Pub/sub (engine_pubsub.c): each of c's k requests gets its channel and
+ * its stamp, sent now. */
+void engine_pubsub_stamp(struct engine_thread *th, struct engine_conn *c, unsigned k);
+/* Around a pub/sub run (engine_run.c): start the subscribers before the
+ * loops (0, or -1 with err), and after them wait for the messages to
+ * arrive and count them into res (0, or -1 with err when the subscribers
+ * failed; ok is 0 when the loops failed: the subscribers are only
+ * stopped).  e->subs is freed in both. */
+int engine_pubsub_begin(struct engine *e, const struct engine_job *job, struct rs_err *err);
+int engine_pubsub_end(struct engine *e, const struct engine_job *job, struct engine_result *res,
+		      int ok, struct rs_err *err);
 
 static inline void engine_randomize(struct engine_thread *th, struct engine_conn *c, unsigned k)
 {
@@ -261,6 +276,8 @@ static inline __attribute__((always_inline)) void engine_batch_build(struct engi
 		if (job->ncopy > 0)
 			engine_copy_keys(job, c, k);
 	}
+	if (job->pubsub != NULL)
+		engine_pubsub_stamp(th, c, k);
 	c->blen = (size_t)k * job->len;
 }
 

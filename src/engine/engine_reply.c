@@ -126,8 +126,12 @@ static void *engine_reply_array(const redisReadTask *task, int elements)
 
 static void *engine_reply_integer(const redisReadTask *task, long long value)
 {
-	(void)value;
-	engine_reply_check_type(task, task->privdata);
+	struct engine_reply *r = task->privdata;
+
+	engine_reply_check_type(task, r);
+	/* PUBLISH's receivers (engine_result.int_sum): one add a reply. */
+	if (task->parent == NULL && value > 0)
+		r->int_sum += (uint64_t)value;
 	return &engine_reply_obj;
 }
 
@@ -349,7 +353,7 @@ void engine_reply_reset(struct engine_reply *r, const struct engine_job *job)
 	r->errors = r->misses = 0;
 	r->first_error[0] = '\0';
 	r->wrong_type = r->failed = r->odd = 0;
-	r->retry = r->redirects = 0;
+	r->retry = r->redirects = r->int_sum = 0;
 	r->retry_msg[0] = r->fail_msg[0] = '\0';
 }
 

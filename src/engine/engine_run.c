@@ -328,6 +328,7 @@ static void engine_thread_prepare(struct engine *e, unsigned i, const struct eng
 		c->queued = c->written = c->replied = c->batch_base = 0;
 		c->sent.len = c->due.len = 0;
 		c->sent.head = c->due.head = 0;
+		c->pub_seq = 0;
 		c->stamped = job->mode != ENGINE_LOCKSTEP || job->rate > 0;
 		c->buf = shared != NULL ? shared : engine_batch_new(e, job);
 		free(c->ends);
@@ -395,6 +396,7 @@ static int engine_gather(struct engine *e, struct engine_result *res, const char
 		res->errors += th->reply.errors;
 		res->misses += th->reply.misses;
 		res->redirects += th->reply.redirects;
+		res->int_sum += th->reply.int_sum;
 		for (unsigned m = 0; m < ENGINE_MAX_MEMBERS; m++)
 			res->member_sent[m] += th->res.member_sent[m];
 		if (res->first_error[0] == '\0' && th->reply.first_error[0] != '\0')
@@ -426,11 +428,15 @@ int engine_run(struct engine *e, const struct engine_job *job, struct engine_res
 	hist_init(&res->hist);
 	hist_init(&res->service);
 	hist_init(&res->slip);
+	hist_init(&res->deliver);
 	if (job->members != NULL && engine_mix_build(job, &e->mix, err) < 0)
 		return -1;
+	/* Subscribed and confirmed before the first publish. */
+	if (job->pubsub != NULL && engine_pubsub_begin(e, job, err) < 0)
+		return -1;
 	/* With fixed keys one read-only batch serves every connection; a
-	 * mix's batches differ from one to the next. */
-	if (job->members == NULL && !(job->nrand > 0 && job->keyspace > 0))
+	 * mix's batches differ from one to the next, and so do pub/sub's. */
+	if (job->members == NULL && !(job->nrand > 0 && job->keyspace > 0) && job->pubsub == NULL)
 		shared = engine_batch_new(e, job);
 	/* Each point walks a sequential keyspace from its first key. */
 	keydist_rewind(job->keydist);
@@ -439,6 +445,8 @@ int engine_run(struct engine *e, const struct engine_job *job, struct engine_res
 	rc = engine_loops(e, err);
 	rc = engine_gather(e, res, shared, rc, err);
 	res->connect_ms = e->connect_ms;
+	if (job->pubsub != NULL && engine_pubsub_end(e, job, res, rc == 0, err) < 0)
+		rc = -1;
 	free(shared);
 	return rc;
 }

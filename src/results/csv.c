@@ -134,6 +134,20 @@ static const struct csv_col csv_cols[] = {
 	COL_D(slo_ms, slo_ms, 4),
 	COL_D(slo_lo_ms, slo_lo_ms, 4),
 	COL_D(slo_hi_ms, slo_hi_ms, 4),
+	/* Pub/sub with subscribers (row.h). */
+	COL_I(subscribers, subscribers),
+	COL_I(channels, channels),
+	COL_S(sub_mode, sub_mode),
+	COL_I(delivered, delivered),
+	COL_D(delivered_rps, delivered_rps, 2),
+	COL_I(lost, lost),
+	COL_I(dup, dup),
+	COL_I(receivers, receivers),
+	COL_D(deliver_p50_ms, deliver_p50_ms, 4),
+	COL_D(deliver_p99_ms, deliver_p99_ms, 4),
+	COL_D(deliver_p999_ms, deliver_p999_ms, 4),
+	COL_D(deliver_max_ms, deliver_max_ms, 4),
+	COL_D(sub_cpu_s, sub_cpu_s, 6),
 	/* Last, and quoted when it holds text (csv_format_row): a row a crash
 	 * cut short inside it never reads as whole. */
 	COL_S(first_error, first_error),

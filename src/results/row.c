@@ -26,6 +26,9 @@ void row_init(struct rs_row *r)
 	r->client_nivcsw = -1;
 	r->server_hits = r->server_misses = -1;
 	r->expire = -1;
+	r->subscribers = r->channels = r->delivered = r->lost = r->dup = r->receivers = -1;
+	r->delivered_rps = r->deliver_p50_ms = r->deliver_p99_ms = NAN;
+	r->deliver_p999_ms = r->deliver_max_ms = r->sub_cpu_s = NAN;
 	r->rate_offered = r->svc_p50_ms = r->svc_p99_ms = r->svc_p999_ms = NAN;
 	r->rate_short = -1;
 	r->connect_ms = NAN;

@@ -154,6 +154,23 @@ struct rs_row {
 	char slo_phase[16];
 	char slo_verdict[16];
 	double slo_ms, slo_lo_ms, slo_hi_ms;
+	/* Pub/sub (-t publish --subscribers N); -1, NAN or empty otherwise:
+	 * the subscribers and their channels, "subscribe" or "psubscribe";
+	 * messages the subscribers received once (delivered), again (dup)
+	 * and never (lost: of every message answered times the subscribers
+	 * of its channel); the server's own count, the sum of PUBLISH's
+	 * replies (receivers); delivered a second from the first publish to
+	 * the last delivery; publish-to-delivery latency from each message's
+	 * own stamp; below, what reading them cost. */
+	int64_t subscribers, channels;
+	char sub_mode[16];
+	int64_t delivered, lost, dup, receivers;
+	double delivered_rps;
+	double deliver_p50_ms, deliver_p99_ms, deliver_p999_ms, deliver_max_ms;
+	/* The CPU seconds of rsweep's threads that read the subscribers: near
+	 * their count times the seconds from the first publish to the last
+	 * delivery, the client bounded the deliveries. */
+	double sub_cpu_s;
 
 	/* Where a row came from, for messages; not a column. */
 	const char *src;

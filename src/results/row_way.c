@@ -135,6 +135,22 @@ static const struct row_way_col {
 	{ "slo_ms", ROW_WAY_RESULT, NULL, NULL },
 	{ "slo_lo_ms", ROW_WAY_RESULT, NULL, NULL },
 	{ "slo_hi_ms", ROW_WAY_RESULT, NULL, NULL },
+	/* How pub/sub was measured: --resume refuses -t publish and spublish
+	 * (cmd_run_plan.c) until the readers keep them, so that no row of other
+	 * subscribers pools. */
+	{ "subscribers", ROW_WAY_FACT, NULL, NULL },
+	{ "channels", ROW_WAY_FACT, NULL, NULL },
+	{ "sub_mode", ROW_WAY_FACT, NULL, NULL },
+	{ "delivered", ROW_WAY_RESULT, NULL, NULL },
+	{ "delivered_rps", ROW_WAY_RESULT, NULL, NULL },
+	{ "lost", ROW_WAY_RESULT, NULL, NULL },
+	{ "dup", ROW_WAY_RESULT, NULL, NULL },
+	{ "receivers", ROW_WAY_RESULT, NULL, NULL },
+	{ "deliver_p50_ms", ROW_WAY_RESULT, NULL, NULL },
+	{ "deliver_p99_ms", ROW_WAY_RESULT, NULL, NULL },
+	{ "deliver_p999_ms", ROW_WAY_RESULT, NULL, NULL },
+	{ "deliver_max_ms", ROW_WAY_RESULT, NULL, NULL },
+	{ "sub_cpu_s", ROW_WAY_RESULT, NULL, NULL },
 	{ "first_error", ROW_WAY_RESULT, NULL, NULL },
 };
 #define ROW_WAY_NCOLS (sizeof row_way_cols / sizeof row_way_cols[0])

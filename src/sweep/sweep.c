@@ -153,6 +153,8 @@ static enum guard_step sweep_measure(struct sweep *s, const struct workload_test
 		.duration = p->duration > 0 ? p->duration : cfg->duration,
 		.timeout = cfg->timeout, .data_size = cfg->data_size,
 		.vmin = (size_t)cfg->vmin, .vmax = (size_t)cfg->vmax, .stop = cfg->stop,
+		.subscribers = cfg->subscribers, .channels = cfg->channels,
+		.psubscribe = cfg->psubscribe,
 	};
 	char cmdstats[WORKLOAD_MIX_MAX * 16 + 64];
 	unsigned at[WORKLOAD_MIX_MAX];

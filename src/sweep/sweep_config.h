@@ -73,6 +73,10 @@ struct sweep_config {
 	 * what the tests are formatted and sized with); vmax 0: data_size. */
 	uint64_t vmin, vmax;
 	uint64_t expire;          /* --expire: for the rows (the tests carry it) */
+	/* -t publish: its subscribers (>= 1), their channels (a divisor of
+	 * them) and whether they PSUBSCRIBE (job_point's). */
+	unsigned subscribers, channels;
+	int psubscribe;
 	/* --key-dist: the sampler of the engine's jobs (NULL: uniform), and
 	 * its name for the rows' key_dist ("" with fixed keys).  The caller's,
 	 * shared by the targets' sweeps, which run one point at a time. */

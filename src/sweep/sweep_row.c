@@ -125,6 +125,38 @@ static void sweep_row_mix(const struct workload_test *t, const struct sweep_samp
 		row->mix_calls[0] = '\0';
 }
 
+/* A pub/sub point's columns: what the subscribers received. */
+static void sweep_row_pubsub(const struct sweep_config *cfg, const struct workload_test *t,
+			     const struct engine_result *res, struct rs_row *row)
+{
+	row->subscribers = cfg->subscribers;
+	row->channels = cfg->channels;
+	snprintf(row->sub_mode, sizeof row->sub_mode, "%s",
+		 t->pubsub == 2 ? "ssubscribe" : cfg->psubscribe ? "psubscribe" : "subscribe");
+	row->delivered = (int64_t)res->delivered;
+	row->lost = (int64_t)res->lost;
+	row->dup = (int64_t)res->dup;
+	row->receivers = (int64_t)res->int_sum;
+	row->sub_cpu_s = res->sub_cpu_s;
+	row->delivered_rps = res->deliver_seconds > 0 ?
+			     (double)res->delivered / res->deliver_seconds : 0;
+	/* Said once a point, as it happens: a row's count alone is easy to
+	 * miss. */
+	if (res->lost > 0 || res->dup > 0)
+		sweep_note(cfg, "%s P=%lld: of %llu messages owed to the subscribers, %llu never "
+			   "arrived and %llu arrived twice; the server counted %llu receivers (a "
+			   "subscriber it dropped, client-output-buffer-limit pubsub, shows as lost)",
+			   t->name, (long long)row->pipeline, (unsigned long long)res->expected,
+			   (unsigned long long)res->lost, (unsigned long long)res->dup,
+			   (unsigned long long)res->int_sum);
+	if (res->deliver.count > 0) {
+		row->deliver_p50_ms = (double)hist_percentile(&res->deliver, 50) / 1e6;
+		row->deliver_p99_ms = (double)hist_percentile(&res->deliver, 99) / 1e6;
+		row->deliver_p999_ms = (double)hist_percentile(&res->deliver, 99.9) / 1e6;
+		row->deliver_max_ms = (double)res->deliver.max / 1e6;
+	}
+}
+
 void sweep_row_fill(const struct sweep *s, const struct workload_test *t,
 			   const struct sweep_point *p, const struct sweep_sample *m,
 			   struct rs_row *row)
@@ -213,4 +245,6 @@ void sweep_row_fill(const struct sweep *s, const struct workload_test *t,
 	snprintf(row->first_error, sizeof row->first_error, "%s", res->first_error);
 	if (t->nmembers > 0)
 		sweep_row_mix(t, m, row);
+	if (t->pubsub)
+		sweep_row_pubsub(cfg, t, res, row);
 }

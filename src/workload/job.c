@@ -15,6 +15,27 @@ int job_is_transaction(const struct workload_test *t)
 	       strcasecmp(t->members[t->nmembers - 1].cmdstat, "exec") == 0;
 }
 
+/* PUBLISH to subscribers: the channel's digits are the engine's to
+ * write (no key is drawn), the stamp opens the value's bytes. */
+static void job_pubsub(const struct workload_test *t, const struct job_point *p, struct job *j)
+{
+	size_t at = t->value_at;
+
+	while (at < t->value_end && t->cmd[at] != '\n')
+		at++;
+	j->pubsub = (struct engine_pubsub){
+		.subscribers = p->subscribers ? p->subscribers : 1,
+		.channels = p->channels ? p->channels : 1,
+		.pattern = p->psubscribe,
+		.sharded = t->pubsub == 2,
+		.chan_off = t->rand_off[0],
+		.stamp_off = at + 1,
+	};
+	j->e.pubsub = &j->pubsub;
+	j->e.keyspace = 0;
+	j->e.keydist = NULL;
+}
+
 void job_build(const struct workload_test *t, const struct job_point *p, struct job *j)
 {
 	/* Values sized per request go through the engine's members: a plain
@@ -48,6 +69,8 @@ void job_build(const struct workload_test *t, const struct job_point *p, struct 
 				.value_at = t->members[i].value_at,
 				.value_end = t->members[i].value_end,
 			};
+	if (t->pubsub && t->nrand > 0 && t->value_end > 0)
+		job_pubsub(t, p, j);
 	if (sized)
 		j->members[0] = (struct engine_member){
 			.cmd = t->cmd, .len = t->len, .rand_off = t->rand_off, .nrand = t->nrand,

@@ -33,6 +33,11 @@ struct job_point {
 	uint64_t data_size;       /* -d (or the range's largest): the largest reply */
 	size_t vmin, vmax;        /* --data-size-range; vmax 0: the test's own values */
 	volatile sig_atomic_t *stop;
+	/* -t publish: its subscribers (0: none), the channels they are
+	 * spread over (1..subscribers, a divisor), and whether they
+	 * PSUBSCRIBE (engine_pubsub). */
+	unsigned subscribers, channels;
+	int psubscribe;
 };
 
 /* A job and the members it points at.  A built job points into its test
@@ -42,6 +47,7 @@ struct job_point {
 struct job {
 	struct engine_job e;
 	struct engine_member members[ENGINE_MAX_MEMBERS];
+	struct engine_pubsub pubsub; /* job.e.pubsub's, for a test of PUBLISH to subscribers */
 	/* a decoded job's own: each member's bytes, rand_off and copy_off,
 	 * and its key distribution's sampler */
 	char *own_cmd[ENGINE_MAX_MEMBERS];
@@ -52,7 +58,8 @@ struct job {
 /* Build *j (overwritten) for test t at point p: a mix's members drawn by
  * their weights, a sequence's commands sent as one request (a
  * transaction's errors from its EXEC), a plain test with values sized
- * per request as a mix of one. */
+ * per request as a mix of one, PUBLISH (t->pubsub) to p's subscribers
+ * (at least one) with its channel and stamp written by the engine. */
 void job_build(const struct workload_test *t, const struct job_point *p, struct job *j);
 
 /* Whether a sequence of t's commands is a transaction: MULTI first, EXEC

@@ -42,8 +42,10 @@ uint64_t job_memory(const struct engine_job *job, uint64_t clients, unsigned thr
 			if (job_room(job, &job->members[i]) > room)
 				room = job_room(job, &job->members[i]);
 	}
-	/* One read-only batch for all when no request changes (engine_run). */
-	shared = job->members == NULL && !(job->nrand > 0 && job->keyspace > 0);
+	/* One read-only batch for all when no request changes (engine_run);
+	 * pub/sub stamps every message. */
+	shared = job->members == NULL && !(job->nrand > 0 && job->keyspace > 0) &&
+		 job->pubsub == NULL;
 	batches = shared ? 1 : clients;
 	need = job_add(room, job_mul(job_mul(batches, job->depth), room));
 	/* Per connection, as a run starts: a mix's ends and members (8 and 1

@@ -12,6 +12,7 @@
 #include "engine/engine.h"
 #include "base/sbuf.h"
 #include "base/vec.h"
+#include "engine/pubsub_msg.h"
 #include "workload/workload.h"
 #include "workload/workload_int.h"
 #include "base/xalloc.h"
@@ -241,6 +242,7 @@ int workload_add(struct workload *w, size_t c, const char *data, size_t data_len
 	snprintf(t->prefix, sizeof t->prefix, "%s", prefix);
 	if ((base = workload_prepare_base(t->prep)) != NULL)
 		snprintf(t->prepare_key, sizeof t->prepare_key, "%s%s", prefix, base);
+	t->pubsub = e->pubsub;
 	if (strcmp(workload_catalogue[c].name, "PING_INLINE") == 0) {
 		t->cmd = xstrdup("PING\r\n");
 		t->len = 6;
@@ -255,7 +257,16 @@ int workload_add(struct workload *w, size_t c, const char *data, size_t data_len
 	}
 	/* A catalogue command's key is its first argument (MSET repeats it);
 	 * the tests that read prepared data (GET, pops, LRANGE) create none. */
-	if (argc > 1) {
+	/* A message is at least its stamp: -d's bytes, or 'x' up to the
+	 * stamp's length. */
+	if (e->pubsub && data_len < PUBSUB_STAMP_LEN) {
+		static const char pad[PUBSUB_STAMP_LEN + 1] = "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx";
+
+		data = pad;
+		data_len = PUBSUB_STAMP_LEN;
+	}
+	/* A channel is no key. */
+	if (argc > 1 && e->keys != 0) {
 		workload_count_keys(t, 1, 2, argv);
 		if (t->prep == PREP_NONE)
 			t->key_per_request = (unsigned)__builtin_popcount(e->keys);
@@ -320,7 +331,8 @@ int workload_select_prefix(const char *list, uint64_t data_size, const char *pre
 	data[data_size] = '\0';
 	if (list == NULL || *list == '\0') {
 		for (size_t c = 0; c < NCAT && rc == 0; c++)
-			rc = workload_add(out, c, data, data_size, prefix, err);
+			if (!workload_catalogue[c].pubsub)
+				rc = workload_add(out, c, data, data_size, prefix, err);
 		free(data);
 		return rc;
 	}

@@ -86,6 +86,11 @@ struct workload_test {
 	 * rand_off and copy_off are the whole sequence's bytes, sent as one
 	 * request of `replies` replies.  The engine never draws its members. */
 	int sequence;
+	/* PUBLISH to subscribers (-t publish): its first __rand_int__ is the
+	 * channel's number, its value (value_at) the message, whose first
+	 * PUBSUB_STAMP_LEN bytes the engine stamps (engine_pubsub).  1
+	 * PUBLISH, 2 SPUBLISH (sharded: SSUBSCRIBE); 0 any other test. */
+	int pubsub;
 };
 
 struct workload {
@@ -95,7 +100,7 @@ struct workload {
 };
 
 /* Select tests from a comma list of names (NULL or "" = all 19, in
- * redis-benchmark's order).  Names are case-insensitive; "ping" selects
+ * redis-benchmark's order; PUBLISH and SPUBLISH only by name).  Names are case-insensitive; "ping" selects
  * both PINGs and "lrange" all four LRANGE tests.  data_size is -d.  With
  * keyspace 0 __rand_int__ stays literal, as in redis-benchmark.
  *

@@ -16,6 +16,11 @@ struct workload_entry {
 	unsigned expect;
 	unsigned keys;            /* bit i set: argv[i] is a key (a --key-prefix goes in front) */
 	const char *argv[24];
+	/* PUBLISH with subscribers (-t publish): never among the tests of a
+	 * run without -t, nor a mix's member; its value is at least a stamp
+	 * long (pubsub_msg.h) and its channel no key.  1 PUBLISH, 2 SPUBLISH
+	 * (sharded). */
+	int pubsub;
 };
 
 /* The key is argument 1; MSET's are arguments 1, 3, ... 19. */

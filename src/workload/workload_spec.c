@@ -33,8 +33,9 @@ void workload_known(char *out, size_t size)
 
 size_t workload_mix_find(const char *name)
 {
+	/* PUBLISH needs its subscribers, which a mix has not. */
 	for (size_t c = 0; c < workload_ncat; c++)
-		if (strcasecmp(name, workload_catalogue[c].name) == 0)
+		if (strcasecmp(name, workload_catalogue[c].name) == 0 && !workload_catalogue[c].pubsub)
 			return c;
 	return workload_ncat;
 }
@@ -75,6 +76,9 @@ static int workload_mix_member(const char *item, size_t *cat, unsigned *weight,
 		if (workload_mix_is_group(name))
 			return rs_err_setk(err, RS_E_USAGE, "mix member '%s' names several tests: name "
 					   "one of them", name);
+		if (strcasecmp(name, "publish") == 0 || strcasecmp(name, "spublish") == 0)
+			return rs_err_setk(err, RS_E_USAGE, "mix member '%s': a mix has no "
+					   "subscribers; give -t %s apart", name, name);
 		workload_known(known, sizeof known);
 		return rs_err_setk(err, RS_E_USAGE, "unknown test '%s' in a mix (known: %s)", name,
 				   known);

@@ -74,13 +74,12 @@ t_report_plot() {
 	expect_status 0 "$RSWEEP" report --format csv "$T/m.csv"
 	pct="GET=$(share "$T/m.csv" GET %.2f);SET=$(share "$T/m.csv" SET %.2f)"
 	tail -1 "$T/out" | grep -qF ",\"get=80,set=20\",$pct," || fail "csv: $(cat "$T/out")"
-	# The first row's mix_calls, before data_size_range, expire,
-	# server_cpus, client_cpus (a CPU list, quoted when it has a comma) and
-	# the empty first_error: SET's 7 less.
-	awk 'NR == 2 { match($0, /;SET=[0-9]+,[^,]*,[^,]*,[^,]*,("[^"]*"|[^,]*),$/)
-		       tail = substr($0, RSTART + 5)
-		       n = substr(tail, 1, index(tail, ",") - 1)
-		       $0 = substr($0, 1, RSTART - 1) ";SET=" n - 7 substr(tail, index(tail, ",")) }
+	# The first row's mix_calls (after the mix and mix_sent, found by them,
+	# whatever columns follow): SET's 7 less.
+	awk 'NR == 2 && match($0, /,"get=80,set=20",GET=[0-9]+;SET=[0-9]+,GET=[0-9]+;SET=[0-9]+,/) {
+		       head = substr($0, 1, RSTART + RLENGTH - 2); rest = substr($0, RSTART + RLENGTH - 1)
+		       k = match(head, /;SET=[0-9]+$/)
+		       $0 = substr(head, 1, k - 1) ";SET=" substr(head, k + 5) - 7 rest }
 		{ print }' "$T/m.csv" >"$T/d.csv"
 	expect_status 0 "$RSWEEP" report "$T/d.csv"
 	grep -F "$line" "$T/out" | grep -Eq "; the server counted [0-9]+ SET calls for [0-9]+ sent\$" ||
