@@ -19,18 +19,14 @@
 
 /* ---- connections ---- */
 
+/* Open c (connect, TLS handshake, AUTH, SELECT) before until
+ * (conn_clock's seconds) and watch it on th's loop.  Returns 0, or -1
+ * with err filled. */
 static int engine_conn_open(struct engine *e, struct engine_thread *th, struct engine_conn *c,
-			    struct rs_err *err)
+			    double until, struct rs_err *err)
 {
-	uint64_t t0 = engine_now_ns();
-	double ms;
-
-	if (target_connect_conn(e->t, &c->cn, err) < 0)
+	if (target_connect_until(e->t, until, &c->cn, err) < 0)
 		return -1;
-	/* Connect, TLS handshake, AUTH and SELECT: before any timed window. */
-	ms = (double)(engine_now_ns() - t0) / 1e6;
-	if (ms > e->connect_ms)
-		e->connect_ms = ms;
 	c->fd = conn_fd(c->cn);
 	c->tls = conn_is_tls(c->cn);
 	c->wr_on_read = c->rd_on_write = 0;
@@ -91,15 +87,40 @@ int engine_new(const struct target *t, unsigned clients, unsigned threads, struc
 	return 0;
 }
 
+/* Every connection is set up (connect, TLS handshake, AUTH, SELECT)
+ * within one deadline, --timeout from the first connect: one by one,
+ * each with its own, a server that answers each of them just in time
+ * would hold the point for clients times --timeout before it began. */
 int engine_reconnect(struct engine *e, struct rs_err *err)
 {
+	double limit = e->t->timeout > 0 ? e->t->timeout : TARGET_DEFAULT_TIMEOUT;
+	double until = conn_clock() + limit;
+	unsigned ready = 0;
+
 	e->connect_ms = 0;
 	for (unsigned i = 0; i < e->nthreads; i++)
 		for (unsigned k = 0; k < e->th[i].nconns; k++) {
+			double t0 = conn_clock(), ms;
+
 			engine_conn_close(&e->th[i].conns[k]);
-			if (engine_conn_open(e, &e->th[i], &e->th[i].conns[k], err) < 0)
+			if (engine_conn_open(e, &e->th[i], &e->th[i].conns[k], until, err) < 0) {
+				if (conn_clock() >= until && rs_err_status(err) == RS_FAILED) {
+					char why[RS_ERR_LEN];
+
+					memcpy(why, err->msg, sizeof why);
+					rs_err_set(err, "%s; %u of the %u connections were set up "
+						   "within %g s (--timeout, one deadline for all)", why,
+						   ready, e->clients, limit);
+				}
 				return rs_err_prefix(err, "connection %u of %u", i + k * e->nthreads + 1,
 						     e->clients);
+			}
+			ready++;
+			/* Connect, TLS handshake, AUTH and SELECT: before any timed
+			 * window. */
+			ms = (conn_clock() - t0) * 1e3;
+			if (ms > e->connect_ms)
+				e->connect_ms = ms;
 		}
 	return 0;
 }
