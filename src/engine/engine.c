@@ -703,11 +703,25 @@ void *engine_loop(void *arg)
 		}
 		for (unsigned i = 0; i < th->nconns; i++) {
 			struct engine_conn *c = &th->conns[i];
+			uint64_t sent;
 
 			/* An open loop's idle connection waits for no reply. */
-			if (!c->done && c->inflight > 0 && now - c->last_io_ns > timeout_ns) {
+			if (c->done || c->inflight == 0)
+				continue;
+			if (now - c->last_io_ns > timeout_ns) {
 				engine_fail(th, "the server stopped answering (no reply for %.1f s)",
 					    job->timeout);
+				break;
+			}
+			/* A reply now and then is not enough: each request's own
+			 * reply must come within the timeout, as on the control
+			 * connection, or a server trickling its replies would
+			 * hold the point for as long as it likes. */
+			sent = !c->stamped ? c->start_ns : c->sent.len > 0 ?
+			       c->sent.v[c->sent.head].t : now;
+			if (now > sent && now - sent > timeout_ns) {
+				engine_fail(th, "the server answers too slowly (a request's reply not "
+					    "complete %.1f s after it was sent)", job->timeout);
 				break;
 			}
 		}
