@@ -296,6 +296,34 @@ static char *engine_batch_new(const struct engine *e, const struct engine_job *j
 	return b;
 }
 
+/* Point c's reader at what job counts. */
+static void engine_conn_track(struct engine_thread *th, struct engine_conn *c,
+			      const struct engine_job *job)
+{
+	int mring = job->members != NULL && job->route != NULL;
+
+	if (c->reader != NULL && job->replies > 1 && job->route == NULL)
+		engine_reply_track_seq(c->reader, c);
+	else if (c->reader != NULL)
+		engine_reply_track(c->reader, &th->reply, mring ? c : NULL);
+}
+
+int engine_conn_reopen(struct engine_thread *th, struct engine_conn *c, struct rs_err *err)
+{
+	const struct engine_job *job = th->job;
+	double limit = job->timeout > 0 ? job->timeout : TARGET_DEFAULT_TIMEOUT;
+
+	engine_conn_close(c);
+	if (engine_conn_open(th->e, th, c, conn_clock() + limit, err) < 0)
+		return -1;
+	engine_conn_track(th, c, job);
+	c->since = 0;
+	c->part = 0;
+	c->partial = 0;
+	th->res.connects++;
+	return 0;
+}
+
 /* Reset thread i's counters and connections for job.  With random keys
  * each connection gets its own batch to patch; otherwise all share
  * `shared`, which they only read. */
@@ -356,10 +384,10 @@ static void engine_thread_prepare(struct engine *e, unsigned i, const struct eng
 		free(c->mring);
 		c->mring = mring ? xcalloc(job->depth, sizeof *c->mring) : NULL;
 		c->mhead = c->mtail = 0;
-		if (c->reader != NULL && job->replies > 1 && job->route == NULL)
-			engine_reply_track_seq(c->reader, c);
-		else if (c->reader != NULL)
-			engine_reply_track(c->reader, &th->reply, mring ? c : NULL);
+		engine_conn_track(th, c, job);
+		/* Churn: every connection the point uses is opened inside its
+		 * window, the first before its first request. */
+		c->since = job->reconnect_every;
 	}
 	th->shared = shared;
 }
@@ -415,6 +443,7 @@ static int engine_gather(struct engine *e, struct engine_result *res, const char
 		res->errors += th->reply.errors;
 		res->misses += th->reply.misses;
 		res->redirects += th->reply.redirects;
+		res->connects += th->res.connects;
 		for (unsigned m = 0; m < ENGINE_MAX_MEMBERS; m++)
 			res->member_sent[m] += th->res.member_sent[m];
 		if (res->first_error[0] == '\0' && th->reply.first_error[0] != '\0')

@@ -125,6 +125,10 @@ static const struct csv_col csv_cols[] = {
 	/* Placement of a spawned server and the load generator (row.h). */
 	COL_S(server_cpus, server_cpus),
 	COL_S(client_cpus, client_cpus),
+	/* Connection churn (row.h). */
+	COL_I(reconnect_every, reconnect_every),
+	COL_I(connects, connects),
+	COL_D(connects_per_s, connects_per_s, 1),
 	/* Last, and quoted when it holds text (csv_format_row): a row a crash
 	 * cut short inside it never reads as whole. */
 	COL_S(first_error, first_error),

@@ -72,6 +72,7 @@ struct sweep_config {
 	 * what the tests are formatted and sized with); vmax 0: data_size. */
 	uint64_t vmin, vmax;
 	uint64_t expire;          /* --expire: for the rows (the tests carry it) */
+	uint64_t reconnect_every; /* --reconnect-every (engine_job); 0: none */
 	/* --key-dist: the sampler of the engine's jobs (NULL: uniform), and
 	 * its name for the rows' key_dist ("" with fixed keys).  The caller's,
 	 * shared by the targets' sweeps, which run one point at a time. */
