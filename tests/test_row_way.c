@@ -48,6 +48,7 @@ static struct rs_row row_base(void)
 	r.pipeline = 1;
 	r.repeat = 1;
 	r.expire = 0;
+	r.reconnect_every = 0;
 	return r;
 }
 
@@ -69,9 +70,21 @@ Test(row_way, settings_measured_another_way_differ)
 	cr_assert_str_eq(now, "10");
 	/* A row from before the column: no TTL then. */
 	older.expire = -1;
+	older.reconnect_every = -1;
 	old = rec_of(&rows, &older);
 	cr_assert_str_eq(row_way_differs(&rows, old, &want, was, now, sizeof was), "expire");
 	want.expire = 0;
+	cr_assert_null(row_way_differs(&rows, old, &want, was, now, sizeof was));
+	/* --resume --reconnect-every 10 on rows whose connections lasted,
+	 * and on rows from before the column (issue 47). */
+	want.reconnect_every = 10;
+	cr_assert_str_eq(row_way_differs(&rows, plain, &want, was, now, sizeof was),
+			 "reconnect_every");
+	cr_assert_str_eq(was, "0");
+	cr_assert_str_eq(now, "10");
+	cr_assert_str_eq(row_way_differs(&rows, old, &want, was, now, sizeof was),
+			 "reconnect_every");
+	want.reconnect_every = 0;
 	cr_assert_null(row_way_differs(&rows, old, &want, was, now, sizeof was));
 	/* --key-prefix on rows of a flush-mode run, and the other way. */
 	strcpy(want.key_prefix, "rsw:");

@@ -209,6 +209,7 @@ static void run_way(const struct rs_config *cfg, const char *key_prefix, struct 
 {
 	row_init(want);
 	want->expire = (int64_t)cfg->expire;
+	want->reconnect_every = (int64_t)cfg->reconnect_every;
 	xstrlcpy(want->key_prefix, key_prefix ? key_prefix : "", sizeof want->key_prefix);
 	if (cfg->value_max > 0)
 		snprintf(want->data_size_range, sizeof want->data_size_range, "%llu..%llu",
@@ -308,6 +309,7 @@ static void run_sweep_config(const struct rs_config *cfg, const char *label,
 	sc->subscribers = cfg->subscribers > 0 ? (unsigned)cfg->subscribers : 1;
 	sc->channels = cfg->channels > 0 ? (unsigned)cfg->channels : 1;
 	sc->psubscribe = cfg->psubscribe;
+	sc->reconnect_every = cfg->reconnect_every;
 	sc->retries = (unsigned)cfg->retries;
 	sc->precision = cfg->precision / 100;
 	sc->max_repeats = (unsigned)cfg->max_repeats;
@@ -668,6 +670,22 @@ static int run_workload(const struct rs_config *cfg, const char *tests, uint64_t
 	return 0;
 }
 
+/* --reconnect-every K below a depth P: a connection closed after K
+ * requests never has P in flight, and the point's row would say P for a
+ * pipeline of K.  Refused rather than measured as another depth; K need
+ * not be a multiple of P (each connection's last batch before it
+ * reconnects is then shorter).  0, or -1 (err). */
+static int run_churn_check(const struct rs_config *cfg, struct rs_err *err)
+{
+	for (size_t d = 0; d < cfg->pipeline.n && cfg->reconnect_every > 0; d++)
+		if (cfg->pipeline.v[d] > cfg->reconnect_every)
+			return rs_err_set(err, "--reconnect-every %llu is below the depth %u (-P): a "
+					  "connection closed after %llu requests never has %u in flight",
+					  (unsigned long long)cfg->reconnect_every, cfg->pipeline.v[d],
+					  (unsigned long long)cfg->reconnect_every, cfg->pipeline.v[d]);
+	return 0;
+}
+
 int run_plan(struct rs_config *cfg, struct run_job *job, struct rs_err *err)
 {
 	size_t nrates;
@@ -677,7 +695,7 @@ int run_plan(struct rs_config *cfg, struct run_job *job, struct rs_err *err)
 
 	if (cfg->sweep != NULL && run_apply_sweep_file(cfg, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);
-	if (run_check(cfg, err) < 0)
+	if (run_check(cfg, err) < 0 || run_churn_check(cfg, err) < 0)
 		return rs_err_as(err, RS_E_USAGE);
 	tests = run_cluster_tests(cfg, cluster_tests, sizeof cluster_tests);
 	/* --ratio S:G stands for -t mix:set=S,get=G (the rules refuse both). */

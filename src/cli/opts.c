@@ -123,6 +123,9 @@ static const struct opt_def opt_table[] = {
 	  "with --slo: at most N open-loop probes a depth" },
 	{ "arrivals", 0, "KIND", OT_ENUM, RUN, OFF(arrivals), 0, 0, engine_arrivals_names, "uniform", 1,
 	  "with --rate or --slo: evenly spaced requests, or Poisson arrivals" },
+	{ "reconnect-every", 0, "K", OT_UINT, RUN, OFF(reconnect_every), 1, BIG, NULL, NULL, 1,
+	  "close and reopen each connection after K requests, inside the timed window "
+	  "(connection churn: K=1 is a connection a request)" },
 	{ "keyspace", 'r', "N", OT_UINT, RUN, OFF(keyspace), 0, 1e12, NULL, "0", 1,
 	  "random keys in 0..N-1 for __rand_int__ (0: fixed keys)" },
 	{ "expire", 0, "SECONDS", OT_UINT, RUN, OFF(expire), 1, 315360000, NULL, NULL, 1,

@@ -89,6 +89,15 @@ static const struct opts_rule opts_rule_table[] = {
 	{ RUN, "agents-wait", OPTS_NEEDS, "agents", NULL, "--agents-wait goes with --agents" },
 	{ RUN, "agents", OPTS_EXCLUDES, "spawn", NULL, RULES_AGENTS "--spawn" },
 	{ RUN, "agents", OPTS_EXCLUDES, "cluster", NULL, RULES_AGENTS "--cluster" },
+	/* Churn (engine_job.reconnect_every): a closed loop of one engine. */
+	{ RUN, "reconnect-every", OPTS_EXCLUDES, "rate", NULL,
+	  "--reconnect-every is for the closed loop: drop --rate" },
+	{ RUN, "reconnect-every", OPTS_EXCLUDES, "slo", NULL,
+	  "--reconnect-every is for the closed loop, and --slo's probes are open loop: drop --slo" },
+	{ RUN, "reconnect-every", OPTS_EXCLUDES, "cluster", NULL,
+	  "--reconnect-every does not reconnect a cluster's connections yet: drop --cluster" },
+	{ RUN, "reconnect-every", OPTS_EXCLUDES, "agents", NULL,
+	  "--reconnect-every is not handed to agents yet: drop --agents" },
 	/* TTLs of the catalogue's writes (workload_expire). */
 	{ RUN, "expire", OPTS_NO_COMMAND, NULL, NULL,
 	  "--expire sets the catalogue's TTLs: write EX or EXPIRE into the command after -- "

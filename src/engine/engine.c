@@ -218,6 +218,34 @@ static inline int engine_write_batch(struct engine_thread *th, struct engine_con
 	return engine_flush_out(th, c, now);
 }
 
+/* --reconnect-every: c, with nothing in flight, has sent its share since
+ * it was opened: close it and open it again, now, inside the window.  The
+ * connect counts in the latency of the requests sent next, which go out
+ * stamped with now, the time they would have gone out on a kept
+ * connection.  Returns 0, or -1 with the run failed. */
+static __attribute__((noinline)) int engine_churn(struct engine_thread *th, struct engine_conn *c)
+{
+	struct rs_err why;
+	size_t n = strlen(th->e->t->desc);
+
+	if (engine_conn_reopen(th, c, &why) == 0)
+		return 0;
+	/* engine_fail names the target itself. */
+	return engine_fail(th, "reconnecting (--reconnect-every): %s",
+			   strncmp(why.msg, th->e->t->desc, n) == 0 && why.msg[n] == ':' ?
+			   why.msg + n + 2 : why.msg);
+}
+
+/* --reconnect-every: how many of k requests c may queue before it must
+ * reconnect (after engine_churn when its share is sent). */
+static inline unsigned engine_churn_room(const struct engine_thread *th,
+					 const struct engine_conn *c, unsigned k)
+{
+	uint64_t left = th->job->reconnect_every - c->since;
+
+	return left < k ? (unsigned)left : k;
+}
+
 /* Lock-step: write the next batch on c, or retire c when the job is done. */
 static int engine_next_batch(struct engine_thread *th, struct engine_conn *c, uint64_t now)
 {
@@ -232,8 +260,15 @@ static int engine_next_batch(struct engine_thread *th, struct engine_conn *c, ui
 			goto retire;
 		if (th->remaining < k)
 			k = (unsigned)th->remaining;
-		th->remaining -= k;
 	}
+	if (job->reconnect_every > 0) {
+		if (c->since >= job->reconnect_every && engine_churn(th, c) < 0)
+			return -1;
+		k = engine_churn_room(th, c, k);
+		c->since += k;
+	}
+	if (!th->timed)
+		th->remaining -= k;
 	engine_batch_build(th, c, k);
 	c->wpos = 0;
 	c->inflight = k;
@@ -341,8 +376,21 @@ static __attribute__((noinline)) int engine_fill(struct engine_thread *th, struc
 	} else {
 		if (th->remaining < k)
 			k = (unsigned)th->remaining;
-		th->remaining -= k;
 	}
+	if (job->reconnect_every > 0 && k > 0 && !th->open) {
+		/* A window never crosses a reconnect: what is in flight is
+		 * answered first. */
+		if (c->since >= job->reconnect_every) {
+			if (c->inflight > 0)
+				return 0;
+			if (engine_churn(th, c) < 0)
+				return -1;
+		}
+		k = engine_churn_room(th, c, k);
+		c->since += k;
+	}
+	if (!th->open && !th->timed)
+		th->remaining -= k;
 	if (k > 0)
 		return engine_send(th, c, k, now);
 	if (c->inflight == 0) {
@@ -711,11 +759,25 @@ void *engine_loop(void *arg)
 		}
 		for (unsigned i = 0; i < th->nconns; i++) {
 			struct engine_conn *c = &th->conns[i];
+			uint64_t sent;
 
 			/* An open loop's idle connection waits for no reply. */
-			if (!c->done && c->inflight > 0 && now - c->last_io_ns > timeout_ns) {
+			if (c->done || c->inflight == 0)
+				continue;
+			if (now - c->last_io_ns > timeout_ns) {
 				engine_fail(th, "the server stopped answering (no reply for %.1f s)",
 					    job->timeout);
+				break;
+			}
+			/* A reply now and then is not enough: each request's own
+			 * reply must come within the timeout, as on the control
+			 * connection, or a server trickling its replies would
+			 * hold the point for as long as it likes. */
+			sent = !c->stamped ? c->start_ns : c->sent.len > 0 ?
+			       c->sent.v[c->sent.head].t : now;
+			if (now > sent && now - sent > timeout_ns) {
+				engine_fail(th, "the server answers too slowly (a request's reply not "
+					    "complete %.1f s after it was sent)", job->timeout);
 				break;
 			}
 		}

@@ -178,6 +178,14 @@ struct engine_job {
 	uint64_t requests;        /* exactly this many, when duration == 0 */
 	double duration;          /* seconds; > 0 switches to a timed run */
 	double timeout;           /* fail after this long without a byte from the server */
+	/* --reconnect-every: each connection is closed and opened again
+	 * (connect, TLS handshake, AUTH, SELECT) after this many requests,
+	 * inside the timed window, the first time before its first request;
+	 * the latency of the first request after a connect includes it.  A
+	 * batch or window never crosses a reconnect (its last batch is then
+	 * shorter).  0: connections last the run.  Closed loop only, not with
+	 * a route. */
+	uint64_t reconnect_every;
 	uint64_t max_reply;       /* a reply larger than this many bytes fails the point */
 	unsigned expect;          /* ENGINE_REPLY_* the command's replies may be, 0: any; an
 				   * error reply is always allowed (counted in errors) */
@@ -217,6 +225,9 @@ struct engine_result {
 	 * never inside the timed window. */
 	double connect_ms;
 	uint64_t redirects;       /* replies job->route retried (not in requests) */
+	/* Connections opened inside the timed window (job->reconnect_every);
+	 * 0 without it. */
+	uint64_t connects;
 	/* A mix: requests sent of each member (job->members' order), summed
 	 * over threads, but those job->route retried (the server did not run
 	 * them): in a run that ends well they add up to requests. */

@@ -157,6 +157,10 @@ struct engine_conn {
 	struct engine_fifo sent;  /* when each written request was sent */
 	struct engine_fifo due;   /* open loop: when each one in flight was due */
 	uint64_t pub_seq;         /* pub/sub: the next message's sequence number */
+	/* engine_job.reconnect_every: requests queued since the connection
+	 * was last opened; at reconnect_every it is closed and opened again
+	 * before its next request (engine_conn_reopen). */
+	uint64_t since;
 };
 
 struct engine_thread {
@@ -216,6 +220,15 @@ struct engine {
  * when there is one thread.  Returns NULL; a failure is in th->failed and
  * th->err. */
 void *engine_loop(void *arg);
+
+/* engine_run.c: close c and open it again (connect, TLS handshake, AUTH,
+ * SELECT, within the job's timeout), watched by th's loop and readied for
+ * th's job as engine_run readies every connection; c->since goes back to
+ * 0 and th->res.connects up by one.  Called by th's own loop, inside the
+ * timed window, with nothing in flight on c: the thread's other
+ * connections wait meanwhile.  Returns 0, or -1 with err filled ("<target>:
+ * <reason>"). */
+int engine_conn_reopen(struct engine_thread *th, struct engine_conn *c, struct rs_err *err);
 
 /* ---- a batch's bytes (engine_batch.c) ----
  *

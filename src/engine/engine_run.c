@@ -19,18 +19,14 @@
 
 /* ---- connections ---- */
 
+/* Open c (connect, TLS handshake, AUTH, SELECT) before until
+ * (conn_clock's seconds) and watch it on th's loop.  Returns 0, or -1
+ * with err filled. */
 static int engine_conn_open(struct engine *e, struct engine_thread *th, struct engine_conn *c,
-			    struct rs_err *err)
+			    double until, struct rs_err *err)
 {
-	uint64_t t0 = engine_now_ns();
-	double ms;
-
-	if (target_connect_conn(e->t, &c->cn, err) < 0)
+	if (target_connect_until(e->t, until, &c->cn, err) < 0)
 		return -1;
-	/* Connect, TLS handshake, AUTH and SELECT: before any timed window. */
-	ms = (double)(engine_now_ns() - t0) / 1e6;
-	if (ms > e->connect_ms)
-		e->connect_ms = ms;
 	c->fd = conn_fd(c->cn);
 	c->tls = conn_is_tls(c->cn);
 	c->wr_on_read = c->rd_on_write = 0;
@@ -91,15 +87,40 @@ int engine_new(const struct target *t, unsigned clients, unsigned threads, struc
 	return 0;
 }
 
+/* Every connection is set up (connect, TLS handshake, AUTH, SELECT)
+ * within one deadline, --timeout from the first connect: one by one,
+ * each with its own, a server that answers each of them just in time
+ * would hold the point for clients times --timeout before it began. */
 int engine_reconnect(struct engine *e, struct rs_err *err)
 {
+	double limit = e->t->timeout > 0 ? e->t->timeout : TARGET_DEFAULT_TIMEOUT;
+	double until = conn_clock() + limit;
+	unsigned ready = 0;
+
 	e->connect_ms = 0;
 	for (unsigned i = 0; i < e->nthreads; i++)
 		for (unsigned k = 0; k < e->th[i].nconns; k++) {
+			double t0 = conn_clock(), ms;
+
 			engine_conn_close(&e->th[i].conns[k]);
-			if (engine_conn_open(e, &e->th[i], &e->th[i].conns[k], err) < 0)
+			if (engine_conn_open(e, &e->th[i], &e->th[i].conns[k], until, err) < 0) {
+				if (conn_clock() >= until && rs_err_status(err) == RS_FAILED) {
+					char why[RS_ERR_LEN];
+
+					memcpy(why, err->msg, sizeof why);
+					rs_err_set(err, "%s; %u of the %u connections were set up "
+						   "within %g s (--timeout, one deadline for all)", why,
+						   ready, e->clients, limit);
+				}
 				return rs_err_prefix(err, "connection %u of %u", i + k * e->nthreads + 1,
 						     e->clients);
+			}
+			ready++;
+			/* Connect, TLS handshake, AUTH and SELECT: before any timed
+			 * window. */
+			ms = (conn_clock() - t0) * 1e3;
+			if (ms > e->connect_ms)
+				e->connect_ms = ms;
 		}
 	return 0;
 }
@@ -275,6 +296,34 @@ static char *engine_batch_new(const struct engine *e, const struct engine_job *j
 	return b;
 }
 
+/* Point c's reader at what job counts. */
+static void engine_conn_track(struct engine_thread *th, struct engine_conn *c,
+			      const struct engine_job *job)
+{
+	int mring = job->members != NULL && job->route != NULL;
+
+	if (c->reader != NULL && job->replies > 1 && job->route == NULL)
+		engine_reply_track_seq(c->reader, c);
+	else if (c->reader != NULL)
+		engine_reply_track(c->reader, &th->reply, mring ? c : NULL);
+}
+
+int engine_conn_reopen(struct engine_thread *th, struct engine_conn *c, struct rs_err *err)
+{
+	const struct engine_job *job = th->job;
+	double limit = job->timeout > 0 ? job->timeout : TARGET_DEFAULT_TIMEOUT;
+
+	engine_conn_close(c);
+	if (engine_conn_open(th->e, th, c, conn_clock() + limit, err) < 0)
+		return -1;
+	engine_conn_track(th, c, job);
+	c->since = 0;
+	c->part = 0;
+	c->partial = 0;
+	th->res.connects++;
+	return 0;
+}
+
 /* Reset thread i's counters and connections for job.  With random keys
  * each connection gets its own batch to patch; otherwise all share
  * `shared`, which they only read. */
@@ -337,10 +386,10 @@ static void engine_thread_prepare(struct engine *e, unsigned i, const struct eng
 		free(c->mring);
 		c->mring = mring ? xcalloc(job->depth, sizeof *c->mring) : NULL;
 		c->mhead = c->mtail = 0;
-		if (c->reader != NULL && job->replies > 1 && job->route == NULL)
-			engine_reply_track_seq(c->reader, c);
-		else if (c->reader != NULL)
-			engine_reply_track(c->reader, &th->reply, mring ? c : NULL);
+		engine_conn_track(th, c, job);
+		/* Churn: every connection the point uses is opened inside its
+		 * window, the first before its first request. */
+		c->since = job->reconnect_every;
 	}
 	th->shared = shared;
 }
@@ -397,6 +446,7 @@ static int engine_gather(struct engine *e, struct engine_result *res, const char
 		res->misses += th->reply.misses;
 		res->redirects += th->reply.redirects;
 		res->int_sum += th->reply.int_sum;
+		res->connects += th->res.connects;
 		for (unsigned m = 0; m < ENGINE_MAX_MEMBERS; m++)
 			res->member_sent[m] += th->res.member_sent[m];
 		if (res->first_error[0] == '\0' && th->reply.first_error[0] != '\0')

@@ -69,9 +69,10 @@ static int conn_connect_fd(const struct target *t, int fd, const struct sockaddr
 	return 0;
 }
 
-/* The socket of a UNIX or TCP target, connected.  Returns the fd, or -1
- * with err filled. */
-static int conn_dial(const struct target *t, double deadline, struct rs_err *err)
+/* The socket of a UNIX or TCP target, connected before the deadline
+ * (allowed: its seconds, for the message).  Returns the fd, or -1 with
+ * err filled. */
+static int conn_dial(const struct target *t, double deadline, double allowed, struct rs_err *err)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_family = AF_UNSPEC };
 	struct addrinfo *res, *ai;
@@ -95,8 +96,7 @@ static int conn_dial(const struct target *t, double deadline, struct rs_err *err
 		if (rc == -2)
 			return -1;
 		if (rc == 1)
-			return rs_err_set(err, "%s: connect timed out after %g s", t->desc,
-					  t->connect_timeout);
+			return rs_err_set(err, "%s: connect timed out after %g s", t->desc, allowed);
 		return rs_err_set(err, "%s: cannot connect: %s", t->desc, strerror(e));
 	}
 	snprintf(port, sizeof port, "%u", t->port);
@@ -134,23 +134,34 @@ static int conn_dial(const struct target *t, double deadline, struct rs_err *err
 	}
 	freeaddrinfo(res);
 	if (timed_out)
-		return rs_err_set(err, "%s: connect timed out after %g s", t->desc, t->connect_timeout);
+		return rs_err_set(err, "%s: connect timed out after %g s", t->desc, allowed);
 	return rs_err_set(err, "%s: cannot connect: %s", t->desc, strerror(e ? e : ECONNREFUSED));
 }
 
 int conn_open(const struct target *t, struct conn **out, struct rs_err *err)
 {
-	double deadline = conn_now() + t->connect_timeout;
+	return conn_open_until(t, 0, out, err);
+}
+
+int conn_open_until(const struct target *t, double until, struct conn **out, struct rs_err *err)
+{
+	double now = conn_now(), deadline = now + t->connect_timeout, allowed = t->connect_timeout;
 	struct conn *c;
 	int fd;
 
 	*out = NULL;
-	if ((fd = conn_dial(t, deadline, err)) < 0)
+	/* What the messages say was allowed: --connect-timeout, or what the
+	 * caller's deadline left of it (in tenths: "0.4 s"). */
+	if (until > 0 && until < deadline) {
+		deadline = until;
+		allowed = floor((deadline - now) * 10 + 0.5) / 10;
+	}
+	if ((fd = conn_dial(t, deadline, allowed, err)) < 0)
 		return -1;
 	c = xcalloc(1, sizeof *c);
 	c->fd = fd;
 	c->ops = &conn_plain_ops;
-	if (t->tls.on && conn_tls_start(c, t, deadline, err) < 0) {
+	if (t->tls.on && conn_tls_start(c, t, deadline, allowed, err) < 0) {
 		conn_close(c);
 		return -1;
 	}

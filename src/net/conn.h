@@ -32,6 +32,17 @@ struct conn;
  * a server that does not speak TLS or options that do not load). */
 int conn_open(const struct target *t, struct conn **out, struct rs_err *err);
 
+/* conn_open within the earlier of t->connect_timeout and until (seconds
+ * on CLOCK_MONOTONIC, as conn_clock; 0: no such bound): a caller that
+ * opens many connections under one deadline.  The timeout message says
+ * how long this connect was allowed. */
+int conn_open_until(const struct target *t, double until, struct conn **out,
+		    struct rs_err *err);
+
+/* Seconds on CLOCK_MONOTONIC: the clock of conn_open_until's until and
+ * target_connect_until's. */
+double conn_clock(void);
+
 /* Read at most len bytes.  Returns the count (> 0), 0 at the end of the
  * stream, CONN_WANT_READ or CONN_WANT_WRITE, or CONN_ERROR with err
  * filled ("read failed: <reason>").  EINTR is retried here. */

@@ -254,7 +254,8 @@ static int conn_tls_handshake_error(const struct target *t, SSL *ssl, const char
 
 static const struct conn_ops conn_tls_ops;
 
-int conn_tls_start(struct conn *c, const struct target *t, double deadline, struct rs_err *err)
+int conn_tls_start(struct conn *c, const struct target *t, double deadline, double allowed,
+		   struct rs_err *err)
 {
 	const char *name = t->tls.sni ? t->tls.sni : t->socket ? NULL : t->host;
 	unsigned char addr[16];
@@ -299,10 +300,10 @@ int conn_tls_start(struct conn *c, const struct target *t, double deadline, stru
 		if (w == 0 && BIO_number_read(SSL_get_rbio(ssl)) == 0)
 			return rs_err_setk(err, RS_E_INPUT, "the server at %s does not speak TLS (a "
 					   "plain port?): no answer to the TLS handshake in %g s",
-					   t->desc, t->connect_timeout);
+					   t->desc, allowed);
 		if (w == 0)
 			return rs_err_set(err, "%s: the TLS handshake timed out after %g s", t->desc,
-					  t->connect_timeout);
+					  allowed);
 	}
 	c->tls_failed = 1;
 	return conn_tls_handshake_error(t, ssl, name, e, err);

@@ -12,6 +12,11 @@
 
 #define CONN_SLICE_MS 100
 
+double conn_clock(void)
+{
+	return conn_now();
+}
+
 double conn_now(void)
 {
 	struct timespec ts;

@@ -30,6 +30,7 @@ struct target_conn {
 	uint64_t rx;              /* bytes read since the connect */
 	unsigned char first;      /* the first of them: a TLS record's type? */
 	int eof;                  /* the server closed (or reset) the connection */
+	double until;             /* no exchange goes past it (CLOCK_MONOTONIC s; 0: none) */
 };
 
 /* ---- one exchange on the control connection ----
@@ -52,6 +53,7 @@ struct target_xchg {
 	int per_reply;            /* the deadline restarts at each reply (pipelines) */
 	int drop_big_bulk;        /* read and drop a bulk over the cap (DUMP) */
 	int write_failed;         /* the server closed before taking the command */
+	int capped;               /* the deadline is c->until, before t->timeout's */
 	short read_ev, write_ev;  /* what the conn's last read, write waits for */
 	sig_atomic_t stop0;       /* *t->stop when the exchange began */
 	double deadline;          /* CLOCK_MONOTONIC seconds */
@@ -99,6 +101,10 @@ static int target_timed_out(struct target_xchg *x, struct rs_err *err)
 	const char *how = got == 0 ? "the server stopped answering" :
 				     "the server answers too slowly";
 
+	if (x->capped)
+		return target_fail(x, err, "%s (%s: no complete reply when the connections' setup "
+				   "ran out of time, %llu bytes of it read)", how, x->what,
+				   (unsigned long long)got);
 	if (x->per_reply)
 		return target_fail(x, err, "%s (%s timed out: no complete reply for %g s)", how,
 				   x->what, x->t->timeout);
@@ -247,6 +253,10 @@ static int target_exchange(struct target_xchg *x, const char *out, size_t len, s
 				   "(seen before %s)", x->what);
 	x->stop0 = x->t->stop != NULL ? *x->t->stop : 0;
 	x->deadline = target_now() + x->t->timeout;
+	if (c->until > 0 && c->until < x->deadline) {
+		x->deadline = c->until;
+		x->capped = 1;
+	}
 	x->fed = x->partial = 0;
 	x->headlen = 0;
 	x->read_ev = POLLIN;
@@ -394,7 +404,11 @@ static int target_run_first(struct target_conn *c, const struct target *t, const
 	return rc;
 }
 
-int target_connect(const struct target *t, struct target_conn **out, struct rs_err *err)
+/* target_connect, every step of it (connect, handshake, AUTH, SELECT)
+ * done before until (CLOCK_MONOTONIC seconds; 0: each step has its own
+ * timeout only). */
+static int target_connect_by(const struct target *t, double until, struct target_conn **out,
+			     struct rs_err *err)
 {
 	struct target_conn *c;
 	redisReply *r;
@@ -405,7 +419,8 @@ int target_connect(const struct target *t, struct target_conn **out, struct rs_e
 		free(c);
 		return rs_err_set(err, "%s: cannot create a reply reader", t->desc);
 	}
-	if (conn_open(t, &c->conn, err) < 0) {
+	c->until = until;
+	if (conn_open_until(t, until, &c->conn, err) < 0) {
 		target_close(c);
 		return -1;
 	}
@@ -450,16 +465,28 @@ int target_connect(const struct target *t, struct target_conn **out, struct rs_e
 		return -1;
 	}
 	freeReplyObject(r);
+	c->until = 0;
 	*out = c;
 	return 0;
 }
 
+int target_connect(const struct target *t, struct target_conn **out, struct rs_err *err)
+{
+	return target_connect_by(t, 0, out, err);
+}
+
 int target_connect_conn(const struct target *t, struct conn **out, struct rs_err *err)
+{
+	return target_connect_until(t, 0, out, err);
+}
+
+int target_connect_until(const struct target *t, double until, struct conn **out,
+			 struct rs_err *err)
 {
 	struct target_conn *c;
 
 	*out = NULL;
-	if (target_connect(t, &c, err) < 0)
+	if (target_connect_by(t, until, &c, err) < 0)
 		return -1;
 	*out = c->conn;
 	c->conn = NULL;

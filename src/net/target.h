@@ -45,6 +45,15 @@ int target_connect(const struct target *t, struct target_conn **out, struct rs_e
  * (conn.h, non-blocking), for the engine.  Returns 0 or -1. */
 int target_connect_conn(const struct target *t, struct conn **out, struct rs_err *err);
 
+/* target_connect_conn with the whole exchange (connect, TLS handshake,
+ * AUTH, SELECT) done before until, seconds on CLOCK_MONOTONIC (conn.h's
+ * conn_clock), as well as within each step's own timeout: the engine
+ * opens its connections under one deadline, so that a server answering
+ * each of them just in time cannot hold the setup for clients times
+ * --timeout.  A step the deadline cut short fails saying so. */
+int target_connect_until(const struct target *t, double until, struct conn **out,
+			 struct rs_err *err);
+
 /* Run a command whose reply must not be an error; the reply is discarded. */
 int target_simple(struct target_conn *c, const struct target *t, struct rs_err *err,
 		  const char *fmt, ...);

@@ -148,6 +148,10 @@ static const struct csv_col csv_cols[] = {
 	COL_D(deliver_p999_ms, deliver_p999_ms, 4),
 	COL_D(deliver_max_ms, deliver_max_ms, 4),
 	COL_D(sub_cpu_s, sub_cpu_s, 6),
+	/* Connection churn (row.h). */
+	COL_I(reconnect_every, reconnect_every),
+	COL_I(connects, connects),
+	COL_D(connects_per_s, connects_per_s, 1),
 	/* Last, and quoted when it holds text (csv_format_row): a row a crash
 	 * cut short inside it never reads as whole. */
 	COL_S(first_error, first_error),

@@ -29,6 +29,8 @@ void row_init(struct rs_row *r)
 	r->subscribers = r->channels = r->delivered = r->lost = r->dup = r->receivers = -1;
 	r->delivered_rps = r->deliver_p50_ms = r->deliver_p99_ms = NAN;
 	r->deliver_p999_ms = r->deliver_max_ms = r->sub_cpu_s = NAN;
+	r->reconnect_every = r->connects = -1;
+	r->connects_per_s = NAN;
 	r->rate_offered = r->svc_p50_ms = r->svc_p99_ms = r->svc_p999_ms = NAN;
 	r->rate_short = -1;
 	r->connect_ms = NAN;
@@ -475,7 +477,8 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 	if (row_int32("clients", r->clients, &rec.clients, err) < 0 ||
 	    row_int32("threads", r->threads, &threads, err) < 0 ||
 	    row_int32("data_size", r->data_size, &rec.data_size, err) < 0 ||
-	    row_int32("expire", r->expire, &rec.expire, err) < 0)
+	    row_int32("expire", r->expire, &rec.expire, err) < 0 ||
+	    row_int32("reconnect_every", r->reconnect_every, &rec.reconnect_every, err) < 0)
 		return NULL;
 	/* Kept in 16 bits: a row stays small (a file of millions of rows). */
 	if (threads > INT16_MAX)

@@ -130,6 +130,14 @@ struct rs_row {
 	/* --expire: the TTL in seconds the writes and prepared keys got; 0
 	 * none, -1 in rows written before it was kept. */
 	int64_t expire;
+	/* --reconnect-every: the requests after which each connection was
+	 * closed and opened again, inside the window; 0 none, -1 in rows
+	 * written before it was kept.  connects: the connections opened in
+	 * the window, and connects_per_s, them a second of it; -1 and NAN
+	 * without churn. */
+	int64_t reconnect_every;
+	int64_t connects;
+	double connects_per_s;
 	/* Placement (run --cpus, cpus.h): the CPUs the spawned server and
 	 * the load generator were given, as CPU lists ("1", "0"; the same
 	 * list in both when they were not placed apart); "" where it is not
@@ -271,6 +279,7 @@ struct rs_rec {
 	unsigned char slo_verdict; /* enum row_slo_verdict */
 	const char *slo;          /* --slo's objective; "" in other rows */
 	int32_t expire;           /* --expire's TTL; -1 in rows written before it was kept */
+	int32_t reconnect_every;  /* --reconnect-every; -1 in rows written before it was kept */
 	/* started_at in seconds since the epoch (row_started_time); NAN when
 	 * the row has none (an import, an older file).  It also pairs the row
 	 * with its histogram in the sidecar (latency.c), so that a CSV copied

@@ -22,6 +22,19 @@ static int row_way_expire(const struct rs_rows *rows, const struct rs_rec *rec,
 	return a == b;
 }
 
+static int row_way_churn(const struct rs_rows *rows, const struct rs_rec *rec,
+			 const struct rs_row *want, char *was, char *now, size_t size)
+{
+	/* Rows from before the column kept their connections. */
+	long long a = rec->reconnect_every > 0 ? rec->reconnect_every : 0;
+	long long b = want->reconnect_every > 0 ? want->reconnect_every : 0;
+
+	(void)rows;
+	snprintf(was, size, "%lld", a);
+	snprintf(now, size, "%lld", b);
+	return a == b;
+}
+
 static int row_way_prefix(const struct rs_rows *rows, const struct rs_rec *rec,
 			  const struct rs_row *want, char *was, char *now, size_t size)
 {
@@ -151,6 +164,9 @@ static const struct row_way_col {
 	{ "deliver_p999_ms", ROW_WAY_RESULT, NULL, NULL },
 	{ "deliver_max_ms", ROW_WAY_RESULT, NULL, NULL },
 	{ "sub_cpu_s", ROW_WAY_RESULT, NULL, NULL },
+	{ "reconnect_every", ROW_WAY_SETTING, "--reconnect-every", row_way_churn },
+	{ "connects", ROW_WAY_RESULT, NULL, NULL },
+	{ "connects_per_s", ROW_WAY_RESULT, NULL, NULL },
 	{ "first_error", ROW_WAY_RESULT, NULL, NULL },
 };
 #define ROW_WAY_NCOLS (sizeof row_way_cols / sizeof row_way_cols[0])

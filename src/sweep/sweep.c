@@ -167,6 +167,7 @@ static enum guard_step sweep_measure(struct sweep *s, const struct workload_test
 	/* The one job every load runs (job.h); job points at built's members. */
 	job_build(t, &jp, &built);
 	job = built.e;
+	job.reconnect_every = cfg->reconnect_every;
 	sweep_cmdstats(t, cmdstats, sizeof cmdstats, at);
 	/* The memory rule on the job, as an agent applies it to what it
 	 * receives: each master of a cluster has -c connections of its own. */

@@ -77,6 +77,7 @@ struct sweep_config {
 	 * them) and whether they PSUBSCRIBE (job_point's). */
 	unsigned subscribers, channels;
 	int psubscribe;
+	uint64_t reconnect_every; /* --reconnect-every (engine_job); 0: none */
 	/* --key-dist: the sampler of the engine's jobs (NULL: uniform), and
 	 * its name for the rows' key_dist ("" with fixed keys).  The caller's,
 	 * shared by the targets' sweeps, which run one point at a time. */

@@ -173,6 +173,10 @@ void sweep_row_fill(const struct sweep *s, const struct workload_test *t,
 	row->repeat = p->repeat;
 	row->seconds = res->seconds;
 	row->connect_ms = res->connect_ms > 0 ? res->connect_ms : NAN;
+	if (cfg->reconnect_every > 0) {
+		row->connects = (int64_t)res->connects;
+		row->connects_per_s = res->seconds > 0 ? (double)res->connects / res->seconds : 0;
+	}
 	row->rps = res->seconds > 0 ? (double)res->requests / res->seconds : 0;
 	row->avg_ms = hist_mean(&res->hist) / 1e6;
 	row->min_ms = res->hist.count ? (double)res->hist.min / 1e6 : 0;
@@ -208,6 +212,7 @@ void sweep_row_fill(const struct sweep *s, const struct workload_test *t,
 	row->threads = cfg->threads;
 	row->data_size = (int64_t)cfg->data_size;
 	row->expire = (int64_t)cfg->expire;
+	row->reconnect_every = (int64_t)cfg->reconnect_every;
 	if (cfg->vmax > 0) {
 		/* Sized per request: the mean size, and the range. */
 		row->data_size = (int64_t)((cfg->vmin + cfg->vmax) / 2);
