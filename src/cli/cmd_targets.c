@@ -11,6 +11,7 @@
 #include "cli/cmd_targets.h"
 #include "base/log.h"
 #include "base/xalloc.h"
+#include "net/target_build.h"
 
 void cmd_targets_settle(struct rs_config *cfg)
 {
@@ -273,46 +274,35 @@ int cmd_targets_probe(struct cmd_targets *ts, struct rs_err *err)
 int cmd_targets_start(const struct rs_config *cfg, double timeout, volatile sig_atomic_t *stop,
 		      struct cmd_target *g, struct rs_err *err)
 {
-	struct target *t = &g->t;
+	struct target_tls tls = { 0 };
+	struct target_settings s = {
+		.user = cfg->user, .password = cfg->password, .env_password = 1,
+		.dbnum = (unsigned)cfg->dbnum, .tls = &tls,
+		.connect_timeout = cfg->connect_timeout, .timeout = timeout, .stop = stop,
+	};
 	const struct targets_def *d = g->def;
 
-	t->connect_timeout = cfg->connect_timeout;
-	t->timeout = timeout;
-	t->stop = stop;
-	t->dbnum = (unsigned)cfg->dbnum;
-	t->user = cfg->user;
-	/* A URI's password wins over -a, and -a over REDISCLI_AUTH. */
-	t->password = cfg->password ? targets_password(cfg->password) : targets_env_password();
-	if (d != NULL)
-		targets_apply(d, t);
-	if (g->spawned) {
-		if (spawn_start_on(&g->sp, g->abs[0] ? g->abs : g->binary, g->transport, g->extra,
-				   g->cpus, SPAWN_START_WAIT, err) < 0)
-			return d ? rs_err_setk(err, RS_E_INPUT, "target '%s': %s", g->label, err->msg) :
-			       -1;
-		t->socket = g->sp.socket[0] ? g->sp.socket : NULL;
-		t->host = "127.0.0.1";
-		t->port = g->sp.port;
-		t->password = NULL;   /* our own server has none */
-		if (g->transport == SPAWN_TLS) {
-			/* Verified, against its own certificate and nothing else. */
-			memset(&t->tls, 0, sizeof t->tls);
-			t->tls.on = 1;
-			t->tls.cacert = g->sp.cafile;
-			rs_log(RS_LOG_DEBUG, "%s: TLS on 127.0.0.1:%u, trusting %s", g->label,
-			       g->sp.port, g->sp.cafile);
-		}
-	} else if (d == NULL) {
-		t->socket = cfg->socket;
-		t->host = cfg->host;
-		t->port = (unsigned)cfg->port;
-		t->tls.on = cfg->tls;
+	cmd_tls_settings(cfg, &tls);
+	if (d == NULL) {
+		/* The one server of the options, as a definition. */
+		targets_def_free(&g->own);
+		if (g->spawned)
+			target_build_spawned(&g->own, g->transport);
+		else
+			target_build_addr(&g->own, cfg->socket, cfg->host, (unsigned)cfg->port,
+					  cfg->tls);
+		xstrlcpy(g->own.label, g->label, sizeof g->own.label);
+		d = &g->own;
 	}
-	if (t->tls.on && !g->spawned)
-		cmd_tls_settings(cfg, &t->tls);
-	target_describe(t);
+	if (g->spawned &&
+	    spawn_start_on(&g->sp, g->abs[0] ? g->abs : g->binary, g->transport, g->extra, g->cpus,
+			   SPAWN_START_WAIT, err) < 0)
+		return g->def ? rs_err_setk(err, RS_E_INPUT, "target '%s': %s", g->label, err->msg) :
+		       -1;
+	if (target_build(d, &s, g->spawned ? &g->sp : NULL, &g->t, err) < 0)
+		return -1;
 	/* Messages name the real socket; rows, the stable description. */
-	cmd_targets_row(cfg, g, t->row_desc, sizeof t->row_desc);
+	cmd_targets_row(cfg, g, g->t.row_desc, sizeof g->t.row_desc);
 	return 0;
 }
 
@@ -333,8 +323,10 @@ void cmd_targets_free(struct cmd_targets *ts)
 	for (size_t k = 0; k < ts->n; k++)
 		for (size_t i = 0; ts->v[k].extra_own != NULL && ts->v[k].extra_own[i] != NULL; i++)
 			free(ts->v[k].extra_own[i]);
-	for (size_t k = 0; k < ts->n; k++)
+	for (size_t k = 0; k < ts->n; k++) {
 		free(ts->v[k].extra_own);
+		targets_def_free(&ts->v[k].own);
+	}
 	free(ts->v);
 	memset(ts, 0, sizeof *ts);
 }

@@ -36,6 +36,9 @@ struct cmd_target {
 	const struct cpus *cpus;
 	char abs[1024];           /* spawned: the binary's absolute path */
 	char version[32];         /* spawned: what its --version says */
+	/* def NULL: the definition cmd_targets_start makes of the options'
+	 * server, which t points into (cmd_targets_free frees it) */
+	struct targets_def own;
 	struct target t;          /* filled by cmd_targets_start */
 	struct spawn sp;          /* spawned: the server, until spawn_stop */
 };
