@@ -191,7 +191,8 @@ Test(csv, server_columns_after_the_others_and_absent_in_older_files)
 	const char *h = csv_header();
 	const char *name = strstr(h, ",server_name,server_version,key_prefix,run,key_dist,"
 				    "server_args,server_hits,server_misses,mix,mix_sent,mix_calls,"
-				    "data_size_range,expire,server_cpus,client_cpus,first_error\n");
+				    "data_size_range,expire,server_cpus,client_cpus,read_from,"
+				    "replica_calls,repl_lag,first_error\n");
 
 	/* Added after every older column, before first_error (which stays last);
 	 * key_prefix (--key-prefix) after them, then run (--runs), then key_dist
@@ -1028,7 +1029,7 @@ Test(csv, mix_columns_are_written_in_place)
 	strcpy(r.mix_sent, "GET=80123;SET=19877");
 	strcpy(r.mix_calls, "GET=80123;SET=19877");
 	write_and_read(&r, &rows, buf, sizeof buf);
-	cr_assert_not_null(strstr(buf, ",\"get=80,set=20\",GET=80123;SET=19877,GET=80123;SET=19877,,,,,"
+	cr_assert_not_null(strstr(buf, ",\"get=80,set=20\",GET=80123;SET=19877,GET=80123;SET=19877,,,,,,,,"
 				  "\"ERR line one"), "%s", buf);
 	cr_assert_str_eq(rows.v[0].test, "MIX_GET80_SET20");
 	rows_free(&rows);

@@ -12,6 +12,7 @@
 #include "base/log.h"
 #include "base/xalloc.h"
 #include "net/target_build.h"
+#include "sweep/sweep_config.h"
 
 void cmd_targets_settle(struct rs_config *cfg)
 {
@@ -201,6 +202,64 @@ lines:
 	return 0;
 }
 
+int cmd_targets_read_from(const struct rs_config *cfg)
+{
+	/* --replica sends reads to its replicas unless told otherwise. */
+	return opts_given(cfg, "read-from") || cfg->replica.n == 0 ? cfg->read_from :
+	       SWEEP_READ_REPLICAS;
+}
+
+/* --replica, --spawn-replicas and --read-from into ts (cmd_targets_build).
+ * 0, or -1 (err, RS_E_USAGE). */
+static int cmd_targets_replicas(const struct rs_config *cfg, struct cmd_targets *ts,
+				struct rs_err *err)
+{
+	size_t n = cfg->replica.n ? cfg->replica.n : (size_t)cfg->spawn_replicas;
+
+	ts->read_from = cmd_targets_read_from(cfg);
+	if (cfg->replica.n > 0 && ts->read_from == SWEEP_READ_MASTERS)
+		return rs_err_setk(err, RS_E_USAGE, "--read-from masters with --replica: nothing "
+				   "would read from the replicas (drop one of them)");
+	if (n == 0)
+		return 0;
+	ts->rdefs.v = xcalloc(cfg->replica.n ? cfg->replica.n : 1, sizeof *ts->rdefs.v);
+	for (size_t i = 0; i < cfg->replica.n; i++) {
+		char spec[TARGETS_URI_MAX + 16];
+		struct targets_def *d = &ts->rdefs.v[ts->rdefs.n];
+
+		snprintf(spec, sizeof spec, "replica=%s", cfg->replica.v[i]);
+		if (targets_parse_one(spec, d, err) < 0) {
+			targets_def_free(d);
+			return rs_err_prefix(err, "--replica"), rs_err_as(err, RS_E_USAGE);
+		}
+		ts->rdefs.n++;
+		if (targets_spawned(d->kind))
+			return rs_err_setk(err, RS_E_USAGE, "--replica %s: a running server's URI "
+					   "(redis://, rediss://, unix://); --spawn-replicas starts "
+					   "replicas", d->uri);
+	}
+	for (size_t k = 0; k < ts->n; k++) {
+		struct cmd_target *g = &ts->v[k];
+
+		if (cfg->spawn_replicas > 0 && (!g->spawned || g->transport != SPAWN_TCP))
+			return rs_err_setk(err, RS_E_USAGE, "--spawn-replicas: the replicas reach "
+					   "their primary over TCP: start it with --spawn --spawn-tcp "
+					   "or a spawn+tcp: target (target '%s' is %s)", g->label,
+					   !g->spawned ? "not spawned" : g->transport == SPAWN_TLS ?
+					   "on TLS" : "on a UNIX socket");
+		g->replicas = xcalloc(n, sizeof *g->replicas);
+		g->nreplicas = n;
+		if (cfg->replica.n > 0) {
+			g->rdefs = ts->rdefs.v;
+			continue;
+		}
+		g->rsp = xcalloc(n, sizeof *g->rsp);
+		for (size_t i = 0; i < n; i++)
+			g->rsp[i].pid = -1;
+	}
+	return 0;
+}
+
 int cmd_targets_build(const struct rs_config *cfg, const char *label, struct cmd_targets *ts,
 		      struct rs_err *err)
 {
@@ -244,7 +303,9 @@ int cmd_targets_build(const struct rs_config *cfg, const char *label, struct cmd
 				       SPAWN_UNIX;
 		g->extra = (const char *const *)(d ? d->args : ts->spawn_extra);
 	}
-	return cmd_targets_choices(ts, err);
+	if (cmd_targets_choices(ts, err) < 0)
+		return -1;
+	return cmd_targets_replicas(cfg, ts, err);
 }
 
 void cmd_targets_row(const struct rs_config *cfg, const struct cmd_target *g, char *buf,
@@ -303,7 +364,36 @@ int cmd_targets_start(const struct rs_config *cfg, double timeout, volatile sig_
 		return -1;
 	/* Messages name the real socket; rows, the stable description. */
 	cmd_targets_row(cfg, g, g->t.row_desc, sizeof g->t.row_desc);
+	for (size_t i = 0; i < g->nreplicas; i++) {
+		struct targets_def rd;
+		char port[16];
+		const char *const extra[] = { "--replicaof", "127.0.0.1", port, NULL };
+
+		if (g->rsp == NULL) {
+			/* The primary's settings: its user, password, TLS. */
+			if (target_build(&g->rdefs[i], &s, NULL, &g->replicas[i], err) < 0)
+				return -1;
+			continue;
+		}
+		snprintf(port, sizeof port, "%u", g->sp.port);
+		if (spawn_start_on(&g->rsp[i], g->abs[0] ? g->abs : g->binary, SPAWN_TCP, extra,
+				   g->cpus, SPAWN_START_WAIT, err) < 0)
+			return rs_err_setk(err, RS_E_INPUT, "target '%s': replica %zu: %s", g->label,
+					   i + 1, err->msg);
+		target_build_spawned(&rd, SPAWN_TCP);
+		xstrlcpy(rd.label, g->label, sizeof rd.label);
+		if (target_build(&rd, &s, &g->rsp[i], &g->replicas[i], err) < 0)
+			return -1;
+		rs_log(RS_LOG_DEBUG, "%s: replica %zu on %s", g->label, i + 1, g->replicas[i].desc);
+	}
 	return 0;
+}
+
+void cmd_targets_stop(struct cmd_target *g)
+{
+	for (size_t i = 0; g->rsp != NULL && i < g->nreplicas; i++)
+		spawn_stop(&g->rsp[i]);
+	spawn_stop(&g->sp);
 }
 
 void cmd_targets_uri(const struct cmd_target *g, char *buf, size_t size)
@@ -326,7 +416,10 @@ void cmd_targets_free(struct cmd_targets *ts)
 	for (size_t k = 0; k < ts->n; k++) {
 		free(ts->v[k].extra_own);
 		targets_def_free(&ts->v[k].own);
+		free(ts->v[k].replicas);
+		free(ts->v[k].rsp);
 	}
+	targets_free(&ts->rdefs);
 	free(ts->v);
 	memset(ts, 0, sizeof *ts);
 }

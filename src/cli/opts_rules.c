@@ -107,6 +107,23 @@ static const struct opts_rule opts_rule_table[] = {
 	{ RUN, "precision", OPTS_EXCLUDES, "rate", NULL,
 	  "--precision narrows a point's throughput, which --rate fixes at the rate offered: "
 	  "drop --precision (--repeat measures a rate's latency again)" },
+	/* Reads from replicas (issue 47): a standalone primary's, named or spawned. */
+	{ RUN, "read-from", OPTS_NEEDS, "replica", "spawn-replicas",
+	  "--read-from chooses among replicas: name them with --replica URI or start them with "
+	  "--spawn-replicas N (a cluster's replicas are not read from yet)" },
+	{ RUN, "replica", OPTS_EXCLUDES, "spawn-replicas", NULL,
+	  "--replica names replicas of a server you run, --spawn-replicas starts them for a "
+	  "spawned one: give one of them" },
+	{ RUN, "replica", OPTS_EXCLUDES, "cluster", NULL,
+	  "--replica is for a standalone primary: a cluster's replicas are not read from yet" },
+	{ RUN, "spawn-replicas", OPTS_NEEDS, "spawn", "target",
+	  "--spawn-replicas goes with --spawn --spawn-tcp or a spawn+tcp: target" },
+	{ RUN, "replica", OPTS_ONE, "target", NULL,
+	  "--replica names the replicas of one primary: give one --target" },
+	{ RUN, "spawn-replicas", OPTS_ONE, "target", NULL,
+	  "--spawn-replicas starts the replicas of one primary: give one --target" },
+	{ RUN, "replica", OPTS_EXCLUDES, "agents", NULL, RULES_AGENTS "--replica" },
+	{ RUN, "spawn-replicas", OPTS_EXCLUDES, "agents", NULL, RULES_AGENTS "--spawn-replicas" },
 	{ CMD_EXPORT, "split", OPTS_EXCLUDES, "output", NULL,
 	  "--split DIR writes a file a point into DIR: drop -o" },
 };

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "engine/cluster_load.h"
+#include "engine/replica_load.h"
 #include "base/xalloc.h"
 
 /* The keyspace's numbers whose keys (of one shape: the bytes around the
@@ -537,8 +538,6 @@ int cluster_load_run(struct cluster_load *cl, const struct engine_job *job,
 	}
 	for (size_t i = 0; i < started; i++)
 		pthread_join(cl->sh[i].tid, NULL);
-	for (size_t k = 0; k < ENGINE_SLICES; k++)
-		res->slice_rps[k] = 0;
 	for (size_t i = 0; i < started; i++) {
 		struct cluster_shard *sh = &cl->sh[i];
 
@@ -546,24 +545,7 @@ int cluster_load_run(struct cluster_load *cl, const struct engine_job *job,
 			*err = sh->err;
 			rc = -1;
 		}
-		res->requests += sh->res.requests;
-		res->errors += sh->res.errors;
-		res->misses += sh->res.misses;
-		res->redirects += sh->res.redirects;
-		/* A mix: each member's requests, over the masters. */
-		for (size_t m = 0; m < ENGINE_MAX_MEMBERS; m++)
-			res->member_sent[m] += sh->res.member_sent[m];
-		if (sh->res.seconds > res->seconds)
-			res->seconds = sh->res.seconds;
-		/* The slowest setup of any master's connections. */
-		if (sh->res.connect_ms > res->connect_ms)
-			res->connect_ms = sh->res.connect_ms;
-		hist_merge(&res->hist, &sh->res.hist);
-		hist_merge(&res->service, &sh->res.service);
-		for (size_t k = 0; k < ENGINE_SLICES; k++)
-			res->slice_rps[k] += sh->res.slice_rps[k];
-		if (res->first_error[0] == '\0' && sh->res.first_error[0] != '\0')
-			memcpy(res->first_error, sh->res.first_error, sizeof res->first_error);
+		replica_load_sum(res, &sh->res);
 		if (per != NULL)
 			per[i] = sh->res;
 	}

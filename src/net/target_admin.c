@@ -169,6 +169,35 @@ void target_info_field(const char *info, const char *field, char *buf, size_t si
 	}
 }
 
+void target_repl_parse(const char *info, struct target_repl *r)
+{
+	char buf[64];
+
+	memset(r, 0, sizeof *r);
+	target_info_field(info, "role", buf, sizeof buf);
+	r->replica = strcmp(buf, "slave") == 0 || strcmp(buf, "replica") == 0;
+	target_info_field(info, "master_link_status", buf, sizeof buf);
+	r->link_up = strcmp(buf, "up") == 0;
+	target_info_field(info, r->replica ? "slave_repl_offset" : "master_repl_offset", buf,
+			  sizeof buf);
+	if (buf[0] == '\0' && r->replica)
+		target_info_field(info, "replica_repl_offset", buf, sizeof buf);
+	r->offset = buf[0] >= '0' && buf[0] <= '9' ? strtoll(buf, NULL, 10) : -1;
+	target_info_field(info, "master_replid", r->replid, sizeof r->replid);
+}
+
+int target_repl(struct target_conn *c, const struct target *t, struct target_repl *r,
+		struct rs_err *err)
+{
+	char *info;
+
+	if (target_info(c, t, "replication", &info, err) < 0)
+		return -1;
+	target_repl_parse(info, r);
+	free(info);
+	return 0;
+}
+
 int target_key_count(struct target_conn *c, const struct target *t, uint64_t *keys,
 		     struct rs_err *err)
 {

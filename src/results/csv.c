@@ -125,6 +125,10 @@ static const struct csv_col csv_cols[] = {
 	/* Placement of a spawned server and the load generator (row.h). */
 	COL_S(server_cpus, server_cpus),
 	COL_S(client_cpus, client_cpus),
+	/* Reads from replicas: where they went, each replica's calls, the lag (row.h). */
+	COL_S(read_from, read_from),
+	COL_S(replica_calls, replica_calls),
+	COL_I(repl_lag, repl_lag),
 	/* Last, and quoted when it holds text (csv_format_row): a row a crash
 	 * cut short inside it never reads as whole. */
 	COL_S(first_error, first_error),

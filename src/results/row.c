@@ -34,6 +34,7 @@ void row_init(struct rs_row *r)
 	r->agents_ok = r->agents_expected = -1;
 	r->skew_ms = NAN;
 	r->run = -1;
+	r->repl_lag = -1;
 }
 
 /* ---- figures in 32 bits ----
@@ -54,7 +55,7 @@ static const double row_scale[ROW_NFIGS] = {
 	[ROW_P95_MS] = 1e4, [ROW_P99_MS] = 1e4, [ROW_P999_MS] = 1e4, [ROW_MAX_MS] = 1e4,
 	[ROW_SERVER_CPU_S] = 1e6, [ROW_CLIENT_CPU_S] = 1e6, [ROW_STEAL_PCT] = 1e2,
 	[ROW_DRIFT_PCT] = 1e1, [ROW_OTHER_CPUS] = 1e2, [ROW_NIVCSW] = 1, [ROW_RATE] = 1e2,
-	[ROW_BUSY_CPU_S] = 1e6, [ROW_MASTERS] = 1,
+	[ROW_BUSY_CPU_S] = 1e6, [ROW_MASTERS] = 1, [ROW_REPL_LAG] = 1,
 };
 
 static int row_fig_put(struct rs_rows *rows, double v, enum row_fig f, uint32_t *out,
@@ -320,6 +321,7 @@ static int row_int32(const char *name, int64_t v, int32_t *out, struct rs_err *e
 
 static const char *const row_mode_names[] = { "", "lockstep", "window", NULL };
 static const char *const row_arrivals_names[] = { "", "uniform", "poisson", NULL };
+static const char *const row_read_from_names[] = { "", "replicas", "all", "masters", NULL };
 
 /* Days from 1970-01-01 to year y, month m (1-12), day d of the Gregorian
  * calendar (Howard Hinnant's days_from_civil): timegm is not POSIX. */
@@ -368,6 +370,11 @@ const char *row_mode_name(unsigned mode)
 	return mode < 3 ? row_mode_names[mode] : "";
 }
 
+const char *row_read_from_name(unsigned read_from)
+{
+	return read_from == 1 ? "replicas" : read_from == 2 ? "all" : "masters";
+}
+
 const char *row_arrivals_name(unsigned arrivals)
 {
 	return arrivals < 3 ? row_arrivals_names[arrivals] : "";
@@ -412,6 +419,7 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 		[ROW_MISSES] = r->misses >= 0 ? (double)r->misses : NAN,
 		[ROW_SERVER_HITS] = r->server_hits >= 0 ? (double)r->server_hits : NAN,
 		[ROW_SERVER_MISSES] = r->server_misses >= 0 ? (double)r->server_misses : NAN,
+		[ROW_REPL_LAG] = r->repl_lag >= 0 ? (double)r->repl_lag : NAN,
 	};
 	struct rs_rec rec;
 	const char *key[ROW_SERVER_KEYS];
@@ -470,6 +478,11 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 	if (row_enum(r->arrivals, row_arrivals_names, &rec.arrivals) < 0)
 		return rs_err_set(err, "arrivals '%s' are neither uniform nor poisson", r->arrivals),
 		       NULL;
+	if (row_enum(r->read_from, row_read_from_names, &rec.read_from) < 0)
+		return rs_err_set(err, "read_from '%s' is none of masters, replicas and all",
+				  r->read_from), NULL;
+	/* "masters" is what a row without the column means. */
+	rec.read_from = rec.read_from == 3 ? 0 : rec.read_from;
 	for (int f = 0; f < ROW_NFIGS; f++)
 		if (row_fig_put(rows, figs[f], (enum row_fig)f, &rec.fig[f], err) < 0)
 			return NULL;

@@ -137,6 +137,17 @@ struct rs_row {
 	 * and in rows written before they were kept. */
 	char server_cpus[64];
 	char client_cpus[64];
+	/* Replicas (run --replica, --spawn-replicas): where the point's
+	 * reads went, "masters", "replicas" or "all" (a write test's row
+	 * says "masters"), "" for a run without replicas and in rows written
+	 * before it was kept, which read from the masters; each replica's
+	 * calls of the test's commands over the window, from its INFO
+	 * commandstats, "host:port=N;host:port=N" ("" for a point that did
+	 * not read from them); the most bytes a replica's offset stood
+	 * behind the primary's right after the window (-1 unknown). */
+	char read_from[16];
+	char replica_calls[512];
+	int64_t repl_lag;
 
 	/* Where a row came from, for messages; not a column. */
 	const char *src;
@@ -182,6 +193,7 @@ enum row_fig {
 	/* Reads: nil replies (misses), the server's keyspace_hits and
 	 * keyspace_misses; counts, NAN when unknown. */
 	ROW_MISSES, ROW_SERVER_HITS, ROW_SERVER_MISSES,
+	ROW_REPL_LAG,             /* replicas: bytes behind the primary; NAN unknown */
 	ROW_NFIGS,
 };
 
@@ -190,6 +202,10 @@ enum row_mode { ROW_MODE_NONE, ROW_MODE_LOCKSTEP, ROW_MODE_WINDOW };
 enum row_arrivals { ROW_ARRIVALS_NONE, ROW_ARRIVALS_UNIFORM, ROW_ARRIVALS_POISSON };
 /* Their names as the CSV writes them ("" for NONE). */
 const char *row_mode_name(unsigned mode);
+/* The read_from column as the readers keep it: 0 for "" (a row of a run
+ * without replicas, or written before the column) and "masters" alike,
+ * 1 "replicas", 2 "all".  Its name: "masters" for 0. */
+const char *row_read_from_name(unsigned read_from);
 const char *row_arrivals_name(unsigned arrivals);
 
 /* A row as the readers keep it.  The fields have the names and meanings of
@@ -222,6 +238,7 @@ struct rs_rec {
 	unsigned char mode;       /* enum row_mode */
 	unsigned char arrivals;   /* enum row_arrivals */
 	signed char rate_short;   /* 1, 0, or -1 when unknown */
+	unsigned char read_from;  /* row_read_from_name */
 	int32_t expire;           /* --expire's TTL; -1 in rows written before it was kept */
 	/* started_at in seconds since the epoch (row_started_time); NAN when
 	 * the row has none (an import, an older file).  It also pairs the row
