@@ -75,9 +75,10 @@ t_report_plot() {
 	pct="GET=$(share "$T/m.csv" GET %.2f);SET=$(share "$T/m.csv" SET %.2f)"
 	tail -1 "$T/out" | grep -qF ",\"get=80,set=20\",$pct," || fail "csv: $(cat "$T/out")"
 	# The first row's mix_calls, before data_size_range, expire,
-	# server_cpus, client_cpus (a CPU list, quoted when it has a comma) and
-	# the empty first_error: SET's 7 less.
-	awk 'NR == 2 { match($0, /;SET=[0-9]+,[^,]*,[^,]*,[^,]*,("[^"]*"|[^,]*),$/)
+	# server_cpus, client_cpus (a CPU list, quoted when it has a comma),
+	# read_from, replica_calls, repl_lag and the empty first_error: SET's 7
+	# less.
+	awk 'NR == 2 { match($0, /;SET=[0-9]+,[^,]*,[^,]*,[^,]*,("[^"]*"|[^,]*),[^,]*,[^,]*,[^,]*,$/)
 		       tail = substr($0, RSTART + 5)
 		       n = substr(tail, 1, index(tail, ",") - 1)
 		       $0 = substr($0, 1, RSTART - 1) ";SET=" n - 7 substr(tail, index(tail, ",")) }

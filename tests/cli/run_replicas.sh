@@ -111,6 +111,10 @@ for r in csv.DictReader(open(sys.argv[1])):
 open(sys.argv[1] + ".bad", "w").write("\n".join(bad))
 sys.exit(1 if bad else 0)
 PY
+	# The report names where the reads went and the replication lag.
+	expect_status 0 "$RSWEEP" report "$f"
+	grep -q "read tests from replicas (--read-from); .*replication lag" "$T/out" ||
+		fail "report: $(cat "$T/out")"
 }
 tcase '--spawn-replicas: a spawned primary and replica, the reads on the replica' t_spawned
 
