@@ -212,7 +212,8 @@ static void run_way(const struct rs_config *cfg, const char *key_prefix, struct 
 		snprintf(want->data_size_range, sizeof want->data_size_range, "%llu..%llu",
 			 (unsigned long long)cfg->value_min, (unsigned long long)cfg->value_max);
 	/* Rows of a run with replicas say its --read-from (sweep_replicas_row). */
-	if (cfg->replica.n > 0 || cfg->spawn_replicas > 0)
+	if (cfg->replica.n > 0 || cfg->spawn_replicas > 0 ||
+	    (cfg->cluster && cfg->read_from != SWEEP_READ_MASTERS))
 		xstrlcpy(want->read_from, sweep_read_from_names[cmd_targets_read_from(cfg)],
 			 sizeof want->read_from);
 }

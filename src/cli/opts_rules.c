@@ -108,14 +108,14 @@ static const struct opts_rule opts_rule_table[] = {
 	  "--precision narrows a point's throughput, which --rate fixes at the rate offered: "
 	  "drop --precision (--repeat measures a rate's latency again)" },
 	/* Reads from replicas (issue 47): a standalone primary's, named or spawned. */
-	{ RUN, "read-from", OPTS_NEEDS, "replica", "spawn-replicas",
-	  "--read-from chooses among replicas: name them with --replica URI or start them with "
-	  "--spawn-replicas N (a cluster's replicas are not read from yet)" },
+	/* --read-from needs replicas from one of three options: cmd_targets.c
+	 * says so (cmd_targets_replicas). */
 	{ RUN, "replica", OPTS_EXCLUDES, "spawn-replicas", NULL,
 	  "--replica names replicas of a server you run, --spawn-replicas starts them for a "
 	  "spawned one: give one of them" },
 	{ RUN, "replica", OPTS_EXCLUDES, "cluster", NULL,
-	  "--replica is for a standalone primary: a cluster's replicas are not read from yet" },
+	  "--replica is for a standalone primary: on a cluster, --read-from replicas finds each "
+	  "master's" },
 	{ RUN, "spawn-replicas", OPTS_NEEDS, "spawn", "target",
 	  "--spawn-replicas goes with --spawn --spawn-tcp or a spawn+tcp: target" },
 	{ RUN, "replica", OPTS_ONE, "target", NULL,

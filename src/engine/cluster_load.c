@@ -184,7 +184,8 @@ static int cluster_load_error(const struct engine_route *r, const char *msg, siz
 }
 
 int cluster_load_new(const struct target *seed, struct cluster_topo *topo, unsigned clients,
-		     unsigned threads, struct cluster_load **out, struct rs_err *err)
+		     unsigned threads, int replicas, struct cluster_load **out,
+		     struct rs_err *err)
 {
 	struct cluster_load *cl = xcalloc(1, sizeof *cl);
 
@@ -198,6 +199,12 @@ int cluster_load_new(const struct target *seed, struct cluster_topo *topo, unsig
 		sh->cl = cl;
 		sh->idx = i;
 		cluster_master_target(topo, i, seed, &sh->t);
+		if (replicas && cluster_replica_target(topo, i, seed, &sh->t) < 0) {
+			rs_err_setk(err, RS_E_INPUT, "--read-from replicas: master %s has no replica",
+				    topo->m[i].desc);
+			cluster_load_free(cl);
+			return -1;
+		}
 		sh->route.on_error = cluster_load_error;
 		sh->route.ctx = sh;
 		if (cluster_tag(topo, i, sh->tag, sizeof sh->tag) < 0) {

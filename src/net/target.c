@@ -428,6 +428,11 @@ int target_connect(const struct target *t, struct target_conn **out, struct rs_e
 		return -1;
 	}
 	freeReplyObject(r);
+	/* A cluster replica serves its master's slots only after READONLY. */
+	if (t->readonly && target_simple(c, t, err, "READONLY") < 0) {
+		target_close(c);
+		return -1;
+	}
 	*out = c;
 	return 0;
 }

@@ -36,7 +36,8 @@ struct conn;
 #define TARGET_DEFAULT_TIMEOUT 10
 
 /* Open the control connection (conn_open: TCP, UNIX or TLS, within
- * t->connect_timeout), AUTH and SELECT done.  On failure err reads
+ * t->connect_timeout), AUTH and SELECT done, and READONLY when
+ * t->readonly (a cluster replica read from).  On failure err reads
  * "<desc>: <reason>" and *out is NULL; a plain connection whose server
  * answers its first command as a TLS port does says so (RS_E_INPUT). */
 int target_connect(const struct target *t, struct target_conn **out, struct rs_err *err);

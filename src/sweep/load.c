@@ -28,6 +28,7 @@ struct load {
 	struct cluster_load *cl;
 	struct engine_result *per; /* each master's share of the last run */
 	struct agents *agents;    /* the agents' */
+	int replicas;             /* a cluster's: its masters' replicas */
 	const struct target *ts;  /* a replica set's servers */
 	size_t nts;
 	struct replica_load *rl;
@@ -67,7 +68,7 @@ static const struct load_ops load_engine_ops = {
 
 static int load_cluster_open(struct load *l, struct rs_err *err)
 {
-	return cluster_load_new(l->t, l->topo, l->clients, l->threads, &l->cl, err);
+	return cluster_load_new(l->t, l->topo, l->clients, l->threads, l->replicas, &l->cl, err);
 }
 
 static int load_cluster_check(const struct load *l, const struct engine_job *job,
@@ -170,6 +171,15 @@ struct load *load_cluster(const struct target *seed, struct cluster_topo *topo, 
 	l->ops = &load_cluster_ops;
 	l->topo = topo;
 	l->per = xcalloc(topo->n ? topo->n : 1, sizeof *l->per);
+	return l;
+}
+
+struct load *load_cluster_replicas(const struct target *seed, struct cluster_topo *topo,
+				   unsigned clients, unsigned threads)
+{
+	struct load *l = load_cluster(seed, topo, clients, threads);
+
+	l->replicas = 1;
 	return l;
 }
 

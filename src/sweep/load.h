@@ -24,6 +24,10 @@ struct load *load_engine(const struct target *t, unsigned clients, unsigned thre
  * on MOVED), with seed's credentials, TLS and timeouts. */
 struct load *load_cluster(const struct target *seed, struct cluster_topo *topo, unsigned clients,
 			  unsigned threads);
+/* The same to each master's first replica (READONLY), each reading its
+ * master's slots (cluster_load.h): --read-from replicas on a cluster. */
+struct load *load_cluster_replicas(const struct target *seed, struct cluster_topo *topo,
+				   unsigned clients, unsigned threads);
 /* The same to each of the n servers ts[0..n) (kept by the caller) side by
  * side, which hold the same data (a primary's replicas, and it too for
  * --read-from all): each its -c connections and an equal share of the

@@ -401,8 +401,8 @@ enum sweep_status sweep_open(const struct sweep_config *cfg, const struct worklo
 	else if (target_connect(cfg->target, &s->seed, err) < 0 ||
 		 sweep_env_read(s->seed, cfg->target, &s->env, err) < 0)
 		st = SWEEP_FAILED;
-	else
-		st = sweep_cluster_open(s, err);
+	else if ((st = sweep_cluster_open(s, err)) == SWEEP_OK)
+		st = sweep_replicas_open(s, err);
 	if (st == SWEEP_OK)
 		st = sweep_probe(s, err);
 	/* --resume: the label's rows are this server's, or nothing is touched

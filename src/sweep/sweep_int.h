@@ -72,11 +72,17 @@ struct sweep {
 	uint64_t cl_allow;
 	/* The tests (by index, modulo 64) whose unseen misses were noted. */
 	uint64_t missed_noted;
-	/* Replicas (cfg->nreplicas, sweep_replicas.c): a control connection
-	 * to each, the servers read tests load (the replicas; for --read-from
-	 * all the target first), that load (NULL: reads go to the target),
-	 * whether the last point ran on it, each replica's counters around
-	 * it, and the replication lag right after its window (-1 unknown). */
+	/* Replicas (sweep_replicas.c): cfg's (--replica, --spawn-replicas),
+	 * or a cluster's, each master's first (--read-from replicas); the
+	 * server each replicates (an index into srv); a control connection
+	 * to each; the servers read tests load (cfg's replicas, for
+	 * --read-from all the target first), that load (NULL: reads go to
+	 * the target or the masters), whether the last point ran on it, each
+	 * replica's counters around it, and the replication lag right after
+	 * its window (-1 unknown). */
+	struct target *rt;
+	size_t *rprim;
+	size_t nr;
 	struct target_conn **rc;
 	struct target *reads;
 	size_t nreads;

@@ -56,16 +56,19 @@ struct load *sweep_replicas_load(const struct sweep *s, const struct workload_te
 	return s->rload != NULL && sweep_replicas_reads(t) ? s->rload : s->load;
 }
 
-/* Connect to replica i, check it replicates the primary whose INFO
- * replication is p, and wait for its link (up to the timeout). */
-static int sweep_replicas_one(struct sweep *s, size_t i, const struct target_repl *p,
-			      struct rs_err *err)
+/* Connect to replica i, check it replicates its primary, and wait for
+ * its link (up to the timeout). */
+static int sweep_replicas_one(struct sweep *s, size_t i, struct rs_err *err)
 {
 	const struct sweep_config *cfg = s->cfg;
-	const struct target *rt = &cfg->replicas[i];
+	const struct target *rt = &s->rt[i];
+	const struct sweep_server *prim = &s->srv[s->rprim[i]];
+	struct target_repl pr, *p = &pr;
 	uint64_t until = engine_now_ns() + (uint64_t)(sweep_replicas_timeout(cfg) * 1e9);
 	struct target_repl r;
 
+	if (target_repl(prim->g.c, &prim->t, p, err) < 0)
+		return -1;
 	if (target_connect(rt, &s->rc[i], err) < 0)
 		return rs_err_as(err, RS_E_INPUT);
 	for (;;) {
@@ -80,44 +83,77 @@ static int sweep_replicas_one(struct sweep *s, size_t i, const struct target_rep
 		if (r.link_up && r.replid[0] != '\0' && p->replid[0] != '\0' &&
 		    strcmp(r.replid, p->replid) != 0)
 			return rs_err_setk(err, RS_E_INPUT, "replica %s replicates another primary "
-					   "than %s (master_replid %s, the target's %s)", rt->desc,
-					   cfg->target->desc, r.replid, p->replid);
+					   "than %s (master_replid %s, the primary's %s)", rt->desc,
+					   prim->t.desc, r.replid, p->replid);
 		if (engine_now_ns() > until)
 			return rs_err_setk(err, RS_E_INPUT, "replica %s: no link to %s after %g s "
 					   "(master_link_status is not up)", rt->desc,
-					   cfg->target->desc, sweep_replicas_timeout(cfg));
+					   prim->t.desc, sweep_replicas_timeout(cfg));
 		if (cfg->stop != NULL && *cfg->stop)
 			return rs_err_set(err, "interrupted");
 		sweep_replicas_nap();
 	}
 }
 
+/* A cluster's replicas, each master's first, into s (--read-from
+ * replicas on a cluster).  0, or -1 (err). */
+static int sweep_replicas_cluster(struct sweep *s, struct rs_err *err)
+{
+	const struct sweep_config *cfg = s->cfg;
+
+	if (cfg->read_from == SWEEP_READ_ALL)
+		return rs_err_setk(err, RS_E_USAGE, "--read-from all on a cluster: not yet (give "
+				   "replicas, or masters)");
+	s->nr = s->nsrv;
+	s->rt = xcalloc(s->nr, sizeof *s->rt);
+	s->rprim = xcalloc(s->nr, sizeof *s->rprim);
+	for (size_t i = 0; i < s->nr; i++) {
+		if (cluster_replica_target(s->topo, i, cfg->target, &s->rt[i]) < 0)
+			return rs_err_setk(err, RS_E_INPUT, "--read-from replicas: master %s has no "
+					   "replica", s->srv[i].t.desc);
+		s->rprim[i] = i;
+	}
+	return 0;
+}
+
 enum sweep_status sweep_replicas_open(struct sweep *s, struct rs_err *err)
 {
 	const struct sweep_config *cfg = s->cfg;
-	struct target_repl p;
-	size_t n = cfg->nreplicas;
 
 	s->repl_lag = -1;
-	if (n == 0)
-		return SWEEP_OK;
-	if (target_repl(s->srv[0].g.c, &s->srv[0].t, &p, err) < 0)
-		return SWEEP_FAILED;
-	s->rc = xcalloc(n, sizeof *s->rc);
-	s->rst0 = xcalloc(n, sizeof *s->rst0);
-	s->rst1 = xcalloc(n, sizeof *s->rst1);
-	for (size_t i = 0; i < n; i++)
-		if (sweep_replicas_one(s, i, &p, err) < 0)
+	if (s->topo != NULL) {
+		if (cfg->read_from == SWEEP_READ_MASTERS)
+			return SWEEP_OK;
+		if (sweep_replicas_cluster(s, err) < 0)
 			return SWEEP_FAILED;
+	} else if (cfg->nreplicas > 0) {
+		s->nr = cfg->nreplicas;
+		s->rt = xcalloc(s->nr, sizeof *s->rt);
+		s->rprim = xcalloc(s->nr, sizeof *s->rprim);
+		memcpy(s->rt, cfg->replicas, s->nr * sizeof *s->rt);
+	} else {
+		return SWEEP_OK;
+	}
+	s->rc = xcalloc(s->nr, sizeof *s->rc);
+	s->rst0 = xcalloc(s->nr, sizeof *s->rst0);
+	s->rst1 = xcalloc(s->nr, sizeof *s->rst1);
+	for (size_t i = 0; i < s->nr; i++)
+		if (sweep_replicas_one(s, i, err) < 0)
+			return SWEEP_FAILED;
+	if (s->topo != NULL) {
+		s->rload = load_cluster_replicas(cfg->target, s->topo, cfg->clients, cfg->threads);
+		s->nreads = s->nr;
+		return SWEEP_OK;
+	}
 	if (cfg->read_from == SWEEP_READ_MASTERS)
 		return SWEEP_OK;
 	/* --read-from all: the primary is one more server of the same data. */
-	s->nreads = n + (cfg->read_from == SWEEP_READ_ALL);
+	s->nreads = s->nr + (cfg->read_from == SWEEP_READ_ALL);
 	s->reads = xcalloc(s->nreads, sizeof *s->reads);
 	if (cfg->read_from == SWEEP_READ_ALL)
 		s->reads[0] = *cfg->target;
-	for (size_t i = 0; i < n; i++)
-		s->reads[s->nreads - n + i] = cfg->replicas[i];
+	for (size_t i = 0; i < s->nr; i++)
+		s->reads[s->nreads - s->nr + i] = s->rt[i];
 	s->rload = load_replicas(s->reads, s->nreads, cfg->clients, cfg->threads);
 	return SWEEP_OK;
 }
@@ -128,33 +164,36 @@ int sweep_replicas_catch_up(struct sweep *s, struct rs_err *err)
 	uint64_t until = engine_now_ns() + (uint64_t)(sweep_replicas_timeout(cfg) * 1e9);
 	struct target_repl p, r;
 
-	if (target_repl(s->srv[0].g.c, &s->srv[0].t, &p, err) < 0)
-		return -1;
-	if (p.offset < 0)
-		return 0;         /* nothing to wait on */
-	for (size_t i = 0; i < cfg->nreplicas; i++)
+	for (size_t i = 0; i < s->nr; i++) {
+		const struct sweep_server *prim = &s->srv[s->rprim[i]];
+
+		if (target_repl(prim->g.c, &prim->t, &p, err) < 0)
+			return -1;
+		if (p.offset < 0)
+			continue;         /* nothing to wait on */
 		for (;;) {
-			if (target_repl(s->rc[i], &cfg->replicas[i], &r, err) < 0)
+			if (target_repl(s->rc[i], &s->rt[i], &r, err) < 0)
 				return -1;
 			if (r.offset < 0 || (r.link_up && r.offset >= p.offset))
 				break;
 			if (engine_now_ns() > until)
 				return rs_err_set(err, "replica %s: still %lld bytes behind %s after "
-						  "%g s", cfg->replicas[i].desc,
-						  (long long)(p.offset - r.offset), cfg->target->desc,
+						  "%g s", s->rt[i].desc,
+						  (long long)(p.offset - r.offset), prim->t.desc,
 						  sweep_replicas_timeout(cfg));
 			if (cfg->stop != NULL && *cfg->stop)
 				return rs_err_set(err, "interrupted");
 			sweep_replicas_nap();
 		}
+	}
 	return 0;
 }
 
 int sweep_replicas_stats(struct sweep *s, const char *name, struct target_stats *sts,
 			 struct target_stats *sum, struct rs_err *err)
 {
-	for (size_t i = 0; i < s->cfg->nreplicas; i++) {
-		if (target_point_stats(s->rc[i], &s->cfg->replicas[i], name, &sts[i], err) < 0)
+	for (size_t i = 0; i < s->nr; i++) {
+		if (target_point_stats(s->rc[i], &s->rt[i], name, &sts[i], err) < 0)
 			return -1;
 		sweep_stats_add(sum, &sts[i]);
 	}
@@ -166,23 +205,20 @@ int sweep_replicas_lag(struct sweep *s, struct rs_err *err)
 	struct target_repl p, r;
 
 	s->repl_lag = -1;
-	if (s->cfg->nreplicas == 0)
-		return 0;
-	if (target_repl(s->srv[0].g.c, &s->srv[0].t, &p, err) < 0)
-		return -1;
-	for (size_t i = 0; i < s->cfg->nreplicas; i++) {
-		if (target_repl(s->rc[i], &s->cfg->replicas[i], &r, err) < 0)
+	for (size_t i = 0; i < s->nr; i++) {
+		const struct sweep_server *prim = &s->srv[s->rprim[i]];
+		int64_t behind;
+
+		if (target_repl(prim->g.c, &prim->t, &p, err) < 0 ||
+		    target_repl(s->rc[i], &s->rt[i], &r, err) < 0)
 			return -1;
 		if (p.offset < 0 || r.offset < 0) {
 			s->repl_lag = -1;
 			return 0;
 		}
-		{
-			int64_t behind = p.offset > r.offset ? p.offset - r.offset : 0;
-
-			if (behind > s->repl_lag)
-				s->repl_lag = behind;
-		}
+		behind = p.offset > r.offset ? p.offset - r.offset : 0;
+		if (behind > s->repl_lag)
+			s->repl_lag = behind;
 	}
 	return 0;
 }
@@ -191,7 +227,7 @@ void sweep_replicas_row(const struct sweep *s, struct rs_row *row)
 {
 	struct sbuf b;
 
-	if (s->cfg->nreplicas == 0)
+	if (s->nr == 0)
 		return;
 	row->repl_lag = s->repl_lag;
 	/* The setting, on every row: what makes the run's points its own
@@ -200,7 +236,7 @@ void sweep_replicas_row(const struct sweep *s, struct rs_row *row)
 	if (!s->read_point)
 		return;
 	sbuf_fixed(&b, row->replica_calls, sizeof row->replica_calls);
-	for (size_t i = 0; i < s->cfg->nreplicas; i++) {
+	for (size_t i = 0; i < s->nr; i++) {
 		int64_t a = s->rst0[i].calls, z = s->rst1[i].calls;
 
 		if (a < 0 || z < 0) {
@@ -208,16 +244,16 @@ void sweep_replicas_row(const struct sweep *s, struct rs_row *row)
 			row->replica_calls[0] = '\0';
 			return;
 		}
-		sbuf_item(&b, ";", "%s=%lld", s->cfg->replicas[i].desc, (long long)(z - a));
+		sbuf_item(&b, ";", "%s=%lld", s->rt[i].desc, (long long)(z - a));
 	}
 }
 
 int sweep_replicas_reconnect(struct sweep *s, struct rs_err *err)
 {
-	for (size_t i = 0; i < s->cfg->nreplicas && s->rc != NULL; i++) {
+	for (size_t i = 0; i < s->nr && s->rc != NULL; i++) {
 		target_close(s->rc[i]);
 		s->rc[i] = NULL;
-		if (target_connect(&s->cfg->replicas[i], &s->rc[i], err) < 0)
+		if (target_connect(&s->rt[i], &s->rc[i], err) < 0)
 			return -1;
 	}
 	return s->rload != NULL ? load_reconnect(s->rload, err) : 0;
@@ -225,14 +261,19 @@ int sweep_replicas_reconnect(struct sweep *s, struct rs_err *err)
 
 void sweep_replicas_free(struct sweep *s)
 {
-	for (size_t i = 0; i < s->cfg->nreplicas && s->rc != NULL; i++)
+	for (size_t i = 0; i < s->nr && s->rc != NULL; i++)
 		target_close(s->rc[i]);
 	free(s->rc);
+	free(s->rt);
+	free(s->rprim);
 	free(s->rst0);
 	free(s->rst1);
 	load_free(s->rload);
 	free(s->reads);
 	s->rc = NULL;
+	s->rt = NULL;
+	s->rprim = NULL;
+	s->nr = 0;
 	s->rst0 = s->rst1 = NULL;
 	s->rload = NULL;
 	s->reads = NULL;
