@@ -97,7 +97,7 @@ static const struct opt_def opt_table[] = {
 	{ "spawn-replicas", 0, "N", OT_UINT, RUN, OFF(spawn_replicas), 1, 8, NULL, NULL, 1,
 	  "with a spawned TCP server (--spawn --spawn-tcp, spawn+tcp:): start N replicas of it "
 	  "on 127.0.0.1 ports, caught up before each point" },
-	{ "read-from", 0, "masters|replicas|all", OT_ENUM, RUN, OFF(read_from), 0, 0, sweep_read_from_names,
+	{ "read-from", 0, "WHERE", OT_ENUM, RUN, OFF(read_from), 0, 0, sweep_read_from_names,
 	  "masters", 1,
 	  "where read tests go: masters, replicas (each replica -c connections and its share "
 	  "of -n), or all (the primary counted as one more replica)" },
