@@ -377,8 +377,15 @@ int cmd_targets_start(const struct rs_config *cfg, double timeout, volatile sig_
 		const char *const extra[] = { "--replicaof", "127.0.0.1", port, NULL };
 
 		if (g->rsp == NULL) {
-			/* The primary's settings: its user, password, TLS. */
-			if (target_build(&g->rdefs[i], &s, NULL, &g->replicas[i], err) < 0)
+			/* The primary's user, password (its URI's too), database and
+			 * TLS settings, where the replica's URI names none. */
+			struct target_settings rs = s;
+
+			rs.user = g->t.user;
+			rs.password = g->t.password != NULL ? g->t.password : "";
+			rs.env_password = 0;
+			rs.dbnum = g->t.dbnum;
+			if (target_build(&g->rdefs[i], &rs, NULL, &g->replicas[i], err) < 0)
 				return -1;
 			continue;
 		}

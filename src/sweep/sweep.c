@@ -88,10 +88,6 @@ static void sweep_sleep(double s, volatile sig_atomic_t *stop)
 	}
 }
 
-/* target_point_stats summed over every server (each one's CPU into
- * cpus[i] too, cpus not NULL); a count one server does not give is
- * unknown (-1) in the sum.  On a read point that loads the replicas,
- * theirs are added, each replica's into rsts[i] too. */
 void sweep_stats_add(struct target_stats *sum, const struct target_stats *st)
 {
 	sum->calls = st->calls < 0 || sum->calls < 0 ? -1 : sum->calls + st->calls;
@@ -103,6 +99,10 @@ void sweep_stats_add(struct target_stats *sum, const struct target_stats *st)
 	sum->cpu += st->cpu;
 }
 
+/* target_point_stats summed over every server (each one's CPU into
+ * cpus[i] too, cpus not NULL); a count one server does not give is
+ * unknown (-1) in the sum.  On a read point that loads the replicas,
+ * theirs are added, each replica's into rsts[i] too. */
 static int sweep_stats(struct sweep *s, const char *name, struct target_stats *sum,
 		       double *cpus, struct target_stats *rsts, struct rs_err *err)
 {

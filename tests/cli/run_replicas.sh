@@ -135,6 +135,28 @@ t_resume() {
 }
 tcase '--resume keeps reads from replicas and from the primary apart' t_resume
 
+t_password() {
+	# Both servers take a password; the replica gets the primary's, from
+	# the --target's URI here; its link masterauth.
+	rcli_r config set masterauth pw >/dev/null
+	rcli config set requirepass pw >/dev/null
+	rcli_r -a pw --no-auth-warning config set requirepass pw >/dev/null 2>&1 ||
+		rcli_r config set requirepass pw >/dev/null
+	r0=$(redis-cli -s "$RSOCK" -a pw --no-auth-warning info commandstats | tr -d '\r' |
+		sed -n 's/^cmdstat_get:calls=\([0-9]*\).*/\1/p')
+	"$RSWEEP" run --target "p=redis://:pw@127.0.0.1:$PPORT" --replica "unix://$RSOCK" \
+		-t get -n 1000 -P 1 \
+		-c 1 -r 10 --repeat 1 -q -o "$T/pw.csv" >"$T/out" 2>"$T/err"
+	st=$?
+	r1=$(redis-cli -s "$RSOCK" -a pw --no-auth-warning info commandstats | tr -d '\r' |
+		sed -n 's/^cmdstat_get:calls=\([0-9]*\).*/\1/p')
+	redis-cli -s "$SOCK" -a pw --no-auth-warning config set requirepass "" >/dev/null
+	redis-cli -s "$RSOCK" -a pw --no-auth-warning config set requirepass "" >/dev/null
+	[ "$st" = 0 ] || fail "exited $st: $(cat "$T/err")"
+	[ "$((r1 - ${r0:-0}))" = 1000 ] || fail "the replica ran $((r1 - ${r0:-0})) GETs"
+}
+tcase 'the replica takes the primary'"'"'s password' t_password
+
 t_refused() {
 	run_refused "--read-from chooses among replicas" -s "$SOCK" --read-from replicas -t get
 	run_refused "--read-from masters with --replica" -s "$SOCK" --replica "unix://$RSOCK" \
