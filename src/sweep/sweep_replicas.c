@@ -140,6 +140,18 @@ enum sweep_status sweep_replicas_open(struct sweep *s, struct rs_err *err)
 	for (size_t i = 0; i < s->nr; i++)
 		if (sweep_replicas_one(s, i, err) < 0)
 			return SWEEP_FAILED;
+	if (cfg->verbose) {
+		char list[512];
+		struct sbuf b;
+
+		sbuf_fixed(&b, list, sizeof list);
+		for (size_t i = 0; i < s->nr; i++)
+			sbuf_item(&b, ", ", "%s", s->rt[i].desc);
+		sweep_debug(cfg, "%s: %zu replica%s in sync (%s); read tests go to the %s",
+			    cfg->target->desc, s->nr, s->nr == 1 ? "" : "s", list,
+			    cfg->read_from == SWEEP_READ_MASTERS ? "primary" :
+			    cfg->read_from == SWEEP_READ_ALL ? "replicas and the primary" : "replicas");
+	}
 	if (s->topo != NULL) {
 		s->rload = load_cluster_replicas(cfg->target, s->topo, cfg->clients, cfg->threads);
 		s->nreads = s->nr;
