@@ -107,9 +107,9 @@ static const struct opts_rule opts_rule_table[] = {
 	{ RUN, "precision", OPTS_EXCLUDES, "rate", NULL,
 	  "--precision narrows a point's throughput, which --rate fixes at the rate offered: "
 	  "drop --precision (--repeat measures a rate's latency again)" },
-	/* Reads from replicas (issue 47): a standalone primary's, named or spawned. */
-	/* --read-from needs replicas from one of three options: cmd_targets.c
-	 * says so (cmd_targets_replicas). */
+	/* Reads from replicas (issue 47): a standalone primary's, named or
+	 * spawned.  --read-from needs replicas from one of three options
+	 * (--replica, --spawn-replicas, --cluster): cmd_targets_replicas says so. */
 	{ RUN, "replica", OPTS_EXCLUDES, "spawn-replicas", NULL,
 	  "--replica names replicas of a server you run, --spawn-replicas starts them for a "
 	  "spawned one: give one of them" },
