@@ -55,6 +55,28 @@ Test(cluster, slots_reply_builds_the_map)
 	freeReplyObject(r);
 }
 
+Test(cluster, slots_reply_gives_each_master_its_first_replica)
+{
+	redisReply *r = resp_reply(three);
+	struct cluster_topo t;
+	struct target seed = { .host = "10.0.0.9", .port = 7000, .password = "pw" }, out;
+	struct rs_err err;
+
+	cr_assert_eq(cluster_parse_slots(r, "10.0.0.9", &t, &err), 0, "%s", err.msg);
+	/* Only the third range lists one (--read-from replicas, issue 47). */
+	cr_assert_eq(t.m[0].rport, 0);
+	cr_assert_eq(cluster_replica_target(&t, 0, &seed, &out), -1);
+	cr_assert_str_eq(t.m[2].rdesc, "127.0.0.1:7005");
+	cr_assert_eq(cluster_replica_target(&t, 2, &seed, &out), 0);
+	cr_assert_str_eq(out.desc, "127.0.0.1:7005");
+	cr_assert_eq(out.readonly, 1, "a replica read from sends READONLY");
+	cr_assert_str_eq(out.password, "pw", "the seed's credentials");
+	/* The master is no replica: it is still not found as one. */
+	cr_assert_eq(cluster_find(&t, "127.0.0.1", 7005), -1);
+	cluster_topo_free(&t);
+	freeReplyObject(r);
+}
+
 Test(cluster, slots_reply_with_holes_counts_them)
 {
 	redisReply *r = resp_reply("*1\r\n*3\r\n:0\r\n:99\r\n*2\r\n$1\r\nh\r\n:1\r\n");

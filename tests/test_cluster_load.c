@@ -63,7 +63,7 @@ static void cl_open(void)
 	struct rs_err err = { 0 };
 
 	cl_setup();
-	cr_assert_eq(cluster_load_new(&seed, &topo, 2, 1, &cl, &err), 0, "%s", err.msg);
+	cr_assert_eq(cluster_load_new(&seed, &topo, 2, 1, 0, &cl, &err), 0, "%s", err.msg);
 }
 
 static void cl_teardown(void)
@@ -394,7 +394,7 @@ Test(cluster_load, a_master_serving_no_slot_is_refused_at_new, .init = cl_setup,
 
 	cl_take_slots(2, 0);
 	snprintf(want, sizeof want, "127.0.0.1:%u serves no slot", srv[2].port);
-	cr_assert_eq(cluster_load_new(&seed, &topo, 1, 1, &cl, &err), -1);
+	cr_assert_eq(cluster_load_new(&seed, &topo, 1, 1, 0, &cl, &err), -1);
 	cr_assert_null(cl);
 	cr_assert_str_eq(err.msg, want);
 }

@@ -462,3 +462,25 @@ Test(target, fake_closed_connection, .fini = fake_stop)
 	cr_assert(strstr(err.msg, "PING not sent: the connection failed before") != NULL, "%s",
 		  err.msg);
 }
+
+/* INFO replication read for --read-from (issue 47): a primary's offset, a
+ * replica's, its link, and the replication id that ties them. */
+Test(target, repl_parse)
+{
+	struct target_repl r;
+
+	target_repl_parse("# Replication\r\nrole:master\r\nconnected_slaves:1\r\n"
+			  "master_replid:abc123\r\nmaster_repl_offset:4242\r\n", &r);
+	cr_assert_eq(r.replica, 0);
+	cr_assert_eq(r.offset, 4242);
+	cr_assert_str_eq(r.replid, "abc123");
+	target_repl_parse("# Replication\r\nrole:slave\r\nmaster_host:127.0.0.1\r\n"
+			  "master_link_status:up\r\nslave_repl_offset:4200\r\n"
+			  "master_replid:abc123\r\nmaster_repl_offset:4200\r\n", &r);
+	cr_assert_eq(r.replica, 1);
+	cr_assert_eq(r.link_up, 1);
+	cr_assert_eq(r.offset, 4200, "a replica's own offset, not master_repl_offset");
+	target_repl_parse("role:slave\r\nmaster_link_status:down\r\n", &r);
+	cr_assert_eq(r.link_up, 0);
+	cr_assert_eq(r.offset, -1, "no offset given: unknown");
+}

@@ -18,6 +18,7 @@
 #include "agents/agentkey.h"
 #include "agents/agentmsg.h"
 #include "engine/engine.h"
+#include "net/target_build.h"
 #include "os/host.h"
 #include "workload/job.h"
 #include "base/log.h"
@@ -196,18 +197,17 @@ static int agent_target(const struct agent *a, const struct agentmsg_point *p,
 	if (i == a->cfg->nallow)
 		return rs_err_set(err, "target %.128s is not allowed to this agent (its "
 				  "--allow-target): nothing sent to it", p->target);
-	memset(t, 0, sizeof *t);
-	/* agentmsg_target_ok refused a password in the URI: the agent's own
-	 * is the one sent. */
-	t->password = a->cfg->password;
-	if (d->tls)
-		t->tls = a->cfg->tls;
-	targets_apply(d, t);
-	t->connect_timeout = a->cfg->connect_timeout;
-	t->timeout = p->timeout;
-	t->stop = a->cfg->stop;
-	target_describe(t);
-	return 0;
+	{
+		/* agentmsg_target_ok refused a password in the URI: the
+		 * agent's own is the one sent. */
+		const struct target_settings s = {
+			.password = a->cfg->password, .tls = &a->cfg->tls,
+			.connect_timeout = a->cfg->connect_timeout, .timeout = p->timeout,
+			.stop = a->cfg->stop,
+		};
+
+		return target_build(d, &s, NULL, t, err);
+	}
 }
 
 /* Sleep until monotonic ns `until`, in slices, so that a stop is seen. */

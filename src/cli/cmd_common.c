@@ -11,6 +11,7 @@
 #include "cli/cmd.h"
 #include "base/infile.h"
 #include "net/target.h"
+#include "net/target_build.h"
 #include "net/targets.h"
 
 int cmd_tls_files_check(const struct rs_config *cfg, struct rs_err *err)
@@ -58,6 +59,11 @@ int cmd_agent_control(const struct rs_config *cfg, struct targets_def *d, struct
 		      struct rs_err *err)
 {
 	char spec[TARGETS_URI_MAX + 16];
+	struct target_tls tls = { 0 };
+	const struct target_settings s = {
+		.tls = &tls, .connect_timeout = cfg->connect_timeout,
+		.timeout = cfg->timeout > 0 ? cfg->timeout : TARGET_DEFAULT_TIMEOUT,
+	};
 
 	memset(t, 0, sizeof *t);
 	if (cfg->control == NULL)
@@ -71,11 +77,7 @@ int cmd_agent_control(const struct rs_config *cfg, struct targets_def *d, struct
 	snprintf(spec, sizeof spec, "control=%s", cfg->control);
 	if (targets_parse_one(spec, d, err) < 0)
 		return rs_err_as(err, RS_E_USAGE);
-	targets_apply(d, t);
-	t->connect_timeout = cfg->connect_timeout;
-	t->timeout = cfg->timeout > 0 ? cfg->timeout : TARGET_DEFAULT_TIMEOUT;
-	if (t->tls.on)
-		cmd_tls_settings(cfg, &t->tls);
-	target_describe(t);
-	return 0;
+	/* The control Redis takes its password from its URI only. */
+	cmd_tls_settings(cfg, &tls);
+	return target_build(d, &s, NULL, t, err);
 }

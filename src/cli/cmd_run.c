@@ -569,7 +569,7 @@ static int run_sweep(const struct rs_config *cfg, struct run_job *job, struct ru
 		sweep_close(job->sweeps[k].s);
 		job->sweeps[k].s = NULL;
 		if (k % job->nat == 0)
-			spawn_stop(&job->targets.v[job->sweeps[k].target].sp);
+			cmd_targets_stop(&job->targets.v[job->sweeps[k].target]);
 	}
 restore:
 	sigaction(SIGINT, &old_int, NULL);

@@ -214,6 +214,11 @@ static void run_way(const struct rs_config *cfg, const char *key_prefix, struct 
 	if (cfg->value_max > 0)
 		snprintf(want->data_size_range, sizeof want->data_size_range, "%llu..%llu",
 			 (unsigned long long)cfg->value_min, (unsigned long long)cfg->value_max);
+	/* Rows of a run with replicas say its --read-from (sweep_replicas_row). */
+	if (cfg->replica.n > 0 || cfg->spawn_replicas > 0 ||
+	    (cfg->cluster && cfg->read_from != SWEEP_READ_MASTERS))
+		xstrlcpy(want->read_from, sweep_read_from_names[cmd_targets_read_from(cfg)],
+			 sizeof want->read_from);
 }
 
 int run_check_resume(const struct rs_config *cfg, const char *label, const char *desc,
@@ -372,6 +377,9 @@ static int run_targets(const struct rs_config *cfg, struct run_job *job, struct 
 		sc->label = g->label;
 		sc->spawned = g->spawned;
 		sc->target = &g->t;
+		sc->replicas = g->replicas;
+		sc->nreplicas = g->nreplicas;
+		sc->read_from = (enum sweep_read_from)job->targets.read_from;
 		sc->clients = (unsigned)a->clients;
 		sc->data_size = a->data_size;
 		sc->threads = (unsigned)a->threads;

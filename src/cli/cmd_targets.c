@@ -11,6 +11,8 @@
 #include "cli/cmd_targets.h"
 #include "base/log.h"
 #include "base/xalloc.h"
+#include "net/target_build.h"
+#include "sweep/sweep_config.h"
 
 void cmd_targets_settle(struct rs_config *cfg)
 {
@@ -200,6 +202,71 @@ lines:
 	return 0;
 }
 
+int cmd_targets_read_from(const struct rs_config *cfg)
+{
+	/* --replica sends reads to its replicas unless told otherwise. */
+	return opts_given(cfg, "read-from") || cfg->replica.n == 0 ? cfg->read_from :
+	       SWEEP_READ_REPLICAS;
+}
+
+/* --replica, --spawn-replicas and --read-from into ts (cmd_targets_build).
+ * 0, or -1 (err, RS_E_USAGE). */
+static int cmd_targets_replicas(const struct rs_config *cfg, struct cmd_targets *ts,
+				struct rs_err *err)
+{
+	size_t n = cfg->replica.n ? cfg->replica.n : (size_t)cfg->spawn_replicas;
+
+	ts->read_from = cmd_targets_read_from(cfg);
+	if (cfg->cluster && ts->read_from == SWEEP_READ_ALL)
+		return rs_err_setk(err, RS_E_USAGE, "--read-from all on a cluster: not yet (masters "
+				   "or replicas)");
+	if (opts_given(cfg, "read-from") && n == 0 && !cfg->cluster)
+		return rs_err_setk(err, RS_E_USAGE, "--read-from chooses among replicas: name them "
+				   "with --replica URI, start them with --spawn-replicas N, or give "
+				   "--cluster");
+	if (cfg->replica.n > 0 && ts->read_from == SWEEP_READ_MASTERS)
+		return rs_err_setk(err, RS_E_USAGE, "--read-from masters with --replica: nothing "
+				   "would read from the replicas (drop one of them)");
+	if (n == 0)
+		return 0;
+	ts->rdefs.v = xcalloc(cfg->replica.n ? cfg->replica.n : 1, sizeof *ts->rdefs.v);
+	for (size_t i = 0; i < cfg->replica.n; i++) {
+		char spec[TARGETS_URI_MAX + 16];
+		struct targets_def *d = &ts->rdefs.v[ts->rdefs.n];
+
+		snprintf(spec, sizeof spec, "replica=%s", cfg->replica.v[i]);
+		if (targets_parse_one(spec, d, err) < 0) {
+			targets_def_free(d);
+			return rs_err_prefix(err, "--replica"), rs_err_as(err, RS_E_USAGE);
+		}
+		ts->rdefs.n++;
+		if (targets_spawned(d->kind))
+			return rs_err_setk(err, RS_E_USAGE, "--replica %s: a running server's URI "
+					   "(redis://, rediss://, unix://); --spawn-replicas starts "
+					   "replicas", d->uri);
+	}
+	for (size_t k = 0; k < ts->n; k++) {
+		struct cmd_target *g = &ts->v[k];
+
+		if (cfg->spawn_replicas > 0 && (!g->spawned || g->transport != SPAWN_TCP))
+			return rs_err_setk(err, RS_E_USAGE, "--spawn-replicas: the replicas reach "
+					   "their primary over TCP: start it with --spawn --spawn-tcp "
+					   "or a spawn+tcp: target (target '%s' is %s)", g->label,
+					   !g->spawned ? "not spawned" : g->transport == SPAWN_TLS ?
+					   "on TLS" : "on a UNIX socket");
+		g->replicas = xcalloc(n, sizeof *g->replicas);
+		g->nreplicas = n;
+		if (cfg->replica.n > 0) {
+			g->rdefs = ts->rdefs.v;
+			continue;
+		}
+		g->rsp = xcalloc(n, sizeof *g->rsp);
+		for (size_t i = 0; i < n; i++)
+			g->rsp[i].pid = -1;
+	}
+	return 0;
+}
+
 int cmd_targets_build(const struct rs_config *cfg, const char *label, struct cmd_targets *ts,
 		      struct rs_err *err)
 {
@@ -243,7 +310,9 @@ int cmd_targets_build(const struct rs_config *cfg, const char *label, struct cmd
 				       SPAWN_UNIX;
 		g->extra = (const char *const *)(d ? d->args : ts->spawn_extra);
 	}
-	return cmd_targets_choices(ts, err);
+	if (cmd_targets_choices(ts, err) < 0)
+		return -1;
+	return cmd_targets_replicas(cfg, ts, err);
 }
 
 void cmd_targets_row(const struct rs_config *cfg, const struct cmd_target *g, char *buf,
@@ -273,47 +342,72 @@ int cmd_targets_probe(struct cmd_targets *ts, struct rs_err *err)
 int cmd_targets_start(const struct rs_config *cfg, double timeout, volatile sig_atomic_t *stop,
 		      struct cmd_target *g, struct rs_err *err)
 {
-	struct target *t = &g->t;
+	struct target_tls tls = { 0 };
+	struct target_settings s = {
+		.user = cfg->user, .password = cfg->password, .env_password = 1,
+		.dbnum = (unsigned)cfg->dbnum, .tls = &tls,
+		.connect_timeout = cfg->connect_timeout, .timeout = timeout, .stop = stop,
+	};
 	const struct targets_def *d = g->def;
 
-	t->connect_timeout = cfg->connect_timeout;
-	t->timeout = timeout;
-	t->stop = stop;
-	t->dbnum = (unsigned)cfg->dbnum;
-	t->user = cfg->user;
-	/* A URI's password wins over -a, and -a over REDISCLI_AUTH. */
-	t->password = cfg->password ? targets_password(cfg->password) : targets_env_password();
-	if (d != NULL)
-		targets_apply(d, t);
-	if (g->spawned) {
-		if (spawn_start_on(&g->sp, g->abs[0] ? g->abs : g->binary, g->transport, g->extra,
-				   g->cpus, SPAWN_START_WAIT, err) < 0)
-			return d ? rs_err_setk(err, RS_E_INPUT, "target '%s': %s", g->label, err->msg) :
-			       -1;
-		t->socket = g->sp.socket[0] ? g->sp.socket : NULL;
-		t->host = "127.0.0.1";
-		t->port = g->sp.port;
-		t->password = NULL;   /* our own server has none */
-		if (g->transport == SPAWN_TLS) {
-			/* Verified, against its own certificate and nothing else. */
-			memset(&t->tls, 0, sizeof t->tls);
-			t->tls.on = 1;
-			t->tls.cacert = g->sp.cafile;
-			rs_log(RS_LOG_DEBUG, "%s: TLS on 127.0.0.1:%u, trusting %s", g->label,
-			       g->sp.port, g->sp.cafile);
-		}
-	} else if (d == NULL) {
-		t->socket = cfg->socket;
-		t->host = cfg->host;
-		t->port = (unsigned)cfg->port;
-		t->tls.on = cfg->tls;
+	cmd_tls_settings(cfg, &tls);
+	if (d == NULL) {
+		/* The one server of the options, as a definition. */
+		targets_def_free(&g->own);
+		if (g->spawned)
+			target_build_spawned(&g->own, g->transport);
+		else
+			target_build_addr(&g->own, cfg->socket, cfg->host, (unsigned)cfg->port,
+					  cfg->tls);
+		xstrlcpy(g->own.label, g->label, sizeof g->own.label);
+		d = &g->own;
 	}
-	if (t->tls.on && !g->spawned)
-		cmd_tls_settings(cfg, &t->tls);
-	target_describe(t);
+	if (g->spawned &&
+	    spawn_start_on(&g->sp, g->abs[0] ? g->abs : g->binary, g->transport, g->extra, g->cpus,
+			   SPAWN_START_WAIT, err) < 0)
+		return g->def ? rs_err_setk(err, RS_E_INPUT, "target '%s': %s", g->label, err->msg) :
+		       -1;
+	if (target_build(d, &s, g->spawned ? &g->sp : NULL, &g->t, err) < 0)
+		return -1;
 	/* Messages name the real socket; rows, the stable description. */
-	cmd_targets_row(cfg, g, t->row_desc, sizeof t->row_desc);
+	cmd_targets_row(cfg, g, g->t.row_desc, sizeof g->t.row_desc);
+	for (size_t i = 0; i < g->nreplicas; i++) {
+		struct targets_def rd;
+		char port[16];
+		const char *const extra[] = { "--replicaof", "127.0.0.1", port, NULL };
+
+		if (g->rsp == NULL) {
+			/* The primary's user, password (its URI's too), database and
+			 * TLS settings, where the replica's URI names none. */
+			struct target_settings rs = s;
+
+			rs.user = g->t.user;
+			rs.password = g->t.password != NULL ? g->t.password : "";
+			rs.env_password = 0;
+			rs.dbnum = g->t.dbnum;
+			if (target_build(&g->rdefs[i], &rs, NULL, &g->replicas[i], err) < 0)
+				return -1;
+			continue;
+		}
+		snprintf(port, sizeof port, "%u", g->sp.port);
+		if (spawn_start_on(&g->rsp[i], g->abs[0] ? g->abs : g->binary, SPAWN_TCP, extra,
+				   g->cpus, SPAWN_START_WAIT, err) < 0)
+			return rs_err_setk(err, RS_E_INPUT, "target '%s': replica %zu: %s", g->label,
+					   i + 1, err->msg);
+		target_build_spawned(&rd, SPAWN_TCP);
+		xstrlcpy(rd.label, g->label, sizeof rd.label);
+		if (target_build(&rd, &s, &g->rsp[i], &g->replicas[i], err) < 0)
+			return -1;
+		rs_log(RS_LOG_DEBUG, "%s: replica %zu on %s", g->label, i + 1, g->replicas[i].desc);
+	}
 	return 0;
+}
+
+void cmd_targets_stop(struct cmd_target *g)
+{
+	for (size_t i = 0; g->rsp != NULL && i < g->nreplicas; i++)
+		spawn_stop(&g->rsp[i]);
+	spawn_stop(&g->sp);
 }
 
 void cmd_targets_uri(const struct cmd_target *g, char *buf, size_t size)
@@ -333,8 +427,13 @@ void cmd_targets_free(struct cmd_targets *ts)
 	for (size_t k = 0; k < ts->n; k++)
 		for (size_t i = 0; ts->v[k].extra_own != NULL && ts->v[k].extra_own[i] != NULL; i++)
 			free(ts->v[k].extra_own[i]);
-	for (size_t k = 0; k < ts->n; k++)
+	for (size_t k = 0; k < ts->n; k++) {
 		free(ts->v[k].extra_own);
+		targets_def_free(&ts->v[k].own);
+		free(ts->v[k].replicas);
+		free(ts->v[k].rsp);
+	}
+	targets_free(&ts->rdefs);
 	free(ts->v);
 	memset(ts, 0, sizeof *ts);
 }

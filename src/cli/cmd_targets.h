@@ -36,8 +36,19 @@ struct cmd_target {
 	const struct cpus *cpus;
 	char abs[1024];           /* spawned: the binary's absolute path */
 	char version[32];         /* spawned: what its --version says */
+	/* def NULL: the definition cmd_targets_start makes of the options'
+	 * server, which t points into (cmd_targets_free frees it) */
+	struct targets_def own;
 	struct target t;          /* filled by cmd_targets_start */
-	struct spawn sp;          /* spawned: the server, until spawn_stop */
+	struct spawn sp;          /* spawned: the server, until cmd_targets_stop */
+	/* Its replicas (--replica, --spawn-replicas): nreplicas targets,
+	 * allocated by cmd_targets_build, filled by cmd_targets_start; each
+	 * --replica's definition in rdefs, or (--spawn-replicas) a server
+	 * of its own in rsp, a replica of sp. */
+	struct target *replicas;
+	size_t nreplicas;
+	const struct targets_def *rdefs;
+	struct spawn *rsp;
 };
 
 /* Every server of the run, in the order given. */
@@ -47,8 +58,13 @@ struct cmd_targets {
 	size_t nspawn_extra;
 	struct cmd_target *v;
 	size_t n;
+	struct targets rdefs;     /* --replica */
+	int read_from;            /* enum sweep_read_from: --read-from, or its default */
 };
 
+/* Where read tests go (enum sweep_read_from): --read-from, or without it
+ * replicas with --replica, else masters. */
+int cmd_targets_read_from(const struct rs_config *cfg);
 /* The command line wins over the sweep file: a file's --target gives way
  * to -h, -p, -s or --spawn on the command line (those targets are freed),
  * before any rule judges what stands. */
@@ -63,8 +79,10 @@ int cmd_targets_check_tls(const struct rs_config *cfg, struct rs_err *err);
  * outlive ts).  A spawned target whose --spawn-args hold alternatives, a
  * word with '|' in it ("--io-threads 1|2|4"), is one target a choice,
  * under its label, every combination of the alternatives when several
- * words have them (at most CMD_TARGETS_MAX_CHOICES).  Nothing is started
- * or connected.  Returns 0 or -1 with err naming the target. */
+ * words have them (at most CMD_TARGETS_MAX_CHOICES).  Each has room for
+ * the replicas --replica names or --spawn-replicas starts (a spawned TCP
+ * server's only: RS_E_USAGE else), and ts->read_from says where read
+ * tests go.  Nothing is started or connected.  Returns 0 or -1 with err naming the target. */
 #define CMD_TARGETS_MAX_CHOICES 64
 int cmd_targets_build(const struct rs_config *cfg, const char *label, struct cmd_targets *ts,
 		      struct rs_err *err);
@@ -72,13 +90,17 @@ int cmd_targets_build(const struct rs_config *cfg, const char *label, struct cmd
  * redis-server does (valkey-server, keydb-server too).  Returns 0 or -1
  * (err of kind RS_E_INPUT, naming the target when it is a --target). */
 int cmd_targets_probe(struct cmd_targets *ts, struct rs_err *err);
-/* g's server into g->t: started, when spawned (spawn_stop ends it), else
+/* g's server into g->t: started, when spawned (cmd_targets_stop ends it), else
  * the address its definition or the options give, with the options' TLS
- * settings, a command timeout of timeout seconds and stop for signals.
- * Returns 0 or -1 (err: a server that would not start; RS_E_INPUT for a
+ * settings, a command timeout of timeout seconds and stop for signals;
+ * then its replicas into g->replicas alike, started when spawned (each a
+ * REPLICAOF of g's server).  Returns 0 or -1 (err: a server that would not start; RS_E_INPUT for a
  * --target). */
 int cmd_targets_start(const struct rs_config *cfg, double timeout, volatile sig_atomic_t *stop,
 		      struct cmd_target *g, struct rs_err *err);
+/* Stop g's servers, the replicas first (spawn_stop: harmless for one
+ * that never started). */
+void cmd_targets_stop(struct cmd_target *g);
 /* What the target column says of g's server (size bytes into buf): its
  * address, or for a spawned one what it is, stable from run to run. */
 void cmd_targets_row(const struct rs_config *cfg, const struct cmd_target *g, char *buf,

@@ -91,6 +91,16 @@ static const struct opt_def opt_table[] = {
 	{ "spawn-args", 0, "[LABEL=]ARGS", OT_LIST, RUN, OFF(spawn_args), 0, 0, NULL, NULL, 0,
 	  "more redis-server arguments for a spawned target (all of them without LABEL=); "
 	  "a word A|B|C starts a server for each" },
+	{ "replica", 0, "URI", OT_LIST, RUN, OFF(replica), 0, 0, NULL, NULL, 0,
+	  "a replica of the target (repeat it; redis://, rediss://, unix://): read tests load "
+	  "it, writes the primary (--read-from)" },
+	{ "spawn-replicas", 0, "N", OT_UINT, RUN, OFF(spawn_replicas), 1, 8, NULL, NULL, 1,
+	  "with a spawned TCP server (--spawn --spawn-tcp, spawn+tcp:): start N replicas of it "
+	  "on 127.0.0.1 ports, caught up before each point" },
+	{ "read-from", 0, "WHERE", OT_ENUM, RUN, OFF(read_from), 0, 0, sweep_read_from_names,
+	  "masters", 1,
+	  "where read tests go: masters, replicas (each replica -c connections and its share "
+	  "of -n), or all (the primary counted as one more replica)" },
 	{ "cpus", 0, "SERVER:CLIENT|none", OT_STRING, RUN, OFF(cpus), 0, 0, NULL, "auto", 1,
 	  "CPUs for spawned servers and the load generator (CPU lists, as 1:0), or none; "
 	  "default: apart, when every target is spawned" },

@@ -90,6 +90,9 @@ struct rs_config {
 	int spawn_tls;
 	struct opt_list target;   /* --target LABEL=URI (targets.h) */
 	struct opt_list spawn_args;
+	struct opt_list replica;  /* --replica URI: the target's replicas */
+	uint64_t spawn_replicas;  /* --spawn-replicas N */
+	int read_from;            /* enum sweep_read_from */
 	char *cpus;               /* --cpus SERVER:CLIENT|none|auto (cpus.h); NULL: auto */
 	struct opt_list allow_target; /* agent: --allow-target URI|PATTERN */
 	/* load */

@@ -144,6 +144,23 @@ static const struct opts_rule opts_rule_table[] = {
 	  "--channels spreads -t publish's subscribers: give --subscribers N" },
 	{ RUN, "psubscribe", OPTS_NEEDS, "subscribers", NULL,
 	  "--psubscribe says how -t publish's subscribers subscribe: give --subscribers N" },
+	/* Reads from replicas (issue 47): a standalone primary's, named or
+	 * spawned.  --read-from needs replicas from one of three options
+	 * (--replica, --spawn-replicas, --cluster): cmd_targets_replicas says so. */
+	{ RUN, "replica", OPTS_EXCLUDES, "spawn-replicas", NULL,
+	  "--replica names replicas of a server you run, --spawn-replicas starts them for a "
+	  "spawned one: give one of them" },
+	{ RUN, "replica", OPTS_EXCLUDES, "cluster", NULL,
+	  "--replica is for a standalone primary: on a cluster, --read-from replicas finds each "
+	  "master's" },
+	{ RUN, "spawn-replicas", OPTS_NEEDS, "spawn", "target",
+	  "--spawn-replicas goes with --spawn --spawn-tcp or a spawn+tcp: target" },
+	{ RUN, "replica", OPTS_ONE, "target", NULL,
+	  "--replica names the replicas of one primary: give one --target" },
+	{ RUN, "spawn-replicas", OPTS_ONE, "target", NULL,
+	  "--spawn-replicas starts the replicas of one primary: give one --target" },
+	{ RUN, "replica", OPTS_EXCLUDES, "agents", NULL, RULES_AGENTS "--replica" },
+	{ RUN, "spawn-replicas", OPTS_EXCLUDES, "agents", NULL, RULES_AGENTS "--spawn-replicas" },
 	{ CMD_EXPORT, "split", OPTS_EXCLUDES, "output", NULL,
 	  "--split DIR writes a file a point into DIR: drop -o" },
 };

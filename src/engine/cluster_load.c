@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "engine/cluster_load.h"
+#include "engine/replica_load.h"
 #include "base/xalloc.h"
 
 /* The keyspace's numbers whose keys (of one shape: the bytes around the
@@ -185,7 +186,8 @@ static int cluster_load_error(const struct engine_route *r, const char *msg, siz
 }
 
 int cluster_load_new(const struct target *seed, struct cluster_topo *topo, unsigned clients,
-		     unsigned threads, struct cluster_load **out, struct rs_err *err)
+		     unsigned threads, int replicas, struct cluster_load **out,
+		     struct rs_err *err)
 {
 	struct cluster_load *cl = xcalloc(1, sizeof *cl);
 
@@ -199,6 +201,12 @@ int cluster_load_new(const struct target *seed, struct cluster_topo *topo, unsig
 		sh->cl = cl;
 		sh->idx = i;
 		cluster_master_target(topo, i, seed, &sh->t);
+		if (replicas && cluster_replica_target(topo, i, seed, &sh->t) < 0) {
+			rs_err_setk(err, RS_E_INPUT, "--read-from replicas: master %s has no replica",
+				    topo->m[i].desc);
+			cluster_load_free(cl);
+			return -1;
+		}
 		sh->route.on_error = cluster_load_error;
 		sh->route.ctx = sh;
 		if (cluster_tag(topo, i, sh->tag, sizeof sh->tag) < 0) {
@@ -552,8 +560,6 @@ int cluster_load_run(struct cluster_load *cl, const struct engine_job *job,
 	}
 	for (size_t i = 0; i < started; i++)
 		pthread_join(cl->sh[i].tid, NULL);
-	for (size_t k = 0; k < ENGINE_SLICES; k++)
-		res->slice_rps[k] = 0;
 	for (size_t i = 0; i < started; i++) {
 		struct cluster_shard *sh = &cl->sh[i];
 
@@ -561,35 +567,7 @@ int cluster_load_run(struct cluster_load *cl, const struct engine_job *job,
 			*err = sh->err;
 			rc = -1;
 		}
-		res->requests += sh->res.requests;
-		res->errors += sh->res.errors;
-		res->misses += sh->res.misses;
-		res->redirects += sh->res.redirects;
-		/* A mix: each member's requests, over the masters. */
-		for (size_t m = 0; m < ENGINE_MAX_MEMBERS; m++)
-			res->member_sent[m] += sh->res.member_sent[m];
-		if (sh->res.seconds > res->seconds)
-			res->seconds = sh->res.seconds;
-		/* The slowest setup of any master's connections. */
-		if (sh->res.connect_ms > res->connect_ms)
-			res->connect_ms = sh->res.connect_ms;
-		hist_merge(&res->hist, &sh->res.hist);
-		hist_merge(&res->service, &sh->res.service);
-		hist_merge(&res->slip, &sh->res.slip);
-		/* Sharded pub/sub: each master's own subscribers. */
-		res->int_sum += sh->res.int_sum;
-		res->expected += sh->res.expected;
-		res->delivered += sh->res.delivered;
-		res->lost += sh->res.lost;
-		res->dup += sh->res.dup;
-		res->sub_cpu_s += sh->res.sub_cpu_s;
-		hist_merge(&res->deliver, &sh->res.deliver);
-		if (sh->res.deliver_seconds > res->deliver_seconds)
-			res->deliver_seconds = sh->res.deliver_seconds;
-		for (size_t k = 0; k < ENGINE_SLICES; k++)
-			res->slice_rps[k] += sh->res.slice_rps[k];
-		if (res->first_error[0] == '\0' && sh->res.first_error[0] != '\0')
-			memcpy(res->first_error, sh->res.first_error, sizeof res->first_error);
+		replica_load_sum(res, &sh->res);
 		if (per != NULL)
 			per[i] = sh->res;
 	}

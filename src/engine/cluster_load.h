@@ -19,9 +19,13 @@ struct cluster_load;
 
 /* Connect clients connections over threads loops to every master of
  * topo (kept by the caller, and updated in place on MOVED while a run
- * goes on), with seed's credentials, TLS and timeouts. */
+ * goes on), with seed's credentials, TLS and timeouts; with replicas set,
+ * to each master's first replica instead (READONLY: --read-from
+ * replicas), which reads its master's slots.  A master without a replica
+ * then fails, err naming it. */
 int cluster_load_new(const struct target *seed, struct cluster_topo *topo, unsigned clients,
-		     unsigned threads, struct cluster_load **out, struct rs_err *err);
+		     unsigned threads, int replicas, struct cluster_load **out,
+		     struct rs_err *err);
 /* Run job on every master at once: job->requests split evenly over them
  * (every one completes: a redirected request is replaced, engine.h),
  * each request's key on its master's slots; a command whose key has no

@@ -90,6 +90,19 @@ void cluster_master_target(const struct cluster_topo *topo, size_t i, const stru
 	target_describe(out);
 }
 
+int cluster_replica_target(const struct cluster_topo *topo, size_t i, const struct target *seed,
+			   struct target *out)
+{
+	if (topo->m[i].rport == 0)
+		return -1;
+	cluster_master_target(topo, i, seed, out);
+	out->host = topo->m[i].rhost;
+	out->port = topo->m[i].rport;
+	out->readonly = 1;
+	target_describe(out);
+	return 0;
+}
+
 int cluster_find(const struct cluster_topo *topo, const char *host, unsigned port)
 {
 	for (size_t i = 0; i < topo->n; i++)
@@ -159,6 +172,25 @@ int cluster_parse_slots(const redisReply *r, const char *seed_host, struct clust
 					  "within 0-16383", i + 1, from, to);
 		if ((m = cluster_master_of(e->element[2], seed_host, topo, i, err)) < 0)
 			return -1;
+		/* Its first replica (host, port, id, ...), for --read-from. */
+		if (e->elements >= 4 && topo->m[m].rport == 0) {
+			const redisReply *rn = e->element[3];
+
+			if (rn->type == REDIS_REPLY_ARRAY && rn->elements >= 2 &&
+			    rn->element[0]->type == REDIS_REPLY_STRING &&
+			    rn->element[1]->type == REDIS_REPLY_INTEGER &&
+			    rn->element[1]->integer >= 1 && rn->element[1]->integer <= 65535) {
+				const char *h = rn->element[0]->len > 0 ? rn->element[0]->str : seed_host;
+
+				if (strlen(h) >= sizeof topo->m[m].rhost)
+					return rs_err_set(err, "CLUSTER SLOTS: range %zu: the replica's "
+							  "host name is too long", i + 1);
+				snprintf(topo->m[m].rhost, sizeof topo->m[m].rhost, "%s", h);
+				topo->m[m].rport = (unsigned)rn->element[1]->integer;
+				snprintf(topo->m[m].rdesc, sizeof topo->m[m].rdesc, "%s:%u",
+					 topo->m[m].rhost, topo->m[m].rport);
+			}
+		}
 		for (long long s = from; s <= to; s++) {
 			if (topo->owner[s] != CLUSTER_NONE)
 				return rs_err_set(err, "CLUSTER SLOTS: slot %lld is in two ranges", s);

@@ -25,6 +25,10 @@ struct cluster_master {
 	char id[48];              /* node id, "" when the reply had none */
 	char desc[160];           /* "host:port", for messages */
 	unsigned slots;           /* how many slots it serves */
+	/* Its first replica as CLUSTER SLOTS lists it: rport 0 when none. */
+	char rhost[128];
+	unsigned rport;
+	char rdesc[160];          /* "host:port" */
 };
 
 struct cluster_topo {
@@ -53,6 +57,11 @@ void cluster_topo_free(struct cluster_topo *topo);
 /* Master i of topo as a target: seed's credentials, TLS and timeouts,
  * the master's address (its host points into topo), database 0. */
 void cluster_master_target(const struct cluster_topo *topo, size_t i, const struct target *seed,
+			   struct target *out);
+/* Master i's first replica as a target, as cluster_master_target makes
+ * the master's, READONLY on (target.h).  Returns 0, or -1 when master i
+ * has no replica. */
+int cluster_replica_target(const struct cluster_topo *topo, size_t i, const struct target *seed,
 			   struct target *out);
 /* The index of the master at host:port, or -1. */
 int cluster_find(const struct cluster_topo *topo, const char *host, unsigned port);

@@ -36,7 +36,8 @@ struct conn;
 #define TARGET_DEFAULT_TIMEOUT 10
 
 /* Open the control connection (conn_open: TCP, UNIX or TLS, within
- * t->connect_timeout), AUTH and SELECT done.  On failure err reads
+ * t->connect_timeout), AUTH and SELECT done, and READONLY when
+ * t->readonly (a cluster replica read from).  On failure err reads
  * "<desc>: <reason>" and *out is NULL; a plain connection whose server
  * answers its first command as a TLS port does says so (RS_E_INPUT). */
 int target_connect(const struct target *t, struct target_conn **out, struct rs_err *err);
@@ -85,6 +86,24 @@ int target_cluster_info(struct target_conn *c, const struct target *t, char **ou
 			struct rs_err *err);
 /* Copy the value of "field:" in an INFO text into buf ("" if absent). */
 void target_info_field(const char *info, const char *field, char *buf, size_t size);
+
+/* A server's place in replication, from INFO replication. */
+struct target_repl {
+	int replica;              /* role:slave */
+	int link_up;              /* a replica's master_link_status:up */
+	/* The primary's master_repl_offset, or a replica's slave_repl_offset
+	 * (replica_repl_offset where a server names it so): bytes of the
+	 * replication stream; -1 when INFO gives none. */
+	int64_t offset;
+	/* master_replid: a replica's equals its primary's once in sync; ""
+	 * when INFO gives none. */
+	char replid[48];
+};
+/* Read r from the text of INFO replication; never fails. */
+void target_repl_parse(const char *info, struct target_repl *r);
+/* INFO replication, parsed.  0, or -1 (err). */
+int target_repl(struct target_conn *c, const struct target *t, struct target_repl *r,
+		struct rs_err *err);
 
 /* Keys in all databases (INFO keyspace). */
 int target_key_count(struct target_conn *c, const struct target *t, uint64_t *keys,

@@ -29,6 +29,9 @@ struct target {
 	const char *password;     /* never printed */
 	unsigned dbnum;
 	struct target_tls tls;
+	/* A Redis Cluster replica read from: READONLY after the connect, or
+	 * it redirects every read to its master. */
+	int readonly;
 	double connect_timeout;   /* seconds */
 	double timeout;           /* seconds a command may take, send to end of reply */
 	/* Set by a signal handler to stop (NULL: never).  A command that is

@@ -412,6 +412,50 @@ static size_t report_prefix_notes(const struct rs_rows *rows, char **v, size_t m
 	return n;
 }
 
+/* A run with replicas (run --replica, --spawn-replicas): one note a label
+ * whose rows give the replication lag (repl_lag), into v: where its reads
+ * went and the most bytes a replica stood behind the primary right after
+ * a point, at which point.  Returns how many (at most max). */
+static size_t report_replica_notes(const struct rs_rows *rows, char **v, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; rows != NULL && i < rows->n && n < max; i++) {
+		const struct rs_rec *row = &rows->v[i], *worst = row;
+		double lag = rows_fig(rows, row, ROW_REPL_LAG);
+		char buf[512];
+		size_t k = 0;
+
+		if (isnan(lag))
+			continue;
+		/* Labels are interned: one pointer a label; its first row with a lag. */
+		while (k < i && (rows->v[k].label != row->label ||
+				 isnan(rows_fig(rows, &rows->v[k], ROW_REPL_LAG))))
+			k++;
+		if (k < i)
+			continue;
+		for (size_t j = i + 1; j < rows->n; j++) {
+			double l = rows_fig(rows, &rows->v[j], ROW_REPL_LAG);
+
+			if (rows->v[j].label == row->label && l > lag) {
+				lag = l;
+				worst = &rows->v[j];
+			}
+		}
+		if (lag > 0)
+			snprintf(buf, sizeof buf, "%s: read tests from %s (--read-from); replication lag "
+				 "at most %.0f bytes right after a point (%s P=%u): the replicas "
+				 "were behind the primary", row->label,
+				 row_read_from_name(row->read_from), lag, worst->test, worst->pipeline);
+		else
+			snprintf(buf, sizeof buf, "%s: read tests from %s (--read-from); no replication "
+				 "lag right after any point (every replica at the primary's offset)",
+				 row->label, row_read_from_name(row->read_from));
+		v[n++] = xstrdup(buf);
+	}
+	return n;
+}
+
 /* The note of a series whose low deep end was no evidence of a fall
  * (knee_result.fall_unstable): its unstable depths past the peak, their
  * largest CV, and what to do. */
@@ -446,7 +490,7 @@ size_t report_notes(const struct analysis_result *r, const struct report_opts *o
 {
 	/* At most nine notes a series and its unstable points, and one for
 	 * them all: room for them at once, not a reallocation a note. */
-	char **v = xcalloc((9 + REPORT_UNSTABLE_LIST) * r->nseries + 2 * r->nlabels +
+	char **v = xcalloc((9 + REPORT_UNSTABLE_LIST) * r->nseries + 3 * r->nlabels +
 			   REPORT_UNSTABLE_LIST + 4, sizeof *v);
 	size_t n = 0;
 	const char *base_client;
@@ -562,6 +606,7 @@ size_t report_notes(const struct analysis_result *r, const struct report_opts *o
 		v[n++] = xstrdup(buf);
 	}
 	n += report_prefix_notes(o->rows, v + n, r->nlabels);
+	n += report_replica_notes(o->rows, v + n, r->nlabels);
 	{
 		char buf[512];
 

@@ -152,6 +152,10 @@ static const struct csv_col csv_cols[] = {
 	COL_I(reconnect_every, reconnect_every),
 	COL_I(connects, connects),
 	COL_D(connects_per_s, connects_per_s, 1),
+	/* Reads from replicas: where they went, each replica's calls, the lag (row.h). */
+	COL_S(read_from, read_from),
+	COL_S(replica_calls, replica_calls),
+	COL_I(repl_lag, repl_lag),
 	/* Last, and quoted when it holds text (csv_format_row): a row a crash
 	 * cut short inside it never reads as whole. */
 	COL_S(first_error, first_error),

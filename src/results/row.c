@@ -41,6 +41,7 @@ void row_init(struct rs_row *r)
 	r->run = -1;
 	r->slip_p50_ms = r->slip_p99_ms = NAN;
 	r->slo_ms = r->slo_lo_ms = r->slo_hi_ms = NAN;
+	r->repl_lag = -1;
 }
 
 /* ---- figures in 32 bits ----
@@ -64,6 +65,7 @@ static const double row_scale[ROW_NFIGS] = {
 	[ROW_BUSY_CPU_S] = 1e6, [ROW_MASTERS] = 1,
 	[ROW_SLIP_P50_MS] = 1e4, [ROW_SLIP_P99_MS] = 1e4, [ROW_SLO_MS] = 1e4,
 	[ROW_SLO_LO_MS] = 1e4, [ROW_SLO_HI_MS] = 1e4,
+	[ROW_BUSY_CPU_S] = 1e6, [ROW_MASTERS] = 1, [ROW_REPL_LAG] = 1,
 };
 
 static int row_fig_put(struct rs_rows *rows, double v, enum row_fig f, uint32_t *out,
@@ -332,6 +334,7 @@ static const char *const row_arrivals_names[] = { "", "uniform", "poisson", NULL
 static const char *const row_slo_phase_names[] = { "", "start", "probe", NULL };
 static const char *const row_slo_verdict_names[] = { "", "met", "missed", "unsure", "generator",
 						     NULL };
+static const char *const row_read_from_names[] = { "", "replicas", "all", "masters", NULL };
 
 /* Days from 1970-01-01 to year y, month m (1-12), day d of the Gregorian
  * calendar (Howard Hinnant's days_from_civil): timegm is not POSIX. */
@@ -378,6 +381,11 @@ double row_started_time(const char *started_at)
 const char *row_mode_name(unsigned mode)
 {
 	return mode < 3 ? row_mode_names[mode] : "";
+}
+
+const char *row_read_from_name(unsigned read_from)
+{
+	return read_from == 1 ? "replicas" : read_from == 2 ? "all" : "masters";
 }
 
 const char *row_arrivals_name(unsigned arrivals)
@@ -437,6 +445,7 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 		[ROW_SLIP_P50_MS] = r->slip_p50_ms, [ROW_SLIP_P99_MS] = r->slip_p99_ms,
 		[ROW_SLO_MS] = r->slo_ms, [ROW_SLO_LO_MS] = r->slo_lo_ms,
 		[ROW_SLO_HI_MS] = r->slo_hi_ms,
+		[ROW_REPL_LAG] = r->repl_lag >= 0 ? (double)r->repl_lag : NAN,
 	};
 	struct rs_rec rec;
 	const char *key[ROW_SERVER_KEYS];
@@ -504,6 +513,11 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 	if (row_enum(r->slo_verdict, row_slo_verdict_names, &rec.slo_verdict) < 0)
 		return rs_err_set(err, "slo_verdict '%s' is none of met, missed, unsure, "
 				  "generator", r->slo_verdict), NULL;
+	if (row_enum(r->read_from, row_read_from_names, &rec.read_from) < 0)
+		return rs_err_set(err, "read_from '%s' is none of masters, replicas and all",
+				  r->read_from), NULL;
+	/* "masters" is what a row without the column means. */
+	rec.read_from = rec.read_from == 3 ? 0 : rec.read_from;
 	for (int f = 0; f < ROW_NFIGS; f++)
 		if (row_fig_put(rows, figs[f], (enum row_fig)f, &rec.fig[f], err) < 0)
 			return NULL;

@@ -179,6 +179,17 @@ struct rs_row {
 	 * their count times the seconds from the first publish to the last
 	 * delivery, the client bounded the deliveries. */
 	double sub_cpu_s;
+	/* Replicas (run --replica, --spawn-replicas): where the point's
+	 * reads went, "masters", "replicas" or "all" (a write test's row
+	 * says "masters"), "" for a run without replicas and in rows written
+	 * before it was kept, which read from the masters; each replica's
+	 * calls of the test's commands over the window, from its INFO
+	 * commandstats, "host:port=N;host:port=N" ("" for a point that did
+	 * not read from them); the most bytes a replica's offset stood
+	 * behind the primary's right after the window (-1 unknown). */
+	char read_from[16];
+	char replica_calls[512];
+	int64_t repl_lag;
 
 	/* Where a row came from, for messages; not a column. */
 	const char *src;
@@ -227,6 +238,7 @@ enum row_fig {
 	/* Open loop: the send slip (ms); --slo: the judged percentile and
 	 * its interval (ms). */
 	ROW_SLIP_P50_MS, ROW_SLIP_P99_MS, ROW_SLO_MS, ROW_SLO_LO_MS, ROW_SLO_HI_MS,
+	ROW_REPL_LAG,             /* replicas: bytes behind the primary; NAN unknown */
 	ROW_NFIGS,
 };
 
@@ -235,6 +247,10 @@ enum row_mode { ROW_MODE_NONE, ROW_MODE_LOCKSTEP, ROW_MODE_WINDOW };
 enum row_arrivals { ROW_ARRIVALS_NONE, ROW_ARRIVALS_UNIFORM, ROW_ARRIVALS_POISSON };
 /* Their names as the CSV writes them ("" for NONE). */
 const char *row_mode_name(unsigned mode);
+/* The read_from column as the readers keep it: 0 for "" (a row of a run
+ * without replicas, or written before the column) and "masters" alike,
+ * 1 "replicas", 2 "all".  Its name: "masters" for 0. */
+const char *row_read_from_name(unsigned read_from);
 const char *row_arrivals_name(unsigned arrivals);
 /* The slo_phase and slo_verdict columns as the readers keep them. */
 enum row_slo_phase { ROW_SLO_NONE, ROW_SLO_START, ROW_SLO_PROBE };
@@ -278,6 +294,7 @@ struct rs_rec {
 	unsigned char slo_phase;  /* enum row_slo_phase */
 	unsigned char slo_verdict; /* enum row_slo_verdict */
 	const char *slo;          /* --slo's objective; "" in other rows */
+	unsigned char read_from;  /* row_read_from_name */
 	int32_t expire;           /* --expire's TTL; -1 in rows written before it was kept */
 	int32_t reconnect_every;  /* --reconnect-every; -1 in rows written before it was kept */
 	/* started_at in seconds since the epoch (row_started_time); NAN when

@@ -60,6 +60,20 @@ static int row_way_range(const struct rs_rows *rows, const struct rs_rec *rec,
 	return strcmp(a, want->data_size_range) == 0;
 }
 
+static int row_way_read_from(const struct rs_rows *rows, const struct rs_rec *rec,
+			     const struct rs_row *want, char *was, char *now, size_t size)
+{
+	/* Rows from before the column, and of runs without replicas, read
+	 * from the masters. */
+	const char *a = row_read_from_name(rec->read_from);
+	const char *b = want->read_from[0] ? want->read_from : "masters";
+
+	(void)rows;
+	snprintf(was, size, "%s", a);
+	snprintf(now, size, "%s", b);
+	return strcmp(a, b) == 0;
+}
+
 /* Every column of csv.c's schema, in its order. */
 static const struct row_way_col {
 	const char *name;
@@ -167,6 +181,10 @@ static const struct row_way_col {
 	{ "reconnect_every", ROW_WAY_SETTING, "--reconnect-every", row_way_churn },
 	{ "connects", ROW_WAY_RESULT, NULL, NULL },
 	{ "connects_per_s", ROW_WAY_RESULT, NULL, NULL },
+	/* Where the reads went: a setting of the point's (row_way_read_from). */
+	{ "read_from", ROW_WAY_SETTING, "--read-from", row_way_read_from },
+	{ "replica_calls", ROW_WAY_RESULT, NULL, NULL },
+	{ "repl_lag", ROW_WAY_RESULT, NULL, NULL },
 	{ "first_error", ROW_WAY_RESULT, NULL, NULL },
 };
 #define ROW_WAY_NCOLS (sizeof row_way_cols / sizeof row_way_cols[0])

@@ -1,9 +1,10 @@
-/* load.c: the three loads behind load.h, each a table of its functions. */
+/* load.c: the four loads behind load.h, each a table of its functions. */
 #include "config.h"
 
 #include <stdlib.h>
 
 #include "engine/cluster_load.h"
+#include "engine/replica_load.h"
 #include "sweep/load.h"
 #include "base/xalloc.h"
 
@@ -27,6 +28,10 @@ struct load {
 	struct cluster_load *cl;
 	struct engine_result *per; /* each master's share of the last run */
 	struct agents *agents;    /* the agents' */
+	int replicas;             /* a cluster's: its masters' replicas */
+	const struct target *ts;  /* a replica set's servers */
+	size_t nts;
+	struct replica_load *rl;
 };
 
 /* ---- the local engine ---- */
@@ -63,7 +68,7 @@ static const struct load_ops load_engine_ops = {
 
 static int load_cluster_open(struct load *l, struct rs_err *err)
 {
-	return cluster_load_new(l->t, l->topo, l->clients, l->threads, &l->cl, err);
+	return cluster_load_new(l->t, l->topo, l->clients, l->threads, l->replicas, &l->cl, err);
 }
 
 static int load_cluster_check(const struct load *l, const struct engine_job *job,
@@ -95,6 +100,37 @@ static void load_cluster_drop(struct load *l)
 static const struct load_ops load_cluster_ops = {
 	load_cluster_open, load_cluster_check, load_cluster_run, load_cluster_reconnect, NULL,
 	load_cluster_drop,
+};
+
+/* ---- servers of the same data side by side (a primary's replicas) ---- */
+
+static int load_replicas_open(struct load *l, struct rs_err *err)
+{
+	return replica_load_new(l->ts, l->nts, l->clients, l->threads, &l->rl, err);
+}
+
+static int load_replicas_run(struct load *l, const struct engine_job *job, const char *test,
+			     int warm, struct engine_result *res, struct rs_err *err)
+{
+	(void)test;
+	(void)warm;
+	return replica_load_run(l->rl, job, res, NULL, err);
+}
+
+static int load_replicas_reconnect(struct load *l, struct rs_err *err)
+{
+	return replica_load_reconnect(l->rl, err);
+}
+
+static void load_replicas_drop(struct load *l)
+{
+	replica_load_free(l->rl);
+	l->rl = NULL;
+}
+
+static const struct load_ops load_replicas_ops = {
+	load_replicas_open, NULL, load_replicas_run, load_replicas_reconnect, NULL,
+	load_replicas_drop,
 };
 
 /* ---- the agents: connected for the whole run by the caller ---- */
@@ -138,6 +174,26 @@ struct load *load_cluster(const struct target *seed, struct cluster_topo *topo, 
 	return l;
 }
 
+struct load *load_cluster_replicas(const struct target *seed, struct cluster_topo *topo,
+				   unsigned clients, unsigned threads)
+{
+	struct load *l = load_cluster(seed, topo, clients, threads);
+
+	l->replicas = 1;
+	return l;
+}
+
+struct load *load_replicas(const struct target *ts, size_t n, unsigned clients,
+			   unsigned threads)
+{
+	struct load *l = load_engine(&ts[0], clients, threads);
+
+	l->ops = &load_replicas_ops;
+	l->ts = ts;
+	l->nts = n;
+	return l;
+}
+
 struct load *load_agents(struct agents *a)
 {
 	struct load *l = xcalloc(1, sizeof *l);
@@ -149,7 +205,7 @@ struct load *load_agents(struct agents *a)
 
 int load_connected(const struct load *l)
 {
-	return l->ops->open == NULL || l->e != NULL || l->cl != NULL;
+	return l->ops->open == NULL || l->e != NULL || l->cl != NULL || l->rl != NULL;
 }
 
 int load_local(const struct load *l)

@@ -1,6 +1,7 @@
 /* load.h: where a point's load comes from: one interface over the local
  * engine (engine.h), the load on every master of a cluster
- * (cluster_load.h) and the agents' (agents.h), so that the sweep measures
+ * (cluster_load.h), on a primary's replicas (replica_load.h) and the
+ * agents' (agents.h), so that the sweep measures
  * a point with one call whatever the topology.
  *
  * A load does not guard, flush, prepare or read the server's counters:
@@ -23,6 +24,16 @@ struct load *load_engine(const struct target *t, unsigned clients, unsigned thre
  * on MOVED), with seed's credentials, TLS and timeouts. */
 struct load *load_cluster(const struct target *seed, struct cluster_topo *topo, unsigned clients,
 			  unsigned threads);
+/* The same to each master's first replica (READONLY), each reading its
+ * master's slots (cluster_load.h): --read-from replicas on a cluster. */
+struct load *load_cluster_replicas(const struct target *seed, struct cluster_topo *topo,
+				   unsigned clients, unsigned threads);
+/* The same to each of the n servers ts[0..n) (kept by the caller) side by
+ * side, which hold the same data (a primary's replicas, and it too for
+ * --read-from all): each its -c connections and an equal share of the
+ * requests (replica_load.h). */
+struct load *load_replicas(const struct target *ts, size_t n, unsigned clients,
+			   unsigned threads);
 /* The agents' load (a, kept by the caller, open already). */
 struct load *load_agents(struct agents *a);
 

@@ -89,11 +89,23 @@ static void sweep_sleep(double s, volatile sig_atomic_t *stop)
 	}
 }
 
+void sweep_stats_add(struct target_stats *sum, const struct target_stats *st)
+{
+	sum->calls = st->calls < 0 || sum->calls < 0 ? -1 : sum->calls + st->calls;
+	for (size_t k = 0; k < st->neach; k++)
+		sum->each[k] = st->each[k] < 0 || sum->each[k] < 0 ? -1 : sum->each[k] + st->each[k];
+	sum->neach = st->neach;
+	sum->hits = st->hits < 0 || sum->hits < 0 ? -1 : sum->hits + st->hits;
+	sum->misses = st->misses < 0 || sum->misses < 0 ? -1 : sum->misses + st->misses;
+	sum->cpu += st->cpu;
+}
+
 /* target_point_stats summed over every server (each one's CPU into
  * cpus[i] too, cpus not NULL); a count one server does not give is
- * unknown (-1) in the sum. */
+ * unknown (-1) in the sum.  On a read point that loads the replicas,
+ * theirs are added, each replica's into rsts[i] too. */
 static int sweep_stats(struct sweep *s, const char *name, struct target_stats *sum,
-		       double *cpus, struct rs_err *err)
+		       double *cpus, struct target_stats *rsts, struct rs_err *err)
 {
 	sum->calls = sum->hits = sum->misses = 0;
 	sum->cpu = 0;
@@ -105,17 +117,13 @@ static int sweep_stats(struct sweep *s, const char *name, struct target_stats *s
 
 		if (target_point_stats(srv->g.c, &srv->t, name, &st, err) < 0)
 			return -1;
-		sum->calls = st.calls < 0 || sum->calls < 0 ? -1 : sum->calls + st.calls;
-		for (size_t k = 0; k < st.neach; k++)
-			sum->each[k] = st.each[k] < 0 || sum->each[k] < 0 ? -1 :
-				       sum->each[k] + st.each[k];
-		sum->neach = st.neach;
-		sum->hits = st.hits < 0 || sum->hits < 0 ? -1 : sum->hits + st.hits;
-		sum->misses = st.misses < 0 || sum->misses < 0 ? -1 : sum->misses + st.misses;
-		sum->cpu += st.cpu;
+		sweep_stats_add(sum, &st);
 		if (cpus != NULL)
 			cpus[i] = st.cpu;
 	}
+	/* A read point on replicas: their counters too (sweep_replicas.c). */
+	if (s->read_point && sweep_replicas_stats(s, name, rsts, sum, err) < 0)
+		return -1;
 	return 0;
 }
 
@@ -162,6 +170,8 @@ static enum guard_step sweep_measure(struct sweep *s, const struct workload_test
 	struct engine_job job;
 	struct sweep_sample m;
 	enum guard_step step;
+	struct load *l;
+	size_t nload;
 	char why[256];
 
 	/* The one job every load runs (job.h); job points at built's members. */
@@ -169,37 +179,46 @@ static enum guard_step sweep_measure(struct sweep *s, const struct workload_test
 	job = built.e;
 	job.reconnect_every = cfg->reconnect_every;
 	sweep_cmdstats(t, cmdstats, sizeof cmdstats, at);
+	/* A read test on replicas (--read-from), or the target (each master). */
+	l = sweep_replicas_load(s, t);
+	s->read_point = l != s->load;
+	nload = s->read_point ? s->nreads : s->topo ? s->nsrv : 1;
 	/* The memory rule on the job, as an agent applies it to what it
-	 * receives: each master of a cluster has -c connections of its own. */
-	if (job_memory_check(&job, t->name, (uint64_t)cfg->clients * (s->topo ? s->nsrv : 1),
-			     cfg->threads * (unsigned)(s->topo ? s->nsrv : 1), WORKLOAD_MEMORY_MAX,
-			     err) < 0 ||
-	    load_check(s->load, &job, err) < 0)
+	 * receives: each master of a cluster, each server of the reads, has
+	 * -c connections of its own. */
+	if (job_memory_check(&job, t->name, (uint64_t)cfg->clients * nload,
+			     cfg->threads * (unsigned)nload, WORKLOAD_MEMORY_MAX, err) < 0 ||
+	    load_check(l, &job, err) < 0)
 		return GUARD_FINAL;
 	if ((step = sweep_ready_all(s, t, err)) != GUARD_OK)
 		return step;
+	/* What was prepared is on the replicas before they are read. */
+	if (s->read_point && (sweep_replicas_catch_up(s, err) < 0 || load_open(l, err) < 0))
+		return GUARD_RETRY;
 	if (cfg->warmup > 0) {
 		struct engine_job warm = job;
 
 		warm.duration = cfg->warmup;
-		if (load_run(s->load, &warm, t->name, 1, &m.res, err) < 0) {
+		if (load_run(l, &warm, t->name, 1, &m.res, err) < 0) {
 			rs_err_prefix(err, "warm-up");
 			return GUARD_RETRY;
 		}
 	}
-	if (sweep_stats(s, cmdstats, &m.st0, s->cpu0, err) < 0)
+	if (sweep_stats(s, cmdstats, &m.st0, s->cpu0, s->rst0, err) < 0)
 		return GUARD_RETRY;
 	sweep_iso_now(row->started_at, sizeof row->started_at);
 	host_sample(&m.h0);
-	if (load_run(s->load, &job, t->name, 0, &m.res, err) < 0)
+	if (load_run(l, &job, t->name, 0, &m.res, err) < 0)
 		return err->kind == RS_E_USAGE ? GUARD_FINAL : GUARD_RETRY;
 	host_sample(&m.h1);
-	if (sweep_stats(s, cmdstats, &m.st1, s->cpu1, err) < 0)
+	if (sweep_stats(s, cmdstats, &m.st1, s->cpu1, s->rst1, err) < 0 ||
+	    sweep_replicas_lag(s, err) < 0)
 		return GUARD_RETRY;
 	sweep_row_fill(s, t, p, &m, row);
 	if (s->topo != NULL)
 		sweep_cluster_row(s, &m.res, row);
-	load_row(s->load, row);
+	sweep_replicas_row(s, row);
+	load_row(l, row);
 	s->hist = m.res.hist;
 	if (sweep_row_sanitise(row, s->unknown, why, sizeof why) > 0)
 		sweep_note(cfg, "%s P=%u: %s", t->name, p->depth, why);
@@ -224,7 +243,8 @@ static enum sweep_status sweep_reconnect(struct sweep *s, struct rs_err *err)
 	for (size_t i = 0; i < s->nsrv; i++)
 		if ((st = sweep_guard_status(guard_reconnect(&s->srv[i].g, err))) != SWEEP_OK)
 			return st;
-	return load_reconnect(s->load, err) < 0 ? SWEEP_FAILED : SWEEP_OK;
+	return sweep_replicas_reconnect(s, err) < 0 || load_reconnect(s->load, err) < 0 ?
+	       SWEEP_FAILED : SWEEP_OK;
 }
 
 /* connected_clients of the server behind srv's connection, or -1. */
@@ -313,6 +333,8 @@ static enum sweep_status sweep_leave(struct sweep *s, enum sweep_status st, stru
 	/* The load's connections first: each server waits for them to go. */
 	if (s->load != NULL)
 		load_drop(s->load);
+	if (s->rload != NULL)
+		load_drop(s->rload);
 	for (size_t i = 0; i < s->nsrv; i++)
 		st = sweep_server_leave(s, &s->srv[i], st, err);
 	return st;
@@ -331,6 +353,7 @@ static enum sweep_status sweep_single_open(struct sweep *s, struct rs_err *err)
 {
 	const struct sweep_config *cfg = s->cfg;
 	struct guard_config gc;
+	enum sweep_status st;
 
 	s->srv = xcalloc(1, sizeof *s->srv);
 	s->nsrv = 1;
@@ -341,7 +364,9 @@ static enum sweep_status sweep_single_open(struct sweep *s, struct rs_err *err)
 	gc.cb_ud = &s->srv[0];
 	guard_init(&s->srv[0].g, &gc);
 	s->load = load_engine(cfg->target, cfg->clients, cfg->threads);
-	return sweep_server_open(s, 0, err);
+	if ((st = sweep_server_open(s, 0, err)) != SWEEP_OK)
+		return st;
+	return sweep_replicas_open(s, err);
 }
 
 /* Before relying on the servers' counters: which of them they give at all
@@ -383,8 +408,8 @@ enum sweep_status sweep_open(const struct sweep_config *cfg, const struct worklo
 	else if (target_connect(cfg->target, &s->seed, err) < 0 ||
 		 sweep_env_read(s->seed, cfg->target, &s->env, err) < 0)
 		st = SWEEP_FAILED;
-	else
-		st = sweep_cluster_open(s, err);
+	else if ((st = sweep_cluster_open(s, err)) == SWEEP_OK)
+		st = sweep_replicas_open(s, err);
 	if (st == SWEEP_OK)
 		st = sweep_probe(s, err);
 	/* --resume: the label's rows are this server's, or nothing is touched
@@ -730,6 +755,7 @@ void sweep_close(struct sweep *s)
 	if (s == NULL)
 		return;
 	load_free(s->load);
+	sweep_replicas_free(s);
 	for (size_t i = 0; i < s->nsrv; i++) {
 		guard_close(&s->srv[i].g);
 		for (size_t k = 0; s->srv[i].snaps != NULL && k < s->w->n; k++)

@@ -182,7 +182,8 @@ static void sweep_cluster_rates(const struct sweep *s, struct rs_row *row)
 
 	row->master_rps[0] = '\0';
 	for (size_t i = 0; i < s->nsrv; i++) {
-		const struct engine_result *m = load_master(s->load, i);
+		/* A read point on the replicas: each master's replica's share. */
+		const struct engine_result *m = load_master(s->read_point ? s->rload : s->load, i);
 		int k = snprintf(row->master_rps + n, size - n, "%s%s=%.2f", i ? ";" : "",
 				 s->srv[i].t.desc, m->seconds > 0 ? (double)m->requests / m->seconds : 0);
 

@@ -21,6 +21,11 @@
 enum sweep_order { SWEEP_ORDER_SEQUENTIAL, SWEEP_ORDER_SHUFFLED };
 static const char *const sweep_order_names[] = { "sequential", "shuffled", NULL };
 
+/* Where read tests go (--read-from): the primary (a cluster's masters),
+ * its replicas, or both. */
+enum sweep_read_from { SWEEP_READ_MASTERS, SWEEP_READ_REPLICAS, SWEEP_READ_ALL };
+static const char *const sweep_read_from_names[] = { "masters", "replicas", "all", NULL };
+
 enum sweep_status {
 	SWEEP_OK,
 	SWEEP_FAILED,             /* server or I/O failure; err says which point */
@@ -45,6 +50,12 @@ struct sweep_config {
 	 * topology and guards, flushes, prepares and reads each master as a
 	 * server of its own, the load on all masters at once. */
 	int cluster;
+	/* --replica, --spawn-replicas: the target's replicas, nreplicas of
+	 * them (the caller's, reachable when the sweep opens), and where read
+	 * tests go (sweep_replicas.c).  0: none, every test on the target. */
+	const struct target *replicas;
+	size_t nreplicas;
+	enum sweep_read_from read_from;
 	enum guard_flush flush;
 	int force_flush;
 	/* --key-prefix: every key of the workload (workload_select_prefix)

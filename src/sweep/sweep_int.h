@@ -72,6 +72,24 @@ struct sweep {
 	uint64_t cl_allow;
 	/* The tests (by index, modulo 64) whose unseen misses were noted. */
 	uint64_t missed_noted;
+	/* Replicas (sweep_replicas.c): cfg's (--replica, --spawn-replicas),
+	 * or a cluster's, each master's first (--read-from replicas); the
+	 * server each replicates (an index into srv); a control connection
+	 * to each; the servers read tests load (cfg's replicas, for
+	 * --read-from all the target first), that load (NULL: reads go to
+	 * the target or the masters), whether the last point ran on it, each
+	 * replica's counters around it, and the replication lag right after
+	 * its window (-1 unknown). */
+	struct target *rt;
+	size_t *rprim;
+	size_t nr;
+	struct target_conn **rc;
+	struct target *reads;
+	size_t nreads;
+	struct load *rload;
+	int read_point;
+	struct target_stats *rst0, *rst1;
+	int64_t repl_lag;
 };
 
 /* What the engine measured and the server counted around one point. */
@@ -116,6 +134,37 @@ enum sweep_status sweep_server_open(struct sweep *s, size_t k, struct rs_err *er
 /* A guard's verdict as the sweep's: a refusal of the process found there
  * (GUARD_FINAL) or of its keys is SWEEP_REFUSED. */
 enum sweep_status sweep_guard_status(enum guard_step step);
+
+/* Add st, one server's counters, into sum (calls, each member's, hits,
+ * misses, CPU): a count one server does not give is unknown (-1) in the
+ * sum (sweep.c). */
+void sweep_stats_add(struct target_stats *sum, const struct target_stats *st);
+
+/* ---- sweep_replicas.c ---- */
+
+/* Connect to each replica of cfg and check that it replicates the target
+ * (role, master_replid), waiting until its link is up; then the load of
+ * read tests (--read-from).  SWEEP_OK at once without replicas; else
+ * SWEEP_FAILED with err (RS_E_INPUT: not a replica of the target). */
+enum sweep_status sweep_replicas_open(struct sweep *s, struct rs_err *err);
+/* The load test t runs on: s->rload for a test that writes no key when
+ * there is one, else s->load. */
+struct load *sweep_replicas_load(const struct sweep *s, const struct workload_test *t);
+/* Before a read point: wait until every replica's offset has reached the
+ * target's, so that what was prepared is there to read (cfg->timeout, or
+ * TARGET_DEFAULT_TIMEOUT).  0, or -1 (err). */
+int sweep_replicas_catch_up(struct sweep *s, struct rs_err *err);
+/* Each replica's counters for the commandstats names into sts[] (s->rst0
+ * or s->rst1), and added into sum.  0, or -1 (err). */
+int sweep_replicas_stats(struct sweep *s, const char *name, struct target_stats *sts,
+			 struct target_stats *sum, struct rs_err *err);
+/* After the window: the replication lag into s->repl_lag.  0, or -1. */
+int sweep_replicas_lag(struct sweep *s, struct rs_err *err);
+/* The replicas' columns: read_from, replica_calls, repl_lag. */
+void sweep_replicas_row(const struct sweep *s, struct rs_row *row);
+/* Connect again (after a failure).  0, or -1 (err). */
+int sweep_replicas_reconnect(struct sweep *s, struct rs_err *err);
+void sweep_replicas_free(struct sweep *s);
 
 /* ---- sweep_cluster.c ---- */
 

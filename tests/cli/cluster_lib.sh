@@ -120,6 +120,47 @@ start_cluster() {
 	ID3=$(ccli "$P3" cluster myid | tr -d '\r')
 }
 
+# add_cluster_replicas (after start_cluster): a replica for each master,
+# on the port 3 above it, R1 R2 R3 their ports, each linked to its master
+# and listed by CLUSTER SLOTS before it returns (issue 47).
+add_cluster_replicas() {
+	CL_RPORTS=
+	for p in $CL_PORTS; do
+		rp=$((p + 3))
+		mkdir -p "$T/n$rp"
+		# shellcheck disable=SC2046
+		"$REDIS_SERVER" $(cl_listen "$rp") --bind 127.0.0.1 --cluster-enabled yes \
+			--unixsocket "$T/n$rp/redis.sock" --unixsocketperm 700 \
+			--cluster-config-file "$T/n$rp/nodes-$rp.conf" --dir "$T/n$rp" --save '' \
+			--appendonly no --daemonize no --logfile "$T/n$rp/redis.log" \
+			--cluster-node-timeout "${CL_NODE_TIMEOUT:-15000}" &
+		CL_PIDS="$CL_PIDS $!"
+		CL_RPORTS="$CL_RPORTS $rp"
+	done
+	for rp in $CL_RPORTS; do
+		wait_for 5 "replica node $rp up" cluster_node_up "$rp"
+	done
+	set -- $CL_RPORTS
+	R1=$1 R2=$2 R3=$3
+	for pair in "$R1 $P1 $ID1" "$R2 $P2 $ID2" "$R3 $P3 $ID3"; do
+		# shellcheck disable=SC2086
+		set -- $pair
+		redis-cli ${CL_CA:+--tls --cacert "$CL_CA"} --cluster add-node "127.0.0.1:$1" \
+			"127.0.0.1:$2" --cluster-slave --cluster-master-id "$3" >>"$T/add.log" 2>&1 ||
+			fail "add-node $1: $(tail -3 "$T/add.log")"
+	done
+	wait_for 30 "each replica linked and listed" cl_replicas_up
+}
+
+cl_replicas_up() {
+	for rp in $CL_RPORTS; do
+		ccli "$rp" info replication 2>/dev/null | tr -d '\r' |
+			grep -q '^master_link_status:up' || return 1
+		ccli "$P1" cluster slots 2>/dev/null | tr -d '\r' | grep -qx "$rp" || return 1
+	done
+	cluster_all_ok
+}
+
 # calls PORT CMD: calls of CMD (lower case) on one node (0 before the first).
 cl_calls() {
 	ccli "$1" info commandstats | tr -d '\r' |

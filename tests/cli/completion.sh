@@ -66,9 +66,10 @@ tcase "the commands, and help's commands" t_commands
 
 t_options() {
 	offers_only run --cli -- --clients
-	offers_only run --sp -- --spawn --spawn-args --spawn-tcp --spawn-tls
+	offers_only run --sp -- --spawn --spawn-args --spawn-replicas --spawn-tcp --spawn-tls
 	offers_only plot --me -- --metric
 	offers_only import --me --
+	offers_only run --read-from "" -- all masters replicas
 	offers_only run --order "" -- sequential shuffled
 	offers_only report --format "" -- csv json markdown text
 	offers_only export --format "" -- benchstat hgrm hlog memtier-json valkey-metrics
