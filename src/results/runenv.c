@@ -181,9 +181,10 @@ int runenv_parse(const char *buf, size_t len, const char *name, const char *src,
 		}
 		for (m = json_first(&doc, root); m != NULL; m = json_next(&doc, m))
 			if (json_str(&doc, m) == NULL) {
+				rs_err_setk(err, RS_E_INPUT, "%s:%u: member '%s' is not a string",
+					    name, at, json_key(&doc, m));
 				json_free(&doc);
-				return rs_err_setk(err, RS_E_INPUT, "%s:%u: member '%s' is not a "
-						   "string", name, at, json_key(&doc, m));
+				return -1;
 			}
 		e = runenv_record(set, src, &doc, root);
 		for (m = json_first(&doc, root); m != NULL; m = json_next(&doc, m))
