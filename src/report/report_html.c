@@ -166,7 +166,8 @@ static int report_html_tables(FILE *fp, const struct analysis_result *r,
 	if (mem == NULL)
 		return rs_err_set(err, "%s", strerror(errno));
 	t.format = FORMAT_TEXT;
-	/* Said above already. */
+	/* Said above already: the environments, and the comparisons' words. */
+	t.prose = 0;
 	t.envs = NULL;
 	t.nenvs = 0;
 	rc = report_write(mem, r, &t, err);
