@@ -68,7 +68,6 @@ void report_env_collect(const struct analysis_result *r, const struct runenv_set
 int report_env_differs(const struct report_env *e, size_t n, const char *key)
 {
 	const char *first = NULL;
-	size_t have = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		const char *v;
@@ -76,13 +75,11 @@ int report_env_differs(const struct report_env *e, size_t n, const char *key)
 		if (e[i].env == NULL)
 			continue;
 		v = runenv_get(e[i].env, key);
-		have++;
 		if (first == NULL)
 			first = v;
 		else if (strcmp(first, v) != 0)
 			return 1;
 	}
-	(void)have;
 	return 0;
 }
 
@@ -254,7 +251,9 @@ void report_env_block(FILE *fp, const struct analysis_result *r, const struct re
 	report_env_words(e, n, r->ncmps > 0, buf, sizeof buf);
 	if (buf[0] == '\0')
 		return;
-	fprintf(fp, "%s%s\n\n", md ? "" : "", buf);
+	/* One paragraph in both: markdown needs no mark-up for it. */
+	(void)md;
+	fprintf(fp, "%s\n\n", buf);
 }
 
 void report_env_json(FILE *fp, const struct report_env *e, size_t n)

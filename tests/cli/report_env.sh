@@ -89,7 +89,8 @@ t_html() {
 	! grep -q '<script' "$T/r.html" || fail "a label's <script> is in the page unescaped"
 	grep -q '&lt;script&gt;alert(1)&lt;/script&gt;' "$T/r.html" || fail "the label is not in the page"
 	grep -q 'x&quot;&#39;&amp;' "$T/r.html" || fail "quotes and & not escaped"
-	for s in '<h2>The answer' '<h2>The environment' '<svg ' '<h2>The tables' \
+	for s in '<h2>The answer' '<h2>The environment' '<th>io-threads</th>' \
+		 '<th>appendfsync</th>' '<svg ' '<h2>The tables' \
 		 '<h2>The commands' '</html>'; do
 		grep -q "$s" "$T/r.html" || fail "the page has no '$s'"
 	done
