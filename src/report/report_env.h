@@ -42,7 +42,8 @@ int report_env_differs(const struct report_env *e, size_t n, const char *key);
  * io-threads" when it has none. */
 const char *report_env_phrase(const struct runenv *env, const char *key, char *buf, size_t size);
 
-/* Text or markdown: "Environment: a: 8 cores, performance governor; b: 4
+/* Text or markdown (which the report writes after its verdict table, the
+ * text before anything): "Environment: a: 8 cores, performance governor; b: 4
  * cores, powersave governor" and, when comparisons have verdicts, the
  * differences not asked about that could explain them (a setting no
  * label's server arguments set, a server or virtualisation no label

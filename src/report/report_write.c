@@ -428,11 +428,14 @@ static void report_human(FILE *fp, const struct analysis_result *r, const struct
 
 	ow.wide = wide;
 	nnotes = report_notes(r, &ow, &notes);
-	/* What else differed between the labels, before any verdict. */
-	report_env_block(fp, r, o->envs, o->nenvs, md);
-	/* A pull-request comment opens with the verdicts. */
-	if (md)
+	/* What else differed between the labels, before anything else; a
+	 * pull-request comment opens with the verdicts, then says it. */
+	if (!md)
+		report_env_block(fp, r, o->envs, o->nenvs, md);
+	if (md) {
 		report_verdict_table(fp, r);
+		report_env_block(fp, r, o->envs, o->nenvs, md);
+	}
 	report_servers(fp, r);
 	report_series_table(r, o, wide, &t);
 	/* Every series of one depth (imports, redis-benchmark-default): a
