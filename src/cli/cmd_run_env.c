@@ -32,6 +32,7 @@ struct run_env_target {
 struct run_env {
 	const char *csv;          /* the -o file */
 	int fresh;                /* the run made or emptied it: empty the sidecar first */
+	char agents[32];          /* what generates the load: "this machine", or "N agents" */
 	char started_at[40];
 	struct host_env host;
 	char *command;
@@ -109,6 +110,15 @@ struct run_env *run_env_open(const struct rs_config *cfg, const struct run_job *
 	strftime(sec, sizeof sec, "%Y-%m-%dT%H:%M:%S", &tm);
 	snprintf(re->started_at, sizeof re->started_at, "%.19s.%09ldZ", sec, (long)ts.tv_nsec);
 	host_env_read("", &re->host);
+	/* The load comes from the agents' machines: this one's CPUs, governor
+	 * and load do not describe it (the rows leave client_cpus out too). */
+	if (cfg->agents > 0) {
+		snprintf(re->agents, sizeof re->agents, "%llu agents",
+			 (unsigned long long)cfg->agents);
+		memset(&re->host, 0, sizeof re->host);
+	} else {
+		snprintf(re->agents, sizeof re->agents, "this machine");
+	}
 	re->command = run_env_command(cfg);
 	re->v = xcalloc(job->targets.n ? job->targets.n : 1, sizeof *re->v);
 	for (size_t k = 0; k < job->targets.n; k++) {
@@ -169,6 +179,7 @@ void run_env_point(struct run_env *re, const struct rs_row *r)
 				"cpufreq_driver", "turbo", "kernel", "virt", "thp", "load_start",
 				"server", "server_cpus", "io_threads", "appendonly",
 				"appendfsync", "save", "maxmemory", "maxmemory_policy", "config",
+				"load_generator",
 			};
 			const char *values[] = {
 				PACKAGE_VERSION, re->command, h->cpu_model, h->cores, h->cpus,
@@ -176,6 +187,7 @@ void run_env_point(struct run_env *re, const struct rs_row *r)
 				server, e->server_cpus, e->srv.io_threads,
 				e->srv.appendonly, e->srv.appendfsync, e->srv.save, e->srv.maxmemory,
 				e->srv.maxmemory_policy, e->srv.config_refused ? "refused" : "",
+				re->agents,
 			};
 
 			run_env_line(re, e, keys, values, sizeof keys / sizeof keys[0]);
@@ -191,7 +203,10 @@ void run_env_close(struct run_env *re)
 
 	if (re == NULL)
 		return;
-	host_env_load("", load, sizeof load);
+	if (strcmp(re->agents, "this machine") != 0)
+		load[0] = '\0';
+	else
+		host_env_load("", load, sizeof load);
 	for (size_t i = 0; i < re->n; i++)
 		if (re->v[i].written)
 			run_env_line(re, &re->v[i], &key, &value, 1);

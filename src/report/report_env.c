@@ -35,6 +35,7 @@ const struct report_env_field report_env_fields[] = {
 	{ "config", "CONFIG GET", -1 },
 	{ "load_start", "load average at start", -1 },
 	{ "load_end", "load average at end", -1 },
+	{ "load_generator", "load generator", 1 },
 	{ "rsweep", "rsweep", 0 },
 	{ "command", "command", -1 },
 	{ NULL, NULL, 0 },
