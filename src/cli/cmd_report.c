@@ -131,7 +131,8 @@ static void cmd_report_envs(const struct rs_rows *rows, struct runenv_set *set)
  * at all; the environments of the labels read from the files' sidecars.
  * Returns 0 or -1 (err set: a failure to write). */
 static int cmd_report_output(const struct rs_config *cfg, const struct rs_rows *rows,
-			     struct cmd_report_more *m, struct rs_err *err)
+			     const struct latency_set *ls, struct cmd_report_more *m,
+			     struct rs_err *err)
 {
 	struct report_opts ro = { 0 };
 	struct runenv_set envset = { 0 };
@@ -155,7 +156,7 @@ static int cmd_report_output(const struct rs_config *cfg, const struct rs_rows *
 			goto out;
 		fp = o.fp;
 	}
-	rc = cfg->format == FORMAT_HTML ? cmd_report_html(fp, cfg, rows, m->res, &ro, err) :
+	rc = cfg->format == FORMAT_HTML ? cmd_report_html(fp, cfg, rows, ls, m->res, &ro, err) :
 					  cmd_report_emit(fp, cfg, &ro, m, err);
 	if (fp != stdout) {
 		if (rc < 0) {
@@ -180,7 +181,8 @@ static int cmd_report_rows(const struct rs_config *cfg, struct rs_rows *rows,
 	struct inputs_opts io;
 
 	inputs_opts_from(cfg, &io);
-	io.hist = cfg->latency_budget != NULL;
+	/* The page draws each point's p99 from the merged histograms too. */
+	io.hist = cfg->latency_budget != NULL || cfg->format == FORMAT_HTML;
 	io.quiet = cfg->quiet;
 	return inputs_read(&io, rows, ls, err);
 }
@@ -344,7 +346,7 @@ int cmd_report(struct rs_config *cfg, struct rs_err *err)
 	if (rc < 0)
 		rs_err_as(err, RS_E_INPUT);
 	else
-		rc = cmd_report_output(cfg, &rows, &more, err);
+		rc = cmd_report_output(cfg, &rows, &ls, &more, err);
 	/* The report is out whole; then the verdict a CI gates on. */
 	if (rc == 0 && cfg->fail_on != NULL)
 		rc = report_fail_on_check(&res, fail_pct, err);

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/latency.h"
+#include "analysis/series.h"
 #include "base/log.h"
 #include "base/xalloc.h"
 #include "chart/chart.h"
@@ -54,13 +56,40 @@ static int report_html_draw(struct chart_input *in, const char *font, char **svg
 	return rc;
 }
 
+/* The latency chart's input over in's series: each one's p99 series of
+ * lset and its points' figures (pts), as plot's --kind latency has them;
+ * lat and ci (n each) the caller's to free. */
+static void report_html_lat(struct chart_input *in, const struct series_set *lset,
+			    const struct latency_points *pts, const struct series **lat,
+			    const struct latency_ci **ci)
+{
+	for (size_t i = 0; i < in->nseries; i++) {
+		const struct series *l = series_find(lset, in->series[i]->label,
+						     in->series[i]->test);
+
+		lat[i] = l;
+		if (l != NULL && pts->ci != NULL)
+			ci[i] = &pts->ci[pts->off[l - lset->v]];
+	}
+	in->kind = CHART_LATENCY;
+	in->title = NULL;
+	in->lat = lat;
+	in->lat_ci = ci;
+	in->lat_metric = SM_P99;
+	in->an = NULL;
+}
+
 int cmd_report_html(FILE *fp, const struct rs_config *cfg, const struct rs_rows *rows,
-		    const struct analysis_result *r, const struct report_opts *ro,
-		    struct rs_err *err)
+		    const struct latency_set *ls, const struct analysis_result *r,
+		    const struct report_opts *ro, struct rs_err *err)
 {
 	struct report_html h = { 0 };
-	struct report_html_chart ch[2];
-	char *svg[2] = { NULL, NULL };
+	struct report_html_chart ch[3];
+	char *svg[3] = { NULL, NULL, NULL };
+	struct series_set lset = { 0 };
+	struct latency_points lpts = { 0 };
+	const struct series **lat = NULL;
+	const struct latency_ci **ci = NULL;
 	const struct series **order = NULL;
 	char font[4096];
 	size_t n = 0, ntests = 0;
@@ -131,12 +160,31 @@ int cmd_report_html(FILE *fp, const struct rs_config *cfg, const struct rs_rows 
 				h.ncharts++;
 			}
 		}
+		/* Latency where it was measured: rows of an import may have none. */
+		if (rc == 0 && series_build_known(rows, SM_P99, &lset, &fe) == 0 && lset.n > 0) {
+			latency_apply(&lset, rows, ls, &lpts);
+			lat = xcalloc(n, sizeof *lat);
+			ci = xcalloc(n, sizeof *ci);
+			report_html_lat(&in, &lset, &lpts, lat, ci);
+			in.height = 700;
+			rc = report_html_draw(&in, font, &svg[h.ncharts], err);
+			if (rc == 0) {
+				ch[h.ncharts].title = "p99 latency against the throughput achieved, "
+					"each point a depth (rsweep plot --kind latency)";
+				ch[h.ncharts].svg = svg[h.ncharts];
+				h.ncharts++;
+			}
+		}
 	}
 	h.charts = ch;
 	if (rc == 0)
 		rc = report_html_write(fp, r, ro, &h, err);
-	free(svg[0]);
-	free(svg[1]);
+	for (size_t i = 0; i < sizeof svg / sizeof svg[0]; i++)
+		free(svg[i]);
+	free(lat);
+	free(ci);
+	latency_points_free(&lpts);
+	series_set_free(&lset);
 	free(order);
 	return rc;
 }

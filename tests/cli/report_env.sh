@@ -94,6 +94,8 @@ t_html() {
 		 '<h2>The commands' '</html>'; do
 		grep -q "$s" "$T/r.html" || fail "the page has no '$s'"
 	done
+	# Three charts: rps against depth, the speed-up summary, p99 against rps.
+	[ "$(grep -c '<svg ' "$T/r.html")" = 3 ] || fail "charts: $(grep -c '<svg ' "$T/r.html")"
 	# Nothing is fetched: no URL but the SVG namespace's name, no src or href.
 	urls=$(grep -o 'https\?://[^"<> ]*' "$T/r.html" | grep -v '^http://www.w3.org/2000/svg$' || true)
 	[ -z "$urls" ] || fail "URLs in the page: $urls"
