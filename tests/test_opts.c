@@ -340,7 +340,7 @@ Test(opts, enum_options_take_their_rooms_values_and_names)
 			cr_assert_null(opts_choices(&t[i]));
 	}
 	cr_assert_eq(parse(CMD_REPORT, &cfg, &err, "--format", "yaml", NULL), -1);
-	cr_assert_str_eq(err.msg, "option --format: 'yaml' is not one of text|markdown|csv|json");
+	cr_assert_str_eq(err.msg, "option --format: 'yaml' is not one of text|markdown|csv|json|html");
 	opts_free(&cfg);
 }
 

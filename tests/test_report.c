@@ -47,7 +47,7 @@ static void fixture_free(struct fixture *f)
  * narrow (the default of rsweep report). */
 static char *render_as(const struct fixture *f, enum report_format fmt, int prose, int narrow)
 {
-	struct report_opts o = { fmt, prose, 0.95, 0.10, NULL, NULL, NULL, !narrow };
+	struct report_opts o = { fmt, prose, 0.95, 0.10, NULL, NULL, NULL, !narrow, NULL, 0 };
 	struct rs_err err = { 0 };
 	char *buf = NULL;
 	size_t len = 0;
@@ -861,7 +861,7 @@ Test(report, open_loop_rates_in_numeric_order)
  * the cluster's masters), as a string (malloc'd). */
 static char *render_rows(const struct fixture *f, enum report_format fmt, int prose, int narrow)
 {
-	struct report_opts o = { fmt, prose, 0.95, 0.10, NULL, NULL, &f->rows, !narrow };
+	struct report_opts o = { fmt, prose, 0.95, 0.10, NULL, NULL, &f->rows, !narrow, NULL, 0 };
 	struct rs_err err = { 0 };
 	char *buf = NULL;
 	size_t len = 0;

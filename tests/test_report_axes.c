@@ -88,7 +88,7 @@ static void fixture_free(struct fixture *f)
 /* The report's text (wide: 0) or markdown, as a string to free. */
 static char *render(const struct fixture *f, enum report_format fmt)
 {
-	struct report_opts o = { fmt, 0, 0.95, 0.10, NULL, NULL, &f->rows, 0 };
+	struct report_opts o = { fmt, 0, 0.95, 0.10, NULL, NULL, &f->rows, 0, NULL, 0 };
 	struct rs_err err = { 0 };
 	char *buf = NULL;
 	size_t len = 0;
@@ -164,7 +164,7 @@ Test(report_axes, table_along_clients)
 	free(md);
 	free(text);
 	{
-		struct report_opts o = { FORMAT_JSON, 0, 0.95, 0.10, NULL, NULL, &f.rows, 0 };
+		struct report_opts o = { FORMAT_JSON, 0, 0.95, 0.10, NULL, NULL, &f.rows, 0, NULL, 0 };
 		struct rs_err err = { 0 };
 		char *buf = NULL;
 		size_t len = 0;

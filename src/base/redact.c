@@ -38,3 +38,21 @@ int redact_target(char *t)
 	memmove(from, to, strlen(to) + 1);
 	return 1;
 }
+
+int redact_args(char *s)
+{
+	static const char *const words[] = { "requirepass", "masterauth", NULL };
+	int any = 0;
+
+	for (size_t i = 0; words[i] != NULL; i++)
+		for (char *p = s; (p = strstr(p, words[i])) != NULL;) {
+			p += strlen(words[i]);
+			while (*p == ' ' || *p == '=' || *p == '\'' || *p == '"')
+				p++;
+			for (; *p != '\0' && *p != ' ' && *p != '\'' && *p != '"'; p++) {
+				*p = '*';
+				any = 1;
+			}
+		}
+	return any;
+}

@@ -12,4 +12,10 @@
  * left alone.  Returns 1 when something was taken out, else 0. */
 int redact_target(char *target);
 
+/* Take the password out of a server's arguments in place ("--requirepass
+ * X", "masterauth=X", as --spawn-args or a command line gives them): the
+ * word after each of those names becomes '*'s of its length.  Returns 1
+ * when something was taken out, else 0. */
+int redact_args(char *s);
+
 #endif

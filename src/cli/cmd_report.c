@@ -17,7 +17,10 @@
 #include "cli/inputs.h"
 #include "analysis/latency.h"
 #include "cli/cmd.h"
+#include "cli/cmd_report_int.h"
+#include "report/report_env.h"
 #include "results/csv.h"
+#include "results/runenv.h"
 #include "base/log.h"
 #include "base/outfile.h"
 #include "report/report.h"
@@ -106,13 +109,47 @@ static int cmd_report_emit(FILE *fp, const struct rs_config *cfg, struct report_
 	return 0;
 }
 
+/* The environment sidecars (runenv.h) of every file the rows came from,
+ * into set.  One that does not read is said and left out: the report
+ * stands without it. */
+static void cmd_report_envs(const struct rs_rows *rows, struct runenv_set *set)
+{
+	const char **seen = NULL;
+	size_t nseen = 0;
+
+	for (size_t i = 0; i < rows->n; i++) {
+		const char *src = rows->v[i].src;
+		struct rs_err e;
+		size_t j;
+
+		if (src == NULL)
+			continue;
+		/* File names are pooled: one pointer a file. */
+		for (j = 0; j < nseen && seen[j] != src; j++)
+			;
+		if (j < nseen)
+			continue;
+		seen = xreallocarray(seen, nseen + 1, sizeof *seen);
+		seen[nseen++] = src;
+		if (runenv_read(src, set, &e) < 0)
+			rs_log(RS_LOG_NOTE, "%s (the report leaves that environment out)", e.msg);
+	}
+	free(seen);
+}
+
 /* Write the report (and what follows it) to stdout or -o, whole or not
- * at all.  Returns 0 or -1 (err set: a failure to write). */
+ * at all; the environments of the labels read from the files' sidecars.
+ * Returns 0 or -1 (err set: a failure to write). */
 static int cmd_report_output(const struct rs_config *cfg, const struct rs_rows *rows,
-			     struct cmd_report_more *m, struct rs_err *err)
+			     const struct latency_set *ls, struct cmd_report_more *m,
+			     struct rs_err *err)
 {
 	struct report_opts ro = { 0 };
+	struct runenv_set envset = { 0 };
+	struct report_env *envs = NULL;
 	struct outfile o;
+	FILE *fp = stdout;
+	int rc;
 
 	ro.rows = rows;
 	ro.format = (enum report_format)cfg->format;
@@ -120,16 +157,29 @@ static int cmd_report_output(const struct rs_config *cfg, const struct rs_rows *
 	ro.wide = cfg->wide || cfg->verbose;
 	ro.knee = cfg->knee;
 	ro.cv_limit = cfg->cv_limit;
-	if (cfg->output == NULL || strcmp(cfg->output, "-") == 0)
-		return cmd_report_emit(stdout, cfg, &ro, m, err);
+	cmd_report_envs(rows, &envset);
+	report_env_collect(m->res, &envset, &envs, &ro.nenvs);
+	ro.envs = envs;
 	/* A report file is written whole or not at all, like charts and imports. */
-	if (outfile_open(&o, cfg->output, err) < 0)
-		return -1;
-	if (cmd_report_emit(o.fp, cfg, &ro, m, err) < 0) {
-		outfile_abort(&o);
-		return rs_err_prefix(err, "%s", cfg->output);
+	if (cfg->output != NULL && strcmp(cfg->output, "-") != 0) {
+		if ((rc = outfile_open(&o, cfg->output, err)) < 0)
+			goto out;
+		fp = o.fp;
 	}
-	return outfile_commit(&o, err);
+	rc = cfg->format == FORMAT_HTML ? cmd_report_html(fp, cfg, rows, ls, m->res, &ro, err) :
+					  cmd_report_emit(fp, cfg, &ro, m, err);
+	if (fp != stdout) {
+		if (rc < 0) {
+			outfile_abort(&o);
+			rs_err_prefix(err, "%s", cfg->output);
+		} else {
+			rc = outfile_commit(&o, err);
+		}
+	}
+out:
+	free(envs);
+	runenv_set_free(&envset);
+	return rc;
 }
 
 /* Step one: the rows of the CSV files, through the input pipeline
@@ -141,7 +191,8 @@ static int cmd_report_rows(const struct rs_config *cfg, struct rs_rows *rows,
 	struct inputs_opts io;
 
 	inputs_opts_from(cfg, &io);
-	io.hist = cfg->latency_budget != NULL;
+	/* The page draws each point's p99 from the merged histograms too. */
+	io.hist = cfg->latency_budget != NULL || cfg->format == FORMAT_HTML;
 	io.quiet = cfg->quiet;
 	return inputs_read(&io, rows, ls, err);
 }
@@ -247,6 +298,10 @@ int cmd_report(struct rs_config *cfg, struct rs_err *err)
 	if (cfg->latency_budget != NULL && cfg->goal != GOAL_NONE && cfg->format == FORMAT_CSV)
 		return rs_err_setk(err, RS_E_USAGE, "--format csv holds one table: give "
 				   "--latency-budget or --goal, not both (json holds both)");
+	if (cfg->format == FORMAT_HTML && (cfg->latency_budget != NULL || cfg->goal != GOAL_NONE))
+		return rs_err_setk(err, RS_E_USAGE, "--format html holds the report, not the %s: "
+				   "give it with text, markdown or json", cfg->latency_budget != NULL ?
+				   "--latency-budget picks" : "--goal cells");
 	if (cfg->fail_on != NULL && report_fail_on_parse(cfg->fail_on, &fail_pct, err) < 0) {
 		rs_err_prefix(err, "--fail-on");
 		return rs_err_as(err, RS_E_USAGE);
@@ -311,7 +366,7 @@ int cmd_report(struct rs_config *cfg, struct rs_err *err)
 	if (rc < 0)
 		rs_err_as(err, RS_E_INPUT);
 	else
-		rc = cmd_report_output(cfg, &rows, &more, err);
+		rc = cmd_report_output(cfg, &rows, &ls, &more, err);
 	/* The report is out whole; then the verdict a CI gates on. */
 	if (rc == 0 && cfg->fail_on != NULL)
 		rc = report_fail_on_check(&res, fail_pct, err);

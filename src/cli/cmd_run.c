@@ -58,6 +58,7 @@ struct run_ui {
 	size_t in_run;            /* points of this run so far */
 	size_t per_run;           /* points of a whole run, for the runs still to come */
 	double estimate;          /* run_estimate's seconds for the job; 0: none */
+	struct run_env *env;      /* the run's environment, written with its rows */
 	int revised;              /* the estimate was revised once */
 };
 
@@ -165,6 +166,7 @@ static void run_on_point(void *ud, const struct rs_row *r, size_t i, size_t n)
 	ui->points++;
 	ui->timed += r->seconds;
 	ui->errors += r->errors > 0 ? r->errors : 0;
+	run_env_point(ui->env, r);
 	progress_end(&ui->progress);
 	run_print_point(ui, r);
 	fflush(stdout);
@@ -481,7 +483,7 @@ static int run_sweep(const struct rs_config *cfg, struct run_job *job, struct ru
 	struct rs_rows existing = { 0 };
 	struct sweep **ss;
 	enum sweep_status st;
-	int rc;
+	int rc, fresh;
 
 	if ((rc = cmd_targets_probe(&job->targets, err)) < 0)
 		return rc;
@@ -490,6 +492,8 @@ static int run_sweep(const struct rs_config *cfg, struct run_job *job, struct ru
 	     (job->plan.todo == 0 && job->sc.precision <= 0 && !job->sc.until_decided &&
 	      job->sc.slo == NULL)))
 		goto close;
+	/* Made or emptied by this run (--overwrite), when its first row comes. */
+	fresh = out.create || out.replace;
 	for (size_t k = 0; k < job->nsweeps; k++)
 		job->sweeps[k].sc.prior = &existing;
 	memset(&sa, 0, sizeof sa);
@@ -554,7 +558,11 @@ static int run_sweep(const struct rs_config *cfg, struct run_job *job, struct ru
 	if (st == SWEEP_OK && job->run == 1)
 		run_ui_estimate(cfg, job, ui);
 	if (st == SWEEP_OK)
+		ui->env = run_env_open(cfg, job, fresh);
+	if (st == SWEEP_OK)
 		st = sweep_points_all(ss, job->nsweeps, &job->plan, cfg->output ? &out : NULL, err);
+	run_env_close(ui->env);
+	ui->env = NULL;
 	free(ss);
 	ui->before += ui->in_run;
 	progress_end(&ui->progress);

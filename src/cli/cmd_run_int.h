@@ -97,6 +97,21 @@ int run_check_resume(const struct rs_config *cfg, const char *label, const char 
 		     const char *key_dist, const char *key_prefix, const struct rs_rows *rows,
 		     struct rs_err *err);
 
+/* ---- cmd_run_env.c ---- */
+
+/* The run's environment (runenv.h), read once the servers have passed
+ * their guards: the machine, and each target's server over a connection
+ * of its own (what cannot be read stays unknown; nothing here fails).
+ * fresh: the run made or emptied the -o file, so the sidecar's old lines
+ * go.  NULL without an -o file. */
+struct run_env;
+struct run_env *run_env_open(const struct rs_config *cfg, const struct run_job *job, int fresh);
+/* After row r is written: the line of r's target, once a run. */
+void run_env_point(struct run_env *re, const struct rs_row *r);
+/* The run's end: the load now, for each target that has its line; frees
+ * re (NULL allowed). */
+void run_env_close(struct run_env *re);
+
 /* ---- cmd_run_dry.c ---- */
 
 /* A guess at the seconds the whole job takes: the points of job->plan not

@@ -813,6 +813,8 @@ int opts_parse_argv(enum opts_cmd cmd, int argc, char **argv, struct rs_config *
 	cfg->dashdash = optind > 1 && strcmp(argv[optind - 1], "--") == 0;
 	cfg->args = argv + optind;
 	cfg->nargs = argc - optind;
+	cfg->argv = argv;
+	cfg->argc = argc;
 	return 0;
 }
 

@@ -202,6 +202,11 @@ struct rs_config {
 	/* operands left after the options (files, or a custom command after --) */
 	char **args;
 	int nargs;
+	/* The command's words as parsed (argv[0] the subcommand), a password
+	 * in them blanked: what a run records as the command that made its
+	 * rows (runenv.h).  NULL when the options came from elsewhere. */
+	char **argv;
+	int argc;
 	int dashdash;             /* operands came after "--" */
 };
 

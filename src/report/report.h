@@ -10,9 +10,12 @@
 #include "analysis/analysis.h"
 #include "base/err.h"
 
-enum report_format { FORMAT_TEXT, FORMAT_MARKDOWN, FORMAT_CSV, FORMAT_JSON };
+/* html: one self-contained page (report_html.h), which the command that
+ * draws its charts writes; report_write writes the others. */
+enum report_format { FORMAT_TEXT, FORMAT_MARKDOWN, FORMAT_CSV, FORMAT_JSON, FORMAT_HTML };
 /* --format's names, in enum order. */
-static const char *const report_format_names[] = { "text", "markdown", "csv", "json", NULL };
+static const char *const report_format_names[] = { "text", "markdown", "csv", "json", "html",
+						   NULL };
 
 /* The columns that open every csv report, in this order (a contract). */
 #define REPORT_CSV_LEAD "label,test,depths,rps_at_1,peak_rps,peak_depth,saturation_depth,gain," \
@@ -32,6 +35,8 @@ static const char *const report_format_names[] = { "text", "markdown", "csv", "j
 	"runs,between_runs_pct,mix,mix_sent_pct,mix_calls_differ," \
 	"overall_ratio,overall_lo,overall_hi,overall_verdict,overall_tests"
 
+struct report_env;
+
 struct report_opts {
 	enum report_format format;
 	int prose;                /* add one sentence per comparison */
@@ -46,6 +51,10 @@ struct report_opts {
 	 * the answers first (saturation, then the comparisons) in 120 columns,
 	 * unstable points counted by cause with the worst few */
 	int wide;
+	/* Each label's environment (report_env.h), said first when two
+	 * differ, and in json; NULL: none. */
+	const struct report_env *envs;
+	size_t nenvs;
 };
 
 /* Write r to fp in o->format.  Returns 0, or -1 when fp reports a write

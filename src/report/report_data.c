@@ -12,6 +12,7 @@
 #include "base/json.h"
 #include "analysis/mixshare.h"
 #include "base/num.h"
+#include "report/report_env.h"
 #include "report/report_int.h"
 #include "base/sbuf.h"
 #include "base/xalloc.h"
@@ -536,6 +537,7 @@ void report_json(FILE *fp, const struct analysis_result *r, const struct report_
 		json_write_str(fp, notes[i]);
 	}
 	fputs("]", fp);
+	report_env_json(fp, o->envs, o->nenvs);
 	if (o->json_more != NULL) {
 		fputs(",\n", fp);
 		o->json_more(fp, o->json_ud);

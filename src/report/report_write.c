@@ -13,6 +13,7 @@
 #include "base/depths.h"
 #include "base/num.h"
 #include "report/report.h"
+#include "report/report_env.h"
 #include "report/report_int.h"
 
 /* ---- the sections, shared by text and markdown ---- */
@@ -427,9 +428,14 @@ static void report_human(FILE *fp, const struct analysis_result *r, const struct
 
 	ow.wide = wide;
 	nnotes = report_notes(r, &ow, &notes);
-	/* A pull-request comment opens with the verdicts. */
-	if (md)
+	/* What else differed between the labels, before anything else; a
+	 * pull-request comment opens with the verdicts, then says it. */
+	if (!md)
+		report_env_block(fp, r, o->envs, o->nenvs, md);
+	if (md) {
 		report_verdict_table(fp, r);
+		report_env_block(fp, r, o->envs, o->nenvs, md);
+	}
 	report_servers(fp, r);
 	report_series_table(r, o, wide, &t);
 	/* Every series of one depth (imports, redis-benchmark-default): a
@@ -497,6 +503,8 @@ int report_write(FILE *fp, const struct analysis_result *r, const struct report_
 	case FORMAT_MARKDOWN: report_human(fp, r, o, lat, 1); break;
 	case FORMAT_CSV: report_csv(fp, r, o, lat); break;
 	case FORMAT_JSON: report_json(fp, r, o, lat); break;
+	/* The page (report_html.h) holds the text report; alone, it is that. */
+	case FORMAT_HTML: report_human(fp, r, o, lat, 0); break;
 	}
 	series_set_free(&p99);
 	if (ferror(fp))

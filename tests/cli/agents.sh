@@ -28,6 +28,11 @@ t_three() {
 	[ "$(get_calls)" = 6002 ] || fail "the target ran $(get_calls) GETs, not 6002"
 	# The merged histograms: one value per request, in the sidecar the sweep writes.
 	[ -f "$T/a.csv.hist" ] || fail "no histogram sidecar"
+	# The environment names the agents as the load, and no field of the
+	# leader's machine, which generated none of it (issue 45).
+	grep -q '"load_generator":"3 agents"' "$T/a.csv.env" || fail "env: $(cat "$T/a.csv.env")"
+	! grep -q '"cores":\|"client_cpus":\|"load_start":' "$T/a.csv.env" ||
+		fail "the leader's machine in the environment: $(cat "$T/a.csv.env")"
 	awk '{ for (i = 1; i <= NF; i++) if ($i == "v1") { print $(i + 1); break } }' "$T/a.csv.hist" |
 		sort | uniq -c | awk '$2 != 3001 { bad = 1 } END { exit bad }' ||
 		fail "merged histograms do not hold 3001 values each: $(head -c 300 "$T/a.csv.hist")"

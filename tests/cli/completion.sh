@@ -71,7 +71,7 @@ t_options() {
 	offers_only import --me --
 	offers_only run --read-from "" -- all masters replicas
 	offers_only run --order "" -- sequential shuffled
-	offers_only report --format "" -- csv json markdown text
+	offers_only report --format "" -- csv html json markdown text
 	offers_only export --format "" -- benchstat hgrm hlog memtier-json valkey-metrics
 	offers_only export --fo -- --format
 	offers_only plot --metric p9 -- p95 p99 p999
