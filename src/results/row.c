@@ -65,7 +65,7 @@ static const double row_scale[ROW_NFIGS] = {
 	[ROW_BUSY_CPU_S] = 1e6, [ROW_MASTERS] = 1,
 	[ROW_SLIP_P50_MS] = 1e4, [ROW_SLIP_P99_MS] = 1e4, [ROW_SLO_MS] = 1e4,
 	[ROW_SLO_LO_MS] = 1e4, [ROW_SLO_HI_MS] = 1e4,
-	[ROW_BUSY_CPU_S] = 1e6, [ROW_MASTERS] = 1, [ROW_REPL_LAG] = 1,
+	[ROW_REPL_LAG] = 1,
 };
 
 static int row_fig_put(struct rs_rows *rows, double v, enum row_fig f, uint32_t *out,
