@@ -327,38 +327,21 @@ static const char *series_run_word(unsigned run)
 	return buf;
 }
 
-/* Group the rows that have metric m (known) or all of them (fail on the
- * first that has not).  Rows are numbered by series (each pair of names
- * found by hash), counted into their series, and sorted within it: no
- * step looks at more than one series' rows at a time. */
-static int series_make(const struct rs_rows *rows, enum series_metric m, int known,
-		       struct series_set *out, struct rs_err *err)
+/* series_make's first step: each row's pair of names into of[r] (a pair
+ * id, UINT32_MAX for a row without metric m when known), the labels and
+ * tests interned into out (in first-seen order), and what each test was
+ * first seen with into *meta (*capmeta places).  Returns the rows kept, or
+ * -1 (err names the row) for a row without m when !known. */
+static long series_name_rows(const struct rs_rows *rows, enum series_metric m, int known,
+			     struct series_set *out, uint32_t *of, struct series_test_meta **meta,
+			     size_t *capmeta, size_t *caplabels, struct rs_err *err)
 {
-	struct series_index *idx;
-	struct series_pair *pairs;
-	struct series_key *keys;
-	uint32_t *of, *order;     /* per row: its series; rows by series */
-	uint32_t *test_to;        /* a test's place in redis-benchmark's order */
-	size_t *start, nkept = 0, most = 0, caplabels = 0, captests = 0;
+	struct series_index *idx = out->index;
 	const char *last_label = NULL, *last_test = NULL;
 	const struct rs_rec *last_row = NULL;
 	uint32_t last_pair = 0, key_last = 0;
-	struct series_test_meta *meta = NULL;
-	size_t capmeta = 0;
-	double *tmp, *vals;
-	unsigned *vruns;
-	double *vstarted;
-	int rc = -1;
+	size_t nkept = 0, captests = 0;
 
-	memset(out, 0, sizeof *out);
-	out->metric = m;
-	if (rows->n == 0 && !known)
-		return rs_err_set(err, "no result rows");
-	if (rows->n >= UINT32_MAX)
-		return rs_err_set(err, "more than %u result rows", UINT32_MAX - 1);
-	idx = out->index = xcalloc(1, sizeof *idx);
-	series_label_axes(rows, m, out, &caplabels);
-	of = xmalloc((rows->n ? rows->n : 1) * sizeof *of);
 	for (size_t r = 0, have = 0; r < rows->n; r++) {
 		const struct rs_rec *row = &rows->v[r];
 		uint32_t key[2];
@@ -371,9 +354,6 @@ static int series_make(const struct rs_rows *rows, enum series_metric m, int kno
 				of[r] = UINT32_MAX;
 				continue;
 			}
-			free(of);
-			free(meta);
-			series_set_free(out);
 			return rs_err_set(err, "%s:%u: no %s figure in this row", row->src, row->line,
 					  series_metric_name(m));
 		}
@@ -388,15 +368,15 @@ static int series_make(const struct rs_rows *rows, enum series_metric m, int kno
 			continue;
 		}
 		key[0] = series_name(&idx->labels, row->label, &out->labels, &out->nlabels,
-				     &caplabels);
+				     caplabels);
 		v = series_variant(rows, row, variant, sizeof variant);
 		key[1] = series_name(&idx->tests, series_axes_name(v, row, out->label_axes[key[0]],
 								   name, sizeof name),
 				     &out->tests, &out->ntests, &captests);
 		if (out->ntests > ntests) {
-			meta = vec_reserve(meta, &capmeta, out->ntests, sizeof *meta, 0);
-			meta[ntests].len = strlen(v);
-			meta[ntests].row = row;
+			*meta = vec_reserve(*meta, capmeta, out->ntests, sizeof **meta, 0);
+			(*meta)[ntests].len = strlen(v);
+			(*meta)[ntests].row = row;
 		}
 		if (strtab_intern(&idx->pairs, key, sizeof key, &of[r], NULL) < 0)
 			abort();  /* as in series_name */
@@ -408,10 +388,19 @@ static int series_make(const struct rs_rows *rows, enum series_metric m, int kno
 		have = 1;
 		nkept++;
 	}
-	/* Series in label-major order, then tests in redis-benchmark's. */
-	test_to = series_order_tests(out, meta);
-	free(meta);
-	meta = NULL;
+	return (long)nkept;
+}
+
+/* series_make's second step: the series of out, one a pair of names, in
+ * label-major order and tests in redis-benchmark's (meta: what each test
+ * was first seen with), each with its names, and the way from a pair id to
+ * its series (out->index->pair_series). */
+static void series_place(struct series_set *out, const struct series_test_meta *meta)
+{
+	struct series_index *idx = out->index;
+	uint32_t *test_to = series_order_tests(out, meta);
+	struct series_pair *pairs;
+
 	out->n = idx->pairs.n;
 	pairs = xcalloc(out->n ? out->n : 1, sizeof *pairs);
 	for (size_t p = 0; p < out->n; p++) {
@@ -432,76 +421,141 @@ static int series_make(const struct rs_rows *rows, enum series_metric m, int kno
 		out->v[i].test_idx = pairs[i].test;
 	}
 	free(pairs);
-	/* Rows counted into their series, in file order within each. */
-	start = xcalloc(out->n + 1, sizeof *start);
+}
+
+/* series_make's third step: the kept rows (of[r] a pair id, or
+ * UINT32_MAX) counted into their series, in file order within each: rows
+ * of series i are order[start[i]..start[i + 1]) (start has out->n + 1
+ * places); of[r] becomes the row's series; *most the most rows of one
+ * series.  Returns order (caller frees it and *start). */
+static uint32_t *series_group(const struct rs_rows *rows, const struct series_set *out,
+			      uint32_t *of, size_t nkept, size_t **start, size_t *most)
+{
+	size_t *s = xcalloc(out->n + 1, sizeof *s), *fill;
+	uint32_t *order = xmalloc((nkept ? nkept : 1) * sizeof *order);
+
+	*most = 0;
 	for (size_t r = 0; r < rows->n; r++)
 		if (of[r] != UINT32_MAX)
-			start[(of[r] = (uint32_t)idx->pair_series[of[r]]) + 1]++;
+			s[(of[r] = (uint32_t)out->index->pair_series[of[r]]) + 1]++;
 	for (size_t i = 0; i < out->n; i++) {
-		if (start[i + 1] > most)
-			most = start[i + 1];
-		start[i + 1] += start[i];
+		if (s[i + 1] > *most)
+			*most = s[i + 1];
+		s[i + 1] += s[i];
 	}
-	order = xmalloc((nkept ? nkept : 1) * sizeof *order);
-	{
-		size_t *fill = xmalloc((out->n ? out->n : 1) * sizeof *fill);
+	fill = xmalloc((out->n ? out->n : 1) * sizeof *fill);
+	memcpy(fill, s, out->n * sizeof *fill);
+	for (size_t r = 0; r < rows->n; r++)
+		if (of[r] != UINT32_MAX)
+			order[fill[of[r]]++] = (uint32_t)r;
+	free(fill);
+	*start = s;
+	return order;
+}
 
-		memcpy(fill, start, out->n * sizeof *fill);
-		for (size_t r = 0; r < rows->n; r++)
-			if (of[r] != UINT32_MAX)
-				order[fill[of[r]]++] = (uint32_t)r;
-		free(fill);
+/* Where series_make's last step writes: each point's values, their runs
+ * and start times (moved on past each point's), and room for one series'
+ * keys and figures. */
+struct series_fill {
+	double *vals;
+	unsigned *runs;
+	double *started;
+	struct series_key *keys;
+	double *tmp;
+};
+
+/* series_make's last step for series s of set, of the n rows at[0..n)
+ * (indices into rows->v): its rows sorted by depth, run and repeat, its
+ * first row, axes and points.  0, or -1 (err names both rows) for two rows
+ * of one point, run and repeat. */
+static int series_fill_one(struct series *s, const struct series_set *set,
+			   const struct rs_rows *rows, const uint32_t *at, size_t n,
+			   struct series_fill *f, struct rs_err *err)
+{
+	struct series_key *keys = f->keys;
+
+	for (size_t k = 0; k < n; k++) {
+		const struct rs_rec *row = &rows->v[at[k]];
+
+		keys[k].pipeline = row->pipeline;
+		keys[k].run = series_run_of(s, row);
+		keys[k].repeat = row->repeat;
+		keys[k].row = at[k];
 	}
+	qsort(keys, n, sizeof *keys, cmp_key);
+	for (size_t k = 1; k < n; k++)
+		if (keys[k - 1].pipeline == keys[k].pipeline && keys[k - 1].run == keys[k].run &&
+		    keys[k - 1].repeat == keys[k].repeat) {
+			const struct rs_rec *a = &rows->v[keys[k - 1].row], *b = &rows->v[keys[k].row];
+
+			return rs_err_set(err, "%s:%u: duplicate point (label '%s', %s, P=%u, repeat "
+					  "%u%s; first at %s:%u)", b->src, b->line, b->label, s->test,
+					  b->pipeline, b->repeat, b->run ? series_run_word(b->run) : "",
+					  a->src, a->line);
+		}
+	s->first = &rows->v[keys[0].row];
+	series_axes_fill(s, rows, set->label_axes[s->label_idx], set->index);
+	s->pts = xcalloc(n, sizeof *s->pts);
+	for (size_t a = 0; a < n;) {
+		size_t b = a;
+
+		while (b < n && keys[b].pipeline == keys[a].pipeline)
+			b++;
+		series_point_fill(&s->pts[s->npts++], rows, &keys[a], b - a, set->metric, f->vals,
+				  f->runs, f->started, f->tmp);
+		f->vals += b - a;
+		f->runs += b - a;
+		f->started += b - a;
+		a = b;
+	}
+	return 0;
+}
+
+/* Group the rows that have metric m (known) or all of them (fail on the
+ * first that has not).  Rows are numbered by series (each pair of names
+ * found by hash), counted into their series, and sorted within it: no
+ * step looks at more than one series' rows at a time. */
+static int series_make(const struct rs_rows *rows, enum series_metric m, int known,
+		       struct series_set *out, struct rs_err *err)
+{
+	struct series_test_meta *meta = NULL;
+	struct series_fill f;
+	uint32_t *of, *order;     /* per row: its series; rows by series */
+	size_t *start, most, caplabels = 0, capmeta = 0;
+	long nkept;
+	int rc = 0;
+
+	memset(out, 0, sizeof *out);
+	out->metric = m;
+	if (rows->n == 0 && !known)
+		return rs_err_set(err, "no result rows");
+	if (rows->n >= UINT32_MAX)
+		return rs_err_set(err, "more than %u result rows", UINT32_MAX - 1);
+	out->index = xcalloc(1, sizeof *out->index);
+	series_label_axes(rows, m, out, &caplabels);
+	of = xmalloc((rows->n ? rows->n : 1) * sizeof *of);
+	nkept = series_name_rows(rows, m, known, out, of, &meta, &capmeta, &caplabels, err);
+	if (nkept < 0) {
+		free(of);
+		free(meta);
+		series_set_free(out);
+		return -1;
+	}
+	series_place(out, meta);
+	free(meta);
+	order = series_group(rows, out, of, (size_t)nkept, &start, &most);
 	free(of);
-	vals = out->values = xmalloc((nkept ? nkept : 1) * sizeof *out->values);
-	vruns = out->value_runs = xmalloc((nkept ? nkept : 1) * sizeof *out->value_runs);
-	vstarted = out->value_started = xmalloc((nkept ? nkept : 1) * sizeof *out->value_started);
-	keys = xmalloc((most ? most : 1) * sizeof *keys);
-	tmp = xmalloc((most ? most : 1) * sizeof *tmp);
-	for (size_t i = 0; i < out->n; i++) {
-		struct series *s = &out->v[i];
-		size_t n = start[i + 1] - start[i];
-
-		for (size_t k = 0; k < n; k++) {
-			const struct rs_rec *row = &rows->v[order[start[i] + k]];
-
-			keys[k].pipeline = row->pipeline;
-			keys[k].run = series_run_of(s, row);
-			keys[k].repeat = row->repeat;
-			keys[k].row = order[start[i] + k];
-		}
-		qsort(keys, n, sizeof *keys, cmp_key);
-		for (size_t k = 1; k < n; k++)
-			if (keys[k - 1].pipeline == keys[k].pipeline && keys[k - 1].run == keys[k].run &&
-			    keys[k - 1].repeat == keys[k].repeat) {
-				const struct rs_rec *a = &rows->v[keys[k - 1].row], *b = &rows->v[keys[k].row];
-
-				rs_err_set(err, "%s:%u: duplicate point (label '%s', %s, P=%u, repeat %u%s; "
-					   "first at %s:%u)", b->src, b->line, b->label, s->test, b->pipeline,
-					   b->repeat, b->run ? series_run_word(b->run) : "", a->src,
-					   a->line);
-				goto out;
-			}
-		s->first = &rows->v[keys[0].row];
-		series_axes_fill(s, rows, out->label_axes[s->label_idx], idx);
-		s->pts = xcalloc(n, sizeof *s->pts);
-		for (size_t a = 0; a < n;) {
-			size_t b = a;
-
-			while (b < n && keys[b].pipeline == keys[a].pipeline)
-				b++;
-			series_point_fill(&s->pts[s->npts++], rows, &keys[a], b - a, m, vals, vruns,
-					  vstarted, tmp);
-			vals += b - a;
-			vruns += b - a;
-			vstarted += b - a;
-			a = b;
-		}
-	}
-	rc = 0;
-out:
-	free(keys);
-	free(tmp);
+	f.vals = out->values = xmalloc((nkept ? (size_t)nkept : 1) * sizeof *out->values);
+	f.runs = out->value_runs = xmalloc((nkept ? (size_t)nkept : 1) * sizeof *out->value_runs);
+	f.started = out->value_started = xmalloc((nkept ? (size_t)nkept : 1) *
+						 sizeof *out->value_started);
+	f.keys = xmalloc((most ? most : 1) * sizeof *f.keys);
+	f.tmp = xmalloc((most ? most : 1) * sizeof *f.tmp);
+	for (size_t i = 0; i < out->n && rc == 0; i++)
+		rc = series_fill_one(&out->v[i], out, rows, order + start[i], start[i + 1] - start[i],
+				     &f, err);
+	free(f.keys);
+	free(f.tmp);
 	free(order);
 	free(start);
 	if (rc < 0)
