@@ -171,6 +171,16 @@ Test(row, strings_and_servers_stored_once)
 	rows_free(&rows);
 }
 
+/* A row of a mix with sized values. */
+static void mix_row(struct rs_row *r)
+{
+	base(r, "m1", "MIX_GET1_SET1");
+	snprintf(r->mix, sizeof r->mix, "get=1,set=1");
+	snprintf(r->mix_sent, sizeof r->mix_sent, "GET=5;SET=5");
+	snprintf(r->mix_calls, sizeof r->mix_calls, "GET=5;SET=6");
+	snprintf(r->data_size_range, sizeof r->data_size_range, "1..100");
+}
+
 /* The columns most rows lack: each its own string (none read past
  * another's end), one copy for the rows that have the same, one shared
  * empty copy for rows that have none, and a full column kept whole. */
@@ -183,20 +193,12 @@ Test(row, extras_each_a_column_kept_once)
 
 	base(&r, "m1", "GET");
 	cr_assert_not_null(rows_add(&rows, &r, &err), "%s", err.msg);
-	base(&r, "m1", "MIX_GET1_SET1");
-	snprintf(r.mix, sizeof r.mix, "get=1,set=1");
-	snprintf(r.mix_sent, sizeof r.mix_sent, "GET=5;SET=5");
-	snprintf(r.mix_calls, sizeof r.mix_calls, "GET=5;SET=6");
-	snprintf(r.data_size_range, sizeof r.data_size_range, "1..100");
+	mix_row(&r);
 	cr_assert_not_null(rows_add(&rows, &r, &err), "%s", err.msg);
 	base(&r, "m2", "GET");
 	cr_assert_not_null(rows_add(&rows, &r, &err), "%s", err.msg);
 	/* the mix's again, after a row of another label: the same copy */
-	base(&r, "m1", "MIX_GET1_SET1");
-	snprintf(r.mix, sizeof r.mix, "get=1,set=1");
-	snprintf(r.mix_sent, sizeof r.mix_sent, "GET=5;SET=5");
-	snprintf(r.mix_calls, sizeof r.mix_calls, "GET=5;SET=6");
-	snprintf(r.data_size_range, sizeof r.data_size_range, "1..100");
+	mix_row(&r);
 	cr_assert_not_null(rows_add(&rows, &r, &err), "%s", err.msg);
 	/* every column full to its last byte but one */
 	base(&r, "m1", "SET");
