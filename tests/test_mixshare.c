@@ -152,7 +152,6 @@ Test(mixshare, a_series_finds_its_rows)
 	const struct rs_rec **idx;
 	const struct series *a, *b;
 	struct mixshare m;
-	const char *mix, *sent, *calls;
 	size_t n;
 
 	put(&rows, "b", "MIX_GET1_SET1", 1, "get=1,set=1", "GET=30;SET=70");
@@ -160,14 +159,12 @@ Test(mixshare, a_series_finds_its_rows)
 	put(&rows, "a", "MIX_GET1_SET1", 1, "get=1,set=1", "GET=50;SET=50");
 	put(&rows, "a", "MIX_GET1_SET1", 2, "get=1,set=1", "GET=52;SET=48");
 	put(&rows, "b", "MIX_GET1_SET1", 2, "get=1,set=1", "GET=30;SET=70");
-	rows_mix(&rows.v[1], &mix, &sent, &calls);
-	cr_assert_str_empty(mix);
-	cr_assert_str_empty(calls);
-	rows_mix(&rows.v[2], &mix, &sent, &calls);
-	cr_assert_str_eq(mix, "get=1,set=1");
-	cr_assert_str_eq(sent, "GET=50;SET=50");
-	cr_assert_str_eq(calls, "GET=50;SET=50");
-	cr_assert_str_empty(rows_master_rps(&rows.v[2]));
+	cr_assert_str_empty(rows.v[1].extra->mix);
+	cr_assert_str_empty(rows.v[1].extra->mix_calls);
+	cr_assert_str_eq(rows.v[2].extra->mix, "get=1,set=1");
+	cr_assert_str_eq(rows.v[2].extra->mix_sent, "GET=50;SET=50");
+	cr_assert_str_eq(rows.v[2].extra->mix_calls, "GET=50;SET=50");
+	cr_assert_str_empty(rows.v[2].extra->master_rps);
 	cr_assert_eq(series_build(&rows, SM_RPS, &set, &err), 0, "%s", err.msg);
 	n = mixshare_index(&rows, &idx);
 	cr_assert_eq(n, 4);

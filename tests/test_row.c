@@ -171,6 +171,64 @@ Test(row, strings_and_servers_stored_once)
 	rows_free(&rows);
 }
 
+/* A row of a mix with sized values. */
+static void mix_row(struct rs_row *r)
+{
+	base(r, "m1", "MIX_GET1_SET1");
+	snprintf(r->mix, sizeof r->mix, "get=1,set=1");
+	snprintf(r->mix_sent, sizeof r->mix_sent, "GET=5;SET=5");
+	snprintf(r->mix_calls, sizeof r->mix_calls, "GET=5;SET=6");
+	snprintf(r->data_size_range, sizeof r->data_size_range, "1..100");
+}
+
+/* The columns most rows lack: each its own string (none read past
+ * another's end), one copy for the rows that have the same, one shared
+ * empty copy for rows that have none, and a full column kept whole. */
+Test(row, extras_each_a_column_kept_once)
+{
+	struct rs_rows rows = { 0 };
+	struct rs_err err = { 0 };
+	struct rs_row r;
+	const struct rs_rec *v;
+
+	base(&r, "m1", "GET");
+	cr_assert_not_null(rows_add(&rows, &r, &err), "%s", err.msg);
+	mix_row(&r);
+	cr_assert_not_null(rows_add(&rows, &r, &err), "%s", err.msg);
+	base(&r, "m2", "GET");
+	cr_assert_not_null(rows_add(&rows, &r, &err), "%s", err.msg);
+	/* the mix's again, after a row of another label: the same copy */
+	mix_row(&r);
+	cr_assert_not_null(rows_add(&rows, &r, &err), "%s", err.msg);
+	/* every column full to its last byte but one */
+	base(&r, "m1", "SET");
+	memset(r.busy_master, 'b', sizeof r.busy_master - 1);
+	memset(r.master_rps, 'r', sizeof r.master_rps - 1);
+	memset(r.mix_calls, 'c', sizeof r.mix_calls - 1);
+	cr_assert_not_null(rows_add(&rows, &r, &err), "%s", err.msg);
+	v = rows.v;
+	cr_assert_eq(v[0].extra, v[2].extra, "rows without extras share one");
+	cr_assert_str_empty(v[0].extra->busy_master);
+	cr_assert_str_empty(v[0].extra->master_rps);
+	cr_assert_str_empty(v[0].extra->mix);
+	cr_assert_str_empty(v[0].extra->mix_sent);
+	cr_assert_str_empty(v[0].extra->mix_calls);
+	cr_assert_str_empty(v[0].extra->data_size_range);
+	cr_assert_str_empty(v[1].extra->busy_master);
+	cr_assert_str_empty(v[1].extra->master_rps);
+	cr_assert_str_eq(v[1].extra->mix, "get=1,set=1");
+	cr_assert_str_eq(v[1].extra->mix_sent, "GET=5;SET=5");
+	cr_assert_str_eq(v[1].extra->mix_calls, "GET=5;SET=6");
+	cr_assert_str_eq(v[1].extra->data_size_range, "1..100");
+	cr_assert_eq(v[1].extra, v[3].extra, "rows with the same extras share one");
+	cr_assert_eq(strlen(v[4].extra->busy_master), sizeof r.busy_master - 1);
+	cr_assert_eq(strlen(v[4].extra->master_rps), sizeof r.master_rps - 1);
+	cr_assert_str_empty(v[4].extra->mix);
+	cr_assert_eq(strlen(v[4].extra->mix_calls), sizeof r.mix_calls - 1);
+	cr_assert_str_empty(v[4].extra->data_size_range);
+	rows_free(&rows);
+}
+
 Test(row, server_name_and_version_make_another_server)
 {
 	struct rs_rows rows = { 0 };
@@ -380,8 +438,8 @@ Test(row, master_rps_splits_a_row_by_master)
 	snprintf(r.master_rps, sizeof r.master_rps,
 		 "127.0.0.1:7001=120000.25;127.0.0.1:7002=100000.17;127.0.0.1:7003=130000.00");
 	cr_assert_not_null(rows_add(&rows, &r, &err), "%s", err.msg);
-	cr_assert_str_eq(rows.v[0].busy_master, "127.0.0.1:7002");
-	cr_assert_str_eq(rows_master_rps(&rows.v[0]), r.master_rps);
+	cr_assert_str_eq(rows.v[0].extra->busy_master, "127.0.0.1:7002");
+	cr_assert_str_eq(rows.v[0].extra->master_rps, r.master_rps);
 	r.pipeline = 8;
 	cr_assert_not_null(rows_add(&rows, &r, &err), "%s", err.msg);
 	cr_assert_eq(rows_by_master(&rows, &err), 0, "%s", err.msg);
@@ -410,7 +468,7 @@ Test(row, master_rps_of_two_labels)
 	base(&r, "b", "GET");
 	snprintf(r.master_rps, sizeof r.master_rps, "h:1=6");
 	cr_assert_not_null(rows_add(&rows, &r, &err), "%s", err.msg);
-	cr_assert_str_eq(rows.v[0].busy_master, "", "no busiest master: empty");
+	cr_assert_str_eq(rows.v[0].extra->busy_master, "", "no busiest master: empty");
 	cr_assert_eq(rows_by_master(&rows, &err), 0, "%s", err.msg);
 	cr_assert_str_eq(rows.v[0].label, "a h:1");
 	cr_assert_str_eq(rows.v[1].label, "b h:1");

@@ -6,6 +6,7 @@
 #include <hiredis/hiredis.h>
 #include <errno.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -524,6 +525,33 @@ void agents_release(struct agents *a)
 		agents_release_claims(a);
 		agents_prune(a);
 	}
+}
+
+int agents_dbl_cmp(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* The p-quantile (0..1) of the n sorted values v (nearest rank). */
+double agents_q(const double *v, size_t n, double p)
+{
+	size_t i = (size_t)ceil(p * (double)n);
+
+	return n == 0 ? 0 : v[i == 0 ? 0 : i > n ? n - 1 : i - 1];
+}
+
+void agents_summary(struct agents *a)
+{
+	if (a->run_nskews == 0)
+		return;
+	qsort(a->run_skews, a->run_nskews, sizeof *a->run_skews, agents_dbl_cmp);
+	rs_log(RS_LOG_INFO, "agents: start skew over %llu points and %zu agent starts: median "
+	       "%.3f ms, p90 %.3f ms, p99 %.3f ms, from %.3f to %.3f ms", (unsigned long long)a->points,
+	       a->run_nskews, agents_q(a->run_skews, a->run_nskews, 0.5),
+	       agents_q(a->run_skews, a->run_nskews, 0.9), agents_q(a->run_skews, a->run_nskews, 0.99),
+	       a->run_skews[0], a->run_skews[a->run_nskews - 1]);
 }
 
 void agents_close(struct agents *a)

@@ -89,6 +89,10 @@ int agents_check(struct agents *a, int skip_answered, struct rs_err *err);
 void agents_release(struct agents *a);
 /* Print the run's start skews, one line (agents_close does). */
 void agents_summary(struct agents *a);
+/* qsort's order of doubles; the p-quantile (0..1) of n sorted values
+ * (nearest rank; 0 for none). */
+int agents_dbl_cmp(const void *x, const void *y);
+double agents_q(const double *v, size_t n, double p);
 /* Sleep ms milliseconds, whatever signal comes. */
 void agents_sleep_ms(unsigned ms);
 

@@ -308,21 +308,6 @@ static void agents_margin(struct agents *a, uint64_t spent)
 	a->margin_ns = want > AGENTS_MARGIN_NS ? want : AGENTS_MARGIN_NS;
 }
 
-static int agents_dbl_cmp(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return a < b ? -1 : a > b;
-}
-
-/* The p-quantile (0..1) of the n sorted values v (nearest rank). */
-static double agents_q(const double *v, size_t n, double p)
-{
-	size_t i = (size_t)ceil(p * (double)n);
-
-	return n == 0 ? 0 : v[i == 0 ? 0 : i > n ? n - 1 : i - 1];
-}
-
 /* The columns of the timed point k: agents_ok, the worst skew, the CPU,
  * each agent's rate; and the skews kept for the run's summary
  * (agents_close).  agent_rps lists every agent when the list fits the
@@ -390,18 +375,6 @@ static void agents_columns(struct agents *a, const struct agents_take *k)
 		       (double)(now - k->t_entry) / 1e6);
 	}
 	free(sk);
-}
-
-void agents_summary(struct agents *a)
-{
-	if (a->run_nskews == 0)
-		return;
-	qsort(a->run_skews, a->run_nskews, sizeof *a->run_skews, agents_dbl_cmp);
-	rs_log(RS_LOG_INFO, "agents: start skew over %llu points and %zu agent starts: median "
-	       "%.3f ms, p90 %.3f ms, p99 %.3f ms, from %.3f to %.3f ms", (unsigned long long)a->points,
-	       a->run_nskews, agents_q(a->run_skews, a->run_nskews, 0.5),
-	       agents_q(a->run_skews, a->run_nskews, 0.9), agents_q(a->run_skews, a->run_nskews, 0.99),
-	       a->run_skews[0], a->run_skews[a->run_nskews - 1]);
 }
 
 int agents_load(struct agents *a, const struct engine_job *job, const char *test, int warm,

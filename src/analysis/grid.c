@@ -229,21 +229,166 @@ static void grid_fill(struct grid *g, const struct grid_rec *r, size_t n, const 
 	}
 }
 
+/* What grid_build gathers from the rows before it fills the grids. */
+struct grid_work {
+	enum grid_axis x, y, axes[GRID_NHELD]; /* the grid's axes, and the held ones */
+	struct strtab labels, tests, pairs, groups, args;
+	struct grid_rec *rec;     /* a row with the metric and both axes known */
+	size_t n, nmetric;        /* records, and rows with the metric */
+	struct grid_pair *pr;     /* per (label, test) */
+	size_t cappr;
+	struct grid_group *grp;   /* per group, in the set's order */
+	const char **tnames, **lnames;
+	uint32_t *tplace;         /* a test's place in the series' order */
+};
+
+/* grid_build's first step: a record for each row of rows with metric m
+ * and both axes known, its names interned, and for each (label, test) the
+ * held values of its first row and which of them vary. */
+static void grid_records(struct grid_work *w, const struct rs_rows *rows, enum series_metric m)
+{
+	w->rec = xreallocarray(NULL, rows->n, sizeof *w->rec);
+	for (size_t i = 0; i < rows->n; i++) {
+		const struct rs_rec *row = &rows->v[i];
+		double v = series_metric_value(rows, row, m);
+		struct grid_rec *r = &w->rec[w->n];
+		struct grid_pair *p;
+		char variant[ROW_STR + 48];
+		const char *test;
+		uint32_t key[2], id;
+		int added;
+
+		if (!isfinite(v))
+			continue;
+		w->nmetric++;
+		r->x = grid_axis_value(row, w->x);
+		r->y = grid_axis_value(row, w->y);
+		if (r->x < 0 || r->y < 0)
+			continue;
+		r->v = v;
+		r->row = i;
+		for (size_t k = 0; k < GRID_HELD_ARGS; k++)
+			r->held[k] = grid_axis_value(row, w->axes[k]);
+		test = series_variant(rows, row, variant, sizeof variant);
+		if (strtab_intern(&w->labels, row->label, strlen(row->label), &r->label, NULL) < 0 ||
+		    strtab_intern(&w->tests, test, strlen(test), &r->test, NULL) < 0 ||
+		    strtab_intern(&w->args, row->server->server_args, strlen(row->server->server_args),
+				  &id, NULL) < 0)
+			abort();  /* past 2^31 names: rows_add refuses long before */
+		r->held[GRID_HELD_ARGS] = id;
+		key[0] = r->label;
+		key[1] = r->test;
+		if (strtab_intern(&w->pairs, key, sizeof key, &r->pair, &added) < 0)
+			abort();
+		if (added) {
+			if (r->pair >= w->cappr) {
+				w->cappr = w->cappr ? 2 * w->cappr : 16;
+				w->pr = xreallocarray(w->pr, w->cappr, sizeof *w->pr);
+			}
+			memcpy(w->pr[r->pair].first, r->held, sizeof r->held);
+			memset(w->pr[r->pair].varies, 0, sizeof w->pr[r->pair].varies);
+		}
+		p = &w->pr[r->pair];
+		for (size_t k = 0; k < GRID_NHELD; k++)
+			if (r->held[k] != p->first[k])
+				p->varies[k] = 1;
+		w->n++;
+	}
+}
+
+/* grid_build's second step: the tests' names and their places in the
+ * series' order, and the labels as the rows spell them (their copies
+ * outlive the set). */
+static void grid_names(struct grid_work *w, const struct rs_rows *rows)
+{
+	const struct rs_rec **trow = xcalloc(w->tests.n, sizeof *trow);
+
+	w->tnames = xreallocarray(NULL, w->tests.n, sizeof *w->tnames);
+	w->tplace = xreallocarray(NULL, w->tests.n, sizeof *w->tplace);
+	for (size_t t = 0; t < w->tests.n; t++)
+		w->tnames[t] = strtab_str(&w->tests, (uint32_t)t);
+	for (size_t i = w->n; i-- > 0;)
+		trow[w->rec[i].test] = &rows->v[w->rec[i].row];
+	series_order_names(w->tnames, trow, w->tests.n, w->tplace);
+	free(trow);
+	w->lnames = xreallocarray(NULL, w->labels.n, sizeof *w->lnames);
+	for (size_t i = 0; i < w->n; i++)
+		w->lnames[w->rec[i].label] = rows->v[w->rec[i].row].label;
+}
+
+/* grid_build's third step: the groups, (label, test, the held values that
+ * vary within the pair), in the set's order (out->n of them), and the
+ * records sorted by group. */
+static void grid_groups(struct grid_work *w, struct grid_set *out)
+{
+	uint32_t *gplace;
+
+	for (size_t i = 0; i < w->n; i++) {
+		struct grid_rec *r = &w->rec[i];
+		struct {
+			uint32_t pair;
+			uint32_t pad;
+			int64_t held[GRID_NHELD];
+		} key = { r->pair, 0, { 0 } };
+		int added;
+
+		for (size_t k = 0; k < GRID_NHELD; k++)
+			key.held[k] = w->pr[r->pair].varies[k] ? r->held[k] : 0;
+		if (strtab_intern(&w->groups, &key, sizeof key, &r->group, &added) < 0)
+			abort();
+		if (added) {
+			if (r->group % 64 == 0)
+				w->grp = xreallocarray(w->grp, r->group + 64, sizeof *w->grp);
+			w->grp[r->group] = (struct grid_group){ r->label, w->tplace[r->test], r->pair,
+								r->group, { 0 } };
+			memcpy(w->grp[r->group].held, key.held, sizeof key.held);
+		}
+	}
+	out->n = w->groups.n;
+	qsort(w->grp, out->n, sizeof *w->grp, cmp_group);
+	gplace = xreallocarray(NULL, out->n, sizeof *gplace);
+	for (size_t g = 0; g < out->n; g++)
+		gplace[w->grp[g].id] = (uint32_t)g;
+	for (size_t i = 0; i < w->n; i++)
+		w->rec[i].group = gplace[w->rec[i].group];
+	free(gplace);
+	qsort(w->rec, w->n, sizeof *w->rec, cmp_rec);
+}
+
+/* grid_build's last step: each group's grid into out->v. */
+static void grid_fill_all(struct grid_work *w, struct grid_set *out)
+{
+	const struct grid_rec *rec = w->rec;
+	size_t n = w->n, most = 0;
+	double *tmp;
+
+	for (size_t a = 0, b; a < n; a = b) {
+		for (b = a; b < n && rec[b].group == rec[a].group; b++)
+			;
+		if (b - a > most)
+			most = b - a;
+	}
+	tmp = xreallocarray(NULL, most, sizeof *tmp);
+	out->v = xcalloc(out->n, sizeof *out->v);
+	for (size_t a = 0, b; a < n; a = b) {
+		struct grid *g = &out->v[rec[a].group];
+		const struct grid_group *gg = &w->grp[rec[a].group];
+
+		for (b = a; b < n && rec[b].group == rec[a].group; b++)
+			;
+		g->label = w->lnames[rec[a].label];
+		grid_held_text(g->held, sizeof g->held, &w->pr[gg->pair], rec[a].held, w->axes,
+			       &w->args);
+		grid_fill(g, &rec[a], b - a, w->tnames[gg->test], tmp);
+	}
+	free(tmp);
+}
+
 int grid_build(const struct rs_rows *rows, enum grid_axis x, enum grid_axis y,
 	       enum series_metric m, struct grid_set *out, struct rs_err *err)
 {
-	enum grid_axis axes[GRID_NHELD];
-	struct strtab labels = { 0 }, tests = { 0 }, pairs = { 0 }, groups = { 0 }, args = { 0 };
-	struct grid_rec *rec = NULL;
-	struct grid_pair *pr = NULL;
-	struct grid_group *grp = NULL;
-	const char **tnames = NULL;
-	const char **lnames = NULL;
-	const struct rs_rec **trow = NULL;
-	uint32_t *tplace = NULL, *gplace = NULL;
-	size_t n = 0, nmetric = 0, cappr = 0, most = 0;
-	double *tmp = NULL;
-	int rc = -1;
+	struct grid_work w = { .x = x, .y = y };
+	int rc = 0;
 
 	memset(out, 0, sizeof *out);
 	out->x = x;
@@ -259,137 +404,29 @@ int grid_build(const struct rs_rows *rows, enum grid_axis x, enum grid_axis y,
 		return rs_err_setk(err, RS_E_INPUT, "no result rows");
 	for (size_t a = 0, k = 0; a < GRID_NAXES; a++)
 		if (a != (size_t)x && a != (size_t)y)
-			axes[k++] = (enum grid_axis)a;
-	rec = xreallocarray(NULL, rows->n, sizeof *rec);
-	for (size_t i = 0; i < rows->n; i++) {
-		const struct rs_rec *row = &rows->v[i];
-		double v = series_metric_value(rows, row, m);
-		struct grid_rec *r = &rec[n];
-		char variant[ROW_STR + 48];
-		const char *test;
-		uint32_t key[2], id;
-		int added;
-
-		if (!isfinite(v))
-			continue;
-		nmetric++;
-		r->x = grid_axis_value(row, x);
-		r->y = grid_axis_value(row, y);
-		if (r->x < 0 || r->y < 0)
-			continue;
-		r->v = v;
-		r->row = i;
-		for (size_t k = 0; k < GRID_HELD_ARGS; k++)
-			r->held[k] = grid_axis_value(row, axes[k]);
-		test = series_variant(rows, row, variant, sizeof variant);
-		if (strtab_intern(&labels, row->label, strlen(row->label), &r->label, NULL) < 0 ||
-		    strtab_intern(&tests, test, strlen(test), &r->test, NULL) < 0 ||
-		    strtab_intern(&args, row->server->server_args, strlen(row->server->server_args),
-				  &id, NULL) < 0)
-			abort();  /* past 2^31 names: rows_add refuses long before */
-		r->held[GRID_HELD_ARGS] = id;
-		key[0] = r->label;
-		key[1] = r->test;
-		if (strtab_intern(&pairs, key, sizeof key, &r->pair, &added) < 0)
-			abort();
-		if (added) {
-			if (r->pair >= cappr) {
-				cappr = cappr ? 2 * cappr : 16;
-				pr = xreallocarray(pr, cappr, sizeof *pr);
-			}
-			memcpy(pr[r->pair].first, r->held, sizeof r->held);
-			memset(pr[r->pair].varies, 0, sizeof pr[r->pair].varies);
-		}
-		for (size_t k = 0; k < GRID_NHELD; k++)
-			if (r->held[k] != pr[r->pair].first[k])
-				pr[r->pair].varies[k] = 1;
-		n++;
+			w.axes[k++] = (enum grid_axis)a;
+	grid_records(&w, rows, m);
+	if (w.n == 0 && w.nmetric == 0)
+		rc = rs_err_setk(err, RS_E_INPUT, "no row has a %s figure", series_metric_name(m));
+	else if (w.n == 0)
+		rc = rs_err_setk(err, RS_E_INPUT, "no row has both its %s and its %s known",
+				 grid_axis_names[x], grid_axis_names[y]);
+	if (rc == 0) {
+		grid_names(&w, rows);
+		grid_groups(&w, out);
+		grid_fill_all(&w, out);
 	}
-	if (n == 0) {
-		if (nmetric == 0)
-			rs_err_setk(err, RS_E_INPUT, "no row has a %s figure", series_metric_name(m));
-		else
-			rs_err_setk(err, RS_E_INPUT, "no row has both its %s and its %s known",
-				    grid_axis_names[x], grid_axis_names[y]);
-		goto out;
-	}
-	/* Tests in the series' order, labels as first seen. */
-	tnames = xreallocarray(NULL, tests.n, sizeof *tnames);
-	tplace = xreallocarray(NULL, tests.n, sizeof *tplace);
-	trow = xcalloc(tests.n, sizeof *trow);
-	for (size_t t = 0; t < tests.n; t++)
-		tnames[t] = strtab_str(&tests, (uint32_t)t);
-	for (size_t i = n; i-- > 0;)
-		trow[rec[i].test] = &rows->v[rec[i].row];
-	series_order_names(tnames, trow, tests.n, tplace);
-	lnames = xreallocarray(NULL, labels.n, sizeof *lnames);
-	/* The rows' own copies of the labels, which outlive the set. */
-	for (size_t i = 0; i < n; i++)
-		lnames[rec[i].label] = rows->v[rec[i].row].label;
-	/* Groups: (label, test, the held values that vary within the pair). */
-	for (size_t i = 0; i < n; i++) {
-		struct grid_rec *r = &rec[i];
-		struct {
-			uint32_t pair;
-			uint32_t pad;
-			int64_t held[GRID_NHELD];
-		} key = { r->pair, 0, { 0 } };
-		int added;
-
-		for (size_t k = 0; k < GRID_NHELD; k++)
-			key.held[k] = pr[r->pair].varies[k] ? r->held[k] : 0;
-		if (strtab_intern(&groups, &key, sizeof key, &r->group, &added) < 0)
-			abort();
-		if (added) {
-			if (r->group % 64 == 0)
-				grp = xreallocarray(grp, r->group + 64, sizeof *grp);
-			grp[r->group] = (struct grid_group){ r->label, tplace[r->test], r->pair,
-							     r->group, { 0 } };
-			memcpy(grp[r->group].held, key.held, sizeof key.held);
-		}
-	}
-	out->n = groups.n;
-	qsort(grp, out->n, sizeof *grp, cmp_group);
-	gplace = xreallocarray(NULL, out->n, sizeof *gplace);
-	for (size_t g = 0; g < out->n; g++)
-		gplace[grp[g].id] = (uint32_t)g;
-	for (size_t i = 0; i < n; i++)
-		rec[i].group = gplace[rec[i].group];
-	qsort(rec, n, sizeof *rec, cmp_rec);
-	for (size_t a = 0, b; a < n; a = b) {
-		for (b = a; b < n && rec[b].group == rec[a].group; b++)
-			;
-		if (b - a > most)
-			most = b - a;
-	}
-	tmp = xreallocarray(NULL, most, sizeof *tmp);
-	out->v = xcalloc(out->n, sizeof *out->v);
-	for (size_t a = 0, b; a < n; a = b) {
-		struct grid *g = &out->v[rec[a].group];
-		const struct grid_group *gg = &grp[rec[a].group];
-
-		for (b = a; b < n && rec[b].group == rec[a].group; b++)
-			;
-		g->label = lnames[rec[a].label];
-		grid_held_text(g->held, sizeof g->held, &pr[gg->pair], rec[a].held, axes, &args);
-		grid_fill(g, &rec[a], b - a, tnames[gg->test], tmp);
-	}
-	rc = 0;
-out:
-	free(tmp);
-	free(gplace);
-	free(grp);
-	free(lnames);
-	free(tplace);
-	free(tnames);
-	free(trow);
-	free(pr);
-	free(rec);
-	strtab_free(&labels);
-	strtab_free(&tests);
-	strtab_free(&pairs);
-	strtab_free(&groups);
-	strtab_free(&args);
+	free(w.grp);
+	free(w.lnames);
+	free(w.tplace);
+	free(w.tnames);
+	free(w.pr);
+	free(w.rec);
+	strtab_free(&w.labels);
+	strtab_free(&w.tests);
+	strtab_free(&w.pairs);
+	strtab_free(&w.groups);
+	strtab_free(&w.args);
 	if (rc < 0)
 		grid_set_free(out);
 	return rc;

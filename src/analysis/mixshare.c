@@ -282,10 +282,7 @@ size_t mixshare_index(const struct rs_rows *rows, const struct rs_rec ***out)
 
 	*out = NULL;
 	for (size_t i = 0; rows != NULL && i < rows->n; i++) {
-		const char *mix, *sent, *calls;
-
-		rows_mix(&rows->v[i], &mix, &sent, &calls);
-		if (mix[0] == '\0')
+		if (rows->v[i].extra->mix[0] == '\0')
 			continue;
 		if (v == NULL)
 			v = xmalloc((rows->n - i) * sizeof *v);
@@ -315,14 +312,13 @@ size_t mixshare_series(struct mixshare *m, const struct rs_rows *rows,
 	}
 	for (size_t i = lo; i < n; i++) {
 		const struct rs_rec *r = idx[i];
-		const char *mix, *sent, *calls;
 
 		if (strcmp(r->label, s->label) != 0 || strcmp(r->test, s->first->test) != 0)
 			break;
 		if (!series_holds(s, rows, r))
 			continue;
-		rows_mix(r, &mix, &sent, &calls);
-		added += (size_t)mixshare_add(m, mix, sent, calls);
+		added += (size_t)mixshare_add(m, r->extra->mix, r->extra->mix_sent,
+					      r->extra->mix_calls);
 	}
 	return added;
 }

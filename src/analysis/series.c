@@ -1,226 +1,27 @@
 /* series.c: rows -> series (label x test: depth -> median, min, max over repeats). */
 #include "config.h"
 
-#include <ctype.h>
-#include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
-#include "base/sbuf.h"
 #include "analysis/series.h"
 #include "analysis/series_int.h"
+#include "base/strtab.h"
 #include "base/vec.h"
-#include "workload/workload.h"
 #include "base/xalloc.h"
+#include "stats/stats.h"
 
-static const char *const metric_titles[] = {
-	"requests per second", "average latency (ms)", "p50 latency (ms)",
-	"p95 latency (ms)", "p99 latency (ms)", "p99.9 latency (ms)", "max latency (ms)",
-};
-
-int series_metric_parse(const char *name, enum series_metric *m)
-{
-	for (size_t i = 0; i < (size_t)SM_MAX + 1; i++)
-		if (strcmp(name, series_metric_names[i]) == 0) {
-			*m = (enum series_metric)i;
-			return 0;
-		}
-	return -1;
-}
-
-const char *series_metric_name(enum series_metric m)
-{
-	return series_metric_names[m];
-}
-
-const char *series_metric_title(enum series_metric m)
-{
-	return metric_titles[m];
-}
-
-static const enum row_fig metric_figs[] = {
-	[SM_RPS] = ROW_RPS, [SM_AVG] = ROW_AVG_MS, [SM_P50] = ROW_P50_MS, [SM_P95] = ROW_P95_MS,
-	[SM_P99] = ROW_P99_MS, [SM_P999] = ROW_P999_MS, [SM_MAX] = ROW_MAX_MS,
-};
-
-double series_metric_value(const struct rs_rows *rows, const struct rs_rec *r,
-			   enum series_metric m)
-{
-	return rows_fig(rows, r, metric_figs[m]);
-}
-
-int series_test_matches(const char *item, const char *test)
-{
-	size_t n = strlen(item);
-
-	if (strpbrk(item, "*?[") != NULL) {
-		/* FNM_CASEFOLD is not POSIX: fold both to lower case instead. */
-		char *pat = xstrdup(item), *name = xstrdup(test);
-		int match;
-
-		for (char *s = pat; *s; s++)
-			*s = (char)tolower((unsigned char)*s);
-		for (char *s = name; *s; s++)
-			*s = (char)tolower((unsigned char)*s);
-		match = fnmatch(pat, name, 0) == 0;
-		free(pat);
-		free(name);
-		return match;
-	}
-	/* "get" also picks "GET window" and "GET @50000/s", GET's other series. */
-	return strncasecmp(item, test, n) == 0 &&
-	       (test[n] == '\0' || test[n] == '_' || test[n] == ' ');
-}
-
-/* The error for item, which selects none of names: what the data has. */
-static int series_tests_unknown(const char *item, const char *const *names, size_t n,
-				struct rs_err *err)
-{
-	char have[256];
-	struct sbuf b;
-
-	sbuf_fixed(&b, have, sizeof have);
-	/* Tests, not series: "GET window" and "GET @50000/s" are GET's. */
-	for (size_t t = 0; t < n && !b.cut; t++) {
-		size_t len = strcspn(names[t], " ");
-		size_t u = 0;
-
-		while (u < t && !(strncmp(names[u], names[t], len) == 0 &&
-				  (names[u][len] == '\0' || names[u][len] == ' ')))
-			u++;
-		if (u == t)
-			sbuf_item(&b, ", ", "%.*s", (int)len, names[t]);
-	}
-	return rs_err_setk(err, RS_E_INPUT, "unknown test '%s' (tests in these files: %s)", item,
-			   have);
-}
-
-int series_tests_pick(const char *list, const char *const *names, size_t n, int strict,
-		      size_t **out, size_t *nout, struct rs_err *err)
-{
-	char *copy = xstrdup(list), *item = copy;
-	unsigned char *taken = xcalloc(n ? n : 1, 1);
-	size_t cap = *nout;       /* *out holds *nout already */
-	int rc = 0;
-
-	for (size_t k = 0; k < *nout; k++)
-		taken[(*out)[k]] = 1;
-	/* Not strtok: it would pass over the empty item in "a,,b". */
-	for (char *next; item != NULL && rc == 0; item = next) {
-		size_t found = 0;
-
-		next = strchr(item, ',');
-		if (next != NULL)
-			*next++ = '\0';
-		item += strspn(item, " \t");
-		for (char *e = item + strlen(item); e > item && (e[-1] == ' ' || e[-1] == '\t');)
-			*--e = '\0';
-		if (*item == '\0') {
-			if (strict)
-				rc = rs_err_setk(err, RS_E_INPUT, "'%s': empty item", list);
-			continue;
-		}
-		for (size_t t = 0; t < n; t++) {
-			if (!series_test_matches(item, names[t]))
-				continue;
-			found++;
-			if (!taken[t]) {
-				taken[t] = 1;
-				*out = vec_reserve(*out, &cap, *nout + 1, sizeof **out, 0);
-				(*out)[(*nout)++] = t;
-			}
-		}
-		if (found == 0 && strict)
-			rc = series_tests_unknown(item, names, n, err);
-	}
-	free(copy);
-	free(taken);
-	return rc;
-}
-
-int series_keep_depths(struct rs_rows *rows, const struct depth_list *depths, struct rs_err *err)
-{
-	/* One bit per depth: a list of thousands against millions of rows. */
-	unsigned char *want = xcalloc(DEPTHS_MAX_VALUE / 8 + 1, 1);
-	size_t keep = 0;
-
-	for (size_t i = 0; i < depths->n; i++)
-		if (depths->v[i] <= DEPTHS_MAX_VALUE)
-			want[depths->v[i] / 8] |= (unsigned char)(1u << (depths->v[i] % 8));
-	for (size_t i = 0; i < rows->n; i++) {
-		unsigned d = rows->v[i].pipeline;
-
-		if (d <= DEPTHS_MAX_VALUE && (want[d / 8] & (1u << (d % 8))))
-			rows->v[keep++] = rows->v[i];
-	}
-	free(want);
-	rows->n = keep;
-	if (keep == 0)
-		return rs_err_set(err, "--depths: no row is at any of these depths");
-	return 0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Reorder v[0..n) so that v[k] is the k-th smallest, nothing after it is
- * smaller and nothing before it larger (Hoare's selection: a median per
- * point of every series, where sorting the repeats was a fifth of a
- * report's time).  A bad run of pivots ends in qsort, so hostile values
- * cost n log n at worst. */
-static void series_select(double *v, size_t n, size_t k)
-{
-	size_t lo = 0, hi = n - 1, rounds = 0;
-
-	while (hi > lo) {
-		size_t i = lo, j = hi, mid = lo + (hi - lo) / 2;
-		double a = v[lo], b = v[mid], c = v[hi], pivot;
-
-		if (++rounds > 64) {
-			qsort(v + lo, hi - lo + 1, sizeof *v, cmp_double);
-			return;
-		}
-		pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
-		while (i <= j) {
-			while (v[i] < pivot)
-				i++;
-			while (v[j] > pivot)
-				j--;
-			if (i <= j) {
-				double t = v[i];
-
-				v[i] = v[j];
-				v[j] = t;
-				i++;
-				if (j == 0)
-					break;
-				j--;
-			}
-		}
-		/* v[lo..j] <= pivot <= v[i..hi], and v(j..i) == pivot. */
-		if (k <= j)
-			hi = j;
-		else if (k >= i)
-			lo = i;
-		else
-			return;
-	}
-}
-
+/* stats' selection, with the two middles' mean taken so that figures near
+ * DBL_MAX do not overflow (stats_median_inplace adds them). */
 double series_median(double *v, size_t n)
 {
 	double below;
 
 	if (n == 0)
 		return NAN;
-	series_select(v, n, n / 2);
+	stats_select_inplace(v, n, n / 2);
 	if (n % 2)
 		return v[n / 2];
 	below = v[0];
@@ -239,13 +40,6 @@ struct series_index {
 	struct strtab pairs;      /* (label_idx, test_idx) as 8 bytes -> pair id */
 	size_t *pair_series;      /* pair id -> index into set->v */
 	struct strtab bases;      /* the series' bases (struct series.base) */
-};
-
-/* What a test name of a set was first seen with: the length of its base
- * (series_variant's name) and a row, whose settings its axes have. */
-struct series_test_meta {
-	size_t len;
-	const struct rs_rec *row;
 };
 
 /* A row of one series, to sort by depth, run and repeat. */
@@ -271,184 +65,6 @@ static int cmp_key(const void *a, const void *b)
 struct series_pair {
 	uint32_t label, test, id;
 };
-
-/* The length of the test a series' name belongs to: "GET" of "GET",
- * "GET window" and series_variant's "GET @50000/s[ poisson]"; *rate gets
- * the offered rate of the last, else -1. */
-static size_t series_test_base(const char *name, double *rate)
-{
-	size_t len = strlen(name);
-	const char *at = NULL;
-	char *end;
-
-	*rate = -1;
-	for (const char *p = strstr(name, " @"); p != NULL; p = strstr(p + 1, " @"))
-		at = p;           /* the last: a custom test's name may hold " @" */
-	if (len > 7 && strcmp(name + len - 7, " window") == 0)
-		return len - 7;
-	if (at == NULL)
-		return len;
-	*rate = strtod(at + 2, &end);
-	if (end == at + 2 || strncmp(end, "/s", 2) != 0 || !(*rate >= 0))
-		*rate = -1;
-	return (size_t)(at - name);
-}
-
-/* workload_rank of a series' test name, which may carry series_variant's
- * " window" or " @RATE/s[ poisson]": "GET window" ranks as GET, so that a
- * test's series stay together. */
-static size_t series_test_rank(const char *name)
-{
-	size_t r = workload_rank(name), len;
-	char base[ROW_STR];
-	double rate;
-
-	if (r < workload_rank(""))
-		return r;
-	len = series_test_base(name, &rate);
-	if (len == strlen(name) || len >= sizeof base)
-		return r;
-	memcpy(base, name, len);
-	base[len] = '\0';
-	return workload_rank(base);
-}
-
-/* A test name's place: its rank, the first-seen place of its test (so
- * that unknown tests, which share the last rank, keep their series
- * together), its own first-seen index, and its offered rate (-1 for a
- * closed loop). */
-struct series_test_key {
-	size_t rank, group, variant, t;
-	int64_t axis[SERIES_NAXES]; /* the axes' values; server arguments by first sight */
-	double rate;
-};
-
-/* The series of one variant in the order of their axes' values. */
-static int cmp_axes(const struct series_test_key *x, const struct series_test_key *y)
-{
-	for (unsigned a = 0; a < SERIES_NAXES; a++)
-		if (x->axis[a] != y->axis[a])
-			return x->axis[a] < y->axis[a] ? -1 : 1;
-	return 0;
-}
-
-static int cmp_test_key(const void *a, const void *b)
-{
-	const struct series_test_key *x = a, *y = b;
-
-	if (x->rank != y->rank)
-		return x->rank < y->rank ? -1 : 1;
-	if (x->group != y->group)
-		return x->group < y->group ? -1 : 1;
-	if (x->variant != y->variant)
-		return x->variant < y->variant ? -1 : 1;
-	if (cmp_axes(x, y) != 0)
-		return cmp_axes(x, y);
-	return (x->t > y->t) - (x->t < y->t);
-}
-
-/* The open loop's series among them by rate, then first seen. */
-static int cmp_test_rate(const void *a, const void *b)
-{
-	const struct series_test_key *x = a, *y = b;
-
-	if (x->rate != y->rate)
-		return x->rate < y->rate ? -1 : 1;
-	if (cmp_axes(x, y) != 0)
-		return cmp_axes(x, y);
-	return (x->t > y->t) - (x->t < y->t);
-}
-
-/* Put set->tests in redis-benchmark's order (the catalogue's; names it
- * does not know after, as first seen), whatever order the rows came in (a
- * shuffled run's), so that every report and chart lists them alike; an
- * open loop's series of one test by offered rate (GET @50000/s before GET
- * @100000/s), not in the order a shuffled run met them: each test's other
- * series (window, closed loop) keep their first-seen places; the series of
- * one variant and their axes (meta, by first-seen index) by the axes'
- * values, so that c=2 comes before c=16.  Returns the new place of each
- * old index (caller frees).  n log n in the tests. */
-static uint32_t *series_order_tests(struct series_set *set, const struct series_test_meta *meta)
-{
-	size_t n = set->ntests;
-	uint32_t *to = xcalloc(n ? n : 1, sizeof *to);
-	struct series_test_key *key = xcalloc(n ? n : 1, sizeof *key), *rated;
-	const char **sorted = xcalloc(n ? n : 1, sizeof *sorted);
-	struct strtab bases = { 0 };  /* ids in first-seen order */
-	struct strtab variants = { 0 }, args = { 0 };
-
-	for (size_t t = 0; t < n; t++) {
-		char variant[ROW_STR + 48];
-		size_t vlen = meta[t].len < sizeof variant ? meta[t].len : sizeof variant - 1;
-		size_t len;
-		const struct rs_rec *r = meta[t].row;
-		const char *sa = r->server->server_args;
-		uint32_t id, vid, aid;
-
-		memcpy(variant, set->tests[t], vlen);
-		variant[vlen] = '\0';
-		len = series_test_base(variant, &key[t].rate);
-		/* Fails only past 2^31 names, as in series_name. */
-		if (strtab_intern(&bases, variant, len, &id, NULL) < 0 ||
-		    strtab_intern(&variants, variant, vlen, &vid, NULL) < 0 ||
-		    strtab_intern(&args, sa, strlen(sa), &aid, NULL) < 0)
-			abort();
-		key[t].rank = series_test_rank(variant);
-		key[t].group = id;
-		key[t].variant = vid;
-		key[t].axis[SERIES_AXIS_CLIENTS] = r->clients;
-		key[t].axis[SERIES_AXIS_DATA_SIZE] = r->data_size;
-		key[t].axis[SERIES_AXIS_THREADS] = r->threads;
-		key[t].axis[SERIES_AXIS_SERVER_ARGS] = aid;
-		key[t].t = t;
-	}
-	qsort(key, n, sizeof *key, cmp_test_key);
-	/* A test's series stay as first seen, but those of the open loop
-	 * take the places the open loop's had in rate order. */
-	rated = xcalloc(n ? n : 1, sizeof *rated);
-	for (size_t a = 0, b; a < n; a = b) {
-		size_t nr = 0, k = 0;
-
-		for (b = a; b < n && key[b].group == key[a].group && key[b].rank == key[a].rank; b++)
-			if (key[b].rate >= 0)
-				rated[nr++] = key[b];
-		qsort(rated, nr, sizeof *rated, cmp_test_rate);
-		for (size_t i = a; i < b; i++)
-			if (key[i].rate >= 0)
-				key[i] = rated[k++];
-	}
-	free(rated);
-	for (size_t k = 0; k < n; k++) {
-		to[key[k].t] = (uint32_t)k;
-		sorted[k] = set->tests[key[k].t];
-	}
-	if (n > 0)
-		memcpy(set->tests, sorted, n * sizeof *sorted);
-	strtab_free(&bases);
-	strtab_free(&variants);
-	strtab_free(&args);
-	free(key);
-	free(sorted);
-	return to;
-}
-
-void series_order_names(const char **names, const struct rs_rec *const *rows, size_t n,
-			uint32_t *place)
-{
-	struct series_set tmp = { .tests = names, .ntests = n };
-	struct series_test_meta *meta = xcalloc(n ? n : 1, sizeof *meta);
-	uint32_t *to;
-
-	for (size_t t = 0; t < n; t++) {
-		meta[t].len = strlen(names[t]);
-		meta[t].row = rows[t];
-	}
-	to = series_order_tests(&tmp, meta);
-	if (place != NULL && n > 0)
-		memcpy(place, to, n * sizeof *place);
-	free(to);
-	free(meta);
-}
 
 static int cmp_pair(const void *a, const void *b)
 {
@@ -711,38 +327,21 @@ static const char *series_run_word(unsigned run)
 	return buf;
 }
 
-/* Group the rows that have metric m (known) or all of them (fail on the
- * first that has not).  Rows are numbered by series (each pair of names
- * found by hash), counted into their series, and sorted within it: no
- * step looks at more than one series' rows at a time. */
-static int series_make(const struct rs_rows *rows, enum series_metric m, int known,
-		       struct series_set *out, struct rs_err *err)
+/* series_make's first step: each row's pair of names into of[r] (a pair
+ * id, UINT32_MAX for a row without metric m when known), the labels and
+ * tests interned into out (in first-seen order), and what each test was
+ * first seen with into *meta (*capmeta places).  Returns the rows kept, or
+ * -1 (err names the row) for a row without m when !known. */
+static long series_name_rows(const struct rs_rows *rows, enum series_metric m, int known,
+			     struct series_set *out, uint32_t *of, struct series_test_meta **meta,
+			     size_t *capmeta, size_t *caplabels, struct rs_err *err)
 {
-	struct series_index *idx;
-	struct series_pair *pairs;
-	struct series_key *keys;
-	uint32_t *of, *order;     /* per row: its series; rows by series */
-	uint32_t *test_to;        /* a test's place in redis-benchmark's order */
-	size_t *start, nkept = 0, most = 0, caplabels = 0, captests = 0;
+	struct series_index *idx = out->index;
 	const char *last_label = NULL, *last_test = NULL;
 	const struct rs_rec *last_row = NULL;
 	uint32_t last_pair = 0, key_last = 0;
-	struct series_test_meta *meta = NULL;
-	size_t capmeta = 0;
-	double *tmp, *vals;
-	unsigned *vruns;
-	double *vstarted;
-	int rc = -1;
+	size_t nkept = 0, captests = 0;
 
-	memset(out, 0, sizeof *out);
-	out->metric = m;
-	if (rows->n == 0 && !known)
-		return rs_err_set(err, "no result rows");
-	if (rows->n >= UINT32_MAX)
-		return rs_err_set(err, "more than %u result rows", UINT32_MAX - 1);
-	idx = out->index = xcalloc(1, sizeof *idx);
-	series_label_axes(rows, m, out, &caplabels);
-	of = xmalloc((rows->n ? rows->n : 1) * sizeof *of);
 	for (size_t r = 0, have = 0; r < rows->n; r++) {
 		const struct rs_rec *row = &rows->v[r];
 		uint32_t key[2];
@@ -755,9 +354,6 @@ static int series_make(const struct rs_rows *rows, enum series_metric m, int kno
 				of[r] = UINT32_MAX;
 				continue;
 			}
-			free(of);
-			free(meta);
-			series_set_free(out);
 			return rs_err_set(err, "%s:%u: no %s figure in this row", row->src, row->line,
 					  series_metric_name(m));
 		}
@@ -772,15 +368,15 @@ static int series_make(const struct rs_rows *rows, enum series_metric m, int kno
 			continue;
 		}
 		key[0] = series_name(&idx->labels, row->label, &out->labels, &out->nlabels,
-				     &caplabels);
+				     caplabels);
 		v = series_variant(rows, row, variant, sizeof variant);
 		key[1] = series_name(&idx->tests, series_axes_name(v, row, out->label_axes[key[0]],
 								   name, sizeof name),
 				     &out->tests, &out->ntests, &captests);
 		if (out->ntests > ntests) {
-			meta = vec_reserve(meta, &capmeta, out->ntests, sizeof *meta, 0);
-			meta[ntests].len = strlen(v);
-			meta[ntests].row = row;
+			*meta = vec_reserve(*meta, capmeta, out->ntests, sizeof **meta, 0);
+			(*meta)[ntests].len = strlen(v);
+			(*meta)[ntests].row = row;
 		}
 		if (strtab_intern(&idx->pairs, key, sizeof key, &of[r], NULL) < 0)
 			abort();  /* as in series_name */
@@ -792,10 +388,19 @@ static int series_make(const struct rs_rows *rows, enum series_metric m, int kno
 		have = 1;
 		nkept++;
 	}
-	/* Series in label-major order, then tests in redis-benchmark's. */
-	test_to = series_order_tests(out, meta);
-	free(meta);
-	meta = NULL;
+	return (long)nkept;
+}
+
+/* series_make's second step: the series of out, one a pair of names, in
+ * label-major order and tests in redis-benchmark's (meta: what each test
+ * was first seen with), each with its names, and the way from a pair id to
+ * its series (out->index->pair_series). */
+static void series_place(struct series_set *out, const struct series_test_meta *meta)
+{
+	struct series_index *idx = out->index;
+	uint32_t *test_to = series_order_tests(out, meta);
+	struct series_pair *pairs;
+
 	out->n = idx->pairs.n;
 	pairs = xcalloc(out->n ? out->n : 1, sizeof *pairs);
 	for (size_t p = 0; p < out->n; p++) {
@@ -816,76 +421,141 @@ static int series_make(const struct rs_rows *rows, enum series_metric m, int kno
 		out->v[i].test_idx = pairs[i].test;
 	}
 	free(pairs);
-	/* Rows counted into their series, in file order within each. */
-	start = xcalloc(out->n + 1, sizeof *start);
+}
+
+/* series_make's third step: the kept rows (of[r] a pair id, or
+ * UINT32_MAX) counted into their series, in file order within each: rows
+ * of series i are order[start[i]..start[i + 1]) (start has out->n + 1
+ * places); of[r] becomes the row's series; *most the most rows of one
+ * series.  Returns order (caller frees it and *start). */
+static uint32_t *series_group(const struct rs_rows *rows, const struct series_set *out,
+			      uint32_t *of, size_t nkept, size_t **start, size_t *most)
+{
+	size_t *s = xcalloc(out->n + 1, sizeof *s), *fill;
+	uint32_t *order = xmalloc((nkept ? nkept : 1) * sizeof *order);
+
+	*most = 0;
 	for (size_t r = 0; r < rows->n; r++)
 		if (of[r] != UINT32_MAX)
-			start[(of[r] = (uint32_t)idx->pair_series[of[r]]) + 1]++;
+			s[(of[r] = (uint32_t)out->index->pair_series[of[r]]) + 1]++;
 	for (size_t i = 0; i < out->n; i++) {
-		if (start[i + 1] > most)
-			most = start[i + 1];
-		start[i + 1] += start[i];
+		if (s[i + 1] > *most)
+			*most = s[i + 1];
+		s[i + 1] += s[i];
 	}
-	order = xmalloc((nkept ? nkept : 1) * sizeof *order);
-	{
-		size_t *fill = xmalloc((out->n ? out->n : 1) * sizeof *fill);
+	fill = xmalloc((out->n ? out->n : 1) * sizeof *fill);
+	memcpy(fill, s, out->n * sizeof *fill);
+	for (size_t r = 0; r < rows->n; r++)
+		if (of[r] != UINT32_MAX)
+			order[fill[of[r]]++] = (uint32_t)r;
+	free(fill);
+	*start = s;
+	return order;
+}
 
-		memcpy(fill, start, out->n * sizeof *fill);
-		for (size_t r = 0; r < rows->n; r++)
-			if (of[r] != UINT32_MAX)
-				order[fill[of[r]]++] = (uint32_t)r;
-		free(fill);
+/* Where series_make's last step writes: each point's values, their runs
+ * and start times (moved on past each point's), and room for one series'
+ * keys and figures. */
+struct series_fill {
+	double *vals;
+	unsigned *runs;
+	double *started;
+	struct series_key *keys;
+	double *tmp;
+};
+
+/* series_make's last step for series s of set, of the n rows at[0..n)
+ * (indices into rows->v): its rows sorted by depth, run and repeat, its
+ * first row, axes and points.  0, or -1 (err names both rows) for two rows
+ * of one point, run and repeat. */
+static int series_fill_one(struct series *s, const struct series_set *set,
+			   const struct rs_rows *rows, const uint32_t *at, size_t n,
+			   struct series_fill *f, struct rs_err *err)
+{
+	struct series_key *keys = f->keys;
+
+	for (size_t k = 0; k < n; k++) {
+		const struct rs_rec *row = &rows->v[at[k]];
+
+		keys[k].pipeline = row->pipeline;
+		keys[k].run = series_run_of(s, row);
+		keys[k].repeat = row->repeat;
+		keys[k].row = at[k];
 	}
+	qsort(keys, n, sizeof *keys, cmp_key);
+	for (size_t k = 1; k < n; k++)
+		if (keys[k - 1].pipeline == keys[k].pipeline && keys[k - 1].run == keys[k].run &&
+		    keys[k - 1].repeat == keys[k].repeat) {
+			const struct rs_rec *a = &rows->v[keys[k - 1].row], *b = &rows->v[keys[k].row];
+
+			return rs_err_set(err, "%s:%u: duplicate point (label '%s', %s, P=%u, repeat "
+					  "%u%s; first at %s:%u)", b->src, b->line, b->label, s->test,
+					  b->pipeline, b->repeat, b->run ? series_run_word(b->run) : "",
+					  a->src, a->line);
+		}
+	s->first = &rows->v[keys[0].row];
+	series_axes_fill(s, rows, set->label_axes[s->label_idx], set->index);
+	s->pts = xcalloc(n, sizeof *s->pts);
+	for (size_t a = 0; a < n;) {
+		size_t b = a;
+
+		while (b < n && keys[b].pipeline == keys[a].pipeline)
+			b++;
+		series_point_fill(&s->pts[s->npts++], rows, &keys[a], b - a, set->metric, f->vals,
+				  f->runs, f->started, f->tmp);
+		f->vals += b - a;
+		f->runs += b - a;
+		f->started += b - a;
+		a = b;
+	}
+	return 0;
+}
+
+/* Group the rows that have metric m (known) or all of them (fail on the
+ * first that has not).  Rows are numbered by series (each pair of names
+ * found by hash), counted into their series, and sorted within it: no
+ * step looks at more than one series' rows at a time. */
+static int series_make(const struct rs_rows *rows, enum series_metric m, int known,
+		       struct series_set *out, struct rs_err *err)
+{
+	struct series_test_meta *meta = NULL;
+	struct series_fill f;
+	uint32_t *of, *order;     /* per row: its series; rows by series */
+	size_t *start, most, caplabels = 0, capmeta = 0;
+	long nkept;
+	int rc = 0;
+
+	memset(out, 0, sizeof *out);
+	out->metric = m;
+	if (rows->n == 0 && !known)
+		return rs_err_set(err, "no result rows");
+	if (rows->n >= UINT32_MAX)
+		return rs_err_set(err, "more than %u result rows", UINT32_MAX - 1);
+	out->index = xcalloc(1, sizeof *out->index);
+	series_label_axes(rows, m, out, &caplabels);
+	of = xmalloc((rows->n ? rows->n : 1) * sizeof *of);
+	nkept = series_name_rows(rows, m, known, out, of, &meta, &capmeta, &caplabels, err);
+	if (nkept < 0) {
+		free(of);
+		free(meta);
+		series_set_free(out);
+		return -1;
+	}
+	series_place(out, meta);
+	free(meta);
+	order = series_group(rows, out, of, (size_t)nkept, &start, &most);
 	free(of);
-	vals = out->values = xmalloc((nkept ? nkept : 1) * sizeof *out->values);
-	vruns = out->value_runs = xmalloc((nkept ? nkept : 1) * sizeof *out->value_runs);
-	vstarted = out->value_started = xmalloc((nkept ? nkept : 1) * sizeof *out->value_started);
-	keys = xmalloc((most ? most : 1) * sizeof *keys);
-	tmp = xmalloc((most ? most : 1) * sizeof *tmp);
-	for (size_t i = 0; i < out->n; i++) {
-		struct series *s = &out->v[i];
-		size_t n = start[i + 1] - start[i];
-
-		for (size_t k = 0; k < n; k++) {
-			const struct rs_rec *row = &rows->v[order[start[i] + k]];
-
-			keys[k].pipeline = row->pipeline;
-			keys[k].run = series_run_of(s, row);
-			keys[k].repeat = row->repeat;
-			keys[k].row = order[start[i] + k];
-		}
-		qsort(keys, n, sizeof *keys, cmp_key);
-		for (size_t k = 1; k < n; k++)
-			if (keys[k - 1].pipeline == keys[k].pipeline && keys[k - 1].run == keys[k].run &&
-			    keys[k - 1].repeat == keys[k].repeat) {
-				const struct rs_rec *a = &rows->v[keys[k - 1].row], *b = &rows->v[keys[k].row];
-
-				rs_err_set(err, "%s:%u: duplicate point (label '%s', %s, P=%u, repeat %u%s; "
-					   "first at %s:%u)", b->src, b->line, b->label, s->test, b->pipeline,
-					   b->repeat, b->run ? series_run_word(b->run) : "", a->src,
-					   a->line);
-				goto out;
-			}
-		s->first = &rows->v[keys[0].row];
-		series_axes_fill(s, rows, out->label_axes[s->label_idx], idx);
-		s->pts = xcalloc(n, sizeof *s->pts);
-		for (size_t a = 0; a < n;) {
-			size_t b = a;
-
-			while (b < n && keys[b].pipeline == keys[a].pipeline)
-				b++;
-			series_point_fill(&s->pts[s->npts++], rows, &keys[a], b - a, m, vals, vruns,
-					  vstarted, tmp);
-			vals += b - a;
-			vruns += b - a;
-			vstarted += b - a;
-			a = b;
-		}
-	}
-	rc = 0;
-out:
-	free(keys);
-	free(tmp);
+	f.vals = out->values = xmalloc((nkept ? (size_t)nkept : 1) * sizeof *out->values);
+	f.runs = out->value_runs = xmalloc((nkept ? (size_t)nkept : 1) * sizeof *out->value_runs);
+	f.started = out->value_started = xmalloc((nkept ? (size_t)nkept : 1) *
+						 sizeof *out->value_started);
+	f.keys = xmalloc((most ? most : 1) * sizeof *f.keys);
+	f.tmp = xmalloc((most ? most : 1) * sizeof *f.tmp);
+	for (size_t i = 0; i < out->n && rc == 0; i++)
+		rc = series_fill_one(&out->v[i], out, rows, order + start[i], start[i + 1] - start[i],
+				     &f, err);
+	free(f.keys);
+	free(f.tmp);
 	free(order);
 	free(start);
 	if (rc < 0)

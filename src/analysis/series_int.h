@@ -1,10 +1,11 @@
-/* series_int.h: what series.c and series_axes.c share: the axes of a row,
- * as series' names write them.  Nobody else includes it: series.h is the
- * interface. */
+/* series_int.h: what series.c, series_axes.c and series_order.c share: the
+ * axes of a row, as series' names write them, and the order of a set's
+ * test names.  Nobody else includes it: series.h is the interface. */
 #ifndef RS_SERIES_INT_H
 #define RS_SERIES_INT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "results/row.h"
 #include "analysis/series.h"
@@ -18,5 +19,19 @@ const char *series_row_axis(const struct rs_rec *r, enum series_axis a, char *bu
  * [io-threads 4]") into buf, or variant itself when axes is 0. */
 const char *series_axes_name(const char *variant, const struct rs_rec *row, unsigned axes,
 			     char *buf, size_t size);
+
+/* What a test name of a set was first seen with: the length of its base
+ * (series_variant's name) and a row, whose settings its axes have. */
+struct series_test_meta {
+	size_t len;
+	const struct rs_rec *row;
+};
+
+/* Put set->tests in redis-benchmark's order (the catalogue's; names it
+ * does not know after, as first seen), whatever order the rows came in, an
+ * open loop's series of one test by offered rate, the series of one
+ * variant by their axes' values; meta[t] is what test t was first seen
+ * with.  Returns the new place of each old index (caller frees). */
+uint32_t *series_order_tests(struct series_set *set, const struct series_test_meta *meta);
 
 #endif

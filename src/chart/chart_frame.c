@@ -222,8 +222,8 @@ static void chart_footer_body(const struct chart_lay *L, const struct rs_rec *r,
 		FOOT(" %s " UTF8_DOT, sz);
 	if (range[1][0])
 		FOOT("%s", range[1]);
-	else if (rows_data_size_range(r)[0] != '\0')
-		FOOT(" values of %s bytes " UTF8_DOT, rows_data_size_range(r));
+	else if (r->extra->data_size_range[0] != '\0')
+		FOOT(" values of %s bytes " UTF8_DOT, r->extra->data_size_range);
 	else if (axes && r->data_size >= 0)
 		FOOT(" %lld-byte values " UTF8_DOT, (long long)r->data_size);
 	if (range[2][0])

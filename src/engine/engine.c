@@ -26,14 +26,6 @@
 #define ENGINE_MAX_EVENTS 256
 #define ENGINE_TICK_MS 100        /* how often a loop looks at the clock and the stop flag */
 
-uint64_t engine_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static void engine_fifo_grow(struct engine_fifo *f)
 {
 	unsigned cap = f->cap ? f->cap * 2 : 8;

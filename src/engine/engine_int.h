@@ -228,6 +228,14 @@ void *engine_loop(void *arg);
  * timed window, with nothing in flight on c: the thread's other
  * connections wait meanwhile.  Returns 0, or -1 with err filled ("<target>:
  * <reason>"). */
+/* engine_conn.c: open c before until (conn_clock's seconds) onto th's
+ * loop (0, or -1 with err filled); close it (its fd leaves the loop
+ * first); point its reader at job; reopen it mid-run (close, open within
+ * the job's --timeout, track, count the connect).  */
+int engine_conn_open(struct engine *e, struct engine_thread *th, struct engine_conn *c, double until,
+		     struct rs_err *err);
+void engine_conn_close(struct engine_conn *c);
+void engine_conn_track(struct engine_thread *th, struct engine_conn *c, const struct engine_job *job);
 int engine_conn_reopen(struct engine_thread *th, struct engine_conn *c, struct rs_err *err);
 
 /* ---- a batch's bytes (engine_batch.c) ----

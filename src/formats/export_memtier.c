@@ -137,10 +137,9 @@ static double export_bytes_of(struct export_bytes *b, const char *test, int64_t 
 static size_t export_mix_members(const struct rs_rec *r, char (*name)[ROW_STR], double *sent,
 				 size_t max)
 {
-	const char *mix, *s, *calls;
+	const char *s = r->extra->mix_sent;
 	size_t n = 0;
 
-	rows_mix(r, &mix, &s, &calls);
 	while (*s && n < max) {
 		size_t len = strcspn(s, ";");
 		const char *eq = memchr(s, '=', len);
@@ -280,14 +279,13 @@ static int export_memtier_hostport(const char *t, char *host, size_t size, unsig
  * and GET its weights ("get=80,set=20" 20:80); NULL for any other. */
 static const char *export_memtier_ratio(const struct rs_rec *r, char *buf, size_t size)
 {
-	const char *mix, *sent, *calls, *s;
+	const char *mix = r->extra->mix, *s;
 	unsigned long w[2] = { 0, 0 };
 
 	if (strcmp(r->test, "GET") == 0)
 		return "0:1";
 	if (strcmp(r->test, "SET") == 0)
 		return "1:0";
-	rows_mix(r, &mix, &sent, &calls);
 	if (*mix == '\0')
 		return NULL;
 	for (s = mix; *s;) {
@@ -308,7 +306,7 @@ static const char *export_memtier_ratio(const struct rs_rec *r, char *buf, size_
 static void export_memtier_head(FILE *fp, const struct rs_rec *r, size_t k)
 {
 	const char *t = r->server && r->server->target ? r->server->target : "";
-	const char *mix, *sent, *calls, *ratio;
+	const char *mix = r->extra->mix, *ratio;
 	int per = r->threads > 0 && r->clients > 0 && r->clients % r->threads == 0;
 	long long cpt = per ? (long long)(r->clients / r->threads) : -1;
 	char host[256], rbuf[48];
@@ -318,7 +316,6 @@ static void export_memtier_head(FILE *fp, const struct rs_rec *r, size_t k)
 	json_write_str(fp, r->label);
 	fputs(",\"test\":", fp);
 	json_write_str(fp, r->test);
-	rows_mix(r, &mix, &sent, &calls);
 	if (*mix) {
 		fputs(",\"mix\":", fp);
 		json_write_str(fp, mix);

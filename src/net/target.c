@@ -381,6 +381,27 @@ static int target_run_first(struct target_conn *c, const struct target *t, const
 	return rc;
 }
 
+int target_simple(struct target_conn *c, const struct target *t, struct rs_err *err,
+		  const char *fmt, ...)
+{
+	va_list ap;
+	redisReply *r;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = target_vrun(c, t, NULL, 0, &r, err, fmt, ap);
+	va_end(ap);
+	if (rc < 0)
+		return -1;
+	if (r->type == REDIS_REPLY_ERROR) {
+		rs_err_set(err, "%s: %.*s: %.200s", t->desc, (int)strcspn(fmt, " "), fmt, r->str);
+		freeReplyObject(r);
+		return -1;
+	}
+	freeReplyObject(r);
+	return 0;
+}
+
 /* target_connect, every step of it (connect, handshake, AUTH, SELECT)
  * done before until (CLOCK_MONOTONIC seconds; 0: each step has its own
  * timeout only). */

@@ -17,27 +17,6 @@
 #include "net/target.h"
 #include "net/target_int.h"
 
-int target_simple(struct target_conn *c, const struct target *t, struct rs_err *err,
-		  const char *fmt, ...)
-{
-	va_list ap;
-	redisReply *r;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = target_vrun(c, t, NULL, 0, &r, err, fmt, ap);
-	va_end(ap);
-	if (rc < 0)
-		return -1;
-	if (r->type == REDIS_REPLY_ERROR) {
-		rs_err_set(err, "%s: %.*s: %.200s", t->desc, (int)strcspn(fmt, " "), fmt, r->str);
-		freeReplyObject(r);
-		return -1;
-	}
-	freeReplyObject(r);
-	return 0;
-}
-
 /* A command whose reply is text (INFO, CLUSTER INFO) into a malloc'd
  * string; what names it in messages as target_run's do, shown (with its
  * argument) when it fails. */

@@ -253,7 +253,7 @@ static void report_busy_index(const struct rs_rows *rows, struct report_busy *b)
 		double secs = rows_fig(rows, r, ROW_SECONDS), m = rows_fig(rows, r, ROW_MASTERS);
 
 		if (!(m >= 2) || !(secs > 0) || isnan(rows_fig(rows, r, ROW_BUSY_CPU_S)) ||
-		    isnan(rows_fig(rows, r, ROW_SERVER_CPU_S)) || r->busy_master[0] == '\0')
+		    isnan(rows_fig(rows, r, ROW_SERVER_CPU_S)) || r->extra->busy_master[0] == '\0')
 			continue;
 		if (b->v == NULL)
 			b->v = xmalloc((rows->n - i) * sizeof *b->v);
@@ -330,10 +330,11 @@ static int report_busy_note(const struct report_busy *idx, const struct series *
 		size_t k = 0;
 
 		for (size_t j = first; j < first + n; j++)
-			k += strcmp(idx->v[i]->busy_master, idx->v[j]->busy_master) == 0;
+			k += strcmp(idx->v[i]->extra->busy_master,
+				    idx->v[j]->extra->busy_master) == 0;
 		if (k > same) {
 			same = k;
-			who = idx->v[i]->busy_master;
+			who = idx->v[i]->extra->busy_master;
 		}
 	}
 	busy /= (double)n;

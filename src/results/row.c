@@ -109,105 +109,91 @@ double rows_fig(const struct rs_rows *rows, const struct rs_rec *rec, enum row_f
 
 static const char row_empty[] = "";
 
-/* The pool's copy of s.  Most rows repeat the strings of the row before
+/* The pool's copy of s[0..n).  Most rows repeat the strings of the row before
  * (a sweep's label, target, version): prev, that row's copy, is tried
  * before hashing. */
+static const char *row_strn(struct rs_rows *rows, const char *s, size_t n, const char *prev,
+			    struct rs_err *err)
+{
+	uint32_t id;
+
+	if (n == 0)
+		return row_empty;
+	if (prev != NULL && strncmp(prev, s, n) == 0 && prev[n] == '\0')
+		return prev;
+	if (strtab_intern(&rows->pool, s, n, &id, NULL) < 0) {
+		rs_err_set(err, "too many distinct strings");
+		return NULL;
+	}
+	return strtab_str(&rows->pool, id);
+}
+
+/* row_strn of the whole of s. */
 static const char *row_str(struct rs_rows *rows, const char *s, const char *prev,
 			   struct rs_err *err)
 {
-	uint32_t id;
+	return row_strn(rows, s, strlen(s), prev, err);
+}
 
-	if (s[0] == '\0')
-		return row_empty;
-	if (prev != NULL && strcmp(prev, s) == 0)
+/* A row without a busiest master, master_rps, a mix or a size range. */
+static const struct rs_extra row_no_extra = {
+	row_empty, row_empty, row_empty, row_empty, row_empty, row_empty,
+};
+
+/* The pool's copy of column col of r: its bytes up to a NUL, and never
+ * its array's last byte (which a full column leaves for the NUL). */
+#define ROW_COL(rows, r, col, prev, err) \
+	row_strn(rows, (r)->col, strnlen((r)->col, sizeof (r)->col - 1), prev, err)
+
+/* The shared struct rs_extra of r's busy_master, master_rps, mix,
+ * mix_sent, mix_calls and data_size_range: most rows have none of them,
+ * and a pointer more a row is 5% of a file of millions.  prev, the last
+ * row's, is tried first. */
+#define ROW_EXTRA_KEYS 6
+static const struct rs_extra *row_extra(struct rs_rows *rows, const struct rs_row *r,
+					const struct rs_extra *prev, struct rs_err *err)
+{
+	const char *key[ROW_EXTRA_KEYS];
+	struct rs_extra *x;
+	uint32_t id;
+	int added, empty = 1;
+
+	key[0] = ROW_COL(rows, r, busy_master, prev ? prev->busy_master : NULL, err);
+	key[1] = ROW_COL(rows, r, master_rps, prev ? prev->master_rps : NULL, err);
+	key[2] = ROW_COL(rows, r, mix, prev ? prev->mix : NULL, err);
+	key[3] = ROW_COL(rows, r, mix_sent, prev ? prev->mix_sent : NULL, err);
+	key[4] = ROW_COL(rows, r, mix_calls, prev ? prev->mix_calls : NULL, err);
+	key[5] = ROW_COL(rows, r, data_size_range, prev ? prev->data_size_range : NULL, err);
+	for (int k = 0; k < ROW_EXTRA_KEYS; k++) {
+		if (key[k] == NULL)
+			return NULL;
+		empty &= key[k] == row_empty;
+	}
+	if (empty)
+		return &row_no_extra;
+	/* Interned strings are equal exactly when their copies are the same:
+	 * the pointers are the key, as for row_server. */
+	if (prev != NULL && prev->busy_master == key[0] && prev->master_rps == key[1] &&
+	    prev->mix == key[2] && prev->mix_sent == key[3] && prev->mix_calls == key[4] &&
+	    prev->data_size_range == key[5])
 		return prev;
-	if (strtab_intern(&rows->pool, s, strlen(s), &id, NULL) < 0) {
+	if (strtab_intern(&rows->extra_ids, key, sizeof key, &id, &added) < 0) {
 		rs_err_set(err, "too many distinct strings");
 		return NULL;
 	}
-	return strtab_str(&rows->pool, id);
-}
-
-/* The columns a row's extras hold: busy_master, master_rps, mix,
- * mix_sent, mix_calls and data_size_range. */
-#define ROW_NEXTRA 6
-/* A row without a busiest master, master_rps or a mix: each reads as "". */
-static const char row_empty_extra[ROW_NEXTRA] = "";
-
-/* The columns one row's extras hold, in order (struct rs_rec's busy_master). */
-#define ROW_EXTRA_MAX (sizeof ((struct rs_row *)0)->busy_master + \
-		       sizeof ((struct rs_row *)0)->master_rps + sizeof ((struct rs_row *)0)->mix + \
-		       sizeof ((struct rs_row *)0)->mix_sent + sizeof ((struct rs_row *)0)->mix_calls + \
-		       sizeof ((struct rs_row *)0)->data_size_range)
-
-/* Whether the extras x and y hold the same columns: field by field, since
- * either may be shorter than the other. */
-static int row_extra_same(const char *x, const char *y)
-{
-	for (int k = 0; k < ROW_NEXTRA; k++) {
-		if (strcmp(x, y) != 0)
-			return 0;
-		x += strlen(x) + 1;
-		y += strlen(y) + 1;
-	}
-	return 1;
-}
-
-/* busy_master, master_rps, a mix's three columns and data_size_range as
- * one interned string, "BUSY\0RATES\0MIX\0SENT\0CALLS\0RANGE" (struct
- * rs_rec's busy_master):
- * most rows have none of them, and a pointer more a row is 5% of a file
- * of millions.  prev, the last row's, is tried first. */
-static const char *row_extra_str(struct rs_rows *rows, const struct rs_row *r, const char *prev,
-				 struct rs_err *err)
-{
-	const char *const col[ROW_NEXTRA] = { r->busy_master, r->master_rps, r->mix, r->mix_sent,
-					      r->mix_calls, r->data_size_range };
-	const size_t cap[ROW_NEXTRA] = { sizeof r->busy_master, sizeof r->master_rps, sizeof r->mix,
-					 sizeof r->mix_sent, sizeof r->mix_calls,
-					 sizeof r->data_size_range };
-	char key[ROW_EXTRA_MAX];
-	size_t len = 0;
-	uint32_t id;
-
-	for (int k = 0; k < ROW_NEXTRA; k++) {
-		size_t n = strnlen(col[k], cap[k] - 1);
-
-		memcpy(key + len, col[k], n);
-		key[len + n] = '\0';
-		len += n + 1;
-	}
-	if (len == ROW_NEXTRA)
-		return row_empty_extra;
-	if (prev != NULL && row_extra_same(prev, key))
-		return prev;
-	if (strtab_intern(&rows->pool, key, len - 1, &id, NULL) < 0) {
-		rs_err_set(err, "too many distinct strings");
-		return NULL;
-	}
-	return strtab_str(&rows->pool, id);
-}
-
-const char *rows_master_rps(const struct rs_rec *rec)
-{
-	return rec->busy_master + strlen(rec->busy_master) + 1;
-}
-
-void rows_mix(const struct rs_rec *rec, const char **mix, const char **sent, const char **calls)
-{
-	const char *rates = rows_master_rps(rec);
-
-	*mix = rates + strlen(rates) + 1;
-	*sent = *mix + strlen(*mix) + 1;
-	*calls = *sent + strlen(*sent) + 1;
-}
-
-const char *rows_data_size_range(const struct rs_rec *rec)
-{
-	const char *mix, *sent, *calls;
-
-	rows_mix(rec, &mix, &sent, &calls);
-	return calls + strlen(calls) + 1;
+	if (!added)
+		return rows->extras[id];
+	rows->extras = vec_reserve(rows->extras, &rows->capextras, (size_t)id + 1,
+				   sizeof *rows->extras, 0);
+	x = xmalloc(sizeof *x);
+	x->busy_master = key[0];
+	x->master_rps = key[1];
+	x->mix = key[2];
+	x->mix_sent = key[3];
+	x->mix_calls = key[4];
+	x->data_size_range = key[5];
+	rows->extras[id] = x;
+	return x;
 }
 
 const char *rows_add_name(struct rs_rows *rows, const char *name)
@@ -455,7 +441,7 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 	rec.label = row_str(rows, r->label, prev ? prev->label : NULL, err);
 	rec.test = row_str(rows, r->test, prev ? prev->test : NULL, err);
 	rec.client = row_str(rows, r->client, prev ? prev->client : NULL, err);
-	rec.busy_master = row_extra_str(rows, r, prev ? prev->busy_master : NULL, err);
+	rec.extra = row_extra(rows, r, prev ? prev->extra : NULL, err);
 	rec.slo = row_str(rows, r->slo, prev ? prev->slo : NULL, err);
 	key[0] = row_str(rows, r->target, ps ? ps->target : NULL, err);
 	key[1] = row_str(rows, r->redis_version, ps ? ps->redis_version : NULL, err);
@@ -467,7 +453,7 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 	key[7] = row_str(rows, r->server_args, ps ? ps->server_args : NULL, err);
 	key[8] = row_str(rows, r->server_cpus, ps ? ps->server_cpus : NULL, err);
 	key[9] = row_str(rows, r->client_cpus, ps ? ps->client_cpus : NULL, err);
-	if (!rec.label || !rec.test || !rec.client || !rec.busy_master || !rec.slo || !key[0] ||
+	if (!rec.label || !rec.test || !rec.client || !rec.extra || !rec.slo || !key[0] ||
 	    !key[1] ||
 	    !key[2] || !key[3] || !key[4] || !key[5] || !key[6] ||
 	    !key[7] || !key[8] || !key[9])
@@ -534,6 +520,10 @@ void rows_free(struct rs_rows *rows)
 		free(rows->servers[i]);
 	free(rows->servers);
 	strtab_free(&rows->server_ids);
+	for (size_t i = 0; i < rows->extra_ids.n; i++)
+		free(rows->extras[i]);
+	free(rows->extras);
+	strtab_free(&rows->extra_ids);
 	strtab_free(&rows->pool);
 	free(rows->wide);
 	free(rows->v);
@@ -706,7 +696,7 @@ int rows_by_master(struct rs_rows *rows, struct rs_err *err)
 		several |= rows->v[i].label != rows->v[0].label;
 	for (size_t i = 0; i < rows->n; i++) {
 		const struct rs_rec *rec = &rows->v[i];
-		const char *list = rows_master_rps(rec), *why = NULL;
+		const char *list = rec->extra->master_rps, *why = NULL;
 
 		if (*list == '\0') {
 			rs_err_set(err, "%s:%u: no master_rps in this row: --kind masters draws the "

@@ -261,6 +261,20 @@ enum row_slo_verdict {
 const char *row_slo_phase_name(unsigned phase);
 const char *row_slo_verdict_name(unsigned verdict);
 
+/* The columns most rows lack, with the names and meanings of struct
+ * rs_row's: a cluster's, a mix's, sized values'.  Each is "" when the row
+ * has none; one copy serves every row that has the same (a row of a single
+ * server without a mix points at a shared empty one), so that a row keeps
+ * one pointer for six. */
+struct rs_extra {
+	const char *busy_master;  /* --cluster: host:port of the busiest master */
+	const char *master_rps;   /* --cluster: each master's rate */
+	const char *mix;          /* a mix: its members and weights */
+	const char *mix_sent;     /* ... the requests each member was sent */
+	const char *mix_calls;    /* ... the calls the server counted */
+	const char *data_size_range; /* --data-size-range: "MIN..MAX" */
+};
+
 /* A row as the readers keep it.  The fields have the names and meanings of
  * struct rs_row's; strings point into the rows' pool ("" when absent) and
  * live as long as the rows.  Figures (min_ms, and the columns nothing reads
@@ -269,11 +283,7 @@ struct rs_rec {
 	const char *label;
 	const char *test;
 	const char *client;       /* what measured it: "rsweep 0.1.0", "redis-benchmark" */
-	/* --cluster: host:port ("" for a single server), and past its NUL the
-	 * row's master_rps (rows_master_rps()), then a mix's mix, mix_sent and
-	 * mix_calls (rows_mix()), then data_size_range (rows_data_size_range()):
-	 * one string, so that the row stays small. */
-	const char *busy_master;
+	const struct rs_extra *extra; /* the columns most rows lack; never NULL */
 	const struct rs_server *server;
 	const char *src;          /* file name, for messages */
 	unsigned pipeline;
@@ -317,6 +327,9 @@ struct rs_rows {
 	struct strtab server_ids; /* (target, versions, arch, name) -> index in servers */
 	struct rs_server **servers;
 	size_t capservers;
+	struct strtab extra_ids;  /* struct rs_extra's strings -> index in extras */
+	struct rs_extra **extras;
+	size_t capextras;
 	double *wide;             /* figures fixed point cannot hold exactly */
 	size_t nwide, capwide;
 };
@@ -330,13 +343,6 @@ int rows_point_cmp(const void *a, const void *b);
  * 2147483647, threads above 32767, any of them below -1; a mode other than lockstep or window, or
  * arrivals other than uniform or poisson (empty is unknown). */
 struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_err *err);
-/* rec's master_rps column ("" when the row has none). */
-const char *rows_master_rps(const struct rs_rec *rec);
-/* rec's mix, mix_sent and mix_calls columns (each "" when the row has
- * none: a plain test, an older file). */
-void rows_mix(const struct rs_rec *rec, const char **mix, const char **sent, const char **calls);
-/* rec's data_size_range column ("MIN..MAX"; "" when the row has none). */
-const char *rows_data_size_range(const struct rs_rec *rec);
 /* Figure f of rec, a row of rows: NAN when unknown. */
 double rows_fig(const struct rs_rows *rows, const struct rs_rec *rec, enum row_fig f);
 /* Room for more rows without moving the array again (a reader that knows

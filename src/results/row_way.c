@@ -52,7 +52,7 @@ static int row_way_prefix(const struct rs_rows *rows, const struct rs_rec *rec,
 static int row_way_range(const struct rs_rows *rows, const struct rs_rec *rec,
 			 const struct rs_row *want, char *was, char *now, size_t size)
 {
-	const char *a = rows_data_size_range(rec);
+	const char *a = rec->extra->data_size_range;
 
 	(void)rows;
 	snprintf(was, size, "%s", a[0] ? a : "none");

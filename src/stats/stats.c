@@ -12,6 +12,9 @@
 #define STATS_SMALL 16
 /* Medians and quantiles of at most this many values copy onto the stack. */
 #define STATS_STACK 64
+/* Rounds of selection before the rest is sorted instead: a fair run of
+ * pivots ends well within them (about 2 log2 n rounds). */
+#define STATS_SELECT_ROUNDS 64
 
 /* splitmix64 (Steele, Lea and Flood): the next value of the sequence *x. */
 static uint64_t stats_splitmix(uint64_t *x)
@@ -121,11 +124,18 @@ double stats_mid3(double a, double b, double c)
 
 double stats_select_inplace(double *v, size_t n, size_t k)
 {
-	size_t lo = 0, hi = n; /* the k-th is somewhere in v[lo..hi) */
+	size_t lo = 0, hi = n, rounds = 0; /* the k-th is somewhere in v[lo..hi) */
 
 	while (hi - lo > STATS_SMALL) {
 		double pivot = stats_mid3(v[lo], v[lo + (hi - lo) / 2], v[hi - 1]);
 		size_t lt = lo, i = lo, gt = hi;
+
+		/* A bad run of pivots (hostile values) ends in heapsort, so
+		 * that no input costs more than n log n. */
+		if (++rounds > STATS_SELECT_ROUNDS) {
+			stats_sort(v + lo, hi - lo);
+			return v[k];
+		}
 
 		/* Three ways (Dijkstra): below, equal to and above the pivot,
 		 * so that many ties (bootstrap replicates of a depth are

@@ -97,7 +97,8 @@ void stats_sort(double *v, size_t n);
 /* The k-th smallest of v[0..n) (k < n), reordering v so that v[k] holds it,
  * v[0..k) holds nothing larger and v(k..n) nothing smaller.  Expected O(n),
  * ties included (quickselect, median-of-three pivot, three-way partition;
- * insertion sort below 16 values). */
+ * insertion sort below 16 values); n log n at worst (a bad run of pivots
+ * ends in heapsort). */
 double stats_select_inplace(double *v, size_t n, size_t k);
 
 /* The median of three values (a NaN among them gives some one of them). */

@@ -89,17 +89,6 @@ static void sweep_sleep(double s, volatile sig_atomic_t *stop)
 	}
 }
 
-void sweep_stats_add(struct target_stats *sum, const struct target_stats *st)
-{
-	sum->calls = st->calls < 0 || sum->calls < 0 ? -1 : sum->calls + st->calls;
-	for (size_t k = 0; k < st->neach; k++)
-		sum->each[k] = st->each[k] < 0 || sum->each[k] < 0 ? -1 : sum->each[k] + st->each[k];
-	sum->neach = st->neach;
-	sum->hits = st->hits < 0 || sum->hits < 0 ? -1 : sum->hits + st->hits;
-	sum->misses = st->misses < 0 || sum->misses < 0 ? -1 : sum->misses + st->misses;
-	sum->cpu += st->cpu;
-}
-
 /* target_point_stats summed over every server (each one's CPU into
  * cpus[i] too, cpus not NULL); a count one server does not give is
  * unknown (-1) in the sum.  On a read point that loads the replicas,

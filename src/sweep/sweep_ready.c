@@ -146,6 +146,18 @@ static uint64_t sweep_add_tagged(const struct sweep *s, const struct workload_te
 	return bound > UINT64_MAX - tagged ? UINT64_MAX : bound + tagged;
 }
 
+/* sweep_prepare_cmds' arguments besides the test, for a mix's members. */
+struct sweep_part_args {
+	const struct sweep *s;
+	const struct sweep_server *srv;
+	uint64_t from, upto;
+};
+
+/* A mix's member's part on a cluster (workload_part_fn): as
+ * sweep_prepare_cmds. */
+static int sweep_prepare_member(void *ctx, const struct workload_test *m, char **buf,
+				size_t *len, size_t *ncmds, struct rs_err *err);
+
 /* The part from..upto-1 of test t's preparation for server srv
  * (workload_prepare_part) into *buf (len bytes, ncmds commands): a
  * cluster's routed to its master, a mix's member by member there, since
@@ -156,6 +168,7 @@ static int sweep_prepare_cmds(const struct sweep *s, const struct sweep_server *
 			      char **buf, size_t *len, size_t *ncmds, struct rs_err *err)
 {
 	const struct sweep_config *cfg = s->cfg;
+	struct sweep_part_args a = { s, srv, from, upto };
 
 	*buf = NULL;
 	*len = *ncmds = 0;
@@ -166,19 +179,15 @@ static int sweep_prepare_cmds(const struct sweep *s, const struct sweep_server *
 			return -1;
 		return s->topo != NULL ? sweep_cluster_prepare(s, srv, t, buf, len, ncmds, err) : 0;
 	}
-	for (size_t i = 0; i < t->nmembers; i++) {
-		char *mb;
-		size_t ml, mn;
+	return workload_prepare_members(t, sweep_prepare_member, &a, buf, len, ncmds, err);
+}
 
-		if (sweep_prepare_cmds(s, srv, &t->members[i], from, upto, &mb, &ml, &mn, err) < 0) {
-			free(*buf);
-			*buf = NULL;
-			*len = *ncmds = 0;
-			return rs_err_prefix(err, "%s", t->name);
-		}
-		workload_prepare_append(buf, len, ncmds, mb, ml, mn);
-	}
-	return 0;
+static int sweep_prepare_member(void *ctx, const struct workload_test *m, char **buf,
+				size_t *len, size_t *ncmds, struct rs_err *err)
+{
+	const struct sweep_part_args *a = ctx;
+
+	return sweep_prepare_cmds(a->s, a->srv, m, a->from, a->upto, buf, len, ncmds, err);
 }
 
 /* Prepare test t on server srv, a part at a time (built, sent, its

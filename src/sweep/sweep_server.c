@@ -1,5 +1,7 @@
 /* sweep_server.c: a server the sweep guards (sweep_int.h): its guard's
- * settings and its opening, for sweep.c and sweep_cluster.c alike. */
+ * settings and its opening, for sweep.c and sweep_cluster.c alike; and
+ * the sum of servers' point counters, for sweep.c's masters and
+ * sweep_replicas.c's replicas. */
 #include "config.h"
 
 #include <string.h>
@@ -42,4 +44,15 @@ enum sweep_status sweep_server_open(struct sweep *s, size_t k, struct rs_err *er
 	srv->clients0 = -1;
 	srv->snaps = xcalloc(s->w->n ? s->w->n : 1, sizeof *srv->snaps);
 	return sweep_guard_status(guard_open(&srv->g, err));
+}
+
+void sweep_stats_add(struct target_stats *sum, const struct target_stats *st)
+{
+	sum->calls = st->calls < 0 || sum->calls < 0 ? -1 : sum->calls + st->calls;
+	for (size_t k = 0; k < st->neach; k++)
+		sum->each[k] = st->each[k] < 0 || sum->each[k] < 0 ? -1 : sum->each[k] + st->each[k];
+	sum->neach = st->neach;
+	sum->hits = st->hits < 0 || sum->hits < 0 ? -1 : sum->hits + st->hits;
+	sum->misses = st->misses < 0 || sum->misses < 0 ? -1 : sum->misses + st->misses;
+	sum->cpu += st->cpu;
 }

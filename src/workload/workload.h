@@ -264,12 +264,19 @@ uint64_t workload_key_bound(const struct workload_test *t, uint64_t sent, uint64
 int workload_prepare_cmds(const struct workload_test *t, uint64_t count, uint64_t keyspace,
 			  uint64_t data_size, char **buf, size_t *len, size_t *ncmds,
 			  struct rs_err *err);
-/* Append a member's preparation (mb, ml bytes of mn commands, which it
- * frees) to a mix's (*buf, *len bytes of *ncmds commands), as
- * workload_prepare_cmds builds a mix's member by member; sweep.c does the
- * same on a cluster, where each member's keys are routed apart. */
-void workload_prepare_append(char **buf, size_t *len, size_t *ncmds, char *mb, size_t ml,
-			     size_t mn);
+/* A member's preparation as a mix's walk asks for it: into *buf (NULL on
+ * entry: it allocates), *len bytes of *ncmds commands.  0, or -1 with err
+ * and nothing in *buf. */
+typedef int workload_part_fn(void *ctx, const struct workload_test *member, char **buf,
+			     size_t *len, size_t *ncmds, struct rs_err *err);
+/* The preparation of every member of mix t, as part(ctx, member, ...)
+ * builds each, end to end into *buf (NULL on entry), *len bytes of *ncmds
+ * commands: each member for every request, since any request may draw it.
+ * The one walk over a mix's members: workload_prepare_part builds a mix's
+ * so, and the sweep so on a cluster, where each member's keys are routed
+ * apart.  0, or -1 with err prefixed by t's name and *buf NULL. */
+int workload_prepare_members(const struct workload_test *t, workload_part_fn *part, void *ctx,
+			     char **buf, size_t *len, size_t *ncmds, struct rs_err *err);
 /* The same with values of data_min..data_size bytes (--data-size-range):
  * each element's size drawn uniformly, the same from run to run, of random
  * bytes (of 'x' when data_min is data_size: workload_prepare_cmds). */

@@ -1,6 +1,6 @@
 /* workload_catalogue.c: the tests rsweep knows, in redis-benchmark's
  * order: data only, so that the rooms that name tests (series, charts)
- * share the catalogue without the command building of workload.c. */
+ * share the catalogue without the command building of workload_build.c. */
 #include "config.h"
 
 #include <stddef.h>

@@ -1,5 +1,8 @@
-/* workload_int.h: the catalogue's entries, shared by workload.c (which
- * builds their commands) and workload_catalogue.c (which holds them). */
+/* workload_int.h: what the workload's files share: the catalogue's entries
+ * (workload_catalogue.c holds them, workload_build.c builds their
+ * commands), and each file's functions for the others.  They call one way
+ * only, down to workload_build.c, which calls none of them
+ * (tests/build/circles.sh checks it). */
 #ifndef RS_WORKLOAD_INT_H
 #define RS_WORKLOAD_INT_H
 
@@ -30,13 +33,14 @@ struct workload_entry {
 extern const struct workload_entry workload_catalogue[];
 extern const size_t workload_ncat;
 
-/* workload.c's, for workload_mix.c: append catalogue test c formatted with
- * data behind prefix (once: a test already in w is not added again), and
- * a fresh zeroed slot of w. */
+/* workload_build.c's, for what selects tests (workload.c, workload_mix.c,
+ * workload_file.c): append catalogue test c formatted with data behind
+ * prefix (once: a test already in w is not added again), and a fresh
+ * zeroed slot of w. */
 int workload_add(struct workload *w, size_t c, const char *data, size_t data_len,
 		 const char *prefix, struct rs_err *err);
 struct workload_test *workload_push(struct workload *w);
-/* workload.c's, for workload_prep.c: a then b in memory the caller frees;
+/* workload_build.c's, for workload_prep.c: a then b in memory the caller frees;
  * a * b + c, UINT64_MAX when it does not fit; the key a preparation of
  * kind prep fills, before any prefix ("mylist"; NULL: none or many). */
 char *workload_join(const char *a, const char *b);
@@ -82,11 +86,5 @@ void workload_seq_join(struct workload_test *t, struct workload *parts, const un
  * err (RS_E_USAGE). */
 int workload_mix_add(struct workload *w, char *const *items, size_t nitems, const char *data,
 		     size_t data_len, const char *prefix, struct rs_err *err);
-/* What workload.c's per-test rules give for a mix: preparation (the
- * members', each for every request), its check, the key bound (the
- * members' sum). */
-int workload_mix_prepare_cmds(const struct workload_test *t, uint64_t count, uint64_t keyspace,
-			      uint64_t data_min, uint64_t data_size, uint64_t from, uint64_t upto,
-			      char **buf, size_t *len, size_t *ncmds, struct rs_err *err);
 
 #endif

@@ -1,5 +1,6 @@
 /* workload_mix.c: mixes as tests (-t mix:get=80,set=20): their parsing,
- * name, members and preparation.  The engine draws the members per
+ * name and members (their preparation is workload_prep.c's walk over the
+ * members), and --ratio.  The engine draws the members per
  * request (engine.h's engine_member); this room only says what they are.
  * It never touches a socket. */
 #include "config.h"
@@ -73,30 +74,6 @@ void workload_mix_spec(const struct workload_test *t, char *buf, size_t size)
 					      *p + 32 : *p);
 		sbuf_printf(&b, "=%u", t->weights[i]);
 	}
-}
-
-int workload_mix_prepare_cmds(const struct workload_test *t, uint64_t count, uint64_t keyspace,
-			      uint64_t data_min, uint64_t data_size, uint64_t from, uint64_t upto,
-			      char **buf, size_t *len, size_t *ncmds, struct rs_err *err)
-{
-	*len = 0;
-	*ncmds = 0;
-	/* Each member for every request: any request may draw it. */
-	for (size_t i = 0; i < t->nmembers; i++) {
-		char *mb = NULL;
-		size_t ml, mn;
-
-		if (workload_prepare_part(&t->members[i], count, keyspace, data_min, data_size, from,
-					  upto, &mb, &ml, &mn, err) < 0) {
-			free(*buf);
-			*buf = NULL;
-			*len = 0;
-			*ncmds = 0;
-			return rs_err_prefix(err, "%s", t->name);
-		}
-		workload_prepare_append(buf, len, ncmds, mb, ml, mn);
-	}
-	return 0;
 }
 
 /* One side of --ratio: digits only, 1..WORKLOAD_MIX_WEIGHT_MAX. */

@@ -187,6 +187,57 @@ int workload_prepare_sized(const struct workload_test *t, uint64_t count, uint64
 				     len, ncmds, err);
 }
 
+/* Append a member's preparation (mb, ml bytes of mn commands, which it
+ * frees) to a mix's (*buf, *len bytes of *ncmds commands). */
+static void workload_prepare_append(char **buf, size_t *len, size_t *ncmds, char *mb, size_t ml,
+				    size_t mn)
+{
+	if (ml > 0) {
+		*buf = xrealloc(*buf, *len + ml);
+		memcpy(*buf + *len, mb, ml);
+		*len += ml;
+		*ncmds += mn;
+	}
+	free(mb);
+}
+
+int workload_prepare_members(const struct workload_test *t, workload_part_fn *part, void *ctx,
+			     char **buf, size_t *len, size_t *ncmds, struct rs_err *err)
+{
+	*len = 0;
+	*ncmds = 0;
+	/* Each member for every request: any request may draw it. */
+	for (size_t i = 0; i < t->nmembers; i++) {
+		char *mb = NULL;
+		size_t ml, mn;
+
+		if (part(ctx, &t->members[i], &mb, &ml, &mn, err) < 0) {
+			free(*buf);
+			*buf = NULL;
+			*len = 0;
+			*ncmds = 0;
+			return rs_err_prefix(err, "%s", t->name);
+		}
+		workload_prepare_append(buf, len, ncmds, mb, ml, mn);
+	}
+	return 0;
+}
+
+/* workload_prepare_part's arguments besides the test, for a mix's members. */
+struct workload_part_args {
+	uint64_t count, keyspace, data_min, data_size, from, upto;
+};
+
+/* A mix's member's part (workload_part_fn): as workload_prepare_part. */
+static int workload_prepare_member(void *ctx, const struct workload_test *m, char **buf,
+				   size_t *len, size_t *ncmds, struct rs_err *err)
+{
+	const struct workload_part_args *a = ctx;
+
+	return workload_prepare_part(m, a->count, a->keyspace, a->data_min, a->data_size, a->from,
+				     a->upto, buf, len, ncmds, err);
+}
+
 int workload_prepare_part(const struct workload_test *t, uint64_t count, uint64_t keyspace,
 			  uint64_t data_min, uint64_t data_size, uint64_t from, uint64_t upto,
 			  char **buf, size_t *len, size_t *ncmds, struct rs_err *err)
@@ -197,9 +248,12 @@ int workload_prepare_part(const struct workload_test *t, uint64_t count, uint64_
 
 	*len = 0;
 	*ncmds = 0;
-	if (t->nmembers > 0)
-		return workload_mix_prepare_cmds(t, count, keyspace, data_min, data_size, from, upto,
-						 buf, len, ncmds, err);
+	if (t->nmembers > 0) {
+		struct workload_part_args a = { count, keyspace, data_min, data_size, from, upto };
+
+		return workload_prepare_members(t, workload_prepare_member, &a, buf, len, ncmds,
+						err);
+	}
 	/* The part holds the chunks that start in from..upto-1. */
 	from = (from + WORKLOAD_PREP_CHUNK - 1) / WORKLOAD_PREP_CHUNK * WORKLOAD_PREP_CHUNK;
 	if (total == 0 || from >= total || from >= upto)
@@ -285,14 +339,3 @@ int workload_prepare_part(const struct workload_test *t, uint64_t count, uint64_
 	return rc;
 }
 
-void workload_prepare_append(char **buf, size_t *len, size_t *ncmds, char *mb, size_t ml,
-			     size_t mn)
-{
-	if (ml > 0) {
-		*buf = xrealloc(*buf, *len + ml);
-		memcpy(*buf + *len, mb, ml);
-		*len += ml;
-		*ncmds += mn;
-	}
-	free(mb);
-}

@@ -5,16 +5,16 @@
 #   tests/fuzz/run.sh [-t SECONDS] [-j JOBS] [-b BUILDDIR] [TARGET...]
 #
 # TARGET is csv, spec, depths, import, plotfile, deflate, agentmsg, memtier or hdrlog (default: all of
-# them, as Makefile.am lists them: RS_FUZZ_SRC_<target> names the library
-# files each is built from, for its replay program in make check and for
-# the libFuzzer build here alike, so the two cannot drift).  Each runs
-# for SECONDS (default 60) with clang -fsanitize=fuzzer,address,undefined,
-# JOBS targets at a time (default 1).  BUILDDIR is a configured build
-# directory (for config.h; default: the current directory).  Work files go
-# to BUILDDIR/tests/fuzz-work; the committed seed corpus is only read.  A
-# crash is copied into tests/fuzz/crashes/TARGET/ in the source tree, where
-# make check replays it from then on.  Prints executions per target; exits 1
-# if any target crashed.
+# them: each tests/fuzz/fuzz_TARGET.c).  Each links the folders' libraries,
+# as its replay program in make check does, built again here with
+# clang -fsanitize=fuzzer-no-link,address,undefined from the sources and
+# flags BUILDDIR's make print-fuzz-build gives (so the two cannot drift),
+# and runs for SECONDS (default 60), JOBS targets at a time (default 1).
+# BUILDDIR is a configured build directory (default: the current
+# directory).  Work files go to BUILDDIR/tests/fuzz-work; the committed seed
+# corpus is only read.  A crash is copied into tests/fuzz/crashes/TARGET/ in
+# the source tree, where make check replays it from then on.  Prints
+# executions per target; exits 1 if any target crashed.
 set -eu
 
 secs=60
@@ -32,8 +32,7 @@ shift $((OPTIND - 1))
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-targets=${*:-$(sed -n 's/^RS_FUZZ_SRC_\([a-z0-9]*\) *=.*/\1/p' "$top/Makefile.am" |
-	tr '\n' ' ')}
+targets=${*:-$(cd "$here" && ls fuzz_*.c | sed 's/^fuzz_\(.*\)\.c$/\1/' | tr '\n' ' ')}
 builddir=$(cd "$builddir" && pwd)
 if [ ! -f "$builddir/config.h" ]; then
 	echo "run.sh: no config.h in $builddir: run configure there first, or give -b BUILDDIR" >&2
@@ -43,44 +42,40 @@ CLANG=${CLANG:-clang}
 work=$builddir/tests/fuzz-work
 mkdir -p "$work"
 
-# The library files of target $1 (paths from the top of the tree): the
-# value of RS_FUZZ_SRC_$1 in Makefile.am, its continued lines joined and
-# the $(RS_FUZZ_...) variables in it expanded.
-sources() {
-	awk -v want="RS_FUZZ_SRC_$1" '
-		{ line = line $0 }
-		/\\$/ { sub(/\\$/, " ", line); next }
-		line ~ /^RS_FUZZ_[A-Za-z0-9_]+ *=/ {
-			name = line; sub(/ *=.*/, "", name)
-			value = line; sub(/^[^=]*= */, "", value)
-			var[name] = value
-		}
-		{ line = "" }
-		END {
-			if (!(want in var))
-				exit 1
-			s = var[want]
-			while (match(s, /\$\([A-Za-z0-9_]+\)/))
-				s = substr(s, 1, RSTART - 1) var[substr(s, RSTART + 2, RLENGTH - 3)] \
-				    substr(s, RSTART + RLENGTH)
-			print s
-		}' "$top/Makefile.am" || {
-		echo "run.sh: unknown target '$1' (no RS_FUZZ_SRC_$1 in Makefile.am)" >&2
+# The libraries, as print-fuzz-build lists them ("lib NAME SOURCES..." in
+# link order): each source compiled with the fuzzer's instrumentation,
+# each library archived as $work/lib/NAME.a, their paths in $work/libs.
+libs() {
+	make -s -C "$builddir" print-fuzz-build >"$work/build.txt" || {
+		echo "run.sh: make print-fuzz-build failed in $builddir" >&2
 		return 1
 	}
+	flags=$(sed -n 's/^flags: //p' "$work/build.txt")
+	mkdir -p "$work/lib"
+	: >"$work/libs"
+	sed -n 's/^lib //p' "$work/build.txt" | while read -r name files; do
+		mkdir -p "$work/obj/$name"
+		: >"$work/obj/$name.list"
+		for f in $files; do
+			case $f in *.c) ;; *) continue ;; esac
+			o=$work/obj/$name/$(basename "$f" .c).o
+			# shellcheck disable=SC2086
+			$CLANG $CFLAGS_FUZZ -fsanitize=fuzzer-no-link $flags -c -o "$o" "$top/$f" || return 1
+			echo "$o" >>"$work/obj/$name.list"
+		done
+		rm -f "$work/lib/$name.a"
+		# shellcheck disable=SC2046
+		ar rc "$work/lib/$name.a" $(cat "$work/obj/$name.list") || return 1
+		echo "$work/lib/$name.a" >>"$work/libs"
+	done
 }
 
 build() {
 	t=$1
-	srcs=$(sources "$t") || return 1
-	files=
-	for f in $srcs; do
-		case $f in *.c) files="$files $top/$f" ;; esac
-	done
-	# shellcheck disable=SC2086
-	$CLANG -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-fno-omit-frame-pointer -I "$top/src" -I "$builddir" -I "$here" \
-		-o "$work/fuzz_$t" "$here/fuzz_$t.c" $files -lz -lm
+	# Twice over: the system library calls back into base's.
+	# shellcheck disable=SC2046
+	$CLANG $CFLAGS_FUZZ -fsanitize=fuzzer -I "$top/src" -I "$builddir" -I "$here" \
+		-o "$work/fuzz_$t" "$here/fuzz_$t.c" $(cat "$work/libs" "$work/libs") -pthread -lz -lm
 }
 
 fuzz() {
@@ -113,7 +108,12 @@ fuzz() {
 }
 
 for t in $targets; do
-	sources "$t" >/dev/null || exit 2
+	[ -f "$here/fuzz_$t.c" ] || { echo "run.sh: unknown target '$t' (no tests/fuzz/fuzz_$t.c)" >&2; exit 2; }
+done
+CFLAGS_FUZZ="-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+echo "building the libraries" >&2
+libs || { echo "run.sh: cannot build the libraries" >&2; exit 2; }
+for t in $targets; do
 	echo "building fuzz_$t" >&2
 	build "$t" || { echo "run.sh: cannot build fuzz_$t" >&2; exit 2; }
 done
