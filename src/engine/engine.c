@@ -253,7 +253,7 @@ static int engine_next_batch(struct engine_thread *th, struct engine_conn *c, ui
 		if (th->remaining < k)
 			k = (unsigned)th->remaining;
 	}
-	if (job->reconnect_every > 0) {
+	if (__builtin_expect(job->reconnect_every > 0, 0)) {
 		if (c->since >= job->reconnect_every && engine_churn(th, c) < 0)
 			return -1;
 		k = engine_churn_room(th, c, k);
