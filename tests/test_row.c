@@ -94,6 +94,52 @@ Test(row, figures_come_back_exactly)
 	rows_free(NULL);
 }
 
+/* The figures few rows have (a cluster's, an open loop's, --slo's,
+ * replicas') are kept apart from the row: a row without any holds none,
+ * and a row with one gets all of them back; the settings few rows have
+ * (--slo's objective, --expire, --reconnect-every) come back through the
+ * shared extra. */
+Test(row, rare_figures_and_settings_come_back)
+{
+	struct rs_rows rows = { 0 };
+	struct rs_err err = { 0 };
+	struct rs_row r;
+	const struct rs_rec *plain, *open;
+
+	base(&r, "m1", "GET");
+	r.rps = 1000;
+	plain = rows_add(&rows, &r, &err);
+	cr_assert_not_null(plain, "%s", err.msg);
+	cr_assert_eq(plain->rare, 0);
+	cr_assert_eq(plain->extra->expire, -1);
+	cr_assert_eq(plain->extra->reconnect_every, -1);
+	base(&r, "m1", "GET");
+	r.rps = 2000;
+	r.slip_p99_ms = 0.25;
+	r.slo_ms = 1.5;
+	r.repl_lag = 123456789;
+	r.expire = 60;
+	r.reconnect_every = 10;
+	snprintf(r.slo, sizeof r.slo, "p99=1ms");
+	open = rows_add(&rows, &r, &err);
+	cr_assert_not_null(open, "%s", err.msg);
+	plain = &rows.v[0];           /* rows_add may move the rows */
+	cr_assert_eq(open->rare, 1);
+	cr_assert_eq(rows_fig(&rows, open, ROW_RPS), 2000);
+	cr_assert_eq(rows_fig(&rows, open, ROW_SLIP_P99_MS), 0.25);
+	cr_assert_eq(rows_fig(&rows, open, ROW_SLO_MS), 1.5);
+	cr_assert_eq(rows_fig(&rows, open, ROW_REPL_LAG), 123456789);
+	cr_assert(isnan(rows_fig(&rows, open, ROW_SLIP_P50_MS)));
+	cr_assert(isnan(rows_fig(&rows, open, ROW_BUSY_CPU_S)));
+	for (int f = ROW_FIRST_RARE; f < ROW_NFIGS; f++)
+		cr_assert(isnan(rows_fig(&rows, plain, (enum row_fig)f)), "figure %d", f);
+	cr_assert_str_eq(open->extra->slo, "p99=1ms");
+	cr_assert_eq(open->extra->expire, 60);
+	cr_assert_eq(open->extra->reconnect_every, 10);
+	cr_assert_str_eq(plain->extra->slo, "");
+	rows_free(&rows);
+}
+
 Test(row, negative_and_unknown_integers)
 {
 	struct rs_rows rows = { 0 };

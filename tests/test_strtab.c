@@ -142,7 +142,10 @@ Test(strtab, rows_share_their_strings)
  * (--runs) and started_at itself, in seconds, took the hash's place, with
  * threads and the run in 16 bits each; 176 before the three counts of
  * reads, nils and the server's hits and misses, that the report's note on
- * reads that found nothing sums: 188, aligned to 8). */
+ * reads that found nothing sums: 188, aligned to 8; 240 with the send
+ * slip, --slo's objective and figures, churn and replicas, until the
+ * figures few rows have went apart (rows->rare) and the objective, the
+ * TTL and churn into the shared struct rs_extra). */
 Test(strtab, a_row_is_small)
 {
 	cr_assert_leq(sizeof(struct rs_rec), 192, "%zu bytes", sizeof(struct rs_rec));

@@ -18,7 +18,7 @@ static struct slo_group *slo_answer_group(struct slo_answers *a, size_t *cap,
 		struct slo_group *g = &a->v[i];
 
 		if (strcmp(g->label, rec->label) == 0 && strcmp(g->test, rec->test) == 0 &&
-		    strcmp(g->slo, rec->slo) == 0 && g->clients == rec->clients &&
+		    strcmp(g->slo, rec->extra->slo) == 0 && g->clients == rec->clients &&
 		    g->data_size == rec->data_size && g->threads == rec->threads)
 			return g;
 	}
@@ -26,7 +26,7 @@ static struct slo_group *slo_answer_group(struct slo_answers *a, size_t *cap,
 	memset(&a->v[a->n], 0, sizeof a->v[a->n]);
 	a->v[a->n].label = rec->label;
 	a->v[a->n].test = rec->test;
-	a->v[a->n].slo = rec->slo;
+	a->v[a->n].slo = rec->extra->slo;
 	a->v[a->n].clients = rec->clients;
 	a->v[a->n].data_size = rec->data_size;
 	a->v[a->n].threads = rec->threads;
@@ -106,7 +106,7 @@ static void slo_answer_bracket(const struct rs_rows *rows, const struct slo_grou
 		if (rec->slo_phase != ROW_SLO_PROBE || rec->pipeline != d->depth ||
 		    rec->slo_verdict == ROW_SLO_MET || rec->slo_verdict == ROW_SLO_GENERATOR ||
 		    !(rate > d->met) || strcmp(rec->label, g->label) != 0 ||
-		    strcmp(rec->test, g->test) != 0 || strcmp(rec->slo, g->slo) != 0 ||
+		    strcmp(rec->test, g->test) != 0 || strcmp(rec->extra->slo, g->slo) != 0 ||
 		    rec->clients != g->clients || rec->data_size != g->data_size ||
 		    rec->threads != g->threads)
 			continue;

@@ -96,7 +96,14 @@ static int row_fig_put(struct rs_rows *rows, double v, enum row_fig f, uint32_t 
 
 double rows_fig(const struct rs_rows *rows, const struct rs_rec *rec, enum row_fig f)
 {
-	uint32_t k = rec->fig[f];
+	uint32_t k;
+
+	if (f < ROW_FIRST_RARE)
+		k = rec->fig[f];
+	else if (rec->rare == 0)
+		return NAN;
+	else
+		k = rows->rare[(size_t)(rec->rare - 1) * ROW_NRARE + (size_t)(f - ROW_FIRST_RARE)];
 
 	if (k == ROW_FIG_NONE)
 		return NAN;
@@ -135,9 +142,10 @@ static const char *row_str(struct rs_rows *rows, const char *s, const char *prev
 	return row_strn(rows, s, strlen(s), prev, err);
 }
 
-/* A row without a busiest master, master_rps, a mix or a size range. */
+/* A row without a busiest master, master_rps, a mix, a size range, an
+ * objective, a TTL or churn. */
 static const struct rs_extra row_no_extra = {
-	row_empty, row_empty, row_empty, row_empty, row_empty, row_empty,
+	row_empty, row_empty, row_empty, row_empty, row_empty, row_empty, row_empty, -1, -1,
 };
 
 /* The pool's copy of column col of r: its bytes up to a NUL, and never
@@ -146,38 +154,50 @@ static const struct rs_extra row_no_extra = {
 	row_strn(rows, (r)->col, strnlen((r)->col, sizeof (r)->col - 1), prev, err)
 
 /* The shared struct rs_extra of r's busy_master, master_rps, mix,
- * mix_sent, mix_calls and data_size_range: most rows have none of them,
- * and a pointer more a row is 5% of a file of millions.  prev, the last
- * row's, is tried first. */
-#define ROW_EXTRA_KEYS 6
+ * mix_sent, mix_calls, data_size_range and slo, and of the settings
+ * expire and reconnect_every (checked into 32 bits by the caller): most
+ * rows have none of them, and a pointer more a row is 5% of a file of
+ * millions.  prev, the last row's, is tried first. */
+#define ROW_EXTRA_STRS 7
+struct row_extra_key {
+	const char *s[ROW_EXTRA_STRS];
+	int32_t expire, reconnect_every;
+};
 static const struct rs_extra *row_extra(struct rs_rows *rows, const struct rs_row *r,
+					int32_t expire, int32_t reconnect_every,
 					const struct rs_extra *prev, struct rs_err *err)
 {
-	const char *key[ROW_EXTRA_KEYS];
+	struct row_extra_key key;
 	struct rs_extra *x;
 	uint32_t id;
-	int added, empty = 1;
+	int added, empty = expire == -1 && reconnect_every == -1;
 
-	key[0] = ROW_COL(rows, r, busy_master, prev ? prev->busy_master : NULL, err);
-	key[1] = ROW_COL(rows, r, master_rps, prev ? prev->master_rps : NULL, err);
-	key[2] = ROW_COL(rows, r, mix, prev ? prev->mix : NULL, err);
-	key[3] = ROW_COL(rows, r, mix_sent, prev ? prev->mix_sent : NULL, err);
-	key[4] = ROW_COL(rows, r, mix_calls, prev ? prev->mix_calls : NULL, err);
-	key[5] = ROW_COL(rows, r, data_size_range, prev ? prev->data_size_range : NULL, err);
-	for (int k = 0; k < ROW_EXTRA_KEYS; k++) {
-		if (key[k] == NULL)
+	/* Interned as bytes: no padding may differ. */
+	memset(&key, 0, sizeof key);
+	key.s[0] = ROW_COL(rows, r, busy_master, prev ? prev->busy_master : NULL, err);
+	key.s[1] = ROW_COL(rows, r, master_rps, prev ? prev->master_rps : NULL, err);
+	key.s[2] = ROW_COL(rows, r, mix, prev ? prev->mix : NULL, err);
+	key.s[3] = ROW_COL(rows, r, mix_sent, prev ? prev->mix_sent : NULL, err);
+	key.s[4] = ROW_COL(rows, r, mix_calls, prev ? prev->mix_calls : NULL, err);
+	key.s[5] = ROW_COL(rows, r, data_size_range, prev ? prev->data_size_range : NULL, err);
+	key.s[6] = ROW_COL(rows, r, slo, prev ? prev->slo : NULL, err);
+	key.expire = expire;
+	key.reconnect_every = reconnect_every;
+	for (int k = 0; k < ROW_EXTRA_STRS; k++) {
+		if (key.s[k] == NULL)
 			return NULL;
-		empty &= key[k] == row_empty;
+		empty &= key.s[k] == row_empty;
 	}
 	if (empty)
 		return &row_no_extra;
 	/* Interned strings are equal exactly when their copies are the same:
 	 * the pointers are the key, as for row_server. */
-	if (prev != NULL && prev->busy_master == key[0] && prev->master_rps == key[1] &&
-	    prev->mix == key[2] && prev->mix_sent == key[3] && prev->mix_calls == key[4] &&
-	    prev->data_size_range == key[5])
+	if (prev != NULL && prev->busy_master == key.s[0] && prev->master_rps == key.s[1] &&
+	    prev->mix == key.s[2] && prev->mix_sent == key.s[3] && prev->mix_calls == key.s[4] &&
+	    prev->data_size_range == key.s[5] && prev->slo == key.s[6] &&
+	    prev->expire == expire && prev->reconnect_every == reconnect_every)
 		return prev;
-	if (strtab_intern(&rows->extra_ids, key, sizeof key, &id, &added) < 0) {
+	if (strtab_intern(&rows->extra_ids, (const char *)&key, sizeof key, &id, &added) < 0) {
 		rs_err_set(err, "too many distinct strings");
 		return NULL;
 	}
@@ -186,12 +206,15 @@ static const struct rs_extra *row_extra(struct rs_rows *rows, const struct rs_ro
 	rows->extras = vec_reserve(rows->extras, &rows->capextras, (size_t)id + 1,
 				   sizeof *rows->extras, 0);
 	x = xmalloc(sizeof *x);
-	x->busy_master = key[0];
-	x->master_rps = key[1];
-	x->mix = key[2];
-	x->mix_sent = key[3];
-	x->mix_calls = key[4];
-	x->data_size_range = key[5];
+	x->busy_master = key.s[0];
+	x->master_rps = key.s[1];
+	x->mix = key.s[2];
+	x->mix_sent = key.s[3];
+	x->mix_calls = key.s[4];
+	x->data_size_range = key.s[5];
+	x->slo = key.s[6];
+	x->expire = expire;
+	x->reconnect_every = reconnect_every;
 	rows->extras[id] = x;
 	return x;
 }
@@ -435,14 +458,18 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 	};
 	struct rs_rec rec;
 	const char *key[ROW_SERVER_KEYS];
-	int32_t threads = -1;
+	int32_t threads = -1, expire = -1, reconnect_every = -1;
+	uint32_t rare[ROW_NRARE];
+	int any_rare = 0;
 
 	memset(&rec, 0, sizeof rec);
+	if (row_int32("expire", r->expire, &expire, err) < 0 ||
+	    row_int32("reconnect_every", r->reconnect_every, &reconnect_every, err) < 0)
+		return NULL;
 	rec.label = row_str(rows, r->label, prev ? prev->label : NULL, err);
 	rec.test = row_str(rows, r->test, prev ? prev->test : NULL, err);
 	rec.client = row_str(rows, r->client, prev ? prev->client : NULL, err);
-	rec.extra = row_extra(rows, r, prev ? prev->extra : NULL, err);
-	rec.slo = row_str(rows, r->slo, prev ? prev->slo : NULL, err);
+	rec.extra = row_extra(rows, r, expire, reconnect_every, prev ? prev->extra : NULL, err);
 	key[0] = row_str(rows, r->target, ps ? ps->target : NULL, err);
 	key[1] = row_str(rows, r->redis_version, ps ? ps->redis_version : NULL, err);
 	key[2] = row_str(rows, r->server_arch, ps ? ps->server_arch : NULL, err);
@@ -453,8 +480,7 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 	key[7] = row_str(rows, r->server_args, ps ? ps->server_args : NULL, err);
 	key[8] = row_str(rows, r->server_cpus, ps ? ps->server_cpus : NULL, err);
 	key[9] = row_str(rows, r->client_cpus, ps ? ps->client_cpus : NULL, err);
-	if (!rec.label || !rec.test || !rec.client || !rec.extra || !rec.slo || !key[0] ||
-	    !key[1] ||
+	if (!rec.label || !rec.test || !rec.client || !rec.extra || !key[0] || !key[1] ||
 	    !key[2] || !key[3] || !key[4] || !key[5] || !key[6] ||
 	    !key[7] || !key[8] || !key[9])
 		return NULL;
@@ -471,9 +497,7 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 	rec.line = r->line;
 	if (row_int32("clients", r->clients, &rec.clients, err) < 0 ||
 	    row_int32("threads", r->threads, &threads, err) < 0 ||
-	    row_int32("data_size", r->data_size, &rec.data_size, err) < 0 ||
-	    row_int32("expire", r->expire, &rec.expire, err) < 0 ||
-	    row_int32("reconnect_every", r->reconnect_every, &rec.reconnect_every, err) < 0)
+	    row_int32("data_size", r->data_size, &rec.data_size, err) < 0)
 		return NULL;
 	/* Kept in 16 bits: a row stays small (a file of millions of rows). */
 	if (threads > INT16_MAX)
@@ -504,9 +528,24 @@ struct rs_rec *rows_add(struct rs_rows *rows, const struct rs_row *r, struct rs_
 				  r->read_from), NULL;
 	/* "masters" is what a row without the column means. */
 	rec.read_from = rec.read_from == 3 ? 0 : rec.read_from;
-	for (int f = 0; f < ROW_NFIGS; f++)
+	for (int f = 0; f < ROW_FIRST_RARE; f++)
 		if (row_fig_put(rows, figs[f], (enum row_fig)f, &rec.fig[f], err) < 0)
 			return NULL;
+	/* The rare figures, apart: a row without any keeps none. */
+	for (int f = ROW_FIRST_RARE; f < ROW_NFIGS; f++) {
+		if (row_fig_put(rows, figs[f], (enum row_fig)f, &rare[f - ROW_FIRST_RARE], err) < 0)
+			return NULL;
+		any_rare |= rare[f - ROW_FIRST_RARE] != ROW_FIG_NONE;
+	}
+	if (any_rare) {
+		if (rows->nrare >= UINT32_MAX - 1)
+			return rs_err_set(err, "more than %u rows with a cluster's, an open loop's "
+					  "or replicas' figures", UINT32_MAX - 1), NULL;
+		rows->rare = vec_reserve(rows->rare, &rows->caprare, (rows->nrare + 1) * ROW_NRARE,
+					 sizeof *rows->rare, 64 * ROW_NRARE);
+		memcpy(rows->rare + rows->nrare * ROW_NRARE, rare, sizeof rare);
+		rec.rare = (uint32_t)++rows->nrare;
+	}
 	rows->v = vec_reserve(rows->v, &rows->cap, rows->n + 1, sizeof *rows->v, 64);
 	rows->v[rows->n] = rec;
 	return &rows->v[rows->n++];
@@ -524,6 +563,7 @@ void rows_free(struct rs_rows *rows)
 		free(rows->extras[i]);
 	free(rows->extras);
 	strtab_free(&rows->extra_ids);
+	free(rows->rare);
 	strtab_free(&rows->pool);
 	free(rows->wide);
 	free(rows->v);

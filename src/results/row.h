@@ -230,17 +230,21 @@ enum row_fig {
 	/* What explains noise (host.h); client_nivcsw is a count. */
 	ROW_STEAL_PCT, ROW_DRIFT_PCT, ROW_OTHER_CPUS, ROW_NIVCSW,
 	ROW_RATE,                 /* rate_offered: NAN in a closed-loop row */
-	ROW_BUSY_CPU_S,           /* --cluster: the busiest master's CPU seconds */
-	ROW_MASTERS,              /* --cluster: masters; NAN for a single server */
 	/* Reads: nil replies (misses), the server's keyspace_hits and
 	 * keyspace_misses; counts, NAN when unknown. */
 	ROW_MISSES, ROW_SERVER_HITS, ROW_SERVER_MISSES,
+	/* The figures few rows have (ROW_FIRST_RARE on), kept apart from the
+	 * row (struct rs_rec's rare): */
+	ROW_BUSY_CPU_S,           /* --cluster: the busiest master's CPU seconds */
+	ROW_MASTERS,              /* --cluster: masters; NAN for a single server */
 	/* Open loop: the send slip (ms); --slo: the judged percentile and
 	 * its interval (ms). */
 	ROW_SLIP_P50_MS, ROW_SLIP_P99_MS, ROW_SLO_MS, ROW_SLO_LO_MS, ROW_SLO_HI_MS,
 	ROW_REPL_LAG,             /* replicas: bytes behind the primary; NAN unknown */
 	ROW_NFIGS,
 };
+#define ROW_FIRST_RARE ROW_BUSY_CPU_S
+#define ROW_NRARE (ROW_NFIGS - ROW_FIRST_RARE)
 
 /* The mode and arrivals columns as the readers keep them. */
 enum row_mode { ROW_MODE_NONE, ROW_MODE_LOCKSTEP, ROW_MODE_WINDOW };
@@ -263,9 +267,9 @@ const char *row_slo_verdict_name(unsigned verdict);
 
 /* The columns most rows lack, with the names and meanings of struct
  * rs_row's: a cluster's, a mix's, sized values'.  Each is "" when the row
- * has none; one copy serves every row that has the same (a row of a single
- * server without a mix points at a shared empty one), so that a row keeps
- * one pointer for six. */
+ * has none (-1 for the two settings); one copy serves every row that has
+ * the same (a row of a single server without a mix points at a shared
+ * empty one), so that a row keeps one pointer for nine. */
 struct rs_extra {
 	const char *busy_master;  /* --cluster: host:port of the busiest master */
 	const char *master_rps;   /* --cluster: each master's rate */
@@ -273,6 +277,9 @@ struct rs_extra {
 	const char *mix_sent;     /* ... the requests each member was sent */
 	const char *mix_calls;    /* ... the calls the server counted */
 	const char *data_size_range; /* --data-size-range: "MIN..MAX" */
+	const char *slo;          /* --slo's objective; "" in other rows */
+	int32_t expire;           /* --expire's TTL; -1 in rows written before it was kept */
+	int32_t reconnect_every;  /* --reconnect-every; -1 in rows written before it was kept */
 };
 
 /* A row as the readers keep it.  The fields have the names and meanings of
@@ -297,16 +304,15 @@ struct rs_rec {
 	int64_t requests;
 	int64_t errors;
 	int64_t keyspace;
-	uint32_t fig[ROW_NFIGS];  /* encoded: see rows_fig() */
+	uint32_t fig[ROW_FIRST_RARE]; /* encoded: see rows_fig() */
+	uint32_t rare;            /* 1 + the index of the row's ROW_NRARE rare figures
+				   * in rows->rare; 0: the row has none */
 	unsigned char mode;       /* enum row_mode */
 	unsigned char arrivals;   /* enum row_arrivals */
 	signed char rate_short;   /* 1, 0, or -1 when unknown */
 	unsigned char slo_phase;  /* enum row_slo_phase */
 	unsigned char slo_verdict; /* enum row_slo_verdict */
-	const char *slo;          /* --slo's objective; "" in other rows */
 	unsigned char read_from;  /* row_read_from_name */
-	int32_t expire;           /* --expire's TTL; -1 in rows written before it was kept */
-	int32_t reconnect_every;  /* --reconnect-every; -1 in rows written before it was kept */
 	/* started_at in seconds since the epoch (row_started_time); NAN when
 	 * the row has none (an import, an older file).  It also pairs the row
 	 * with its histogram in the sidecar (latency.c), so that a CSV copied
@@ -332,6 +338,10 @@ struct rs_rows {
 	size_t capextras;
 	double *wide;             /* figures fixed point cannot hold exactly */
 	size_t nwide, capwide;
+	uint32_t *rare;           /* the rare figures of the rows that have any,
+				   * ROW_NRARE a row, encoded as struct rs_rec's */
+	size_t nrare;             /* rows that have them */
+	size_t caprare;           /* room, in figures */
 };
 
 /* qsort's comparator for an array of const struct rs_rec * into one rows

@@ -14,7 +14,7 @@ static int row_way_expire(const struct rs_rows *rows, const struct rs_rec *rec,
 			  const struct rs_row *want, char *was, char *now, size_t size)
 {
 	/* Rows from before the column were written without a TTL. */
-	long long a = rec->expire > 0 ? rec->expire : 0, b = want->expire > 0 ? want->expire : 0;
+	long long a = rec->extra->expire > 0 ? rec->extra->expire : 0, b = want->expire > 0 ? want->expire : 0;
 
 	(void)rows;
 	snprintf(was, size, "%lld", a);
@@ -26,7 +26,7 @@ static int row_way_churn(const struct rs_rows *rows, const struct rs_rec *rec,
 			 const struct rs_row *want, char *was, char *now, size_t size)
 {
 	/* Rows from before the column kept their connections. */
-	long long a = rec->reconnect_every > 0 ? rec->reconnect_every : 0;
+	long long a = rec->extra->reconnect_every > 0 ? rec->extra->reconnect_every : 0;
 	long long b = want->reconnect_every > 0 ? want->reconnect_every : 0;
 
 	(void)rows;

@@ -93,7 +93,7 @@ void slo_sweep_replay(struct slo_sweep *ss, size_t target, const struct workload
 		/* A closed-loop row is a start whatever it was measured for (the
 		 * plan counts it done: a plain sweep, another objective's); a
 		 * probe counts for its own objective only. */
-		if ((open && (row->slo_phase != ROW_SLO_PROBE || strcmp(row->slo, ss->o->text) != 0)) ||
+		if ((open && (row->slo_phase != ROW_SLO_PROBE || strcmp(row->extra->slo, ss->o->text) != 0)) ||
 		    !sweep_plan_row_is(row, who) || !sweep_plan_same_run(row, run))
 			continue;
 		while (t < w->n && strcmp(w->v[t].name, row->test) != 0)
