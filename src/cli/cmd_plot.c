@@ -476,10 +476,11 @@ static void plot_slo_budget(struct plot *p)
 		}
 }
 
-/* run --slo's searches in the rows: without --kind (and a plot file) the
- * chart is their answer (--kind slo); every chart but the latency kinds
- * sees the closed-loop starts alone, not a series a probed rate, as the
- * report does.  --kind slo of rows with no search is bad input. */
+/* run --slo's searches in the rows: without --kind, a plot file, --metric
+ * or --by the chart is their answer (--kind slo); every chart but the
+ * latency kinds sees the closed-loop starts alone, not a series a probed
+ * rate, as the report does.  --kind slo of rows with no search is bad
+ * input. */
 static int plot_read_slo(struct plot *p, struct rs_err *err)
 {
 	struct rs_config *cfg = p->cfg;
@@ -491,7 +492,8 @@ static int plot_read_slo(struct plot *p, struct rs_err *err)
 					   "search's", p->nfiles == 1 ? p->files[0] : "the files");
 		return 0;
 	}
-	if (!opts_given(cfg, "kind") && cfg->plot == NULL) {
+	if (!opts_given(cfg, "kind") && cfg->plot == NULL && !opts_given(cfg, "metric") &&
+	    cfg->by == NULL) {
 		cfg->kind = CHART_SLO;
 		p->need_band = 0;
 	}
@@ -605,6 +607,9 @@ static int plot_check(const struct rs_config *cfg, int nfiles, struct rs_err *er
 	if (cfg->kind == CHART_SPEEDUP && cfg->metric != SM_RPS)
 		return rs_err_setk(err, RS_E_USAGE, "--kind speedup compares requests per second: "
 				   "drop --metric");
+	if (cfg->kind == CHART_SLO && (opts_given(cfg, "metric") || cfg->by != NULL))
+		return rs_err_setk(err, RS_E_USAGE, "--kind slo draws each search's sustained "
+				   "requests per second: drop --%s", cfg->by != NULL ? "by" : "metric");
 	if (cfg->kind == CHART_MASTERS && cfg->metric != SM_RPS)
 		return rs_err_setk(err, RS_E_USAGE, "--kind masters draws each master's requests "
 				   "per second: drop --metric");

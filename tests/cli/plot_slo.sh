@@ -4,8 +4,8 @@
 # the generator's): by default the answer against depth, in PNG, SVG and
 # PDF, the objective in its title and no probed rate a series of its own;
 # --kind latency draws the probes with the budget across; --kind slo of
-# data without a search is one line and exit 2; report --format html holds
-# the same chart.
+# data without a search, or with --metric, is one line and exit 2; report
+# --format html holds the same chart.
 . "${RS_SRCDIR:-.}/tests/cli/lib.sh"
 
 S=${RS_SRCDIR:-.}/tests/data/slo-search.csv
@@ -57,8 +57,14 @@ t_no_search() {
 	[ "$(wc -l <"$T/err")" = 1 ] && grep -q "no row of .*sweep-unix.csv is a run --slo search's" "$T/err" ||
 		fail "no search: $(cat "$T/err")"
 	[ ! -e "$T/n.svg" ] || fail "a chart written"
+	expect_status 2 "$RSWEEP" plot "$S" --kind slo --metric p99 -o "$T/n.svg"
+	grep -q "^rsweep plot: --kind slo draws each search's sustained requests per second: drop --metric$" "$T/err" ||
+		fail "--metric: $(cat "$T/err")"
+	# --metric without --kind: that figure's lines of the starts, as asked.
+	expect_status 0 "$RSWEEP" plot "$S" --metric p99 -o "$T/m.svg"
+	! grep -q "(--slo)" "$T/m.svg" || fail "--metric p99 drew the --slo chart"
 }
-tcase '--kind slo without a search: one line, exit 2' t_no_search
+tcase '--kind slo without a search, or with --metric: one line, exit 2' t_no_search
 
 t_html() {
 	expect_status 0 "$RSWEEP" report --format html "$S" -o "$T/r.html"
