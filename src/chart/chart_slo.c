@@ -150,7 +150,7 @@ static int sloc_frame(struct slochart *S, struct rs_err *err)
 	const struct chart_input *in = L->in;
 	double f = L->f, yw = 0, x, y;
 	int objectives = 0;
-	char title[512], buf[64];
+	char title[512], subtitle[512], buf[64];
 
 	for (size_t i = 1; i < in->nslo; i++)
 		objectives |= strcmp(in->slo[i]->slo, in->slo[0]->slo) != 0;
@@ -162,9 +162,12 @@ static int sloc_frame(struct slochart *S, struct rs_err *err)
 	else
 		snprintf(title, sizeof title, "Requests per second within %s (--slo), against "
 			 "pipeline depth", in->slo[0]->slo);
-	y = chart_titles(L, title, "Solid: the highest offered rate that met the objective; "
-			 "bars: its bracket, up to the lowest rate that missed; dashed: the closed "
-			 "loop's rate");
+	/* The objective in the subtitle too: a given title replaces the
+	 * default's. */
+	snprintf(subtitle, sizeof subtitle, "Solid: the highest offered rate that met %s; bars: "
+		 "its bracket, up to the lowest rate that missed; dashed: the closed loop's rate",
+		 objectives ? "its objective" : in->slo[0]->slo);
+	y = chart_titles(L, title, subtitle);
 	x = L->pad;
 	S->names = xcalloc(in->nslo, sizeof *S->names);
 	for (size_t i = 0; i < in->nslo; i++) {

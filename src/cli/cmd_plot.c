@@ -80,6 +80,14 @@ static void plot_free(struct plot *p)
 	rows_free(&p->rows);
 }
 
+/* Whether panel draws series s: a --slo search's probes (rows kept for a
+ * latency panel of the same plot file) only in a latency chart. */
+static int plot_panel_draws(const struct plot_panel *panel, const struct series *s)
+{
+	return CHART_KIND_LATENCY(panel->kind) || s->first == NULL ||
+	       s->first->slo_phase != ROW_SLO_PROBE;
+}
+
 /* Fill panel with the series of the chosen tests, test by test, the
  * baseline label first. */
 static void plot_panel_series(struct plot *p, struct plot_panel *panel, const size_t *tests,
@@ -101,10 +109,10 @@ static void plot_panel_series(struct plot *p, struct plot_panel *panel, const si
 		size_t nv = p->by_test_start[tests[t] + 1] - p->by_test_start[tests[t]];
 
 		for (size_t k = 0; k < nv; k++)
-			if (set->v[v[k]].label_idx == base)
+			if (set->v[v[k]].label_idx == base && plot_panel_draws(panel, &set->v[v[k]]))
 				panel->series[panel->n++] = &set->v[v[k]];
 		for (size_t k = 0; k < nv; k++)
-			if (set->v[v[k]].label_idx != base)
+			if (set->v[v[k]].label_idx != base && plot_panel_draws(panel, &set->v[v[k]]))
 				panel->series[panel->n++] = &set->v[v[k]];
 	}
 }
@@ -479,8 +487,9 @@ static void plot_slo_budget(struct plot *p)
 /* run --slo's searches in the rows: without --kind, a plot file, --metric
  * or --by the chart is their answer (--kind slo); every chart but the
  * latency kinds sees the closed-loop starts alone, not a series a probed
- * rate, as the report does.  --kind slo of rows with no search is bad
- * input. */
+ * rate, as the report does (the probes' rows are dropped, or with a
+ * latency panel kept for it alone: plot_panel_draws).  --kind slo of rows
+ * with no search is bad input. */
 static int plot_read_slo(struct plot *p, struct rs_err *err)
 {
 	struct rs_config *cfg = p->cfg;

@@ -52,6 +52,20 @@ t_kinds() {
 }
 tcase '--kind lines draws the starts, --kind latency the probes and budget' t_kinds
 
+t_plotfile() {
+	# A latency panel keeps the probes' rows: the others still leave them out.
+	printf '[The answer]\nkind = slo\n\n[Probes]\nkind = latency\n\n[Starts]\nkind = lines\n' \
+		>"$T/s.plot"
+	expect_status 0 "$RSWEEP" plot --plot "$T/s.plot" "$S" -o "$T/pf.svg"
+	texts "$T/pf.svg" >"$T/texts"
+	grep -q "^budget p99 50 ms (--slo p99=50ms)$" "$T/texts" || fail "no budget: $(cat "$T/texts")"
+	# The panel's own title; the objective still in the subtitle.
+	grep -q "^Solid: the highest offered rate that met p99=50ms; " "$T/texts" ||
+		fail "no answer panel: $(cat "$T/texts")"
+	! grep -q "@" "$T/texts" || fail "a probed rate as a series: $(grep "@" "$T/texts")"
+}
+tcase 'a plot file of the answer, the probes and the starts' t_plotfile
+
 t_no_search() {
 	expect_status 2 "$RSWEEP" plot "$D/sweep-unix.csv" --kind slo -o "$T/n.svg"
 	[ "$(wc -l <"$T/err")" = 1 ] && grep -q "no row of .*sweep-unix.csv is a run --slo search's" "$T/err" ||
