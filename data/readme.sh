@@ -39,6 +39,12 @@ echo "== UNIX socket against TCP: rsweep report data/transport.csv"
 "$rs" plot data/transport.csv --kind multiples \
 	--title "one redis-server over UNIX socket, TCP and TLS" -o data/transport.png
 
+# A latency objective: a small run --slo search on this VM (tests/data/):
+#   rsweep run -s SOCK -t get -c 2 --repeat 1 --warmup 0 --duration 0.3 \
+#       --slo p99=50ms -P 1,4,16 --slo-probes 6 --label vm
+echo "== A latency objective: rsweep report tests/data/slo-search.csv"
+"$rs" report tests/data/slo-search.csv | grep '^vm GET: '
+
 # The CI gate, on job 2's file: status 3, the verdicts first.
 echo "== The CI gate: rsweep report data/aof.csv --baseline plain --fail-on slower:5 --format markdown"
 st=0

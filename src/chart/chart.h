@@ -17,6 +17,7 @@
 #include "analysis/latency.h"
 #include "render/render.h"
 #include "analysis/series.h"
+#include "analysis/slo_answer.h"
 
 /* The category of a speed-up chart's last bar: the report's overall
  * figure, the geometric mean of the tests' ratios (three tests or more). */
@@ -31,6 +32,8 @@ enum chart_kind {
 	CHART_LATENCY_DEPTH,      /* latency against depth */
 	CHART_LATENCY_CDF,        /* chosen points' latency percentiles */
 	CHART_HEATMAP,            /* a metric over two axes: a map per grid (grid.h) */
+	CHART_SLO,                /* run --slo's answer: the rate each depth sustains
+				   * within the objective, against depth (chart_slo.c) */
 };
 /* --fit: draw each line chart's fitted level, with its band and the
  * medians as faint points: when most of its points are unstable (auto),
@@ -39,7 +42,7 @@ enum chart_fit { CHART_FIT_AUTO, CHART_FIT_YES, CHART_FIT_NO };
 static const char *const chart_fit_names[] = { "auto", "yes", "no", NULL };
 /* --kind's and plot files' names of the kinds, in enum order. */
 static const char *const chart_kind_names[] = { "lines", "speedup", "masters", "multiples", "latency",
-						 "latency-depth", "latency-cdf", "heatmap", NULL };
+						 "latency-depth", "latency-cdf", "heatmap", "slo", NULL };
 /* Whether kind k draws latency (chart_latency.c). */
 #define CHART_KIND_LATENCY(k) ((k) >= CHART_LATENCY && (k) <= CHART_LATENCY_CDF)
 
@@ -103,6 +106,16 @@ struct chart_input {
 	const struct grid_set *budget;
 	double budget_ms;
 	enum series_metric budget_metric;
+	/* CHART_SLO: run --slo's searches to draw (slo_answer.h), a line
+	 * each, in legend order; series, when given, are the closed-loop
+	 * starts' (the footer's rows), and need not be analysed. */
+	const struct slo_group *const *slo;
+	size_t nslo;
+	/* CHART_LATENCY: a latency objective's budget for lat_metric, in ms,
+	 * drawn as a horizontal line named lat_budget_text ("p99=1ms"); 0:
+	 * none. */
+	double lat_budget_ms;
+	const char *lat_budget_text;
 };
 
 struct chart_box {
@@ -129,7 +142,12 @@ enum chart_role {
 				   * wide or unknown */
 	ROLE_COLORBAR,            /* RECT: a slice of the colour bar; TEXT: its ticks */
 	ROLE_BUDGET,              /* LINE: a side of the outline of a heat map's cells
-				   * within --latency-budget; TEXT: its legend */
+				   * within --latency-budget, or a latency chart's
+				   * --slo budget; TEXT: its legend */
+	/* CHART_SLO (series is the group's index in chart_input.slo): */
+	ROLE_SLO_BRACKET,         /* LINE: a depth's bracket, met to missed */
+	ROLE_SLO_CLOSED,          /* LINE: the closed loop's rates */
+	ROLE_SLO_GENERATOR,       /* MARKER: a hollow mark, the generator's limit */
 };
 
 struct chart_item {
@@ -178,6 +196,22 @@ void chart_free(struct chart *c);
  * has one).  chart_layout checks it too; callers that lay out many charts
  * can check first. */
 int chart_lines_check(const struct series *const *series, size_t n, struct rs_err *err);
+
+/* One depth of a --slo search as CHART_SLO draws it (chart_slo.c). */
+struct chart_slo_point {
+	unsigned depth;
+	double sustained;         /* the highest rate that met the objective; NAN: none */
+	double lo, hi;            /* the bracket: met, and the lowest rate that
+				   * missed (NAN: none was shown to miss) */
+	double closed;            /* the closed loop's rate (the start); NAN: none */
+	int generator;            /* the generator was the limit: the rate drawn
+				   * (sustained, else the generator's rate) is a floor */
+	double floor;             /* where a generator-limited depth is marked; NAN */
+};
+
+/* Group g's depths as the chart draws them, into out (g->nd of them, the
+ * caller's).  Returns how many have something to draw. */
+size_t chart_slo_points(const struct slo_group *g, struct chart_slo_point *out);
 
 /* Play c through ops with its top-left corner at (ox, oy). */
 void chart_draw(const struct chart *c, const struct render_ops *ops, void *ctx, double ox,

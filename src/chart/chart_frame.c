@@ -150,7 +150,8 @@ static void chart_footer_target(const char *target, char *buf, size_t size)
 }
 
 /* The first row of label l: its first series', or for a heat map (whose
- * grids keep no row) the first of in->rows with the label; NULL if none. */
+ * grids keep no row) or a --slo chart the first of in->rows with the
+ * label; NULL if none. */
 static const struct rs_rec *chart_label_first(const struct chart_lay *L, size_t l)
 {
 	const struct rs_rows *rows = L->in->rows;
@@ -158,7 +159,8 @@ static const struct rs_rec *chart_label_first(const struct chart_lay *L, size_t 
 	for (size_t i = 0; i < L->in->nseries; i++)
 		if (L->label_of[i] == l)
 			return L->in->series[i]->first;
-	for (size_t k = 0; L->in->kind == CHART_HEATMAP && rows != NULL && k < rows->n; k++)
+	for (size_t k = 0; (L->in->kind == CHART_HEATMAP || L->in->kind == CHART_SLO) &&
+	     rows != NULL && k < rows->n; k++)
 		if (strcmp(rows->v[k].label, L->labels[l]) == 0)
 			return &rows->v[k];
 	return NULL;

@@ -7,8 +7,9 @@
  *   chart_lines.c    the kinds: lines against depth (and one test's
  *   chart_facets.c   masters), small multiples past the palette, speed-up
  *   chart_speedup.c  bars, the three latency charts, and heat maps
- *   chart_latency.c  (whose colours chart_viridis.c holds);
- *   chart_heatmap.c
+ *   chart_latency.c  (whose colours chart_viridis.c holds), and run
+ *   chart_heatmap.c  --slo's answer against depth;
+ *   chart_slo.c
  *   chart_frame.c    titles, legend, footer, the still-rising mark;
  *   chart_figures.c  each series' figures from the analysis (median or
  *                    fitted level, interval, bands), as line charts draw them;
@@ -258,5 +259,8 @@ int chart_lay_speedup(struct chart_lay *L, struct rs_err *err);
 int chart_lay_latency(struct chart_lay *L, struct rs_err *err);
 /* Heat maps: a panel per grid, one colour scale (chart_heatmap.c). */
 int chart_lay_heatmap(struct chart_lay *L, struct rs_err *err);
+/* run --slo's answer: sustained rate and bracket against depth, beside
+ * the closed loop's (chart_slo.c). */
+int chart_lay_slo(struct chart_lay *L, struct rs_err *err);
 
 #endif

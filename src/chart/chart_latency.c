@@ -310,6 +310,11 @@ static int lat_extent(struct latchart *S)
 			S->ymax = fmax(S->ymax, isfinite(l->hi[k]) ? fmax(l->hi[k], l->y[k]) : l->y[k]);
 			npts++;
 		}
+	/* The budget's line inside the scale. */
+	if (npts > 0 && S->L->in->kind == CHART_LATENCY && S->L->in->lat_budget_ms > 0) {
+		S->ymin = fmin(S->ymin, S->L->in->lat_budget_ms);
+		S->ymax = fmax(S->ymax, S->L->in->lat_budget_ms);
+	}
 	return npts > 0 ? 0 : -1;
 }
 
@@ -495,6 +500,27 @@ static void lat_rate_text(double rate, char *buf, size_t size)
 		snprintf(buf + n, size - (size_t)n, "%s/s", si);
 }
 
+/* A latency objective's budget (run --slo's) across the plot, named at
+ * its right end, under the data. */
+static void lat_budget(struct latchart *S)
+{
+	struct chart_lay *L = S->L;
+	const struct chart_input *in = L->in;
+	double f = L->f, y;
+	struct chart_item *it;
+	char buf[96];
+
+	if (in->kind != CHART_LATENCY || !(in->lat_budget_ms > 0))
+		return;
+	y = lat_ylog(S, in->lat_budget_ms);
+	chart_line(L->c, (double[]){ S->left, y, S->right, y }, 2, 1.6 * f, C_TEXT, RENDER_DASHED, -1);
+	L->c->items[L->c->n - 1].role = ROLE_BUDGET;
+	snprintf(buf, sizeof buf, "budget %s", in->lat_budget_text ? in->lat_budget_text : "");
+	it = chart_text(L, ROLE_BUDGET, -1, S->right - 4 * f, y - 4 * f, buf, S->note_s, C_TEXT,
+			RENDER_RIGHT, 0);
+	chart_take(L, it->box);
+}
+
 /* Each line, its markers and whiskers, and on the hockey stick each
  * point's depth (or offered rate) where it fits. */
 static void lat_data(struct latchart *S)
@@ -577,6 +603,7 @@ int chart_lay_latency(struct chart_lay *L, struct rs_err *err)
 	if (lat_frame(&S, err) < 0)
 		goto out;
 	lat_axes(&S);
+	lat_budget(&S);
 	lat_data(&S);
 	rc = 0;
 out:

@@ -120,6 +120,11 @@ static void chart_lay_init(struct chart_lay *L, const struct chart_input *in,
 		chart_intern(&L->labels, &L->nlabels, in->grids[i]->label);
 		chart_intern(&L->tests, &L->ntests, in->grids[i]->test);
 	}
+	/* A --slo chart's too: its groups', beside its starts' series. */
+	for (size_t i = 0; in->kind == CHART_SLO && i < in->nslo; i++) {
+		chart_intern(&L->labels, &L->nlabels, in->slo[i]->label);
+		chart_intern(&L->tests, &L->ntests, in->slo[i]->test);
+	}
 	chart_order_tests(L);
 	chart_test_names(L);
 	L->an_of = xcalloc(in->nseries, sizeof *L->an_of);
@@ -157,6 +162,8 @@ static int chart_lay_kind(struct chart_lay *L, struct rs_err *err)
 		return chart_lay_speedup(L, err);
 	if (in->kind == CHART_HEATMAP)
 		return chart_lay_heatmap(L, err);
+	if (in->kind == CHART_SLO)
+		return chart_lay_slo(L, err);
 	if (CHART_KIND_LATENCY(in->kind))
 		return chart_lay_latency(L, err);
 	/* One test's masters: the one that limits the cluster is the line
@@ -195,8 +202,10 @@ int chart_layout(const struct chart_input *in0, const struct render_ops *ops, vo
 	*out = NULL;
 	if (in.kind == CHART_HEATMAP && in.ngrids == 0)
 		return rs_err_set(err, "nothing to draw: no heat map");
+	if (in.kind == CHART_SLO && in.nslo == 0)
+		return rs_err_set(err, "nothing to draw: no run --slo search in the data");
 	if (in.nseries == 0 && !(in.kind == CHART_LATENCY_CDF && in.ndist > 0) &&
-	    in.kind != CHART_HEATMAP)
+	    in.kind != CHART_HEATMAP && in.kind != CHART_SLO)
 		return rs_err_set(err, "nothing to draw: no series");
 	for (size_t i = 0; i < in.nseries; i++)
 		if (in.series[i]->npts == 0)

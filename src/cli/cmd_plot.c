@@ -29,7 +29,9 @@
 #include "render/render_png.h"
 #include "render/render_svg.h"
 #include "analysis/series.h"
+#include "analysis/slo_answer.h"
 #include "base/spec.h"
+#include "sweep/slo.h"
 #include "base/xalloc.h"
 
 /* The back-ends, by the output's extension (any case). */
@@ -61,6 +63,7 @@ static void plot_free(struct plot *p)
 		free(p->panels[i].title);
 		free(p->panels[i].series);
 		free(p->panels[i].grids);
+		free(p->panels[i].slo);
 	}
 	free(p->panels);
 	free(p->by_test);
@@ -73,7 +76,16 @@ static void plot_free(struct plot *p)
 	series_set_free(&p->set);
 	grid_set_free(&p->grids);
 	grid_set_free(&p->budget);
+	slo_answers_free(&p->slo);
 	rows_free(&p->rows);
+}
+
+/* Whether panel draws series s: a --slo search's probes (rows kept for a
+ * latency panel of the same plot file) only in a latency chart. */
+static int plot_panel_draws(const struct plot_panel *panel, const struct series *s)
+{
+	return CHART_KIND_LATENCY(panel->kind) || s->first == NULL ||
+	       s->first->slo_phase != ROW_SLO_PROBE;
 }
 
 /* Fill panel with the series of the chosen tests, test by test, the
@@ -97,10 +109,10 @@ static void plot_panel_series(struct plot *p, struct plot_panel *panel, const si
 		size_t nv = p->by_test_start[tests[t] + 1] - p->by_test_start[tests[t]];
 
 		for (size_t k = 0; k < nv; k++)
-			if (set->v[v[k]].label_idx == base)
+			if (set->v[v[k]].label_idx == base && plot_panel_draws(panel, &set->v[v[k]]))
 				panel->series[panel->n++] = &set->v[v[k]];
 		for (size_t k = 0; k < nv; k++)
-			if (set->v[v[k]].label_idx != base)
+			if (set->v[v[k]].label_idx != base && plot_panel_draws(panel, &set->v[v[k]]))
 				panel->series[panel->n++] = &set->v[v[k]];
 	}
 }
@@ -203,6 +215,25 @@ static int plot_panels_check(const struct plot *p, const struct plotfile *pf,
 	return 0;
 }
 
+/* A --slo chart's panel: the searches of its series' labels and tests.
+ * Returns 0, or -1 (RS_E_INPUT) when the panel has none. */
+static int plot_panel_slo(struct plot *p, struct plot_panel *panel, struct rs_err *err)
+{
+	panel->slo = xcalloc(p->slo.n + 1, sizeof *panel->slo);
+	for (size_t g = 0; g < p->slo.n; g++)
+		for (size_t k = 0; k < panel->n; k++)
+			if (strcmp(panel->series[k]->label, p->slo.v[g].label) == 0 &&
+			    strcmp(panel->series[k]->test, p->slo.v[g].test) == 0) {
+				panel->slo[panel->nslo++] = &p->slo.v[g];
+				break;
+			}
+	if (panel->nslo == 0)
+		return rs_err_setk(err, RS_E_INPUT, "%s%s%s--kind slo: no run --slo search among "
+				   "the data's series", panel->title ? "panel '" : "",
+				   panel->title ? panel->title : "", panel->title ? "': " : "");
+	return 0;
+}
+
 /* Build the panels: the plot file's sections, or one panel, of the tests
  * --tests chose.  Returns 0 or -1 (RS_E_INPUT). */
 static int plot_panels(struct plot *p, const struct plotfile *pf, struct rs_err *err)
@@ -252,6 +283,10 @@ static int plot_panels(struct plot *p, const struct plotfile *pf, struct rs_err 
 	}
 	free(filter);
 	free(in_filter);
+	for (size_t i = 0; i < p->npanels; i++)
+		if (p->panels[i].kind == CHART_SLO && p->panels[i].n > 0 &&
+		    plot_panel_slo(p, &p->panels[i], err) < 0)
+			return -1;
 	return plot_panels_check(p, pf, err);
 }
 
@@ -427,6 +462,55 @@ static int plot_analyse(struct plot *p, struct rs_err *err)
 	return 0;
 }
 
+/* --kind latency over a --slo search: the budget of the percentile drawn
+ * (lat_metric), where every search has the same objective and it has
+ * one for that percentile. */
+static void plot_slo_budget(struct plot *p)
+{
+	struct slo_objective o;
+	struct rs_err e;
+	double pct = latency_metric_pct(p->lat_metric);
+
+	for (size_t i = 1; i < p->slo.n; i++)
+		if (strcmp(p->slo.v[i].slo, p->slo.v[0].slo) != 0)
+			return;
+	if (p->slo.n == 0 || slo_parse(p->slo.v[0].slo, &o, &e) < 0)
+		return;
+	for (unsigned k = 0; k < o.n; k++)
+		if (fabs(o.q[k] - pct) < 1e-9) {
+			p->slo_budget_ms = o.budget_ms[k];
+			snprintf(p->slo_budget_text, sizeof p->slo_budget_text, "%s %g ms (--slo %s)",
+				 series_metric_name(p->lat_metric), o.budget_ms[k], o.text);
+		}
+}
+
+/* run --slo's searches in the rows: without --kind, a plot file, --metric
+ * or --by the chart is their answer (--kind slo); every chart but the
+ * latency kinds sees the closed-loop starts alone, not a series a probed
+ * rate, as the report does (the probes' rows are dropped, or with a
+ * latency panel kept for it alone: plot_panel_draws).  --kind slo of rows
+ * with no search is bad input. */
+static int plot_read_slo(struct plot *p, struct rs_err *err)
+{
+	struct rs_config *cfg = p->cfg;
+
+	slo_answers_find(&p->rows, &p->slo);
+	if (p->slo.n == 0) {
+		if (cfg->kind == CHART_SLO)
+			return rs_err_setk(err, RS_E_INPUT, "--kind slo: no row of %s is a run --slo "
+					   "search's", p->nfiles == 1 ? p->files[0] : "the files");
+		return 0;
+	}
+	if (!opts_given(cfg, "kind") && cfg->plot == NULL && !opts_given(cfg, "metric") &&
+	    cfg->by == NULL) {
+		cfg->kind = CHART_SLO;
+		p->need_band = 0;
+	}
+	if (!p->need_lat)
+		slo_rows_drop_probes(&p->rows);
+	return 0;
+}
+
 static int plot_read(struct plot *p, struct rs_err *err)
 {
 	struct rs_config *cfg = p->cfg;
@@ -444,6 +528,8 @@ static int plot_read(struct plot *p, struct rs_err *err)
 		return -1;
 	if (cfg->kind == CHART_HEATMAP)
 		return plot_heat_read(p, err);
+	if (plot_read_slo(p, err) < 0)
+		return -1;
 	/* --by: the axis' values are lines (labels), the tests panels. */
 	if (cfg->by != NULL) {
 		enum series_axis a;
@@ -469,6 +555,7 @@ static int plot_read(struct plot *p, struct rs_err *err)
 	p->lat_metric = opts_given(cfg, "metric") ? (enum series_metric)cfg->metric : SM_P99;
 	if (!p->need_lat)
 		return 0;
+	plot_slo_budget(p);
 	if (series_build_known(&p->rows, p->lat_metric, &p->lset, err) < 0)
 		return rs_err_as(err, RS_E_INPUT);
 	latency_apply(&p->lset, &p->rows, &p->lat, &p->lset_pts);
@@ -529,6 +616,9 @@ static int plot_check(const struct rs_config *cfg, int nfiles, struct rs_err *er
 	if (cfg->kind == CHART_SPEEDUP && cfg->metric != SM_RPS)
 		return rs_err_setk(err, RS_E_USAGE, "--kind speedup compares requests per second: "
 				   "drop --metric");
+	if (cfg->kind == CHART_SLO && (opts_given(cfg, "metric") || cfg->by != NULL))
+		return rs_err_setk(err, RS_E_USAGE, "--kind slo draws each search's sustained "
+				   "requests per second: drop --%s", cfg->by != NULL ? "by" : "metric");
 	if (cfg->kind == CHART_MASTERS && cfg->metric != SM_RPS)
 		return rs_err_setk(err, RS_E_USAGE, "--kind masters draws each master's requests "
 				   "per second: drop --metric");

@@ -206,6 +206,12 @@ static void plot_input(const struct plot *p, const struct plot_panel *panel,
 	in->an = &p->an;
 	in->fit = (enum chart_fit)p->cfg->fit;
 	in->rows = &p->rows;
+	in->slo = panel->slo;
+	in->nslo = panel->nslo;
+	if (panel->kind == CHART_LATENCY && p->slo_budget_ms > 0) {
+		in->lat_budget_ms = p->slo_budget_ms;
+		in->lat_budget_text = p->slo_budget_text;
+	}
 	if (panel->kind == CHART_HEATMAP) {
 		in->metric = p->grids.metric;
 		in->grids = panel->grids;

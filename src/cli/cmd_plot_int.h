@@ -8,6 +8,7 @@
 #include "analysis/grid.h"
 #include "analysis/latency.h"
 #include "analysis/series.h"
+#include "analysis/slo_answer.h"
 #include "chart/chart.h"
 #include "cli/cmd.h"
 
@@ -21,6 +22,8 @@ struct plot_panel {
 	size_t n;
 	const struct grid **grids;
 	size_t ngrids;
+	const struct slo_group **slo; /* CHART_SLO: its series' searches */
+	size_t nslo;
 };
 
 struct plot {
@@ -31,6 +34,9 @@ struct plot {
 	struct grid_set budget;   /* ... and of --budget-metric, with --latency-budget */
 	double budget_ms;
 	struct analysis_result an; /* the figures of set, as report has them */
+	struct slo_answers slo;   /* run --slo's searches in the rows (n 0: none) */
+	double slo_budget_ms;     /* --kind latency: their budget for lat_metric; 0: none */
+	char slo_budget_text[128];
 	struct latency_set lat;   /* the rows' histograms, from the sidecars */
 	struct latency_points lpts; /* set's points' merged percentiles */
 	/* The latency kinds: set is requests per second, lset the latency

@@ -166,8 +166,10 @@ static int cmd_report_output(const struct rs_config *cfg, const struct rs_rows *
 			goto out;
 		fp = o.fp;
 	}
-	rc = cfg->format == FORMAT_HTML ? cmd_report_html(fp, cfg, rows, ls, m->res, &ro, err) :
-					  cmd_report_emit(fp, cfg, &ro, m, err);
+	if (cfg->format == FORMAT_HTML)
+		rc = cmd_report_html(fp, cfg, rows, ls, m->res, m->slo, &ro, err);
+	else
+		rc = cmd_report_emit(fp, cfg, &ro, m, err);
 	if (fp != stdout) {
 		if (rc < 0) {
 			outfile_abort(&o);

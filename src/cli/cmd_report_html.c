@@ -56,6 +56,28 @@ static int report_html_draw(struct chart_input *in, const char *font, char **svg
 	return rc;
 }
 
+/* run --slo's answer over in's series (the closed-loop starts, for the
+ * footer), every search of slo a line (at most the palette's), as plot
+ * --kind slo draws it: 0, 1 when there is none to draw, or -1 (err). */
+static int report_html_slo(struct chart_input *in, const struct slo_answers *slo,
+			   const char *font, char **svg, struct rs_err *err)
+{
+	const struct slo_group *g[CHART_NPALETTE];
+	struct chart_input s = *in;
+
+	if (slo == NULL || slo->n == 0 || slo->n > CHART_NPALETTE)
+		return 1;
+	for (size_t i = 0; i < slo->n; i++)
+		g[i] = &slo->v[i];
+	s.kind = CHART_SLO;
+	s.title = NULL;
+	s.height = 700;
+	s.an = NULL;
+	s.slo = g;
+	s.nslo = slo->n;
+	return report_html_draw(&s, font, svg, err);
+}
+
 /* The latency chart's input over in's series: each one's p99 series of
  * lset and its points' figures (pts), as plot's --kind latency has them;
  * lat and ci (n each) the caller's to free. */
@@ -81,11 +103,12 @@ static void report_html_lat(struct chart_input *in, const struct series_set *lse
 
 int cmd_report_html(FILE *fp, const struct rs_config *cfg, const struct rs_rows *rows,
 		    const struct latency_set *ls, const struct analysis_result *r,
-		    const struct report_opts *ro, struct rs_err *err)
+		    const struct slo_answers *slo, const struct report_opts *ro,
+		    struct rs_err *err)
 {
 	struct report_html h = { 0 };
-	struct report_html_chart ch[3];
-	char *svg[3] = { NULL, NULL, NULL };
+	struct report_html_chart ch[4];
+	char *svg[4] = { NULL, NULL, NULL, NULL };
 	struct series_set lset = { 0 };
 	struct latency_points lpts = { 0 };
 	const struct series **lat = NULL;
@@ -147,6 +170,18 @@ int cmd_report_html(FILE *fp, const struct rs_config *cfg, const struct rs_rows 
 				"Requests per second against pipeline depth (rsweep plot)";
 			ch[h.ncharts].svg = svg[h.ncharts];
 			h.ncharts++;
+		}
+		/* run --slo's answer: the figures of the report's "Within" table. */
+		if (rc == 0) {
+			int drawn = report_html_slo(&in, slo, font, &svg[h.ncharts], err);
+
+			rc = drawn < 0 ? -1 : 0;
+			if (drawn == 0) {
+				ch[h.ncharts].title = "The rate each depth sustains within the latency "
+					"objective, beside the closed loop's (rsweep plot --kind slo)";
+				ch[h.ncharts].svg = svg[h.ncharts];
+				h.ncharts++;
+			}
 		}
 		if (rc == 0 && r->nspeedup > 0) {
 			in.kind = CHART_SPEEDUP;

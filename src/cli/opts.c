@@ -266,7 +266,8 @@ static const struct opt_def opt_table[] = {
 	  "1200x800", 1,
 	  "size of one panel in pixels (in PDF, the layout, scaled to fit an A4 page)" },
 	{ "kind", 0, "KIND", OT_ENUM, PLOT, OFF(kind), 0, 0, chart_kind_names, "lines", 1,
-	  "lines against depth, speed-up bars between two labels, latency charts, or heat maps" },
+	  "lines against depth, speed-up bars between two labels, latency charts, heat maps, or "
+	  "a --slo search's answer (slo: the default for its data)" },
 	{ "x", 0, "AXIS", OT_ENUM, PLOT, OFF(heat_x), 0, 0, grid_axis_names, "depth", 0,
 	  "--kind heatmap: the axis across, each value a column" },
 	{ "y", 0, "AXIS", OT_ENUM, PLOT, OFF(heat_y), 0, 0, grid_axis_names, "clients", 0,
