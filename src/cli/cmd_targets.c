@@ -48,6 +48,10 @@ int cmd_targets_check_tls(const struct rs_config *cfg, struct rs_err *err)
 		if (opts_given(cfg, opt[i]) && !on)
 			return rs_err_set(err, "--%s is a TLS option: add --tls (or a rediss:// target)",
 					  opt[i]);
+	/* A spawned TLS server's connections are TLS too. */
+	if (opts_given(cfg, "tls-resume") && !on && !cfg->spawn_tls)
+		return rs_err_set(err, "--tls-resume is a TLS option: add --tls (or a rediss:// "
+				  "target, or --spawn-tls)");
 	return cmd_tls_files_check(cfg, err);
 }
 

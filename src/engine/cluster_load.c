@@ -539,6 +539,7 @@ int cluster_load_run(struct cluster_load *cl, const struct engine_job *job,
 	hist_init(&res->service);
 	hist_init(&res->slip);
 	hist_init(&res->deliver);
+	hist_init(&res->connect);
 	if (n == 0)
 		return rs_err_set(err, "a mix of %zu commands (1 to %d)", job->nmembers,
 				  ENGINE_MAX_MEMBERS);

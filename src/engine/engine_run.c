@@ -25,7 +25,7 @@
 static int engine_conn_open(struct engine *e, struct engine_thread *th, struct engine_conn *c,
 			    double until, struct rs_err *err)
 {
-	if (target_connect_until(e->t, until, &c->cn, err) < 0)
+	if (target_connect_resume(e->t, until, c->sess, &c->cn, err) < 0)
 		return -1;
 	c->fd = conn_fd(c->cn);
 	c->tls = conn_is_tls(c->cn);
@@ -138,6 +138,7 @@ void engine_free(struct engine *e)
 			free(e->th[i].conns[k].due.v);
 			free(e->th[i].conns[k].ends);
 			free(e->th[i].conns[k].mring);
+			conn_session_free(e->th[i].conns[k].sess);
 		}
 		free(e->th[i].conns);
 		free(e->th[i].pool);
@@ -313,9 +314,24 @@ int engine_conn_reopen(struct engine_thread *th, struct engine_conn *c, struct r
 	const struct engine_job *job = th->job;
 	double limit = job->timeout > 0 ? job->timeout : TARGET_DEFAULT_TIMEOUT;
 
+	double t0;
+
+	/* The session to offer: the one this connection holds now, else
+	 * (a connect that failed to get one) the last one kept. */
+	if (job->tls_resume && c->cn != NULL) {
+		struct conn_session *s = conn_session_get(c->cn);
+
+		if (s != NULL) {
+			conn_session_free(c->sess);
+			c->sess = s;
+		}
+	}
 	engine_conn_close(c);
-	if (engine_conn_open(th->e, th, c, conn_clock() + limit, err) < 0)
+	t0 = conn_clock();
+	if (engine_conn_open(th->e, th, c, t0 + limit, err) < 0)
 		return -1;
+	hist_record_n(&th->res.connect, (uint64_t)((conn_clock() - t0) * 1e9), 1);
+	th->res.resumed += (uint64_t)conn_resumed(c->cn);
 	engine_conn_track(th, c, job);
 	c->since = 0;
 	c->part = 0;
@@ -364,6 +380,7 @@ static void engine_thread_prepare(struct engine *e, unsigned i, const struct eng
 	hist_init(&th->res.hist);
 	hist_init(&th->res.service);
 	hist_init(&th->res.slip);
+	hist_init(&th->res.connect);
 	for (unsigned k = 0; k < th->nconns; k++) {
 		struct engine_conn *c = &th->conns[k];
 
@@ -447,6 +464,8 @@ static int engine_gather(struct engine *e, struct engine_result *res, const char
 		res->redirects += th->reply.redirects;
 		res->int_sum += th->reply.int_sum;
 		res->connects += th->res.connects;
+		res->resumed += th->res.resumed;
+		hist_merge(&res->connect, &th->res.connect);
 		for (unsigned m = 0; m < ENGINE_MAX_MEMBERS; m++)
 			res->member_sent[m] += th->res.member_sent[m];
 		if (res->first_error[0] == '\0' && th->reply.first_error[0] != '\0')
@@ -479,6 +498,7 @@ int engine_run(struct engine *e, const struct engine_job *job, struct engine_res
 	hist_init(&res->service);
 	hist_init(&res->slip);
 	hist_init(&res->deliver);
+	hist_init(&res->connect);
 	if (job->members != NULL && engine_mix_build(job, &e->mix, err) < 0)
 		return -1;
 	/* Subscribed and confirmed before the first publish. */
