@@ -18,8 +18,11 @@
 # for it before the request, one connection of a thread at a time.  The
 # server's total_connections_received delta is printed beside each rsweep
 # figure, and the median of the rows' connect_p50_ms and connect_p99_ms
-# (each connect's setup: connect and SELECT).  It prints figures; it does
-# not pass or fail.  Bounded: -n per
+# (each connect's setup: connect and SELECT).  Then, with openssl, the
+# same server's TLS port at --reconnect-every 1 and 10, with a full
+# handshake each connect and with --tls-resume (tls_resumed: the connects
+# whose session the server resumed), ratios to the full handshake of the
+# same K.  It prints figures; it does not pass or fail.  Bounded: -n per
 # run, 6 runs a pair; TIME_WAIT sockets of some 10^5 connections remain.
 set -eu
 RSWEEP=${1:-${RSWEEP:-src/rsweep}}
@@ -33,8 +36,16 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/rsweep-churnbench.XXXXXX")
 SRV=
 trap '[ -n "$SRV" ] && { kill $SRV 2>/dev/null; wait $SRV 2>/dev/null; }; rm -rf "$T"' EXIT
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+TLSARGS=
+if command -v openssl >/dev/null 2>&1 &&
+	openssl req -x509 -newkey rsa:2048 -nodes -keyout "$T/key.pem" -out "$T/cert.pem" \
+		-subj "/CN=rsweep churn" -days 2 2>/dev/null; then
+	TPORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+	TLSARGS="--tls-port $TPORT --tls-cert-file $T/cert.pem --tls-key-file $T/key.pem --tls-auth-clients no"
+fi
+# shellcheck disable=SC2086 # $TLSARGS is words or none
 redis-server --port "$PORT" --bind 127.0.0.1 --save '' --appendonly no --daemonize no \
-	--maxclients 10000 --dir "$T" --logfile "$T/redis.log" &
+	--maxclients 10000 --dir "$T" --logfile "$T/redis.log" $TLSARGS &
 SRV=$!
 i=0
 until redis-cli -p "$PORT" ping 2>/dev/null | grep -q PONG; do
@@ -99,3 +110,29 @@ for k in 1 10 100 0; do
 done
 printf '%-36s %12.0f %10.2f %18s %14s %14s\n' "redis-benchmark -k 1 (keep-alive)" "$(median <"$T/rb1")" \
 	"$(median <"$T/rrb1")" 50 - -
+
+[ -n "$TLSARGS" ] || { echo "# no openssl: no TLS figures"; exit 0; }
+# tls K [--tls-resume]: req/s, connect p50 and p99 ms, connects, resumed.
+tls() {
+	k=$1
+	shift
+	"$RSWEEP" run -h 127.0.0.1 -p "$TPORT" --tls --insecure -c 50 -n "$N" -P 1 -t get \
+		--reconnect-every "$k" "$@" --repeat 1 --force-flush -o "$T/t.csv" --overwrite -q \
+		>/dev/null 2>"$T/rs.err" || { echo "rsweep failed: $(head -2 "$T/rs.err")" >&2; exit 1; }
+	python3 -c 'import csv, sys
+r = next(csv.DictReader(open(sys.argv[1])))
+print(r["rps"], r["connect_p50_ms"], r["connect_p99_ms"], r["connects"], r["tls_resumed"])' "$T/t.csv"
+}
+echo
+echo "# the same over TLS (RSA 2048, self-signed, --insecure), one run each"
+printf '%-44s %12s %10s %14s %14s %9s %8s\n' client "req/s" "ratio" "connect p50 ms" \
+	"connect p99 ms" connects resumed
+for k in 1 10; do
+	set -- $(tls "$k")
+	full=$1
+	printf '%-44s %12.0f %10.2f %14s %14s %9s %8s\n' "rsweep --tls --reconnect-every $k" "$1" 1 "$2" \
+		"$3" "$4" "$5"
+	set -- $(tls "$k" --tls-resume)
+	printf '%-44s %12.0f %10.2f %14s %14s %9s %8s\n' "rsweep --tls --reconnect-every $k --tls-resume" \
+		"$1" "$(echo "$full $1" | awk '{ print $2 / $1 }')" "$2" "$3" "$4" "$5"
+done
