@@ -195,7 +195,8 @@ Test(csv, server_columns_after_the_others_and_absent_in_older_files)
 				    "slo_phase,slo_verdict,slo_ms,slo_lo_ms,slo_hi_ms,subscribers,channels,"
 				    "sub_mode,delivered,delivered_rps,lost,dup,receivers,deliver_p50_ms,"
 				    "deliver_p99_ms,deliver_p999_ms,deliver_max_ms,sub_cpu_s,reconnect_every,"
-				    "connects,connects_per_s,read_from,replica_calls,repl_lag,first_error\n");
+				    "connects,connects_per_s,read_from,replica_calls,repl_lag,connect_p50_ms,"
+				    "connect_p99_ms,tls_resumed,first_error\n");
 
 	/* Added after every older column, before first_error (which stays last);
 	 * key_prefix (--key-prefix) after them, then run (--runs), then key_dist
@@ -1033,7 +1034,7 @@ Test(csv, mix_columns_are_written_in_place)
 	strcpy(r.mix_calls, "GET=80123;SET=19877");
 	write_and_read(&r, &rows, buf, sizeof buf);
 	cr_assert_not_null(strstr(buf, ",\"get=80,set=20\",GET=80123;SET=19877,GET=80123;SET=19877,,,,,"
-				  ",,,,,,,,,,,,,,,,,,,,,,,,,,,\"ERR line one"), "%s", buf);
+				  ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,\"ERR line one"), "%s", buf);
 	cr_assert_str_eq(rows.v[0].test, "MIX_GET80_SET20");
 	rows_free(&rows);
 }

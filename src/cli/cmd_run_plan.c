@@ -315,6 +315,7 @@ static void run_sweep_config(const struct rs_config *cfg, const char *label,
 	sc->channels = cfg->channels > 0 ? (unsigned)cfg->channels : 1;
 	sc->psubscribe = cfg->psubscribe;
 	sc->reconnect_every = cfg->reconnect_every;
+	sc->tls_resume = cfg->tls_resume;
 	sc->retries = (unsigned)cfg->retries;
 	sc->precision = cfg->precision / 100;
 	sc->max_repeats = (unsigned)cfg->max_repeats;

@@ -48,6 +48,10 @@ int cmd_targets_check_tls(const struct rs_config *cfg, struct rs_err *err)
 		if (opts_given(cfg, opt[i]) && !on)
 			return rs_err_set(err, "--%s is a TLS option: add --tls (or a rediss:// target)",
 					  opt[i]);
+	/* A spawned TLS server's connections are TLS too. */
+	if (opts_given(cfg, "tls-resume") && !on && !cfg->spawn_tls)
+		return rs_err_set(err, "--tls-resume is a TLS option: add --tls (or a rediss:// "
+				  "target, or --spawn-tls)");
 	return cmd_tls_files_check(cfg, err);
 }
 
@@ -217,9 +221,6 @@ static int cmd_targets_replicas(const struct rs_config *cfg, struct cmd_targets 
 	size_t n = cfg->replica.n ? cfg->replica.n : (size_t)cfg->spawn_replicas;
 
 	ts->read_from = cmd_targets_read_from(cfg);
-	if (cfg->cluster && ts->read_from == SWEEP_READ_ALL)
-		return rs_err_setk(err, RS_E_USAGE, "--read-from all on a cluster: not yet (masters "
-				   "or replicas)");
 	if (opts_given(cfg, "read-from") && n == 0 && !cfg->cluster)
 		return rs_err_setk(err, RS_E_USAGE, "--read-from chooses among replicas: name them "
 				   "with --replica URI, start them with --spawn-replicas N, or give "

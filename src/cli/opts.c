@@ -136,6 +136,9 @@ static const struct opt_def opt_table[] = {
 	{ "reconnect-every", 0, "K", OT_UINT, RUN, OFF(reconnect_every), 1, BIG, NULL, NULL, 1,
 	  "close and reopen each connection after K requests, inside the timed window "
 	  "(connection churn: K=1 is a connection a request)" },
+	{ "tls-resume", 0, NULL, OT_FLAG, RUN, OFF(tls_resume), 0, 0, NULL, NULL, 1,
+	  "with --reconnect-every over TLS: each reconnect offers the session of the connection "
+	  "it replaces (a resumed, abbreviated handshake)" },
 	{ "keyspace", 'r', "N", OT_UINT, RUN, OFF(keyspace), 0, 1e12, NULL, "0", 1,
 	  "random keys in 0..N-1 for __rand_int__ (0: fixed keys)" },
 	{ "expire", 0, "SECONDS", OT_UINT, RUN, OFF(expire), 1, 315360000, NULL, NULL, 1,

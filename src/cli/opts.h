@@ -107,6 +107,7 @@ struct rs_config {
 	char *rate;               /* --rate's list, parsed by rates_parse */
 	int arrivals;             /* enum engine_arrivals */
 	uint64_t reconnect_every; /* --reconnect-every K (engine_job); 0: connections last */
+	int tls_resume;           /* --tls-resume (engine_job) */
 	uint64_t keyspace;
 	char *key_dist;           /* --key-dist's spec, parsed by keydist_parse */
 	char *data_size_range;    /* --data-size-range MIN..MAX (run_values) */

@@ -98,6 +98,8 @@ static const struct opts_rule opts_rule_table[] = {
 	  "--reconnect-every does not reconnect a cluster's connections yet: drop --cluster" },
 	{ RUN, "reconnect-every", OPTS_EXCLUDES, "agents", NULL,
 	  "--reconnect-every is not handed to agents yet: drop --agents" },
+	{ RUN, "tls-resume", OPTS_NEEDS, "reconnect-every", NULL,
+	  "--tls-resume resumes sessions across reconnects: add --reconnect-every" },
 	/* TTLs of the catalogue's writes (workload_expire). */
 	{ RUN, "expire", OPTS_NO_COMMAND, NULL, NULL,
 	  "--expire sets the catalogue's TTLs: write EX or EXPIRE into the command after -- "

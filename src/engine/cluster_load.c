@@ -63,10 +63,13 @@ struct cluster_shard {
 	pthread_t tid;
 };
 
+/* One shard a master, in topo's order; with CLUSTER_LOAD_ALL, then one a
+ * master's replica, shard nm + i reading master i's slots (its idx i). */
 struct cluster_load {
 	struct cluster_topo *topo;
 	struct cluster_shard *sh;
-	size_t n;
+	size_t n;                 /* shards */
+	size_t nm;                /* masters */
 };
 
 /* Draws for one key at most: a master the keyspace no longer reaches (its
@@ -186,30 +189,33 @@ static int cluster_load_error(const struct engine_route *r, const char *msg, siz
 }
 
 int cluster_load_new(const struct target *seed, struct cluster_topo *topo, unsigned clients,
-		     unsigned threads, int replicas, struct cluster_load **out,
+		     unsigned threads, int where, struct cluster_load **out,
 		     struct rs_err *err)
 {
 	struct cluster_load *cl = xcalloc(1, sizeof *cl);
 
 	*out = NULL;
 	cl->topo = topo;
-	cl->n = topo->n;
+	cl->nm = topo->n;
+	cl->n = where == CLUSTER_LOAD_ALL ? 2 * topo->n : topo->n;
 	cl->sh = xcalloc(cl->n, sizeof *cl->sh);
 	for (size_t i = 0; i < cl->n; i++) {
 		struct cluster_shard *sh = &cl->sh[i];
+		int replica = where == CLUSTER_LOAD_REPLICAS || i >= cl->nm;
 
 		sh->cl = cl;
-		sh->idx = i;
-		cluster_master_target(topo, i, seed, &sh->t);
-		if (replicas && cluster_replica_target(topo, i, seed, &sh->t) < 0) {
-			rs_err_setk(err, RS_E_INPUT, "--read-from replicas: master %s has no replica",
-				    topo->m[i].desc);
+		sh->idx = i % cl->nm;
+		cluster_master_target(topo, sh->idx, seed, &sh->t);
+		if (replica && cluster_replica_target(topo, sh->idx, seed, &sh->t) < 0) {
+			rs_err_setk(err, RS_E_INPUT, "--read-from %s: master %s has no replica",
+				    where == CLUSTER_LOAD_ALL ? "all" : "replicas",
+				    topo->m[sh->idx].desc);
 			cluster_load_free(cl);
 			return -1;
 		}
 		sh->route.on_error = cluster_load_error;
 		sh->route.ctx = sh;
-		if (cluster_tag(topo, i, sh->tag, sizeof sh->tag) < 0) {
+		if (cluster_tag(topo, sh->idx, sh->tag, sizeof sh->tag) < 0) {
 			rs_err_set(err, "%s serves no slot", sh->t.desc);
 			cluster_load_free(cl);
 			return -1;
@@ -307,7 +313,7 @@ static int cluster_load_check_cmd(const struct cluster_load *cl, const struct en
 				   "different slots, which a cluster refuses (CROSSSLOT): leave MSET out");
 	if (cluster_load_key(m, keyspace, &koff, &klen, &ri) != 1)
 		return 0;
-	for (size_t i = 0; i < cl->n; i++)
+	for (size_t i = 0; i < cl->nm; i++)
 		if (!cluster_owns_any(cl->topo, i, m->cmd + koff, klen, m->rand_off[ri] - koff,
 				      RNG_DIGITS, keyspace))
 			return rs_err_setk(err, RS_E_INPUT, "with -r %llu no key of the keyspace "
@@ -354,7 +360,8 @@ static void *cluster_load_thread(void *arg)
 #define CLUSTER_LOAD_POOL_MAX (1u << 22)
 
 /* Fill each master's pool p with the numbers of the key klen bytes at
- * key, its digits doff bytes in. */
+ * key, its digits doff bytes in (a replica's shard draws from its
+ * master's: cluster_load_cmd). */
 static void cluster_load_pool(struct cluster_load *cl, size_t p, const char *key, size_t klen,
 			      size_t doff, uint64_t keyspace)
 {
@@ -372,7 +379,7 @@ static void cluster_load_pool(struct cluster_load *cl, size_t p, const char *key
 		rng_put_digits(k + doff, v);
 		slot = cluster_key_slot(k, klen);
 		o = cl->topo->owner[slot];
-		if (o >= cl->n)
+		if (o >= cl->nm)
 			continue;
 		pl = &cl->sh[o].pool[p];
 		if (pl->n == pl->cap) {
@@ -428,8 +435,12 @@ static int cluster_load_cmd(struct cluster_shard *sh, size_t c, const struct eng
 	k->kind = cluster_load_key(m, keyspace, &k->off, &k->len, &k->ri);
 	sh->route.key_draws[c] = SIZE_MAX;
 	if (k->kind == 1) {
+		/* A replica's shard draws from its master's pool. */
+		const struct cluster_pool *pl =
+			shape != SIZE_MAX ? &sh->cl->sh[sh->idx].pool[shape] : NULL;
+
 		k->doff = m->rand_off[k->ri];
-		k->pool = shape != SIZE_MAX && sh->pool[shape].n > 0 ? &sh->pool[shape] : NULL;
+		k->pool = pl != NULL && pl->n > 0 ? pl : NULL;
 		/* The pool's draw writes the key's digits: the engine need not. */
 		if (k->pool != NULL)
 			sh->route.key_draws[c] = k->ri;
@@ -471,14 +482,16 @@ static int cluster_load_job(struct cluster_load *cl, size_t i, const struct engi
 			    struct rs_err *err)
 {
 	struct cluster_shard *sh = &cl->sh[i];
+	uint64_t share = job->requests / cl->nm + (sh->idx < job->requests % cl->nm);
 	int random = 0;
 
 	/* Slots may have moved since the last run (MOVED, a fresh topology):
 	 * the tag follows them, as the preparation's does (sweep.c). */
-	if (cluster_tag(cl->topo, i, sh->tag, sizeof sh->tag) < 0)
+	if (cluster_tag(cl->topo, sh->idx, sh->tag, sizeof sh->tag) < 0)
 		return rs_err_set(err, "%s serves no slot now", sh->t.desc);
 	sh->job = *job;
-	sh->job.requests = job->requests / cl->n + (i < job->requests % cl->n);
+	/* With replicas beside the masters, the master takes the odd one. */
+	sh->job.requests = cl->n == cl->nm ? share : i < cl->nm ? share - share / 2 : share / 2;
 	sh->job.seed = job->seed * 1000003u + i;
 	sh->job.route = &sh->route;
 	sh->owner = cl->topo->owner;
@@ -539,6 +552,7 @@ int cluster_load_run(struct cluster_load *cl, const struct engine_job *job,
 	hist_init(&res->service);
 	hist_init(&res->slip);
 	hist_init(&res->deliver);
+	hist_init(&res->connect);
 	if (n == 0)
 		return rs_err_set(err, "a mix of %zu commands (1 to %d)", job->nmembers,
 				  ENGINE_MAX_MEMBERS);
@@ -568,8 +582,10 @@ int cluster_load_run(struct cluster_load *cl, const struct engine_job *job,
 			rc = -1;
 		}
 		replica_load_sum(res, &sh->res);
-		if (per != NULL)
+		if (per != NULL && i < cl->nm)
 			per[i] = sh->res;
+		else if (per != NULL)
+			replica_load_sum(&per[sh->idx], &sh->res);
 	}
 	return rc;
 }

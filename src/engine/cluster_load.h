@@ -17,14 +17,20 @@
 
 struct cluster_load;
 
+/* Where a cluster load's connections go (--read-from): */
+#define CLUSTER_LOAD_MASTERS 0    /* every master */
+#define CLUSTER_LOAD_REPLICAS 1   /* each master's first replica instead */
+#define CLUSTER_LOAD_ALL 2        /* each master and its first replica */
+
 /* Connect clients connections over threads loops to every master of
  * topo (kept by the caller, and updated in place on MOVED while a run
- * goes on), with seed's credentials, TLS and timeouts; with replicas set,
- * to each master's first replica instead (READONLY: --read-from
- * replicas), which reads its master's slots.  A master without a replica
- * then fails, err naming it. */
+ * goes on), with seed's credentials, TLS and timeouts; with `where`
+ * CLUSTER_LOAD_REPLICAS to each master's first replica instead (READONLY),
+ * which reads its master's slots; with CLUSTER_LOAD_ALL to both, clients
+ * connections each.  A master without a replica then fails, err naming
+ * it. */
 int cluster_load_new(const struct target *seed, struct cluster_topo *topo, unsigned clients,
-		     unsigned threads, int replicas, struct cluster_load **out,
+		     unsigned threads, int where, struct cluster_load **out,
 		     struct rs_err *err);
 /* Run job on every master at once: job->requests split evenly over them
  * (every one completes: a redirected request is replaced, engine.h),
@@ -34,8 +40,10 @@ int cluster_load_new(const struct target *seed, struct cluster_topo *topo, unsig
  * as its own command (engine_route.key with the member), and a
  * redirected request is not counted in member_sent.  res sums the
  * masters' results (member_sent too; seconds: the slowest master's);
- * per[i] (NULL: not wanted) is master i's.  On failure err names the
- * master. */
+ * per[i] (NULL: not wanted) is master i's.  CLUSTER_LOAD_ALL splits each
+ * master's share between it (the odd request) and its replica, as
+ * replica_load does a primary's, and per[i] sums the two.  On failure err
+ * names the master. */
 int cluster_load_run(struct cluster_load *cl, const struct engine_job *job,
 		     struct engine_result *res, struct engine_result *per, struct rs_err *err);
 /* Check, before a run, that job (each member of a mix) can run on every

@@ -187,6 +187,12 @@ struct engine_job {
 	 * shorter).  0: connections last the run.  Closed loop only, not with
 	 * a route. */
 	uint64_t reconnect_every;
+	/* --tls-resume: a reconnect (reconnect_every) offers the TLS session
+	 * of the connection it replaces, so that the server may resume it
+	 * (an abbreviated handshake); 0: a full handshake each time, as a
+	 * new client without a session cache pays.  Nothing on a plain
+	 * connection. */
+	int tls_resume;
 	uint64_t max_reply;       /* a reply larger than this many bytes fails the point */
 	unsigned expect;          /* ENGINE_REPLY_* the command's replies may be, 0: any; an
 				   * error reply is always allowed (counted in errors) */
@@ -229,6 +235,11 @@ struct engine_result {
 	/* Connections opened inside the timed window (job->reconnect_every);
 	 * 0 without it. */
 	uint64_t connects;
+	/* Each of those connects' setup (connect, TLS handshake, AUTH,
+	 * SELECT), ns; empty without churn. */
+	struct hist connect;
+	/* Of those connects, the TLS ones whose session was resumed. */
+	uint64_t resumed;
 	/* A mix: requests sent of each member (job->members' order), summed
 	 * over threads, but those job->route retried (the server did not run
 	 * them): in a run that ends well they add up to requests. */

@@ -21,7 +21,7 @@
 int engine_conn_open(struct engine *e, struct engine_thread *th, struct engine_conn *c, double until,
 		     struct rs_err *err)
 {
-	if (target_connect_until(e->t, until, &c->cn, err) < 0)
+	if (target_connect_resume(e->t, until, c->sess, &c->cn, err) < 0)
 		return -1;
 	c->fd = conn_fd(c->cn);
 	c->tls = conn_is_tls(c->cn);
@@ -67,10 +67,24 @@ int engine_conn_reopen(struct engine_thread *th, struct engine_conn *c, struct r
 {
 	const struct engine_job *job = th->job;
 	double limit = job->timeout > 0 ? job->timeout : TARGET_DEFAULT_TIMEOUT;
+	double t0;
 
+	/* The session to offer: the one this connection holds now, else
+	 * (a connect that failed to get one) the last one kept. */
+	if (job->tls_resume && c->cn != NULL) {
+		struct conn_session *s = conn_session_get(c->cn);
+
+		if (s != NULL) {
+			conn_session_free(c->sess);
+			c->sess = s;
+		}
+	}
 	engine_conn_close(c);
-	if (engine_conn_open(th->e, th, c, conn_clock() + limit, err) < 0)
+	t0 = conn_clock();
+	if (engine_conn_open(th->e, th, c, t0 + limit, err) < 0)
 		return -1;
+	hist_record_n(&th->res.connect, (uint64_t)((conn_clock() - t0) * 1e9), 1);
+	th->res.resumed += (uint64_t)conn_resumed(c->cn);
 	engine_conn_track(th, c, job);
 	c->since = 0;
 	c->part = 0;
@@ -78,4 +92,3 @@ int engine_conn_reopen(struct engine_thread *th, struct engine_conn *c, struct r
 	th->res.connects++;
 	return 0;
 }
-

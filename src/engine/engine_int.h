@@ -161,6 +161,9 @@ struct engine_conn {
 	 * was last opened; at reconnect_every it is closed and opened again
 	 * before its next request (engine_conn_reopen). */
 	uint64_t since;
+	/* engine_job.tls_resume: the session of the connection last closed,
+	 * offered to the next one (conn.h); NULL: none yet, or plain. */
+	struct conn_session *sess;
 };
 
 struct engine_thread {

@@ -99,6 +99,7 @@ void engine_free(struct engine *e)
 			free(e->th[i].conns[k].due.v);
 			free(e->th[i].conns[k].ends);
 			free(e->th[i].conns[k].mring);
+			conn_session_free(e->th[i].conns[k].sess);
 		}
 		free(e->th[i].conns);
 		free(e->th[i].pool);
@@ -297,6 +298,7 @@ static void engine_thread_prepare(struct engine *e, unsigned i, const struct eng
 	hist_init(&th->res.hist);
 	hist_init(&th->res.service);
 	hist_init(&th->res.slip);
+	hist_init(&th->res.connect);
 	for (unsigned k = 0; k < th->nconns; k++) {
 		struct engine_conn *c = &th->conns[k];
 
@@ -380,6 +382,8 @@ static int engine_gather(struct engine *e, struct engine_result *res, const char
 		res->redirects += th->reply.redirects;
 		res->int_sum += th->reply.int_sum;
 		res->connects += th->res.connects;
+		res->resumed += th->res.resumed;
+		hist_merge(&res->connect, &th->res.connect);
 		for (unsigned m = 0; m < ENGINE_MAX_MEMBERS; m++)
 			res->member_sent[m] += th->res.member_sent[m];
 		if (res->first_error[0] == '\0' && th->reply.first_error[0] != '\0')
@@ -412,6 +416,7 @@ int engine_run(struct engine *e, const struct engine_job *job, struct engine_res
 	hist_init(&res->service);
 	hist_init(&res->slip);
 	hist_init(&res->deliver);
+	hist_init(&res->connect);
 	if (job->members != NULL && engine_mix_build(job, &e->mix, err) < 0)
 		return -1;
 	/* Subscribed and confirmed before the first publish. */

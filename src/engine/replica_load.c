@@ -80,6 +80,8 @@ void replica_load_sum(struct engine_result *res, const struct engine_result *par
 	hist_merge(&res->service, &part->service);
 	hist_merge(&res->slip, &part->slip);
 	res->connects += part->connects;
+	res->resumed += part->resumed;
+	hist_merge(&res->connect, &part->connect);
 	/* Pub/sub: each server's own subscribers (sharded on a cluster). */
 	res->int_sum += part->int_sum;
 	res->expected += part->expected;
@@ -116,6 +118,7 @@ int replica_load_run(struct replica_load *rl, const struct engine_job *job,
 	hist_init(&res->service);
 	hist_init(&res->slip);
 	hist_init(&res->deliver);
+	hist_init(&res->connect);
 	for (size_t i = 0; i < rl->n; i++) {
 		struct replica_part *p = &rl->p[i];
 

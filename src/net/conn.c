@@ -145,6 +145,12 @@ int conn_open(const struct target *t, struct conn **out, struct rs_err *err)
 
 int conn_open_until(const struct target *t, double until, struct conn **out, struct rs_err *err)
 {
+	return conn_open_session(t, until, NULL, out, err);
+}
+
+int conn_open_session(const struct target *t, double until, struct conn_session *s,
+		      struct conn **out, struct rs_err *err)
+{
 	double now = conn_now(), deadline = now + t->connect_timeout, allowed = t->connect_timeout;
 	struct conn *c;
 	int fd;
@@ -161,7 +167,7 @@ int conn_open_until(const struct target *t, double until, struct conn **out, str
 	c = xcalloc(1, sizeof *c);
 	c->fd = fd;
 	c->ops = &conn_plain_ops;
-	if (t->tls.on && conn_tls_start(c, t, deadline, allowed, err) < 0) {
+	if (t->tls.on && conn_tls_start(c, t, deadline, allowed, s, err) < 0) {
 		conn_close(c);
 		return -1;
 	}

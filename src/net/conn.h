@@ -39,6 +39,28 @@ int conn_open(const struct target *t, struct conn **out, struct rs_err *err);
 int conn_open_until(const struct target *t, double until, struct conn **out,
 		    struct rs_err *err);
 
+/* A TLS session a connection held, to offer when the next connection to
+ * the same target opens (--tls-resume): the server may then resume it,
+ * an abbreviated handshake without the certificate's exchange. */
+struct conn_session;
+
+/* conn_open_until offering s (NULL: none; a plain target ignores it).  A
+ * server that does not resume it does a full handshake: not an error. */
+int conn_open_session(const struct target *t, double until, struct conn_session *s,
+		      struct conn **out, struct rs_err *err);
+
+/* c's TLS session, when it can be resumed, as a new reference the caller
+ * frees with conn_session_free; NULL for a plain connection, or a TLS
+ * one with nothing to resume (TLS 1.3: no ticket read yet). */
+struct conn_session *conn_session_get(const struct conn *c);
+
+/* Let go of s (NULL is allowed). */
+void conn_session_free(struct conn_session *s);
+
+/* 1 when c's TLS handshake resumed a session, 0 for a full handshake
+ * and for a plain connection. */
+int conn_resumed(const struct conn *c);
+
 /* Seconds on CLOCK_MONOTONIC: the clock of conn_open_until's until and
  * target_connect_until's. */
 double conn_clock(void);

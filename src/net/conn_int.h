@@ -45,10 +45,11 @@ int conn_wait(const struct target *t, int fd, short events, double deadline,
 /* ---- conn_tls.c ---- */
 
 /* The TLS handshake on c->fd, connected, within the deadline (allowed:
- * the seconds the connect had in all, for messages).  Returns 0 with c's
+ * the seconds the connect had in all, for messages), offering session s
+ * (NULL: none).  Returns 0 with c's
  * transport TLS, or -1 with err filled as conn_open says (c's transport
  * may be TLS already: conn_close frees it). */
 int conn_tls_start(struct conn *c, const struct target *t, double deadline, double allowed,
-		   struct rs_err *err);
+		   struct conn_session *s, struct rs_err *err);
 
 #endif

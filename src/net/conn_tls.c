@@ -255,7 +255,7 @@ static int conn_tls_handshake_error(const struct target *t, SSL *ssl, const char
 static const struct conn_ops conn_tls_ops;
 
 int conn_tls_start(struct conn *c, const struct target *t, double deadline, double allowed,
-		   struct rs_err *err)
+		   struct conn_session *s, struct rs_err *err)
 {
 	const char *name = t->tls.sni ? t->tls.sni : t->socket ? NULL : t->host;
 	unsigned char addr[16];
@@ -284,6 +284,11 @@ int conn_tls_start(struct conn *c, const struct target *t, double deadline, doub
 		     SSL_set1_host(ssl, name)) != 1)
 		return rs_err_setk(err, RS_E_INPUT, "%s: TLS: cannot check the name '%s': %s",
 				   t->desc, name, conn_tls_reason(why, sizeof why));
+	/* A session from another context (another target's options) would
+	 * not be accepted: the caller offers only its own target's. */
+	if (s != NULL && SSL_set_session(ssl, (SSL_SESSION *)(void *)s) != 1)
+		return rs_err_set(err, "%s: TLS: cannot offer the session to resume: %s", t->desc,
+				  conn_tls_reason(why, sizeof why));
 	for (;;) {
 		int r, w;
 
@@ -418,3 +423,30 @@ static void conn_tls_free(struct conn *c)
 static const struct conn_ops conn_tls_ops = {
 	conn_tls_read, conn_tls_write, conn_tls_pending, conn_tls_free, 1,
 };
+
+/* struct conn_session is an SSL_SESSION under another name: conn.h's
+ * readers need not include OpenSSL's headers. */
+struct conn_session *conn_session_get(const struct conn *c)
+{
+	SSL_SESSION *s;
+
+	if (c == NULL || c->ssl == NULL)
+		return NULL;
+	if ((s = SSL_get1_session(c->ssl)) == NULL)
+		return NULL;
+	if (SSL_SESSION_is_resumable(s) != 1) {
+		SSL_SESSION_free(s);
+		return NULL;
+	}
+	return (struct conn_session *)(void *)s;
+}
+
+void conn_session_free(struct conn_session *s)
+{
+	SSL_SESSION_free((SSL_SESSION *)(void *)s);
+}
+
+int conn_resumed(const struct conn *c)
+{
+	return c != NULL && c->ssl != NULL && SSL_session_reused(c->ssl) == 1;
+}

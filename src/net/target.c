@@ -405,8 +405,8 @@ int target_simple(struct target_conn *c, const struct target *t, struct rs_err *
 /* target_connect, every step of it (connect, handshake, AUTH, SELECT)
  * done before until (CLOCK_MONOTONIC seconds; 0: each step has its own
  * timeout only). */
-static int target_connect_by(const struct target *t, double until, struct target_conn **out,
-			     struct rs_err *err)
+static int target_connect_by(const struct target *t, double until, struct conn_session *sess,
+			     struct target_conn **out, struct rs_err *err)
 {
 	struct target_conn *c;
 	redisReply *r;
@@ -418,7 +418,7 @@ static int target_connect_by(const struct target *t, double until, struct target
 		return rs_err_set(err, "%s: cannot create a reply reader", t->desc);
 	}
 	c->until = until;
-	if (conn_open_until(t, until, &c->conn, err) < 0) {
+	if (conn_open_session(t, until, sess, &c->conn, err) < 0) {
 		target_close(c);
 		return -1;
 	}
@@ -475,7 +475,7 @@ static int target_connect_by(const struct target *t, double until, struct target
 
 int target_connect(const struct target *t, struct target_conn **out, struct rs_err *err)
 {
-	return target_connect_by(t, 0, out, err);
+	return target_connect_by(t, 0, NULL, out, err);
 }
 
 int target_connect_conn(const struct target *t, struct conn **out, struct rs_err *err)
@@ -486,10 +486,16 @@ int target_connect_conn(const struct target *t, struct conn **out, struct rs_err
 int target_connect_until(const struct target *t, double until, struct conn **out,
 			 struct rs_err *err)
 {
+	return target_connect_resume(t, until, NULL, out, err);
+}
+
+int target_connect_resume(const struct target *t, double until, struct conn_session *s,
+			  struct conn **out, struct rs_err *err)
+{
 	struct target_conn *c;
 
 	*out = NULL;
-	if (target_connect_by(t, until, &c, err) < 0)
+	if (target_connect_by(t, until, s, &c, err) < 0)
 		return -1;
 	*out = c->conn;
 	c->conn = NULL;

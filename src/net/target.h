@@ -25,6 +25,7 @@
 
 struct target_conn;
 struct conn;
+struct conn_session;
 
 /* The largest reply a control command may get, in bytes: the engine's cap
  * for load replies.  INFO is a few kilobytes; a bigger one is garbage, and
@@ -54,6 +55,11 @@ int target_connect_conn(const struct target *t, struct conn **out, struct rs_err
  * --timeout.  A step the deadline cut short fails saying so. */
 int target_connect_until(const struct target *t, double until, struct conn **out,
 			 struct rs_err *err);
+
+/* target_connect_until offering TLS session s (conn.h's
+ * conn_open_session; NULL: none), for the engine's reconnects. */
+int target_connect_resume(const struct target *t, double until, struct conn_session *s,
+			  struct conn **out, struct rs_err *err);
 
 /* Run a command whose reply must not be an error; the reply is discarded. */
 int target_simple(struct target_conn *c, const struct target *t, struct rs_err *err,

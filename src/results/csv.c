@@ -156,6 +156,10 @@ static const struct csv_col csv_cols[] = {
 	COL_S(read_from, read_from),
 	COL_S(replica_calls, replica_calls),
 	COL_I(repl_lag, repl_lag),
+	/* Connection churn: each connect's setup, TLS sessions resumed (row.h). */
+	COL_D(connect_p50_ms, connect_p50_ms, 4),
+	COL_D(connect_p99_ms, connect_p99_ms, 4),
+	COL_I(tls_resumed, tls_resumed),
 	/* Last, and quoted when it holds text (csv_format_row): a row a crash
 	 * cut short inside it never reads as whole. */
 	COL_S(first_error, first_error),

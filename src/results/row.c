@@ -31,6 +31,8 @@ void row_init(struct rs_row *r)
 	r->deliver_p999_ms = r->deliver_max_ms = r->sub_cpu_s = NAN;
 	r->reconnect_every = r->connects = -1;
 	r->connects_per_s = NAN;
+	r->connect_p50_ms = r->connect_p99_ms = NAN;
+	r->tls_resumed = -1;
 	r->rate_offered = r->svc_p50_ms = r->svc_p99_ms = r->svc_p999_ms = NAN;
 	r->rate_short = -1;
 	r->connect_ms = NAN;

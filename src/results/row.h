@@ -138,6 +138,13 @@ struct rs_row {
 	int64_t reconnect_every;
 	int64_t connects;
 	double connects_per_s;
+	/* With churn: the p50 and p99 of those connects' setup (connect, TLS
+	 * handshake, AUTH, SELECT), ms, and, over TLS, how many of them
+	 * resumed their session (--tls-resume); NAN and -1 without churn
+	 * (tls_resumed also over a plain connection) and in rows written
+	 * before they were kept. */
+	double connect_p50_ms, connect_p99_ms;
+	int64_t tls_resumed;
 	/* Placement (run --cpus, cpus.h): the CPUs the spawned server and
 	 * the load generator were given, as CPU lists ("1", "0"; the same
 	 * list in both when they were not placed apart); "" where it is not

@@ -185,6 +185,11 @@ static const struct row_way_col {
 	{ "read_from", ROW_WAY_SETTING, "--read-from", row_way_read_from },
 	{ "replica_calls", ROW_WAY_RESULT, NULL, NULL },
 	{ "repl_lag", ROW_WAY_RESULT, NULL, NULL },
+	/* Churn's connect times, and the TLS sessions resumed: what the
+	 * connects cost, results (--tls-resume is not kept as a setting). */
+	{ "connect_p50_ms", ROW_WAY_RESULT, NULL, NULL },
+	{ "connect_p99_ms", ROW_WAY_RESULT, NULL, NULL },
+	{ "tls_resumed", ROW_WAY_RESULT, NULL, NULL },
 	{ "first_error", ROW_WAY_RESULT, NULL, NULL },
 };
 #define ROW_WAY_NCOLS (sizeof row_way_cols / sizeof row_way_cols[0])

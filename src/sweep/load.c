@@ -28,7 +28,7 @@ struct load {
 	struct cluster_load *cl;
 	struct engine_result *per; /* each master's share of the last run */
 	struct agents *agents;    /* the agents' */
-	int replicas;             /* a cluster's: its masters' replicas */
+	int replicas;             /* a cluster's: CLUSTER_LOAD_* (cluster_load.h) */
 	const struct target *ts;  /* a replica set's servers */
 	size_t nts;
 	struct replica_load *rl;
@@ -175,11 +175,11 @@ struct load *load_cluster(const struct target *seed, struct cluster_topo *topo, 
 }
 
 struct load *load_cluster_replicas(const struct target *seed, struct cluster_topo *topo,
-				   unsigned clients, unsigned threads)
+				   unsigned clients, unsigned threads, int all)
 {
 	struct load *l = load_cluster(seed, topo, clients, threads);
 
-	l->replicas = 1;
+	l->replicas = all ? CLUSTER_LOAD_ALL : CLUSTER_LOAD_REPLICAS;
 	return l;
 }
 

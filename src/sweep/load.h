@@ -25,9 +25,11 @@ struct load *load_engine(const struct target *t, unsigned clients, unsigned thre
 struct load *load_cluster(const struct target *seed, struct cluster_topo *topo, unsigned clients,
 			  unsigned threads);
 /* The same to each master's first replica (READONLY), each reading its
- * master's slots (cluster_load.h): --read-from replicas on a cluster. */
+ * master's slots (cluster_load.h): --read-from replicas on a cluster;
+ * with all set, to each master and its replica, which share the master's
+ * requests (--read-from all). */
 struct load *load_cluster_replicas(const struct target *seed, struct cluster_topo *topo,
-				   unsigned clients, unsigned threads);
+				   unsigned clients, unsigned threads, int all);
 /* The same to each of the n servers ts[0..n) (kept by the caller) side by
  * side, which hold the same data (a primary's replicas, and it too for
  * --read-from all): each its -c connections and an equal share of the

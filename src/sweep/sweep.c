@@ -167,6 +167,7 @@ static enum guard_step sweep_measure(struct sweep *s, const struct workload_test
 	job_build(t, &jp, &built);
 	job = built.e;
 	job.reconnect_every = cfg->reconnect_every;
+	job.tls_resume = cfg->tls_resume;
 	sweep_cmdstats(t, cmdstats, sizeof cmdstats, at);
 	/* A read test on replicas (--read-from), or the target (each master). */
 	l = sweep_replicas_load(s, t);

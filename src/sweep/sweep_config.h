@@ -89,6 +89,7 @@ struct sweep_config {
 	unsigned subscribers, channels;
 	int psubscribe;
 	uint64_t reconnect_every; /* --reconnect-every (engine_job); 0: none */
+	int tls_resume;           /* --tls-resume (engine_job) */
 	/* --key-dist: the sampler of the engine's jobs (NULL: uniform), and
 	 * its name for the rows' key_dist ("" with fixed keys).  The caller's,
 	 * shared by the targets' sweeps, which run one point at a time. */

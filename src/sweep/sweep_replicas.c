@@ -96,21 +96,19 @@ static int sweep_replicas_one(struct sweep *s, size_t i, struct rs_err *err)
 }
 
 /* A cluster's replicas, each master's first, into s (--read-from
- * replicas on a cluster).  0, or -1 (err). */
+ * replicas or all on a cluster).  0, or -1 (err). */
 static int sweep_replicas_cluster(struct sweep *s, struct rs_err *err)
 {
 	const struct sweep_config *cfg = s->cfg;
 
-	if (cfg->read_from == SWEEP_READ_ALL)
-		return rs_err_setk(err, RS_E_USAGE, "--read-from all on a cluster: not yet (give "
-				   "replicas, or masters)");
 	s->nr = s->nsrv;
 	s->rt = xcalloc(s->nr, sizeof *s->rt);
 	s->rprim = xcalloc(s->nr, sizeof *s->rprim);
 	for (size_t i = 0; i < s->nr; i++) {
 		if (cluster_replica_target(s->topo, i, cfg->target, &s->rt[i]) < 0)
-			return rs_err_setk(err, RS_E_INPUT, "--read-from replicas: master %s has no "
-					   "replica", s->srv[i].t.desc);
+			return rs_err_setk(err, RS_E_INPUT, "--read-from %s: master %s has no "
+					   "replica", sweep_read_from_names[cfg->read_from],
+					   s->srv[i].t.desc);
 		s->rprim[i] = i;
 	}
 	return 0;
@@ -153,8 +151,12 @@ enum sweep_status sweep_replicas_open(struct sweep *s, struct rs_err *err)
 			    cfg->read_from == SWEEP_READ_ALL ? "replicas and the primary" : "replicas");
 	}
 	if (s->topo != NULL) {
-		s->rload = load_cluster_replicas(cfg->target, s->topo, cfg->clients, cfg->threads);
-		s->nreads = s->nr;
+		int all = cfg->read_from == SWEEP_READ_ALL;
+
+		/* all: each master's reads split between it and its replica. */
+		s->rload = load_cluster_replicas(cfg->target, s->topo, cfg->clients, cfg->threads,
+						 all);
+		s->nreads = all ? 2 * s->nr : s->nr;
 		return SWEEP_OK;
 	}
 	if (cfg->read_from == SWEEP_READ_MASTERS)

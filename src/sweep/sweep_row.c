@@ -176,6 +176,12 @@ void sweep_row_fill(const struct sweep *s, const struct workload_test *t,
 	if (cfg->reconnect_every > 0) {
 		row->connects = (int64_t)res->connects;
 		row->connects_per_s = res->seconds > 0 ? (double)res->connects / res->seconds : 0;
+		if (res->connect.count > 0) {
+			row->connect_p50_ms = (double)hist_percentile(&res->connect, 50) / 1e6;
+			row->connect_p99_ms = (double)hist_percentile(&res->connect, 99) / 1e6;
+		}
+		if (cfg->target->tls.on)
+			row->tls_resumed = (int64_t)res->resumed;
 	}
 	row->rps = res->seconds > 0 ? (double)res->requests / res->seconds : 0;
 	row->avg_ms = hist_mean(&res->hist) / 1e6;

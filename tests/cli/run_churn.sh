@@ -6,7 +6,9 @@
 # does (the same control connections in both), and connects is n/K up to
 # one part-filled share a connection; at K=1, 10 and 100, lock-step and
 # window, over a UNIX socket, and over TLS with a password (each reconnect
-# pays the handshake and AUTH: cmdstat_auth grows by connects too).  The
+# pays the handshake and AUTH: cmdstat_auth grows by connects too; with
+# --tls-resume the server resumes each session, tls_resumed = connects).
+# Each connect's setup is timed (connect_p50_ms, connect_p99_ms). The
 # refusals (K below a depth, --rate, a resume measured another way) are
 # each one line, status 2.  No timing is asserted.
 . "${RS_SRCDIR:-.}/tests/cli/lib.sh"
@@ -45,8 +47,18 @@ churn() {
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		 !($c["connects_per_s"] > 0) { exit 1 }' "$T/$name.csv" ||
 		fail "$name: connects_per_s: $(cat "$T/$name.csv")"
+	# Each connect's setup, timed: present and positive, p99 >= p50;
+	# no TLS, no tls_resumed.
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		 !($c["connect_p50_ms"] > 0) || !($c["connect_p99_ms"] >= $c["connect_p50_ms"]) ||
+		 $c["tls_resumed"] != "" { exit 1 }' "$T/$name.csv" ||
+		fail "$name: connect_p50_ms, connect_p99_ms, tls_resumed: $(cat "$T/$name.csv")"
 	[ -z "$(col "$T/$name-keep.csv" connects)" ] && [ "$(col "$T/$name-keep.csv" reconnect_every)" = 0 ] ||
 		fail "$name: a run without churn reports connects: $(cat "$T/$name-keep.csv")"
+	[ -z "$(col "$T/$name-keep.csv" connect_p50_ms)" ] &&
+		[ -z "$(col "$T/$name-keep.csv" connect_p99_ms)" ] &&
+		[ -z "$(col "$T/$name-keep.csv" tls_resumed)" ] ||
+		fail "$name: a run without churn reports connect times: $(cat "$T/$name-keep.csv")"
 }
 
 t_k1() { churn k1 1 -P 1; }
@@ -65,8 +77,12 @@ t_refused() {
 	run_refused "--reconnect-every is for the closed loop: drop --rate" \
 		-s "$SOCK" -t get -n 100 --rate 1000 --reconnect-every 4
 	run_refused "option --reconnect-every" -s "$SOCK" -t get -n 100 --reconnect-every 0
+	run_refused "--tls-resume resumes sessions across reconnects: add --reconnect-every" \
+		-h 127.0.0.1 -p 1 -t get -n 100 --tls --insecure --tls-resume
+	run_refused "--tls-resume is a TLS option: add --tls (or a rediss:// target, or --spawn-tls)" \
+		-s "$SOCK" -t get -n 100 --reconnect-every 4 --tls-resume
 }
-tcase 'K below a depth, with --rate, or 0 is refused' t_refused
+tcase 'K below a depth, with --rate, or 0 is refused; --tls-resume without churn or TLS' t_refused
 
 # --resume with another K (or none) is another way of measuring.
 t_resume() {
@@ -117,6 +133,24 @@ t_tls_auth() {
 		fail "TLS: the server accepted $((c2 - c1)) connections with churn, $((c1 - c0)) without; the row says $got"
 	[ $((a2 - a1 - (a1 - a0))) = "$got" ] ||
 		fail "TLS: AUTH ran $((a2 - a1)) times with churn, $((a1 - a0)) without; the row says $got connects"
+	# A full handshake each time: no session resumed.
+	[ "$(col "$T/tls.csv" tls_resumed)" = 0 ] || fail "TLS: tls_resumed without --tls-resume: $(cat "$T/tls.csv")"
+	# --tls-resume: each reconnect offers the session of the connection it
+	# replaces, and redis-server (tls-session-caching yes, its default)
+	# resumes every one: tls_resumed is connects.  Still a connect and an
+	# AUTH each, counted by the server.
+	expect_status 0 env REDISCLI_AUTH=sesame "$RSWEEP" run -h 127.0.0.1 -p "$port" --tls --insecure \
+		-t get -n 300 -c 3 -P 2 --repeat 1 -q -o "$T/tls-resume.csv" --reconnect-every 10 --tls-resume
+	a3=$(auths)
+	c3=$(conns -a sesame --no-auth-warning)
+	got=$(col "$T/tls-resume.csv" connects)
+	[ $((c3 - c2 - (c1 - c0))) = "$got" ] && [ $((a3 - a2 - (a1 - a0))) = "$got" ] ||
+		fail "TLS resumed: the server accepted $((c3 - c2)) connections and $((a3 - a2)) AUTHs; the row says $got"
+	[ "$(col "$T/tls-resume.csv" tls_resumed)" = "$got" ] ||
+		fail "TLS: $(col "$T/tls-resume.csv" tls_resumed) of $got connects resumed with --tls-resume"
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		 !($c["connect_p50_ms"] > 0) { exit 1 }' "$T/tls-resume.csv" ||
+		fail "TLS resumed: connect_p50_ms: $(cat "$T/tls-resume.csv")"
 }
 tcase 'over TLS with a password, each reconnect pays the handshake and AUTH' t_tls_auth
 
