@@ -1,6 +1,7 @@
 /* opts_int.h: what the option rooms of cli/ share (the table in
- * opts_table.c, the parser in opts.c), and nothing another folder may
- * use: opts.h is the interface, and opts_table() hands the table out. */
+ * opts_table.c, the parser in opts.c, the usage text in opts_help.c), and
+ * nothing another folder may use: opts.h is the interface, and
+ * opts_table() hands the table out. */
 #ifndef RS_OPTS_INT_H
 #define RS_OPTS_INT_H
 
