@@ -6,7 +6,7 @@
 # `rsweep COMMAND --help` of the rsweep being completed, so they follow the
 # binary.  make builds completion/rsweep from this file with the data
 # directory filled in; make check (tests/test_manpage) holds the test names
-# below to the catalogue in src/workload.c.
+# below to the catalogue in src/workload/workload_catalogue.c.
 
 _rsweep_datadir='@pkgdatadir@'
 _rsweep_tests='ping_inline ping_mbulk set get incr lpush rpush lpop rpop sadd hset spop zadd zpopmin lrange_100 lrange_300 lrange_500 lrange_600 mset publish spublish ping lrange'

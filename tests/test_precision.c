@@ -164,3 +164,40 @@ Test(precision, the_next_repeat_is_past_the_highest_seen)
 	free(pick);
 	precision_free(&pr);
 }
+
+/* precision_shuffle, the one shuffle of precision_next's and decide_next's
+ * picks: a permutation, the same for the same seed, and the order both
+ * had when each shuffled with a loop of its own (Fisher-Yates over
+ * stats_rng_below), so that a seeded run measures its rounds in the same
+ * order as before. */
+Test(precision, one_shuffle_for_every_round_the_same_for_a_seed)
+{
+	enum { N = 50 };
+	struct precision_pick a[N], b[N], want[N];
+	struct stats_rng g;
+	int seen[N] = { 0 }, moved = 0;
+
+	for (size_t i = 0; i < N; i++)
+		a[i] = b[i] = want[i] = (struct precision_pick){ i, (unsigned)i + 1, 1, 0.1 };
+	precision_shuffle(a, N, 42);
+	precision_shuffle(b, N, 42);
+	stats_rng_seed(&g, 42);
+	for (size_t i = N; i > 1; i--) {
+		size_t j = (size_t)stats_rng_below(&g, i);
+		struct precision_pick tmp = want[i - 1];
+
+		want[i - 1] = want[j];
+		want[j] = tmp;
+	}
+	for (size_t i = 0; i < N; i++) {
+		cr_assert_eq(a[i].test, b[i].test, "the same seed, another order at %zu", i);
+		cr_assert_eq(a[i].test, want[i].test, "not the order of before at %zu", i);
+		cr_assert_eq(a[i].depth, a[i].test + 1, "a pick came apart at %zu", i);
+		seen[a[i].test]++;
+		moved += a[i].test != i;
+	}
+	for (size_t i = 0; i < N; i++)
+		cr_assert_eq(seen[i], 1, "pick %zu kept %d times", i, seen[i]);
+	cr_assert_gt(moved, N / 2, "hardly shuffled: %d of %d moved", moved, N);
+	precision_shuffle(a, 0, 42);      /* nothing to shuffle is no error */
+}

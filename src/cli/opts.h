@@ -1,8 +1,9 @@
 /* opts.h: every option of every subcommand, declared once.
  *
- * One table (opts.c) drives getopt_long, the --help text, the keys accepted
- * in sweep and plot files, and the man-page check in make check.  Values are
- * checked by one parser per type that rejects, never clamps. */
+ * One table (opts_table.c) drives getopt_long, the --help text, the keys
+ * accepted in sweep and plot files, and the man-page check in make check.
+ * Values are checked by one parser per type (opts.c) that rejects, never
+ * clamps. */
 #ifndef RS_OPTS_H
 #define RS_OPTS_H
 
@@ -197,7 +198,7 @@ struct rs_config {
 	int version;
 
 	/* which options were given (argv or file), and where from, by table
-	 * index (opts.c asserts the table fits) */
+	 * index (opts_table.c asserts the table fits) */
 	unsigned char given[OPTS_MAX_ROWS];
 	unsigned char origin[OPTS_MAX_ROWS];
 	/* operands left after the options (files, or a custom command after --) */

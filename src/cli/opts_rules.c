@@ -1,5 +1,5 @@
 /* opts_rules.c: the rules between options, one row each, beside the
- * option table (opts.c), and the one function that checks them.  A rule's
+ * option table (opts_table.c), and the one function that checks them.  A rule's
  * message is what the user reads: tests/cli greps it, so a row changes
  * only with its tests. */
 #include "config.h"

@@ -13,7 +13,7 @@
 #include "net/targets.h"
 #include "base/xalloc.h"
 
-/* The highest database --dbnum takes (opts.c). */
+/* The highest database --dbnum takes (opts_table.c). */
 #define TARGETS_DB_MAX 1000000
 
 /* s[0..n) in a new string. */

@@ -79,7 +79,7 @@ int targets_split(const char *s, char ***argv, size_t *n, struct rs_err *err);
 int targets_file_ok(const char *spec, struct rs_err *err);
 /* Overwrite with '*' the password in "LABEL=SCHEME://user:password@host"
  * (any scheme: argv, so that ps and /proc/PID/cmdline no longer show it;
- * every option whose argument in opts.c's table says URI goes through it). */
+ * every option whose argument in the option table (opts_table.c) says URI goes through it). */
 void targets_blank_password(char *spec);
 void targets_def_free(struct targets_def *d);
 void targets_free(struct targets *ts);

@@ -1,7 +1,8 @@
 /* csv_append.c: the results file a sweep appends to, crash-safe: made and
  * locked, its header and last line checked when resumed, each row written
  * whole with one write(2) and checked against the rows before it (csv.h's
- * csv_out_*).  The formats and the reader are csv.c's. */
+ * csv_out_*).  The columns are csv.c's, the lines csv_write.c's and the
+ * reader csv_read.c's. */
 #include "config.h"
 
 #include <errno.h>

@@ -1,6 +1,6 @@
-/* csv_int.h: what the results file's reader and writer (csv.c) share with
- * its appender (csv_append.c), and nothing another room may use: csv.h is
- * the interface. */
+/* csv_int.h: what the results file's schema (csv.c), its writer
+ * (csv_write.c), its reader (csv_read.c) and its appender (csv_append.c)
+ * share, and nothing another room may use: csv.h is the interface. */
 #ifndef RS_CSV_INT_H
 #define RS_CSV_INT_H
 
@@ -10,6 +10,24 @@
 
 /* The most fields a record may have. */
 #define CSV_MAXF 256
+
+/* How a column is written and read. */
+enum csv_type { CT_STR, CT_UINT, CT_I64, CT_DBL };
+
+struct csv_col {
+	const char *name;
+	enum csv_type type;
+	size_t off;
+	size_t size;              /* CT_STR: buffer size */
+	int prec;                 /* CT_DBL: digits after '.' */
+	int required;             /* the reader needs it */
+};
+
+/* The schema: the columns rsweep knows, in its header's order (csv.c),
+ * csv_ncols() of them.  The first CSV_NCONTRACT are the contract every
+ * later command and every user script relies on. */
+extern const struct csv_col csv_cols[];
+#define CSV_NCONTRACT 15
 
 /* The columns rsweep knows, in its header's order, and the name of c. */
 size_t csv_ncols(void);

@@ -9,7 +9,6 @@
 
 #include "base/vec.h"
 #include "base/xalloc.h"
-#include "stats/stats.h"
 #include "sweep/decide.h"
 
 int decide_is_decided(enum knee_verdict v)
@@ -201,7 +200,6 @@ long decide_next(const struct precision *pr, size_t n, size_t group, unsigned ma
 	struct decide_cmp *cmp;
 	struct precision_pick *v = NULL;
 	unsigned char *seen;
-	struct stats_rng rng;
 
 	*out = NULL;
 	memset(st, 0, sizeof *st);
@@ -270,14 +268,7 @@ long decide_next(const struct precision *pr, size_t n, size_t group, unsigned ma
 	free(seen);
 	free(cmp);
 	/* Shuffled, as the plan and --precision's rounds are. */
-	stats_rng_seed(&rng, seed);
-	for (size_t i = nv; i > 1; i--) {
-		size_t j = (size_t)stats_rng_below(&rng, i);
-		struct precision_pick tmp = v[i - 1];
-
-		v[i - 1] = v[j];
-		v[j] = tmp;
-	}
+	precision_shuffle(v, nv, seed);
 	*out = v;
 	return (long)nv;
 }

@@ -107,6 +107,20 @@ static int precision_widths(const struct precision *p, size_t t, double *width,
 	return rc;
 }
 
+void precision_shuffle(struct precision_pick *v, size_t n, uint64_t seed)
+{
+	struct stats_rng rng;
+
+	stats_rng_seed(&rng, seed);
+	for (size_t i = n; i > 1; i--) {
+		size_t j = (size_t)stats_rng_below(&rng, i);
+		struct precision_pick tmp = v[i - 1];
+
+		v[i - 1] = v[j];
+		v[j] = tmp;
+	}
+}
+
 long precision_next(const struct precision *p, double target, unsigned max_repeats,
 		    uint64_t seed, struct precision_pick **out, struct precision_state *st,
 		    struct rs_err *err)
@@ -114,7 +128,6 @@ long precision_next(const struct precision *p, double target, unsigned max_repea
 	double *width = xcalloc(p->ndepths ? p->ndepths : 1, sizeof *width);
 	struct precision_pick *v = NULL;
 	size_t nv = 0, cap = 0;
-	struct stats_rng rng;
 	int unknown = 0;
 
 	*out = NULL;
@@ -154,14 +167,7 @@ long precision_next(const struct precision *p, double target, unsigned max_repea
 	if (unknown)
 		st->worst = NAN;
 	/* Shuffled, as the plan is: drift then hits every point of a round alike. */
-	stats_rng_seed(&rng, seed);
-	for (size_t i = nv; i > 1; i--) {
-		size_t j = (size_t)stats_rng_below(&rng, i);
-		struct precision_pick tmp = v[i - 1];
-
-		v[i - 1] = v[j];
-		v[j] = tmp;
-	}
+	precision_shuffle(v, nv, seed);
 	*out = v;
 	return (long)nv;
 }

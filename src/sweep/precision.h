@@ -68,4 +68,9 @@ long precision_next(const struct precision *p, double target, unsigned max_repea
 		    uint64_t seed, struct precision_pick **out, struct precision_state *st,
 		    struct rs_err *err);
 
+/* Shuffle v[0..n) in place, the same order for the same seed: a round's
+ * picks (precision_next's, decide_next's) are measured in it, as the plan
+ * is, so that drift hits every point of a round alike. */
+void precision_shuffle(struct precision_pick *v, size_t n, uint64_t seed);
+
 #endif
