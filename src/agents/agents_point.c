@@ -391,9 +391,7 @@ int agents_load(struct agents *a, const struct engine_job *job, const char *test
 	size_t nsends = 0;
 	int rc;
 
-	memset(res, 0, sizeof *res);
-	hist_init(&res->hist);
-	hist_init(&res->service);
+	engine_result_init(res);
 	for (int i = 0; i < ENGINE_SLICES; i++)
 		res->slice_rps[i] = NAN;
 	if (agents_lead(a, err) < 0)

@@ -547,12 +547,7 @@ int cluster_load_run(struct cluster_load *cl, const struct engine_job *job,
 	size_t started = 0;
 	int rc = 0;
 
-	memset(res, 0, sizeof *res);
-	hist_init(&res->hist);
-	hist_init(&res->service);
-	hist_init(&res->slip);
-	hist_init(&res->deliver);
-	hist_init(&res->connect);
+	engine_result_init(res);
 	if (n == 0)
 		return rs_err_set(err, "a mix of %zu commands (1 to %d)", job->nmembers,
 				  ENGINE_MAX_MEMBERS);

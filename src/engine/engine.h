@@ -265,6 +265,12 @@ struct engine_result {
 /* Open clients connections to t over threads loops. */
 int engine_new(const struct target *t, unsigned clients, unsigned threads, struct engine **out,
 	       struct rs_err *err);
+
+/* res emptied for a run to fill: every count 0, every histogram empty.
+ * Each load (engine_run, cluster_load, replica_load, the agents' merge)
+ * starts from it, so a histogram the result gains is empty in all. */
+void engine_result_init(struct engine_result *res);
+
 /* Run one job.  On failure (connection lost, timeout, protocol error,
  * interrupted) the connections are in an unknown state: call
  * engine_reconnect() before the next run.  An interrupted run fails with

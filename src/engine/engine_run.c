@@ -405,18 +405,23 @@ static int engine_gather(struct engine *e, struct engine_result *res, const char
 	return rc;
 }
 
-int engine_run(struct engine *e, const struct engine_job *job, struct engine_result *res,
-	       struct rs_err *err)
+void engine_result_init(struct engine_result *res)
 {
-	char *shared = NULL;
-	int rc;
-
 	memset(res, 0, sizeof *res);
 	hist_init(&res->hist);
 	hist_init(&res->service);
 	hist_init(&res->slip);
 	hist_init(&res->deliver);
 	hist_init(&res->connect);
+}
+
+int engine_run(struct engine *e, const struct engine_job *job, struct engine_result *res,
+	       struct rs_err *err)
+{
+	char *shared = NULL;
+	int rc;
+
+	engine_result_init(res);
 	if (job->members != NULL && engine_mix_build(job, &e->mix, err) < 0)
 		return -1;
 	/* Subscribed and confirmed before the first publish. */

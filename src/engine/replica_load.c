@@ -113,12 +113,7 @@ int replica_load_run(struct replica_load *rl, const struct engine_job *job,
 	size_t started = 0;
 	int rc = 0;
 
-	memset(res, 0, sizeof *res);
-	hist_init(&res->hist);
-	hist_init(&res->service);
-	hist_init(&res->slip);
-	hist_init(&res->deliver);
-	hist_init(&res->connect);
+	engine_result_init(res);
 	for (size_t i = 0; i < rl->n; i++) {
 		struct replica_part *p = &rl->p[i];
 
