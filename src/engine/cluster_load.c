@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "engine/cluster_load.h"
+#include "engine/pubsub.h"
 #include "engine/replica_load.h"
 #include "base/xalloc.h"
 

@@ -20,6 +20,7 @@
 
 #include "base/err.h"
 #include "base/rng.h"
+#include "engine/engine_clock.h"
 #include "results/hist.h"
 #include "net/target.h"
 
@@ -110,23 +111,7 @@ struct engine_member {
 	unsigned weight;          /* 1..ENGINE_MAX_WEIGHT */
 };
 
-/* Pub/sub (-t publish): subscribers on connections of their own hear
- * the job's PUBLISHes (pubsub.h).  The engine writes, in each request,
- * the channel's number (seq modulo channels) at chan_off and the
- * message's stamp (pubsub_msg.h) at stamp_off, per connection, so that
- * a job with pubsub never shares one batch between connections.  The
- * subscribers' channels are the command's argument 1 with those digits
- * (a cluster's tag after them: cluster_load.h). */
-struct engine_pubsub {
-	unsigned subscribers;     /* connections that SUBSCRIBE, >= 1 */
-	unsigned channels;        /* 1..subscribers, a divisor of subscribers: subscriber i
-				   * hears channel i % channels, every message reaches
-				   * subscribers / channels of them */
-	int pattern;              /* PSUBSCRIBE to a pattern that matches the channel */
-	int sharded;              /* SPUBLISH and SSUBSCRIBE (not with pattern) */
-	size_t chan_off;          /* RNG_DIGITS digits in cmd */
-	size_t stamp_off;         /* PUBSUB_STAMP_LEN bytes in cmd */
-};
+struct engine_pubsub;          /* pubsub.h */
 
 struct engine_job {
 	/* A mix, or NULL: cmd, len, rand_off and nrand below, one request
@@ -280,16 +265,5 @@ int engine_run(struct engine *e, const struct engine_job *job, struct engine_res
 /* Close and reopen every connection. */
 int engine_reconnect(struct engine *e, struct rs_err *err);
 void engine_free(struct engine *e);
-
-/* Monotonic nanoseconds.  Inline: the loop reads it a few times a
- * request, and a call into another file cost 1.7% of the client's
- * instructions a request at P=1 (callgrind, engine_bench.sh). */
-static inline uint64_t engine_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "engine/engine_clock.h"
 #include "engine/pubsub.h"
 #include "engine/pubsub_msg.h"
 #include "base/rng.h"

@@ -13,12 +13,30 @@
 #define RS_PUBSUB_H
 
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 
-#include "engine/engine.h"
 #include "base/err.h"
 #include "results/hist.h"
 #include "net/target.h"
+
+/* Pub/sub (-t publish): subscribers on connections of their own hear
+ * the job's PUBLISHes (pubsub.h).  The engine writes, in each request,
+ * the channel's number (seq modulo channels) at chan_off and the
+ * message's stamp (pubsub_msg.h) at stamp_off, per connection, so that
+ * a job with pubsub never shares one batch between connections.  The
+ * subscribers' channels are the command's argument 1 with those digits
+ * (a cluster's tag after them: cluster_load.h). */
+struct engine_pubsub {
+	unsigned subscribers;     /* connections that SUBSCRIBE, >= 1 */
+	unsigned channels;        /* 1..subscribers, a divisor of subscribers: subscriber i
+				   * hears channel i % channels, every message reaches
+				   * subscribers / channels of them */
+	int pattern;              /* PSUBSCRIBE to a pattern that matches the channel */
+	int sharded;              /* SPUBLISH and SSUBSCRIBE (not with pattern) */
+	size_t chan_off;          /* RNG_DIGITS digits in cmd */
+	size_t stamp_off;         /* PUBSUB_STAMP_LEN bytes in cmd */
+};
 
 struct pubsub_subs;
 

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "engine/engine.h"
+#include "engine/pubsub.h"
 #include "base/err.h"
 #include "workload/workload.h"
 
