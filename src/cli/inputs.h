@@ -18,6 +18,7 @@
 #include "base/err.h"
 #include "analysis/latency.h"
 #include "results/row.h"
+#include "results/runenv.h"
 
 struct rs_config;
 
@@ -46,6 +47,13 @@ void inputs_opts_from(const struct rs_config *cfg, struct inputs_opts *o);
  * rows and ls are then the caller's to free as they are. */
 int inputs_read(const struct inputs_opts *o, struct rs_rows *rows, struct latency_set *ls,
 		struct rs_err *err);
+
+/* The environment sidecars (runenv.h) of every file rows came from, into
+ * set, each record's target, server arguments and command without a
+ * password (redact.h), as the rows' targets are.  A sidecar that does not
+ * read is said (rs_log, "... (WHO leaves that environment out)") and left
+ * out: the output stands without it.  Free set with runenv_set_free. */
+void inputs_envs(const struct rs_rows *rows, struct runenv_set *set, const char *who);
 
 /* Keep the rows whose test list selects (series_tests_pick, strict: each
  * item must select a test of the data).  Returns 0 or -1 (err prefixed

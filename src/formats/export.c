@@ -1,5 +1,6 @@
-/* export.c: rsweep's rows and histograms in the formats of benchstat and
- * HdrHistogram (export.h). */
+/* export.c: rsweep's rows and histograms in the formats of benchstat (with
+ * the runs' environments as its configuration) and HdrHistogram
+ * (export.h). */
 #include "config.h"
 
 #include <math.h>
@@ -16,8 +17,43 @@ static int export_name_ok(const char *s)
 	return *s != '\0' && strpbrk(s, " \t\r\n/") == NULL;
 }
 
-int export_benchstat(FILE *fp, const struct rs_rows *rows, struct rs_err *err)
+/* The environment's fields (runenv.h) a benchstat configuration carries,
+ * under benchfmt's names (lower case, words joined by '-'). */
+static const struct {
+	const char *key, *name;
+} export_env_keys[] = {
+	{ "cpu_model", "cpu" }, { "cores", "cores" }, { "governor", "governor" },
+	{ "turbo", "turbo" }, { "virt", "virt" }, { "kernel", "kernel" }, { "thp", "thp" },
+	{ "server", "server" }, { "server_args", "server-args" }, { "io_threads", "io-threads" },
+	{ "appendonly", "appendonly" }, { "appendfsync", "appendfsync" }, { "save", "save" },
+	{ "maxmemory", "maxmemory" }, { "maxmemory_policy", "maxmemory-policy" },
+};
+#define EXPORT_NENV (sizeof export_env_keys / sizeof export_env_keys[0])
+
+/* The configuration lines that take the configuration from was (NULL:
+ * none) to now: a line for each key now has, whole (so that each block
+ * says its machine and server, read alone), and "key:" for one that
+ * goes.  A value's line breaks become blanks (benchfmt's value is the
+ * rest of its line). */
+static void export_benchstat_env(FILE *fp, const struct runenv *was, const struct runenv *now)
 {
+	for (size_t k = 0; k < EXPORT_NENV; k++) {
+		const char *a = was ? runenv_get(was, export_env_keys[k].key) : "";
+		const char *b = now ? runenv_get(now, export_env_keys[k].key) : "";
+
+		if (*a == '\0' && *b == '\0')
+			continue;
+		fprintf(fp, "%s:%s", export_env_keys[k].name, *b ? " " : "");
+		for (; *b != '\0'; b++)
+			fputc(*b == '\n' || *b == '\r' ? ' ' : *b, fp);
+		fputc('\n', fp);
+	}
+}
+
+int export_benchstat(FILE *fp, const struct rs_rows *rows, const struct runenv_set *envs,
+		     struct rs_err *err)
+{
+	const struct runenv *cur = NULL;
 	static const struct {
 		enum row_fig f;
 		const char *unit;
@@ -46,6 +82,15 @@ int export_benchstat(FILE *fp, const struct rs_rows *rows, struct rs_err *err)
 		if (!(rps > 0))
 			return rs_err_set(err, "%s:%u: rps is %g: no time per request to write", r->src,
 					  r->line, rps);
+		if (envs != NULL) {
+			const struct runenv *e = r->src != NULL && r->server != NULL ?
+				runenv_find(envs, r->src, r->label, r->server->target,
+					    r->server->server_args) : NULL;
+
+			if (e != cur)
+				export_benchstat_env(fp, cur, e);
+			cur = e;
+		}
 		fprintf(fp, "Benchmark%s/label=%s/P=%u 1 %.6g ns/op %.6g rps", r->test, r->label,
 			r->pipeline, 1e9 / rps, rps);
 		for (size_t k = 0; k < sizeof lat / sizeof lat[0]; k++) {
