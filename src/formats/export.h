@@ -37,7 +37,9 @@ static const char *const export_format_names[] = { "hgrm", "benchstat", "hlog", 
  * 7.0.15", "io-threads: 1", "appendfsync: everysec" and the like, written
  * where it changes from the previous row's (benchfmt's configuration holds
  * until a line changes it; "key:" with no value takes a key out), so each
- * label's block carries its own machine and server.  Only settings go
+ * label's block carries its own machine and server; the rows are then
+ * grouped by environment, in the order each first appears (file order
+ * within one: an interleaved run's servers get their lines once each).  Only settings go
  * there, never what differs from run to run (the load, the start, the
  * command) nor the target: benchstat tells results apart by every key. */
 int export_benchstat(FILE *fp, const struct rs_rows *rows, const struct runenv_set *envs,

@@ -55,7 +55,29 @@ t_benchstat() {
 	[ "$(line_of "$T/out" '^cpu: Apple')" -lt "$(line_of "$T/out" '/label=apple/')" ] ||
 		fail "relabelled: $(cat "$T/out")"
 }
-tcase 'benchstat: each label'"'"'s machine and server before its rows, no password' t_benchstat
+tcase "benchstat: each label's machine and server before its rows, no password" t_benchstat
+
+t_interleaved() {
+	# One file of two servers' rows taking turns (an interleaved run's):
+	# the rows grouped by environment, each's lines written once.
+	head -1 "$D/m1.csv" >"$T/mixed.csv"
+	tail -n +2 "$D/m1.csv" >"$T/a"
+	tail -n +2 "$D/intel.csv" >"$T/b"
+	paste -d '\n' "$T/a" "$T/b" >>"$T/mixed.csv"
+	cat "$D/m1.csv.env" "$D/intel.csv.env" >"$T/mixed.csv.env"
+	expect_status 0 "$RSWEEP" export --format benchstat "$T/mixed.csv"
+	[ "$(grep -c '^cpu:' "$T/out")" = 2 ] || fail "cpu lines: $(grep '^cpu:' "$T/out")"
+	[ "$(line_of "$T/out" '^cpu: Intel')" -gt "$(grep -n '/label=m1/' "$T/out" | tail -1 | cut -d: -f1)" ] ||
+		fail "m1's rows are not together: $(cat "$T/out")"
+	grep '^Benchmark' "$T/out" | sort >"$T/with"
+	mkdir -p "$T/bare"
+	cp "$T/mixed.csv" "$T/bare/"
+	expect_status 0 "$RSWEEP" export --format benchstat "$T/bare/mixed.csv"
+	sort "$T/out" | grep '^Benchmark' | cmp -s - "$T/with" || fail "rows lost or changed"
+	# Without the sidecar, the file's own order.
+	sed -n 3p "$T/out" | grep -q '/label=intel/' || fail "the order without a sidecar: $(head -3 "$T/out")"
+}
+tcase "benchstat: an interleaved file's rows grouped by environment" t_interleaved
 
 t_json_kept() {
 	# memtier-json and valkey-metrics have no place whose keys their
