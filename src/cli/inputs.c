@@ -187,17 +187,21 @@ int inputs_output_check(const char *out, char *const *files, size_t n, struct rs
 		if (inputs_same(out, op, files[i]))
 			return rs_err_setk(err, RS_E_USAGE, "-o %s is the input %s: writing it would "
 					   "destroy what is read; give another output", out, files[i]);
-		side = xmalloc(len + sizeof HISTFILE_SUFFIX);
-		memcpy(side, files[i], len);
-		memcpy(side + len, HISTFILE_SUFFIX, sizeof HISTFILE_SUFFIX);
-		same = inputs_same(out, op, side);
-		if (same)
-			rs_err_setk(err, RS_E_USAGE, "-o %s is the histogram sidecar of the input %s: "
-				    "writing it would destroy what is read; give another output", out,
-				    files[i]);
-		free(side);
-		if (same)
-			return -1;
+		for (int k = 0; k < 2; k++) {
+			const char *suffix = k ? RUNENV_SUFFIX : HISTFILE_SUFFIX;
+
+			side = xmalloc(len + strlen(suffix) + 1);
+			memcpy(side, files[i], len);
+			memcpy(side + len, suffix, strlen(suffix) + 1);
+			same = inputs_same(out, op, side);
+			if (same)
+				rs_err_setk(err, RS_E_USAGE, "-o %s is the %s sidecar of the input %s: "
+					    "writing it would destroy what is read; give another output",
+					    out, k ? "environment" : "histogram", files[i]);
+			free(side);
+			if (same)
+				return -1;
+		}
 	}
 	return 0;
 }

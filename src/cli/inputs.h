@@ -62,7 +62,7 @@ int inputs_keep_tests(struct rs_rows *rows, const char *list, struct rs_err *err
 
 /* Whether out (an output file a command is about to write; NULL or "-"
  * is standard output, always fine) may be written: not one of files[0..n)
- * nor one's sidecar (FILE.csv.hist), by name or, when both exist, by
+ * nor one's sidecars (FILE.csv.hist, FILE.csv.env), by name or, when both exist, by
  * device and inode (a link, another spelling).  Returns 0, or -1 with err
  * of kind RS_E_USAGE "-o OUT is the input FILE: ...". */
 int inputs_output_check(const char *out, char *const *files, size_t n, struct rs_err *err);

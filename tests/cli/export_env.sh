@@ -101,8 +101,14 @@ t_damaged() {
 	grep -q 'm1.csv.env:3: .*(the export leaves that environment out)' "$T/err" ||
 		fail "the damaged sidecar is not said: $(cat "$T/err")"
 	grep -q '^BenchmarkGET/label=m1/' "$T/out" || fail "no rows: $(cat "$T/out")"
+	# Writing over an input's environment sidecar is refused, as over its
+	# histograms.
+	cp "$D/m1.csv.env" "$T/m1.csv.env"
+	expect_status 2 "$RSWEEP" export --format benchstat -o "$T/m1.csv.env" "$T/m1.csv"
+	grep -q 'is the environment sidecar of the input' "$T/err" || fail "$(cat "$T/err")"
+	cmp -s "$D/m1.csv.env" "$T/m1.csv.env" || fail "the sidecar was written over"
 }
-tcase 'a damaged sidecar is said and left out; the export stands' t_damaged
+tcase 'a damaged sidecar is said and left out; the export stands, never over it' t_damaged
 
 # footer SVG: the chart's footer lines.
 footer() {
