@@ -93,6 +93,33 @@ Test(report_env, nothing_to_say_with_one_environment_or_none_differing)
 	runenv_set_free(&set);
 }
 
+/* The chart footer's line: the machine fields only, and nothing when only
+ * the server's settings differ (the report says those). */
+Test(report_env, short_line_names_the_machines_that_differ)
+{
+	static const char settings[] =
+		"{\"label\":\"a\",\"target\":\"t\",\"cores\":\"8\",\"io_threads\":\"4\"}\n"
+		"{\"label\":\"b\",\"target\":\"u\",\"cores\":\"8\",\"io_threads\":\"1\"}\n";
+	struct runenv_set set = { 0 }, set2 = { 0 };
+	struct report_env e[2];
+	char buf[512], tiny[16];
+
+	envs_of(two, &set, e);
+	report_env_short(e, 2, buf, sizeof buf);
+	cr_assert_str_eq(buf, "a: 8 cores, performance governor, bare metal; "
+			 "b: 4 cores, powersave governor, a VM (kvm)");
+	report_env_short(e, 2, tiny, sizeof tiny);
+	cr_assert_str_eq(tiny, "a: 8 cores, ...");
+	e[1].env = NULL;
+	report_env_short(e, 2, buf, sizeof buf);
+	cr_assert_str_eq(buf, "", "one environment: %s", buf);
+	envs_of(settings, &set2, e);
+	report_env_short(e, 2, buf, sizeof buf);
+	cr_assert_str_eq(buf, "", "io-threads is no machine: %s", buf);
+	runenv_set_free(&set);
+	runenv_set_free(&set2);
+}
+
 Test(report_html, every_string_is_escaped)
 {
 	char *out = NULL;

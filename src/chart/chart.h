@@ -116,6 +116,10 @@ struct chart_input {
 	 * none. */
 	double lat_budget_ms;
 	const char *lat_budget_text;
+	/* The footer's last line: the labels' environments where they differ
+	 * ("m1: 8 cores, performance governor; intel: 4 cores, powersave
+	 * governor", composed by the caller); NULL or "": none. */
+	const char *footer_env;
 };
 
 struct chart_box {

@@ -337,6 +337,15 @@ static char *chart_footer(struct chart_lay *L)
 			lead = "";
 		}
 	}
+	if (L->in->footer_env != NULL && L->in->footer_env[0] != '\0') {
+		size_t n = strlen(L->in->footer_env);
+
+		if (len + n + 2 > cap) {
+			cap = len + n + 2;
+			out = xrealloc(out, cap);
+		}
+		len += (size_t)sprintf(out + len, "%s%s", len ? "\n" : "", L->in->footer_env);
+	}
 	return out;
 }
 

@@ -22,6 +22,7 @@
 static int cmd_export_emit(FILE *fp, const struct rs_config *cfg, const struct rs_rows *rows,
 			   const struct latency_set *ls, struct rs_err *err)
 {
+	struct runenv_set envs = { 0 };
 	int rc;
 
 	switch ((enum export_format)cfg->export_format) {
@@ -39,7 +40,10 @@ static int cmd_export_emit(FILE *fp, const struct rs_config *cfg, const struct r
 		break;
 	case EXPORT_BENCHSTAT:
 	default:
-		rc = export_benchstat(fp, rows, err);
+		/* The runs' environments as benchstat's configuration. */
+		inputs_envs(rows, &envs, "the export");
+		rc = export_benchstat(fp, rows, &envs, err);
+		runenv_set_free(&envs);
 		break;
 	}
 	if (rc < 0)

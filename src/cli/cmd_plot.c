@@ -25,6 +25,7 @@
 #include "base/outfile.h"
 #include "chart/plotfile.h"
 #include "report/report.h"
+#include "report/report_env.h"
 #include "render/render_pdf.h"
 #include "render/render_png.h"
 #include "render/render_svg.h"
@@ -511,6 +512,23 @@ static int plot_read_slo(struct plot *p, struct rs_err *err)
 	return 0;
 }
 
+/* The footer's line of the labels' environments, where the sidecars
+ * (runenv.h) say their machines or servers differ: into p->env_line. */
+static void plot_env_line(struct plot *p)
+{
+	struct runenv_set envs = { 0 };
+	struct report_env *e = NULL;
+	size_t n = 0;
+
+	inputs_envs(&p->rows, &envs, "the chart");
+	if (envs.n > 0) {
+		report_env_collect_rows(&p->rows, &envs, &e, &n);
+		report_env_short(e, n, p->env_line, sizeof p->env_line);
+		free(e);
+	}
+	runenv_set_free(&envs);
+}
+
 static int plot_read(struct plot *p, struct rs_err *err)
 {
 	struct rs_config *cfg = p->cfg;
@@ -526,6 +544,8 @@ static int plot_read(struct plot *p, struct rs_err *err)
 	io.hist = p->need_lat || isfinite(latency_metric_pct((enum series_metric)cfg->metric));
 	if (inputs_read(&io, &p->rows, &p->lat, err) < 0)
 		return -1;
+	/* By the labels as given, before --by or the masters relabel them. */
+	plot_env_line(p);
 	if (cfg->kind == CHART_HEATMAP)
 		return plot_heat_read(p, err);
 	if (plot_read_slo(p, err) < 0)

@@ -206,6 +206,7 @@ static void plot_input(const struct plot *p, const struct plot_panel *panel,
 	in->an = &p->an;
 	in->fit = (enum chart_fit)p->cfg->fit;
 	in->rows = &p->rows;
+	in->footer_env = p->env_line;
 	in->slo = panel->slo;
 	in->nslo = panel->nslo;
 	if (panel->kind == CHART_LATENCY && p->slo_budget_ms > 0) {

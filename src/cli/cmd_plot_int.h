@@ -53,6 +53,8 @@ struct plot {
 	int need_lat;             /* some panel is a latency chart */
 	int need_band;            /* some panel is a line chart --fit may draw */
 	char **files;             /* the CSV operands (cfg->args) */
+	char env_line[1024];      /* the footer's line of the labels' environments
+				   * (report_env_short); "": none */
 	int nfiles;
 };
 

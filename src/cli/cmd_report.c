@@ -109,34 +109,6 @@ static int cmd_report_emit(FILE *fp, const struct rs_config *cfg, struct report_
 	return 0;
 }
 
-/* The environment sidecars (runenv.h) of every file the rows came from,
- * into set.  One that does not read is said and left out: the report
- * stands without it. */
-static void cmd_report_envs(const struct rs_rows *rows, struct runenv_set *set)
-{
-	const char **seen = NULL;
-	size_t nseen = 0;
-
-	for (size_t i = 0; i < rows->n; i++) {
-		const char *src = rows->v[i].src;
-		struct rs_err e;
-		size_t j;
-
-		if (src == NULL)
-			continue;
-		/* File names are pooled: one pointer a file. */
-		for (j = 0; j < nseen && seen[j] != src; j++)
-			;
-		if (j < nseen)
-			continue;
-		seen = xreallocarray(seen, nseen + 1, sizeof *seen);
-		seen[nseen++] = src;
-		if (runenv_read(src, set, &e) < 0)
-			rs_log(RS_LOG_NOTE, "%s (the report leaves that environment out)", e.msg);
-	}
-	free(seen);
-}
-
 /* Write the report (and what follows it) to stdout or -o, whole or not
  * at all; the environments of the labels read from the files' sidecars.
  * Returns 0 or -1 (err set: a failure to write). */
@@ -157,7 +129,7 @@ static int cmd_report_output(const struct rs_config *cfg, const struct rs_rows *
 	ro.wide = cfg->wide || cfg->verbose;
 	ro.knee = cfg->knee;
 	ro.cv_limit = cfg->cv_limit;
-	cmd_report_envs(rows, &envset);
+	inputs_envs(rows, &envset, "the report");
 	report_env_collect(m->res, &envset, &envs, &ro.nenvs);
 	ro.envs = envs;
 	/* A report file is written whole or not at all, like charts and imports. */

@@ -1,6 +1,7 @@
 /* inputs.c: the input pipeline of report, plot and export (inputs.h):
  * files, sidecars, --relabel, --tests, --depths, passwords blanked, and
- * outputs that would overwrite an input refused. */
+ * the environment sidecars, outputs that would overwrite an input
+ * refused. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -118,6 +119,45 @@ int inputs_read(const struct inputs_opts *o, struct rs_rows *rows, struct latenc
 	return rc < 0 ? rs_err_as(err, RS_E_INPUT) : 0;
 }
 
+/* A record's fields that could hold a password, blanked in place. */
+static void inputs_blank_env(struct runenv *e)
+{
+	for (size_t k = 0; k < e->n; k++) {
+		if (strcmp(e->v[k].key, "target") == 0)
+			redact_target(e->v[k].value);
+		else if (strcmp(e->v[k].key, "server_args") == 0 ||
+			 strcmp(e->v[k].key, "command") == 0)
+			redact_args(e->v[k].value);
+	}
+}
+
+void inputs_envs(const struct rs_rows *rows, struct runenv_set *set, const char *who)
+{
+	const char **seen = NULL;
+	size_t nseen = 0, from = set->n;
+
+	for (size_t i = 0; i < rows->n; i++) {
+		const char *src = rows->v[i].src;
+		struct rs_err e;
+		size_t j;
+
+		if (src == NULL)
+			continue;
+		/* File names are pooled: one pointer a file. */
+		for (j = 0; j < nseen && seen[j] != src; j++)
+			;
+		if (j < nseen)
+			continue;
+		seen = xreallocarray(seen, nseen + 1, sizeof *seen);
+		seen[nseen++] = src;
+		if (runenv_read(src, set, &e) < 0)
+			rs_log(RS_LOG_NOTE, "%s (%s leaves that environment out)", e.msg, who);
+	}
+	free(seen);
+	for (size_t i = from; i < set->n; i++)
+		inputs_blank_env(&set->v[i]);
+}
+
 /* Whether out names path: the same text, or the same file (both exist). */
 static int inputs_same(const char *out, const struct stat *ost, const char *path)
 {
@@ -147,17 +187,21 @@ int inputs_output_check(const char *out, char *const *files, size_t n, struct rs
 		if (inputs_same(out, op, files[i]))
 			return rs_err_setk(err, RS_E_USAGE, "-o %s is the input %s: writing it would "
 					   "destroy what is read; give another output", out, files[i]);
-		side = xmalloc(len + sizeof HISTFILE_SUFFIX);
-		memcpy(side, files[i], len);
-		memcpy(side + len, HISTFILE_SUFFIX, sizeof HISTFILE_SUFFIX);
-		same = inputs_same(out, op, side);
-		if (same)
-			rs_err_setk(err, RS_E_USAGE, "-o %s is the histogram sidecar of the input %s: "
-				    "writing it would destroy what is read; give another output", out,
-				    files[i]);
-		free(side);
-		if (same)
-			return -1;
+		for (int k = 0; k < 2; k++) {
+			const char *suffix = k ? RUNENV_SUFFIX : HISTFILE_SUFFIX;
+
+			side = xmalloc(len + strlen(suffix) + 1);
+			memcpy(side, files[i], len);
+			memcpy(side + len, suffix, strlen(suffix) + 1);
+			same = inputs_same(out, op, side);
+			if (same)
+				rs_err_setk(err, RS_E_USAGE, "-o %s is the %s sidecar of the input %s: "
+					    "writing it would destroy what is read; give another output",
+					    out, k ? "environment" : "histogram", files[i]);
+			free(side);
+			if (same)
+				return -1;
+		}
 	}
 	return 0;
 }

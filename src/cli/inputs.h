@@ -18,6 +18,7 @@
 #include "base/err.h"
 #include "analysis/latency.h"
 #include "results/row.h"
+#include "results/runenv.h"
 
 struct rs_config;
 
@@ -47,6 +48,13 @@ void inputs_opts_from(const struct rs_config *cfg, struct inputs_opts *o);
 int inputs_read(const struct inputs_opts *o, struct rs_rows *rows, struct latency_set *ls,
 		struct rs_err *err);
 
+/* The environment sidecars (runenv.h) of every file rows came from, into
+ * set, each record's target, server arguments and command without a
+ * password (redact.h), as the rows' targets are.  A sidecar that does not
+ * read is said (rs_log, "... (WHO leaves that environment out)") and left
+ * out: the output stands without it.  Free set with runenv_set_free. */
+void inputs_envs(const struct rs_rows *rows, struct runenv_set *set, const char *who);
+
 /* Keep the rows whose test list selects (series_tests_pick, strict: each
  * item must select a test of the data).  Returns 0 or -1 (err prefixed
  * "--tests", RS_E_INPUT). */
@@ -54,7 +62,7 @@ int inputs_keep_tests(struct rs_rows *rows, const char *list, struct rs_err *err
 
 /* Whether out (an output file a command is about to write; NULL or "-"
  * is standard output, always fine) may be written: not one of files[0..n)
- * nor one's sidecar (FILE.csv.hist), by name or, when both exist, by
+ * nor one's sidecars (FILE.csv.hist, FILE.csv.env), by name or, when both exist, by
  * device and inode (a link, another spelling).  Returns 0, or -1 with err
  * of kind RS_E_USAGE "-o OUT is the input FILE: ...". */
 int inputs_output_check(const char *out, char *const *files, size_t n, struct rs_err *err);

@@ -1,5 +1,6 @@
-/* export.c: rsweep's rows and histograms in the formats of benchstat and
- * HdrHistogram (export.h). */
+/* export.c: rsweep's rows and histograms in the formats of benchstat (with
+ * the runs' environments as its configuration) and HdrHistogram
+ * (export.h). */
 #include "config.h"
 
 #include <math.h>
@@ -16,7 +17,77 @@ static int export_name_ok(const char *s)
 	return *s != '\0' && strpbrk(s, " \t\r\n/") == NULL;
 }
 
-int export_benchstat(FILE *fp, const struct rs_rows *rows, struct rs_err *err)
+/* The environment's fields (runenv.h) a benchstat configuration carries,
+ * under benchfmt's names (lower case, words joined by '-'). */
+static const struct {
+	const char *key, *name;
+} export_env_keys[] = {
+	{ "cpu_model", "cpu" }, { "cores", "cores" }, { "governor", "governor" },
+	{ "turbo", "turbo" }, { "virt", "virt" }, { "kernel", "kernel" }, { "thp", "thp" },
+	{ "server", "server" }, { "server_args", "server-args" }, { "io_threads", "io-threads" },
+	{ "appendonly", "appendonly" }, { "appendfsync", "appendfsync" }, { "save", "save" },
+	{ "maxmemory", "maxmemory" }, { "maxmemory_policy", "maxmemory-policy" },
+};
+#define EXPORT_NENV (sizeof export_env_keys / sizeof export_env_keys[0])
+
+/* The configuration lines that take the configuration from was (NULL:
+ * none) to now: a line for each key now has, whole (so that each block
+ * says its machine and server, read alone), and "key:" for one that
+ * goes.  A value's line breaks become blanks (benchfmt's value is the
+ * rest of its line). */
+static void export_benchstat_env(FILE *fp, const struct runenv *was, const struct runenv *now)
+{
+	for (size_t k = 0; k < EXPORT_NENV; k++) {
+		const char *a = was ? runenv_get(was, export_env_keys[k].key) : "";
+		const char *b = now ? runenv_get(now, export_env_keys[k].key) : "";
+
+		if (*a == '\0' && *b == '\0')
+			continue;
+		fprintf(fp, "%s:%s", export_env_keys[k].name, *b ? " " : "");
+		for (; *b != '\0'; b++)
+			fputc(*b == '\n' || *b == '\r' ? ' ' : *b, fp);
+		fputc('\n', fp);
+	}
+}
+
+/* The order benchstat's rows are written in, into ix (n rows) and each
+ * row's environment into env: the rows as read, or with envs, grouped by
+ * their run's environment in the order each first appears (file order
+ * within a group), so that an interleaved run's two servers get their
+ * configuration lines once each, not at every row. */
+static void export_benchstat_order(const struct rs_rows *rows, const struct runenv_set *envs,
+				   size_t *ix, const struct runenv **env)
+{
+	const struct runenv **group = xcalloc(rows->n ? rows->n : 1, sizeof *group);
+	size_t *gid = xcalloc(rows->n ? rows->n : 1, sizeof *gid);
+	size_t *at = xcalloc(rows->n + 1, sizeof *at);
+	size_t ng = 0;
+
+	for (size_t i = 0; i < rows->n; i++) {
+		const struct rs_rec *r = &rows->v[i];
+		size_t g;
+
+		env[i] = envs != NULL && r->src != NULL && r->server != NULL ?
+			 runenv_find(envs, r->src, r->label, r->server->target,
+				     r->server->server_args) : NULL;
+		for (g = 0; g < ng && group[g] != env[i]; g++)
+			;
+		if (g == ng)
+			group[ng++] = env[i];
+		gid[i] = g;
+		at[g + 1]++;
+	}
+	for (size_t g = 0; g < ng; g++)
+		at[g + 1] += at[g];
+	for (size_t i = 0; i < rows->n; i++)
+		ix[at[gid[i]]++] = i;
+	free(at);
+	free(gid);
+	free(group);
+}
+
+int export_benchstat(FILE *fp, const struct rs_rows *rows, const struct runenv_set *envs,
+		     struct rs_err *err)
 {
 	static const struct {
 		enum row_fig f;
@@ -25,38 +96,54 @@ int export_benchstat(FILE *fp, const struct rs_rows *rows, struct rs_err *err)
 		{ ROW_AVG_MS, "avg-ms" }, { ROW_P50_MS, "p50-ms" }, { ROW_P95_MS, "p95-ms" },
 		{ ROW_P99_MS, "p99-ms" }, { ROW_P999_MS, "p999-ms" }, { ROW_MAX_MS, "max-ms" },
 	};
+	size_t *ix = xcalloc(rows->n ? rows->n : 1, sizeof *ix);
+	const struct runenv **env = xcalloc(rows->n ? rows->n : 1, sizeof *env);
+	const struct runenv *cur = NULL;
+	int rc = 0;
 
+	export_benchstat_order(rows, envs, ix, env);
 	/* benchstat takes a custom unit as lower-is-better unless told, by
 	 * benchfmt's unit metadata line "Unit UNIT KEY=VALUE". */
 	fprintf(fp, "Unit rps better=higher\n");
-	for (size_t i = 0; i < rows->n; i++) {
-		const struct rs_rec *r = &rows->v[i];
+	for (size_t k = 0; k < rows->n && rc == 0; k++) {
+		const struct rs_rec *r = &rows->v[ix[k]];
 		double rps = rows_fig(rows, r, ROW_RPS);
 
 		/* benchfmt: a name is "Benchmark" and then no lower-case letter. */
-		if (r->test[0] >= 'a' && r->test[0] <= 'z')
-			return rs_err_set(err, "%s:%u: test '%s' starts with a lower-case letter, which "
-					  "a benchmark name cannot (Benchmark%s is no benchmark to "
-					  "benchstat)", r->src, r->line, r->test, r->test);
-		if (!export_name_ok(r->label) || !export_name_ok(r->test))
-			return rs_err_set(err, "%s:%u: label '%s' or test '%s' holds white space or "
-					  "'/', which a benchmark name cannot (use --relabel in rsweep "
-					  "report's way: rename it in the CSV)", r->src, r->line,
-					  r->label, r->test);
-		if (!(rps > 0))
-			return rs_err_set(err, "%s:%u: rps is %g: no time per request to write", r->src,
-					  r->line, rps);
+		if (r->test[0] >= 'a' && r->test[0] <= 'z') {
+			rc = rs_err_set(err, "%s:%u: test '%s' starts with a lower-case letter, which "
+					"a benchmark name cannot (Benchmark%s is no benchmark to "
+					"benchstat)", r->src, r->line, r->test, r->test);
+			break;
+		}
+		if (!export_name_ok(r->label) || !export_name_ok(r->test)) {
+			rc = rs_err_set(err, "%s:%u: label '%s' or test '%s' holds white space or "
+					"'/', which a benchmark name cannot (use --relabel in rsweep "
+					"report's way: rename it in the CSV)", r->src, r->line,
+					r->label, r->test);
+			break;
+		}
+		if (!(rps > 0)) {
+			rc = rs_err_set(err, "%s:%u: rps is %g: no time per request to write", r->src,
+					r->line, rps);
+			break;
+		}
+		if (env[ix[k]] != cur)
+			export_benchstat_env(fp, cur, env[ix[k]]);
+		cur = env[ix[k]];
 		fprintf(fp, "Benchmark%s/label=%s/P=%u 1 %.6g ns/op %.6g rps", r->test, r->label,
 			r->pipeline, 1e9 / rps, rps);
-		for (size_t k = 0; k < sizeof lat / sizeof lat[0]; k++) {
-			double v = rows_fig(rows, r, lat[k].f);
+		for (size_t f = 0; f < sizeof lat / sizeof lat[0]; f++) {
+			double v = rows_fig(rows, r, lat[f].f);
 
 			if (!isnan(v))
-				fprintf(fp, " %.6g %s", v, lat[k].unit);
+				fprintf(fp, " %.6g %s", v, lat[f].unit);
 		}
 		fputc('\n', fp);
 	}
-	return 0;
+	free(env);
+	free(ix);
+	return rc;
 }
 
 /* ---- hgrm ---- */

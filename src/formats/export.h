@@ -15,6 +15,7 @@
 #include "results/hist.h"
 #include "analysis/latency.h"
 #include "results/row.h"
+#include "results/runenv.h"
 #include "base/sbuf.h"
 
 enum export_format { EXPORT_HGRM, EXPORT_BENCHSTAT, EXPORT_HLOG, EXPORT_MEMTIER,
@@ -28,8 +29,21 @@ static const char *const export_format_names[] = { "hgrm", "benchstat", "hlog", 
  * "BenchmarkTEST/label=L/P=D 1 NS ns/op RPS rps AVG avg-ms ...", so that
  * benchstat -col /label compares the labels.  A label or test holding
  * white space or '/', or a test starting with a lower-case letter, cannot
- * be a name's part: refused with the row's file and line. */
-int export_benchstat(FILE *fp, const struct rs_rows *rows, struct rs_err *err);
+ * be a name's part: refused with the row's file and line.
+ *
+ * With envs (the rows' environment records, runenv.h; NULL: none), the
+ * environment of each row's run goes before it as benchfmt configuration
+ * lines, "cpu: ...", "cores: 8", "governor: performance", "server: redis
+ * 7.0.15", "io-threads: 1", "appendfsync: everysec" and the like, written
+ * where it changes from the previous row's (benchfmt's configuration holds
+ * until a line changes it; "key:" with no value takes a key out), so each
+ * label's block carries its own machine and server; the rows are then
+ * grouped by environment, in the order each first appears (file order
+ * within one: an interleaved run's servers get their lines once each).  Only settings go
+ * there, never what differs from run to run (the load, the start, the
+ * command) nor the target: benchstat tells results apart by every key. */
+int export_benchstat(FILE *fp, const struct rs_rows *rows, const struct runenv_set *envs,
+		     struct rs_err *err);
 
 /* HdrHistogram's percentile distribution text, one block per point (label,
  * test, depth: its repeats' histograms merged), in ms.  Every row must have

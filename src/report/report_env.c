@@ -66,6 +66,31 @@ void report_env_collect(const struct analysis_result *r, const struct runenv_set
 	*n = k;
 }
 
+void report_env_collect_rows(const struct rs_rows *rows, const struct runenv_set *set,
+			     struct report_env **out, size_t *n)
+{
+	struct report_env *v = NULL;
+	size_t k = 0;
+
+	for (size_t i = 0; i < rows->n; i++) {
+		const struct rs_rec *rec = &rows->v[i];
+		size_t j;
+
+		for (j = 0; j < k && strcmp(v[j].label, rec->label) != 0; j++)
+			;
+		if (j < k)
+			continue;
+		v = xreallocarray(v, k + 1, sizeof *v);
+		v[k].label = rec->label;
+		v[k].env = rec->src != NULL && rec->server != NULL ?
+			   runenv_find(set, rec->src, rec->label, rec->server->target,
+				       rec->server->server_args) : NULL;
+		k++;
+	}
+	*out = v;
+	*n = k;
+}
+
 int report_env_differs(const struct report_env *e, size_t n, const char *key)
 {
 	const char *first = NULL;
@@ -240,6 +265,39 @@ void report_env_words(const struct report_env *e, size_t n, int explain, char *b
 			PUT(".");
 	}
 #undef PUT
+	if (at >= size && size > 4)
+		memcpy(buf + size - 4, "...", 4);
+}
+
+void report_env_short(const struct report_env *e, size_t n, char *buf, size_t size)
+{
+	static const char *const keys[] = { "cpu_model", "cores", "governor", "virt", "server", NULL };
+	size_t at = 0, have = 0, ndiff = 0;
+	char ph[256];
+
+	if (size == 0)
+		return;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		have += e[i].env != NULL;
+	for (size_t f = 0; keys[f] != NULL; f++)
+		ndiff += (size_t)report_env_differs(e, n, keys[f]);
+	if (have < 2 || ndiff == 0)
+		return;
+	for (size_t i = 0, k = 0; i < n; i++) {
+		size_t m = 0;
+
+		if (e[i].env == NULL)
+			continue;
+		at += (size_t)snprintf(buf + at, at < size ? size - at : 0, "%s%s: ", k++ ? "; " : "",
+				       e[i].label);
+		for (size_t f = 0; keys[f] != NULL; f++)
+			if (report_env_differs(e, n, keys[f]))
+				at += (size_t)snprintf(buf + at, at < size ? size - at : 0, "%s%s",
+						       m++ ? ", " : "",
+						       report_env_phrase(e[i].env, keys[f], ph,
+									 sizeof ph));
+	}
 	if (at >= size && size > 4)
 		memcpy(buf + size - 4, "...", 4);
 }

@@ -34,6 +34,12 @@ extern const struct report_env_field report_env_fields[];
 void report_env_collect(const struct analysis_result *r, const struct runenv_set *set,
 			struct report_env **out, size_t *n);
 
+/* Each label of rows, in the order the rows first have it, with the
+ * environment of its first row's run from set (as report_env_collect):
+ * *out (free it; labels point into rows) of *n. */
+void report_env_collect_rows(const struct rs_rows *rows, const struct runenv_set *set,
+			     struct report_env **out, size_t *n);
+
 /* Whether field key differs between the labels that have an environment
  * (two or more). */
 int report_env_differs(const struct report_env *e, size_t n, const char *key);
@@ -54,6 +60,12 @@ void report_env_block(FILE *fp, const struct analysis_result *r, const struct re
 /* The same two sentences into buf ("" when there is nothing to say):
  * what differs, and (explain) what could explain the verdicts. */
 void report_env_words(const struct report_env *e, size_t n, int explain, char *buf, size_t size);
+/* A chart footer's line into buf: for each label with an environment,
+ * the machine fields that differ between them (CPU, cores, governor,
+ * virtualisation, server), "m1: 8 cores, performance governor; intel: 4
+ * cores, powersave governor"; "" with fewer than two environments or
+ * none of those fields differing.  Cut with "..." at size. */
+void report_env_short(const struct report_env *e, size_t n, char *buf, size_t size);
 /* json: ,"environment":{"LABEL":{"key":"value",...},...}, labels without
  * one left out; nothing when none has one. */
 void report_env_json(FILE *fp, const struct report_env *e, size_t n);
