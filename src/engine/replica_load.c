@@ -120,6 +120,13 @@ int replica_load_run(struct replica_load *rl, const struct engine_job *job,
 		p->job = *job;
 		p->job.requests = job->requests / rl->n + (i < job->requests % rl->n);
 		p->job.seed = job->seed * 1000003u + i;
+		/* An open loop's schedule is shared as the requests are: each
+		 * server is offered its part of the rate, so that the servers
+		 * together are offered the rate the row says. */
+		if (job->rate > 0)
+			p->job.rate = job->requests > 0 ?
+				      job->rate * (double)p->job.requests / (double)job->requests :
+				      job->rate / (double)rl->n;
 	}
 	/* Signals go to the main thread, which sets job->stop. */
 	sigfillset(&all);

@@ -120,6 +120,23 @@ PY
 }
 tcase '--spawn-replicas 2: a spawned primary and two replicas, the reads on the replicas' t_spawned
 
+# An open loop's rate is shared over the replicas as -n is: the servers
+# together are offered --rate, not --rate each (each was offered the whole
+# rate, and the row said 4000/s where 8000/s were sent).  The bound holds
+# on any machine: an open loop sends no faster than its schedule, so N
+# requests at rate R take at least (N - 1) / R seconds; load only slows it.
+t_rate() {
+	f=$T/rate.csv
+	expect_status 0 "$RSWEEP" run --spawn --spawn-tcp --spawn-replicas 2 --read-from replicas \
+		-t get -n 2000 -P 1 -c 2 --rate 4000 --repeat 1 -q -o "$f"
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		 { if ($c["rate_offered"] != "4000.00" || $c["rps"] > 4000 * 2000 / 1999 * 1.01 ||
+		       $c["replica_calls"] !~ /=1000;.*=1000$/) bad = 1 }
+		 END { exit bad || NR != 2 }' "$f" ||
+		fail "the replicas were offered more than --rate: $(cat "$f")"
+}
+tcase '--rate with replicas: the servers together are offered the rate' t_rate
+
 t_resume() {
 	f=$T/resume.csv
 	expect_status 0 "$RSWEEP" run -s "$SOCK" --replica "unix://$RSOCK" -t get -n 1000 -P 1,2 \
