@@ -261,7 +261,7 @@ static const char *pubsub_verb(const struct pubsub_subs *s)
 static int pubsub_send(struct pubsub_subs *s, struct pubsub_sub *sub, uint64_t deadline,
 		       volatile sig_atomic_t *stop, struct rs_err *err)
 {
-	char name[PUBSUB_NAME_MAX + 1], cmd[PUBSUB_NAME_MAX + 64];
+	char name[PUBSUB_NAME_MAX + 2], cmd[PUBSUB_NAME_MAX + 64]; /* + "*" and the NUL */
 	size_t off = 0, len;
 
 	pubsub_name(s, sub->channel, name);
@@ -385,7 +385,14 @@ int pubsub_start(const struct target *t, const struct engine_pubsub *ps, const c
 		 struct rs_err *err)
 {
 	struct pubsub_subs *s;
-	uint64_t deadline = engine_now_ns() + (uint64_t)(timeout * 1e9);
+	/* The subscribers are set up one after another under one deadline,
+	 * as the engine's connections are (engine_reconnect): timeout, or a
+	 * tenth of it a subscriber when that is more.  Their confirmations
+	 * then have timeout of their own. */
+	double setup = timeout * ps->subscribers / 10 > timeout ? timeout * ps->subscribers / 10 :
+								   timeout;
+	double until = conn_clock() + setup;
+	uint64_t deadline = engine_now_ns() + (uint64_t)(setup * 1e9);
 	int prc;
 
 	*out = NULL;
@@ -432,7 +439,7 @@ int pubsub_start(const struct target *t, const struct engine_pubsub *ps, const c
 		sub->r = &s->r[i % s->nr];
 		sub->channel = i % s->channels;
 		sub->streams = xcalloc(publishers, sizeof *sub->streams);
-		if (target_connect_conn(t, &sub->cn, err) < 0) {
+		if (target_connect_until(t, until, &sub->cn, err) < 0) {
 			rs_err_prefix(err, "subscriber %u of %u", i + 1, s->n);
 			goto fail;
 		}
@@ -449,6 +456,7 @@ int pubsub_start(const struct target *t, const struct engine_pubsub *ps, const c
 			goto fail;
 		}
 	}
+	deadline = engine_now_ns() + (uint64_t)(timeout * 1e9);
 	if (pubsub_wait_confirmed(s, deadline, stop, err) < 0 || pubsub_confirm(t, s, err) < 0)
 		goto fail;
 	/* Only what the run publishes counts. */

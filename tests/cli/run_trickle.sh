@@ -3,8 +3,9 @@
 # 40): a proxy in front of a private redis-server passes requests on at
 # once and holds each reply byte back.  When every load connection's
 # SELECT reply trickles in just within --timeout, the setup of the point's
-# connections still ends within one --timeout for them all (it took
-# clients times --timeout, one connection after the other); when the
+# connections still ends within one deadline for them all, --timeout or a
+# tenth of it a connection (it took clients times --timeout, one
+# connection after the other); when the
 # load's replies trickle, each a little under --timeout apart, the point
 # ends once a request has waited --timeout for its reply (it ran on for as
 # long as the server pleased).  Plain TCP and TLS (the proxy completes the
@@ -120,19 +121,20 @@ stalled() {
 }
 
 # 1. Each of 40 connections' SELECT reply (5 bytes) takes 1.5 s, within
-# --timeout 2 for each, 60 s for all of them one after the other.
-SETUP="the server answers too slowly (SELECT: no complete reply when the connections' setup ran out of time.*connections were set up within 2 s (--timeout, one deadline for all)"
+# --timeout 2 for each, 60 s for all of them one after the other; the
+# setup's one deadline is 8 s (a tenth of --timeout for each of 40).
+SETUP="the server answers too slowly (SELECT: no complete reply when the connections' setup ran out of time.*connections were set up within 8 s (one deadline for all: --timeout, or a tenth of it a connection)"
 t_setup_plain() {
 	proxy setup 0 0.3
 	stalled setup "$SETUP" -c 40 -n 4000
 }
-tcase 'a trickled SELECT on every connection ends the setup within one --timeout' t_setup_plain
+tcase 'a trickled SELECT on every connection ends the setup within its one deadline' t_setup_plain
 
 t_setup_tls() {
 	proxy setup_tls 0 0.3 tls
 	stalled setup_tls "$SETUP" --tls --insecure -c 40 -n 4000
 }
-tcase 'over TLS, a trickle after the handshake ends the setup within one --timeout' t_setup_tls
+tcase 'over TLS, a trickle after the handshake ends the setup within its one deadline' t_setup_tls
 
 # 2. The load's replies (9 bytes a GET) trickle in 0.45 s apart: always
 # one within --timeout, but a batch of 8 takes 3.6 s.  400 requests would
