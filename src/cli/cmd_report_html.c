@@ -101,6 +101,22 @@ static void report_html_lat(struct chart_input *in, const struct series_set *lse
 	in->an = NULL;
 }
 
+/* The labels of the report's series: the speed-up chart compares two. */
+static size_t report_html_nlabels(const struct analysis_result *r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nseries; i++) {
+		size_t j;
+
+		for (j = 0; j < i && strcmp(r->series[j].rps->label, r->series[i].rps->label) != 0;
+		     j++)
+			;
+		n += j == i;
+	}
+	return n;
+}
+
 int cmd_report_html(FILE *fp, const struct rs_config *cfg, const struct rs_rows *rows,
 		    const struct latency_set *ls, const struct analysis_result *r,
 		    const struct slo_answers *slo, const struct report_opts *ro,
@@ -183,7 +199,8 @@ int cmd_report_html(FILE *fp, const struct rs_config *cfg, const struct rs_rows 
 				h.ncharts++;
 			}
 		}
-		if (rc == 0 && r->nspeedup > 0) {
+		/* Two labels: with more, the page has the report's table of them. */
+		if (rc == 0 && r->nspeedup > 0 && report_html_nlabels(r) == 2) {
 			in.kind = CHART_SPEEDUP;
 			in.title = NULL;
 			in.height = fmin(RENDER_SIZE_MAX, fmax(500, 40.0 * (double)r->nspeedup + 200));

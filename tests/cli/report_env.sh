@@ -104,4 +104,23 @@ t_html() {
 }
 tcase 'the html page: every section, every string escaped, nothing fetched' t_html
 
+# Three labels: the speed-up chart compares two, and the page once failed
+# whole for it (exit 1, no file) where the text report worked.  The page
+# keeps its other charts and the report's tables of all three.
+t_html_three() {
+	awk 'BEGIN { print "label,test,pipeline,clients,requests,repeat,seconds,rps"
+		split("a b c", l, " "); split("1 2 4", d, " ")
+		for (k = 1; k <= 3; k++) for (i = 1; i <= 3; i++) for (r = 1; r <= 3; r++) {
+			rps = (1 + k / 10) * 100000 * d[i] / (d[i] + 1) * (0.99 + r / 100)
+			printf "%s,GET,%d,4,3000,%d,%.6f,%.2f\n", l[k], d[i], r, 3000 / rps, rps } }' \
+		>"$T/three.csv"
+	expect_status 0 "$RSWEEP" report --format html "$T/three.csv" -o "$T/three.html"
+	grep -q "<svg" "$T/three.html" || fail "no chart in the page"
+	grep -q "speed-up summary" "$T/three.html" && fail "a speed-up chart of three labels"
+	for l in a b c; do
+		grep -q "GET.*$l\|$l.*GET" "$T/three.html" || fail "label $l missing"
+	done
+}
+tcase 'the html page of three labels: no speed-up chart, the rest whole' t_html_three
+
 tcase_done
