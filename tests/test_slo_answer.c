@@ -90,6 +90,52 @@ Test(slo_answer, finds_each_depths_answer_and_the_best)
 	rows_free(&rows);
 }
 
+/* Two servers of one label (--spawn-args A|B) are two searches: each
+ * with its own bracket, never the other's misses (the report once gave
+ * the second server the first one's). */
+Test(slo_answer, each_server_its_own_search)
+{
+	struct rs_rows rows = { 0 };
+	struct slo_answers a;
+	struct rs_row r;
+	struct rs_err err;
+	const char *args[2] = { "--io-threads 1", "--io-threads 2" };
+	const double met[2] = { 50000, 600 }, missed[2] = { 90000, 0 };
+
+	for (int k = 0; k < 2; k++) {
+		row_init(&r);
+		strcpy(r.label, "vm");
+		strcpy(r.test, "GET");
+		strcpy(r.server_args, args[k]);
+		r.pipeline = 1;
+		r.repeat = 1;
+		r.clients = 10;
+		strcpy(r.slo, "p99=50ms");
+		strcpy(r.slo_phase, "probe");
+		r.rate_offered = r.rps = met[k];
+		r.rate_short = 0;
+		strcpy(r.slo_verdict, "met");
+		r.slo_ms = r.slo_lo_ms = r.slo_hi_ms = 5;
+		cr_assert_not_null(rows_add(&rows, &r, &err), "%s", err.msg);
+		if (missed[k] > 0) {
+			r.rate_offered = r.rps = missed[k];
+			strcpy(r.slo_verdict, "missed");
+			r.slo_ms = r.slo_lo_ms = r.slo_hi_ms = 80;
+			cr_assert_not_null(rows_add(&rows, &r, &err), "%s", err.msg);
+		}
+	}
+	slo_answers_find(&rows, &a);
+	cr_assert_eq(a.n, 2);
+	for (int k = 0; k < 2; k++) {
+		cr_assert_str_eq(a.v[k].server_args, args[k]);
+		cr_assert(a.v[k].axes, "the label and test have another search");
+		cr_assert_float_eq(a.v[k].d[0].met, met[k], 1e-9);
+		cr_assert_float_eq(a.v[k].d[0].missed, missed[k], 1e-9);
+	}
+	slo_answers_free(&a);
+	rows_free(&rows);
+}
+
 Test(slo_answer, says_it_in_a_sentence)
 {
 	struct rs_rows rows = { 0 };

@@ -10,18 +10,23 @@
 #include "base/vec.h"
 #include "base/xalloc.h"
 
+/* Whether rec is a row of g's search: one label, test, objective,
+ * clients, threads, value size and server. */
+static int slo_answer_of(const struct slo_group *g, const struct rs_rec *rec)
+{
+	return strcmp(g->label, rec->label) == 0 && strcmp(g->test, rec->test) == 0 &&
+	       strcmp(g->slo, rec->extra->slo) == 0 && g->clients == rec->clients &&
+	       g->data_size == rec->data_size && g->threads == rec->threads &&
+	       strcmp(g->server_args, rec->server->server_args) == 0;
+}
+
 /* The group of rec, made when new. */
 static struct slo_group *slo_answer_group(struct slo_answers *a, size_t *cap,
 					  const struct rs_rec *rec)
 {
-	for (size_t i = 0; i < a->n; i++) {
-		struct slo_group *g = &a->v[i];
-
-		if (strcmp(g->label, rec->label) == 0 && strcmp(g->test, rec->test) == 0 &&
-		    strcmp(g->slo, rec->extra->slo) == 0 && g->clients == rec->clients &&
-		    g->data_size == rec->data_size && g->threads == rec->threads)
-			return g;
-	}
+	for (size_t i = 0; i < a->n; i++)
+		if (slo_answer_of(&a->v[i], rec))
+			return &a->v[i];
 	a->v = vec_reserve(a->v, cap, a->n + 1, sizeof *a->v, 8);
 	memset(&a->v[a->n], 0, sizeof a->v[a->n]);
 	a->v[a->n].label = rec->label;
@@ -30,6 +35,7 @@ static struct slo_group *slo_answer_group(struct slo_answers *a, size_t *cap,
 	a->v[a->n].clients = rec->clients;
 	a->v[a->n].data_size = rec->data_size;
 	a->v[a->n].threads = rec->threads;
+	a->v[a->n].server_args = rec->server->server_args;
 	return &a->v[a->n++];
 }
 
@@ -105,10 +111,7 @@ static void slo_answer_bracket(const struct rs_rows *rows, const struct slo_grou
 
 		if (rec->slo_phase != ROW_SLO_PROBE || rec->pipeline != d->depth ||
 		    rec->slo_verdict == ROW_SLO_MET || rec->slo_verdict == ROW_SLO_GENERATOR ||
-		    !(rate > d->met) || strcmp(rec->label, g->label) != 0 ||
-		    strcmp(rec->test, g->test) != 0 || strcmp(rec->extra->slo, g->slo) != 0 ||
-		    rec->clients != g->clients || rec->data_size != g->data_size ||
-		    rec->threads != g->threads)
+		    !(rate > d->met) || !slo_answer_of(g, rec))
 			continue;
 		if (d->missed == 0 || rate < d->missed)
 			d->missed = rate;

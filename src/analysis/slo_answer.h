@@ -29,6 +29,7 @@ struct slo_depth {
 /* A series' search: one label, test and combination of settings. */
 struct slo_group {
 	const char *label, *test, *slo; /* the rows' (live as long as they) */
+	const char *server_args;  /* the spawned server's arguments: --spawn-args A|B are two */
 	int32_t clients, data_size;
 	int16_t threads;
 	int axes;                 /* other groups of the label and test differ in settings */

@@ -70,6 +70,8 @@ static void sloc_name(const struct slochart *S, size_t i, int objectives, char *
 		n = snprintf(buf, size, "%s %s", g->label, g->test);
 	else
 		n = snprintf(buf, size, "%s", g->test);
+	if (g->axes && g->server_args[0] != '\0' && n >= 0 && (size_t)n < size)
+		n += snprintf(buf + n, size - (size_t)n, " [%s]", g->server_args);
 	if (g->axes && n >= 0 && (size_t)n < size)
 		n += snprintf(buf + n, size - (size_t)n, " c=%d t=%d d=%d", (int)g->clients,
 			      (int)g->threads, (int)g->data_size);

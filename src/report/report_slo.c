@@ -109,7 +109,10 @@ static void report_slo_row(FILE *fp, const struct slo_group *g, size_t k, int md
 	snprintf(note, sizeof note, "%s%s", k == g->best ? "best" : "",
 		 d->generator > 0 ? (k == g->best ? "; generator-limited" : "generator-limited") :
 		 "");
-	if (g->axes)
+	if (g->axes && g->server_args[0] != '\0')
+		snprintf(who, sizeof who, "%s [%s] c=%d t=%d d=%d", g->label, g->server_args,
+			 (int)g->clients, (int)g->threads, (int)g->data_size);
+	else if (g->axes)
 		snprintf(who, sizeof who, "%s c=%d t=%d d=%d", g->label, (int)g->clients,
 			 (int)g->threads, (int)g->data_size);
 	else
@@ -169,8 +172,10 @@ void report_slo_write(FILE *fp, const struct slo_answers *a, int md)
 			if (strcmp(g->slo, slo) != 0)
 				continue;
 			if (g->axes)
-				fprintf(fp, "%s%s -c %d --threads %d -d %d: ", md ? "- " : "", g->label,
-					(int)g->clients, (int)g->threads, (int)g->data_size);
+				fprintf(fp, "%s%s%s%s%s -c %d --threads %d -d %d: ", md ? "- " : "",
+					g->label, g->server_args[0] ? " [" : "", g->server_args,
+					g->server_args[0] ? "]" : "", (int)g->clients, (int)g->threads,
+					(int)g->data_size);
 			else
 				fprintf(fp, "%s%s ", md ? "- " : "", g->label);
 			fprintf(fp, "%s\n", report_slo_sentence(g, buf, sizeof buf));
