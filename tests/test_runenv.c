@@ -68,6 +68,42 @@ Test(runenv, a_line_not_ours_is_refused_with_its_line)
 	runenv_set_free(&set);
 }
 
+/* Blank lines are no records; a sidecar past what rsweep writes (members
+ * of one environment, environments of one file) is refused at once with
+ * its line, not read in the square of its size. */
+Test(runenv, blank_lines_pass_and_a_hostile_size_is_refused)
+{
+	static const char blank[] = "\n{\"label\":\"a\",\"cpu\":\"x\"}\n\n  \n{\"label\":\"a\"}\n\n";
+	struct runenv_set set = { 0 };
+	struct rs_err err;
+	char *big;
+	size_t len = 0, cap = 1 << 20;
+
+	cr_assert_eq(runenv_parse(blank, strlen(blank), "b", "b.csv", &set, &err), 0, "%s",
+		     err.msg);
+	cr_assert_eq(set.n, 1);
+	cr_assert_str_eq(runenv_get(&set.v[0], "cpu"), "x");
+	runenv_set_free(&set);
+
+	big = malloc(cap);
+	cr_assert_not_null(big);
+	len += (size_t)sprintf(big + len, "{\"label\":\"a\"");
+	for (int k = 0; k < 300; k++)
+		len += (size_t)sprintf(big + len, ",\"k%d\":\"v\"", k);
+	len += (size_t)sprintf(big + len, "}\n");
+	cr_assert_eq(runenv_parse(big, len, "m", "m.csv", &set, &err), -1);
+	cr_assert(strstr(err.msg, "m:1: more than 256 members") != NULL, "%s", err.msg);
+	runenv_set_free(&set);
+
+	len = 0;
+	for (int k = 0; k < 8193; k++)
+		len += (size_t)sprintf(big + len, "{\"label\":\"l%d\"}\n", k);
+	cr_assert_eq(runenv_parse(big, len, "r", "r.csv", &set, &err), -1);
+	cr_assert(strstr(err.msg, "r:8193: more than 8192 environments") != NULL, "%s", err.msg);
+	runenv_set_free(&set);
+	free(big);
+}
+
 Test(runenv, server_args_tell_alternatives_apart_and_hold_no_password)
 {
 	static const char text[] =

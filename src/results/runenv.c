@@ -115,19 +115,30 @@ const char *runenv_get(const struct runenv *e, const char *key)
 	return "";
 }
 
-/* Set key = value in e, replacing an earlier value. */
-static void runenv_put(struct runenv *e, const char *key, const char *value)
+/* What a sidecar may hold: a run writes some thirty members a line and
+ * a record for each target of each run (--runs up to ROW_MAX_RUN); more
+ * is no sidecar of rsweep's, and would cost reading it the square of its
+ * size. */
+#define RUNENV_MAX_KEYS 256
+#define RUNENV_MAX_RECORDS 8192
+
+/* Set key = value in e, replacing an earlier value.  0, or -1 when e
+ * holds RUNENV_MAX_KEYS other keys already. */
+static int runenv_put(struct runenv *e, const char *key, const char *value)
 {
 	for (size_t i = 0; i < e->n; i++)
 		if (strcmp(e->v[i].key, key) == 0) {
 			free(e->v[i].value);
 			e->v[i].value = xstrdup(value);
-			return;
+			return 0;
 		}
+	if (e->n >= RUNENV_MAX_KEYS)
+		return -1;
 	e->v = xreallocarray(e->v, e->n + 1, sizeof *e->v);
 	e->v[e->n].key = xstrdup(key);
 	e->v[e->n].value = xstrdup(value);
 	e->n++;
+	return 0;
 }
 
 /* The record of set from src with the label, target and started_at of
@@ -144,12 +155,15 @@ static struct runenv *runenv_record(struct runenv_set *set, const char *src,
 
 		want[k] = m != NULL && json_str(doc, m) != NULL ? json_str(doc, m) : "";
 	}
-	for (i = 0; i < set->n; i++) {
+	/* From the last: a run's lines of one record follow one another. */
+	for (i = set->n; i-- > 0;) {
 		for (k = 0; k < 4 && strcmp(runenv_get(&set->v[i], id[k]), want[k]) == 0; k++)
 			;
 		if (k == 4 && strcmp(set->v[i].src, src) == 0)
 			return &set->v[i];
 	}
+	if (set->n >= RUNENV_MAX_RECORDS)
+		return NULL;
 	set->v = xreallocarray(set->v, set->n + 1, sizeof *set->v);
 	memset(&set->v[set->n], 0, sizeof set->v[set->n]);
 	set->v[set->n].src = xstrdup(src);
@@ -165,12 +179,19 @@ int runenv_parse(const char *buf, size_t len, const char *name, const char *src,
 	/* A crash's half line is no record. */
 	while (len > 0 && buf[len - 1] != '\n')
 		len--;
-	while (pos < len) {
+	for (;;) {
 		struct json_doc doc = { 0 };
 		const struct json_node *root, *m;
 		struct runenv *e;
-		unsigned at = line;
+		unsigned at;
 
+		/* Blank lines between records are no records. */
+		while (pos < len && (buf[pos] == '\n' || buf[pos] == ' ' || buf[pos] == '\t' ||
+				     buf[pos] == '\r'))
+			line += buf[pos++] == '\n';
+		if (pos >= len)
+			break;
+		at = line;
 		if (json_parse_next(buf, len, &pos, &line, name, &doc, err) < 0)
 			return -1;
 		root = json_root(&doc);
@@ -186,9 +207,18 @@ int runenv_parse(const char *buf, size_t len, const char *name, const char *src,
 				json_free(&doc);
 				return -1;
 			}
-		e = runenv_record(set, src, &doc, root);
+		if ((e = runenv_record(set, src, &doc, root)) == NULL) {
+			json_free(&doc);
+			return rs_err_setk(err, RS_E_INPUT, "%s:%u: more than %d environments: not "
+					   "an rsweep sidecar", name, at, RUNENV_MAX_RECORDS);
+		}
 		for (m = json_first(&doc, root); m != NULL; m = json_next(&doc, m))
-			runenv_put(e, json_key(&doc, m), json_str(&doc, m));
+			if (runenv_put(e, json_key(&doc, m), json_str(&doc, m)) < 0) {
+				json_free(&doc);
+				return rs_err_setk(err, RS_E_INPUT, "%s:%u: more than %d members in "
+						   "one environment: not an rsweep sidecar", name, at,
+						   RUNENV_MAX_KEYS);
+			}
 		json_free(&doc);
 	}
 	return 0;
