@@ -81,6 +81,10 @@ t_refused() {
 		-h 127.0.0.1 -p 1 -t get -n 100 --tls --insecure --tls-resume
 	run_refused "--tls-resume is a TLS option: add --tls (or a rediss:// target, or --spawn-tls)" \
 		-s "$SOCK" -t get -n 100 --reconnect-every 4 --tls-resume
+	# The rows do not say whether sessions were offered: no resume with it.
+	run_refused "--resume cannot tell rows measured with --tls-resume from rows without" \
+		-h 127.0.0.1 -p 1 -t get -n 100 --tls --insecure --reconnect-every 4 --tls-resume \
+		--resume
 }
 tcase 'K below a depth, with --rate, or 0 is refused; --tls-resume without churn or TLS' t_refused
 
