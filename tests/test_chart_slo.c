@@ -9,57 +9,27 @@
 #include <string.h>
 
 #include "analysis/slo_answer.h"
+#include "slo_rows.h"
 #include "chart/chart.h"
 #include "results/row.h"
-
-/* A row of the search: a start (rate 0) or a probe with its verdict. */
-static void add(struct rs_rows *rows, const char *test, unsigned depth, double rate, double rps,
-		const char *verdict, double ms)
-{
-	struct rs_row r;
-	struct rs_err err;
-
-	row_init(&r);
-	strcpy(r.label, "m1");
-	strcpy(r.test, test);
-	r.pipeline = depth;
-	r.repeat = 1;
-	r.clients = 50;
-	r.requests = 10000;
-	r.rps = rps;
-	strcpy(r.slo, "p99=1ms");
-	if (rate > 0) {
-		r.rate_offered = rate;
-		r.rate_short = 0;
-		strcpy(r.slo_phase, "probe");
-		strcpy(r.slo_verdict, verdict);
-		r.slo_ms = ms;
-		r.slo_lo_ms = ms * 0.9;
-		r.slo_hi_ms = ms * 1.1;
-		r.slip_p99_ms = strcmp(verdict, "generator") == 0 ? 0.25 : 0.01;
-	} else {
-		strcpy(r.slo_phase, "start");
-	}
-	cr_assert_not_null(rows_add(rows, &r, &err), "%s", err.msg);
-}
 
 /* P=1: met 75k, missed 87.5k; P=16: met 300k, unsure at 350k, missed at
  * 325k; P=32: the generator gave out at 250k before any probe met it. */
 static void fill(struct rs_rows *rows, const char *test)
 {
-	add(rows, test, 1, 0, 100000, "", 0);
-	add(rows, test, 16, 0, 400000, "", 0);
-	add(rows, test, 32, 0, 500000, "", 0);
-	add(rows, test, 1, 50000, 50000, "met", 0.5);
-	add(rows, test, 16, 200000, 200000, "met", 0.4);
-	add(rows, test, 32, 250000, 240000, "generator", 3);
-	add(rows, test, 1, 100000, 90000, "missed", 5);
-	add(rows, test, 16, 400000, 350000, "missed", 9);
-	add(rows, test, 1, 75000, 75000, "met", 0.8);
-	add(rows, test, 16, 300000, 300000, "met", 0.7);
-	add(rows, test, 1, 87500, 87500, "missed", 1.5);
-	add(rows, test, 16, 350000, 350000, "unsure", 0.95);
-	add(rows, test, 16, 325000, 325000, "missed", 1.2);
+	slo_row_add(rows, test, 1, 0, 100000, "", 0);
+	slo_row_add(rows, test, 16, 0, 400000, "", 0);
+	slo_row_add(rows, test, 32, 0, 500000, "", 0);
+	slo_row_add(rows, test, 1, 50000, 50000, "met", 0.5);
+	slo_row_add(rows, test, 16, 200000, 200000, "met", 0.4);
+	slo_row_add(rows, test, 32, 250000, 240000, "generator", 3);
+	slo_row_add(rows, test, 1, 100000, 90000, "missed", 5);
+	slo_row_add(rows, test, 16, 400000, 350000, "missed", 9);
+	slo_row_add(rows, test, 1, 75000, 75000, "met", 0.8);
+	slo_row_add(rows, test, 16, 300000, 300000, "met", 0.7);
+	slo_row_add(rows, test, 1, 87500, 87500, "missed", 1.5);
+	slo_row_add(rows, test, 16, 350000, 350000, "unsure", 0.95);
+	slo_row_add(rows, test, 16, 325000, 325000, "missed", 1.2);
 }
 
 Test(chart_slo, each_depths_point_bracket_and_generator_flag)

@@ -8,55 +8,26 @@
 #include <string.h>
 
 #include "analysis/slo_answer.h"
+#include "slo_rows.h"
 #include "report/report_slo.h"
-
-/* A row of the search: a start (rate 0) or a probe with its verdict. */
-static void add(struct rs_rows *rows, unsigned depth, double rate, double rps,
-		const char *verdict, double ms)
-{
-	struct rs_row r;
-	struct rs_err err;
-
-	row_init(&r);
-	strcpy(r.label, "m1");
-	strcpy(r.test, "GET");
-	r.pipeline = depth;
-	r.repeat = 1;
-	r.clients = 50;
-	r.rps = rps;
-	strcpy(r.slo, "p99=1ms");
-	if (rate > 0) {
-		r.rate_offered = rate;
-		r.rate_short = 0;
-		strcpy(r.slo_phase, "probe");
-		strcpy(r.slo_verdict, verdict);
-		r.slo_ms = ms;
-		r.slo_lo_ms = ms * 0.9;
-		r.slo_hi_ms = ms * 1.1;
-		r.slip_p99_ms = strcmp(verdict, "generator") == 0 ? 0.25 : 0.01;
-	} else {
-		strcpy(r.slo_phase, "start");
-	}
-	cr_assert_not_null(rows_add(rows, &r, &err), "%s", err.msg);
-}
 
 static void fill(struct rs_rows *rows)
 {
-	add(rows, 1, 0, 100000, "", 0);
-	add(rows, 16, 0, 400000, "", 0);
-	add(rows, 32, 0, 500000, "", 0);
-	add(rows, 1, 50000, 50000, "met", 0.5);
-	add(rows, 16, 200000, 200000, "met", 0.4);
-	add(rows, 32, 250000, 240000, "generator", 3);
-	add(rows, 1, 100000, 90000, "missed", 5);
-	add(rows, 16, 400000, 350000, "missed", 9);
-	add(rows, 1, 75000, 75000, "met", 0.8);
-	add(rows, 16, 300000, 300000, "met", 0.7);
-	add(rows, 1, 87500, 87500, "missed", 1.5);
-	add(rows, 16, 350000, 350000, "unsure", 0.95);
-	add(rows, 16, 350000, 350000, "unsure", 0.97);
-	add(rows, 16, 350000, 350000, "unsure", 0.96);
-	add(rows, 16, 325000, 325000, "missed", 1.2);
+	slo_row_add(rows, "GET", 1, 0, 100000, "", 0);
+	slo_row_add(rows, "GET", 16, 0, 400000, "", 0);
+	slo_row_add(rows, "GET", 32, 0, 500000, "", 0);
+	slo_row_add(rows, "GET", 1, 50000, 50000, "met", 0.5);
+	slo_row_add(rows, "GET", 16, 200000, 200000, "met", 0.4);
+	slo_row_add(rows, "GET", 32, 250000, 240000, "generator", 3);
+	slo_row_add(rows, "GET", 1, 100000, 90000, "missed", 5);
+	slo_row_add(rows, "GET", 16, 400000, 350000, "missed", 9);
+	slo_row_add(rows, "GET", 1, 75000, 75000, "met", 0.8);
+	slo_row_add(rows, "GET", 16, 300000, 300000, "met", 0.7);
+	slo_row_add(rows, "GET", 1, 87500, 87500, "missed", 1.5);
+	slo_row_add(rows, "GET", 16, 350000, 350000, "unsure", 0.95);
+	slo_row_add(rows, "GET", 16, 350000, 350000, "unsure", 0.97);
+	slo_row_add(rows, "GET", 16, 350000, 350000, "unsure", 0.96);
+	slo_row_add(rows, "GET", 16, 325000, 325000, "missed", 1.2);
 }
 
 Test(slo_answer, finds_each_depths_answer_and_the_best)
@@ -194,13 +165,13 @@ Test(slo_answer, says_when_deeper_depths_sustain_less)
 	struct slo_answers a;
 	char buf[1024];
 
-	add(&rows, 1, 0, 100000, "", 0);
-	add(&rows, 4, 0, 300000, "", 0);
-	add(&rows, 1, 50000, 50000, "met", 0.5);
-	add(&rows, 4, 150000, 150000, "missed", 2);
-	add(&rows, 1, 100000, 100000, "missed", 3);
-	add(&rows, 4, 75000, 75000, "missed", 1.5);
-	add(&rows, 4, 37500, 37500, "met", 0.9);
+	slo_row_add(&rows, "GET", 1, 0, 100000, "", 0);
+	slo_row_add(&rows, "GET", 4, 0, 300000, "", 0);
+	slo_row_add(&rows, "GET", 1, 50000, 50000, "met", 0.5);
+	slo_row_add(&rows, "GET", 4, 150000, 150000, "missed", 2);
+	slo_row_add(&rows, "GET", 1, 100000, 100000, "missed", 3);
+	slo_row_add(&rows, "GET", 4, 75000, 75000, "missed", 1.5);
+	slo_row_add(&rows, "GET", 4, 37500, 37500, "met", 0.9);
 	slo_answers_find(&rows, &a);
 	report_slo_sentence(&a.v[0], buf, sizeof buf);
 	cr_assert_not_null(strstr(buf, "GET: P=1 sustains 50k req/s (50k..100k)"), "%s", buf);
